@@ -1,0 +1,164 @@
+#include "fu.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace gpuvp::sm {
+
+const char* op_class_name(op_class c) {
+  static const char* names[num_op_classes] = {"SP", "DP", "SFU", "INT", "TENSOR", "MEM",
+                                              "SPEC1", "SPEC2", "SPEC3", "SPEC4", "SPEC5",
+                                              "SPEC6", "SPEC7", "SPEC8", "EXIT", "BAR", "NOP"};
+  return names[unsigned(c)];
+}
+
+// ---- register_set ----------------------------------------------------------------------------
+
+bool register_set::has_free() const {
+  return std::any_of(regs_.begin(), regs_.end(), [](const warp_inst& w) { return w.empty(); });
+}
+bool register_set::has_free(bool sub_core, unsigned slot) const {
+  return sub_core ? regs_[slot % regs_.size()].empty() : has_free();
+}
+bool register_set::has_ready() const {
+  return std::any_of(regs_.begin(), regs_.end(), [](const warp_inst& w) { return !w.empty(); });
+}
+bool register_set::has_ready(bool sub_core, unsigned slot) const {
+  return sub_core ? !regs_[slot % regs_.size()].empty() : has_ready();
+}
+warp_inst* register_set::get_ready() {
+  warp_inst* best = nullptr;
+  for (auto& w : regs_)
+    if (!w.empty() && (!best || w.uid < best->uid)) best = &w;
+  return best;
+}
+warp_inst* register_set::get_ready(bool sub_core, unsigned slot) {
+  if (!sub_core) return get_ready();
+  warp_inst& w = regs_[slot % regs_.size()];
+  return w.empty() ? nullptr : &w;
+}
+void register_set::move_in(warp_inst& src) {
+  for (auto& w : regs_)
+    if (w.empty()) {
+      w = src;
+      src.clear();
+      return;
+    }
+  throw std::logic_error("register set " + name_ + " full on move_in");
+}
+void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
+  if (!sub_core) return move_in(src);
+  warp_inst& w = regs_[slot % regs_.size()];
+  if (!w.empty()) throw std::logic_error("register set " + name_ + " slot busy on move_in");
+  w = src;
+  src.clear();
+}
+void register_set::move_out_to(warp_inst& dst) {
+  warp_inst* r = get_ready();
+  dst = *r;
+  r->clear();
+}
+void register_set::move_out_to(bool sub_core, unsigned slot, warp_inst& dst) {
+  warp_inst* r = get_ready(sub_core, slot);
+  dst = *r;
+  r->clear();
+}
+unsigned register_set::occupancy() const {
+  return unsigned(std::count_if(regs_.begin(), regs_.end(), [](const warp_inst& w) { return !w.empty(); }));
+}
+
+// ---- units -----------------------------------------------------------------------------------
+
+void simd_function_unit::issue(register_set& source, warp_inst& ready) {
+  dispatch_reg_ = ready;
+  ready.clear();
+  occupied_.set(dispatch_reg_.latency);
+  ++issued;
+}
+
+pipelined_unit::pipelined_unit(std::string name, register_set* result_port, unsigned max_latency,
+                               std::vector<op_class> supported)
+    : simd_function_unit(std::move(name)),
+      result_port_(result_port),
+      stages_(std::max(1u, max_latency)),
+      supported_(std::move(supported)) {}
+
+bool pipelined_unit::accepts(op_class op) const {
+  return std::find(supported_.begin(), supported_.end(), op) != supported_.end();
+}
+
+void pipelined_unit::cycle() {
+  if (!stages_[0].empty()) {
+    result_port_->move_in(stages_[0]);
+    --active_;
+  }
+  if (active_) {
+    for (unsigned s = 0; s + 1 < stages_.size(); ++s) {
+      if (stages_[s].empty() && !stages_[s + 1].empty()) {
+        stages_[s] = stages_[s + 1];
+        stages_[s + 1].clear();
+      }
+    }
+  }
+  if (!dispatch_reg_.empty() && !dispatch_reg_.dispatch_delay()) {
+    // The instruction keeps moving through the pipeline during its dispatch delay: it enters at
+    // stage latency - initiation (clamped to the pipeline), if that stage is free.
+    int start = int(dispatch_reg_.latency) - int(dispatch_reg_.initiation);
+    start = std::clamp(start, 0, int(stages_.size()) - 1);
+    if (stages_[start].empty()) {
+      stages_[start] = dispatch_reg_;
+      dispatch_reg_.clear();
+      ++active_;
+    }
+  }
+  if (active_ || !dispatch_reg_.empty()) ++active_cycles;
+  occupied_ >>= 1;
+}
+
+// ---- execute stage ---------------------------------------------------------------------------
+
+execute_stage::execute_stage(unsigned ex_wb_width, bool sub_core)
+    : buses_(std::max(1u, ex_wb_width)), ex_wb_(std::max(1u, ex_wb_width), "EX_WB"), sub_core_(sub_core) {}
+
+void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port,
+                             unsigned sub_core_slot) {
+  units_.push_back({std::move(u), issue_port, sub_core_slot});
+}
+
+int execute_stage::test_res_bus(unsigned latency) const {
+  for (unsigned i = 0; i < buses_.size(); ++i)
+    if (!buses_[i].test(latency)) return int(i);
+  return -1;
+}
+
+void execute_stage::execute() {
+  for (auto& b : buses_) b >>= 1;
+  for (auto& e : units_) {
+    simd_function_unit& fu = *e.fu;
+    for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
+    warp_inst* ready = e.port->get_ready(sub_core_, e.slot);
+    if (!ready || !fu.accepts(ready->op)) continue;
+    if (!fu.can_issue(*ready)) {
+      ++dispatch_stalls;
+      continue;
+    }
+    if (!fu.stallable()) {
+      // Trace latencies are checked against MAX_ALU_LATENCY when the configuration is read.
+      int bus = test_res_bus(ready->latency);
+      if (bus < 0) {
+        ++result_bus_stalls;
+        continue;
+      }
+      buses_[bus].set(ready->latency);
+    }
+    fu.issue(*e.port, *ready);
+  }
+}
+
+bool execute_stage::busy() const {
+  if (ex_wb_.has_ready()) return true;
+  return std::any_of(units_.begin(), units_.end(), [](const entry& e) { return e.fu->busy(); });
+}
+
+}  // namespace gpuvp::sm

@@ -1,0 +1,186 @@
+// SM execute stage, modelled exactly as GPGPU-Sim's (seed: sm-function-units.txt).
+//
+// - simd_function_unit: a dispatch register and an `occupied` bitset of MAX_ALU_LATENCY bits.
+//   can_issue(inst) = dispatch register empty && !occupied[inst.latency]; issue() moves the
+//   instruction from the OC_EX register set to the dispatch register and sets occupied[latency].
+// - pipelined_unit: `max_latency` pipeline registers; each cycle() stage 0 goes to the result port
+//   (EX_WB), the stages shift down, the dispatch register enters stage latency-initiation once its
+//   dispatch delay (initiation interval, counted down once per cycle()) is over; occupied >>= 1.
+// - execute_stage::execute(): all result buses >>= 1, then per unit: cycle() x clock_multiplier,
+//   then issue from its OC_EX port if can_issue; a non-stallable unit also needs a result bus whose
+//   bit `latency` is free (test_res_bus), else the instruction stalls (counted).
+// Pure C++ (no SystemC): the core and the tests drive it cycle by cycle.
+#pragma once
+#include <bitset>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpuvp::sm {
+
+constexpr unsigned MAX_ALU_LATENCY = 512;
+constexpr unsigned SPECIALIZED_UNIT_NUM = 8;
+
+// Execution resource an opcode needs (GPGPU-Sim's op classes, folded to the units).
+enum class op_class : uint8_t {
+  sp, dp, sfu, intp, tensor, mem, spec1, spec2, spec3, spec4, spec5, spec6, spec7, spec8,
+  exit, barrier, nop,  // handled at issue, never reach a function unit
+};
+constexpr unsigned num_op_classes = 17;
+inline op_class spec_class(unsigned n) { return op_class(unsigned(op_class::spec1) + n - 1); }
+const char* op_class_name(op_class c);
+
+enum class mem_space : uint8_t { none, global, local, shared, constant, texture };
+
+// One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs).
+struct warp_inst {
+  bool valid = false;
+  uint64_t uid = 0;           // issue order: register_set::get_ready picks the oldest
+  op_class op = op_class::nop;
+  uint16_t opcode = 0;        // index into the opcode table (stats, names)
+  unsigned latency = 1;       // cycles through the unit (bit of occupied / result bus)
+  unsigned initiation = 1;    // initiation interval
+  unsigned dispatch_cycles = 0;  // the dispatch-delay counter, = initiation at scheduler issue
+  unsigned warp = 0, sched = 0;  // warp slot in the SM, issuing scheduler (sub-core slot)
+  uint32_t active_mask = 0xffffffffu;
+  int8_t ndst = 0, nsrc = 0;
+  uint16_t dst[2] = {0, 0};
+  uint16_t src[4] = {0, 0, 0, 0};
+  // Memory instructions: space, access size per thread, store?, addresses (32, 0 = inactive).
+  mem_space space = mem_space::none;
+  bool store = false;
+  uint8_t width = 0;
+  const uint64_t* addrs = nullptr;
+  uint64_t issue_cycle = 0;
+
+  bool empty() const { return !valid; }
+  void clear() { valid = false; }
+  // GPGPU-Sim's warp_inst_t::dispatch_delay(): count down, true while still delaying.
+  bool dispatch_delay() {
+    if (dispatch_cycles > 0) --dispatch_cycles;
+    return dispatch_cycles > 0;
+  }
+};
+
+// A pipeline register set (ID_OC_*, OC_EX_*, EX_WB) of `width` slots.
+class register_set {
+ public:
+  explicit register_set(unsigned width = 1, std::string name = "") : regs_(width), name_(std::move(name)) {}
+  unsigned size() const { return unsigned(regs_.size()); }
+  bool has_free() const;
+  bool has_free(bool sub_core, unsigned slot) const;
+  bool has_ready() const;
+  bool has_ready(bool sub_core, unsigned slot) const;
+  // Oldest (lowest uid) occupied slot, or nullptr; with sub_core only `slot`.
+  warp_inst* get_ready();
+  warp_inst* get_ready(bool sub_core, unsigned slot);
+  // Moves `src` into a free slot (the given slot in sub-core mode); src is emptied.
+  void move_in(warp_inst& src);
+  void move_in(bool sub_core, unsigned slot, warp_inst& src);
+  // Moves the oldest ready instruction into `dst` (which must be empty).
+  void move_out_to(warp_inst& dst);
+  void move_out_to(bool sub_core, unsigned slot, warp_inst& dst);
+  unsigned occupancy() const;
+  const std::string& name() const { return name_; }
+  warp_inst& slot(unsigned i) { return regs_[i]; }
+
+ private:
+  std::vector<warp_inst> regs_;
+  std::string name_;
+};
+
+class simd_function_unit {
+ public:
+  explicit simd_function_unit(std::string name) : name_(std::move(name)) {}
+  virtual ~simd_function_unit() = default;
+  virtual bool can_issue(const warp_inst& inst) const {
+    return dispatch_reg_.empty() && !occupied_.test(inst.latency);
+  }
+  virtual void issue(register_set& source, warp_inst& ready);
+  virtual void cycle() = 0;
+  virtual bool stallable() const = 0;
+  virtual bool accepts(op_class op) const = 0;
+  virtual bool busy() const = 0;  // anything in flight (drain check)
+  unsigned clock_multiplier() const { return clock_multiplier_; }
+  void set_clock_multiplier(unsigned m) { clock_multiplier_ = m ? m : 1; }
+  const std::string& name() const { return name_; }
+  const std::bitset<MAX_ALU_LATENCY>& occupied() const { return occupied_; }
+  const warp_inst& dispatch_reg() const { return dispatch_reg_; }
+  // Statistics: instructions issued into the unit, cycles with something in the pipeline.
+  uint64_t issued = 0, active_cycles = 0;
+
+ protected:
+  std::string name_;
+  warp_inst dispatch_reg_;
+  std::bitset<MAX_ALU_LATENCY> occupied_;
+  unsigned clock_multiplier_ = 1;
+};
+
+// GPGPU-Sim's pipelined_simd_unit (sp, dp, sfu, int, tensor and specialized units alike).
+class pipelined_unit : public simd_function_unit {
+ public:
+  // `result_port` is the core's EX_WB register set; `max_latency` the pipeline depth.
+  pipelined_unit(std::string name, register_set* result_port, unsigned max_latency,
+                 std::vector<op_class> supported);
+  void cycle() override;
+  bool stallable() const override { return false; }
+  bool accepts(op_class op) const override;
+  bool can_issue(const warp_inst& inst) const override {
+    return accepts(inst.op) && simd_function_unit::can_issue(inst);
+  }
+  bool busy() const override { return !dispatch_reg_.empty() || active_ != 0; }
+  unsigned depth() const { return unsigned(stages_.size()); }
+  const warp_inst& stage(unsigned s) const { return stages_[s]; }
+
+ private:
+  register_set* result_port_;
+  std::vector<warp_inst> stages_;
+  unsigned active_ = 0;  // active_insts_in_pipeline
+  std::vector<op_class> supported_;
+};
+
+// Interface the execute stage uses to reach the stallable LDST unit's memory side.
+class stallable_unit : public simd_function_unit {
+ public:
+  using simd_function_unit::simd_function_unit;
+  bool stallable() const override { return true; }
+};
+
+// The execute stage: units, their OC_EX issue ports, result buses and the stall counters.
+class execute_stage {
+ public:
+  // `ex_wb_width` result buses (= the EX_WB width of -gpgpu_pipeline_widths).
+  execute_stage(unsigned ex_wb_width, bool sub_core);
+  // Adds a unit issuing from `issue_port` (an OC_EX register set); in sub-core mode the unit
+  // takes instructions only from slot `sub_core_slot` of that set.
+  void add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port, unsigned sub_core_slot);
+  // GPGPU-Sim's shader_core_ctx::execute(), one core cycle.
+  void execute();
+  // First result bus whose bit `latency` is free, or -1.
+  int test_res_bus(unsigned latency) const;
+
+  register_set& ex_wb() { return ex_wb_; }
+  unsigned num_units() const { return unsigned(units_.size()); }
+  simd_function_unit& unit(unsigned i) { return *units_[i].fu; }
+  const std::bitset<MAX_ALU_LATENCY>& result_bus(unsigned i) const { return buses_[i]; }
+  unsigned num_result_buses() const { return unsigned(buses_.size()); }
+  bool busy() const;
+
+  uint64_t result_bus_stalls = 0;  // ready + can_issue, but no result bus free at `latency`
+  uint64_t dispatch_stalls = 0;    // ready, but the unit cannot take it (dispatch reg / occupied)
+
+ private:
+  struct entry {
+    std::unique_ptr<simd_function_unit> fu;
+    register_set* port;
+    unsigned slot;
+  };
+  std::vector<entry> units_;
+  std::vector<std::bitset<MAX_ALU_LATENCY>> buses_;
+  register_set ex_wb_;
+  bool sub_core_;
+};
+
+}  // namespace gpuvp::sm

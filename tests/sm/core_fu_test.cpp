@@ -1,0 +1,217 @@
+// Function units, result buses and execute(): expected cycles worked out by hand from the seed
+// (sm-function-units.txt). Cycle c means the c-th call of execute_stage::execute(), from 0.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/fu.h"
+
+using namespace gpuvp::sm;
+
+namespace {
+
+warp_inst make_inst(uint64_t uid, op_class op, unsigned lat, unsigned ii) {
+  warp_inst w;
+  w.valid = true;
+  w.uid = uid;
+  w.op = op;
+  w.latency = lat;
+  w.initiation = ii;
+  w.dispatch_cycles = ii;  // set when the scheduler issues (warp_inst_t::issue)
+  return w;
+}
+
+// One or more units fed from their own OC_EX ports; records the cycle each instruction issues
+// into its unit and the cycle it reaches EX_WB (then drained, as writeback would).
+struct bench {
+  execute_stage ex;
+  std::vector<std::unique_ptr<register_set>> ports;
+  std::vector<std::pair<uint64_t, unsigned>> issued, written;  // uid, cycle
+  unsigned cycle = 0;
+
+  explicit bench(unsigned buses) : ex(buses, false) {}
+  pipelined_unit* add(op_class op, unsigned depth, unsigned mult = 1) {
+    ports.push_back(std::make_unique<register_set>(1, "OC_EX"));
+    auto u = std::make_unique<pipelined_unit>("u", &ex.ex_wb(), depth, std::vector<op_class>{op});
+    u->set_clock_multiplier(mult);
+    auto* raw = u.get();
+    ex.add_unit(std::move(u), ports.back().get(), 0);
+    return raw;
+  }
+  void step() {
+    std::vector<uint64_t> before;
+    for (auto& p : ports)
+      before.push_back(p->has_ready() ? p->get_ready()->uid : ~0ull);
+    ex.execute();
+    for (size_t i = 0; i < ports.size(); ++i)
+      if (before[i] != ~0ull && !ports[i]->has_ready()) issued.push_back({before[i], cycle});
+    for (unsigned s = 0; s < ex.ex_wb().size(); ++s) {
+      warp_inst& w = ex.ex_wb().slot(s);
+      if (!w.empty()) {
+        written.push_back({w.uid, cycle});
+        w.clear();
+      }
+    }
+    ++cycle;
+  }
+};
+
+unsigned cycle_of(const std::vector<std::pair<uint64_t, unsigned>>& v, uint64_t uid) {
+  for (auto& [u, c] : v)
+    if (u == uid) return c;
+  return ~0u;
+}
+
+}  // namespace
+
+TEST(sm_fu, can_issue_needs_empty_dispatch_and_free_latency_bit) {
+  register_set ex_wb(1);
+  pipelined_unit u("sp", &ex_wb, 8, {op_class::sp});
+  register_set port(1);
+  warp_inst a = make_inst(1, op_class::sp, 8, 4);
+  EXPECT_TRUE(u.can_issue(a));
+  EXPECT_FALSE(u.can_issue(make_inst(9, op_class::dp, 8, 4)));  // unsupported op
+  u.issue(port, a);
+  EXPECT_TRUE(u.occupied().test(8));
+  EXPECT_TRUE(a.empty());
+  EXPECT_FALSE(u.can_issue(make_inst(2, op_class::sp, 3, 1)));  // dispatch register busy
+}
+
+TEST(sm_fu, latency8_initiation4_issues_every_4_and_writes_back_after_latency) {
+  // Each instruction: issue at c sets occupied[8] and dispatch counter 4. cycle() at c+1..c+3
+  // counts 4->3->2->1 (delay), at c+4 1->0 -> enters stage 8-4 = 4, dispatch reg free; occupied
+  // has shifted 4 times (bit 4), so bit 8 is free and the next one issues at c+4.
+  // Stage 4 at c+4 -> 3,2,1,0 at c+5..c+8 -> EX_WB at c+9 (= issue + latency + 1).
+  bench b(1);
+  b.add(op_class::sp, 8);
+  uint64_t next = 1;
+  for (int i = 0; i < 40; ++i) {
+    if (!b.ports[0]->has_ready() && next <= 5) {
+      warp_inst w = make_inst(next++, op_class::sp, 8, 4);
+      b.ports[0]->move_in(w);
+    }
+    b.step();
+  }
+  for (uint64_t k = 1; k <= 5; ++k) {
+    EXPECT_EQ(cycle_of(b.issued, k), 4 * (k - 1)) << "inst " << k;
+    EXPECT_EQ(cycle_of(b.written, k), 4 * (k - 1) + 9) << "inst " << k;
+  }
+  EXPECT_EQ(b.ex.result_bus_stalls, 0u);
+  // Every cycle between issues found the unit busy: 3 dispatch stalls per interval, 4 intervals.
+  EXPECT_EQ(b.ex.dispatch_stalls, 12u);
+}
+
+TEST(sm_fu, fully_pipelined_unit_issues_every_cycle) {
+  // latency 4, ii 1: cycle() at c+1 counts 1->0 and moves to stage 3; bit 4 shifted once -> next
+  // issues at c+1. Stage 3 at c+1, 0 at c+4, EX_WB at c+5.
+  bench b(1);
+  b.add(op_class::sp, 4);
+  uint64_t next = 1;
+  for (int i = 0; i < 20; ++i) {
+    if (!b.ports[0]->has_ready() && next <= 4) {
+      warp_inst w = make_inst(next++, op_class::sp, 4, 1);
+      b.ports[0]->move_in(w);
+    }
+    b.step();
+  }
+  for (uint64_t k = 1; k <= 4; ++k) {
+    EXPECT_EQ(cycle_of(b.issued, k), k - 1);
+    EXPECT_EQ(cycle_of(b.written, k), k - 1 + 5);
+  }
+}
+
+TEST(sm_fu, one_result_bus_same_writeback_cycle_stalls_the_second_unit) {
+  // Unit A (latency 6) and unit B (latency 4), one result bus. A issues at 0: bus bit 6.
+  // B's instruction arrives at cycle 2: the bus shifted twice (bit 4) -> test_res_bus(4) = -1,
+  // B stalls one cycle (counted). Cycle 3: bit 3, bit 4 free -> B issues at 3.
+  // A: EX_WB at 0+6+1 = 7; B: 3+4+1 = 8 (different cycles, as the bus guarantees).
+  bench b(1);
+  b.add(op_class::sp, 6);
+  b.add(op_class::dp, 4);
+  warp_inst a = make_inst(1, op_class::sp, 6, 1);
+  b.ports[0]->move_in(a);
+  for (int i = 0; i < 12; ++i) {
+    if (b.cycle == 2) {
+      warp_inst w = make_inst(2, op_class::dp, 4, 1);
+      b.ports[1]->move_in(w);
+    }
+    b.step();
+  }
+  EXPECT_EQ(cycle_of(b.issued, 1), 0u);
+  EXPECT_EQ(cycle_of(b.issued, 2), 3u);
+  EXPECT_EQ(b.ex.result_bus_stalls, 1u);
+  EXPECT_EQ(cycle_of(b.written, 1), 7u);
+  EXPECT_EQ(cycle_of(b.written, 2), 8u);
+}
+
+TEST(sm_fu, two_result_buses_take_both) {
+  // Same as above with two buses: test_res_bus(4) finds bus 1 free, B issues at 2, no stall.
+  bench b(2);
+  b.add(op_class::sp, 6);
+  b.add(op_class::dp, 4);
+  warp_inst a = make_inst(1, op_class::sp, 6, 1);
+  b.ports[0]->move_in(a);
+  for (int i = 0; i < 12; ++i) {
+    if (b.cycle == 2) {
+      warp_inst w = make_inst(2, op_class::dp, 4, 1);
+      b.ports[1]->move_in(w);
+    }
+    b.step();
+  }
+  EXPECT_EQ(cycle_of(b.issued, 2), 2u);
+  EXPECT_EQ(b.ex.result_bus_stalls, 0u);
+  EXPECT_TRUE(b.ex.test_res_bus(0) == 0);
+}
+
+TEST(sm_fu, same_latency_same_cycle_one_bus) {
+  // Two units, both latency 4, both ready at 0, one bus: unit 0 takes bit 4; unit 1 stalls
+  // (test_res_bus(4) == -1), cycle 1: bit 3 set, bit 4 free -> issues at 1.
+  bench b(1);
+  b.add(op_class::sp, 4);
+  b.add(op_class::intp, 4);
+  warp_inst a = make_inst(1, op_class::sp, 4, 1), c = make_inst(2, op_class::intp, 4, 1);
+  b.ports[0]->move_in(a);
+  b.ports[1]->move_in(c);
+  b.step();
+  EXPECT_EQ(b.ex.test_res_bus(3), 0);
+  EXPECT_EQ(b.ex.test_res_bus(4), -1);
+  b.step();
+  EXPECT_EQ(cycle_of(b.issued, 1), 0u);
+  EXPECT_EQ(cycle_of(b.issued, 2), 1u);
+  EXPECT_EQ(b.ex.result_bus_stalls, 1u);
+}
+
+TEST(sm_fu, clock_multiplier_2_runs_two_unit_cycles_per_core_cycle) {
+  // latency 8, ii 4, multiplier 2: issue at 0. Core cycle 1: cycle() x2 counts 4->3->2;
+  // cycle 2: 2->1, then 1->0 -> stage 4, occupied shifted 4 times -> next issues at 2.
+  // Stage 4 after cycle 2 -> 2 after cycle 3 -> 0 after cycle 4 -> EX_WB in cycle 5 (issue + 5).
+  bench b(1);
+  b.add(op_class::sp, 8, 2);
+  uint64_t next = 1;
+  for (int i = 0; i < 20; ++i) {
+    if (!b.ports[0]->has_ready() && next <= 3) {
+      warp_inst w = make_inst(next++, op_class::sp, 8, 4);
+      b.ports[0]->move_in(w);
+    }
+    b.step();
+  }
+  for (uint64_t k = 1; k <= 3; ++k) {
+    EXPECT_EQ(cycle_of(b.issued, k), 2 * (k - 1));
+    EXPECT_EQ(cycle_of(b.written, k), 2 * (k - 1) + 5);
+  }
+}
+
+TEST(sm_fu, register_set_get_ready_is_oldest_and_sub_core_slots) {
+  register_set r(3);
+  warp_inst a = make_inst(7, op_class::sp, 1, 1), c = make_inst(3, op_class::sp, 1, 1);
+  r.move_in(a);
+  r.move_in(c);
+  EXPECT_EQ(r.get_ready()->uid, 3u);
+  EXPECT_EQ(r.occupancy(), 2u);
+  EXPECT_TRUE(r.has_free(true, 2));
+  EXPECT_FALSE(r.has_free(true, 0));
+  EXPECT_EQ(r.get_ready(true, 0)->uid, 7u);
+  warp_inst d = make_inst(9, op_class::sp, 1, 1);
+  EXPECT_THROW(r.move_in(true, 1, d), std::logic_error);
+}
