@@ -46,7 +46,7 @@ struct warp_inst {
   unsigned warp = 0, sched = 0;  // warp slot in the SM, issuing scheduler (sub-core slot)
   uint32_t active_mask = 0xffffffffu;
   int8_t ndst = 0, nsrc = 0;
-  uint16_t dst[2] = {0, 0};
+  uint16_t dst[4] = {0, 0, 0, 0};
   uint16_t src[4] = {0, 0, 0, 0};
   // Memory instructions: space, access size per thread, store?, addresses (32, 0 = inactive).
   mem_space space = mem_space::none;

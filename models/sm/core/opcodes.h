@@ -1,0 +1,28 @@
+// SASS opcode -> execution unit maps for Volta, Turing, Ampere and Hopper (after Accel-Sim's
+// gpu-simulator/ISA_Def/*_opcode.h, facts only). The base opcode (text before the first '.')
+// selects the class; memory opcodes also give the address space and direction.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "fu.h"
+
+namespace gpuvp::sm {
+
+enum class sass_arch { volta, turing, ampere, hopper };
+
+struct opcode_info {
+  op_class cls = op_class::nop;
+  mem_space space = mem_space::none;
+  bool store = false;
+};
+
+// Architecture from the trace header's `-binary version` (70/72 Volta, 75 Turing, 80/86/87/89
+// Ampere map, 90 Hopper); nullopt for any other value.
+std::optional<sass_arch> arch_from_binary_version(unsigned version);
+const char* arch_name(sass_arch a);
+// Class of `opcode` (full text, e.g. "HMMA.884.F32.F32.STEP0"); nullopt if not in the map.
+std::optional<opcode_info> classify_opcode(sass_arch arch, std::string_view opcode);
+
+}  // namespace gpuvp::sm

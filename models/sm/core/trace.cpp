@@ -1,0 +1,361 @@
+#include "trace.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+namespace gpuvp::sm {
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw trace_error(path + ":0: cannot open file");
+  std::ostringstream os;
+  os << f.rdbuf();
+  return os.str();
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Splits text into lines (views), keeping 1-based numbers implicit by index.
+std::vector<std::string_view> lines_of(const std::string& text) {
+  std::vector<std::string_view> v;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    v.emplace_back(text.data() + start, nl - start);
+    start = nl + 1;
+  }
+  return v;
+}
+
+struct cursor {
+  const std::string& file;
+  unsigned line;
+  std::string_view rest;
+
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw trace_error(file + ":" + std::to_string(line) + ": " + msg);
+  }
+  std::string_view word(const char* what) {
+    rest = trim(rest);
+    if (rest.empty()) fail(std::string("missing ") + what);
+    size_t e = rest.find_first_of(" \t");
+    std::string_view w = rest.substr(0, e);
+    rest = e == std::string_view::npos ? std::string_view() : rest.substr(e);
+    return w;
+  }
+  uint64_t number(const char* what, int base) {
+    std::string_view w = word(what);
+    if (base == 16 && w.size() > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) w.remove_prefix(2);
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v, base);
+    if (ec != std::errc() || p != w.data() + w.size())
+      fail(std::string("bad ") + what + " '" + std::string(w) + "'");
+    return v;
+  }
+  int64_t signed_number(const char* what) {
+    std::string_view w = word(what);
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v, 10);
+    if (ec != std::errc() || p != w.data() + w.size())
+      fail(std::string("bad ") + what + " '" + std::string(w) + "'");
+    return v;
+  }
+  uint16_t reg(const char* what) {
+    std::string_view w = word(what);
+    // "R12"; uniform registers "UR4" are numbered above the 256 general registers.
+    unsigned base = 0;
+    if (w.size() > 2 && w[0] == 'U' && w[1] == 'R') {
+      base = 256;
+      w.remove_prefix(2);
+    } else if (w.size() > 1 && w[0] == 'R') {
+      w.remove_prefix(1);
+    } else {
+      fail(std::string("bad ") + what + " '" + std::string(w) + "' (expected Rn)");
+    }
+    unsigned v = 0;
+    auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v, 10);
+    if (ec != std::errc() || p != w.data() + w.size() || v > 255)
+      fail(std::string("bad ") + what + " register number '" + std::string(w) + "'");
+    return uint16_t(base + v);
+  }
+};
+
+// "(x,y,z)" or "x,y,z"
+dim3 parse_dim(const cursor& c, std::string_view v, const char* what, bool nonzero = true) {
+  std::string s;
+  for (char ch : v)
+    if (ch != '(' && ch != ')' && ch != ' ') s += ch;
+  dim3 d;
+  unsigned* out[3] = {&d.x, &d.y, &d.z};
+  size_t pos = 0;
+  for (int i = 0; i < 3; ++i) {
+    size_t e = s.find(',', pos);
+    std::string_view part(s.data() + pos, (e == std::string::npos ? s.size() : e) - pos);
+    auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), *out[i]);
+    if (part.empty() || ec != std::errc() || p != part.data() + part.size() || (e == std::string::npos && i < 2))
+      c.fail(std::string("bad ") + what + " '" + std::string(v) + "' (expected (x,y,z))");
+    pos = e + 1;
+  }
+  if (nonzero && d.count() == 0) c.fail(std::string(what) + " has a zero dimension");
+  return d;
+}
+
+}  // namespace
+
+// ---- kernelslist.g ---------------------------------------------------------------------------
+
+kernelslist parse_kernelslist_text(const std::string& text, const std::string& name, const std::string& dir) {
+  kernelslist kl;
+  kl.file = name;
+  auto lines = lines_of(text);
+  for (unsigned i = 0; i < lines.size(); ++i) {
+    std::string_view l = trim(lines[i]);
+    if (l.empty() || l[0] == '#') continue;
+    cursor c{name, i + 1, l};
+    kernelslist::entry e;
+    e.line = i + 1;
+    if (l.rfind("Memcpy", 0) == 0) {
+      // MemcpyHtoD,0x00007f1234500000,4096
+      std::string s(l);
+      for (char& ch : s)
+        if (ch == ',') ch = ' ';
+      cursor m{name, i + 1, s};
+      std::string_view kind = m.word("memcpy kind");
+      if (kind != "MemcpyHtoD" && kind != "MemcpyDtoH") c.fail("unknown command '" + std::string(kind) + "'");
+      e.copy.to_device = kind == "MemcpyHtoD";
+      e.copy.addr = m.number("memcpy address", 16);
+      e.copy.size = m.number("memcpy size", 10);
+    } else {
+      if (l.find(' ') != std::string_view::npos) c.fail("expected a trace file name or Memcpy command, got '" + std::string(l) + "'");
+      e.is_kernel = true;
+      e.trace_path = (l[0] == '/' || dir.empty()) ? std::string(l) : dir + "/" + std::string(l);
+    }
+    kl.entries.push_back(std::move(e));
+  }
+  bool any = false;
+  for (auto& e : kl.entries) any |= e.is_kernel;
+  if (!any) throw trace_error(name + ":" + std::to_string(lines.size()) + ": no kernel trace listed");
+  return kl;
+}
+
+kernelslist parse_kernelslist(const std::string& path) {
+  std::string dir;
+  if (auto s = path.rfind('/'); s != std::string::npos) dir = path.substr(0, s);
+  return parse_kernelslist_text(read_file(path), path, dir);
+}
+
+// ---- kernel-N.traceg -------------------------------------------------------------------------
+
+kernel_trace parse_kernel_trace_text(const std::string& text, const std::string& name) {
+  kernel_trace k;
+  k.file = name;
+  auto lines = lines_of(text);
+  std::unordered_map<std::string, uint16_t> opcode_ids;
+  bool have_grid = false, have_block = false, have_version = false, in_tb = false;
+  trace_cta* cta = nullptr;
+  trace_warp* warp = nullptr;
+  uint64_t expect_insts = 0;
+  unsigned warp_line = 0;
+  auto check_warp_done = [&](const cursor& c) {
+    if (warp && warp->insts.size() != expect_insts)
+      cursor{name, warp_line, {}}.fail("warp declares insts = " + std::to_string(expect_insts) + " but has " +
+                                       std::to_string(warp->insts.size()) + " instruction lines");
+  };
+  for (unsigned i = 0; i < lines.size(); ++i) {
+    std::string_view l = trim(lines[i]);
+    cursor c{name, i + 1, l};
+    if (l.empty()) continue;
+    if (l[0] == '-') {
+      if (cta) c.fail("header line inside the trace body");
+      auto eq = l.find('=');
+      if (eq == std::string_view::npos) c.fail("header line without '='");
+      std::string_view key = trim(l.substr(1, eq - 1)), val = trim(l.substr(eq + 1));
+      cursor v{name, i + 1, val};
+      if (key == "kernel name") k.name = std::string(val);
+      else if (key == "kernel id") k.id = unsigned(v.number("kernel id", 10));
+      else if (key == "grid dim") { k.grid = parse_dim(c, val, "grid dim"); have_grid = true; }
+      else if (key == "block dim") { k.block = parse_dim(c, val, "block dim"); have_block = true; }
+      else if (key == "shmem") k.shmem = unsigned(v.number("shmem", 10));
+      else if (key == "nregs") k.nregs = unsigned(v.number("nregs", 10));
+      else if (key == "binary version") {
+        k.binary_version = unsigned(v.number("binary version", 10));
+        auto a = arch_from_binary_version(k.binary_version);
+        if (!a) c.fail("unsupported binary version " + std::to_string(k.binary_version) +
+                       " (known: 70, 72, 75, 80, 86, 87, 89, 90)");
+        k.arch = *a;
+        have_version = true;
+      } else if (key == "cuda stream id") k.stream = v.number("cuda stream id", 10);
+      else if (key == "shmem base_addr") k.shmem_base = v.number("shmem base_addr", 16);
+      else if (key == "local mem base_addr") k.local_base = v.number("local mem base_addr", 16);
+      else if (key == "accelsim tracer version") k.tracer_version = unsigned(v.number("tracer version", 10));
+      // other header lines (nvbit version, enable lineinfo, ...) carry nothing timing needs
+      continue;
+    }
+    if (l[0] == '#') {
+      if (l.rfind("#BEGIN_TB", 0) == 0) {
+        if (in_tb) c.fail("#BEGIN_TB inside a thread block");
+        if (!have_grid || !have_block) c.fail("#BEGIN_TB before '-grid dim' and '-block dim'");
+        if (!have_version) c.fail("#BEGIN_TB before '-binary version'");
+        in_tb = true;
+        k.ctas.emplace_back();
+        cta = &k.ctas.back();
+        cta->warps.resize(k.warps_per_cta());
+        warp = nullptr;
+      } else if (l.rfind("#END_TB", 0) == 0) {
+        if (!in_tb) c.fail("#END_TB without #BEGIN_TB");
+        check_warp_done(c);
+        in_tb = false;
+        warp = nullptr;
+      }
+      continue;  // "#traces format = ..." and comments
+    }
+    if (!in_tb) c.fail("instruction or block line outside #BEGIN_TB/#END_TB: '" + std::string(l) + "'");
+    if (l.rfind("thread block", 0) == 0) {
+      auto eq = l.find('=');
+      if (eq == std::string_view::npos) c.fail("'thread block' without '='");
+      cta->id = parse_dim(c, trim(l.substr(eq + 1)), "thread block", false);
+      if (cta->id.x >= k.grid.x || cta->id.y >= k.grid.y || cta->id.z >= k.grid.z)
+        c.fail("thread block outside the grid");
+      continue;
+    }
+    if (l.rfind("warp", 0) == 0 && l.find('=') != std::string_view::npos) {
+      check_warp_done(c);
+      cursor v{name, i + 1, trim(l.substr(l.find('=') + 1))};
+      uint64_t w = v.number("warp id", 10);
+      if (w >= cta->warps.size())
+        c.fail("warp " + std::to_string(w) + " outside the block (" + std::to_string(cta->warps.size()) + " warps)");
+      warp = &cta->warps[w];
+      if (!warp->insts.empty()) c.fail("warp " + std::to_string(w) + " listed twice in this block");
+      warp_line = i + 1;
+      expect_insts = 0;
+      continue;
+    }
+    if (l.rfind("insts", 0) == 0 && l.find('=') != std::string_view::npos) {
+      if (!warp) c.fail("'insts =' before 'warp ='");
+      cursor v{name, i + 1, trim(l.substr(l.find('=') + 1))};
+      expect_insts = v.number("instruction count", 10);
+      warp->insts.reserve(expect_insts);
+      continue;
+    }
+    if (!warp) c.fail("instruction before 'warp ='");
+    // PC mask dest_num [R..] opcode src_num [R..] mem_width [addr_mode addresses]
+    trace_inst ti;
+    ti.pc = uint32_t(c.number("PC", 16));
+    ti.mask = uint32_t(c.number("active mask", 16));
+    uint64_t nd = c.number("destination count", 10);
+    if (nd > 4) c.fail("destination count " + std::to_string(nd) + " > 4");
+    ti.ndst = uint8_t(nd);
+    for (unsigned d = 0; d < nd; ++d) ti.dst[d] = c.reg("destination register");
+    std::string_view op = c.word("opcode");
+    auto info = classify_opcode(k.arch, op);
+    if (!info) c.fail("unknown " + std::string(arch_name(k.arch)) + " opcode '" + std::string(op) + "'");
+    ti.info = *info;
+    auto [it, fresh] = opcode_ids.try_emplace(std::string(op), uint16_t(k.opcodes.size()));
+    if (fresh) k.opcodes.emplace_back(op);
+    ti.opcode = it->second;
+    uint64_t ns = c.number("source count", 10);
+    if (ns > 4) c.fail("source count " + std::to_string(ns) + " > 4");
+    ti.nsrc = uint8_t(ns);
+    for (unsigned s = 0; s < ns; ++s) ti.src[s] = c.reg("source register");
+    uint64_t width = c.number("memory width", 10);
+    if (width > 255) c.fail("memory width " + std::to_string(width) + " too large");
+    ti.width = uint8_t(width);
+    if (width) {
+      ti.addr_index = uint32_t(k.addresses.size());
+      k.addresses.resize(k.addresses.size() + 32, 0);
+      uint64_t* a = &k.addresses[ti.addr_index];
+      uint64_t mode = c.number("address format", 10);
+      if (mode == 0) {  // list all: one address per active thread
+        for (unsigned t = 0; t < 32; ++t)
+          if (ti.mask >> t & 1) a[t] = c.number("address", 16);
+      } else if (mode == 1) {  // base + stride: thread t at base + t * stride
+        uint64_t base = c.number("base address", 16);
+        int64_t stride = c.signed_number("stride");
+        for (unsigned t = 0; t < 32; ++t)
+          if (ti.mask >> t & 1) a[t] = base + uint64_t(int64_t(t) * stride);
+      } else if (mode == 2) {  // base + deltas: first active thread at base, then running deltas
+        uint64_t addr = c.number("base address", 16);
+        bool first = true;
+        for (unsigned t = 0; t < 32; ++t) {
+          if (!(ti.mask >> t & 1)) continue;
+          if (!first) addr += uint64_t(c.signed_number("address delta"));
+          a[t] = addr;
+          first = false;
+        }
+      } else {
+        c.fail("unknown address format " + std::to_string(mode) + " (0 list, 1 base+stride, 2 base+deltas)");
+      }
+      if (ti.info.cls != op_class::mem) c.fail("memory width on non-memory opcode '" + std::string(op) + "'");
+    } else if (ti.info.cls == op_class::mem && ti.info.space != mem_space::constant) {
+      ti.info.space = mem_space::none;  // a memory opcode traced without addresses: no access
+    }
+    if (!trim(c.rest).empty()) c.fail("trailing text '" + std::string(trim(c.rest)) + "'");
+    if (warp->insts.size() >= expect_insts)
+      c.fail("more instruction lines than 'insts = " + std::to_string(expect_insts) + "'");
+    warp->insts.push_back(ti);
+    ++k.warp_insts;
+  }
+  unsigned last = unsigned(lines.size());
+  if (in_tb) cursor{name, last, {}}.fail("end of file inside a thread block (missing #END_TB)");
+  if (!have_grid || !have_block) cursor{name, last, {}}.fail("missing '-grid dim' or '-block dim' header");
+  if (k.ctas.empty()) cursor{name, last, {}}.fail("no thread block in trace");
+  return k;
+}
+
+kernel_trace parse_kernel_trace(const std::string& path) { return parse_kernel_trace_text(read_file(path), path); }
+
+// ---- writer ----------------------------------------------------------------------------------
+
+std::string write_kernel_trace(const std::string& name, unsigned id, dim3 grid, dim3 block,
+                               unsigned binary_version, unsigned shmem, unsigned nregs,
+                               const std::vector<std::vector<trace_writer_inst>>& warps) {
+  std::ostringstream os;
+  os << "-kernel name = " << name << "\n-kernel id = " << id << "\n-grid dim = (" << grid.x << ","
+     << grid.y << "," << grid.z << ")\n-block dim = (" << block.x << "," << block.y << "," << block.z
+     << ")\n-shmem = " << shmem << "\n-nregs = " << nregs << "\n-binary version = " << binary_version
+     << "\n-cuda stream id = 0\n-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = "
+        "0x00007f1000000000\n-nvbit version = 1.5.5\n-accelsim tracer version = 5\n-enable lineinfo = 0\n"
+        "#traces format = PC mask dest_num reg_dests opcode src_num reg_srcs mem_width mem_addresses\n\n";
+  for (unsigned z = 0; z < grid.z; ++z)
+    for (unsigned y = 0; y < grid.y; ++y)
+      for (unsigned x = 0; x < grid.x; ++x) {
+        os << "#BEGIN_TB\n\nthread block = " << x << "," << y << "," << z << "\n\n";
+        for (unsigned w = 0; w < warps.size(); ++w) {
+          os << "warp = " << w << "\ninsts = " << warps[w].size() << "\n";
+          unsigned pc = 0;
+          for (auto& in : warps[w]) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%04x %08x ", pc, in.mask);
+            os << buf << in.dst.size();
+            for (auto d : in.dst) os << " R" << d;
+            os << " " << in.opcode << " " << in.src.size();
+            for (auto s : in.src) os << " R" << s;
+            os << " " << in.width;
+            if (in.width) {
+              os << " 0";
+              for (unsigned t = 0; t < 32; ++t)
+                if (in.mask >> t & 1) {
+                  std::snprintf(buf, sizeof buf, " 0x%llx", (unsigned long long)(t < in.addrs.size() ? in.addrs[t] : 0));
+                  os << buf;
+                }
+            }
+            os << "\n";
+            pc += 16;
+          }
+          os << "\n";
+        }
+        os << "#END_TB\n\n";
+      }
+  return os.str();
+}
+
+}  // namespace gpuvp::sm

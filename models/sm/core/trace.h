@@ -1,0 +1,93 @@
+// Accel-Sim trace input: kernelslist.g and post-processed kernel-N.traceg files
+// (docs/formats/accel-sim-traces.md). Parsed once into compact per-warp instruction arrays; every
+// error is a trace_error whose message starts with "file:line: ".
+#pragma once
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fu.h"
+#include "opcodes.h"
+
+namespace gpuvp::sm {
+
+struct trace_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct trace_inst {
+  uint32_t pc = 0;
+  uint32_t mask = 0;
+  uint16_t opcode = 0;  // index into kernel_trace::opcodes
+  opcode_info info;
+  uint8_t ndst = 0, nsrc = 0;
+  uint16_t dst[4] = {0, 0, 0, 0};
+  uint16_t src[4] = {0, 0, 0, 0};
+  uint8_t width = 0;          // bytes per thread (0: no memory access)
+  uint32_t addr_index = 0;    // first of 32 addresses in kernel_trace::addresses (width > 0)
+};
+
+struct trace_warp {
+  std::vector<trace_inst> insts;
+};
+
+struct trace_cta {
+  dim3 id;
+  std::vector<trace_warp> warps;  // indexed by warp id in the block
+};
+
+struct kernel_trace {
+  std::string file, name;
+  unsigned id = 0;
+  dim3 grid, block;
+  unsigned shmem = 0, nregs = 0, binary_version = 0, tracer_version = 0;
+  uint64_t stream = 0, shmem_base = 0, local_base = 0;
+  sass_arch arch = sass_arch::volta;
+  std::vector<std::string> opcodes;  // distinct full opcode strings
+  std::vector<trace_cta> ctas;       // in file order
+  std::vector<uint64_t> addresses;   // 32 per memory instruction, 0 for inactive threads
+  uint64_t warp_insts = 0;
+  unsigned warps_per_cta() const { return unsigned((block.count() + 31) / 32); }
+};
+
+struct memcpy_cmd {
+  bool to_device = true;
+  uint64_t addr = 0, size = 0;
+};
+
+struct kernelslist {
+  std::string file;
+  struct entry {
+    bool is_kernel = false;
+    std::string trace_path;  // resolved against the kernelslist directory
+    memcpy_cmd copy;
+    unsigned line = 0;
+  };
+  std::vector<entry> entries;
+};
+
+kernelslist parse_kernelslist(const std::string& path);
+kernelslist parse_kernelslist_text(const std::string& text, const std::string& name, const std::string& dir);
+kernel_trace parse_kernel_trace(const std::string& path);
+kernel_trace parse_kernel_trace_text(const std::string& text, const std::string& name);
+
+// Writes a trace in the post-processed format (tests and benchmarks generate their inputs).
+struct trace_writer_inst {
+  std::string opcode;
+  std::vector<unsigned> dst, src;
+  unsigned width = 0;
+  std::vector<uint64_t> addrs;  // 32 (list-all format) when width > 0
+  uint32_t mask = 0xffffffffu;
+};
+std::string write_kernel_trace(const std::string& name, unsigned id, dim3 grid, dim3 block,
+                               unsigned binary_version, unsigned shmem, unsigned nregs,
+                               const std::vector<std::vector<trace_writer_inst>>& warps_per_cta);
+
+}  // namespace gpuvp::sm
