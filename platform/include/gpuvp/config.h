@@ -1,0 +1,124 @@
+// Hierarchical configuration: every tunable of every model is a param<T> whose path is the
+// owning SystemC object's name plus the param name ("mmu.tlb_entries"). Values come, in order of
+// precedence, from --set path=value, the --config YAML file(s), the embedded platform defaults,
+// and the param's own default. A key that no param claims, or a value of the wrong type or out of
+// range, is a config_error naming the key and where it was set (file:line or --set).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <systemc>
+
+namespace gpuvp {
+
+struct config_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Number parsing shared by config, qtest and workload formats: 0x hex, decimal, optional
+// size suffix (K, KiB, M, MiB, G, GiB, T, TiB). Throws std::invalid_argument on junk.
+uint64_t parse_u64(const std::string& text);
+int64_t parse_i64(const std::string& text);
+// "10 ns", "1.5us", "2 ms", "0"; a bare number is nanoseconds.
+sc_core::sc_time parse_time(const std::string& text);
+std::string format_time(const sc_core::sc_time& t);
+// "0x1f": addresses in messages.
+std::string to_hex(uint64_t v);
+
+class config {
+ public:
+  struct setting {
+    std::string value;
+    std::string origin;  // "file.yaml:12", "--set", "embedded:3"
+    bool used = false;
+  };
+  struct declared {
+    std::string path, type, default_value, description, value;
+  };
+
+  static config& global();
+  void reset();  // forget everything (tests)
+
+  // Sources of values. Later calls override earlier ones for the same key.
+  void set(const std::string& path, const std::string& value, const std::string& origin);
+  void load_yaml_text(const std::string& text, const std::string& origin_name);
+  void load_yaml_file(const std::string& file);
+  void apply_override(const std::string& assignment);  // "path=value" from --set
+
+  // Lookup for params (marks the key used). Returns nullptr if unset.
+  const setting* find(const std::string& path);
+  // Children of a mapping key in the order first set: children("components") -> names.
+  std::vector<std::string> children(const std::string& prefix) const;
+
+  // Registry of declared params (for dump, docs check and error messages).
+  void declare(declared d);
+  const std::vector<declared>& declarations() const { return declared_; }
+
+  // Marks every key under "prefix." as used (settings of a component that was removed).
+  void ignore_prefix(const std::string& prefix);
+  // After elaboration: every key set must have been claimed by a param.
+  void check_unused() const;
+  // Effective configuration as YAML (all declared params and their values), loadable again.
+  std::string dump_yaml(bool with_descriptions) const;
+
+ private:
+  std::map<std::string, setting> settings_;
+  std::vector<std::string> order_;  // insertion order of keys
+  std::vector<declared> declared_;
+};
+
+namespace detail {
+template <typename T> struct param_traits;
+template <> struct param_traits<bool> { static constexpr const char* name = "bool"; static bool parse(const std::string&); static std::string show(bool); };
+template <> struct param_traits<uint64_t> { static constexpr const char* name = "uint"; static uint64_t parse(const std::string&); static std::string show(uint64_t); };
+template <> struct param_traits<int64_t> { static constexpr const char* name = "int"; static int64_t parse(const std::string&); static std::string show(int64_t); };
+template <> struct param_traits<double> { static constexpr const char* name = "float"; static double parse(const std::string&); static std::string show(double); };
+template <> struct param_traits<std::string> { static constexpr const char* name = "string"; static std::string parse(const std::string&); static std::string show(const std::string&); };
+template <> struct param_traits<sc_core::sc_time> { static constexpr const char* name = "time"; static sc_core::sc_time parse(const std::string&); static std::string show(const sc_core::sc_time&); };
+std::string join_path(const sc_core::sc_object* owner, const std::string& name);
+}  // namespace detail
+
+// A configuration parameter. Read it like the value it holds: `if (entries > 64) ...`.
+// Declare params as members of the model so the header reads like a datasheet:
+//   param<uint64_t> tlb_entries{this, "tlb_entries", 64, "entries per TLB", 1, 1 << 16};
+template <typename T>
+class param {
+ public:
+  param(const sc_core::sc_object* owner, const std::string& name, T def, std::string description)
+      : param(detail::join_path(owner, name), std::move(def), std::move(description)) {}
+  param(const sc_core::sc_object* owner, const std::string& name, T def, std::string description,
+        T min, T max)
+      : param(detail::join_path(owner, name), std::move(def), std::move(description), min, max) {}
+  param(std::string path, T def, std::string description,
+        std::optional<T> min = std::nullopt, std::optional<T> max = std::nullopt)
+      : path_(std::move(path)), value_(std::move(def)) {
+    using tr = detail::param_traits<T>;
+    const std::string def_text = tr::show(value_);
+    auto& cfg = config::global();
+    if (const auto* s = cfg.find(path_)) {
+      try {
+        value_ = tr::parse(s->value);
+      } catch (const std::exception&) {
+        throw config_error(s->origin + ": " + path_ + ": '" + s->value + "' is not a valid " +
+                           tr::name + " (" + description + ")");
+      }
+      if ((min && value_ < *min) || (max && value_ > *max))
+        throw config_error(s->origin + ": " + path_ + " = " + s->value + " is out of range [" +
+                           tr::show(min.value_or(value_)) + ", " + tr::show(max.value_or(value_)) + "]");
+    }
+    cfg.declare({path_, tr::name, def_text, std::move(description), tr::show(value_)});
+  }
+  operator const T&() const { return value_; }
+  const T& get() const { return value_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  T value_;
+};
+
+}  // namespace gpuvp

@@ -1,0 +1,63 @@
+// Sparse memory: page-granular allocation, so a 1 TiB address space costs only the pages that
+// were written. Untouched pages read as zero. Grants DMI per page (host pointer plus latencies)
+// and can revoke it; backdoor load/peek for images and tests.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include "gpuvp/config.h"
+#include "gpuvp/stats.h"
+
+namespace gpuvp {
+
+class sparse_memory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<sparse_memory> in{"in"};
+
+  param<uint64_t> size{this, "size", uint64_t(1) << 30, "bytes of address space", 1, uint64_t(1) << 48};
+  param<sc_core::sc_time> read_latency{this, "read_latency", sc_core::sc_time(20, sc_core::SC_NS), "latency of a read"};
+  param<sc_core::sc_time> write_latency{this, "write_latency", sc_core::sc_time(20, sc_core::SC_NS), "latency of a write"};
+  param<bool> dmi{this, "dmi", true, "grant DMI (direct host pointers) to initiators"};
+
+  counter reads{this, "reads", "read transactions"};
+  counter writes{this, "writes", "write transactions"};
+  counter bytes_read{this, "bytes_read", "bytes read"};
+  counter bytes_written{this, "bytes_written", "bytes written"};
+  counter dmi_grants{this, "dmi_grants", "DMI regions granted"};
+  counter errors{this, "errors", "accesses outside the memory"};
+  gauge pages_allocated{this, "pages_allocated", "host pages allocated (64 KiB each)",
+                        [this] { return double(pages_.size()); }};
+
+  static constexpr uint64_t page_bits = 16;
+  static constexpr uint64_t page_size = uint64_t(1) << page_bits;
+
+  explicit sparse_memory(sc_core::sc_module_name name);
+
+  // Backdoor access (no timing, no statistics). Throws std::out_of_range outside the memory.
+  void load(uint64_t offset, const void* data, uint64_t length);
+  void peek(uint64_t offset, void* data, uint64_t length) const;
+  void fill(uint64_t offset, uint8_t byte, uint64_t length);
+  void load_file(const std::string& file, uint64_t offset);  // throws std::runtime_error
+  uint32_t read32(uint64_t offset) const { uint32_t v; peek(offset, &v, 4); return v; }
+  void write32(uint64_t offset, uint32_t v) { load(offset, &v, 4); }
+
+  // Withdraws every DMI pointer handed out (initiators fall back to b_transport).
+  void revoke_dmi();
+
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+
+ private:
+  uint8_t* page(uint64_t page_number, bool allocate) const;
+  bool copy(tlm::tlm_generic_payload& gp);
+  mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  mutable uint64_t last_page_ = ~uint64_t(0);
+  mutable uint8_t* last_ptr_ = nullptr;
+};
+
+}  // namespace gpuvp

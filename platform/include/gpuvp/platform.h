@@ -1,0 +1,76 @@
+// The platform assembled from configuration: the interconnect ("interconnect"), the interrupt
+// aggregator ("pmc"), the host initiator ("host") and every component listed under
+// `components:`. Mapped target ports go on the interconnect, initiator ports are bound where their
+// `to` says, interrupt outputs go to the aggregator lines in order of creation.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include "gpuvp/config.h"
+#include "gpuvp/irq.h"
+#include "gpuvp/registry.h"
+#include "gpuvp/router.h"
+
+namespace gpuvp {
+
+class host;
+
+// The embedded default configuration (platform/default.yaml, compiled in).
+const std::string& default_platform_yaml();
+
+class platform {
+ public:
+  // Builds everything from config::global(); throws config_error on bad configuration.
+  platform();
+  ~platform();
+
+  param<sc_core::sc_time> quantum{"platform.quantum", sc_core::sc_time(1, sc_core::SC_US),
+                                  "global quantum of temporal decoupling"};
+  param<sc_core::sc_time> time_limit{"platform.time_limit", sc_core::sc_time(1, sc_core::SC_SEC),
+                                     "simulated time after which a run stops with an error"};
+  param<uint64_t> bar0_base{"platform.bar0_base", 0x100000000ull, "host physical address of BAR0 (MMIO)"};
+  param<uint64_t> bar0_size{"platform.bar0_size", 0x1000000ull, "size of BAR0"};
+  param<bool> fail_on_pending_irq{"platform.fail_on_pending_irq", true,
+                                  "an interrupt still pending at the end of a run is a modelled error"};
+
+  router& interconnect() { return *router_; }
+  irq_controller& pmc() { return *pmc_; }
+  host& host_initiator() { return *host_; }
+  component* find(const std::string& name);
+  template <typename T> T* find_as(const std::string& name) { return dynamic_cast<T*>(find(name)); }
+  template <typename T> std::vector<T*> all_of() {
+    std::vector<T*> v;
+    for (auto& [n, c] : components_) if (auto* t = dynamic_cast<T*>(c.get())) v.push_back(t);
+    return v;
+  }
+  const std::vector<std::string>& component_names() const { return order_; }
+  // Interrupt line number of "<component>.<irq>" (-1 if none).
+  int irq_line(const std::string& name) const;
+
+  // Host-physical debug access through the interconnect's transport_dbg.
+  bool debug_read(uint64_t addr, void* data, unsigned len);
+  bool debug_write(uint64_t addr, const void* data, unsigned len);
+
+  void report(std::ostream& os);
+  // Adds the interrupt lines (and the host interrupt) to a VCD file.
+  void trace_signals(sc_core::sc_trace_file* f);
+  std::vector<std::string> modelled_errors();
+
+ private:
+  std::unique_ptr<router> router_;
+  std::unique_ptr<irq_controller> pmc_;
+  std::unique_ptr<host> host_;
+  std::map<std::string, std::unique_ptr<component>> components_;
+  std::vector<std::string> order_;
+  void build_component(const std::string& name, const std::string& type);
+  void connect();
+  std::vector<std::unique_ptr<sc_core::sc_signal<bool>>> irq_signals_;
+  std::unique_ptr<sc_core::sc_signal<bool>> host_irq_, idle_line_;
+  std::map<std::string, int> irq_lines_;
+};
+
+}  // namespace gpuvp

@@ -1,0 +1,134 @@
+// How models plug into the platform and into the gpuvp program.
+//
+// - A component is a top-level model instance created from configuration
+//   (`components: {mmu: mmu_nv50}` makes a component named "mmu" of type "mmu_nv50").
+//   It exposes target sockets to map on the interconnect (BAR0 blocks, memories), initiator
+//   sockets to bind (to the interconnect or to another component's target socket), interrupt
+//   outputs, qtest commands, and a report.
+// - A tool is a `gpuvp <name> ...` subcommand (assemblers, decoders).
+// - A workload kind runs a workload file (`gpuvp run --workload F`) on the platform.
+// Each model folder defines `void gpuvp_register_<model>()` that registers its kinds here.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include <tlm>
+
+namespace gpuvp {
+
+class platform;
+
+class component {
+ public:
+  virtual ~component() = default;
+  virtual sc_core::sc_module& module() = 0;
+
+  // A target socket (simple or multi). With size > 0 it is mapped at [base, base+size) on the
+  // interconnect: a host physical address, or an offset in BAR0 when in_bar0 is set (register
+  // blocks at the offsets the seeds give). With size 0 it is only reachable by binding an
+  // initiator to "<component>.<name>" (use a multi_passthrough_target_socket if several bind).
+  struct target_port {
+    std::string name;
+    tlm::tlm_base_target_socket_b<>* socket;
+    uint64_t base = 0, size = 0;
+    bool in_bar0 = false;
+  };
+  // An initiator socket, bound to `to`: "interconnect" or "<component>.<target_port>".
+  struct initiator_port {
+    std::string name;
+    tlm::tlm_initiator_socket<>* socket;
+    std::string to = "interconnect";
+  };
+  struct irq_port {
+    std::string name;
+    sc_core::sc_out<bool>* port;
+  };
+  virtual std::vector<target_port> targets() { return {}; }
+  virtual std::vector<initiator_port> initiators() { return {}; }
+  virtual std::vector<irq_port> irqs() { return {}; }
+
+  // A qtest line this component understands (words[0] is the command). Return true and set
+  // reply ("OK ..." / "FAIL ...") if handled.
+  virtual bool qtest(const std::vector<std::string>& words, std::string& reply) { return false; }
+  // Main figures for the end-of-run report, one "name: value" line each.
+  virtual void report(std::ostream& os) {}
+  // Modelled errors seen during the run (faults, unhandled interrupts): non-empty makes exit 1.
+  virtual std::vector<std::string> modelled_errors() { return {}; }
+};
+
+using component_factory = std::function<std::unique_ptr<component>(const std::string& name)>;
+
+// Wraps a module type M (constructible from a name) as a component; override the hooks by
+// specialising, or derive from both sc_module and component directly.
+template <typename M>
+std::unique_ptr<component> make_component(const std::string& name) {
+  return std::make_unique<M>(sc_core::sc_module_name(name.c_str()));
+}
+
+// The host's view of the platform while a workload runs (called from the host SC_THREAD).
+class host_port {
+ public:
+  virtual ~host_port() = default;
+  // Timed accesses at host physical addresses; false on an error response.
+  virtual bool read(uint64_t addr, void* data, unsigned len) = 0;
+  virtual bool write(uint64_t addr, const void* data, unsigned len) = 0;
+  uint32_t read32(uint64_t addr) { uint32_t v = 0; read(addr, &v, 4); return v; }
+  bool write32(uint64_t addr, uint32_t v) { return write(addr, &v, 4); }
+  // Backdoor (untimed, debug) access for loading images and checking results.
+  virtual bool peek(uint64_t addr, void* data, unsigned len) = 0;
+  virtual bool poke(uint64_t addr, const void* data, unsigned len) = 0;
+  virtual void wait(const sc_core::sc_time& t) = 0;
+  // Waits until the host interrupt is raised or the timeout passes; true if raised.
+  virtual bool wait_irq(const sc_core::sc_time& timeout) = 0;
+};
+
+class workload {
+ public:
+  virtual ~workload() = default;
+  // Runs in the host thread: load memory, program registers, wait for completion.
+  virtual void run(platform& p, host_port& host) = 0;
+  // After the simulation: check expectations. Messages for failures go to `os`;
+  // return the number of failed expectations.
+  virtual int check(platform& p, std::ostream& os) { return 0; }
+};
+
+struct workload_kind {
+  std::string name, description;
+  std::function<bool(const std::string& path)> matches;  // e.g. by extension
+  std::string platform_yaml;  // configuration overlay applied before the user's (may be "")
+  std::function<std::unique_ptr<workload>(const std::string& path)> load;  // throws on bad input
+};
+
+struct tool {
+  std::string name, summary;
+  std::function<int(int argc, char** argv)> main;  // argv[0] is the tool name; exit code
+};
+
+class registry {
+ public:
+  static registry& global();
+  void add_component_type(const std::string& type, const std::string& description, component_factory f);
+  void add_tool(tool t);
+  void add_workload_kind(workload_kind k);
+
+  const std::map<std::string, std::pair<std::string, component_factory>>& component_types() const { return types_; }
+  const std::vector<tool>& tools() const { return tools_; }
+  const std::vector<workload_kind>& workload_kinds() const { return workloads_; }
+  const tool* find_tool(const std::string& name) const;
+  const workload_kind* find_workload_kind(const std::string& path_or_name) const;
+
+ private:
+  std::map<std::string, std::pair<std::string, component_factory>> types_;
+  std::vector<tool> tools_;
+  std::vector<workload_kind> workloads_;
+};
+
+// Calls every model's gpuvp_register_<model>() once (generated at build time).
+void register_all_models();
+
+}  // namespace gpuvp

@@ -1,0 +1,79 @@
+// Address-decoding interconnect with contention. Initiators bind to `in`, targets to `out`;
+// map() assigns each out port an address window (overlaps are a configuration error naming both).
+// The target sees addresses relative to its window base. Timing per transaction, without any
+// kernel event: the transaction reaches the router at now + delay, waits until the initiator's link
+// and the target's link are both free (each port remembers when it is next free), occupies both
+// for ceil(length / width) cycles of the port's clock, and then adds the target port's latency.
+// DMI requests are forwarded with address translation; transport_dbg too.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include "gpuvp/config.h"
+#include "gpuvp/stats.h"
+
+namespace gpuvp {
+
+class router : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<router> in{"in"};
+  tlm_utils::multi_passthrough_initiator_socket<router> out{"out"};
+
+  param<sc_core::sc_time> latency{this, "latency", sc_core::sc_time(1, sc_core::SC_NS), "default latency of each port (a transaction crosses two)"};
+  param<uint64_t> width{this, "width", 32, "default port width in bytes per cycle", 1, 4096};
+  param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "default port clock period"};
+  param<bool> contention{this, "contention", true, "model link occupancy and queueing"};
+
+  // One link of the router, on the initiator side or the target side. Its params and statistics
+  // live under "<router>.<port name>" and default to the router-wide params above.
+  struct port {
+    port(const std::string& path, router& owner);
+    param<sc_core::sc_time> latency;
+    param<uint64_t> width;
+    param<sc_core::sc_time> clock;
+    counter transactions;
+    counter bytes;
+    histogram queueing;  // queueing delay, ps
+    gauge busy;          // busy fraction of simulated time
+    sc_core::sc_time next_free;
+    sc_core::sc_time busy_time;
+    uint32_t track = 0;  // trace track
+    sc_core::sc_time occupancy(unsigned length) const {
+      return sc_core::sc_time::from_value(((length + width - 1) / width) * clock.get().value());
+    }
+  };
+
+  explicit router(sc_core::sc_module_name name);
+
+  // Name the initiator bound to in[index] (stats and params use it). Unnamed inputs are "in<i>".
+  void name_input(unsigned index, const std::string& name);
+  // Map a window to the target bound to out[index], which is named `name`.
+  void map(unsigned index, uint64_t base, uint64_t size, const std::string& name);
+
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
+
+  struct window { uint64_t base, size; unsigned index; std::string name; };
+  const std::vector<window>& windows() const { return windows_; }
+  counter decode_errors{this, "decode_errors", "accesses to no mapped window"};
+
+ private:
+  const window* decode(uint64_t addr) const;
+  void log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
+  port& input(unsigned index);
+  port& output(unsigned index);
+  void before_end_of_elaboration() override;
+  std::vector<window> windows_;  // sorted by base
+  std::vector<std::unique_ptr<port>> inputs_, outputs_;
+  std::vector<std::string> input_names_, output_names_;
+  bool log_debug_ = false;
+};
+
+}  // namespace gpuvp

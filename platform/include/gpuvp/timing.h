@@ -1,0 +1,27 @@
+// Temporal decoupling for initiators: a thin wrapper over tlm_utils::tlm_quantumkeeper that takes
+// the global quantum from the platform and counts synchronisations.
+#pragma once
+#include <systemc>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+namespace gpuvp {
+
+class local_time {
+ public:
+  local_time() { keeper_.reset(); }
+  // Time annotated on the next transaction (pass by reference to b_transport).
+  sc_core::sc_time& offset() { offset_ = keeper_.get_local_time(); return offset_; }
+  // After a transaction: take back the annotated delay.
+  void update() { keeper_.set(offset_); if (keeper_.need_sync()) sync(); }
+  void advance(const sc_core::sc_time& t) { keeper_.inc(t); if (keeper_.need_sync()) sync(); }
+  void sync() { keeper_.sync(); ++syncs_; }
+  sc_core::sc_time now() const { return keeper_.get_current_time(); }
+  uint64_t syncs() const { return syncs_; }
+
+ private:
+  tlm_utils::tlm_quantumkeeper keeper_;
+  sc_core::sc_time offset_;
+  uint64_t syncs_ = 0;
+};
+
+}  // namespace gpuvp

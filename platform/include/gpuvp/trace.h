@@ -1,0 +1,70 @@
+// Observability: a Chrome trace-event JSON writer (open the file in Perfetto or chrome://tracing;
+// one track per model, complete spans for transactions and activity) and per-module logging.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+#include <string>
+#include <systemc>
+
+namespace gpuvp {
+
+class tracer {
+ public:
+  static tracer& global();
+  bool open(const std::string& file);  // false if the file cannot be created
+  void close();
+  bool enabled() const { return out_ != nullptr; }
+  // Track (Perfetto thread) for a model; the same name gives the same id.
+  uint32_t track(const std::string& name);
+  // A span [start, start+duration) on a track, args a JSON object body or "".
+  void span(uint32_t track, const char* name, const sc_core::sc_time& start,
+            const sc_core::sc_time& duration, const std::string& args = "");
+  void instant(uint32_t track, const char* name, const sc_core::sc_time& at, const std::string& args = "");
+  // A counter track value ("C" event).
+  void value(uint32_t track, const char* name, const sc_core::sc_time& at, double v);
+
+ private:
+  void emit(const std::string& event);
+  std::FILE* out_ = nullptr;
+  bool first_ = true;
+  std::vector<std::string> tracks_;
+};
+
+// Log levels: 0 error, 1 warning, 2 info, 3 debug (one line per transaction).
+enum class log_level : int { error = 0, warning = 1, info = 2, debug = 3 };
+
+class logger {
+ public:
+  static logger& global();
+  void reset();
+  // "debug", "router=debug", "mmu.tlb=info": the longest matching prefix of a module name wins.
+  void configure(const std::string& spec);
+  // Cheap when the level is off everywhere (the common case on hot paths).
+  bool enabled(const char* module, log_level level) const { return level <= max_ && enabled_for(module, level); }
+  void write(const std::string& module, log_level level, const std::string& message);
+  // Count of error/warning lines written (the CLI's report uses them).
+  uint64_t errors() const { return errors_; }
+  uint64_t warnings() const { return warnings_; }
+
+ private:
+  bool enabled_for(const char* module, log_level level) const;
+  log_level default_ = log_level::warning;
+  log_level max_ = log_level::warning;  // highest level enabled by any rule
+  std::vector<std::pair<std::string, log_level>> rules_;
+  uint64_t errors_ = 0, warnings_ = 0;
+};
+
+}  // namespace gpuvp
+
+// GPUVP_LOG(this, debug, "read 0x" << std::hex << addr) — the message is only built when enabled.
+#define GPUVP_LOG(owner, level, stream_expr)                                                    \
+  do {                                                                                         \
+    auto& gpuvp_lg_ = ::gpuvp::logger::global();                                               \
+    if (gpuvp_lg_.enabled((owner)->name(), ::gpuvp::log_level::level)) {                       \
+      std::ostringstream gpuvp_os_;                                                            \
+      gpuvp_os_ << stream_expr;                                                                \
+      gpuvp_lg_.write((owner)->name(), ::gpuvp::log_level::level, gpuvp_os_.str());            \
+    }                                                                                          \
+  } while (0)

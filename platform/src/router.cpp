@@ -1,0 +1,190 @@
+#include "gpuvp/router.h"
+
+#include <algorithm>
+#include "gpuvp/extension.h"
+#include "gpuvp/trace.h"
+
+namespace gpuvp {
+
+router::port::port(const std::string& path, router& owner)
+    : latency(path + ".latency", owner.latency.get(), "latency of this port"),
+      width(path + ".width", owner.width.get(), "bytes per cycle of this port", 1, 4096),
+      clock(path + ".clock", owner.clock.get(), "clock period of this port"),
+      transactions(path + ".transactions", "transactions through this port"),
+      bytes(path + ".bytes", "bytes through this port"),
+      queueing(path + ".queueing", "queueing delay before the port was free", "ps"),
+      busy(path + ".busy", "fraction of simulated time the port was transferring",
+           [this] {
+             const double now = sc_core::sc_time_stamp().to_double();
+             return now > 0 ? std::min(1.0, busy_time.to_double() / now) : 0.0;
+           }) {
+  if (clock.get() == sc_core::SC_ZERO_TIME) throw config_error(path + ".clock: must be greater than 0");
+}
+
+router::router(sc_core::sc_module_name name) : sc_module(name) {
+  in.register_b_transport(this, &router::b_transport);
+  in.register_transport_dbg(this, &router::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &router::get_direct_mem_ptr);
+  out.register_invalidate_direct_mem_ptr(this, &router::invalidate_direct_mem_ptr);
+}
+
+router::port& router::input(unsigned index) {
+  if (index >= inputs_.size()) {
+    inputs_.resize(index + 1);
+    input_names_.resize(index + 1);
+  }
+  if (!inputs_[index]) {
+    if (input_names_[index].empty()) input_names_[index] = "in" + std::to_string(index);
+    inputs_[index] = std::make_unique<port>(std::string(name()) + "." + input_names_[index], *this);
+    inputs_[index]->track = tracer::global().track(std::string(name()) + "." + input_names_[index]);
+  }
+  return *inputs_[index];
+}
+
+router::port& router::output(unsigned index) {
+  if (index >= outputs_.size()) {
+    outputs_.resize(index + 1);
+    output_names_.resize(index + 1);
+  }
+  if (!outputs_[index]) {
+    if (output_names_[index].empty()) output_names_[index] = "out" + std::to_string(index);
+    outputs_[index] = std::make_unique<port>(std::string(name()) + "." + output_names_[index], *this);
+    outputs_[index]->track = tracer::global().track(std::string(name()) + "." + output_names_[index]);
+  }
+  return *outputs_[index];
+}
+
+void router::name_input(unsigned index, const std::string& port_name) {
+  if (index < inputs_.size() && inputs_[index])
+    throw config_error(std::string(name()) + ": input " + std::to_string(index) + " is already named");
+  if (index >= input_names_.size()) input_names_.resize(index + 1);
+  input_names_[index] = port_name;
+  input(index);
+}
+
+void router::map(unsigned index, uint64_t base, uint64_t size, const std::string& target_name) {
+  if (size == 0 || base + size - 1 < base)
+    throw config_error(std::string(name()) + ": window of " + target_name + " at " + to_hex(base) + " size " +
+                       to_hex(size) + " is empty or wraps");
+  for (const auto& w : windows_)
+    if (base < w.base + w.size && w.base < base + size)
+      throw config_error(std::string(name()) + ": address window of " + target_name + " [" + to_hex(base) + ", " +
+                         to_hex(base + size) + ") overlaps " + w.name + " [" + to_hex(w.base) + ", " +
+                         to_hex(w.base + w.size) + ")");
+  if (index >= output_names_.size()) output_names_.resize(index + 1);
+  if (!(index < outputs_.size() && outputs_[index])) {
+    output_names_[index] = target_name;
+    output(index);
+  }
+  window w{base, size, index, target_name};
+  windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w,
+                                   [](const window& a, const window& b) { return a.base < b.base; }),
+                  w);
+}
+
+void router::before_end_of_elaboration() {
+  for (unsigned i = 0; i < unsigned(in.size()); ++i) input(i);
+  for (unsigned i = 0; i < unsigned(out.size()); ++i) output(i);
+  log_debug_ = logger::global().enabled(name(), log_level::debug);
+}
+
+const router::window* router::decode(uint64_t addr) const {
+  auto it = std::upper_bound(windows_.begin(), windows_.end(), addr,
+                             [](uint64_t a, const window& w) { return a < w.base; });
+  if (it == windows_.begin()) return nullptr;
+  const window& w = *(it - 1);
+  return addr - w.base < w.size ? &w : nullptr;
+}
+
+void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t addr = gp.get_address();
+  const window* w = decode(addr);
+  const unsigned len = gp.get_data_length();
+  if (!w || addr - w->base + len > w->size) {
+    ++decode_errors;
+    GPUVP_LOG(this, warning, "no target for " << (gp.is_write() ? "write" : "read") << " of " << len
+                                               << " bytes at " << to_hex(addr) << " from "
+                                               << (size_t(id) < input_names_.size() ? input_names_[id] : "?"));
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  port& pin = *inputs_[id];
+  port& pout = *outputs_[w->index];
+  ++pin.transactions;
+  ++pout.transactions;
+  pin.bytes += len;
+  pout.bytes += len;
+
+  // Occupancy model: wait for both links, hold each for its transfer time, then cross.
+  const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time occ_in = pin.occupancy(len), occ_out = pout.occupancy(len);
+  sc_core::sc_time start = arrival;
+  if (contention) {
+    start = std::max(arrival, std::max(pin.next_free, pout.next_free));
+    pin.next_free = start + occ_in;
+    pout.next_free = start + occ_out;
+    pout.queueing.add((start - arrival).value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  }
+  pin.busy_time += occ_in;
+  pout.busy_time += occ_out;
+  delay = (start - sc_core::sc_time_stamp()) + std::max(occ_in, occ_out) + pin.latency.get() + pout.latency.get();
+  if (tracer::global().enabled())
+    tracer::global().span(pout.track, gp.is_write() ? "write" : "read", start, std::max(occ_in, occ_out),
+                          "\"addr\":\"" + to_hex(addr) + "\",\"len\":" + std::to_string(len) + ",\"from\":\"" +
+                              input_names_[id] + "\"");
+
+  gp.set_address(addr - w->base);
+  out[w->index]->b_transport(gp, delay);
+  gp.set_address(addr);
+  if (log_debug_) log_transaction(id, *w, gp, delay);
+}
+
+void router::log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp,
+                             const sc_core::sc_time& delay) {
+  const gpu_ext& e = ext_of(gp);
+  GPUVP_LOG(this, debug, input_names_[id] << " -> " << w.name << " " << (gp.is_write() ? "W" : "R") << " "
+                                          << to_hex(gp.get_address()) << " len " << gp.get_data_length()
+                                          << " initiator " << e.initiator << " delay " << format_time(delay)
+                                          << " " << (gp.is_response_ok() ? "ok" : gp.get_response_string()));
+}
+
+unsigned router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
+  const uint64_t addr = gp.get_address();
+  const window* w = decode(addr);
+  if (!w || addr - w->base + gp.get_data_length() > w->size) return 0;
+  gp.set_address(addr - w->base);
+  const unsigned n = out[w->index]->transport_dbg(gp);
+  gp.set_address(addr);
+  return n;
+}
+
+bool router::get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  const uint64_t addr = gp.get_address();
+  const window* w = decode(addr);
+  if (!w) return false;
+  gp.set_address(addr - w->base);
+  const bool granted = out[w->index]->get_direct_mem_ptr(gp, dmi);
+  gp.set_address(addr);
+  if (!granted) return false;
+  // Back to global addresses, clipped to the window.
+  uint64_t start = dmi.get_start_address(), end = dmi.get_end_address();
+  const uint64_t clip_start = std::max<uint64_t>(start, 0), clip_end = std::min<uint64_t>(end, w->size - 1);
+  dmi.set_dmi_ptr(dmi.get_dmi_ptr() + (clip_start - start));
+  dmi.set_start_address(w->base + clip_start);
+  dmi.set_end_address(w->base + clip_end);
+  const sc_core::sc_time hop = inputs_[id]->latency.get() + outputs_[w->index]->latency.get();
+  dmi.set_read_latency(dmi.get_read_latency() + hop);
+  dmi.set_write_latency(dmi.get_write_latency() + hop);
+  return true;
+}
+
+void router::invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end) {
+  for (const auto& w : windows_) {
+    if (int(w.index) != id || start >= w.size) continue;
+    const uint64_t gstart = w.base + start;
+    const uint64_t gend = end >= w.size - 1 ? w.base + w.size - 1 : w.base + end;
+    for (unsigned i = 0; i < unsigned(in.size()); ++i) in[i]->invalidate_direct_mem_ptr(gstart, gend);
+  }
+}
+
+}  // namespace gpuvp

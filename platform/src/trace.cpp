@@ -1,0 +1,146 @@
+#include "gpuvp/trace.h"
+
+#include <cinttypes>
+#include <algorithm>
+#include <iostream>
+#include <string_view>
+
+namespace gpuvp {
+
+tracer& tracer::global() {
+  static tracer instance;
+  return instance;
+}
+
+bool tracer::open(const std::string& file) {
+  close();
+  out_ = std::fopen(file.c_str(), "w");
+  if (!out_) return false;
+  std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", out_);
+  first_ = true;
+  tracks_.clear();
+  return true;
+}
+
+void tracer::close() {
+  if (!out_) return;
+  std::fputs("\n]}\n", out_);
+  std::fclose(out_);
+  out_ = nullptr;
+}
+
+namespace {
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) q += c;
+  }
+  return q + "\"";
+}
+// Trace-event timestamps are microseconds; keep picosecond precision.
+std::string micros(const sc_core::sc_time& t) {
+  const uint64_t ps = t.value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%" PRIu64 ".%06" PRIu64, ps / 1000000, ps % 1000000);
+  return buf;
+}
+}  // namespace
+
+uint32_t tracer::track(const std::string& name) {
+  for (size_t i = 0; i < tracks_.size(); ++i)
+    if (tracks_[i] == name) return uint32_t(i + 1);
+  tracks_.push_back(name);
+  const uint32_t id = uint32_t(tracks_.size());
+  if (out_)
+    emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(id) +
+         ",\"args\":{\"name\":" + quoted(name) + "}}");
+  return id;
+}
+
+void tracer::span(uint32_t track, const char* name, const sc_core::sc_time& start,
+                  const sc_core::sc_time& duration, const std::string& args) {
+  if (!out_) return;
+  emit("{\"name\":" + quoted(name) + ",\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(track) +
+       ",\"ts\":" + micros(start) + ",\"dur\":" + micros(duration) + ",\"args\":{" + args + "}}");
+}
+
+void tracer::instant(uint32_t track, const char* name, const sc_core::sc_time& at, const std::string& args) {
+  if (!out_) return;
+  emit("{\"name\":" + quoted(name) + ",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":" + std::to_string(track) +
+       ",\"ts\":" + micros(at) + ",\"args\":{" + args + "}}");
+}
+
+void tracer::value(uint32_t track, const char* name, const sc_core::sc_time& at, double v) {
+  if (!out_) return;
+  emit("{\"name\":" + quoted(name) + ",\"ph\":\"C\",\"pid\":1,\"tid\":" + std::to_string(track) +
+       ",\"ts\":" + micros(at) + ",\"args\":{\"value\":" + std::to_string(v) + "}}");
+}
+
+void tracer::emit(const std::string& event) {
+  if (!first_) std::fputs(",\n", out_);
+  first_ = false;
+  std::fputs(event.c_str(), out_);
+}
+
+logger& logger::global() {
+  static logger instance;
+  return instance;
+}
+
+void logger::reset() {
+  default_ = max_ = log_level::warning;
+  rules_.clear();
+  errors_ = warnings_ = 0;
+}
+
+namespace {
+log_level parse_level(const std::string& s) {
+  if (s == "error") return log_level::error;
+  if (s == "warning" || s == "warn") return log_level::warning;
+  if (s == "info") return log_level::info;
+  if (s == "debug") return log_level::debug;
+  throw std::invalid_argument("unknown log level '" + s + "' (error, warning, info, debug)");
+}
+const char* level_name(log_level l) {
+  switch (l) {
+    case log_level::error: return "error";
+    case log_level::warning: return "warning";
+    case log_level::info: return "info";
+    default: return "debug";
+  }
+}
+}  // namespace
+
+void logger::configure(const std::string& spec) {
+  auto eq = spec.find('=');
+  if (eq == std::string::npos) {
+    default_ = parse_level(spec);
+  } else {
+    rules_.emplace_back(spec.substr(0, eq), parse_level(spec.substr(eq + 1)));
+  }
+  max_ = default_;
+  for (const auto& [prefix, l] : rules_) max_ = std::max(max_, l);
+}
+
+bool logger::enabled_for(const char* module_name, log_level level) const {
+  const std::string_view module(module_name);
+  log_level limit = default_;
+  size_t best = 0;
+  for (const auto& [prefix, l] : rules_)
+    if (prefix.size() >= best && module.substr(0, prefix.size()) == prefix &&
+        (module.size() == prefix.size() || module[prefix.size()] == '.')) {
+      best = prefix.size();
+      limit = l;
+    }
+  return level <= limit;
+}
+
+void logger::write(const std::string& module, log_level level, const std::string& message) {
+  if (level == log_level::error) ++errors_;
+  if (level == log_level::warning) ++warnings_;
+  std::cerr << "[" << sc_core::sc_time_stamp().to_string() << "] " << level_name(level) << ": " << module
+            << ": " << message << "\n";
+}
+
+}  // namespace gpuvp

@@ -1,0 +1,258 @@
+#include "cli.h"
+
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <boost/program_options.hpp>
+#include "gpuvp/config.h"
+#include "gpuvp/host.h"
+#include "gpuvp/platform.h"
+#include "gpuvp/registry.h"
+#include "gpuvp/stats.h"
+#include "gpuvp/trace.h"
+
+namespace po = boost::program_options;
+
+namespace gpuvp {
+
+namespace {
+
+const char* usage_text =
+    "usage: gpuvp <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run [options]        run a workload on the platform (default: the embedded platform and workload)\n"
+    "  qtest [options]      serve QEMU's qtest protocol on stdin (or --script F)\n"
+    "  config dump [opts]   print the effective configuration as YAML\n"
+    "  --help, --version\n";
+
+struct common_options {
+  std::vector<std::string> configs, sets, logs;
+  std::string workload, stats, trace, vcd, quantum, script;
+  bool quiet = false;
+};
+
+po::options_description platform_options(common_options& o) {
+  po::options_description d("options");
+  d.add_options()
+      ("config", po::value(&o.configs)->composing(), "YAML configuration file (repeatable)")
+      ("set", po::value(&o.sets)->composing(), "override one parameter: path=value (repeatable)")
+      ("workload", po::value(&o.workload), "workload file (kind chosen by its extension)")
+      ("stats", po::value(&o.stats), "write statistics as JSON to this file")
+      ("trace", po::value(&o.trace), "write a Chrome trace-event JSON (Perfetto) to this file")
+      ("vcd", po::value(&o.vcd), "write interrupt signals as VCD to this file (.vcd is appended)")
+      ("quantum", po::value(&o.quantum), "global quantum (same as --set platform.quantum=T)")
+      ("log", po::value(&o.logs)->composing(), "log level: LEVEL or MODULE=LEVEL (error, warning, info, debug)")
+      ("quiet,q", po::bool_switch(&o.quiet), "print no report")
+      ("help,h", "show this help");
+  return d;
+}
+
+// Configuration from every source, in increasing precedence.
+const workload_kind* configure(const common_options& o) {
+  auto& cfg = config::global();
+  cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
+  const workload_kind* kind = nullptr;
+  if (!o.workload.empty()) {
+    kind = registry::global().find_workload_kind(o.workload);
+    if (!kind) {
+      std::string known;
+      for (const auto& k : registry::global().workload_kinds()) known += "\n  " + k.name + ": " + k.description;
+      throw config_error(o.workload + ": no workload kind recognises this file" +
+                         (known.empty() ? std::string(" (none registered)") : "; known kinds:" + known));
+    }
+    if (!kind->platform_yaml.empty()) cfg.load_yaml_text(kind->platform_yaml, kind->name + " workload platform");
+  }
+  for (const auto& f : o.configs) cfg.load_yaml_file(f);
+  if (!o.quantum.empty()) cfg.set("platform.quantum", o.quantum, "--quantum");
+  for (const auto& s : o.sets) cfg.apply_override(s);
+  for (const auto& l : o.logs) logger::global().configure(l);
+  return kind;
+}
+
+std::string human_time(const sc_core::sc_time& t) {
+  std::ostringstream os;
+  const double s = t.to_seconds();
+  if (s >= 1) os << std::fixed << std::setprecision(3) << s << " s";
+  else if (s >= 1e-3) os << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
+  else if (s >= 1e-6) os << std::fixed << std::setprecision(3) << s * 1e6 << " us";
+  else os << std::fixed << std::setprecision(3) << s * 1e9 << " ns";
+  return os.str();
+}
+
+// Runs the kernel in slices so that long runs print progress and stop at the time limit.
+// Returns true if the simulation ended by itself (no activity left or sc_stop).
+bool simulate(platform& p, std::ostream& err, bool quiet) {
+  using clock = std::chrono::steady_clock;
+  const auto wall_start = clock::now();
+  auto last_progress = wall_start;
+  const sc_core::sc_time limit = p.time_limit;
+  const sc_core::sc_time slice(100, sc_core::SC_US);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (now >= limit) return false;
+    sc_core::sc_start(std::min(slice, limit - now), sc_core::SC_EXIT_ON_STARVATION);
+    if (!quiet && clock::now() - last_progress > std::chrono::seconds(3)) {
+      last_progress = clock::now();
+      err << "progress: simulated " << human_time(sc_core::sc_time_stamp()) << ", wall "
+          << std::chrono::duration_cast<std::chrono::seconds>(last_progress - wall_start).count() << " s\n";
+    }
+  }
+  return true;
+}
+
+int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err, bool qtest_mode) {
+  common_options o;
+  auto desc = platform_options(o);
+  if (qtest_mode) desc.add_options()("script", po::value(&o.script), "qtest script file instead of stdin");
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    out << "usage: gpuvp " << (qtest_mode ? "qtest" : "run") << " [options]\n" << desc;
+    return exit_ok;
+  }
+  const workload_kind* kind = configure(o);
+  platform p;
+  std::unique_ptr<workload> w;
+  if (kind) w = kind->load(o.workload);
+  config::global().check_unused();
+
+  std::ifstream script;
+  if (qtest_mode) {
+    if (!o.script.empty()) {
+      script.open(o.script);
+      if (!script) throw config_error(o.script + ": cannot open qtest script");
+      p.host_initiator().run_qtest(script, out);
+    } else {
+      p.host_initiator().run_qtest(in, out);
+    }
+  } else if (w) {
+    p.host_initiator().run_workload(w.get());
+  }
+  if (!o.trace.empty() && !tracer::global().open(o.trace)) throw config_error(o.trace + ": cannot create trace file");
+  sc_core::sc_trace_file* vcd = nullptr;
+  if (!o.vcd.empty()) {
+    std::string base = o.vcd;
+    if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
+    vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
+    p.trace_signals(vcd);
+  }
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  const bool ended = simulate(p, err, o.quiet || qtest_mode);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  tracer::global().close();
+  if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+
+  int rc = exit_ok;
+  std::vector<std::string> problems;
+  if (!ended) problems.push_back("time limit of " + format_time(p.time_limit) + " reached before the workload finished");
+  for (auto& e : p.modelled_errors()) problems.push_back(e);
+  std::ostringstream check_messages;
+  const int failed = w ? w->check(p, check_messages) : 0;
+
+  std::ostream& rep = qtest_mode ? err : out;
+  if (!o.quiet && !qtest_mode) {
+    const sc_core::sc_time sim = sc_core::sc_time_stamp();
+    rep << "gpuvp run: " << (o.workload.empty() ? std::string("embedded default workload") : o.workload) << "\n"
+        << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
+        << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s\n"
+        << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
+        << " simulated us per wall s\n" << std::defaultfloat;
+    p.report(rep);
+    rep << "  interconnect:\n";
+    for (const auto& win : p.interconnect().windows()) {
+      const std::string prefix = "interconnect." + win.name + ".";
+      auto& st = stats_registry::global();
+      const auto tx = uint64_t(st.value(prefix + "transactions"));
+      if (tx == 0) continue;
+      rep << "    " << win.name << ": " << tx << " transactions, " << uint64_t(st.value(prefix + "bytes")) << " bytes, busy "
+          << std::fixed << std::setprecision(1) << 100.0 * st.value(prefix + "busy") << " %" << std::defaultfloat;
+      for (const auto& e : st.list(prefix + "queueing"))
+        if (e.h) rep << ", queueing mean " << std::fixed << std::setprecision(2) << e.h->mean() / 1000.0 << " ns, max "
+                     << e.h->max() / 1000.0 << " ns" << std::defaultfloat;
+      rep << "\n";
+    }
+  }
+  if (!o.stats.empty()) {
+    std::ofstream js(o.stats);
+    if (!js) throw config_error(o.stats + ": cannot create statistics file");
+    js << stats_registry::global().to_json();
+  }
+  for (const auto& m : problems) err << "error: " << m << "\n";
+  if (failed) err << check_messages.str() << "error: " << failed << " expectation(s) failed\n";
+  if (!problems.empty() || failed) rc = exit_modelled_error;
+  return rc;
+}
+
+int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (argc < 2 || std::string(argv[1]) != "dump") {
+    err << "usage: gpuvp config dump [--config F] [--set k=v] [--workload W] [--describe]\n";
+    return exit_usage;
+  }
+  common_options o;
+  bool describe = false;
+  auto desc = platform_options(o);
+  desc.add_options()("describe", po::bool_switch(&describe), "add each parameter's description as a comment");
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc - 1, argv + 1).options(desc).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    out << "usage: gpuvp config dump [options]\n" << desc;
+    return exit_ok;
+  }
+  const workload_kind* kind = configure(o);
+  platform p;
+  if (kind) kind->load(o.workload);
+  config::global().check_unused();
+  out << "# gpuvp " << GPUVP_VERSION << " effective configuration\n" << config::global().dump_yaml(describe);
+  return exit_ok;
+}
+
+}  // namespace
+
+int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  register_all_models();
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const std::string command = argc > 1 ? argv[1] : "run";
+  try {
+    if (command == "--help" || command == "-h" || command == "help") {
+      out << usage_text << "\ntools:\n";
+      for (const auto& t : registry::global().tools()) out << "  " << std::left << std::setw(20) << t.name << " " << t.summary << "\n";
+      out << "\nworkload kinds (gpuvp run --workload F):\n  (none)               the embedded traffic workload\n";
+      for (const auto& k : registry::global().workload_kinds())
+        out << "  " << std::left << std::setw(20) << k.name << " " << k.description << "\n";
+      return exit_ok;
+    }
+    if (command == "--version") {
+      out << "gpuvp " << GPUVP_VERSION << " (SystemC " << sc_core::sc_release() << ")\n";
+      return exit_ok;
+    }
+    if (command == "run") return cmd_run(argc - 1, argv + 1, in, out, err, false);
+    if (command == "qtest") return cmd_run(argc - 1, argv + 1, in, out, err, true);
+    if (command == "config") return cmd_config(argc - 1, argv + 1, in, out, err);
+    if (const tool* t = registry::global().find_tool(command)) return t->main(argc - 1, argv + 1);
+    if (command.rfind("--", 0) == 0) return cmd_run(argc, argv, in, out, err, false);  // "gpuvp --set ..." = run
+    err << "gpuvp: unknown command '" << command << "'\n" << usage_text;
+    return exit_usage;
+  } catch (const po::error& e) {
+    err << "gpuvp " << command << ": " << e.what() << "\n";
+    return exit_usage;
+  } catch (const config_error& e) {
+    err << "gpuvp: configuration error: " << e.what() << "\n";
+    return exit_usage;
+  } catch (const sc_core::sc_report& e) {
+    err << "gpuvp: simulation error: " << e.what() << "\n";
+    return exit_modelled_error;
+  } catch (const std::exception& e) {
+    err << "gpuvp: error: " << e.what() << "\n";
+    return exit_usage;
+  }
+}
+
+}  // namespace gpuvp

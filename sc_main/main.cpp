@@ -1,0 +1,9 @@
+#include <cstdlib>
+#include <iostream>
+#include <systemc>
+#include "cli.h"
+
+// The kernel prints its banner when the first simulation context starts; keep stdout for results.
+static const bool quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
+
+int sc_main(int argc, char** argv) { return gpuvp::gpuvp_main(argc, argv, std::cin, std::cout, std::cerr); }

@@ -1,0 +1,32 @@
+#include "testing.h"
+#include <cstdlib>
+#include "gpuvp/config.h"
+#include "gpuvp/registry.h"
+#include "gpuvp/stats.h"
+#include "gpuvp/trace.h"
+
+namespace gpuvp::testing {
+
+void fresh_simulation() {
+  // SystemC 2.3 keeps its kernel in sc_curr_simcontext; a new one starts a new elaboration.
+  // The old one is leaked on purpose: its modules may still be referenced by test objects.
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  config::global().reset();
+  logger::global().reset();
+  register_all_models();
+}
+
+static std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v ? v : fallback;
+}
+std::string source_path(const std::string& relative) { return env_or("GPUVP_SOURCE_DIR", GPUVP_SOURCE_DIR_DEFAULT) + "/" + relative; }
+std::string binary_path(const std::string& relative) { return env_or("GPUVP_BINARY_DIR", GPUVP_BINARY_DIR_DEFAULT) + "/" + relative; }
+
+}  // namespace gpuvp::testing
+
+int sc_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
