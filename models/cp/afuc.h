@@ -1,0 +1,58 @@
+// afuc: the Adreno CP microcontroller instruction set (a5xx PFP/ME, a6xx SQE).
+// Encoding per Mesa's isaspec tables (see docs/tools/afuc.md): 32-bit words, bit 26 = (rep).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuvp::cp {
+
+enum class afuc_op : uint8_t {
+  // ALU ops: numeric value == the 5-bit ALU code of the encoding.
+  add = 0x01, addhi = 0x02, sub = 0x03, subhi = 0x04, and_ = 0x05, or_ = 0x06, xor_ = 0x07,
+  not_ = 0x08, shl = 0x09, ushr = 0x0a, ishr = 0x0b, rot = 0x0c, mul8 = 0x0d, min = 0x0e,
+  max = 0x0f, cmp = 0x10, msb = 0x14,
+  nop = 0x20, movi, cwrite, cread, load, store, brnei, breqi, brneb, breqb, ret, iret, call,
+  waitin, preemptleave, setsecure,
+  payload,  // [31:27]==0 but not the nop pattern: firmware data words, executed as nop
+};
+
+// Register numbers of the special registers.
+enum : uint8_t { REG_REM = 0x1c, REG_MEMDATA = 0x1d, REG_ADDR = 0x1d, REG_REGDATA = 0x1e,
+                 REG_USRADDR = 0x1e, REG_DATA = 0x1f };
+
+struct afuc_instr {
+  afuc_op op = afuc_op::nop;
+  bool rep = false;
+  bool has_immed = false;  // ALU immediate form
+  uint8_t xmov = 0;        // 2-src ALU only: 0..3
+  uint8_t dst = 0, src1 = 0, src2 = 0;
+  uint8_t shift = 0;       // movi
+  uint8_t bit = 0;         // control flags [15:12] or branch bit/imm5
+  uint32_t immed = 0;      // imm16 / control reg imm12 / branch imm5
+  int32_t offset = 0;      // branch offset relative to the branch's PC
+  uint32_t literal = 0;    // call/preemptleave absolute target; raw word for payload
+};
+
+bool is_alu(afuc_op op);
+bool is_branch(afuc_op op);  // brne/breq/jump/call/ret/iret/preemptleave/setsecure
+
+// Decodes one word for generation gen (5 or 6). nullopt: no encoding matches.
+std::optional<afuc_instr> afuc_decode(uint32_t word, int gen);
+// Encodes; throws std::invalid_argument if a field is out of range or the op is not in gen.
+uint32_t afuc_encode(const afuc_instr& in, int gen);
+
+// Names of control registers (@NAME) and PM4 packet ids (jump-table labels).
+std::optional<uint32_t> control_reg_by_name(const std::string& name, int gen);
+const char* control_reg_name(uint32_t offset, int gen);  // nullptr if unnamed
+std::optional<uint32_t> pm4_id_by_name(const std::string& name);  // incl. PKT4 and UNKN<n>
+std::string pm4_id_name(uint32_t id);                              // UNKN<n> if unnamed
+const char* pm4_name_or_null(uint32_t id);
+
+// One instruction as text (Mesa afuc-disasm syntax). label_at(pc) returns the label name for
+// a branch/call target (empty: print as a numeric offset).
+std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
+                        const std::vector<std::string>* labels = nullptr);
+
+}  // namespace gpuvp::cp

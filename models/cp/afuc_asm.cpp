@@ -1,0 +1,592 @@
+#include "afuc_asm.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "afuc.h"
+
+namespace gpuvp::cp {
+
+namespace {
+
+struct tok {
+  enum kind { ident, reg, num, label_ref, ctrl, bit, literal, punct } k;
+  std::string s;
+  uint64_t v = 0;
+  int64_t sv = 0;
+};
+
+struct line_parser {
+  const std::string& file;
+  int line;
+  std::string text;
+  size_t pos = 0;
+
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw asm_error(file + ":" + std::to_string(line) + ": " + msg);
+  }
+
+  static bool idch(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+  std::vector<tok> lex() {
+    std::vector<tok> out;
+    while (pos < text.size()) {
+      char c = text[pos];
+      if (c == ';') break;
+      if (std::isspace(static_cast<unsigned char>(c))) { pos++; continue; }
+      if (c == '$') {
+        size_t b = ++pos;
+        while (pos < text.size() && idch(text[pos])) pos++;
+        out.push_back({tok::reg, text.substr(b, pos - b)});
+        continue;
+      }
+      if (c == '#' || c == '@') {
+        size_t b = ++pos;
+        if (c == '#' && pos < text.size() && (text[pos] == '-' || text[pos] == '+')) pos++;
+        while (pos < text.size() && idch(text[pos])) pos++;
+        out.push_back({c == '#' ? tok::label_ref : tok::ctrl, text.substr(b, pos - b)});
+        continue;
+      }
+      if (c == '[' ) {
+        // "[hex]" raw literal if the bracket holds only hex digits, else a '[' punctuation.
+        size_t e = text.find(']', pos);
+        if (e != std::string::npos && e > pos + 1) {
+          std::string in = text.substr(pos + 1, e - pos - 1);
+          bool allhex = in.size() <= 8;
+          for (char h : in) allhex = allhex && std::isxdigit(static_cast<unsigned char>(h));
+          if (allhex) {
+            out.push_back({tok::literal, in, std::stoull(in, nullptr, 16)});
+            pos = e + 1;
+            continue;
+          }
+        }
+      }
+      if (c == '(') {
+        size_t e = text.find(')', pos);
+        if (e == std::string::npos) fail("unterminated '('");
+        out.push_back({tok::punct, text.substr(pos, e - pos + 1)});
+        pos = e + 1;
+        continue;
+      }
+      if (c == '<' && pos + 1 < text.size() && text[pos + 1] == '<') {
+        out.push_back({tok::punct, "<<"});
+        pos += 2;
+        continue;
+      }
+      if (std::isdigit(static_cast<unsigned char>(c))) {
+        size_t b = pos;
+        while (pos < text.size() && idch(text[pos])) pos++;
+        std::string n = text.substr(b, pos - b);
+        char* end = nullptr;
+        uint64_t v = std::strtoull(n.c_str(), &end, 0);
+        if (*end) fail("bad number '" + n + "'");
+        out.push_back({tok::num, n, v});
+        continue;
+      }
+      if (idch(c) || c == '.') {
+        size_t b = pos++;
+        while (pos < text.size() && (idch(text[pos]) || text[pos] == '.')) pos++;
+        if (pos < text.size() && text[pos] == ':') {
+          out.push_back({tok::punct, text.substr(b, pos - b) + ":"});
+          pos++;
+          continue;
+        }
+        std::string w = text.substr(b, pos - b);
+        if (w.size() >= 2 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
+          out.push_back({tok::bit, w, std::stoull(w.substr(1))});
+        else
+          out.push_back({tok::ident, w});
+        continue;
+      }
+      if (c == ',' || c == '[' || c == ']' || c == '+') {
+        out.push_back({tok::punct, std::string(1, c)});
+        pos++;
+        continue;
+      }
+      fail(std::string("unexpected character '") + c + "'");
+    }
+    return out;
+  }
+};
+
+uint8_t parse_reg(const line_parser& lp, const std::string& r, bool is_dst) {
+  if (r == "rem") return REG_REM;
+  if (r == "data") return REG_DATA;
+  if (is_dst && r == "addr") return REG_ADDR;
+  if (is_dst && r == "usraddr") return REG_USRADDR;
+  if (!is_dst && r == "memdata") return REG_MEMDATA;
+  if (!is_dst && r == "regdata") return REG_REGDATA;
+  if (!is_dst && r == "addr") return REG_MEMDATA;  // the seed spells reads "mov $03, $addr"
+  if (r.size() == 2 && std::isxdigit(static_cast<unsigned char>(r[0])) &&
+      std::isxdigit(static_cast<unsigned char>(r[1]))) {
+    unsigned v = std::stoul(r, nullptr, 16);
+    if (v < 0x1c) return uint8_t(v);
+  }
+  lp.fail("bad " + std::string(is_dst ? "destination" : "source") + " register '$" + r + "'");
+}
+
+struct pending {
+  afuc_instr in;
+  std::string label;  // unresolved target
+  bool rel = false;   // label is a relative/absolute number, not a name
+  int line = 0;
+  bool raw = false;
+  uint32_t raw_word = 0;
+};
+
+}  // namespace
+
+std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std::string& file) {
+  if (gen != 5 && gen != 6) throw asm_error(file + ": unsupported generation " + std::to_string(gen));
+  std::vector<pending> prog;
+  std::map<std::string, uint32_t> labels;
+  std::vector<std::pair<std::string, uint32_t>> label_order;
+  bool jumptable = true;
+  std::istringstream is(text);
+  std::string ln;
+  int lineno = 0;
+  while (std::getline(is, ln)) {
+    lineno++;
+    line_parser lp{file, lineno, ln};
+    std::vector<tok> t = lp.lex();
+    size_t i = 0;
+    while (i < t.size() && t[i].k == tok::punct && t[i].s.back() == ':' && t[i].s.size() > 1) {
+      std::string name = t[i].s.substr(0, t[i].s.size() - 1);
+      if (labels.count(name)) lp.fail("label '" + name + "' defined twice");
+      labels[name] = uint32_t(prog.size());
+      label_order.push_back({name, uint32_t(prog.size())});
+      i++;
+    }
+    if (i >= t.size()) continue;
+    pending p;
+    p.line = lineno;
+    afuc_instr& in = p.in;
+    if (t[i].k == tok::ident && t[i].s == ".nojumptable") {
+      jumptable = false;
+      continue;
+    }
+    if (t[i].k == tok::literal) {
+      p.raw = true;
+      p.raw_word = uint32_t(t[i].v);
+      if (i + 1 != t.size()) lp.fail("junk after literal");
+      prog.push_back(p);
+      continue;
+    }
+    while (i < t.size() && t[i].k == tok::punct && t[i].s[0] == '(') {
+      if (t[i].s == "(rep)") in.rep = true;
+      else if (t[i].s.size() == 7 && t[i].s.compare(0, 5, "(xmov") == 0 && t[i].s[5] >= '1' && t[i].s[5] <= '3')
+        in.xmov = uint8_t(t[i].s[5] - '0');
+      else lp.fail("unknown modifier '" + t[i].s + "'");
+      i++;
+    }
+    if (i >= t.size() || t[i].k != tok::ident) lp.fail("expected an instruction");
+    const std::string mn = t[i++].s;
+    // operand helpers
+    auto need = [&](tok::kind k, const char* what) -> const tok& {
+      if (i >= t.size() || t[i].k != k) lp.fail(std::string("expected ") + what + " in '" + mn + "'");
+      return t[i++];
+    };
+    auto comma = [&] {
+      if (i >= t.size() || t[i].s != ",") lp.fail("expected ',' in '" + mn + "'");
+      i++;
+    };
+    auto punct = [&](const char* s) {
+      if (i >= t.size() || t[i].s != s) lp.fail(std::string("expected '") + s + "' in '" + mn + "'");
+      i++;
+    };
+    auto imm = [&](uint64_t max, const char* what) -> uint32_t {
+      const tok& n = need(tok::num, what);
+      if (n.v > max) lp.fail(std::string(what) + " " + n.s + " out of range");
+      return uint32_t(n.v);
+    };
+    auto label = [&] {
+      const tok& l = need(tok::label_ref, "a #label");
+      p.label = l.s;
+      p.rel = !l.s.empty() && (l.s[0] == '-' || l.s[0] == '+' || std::isdigit(static_cast<unsigned char>(l.s[0])));
+    };
+    auto control = [&](bool value_is_dst) {
+      // op $reg, [$off + imm|@REG], flags
+      if (value_is_dst) in.dst = parse_reg(lp, need(tok::reg, "a register").s, true);
+      else in.src1 = parse_reg(lp, need(tok::reg, "a register").s, false);
+      comma();
+      punct("[");
+      uint8_t off = parse_reg(lp, need(tok::reg, "an offset register").s, false);
+      if (value_is_dst) in.src1 = off; else in.src2 = off;
+      punct("+");
+      if (i < t.size() && t[i].k == tok::ctrl) {
+        auto v = control_reg_by_name(t[i].s, gen);
+        if (!v) lp.fail("unknown control register '@" + t[i].s + "'");
+        in.immed = *v;
+        i++;
+      } else {
+        in.immed = imm(0xfff, "control offset");
+      }
+      punct("]");
+      comma();
+      in.bit = uint8_t(imm(0xf, "flags"));
+    };
+
+    static const std::map<std::string, afuc_op> alu = {
+        {"add", afuc_op::add}, {"addhi", afuc_op::addhi}, {"sub", afuc_op::sub},
+        {"subhi", afuc_op::subhi}, {"and", afuc_op::and_}, {"or", afuc_op::or_},
+        {"xor", afuc_op::xor_}, {"not", afuc_op::not_}, {"shl", afuc_op::shl},
+        {"ushr", afuc_op::ushr}, {"ishr", afuc_op::ishr}, {"rot", afuc_op::rot},
+        {"mul8", afuc_op::mul8}, {"min", afuc_op::min}, {"max", afuc_op::max},
+        {"cmp", afuc_op::cmp}, {"msb", afuc_op::msb}};
+    if (auto it = alu.find(mn); it != alu.end()) {
+      in.op = it->second;
+      in.dst = parse_reg(lp, need(tok::reg, "a destination register").s, true);
+      comma();
+      const bool one_src = in.op == afuc_op::not_ || in.op == afuc_op::msb;
+      if (!one_src) {
+        in.src1 = parse_reg(lp, need(tok::reg, "a source register").s, false);
+        comma();
+      }
+      if (i < t.size() && t[i].k == tok::num) {
+        if (in.op == afuc_op::msb) lp.fail("msb takes a register source");
+        if (in.xmov) lp.fail("(xmovN) needs a register source");
+        in.has_immed = true;
+        in.immed = imm(0xffff, "immediate");
+      } else {
+        uint8_t r = parse_reg(lp, need(tok::reg, "a source register or immediate").s, false);
+        if (one_src) in.src1 = r; else in.src2 = r;
+      }
+    } else if (mn == "mov") {
+      in.dst = parse_reg(lp, need(tok::reg, "a destination register").s, true);
+      comma();
+      if (i < t.size() && t[i].k == tok::reg) {
+        in.op = afuc_op::or_;
+        in.src1 = 0;
+        in.src2 = parse_reg(lp, t[i++].s, false);
+      } else if (i < t.size() && t[i].k == tok::label_ref) {
+        in.op = afuc_op::movi;
+        label();
+        if (in.xmov) lp.fail("(xmovN) needs a register source");
+      } else {
+        in.op = afuc_op::movi;
+        if (in.xmov) lp.fail("(xmovN) needs a register source");
+        uint32_t v = imm(0xffffffffull, "immediate");
+        if (i < t.size() && t[i].s == "<<") {
+          i++;
+          in.shift = uint8_t(imm(31, "shift"));
+          if (v > 0xffff) lp.fail("immediate does not fit 16 bits");
+          in.immed = v;
+        } else {
+          while (v > 0xffff && !(v & 1)) { v >>= 1; in.shift++; }
+          if (v > 0xffff) lp.fail("immediate cannot be encoded as imm16 << shift");
+          in.immed = v;
+        }
+      }
+    } else if (mn == "nop") {
+      in.op = afuc_op::nop;
+    } else if (mn == "cwrite" || mn == "store") {
+      in.op = mn == "cwrite" ? afuc_op::cwrite : afuc_op::store;
+      control(false);
+    } else if (mn == "cread" || mn == "load") {
+      in.op = mn == "cread" ? afuc_op::cread : afuc_op::load;
+      control(true);
+    } else if (mn == "brne" || mn == "breq") {
+      in.src1 = parse_reg(lp, need(tok::reg, "a source register").s, false);
+      comma();
+      if (i < t.size() && t[i].k == tok::bit) {
+        if (t[i].v > 31) lp.fail("bit number out of range");
+        in.op = mn == "brne" ? afuc_op::brneb : afuc_op::breqb;
+        in.bit = uint8_t(t[i++].v);
+      } else {
+        in.op = mn == "brne" ? afuc_op::brnei : afuc_op::breqi;
+        in.immed = imm(0x1f, "branch immediate");
+        in.bit = uint8_t(in.immed);
+      }
+      comma();
+      label();
+    } else if (mn == "jump") {
+      in.op = afuc_op::brneb;
+      label();
+    } else if (mn == "call" || mn == "preemptleave") {
+      in.op = mn == "call" ? afuc_op::call : afuc_op::preemptleave;
+      label();
+    } else if (mn == "setsecure") {
+      in.op = afuc_op::setsecure;
+      if (parse_reg(lp, need(tok::reg, "$02").s, false) != 2) lp.fail("setsecure takes $02");
+      comma();
+      label();  // the target is implicitly pc + 3; checked below
+    } else if (mn == "ret") {
+      in.op = afuc_op::ret;
+    } else if (mn == "iret") {
+      in.op = afuc_op::iret;
+    } else if (mn == "waitin") {
+      in.op = afuc_op::waitin;
+    } else {
+      lp.fail("unknown instruction '" + mn + "'");
+    }
+    if (i != t.size()) lp.fail("unexpected '" + t[i].s + "' after '" + mn + "'");
+    if ((in.rep || in.xmov) && is_branch(in.op)) lp.fail("modifiers are not allowed on '" + mn + "'");
+    prog.push_back(p);
+  }
+
+  std::vector<uint32_t> out;
+  out.reserve(prog.size() + 1 + jumptable_entries);
+  out.push_back(0);  // file header, stripped by the loader
+  const uint32_t n = uint32_t(prog.size());
+  for (uint32_t pc = 0; pc < n; pc++) {
+    pending& p = prog[pc];
+    auto fail = [&](const std::string& m) -> void {
+      throw asm_error(file + ":" + std::to_string(p.line) + ": " + m);
+    };
+    if (p.raw) {
+      uint32_t w = p.raw_word;
+      // Word 1 of the image holds the jump-table offset (= number of instructions).
+      if (pc == 1 && jumptable) w = (w & ~0xffffu) | n;
+      out.push_back(w);
+      continue;
+    }
+    if (pc == 1 && jumptable) fail("instruction 1 must be a [literal] (it holds the jump-table offset)");
+    afuc_instr& in = p.in;
+    if (!p.label.empty() || is_branch(in.op) || in.op == afuc_op::movi) {
+      int64_t target = -1;
+      if (!p.label.empty()) {
+        if (p.rel) {
+          int64_t v = std::stoll(p.label, nullptr, 0);
+          target = (in.op == afuc_op::call || in.op == afuc_op::preemptleave) ? v : int64_t(pc) + v;
+        } else {
+          auto it = labels.find(p.label);
+          if (it == labels.end()) fail("undefined label '" + p.label + "'");
+          target = it->second;
+        }
+      }
+      switch (in.op) {
+        case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb:
+          in.offset = int32_t(target - int64_t(pc));
+          break;
+        case afuc_op::call: case afuc_op::preemptleave:
+          if (target < 0) fail("negative target");
+          in.literal = uint32_t(target);
+          break;
+        case afuc_op::setsecure:
+          if (target != int64_t(pc) + 3) fail("setsecure skips to pc+3; its label must be there");
+          break;
+        case afuc_op::movi:
+          if (!p.label.empty()) in.immed = uint32_t(target);
+          break;
+        default: break;
+      }
+    }
+    try {
+      out.push_back(afuc_encode(in, gen));
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+  }
+  if (jumptable) {
+    std::vector<uint32_t> jt(jumptable_entries, 0);
+    for (const auto& [name, off] : label_order)
+      if (auto id = pm4_id_by_name(name); id && *id < jumptable_entries) jt[*id] = off;
+    out.insert(out.end(), jt.begin(), jt.end());
+  }
+  return out;
+}
+
+afuc_image afuc_split(const std::vector<uint32_t>& w) {
+  afuc_image img;
+  if (w.empty()) return img;
+  img.header = w[0];
+  img.instrs.assign(w.begin() + 1, w.end());
+  img.code_size = uint32_t(img.instrs.size());
+  if (img.instrs.size() >= 2) {
+    uint32_t off = img.instrs[1] & 0xffff;
+    if (uint64_t(off) + jumptable_entries == img.instrs.size()) {
+      img.has_jumptable = true;
+      img.code_size = off;
+      img.jumptable.assign(img.instrs.begin() + off, img.instrs.end());
+    }
+  }
+  return img;
+}
+
+disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen, bool verbose) {
+  disasm_result r;
+  afuc_image img = afuc_split(file_words);
+  const uint32_t n = img.code_size;
+  bool jt = img.has_jumptable && img.header == 0;
+  if (jt)
+    for (uint32_t e : img.jumptable) jt = jt && e <= n;
+  const uint32_t listed = jt ? n : uint32_t(img.instrs.size());
+
+  std::vector<std::optional<afuc_instr>> dec(listed);
+  for (uint32_t pc = 0; pc < listed; pc++) dec[pc] = afuc_decode(img.instrs[pc], gen);
+
+  // Labels: jump-table entries by packet name, branch targets as lNNNN.
+  std::vector<std::vector<std::string>> names(listed + 1);
+  std::vector<std::string> first(listed + 1);
+  if (jt)
+    for (uint32_t id = 0; id < jumptable_entries; id++)
+      if (img.jumptable[id] != 0) names[img.jumptable[id]].push_back(pm4_id_name(id));
+  auto target_of = [&](uint32_t pc, const afuc_instr& in) -> int64_t {
+    if (in.op == afuc_op::call || in.op == afuc_op::preemptleave) return in.literal;
+    if (in.op == afuc_op::setsecure) return int64_t(pc) + 3;
+    if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
+        in.op == afuc_op::breqb)
+      return int64_t(pc) + in.offset;
+    return -1;
+  };
+  std::vector<bool> as_raw(listed, false);
+  if (jt && listed > 1) as_raw[1] = true;  // word 1 is the jump-table offset, a literal
+  for (uint32_t pc = 0; pc < listed; pc++) {
+    if (!dec[pc] || afuc_encode(*dec[pc], gen) != img.instrs[pc]) { as_raw[pc] = true; continue; }
+    int64_t t = target_of(pc, *dec[pc]);
+    if (t < -1 || t > int64_t(listed)) { as_raw[pc] = true; continue; }
+    if (t >= 0 && names[size_t(t)].empty()) {
+      char b[16];
+      std::snprintf(b, sizeof b, "l%04x", unsigned(t));
+      names[size_t(t)].push_back(b);
+    }
+  }
+  for (uint32_t pc = 0; pc <= listed; pc++)
+    if (!names[pc].empty()) first[pc] = names[pc][0];
+
+  // Reachability from pc 0 and every jump-table entry.
+  std::vector<bool> seen(listed, false);
+  std::vector<uint32_t> work{0};
+  if (jt) for (uint32_t e : img.jumptable) work.push_back(e);
+  while (!work.empty()) {
+    uint32_t pc = work.back();
+    work.pop_back();
+    while (pc < listed && !seen[pc]) {
+      seen[pc] = true;
+      r.reachable++;
+      if (!dec[pc]) { r.unknown_reachable++; r.unknown_pcs.push_back(pc); break; }
+      const afuc_instr& in = *dec[pc];
+      int64_t t = target_of(pc, in);
+      if (t >= 0 && t < int64_t(listed)) work.push_back(uint32_t(t));
+      if (in.op == afuc_op::call) work.push_back(pc + 2);
+      // unconditional transfers: the delay slot still runs, then the flow leaves.
+      const bool uncond = in.op == afuc_op::ret || in.op == afuc_op::iret ||
+                          in.op == afuc_op::waitin || in.op == afuc_op::call ||
+                          (in.op == afuc_op::brneb && in.src1 == 0);
+      if (uncond) {
+        if (pc + 1 < listed && !seen[pc + 1]) work.push_back(pc + 1);
+        break;
+      }
+      pc++;
+    }
+  }
+
+  std::ostringstream os;
+  os << "; a" << gen << "xx microcode\n";
+  char b[64];
+  std::snprintf(b, sizeof b, "; Version: %08x\n\n", img.instrs.size() > 0 ? img.instrs[0] : 0);
+  os << b;
+  if (!jt) os << ".nojumptable\n";
+  if (!jt && img.header != 0) {
+    // The header word is regenerated as zero: keep a non-zero one visible.
+    std::snprintf(b, sizeof b, "; file header %08x is not zero\n", img.header);
+    os << b;
+  }
+  for (uint32_t pc = 0; pc <= listed; pc++) {
+    for (const auto& nm : names[pc]) os << nm << ":\n";
+    if (pc == listed) break;
+    if (verbose) {
+      std::snprintf(b, sizeof b, "\t%04x: %08x  ", pc, img.instrs[pc]);
+      os << b;
+    }
+    if (as_raw[pc]) {
+      std::snprintf(b, sizeof b, "[%08x]", img.instrs[pc]);
+      os << (verbose ? "" : "\t") << b << (dec[pc] ? "\n" : "\t; unknown encoding\n");
+      continue;
+    }
+    os << (verbose ? "" : "\t") << afuc_format(*dec[pc], gen, pc, &first) << "\n";
+  }
+  r.text = os.str();
+  return r;
+}
+
+std::vector<uint32_t> read_words(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open " + path);
+  std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (data.size() % 4) throw std::runtime_error(path + ": size is not a multiple of 4 bytes");
+  std::vector<uint32_t> w(data.size() / 4);
+  for (size_t i = 0; i < w.size(); i++)
+    w[i] = uint32_t(uint8_t(data[4 * i])) | uint32_t(uint8_t(data[4 * i + 1])) << 8 |
+           uint32_t(uint8_t(data[4 * i + 2])) << 16 | uint32_t(uint8_t(data[4 * i + 3])) << 24;
+  return w;
+}
+
+void write_words(const std::string& path, const std::vector<uint32_t>& w) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot write " + path);
+  for (uint32_t v : w) {
+    char b[4] = {char(v), char(v >> 8), char(v >> 16), char(v >> 24)};
+    f.write(b, 4);
+  }
+  if (!f) throw std::runtime_error("write failed: " + path);
+}
+
+static int parse_gen(const std::string& s) {
+  if (s == "5") return 5;
+  if (s == "6") return 6;
+  return 0;
+}
+
+int afuc_asm_main(int argc, char** argv) {
+  int gen = 0;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "-g" && i + 1 < argc) gen = parse_gen(argv[++i]);
+    else files.push_back(a);
+  }
+  if (gen == 0 || files.size() != 2) {
+    std::cerr << "usage: gpuvp afuc-asm -g 5|6 IN.asm OUT.fw\n";
+    return 2;
+  }
+  try {
+    std::ifstream f(files[0]);
+    if (!f) throw std::runtime_error("cannot open " + files[0]);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    write_words(files[1], afuc_assemble(ss.str(), gen, files[0]));
+  } catch (const std::exception& e) {
+    std::cerr << "afuc-asm: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int afuc_disasm_main(int argc, char** argv) {
+  int gen = 0;
+  bool verbose = false;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "-g" && i + 1 < argc) gen = parse_gen(argv[++i]);
+    else if (a == "-v") verbose = true;
+    else files.push_back(a);
+  }
+  if (gen == 0 || files.size() != 1) {
+    std::cerr << "usage: gpuvp afuc-disasm -g 5|6 [-v] IN.fw\n";
+    return 2;
+  }
+  try {
+    disasm_result r = afuc_disassemble(read_words(files[0]), gen, verbose);
+    std::cout << r.text;
+    if (r.unknown_reachable) {
+      std::cerr << "afuc-disasm: " << files[0] << ": " << r.unknown_reachable
+                << " reachable words do not decode (first at pc 0x" << std::hex << r.unknown_pcs[0]
+                << ")\n";
+      return 1;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "afuc-disasm: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace gpuvp::cp

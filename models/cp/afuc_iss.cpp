@@ -1,0 +1,296 @@
+#include "afuc_iss.h"
+
+#include <cstdio>
+
+namespace gpuvp::cp {
+
+bool pm4_decode_header(uint32_t h, pm4_header& o) {
+  if ((h & 0xf0000000u) == 0x40000000u) {
+    const uint32_t cnt = h & 0x7f, reg = (h >> 8) & 0x7ffff;
+    if (((h >> 7) & 1) != pm4_parity(cnt) || ((h >> 27) & 1) != pm4_parity(reg & 0x3ffff)) return false;
+    o = {true, 4, cnt, reg & 0x3ffff};
+    return true;
+  }
+  if ((h & 0xff000000u) == 0x70000000u) {
+    const uint32_t cnt = h & 0x3fff, op = (h >> 16) & 0x7f;
+    if (((h >> 15) & 1) != pm4_parity(cnt) || ((h >> 23) & 1) != pm4_parity(op)) return false;
+    o = {false, op, cnt, 0};
+    return true;
+  }
+  return false;
+}
+
+afuc_iss::afuc_iss(int gen, unsigned call_depth) : gen_(gen), depth_(call_depth), stack_(call_depth) {}
+
+void afuc_iss::load(const std::vector<uint32_t>& image) {
+  words_ = image;
+  code_.assign(image.size(), afuc_instr{});
+  valid_.assign(image.size(), 0);
+  for (size_t i = 0; i < image.size(); i++) {
+    if (auto d = afuc_decode(image[i], gen_)) {
+      code_[i] = *d;
+      valid_[i] = 1;
+    }
+  }
+  for (auto& e : jt_) e = 0;
+  if (image.size() >= 2) {
+    const uint32_t off = image[1] & 0xffff;
+    if (uint64_t(off) + 128 == image.size())
+      for (unsigned i = 0; i < 128; i++) jt_[i] = image[off + i];
+  }
+  reset();
+}
+
+void afuc_iss::reset() {
+  for (auto& r : regs_) r = 0;
+  carry_ = 0;
+  pc_ = 0;
+  branch_ = -1;
+  waitin_ = false;
+  sp_ = 0;
+  pt_write_addr_ = 0;
+  data_pipe_ = data_user_ = false;
+  starve_ = skip2_ = false;
+  st_ = state::running;
+  err_.clear();
+}
+
+void afuc_iss::fail(const std::string& why) {
+  if (st_ == state::halted) return;
+  char b[96];
+  const uint32_t w = pc_ < words_.size() ? words_[pc_] : 0;
+  std::snprintf(b, sizeof b, "CP microcode error at pc 0x%04x (word 0x%08x): ", pc_, w);
+  err_ = b + why;
+  st_ = state::halted;
+  if (env_) env_->error(err_);
+}
+
+uint32_t afuc_iss::alu(afuc_op op, uint32_t a, uint32_t b, uint32_t& carry) {
+  uint64_t t;
+  switch (op) {
+    case afuc_op::add: t = uint64_t(a) + b; carry = uint32_t(t >> 32); return uint32_t(t);
+    case afuc_op::addhi: return a + b + carry;
+    case afuc_op::sub: t = uint64_t(a) - b; carry = uint32_t(t >> 32); return uint32_t(t);
+    case afuc_op::subhi: return a - b + carry;
+    case afuc_op::and_: return a & b;
+    case afuc_op::or_: return a | b;
+    case afuc_op::xor_: return a ^ b;
+    case afuc_op::not_: return ~a;
+    // Shift counts are taken modulo 32 (what the reference emulator does on x86).
+    case afuc_op::shl: return a << (b & 31);
+    case afuc_op::ushr: return a >> (b & 31);
+    case afuc_op::ishr: return uint32_t(int32_t(a) >> (b & 31));
+    case afuc_op::rot: {
+      if (b & 0x80000000u) {  // negative count: 64-bit rotate of the zero-extended value
+        const unsigned r = (0u - b) & 63;
+        const uint64_t x = a;
+        return uint32_t(r ? (x << r) | (x >> (64 - r)) : x);
+      }
+      const unsigned r = b & 31;
+      return r ? (a << r) | (a >> (32 - r)) : a;
+    }
+    case afuc_op::mul8: return (a & 0xff) * (b & 0xff);
+    case afuc_op::min: return a < b ? a : b;
+    case afuc_op::max: return a > b ? a : b;
+    case afuc_op::cmp: return a > b ? 0x00 : a == b ? 0x2b : 0x1e;
+    case afuc_op::msb: return a ? 31 - __builtin_clz(a) : 0;
+    default: return 0;
+  }
+}
+
+inline uint32_t afuc_iss::rd(uint8_t r) {
+  if (r < REG_MEMDATA) return regs_[r];
+  if (!env_) return 0;
+  switch (r) {
+    case REG_MEMDATA: return env_->read_memdata(regs_[REG_ADDR]);
+    case REG_REGDATA: return env_->read_regdata();
+    default: {
+      uint32_t v = 0;
+      if (starve_ || !env_->pop_data(v)) {
+        starve_ = true;
+        return 0;
+      }
+      regs_[REG_REM]--;
+      return v;
+    }
+  }
+}
+
+inline void afuc_iss::wr(uint8_t r, uint32_t v) {
+  if (r < REG_ADDR) {
+    if (r) regs_[r] = v;  // $00 ignores writes
+    return;
+  }
+  if (r == REG_ADDR || r == REG_USRADDR) {
+    regs_[r] = v;
+    data_user_ = r == REG_USRADDR;
+    data_pipe_ = gen_ >= 6 && v > 0xffff;
+    return;
+  }
+  // $data write: to the register (or pipe register) selected by $addr/$usraddr.
+  const uint8_t a = data_user_ ? REG_USRADDR : REG_ADDR;
+  const uint32_t off = regs_[a];
+  if (!env_) return;
+  if (data_pipe_) {
+    if (!(off & 0x40000)) regs_[a] = off + 0x01000000;  // b18 = no auto-increment
+    env_->pipe_write(off >> 24, v);
+  } else {
+    regs_[a] = off + 1;
+    env_->reg_write(off, v, data_user_);
+  }
+}
+
+void afuc_iss::exec(const afuc_instr& in) {
+  const uint32_t rem = regs_[REG_REM];
+  switch (in.op) {
+    case afuc_op::nop: case afuc_op::payload: break;
+    case afuc_op::movi: wr(in.dst, in.immed << in.shift); break;
+    case afuc_op::cwrite: case afuc_op::cread: {
+      // cwrite: src1 = value, src2 = offset reg; cread: src1 = offset reg.
+      const uint8_t offreg = in.op == afuc_op::cwrite ? in.src2 : in.src1;
+      const uint32_t value = in.op == afuc_op::cwrite ? rd(in.src1) : 0;
+      const uint32_t base = rd(offreg);
+      if (starve_) return;
+      const uint32_t addr = base + in.immed;
+      if (in.bit == 0x4) wr(offreg, addr);  // pre-increment
+      if (in.op == afuc_op::cread) {
+        wr(in.dst, env_ ? env_->ctrl_read(addr) : 0);
+        break;
+      }
+      if (gen_ >= 6 && addr == 0x060) { pt_write_addr_ = value; }
+      else if (gen_ >= 6 && addr == 0x061) {
+        if (pt_write_addr_ >= 128) { fail("PACKET_TABLE_WRITE past the 128-entry jump table"); break; }
+        jt_[pt_write_addr_++] = value;
+      }
+      if (env_) env_->ctrl_write(addr, value);
+      break;
+    }
+    case afuc_op::load: case afuc_op::store: {
+      const uint8_t offreg = in.op == afuc_op::store ? in.src2 : in.src1;
+      const uint32_t value = in.op == afuc_op::store ? rd(in.src1) : 0;
+      const uint32_t base = rd(offreg);
+      if (starve_) return;
+      const uint64_t hi = env_ ? env_->ctrl_read(0x058) : 0;  // LOAD_STORE_HI
+      const uint64_t addr = (hi << 32) + base + in.immed;
+      if (in.bit == 0x4) wr(offreg, base + in.immed);
+      if (in.op == afuc_op::load) wr(in.dst, env_ ? env_->mem_read(addr) : 0);
+      else if (env_) env_->mem_write(addr, value);
+      break;
+    }
+    case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb: {
+      const uint32_t s = rd(in.src1);
+      if (starve_) return;
+      bool taken;
+      if (in.op == afuc_op::brnei) taken = s != in.immed;
+      else if (in.op == afuc_op::breqi) taken = s == in.immed;
+      else if (in.op == afuc_op::brneb) taken = !(s & (1u << in.bit));
+      else taken = (s & (1u << in.bit)) != 0;
+      if (taken) branch_ = int64_t(pc_) + in.offset;
+      break;
+    }
+    case afuc_op::call:
+      if (sp_ >= depth_) { fail("call stack overflow (depth " + std::to_string(depth_) + ")"); break; }
+      stack_[sp_++] = pc_ + 2;  // returns after the delay slot
+      branch_ = in.literal;
+      break;
+    case afuc_op::ret:
+      if (sp_ == 0) { fail("ret with an empty call stack"); break; }
+      branch_ = stack_[--sp_];
+      break;
+    case afuc_op::iret:
+      fail("iret outside a preemption handler (preemption is not modelled)");
+      break;
+    case afuc_op::waitin: waitin_ = true; break;
+    case afuc_op::preemptleave:
+      // Not in a preemption handler: leaving fails, so jump to the given target.
+      branch_ = in.literal;
+      break;
+    case afuc_op::setsecure:
+      // Success skips the next two instructions (no delay slot: "skips", not "branches").
+      if (env_ && env_->set_secure(regs_[2])) skip2_ = true;
+      break;
+    default: {  // ALU
+      const uint32_t a = in.has_immed && in.op == afuc_op::not_ ? in.immed : rd(in.src1);
+      const uint32_t b = in.has_immed ? in.immed : in.op == afuc_op::not_ || in.op == afuc_op::msb ? 0 : rd(in.src2);
+      if (starve_) return;  // nothing written: the instruction is retried
+      wr(in.dst, alu(in.op, a, b, carry_));
+      if (in.xmov) {
+        // Extra moves from src2 bounded by $rem (sequence as in the reference emulator).
+        unsigned m = in.xmov < rem ? in.xmov : rem;
+        uint32_t r = rem;
+        if (m >= 1) { regs_[REG_REM] = --r; wr(REG_DATA, rd(in.src2)); }
+        if (m == 2) { regs_[REG_REM] = --r; wr(REG_DATA, rd(in.src2)); }
+        if (m == 3) {
+          regs_[REG_REM] = --r; wr(in.dst, rd(in.src2));
+          regs_[REG_REM] = --r; wr(REG_DATA, rd(in.src2));
+        }
+      }
+      break;
+    }
+  }
+  if (in.rep) regs_[REG_REM] = rem - 1;
+}
+
+void afuc_iss::dispatch() {
+  pm4_header h;
+  if (!pm4_decode_header(regs_[1], h)) {
+    char b[64];
+    std::snprintf(b, sizeof b, "invalid PM4 header 0x%08x", regs_[1]);
+    fail(b);
+    return;
+  }
+  if (h.type4) regs_[1] &= 0x0fffffff;
+  regs_[REG_REM] = h.count;
+  stats_.packets++;
+  stats_.packets_by_id[h.id]++;
+  pc_ = jt_[h.id];
+}
+
+void afuc_iss::step() {
+  if (st_ != state::running) return;
+  if (pc_ >= code_.size()) { fail("pc outside the microcode image"); return; }
+  if (!valid_[pc_]) { fail("undecodable instruction"); return; }
+  const afuc_instr& in = code_[pc_];
+  const int64_t pending = branch_;
+  const bool pending_waitin = waitin_;
+  branch_ = -1;
+  waitin_ = false;
+  if (in.rep) {
+    stats_.instructions += regs_[REG_REM] == 0;  // a (rep) with $rem == 0 still issues once
+    while (regs_[REG_REM] != 0 && !starve_ && st_ == state::running) {
+      exec(in);
+      stats_.instructions++;
+    }
+  } else {
+    exec(in);
+    stats_.instructions++;
+  }
+  if (starve_) {
+    // Nothing to read: retry this instruction when data arrives.
+    starve_ = false;
+    branch_ = pending;
+    waitin_ = pending_waitin;
+    if (st_ == state::running) st_ = state::starved;
+    return;
+  }
+  if (st_ != state::running) return;
+  if ((pending >= 0 || pending_waitin) && (branch_ >= 0 || waitin_)) {
+    fail("taken branch in the delay slot of a taken branch");
+    return;
+  }
+  if (pending_waitin) {  // errors name the delay slot that read the header
+    dispatch();
+    return;
+  }
+  pc_++;
+  if (skip2_) { skip2_ = false; pc_ += 2; }
+  if (pending >= 0) pc_ = uint32_t(pending);
+}
+
+uint64_t afuc_iss::run(uint64_t max_instrs) {
+  const uint64_t start = stats_.instructions;
+  while (st_ == state::running && stats_.instructions - start < max_instrs) step();
+  return stats_.instructions - start;
+}
+
+}  // namespace gpuvp::cp

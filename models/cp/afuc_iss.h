@@ -1,0 +1,124 @@
+// Interpreter ISS for one afuc microcontroller (a5xx PFP or ME, a6xx SQE).
+// The image is decoded once at load; run() executes from the predecoded array. Everything
+// outside the core (packet stream, GPU registers, control registers, memory) goes through
+// afuc_env, whose callbacks may block (in the platform they wait on SystemC events).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "afuc.h"
+
+namespace gpuvp::cp {
+
+class afuc_env {
+ public:
+  virtual ~afuc_env() = default;
+  // Next dword of the PM4 stream for a $data read; false = none (the ISS stops, "starved").
+  virtual bool pop_data(uint32_t& v) = 0;
+  // $addr/$usraddr + $data writes (auto-increment done by the ISS); user = via $usraddr.
+  virtual void reg_write(uint32_t reg, uint32_t v, bool user) = 0;
+  // $memdata (src 0x1d) and $regdata (src 0x1e) reads; addr = the current $addr value.
+  virtual uint32_t read_memdata(uint32_t addr) = 0;
+  virtual uint32_t read_regdata() = 0;
+  virtual void ctrl_write(uint32_t reg, uint32_t v) = 0;
+  virtual uint32_t ctrl_read(uint32_t reg) = 0;
+  // a6xx pipe registers ($addr >= 0x10000: register id in bits 31:24).
+  virtual void pipe_write(uint32_t id, uint32_t v) {}
+  // a6xx load/store (64-bit address).
+  virtual uint32_t mem_read(uint64_t addr) { return 0; }
+  virtual void mem_write(uint64_t addr, uint32_t v) {}
+  // setsecure: true = success (skips the next two instructions after the delay slot).
+  virtual bool set_secure(uint32_t v) { return false; }
+  // The ISS raised a microcode error (message names PC and word).
+  virtual void error(const std::string& msg) {}
+};
+
+struct afuc_stats {
+  uint64_t instructions = 0;   // retired, (rep) iterations counted one by one
+  uint64_t packets = 0;        // waitin dispatches
+  uint64_t packets_by_id[128] = {};
+};
+
+class afuc_iss {
+ public:
+  enum class state { running, starved, halted };
+
+  afuc_iss(int gen, unsigned call_depth = 4);
+  // Loads an image (the firmware file minus its header word). The jump table comes from the
+  // trailing table when the image has the Mesa layout; a6xx firmware may also fill it at boot
+  // through the PACKET_TABLE_WRITE control registers.
+  void load(const std::vector<uint32_t>& image);
+  void reset();
+  void set_env(afuc_env* e) { env_ = e; }
+
+  // Runs at most max_instrs instructions; returns the number executed. Stops early when
+  // starved (no packet data) or halted (microcode error).
+  uint64_t run(uint64_t max_instrs);
+  // Single instruction (with its (rep) iterations).
+  void step();
+
+  state st() const { return st_; }
+  void resume() { if (st_ == state::starved) st_ = state::running; }
+  const std::string& error_message() const { return err_; }
+  uint32_t pc() const { return pc_; }
+  void set_pc(uint32_t pc) { pc_ = pc; }
+  uint32_t reg(unsigned r) const { return regs_[r & 31]; }
+  void set_reg(unsigned r, uint32_t v) { if (r & 31) regs_[r & 31] = v; }
+  uint32_t carry() const { return carry_; }
+  uint32_t jumptable(unsigned id) const { return jt_[id & 127]; }
+  void set_jumptable(unsigned id, uint32_t pc) { jt_[id & 127] = pc; }
+  unsigned call_depth_now() const { return sp_; }
+  const afuc_stats& stats() const { return stats_; }
+  int gen() const { return gen_; }
+
+  // Plain ALU function (exposed for tests): the carry in/out is the high word of the 64-bit sum.
+  static uint32_t alu(afuc_op op, uint32_t a, uint32_t b, uint32_t& carry);
+
+ private:
+  uint32_t rd(uint8_t r);
+  void wr(uint8_t r, uint32_t v);
+  void exec(const afuc_instr& in);
+  void fail(const std::string& why);
+  void dispatch();
+
+  int gen_;
+  unsigned depth_;
+  afuc_env* env_ = nullptr;
+  std::vector<uint32_t> words_;
+  std::vector<afuc_instr> code_;
+  std::vector<uint8_t> valid_;
+  uint32_t regs_[32] = {};
+  uint32_t carry_ = 0;
+  uint32_t pc_ = 0;
+  int64_t branch_ = -1;       // taken branch waiting for its delay slot
+  bool waitin_ = false;       // waitin waiting for its delay slot
+  std::vector<uint32_t> stack_;
+  unsigned sp_ = 0;
+  uint32_t jt_[128] = {};
+  uint32_t pt_write_addr_ = 0;
+  bool data_pipe_ = false;    // $data writes go to a pipe register
+  bool data_user_ = false;    // $data writes via $usraddr
+  bool starve_ = false;
+  bool skip2_ = false;        // setsecure succeeded
+  state st_ = state::running;
+  std::string err_;
+  afuc_stats stats_;
+};
+
+// PM4 header helpers (freedreno_pm4.h facts): odd parity over the nibbles.
+inline uint32_t pm4_parity(uint32_t v) {
+  v ^= v >> 16; v ^= v >> 8; v ^= v >> 4;
+  return (~0x6996u >> (v & 0xf)) & 1;
+}
+inline uint32_t pm4_type4(uint32_t reg, uint32_t cnt) {
+  return 0x40000000u | cnt | pm4_parity(cnt) << 7 | (reg & 0x3ffff) << 8 | pm4_parity(reg) << 27;
+}
+inline uint32_t pm4_type7(uint32_t op, uint32_t cnt) {
+  return 0x70000000u | (cnt & 0x3fff) | pm4_parity(cnt) << 15 | (op & 0x7f) << 16 | pm4_parity(op) << 23;
+}
+// Decodes a header: returns false if not a valid type4/type7 header.
+struct pm4_header { bool type4; uint32_t id; uint32_t count; uint32_t reg; };
+bool pm4_decode_header(uint32_t h, pm4_header& out);
+
+}  // namespace gpuvp::cp

@@ -1,0 +1,116 @@
+// Assembler / disassembler: labels, jump table, file layout, error messages, round trip.
+#include <gtest/gtest.h>
+
+#include "afuc.h"
+#include "afuc_asm.h"
+#include "cp_test_util.h"
+
+using namespace gpuvp::cp;
+
+static const char* small_fw = R"(; a small a6xx image in Mesa layout
+[01000000]          ; version
+[01000000]          ; jump-table offset, patched to the instruction count
+start:
+	mov $01, 0x5
+loop:
+	sub $01, $01, 0x1
+	brne $01, 0x0, #loop
+	nop
+	waitin
+	mov $01, $data
+CP_NOP:
+	(rep)mov $02, $data  ; skip the payload
+	waitin
+	mov $01, $data
+PKT4:
+UNKN5:
+	call #sub
+	nop
+	jump #start
+	nop
+sub:
+	ret
+	nop
+)";
+
+TEST(AfucAsm, FileLayoutLabelsAndJumpTable) {
+  auto w = afuc_assemble(small_fw, 6, "small.asm");
+  // header + 17 instructions + 0x80 jump-table entries
+  ASSERT_EQ(w.size(), 1u + 17u + 128u);
+  EXPECT_EQ(w[0], 0u);                // file header
+  EXPECT_EQ(w[1], 0x01000000u);       // version literal kept
+  EXPECT_EQ(w[2], 0x01000000u | 17);  // low 16 bits = instruction count
+  // "brne $01, 0x0, #loop" at pc 4, loop at pc 3: offset -1 -> 0xc0000000|1<<21|0xffff
+  EXPECT_EQ(w[1 + 4], 0xc020ffffu);
+  // call #sub: sub is pc 15 -> 0xd4000000 | 15
+  EXPECT_EQ(w[1 + 11], 0xd400000fu);
+  // jump #start at pc 13, start = pc 2: offset -11 = 0xfff5
+  EXPECT_EQ(w[1 + 13], 0xc800fff5u);
+  const uint32_t* jt = &w[1 + 17];
+  EXPECT_EQ(jt[0x10], 8u);   // CP_NOP
+  EXPECT_EQ(jt[4], 11u);     // PKT4
+  EXPECT_EQ(jt[5], 11u);     // UNKN5
+  EXPECT_EQ(jt[0x3d], 0u);   // no handler
+}
+
+TEST(AfucAsm, DisassemblyReassemblesExactly) {
+  auto w = afuc_assemble(small_fw, 6, "small.asm");
+  disasm_result d = afuc_disassemble(w, 6);
+  EXPECT_EQ(d.unknown_reachable, 0u);
+  EXPECT_NE(d.text.find("CP_NOP:"), std::string::npos);
+  EXPECT_NE(d.text.find("PKT4:"), std::string::npos);
+  EXPECT_NE(d.text.find("(rep)mov $02, $data"), std::string::npos);
+  EXPECT_EQ(afuc_assemble(d.text, 6, "dis.asm"), w);
+  // and a5xx
+  auto w5 = afuc_assemble(small_fw, 5, "s5.asm");
+  EXPECT_EQ(afuc_assemble(afuc_disassemble(w5, 5).text, 5, "dis5.asm"), w5);
+}
+
+TEST(AfucAsm, RawLayoutRoundTrip) {
+  // An image without the trailing table disassembles with .nojumptable and comes back as is.
+  std::vector<uint32_t> w = {0, 0x12345678u, 0x00000003u, 0x88020883u, 0x90000000u, 0xd8000000u};
+  disasm_result d = afuc_disassemble(w, 6);
+  EXPECT_NE(d.text.find(".nojumptable"), std::string::npos);
+  EXPECT_NE(d.text.find("[90000000]"), std::string::npos);  // undecodable: raw word
+  EXPECT_EQ(d.unknown_reachable, 1u);                         // reached from pc 0
+  EXPECT_EQ(afuc_assemble(d.text, 6, "raw.asm"), w);
+}
+
+TEST(AfucAsm, NonCanonicalWordsStayRaw) {
+  // waitin with don't-care bits set, and a 2-src ALU with bits 8:5 set, print as [literal].
+  std::vector<uint32_t> w = {0, 0x0u, 0x3u, 0xd8000001u, 0x986418e6u};
+  disasm_result d = afuc_disassemble(w, 5);
+  EXPECT_NE(d.text.find("[d8000001]"), std::string::npos);
+  EXPECT_NE(d.text.find("[986418e6]"), std::string::npos);
+  EXPECT_EQ(afuc_assemble(d.text, 5, "nc.asm"), w);
+}
+
+static std::string error_of(const std::string& src, int gen) {
+  try {
+    afuc_assemble(src, gen, "bad.asm");
+  } catch (const asm_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AfucAsm, ErrorsNameFileAndLine) {
+  EXPECT_EQ(error_of(".nojumptable\nnop\n  frob $01\n", 6), "bad.asm:3: unknown instruction 'frob'");
+  EXPECT_EQ(error_of(".nojumptable\njump #nowhere\n", 6), "bad.asm:2: undefined label 'nowhere'");
+  EXPECT_EQ(error_of(".nojumptable\nadd $01, $02, 0x10000\n", 6), "bad.asm:2: immediate 0x10000 out of range");
+  EXPECT_EQ(error_of(".nojumptable\nmov $20, $01\n", 6), "bad.asm:2: bad destination register '$20'");
+  EXPECT_EQ(error_of(".nojumptable\nmov $01, $addr\nmov $regdata, $01\n", 6),
+            "bad.asm:3: bad destination register '$regdata'");
+  EXPECT_EQ(error_of(".nojumptable\nx:\nx:\n", 6), "bad.asm:3: label 'x' defined twice");
+  EXPECT_EQ(error_of(".nojumptable\n(xmov1)add $01, $02, 0x3\n", 6),
+            "bad.asm:2: (xmovN) needs a register source");
+  EXPECT_EQ(error_of(".nojumptable\n(xmov4)add $01, $02, $03\n", 6), "bad.asm:2: unknown modifier '(xmov4)'");
+  EXPECT_EQ(error_of(".nojumptable\nbreq $01, 0x20, #+1\n", 6), "bad.asm:2: branch immediate 0x20 out of range");
+  EXPECT_EQ(error_of(".nojumptable\ncwrite $01, [$00 + @NOPE], 0x0\n", 6),
+            "bad.asm:2: unknown control register '@NOPE'");
+  EXPECT_EQ(error_of(".nojumptable\nsetsecure $02, #+2\n", 6),
+            "bad.asm:2: setsecure skips to pc+3; its label must be there");
+  EXPECT_EQ(error_of("nop\nnop\n", 6), "bad.asm:2: instruction 1 must be a [literal] (it holds the jump-table offset)");
+  EXPECT_EQ(error_of(".nojumptable\njump #+40000\n", 6), "bad.asm:2: branch offset out of range");
+  EXPECT_EQ(error_of(".nojumptable\nmov $01, 5 6\n", 6), "bad.asm:2: unexpected '6' after 'mov'");
+}

@@ -1,0 +1,375 @@
+// ISS semantics, every instruction and modifier, values worked out by hand from the reference.
+#include <deque>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "afuc_iss.h"
+#include "cp_test_util.h"
+
+using namespace gpuvp::cp;
+
+namespace {
+struct test_env : afuc_env {
+  std::deque<uint32_t> stream;
+  std::map<uint32_t, uint32_t> regs, ctrl, pipe;
+  std::map<uint64_t, uint32_t> mem;
+  std::vector<std::pair<uint32_t, uint32_t>> reg_writes;
+  std::vector<uint32_t> memdata_addrs;
+  bool secure_ok = false;
+  std::string last_error;
+  bool pop_data(uint32_t& v) override {
+    if (stream.empty()) return false;
+    v = stream.front();
+    stream.pop_front();
+    return true;
+  }
+  void reg_write(uint32_t r, uint32_t v, bool) override { regs[r] = v; reg_writes.push_back({r, v}); }
+  uint32_t read_memdata(uint32_t addr) override { memdata_addrs.push_back(addr); return regs[addr]; }
+  uint32_t read_regdata() override { return 0xabcd; }
+  void ctrl_write(uint32_t r, uint32_t v) override { ctrl[r] = v; }
+  uint32_t ctrl_read(uint32_t r) override { return ctrl[r]; }
+  void pipe_write(uint32_t id, uint32_t v) override { pipe[id] = v; }
+  uint32_t mem_read(uint64_t a) override { return mem[a]; }
+  void mem_write(uint64_t a, uint32_t v) override { mem[a] = v; }
+  bool set_secure(uint32_t) override { return secure_ok; }
+  void error(const std::string& m) override { last_error = m; }
+};
+
+struct IssTest : ::testing::Test {
+  test_env env;
+  afuc_iss iss{6, 4};
+  void load(const std::string& src, int gen = 6, unsigned depth = 4) {
+    iss = afuc_iss(gen, depth);
+    iss.load(cp_test::assemble(src, gen));
+    iss.set_env(&env);
+  }
+};
+}  // namespace
+
+TEST(AfucAlu, ArithmeticAndCarry) {
+  uint32_t c = 0;
+  EXPECT_EQ(afuc_iss::alu(afuc_op::add, 0xffffffffu, 2, c), 1u);  // 0x1_00000001
+  EXPECT_EQ(c, 1u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::addhi, 5, 6, c), 12u);  // 5 + 6 + carry 1
+  EXPECT_EQ(afuc_iss::alu(afuc_op::add, 1, 2, c), 3u);
+  EXPECT_EQ(c, 0u);
+  // 0x5_00000000 - 1 = 0x4_ffffffff: lo 0 - 1 = 0xffffffff, borrow as carry 0xffffffff
+  EXPECT_EQ(afuc_iss::alu(afuc_op::sub, 0, 1, c), 0xffffffffu);
+  EXPECT_EQ(c, 0xffffffffu);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::subhi, 5, 0, c), 4u);  // 5 - 0 + 0xffffffff
+  EXPECT_EQ(afuc_iss::alu(afuc_op::sub, 5, 3, c), 2u);
+  EXPECT_EQ(c, 0u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::subhi, 7, 2, c), 5u);
+}
+
+TEST(AfucAlu, LogicShiftsRotates) {
+  uint32_t c = 0;
+  EXPECT_EQ(afuc_iss::alu(afuc_op::and_, 0xf0f0, 0x0ff0, c), 0x00f0u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::or_, 0xf0f0, 0x0ff0, c), 0xfff0u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::xor_, 0xf0f0, 0x0ff0, c), 0xff00u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::not_, 0x0000ffff, 0, c), 0xffff0000u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::shl, 0x80000001u, 1, c), 0x00000002u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::shl, 1, 33, c), 2u);  // count mod 32 (documented)
+  EXPECT_EQ(afuc_iss::alu(afuc_op::ushr, 0x80000000u, 4, c), 0x08000000u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::ishr, 0x80000000u, 4, c), 0xf8000000u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::ishr, 0x40000000u, 4, c), 0x04000000u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::rot, 0x80000001u, 1, c), 0x00000003u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::rot, 0x12345678u, 8, c), 0x34567812u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::rot, 0x12345678u, 0, c), 0x12345678u);
+  // negative count: 64-bit rotate of 0x00000000_80000001 left by 1 = 0x1_00000002 -> low word
+  EXPECT_EQ(afuc_iss::alu(afuc_op::rot, 0x80000001u, 0xffffffffu, c), 0x00000002u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::mul8, 0x1234, 0x5678, c), 0x1860u);  // 0x34*0x78 = 52*120 = 6240
+  EXPECT_EQ(afuc_iss::alu(afuc_op::min, 0xffffffffu, 1, c), 1u);  // unsigned
+  EXPECT_EQ(afuc_iss::alu(afuc_op::max, 0xffffffffu, 1, c), 0xffffffffu);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::msb, 0, 0, c), 0u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::msb, 1, 0, c), 0u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::msb, 0x80000000u, 0, c), 31u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::msb, 0x00012345u, 0, c), 16u);
+}
+
+TEST(AfucAlu, CompareCodes) {
+  uint32_t c = 0;
+  EXPECT_EQ(afuc_iss::alu(afuc_op::cmp, 5, 3, c), 0x00u);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::cmp, 3, 3, c), 0x2bu);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::cmp, 3, 5, c), 0x1eu);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::cmp, 0xffffffffu, 1, c), 0x00u);  // unsigned
+}
+
+TEST_F(IssTest, CmpWithBitBranchIsLessOrEqual) {
+  // 0x2b = 101011b and 0x1e = 011110b both have bit 1; 0x00 does not: breq b1 = "<=".
+  load("mov $02, 0x3\nmov $03, 0x5\ncmp $04, $02, $03\nbreq $04, b1, #+3\nnop\nmov $05, 0x1\nmov $06, 0x1\n");
+  iss.run(6);  // 0..4, then 6 (the branch skips 5)
+  EXPECT_EQ(iss.reg(4), 0x1eu);
+  EXPECT_EQ(iss.reg(5), 0u);
+  EXPECT_EQ(iss.reg(6), 1u);
+}
+
+TEST_F(IssTest, MoveImmediateAndZeroRegister) {
+  load("mov $04, 0xdead << 16\nmov $00, 0x5\nadd $01, $00, 0x1\nnot $02, 0x1234\n");
+  EXPECT_EQ(iss.run(4), 4u);
+  EXPECT_EQ(iss.reg(4), 0xdead0000u);
+  EXPECT_EQ(iss.reg(0), 0u);  // writes to $00 are dropped
+  EXPECT_EQ(iss.reg(1), 1u);
+  EXPECT_EQ(iss.reg(2), 0xffffedcbu);  // ~0x00001234
+}
+
+TEST_F(IssTest, BranchDelaySlot) {
+  load("mov $01, 0x1\njump #+3\nmov $02, 0x2\nmov $03, 0x3\nmov $04, 0x4\n");
+  EXPECT_EQ(iss.run(4), 4u);  // pc 0, 1, 2 (delay slot), 4
+  EXPECT_EQ(iss.reg(2), 2u);
+  EXPECT_EQ(iss.reg(3), 0u);
+  EXPECT_EQ(iss.reg(4), 4u);
+  EXPECT_EQ(iss.pc(), 5u);
+}
+
+TEST_F(IssTest, BranchInDelaySlotFirstTaken) {
+  load("jump #+3\nbreq $00, 0x1, #+4\nmov $01, 0x1\nmov $02, 0x2\n");
+  iss.run(3);  // 0, 1 (not taken), 3
+  EXPECT_EQ(iss.reg(1), 0u);
+  EXPECT_EQ(iss.reg(2), 2u);
+  EXPECT_EQ(iss.st(), afuc_iss::state::running);
+}
+
+TEST_F(IssTest, BranchInDelaySlotSecondTaken) {
+  load("breq $00, 0x1, #+3\njump #+3\nmov $01, 0x1\nmov $02, 0x2\nmov $03, 0x3\n");
+  iss.run(4);  // 0 (not taken), 1 (taken to 4), 2 (its delay slot), 4
+  EXPECT_EQ(iss.reg(1), 1u);
+  EXPECT_EQ(iss.reg(2), 0u);
+  EXPECT_EQ(iss.reg(3), 3u);
+}
+
+TEST_F(IssTest, BothBranchesTakenIsAnError) {
+  load("jump #+3\njump #+4\nnop\nnop\nnop\nnop\n");
+  iss.run(10);
+  EXPECT_EQ(iss.st(), afuc_iss::state::halted);
+  EXPECT_EQ(iss.error_message(),
+            "CP microcode error at pc 0x0001 (word 0xc8000004): taken branch in the delay slot of a taken branch");
+  EXPECT_EQ(env.last_error, iss.error_message());
+}
+
+TEST_F(IssTest, BranchForms) {
+  // brne imm / breq imm / brne bit / breq bit, each taken and not taken.
+  load("mov $01, 0x5\n"
+       "brne $01, 0x5, #+2\nadd $02, $02, 0x1\n"   // not taken: $02 += 1 (and delay slot)
+       "breq $01, 0x5, #+2\nadd $02, $02, 0x10\n"  // taken; delay slot still runs: $02 += 0x10
+       "brne $01, b1, #+2\nadd $02, $02, 0x100\n"  // 5 = 101b: bit 1 clear -> taken
+       "breq $01, b1, #+2\nadd $02, $02, 0x1000\n" // bit 1 clear -> not taken
+       "nop\n");
+  iss.run(9);
+  EXPECT_EQ(iss.reg(2), 0x1111u);
+  EXPECT_EQ(iss.pc(), 9u);
+}
+
+TEST_F(IssTest, CallAndReturnWithDelaySlots) {
+  load("call #5\nmov $01, 0x1\nmov $02, 0x2\nnop\nnop\nadd $03, $01, 0x10\nret\nmov $04, 0x4\n");
+  EXPECT_EQ(iss.run(6), 6u);  // 0, 1, 5, 6, 7, 2
+  EXPECT_EQ(iss.reg(3), 0x11u);
+  EXPECT_EQ(iss.reg(4), 4u);
+  EXPECT_EQ(iss.reg(2), 2u);
+  EXPECT_EQ(iss.pc(), 3u);
+  EXPECT_EQ(iss.call_depth_now(), 0u);
+}
+
+TEST_F(IssTest, CallDepthOverflowIsAnError) {
+  load("call #2\nnop\ncall #4\nnop\ncall #0\nnop\n", 6, 2);
+  iss.run(10);
+  EXPECT_EQ(iss.st(), afuc_iss::state::halted);
+  EXPECT_EQ(iss.error_message(),
+            "CP microcode error at pc 0x0004 (word 0xd4000000): call stack overflow (depth 2)");
+}
+
+TEST_F(IssTest, ReturnWithEmptyStackIsAnError) {
+  load("nop\nret\nnop\n");
+  iss.run(10);
+  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0xd0000000): ret with an empty call stack");
+}
+
+TEST_F(IssTest, UndecodableWordStops) {
+  load("nop\n[90000000]\n");
+  iss.run(10);
+  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0x90000000): undecodable instruction");
+  load("nop\n");
+  iss.run(10);
+  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0x00000000): pc outside the microcode image");
+}
+
+TEST_F(IssTest, RepeatCountsDownRem) {
+  load("mov $rem, 0x3\n(rep)add $01, $01, 0x2\nmov $rem, 0x0\n(rep)add $01, $01, 0x100\n");
+  EXPECT_EQ(iss.run(6), 6u);  // 1 + 3 iterations + 1 + (rep) with $rem 0 issuing once
+  EXPECT_EQ(iss.reg(1), 6u);
+  EXPECT_EQ(iss.reg(REG_REM), 0u);
+  EXPECT_EQ(iss.pc(), 4u);
+}
+
+TEST_F(IssTest, RepeatStreamsDataIntoRegisters) {
+  env.stream = {10, 20, 30};
+  load("mov $rem, 0x3\nmov $addr, 0x100\n(rep)mov $data, $data\n");
+  iss.run(5);
+  EXPECT_EQ(env.regs[0x100], 10u);
+  EXPECT_EQ(env.regs[0x101], 20u);
+  EXPECT_EQ(env.regs[0x102], 30u);
+  EXPECT_EQ(iss.reg(REG_ADDR), 0x103u);  // auto-increment
+  EXPECT_EQ(iss.reg(REG_REM), 0u);
+  EXPECT_TRUE(env.stream.empty());
+}
+
+TEST_F(IssTest, XmovSequence) {
+  // $rem = 4, (xmov3)mov $05, $data: $05 = 1 (rem 3); rem = 3, $data = 2 (rem 2);
+  // rem = 2, $05 = 3 (rem 1); rem = 1, $data = 4 (rem 0).
+  env.stream = {1, 2, 3, 4};
+  load("mov $rem, 0x4\nmov $addr, 0x300\n(xmov3)mov $05, $data\n");
+  iss.run(3);
+  EXPECT_EQ(iss.reg(5), 3u);
+  EXPECT_EQ(env.regs[0x300], 2u);
+  EXPECT_EQ(env.regs[0x301], 4u);
+  EXPECT_EQ(iss.reg(REG_REM), 0u);
+}
+
+TEST_F(IssTest, XmovBoundedByRem) {
+  // $rem = 1 limits (xmov2) to one extra move: $05 = 9, then $data = $06 once, rem 0.
+  load("mov $06, 0x9\nmov $rem, 0x1\nmov $addr, 0x400\n(xmov2)add $05, $00, $06\n");
+  iss.run(4);
+  EXPECT_EQ(iss.reg(5), 9u);
+  ASSERT_EQ(env.reg_writes.size(), 1u);
+  EXPECT_EQ(env.reg_writes[0], (std::pair<uint32_t, uint32_t>{0x400, 9}));
+  EXPECT_EQ(iss.reg(REG_REM), 0u);
+}
+
+TEST_F(IssTest, RegisterWritesWithBankBit) {
+  // or $addr, $17, REG: bit 11 selects bank 1 -> 0x800 | 0x100
+  load("mov $17, 0x800\nmov $03, 0x33\nmov $04, 0x44\nor $addr, $17, 0x100\nmov $data, $03\nmov $data, $04\n");
+  iss.run(6);
+  EXPECT_EQ(env.regs[0x900], 0x33u);
+  EXPECT_EQ(env.regs[0x901], 0x44u);
+}
+
+TEST_F(IssTest, SpecialSourceRegisters) {
+  env.regs[0x120] = 0x77;
+  load("mov $addr, 0x120\nmov $01, $memdata\nmov $02, $regdata\nmov $rem, 0x9\nmov $03, $rem\n");
+  iss.run(5);
+  EXPECT_EQ(iss.reg(1), 0x77u);
+  ASSERT_EQ(env.memdata_addrs.size(), 1u);
+  EXPECT_EQ(env.memdata_addrs[0], 0x120u);
+  EXPECT_EQ(iss.reg(2), 0xabcdu);
+  EXPECT_EQ(iss.reg(3), 9u);
+}
+
+TEST_F(IssTest, PipeRegistersOnA6xx) {
+  // $addr >= 0x10000 selects pipe register $addr>>24; each $data write moves to the next
+  // (+0x01000000) unless bit 18 is set.
+  load("mov $addr, 0x5 << 24\nmov $data, $00\nmov $01, 0x7\nmov $data, $01\n"
+       "mov $addr, 0x904 << 16\nmov $data, $01\nmov $data, $01\n");
+  iss.run(7);
+  EXPECT_EQ(env.pipe[5], 0u);
+  EXPECT_EQ(env.pipe[6], 7u);
+  EXPECT_EQ(env.pipe[9], 7u);                   // 0x09040000: id 9, b18 set
+  EXPECT_EQ(iss.reg(REG_ADDR), 0x09040000u);    // no increment
+  EXPECT_TRUE(env.regs.empty());
+}
+
+TEST_F(IssTest, ControlRegistersAndPreIncrement) {
+  load("mov $05, 0x10\nmov $02, 0x42\ncwrite $02, [$05 + 0x4], 0x4\ncread $03, [$05 + 0x0], 0x0\n"
+       "cwrite $02, [$05 + 0x1], 0x8\n");
+  iss.run(5);
+  EXPECT_EQ(env.ctrl[0x14], 0x42u);  // 0x10 + 4
+  EXPECT_EQ(iss.reg(5), 0x14u);       // pre-incremented
+  EXPECT_EQ(iss.reg(3), 0x42u);
+  EXPECT_EQ(env.ctrl[0x15], 0x42u);   // flags 0x8: no increment
+  EXPECT_EQ(iss.reg(5), 0x14u);
+}
+
+TEST_F(IssTest, PacketTableWrite) {
+  load("mov $02, 0x10\ncwrite $02, [$00 + @PACKET_TABLE_WRITE_ADDR], 0x0\nmov $03, 0x7\n"
+       "cwrite $03, [$00 + @PACKET_TABLE_WRITE], 0x0\nmov $03, 0x9\ncwrite $03, [$00 + @PACKET_TABLE_WRITE], 0x0\n");
+  iss.run(6);
+  EXPECT_EQ(iss.jumptable(0x10), 7u);
+  EXPECT_EQ(iss.jumptable(0x11), 9u);  // write address auto-increments
+}
+
+TEST_F(IssTest, LoadStoreUseLoadStoreHi) {
+  env.ctrl[0x058] = 0x1;  // LOAD_STORE_HI
+  env.mem[0x1'0000'1010ull] = 0x5a5a;
+  load("mov $05, 0x1000\nload $03, [$05 + 0x10], 0x0\nstore $03, [$05 + 0x20], 0x4\n");
+  iss.run(3);
+  EXPECT_EQ(iss.reg(3), 0x5a5au);
+  EXPECT_EQ(env.mem[0x1'0000'1020ull], 0x5a5au);
+  EXPECT_EQ(iss.reg(5), 0x1020u);  // pre-increment
+}
+
+TEST_F(IssTest, SetSecureSkipsTwoOnSuccess) {
+  const char* src = "mov $02, 0x1\nsetsecure $02, #+3\nmov $03, 0x3\nmov $04, 0x4\nmov $05, 0x5\n";
+  env.secure_ok = true;
+  load(src);
+  iss.run(3);  // 0, 1, 4
+  EXPECT_EQ(iss.reg(3), 0u);
+  EXPECT_EQ(iss.reg(4), 0u);
+  EXPECT_EQ(iss.reg(5), 5u);
+  env.secure_ok = false;
+  load(src);
+  iss.run(3);  // 0, 1, 2
+  EXPECT_EQ(iss.reg(3), 3u);
+}
+
+TEST_F(IssTest, PreemptLeaveJumpsAndIretFails) {
+  load("preemptleave #3\nmov $01, 0x1\nmov $02, 0x2\nmov $03, 0x3\niret\n");
+  iss.run(3);  // 0, 1 (delay slot), 3
+  EXPECT_EQ(iss.reg(1), 1u);
+  EXPECT_EQ(iss.reg(2), 0u);
+  EXPECT_EQ(iss.reg(3), 3u);
+  iss.run(1);
+  EXPECT_EQ(iss.st(), afuc_iss::state::halted);
+  EXPECT_NE(iss.error_message().find("iret outside a preemption handler"), std::string::npos);
+}
+
+static const char* dispatch_fw = R"([01000000]
+[01000000]
+idle:
+	waitin
+	mov $01, $data
+CP_NOP:
+	(rep)mov $00, $data
+	waitin
+	mov $01, $data
+PKT4:
+	shl $02, $01, 0x6      ; register = header bits 25:8
+	ushr $addr, $02, 0xe
+	(rep)mov $data, $data
+	waitin
+	mov $01, $data
+)";
+
+TEST_F(IssTest, WaitinDispatchesThroughTheJumpTable) {
+  iss = afuc_iss(6, 4);
+  auto w = afuc_assemble(dispatch_fw, 6, "d.asm");
+  iss.load(std::vector<uint32_t>(w.begin() + 1, w.end()));
+  iss.set_env(&env);
+  env.stream = {pm4_type7(0x10, 2), 0xa, 0xb, pm4_type4(0x883, 2), 0x11, 0x22};
+  iss.run(100);
+  EXPECT_EQ(iss.st(), afuc_iss::state::starved);
+  EXPECT_EQ(env.regs[0x883], 0x11u);
+  EXPECT_EQ(env.regs[0x884], 0x22u);
+  // PKT4 saw the header with the type bits masked: 0x48088302 & 0x0fffffff
+  EXPECT_EQ(iss.reg(1), 0x08088302u);
+  EXPECT_EQ(iss.stats().packets, 2u);
+  EXPECT_EQ(iss.stats().packets_by_id[0x10], 1u);
+  EXPECT_EQ(iss.stats().packets_by_id[4], 1u);
+  // starved in the delay slot of waitin: more data resumes there
+  EXPECT_EQ(iss.pc(), 11u);
+  env.stream = {pm4_type4(0x10, 1), 0x99};
+  iss.resume();
+  iss.run(100);
+  EXPECT_EQ(env.regs[0x10], 0x99u);
+  EXPECT_EQ(iss.stats().packets, 3u);
+}
+
+TEST_F(IssTest, InvalidHeaderStops) {
+  iss = afuc_iss(6, 4);
+  auto w = afuc_assemble(dispatch_fw, 6, "d.asm");
+  iss.load(std::vector<uint32_t>(w.begin() + 1, w.end()));
+  iss.set_env(&env);
+  env.stream = {pm4_type7(0x10, 0) ^ 0x8000};  // count parity broken
+  iss.run(100);
+  EXPECT_EQ(iss.st(), afuc_iss::state::halted);
+  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0003 (word 0x981f0806): invalid PM4 header 0x70100000");
+}
