@@ -1,0 +1,364 @@
+#include "mmu_nv50.h"
+#include <algorithm>
+#include <cstring>
+#include <ostream>
+#include <sstream>
+#include "gpuvp/trace.h"
+
+using namespace gpuvp;
+using namespace gpuvp::nv50;
+
+struct mmu_nv50::engine_stats {
+  counter hits, misses, walks;
+  histogram walk_latency;
+  engine_stats(const sc_core::sc_object* owner, const std::string& n)
+      : hits(owner, n + ".hits", "TLB hits of " + n),
+        misses(owner, n + ".misses", "TLB misses of " + n),
+        walks(owner, n + ".walks", "page-table walks of " + n),
+        walk_latency(owner, n + ".walk_latency", "time of each page-table walk of " + n, "ps") {}
+};
+
+namespace {
+
+const char* engine_stat_name(generation g, uint32_t e) {
+  static const char* names[16] = {"pgraph", nullptr, nullptr, nullptr, "peephole", "pfifo", "bar", nullptr,
+                                  "pmpeg", "pbsp", "pcrypt", "pcounter", "pfifo_bg", "pcopy", "pdaemon", nullptr};
+  if (e == 1) return g == generation::nv50 ? "pvp1" : "pvp";
+  if (e == 7) return g == generation::mcp89 ? "pvcomp" : "pme";
+  return names[e & 0xf];
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+reserved_policy parse_policy(const param<std::string>& p) {
+  if (p.get() == "ignore") return reserved_policy::ignore;
+  if (p.get() == "fault") return reserved_policy::fault;
+  throw config_error(p.path() + ": '" + p.get() + "' is not ignore or fault");
+}
+
+constexpr unsigned fault_kinds = 13;  // codes 0..12
+
+}  // namespace
+
+mmu_nv50::mmu_nv50(sc_core::sc_module_name name) : sc_module(name) {
+  const auto g = parse_generation(gpu.get());
+  if (!g) throw config_error(gpu.path() + ": unknown GPU generation '" + gpu.get() + "' (NV50, G84, GT215, MCP89, ...)");
+  opt_.gen = *g;
+  opt_.pde_bit4 = parse_policy(pde_bit4);
+  opt_.pte_bits12 = parse_policy(pte_bits12);
+  opt_.user_super_dmaobj_faults = user_super_dmaobj_faults;
+  opt_.comp_vram_only = comp_vram_only;
+  opt_.limit_inclusive = limit_inclusive;
+  opt_.check_engine = check_engine;
+  const auto pol = parse_tlb_policy(tlb_policy.get());
+  if (!pol) throw config_error(tlb_policy.path() + ": '" + tlb_policy.get() + "' is not lru, fifo or random");
+  try {
+    for (auto& t : tlbs_) t.configure(unsigned(tlb_entries.get()), unsigned(tlb_ways.get()), *pol, tlb_seed);
+  } catch (const std::invalid_argument& e) {
+    throw config_error(std::string(this->name()) + ": " + e.what());
+  }
+  for (uint32_t e = 0; e < engine::count; ++e) {
+    if (engine_exists(opt_.gen, e)) estats_[e] = std::make_unique<engine_stats>(this, engine_stat_name(opt_.gen, e));
+    else if (!opt_.check_engine) estats_[e] = std::make_unique<engine_stats>(this, "engine" + std::to_string(e));
+  }
+  fault_kinds_.resize(fault_kinds);
+  for (unsigned f = 1; f < fault_kinds; ++f) {
+    std::string n = fault_name(fault(f));
+    std::transform(n.begin(), n.end(), n.begin(), [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); });
+    fault_kinds_[f] = std::make_unique<counter>(this, "faults." + n, std::string("faults of kind ") + fault_name(fault(f)));
+  }
+  dmaobjs_.resize(engine::count * clients);
+
+  in.register_b_transport(this, &mmu_nv50::b_transport);
+  in.register_transport_dbg(this, &mmu_nv50::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &mmu_nv50::get_direct_mem_ptr);
+  out.register_invalidate_direct_mem_ptr(this, &mmu_nv50::invalidate_dmi);
+
+  // The flush is timed against the writer's local time: the bank synchronises first.
+  tlb_flush.sync = true;
+  tlb_flush.on_write = [this](uint64_t v, uint64_t) {
+    if (!(v & 1)) return;
+    flush_engine(uint32_t(v >> 16) & 0xf);
+    ++flushes;
+    flush_done_ = sc_core::sc_time_stamp() + flush_latency.get();
+  };
+  tlb_flush.on_read = [this] {
+    const bool busy = sc_core::sc_time_stamp() < flush_done_;
+    return (tlb_flush.get() & ~uint64_t(1)) | (busy ? 1 : 0);
+  };
+  fault_status.on_write = [this](uint64_t v, uint64_t) {
+    if (v & 1) return;  // still pending
+    fault_status = 0;
+    fault_irq.write(false);
+  };
+}
+
+mmu_nv50::~mmu_nv50() = default;
+
+std::vector<component::target_port> mmu_nv50::targets() {
+  return {{"regs", &regs.in, bar0_offset, regs.size(), true}, {"in", &in, 0, 0, false}};
+}
+
+uint64_t mmu_nv50::host_address(target t, uint64_t linear) const {
+  // VRAM linear addresses are 32-bit (the high 8 bits are ignored); SYSRAM ones are bus addresses.
+  return t == target::vram ? vram_base.get() + (linear & 0xffffffffu) : linear & 0xffffffffffull;
+}
+
+uint64_t mmu_nv50::fault_count_of(fault f) const {
+  const auto i = size_t(f);
+  return i > 0 && i < fault_kinds_.size() ? fault_kinds_[i]->value() : 0;
+}
+
+void mmu_nv50::flush_engine(uint32_t engine) {
+  tlbs_[engine & 0xf].flush();
+  for (unsigned c = 0; c < clients; ++c) dmaobjs_[(engine & 0xf) * clients + c].valid = false;
+}
+
+void mmu_nv50::rebind(uint32_t engine, uint32_t client) {
+  dmaobjs_[(engine & 0xf) * clients + (client % clients)].valid = false;
+}
+
+// ---- memory reads of the walker ----
+
+bool mmu_nv50::mem_read(target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay) {
+  const uint64_t host = host_address(t, linear);
+  for (const auto& r : dmi_) {
+    if (host >= r.get_start_address() && host + len - 1 <= r.get_end_address()) {
+      std::memcpy(data, r.get_dmi_ptr() + (host - r.get_start_address()), len);
+      delay += r.get_read_latency();
+      ++walk_dmi_reads;
+      return true;
+    }
+  }
+  transaction tr(tlm::TLM_READ_COMMAND, host, data, len);
+  out->b_transport(tr.gp, delay);
+  if (!tr.ok()) return false;
+  if (tr.gp.is_dmi_allowed() && dmi_.size() < 16) {
+    transaction q(tlm::TLM_READ_COMMAND, host, nullptr, 0);
+    tlm::tlm_dmi dmi;
+    if (out->get_direct_mem_ptr(q.gp, dmi) && dmi.is_read_allowed()) dmi_.push_back(dmi);
+  }
+  return true;
+}
+
+bool mmu_nv50::mem_read_debug(target t, uint64_t linear, void* data, unsigned len) {
+  transaction tr(tlm::TLM_READ_COMMAND, host_address(t, linear), data, len);
+  tr.ext.debug = true;
+  return out->transport_dbg(tr.gp) == len;
+}
+
+void mmu_nv50::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+  std::erase_if(dmi_, [&](const tlm::tlm_dmi& r) { return r.get_start_address() <= end && start <= r.get_end_address(); });
+}
+
+// ---- translation ----
+
+translation mmu_nv50::translate(const vm_access& a, sc_core::sc_time& delay) {
+  translation t;
+  ++translations;
+  delay += hit_latency.get();
+  auto done = [&](fault f) {
+    t.f = f;
+    if (f != fault::none) { ++faults; ++*fault_kinds_[size_t(f)]; }
+    return t;
+  };
+  if (a.engine >= engine::count || (opt_.check_engine && !engine_exists(opt_.gen, a.engine)))
+    return done(fault::invalid_engine);
+  const uint32_t sel = a.selector & 0xffff;
+  if (sel == 0) return done(fault::null_dmaobj);
+  const read_fn rd = [this, &delay](target tg, uint64_t lin, void* data, unsigned len) {
+    return mem_read(tg, lin, data, len, delay);
+  };
+
+  cached_dmaobj& c = dmaobjs_[a.engine * clients + (a.client % clients)];
+  if (dmaobj_cache && c.valid && c.chandesc == a.chandesc && c.selector == sel) {
+    ++dmaobj_hits;
+  } else {
+    dmaobj d;
+    if (const fault f = read_dmaobj(opt_, a.chandesc, sel, rd, d); f != fault::none) return done(f);
+    ++dmaobj_loads;
+    c = {dmaobj_cache.get(), a.chandesc, sel, d};
+  }
+  const dmaobj& d = c.d;
+  if (const fault f = apply_limit(opt_, d, a.address, t.virt); f != fault::none) return done(f);
+  t.paged = d.paged();
+  if (!t.paged) {
+    t.r = unpaged_result(opt_, d, t.virt);
+    return done(check_access(opt_, d, t.r, a.write, a.user));
+  }
+  engine_stats& es = *estats_[a.engine];
+  tlb& tl = tlbs_[a.engine];
+  if (const tlb::entry* e = tl.lookup(a.chandesc, t.virt)) {
+    ++es.hits;
+    t.page_shift = e->shift;
+    t.order = e->p.order;
+    t.r = paged_result(opt_, d, e->p, e->shift, t.virt);
+    return done(check_access(opt_, d, t.r, a.write, a.user));
+  }
+  ++es.misses;
+  ++es.walks;
+  const sc_core::sc_time before = delay;
+  delay += miss_latency.get();
+  pte p;
+  const fault f = walk(opt_, a.chandesc, t.virt, rd, p, t.page_shift);
+  es.walk_latency.add((delay - before).value());
+  if (f != fault::none) return done(f);
+  t.order = p.order;
+  if (tl.insert(a.chandesc, t.virt, p, t.page_shift)) ++evictions;
+  t.r = paged_result(opt_, d, p, t.page_shift, t.virt);
+  return done(check_access(opt_, d, t.r, a.write, a.user));
+}
+
+translation mmu_nv50::translate_debug(const vm_access& a) {
+  return nv50::translate(opt_, a, [this](target tg, uint64_t lin, void* data, unsigned len) {
+    return mem_read_debug(tg, lin, data, len);
+  });
+}
+
+// ---- TLM ----
+
+namespace {
+vm_access access_of(const tlm::tlm_generic_payload& gp, const gpu_ext& e) {
+  return vm_access{e.vm_engine, e.vm_client, e.vm_context, e.dma_slot, gp.get_address(), gp.is_write(),
+                   e.priv == privilege::user};
+}
+}  // namespace
+
+void mmu_nv50::answer_fault(tlm::tlm_generic_payload& gp, fault f) {
+  gp.set_response_status(f == fault::read_only || f == fault::supervisor ? tlm::TLM_COMMAND_ERROR_RESPONSE
+                                                                         : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+void mmu_nv50::latch_fault(const gpu_ext& e, uint64_t address, bool write, bool paged, fault f) {
+  if (fault_count.get() != 0xffffffffu) fault_count = fault_count.get() + 1;
+  if (fault_log_.size() < 16) {
+    std::ostringstream os;
+    os << name() << ": VM fault " << fault_name(f) << " engine " << hex(e.vm_engine) << " client " << hex(e.vm_client)
+       << " selector " << hex(e.dma_slot) << " chandesc " << hex(e.vm_context) << " channel " << hex(e.channel)
+       << " address " << hex(address) << (write ? " write" : " read");
+    fault_log_.push_back(os.str());
+    GPUVP_LOG(this, warning, fault_log_.back());
+  }
+  if (fault_status.get() & 1) {  // one fault is latched at a time; later ones set overflow
+    fault_status = fault_status.get() | 2;
+    return;
+  }
+  fault_status = 1u | uint32_t(f) << 8 | uint32_t(write) << 16 | uint32_t(e.priv == privilege::user) << 17 |
+                 uint32_t(paged) << 18;
+  fault_source = (e.vm_engine & 0xf) | (e.vm_client & 0xff) << 8;
+  fault_selector = e.dma_slot;
+  fault_channel = e.channel;
+  fault_chandesc = e.vm_context;
+  fault_addr_lo = address & 0xffffffffu;
+  fault_addr_hi = address >> 32;
+  fault_irq.write(true);
+}
+
+void mmu_nv50::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const gpu_ext& e = ext_of(gp);
+  if (e.dma_slot == gpu_ext::none) {
+    ++linear_accesses;
+    out->b_transport(gp, delay);
+    return;
+  }
+  const vm_access a = access_of(gp, e);
+  if (e.debug) {  // debugger access: no TLB, statistics, fault latching or timing
+    const translation t = translate_debug(a);
+    if (!t.ok()) return answer_fault(gp, t.f);
+    const uint64_t addr = gp.get_address();
+    gp.set_address(host_address(t.r.tgt, t.r.linear));
+    sc_core::sc_time scratch = sc_core::SC_ZERO_TIME;
+    out->b_transport(gp, scratch);
+    gp.set_address(addr);
+    return;
+  }
+  const translation t = translate(a, delay);
+  if (!t.ok()) {
+    latch_fault(e, a.address, a.write, t.paged, t.f);
+    return answer_fault(gp, t.f);
+  }
+  const uint64_t addr = gp.get_address();
+  gp.set_address(host_address(t.r.tgt, t.r.linear));
+  out->b_transport(gp, delay);
+  gp.set_address(addr);
+  gp.set_dmi_allowed(false);  // DMI is offered in host addresses, not in DMA object offsets
+}
+
+unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+  const gpu_ext& e = ext_of(gp);
+  if (e.dma_slot == gpu_ext::none) return out->transport_dbg(gp);
+  const translation t = translate_debug(access_of(gp, e));
+  if (!t.ok()) return 0;
+  const uint64_t addr = gp.get_address();
+  gp.set_address(host_address(t.r.tgt, t.r.linear));
+  const unsigned n = out->transport_dbg(gp);
+  gp.set_address(addr);
+  return n;
+}
+
+bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.allow_none();
+  dmi.set_start_address(0);
+  dmi.set_end_address(~sc_dt::uint64(0));
+  return false;
+}
+
+// ---- qtest, report ----
+
+bool mmu_nv50::qtest(const std::vector<std::string>& w, std::string& reply) {
+  if (w.empty() || w[0] != "translate") return false;
+  static const char* usage = "FAIL usage: translate ENGINE CLIENT CHANDESC SELECTOR ADDR r|w [user|super] [notlb]";
+  if (w.size() < 7 || w.size() > 9) { reply = usage; return true; }
+  vm_access a;
+  try {
+    a.engine = uint32_t(parse_u64(w[1]));
+    a.client = uint32_t(parse_u64(w[2]));
+    a.chandesc = uint32_t(parse_u64(w[3]));
+    a.selector = uint32_t(parse_u64(w[4]));
+    a.address = parse_u64(w[5]);
+  } catch (const std::exception&) {
+    reply = std::string("FAIL translate: bad number in '") + w[1] + " " + w[2] + " " + w[3] + " " + w[4] + " " + w[5] + "'";
+    return true;
+  }
+  if (w[6] != "r" && w[6] != "w") { reply = "FAIL translate: access must be r or w, not '" + w[6] + "'"; return true; }
+  a.write = w[6] == "w";
+  bool bypass = false;
+  for (size_t i = 7; i < w.size(); ++i) {
+    if (w[i] == "user") a.user = true;
+    else if (w[i] == "super") a.user = false;
+    else if (w[i] == "notlb") bypass = true;
+    else { reply = "FAIL translate: unknown option '" + w[i] + "' (user, super, notlb)"; return true; }
+  }
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const translation t = bypass ? translate_debug(a) : translate(a, delay);
+  if (!t.ok()) { reply = std::string("OK fault=") + fault_name(t.f); return true; }
+  std::ostringstream os;
+  os << "OK linear=" << hex(t.r.linear) << " target=" << target_name(t.r.tgt) << " ro=" << t.r.ro
+     << " super=" << t.r.super << " storage=" << hex(t.r.storage) << " comp=" << unsigned(t.r.comp)
+     << " tag=" << hex(t.r.tag) << " pcycle=" << unsigned(t.r.pcycle) << " enc=" << t.r.enc
+     << " paged=" << t.paged << " host=" << hex(host_address(t.r.tgt, t.r.linear));
+  reply = os.str();
+  return true;
+}
+
+void mmu_nv50::report(std::ostream& os) {
+  uint64_t hits = 0, misses = 0;
+  for (const auto& s : estats_)
+    if (s) { hits += s->hits; misses += s->misses; }
+  os << "translations: " << translations.value() << "\n";
+  os << "tlb hits: " << hits << "\n";
+  os << "tlb misses: " << misses << "\n";
+  os << "faults: " << faults.value() << "\n";
+  os << "flushes: " << flushes.value() << "\n";
+}
+
+std::vector<std::string> mmu_nv50::modelled_errors() { return fault_log_; }
+
+void gpuvp_register_mmu_nv50() {
+  registry::global().add_component_type("mmu_nv50", "NV50 MMU: DMA objects, page tables, per-engine TLBs (BAR0 0x100000)",
+                                        make_component<mmu_nv50>);
+}

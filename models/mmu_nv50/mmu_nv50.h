@@ -1,0 +1,134 @@
+// mmu_nv50: the NV50 MMU as a translating TLM component between the GPU's engines and the
+// interconnect (nv50-vm.rst). See docs/models/mmu-nv50.md.
+//
+// Sockets:
+//   in     target (unmapped, multi): engines bind "mmu.in". An access carries gpu_ext vm_engine,
+//          vm_client, dma_slot (= DMA object selector), vm_context (= 30-bit channel descriptor),
+//          channel and priv; its address is the offset within the DMA object. dma_slot ==
+//          gpu_ext::none is a linear access: the address is a host physical address, passed on.
+//   out    initiator to the interconnect: translated accesses, DMA object and page-table reads.
+//   regs   BAR0 0x100000-0x101fff: TLB flush and fault registers.
+//   fault  interrupt output, high while a fault is latched in FAULT_STATUS.
+// Translated linear addresses go to VRAM at vram_base + (linear & 0xffffffff), SYSRAM at linear.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include "gpuvp/config.h"
+#include "gpuvp/extension.h"
+#include "gpuvp/regbank.h"
+#include "gpuvp/registry.h"
+#include "gpuvp/stats.h"
+#include "nv50_tlb.h"
+#include "nv50_vm.h"
+
+class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
+ public:
+  tlm_utils::multi_passthrough_target_socket<mmu_nv50, 32, tlm::tlm_base_protocol_types, 0,
+                                             sc_core::SC_ZERO_OR_MORE_BOUND> in{"in"};
+  tlm_utils::simple_initiator_socket<mmu_nv50> out{"out"};
+  sc_core::sc_out<bool> fault_irq{"fault"};
+
+  // --- parameters ---
+  gpuvp::param<std::string> gpu{this, "generation", "G84", "GPU generation: NV50, G84 (G86..G200, MCP77/79), GT215 (GT216/218), MCP89"};
+  gpuvp::param<uint64_t> vram_base{this, "vram_base", 0x200000000, "host physical address of VRAM linear address 0"};
+  gpuvp::param<uint64_t> tlb_entries{this, "tlb_entries", 64, "entries per engine TLB (power of two)", 1, 65536};
+  gpuvp::param<uint64_t> tlb_ways{this, "tlb_ways", 4, "ways per TLB set (power of two, <= tlb_entries)", 1, 65536};
+  gpuvp::param<std::string> tlb_policy{this, "tlb_policy", "lru", "TLB replacement: lru, fifo or random"};
+  gpuvp::param<uint64_t> tlb_seed{this, "tlb_seed", 1, "seed of the random replacement policy"};
+  gpuvp::param<sc_core::sc_time> hit_latency{this, "hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "added to every translated access (TLB lookup)"};
+  gpuvp::param<sc_core::sc_time> miss_latency{this, "miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "added on a TLB miss, besides the walk's own memory reads"};
+  gpuvp::param<sc_core::sc_time> flush_latency{this, "flush_latency", sc_core::sc_time(200, sc_core::SC_NS), "time from a TLB flush write until TLB_FLUSH bit 0 reads 0"};
+  gpuvp::param<bool> dmaobj_cache{this, "dmaobj_cache", true, "engines keep their most recently bound DMA object (per engine and client)"};
+  gpuvp::param<std::string> pde_bit4{this, "pde_bit4", "ignore", "PDE bit 4 (??? in the seed): ignore, or fault RESERVED_BITS"};
+  gpuvp::param<std::string> pte_bits12{this, "pte_bits12", "ignore", "PTE bits 1-2 (??? in the seed): ignore, or fault RESERVED_BITS"};
+  gpuvp::param<bool> user_super_dmaobj_faults{this, "user_super_dmaobj_faults", true, "a user access through a supervisor DMA object (word 0 bit 31) faults SUPERVISOR"};
+  gpuvp::param<bool> comp_vram_only{this, "comp_vram_only", true, "compression is forced to none on SYSRAM targets"};
+  gpuvp::param<bool> limit_inclusive{this, "limit_inclusive", false, "DMA object limit is the last valid byte (nouveau) instead of the seed's base+addr >= limit fault"};
+  gpuvp::param<bool> check_engine{this, "check_engine", true, "an engine id absent on this generation faults INVALID_ENGINE"};
+
+  // --- registers (BAR0 0x100000 + offset) ---
+  gpuvp::register_bank regs{"regs", 0x2000};
+  gpuvp::reg tlb_flush{regs, "TLB_FLUSH", 0xc80, 4, 0, gpuvp::access::rw, 0x000f0001};  // 0: trigger/busy, 16-19: engine
+  gpuvp::reg fault_status{regs, "FAULT_STATUS", 0xc90, 4, 0, gpuvp::access::w1c, 0x3};  // 0 pending (W1C), 1 overflow, 8-15 reason, 16 write, 17 user, 18 paged
+  gpuvp::reg fault_source{regs, "FAULT_SOURCE", 0xc94, 4, 0, gpuvp::access::ro};       // 0-3 engine, 8-15 client
+  gpuvp::reg fault_selector{regs, "FAULT_SELECTOR", 0xc98, 4, 0, gpuvp::access::ro};   // DMA object selector
+  gpuvp::reg fault_channel{regs, "FAULT_CHANNEL", 0xc9c, 4, 0, gpuvp::access::ro};     // PFIFO channel id
+  gpuvp::reg fault_chandesc{regs, "FAULT_CHANDESC", 0xca0, 4, 0, gpuvp::access::ro};   // 30-bit channel descriptor
+  gpuvp::reg fault_addr_lo{regs, "FAULT_ADDR_LO", 0xca4, 4, 0, gpuvp::access::ro};     // logical address 0-31
+  gpuvp::reg fault_addr_hi{regs, "FAULT_ADDR_HI", 0xca8, 4, 0, gpuvp::access::ro};     // logical address 32-63
+  gpuvp::reg fault_count{regs, "FAULT_COUNT", 0xcac, 4, 0, gpuvp::access::ro};         // faults since reset (saturates)
+
+  static constexpr uint64_t bar0_offset = 0x100000;
+
+  // --- statistics (per engine ones are "<engine>.hits" etc., for engines of the generation) ---
+  gpuvp::counter translations{this, "translations", "translated accesses (all engines)"};
+  gpuvp::counter linear_accesses{this, "linear_accesses", "untranslated (dma_slot none) accesses passed through"};
+  gpuvp::counter flushes{this, "flushes", "TLB flushes through TLB_FLUSH"};
+  gpuvp::counter dmaobj_loads{this, "dmaobj_loads", "DMA objects read from memory"};
+  gpuvp::counter dmaobj_hits{this, "dmaobj_hits", "accesses that used the engine's cached DMA object"};
+  gpuvp::counter evictions{this, "evictions", "valid TLB entries replaced"};
+  gpuvp::counter walk_dmi_reads{this, "walk_dmi_reads", "DMA object/page-table reads done through DMI"};
+  gpuvp::counter faults{this, "faults", "faults (all kinds)"};
+
+  explicit mmu_nv50(sc_core::sc_module_name name);
+  ~mmu_nv50() override;
+
+  // component
+  sc_core::sc_module& module() override { return *this; }
+  std::vector<target_port> targets() override;
+  std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
+  std::vector<irq_port> irqs() override { return {{"fault", &fault_irq}}; }
+  bool qtest(const std::vector<std::string>& words, std::string& reply) override;
+  void report(std::ostream& os) override;
+  std::vector<std::string> modelled_errors() override;
+
+  // Direct API (tests, PFIFO): translate through the engine's TLB, timed (delay accumulates the
+  // walk). Latches no fault registers; b_transport does.
+  gpuvp::nv50::translation translate(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay);
+  // Stateless translation with debug (untimed) memory reads: no TLB, no statistics.
+  gpuvp::nv50::translation translate_debug(const gpuvp::nv50::vm_access& a);
+  // Host physical address of a linear address.
+  uint64_t host_address(gpuvp::nv50::target t, uint64_t linear) const;
+  // Drops an engine's TLB entries and cached DMA objects at once (no busy time).
+  void flush_engine(uint32_t engine);
+  // A DMA slot was rebound: the engine/client's cached DMA object is dropped.
+  void rebind(uint32_t engine, uint32_t client);
+  const gpuvp::nv50::options& options() const { return opt_; }
+  const gpuvp::nv50::tlb& engine_tlb(uint32_t engine) const { return tlbs_.at(engine & 0xf); }
+  uint64_t fault_count_of(gpuvp::nv50::fault f) const;
+
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+
+ private:
+  struct engine_stats;
+  struct cached_dmaobj {
+    bool valid = false;
+    uint32_t chandesc = 0, selector = 0;
+    gpuvp::nv50::dmaobj d;
+  };
+  static constexpr unsigned clients = 32;
+
+  bool mem_read(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay);
+  bool mem_read_debug(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len);
+  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
+  void latch_fault(const gpuvp::gpu_ext& e, uint64_t address, bool write, bool paged, gpuvp::nv50::fault f);
+  static void answer_fault(tlm::tlm_generic_payload& gp, gpuvp::nv50::fault f);
+
+  gpuvp::nv50::options opt_;
+  std::array<gpuvp::nv50::tlb, gpuvp::nv50::engine::count> tlbs_;
+  std::array<std::unique_ptr<engine_stats>, gpuvp::nv50::engine::count> estats_;
+  std::vector<std::unique_ptr<gpuvp::counter>> fault_kinds_;  // by fault code
+  std::vector<cached_dmaobj> dmaobjs_;                        // engine * clients + client
+  std::vector<tlm::tlm_dmi> dmi_;                             // regions granted to the walker
+  sc_core::sc_time flush_done_ = sc_core::SC_ZERO_TIME;
+  std::vector<std::string> fault_log_;                        // first faults, for modelled_errors
+};

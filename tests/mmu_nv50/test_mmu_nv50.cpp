@@ -1,0 +1,317 @@
+// The mmu_nv50 component through its sockets: translation, TLB timing, flushes, faults, qtest.
+#include <functional>
+#include <memory>
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include "gpuvp/config.h"
+#include "gpuvp/extension.h"
+#include "gpuvp/memory.h"
+#include "gpuvp/stats.h"
+#include "mmu_nv50.h"
+#include "testing.h"
+
+using namespace gpuvp;
+using namespace gpuvp::nv50;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+
+constexpr uint64_t vram = 0x200000000;  // host address of VRAM linear 0
+constexpr uint32_t chan = 0x100;        // channel structure at VRAM 0x100000 (G84: PD at 0x100200)
+
+struct engine_port : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<engine_port> out{"out"};
+  tlm_utils::simple_initiator_socket<engine_port> bar0{"bar0"};  // the host's BAR0 path to the registers
+  explicit engine_port(sc_core::sc_module_name n) : sc_module(n) {}
+};
+
+class MmuNv50 : public gpuvp::testing::sim_test {
+ protected:
+  std::unique_ptr<mmu_nv50> mmu;
+  std::unique_ptr<sparse_memory> mem;  // host physical space: SYSRAM at 0, VRAM at 0x200000000
+  std::unique_ptr<engine_port> eng;
+  std::unique_ptr<sc_core::sc_signal<bool>> irq;
+
+  void build(bool dmi = false) {
+    auto& c = config::global();
+    c.set("mem.size", "16 GiB", "test");
+    c.set("mem.read_latency", "30 ns", "test");
+    c.set("mem.write_latency", "30 ns", "test");
+    c.set("mem.dmi", dmi ? "true" : "false", "test");
+    mmu = std::make_unique<mmu_nv50>("mmu");
+    mem = std::make_unique<sparse_memory>("mem");
+    eng = std::make_unique<engine_port>("eng");
+    irq = std::make_unique<sc_core::sc_signal<bool>>("irq");
+    mmu->out.bind(mem->in);
+    eng->out.bind(mmu->in);
+    eng->bar0.bind(mmu->regs.in);
+    mmu->fault_irq.bind(*irq);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // end of elaboration: the multi socket's callbacks
+    // selector 1: unpaged VRAM base 0x10000000 limit 0x20000000.
+    put_dmaobj(0x10, 0x0001003d, 0x20000000, 0x10000000, 0, 0, 0);
+    // selector 2: paged, everything from the page tables, base 0, limit 0xffffffffff.
+    put_dmaobj(0x20, 0x7fc0003d, 0xffffffff, 0, 0xff000000, 0, 0x00080000);
+    // selector 3: paged, read-only (1<<18): w0 = 0x7fc4003d.
+    put_dmaobj(0x30, 0x7fc4003d, 0xffffffff, 0, 0xff000000, 0, 0);
+    put_pde(0x200, 0x00200003);  // G84 PDE 0: small pages, table at VRAM 0x200000
+    put_pde(0x1400, 0x00300003);  // NV50 PDE 0: table at VRAM 0x300000
+    for (uint64_t i = 0; i < 16; ++i) put_pte(0x200000 + i * 8, 0x00000000a0000001ull + (i << 12));  // page i -> 0xa000i000
+    put_pte(0x300000 + 5 * 8, 0x77777001);
+  }
+  void put_dmaobj(uint64_t off, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3, uint32_t w4, uint32_t w5) {
+    const uint32_t w[6] = {w0, w1, w2, w3, w4, w5};
+    mem->load(vram + 0x100000 + off, w, sizeof w);
+  }
+  void put_pde(uint64_t off, uint64_t v) { mem->load(vram + 0x100000 + off, &v, 8); }
+  void put_pte(uint64_t linear, uint64_t v) { mem->load(vram + linear, &v, 8); }
+
+  struct result {
+    tlm::tlm_response_status status;
+    sc_time delay;
+    uint32_t data;
+  };
+  result access(uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false,
+                uint32_t data = 0, bool user = false) {
+    transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, &data, 4);
+    t.ext.vm_engine = engine;
+    t.ext.vm_client = client;
+    t.ext.dma_slot = sel;
+    t.ext.vm_context = chan;
+    t.ext.channel = 3;
+    t.ext.priv = user ? privilege::user : privilege::supervisor;
+    sc_time d = sc_core::SC_ZERO_TIME;
+    eng->out->b_transport(t.gp, d);
+    return {t.gp.get_response_status(), d, data};
+  }
+  uint32_t reg_access(uint64_t off, bool write = false, uint32_t v = 0) {
+    transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, off, &v, 4);
+    sc_time d = sc_core::SC_ZERO_TIME;
+    eng->bar0->b_transport(t.gp, d);
+    EXPECT_TRUE(t.ok()) << std::hex << off;
+    return v;
+  }
+  // Runs `body` in a SystemC thread (register syncs wait).
+  void run(std::function<void()> body) {
+    sc_core::sc_spawn([body] { body(); });
+    sc_core::sc_start();
+  }
+  std::string qtest(const std::string& line) {
+    std::vector<std::string> w;
+    std::istringstream is(line);
+    for (std::string s; is >> s;) w.push_back(s);
+    std::string reply;
+    EXPECT_TRUE(mmu->qtest(w, reply));
+    return reply;
+  }
+};
+
+TEST_F(MmuNv50, TranslatedAndLinearAccesses) {
+  build();
+  mem->write32(vram + 0xa0005678, 0xcafe0001);      // page 5 -> VRAM 0xa0005000
+  mem->write32(vram + 0x10001234, 0xcafe0002);      // unpaged: 0x10000000 + 0x1234
+  mem->write32(0x4000, 0xcafe0003);                 // linear SYSRAM
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 2, 0x5678).data, 0xcafe0001u);
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x1234).data, 0xcafe0002u);
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, gpu_ext::none, 0x4000).data, 0xcafe0003u);
+  // A write lands at the translated address.
+  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x5008, true, 0x1234abcd).status, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(mem->read32(vram + 0xa0005008), 0x1234abcdu);
+  EXPECT_EQ(mmu->linear_accesses.value(), 1u);
+  EXPECT_EQ(mmu->translations.value(), 3u);
+}
+
+TEST_F(MmuNv50, MissCostIsTheWalk) {
+  build();
+  // Miss on page 5: hit latency 1 + dmaobj read 30 + miss latency 2 + PDE 30 + PTE 30 + data 30.
+  auto r = access(engine::pfifo, client::pfifo_read, 2, 0x5000);
+  EXPECT_EQ(r.delay, sc_time(123, SC_NS));
+  // Hit on page 5 (DMA object cached): 1 + 30.
+  r = access(engine::pfifo, client::pfifo_read, 2, 0x5ffc);
+  EXPECT_EQ(r.delay, sc_time(31, SC_NS));
+  // Miss on page 6: 1 + 2 + 30 + 30 + 30 = 93: the miss costs 62 ns more, the walk's time.
+  r = access(engine::pfifo, client::pfifo_read, 2, 0x6000);
+  EXPECT_EQ(r.delay, sc_time(93, SC_NS));
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.hits"), 1.0);
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.misses"), 2.0);
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.walks"), 2.0);
+  EXPECT_EQ(mmu->dmaobj_loads.value(), 1u);
+  EXPECT_EQ(mmu->dmaobj_hits.value(), 2u);
+}
+
+TEST_F(MmuNv50, WalkUsesDmiWhereGranted) {
+  build(true);
+  access(engine::pfifo, client::pfifo_read, 2, 0x5000);  // first reads get DMI granted
+  const uint64_t before = mmu->walk_dmi_reads.value();
+  access(engine::pfifo, client::pfifo_read, 2, 0x7000);  // PDE and PTE through DMI
+  EXPECT_EQ(mmu->walk_dmi_reads.value(), before + 2);
+}
+
+TEST_F(MmuNv50, EvictionUnderCapacity) {
+  config::global().set("mmu.tlb_entries", "4", "test");
+  config::global().set("mmu.tlb_ways", "4", "test");
+  build();
+  for (uint64_t p = 0; p < 5; ++p) access(engine::pgraph, client::dispatch, 2, p << 12);  // 5 pages, 4 entries
+  EXPECT_EQ(mmu->evictions.value(), 1u);
+  EXPECT_EQ(mmu->engine_tlb(engine::pgraph).valid_entries(), 4u);
+  // LRU evicted page 0 (the oldest): touching page 4 hits, page 0 walks again.
+  access(engine::pgraph, client::dispatch, 2, 4 << 12);
+  EXPECT_EQ(stats_registry::global().value("mmu.pgraph.hits"), 1.0);
+  access(engine::pgraph, client::dispatch, 2, 0);
+  EXPECT_EQ(stats_registry::global().value("mmu.pgraph.walks"), 6.0);
+}
+
+TEST_F(MmuNv50, FlushOneEngineAndCompletionTiming) {
+  build();
+  run([this] {
+    access(engine::pgraph, client::dispatch, 2, 0x1000);
+    access(engine::pfifo, client::pfifo_read, 2, 0x1000);
+    EXPECT_EQ(mmu->engine_tlb(engine::pgraph).valid_entries(), 1u);
+    EXPECT_EQ(mmu->engine_tlb(engine::pfifo).valid_entries(), 1u);
+    sc_core::wait(sc_time(1000, SC_NS));
+    reg_access(0xc80, true, 5 << 16 | 1);  // flush PFIFO's TLB at t = 1000 ns
+    EXPECT_EQ(mmu->engine_tlb(engine::pfifo).valid_entries(), 0u);
+    EXPECT_EQ(mmu->engine_tlb(engine::pgraph).valid_entries(), 1u);  // others keep theirs
+    EXPECT_EQ(reg_access(0xc80), 0x50001u);                         // busy: bit 0 still 1
+    sc_core::wait(sc_time(199, SC_NS));
+    EXPECT_EQ(reg_access(0xc80) & 1, 1u);  // 1199 ns: flush_latency 200 ns not yet over
+    sc_core::wait(sc_time(1, SC_NS));
+    EXPECT_EQ(reg_access(0xc80), 0x50000u);  // 1200 ns: done
+    EXPECT_EQ(mmu->flushes.value(), 1u);
+    // PFIFO walks again (and reloads its DMA object), PGRAPH still hits.
+    access(engine::pfifo, client::pfifo_read, 2, 0x1000);
+    access(engine::pgraph, client::dispatch, 2, 0x1000);
+    EXPECT_EQ(stats_registry::global().value("mmu.pfifo.walks"), 2.0);
+    EXPECT_EQ(stats_registry::global().value("mmu.pgraph.hits"), 1.0);
+    // Writing without the trigger bit flushes nothing.
+    reg_access(0xc80, true, 0 << 16);
+    EXPECT_EQ(mmu->engine_tlb(engine::pgraph).valid_entries(), 1u);
+  });
+}
+
+TEST_F(MmuNv50, FaultIsLatchedRaisesIrqAndAnswersError) {
+  build();
+  run([this] {
+    // VA 0x20000000: PDE 1 is empty -> PDE_NOT_PRESENT, an address error.
+    auto r = access(engine::pfifo, client::pfifo_read, 2, 0x20000010);
+    EXPECT_EQ(r.status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    EXPECT_TRUE(irq->read());
+    // FAULT_STATUS = pending 1 | reason 3 << 8 | paged 1 << 18 = 0x40301.
+    EXPECT_EQ(reg_access(0xc90), 0x40301u);
+    EXPECT_EQ(reg_access(0xc94), 0x805u);       // engine 5 | client 8 << 8
+    EXPECT_EQ(reg_access(0xc98), 2u);           // selector
+    EXPECT_EQ(reg_access(0xc9c), 3u);           // channel
+    EXPECT_EQ(reg_access(0xca0), chan);         // channel descriptor
+    EXPECT_EQ(reg_access(0xca4), 0x20000010u);  // address
+    EXPECT_EQ(reg_access(0xca8), 0u);
+    // A second fault while one is latched only sets overflow (bit 1); the first one stays.
+    r = access(engine::pgraph, client::dispatch, 0, 0x10, true);
+    EXPECT_EQ(r.status, tlm::TLM_ADDRESS_ERROR_RESPONSE);  // NULL_DMAOBJ
+    EXPECT_EQ(reg_access(0xc90), 0x40303u);
+    EXPECT_EQ(reg_access(0xcac), 2u);
+    // Write 1 to bit 0: cleared, the interrupt drops.
+    reg_access(0xc90, true, 1);
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(reg_access(0xc90), 0u);
+    EXPECT_FALSE(irq->read());
+    // Protection faults are command errors: read-only object written; supervisor page by user.
+    r = access(engine::pfifo, client::pfifo_write, 3, 0x5000, true);
+    EXPECT_EQ(r.status, tlm::TLM_COMMAND_ERROR_RESPONSE);
+    // FAULT_STATUS = 1 | READ_ONLY 6 << 8 | write 1 << 16 | paged 1 << 18 = 0x50601.
+    EXPECT_EQ(reg_access(0xc90), 0x50601u);
+    reg_access(0xc90, true, 1);
+    put_pte(0x200000 + 8 * 8, 0xa0008041);  // page 8 supervisor-only
+    r = access(engine::pfifo, client::pfifo_read, 2, 0x8000, false, 0, true);
+    EXPECT_EQ(r.status, tlm::TLM_COMMAND_ERROR_RESPONSE);
+    // 1 | SUPERVISOR 7 << 8 | user 1 << 17 | paged 1 << 18 = 0x60701.
+    EXPECT_EQ(reg_access(0xc90), 0x60701u);
+  });
+  EXPECT_EQ(mmu->fault_count_of(fault::pde_not_present), 1u);
+  EXPECT_EQ(mmu->fault_count_of(fault::null_dmaobj), 1u);
+  EXPECT_EQ(mmu->fault_count_of(fault::read_only), 1u);
+  EXPECT_EQ(mmu->fault_count_of(fault::supervisor), 1u);
+  EXPECT_EQ(mmu->modelled_errors().size(), 4u);
+}
+
+TEST_F(MmuNv50, DmaObjectCacheAndRebind) {
+  build();
+  mem->write32(vram + 0x10000010, 1);
+  mem->write32(vram + 0x18000010, 2);
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 1u);
+  put_dmaobj(0x10, 0x0001003d, 0x20000000, 0x18000000, 0, 0, 0);  // software moves the object
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 1u);  // engine still holds the old one
+  mmu->rebind(engine::pfifo, client::pfifo_read);                          // selector rebound
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 2u);
+  EXPECT_EQ(mmu->dmaobj_loads.value(), 2u);
+  access(engine::pfifo, client::pfifo_read, 2, 0x10);  // another selector: loaded
+  EXPECT_EQ(mmu->dmaobj_loads.value(), 3u);
+}
+
+TEST_F(MmuNv50, Nv50Layout) {
+  config::global().set("mmu.generation", "NV50", "test");
+  build();
+  mem->write32(vram + 0x77777010, 0x5a5a);
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 2, 0x5010).data, 0x5a5au);  // PD at 0x1400
+  EXPECT_EQ(access(engine::pfifo_bg, client::pfifo_read, 2, 0x5010).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(mmu->fault_count_of(fault::invalid_engine), 1u);
+}
+
+TEST_F(MmuNv50, QtestTranslate) {
+  build();
+  // Page 5 -> VRAM 0xa0005000; the object's enc 2 takes the PTE's (0); storage 0x7f from PTE (0).
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0x5678 r"),
+            "OK linear=0xa0005678 target=VRAM ro=0 super=0 storage=0x0 comp=0 tag=0x0 pcycle=0 enc=0 paged=1 host=0x2a0005678");
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.walks"), 1.0);
+  qtest("translate 5 8 0x100 2 0x5000 r");  // same TLB as real traffic: a hit
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.hits"), 1.0);
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0x9000 r notlb").substr(0, 20), "OK linear=0xa0009000");
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.walks"), 1.0);  // notlb: no walk counted
+  EXPECT_EQ(qtest("translate 5 8 0x100 0 0 r"), "OK fault=NULL_DMAOBJ");
+  EXPECT_EQ(qtest("translate 5 8 0x100 1 0x10000000 r"), "OK fault=DMAOBJ_LIMIT");
+  EXPECT_EQ(qtest("translate 5 8 0x100 3 0x5000 w"), "OK fault=READ_ONLY");
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0x20000000 r user"), "OK fault=PDE_NOT_PRESENT");
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0x10000 r"), "OK fault=PTE_NOT_PRESENT");
+  EXPECT_EQ(mmu->fault_status.get(), 0u);  // probes latch nothing
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 r"), "FAIL usage: translate ENGINE CLIENT CHANDESC SELECTOR ADDR r|w [user|super] [notlb]");
+  EXPECT_EQ(qtest("translate 5 8 zz 2 0 r").substr(0, 28), "FAIL translate: bad number i");
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0 x"), "FAIL translate: access must be r or w, not 'x'");
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0 r bogus"), "FAIL translate: unknown option 'bogus' (user, super, notlb)");
+  std::string reply;
+  EXPECT_FALSE(mmu->qtest({"readl", "0"}, reply));
+}
+
+TEST_F(MmuNv50, DebugTransportHasNoSideEffects) {
+  build();
+  mem->write32(vram + 0xa0005678, 0x77);
+  uint32_t v = 0;
+  transaction t(tlm::TLM_READ_COMMAND, 0x5678, &v, 4);
+  t.ext.vm_engine = engine::pfifo;
+  t.ext.vm_client = client::pfifo_read;
+  t.ext.dma_slot = 2;
+  t.ext.vm_context = chan;
+  EXPECT_EQ(eng->out->transport_dbg(t.gp), 4u);
+  EXPECT_EQ(v, 0x77u);
+  EXPECT_EQ(mmu->translations.value(), 0u);
+  EXPECT_EQ(mmu->engine_tlb(engine::pfifo).valid_entries(), 0u);
+  t.ext.dma_slot = 0;
+  EXPECT_EQ(eng->out->transport_dbg(t.gp), 0u);
+  EXPECT_EQ(mmu->fault_status.get(), 0u);
+}
+
+TEST_F(MmuNv50, BadConfigurationIsAClearError) {
+  config::global().set("mmu.generation", "GF100", "test.yaml:3");
+  EXPECT_THROW(mmu = std::make_unique<mmu_nv50>("mmu"), config_error);
+}
+
+TEST_F(MmuNv50, BadTlbGeometryIsAClearError) {
+  config::global().set("mmu.tlb_entries", "12", "--set");
+  try {
+    mmu = std::make_unique<mmu_nv50>("mmu");
+    FAIL() << "no error";
+  } catch (const config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("powers of two"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
