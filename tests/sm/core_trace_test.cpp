@@ -3,12 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "core/trace.h"
+#include "paths.h"
 
 using namespace gpuvp::sm;
 
-#ifndef SM_DATA_DIR
-#define SM_DATA_DIR "tests/sm/data"
-#endif
 
 namespace {
 
@@ -28,14 +26,14 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 TEST(sm_trace, parses_fixture_kernelslist_and_trace) {
-  kernelslist kl = parse_kernelslist(SM_DATA_DIR "/ffma/kernelslist.g");
+  kernelslist kl = parse_kernelslist(sm_data_dir() + "/ffma/kernelslist.g");
   ASSERT_EQ(kl.entries.size(), 3u);
   EXPECT_FALSE(kl.entries[0].is_kernel);
   EXPECT_TRUE(kl.entries[0].copy.to_device);
   EXPECT_EQ(kl.entries[0].copy.addr, 0x7f4e8a000000ull);
   EXPECT_EQ(kl.entries[0].copy.size, 4096u);
   ASSERT_TRUE(kl.entries[1].is_kernel);
-  EXPECT_EQ(kl.entries[1].trace_path, SM_DATA_DIR "/ffma/kernel-1.traceg");
+  EXPECT_EQ(kl.entries[1].trace_path, sm_data_dir() + "/ffma/kernel-1.traceg");
   EXPECT_FALSE(kl.entries[2].copy.to_device);
 
   kernel_trace k = parse_kernel_trace(kl.entries[1].trace_path);

@@ -137,7 +137,7 @@ void execute_stage::execute() {
   for (auto& e : units_) {
     simd_function_unit& fu = *e.fu;
     for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
-    warp_inst* ready = e.port->get_ready(sub_core_, e.slot);
+    warp_inst* ready = e.port->get_ready(sub_core_ && e.slot != any_slot, e.slot);
     if (!ready || !fu.accepts(ready->op)) continue;
     if (!fu.can_issue(*ready)) {
       ++dispatch_stalls;

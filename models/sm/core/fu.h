@@ -154,7 +154,8 @@ class execute_stage {
   // `ex_wb_width` result buses (= the EX_WB width of -gpgpu_pipeline_widths).
   execute_stage(unsigned ex_wb_width, bool sub_core);
   // Adds a unit issuing from `issue_port` (an OC_EX register set); in sub-core mode the unit
-  // takes instructions only from slot `sub_core_slot` of that set.
+  // takes instructions only from slot `sub_core_slot` of that set (any_slot: shared, as LDST).
+  static constexpr unsigned any_slot = ~0u;
   void add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port, unsigned sub_core_slot);
   // GPGPU-Sim's shader_core_ctx::execute(), one core cycle.
   void execute();

@@ -1,0 +1,56 @@
+// The GPU's compute side without SystemC: N SMs, CTA distribution, one kernel at a time.
+// The compute engine component steps it inside its SC_THREAD; tests and the benchmark step it
+// directly.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu_config.h"
+#include "sm_core.h"
+#include "trace.h"
+
+namespace gpuvp::sm {
+
+struct kernel_result {
+  std::string name;
+  unsigned id = 0;
+  uint64_t cycles = 0;
+  sm_stats stats;  // summed over SMs (cycles = kernel cycles)
+  unsigned sms_used = 0, ctas_per_sm = 0;
+  double ipc() const { return cycles ? double(stats.warp_insts) / double(cycles) : 0.0; }
+  double l1_hit_rate() const {
+    uint64_t a = stats.l1_hits + stats.l1_misses;
+    return a ? double(stats.l1_hits) / double(a) : 0.0;
+  }
+};
+
+class gpu_sim {
+ public:
+  // num_sms 0: the config's count.
+  gpu_sim(const gpu_config& cfg, mem_port* mem, unsigned num_sms = 0);
+  // Starts a kernel; throws std::runtime_error if one CTA does not fit an SM.
+  void start(const kernel_trace& k);
+  // One core cycle; false once the kernel has finished (then result() is final).
+  bool step();
+  bool running() const { return k_ != nullptr && !finished_; }
+  kernel_result result() const;
+  // Runs a whole kernel, returns its result.
+  kernel_result run(const kernel_trace& k);
+  uint64_t cycle() const { return cycle_; }
+  std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
+
+ private:
+  const gpu_config& cfg_;
+  mem_port* mem_;
+  unsigned num_sms_;
+  std::vector<std::unique_ptr<sm_core>> sms_;
+  const kernel_trace* k_ = nullptr;
+  size_t next_cta_ = 0, ctas_done_ = 0;
+  uint64_t cycle_ = 0, start_ = 0, launch_wait_ = 0;
+  unsigned next_sm_ = 0, ctas_per_sm_ = 0;
+  bool finished_ = false;
+  std::vector<bool> used_;
+};
+
+}  // namespace gpuvp::sm

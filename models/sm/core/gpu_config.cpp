@@ -1,0 +1,252 @@
+#include "gpu_config.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace gpuvp::sm {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& msg) { throw config_file_error(where + ": " + msg); }
+
+unsigned to_uint(const std::string& where, const std::string& opt, std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  unsigned v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+    fail(where, opt + ": '" + std::string(s) + "' is not an unsigned number");
+  return v;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (ch == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::vector<unsigned> uint_list(const std::string& where, const std::string& opt, const std::string& v,
+                                char sep, size_t min_count) {
+  auto parts = split(v, sep);
+  if (parts.size() < min_count)
+    fail(where, opt + ": expected " + std::to_string(min_count) + " values separated by '" + sep + "', got '" + v + "'");
+  std::vector<unsigned> out;
+  for (auto& p : parts) out.push_back(to_uint(where, opt, p));
+  return out;
+}
+
+lat_ii pair_of(const std::string& where, const std::string& opt, const std::string& v) {
+  auto l = uint_list(where, opt, v, ',', 2);
+  return {l[0], l[1]};
+}
+
+bool to_bool(const std::string& where, const std::string& opt, const std::string& v) {
+  return to_uint(where, opt, v) != 0;
+}
+
+}  // namespace
+
+lat_ii gpu_config::latency_of(op_class c) const {
+  switch (c) {
+    case op_class::sp: return lat_sp;
+    case op_class::dp: return lat_dp;
+    case op_class::sfu: return lat_sfu;
+    case op_class::intp: return lat_int;
+    case op_class::tensor: return lat_tensor;
+    case op_class::mem: return {1, 1};
+    case op_class::exit: case op_class::barrier: case op_class::nop: return {1, 1};
+    default: return spec[unsigned(c) - unsigned(op_class::spec1) + 1].op;
+  }
+}
+
+void gpu_config::validate() const {
+  const std::string where = files.empty() ? std::string("gpu config") : files.back();
+  auto check = [&](const char* what, lat_ii l) {
+    if (l.latency == 0 || l.latency >= MAX_ALU_LATENCY)
+      fail(where, std::string(what) + " latency " + std::to_string(l.latency) + " outside [1, 511]");
+    if (l.initiation == 0) fail(where, std::string(what) + " initiation interval 0");
+  };
+  check("int", lat_int);
+  check("sp", lat_sp);
+  check("dp", lat_dp);
+  check("sfu", lat_sfu);
+  check("tensor", lat_tensor);
+  for (unsigned i = 1; i <= SPECIALIZED_UNIT_NUM; ++i)
+    if (spec[i].enabled) {
+      check(("spec_op_" + std::to_string(i)).c_str(), spec[i].op);
+      if (spec[i].max_latency == 0) fail(where, "specialized unit " + std::to_string(i) + " max latency 0");
+    }
+  for (unsigned w : widths)
+    if (w == 0) fail(where, "-gpgpu_pipeline_widths: a width of 0");
+  if (num_sched == 0 || warp_size != 32) fail(where, "need >= 1 scheduler and warp size 32");
+  if (num_sms() == 0) fail(where, "no SMs configured");
+}
+
+std::string gpu_config::summary() const {
+  std::ostringstream os;
+  os << "sm config:";
+  for (auto& f : files) os << " " << f;
+  os << " (" << num_sms() << " SMs, " << num_sched << " schedulers, " << widths[EX_WB] << " result buses";
+  os << "; " << ignored.size() << " options ignored as not modelled)";
+  return os.str();
+}
+
+bool apply_option(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
+  auto u = [&] { return to_uint(where, name, v); };
+  if (name == "-gpgpu_n_clusters") c.num_clusters = u();
+  else if (name == "-gpgpu_n_cores_per_cluster") c.cores_per_cluster = u();
+  else if (name == "-gpgpu_shader_core_pipeline") {
+    auto l = uint_list(where, name, v, ':', 2);
+    c.max_threads_per_sm = l[0];
+    c.warp_size = l[1];
+  } else if (name == "-gpgpu_shader_cta") c.max_ctas_per_sm = u();
+  else if (name == "-gpgpu_shader_registers") c.registers_per_sm = u();
+  else if (name == "-gpgpu_shmem_size") c.shmem_per_sm = u();
+  else if (name == "-gpgpu_pipeline_widths") {
+    auto l = uint_list(where, name, v, ',', N_PIPELINE_STAGES);
+    for (unsigned i = 0; i < N_PIPELINE_STAGES; ++i) c.widths[i] = l[i];
+  } else if (name == "-gpgpu_num_sp_units") c.num_sp = u();
+  else if (name == "-gpgpu_num_dp_units") c.num_dp = u();
+  else if (name == "-gpgpu_num_sfu_units") c.num_sfu = u();
+  else if (name == "-gpgpu_num_int_units") c.num_int = u();
+  else if (name == "-gpgpu_num_tensor_core_units") c.num_tensor = u();
+  else if (name == "-gpgpu_sub_core_model") c.sub_core = to_bool(where, name, v);
+  else if (name == "-gpgpu_num_sched_per_core") c.num_sched = u();
+  else if (name == "-gpgpu_scheduler") {
+    if (v != "lrr" && v != "gto" && v.rfind("two_level_active", 0) != 0)
+      fail(where, name + ": unknown scheduler '" + v + "' (lrr, gto, two_level_active:...)");
+    c.scheduler = v;
+  } else if (name == "-gpgpu_max_insn_issue_per_warp") c.max_insn_issue_per_warp = u();
+  else if (name == "-gpgpu_dual_issue_diff_exec_units") c.dual_issue_diff_exec_units = to_bool(where, name, v);
+  else if (name == "-gpgpu_num_reg_banks") c.reg_banks = u();
+  else if (name == "-gpgpu_reg_file_port_throughput") c.reg_port_throughput = u();
+  else if (name == "-gpgpu_operand_collector_num_units_gen") c.oc_units_gen = u();
+  else if (name == "-gpgpu_operand_collector_num_units_sp") c.oc_units_sp = u();
+  else if (name == "-gpgpu_operand_collector_num_units_dp") c.oc_units_dp = u();
+  else if (name == "-gpgpu_operand_collector_num_units_sfu") c.oc_units_sfu = u();
+  else if (name == "-gpgpu_operand_collector_num_units_int") c.oc_units_int = u();
+  else if (name == "-gpgpu_operand_collector_num_units_tensor_core") c.oc_units_tensor = u();
+  else if (name == "-gpgpu_operand_collector_num_units_mem") c.oc_units_mem = u();
+  else if (name == "-gpgpu_clock_domains") {
+    auto parts = split(v, ':');
+    try {
+      c.core_mhz = std::stod(parts.at(0));
+    } catch (const std::exception&) {
+      fail(where, name + ": bad clock '" + v + "'");
+    }
+    if (c.core_mhz <= 0) fail(where, name + ": core clock must be > 0");
+  } else if (name == "-gpgpu_l1_latency") c.l1_latency = u();
+  else if (name == "-gpgpu_smem_latency") c.smem_latency = u();
+  else if (name == "-gpgpu_shmem_num_banks") c.smem_banks = u();
+  else if (name == "-gpgpu_l2_rop_latency") c.l2_rop_latency = u();
+  else if (name == "-dram_latency") c.dram_latency = u();
+  else if (name == "-gpgpu_kernel_launch_latency") c.kernel_launch_latency = u();
+  else if (name == "-gpgpu_cache:dl1") {
+    // [S|N:]sets:line:ways,repl:...,mshr_type:entries:merge,...
+    auto groups = split(v, ',');
+    auto geo = split(groups[0], ':');
+    if (!geo.empty() && (geo[0] == "S" || geo[0] == "N")) geo.erase(geo.begin());
+    if (geo.size() < 3) fail(where, name + ": expected sets:line:ways in '" + v + "'");
+    c.l1_sets = to_uint(where, name, geo[0]);
+    c.l1_line = to_uint(where, name, geo[1]);
+    c.l1_ways = to_uint(where, name, geo[2]);
+    if (groups.size() > 2) {
+      auto m = split(groups[2], ':');
+      if (m.size() >= 3) {
+        c.l1_mshrs = to_uint(where, name, m[1]);
+        c.l1_mshr_merge = to_uint(where, name, m[2]);
+      }
+    }
+    if (!c.l1_sets || !c.l1_line || !c.l1_ways || (c.l1_line & (c.l1_line - 1)))
+      fail(where, name + ": sets, ways must be > 0 and the line a power of two");
+  } else if (name.rfind("-trace_opcode_latency_initiation_", 0) == 0) {
+    std::string k = name.substr(33);
+    lat_ii p = pair_of(where, name, v);
+    if (k == "int") c.lat_int = p;
+    else if (k == "sp") c.lat_sp = p;
+    else if (k == "dp") c.lat_dp = p;
+    else if (k == "sfu") c.lat_sfu = p;
+    else if (k == "tensor") c.lat_tensor = p;
+    else if (k.rfind("spec_op_", 0) == 0) {
+      unsigned n = to_uint(where, name, k.substr(8));
+      if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
+      c.spec[n].op = p;
+    } else {
+      c.ignored.push_back(name);
+      return false;
+    }
+  } else if (name.rfind("-specialized_unit_", 0) == 0) {
+    unsigned n = to_uint(where, name, std::string_view(name).substr(18));
+    if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
+    auto parts = split(v, ',');
+    if (parts.size() != 6)
+      fail(where, name + ": expected enabled,num_units,max_latency,ID_OC width,OC_EX width,NAME, got '" + v + "'");
+    auto& s = c.spec[n];
+    s.enabled = to_bool(where, name, parts[0]);
+    s.num_units = to_uint(where, name, parts[1]);
+    s.max_latency = to_uint(where, name, parts[2]);
+    s.id_oc_width = to_uint(where, name, parts[3]);
+    s.oc_ex_width = to_uint(where, name, parts[4]);
+    s.name = parts[5];
+    if (s.name.empty()) fail(where, name + ": empty unit name");
+  } else {
+    c.ignored.push_back(name);
+    return false;
+  }
+  return true;
+}
+
+void load_config_text(gpu_config& c, const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  std::string line;
+  unsigned n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (auto h = line.find('#'); h != std::string::npos) line.erase(h);
+    std::istringstream ls(line);
+    std::string opt, val, extra;
+    if (!(ls >> opt)) continue;
+    const std::string where = name + ":" + std::to_string(n);
+    if (opt[0] != '-') fail(where, "expected an option starting with '-', got '" + opt + "'");
+    if (!(ls >> val)) {
+      // A few Accel-Sim options are bare flags; none is one the SM model reads.
+      c.ignored.push_back(opt);
+      continue;
+    }
+    std::string rest;
+    while (ls >> extra) rest += " " + extra;
+    if (!rest.empty() && opt != "-gpgpu_scheduler") val += rest;
+    apply_option(c, opt, val, where);
+  }
+  c.files.push_back(name);
+}
+
+void load_config_file(gpu_config& c, const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw config_file_error(path + ":0: cannot open file");
+  std::ostringstream os;
+  os << f.rdbuf();
+  load_config_text(c, os.str(), path);
+}
+
+std::vector<std::string> shipped_config_names() { return {"QV100", "RTX3070", "A100", "H100"}; }
+
+std::string shipped_config_dir(const std::string& name) {
+  if (name == "QV100") return "SM7_QV100";
+  if (name == "RTX3070") return "SM86_RTX3070";
+  if (name == "A100") return "SM80_A100";
+  if (name == "H100") return "SM90_H100";
+  return "";
+}
+
+}  // namespace gpuvp::sm

@@ -1,0 +1,82 @@
+// GPU configuration read straight from Accel-Sim's gpgpusim.config / trace.config option files:
+// "-option value" lines, '#' comments. Options the SM model does not use are ignored and counted
+// (one summary line); a malformed value of a known option is a config_file_error naming file:line.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fu.h"
+
+namespace gpuvp::sm {
+
+struct config_file_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// -gpgpu_pipeline_widths order.
+enum pipe_width : unsigned {
+  ID_OC_SP, ID_OC_DP, ID_OC_INT, ID_OC_SFU, ID_OC_MEM, OC_EX_SP, OC_EX_DP, OC_EX_INT, OC_EX_SFU,
+  OC_EX_MEM, EX_WB, ID_OC_TENSOR_CORE, OC_EX_TENSOR_CORE, N_PIPELINE_STAGES
+};
+
+struct lat_ii {
+  unsigned latency = 1, initiation = 1;
+};
+
+// -specialized_unit_N enabled,num_units,max_latency,ID_OC width,OC_EX width,NAME
+struct spec_unit_cfg {
+  bool enabled = false;
+  unsigned num_units = 0, max_latency = 1, id_oc_width = 1, oc_ex_width = 1;
+  std::string name;
+  lat_ii op;  // -trace_opcode_latency_initiation_spec_op_N
+};
+
+struct gpu_config {
+  // Core and occupancy
+  unsigned num_clusters = 80, cores_per_cluster = 1;
+  unsigned max_threads_per_sm = 2048, warp_size = 32, max_ctas_per_sm = 32;
+  unsigned registers_per_sm = 65536, shmem_per_sm = 98304;
+  // Issue and execute
+  std::array<unsigned, N_PIPELINE_STAGES> widths{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  unsigned num_sp = 1, num_dp = 1, num_sfu = 1, num_int = 1, num_tensor = 1;
+  bool sub_core = false;
+  unsigned num_sched = 2;
+  std::string scheduler = "gto";  // lrr | gto | two_level_active:N:...
+  unsigned max_insn_issue_per_warp = 2;
+  bool dual_issue_diff_exec_units = true;
+  unsigned reg_banks = 8, reg_port_throughput = 1;
+  unsigned oc_units_gen = 0, oc_units_sp = 4, oc_units_dp = 0, oc_units_sfu = 4, oc_units_int = 0,
+           oc_units_tensor = 4, oc_units_mem = 2;
+  // Latencies (cycles) and initiation intervals per unit class
+  lat_ii lat_int{4, 1}, lat_sp{4, 1}, lat_dp{8, 8}, lat_sfu{20, 8}, lat_tensor{64, 64};
+  std::array<spec_unit_cfg, SPECIALIZED_UNIT_NUM + 1> spec{};  // index 1..8
+  // Memory side
+  double core_mhz = 1132;
+  unsigned l1_latency = 20, smem_latency = 20, smem_banks = 32;
+  unsigned l1_sets = 4, l1_line = 128, l1_ways = 64, l1_mshrs = 512, l1_mshr_merge = 8;
+  unsigned l2_rop_latency = 160, dram_latency = 100;
+  unsigned kernel_launch_latency = 0;
+
+  // Bookkeeping
+  std::vector<std::string> files;
+  std::vector<std::string> ignored;  // unknown option names, in order seen
+
+  unsigned num_sms() const { return num_clusters * cores_per_cluster; }
+  lat_ii latency_of(op_class c) const;
+  // Throws config_file_error if a latency does not fit MAX_ALU_LATENCY or a width is zero.
+  void validate() const;
+  std::string summary() const;  // one line: files, SMs, ignored option count
+};
+
+// Applies one option; returns false if the option is unknown (and records it in `ignored`).
+bool apply_option(gpu_config& c, const std::string& name, const std::string& value, const std::string& where);
+void load_config_text(gpu_config& c, const std::string& text, const std::string& name);
+void load_config_file(gpu_config& c, const std::string& path);
+// Shipped configurations: "QV100", "RTX3070", "A100", "H100" (models/sm/configs/<dir>/).
+std::vector<std::string> shipped_config_names();
+std::string shipped_config_dir(const std::string& name);  // directory name, "" if unknown
+
+}  // namespace gpuvp::sm

@@ -1,0 +1,625 @@
+#include "sm_core.h"
+
+#include <algorithm>
+#include <bit>
+#include <queue>
+#include <unordered_map>
+
+namespace gpuvp::sm {
+
+namespace {
+constexpr unsigned RZ = 255, URZ = 511;
+bool is_zero_reg(unsigned r) { return r == RZ || r == URZ; }
+}  // namespace
+
+void sm_stats::merge(const sm_stats& o) {
+  cycles = std::max(cycles, o.cycles);
+  active_cycles += o.active_cycles;
+  warp_insts += o.warp_insts;
+  thread_insts += o.thread_insts;
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) sched_stalls[i] += o.sched_stalls[i];
+  result_bus_stalls += o.result_bus_stalls;
+  dispatch_stalls += o.dispatch_stalls;
+  bank_conflicts += o.bank_conflicts;
+  l1_hits += o.l1_hits;
+  l1_misses += o.l1_misses;
+  l1_mshr_merges += o.l1_mshr_merges;
+  mshr_stalls += o.mshr_stalls;
+  mem_reads += o.mem_reads;
+  mem_writes += o.mem_writes;
+  smem_accesses += o.smem_accesses;
+  smem_bank_conflict_cycles += o.smem_bank_conflict_cycles;
+  ctas_done += o.ctas_done;
+  auto add = [](auto& into, const auto& from) {
+    for (auto& [n, v] : from) {
+      auto it = std::find_if(into.begin(), into.end(), [&](auto& p) { return p.first == n; });
+      if (it == into.end()) into.push_back({n, v});
+      else it->second += v;
+    }
+  };
+  add(unit_issued, o.unit_issued);
+  add(unit_active, o.unit_active);
+}
+
+// ---- LDST unit -------------------------------------------------------------------------------
+// The stallable unit: it takes an instruction whenever its dispatch register is empty, keeps it
+// there while it sends one L1 access per cycle (or while shared-memory bank conflicts last), and
+// writes back itself when the last access is back (not through a result bus).
+class ldst_unit : public stallable_unit {
+ public:
+  ldst_unit(sm_core& core, const gpu_config& cfg)
+      : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(size_t(cfg.l1_sets) * cfg.l1_ways, ~0ull),
+        lru_(tags_.size(), 0) {}
+  bool accepts(op_class op) const override { return op == op_class::mem; }
+  bool can_issue(const warp_inst&) const override { return dispatch_reg_.empty(); }
+  void issue(register_set& source, warp_inst& ready) override {
+    simd_function_unit::issue(source, ready);
+    prepared_ = false;
+  }
+  bool busy() const override { return !dispatch_reg_.empty() || !events_.empty(); }
+  void cycle() override;
+
+ private:
+  struct event {
+    uint64_t at;
+    bool fill;      // MSHR fill (key = line) or one access of an instruction done (key = slot)
+    uint64_t key;
+    bool operator>(const event& o) const { return at != o.at ? at > o.at : key > o.key; }
+  };
+  struct inflight {
+    warp_inst inst;
+    unsigned outstanding = 0;
+  };
+  struct mshr {
+    std::vector<unsigned> waiters;
+  };
+  void prepare();
+  unsigned new_slot(const warp_inst& w);
+  void done_one(unsigned slot);
+  bool l1_lookup(uint64_t line, bool allocate);
+
+  sm_core& core_;
+  const gpu_config& cfg_;
+  std::vector<uint64_t> tags_, lru_;
+  uint64_t stamp_ = 0;
+  std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
+  std::vector<inflight> slots_;
+  std::vector<unsigned> free_slots_;
+  std::unordered_map<uint64_t, mshr> mshrs_;
+  bool prepared_ = false;
+  unsigned slot_ = 0;                 // inflight slot of the dispatch register's instruction
+  std::vector<uint64_t> lines_;       // global/local: lines still to access
+  unsigned conflict_cycles_ = 0;      // shared: cycles still to spend on bank conflicts
+};
+
+unsigned ldst_unit::new_slot(const warp_inst& w) {
+  unsigned s;
+  if (!free_slots_.empty()) {
+    s = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    s = unsigned(slots_.size());
+    slots_.emplace_back();
+  }
+  slots_[s].inst = w;
+  slots_[s].outstanding = 0;
+  return s;
+}
+
+void ldst_unit::done_one(unsigned slot) {
+  if (--slots_[slot].outstanding == 0) {
+    core_.complete(slots_[slot].inst);
+    free_slots_.push_back(slot);
+  }
+}
+
+bool ldst_unit::l1_lookup(uint64_t line, bool allocate) {
+  const unsigned ways = cfg_.l1_ways;
+  const size_t base = size_t(line % cfg_.l1_sets) * ways;
+  for (unsigned w = 0; w < ways; ++w)
+    if (tags_[base + w] == line) {
+      lru_[base + w] = ++stamp_;
+      return true;
+    }
+  if (allocate) {
+    size_t victim = base;
+    for (unsigned w = 1; w < ways; ++w)
+      if (lru_[base + w] < lru_[victim]) victim = base + w;
+    tags_[victim] = line;
+    lru_[victim] = ++stamp_;
+  }
+  return false;
+}
+
+void ldst_unit::prepare() {
+  const warp_inst& w = dispatch_reg_;
+  prepared_ = true;
+  slot_ = new_slot(w);
+  slots_[slot_].outstanding = 1;  // held until the last access is sent
+  lines_.clear();
+  conflict_cycles_ = 0;
+  if (w.space == mem_space::shared) {
+    // Bank conflict degree: the most distinct 4-byte words any one bank must deliver.
+    std::vector<std::vector<uint64_t>> banks(cfg_.smem_banks);
+    unsigned degree = 1;
+    for (unsigned t = 0; t < 32; ++t) {
+      if (!(w.active_mask >> t & 1) || !w.addrs) continue;
+      uint64_t word = w.addrs[t] / 4;
+      auto& b = banks[word % cfg_.smem_banks];
+      if (std::find(b.begin(), b.end(), word) == b.end()) b.push_back(word);
+      degree = std::max(degree, unsigned(b.size()));
+    }
+    conflict_cycles_ = degree;
+    ++core_.st_.smem_accesses;
+    core_.st_.smem_bank_conflict_cycles += degree - 1;
+  } else if ((w.space == mem_space::global || w.space == mem_space::local) && w.addrs) {
+    for (unsigned t = 0; t < 32; ++t) {
+      if (!(w.active_mask >> t & 1)) continue;
+      uint64_t line = w.addrs[t] / cfg_.l1_line;
+      if (std::find(lines_.begin(), lines_.end(), line) == lines_.end()) lines_.push_back(line);
+    }
+    std::reverse(lines_.begin(), lines_.end());  // pop_back gives thread order
+  }
+}
+
+void ldst_unit::cycle() {
+  const uint64_t now = core_.cycle_;
+  while (!events_.empty() && events_.top().at <= now) {
+    event e = events_.top();
+    events_.pop();
+    if (e.fill) {
+      l1_lookup(e.key, true);
+      auto it = mshrs_.find(e.key);
+      std::vector<unsigned> waiters = std::move(it->second.waiters);
+      mshrs_.erase(it);
+      for (unsigned s : waiters) done_one(s);
+    } else {
+      done_one(unsigned(e.key));
+    }
+  }
+  if (dispatch_reg_.empty()) {
+    occupied_ >>= 1;
+    return;
+  }
+  if (!prepared_) prepare();
+  inflight& f = slots_[slot_];
+  const warp_inst& w = dispatch_reg_;
+  bool finished = false;
+  if (w.space == mem_space::shared) {
+    if (--conflict_cycles_ == 0) {
+      ++f.outstanding;
+      events_.push({now + cfg_.smem_latency, false, slot_});
+      finished = true;
+    }
+  } else if (lines_.empty()) {
+    // constant cache, or a memory opcode traced without addresses: an L1-latency access
+    ++f.outstanding;
+    events_.push({now + cfg_.l1_latency, false, slot_});
+    finished = true;
+  } else {
+    uint64_t line = lines_.back();
+    bool sent = true;
+    if (w.store) {
+      // write-through, no write-allocate: the line goes to memory, a resident copy stays
+      l1_lookup(line, false);
+      core_.mem_->access(line * cfg_.l1_line, cfg_.l1_line, true, now);
+      ++core_.st_.mem_writes;
+    } else if (l1_lookup(line, false)) {
+      ++core_.st_.l1_hits;
+      ++f.outstanding;
+      events_.push({now + cfg_.l1_latency, false, slot_});
+    } else if (auto it = mshrs_.find(line); it != mshrs_.end() && it->second.waiters.size() < cfg_.l1_mshr_merge) {
+      ++core_.st_.l1_misses;
+      ++core_.st_.l1_mshr_merges;
+      ++f.outstanding;
+      it->second.waiters.push_back(slot_);
+    } else if (it == mshrs_.end() && mshrs_.size() < cfg_.l1_mshrs) {
+      ++core_.st_.l1_misses;
+      ++core_.st_.mem_reads;
+      uint64_t lat = core_.mem_->access(line * cfg_.l1_line, cfg_.l1_line, false, now);
+      ++f.outstanding;
+      mshrs_[line].waiters.push_back(slot_);
+      events_.push({now + cfg_.l1_latency + lat, true, line});
+    } else {
+      ++core_.st_.mshr_stalls;  // retry next cycle
+      sent = false;
+    }
+    if (sent) lines_.pop_back();
+    finished = lines_.empty();
+  }
+  if (finished) {
+    dispatch_reg_.clear();
+    done_one(slot_);  // drop the hold: completes now if nothing is outstanding (stores)
+  }
+  occupied_ >>= 1;
+}
+
+// ---- core ------------------------------------------------------------------------------------
+
+unsigned sm_core::max_ctas(const gpu_config& cfg, const kernel_trace& k) {
+  const unsigned wpc = k.warps_per_cta();
+  unsigned n = cfg.max_ctas_per_sm;
+  n = std::min(n, cfg.max_threads_per_sm / (wpc * 32));
+  const uint64_t regs = uint64_t(std::max(1u, k.nregs)) * wpc * 32;
+  n = unsigned(std::min<uint64_t>(n, cfg.registers_per_sm / regs));
+  if (k.shmem) n = std::min(n, cfg.shmem_per_sm / k.shmem);
+  return n;
+}
+
+sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem) : cfg_(cfg), id_(id), mem_(mem) {
+  warps_.resize(cfg.max_threads_per_sm / 32);
+  ctas_.resize(cfg.max_ctas_per_sm);
+  sched_warps_.resize(cfg.num_sched);
+  last_issued_.assign(cfg.num_sched, -1);
+  for (unsigned w = 0; w < warps_.size(); ++w) sched_warps_[w % cfg.num_sched].push_back(w);
+  if (cfg.scheduler.rfind("two_level_active", 0) == 0) {
+    auto colon = cfg.scheduler.find(':');
+    two_level_active_ = colon == std::string::npos ? 6 : unsigned(std::max(1, std::atoi(cfg.scheduler.c_str() + colon + 1)));
+  }
+  ex_ = std::make_unique<execute_stage>(cfg.widths[EX_WB], cfg.sub_core);
+  const bool sc = cfg.sub_core;
+  auto make_sets = [&](op_class c, unsigned id_oc_w, unsigned oc_ex_w, const std::string& n) {
+    sets_.push_back(std::make_unique<register_set>(id_oc_w, "ID_OC_" + n));
+    id_oc_[unsigned(c)] = sets_.back().get();
+    id_oc_list_.push_back(sets_.back().get());
+    sets_.push_back(std::make_unique<register_set>(oc_ex_w, "OC_EX_" + n));
+    oc_ex_[unsigned(c)] = sets_.back().get();
+  };
+  auto add_units = [&](op_class c, unsigned count, unsigned depth, const std::string& n) {
+    register_set* port = oc_ex_[unsigned(c)];
+    for (unsigned k = 0; k < count; ++k) {
+      auto u = std::make_unique<pipelined_unit>(n + "_" + std::to_string(k), &ex_->ex_wb(), depth, std::vector<op_class>{c});
+      ex_->add_unit(std::move(u), port, sc ? k % port->size() : 0);
+    }
+  };
+  const auto& W = cfg.widths;
+  make_sets(op_class::sp, W[ID_OC_SP], W[OC_EX_SP], "SP");
+  make_sets(op_class::dp, W[ID_OC_DP], W[OC_EX_DP], "DP");
+  make_sets(op_class::intp, W[ID_OC_INT], W[OC_EX_INT], "INT");
+  make_sets(op_class::sfu, W[ID_OC_SFU], W[OC_EX_SFU], "SFU");
+  make_sets(op_class::tensor, W[ID_OC_TENSOR_CORE], W[OC_EX_TENSOR_CORE], "TENSOR_CORE");
+  make_sets(op_class::mem, W[ID_OC_MEM], W[OC_EX_MEM], "MEM");
+  add_units(op_class::sp, cfg.num_sp, cfg.lat_sp.latency, "SP");
+  add_units(op_class::dp, cfg.num_dp, cfg.lat_dp.latency, "DP");
+  add_units(op_class::intp, cfg.num_int, cfg.lat_int.latency, "INT");
+  add_units(op_class::sfu, cfg.num_sfu, cfg.lat_sfu.latency, "SFU");
+  add_units(op_class::tensor, cfg.num_tensor, cfg.lat_tensor.latency, "TENSOR_CORE");
+  for (unsigned n = 1; n <= SPECIALIZED_UNIT_NUM; ++n) {
+    const auto& s = cfg.spec[n];
+    if (!s.enabled) continue;
+    make_sets(spec_class(n), s.id_oc_width, s.oc_ex_width, s.name);
+    add_units(spec_class(n), s.num_units, std::max(s.max_latency, s.op.latency), s.name);
+  }
+  auto l = std::make_unique<ldst_unit>(*this, cfg);
+  ldst_ = l.get();
+  ex_->add_unit(std::move(l), oc_ex_[unsigned(op_class::mem)], execute_stage::any_slot);
+  unsigned ncu = cfg.oc_units_gen ? cfg.oc_units_gen
+                                  : cfg.oc_units_sp + cfg.oc_units_dp + cfg.oc_units_sfu + cfg.oc_units_int +
+                                        cfg.oc_units_tensor + cfg.oc_units_mem;
+  cus_.resize(std::max(ncu, cfg.num_sched));
+  for (unsigned i = 0; i < cus_.size(); ++i) cus_[i].sched = unsigned(uint64_t(i) * cfg.num_sched / cus_.size());
+  bank_reads_.resize(std::max(1u, cfg.reg_banks));
+}
+
+sm_core::~sm_core() = default;
+
+register_set* sm_core::id_oc_for(op_class c) { return id_oc_[unsigned(c)]; }
+register_set* sm_core::oc_ex_for(op_class c) { return oc_ex_[unsigned(c)]; }
+
+bool sm_core::can_take_cta() const {
+  unsigned live = 0;
+  for (unsigned i = 0; i < cta_limit_; ++i) live += ctas_[i].live;
+  return live < cta_limit_;
+}
+
+void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
+  if (live_ctas_ == 0) {
+    cta_limit_ = std::min<unsigned>(max_ctas(cfg_, k), unsigned(ctas_.size()));
+    warps_per_cta_ = k.warps_per_cta();
+  }
+  unsigned slot = 0;
+  while (slot < cta_limit_ && ctas_[slot].live) ++slot;
+  cta_state& c = ctas_[slot];
+  c = cta_state{};
+  c.live = true;
+  c.index = cta_index;
+  c.k = &k;
+  c.warps = warps_per_cta_;
+  const trace_cta& t = k.ctas[cta_index];
+  for (unsigned i = 0; i < warps_per_cta_; ++i) {
+    warp_state& w = warps_[slot * warps_per_cta_ + i];
+    w = warp_state{};
+    w.live = true;
+    w.cta_slot = slot;
+    w.prog = &t.warps[i];
+    w.age = age_++;
+  }
+  ++live_ctas_;
+}
+
+unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
+  const unsigned nb = unsigned(bank_reads_.size());
+  unsigned bank = reg + warp;  // GPGPU-Sim's register_bank: warp id skews the bank
+  if (cfg_.sub_core) {
+    unsigned per = std::max(1u, nb / cfg_.num_sched);
+    return (bank % per) + sched * per;
+  }
+  return bank % nb;
+}
+
+void sm_core::complete(const warp_inst& inst) {
+  warp_state& w = warps_[inst.warp];
+  for (int d = 0; d < inst.ndst; ++d)
+    if (!is_zero_reg(inst.dst[d])) --w.reserved[inst.dst[d]];
+  --w.pending;
+  warp_maybe_done(inst.warp);
+}
+
+void sm_core::warp_maybe_done(unsigned wi) {
+  warp_state& w = warps_[wi];
+  if (!w.live || !w.exited || w.pending) return;
+  w.live = false;
+  cta_state& c = ctas_[w.cta_slot];
+  if (++c.warps_done == c.warps) {
+    c.live = false;
+    --live_ctas_;
+    ++st_.ctas_done;
+    if (on_cta_done) on_cta_done(c.index);
+  }
+}
+
+void sm_core::writeback() {
+  register_set& wb = ex_->ex_wb();
+  for (unsigned s = 0; s < wb.size(); ++s) {
+    warp_inst& w = wb.slot(s);
+    if (w.empty()) continue;
+    warp_inst done = w;
+    w.clear();
+    complete(done);
+  }
+}
+
+void sm_core::read_operands() {
+  const bool sc = cfg_.sub_core;
+  // dispatch_ready_cu
+  for (auto& cu : cus_) {
+    if (!cu.busy || cu.pending_reads) continue;
+    if (cu.out->has_free(sc, cu.sched)) {
+      cu.out->move_in(sc, cu.sched, cu.inst);
+      cu.busy = false;
+    }
+  }
+  // allocate_reads: each bank serves reg_file_port_throughput reads per cycle, oldest first
+  if (!reads_.empty()) {
+    std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
+    for (auto it = reads_.begin(); it != reads_.end();) {
+      if (bank_reads_[it->bank] < cfg_.reg_port_throughput) {
+        ++bank_reads_[it->bank];
+        --cus_[it->cu].pending_reads;
+        it = reads_.erase(it);
+      } else {
+        ++st_.bank_conflicts;
+        ++it;
+      }
+    }
+  }
+  // allocate_cu: move instructions from ID_OC into free collector units and queue their reads
+  for (register_set* in : id_oc_list_) {
+    for (unsigned s = 0; s < in->size(); ++s) {
+      warp_inst& w = in->slot(s);
+      if (w.empty()) continue;
+      unsigned cu = 0;
+      while (cu < cus_.size() && (cus_[cu].busy || (sc && cus_[cu].sched != w.sched % cfg_.num_sched))) ++cu;
+      if (cu == cus_.size()) continue;
+      collector_unit& c = cus_[cu];
+      c.busy = true;
+      c.inst = w;
+      c.out = oc_ex_for(w.op);
+      c.pending_reads = 0;
+      for (int i = 0; i < w.nsrc; ++i) {
+        unsigned r = w.src[i];
+        if (is_zero_reg(r)) continue;
+        bool dup = false;
+        for (int j = 0; j < i; ++j) dup |= w.src[j] == r;
+        if (dup) continue;
+        reads_.push_back({cu, bank_of(r, w.warp, w.sched)});
+        ++c.pending_reads;
+      }
+      w.clear();
+    }
+  }
+}
+
+// Issues up to max_insn_issue_per_warp instructions of warp w; returns how many, and reports in
+// `blocked` why it stopped before the first one (stall_cause::n when it issued).
+bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
+  warp_state& w = warps_[wi];
+  unsigned issued = 0;
+  op_class first = op_class::nop;
+  blocked = unsigned(stall_cause::idle);
+  while (issued < cfg_.max_insn_issue_per_warp) {
+    if (w.next >= w.prog->insts.size()) {  // trace without EXIT: the warp ends here
+      if (!w.exited) {
+        w.exited = true;
+        ++ctas_[w.cta_slot].exited;
+        warp_maybe_done(wi);
+      }
+      break;
+    }
+    const trace_inst& ti = w.prog->insts[w.next];
+    const op_class cls = ti.info.cls;
+    if (issued && cfg_.dual_issue_diff_exec_units && cls == first) break;
+    if (cls == op_class::exit || cls == op_class::barrier || cls == op_class::nop) {
+      if (cls == op_class::barrier && w.pending) {  // BAR waits for the warp's own writes
+        if (!issued) blocked = unsigned(stall_cause::barrier);
+        break;
+      }
+      ++w.next;
+      ++st_.warp_insts;
+      st_.thread_insts += std::popcount(ti.mask);
+      if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
+      ++issued;
+      cta_state& c = ctas_[w.cta_slot];
+      if (cls == op_class::exit) {
+        w.exited = true;
+        ++c.exited;
+        warp_maybe_done(wi);
+      } else if (cls == op_class::barrier) {
+        w.at_barrier = true;
+        ++c.at_barrier;
+      }
+      if (cls == op_class::exit || cls == op_class::barrier) break;
+      first = cls;
+      continue;
+    }
+    // scoreboard: sources must not be pending (RAW). Destinations are not checked (WAW): the
+    // Accel-Sim calibration runs 100 FFMAs to the same register at 2 cycles each.
+    bool hazard = false;
+    for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && w.reserved[ti.src[i]];
+    if (hazard) {
+      if (!issued) blocked = unsigned(stall_cause::scoreboard);
+      break;
+    }
+    register_set* port = id_oc_for(cls);
+    if (!port) {  // opcode of a specialized unit this GPU config does not enable: the INT pipe
+      port = id_oc_for(op_class::intp);
+    }
+    if (!port->has_free(cfg_.sub_core, sched)) {
+      if (!issued) blocked = unsigned(stall_cause::pipeline);
+      break;
+    }
+    warp_inst in;
+    in.valid = true;
+    in.uid = ++uid_;
+    in.op = id_oc_[unsigned(cls)] ? cls : op_class::intp;
+    in.opcode = ti.opcode;
+    lat_ii l = cfg_.latency_of(in.op);
+    in.latency = l.latency;
+    in.initiation = l.initiation;
+    in.dispatch_cycles = l.initiation;
+    in.warp = wi;
+    in.sched = sched;
+    in.active_mask = ti.mask;
+    in.ndst = int8_t(ti.ndst);
+    in.nsrc = int8_t(ti.nsrc);
+    std::copy(ti.dst, ti.dst + 4, in.dst);
+    std::copy(ti.src, ti.src + 4, in.src);
+    in.space = ti.info.space;
+    in.store = ti.info.store;
+    in.width = ti.width;
+    if (ti.width) in.addrs = &ctas_[w.cta_slot].k->addresses[ti.addr_index];
+    in.issue_cycle = cycle_;
+    for (int i = 0; i < ti.ndst; ++i)
+      if (!is_zero_reg(ti.dst[i])) ++w.reserved[ti.dst[i]];
+    ++w.pending;
+    port->move_in(cfg_.sub_core, sched, in);
+    ++w.next;
+    ++st_.warp_insts;
+    st_.thread_insts += std::popcount(ti.mask);
+    if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
+    ++issued;
+    first = cls;
+  }
+  if (issued) blocked = unsigned(stall_cause::n);
+  return issued > 0;
+}
+
+void sm_core::issue() {
+  // Release barriers where every warp of the CTA that has not exited has arrived.
+  for (auto& c : ctas_) {
+    if (!c.live || !c.at_barrier || c.at_barrier < c.warps - c.exited) continue;
+    c.at_barrier = 0;
+    for (auto& w : warps_)
+      if (w.live && &ctas_[w.cta_slot] == &c) w.at_barrier = false;
+  }
+  for (unsigned s = 0; s < sched_warps_.size(); ++s) {
+    const auto& mine = sched_warps_[s];
+    const unsigned n = unsigned(mine.size());
+    bool any_sb = false, any_pipe = false, any_bar = false, done = false;
+    auto attempt = [&](unsigned wi) {
+      warp_state& w = warps_[wi];
+      if (!w.live || w.exited) return false;
+      if (w.at_barrier) {
+        any_bar = true;
+        return false;
+      }
+      unsigned why;
+      if (try_issue(s, wi, why)) {
+        last_issued_[s] = int(wi);
+        return true;
+      }
+      any_sb |= why == unsigned(stall_cause::scoreboard);
+      any_pipe |= why == unsigned(stall_cause::pipeline);
+      any_bar |= why == unsigned(stall_cause::barrier);
+      return false;
+    };
+    if (cfg_.scheduler == "gto") {
+      // greedy: the last issued warp first, then the oldest
+      if (last_issued_[s] >= 0) done = attempt(unsigned(last_issued_[s]));
+      if (!done) {
+        std::vector<unsigned> order;
+        for (unsigned wi : mine)
+          if (warps_[wi].live && int(wi) != last_issued_[s]) order.push_back(wi);
+        std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return warps_[a].age < warps_[b].age; });
+        for (unsigned wi : order)
+          if ((done = attempt(wi))) break;
+      }
+    } else {
+      // lrr (and two-level: loose round robin over the first `active` live warps after the last)
+      unsigned start = 0;
+      if (last_issued_[s] >= 0)
+        start = unsigned(std::find(mine.begin(), mine.end(), unsigned(last_issued_[s])) - mine.begin()) + 1;
+      unsigned considered = 0;
+      for (unsigned k = 0; k < n && !done; ++k) {
+        unsigned wi = mine[(start + k) % n];
+        if (!warps_[wi].live) continue;
+        if (two_level_active_ && considered++ >= two_level_active_) break;
+        done = attempt(wi);
+      }
+    }
+    if (!done) {
+      stall_cause c = any_sb ? stall_cause::scoreboard : any_pipe ? stall_cause::pipeline
+                      : any_bar ? stall_cause::barrier : stall_cause::idle;
+      ++st_.sched_stalls[unsigned(c)];
+    }
+  }
+}
+
+void sm_core::cycle() {
+  ++cycle_;
+  if (!active()) return;  // every warp done means nothing is in flight
+  ++st_.active_cycles;
+  writeback();
+  ex_->execute();
+  read_operands();
+  issue();
+}
+
+sm_stats sm_core::stats() const {
+  sm_stats s = st_;
+  s.cycles = cycle_;
+  s.result_bus_stalls = ex_->result_bus_stalls;
+  s.dispatch_stalls = ex_->dispatch_stalls;
+  for (unsigned i = 0; i < ex_->num_units(); ++i) {
+    auto& u = ex_->unit(i);
+    std::string n = u.name().substr(0, u.name().rfind('_'));
+    if (n.empty() || u.name() == "LDST") n = u.name();
+    bool found = false;
+    for (auto& p : s.unit_issued)
+      if (p.first == n) {
+        p.second += u.issued;
+        found = true;
+      }
+    if (!found) s.unit_issued.push_back({n, u.issued});
+    found = false;
+    for (auto& p : s.unit_active)
+      if (p.first == n) {
+        p.second += u.active_cycles;
+        found = true;
+      }
+    if (!found) s.unit_active.push_back({n, u.active_cycles});
+  }
+  return s;
+}
+
+}  // namespace gpuvp::sm

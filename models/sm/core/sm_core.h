@@ -1,0 +1,140 @@
+// One SM (GPGPU-Sim's shader_core_ctx), trace driven: per cycle writeback, execute, operand
+// collection, issue (the order GPGPU-Sim's cycle() uses, so a stage sees last cycle's state of the
+// stage after it). Warp schedulers (LRR, GTO, two-level), a scoreboard on destination registers,
+// an operand collector with register-bank conflicts, the execute stage of fu.h, and an LDST unit
+// with shared memory and an L1 data cache whose misses go out through a mem_port.
+// Pure C++; the SystemC compute engine (compute.h) drives it.
+#pragma once
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fu.h"
+#include "gpu_config.h"
+#include "trace.h"
+
+namespace gpuvp::sm {
+
+// Where L1 misses and stores go. Returns the latency in core cycles until the data is back
+// (reads) or the write is accepted; `cycle` is the SM's current cycle.
+class mem_port {
+ public:
+  virtual ~mem_port() = default;
+  virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) = 0;
+};
+
+// Memory behind L1 at a fixed latency (L2 ROP latency + DRAM latency from the config).
+class fixed_latency_memory : public mem_port {
+ public:
+  explicit fixed_latency_memory(uint64_t latency) : latency_(latency) {}
+  uint64_t access(uint64_t, unsigned, bool, uint64_t) override { ++accesses; return latency_; }
+  uint64_t accesses = 0;
+
+ private:
+  uint64_t latency_;
+};
+
+// Scheduler stall causes (per scheduler per cycle without an issue).
+enum class stall_cause : unsigned { idle, scoreboard, pipeline, barrier, n };
+
+struct sm_stats {
+  uint64_t cycles = 0, active_cycles = 0, warp_insts = 0, thread_insts = 0;
+  uint64_t sched_stalls[unsigned(stall_cause::n)] = {};
+  uint64_t result_bus_stalls = 0, dispatch_stalls = 0, bank_conflicts = 0;
+  uint64_t l1_hits = 0, l1_misses = 0, l1_mshr_merges = 0, mshr_stalls = 0, mem_reads = 0, mem_writes = 0;
+  uint64_t smem_accesses = 0, smem_bank_conflict_cycles = 0;
+  uint64_t ctas_done = 0;
+  std::vector<std::pair<std::string, uint64_t>> unit_issued, unit_active;  // per unit name
+  void merge(const sm_stats& o);
+};
+
+class ldst_unit;
+
+class sm_core {
+ public:
+  sm_core(const gpu_config& cfg, unsigned id, mem_port* mem);
+  ~sm_core();
+  sm_core(const sm_core&) = delete;
+  sm_core& operator=(const sm_core&) = delete;
+
+  // CTAs of `k` this SM can hold at once (threads, registers, shared memory, CTA slots); 0 if
+  // one CTA does not fit (the caller reports it).
+  static unsigned max_ctas(const gpu_config& cfg, const kernel_trace& k);
+  bool can_take_cta() const;
+  void launch_cta(const kernel_trace& k, unsigned cta_index);
+  void cycle();
+  bool active() const { return live_ctas_ > 0; }
+  uint64_t now() const { return cycle_; }
+  unsigned id() const { return id_; }
+  sm_stats stats() const;
+  // Called with (cta_index) when a CTA finishes.
+  std::function<void(unsigned)> on_cta_done;
+  // Called when a warp issues an instruction (sampled Perfetto spans), may be empty.
+  std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
+
+ private:
+  friend class ldst_unit;
+  struct warp_state {
+    bool live = false, exited = false, at_barrier = false;
+    unsigned cta_slot = 0;
+    const trace_warp* prog = nullptr;
+    size_t next = 0;
+    unsigned pending = 0;  // instructions in flight that write registers
+    uint64_t age = 0;      // launch order (GTO: oldest first)
+    std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
+  };
+  struct cta_state {
+    bool live = false;
+    unsigned index = 0, warps = 0, warps_done = 0, at_barrier = 0, exited = 0;
+    const kernel_trace* k = nullptr;
+  };
+  struct collector_unit {
+    bool busy = false;
+    warp_inst inst;
+    unsigned sched = 0;
+    unsigned pending_reads = 0;
+    register_set* out = nullptr;
+  };
+  struct read_req {
+    unsigned cu, bank;
+  };
+
+  void writeback();
+  void read_operands();
+  void issue();
+  bool try_issue(unsigned sched, unsigned w, unsigned& issued_units_mask);
+  void complete(const warp_inst& inst);  // writeback of one instruction
+  void warp_maybe_done(unsigned w);
+  unsigned bank_of(unsigned reg, unsigned warp, unsigned sched) const;
+  register_set* id_oc_for(op_class c);
+  register_set* oc_ex_for(op_class c);
+
+  const gpu_config& cfg_;
+  unsigned id_;
+  mem_port* mem_;
+  uint64_t cycle_ = 0, uid_ = 0, age_ = 0;
+  std::vector<warp_state> warps_;
+  std::vector<cta_state> ctas_;
+  unsigned live_ctas_ = 0, warps_per_cta_ = 0;
+  std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
+  std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
+  std::vector<std::unique_ptr<register_set>> sets_;  // owns all ID_OC / OC_EX sets
+  register_set* id_oc_[num_op_classes] = {};
+  register_set* oc_ex_[num_op_classes] = {};
+  std::vector<register_set*> id_oc_list_;
+  std::vector<collector_unit> cus_;
+  std::deque<read_req> reads_;
+  std::unique_ptr<execute_stage> ex_;
+  ldst_unit* ldst_ = nullptr;
+  std::vector<unsigned> bank_reads_;  // scratch
+  sm_stats st_;
+  unsigned two_level_active_ = 0;  // 0: not two-level
+  unsigned cta_limit_ = 0;         // CTAs of the running kernel per SM
+};
+
+}  // namespace gpuvp::sm
