@@ -1,0 +1,757 @@
+#include "fifo_core.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpuvp::pfifo {
+
+const char* err_type_name(err_type t) {
+  switch (t) {
+    case err_type::none: return "NONE";
+    case err_type::dma_pusher: return "DMA_PUSHER";
+    case err_type::cache_error: return "CACHE_ERROR";
+    case err_type::semaphore: return "SEMAPHORE";
+    case err_type::acquire_timeout: return "ACQUIRE_TIMEOUT";
+    case err_type::hang: return "HANG";
+  }
+  return "?";
+}
+
+std::string err_code_name(gen g, err_type t, uint32_t code) {
+  static const char* pusher[] = {"?", "CALL_SUBR_ACTIVE", "INVALID_MTHD", "RET_SUBR_INACTIVE", "INVALID_CMD", "IB_EMPTY", "MEM_FAULT"};
+  static const char* cache[] = {"?", "NO_HASH", "EMPTY_SUBCHANNEL", "INVALID_MTHD"};
+  static const char* sem_old[] = {"?", "INVALID_OPERAND", "INVALID_STATE", "ADDRESS_TOO_LARGE", "MEM_FAULT"};
+  static const char* sem_new[] = {"?", "ADDRESS_UNALIGNED", "INVALID_STATE", "ADDRESS_TOO_LARGE", "MEM_FAULT"};
+  switch (t) {
+    case err_type::dma_pusher: return code <= 6 ? pusher[code] : "?";
+    case err_type::cache_error: return code <= 3 ? cache[code] : "?";
+    case err_type::semaphore: return code <= 4 ? (g < gen::g80 ? sem_old : sem_new)[code] : "?";
+    case err_type::acquire_timeout: return "TIMEOUT";
+    case err_type::hang: return "INVALID_SEMAPHORE_OPERATION";
+    default: return "";
+  }
+}
+
+// ---------------------------------------------------------------- engines
+uint64_t engine::accept_time(uint64_t now) const {
+  auto first_pending = std::upper_bound(done_.begin(), done_.end(), now);
+  size_t pending = size_t(done_.end() - first_pending);
+  if (pending < queue_depth) return now;
+  return done_[done_.size() - queue_depth];
+}
+
+void engine::channel_switch(unsigned ch, uint64_t now) {
+  busy_until_ = std::max(now, busy_until_) + switch_cost_ps;
+  cur_channel_ = int(ch);
+  ++switches;
+  on_switch(ch);
+}
+
+void engine::submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t now) {
+  while (!done_.empty() && done_.front() <= now) done_.pop_front();
+  uint64_t start = std::max(now, busy_until_);
+  busy_until_ = start + execute(ch, subc, mthd, param, start);
+  done_.push_back(busy_until_);
+  ++methods;
+}
+
+// ---------------------------------------------------------------- RAMHT, DMA objects
+unsigned ramht_bits(uint32_t size_bytes) {
+  unsigned bits = 0;
+  while ((uint64_t(1) << bits) < size_bytes / 8) ++bits;
+  return bits;
+}
+
+uint32_t ramht_hash(uint32_t handle, unsigned bits, unsigned chid) {
+  uint32_t hash = 0;
+  const uint32_t mask = (uint32_t(1) << bits) - 1;
+  while (handle) {
+    hash ^= handle & mask;
+    handle = bits >= 32 ? 0 : handle >> bits;
+  }
+  if (bits >= 4) hash ^= chid << (bits - 4);
+  return hash & mask;
+}
+
+uint32_t ramht_context(gen g, unsigned engine, uint32_t addr, unsigned chid) {
+  if (g < gen::nv4) return 0x80000000u | (chid & 0x7f) << 24 | (engine ? 0x800000u : 0) | (addr & 0x7fffff);
+  if (g < gen::nv40) return 0x80000000u | (chid & 0x7f) << 24 | (engine & 3) << 16 | (addr & 0xffff);
+  if (g < gen::g80) return (chid & 0xff) << 23 | (engine & 7) << 20 | (addr & 0xfffff);
+  return (engine & 0xf) << 20 | (addr & 0xfffff);
+}
+
+uint32_t object_class(gen g, uint32_t w0) {
+  if (g < gen::nv25) return w0 & 0xff;
+  if (g < gen::nv40) return w0 & 0xfff;
+  return w0 & 0xffff;
+}
+
+dma_object parse_nv4_dmaobj(gen g, const uint32_t w[3]) {
+  dma_object o;
+  o.cls = object_class(g, w[0]);
+  o.pt_present = (w[0] >> 12) & 1;
+  o.rights = (w[0] >> 14) & 3;
+  o.target = (w[0] >> 16) & 3;
+  o.base = (w[2] & 0xfffff000u) | (w[0] >> 20);
+  o.limit = w[1];
+  return o;
+}
+
+dma_object parse_g80_dmaobj(const uint32_t w[6]) {
+  dma_object o;
+  o.cls = w[0] & 0xffff;
+  o.target = (w[0] >> 16) & 3;
+  o.rights = (w[0] >> 18) & 3;
+  o.pt_present = true;
+  o.limit = uint64_t(w[3] >> 24) << 32 | w[1];
+  o.base = uint64_t(w[3] & 0xff) << 32 | w[2];
+  return o;
+}
+
+// ---------------------------------------------------------------- core
+fifo_core::fifo_core(const core_config& cfg, fifo_bus& bus) : cfg_(cfg), bus_(bus), chans_(cfg.channels) {
+  for (unsigned i = 0; i < chans_.size(); ++i) {
+    chans_[i].id = i;
+    for (auto& e : chans_[i].engines) e = uint8_t(software_engine());
+    chans_[i].last_engine = uint8_t(software_engine());
+  }
+}
+
+void fifo_core::attach_engine(unsigned id, engine* e) {
+  if (engines_.size() <= id) engines_.resize(id + 1, nullptr);
+  engines_[id] = e;
+}
+
+void fifo_core::kick(unsigned ch) {
+  auto& c = chans_.at(ch);
+  c.fetch.clear();  // the host may have rewritten pushbuffer memory
+}
+
+void fifo_core::ack_error() {
+  if (errors_.empty()) return;
+  const unsigned ch = errors_.front().channel;
+  const bool was_pusher = errors_.front().type == err_type::dma_pusher;
+  errors_.pop_front();
+  auto& c = chans_[ch];
+  auto pending = [&](bool pusher) {
+    return std::any_of(errors_.begin(), errors_.end(), [&](const error_record& r) {
+      return r.channel == ch && (r.type == err_type::dma_pusher) == pusher;
+    });
+  };
+  c.pusher_stopped = pending(true);
+  c.puller_stopped = pending(false);
+  if (was_pusher) {  // the offending command is dropped
+    c.st.mcnt = 0;
+    c.st.lenp = false;
+  }
+}
+
+void fifo_core::raise(channel& c, error_record r, uint64_t now) {
+  r.channel = c.id;
+  r.time_ps = now;
+  ++c.stats.errors;
+  log_.push_back(r);
+  if (r.type == err_type::hang) {
+    c.hung = true;
+    ++hangs;
+    return;  // a hang is silent: the channel just stops (reported at the end)
+  }
+  if (r.type == err_type::dma_pusher) c.pusher_stopped = true;
+  else c.puller_stopped = true;
+  errors_.push_back(r);
+  switch (r.type) {
+    case err_type::dma_pusher: intr |= intr_dma_pusher; break;
+    case err_type::cache_error: intr |= intr_cache_error; break;
+    case err_type::semaphore: intr |= intr_semaphore; break;
+    case err_type::acquire_timeout: intr |= intr_acquire_timeout; break;
+    default: break;
+  }
+  if (on_intr) on_intr();
+}
+
+bool fifo_core::pusher_has_work(const channel& c) const {
+  return c.dma_get != c.dma_put || (c.ib_mode && c.ib_get != c.ib_put);
+}
+
+bool fifo_core::can_pull(const channel& c) const {
+  return !c.puller_stopped && (c.acquire_active || !c.cache.empty());
+}
+
+bool fifo_core::can_push(const channel& c) const {
+  return !c.pusher_stopped && c.cache.size() < cfg_.cache_depth && pusher_has_work(c);
+}
+
+bool fifo_core::runnable(const channel& c, uint64_t now) const {
+  return c.enabled && !c.hung && c.blocked_until <= now && (can_pull(c) || can_push(c));
+}
+
+uint32_t fifo_core::swap(const channel& c, uint32_t v) const {
+  bool be = cfg_.g >= gen::g80 ? cfg_.pfifo_big_endian : (cfg_.g >= gen::nv11 && c.big_endian);
+  return be ? __builtin_bswap32(v) : v;
+}
+
+bool fifo_core::sem_big_endian(const channel& c) const {
+  return cfg_.g >= gen::g80 ? cfg_.pfifo_big_endian : c.big_endian;
+}
+
+uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
+  const unsigned n = unsigned(chans_.size());
+  while (now < until) {
+    // Pick a channel: stay on the current one for its timeslice unless it yielded or blocked.
+    int pick = -1;
+    bool cur_ok = current >= 0 && runnable(chans_[current], now);
+    bool slice_over = yield_ || now - slice_start_ >= cfg_.timeslice_ps;
+    if (cur_ok && !slice_over) {
+      pick = current;
+    } else {
+      for (unsigned k = 1; k <= n; ++k) {
+        unsigned i = (unsigned(current < 0 ? n - 1 : current) + k) % n;
+        if (int(i) == current) continue;
+        if (runnable(chans_[i], now)) { pick = int(i); break; }
+      }
+      if (pick < 0 && cur_ok) pick = current;
+    }
+    yield_ = false;
+    if (pick < 0) {
+      uint64_t next = never;
+      for (const auto& c : chans_)
+        if (c.enabled && !c.hung && c.blocked_until > now && (can_pull(c) || can_push(c)))
+          next = std::min(next, c.blocked_until);
+      return next;
+    }
+    if (pick != current || slice_over) {
+      if (pick != current) ++chans_[pick].stats.channel_switches;
+      current = pick;
+      slice_start_ = now;
+    }
+    channel& c = chans_[pick];
+    const uint64_t slice_end = slice_start_ + cfg_.timeslice_ps;
+    // Work on this channel until it blocks, its slice ends, it yields or `until` passes.
+    while (now < until && now < slice_end && !yield_ && runnable(c, now)) {
+      try {
+        if (c.acquire_active && !c.puller_stopped) {
+          retry_acquire(c, now);
+        } else if (can_push(c)) {
+          pusher_step(c, now);
+        } else if (c.puller_stopped || c.cache.empty()) {
+          break;
+        } else {
+          const cache_entry e = c.cache.front();
+          try {
+            puller_step(c, e, now);
+          } catch (const fault& f) {
+            c.cache.pop_front();
+            error_record r;
+            r.type = f.t;
+            r.code = f.code;
+            r.word = e.data;
+            r.subc = e.subc;
+            r.mthd = e.mthd;
+            raise(c, r, now);
+            continue;
+          }
+          c.cache.pop_front();
+          now += cfg_.method_cost_ps;
+        }
+      } catch (const fault& f) {
+        error_record r;
+        r.type = f.t;
+        r.code = f.code;
+        r.word = c.rsvd_shadow;
+        r.position = c.err_pos;
+        raise(c, r, now);
+      } catch (const blocked&) {
+      }
+    }
+  }
+  return now;
+}
+
+// ---------------------------------------------------------------- pusher
+bool fifo_core::fetch_word(channel& c, uint64_t addr, uint32_t& w, uint64_t& now) {
+  if (addr >= c.fetch_addr && addr < c.fetch_addr + 4 * c.fetch.size()) {
+    w = c.fetch[(addr - c.fetch_addr) >> 2];
+    return true;
+  }
+  uint64_t n = cfg_.burst_words;
+  if (c.dma_put > addr) n = std::min<uint64_t>(n, (c.dma_put - addr) >> 2);
+  if (!c.ib_mode && c.dma_limit > addr) n = std::min<uint64_t>(n, (c.dma_limit - addr) >> 2);
+  n = std::min<uint64_t>(n, (0x1000 - (addr & 0xfff)) >> 2);  // stay inside the page
+  if (n == 0) n = 1;
+  c.fetch.resize(n);
+  auto read = [&](uint64_t words) {
+    if (cfg_.g >= gen::gf100)
+      return bus_.vm(false, c.id, addr, c.fetch.data(), unsigned(words * 4), client::pusher, now);
+    return bus_.dma(false, c.id, c.pb_dmaobj, addr, c.fetch.data(), unsigned(words * 4), client::pusher, now);
+  };
+  bool ok = read(n);
+  if (!ok && n > 1) {  // find out whether the faulting word is this one
+    n = 1;
+    c.fetch.resize(1);
+    ok = read(1);
+  }
+  if (!ok) {
+    c.fetch.clear();
+    return false;
+  }
+  c.stats.bytes_fetched += n * 4;
+  ++c.stats.fetches;
+  for (auto& v : c.fetch) v = (cfg_.g >= gen::nv11) ? swap(c, v) : v;
+  c.fetch_addr = addr;
+  w = c.fetch[0];
+  return true;
+}
+
+void fifo_core::cache_push(channel& c, uint32_t subc, uint32_t mthd, uint32_t data, bool ni) {
+  c.cache.push_back({uint16_t(subc), uint16_t(mthd), data, ni});
+  if (c.cache.size() > c.stats.cache_max) c.stats.cache_max = c.cache.size();
+}
+
+void fifo_core::pusher_step(channel& c, uint64_t& now) {
+  const gen g = cfg_.g;
+  if (c.dma_get != c.dma_put) {
+    c.err_pos = c.dma_get;
+    if (!c.ib_mode && c.dma_get >= c.dma_limit) throw fault{err_type::dma_pusher, pusher_err::mem_fault};
+    uint32_t word;
+    if (!fetch_word(c, c.dma_get, word, now)) throw fault{err_type::dma_pusher, pusher_err::mem_fault};
+    c.dma_get += 4;
+    if (!c.nonmain) c.dma_mget = c.dma_get;
+    ++c.stats.words;
+    now += cfg_.word_cost_ps;
+    if (c.st.lenp) {
+      c.st.lenp = false;
+      c.st.mcnt = word & 0xffffff;
+    } else if (c.st.mcnt) {
+      c.data_shadow = word;
+      if (g < gen::gf100 && !puller_knows_mthd(g, c.st.mthd)) {
+        c.rsvd_shadow = word;
+        throw fault{err_type::dma_pusher, pusher_err::invalid_mthd};
+      }
+      if (!c.sli_enable || c.sli_active) cache_push(c, c.st.subc, c.st.mthd, word, c.st.ni);
+      if (c.st.incr_once) {
+        c.st.incr_once = false;
+        c.st.mthd = (c.st.mthd + 4) & (method_space(g) - 1);
+      } else if (!c.st.ni) {
+        c.st.mthd = (c.st.mthd + 4) & (method_space(g) - 1);
+      }
+      --c.st.mcnt;
+      ++c.dcount_shadow;
+    } else {
+      c.rsvd_shadow = word;
+      const command cmd = decode_header(word, {g, c.ib_mode, c.sli_enable});
+      switch (cmd.kind) {
+        case cmd_kind::old_jump:
+        case cmd_kind::jump:
+          c.dma_get_jmp_shadow = c.dma_get;
+          c.dma_get = cmd.target;
+          break;
+        case cmd_kind::call:
+          if (c.subr_active) throw fault{err_type::dma_pusher, pusher_err::call_subr_active};
+          c.subr_return = c.dma_get;
+          c.subr_active = true;
+          c.dma_get = cmd.target;
+          break;
+        case cmd_kind::ret:
+          if (!c.subr_active) throw fault{err_type::dma_pusher, pusher_err::ret_subr_inactive};
+          c.dma_get = c.subr_return;
+          c.subr_active = false;
+          break;
+        case cmd_kind::increasing:
+        case cmd_kind::gf_increasing:
+          c.st = {cmd.mthd, cmd.subc, cmd.count, false, false, false};
+          c.dcount_shadow = 0;
+          c.stats.methods_inc += cmd.count;
+          break;
+        case cmd_kind::non_increasing:
+        case cmd_kind::gf_non_increasing:
+          c.st = {cmd.mthd, cmd.subc, cmd.count, true, false, false};
+          c.dcount_shadow = 0;
+          c.stats.methods_ninc += cmd.count;
+          break;
+        case cmd_kind::gf_increase_once:
+          c.st = {cmd.mthd, cmd.subc, cmd.count, true, false, true};
+          c.dcount_shadow = 0;
+          c.stats.methods_inc += cmd.count;
+          break;
+        case cmd_kind::long_non_increasing:
+          c.st = {cmd.mthd, cmd.subc, 0, true, true, false};
+          c.dcount_shadow = 0;
+          break;
+        case cmd_kind::gf_inline:
+          if (!c.sli_enable || c.sli_active) cache_push(c, cmd.subc, cmd.mthd, cmd.data, false);
+          ++c.stats.methods_inline;
+          break;
+        case cmd_kind::sli_conditional:
+          c.sli_active = (c.sli_mask & cmd.mask) != 0;
+          break;
+        case cmd_kind::gf_sli_user_mask_store:
+          c.user_mask = cmd.mask;
+          break;
+        case cmd_kind::gf_sli_cond_user_mask:
+          c.sli_active = (c.sli_mask & c.user_mask) != 0;
+          break;
+        case cmd_kind::invalid:
+          throw fault{err_type::dma_pusher, pusher_err::invalid_cmd};
+      }
+    }
+  } else if (c.ib_mode && c.ib_get != c.ib_put) {
+    c.err_pos = c.ib_address + uint64_t(c.ib_get) * 8;
+    uint32_t e[2];
+    const uint64_t at = c.ib_address + uint64_t(c.ib_get) * 8;
+    bool ok = cfg_.g >= gen::gf100 ? bus_.vm(false, c.id, at, e, 8, client::pusher, now)
+                                   : bus_.dma(false, c.id, c.pb_dmaobj, at, e, 8, client::pusher, now);
+    if (!ok) throw fault{err_type::dma_pusher, pusher_err::mem_fault};
+    e[0] = swap(c, e[0]);
+    e[1] = swap(c, e[1]);
+    c.rsvd_shadow = e[0];
+    if (++c.ib_get == (uint32_t(1) << c.ib_order)) c.ib_get = 0;
+    ++c.stats.ib_entries;
+    const ib_entry ib = decode_ib(e[0], e[1]);
+    if (!ib.length) {
+      c.rsvd_shadow = e[1];
+      throw fault{err_type::dma_pusher, pusher_err::ib_empty};
+    }
+    c.dma_get = ib.address;
+    c.dma_put = ib.address + uint64_t(ib.length) * 4;
+    c.nonmain = ib.nonmain;
+    if (!c.nonmain) c.dma_mget = c.dma_get;
+  }
+}
+
+// ---------------------------------------------------------------- RAMHT lookup
+bool fifo_core::ramht_lookup(unsigned ch, uint32_t handle, ramht_result& r, uint64_t& now) {
+  const gen g = cfg_.g;
+  if (g >= gen::gf100) return false;
+  const uint64_t base = (g >= gen::g80 ? chans_[ch].inst : cfg_.ramin_base) + cfg_.ramht_offset;
+  const unsigned bits = ramht_bits(cfg_.ramht_size);
+  const uint32_t entries = uint32_t(1) << bits;
+  const uint32_t h = ramht_hash(handle, bits, g >= gen::g80 ? 0 : ch);
+  for (uint32_t i = 0; i < entries; ++i) {
+    const uint32_t idx = (h + i) & (entries - 1);
+    uint32_t e[2];
+    if (!bus_.inst(false, base + uint64_t(idx) * 8, e, 8, now)) return false;
+    if (e[0] == 0 && e[1] == 0) return false;  // free entry ends the probe
+    if (e[0] != handle) continue;
+    const uint32_t ctx = e[1];
+    if (g < gen::nv4) {
+      if (!(ctx >> 31) || ((ctx >> 24) & 0x7f) != ch) continue;
+      r.ctx = ctx & 0xffffff;
+      r.engine = (ctx >> 23) & 1;
+      r.addr = ctx & 0xffff;
+    } else if (g < gen::nv40) {
+      if (!(ctx >> 31) || ((ctx >> 24) & 0x7f) != ch) continue;
+      r.ctx = ctx;
+      r.engine = (ctx >> 16) & 3;
+      r.addr = ctx & 0xffff;
+    } else if (g < gen::g80) {
+      if (((ctx >> 23) & 0xff) != ch) continue;
+      r.ctx = ctx;
+      r.engine = (ctx >> 20) & 7;
+      r.addr = ctx & 0xfffff;
+    } else {
+      r.ctx = ctx;
+      r.engine = (ctx >> 20) & 0xf;
+      r.addr = ctx & 0xfffff;
+    }
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- puller
+void fifo_core::wait_engine_idle(channel& c, unsigned eng, uint64_t now) {
+  engine* e = engine_at(eng);
+  if (e && e->cur_channel() == int(c.id) && !e->idle(now)) {
+    if (!c.waiting_engine) {
+      c.waiting_engine = true;
+      c.wait_start = now;
+    }
+    c.blocked_until = e->busy_until();
+    throw blocked{};
+  }
+}
+
+void fifo_core::submit(channel& c, unsigned eng, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now) {
+  engine* e = engine_at(eng);
+  if (!e) throw fault{err_type::cache_error, cache_err::empty_subchannel};  // no such engine: like SOFTWARE
+  if (e->cur_channel() != int(c.id)) {
+    e->channel_switch(c.id, now);
+    ++c.stats.engine_switches;
+  }
+  const uint64_t t = e->accept_time(now);
+  if (t > now) {
+    if (!c.waiting_engine) {
+      c.waiting_engine = true;
+      c.wait_start = now;
+    }
+    c.blocked_until = t;
+    throw blocked{};
+  }
+  if (c.waiting_engine) {
+    c.waiting_engine = false;
+    c.stats.engine_wait_ps += now - c.wait_start;
+  }
+  e->submit(c.id, subc, mthd, param, now);
+  ++c.stats.methods_engine;
+}
+
+bool fifo_core::sem_read(channel& c, bool use_offset, uint32_t& w, client cl, uint64_t& now) {
+  bool ok;
+  if (use_offset)
+    ok = bus_.dma(false, c.id, c.dma_semaphore, c.semaphore_offset, &w, 4, cl, now);
+  else if (cfg_.g < gen::gf100)
+    ok = bus_.dma(false, c.id, c.dma_semaphore, c.semaphore_address, &w, 4, cl, now);
+  else
+    ok = bus_.vm(false, c.id, c.semaphore_address, &w, 4, cl, now);
+  if (ok && sem_big_endian(c)) w = __builtin_bswap32(w);
+  return ok;
+}
+
+bool fifo_core::sem_write(channel& c, uint64_t addr, const void* data, unsigned len, uint64_t& now) {
+  if (cfg_.g < gen::gf100) return bus_.dma(true, c.id, c.dma_semaphore, addr, const_cast<void*>(data), len, client::puller, now);
+  return bus_.vm(true, c.id, addr, const_cast<void*>(data), len, client::puller, now);
+}
+
+void fifo_core::retry_acquire(channel& c, uint64_t& now) {
+  const client cl = cfg_.g >= gen::g84 ? client::semaphore_bg : client::puller;
+  uint32_t w = 0;
+  if (!sem_read(c, !c.acquire_source, w, cl, now)) {
+    c.acquire_active = false;
+    throw fault{err_type::semaphore, sem_err::mem_fault};
+  }
+  bool done = c.acquire_mode == 0 ? w == c.acquire_value
+            : c.acquire_mode == 1 ? int32_t(w - c.acquire_value) >= 0
+                                  : (w & c.acquire_value) != 0;
+  if (done) {
+    c.acquire_active = false;
+    c.stats.semaphore_wait_ps += now - c.acquire_timestamp;
+    return;
+  }
+  if (now - c.acquire_timestamp >= cfg_.acquire_timeout_ps) {
+    c.acquire_active = false;
+    c.stats.semaphore_wait_ps += now - c.acquire_timestamp;
+    throw fault{err_type::acquire_timeout, 0};
+  }
+  c.blocked_until = now + cfg_.acquire_retry_ps;
+}
+
+void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
+  const gen g = cfg_.g;
+  const unsigned subc = e.subc;
+  const uint32_t mthd = e.mthd;
+  uint32_t param = e.data;
+  const unsigned sw = software_engine();
+  ramht_result r;
+
+  if (g < gen::nv4) {
+    // Pre-NV4: objects' contexts live in the puller; PGRAPH is engine 1 here.
+    const unsigned pgraph = 1;
+    engine* pg = engine_at(pgraph);
+    auto wait_pgraph_idle = [&] {
+      if (pg && !pg->idle(now)) {
+        c.blocked_until = pg->busy_until();
+        throw blocked{};
+      }
+    };
+    if (mthd == 0) {
+      if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
+      const uint32_t newctx = r.ctx & 0xffffff;
+      if (newctx & 0x800000) {
+        submit(c, pgraph, subc, 0, newctx, now);
+        c.ctx[subc] = newctx;
+        c.last_subc = subc;
+      } else {
+        wait_pgraph_idle();
+        throw fault{err_type::cache_error, cache_err::empty_subchannel};
+      }
+      ++c.stats.methods_puller;
+      return;
+    }
+    if (mthd < 0x100) throw fault{err_type::cache_error, cache_err::invalid_mthd};
+    if (subc != c.last_subc) {
+      if (c.ctx[subc] & 0x800000) {
+        submit(c, pgraph, subc, 0, c.ctx[subc], now);
+        c.last_subc = subc;
+      } else {
+        wait_pgraph_idle();
+        throw fault{err_type::cache_error, cache_err::empty_subchannel};
+      }
+    }
+    if (c.ctx[subc] & 0x800000) {
+      submit(c, pgraph, subc, mthd, param, now);
+    } else {
+      wait_pgraph_idle();
+      throw fault{err_type::cache_error, cache_err::empty_subchannel};
+    }
+    return;
+  }
+
+  if (mthd >= 0x100) {
+    if (g < gen::gf100 && mthd >= 0x180 && mthd < 0x200) {
+      if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
+      param = r.addr;
+    }
+    const unsigned eng = c.engines[subc];
+    if (eng != c.last_engine) wait_engine_idle(c, c.last_engine, now);
+    if (eng == sw) throw fault{err_type::cache_error, cache_err::empty_subchannel};
+    submit(c, eng, subc, mthd, param, now);
+    c.last_engine = uint8_t(eng);
+    return;
+  }
+
+  ++c.stats.methods_puller;
+  if (!puller_knows_mthd(g, mthd)) throw fault{err_type::cache_error, cache_err::invalid_mthd};
+  switch (mthd) {
+    case 0x0000: {  // OBJECT
+      unsigned eng;
+      uint32_t eparam;
+      if (g >= gen::gf100) {
+        eparam = param & 0xffff;
+        eng = (param >> 16) & 0x1f;
+      } else {
+        if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
+        eng = r.engine;
+        eparam = r.addr & 0xffff;
+      }
+      if (eng != c.last_engine) wait_engine_idle(c, c.last_engine, now);
+      if (eng == sw) throw fault{err_type::cache_error, cache_err::empty_subchannel};
+      submit(c, eng, subc, 0, eparam, now);
+      c.last_engine = c.engines[subc] = uint8_t(eng);
+      return;
+    }
+    case 0x0008:  // NOP
+      return;
+    case 0x0010:  // SEMAPHORE_ADDRESS_HIGH
+      if (param & 0xffffff00) throw fault{err_type::semaphore, sem_err::address_too_large};
+      c.semaphore_address = (c.semaphore_address & 0xffffffffull) | uint64_t(param) << 32;
+      return;
+    case 0x0014:  // SEMAPHORE_ADDRESS_LOW
+      if (param & 3) throw fault{err_type::semaphore, sem_err::address_unaligned};
+      c.semaphore_address = (c.semaphore_address & ~0xffffffffull) | param;
+      return;
+    case 0x0018:  // SEMAPHORE_SEQUENCE
+      c.semaphore_sequence = param;
+      return;
+    case 0x001c: {  // SEMAPHORE_TRIGGER
+      const bool literal = cfg_.seed_literal_trigger;
+      const uint32_t op = (!literal && g >= gen::gf100) ? (param & 0xf) : (param & 7);
+      const uint64_t timestamp = now / 1000;  // PTIMER counts nanoseconds
+      const bool release = literal ? param == 2 : op == 2;
+      if (release) {
+        uint32_t v = literal ? param : c.semaphore_sequence;
+        uint32_t zero = 0;
+        uint64_t ts = timestamp;
+        if (sem_big_endian(c)) {
+          v = __builtin_bswap32(v);
+          ts = __builtin_bswap64(ts);
+        }
+        if (!sem_write(c, c.semaphore_address + 0x0, &v, 4, now) ||
+            !sem_write(c, c.semaphore_address + 0x4, &zero, 4, now) ||
+            !sem_write(c, c.semaphore_address + 0x8, &ts, 8, now))
+          throw fault{err_type::semaphore, sem_err::mem_fault};
+        return;
+      }
+      uint32_t word;
+      if (!sem_read(c, false, word, client::puller, now)) throw fault{err_type::semaphore, sem_err::mem_fault};
+      const uint32_t seq = c.semaphore_sequence;
+      if ((op == 1 && word == seq) || (op == 4 && int32_t(word - seq) >= 0) || (op == 8 && (word & seq))) return;
+      c.acquire_source = true;
+      c.acquire_value = seq;
+      c.acquire_timestamp = now;
+      if (op == 1 || op == 4 || (op == 8 && !literal && g >= gen::gf100)) {
+        c.acquire_active = true;
+        c.acquire_mode = op == 1 ? 0 : op == 4 ? 1 : 2;
+        c.blocked_until = now + cfg_.acquire_retry_ps;
+        ++c.stats.semaphore_waits;
+      } else {
+        error_record h;
+        h.type = err_type::hang;
+        h.word = param;
+        h.subc = subc;
+        h.mthd = mthd;
+        raise(c, h, now);
+      }
+      return;
+    }
+    case 0x0020:  // NOTIFY_INTR
+      ++notify_intrs;
+      intr |= intr_notify;
+      if (on_intr) on_intr();
+      return;
+    case 0x0024:  // WRCACHE_FLUSH
+      ++wrcache_flushes;
+      bus_.wrcache_flush(now);
+      return;
+    case 0x0028: case 0x002c: case 0x0070: case 0x0074: case 0x0078: case 0x007c:
+      ++unknown_methods;  // "???" in the seed: accepted, no modelled effect
+      return;
+    case 0x0050:  // REF_CNT
+      wait_engine_idle(c, c.last_engine, now);
+      if (c.waiting_engine) {
+        c.waiting_engine = false;
+        c.stats.engine_wait_ps += now - c.wait_start;
+      }
+      c.ref = param;
+      return;
+    case 0x0060: {  // DMA_SEMAPHORE
+      if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
+      const uint32_t obj = r.addr;
+      if (g < gen::g80) {
+        uint32_t w[3] = {};
+        if (!bus_.inst(false, cfg_.ramin_base + uint64_t(obj) * 16, w, 12, now))
+          throw fault{err_type::semaphore, sem_err::invalid_operand};
+        const dma_object o = parse_nv4_dmaobj(g, w);
+        if (o.cls != 2) throw fault{err_type::semaphore, sem_err::invalid_operand};
+        if (o.rights != 2) throw fault{err_type::semaphore, sem_err::invalid_operand};  // WO
+        if (!o.pt_present) throw fault{err_type::semaphore, sem_err::invalid_operand};
+      }
+      c.dma_semaphore = obj;
+      return;
+    }
+    case 0x0064:  // SEMAPHORE_OFFSET
+      if (g < gen::g80) {
+        if (param & ~0xffcu) throw fault{err_type::semaphore, sem_err::invalid_operand};
+        c.semaphore_offset = param;
+      } else if (g < gen::gf100) {
+        if (param & 3) throw fault{err_type::semaphore, sem_err::address_unaligned};
+        if (param & 0xffff0000) throw fault{err_type::semaphore, sem_err::address_too_large};
+        c.semaphore_offset = param;
+        c.semaphore_off_val = true;
+      } else {
+        c.semaphore_address = (c.semaphore_address & ~0xffffffffull) | param;
+      }
+      return;
+    case 0x0068:    // SEMAPHORE_ACQUIRE
+    case 0x006c: {  // SEMAPHORE_RELEASE
+      if (g < gen::g80 && !c.dma_semaphore) throw fault{err_type::semaphore, sem_err::invalid_state};
+      if (g >= gen::g80 && !c.semaphore_off_val) throw fault{err_type::semaphore, sem_err::invalid_state};
+      if (mthd == 0x6c) {
+        uint32_t v = sem_big_endian(c) ? __builtin_bswap32(param) : param;
+        if (!bus_.dma(true, c.id, c.dma_semaphore, c.semaphore_offset, &v, 4, client::puller, now))
+          throw fault{err_type::semaphore, sem_err::mem_fault};
+        return;
+      }
+      uint32_t word;
+      if (!sem_read(c, true, word, client::puller, now)) throw fault{err_type::semaphore, sem_err::mem_fault};
+      if (word == param) return;
+      c.acquire_active = true;
+      c.acquire_value = param;
+      c.acquire_timestamp = now;
+      c.blocked_until = now + cfg_.acquire_retry_ps;
+      ++c.stats.semaphore_waits;
+      if (g >= gen::g80) {
+        c.acquire_mode = 0;
+        c.acquire_source = false;
+      }
+      return;
+    }
+    case 0x0080:  // YIELD
+      ++c.stats.yields;
+      yield_ = true;
+      return;
+    default:
+      throw fault{err_type::cache_error, cache_err::invalid_mthd};
+  }
+}
+
+}  // namespace gpuvp::pfifo

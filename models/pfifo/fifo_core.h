@@ -1,0 +1,250 @@
+// PFIFO core: channels, DMA pusher, CACHE, puller, RAMHT, semaphores and the engine interface,
+// written as plain C++ over an abstract memory bus so that it is testable without SystemC.
+// The SystemC component (pfifo.h) owns a core, implements the bus with TLM transactions and
+// drives it from its thread. Time is a picosecond counter passed in and advanced by costs.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+#include "pushbuf.h"
+
+namespace gpuvp::pfifo {
+
+constexpr uint64_t never = std::numeric_limits<uint64_t>::max();
+
+// ---- Errors (seed + dma-pusher.rst ids) ----
+enum class err_type : uint32_t { none = 0, dma_pusher = 1, cache_error = 2, semaphore = 3, acquire_timeout = 4, hang = 5 };
+namespace pusher_err { enum : uint32_t { call_subr_active = 1, invalid_mthd = 2, ret_subr_inactive = 3, invalid_cmd = 4, ib_empty = 5, mem_fault = 6 }; }
+namespace cache_err { enum : uint32_t { no_hash = 1, empty_subchannel = 2, invalid_mthd = 3 }; }
+// Pre-G80 code 1 is INVALID_OPERAND, G80+ code 1 is ADDRESS_UNALIGNED.
+namespace sem_err { enum : uint32_t { invalid_operand = 1, address_unaligned = 1, invalid_state = 2, address_too_large = 3, mem_fault = 4 }; }
+const char* err_type_name(err_type t);
+std::string err_code_name(gen g, err_type t, uint32_t code);
+
+struct error_record {
+  unsigned channel = 0;
+  err_type type = err_type::none;
+  uint32_t code = 0;
+  uint32_t word = 0;      // offending pushbuffer word, or method parameter
+  uint64_t position = 0;  // dma_get of the offending word (pusher errors)
+  uint32_t subc = 0, mthd = 0;  // puller errors
+  uint64_t time_ps = 0;
+};
+
+// Who issues an access (maps to NV50 VM engines/clients in the SystemC bus).
+enum class client : uint8_t { pusher, puller, semaphore_bg, engine };
+
+// Memory as PFIFO sees it. Every call returns false on a fault and adds its latency to now_ps.
+class fifo_bus {
+ public:
+  virtual ~fifo_bus() = default;
+  // Through a DMA object: `obj` is its selector (RAMIN offset pre-G80, channel-structure offset G80+).
+  virtual bool dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len,
+                   client c, uint64_t& now_ps) = 0;
+  // GF100+: through the channel's virtual address space.
+  virtual bool vm(bool write, unsigned ch, uint64_t va, void* data, unsigned len, client c, uint64_t& now_ps) = 0;
+  // Instance memory (RAMIN / channel structures, RAMHT, DMA objects) by physical address.
+  virtual bool inst(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now_ps) = 0;
+  virtual void wrcache_flush(uint64_t& now_ps) {}
+};
+
+// ---- Engines ----
+// An engine accepts methods into an input queue and executes them asynchronously: the core only
+// asks when it is idle, which channel it holds, and when there is room for one more method.
+class engine {
+ public:
+  explicit engine(std::string name) : name_(std::move(name)) {}
+  virtual ~engine() = default;
+  const std::string& name() const { return name_; }
+  bool idle(uint64_t now) const { return busy_until_ <= now; }
+  uint64_t busy_until() const { return busy_until_; }
+  int cur_channel() const { return cur_channel_; }
+  // Earliest time a new method fits in the input queue.
+  uint64_t accept_time(uint64_t now) const;
+  void channel_switch(unsigned ch, uint64_t now);
+  void submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t now);
+
+  unsigned queue_depth = 16;
+  uint64_t method_cost_ps = 1000;
+  uint64_t switch_cost_ps = 100000;
+  uint64_t methods = 0, switches = 0;
+
+ protected:
+  // Executes one method; returns its execution time in ps (functional effect happens now).
+  virtual uint64_t execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) = 0;
+  virtual void on_switch(unsigned ch) {}
+
+ private:
+  std::string name_;
+  uint64_t busy_until_ = 0;
+  int cur_channel_ = -1;
+  std::deque<uint64_t> done_;  // completion times of queued methods
+};
+
+// ---- Channel state ----
+struct cache_entry { uint16_t subc; uint16_t mthd; uint32_t data; bool ni; };
+
+struct channel_stats {
+  uint64_t methods_engine = 0, methods_puller = 0, methods_inc = 0, methods_ninc = 0, methods_inline = 0;
+  uint64_t bytes_fetched = 0, fetches = 0, words = 0, ib_entries = 0;
+  uint64_t engine_switches = 0, engine_wait_ps = 0, semaphore_waits = 0, semaphore_wait_ps = 0;
+  uint64_t channel_switches = 0, errors = 0, yields = 0, cache_max = 0;
+};
+
+struct channel {
+  unsigned id = 0;
+  bool enabled = false, ib_mode = false, big_endian = false;
+  uint64_t inst = 0;        // instance / channel structure physical address
+  uint32_t pb_dmaobj = 0;   // pushbuffer DMA object selector
+  // pusher (dma-pusher.rst state)
+  uint64_t dma_put = 0, dma_get = 0, dma_limit = 0xffffffff, dma_mget = 0, subr_return = 0;
+  uint64_t dma_get_jmp_shadow = 0;
+  uint64_t err_pos = 0;  // position of the word being processed (error latch)
+  bool subr_active = false, nonmain = false;
+  uint64_t ib_address = 0;
+  uint32_t ib_order = 0, ib_get = 0, ib_put = 0;
+  struct { uint32_t mthd = 0, subc = 0, mcnt = 0; bool ni = false, lenp = false, incr_once = false; } st;
+  bool sli_enable = false, sli_active = true;
+  uint32_t sli_mask = 0, user_mask = 0;
+  uint32_t data_shadow = 0, rsvd_shadow = 0, dcount_shadow = 0;
+  // fetch burst buffer
+  std::vector<uint32_t> fetch;
+  uint64_t fetch_addr = 0;
+  // CACHE (this channel's part; saved/restored on channel switch)
+  std::deque<cache_entry> cache;
+  // puller (seed "Puller state")
+  uint32_t ctx[8] = {};
+  uint32_t last_subc = 0;
+  uint8_t engines[8] = {};
+  uint8_t last_engine = 0;
+  uint32_t ref = 0;
+  bool acquire_active = false;
+  uint64_t acquire_timestamp = 0;
+  uint32_t acquire_value = 0;
+  uint32_t dma_semaphore = 0, semaphore_offset = 0;
+  bool semaphore_off_val = false;
+  uint64_t semaphore_address = 0;
+  uint32_t semaphore_sequence = 0;
+  bool acquire_source = false;
+  uint32_t acquire_mode = 0;  // 0 equal, 1 geq, 2 mask (GF100, documented extension)
+  // control
+  bool pusher_stopped = false;  // DMA_PUSHER error latched: the pusher waits for the host's acknowledge
+  bool puller_stopped = false;  // puller error latched: the puller waits (the pusher may fill the CACHE)
+  bool stopped() const { return pusher_stopped || puller_stopped; }
+  bool hung = false;     // invalid semaphore operation (seed: "results in hang")
+  uint64_t blocked_until = 0;
+  uint64_t wait_start = 0;
+  bool waiting_engine = false;
+  channel_stats stats;
+};
+
+struct core_config {
+  gen g = gen::g84;
+  unsigned channels = 8;
+  unsigned cache_depth = 128;      // CACHE entries per channel
+  unsigned burst_words = 32;       // pusher fetch burst
+  uint64_t method_cost_ps = 1000;  // puller time per method
+  uint64_t word_cost_ps = 0;       // pusher time per word beyond the fetch latency
+  uint64_t acquire_retry_ps = 1000000;     // 1 us
+  uint64_t acquire_timeout_ps = 10000000000ull;  // 10 ms
+  uint64_t timeslice_ps = 100000000;  // 100 us
+  bool pfifo_big_endian = false;   // G80+ global PFIFO endianness
+  bool seed_literal_trigger = false;  // SEMAPHORE_TRIGGER exactly as the pseudocode (param==2, op=param&7)
+  uint64_t ramin_base = 0;         // pre-G80: RAMIN physical base
+  uint64_t ramht_offset = 0x10000; // pre-G80: in RAMIN; G80+: in the channel structure
+  uint32_t ramht_size = 0x8000;    // bytes (8 per entry)
+};
+
+// RAMHT hash (nouveau ramht.c): xor-fold the handle in `bits`-bit pieces, xor chid << (bits-4).
+uint32_t ramht_hash(uint32_t handle, unsigned bits, unsigned chid);
+unsigned ramht_bits(uint32_t size_bytes);
+// Builds the RAMHT context word for an object (inverse of the lookup; used by workloads/tests).
+uint32_t ramht_context(gen g, unsigned engine, uint32_t addr, unsigned chid);
+
+// DMA objects (NV4 and G80 layouts) parsed from instance memory words.
+struct dma_object {
+  uint32_t cls = 0;
+  bool pt_present = false;
+  unsigned rights = 0;   // NV4: 0 RW, 1 RO, 2 WO
+  unsigned target = 0;   // NV4: 0 VRAM, 2 PCI, 3 AGP; G80: 0 VM, 1 VRAM, 2 SYSRAM, 3 SYSRAM_NOSNOOP
+  uint64_t base = 0, limit = 0;
+};
+dma_object parse_nv4_dmaobj(gen g, const uint32_t w[3]);
+dma_object parse_g80_dmaobj(const uint32_t w[6]);
+uint32_t object_class(gen g, uint32_t word0);
+
+class fifo_core {
+ public:
+  fifo_core(const core_config& cfg, fifo_bus& bus);
+  const core_config& cfg() const { return cfg_; }
+  gen g() const { return cfg_.g; }
+  channel& chan(unsigned i) { return chans_.at(i); }
+  unsigned channel_count() const { return unsigned(chans_.size()); }
+  void attach_engine(unsigned id, engine* e);
+  engine* engine_at(unsigned id) const { return id < engines_.size() ? engines_[id] : nullptr; }
+  unsigned software_engine() const { return cfg_.g >= gen::gf100 ? 0x1f : 0; }
+
+  // Host side: a new DMA_PUT / IB_PUT was written, or the channel was (re)configured.
+  void kick(unsigned ch);
+  // Acknowledge the oldest latched error: its channel resumes.
+  void ack_error();
+  const std::deque<error_record>& errors() const { return errors_; }
+  const std::vector<error_record>& error_log() const { return log_; }
+
+  // Runs channels until `until`, or until nothing can progress. Returns the time at which
+  // something may next happen (never when every channel is idle or stopped).
+  uint64_t run(uint64_t& now, uint64_t until);
+
+  // Interrupt state (PFIFO_INTR bits, see pfifo.h) and hook called when a bit rises.
+  uint32_t intr = 0;
+  std::function<void()> on_intr;
+  uint64_t notify_intrs = 0, wrcache_flushes = 0, hangs = 0, unknown_methods = 0;
+  int current = -1;
+
+  // RAMHT lookup for channel ch; returns false on a miss.
+  struct ramht_result { uint32_t engine = 0, addr = 0, ctx = 0; };
+  bool ramht_lookup(unsigned ch, uint32_t handle, ramht_result& r, uint64_t& now);
+
+  // Intr bits.
+  static constexpr uint32_t intr_cache_error = 1u << 0, intr_dma_pusher = 1u << 12,
+                            intr_semaphore = 1u << 20, intr_acquire_timeout = 1u << 24,
+                            intr_hang = 1u << 28, intr_notify = 1u << 30;
+
+ private:
+  struct fault { err_type t; uint32_t code; };
+  struct blocked {};  // the current method must wait (blocked_until set)
+
+  bool runnable(const channel& c, uint64_t now) const;
+  bool can_pull(const channel& c) const;
+  bool can_push(const channel& c) const;
+  bool pusher_has_work(const channel& c) const;
+  void raise(channel& c, error_record r, uint64_t now);
+  // Pusher: processes one word (or IB entry). Throws fault.
+  void pusher_step(channel& c, uint64_t& now);
+  bool fetch_word(channel& c, uint64_t addr, uint32_t& w, uint64_t& now);
+  void cache_push(channel& c, uint32_t subc, uint32_t mthd, uint32_t data, bool ni);
+  // Puller: executes the method at the head of the cache. Throws fault or blocked.
+  void puller_step(channel& c, const cache_entry& e, uint64_t& now);
+  void wait_engine_idle(channel& c, unsigned eng, uint64_t now);
+  void submit(channel& c, unsigned eng, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  void retry_acquire(channel& c, uint64_t& now);
+  bool sem_read(channel& c, bool use_offset, uint32_t& w, client cl, uint64_t& now);
+  bool sem_write(channel& c, uint64_t addr, const void* data, unsigned len, uint64_t& now);
+  uint32_t swap(const channel& c, uint32_t v) const;
+  bool sem_big_endian(const channel& c) const;
+
+  core_config cfg_;
+  fifo_bus& bus_;
+  std::vector<channel> chans_;
+  std::vector<engine*> engines_;
+  std::deque<error_record> errors_;
+  std::vector<error_record> log_;
+  uint64_t slice_start_ = 0;
+  bool yield_ = false;
+};
+
+}  // namespace gpuvp::pfifo

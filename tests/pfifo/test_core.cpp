@@ -1,0 +1,541 @@
+// PFIFO core: pusher, puller methods per generation, RAMHT, semaphores, engines, scheduling.
+// Streams are written in the pb-asm syntax; expected values follow the seed's pseudocode.
+#include "core_fixture.h"
+
+using namespace gpuvp::pfifo;
+using gpuvp::pfifo::test::core_env;
+using errs = std::vector<std::pair<err_type, uint32_t>>;
+
+namespace {
+std::vector<uint32_t> params(const recording_engine& e, uint32_t mthd) {
+  std::vector<uint32_t> v;
+  for (auto& l : e.log)
+    if (l.mthd == mthd) v.push_back(l.param);
+  return v;
+}
+}  // namespace
+
+TEST(CorePuller, ObjectForwardingAndRamhtTranslation) {
+  core_env e(gen::g84);
+  e.ramht_add(0, 0xbeef0201, 1, 0x123);  // engine 1 = PGRAPH, object at inst + 0x1230
+  e.push(0,
+         "inc 0 OBJECT 0xbeef0201\n"
+         "inc 0 0x100 0xa 0xb\n"     // 0x100 = 0xa, 0x104 = 0xb
+         "ninc 0 0x104 1 2\n"        // 0x104 = 1, 0x104 = 2
+         "inc 0 0x184 0xbeef0201\n"  // 0x180..0x1fc: RAMHT -> 0x123
+         "inc 0 REF_CNT 7\n");
+  e.run();
+  ASSERT_TRUE(e.core->errors().empty());
+  ASSERT_EQ(e.gr->log.size(), 6u);
+  std::vector<std::pair<uint32_t, uint32_t>> got, want = {{0, 0x123}, {0x100, 0xa}, {0x104, 0xb}, {0x104, 1}, {0x104, 2}, {0x184, 0x123}};
+  for (auto& l : e.gr->log) got.emplace_back(l.mthd, l.param);
+  EXPECT_EQ(got, want);
+  auto& c = e.core->chan(0);
+  EXPECT_EQ(c.ref, 7u);
+  EXPECT_EQ(c.dma_get, c.dma_put);
+  EXPECT_EQ(c.stats.bytes_fetched, 4u * 12);  // 12 words
+  EXPECT_EQ(c.engines[0], 1);
+}
+
+TEST(CorePusher, InvalidCmdLatchesWordAndPositionThenResumes) {
+  core_env e(gen::g84);
+  const uint64_t at = e.push(0, "word 0xc0000000\ninc 0 REF_CNT 1\n");
+  e.run();
+  ASSERT_EQ(e.core->errors().size(), 1u);
+  const auto r = e.core->errors().front();
+  EXPECT_EQ(r.type, err_type::dma_pusher);
+  EXPECT_EQ(r.code, pusher_err::invalid_cmd);
+  EXPECT_EQ(r.word, 0xc0000000u);
+  EXPECT_EQ(r.position, at);
+  EXPECT_TRUE(e.core->intr & fifo_core::intr_dma_pusher);
+  EXPECT_TRUE(e.core->chan(0).pusher_stopped);
+  EXPECT_EQ(e.core->chan(0).ref, 0u);
+  e.core->ack_error();
+  e.run();
+  EXPECT_EQ(e.core->chan(0).ref, 1u);
+}
+
+TEST(CorePusher, InvalidMthdIsCaughtByThePusher) {
+  core_env e(gen::g84);
+  const uint64_t at = e.push(0, "inc 0 0x4 5\n");
+  e.run();
+  ASSERT_EQ(e.core->errors().size(), 1u);
+  EXPECT_EQ(e.core->errors().front().code, pusher_err::invalid_mthd);
+  EXPECT_EQ(e.core->errors().front().word, 5u);
+  EXPECT_EQ(e.core->errors().front().position, at + 4);  // the data word
+}
+
+TEST(CorePusher, CallReturnAndTheirErrors) {
+  core_env e(gen::g84);
+  // main: call 0x11000; REF 2.   subroutine: REF 1; ret
+  e.push(0, "inc 0 REF_CNT 1\nret\n", 0x11000);
+  e.push(0, "call 0x11000\ninc 0 REF_CNT 2\n");
+  e.run();
+  EXPECT_TRUE(e.core->errors().empty());
+  EXPECT_EQ(e.core->chan(0).ref, 2u);
+  EXPECT_FALSE(e.core->chan(0).subr_active);
+
+  core_env f(gen::g84);
+  f.push(0, "call 0x12000\n", 0x11000);
+  f.push(0, "call 0x11000\n");
+  f.core->chan(0).dma_put = 0x12000;  // stream continues into the nested call
+  f.run();
+  ASSERT_EQ(f.core->errors().size(), 1u);
+  EXPECT_EQ(f.core->errors().front().code, pusher_err::call_subr_active);
+  EXPECT_EQ(f.core->errors().front().position, 0x11000u);
+
+  core_env g(gen::g84);
+  g.push(0, "ret\n");
+  g.run();
+  ASSERT_EQ(g.core->errors().size(), 1u);
+  EXPECT_EQ(g.core->errors().front().code, pusher_err::ret_subr_inactive);
+}
+
+TEST(CorePusher, JumpsAndOldJumps) {
+  core_env e(gen::g84);
+  e.push(0, "oldjump 0x13000\n", 0x12000);
+  e.push(0, "inc 0 REF_CNT 3\n", 0x13000);
+  e.push(0, "jump 0x12000\n");
+  e.core->chan(0).dma_put = 0x13008;
+  e.run();
+  EXPECT_TRUE(e.core->errors().empty());
+  EXPECT_EQ(e.core->chan(0).ref, 3u);
+}
+
+TEST(CorePusher, MemFaultPastLimitAndOnVmFault) {
+  core_env e(gen::g84);
+  const uint64_t at = e.push(0, "inc 0 REF_CNT 1\ninc 0 REF_CNT 2\n");
+  e.core->chan(0).dma_limit = at + 8;  // the second command starts at the limit
+  e.run();
+  ASSERT_EQ(e.core->errors().size(), 1u);
+  EXPECT_EQ(e.core->errors().front().code, pusher_err::mem_fault);
+  EXPECT_EQ(e.core->errors().front().position, at + 8);
+  EXPECT_EQ(e.core->chan(0).ref, 1u);
+
+  core_env f(gen::g84);
+  const uint64_t a2 = f.push(0, "inc 0 REF_CNT 1\ninc 0 REF_CNT 2\n");
+  f.bus.objs[1].limit = a2 + 7;  // DMA object ends inside the stream: word at a2+8 faults
+  f.run();
+  ASSERT_EQ(f.core->errors().size(), 1u);
+  EXPECT_EQ(f.core->errors().front().code, pusher_err::mem_fault);
+  EXPECT_EQ(f.core->errors().front().position, a2 + 8);
+}
+
+TEST(CorePusher, IbModeEntriesEmptyEntryAndWrap) {
+  core_env e(gen::g84);
+  auto& c = e.core->chan(0);
+  c.ib_mode = true;
+  c.ib_address = 0x20000;
+  c.ib_order = 2;  // 4 entries
+  e.bus.words(0x10000, assemble("inc 0 REF_CNT 1\n", gen::g84, "t"));
+  e.bus.words(0x10100, assemble("inc 0 REF_CNT 2\n", gen::g84, "t"));
+  uint32_t w0, w1;
+  encode_ib({0x10000, 2, false, false, false}, w0, w1);
+  e.bus.words(0x20000, {w0, w1, 0, 0});  // entry 1: length 0 -> IB_EMPTY
+  encode_ib({0x10100, 2, false, false, false}, w0, w1);
+  e.bus.words(0x20010, {w0, w1});
+  c.ib_put = 3;
+  auto seen = e.run_ack();
+  EXPECT_EQ(seen, (errs{{err_type::dma_pusher, pusher_err::ib_empty}}));
+  EXPECT_EQ(c.ref, 2u);
+  EXPECT_EQ(c.ib_get, 3u);
+  // wrap: entry 3 then entry 0 (ib_put = 1 after the wrap at 2^2)
+  encode_ib({0x10100, 2, true, false, false}, w0, w1);
+  e.bus.words(0x20018, {w0, w1});
+  e.bus.words(0x10200, assemble("inc 0 REF_CNT 9\n", gen::g84, "t"));
+  encode_ib({0x10200, 2, false, false, false}, w0, w1);
+  e.bus.words(0x20000, {w0, w1});
+  c.ib_put = 1;
+  e.run();
+  EXPECT_EQ(c.ib_get, 1u);
+  EXPECT_EQ(c.ref, 9u);
+  EXPECT_EQ(c.dma_mget, 0x10208u);
+}
+
+TEST(CorePusher, LongNonIncreasingAndJumpInvalidInIb) {
+  core_env e(gen::g84);
+  e.ramht_add(0, 0x1, 1, 0x10);
+  auto& c = e.core->chan(0);
+  c.ib_mode = true;
+  c.ib_address = 0x20000;
+  c.ib_order = 3;
+  auto w = assemble("inc 0 OBJECT 1\nlninc 0 0x104 1 2 3\njump 0x100\n", gen::g84, "t");
+  e.bus.words(0x10000, w);
+  uint32_t w0, w1;
+  encode_ib({0x10000, uint32_t(w.size()), false, false, false}, w0, w1);
+  e.bus.words(0x20000, {w0, w1});
+  c.ib_put = 1;
+  e.run();
+  EXPECT_EQ(params(*e.gr, 0x104), (std::vector<uint32_t>{1, 2, 3}));
+  ASSERT_EQ(e.core->errors().size(), 1u);
+  EXPECT_EQ(e.core->errors().front().code, pusher_err::invalid_cmd);
+  EXPECT_EQ(e.core->errors().front().word, 0x00000101u);
+}
+
+TEST(CorePusher, SliConditional) {
+  core_env e(gen::nv40);
+  e.ramht_add(0, 0x1, 1, 0x10);
+  auto& c = e.core->chan(0);
+  c.sli_enable = true;
+  c.sli_mask = 1;
+  e.push(0, "inc 0 OBJECT 1\nsli 2\ninc 0 0x100 1\nsli 3\ninc 0 0x100 2\n");
+  e.run();
+  EXPECT_TRUE(e.core->errors().empty());
+  EXPECT_EQ(params(*e.gr, 0x100), (std::vector<uint32_t>{2}));
+}
+
+TEST(CorePuller, NoHashAndSoftwareObjects) {
+  core_env e(gen::g84);
+  e.ramht_add(0, 0x5000, 0, 0x10);  // engine 0 = SOFTWARE
+  e.push(0, "inc 0 OBJECT 0x1234\ninc 1 OBJECT 0x5000\ninc 2 0x100 1\ninc 0 REF_CNT 9\n");
+  e.run();
+  ASSERT_EQ(e.core->errors().size(), 1u);
+  auto r = e.core->errors().front();
+  EXPECT_EQ(r.type, err_type::cache_error);
+  EXPECT_EQ(r.code, cache_err::no_hash);
+  EXPECT_EQ(r.word, 0x1234u);
+  EXPECT_TRUE(e.core->intr & fifo_core::intr_cache_error);
+  e.core->ack_error();
+  e.run();
+  ASSERT_EQ(e.core->errors().size(), 1u);
+  r = e.core->errors().front();
+  EXPECT_EQ(r.code, cache_err::empty_subchannel);
+  EXPECT_EQ(r.subc, 1u);
+  EXPECT_EQ(r.mthd, 0u);
+  e.core->ack_error();  // the host serviced it as a software method
+  auto seen = e.run_ack();
+  EXPECT_EQ(seen, (errs{{err_type::cache_error, cache_err::empty_subchannel}}));  // unbound subchannel 2
+  EXPECT_EQ(e.core->chan(0).ref, 9u);
+}
+
+TEST(CoreGenerations, MethodGates) {
+  {  // REF_CNT is NV10+: on NV4 the pusher rejects it
+    core_env e(gen::nv4);
+    e.push(0, "inc 0 0x50 1\n");
+    EXPECT_EQ(e.run_ack(), (errs{{err_type::dma_pusher, pusher_err::invalid_mthd}}));
+  }
+  {
+    core_env e(gen::nv10);
+    e.push(0, "inc 0 REF_CNT 1\ninc 0 0x80 0\ninc 0 0x64 0\n");  // YIELD NV40+, semaphores NV1A+
+    EXPECT_EQ(e.run_ack(), (errs{{err_type::dma_pusher, pusher_err::invalid_mthd}, {err_type::dma_pusher, pusher_err::invalid_mthd}}));
+    EXPECT_EQ(e.core->chan(0).ref, 1u);
+  }
+  {
+    core_env e(gen::nv40);
+    e.push(0, "inc 0 YIELD 0\ninc 0 0x10 0\n");  // new-style semaphore methods are G84+
+    EXPECT_EQ(e.run_ack(), (errs{{err_type::dma_pusher, pusher_err::invalid_mthd}}));
+    EXPECT_EQ(e.core->chan(0).stats.yields, 1u);
+  }
+  {
+    core_env e(gen::g80);
+    e.push(0, "inc 0 0x20 0\n");  // NOTIFY_INTR is G84+
+    EXPECT_EQ(e.run_ack(), (errs{{err_type::dma_pusher, pusher_err::invalid_mthd}}));
+  }
+  {
+    core_env e(gen::g84);
+    e.push(0, "inc 0 NOTIFY_INTR 0\ninc 0 WRCACHE_FLUSH 0\ninc 0 0x8 0\n");  // NOP is GF100+
+    EXPECT_EQ(e.run_ack(), (errs{{err_type::dma_pusher, pusher_err::invalid_mthd}}));
+    EXPECT_EQ(e.core->notify_intrs, 1u);
+    EXPECT_TRUE(e.core->intr & fifo_core::intr_notify);
+    EXPECT_EQ(e.bus.flushes, 1u);
+  }
+  {
+    core_env e(gen::mcp89);
+    e.push(0, "inc 0 0x28 0\ninc 0 0x2c 0\n");
+    EXPECT_TRUE(e.run_ack().empty());
+    EXPECT_EQ(e.core->unknown_methods, 2u);
+  }
+  {  // GF100: no INVALID_MTHD in the pusher; the puller complains. DMA_SEMAPHORE is gone.
+    core_env e(gen::gf100);
+    e.push(0, "inc 0 0x60 1\ninc 0 0x4 1\ninc 0 NOP 0\ninc 0 0x70 0\ninc 0 REF_CNT 4\n");
+    EXPECT_EQ(e.run_ack(), (errs{{err_type::cache_error, cache_err::invalid_mthd}, {err_type::cache_error, cache_err::invalid_mthd}}));
+    EXPECT_EQ(e.core->chan(0).ref, 4u);
+  }
+}
+
+TEST(CoreGenerations, Gf100ObjectFormsAndNewHeaders) {
+  core_env e(gen::gf100);
+  // OBJECT: bits 0-15 class, bits 16-20 engine (0 = PGRAPH, 0x1f = SOFTWARE)
+  e.push(0, "inc 0 OBJECT 0x9039\ngf.once 0 0x100 1 2 3\ngf.inline 0 0x200 5\ngf.inc 0 0x3000 6\ninc 1 OBJECT 0x1f0000\n");
+  EXPECT_EQ(e.run_ack(), (errs{{err_type::cache_error, cache_err::empty_subchannel}}));
+  std::vector<std::pair<uint32_t, uint32_t>> got, want = {{0, 0x9039}, {0x100, 1}, {0x104, 2}, {0x104, 3}, {0x200, 5}, {0x3000, 6}};
+  for (auto& l : e.gr->log) got.emplace_back(l.mthd, l.param);
+  EXPECT_EQ(got, want);
+}
+
+TEST(CoreGenerations, Nv3ContextPath) {
+  core_env e(gen::nv3);
+  e.ramht_add(0, 0x42, 1, 0x55);  // ctx = engine bit 23 (PGRAPH) | 0x55
+  e.ramht_add(0, 0x43, 0, 0x66);  // software object
+  e.push(0, "inc 0 OBJECT 0x42\ninc 0 0x100 7\ninc 1 OBJECT 0x42\ninc 0 0x104 8\ninc 2 0x100 1\n");
+  EXPECT_EQ(e.run_ack(), (errs{{err_type::cache_error, cache_err::empty_subchannel}}));
+  // subc 0 bound (ctx 0x800055 to method 0), 0x100; subc 1 bound; back on subc 0 the puller
+  // resends the context through method 0 before 0x104.
+  std::vector<std::tuple<unsigned, uint32_t, uint32_t>> got, want = {
+      {0, 0, 0x800055}, {0, 0x100, 7}, {1, 0, 0x800055}, {0, 0, 0x800055}, {0, 0x104, 8}};
+  for (auto& l : e.gr->log) got.emplace_back(l.subc, l.mthd, l.param);
+  EXPECT_EQ(got, want);
+  // NV3 has neither non-increasing methods nor the NV11 jump
+  core_env f(gen::nv3);
+  f.push(0, "word 0x40046104\nword 0x00001001\n");
+  EXPECT_EQ(f.run_ack(), (errs{{err_type::dma_pusher, pusher_err::invalid_cmd}, {err_type::dma_pusher, pusher_err::invalid_cmd}}));
+}
+
+TEST(CoreSemaphores, OldStyleG84ErrorsAndSuccess) {
+  core_env e(gen::g84);
+  e.bus.objs[0x20] = {0x300000, 0xff};
+  e.ramht_add(0, 0x5e4, 0, 0x20);
+  e.push(0,
+         "inc 0 SEMAPHORE_ACQUIRE 1\n"          // no offset yet: INVALID_STATE (2)
+         "inc 0 DMA_SEMAPHORE 0x5e4\n"
+         "inc 0 SEMAPHORE_OFFSET 0x12\n"        // ADDRESS_UNALIGNED (1)
+         "inc 0 SEMAPHORE_OFFSET 0x10000\n"     // ADDRESS_TOO_LARGE (3)
+         "inc 0 SEMAPHORE_OFFSET 0x100\n"
+         "inc 0 SEMAPHORE_RELEASE 5\n"          // past the DMA object limit 0xff: MEM_FAULT (4)
+         "inc 0 SEMAPHORE_OFFSET 0x10\n"
+         "inc 0 SEMAPHORE_RELEASE 0x55\n"
+         "inc 0 SEMAPHORE_ACQUIRE 0x55\n"
+         "inc 0 REF_CNT 1\n");
+  EXPECT_EQ(e.run_ack(), (errs{{err_type::semaphore, 2}, {err_type::semaphore, 1}, {err_type::semaphore, 3}, {err_type::semaphore, 4}}));
+  EXPECT_EQ(e.bus.r32(0x300010), 0x55u);
+  EXPECT_EQ(e.core->chan(0).ref, 1u);
+  EXPECT_EQ(e.core->chan(0).stats.semaphore_waits, 0u);
+  EXPECT_TRUE(e.core->intr & fifo_core::intr_semaphore);
+}
+
+TEST(CoreSemaphores, OldStyleNv1aChecksTheDmaObject) {
+  core_env e(gen::nv1a);
+  const uint64_t ramin = e.cfg.ramin_base;
+  // NV4 DMA objects: word0 class | PT_PRESENT bit 12 | rights bits 14-15 (2 = WO); word1 limit; word2 frame
+  auto put = [&](uint32_t sel, uint32_t w0) {
+    e.bus.words(ramin + sel * 16, {w0, 0xfff, 0x300000 | 3});
+    e.bus.objs[sel] = {0x300000, 0xfff};
+  };
+  put(0x40, 0x00009002);  // class 2, WO, PT present: accepted
+  put(0x41, 0x00009003);  // class 3
+  put(0x42, 0x00001002);  // RW
+  put(0x43, 0x00008002);  // no PT
+  for (uint32_t s = 0x40; s <= 0x43; ++s) e.ramht_add(0, 0x100 + s, 0, s);
+  e.push(0,
+         "inc 0 SEMAPHORE_RELEASE 1\n"  // unbound: INVALID_STATE
+         "inc 0 DMA_SEMAPHORE 0x141\ninc 0 DMA_SEMAPHORE 0x142\ninc 0 DMA_SEMAPHORE 0x143\n"
+         "inc 0 SEMAPHORE_OFFSET 0x1000\n"  // & ~0xffc: INVALID_OPERAND
+         "inc 0 SEMAPHORE_OFFSET 0x2\n"
+         "inc 0 DMA_SEMAPHORE 0x140\ninc 0 SEMAPHORE_OFFSET 0x20\n"
+         "inc 0 SEMAPHORE_RELEASE 0x77\ninc 0 SEMAPHORE_ACQUIRE 0x77\ninc 0 REF_CNT 3\n");
+  EXPECT_EQ(e.run_ack(), (errs{{err_type::semaphore, 2}, {err_type::semaphore, 1}, {err_type::semaphore, 1},
+                                {err_type::semaphore, 1}, {err_type::semaphore, 1}, {err_type::semaphore, 1}}));
+  EXPECT_EQ(e.bus.r32(0x300020), 0x77u);
+  EXPECT_EQ(e.core->chan(0).ref, 3u);
+  EXPECT_EQ(err_code_name(gen::nv1a, err_type::semaphore, 1), "INVALID_OPERAND");
+  EXPECT_EQ(err_code_name(gen::g84, err_type::semaphore, 1), "ADDRESS_UNALIGNED");
+}
+
+TEST(CoreSemaphores, BigEndianChannelNv1a) {
+  core_env e(gen::nv1a);
+  e.bus.words(e.cfg.ramin_base + 0x400, {0x00009002, 0xfff, 0x300003});
+  e.bus.objs[0x40] = {0x300000, 0xfff};
+  e.ramht_add(0, 0x140, 0, 0x40);
+  e.core->chan(0).big_endian = true;
+  auto w = assemble("inc 0 DMA_SEMAPHORE 0x140\ninc 0 SEMAPHORE_OFFSET 0\ninc 0 SEMAPHORE_RELEASE 0x11223344\n", gen::nv1a, "t");
+  for (auto& x : w) x = __builtin_bswap32(x);  // the pushbuffer is big-endian too
+  e.bus.words(0x10000, w);
+  auto& c = e.core->chan(0);
+  c.dma_get = 0x10000;
+  c.dma_put = 0x10000 + 4 * w.size();
+  e.run();
+  EXPECT_TRUE(e.core->errors().empty());
+  EXPECT_EQ(e.bus.mem[0x300000], 0x11);
+  EXPECT_EQ(e.bus.mem[0x300003], 0x44);
+}
+
+TEST(CoreSemaphores, NewStyleG84) {
+  core_env e(gen::g84);
+  e.bus.objs[0x20] = {0x300000, 0xffff};
+  e.ramht_add(0, 0x5e4, 0, 0x20);
+  e.bus.w32(0x300080, 1);
+  e.push(0,
+         "inc 0 DMA_SEMAPHORE 0x5e4\n"
+         "inc 0 SEMAPHORE_ADDRESS_HIGH 0x100\n"  // > 8 bits: ADDRESS_TOO_LARGE (3)
+         "inc 0 SEMAPHORE_ADDRESS_LOW 0x42\n"    // ADDRESS_UNALIGNED (1)
+         "inc 0 SEMAPHORE_ADDRESS_HIGH 0\ninc 0 SEMAPHORE_ADDRESS_LOW 0x40\n"
+         "inc 0 SEMAPHORE_SEQUENCE 0x1234\ninc 0 SEMAPHORE_TRIGGER 2\n"  // WRITE_LONG
+         "inc 0 SEMAPHORE_TRIGGER 1\n"  // ACQUIRE_EQUAL 0x1234: already done
+         "inc 0 SEMAPHORE_ADDRESS_LOW 0x80\ninc 0 SEMAPHORE_SEQUENCE 0xfffffffe\n"
+         "inc 0 SEMAPHORE_TRIGGER 4\n"  // GEQUAL: (int32)(1 - 0xfffffffe) = 3 >= 0: done
+         "inc 0 SEMAPHORE_ADDRESS_LOW 0x10000\ninc 0 SEMAPHORE_TRIGGER 2\n"  // past limit: MEM_FAULT
+         "inc 0 REF_CNT 1\n");
+  EXPECT_EQ(e.run_ack(), (errs{{err_type::semaphore, 3}, {err_type::semaphore, 1}, {err_type::semaphore, 4}}));
+  EXPECT_EQ(e.bus.r32(0x300040), 0x1234u);
+  EXPECT_EQ(e.bus.r32(0x300044), 0u);
+  const uint64_t ts = e.bus.r64(0x300048);
+  EXPECT_GT(ts, 0u);
+  EXPECT_LE(ts, e.now / 1000);
+  EXPECT_EQ(e.core->chan(0).ref, 1u);
+  EXPECT_EQ(e.core->chan(0).stats.semaphore_waits, 0u);
+}
+
+TEST(CoreSemaphores, InvalidTriggerHangsTheChannel) {
+  for (uint32_t op : {0u, 3u, 8u}) {  // 8 & 7 = 0 before GF100
+    core_env e(gen::g84);
+    e.bus.objs[0x20] = {0x300000, 0xffff};
+    e.ramht_add(0, 0x5e4, 0, 0x20);
+    e.bus.w32(0x300040, 5);
+    e.push(0, "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_ADDRESS_LOW 0x40\ninc 0 SEMAPHORE_SEQUENCE 6\ninc 0 SEMAPHORE_TRIGGER " +
+                  std::to_string(op) + "\ninc 0 REF_CNT 1\n");
+    e.run();
+    EXPECT_TRUE(e.core->chan(0).hung) << op;
+    EXPECT_EQ(e.core->hangs, 1u);
+    EXPECT_TRUE(e.core->errors().empty());  // no interrupt: the channel just hangs
+    EXPECT_EQ(e.core->intr, 0u);
+    ASSERT_EQ(e.core->error_log().size(), 1u);
+    EXPECT_EQ(e.core->error_log()[0].type, err_type::hang);
+    EXPECT_EQ(e.core->chan(0).ref, 0u);
+  }
+}
+
+TEST(CoreSemaphores, Gf100AcquireMaskAndVmAddresses) {
+  core_env e(gen::gf100);
+  e.bus.w32(0x300040, 0x6);
+  e.push(0,
+         "inc 0 SEMAPHORE_ADDRESS_HIGH 0\ninc 0 SEMAPHORE_ADDRESS_LOW 0x300040\n"
+         "inc 0 SEMAPHORE_SEQUENCE 0x4\ninc 0 SEMAPHORE_TRIGGER 8\n"  // 6 & 4 != 0: done
+         "inc 0 SEMAPHORE_SEQUENCE 0x99\ninc 0 SEMAPHORE_TRIGGER 2\n"
+         "inc 0 SEMAPHORE_ACQUIRE 1\n"  // GF100: semaphore_off_val is never set -> INVALID_STATE
+         "inc 0 REF_CNT 2\n");
+  EXPECT_EQ(e.run_ack(), (errs{{err_type::semaphore, 2}}));
+  EXPECT_EQ(e.bus.r32(0x300040), 0x99u);
+  EXPECT_EQ(e.core->chan(0).ref, 2u);
+}
+
+TEST(CoreSemaphores, AcquireRetriedUntilAnotherChannelReleases) {
+  core_env e(gen::g84, 2);
+  e.bus.objs[0x20] = {0x300000, 0xffff};
+  for (unsigned c = 0; c < 2; ++c) e.ramht_add(c, 0x5e4, 0, 0x20);
+  e.push(0, "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_OFFSET 0x80\ninc 0 SEMAPHORE_ACQUIRE 7\ninc 0 REF_CNT 1\n");
+  e.push(1, "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_OFFSET 0x80\ninc 0 SEMAPHORE_RELEASE 7\ninc 0 REF_CNT 2\n");
+  e.run();
+  EXPECT_TRUE(e.core->errors().empty());
+  EXPECT_EQ(e.core->chan(0).ref, 1u);
+  EXPECT_EQ(e.core->chan(1).ref, 2u);
+  EXPECT_EQ(e.core->chan(0).stats.semaphore_waits, 1u);
+  // channel 1 released within the first retry interval (1 us), so the first retry succeeds
+  EXPECT_GE(e.core->chan(0).stats.semaphore_wait_ps, 1000000u);
+  EXPECT_LT(e.core->chan(0).stats.semaphore_wait_ps, 1100000u);
+  EXPECT_GE(e.core->chan(1).stats.channel_switches, 1u);
+}
+
+TEST(CoreSemaphores, AcquireTimeout) {
+  core_env e(gen::g84);
+  e.bus.objs[0x20] = {0x300000, 0xffff};
+  e.ramht_add(0, 0x5e4, 0, 0x20);
+  e.push(0, "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_OFFSET 0x80\ninc 0 SEMAPHORE_ACQUIRE 7\ninc 0 REF_CNT 1\n");
+  e.run();
+  ASSERT_EQ(e.core->errors().size(), 1u);
+  const auto r = e.core->errors().front();
+  EXPECT_EQ(r.type, err_type::acquire_timeout);
+  EXPECT_TRUE(e.core->intr & fifo_core::intr_acquire_timeout);
+  // timeout 50 us, retries every 1 us (+100 ps read latency each): fires at the 50th retry
+  EXPECT_GE(r.time_ps, 50000000u);
+  EXPECT_LT(r.time_ps, 51100000u);
+  EXPECT_EQ(e.core->chan(0).ref, 0u);
+  e.core->ack_error();
+  e.run();
+  EXPECT_EQ(e.core->chan(0).ref, 1u);
+}
+
+TEST(CoreEngines, SwitchWaitsForTheLastEngineToGoIdle) {
+  core_env e(gen::g84);
+  e.bus.latency_ps = 0;
+  e.gr->method_cost_ps = 50000;
+  e.ramht_add(0, 0x1, 1, 0x10);
+  e.ramht_add(0, 0x3, 3, 0x20);
+  e.push(0, "inc 0 OBJECT 1\ninc 1 OBJECT 3\n");
+  e.run();
+  ASSERT_EQ(e.gr->log.size(), 1u);
+  ASSERT_EQ(e.ce->log.size(), 1u);
+  // gr: switch 100 ns then 50 ns -> idle at t0+150 ns; ce switches (100 ns) only then.
+  EXPECT_EQ(e.ce->log[0].time_ps - e.gr->log[0].time_ps, 150000u);
+  // blocked from t0 + 1 ns (after OBJECT's method cost) to t0 + 150 ns
+  EXPECT_EQ(e.core->chan(0).stats.engine_wait_ps, 149000u);
+  EXPECT_EQ(e.core->chan(0).stats.engine_switches, 2u);
+}
+
+TEST(CoreEngines, RefCntWaitsAndQueueFullBlocks) {
+  core_env e(gen::g84);
+  e.bus.latency_ps = 0;
+  e.gr->method_cost_ps = 10000;
+  e.gr->queue_depth = 2;
+  e.ramht_add(0, 0x1, 1, 0x10);
+  e.push(0, "inc 0 OBJECT 1\ninc 0 0x100 1 2 3 4\ninc 0 REF_CNT 5\n");
+  e.run();
+  ASSERT_EQ(e.gr->log.size(), 5u);
+  for (size_t i = 1; i < 5; ++i) EXPECT_EQ(e.gr->log[i].time_ps - e.gr->log[i - 1].time_ps, 10000u);
+  EXPECT_EQ(e.core->chan(0).ref, 5u);
+  EXPECT_GE(e.now, e.gr->busy_until());  // REF was set only after the engine went idle
+  EXPECT_GT(e.core->chan(0).stats.engine_wait_ps, 0u);
+}
+
+TEST(CoreScheduling, YieldLetsAnotherBusyChannelRun) {
+  for (bool yield : {false, true}) {
+    core_env e(gen::g84, 2);
+    e.ramht_add(0, 0x1, 1, 0x10);
+    e.ramht_add(1, 0x1, 1, 0x10);
+    e.push(0, std::string("inc 0 OBJECT 1\n") + (yield ? "inc 0 YIELD 0\n" : "") + "inc 0 0x100 1\n");
+    e.push(1, "inc 0 OBJECT 1\ninc 0 0x100 2\n");
+    e.run();
+    EXPECT_EQ(params(*e.gr, 0x100), (yield ? std::vector<uint32_t>{2, 1} : std::vector<uint32_t>{1, 2}));
+  }
+}
+
+TEST(CoreScheduling, TimesliceRoundRobin) {
+  core_env e(gen::g84, 2);
+  e.cfg.timeslice_ps = 5000;
+  e.core = std::make_unique<fifo_core>(e.cfg, e.bus);
+  for (unsigned c = 0; c < 2; ++c) {
+    auto& ch = e.core->chan(c);
+    ch.enabled = true;
+    ch.pb_dmaobj = 1;
+  }
+  std::string s;
+  for (int i = 0; i < 20; ++i) s += "inc 0 REF_CNT " + std::to_string(i) + "\n";
+  e.push(0, s);
+  e.push(1, s);
+  e.run();
+  EXPECT_EQ(e.core->chan(0).ref, 19u);
+  EXPECT_EQ(e.core->chan(1).ref, 19u);
+  EXPECT_GE(e.core->chan(0).stats.channel_switches, 2u);
+  EXPECT_GE(e.core->chan(1).stats.channel_switches, 2u);
+}
+
+TEST(CoreEngines, M2mfCopiesThroughDmaObjectsAndNotifies) {
+  core_env e(gen::g84);
+  m2mf_engine m2mf("m2mf", e.bus, false);
+  e.core->attach_engine(3, &m2mf);
+  e.bus.objs[0x30] = {0x400000, 0xffff};  // source
+  e.bus.objs[0x31] = {0x500000, 0xffff};  // destination
+  e.bus.objs[0x32] = {0x600000, 0xff};    // notifier
+  e.ramht_add(0, 0x5039, 3, 0x50);
+  e.ramht_add(0, 0xa0, 0, 0x30);
+  e.ramht_add(0, 0xa1, 0, 0x31);
+  e.ramht_add(0, 0xa2, 0, 0x32);
+  for (uint32_t i = 0; i < 16; ++i) e.bus.w32(0x400000 + 0x100 + 4 * i, 0xc0de0000 + i);
+  e.push(0,
+         "inc 0 OBJECT 0x5039\n"
+         "inc 0 M2MF.DMA_NOTIFY 0xa2 0xa0 0xa1\n"  // 0x180, 0x184, 0x188: handles via RAMHT
+         "inc 0 M2MF.OFFSET_IN 0x100 0x200 0x20 0x40 0x10 2 0x101\n"  // in, out, pitch in/out, len, count, format
+         "inc 0 M2MF.NOTIFY 0\ninc 0 M2MF.BUFFER_NOTIFY 0\ninc 0 REF_CNT 1\n");
+  e.run();
+  ASSERT_TRUE(e.core->errors().empty());
+  // 2 lines of 16 bytes: in 0x100 (pitch 0x20) -> out 0x200 (pitch 0x40)
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(e.bus.r32(0x500200 + 4 * i), 0xc0de0000 + i);
+    EXPECT_EQ(e.bus.r32(0x500240 + 4 * i), 0xc0de0008 + i);
+  }
+  EXPECT_EQ(e.bus.r32(0x500210), 0u);
+  EXPECT_EQ(m2mf.bytes_copied, 32u);
+  EXPECT_EQ(m2mf.notifies, 1u);
+  EXPECT_GT(e.bus.r64(0x600000), 0u);  // notifier timestamp
+  EXPECT_EQ(e.bus.r32(0x60000c), 0u);  // status: done
+  EXPECT_EQ(e.core->chan(0).ref, 1u);
+}
