@@ -62,6 +62,7 @@ mmu_nv50::mmu_nv50(sc_core::sc_module_name name) : sc_module(name) {
     throw config_error(std::string(this->name()) + ": " + e.what());
   }
   for (uint32_t e = 0; e < engine::count; ++e) {
+    if (!opt_.check_engine || engine_exists(opt_.gen, e)) engine_mask_ |= 1u << e;
     if (engine_exists(opt_.gen, e)) estats_[e] = std::make_unique<engine_stats>(this, engine_stat_name(opt_.gen, e));
     else if (!opt_.check_engine) estats_[e] = std::make_unique<engine_stats>(this, "engine" + std::to_string(e));
   }
@@ -72,6 +73,9 @@ mmu_nv50::mmu_nv50(sc_core::sc_module_name name) : sc_module(name) {
     fault_kinds_[f] = std::make_unique<counter>(this, "faults." + n, std::string("faults of kind ") + fault_name(fault(f)));
   }
   dmaobjs_.resize(engine::count * clients);
+  timed_read_ = [this](target tg, uint64_t lin, void* data, unsigned len) {
+    return mem_read(tg, lin, data, len, *walk_delay_);
+  };
 
   in.register_b_transport(this, &mmu_nv50::b_transport);
   in.register_transport_dbg(this, &mmu_nv50::transport_dbg);
@@ -115,11 +119,13 @@ uint64_t mmu_nv50::fault_count_of(fault f) const {
 
 void mmu_nv50::flush_engine(uint32_t engine) {
   tlbs_[engine & 0xf].flush();
+  last_[engine & 0xf].valid = false;
   for (unsigned c = 0; c < clients; ++c) dmaobjs_[(engine & 0xf) * clients + c].valid = false;
 }
 
 void mmu_nv50::rebind(uint32_t engine, uint32_t client) {
   dmaobjs_[(engine & 0xf) * clients + (client % clients)].valid = false;
+  last_[engine & 0xf].valid = false;
 }
 
 // ---- memory reads of the walker ----
@@ -158,37 +164,69 @@ void mmu_nv50::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 // ---- translation ----
 
 translation mmu_nv50::translate(const vm_access& a, sc_core::sc_time& delay) {
+  // One named result returned everywhere (NRVO): the hit path copies no translation around.
   translation t;
   ++translations;
   delay += hit_latency.get();
-  auto done = [&](fault f) {
-    t.f = f;
-    if (f != fault::none) { ++faults; ++*fault_kinds_[size_t(f)]; }
-    return t;
-  };
-  if (a.engine >= engine::count || (opt_.check_engine && !engine_exists(opt_.gen, a.engine)))
-    return done(fault::invalid_engine);
-  const uint32_t sel = a.selector & 0xffff;
-  if (sel == 0) return done(fault::null_dmaobj);
-  const read_fn rd = [this, &delay](target tg, uint64_t lin, void* data, unsigned len) {
-    return mem_read(tg, lin, data, len, delay);
-  };
-
-  cached_dmaobj& c = dmaobjs_[a.engine * clients + (a.client % clients)];
-  if (dmaobj_cache && c.valid && c.chandesc == a.chandesc && c.selector == sel) {
-    ++dmaobj_hits;
+  if (a.engine >= engine::count || !((engine_mask_ >> a.engine) & 1)) {
+    t.f = fault::invalid_engine;
+  } else if ((a.selector & 0xffff) == 0) {
+    t.f = fault::null_dmaobj;
   } else {
-    dmaobj d;
-    if (const fault f = read_dmaobj(opt_, a.chandesc, sel, rd, d); f != fault::none) return done(f);
-    ++dmaobj_loads;
-    c = {dmaobj_cache.get(), a.chandesc, sel, d};
+    const uint32_t sel = a.selector & 0xffff;
+    last_block& l = last_[a.engine];
+    if (l.valid && l.chandesc == a.chandesc && l.selector == sel && l.client == a.client) {
+      // Shortcut: same DMA object (still cached) and, if the limit allows, the same block.
+      const dmaobj& d = *l.d;
+      const uint64_t v = d.base + a.address;
+      const bool over = v < d.base || (opt_.limit_inclusive ? v > d.limit : v >= d.limit);
+      if (!over && (v & ~l.vmask) == l.vbase) {
+        ++dmaobj_hits;
+        ++estats_[a.engine]->hits;
+        tlbs_[a.engine].touch(l.entry);
+        const uint64_t off = v & l.vmask;
+        t.virt = v;
+        t.paged = true;
+        t.page_shift = l.shift;
+        t.order = l.order;
+        t.r = l.r0;
+        t.r.linear = (l.r0.linear + off) & 0xffffffffffull;
+        if (t.r.comp != comp_mode::none)
+          t.r.tag = uint16_t((l.r0.tag + (off >> 16) * (t.r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
+        t.f = check_access(opt_, d, t.r, a.write, a.user);
+        if (t.f != fault::none) { ++faults; ++*fault_kinds_[size_t(t.f)]; }
+        return t;
+      }
+    }
+    walk_delay_ = &delay;  // the walker's reads (timed_read_) accumulate here
+    cached_dmaobj& c = dmaobjs_[a.engine * clients + (a.client % clients)];
+    if (c.valid && c.chandesc == a.chandesc && c.selector == sel) {
+      ++dmaobj_hits;
+    } else {
+      dmaobj d;
+      t.f = read_dmaobj(opt_, a.chandesc, sel, timed_read_, d);
+      if (t.f == fault::none) {
+        ++dmaobj_loads;
+        c = {dmaobj_cache.get(), a.chandesc, sel, d};
+        last_[a.engine].valid = false;  // it may point into the slot just replaced
+      }
+    }
+    if (t.f == fault::none) t.f = apply_limit(opt_, c.d, a.address, t.virt);
+    if (t.f == fault::none) lookup_or_walk(a, c.d, delay, t);
   }
-  const dmaobj& d = c.d;
-  if (const fault f = apply_limit(opt_, d, a.address, t.virt); f != fault::none) return done(f);
+  if (t.f != fault::none) {
+    ++faults;
+    ++*fault_kinds_[size_t(t.f)];
+  }
+  return t;
+}
+
+void mmu_nv50::lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_time& delay, translation& t) {
   t.paged = d.paged();
   if (!t.paged) {
     t.r = unpaged_result(opt_, d, t.virt);
-    return done(check_access(opt_, d, t.r, a.write, a.user));
+    t.f = check_access(opt_, d, t.r, a.write, a.user);
+    return;
   }
   engine_stats& es = *estats_[a.engine];
   tlb& tl = tlbs_[a.engine];
@@ -196,21 +234,45 @@ translation mmu_nv50::translate(const vm_access& a, sc_core::sc_time& delay) {
     ++es.hits;
     t.page_shift = e->shift;
     t.order = e->p.order;
-    t.r = paged_result(opt_, d, e->p, e->shift, t.virt);
-    return done(check_access(opt_, d, t.r, a.write, a.user));
+    paged_result(opt_, d, e->p, e->shift, t.virt, t.r);
+    remember(a, d, e, t);
+    t.f = check_access(opt_, d, t.r, a.write, a.user);
+    return;
   }
   ++es.misses;
   ++es.walks;
   const sc_core::sc_time before = delay;
   delay += miss_latency.get();
   pte p;
-  const fault f = walk(opt_, a.chandesc, t.virt, rd, p, t.page_shift);
+  t.f = walk(opt_, a.chandesc, t.virt, timed_read_, p, t.page_shift);
   es.walk_latency.add((delay - before).value());
-  if (f != fault::none) return done(f);
+  if (t.f != fault::none) return;
   t.order = p.order;
   if (tl.insert(a.chandesc, t.virt, p, t.page_shift)) ++evictions;
-  t.r = paged_result(opt_, d, p, t.page_shift, t.virt);
-  return done(check_access(opt_, d, t.r, a.write, a.user));
+  paged_result(opt_, d, p, t.page_shift, t.virt, t.r);
+  remember(a, d, tl.lookup(a.chandesc, t.virt), t);
+  t.f = check_access(opt_, d, t.r, a.write, a.user);
+}
+
+void mmu_nv50::remember(const vm_access& a, const dmaobj& d, const tlb::entry* e, const translation& t) {
+  last_block& l = last_[a.engine];
+  l.valid = dmaobj_cache && e != nullptr;  // without the DMA object cache every access reloads it
+  if (!l.valid) return;
+  l.chandesc = a.chandesc;
+  l.selector = a.selector & 0xffff;
+  l.client = a.client;
+  l.vmask = (uint64_t(1) << (t.page_shift + t.order)) - 1;
+  l.vbase = t.virt & ~l.vmask;
+  l.entry = e;
+  l.d = &d;
+  l.shift = t.page_shift;
+  l.order = t.order;
+  // The result at the block start: undo the block offset (linear modulo 2^40, tag modulo 0x1000).
+  const uint64_t off = t.virt & l.vmask;
+  l.r0 = t.r;
+  l.r0.linear = (t.r.linear - off) & 0xffffffffffull;
+  if (t.r.comp != comp_mode::none)
+    l.r0.tag = uint16_t((t.r.tag - (off >> 16) * (t.r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
 }
 
 translation mmu_nv50::translate_debug(const vm_access& a) {

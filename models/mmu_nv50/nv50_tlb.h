@@ -33,6 +33,11 @@ class tlb {
     }
     return lookup_slow(chandesc, virt);
   }
+  // A hit found without lookup() (the MMU's per-engine last-translation shortcut): keeps the
+  // replacement order exactly as if lookup() had found it.
+  void touch(const entry* e) {
+    if (policy_ == tlb_policy::lru) const_cast<entry*>(e)->stamp = ++clock_;
+  }
   // Caches the PTE of `virt` (page size 2^shift); returns true if a valid entry was evicted.
   bool insert(uint32_t chandesc, uint64_t virt, const pte& p, unsigned shift);
   void flush();

@@ -6,7 +6,6 @@
 namespace gpuvp::nv50 {
 
 namespace {
-constexpr uint64_t mask40 = (uint64_t(1) << 40) - 1;
 
 std::string upper(std::string_view s) {
   std::string u(s);
@@ -145,14 +144,6 @@ fault read_dmaobj(const options& o, uint32_t chandesc, uint32_t selector, const 
   return fault::none;
 }
 
-fault apply_limit(const options& o, const dmaobj& d, uint64_t address, uint64_t& out) {
-  const uint64_t a = d.base + address;  // 40-bit + up to 64-bit offset: compare before masking
-  const bool over = a < d.base || (o.limit_inclusive ? a > d.limit : a >= d.limit);
-  if (over) return fault::dmaobj_limit;
-  out = a & mask40;
-  return fault::none;
-}
-
 fault walk(const options& o, uint32_t chandesc, uint64_t virt, const read_fn& rd, pte& p,
            unsigned& shift, pde* pde_out) {
   const target ct = channel_target(chandesc);
@@ -177,17 +168,6 @@ fault walk(const options& o, uint32_t chandesc, uint64_t virt, const read_fn& rd
   return fault::none;
 }
 
-namespace {
-// Compression is only meaningful on VRAM (seed: "Can only be used on VRAM").
-void finish_comp(const options& o, result& r) {
-  if (r.comp == comp_mode::none || (o.comp_vram_only && r.tgt != target::vram)) {
-    r.comp = comp_mode::none;
-    r.tag = 0;
-  }
-}
-comp_mode comp_of(uint8_t v) { return v == 1 ? comp_mode::single : v == 2 ? comp_mode::dbl : comp_mode::none; }
-}  // namespace
-
 result unpaged_result(const options& o, const dmaobj& d, uint64_t linear) {
   result r;
   r.linear = linear;
@@ -198,7 +178,7 @@ result unpaged_result(const options& o, const dmaobj& d, uint64_t linear) {
   r.ro = d.ro == 1;
   r.super = d.super == 2;
   r.storage = d.storage == 0x7f ? 0 : d.storage;
-  r.comp = comp_of(d.comp);
+  r.comp = detail::comp_of(d.comp);
   r.pcycle = d.pcycle == 2 ? 1 : 0;
   r.enc = d.enc == 1;
   if (r.comp != comp_mode::none && r.tgt == target::vram) {
@@ -212,32 +192,8 @@ result unpaged_result(const options& o, const dmaobj& d, uint64_t linear) {
       else r.comp = comp_mode::none;
     }
   }
-  finish_comp(o, r);
+  detail::finish_comp(o, r);
   return r;
-}
-
-result paged_result(const options& o, const dmaobj& d, const pte& p, unsigned shift, uint64_t virt) {
-  result r;
-  const uint64_t block_offset = virt & ((uint64_t(1) << (shift + p.order)) - 1);
-  r.linear = (p.address + block_offset) & mask40;
-  r.tgt = target(p.target);
-  r.ro = d.ro == 1 ? true : d.ro == 2 ? false : p.ro;
-  r.super = d.super == 1 ? false : d.super == 2 ? true : p.super;
-  r.storage = d.storage == 0x7f ? p.storage : d.storage;
-  r.comp = comp_of(d.comp == 3 ? p.comp : d.comp);
-  // Contig blocks carry the tag of their first page; cells follow at one (SINGLE) or two
-  // (DOUBLE) per 0x10000 bytes.
-  r.tag = uint16_t((p.tag + (block_offset >> 16) * (r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
-  r.pcycle = d.pcycle == 1 ? 0 : d.pcycle == 2 ? 1 : p.pcycle;
-  r.enc = d.enc == 1 ? true : d.enc == 0 ? false : p.enc;
-  finish_comp(o, r);
-  return r;
-}
-
-fault check_access(const options& o, const dmaobj& d, const result& r, bool write, bool user) {
-  if (user && (r.super || (o.user_super_dmaobj_faults && d.super_object))) return fault::supervisor;
-  if (write && r.ro) return fault::read_only;
-  return fault::none;
 }
 
 translation translate(const options& o, const vm_access& a, const read_fn& rd) {
@@ -252,7 +208,7 @@ translation translate(const options& o, const vm_access& a, const read_fn& rd) {
     pte p;
     if ((t.f = walk(o, a.chandesc, t.virt, rd, p, t.page_shift)) != fault::none) return t;
     t.order = p.order;
-    t.r = paged_result(o, d, p, t.page_shift, t.virt);
+    paged_result(o, d, p, t.page_shift, t.virt, t.r);
   } else {
     t.r = unpaged_result(o, d, t.virt);
   }

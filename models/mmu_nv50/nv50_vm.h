@@ -173,18 +173,58 @@ inline uint64_t page_directory_offset(generation g) { return g == generation::nv
 // Reads and decodes the DMA object of `selector` (no selector-0 check). Fault on read error or
 // an invalid channel target.
 fault read_dmaobj(const options& o, uint32_t chandesc, uint32_t selector, const read_fn& rd, dmaobj& out);
-// Base/limit check: the virtual (paged) or linear (unpaged) address, or DMAOBJ_LIMIT.
-fault apply_limit(const options& o, const dmaobj& d, uint64_t address, uint64_t& out);
 // Page-table walk of a virtual address: PDE then PTE. On success `p` is the PTE, `shift` the page
 // size; `pde_out` the PDE (for statistics and qtest).
 fault walk(const options& o, uint32_t chandesc, uint64_t virt, const read_fn& rd, pte& p,
            unsigned& shift, pde* pde_out = nullptr);
 // Linear address and attributes from an unpaged object.
 result unpaged_result(const options& o, const dmaobj& d, uint64_t linear);
+
+// The small stages are inline: a TLB hit runs apply_limit, paged_result and check_access.
+namespace detail {
+constexpr uint64_t mask40 = (uint64_t(1) << 40) - 1;
+inline comp_mode comp_of(uint8_t v) { return v == 1 ? comp_mode::single : v == 2 ? comp_mode::dbl : comp_mode::none; }
+// Compression is only meaningful on VRAM (seed: "Can only be used on VRAM").
+inline void finish_comp(const options& o, result& r) {
+  if (r.comp == comp_mode::none || (o.comp_vram_only && r.tgt != target::vram)) {
+    r.comp = comp_mode::none;
+    r.tag = 0;
+  }
+}
+}  // namespace detail
+
+// Base/limit check: the virtual (paged) or linear (unpaged) address, or DMAOBJ_LIMIT.
+inline fault apply_limit(const options& o, const dmaobj& d, uint64_t address, uint64_t& out) {
+  const uint64_t a = d.base + address;  // compare before masking: a wrap is over the limit too
+  const bool over = a < d.base || (o.limit_inclusive ? a > d.limit : a >= d.limit);
+  if (over) return fault::dmaobj_limit;
+  out = a & detail::mask40;
+  return fault::none;
+}
+
 // Linear address and attributes from a paged object and the PTE of its page (contig aware).
-result paged_result(const options& o, const dmaobj& d, const pte& p, unsigned shift, uint64_t virt);
+inline void paged_result(const options& o, const dmaobj& d, const pte& p, unsigned shift, uint64_t virt, result& r) {
+  const uint64_t block_offset = virt & ((uint64_t(1) << (shift + p.order)) - 1);
+  r.linear = (p.address + block_offset) & detail::mask40;
+  r.tgt = target(p.target);
+  r.ro = d.ro == 1 ? true : d.ro == 2 ? false : p.ro;
+  r.super = d.super == 1 ? false : d.super == 2 ? true : p.super;
+  r.storage = d.storage == 0x7f ? p.storage : d.storage;
+  r.comp = detail::comp_of(d.comp == 3 ? p.comp : d.comp);
+  // Contig blocks carry the tag of their first page; cells follow at one (SINGLE) or two
+  // (DOUBLE) per 0x10000 bytes.
+  r.tag = uint16_t((p.tag + (block_offset >> 16) * (r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
+  r.pcycle = d.pcycle == 1 ? 0 : d.pcycle == 2 ? 1 : p.pcycle;
+  r.enc = d.enc == 1 ? true : d.enc == 0 ? false : p.enc;
+  detail::finish_comp(o, r);
+}
+
 // User/supervisor and read-only checks on a result.
-fault check_access(const options& o, const dmaobj& d, const result& r, bool write, bool user);
+inline fault check_access(const options& o, const dmaobj& d, const result& r, bool write, bool user) {
+  if (user && (r.super || (o.user_super_dmaobj_faults && d.super_object))) return fault::supervisor;
+  if (write && r.ro) return fault::read_only;
+  return fault::none;
+}
 
 // The whole translation, stateless (no TLB).
 translation translate(const options& o, const vm_access& a, const read_fn& rd);

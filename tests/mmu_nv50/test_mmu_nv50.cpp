@@ -281,6 +281,32 @@ TEST_F(MmuNv50, QtestTranslate) {
   EXPECT_FALSE(mmu->qtest({"readl", "0"}, reply));
 }
 
+TEST_F(MmuNv50, RepeatedBlockHitsKeepLimitsAndTags) {
+  build();
+  // PDE 1 (VA 0x20000000-0x3fffffff): large pages, table at VRAM 0x400000. Pages 8-15 form an
+  // order-3 block (0x180) at VRAM 0x10000000, DOUBLE (2<<15) with tag 0x100 (0x100<<17):
+  // w0 = 0x10000181, w1 = 0x02010000.
+  put_pde(0x208, 0x00400001);
+  for (uint64_t i = 8; i < 16; ++i) put_pte(0x400000 + i * 8, 0x0201000010000181ull);
+  // VA 0x200b1234: offset in the 512 KiB block 0x31234 -> 0x10031234, tag 0x100 + 3 * 2.
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0x200b1234 r"),
+            "OK linear=0x10031234 target=VRAM ro=0 super=0 storage=0x0 comp=2 tag=0x106 pcycle=0 enc=0 paged=1 host=0x210031234");
+  // Same block, offset 0x70000: tag 0x100 + 7 * 2 = 0x10e; offset 0: tag 0x100.
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0x200f0000 r"),
+            "OK linear=0x10070000 target=VRAM ro=0 super=0 storage=0x0 comp=2 tag=0x10e pcycle=0 enc=0 paged=1 host=0x210070000");
+  EXPECT_EQ(qtest("translate 5 8 0x100 2 0x20080000 r"),
+            "OK linear=0x10000000 target=VRAM ro=0 super=0 storage=0x0 comp=2 tag=0x100 pcycle=0 enc=0 paged=1 host=0x210000000");
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.walks"), 1.0);  // one entry for the block
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.hits"), 2.0);
+  // selector 4: paged, limit 0x5800 (w1): page 5 is half inside the object.
+  put_dmaobj(0x40, 0x7fc0003d, 0x5800, 0, 0, 0, 0);
+  EXPECT_EQ(qtest("translate 5 8 0x100 4 0x5000 r").substr(0, 20), "OK linear=0xa0005000");
+  EXPECT_EQ(qtest("translate 5 8 0x100 4 0x57fc r").substr(0, 20), "OK linear=0xa00057fc");
+  EXPECT_EQ(qtest("translate 5 8 0x100 4 0x5800 r"), "OK fault=DMAOBJ_LIMIT");  // same page, over the limit
+  // Another client of the engine has its own DMA object binding.
+  EXPECT_EQ(qtest("translate 5 4 0x100 1 0x5800 r").substr(0, 20), "OK linear=0x10005800");
+}
+
 TEST_F(MmuNv50, DebugTransportHasNoSideEffects) {
   build();
   mem->write32(vram + 0xa0005678, 0x77);
