@@ -6,6 +6,7 @@
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/memory.h"
+#include "gpuvp/platform.h"
 #include "gpuvp/stats.h"
 #include "mmu_nv50.h"
 #include "testing.h"
@@ -338,6 +339,56 @@ TEST_F(MmuNv50, BadTlbGeometryIsAClearError) {
   } catch (const config_error& e) {
     EXPECT_NE(std::string(e.what()).find("powers of two"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+
+// ---- in the assembled platform ----------------------------------------------------------------
+
+namespace {
+
+class MmuNv50Platform : public gpuvp::testing::sim_test {};
+
+TEST_F(MmuNv50Platform, PlugsIntoThePlatform) {
+  config::global().load_yaml_text(R"(
+platform:
+  bar0_base: 0x100000000
+  bar0_size: 16 MiB
+components:
+  sysram: memory
+  vram: memory
+  mmu: mmu_nv50
+sysram:
+  base: 0x0
+  size: 4 GiB
+vram:
+  base: 0x200000000
+  size: 1 GiB
+)", "test.yaml");
+  platform p;
+  auto* m = p.find_as<mmu_nv50>("mmu");
+  ASSERT_NE(m, nullptr);
+  EXPECT_GE(p.irq_line("mmu.fault"), 0);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  // A G84 channel at VRAM 0x100000 with a paged object (selector 2) and page 5 -> VRAM 0x3a005000 (inside the 1 GiB VRAM),
+  // written at host addresses (VRAM linear L = host 0x200000000 + L).
+  const uint32_t obj[6] = {0x7fc0003d, 0xffffffff, 0, 0xff000000, 0, 0};
+  ASSERT_TRUE(p.debug_write(vram + 0x100020, obj, sizeof obj));
+  const uint64_t pde = 0x00200003, pte = 0x3a005001, data = 0x1122334455667788ull;
+  ASSERT_TRUE(p.debug_write(vram + 0x100200, &pde, 8));
+  ASSERT_TRUE(p.debug_write(vram + 0x200028, &pte, 8));
+  ASSERT_TRUE(p.debug_write(vram + 0x3a005010, &data, 8));
+  sc_time d = sc_core::SC_ZERO_TIME;
+  const auto t = m->translate(vm_access{engine::pfifo, client::pfifo_read, chan, 2, 0x5010, false, false}, d);
+  ASSERT_TRUE(t.ok()) << fault_name(t.f);
+  EXPECT_EQ(m->host_address(t.r.tgt, t.r.linear), vram + 0x3a005010);
+  std::string reply;
+  ASSERT_TRUE(m->qtest({"translate", "5", "8", "0x100", "2", "0x5010", "r"}, reply));
+  EXPECT_EQ(reply.substr(0, 20), "OK linear=0x3a005010");
+  // The registers answer in BAR0 at 0x100000000 + 0x100c80.
+  uint32_t flush = 0xffffffff;
+  ASSERT_TRUE(p.debug_read(0x100000000ull + 0x100c80, &flush, 4));
+  EXPECT_EQ(flush, 0u);
 }
 
 }  // namespace
