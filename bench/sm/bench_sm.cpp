@@ -1,0 +1,113 @@
+// SM model speed: simulated warp instructions per wall second on a compute-bound trace, the
+// shape of the Accel-Sim speed figure in shared/reference/accel-sim-sm.md (80 CTAs x 8 warps x
+// 1001 instructions on SM7_QV100, 80 SMs: Accel-Sim ~44 000 warp instructions/s).
+// Baselines measured in the same run: parsing the trace, and a plain replay that touches every
+// instruction once (no timing) — the floor any trace-driven model pays.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "compute.h"
+#include "core/gpu.h"
+#include "core/trace.h"
+
+using namespace gpuvp::sm;
+
+namespace {
+
+constexpr double accel_sim_warp_insts_per_s = 44000.0;  // reference: 9149 cycles in 14.6 s, 2 cores
+
+const std::string& trace_text() {
+  static const std::string text = [] {
+    std::vector<std::vector<trace_writer_inst>> warps(8);
+    for (unsigned w = 0; w < 8; ++w) {
+      for (unsigned i = 0; i < 1000; ++i)
+        warps[w].push_back({"FFMA", {10 + (i % 8)}, {2, 3, 4}, 0, {}, 0xffffffffu});
+      warps[w].push_back({"EXIT", {}, {}, 0, {}, 0xffffffffu});
+    }
+    return write_kernel_trace("ffma_bench", 1, {80, 1, 1}, {256, 1, 1}, 70, 0, 32, warps);
+  }();
+  return text;
+}
+const kernel_trace& parsed() {
+  static const kernel_trace k = parse_kernel_trace_text(trace_text(), "bench.traceg");
+  return k;
+}
+const gpu_config& qv100() {
+  static const gpu_config c = [] {
+    gpu_config g = make_gpu_config("QV100", "");
+    g.kernel_launch_latency = 0;
+    return g;
+  }();
+  return c;
+}
+
+double g_sim_rate = 0, g_replay_rate = 0;
+
+void BM_parse_trace(benchmark::State& st) {
+  const std::string& t = trace_text();
+  uint64_t n = 0;
+  for (auto _ : st) {
+    kernel_trace k = parse_kernel_trace_text(t, "bench.traceg");
+    n += k.warp_insts;
+    benchmark::DoNotOptimize(k.ctas.data());
+  }
+  st.counters["warp_insts_per_s"] = benchmark::Counter(double(n), benchmark::Counter::kIsRate);
+}
+
+void BM_replay_baseline(benchmark::State& st) {
+  const kernel_trace& k = parsed();
+  uint64_t n = 0, sum = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : st) {
+    for (const auto& c : k.ctas)
+      for (const auto& w : c.warps)
+        for (const auto& i : w.insts) {
+          sum += i.dst[0] + unsigned(i.info.cls);
+          ++n;
+        }
+    benchmark::DoNotOptimize(sum);
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  g_replay_rate = double(n) / s;
+  st.counters["warp_insts_per_s"] = benchmark::Counter(double(n), benchmark::Counter::kIsRate);
+}
+
+void BM_sm_simulate_qv100(benchmark::State& st) {
+  const kernel_trace& k = parsed();
+  fixed_latency_memory mem(260);
+  uint64_t n = 0, cycles = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : st) {
+    gpu_sim g(qv100(), &mem);
+    kernel_result r = g.run(k);
+    n += r.stats.warp_insts;
+    cycles = r.cycles;
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  g_sim_rate = double(n) / s;
+  st.counters["warp_insts_per_s"] = benchmark::Counter(double(n), benchmark::Counter::kIsRate);
+  st.counters["kernel_cycles"] = double(cycles);
+}
+
+}  // namespace
+
+BENCHMARK(BM_replay_baseline)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_parse_trace)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_sm_simulate_qv100)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (g_sim_rate > 0) {
+    std::printf("\nSM model: %.0f simulated warp instructions per second\n", g_sim_rate);
+    std::printf("  ratio to Accel-Sim's published %.0f/s on this trace shape: %.1fx\n", accel_sim_warp_insts_per_s,
+                g_sim_rate / accel_sim_warp_insts_per_s);
+    if (g_replay_rate > 0)
+      std::printf("  ratio to the plain replay baseline (%.0f/s): %.4f (cost of cycle modelling)\n", g_replay_rate,
+                  g_sim_rate / g_replay_rate);
+  }
+  return 0;
+}

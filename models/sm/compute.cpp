@@ -1,0 +1,209 @@
+#include "compute.h"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "gpuvp/extension.h"
+#include "gpuvp/trace.h"
+
+namespace gpuvp::sm {
+
+gpu_config make_gpu_config(const std::string& gpu, const std::string& files) {
+  gpu_config c;
+  try {
+    if (!gpu.empty()) {
+      std::string g, t;
+      if (!shipped_config_text(gpu, g, t))
+        throw config_file_error("unknown shipped GPU configuration '" + gpu + "' (QV100, RTX3070, A100, H100)");
+      const std::string dir = "models/sm/configs/" + shipped_config_dir(gpu);
+      load_config_text(c, g, dir + "/gpgpusim.config");
+      load_config_text(c, t, dir + "/trace.config");
+    }
+    std::stringstream ss(files);
+    for (std::string f; std::getline(ss, f, ',');)
+      if (!f.empty()) load_config_file(c, f);
+    c.validate();
+  } catch (const config_file_error& e) {
+    throw config_error(e.what());
+  }
+  return c;
+}
+
+// L1 misses and stores as timed TLM transactions at the SM's current local time.
+class compute_engine::tlm_mem : public mem_port {
+ public:
+  explicit tlm_mem(compute_engine& e) : e_(e), buf_(4096) {}
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t) override {
+    if (bytes > buf_.size()) buf_.resize(bytes);
+    const uint64_t folded = uint64_t(e_.mem_base) + (addr & (uint64_t(e_.mem_size) - 1));
+    transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, folded, buf_.data(), bytes);
+    t.ext.initiator = 0x534d;  // "SM"
+    sc_core::sc_time d = e_.lt_.offset();
+    const sc_core::sc_time before = d;
+    e_.out->b_transport(t.gp, d);
+    if (write) ++e_.mem_writes; else ++e_.mem_reads;
+    if (!t.ok()) {
+      ++e_.mem_errors;
+      if (e_.errors_.size() < 8) {
+        std::ostringstream os;
+        os << e_.name() << ": " << (write ? "write" : "read") << " of trace address 0x" << std::hex << addr
+           << " (host 0x" << folded << ") answered " << t.gp.get_response_string();
+        e_.errors_.push_back(os.str());
+      }
+    }
+    // The miss does not block the SM: only the latency goes back, local time stays.
+    const double cyc = (d - before) / e_.period_;
+    return uint64_t(std::ceil(cyc - 1e-9));
+  }
+
+ private:
+  compute_engine& e_;
+  std::vector<unsigned char> buf_;
+};
+
+compute_engine::compute_engine(sc_core::sc_module_name name)
+    : sc_module(name), cfg_(make_gpu_config(gpu, config_files)), mem_(std::make_unique<tlm_mem>(*this)) {
+  if (uint64_t(mem_size) & (uint64_t(mem_size) - 1))
+    throw config_error(std::string(this->name()) + ".mem_size must be a power of two");
+  if (launch_latency >= 0) cfg_.kernel_launch_latency = unsigned(int64_t(launch_latency));
+  period_ = sc_core::sc_time(1e3 / cfg_.core_mhz, sc_core::SC_NS);
+  GPUVP_LOG(this, info, cfg_.summary());
+  SC_HAS_PROCESS(compute_engine);
+  SC_THREAD(thread);
+}
+
+compute_engine::~compute_engine() = default;
+
+void compute_engine::launch(kernel_launch k, std::function<void(const kernel_result&)> on_done) {
+  if (!k.trace) throw std::invalid_argument(std::string(name()) + ": launch without a trace");
+  const dim3 &g = k.trace->grid, &b = k.trace->block;
+  if (g.x != k.grid.x || g.y != k.grid.y || g.z != k.grid.z || b.x != k.block.x || b.y != k.block.y || b.z != k.block.z)
+    throw std::invalid_argument(std::string(name()) + ": launch grid/block do not match trace " + k.trace->file);
+  queue_.push_back({std::move(k), std::move(on_done)});
+  queued_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void compute_engine::thread() {
+  for (;;) {
+    while (queue_.empty()) sc_core::wait(queued_);
+    pending p = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    const kernel_trace& k = *p.k.trace;
+    gpu_sim g(cfg_, mem_.get(), unsigned(uint64_t(sms)));
+    const uint64_t every = trace_warps;
+    auto& tr = tracer::global();
+    if (every && tr.enabled()) {
+      const sc_core::sc_time start = lt_.now();
+      g.on_issue = [this, &k, &tr, every, start](unsigned sm, unsigned warp, uint16_t op, uint64_t cyc) {
+        if (sm != 0 || warp % every) return;
+        uint32_t track = tr.track(std::string(name()) + ".sm0.warp" + std::to_string(warp));
+        tr.span(track, k.opcodes[op].c_str(), start + period_ * double(cyc), period_);
+      };
+    }
+    kernel_result r;
+    bool ok = true;
+    try {
+      g.start(k);
+    } catch (const std::exception& e) {
+      errors_.push_back(std::string(name()) + ": " + e.what());
+      ok = false;
+    }
+    if (ok) {
+      // The cycle loop: local time advances a cycle at a time; the quantum keeper decides when
+      // to yield to the SystemC kernel.
+      while (g.step()) lt_.advance(period_);
+      lt_.advance(period_);
+      r = g.result();
+    }
+    lt_.sync();
+    if (ok) {
+      ++kernels;
+      cycles += r.cycles;
+      warp_insts += r.stats.warp_insts;
+      result_bus_stalls += r.stats.result_bus_stalls;
+      dispatch_stalls += r.stats.dispatch_stalls;
+      stall_scoreboard += r.stats.sched_stalls[unsigned(stall_cause::scoreboard)];
+      stall_pipeline += r.stats.sched_stalls[unsigned(stall_cause::pipeline)];
+      stall_barrier += r.stats.sched_stalls[unsigned(stall_cause::barrier)];
+      stall_idle += r.stats.sched_stalls[unsigned(stall_cause::idle)];
+      l1_hits += r.stats.l1_hits;
+      l1_misses += r.stats.l1_misses;
+      results_.push_back(r);
+      write_results();
+    }
+    busy_ = false;
+    if (p.done) p.done(r);
+    kernel_done.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+namespace {
+// Function units of one kind per SM (for utilisation).
+unsigned units_of(const gpu_config& c, const std::string& n) {
+  if (n == "SP") return c.num_sp;
+  if (n == "DP") return c.num_dp;
+  if (n == "INT") return c.num_int;
+  if (n == "SFU") return c.num_sfu;
+  if (n == "TENSOR_CORE") return c.num_tensor;
+  if (n == "LDST") return 1;
+  for (unsigned i = 1; i <= SPECIALIZED_UNIT_NUM; ++i)
+    if (c.spec[i].enabled && c.spec[i].name == n) return c.spec[i].num_units;
+  return 1;
+}
+}  // namespace
+
+void compute_engine::report(std::ostream& os) {
+  os << "  " << name() << ": " << cfg_.summary() << "\n";
+  for (const auto& r : results_) {
+    const auto& s = r.stats;
+    os << "    kernel " << r.id << " " << r.name << ": " << r.cycles << " cycles, " << s.warp_insts
+       << " warp instructions, IPC " << std::fixed << std::setprecision(3) << r.ipc() << ", L1 hit rate "
+       << std::setprecision(1) << 100.0 * r.l1_hit_rate() << " %, " << r.sms_used << " SMs x " << r.ctas_per_sm
+       << " CTAs\n      unit utilisation:";
+    for (size_t i = 0; i < s.unit_active.size(); ++i) {
+      const double denom = double(r.cycles) * units_of(cfg_, s.unit_active[i].first) * std::max(1u, r.sms_used);
+      os << " " << s.unit_active[i].first << " " << std::setprecision(1)
+         << (denom > 0 ? 100.0 * double(s.unit_active[i].second) / denom : 0.0) << " %";
+    }
+    os << "\n      stalls: result bus " << s.result_bus_stalls << ", dispatch " << s.dispatch_stalls
+       << ", scheduler scoreboard " << s.sched_stalls[unsigned(stall_cause::scoreboard)] << " / pipeline "
+       << s.sched_stalls[unsigned(stall_cause::pipeline)] << " / barrier "
+       << s.sched_stalls[unsigned(stall_cause::barrier)] << " / idle " << s.sched_stalls[unsigned(stall_cause::idle)]
+       << ", MSHR " << s.mshr_stalls << "\n" << std::defaultfloat;
+  }
+}
+
+void compute_engine::write_results() const {
+  if (std::string(results_file).empty()) return;
+  std::ofstream f{results_file.get()};
+  f << "[\n";
+  for (size_t i = 0; i < results_.size(); ++i) {
+    const auto& r = results_[i];
+    const auto& s = r.stats;
+    std::string n;
+    for (char ch : r.name) {
+      if (ch == '"' || ch == '\\') n += '\\';
+      n += ch;
+    }
+    f << "  {\"kernel\": " << r.id << ", \"name\": \"" << n << "\", \"cycles\": " << r.cycles
+      << ", \"warp_insts\": " << s.warp_insts << ", \"ipc\": " << r.ipc() << ", \"l1_hit_rate\": " << r.l1_hit_rate()
+      << ", \"result_bus_stalls\": " << s.result_bus_stalls << ", \"dispatch_stalls\": " << s.dispatch_stalls
+      << ", \"stall_scoreboard\": " << s.sched_stalls[unsigned(stall_cause::scoreboard)]
+      << ", \"stall_pipeline\": " << s.sched_stalls[unsigned(stall_cause::pipeline)]
+      << ", \"stall_barrier\": " << s.sched_stalls[unsigned(stall_cause::barrier)]
+      << ", \"stall_idle\": " << s.sched_stalls[unsigned(stall_cause::idle)] << ", \"unit_issued\": {";
+    for (size_t u = 0; u < s.unit_issued.size(); ++u)
+      f << (u ? ", " : "") << "\"" << s.unit_issued[u].first << "\": " << s.unit_issued[u].second;
+    f << "}}" << (i + 1 < results_.size() ? "," : "") << "\n";
+  }
+  f << "]\n";
+}
+
+std::vector<std::string> compute_engine::modelled_errors() { return errors_; }
+
+}  // namespace gpuvp::sm

@@ -1,0 +1,119 @@
+// Compute engine (component type "compute"): the GPU's SMs running Accel-Sim traces.
+//
+// Launch interface: launch({grid, block, trace}, on_done) queues a kernel; the engine distributes
+// its CTAs over `sms` SMs (GPGPU-Sim occupancy rules), runs the SM cycle loop inside its one
+// SC_THREAD and signals completion through the callback and `kernel_done` (an sc_event). The SM
+// time base is the core clock of the GPU configuration; the thread synchronises with the kernel
+// only at quantum boundaries (gpuvp::local_time) — never once per cycle.
+//
+// Memory: L1 misses and stores go out of `out` (to "interconnect") as timed b_transport reads and
+// writes of one L1 line; the annotated delay becomes the miss latency in core cycles. Trace
+// addresses (CUDA virtual addresses) are folded into the window [mem_base, mem_base + mem_size).
+//
+// Statistics (per engine, summed over kernels): kernels, cycles, warp_insts, result_bus_stalls,
+// dispatch_stalls, stall_scoreboard / stall_pipeline / stall_barrier / stall_idle, l1_hits,
+// l1_misses, mem_reads, mem_writes, mem_errors, and gauges ipc and l1_hit_rate. report() prints
+// one block per kernel with per-unit utilisation.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "core/gpu.h"
+#include "core/gpu_config.h"
+#include "core/trace.h"
+#include "gpuvp/config.h"
+#include "gpuvp/registry.h"
+#include "gpuvp/stats.h"
+#include "gpuvp/timing.h"
+
+namespace gpuvp::sm {
+
+// The embedded shipped configurations: gpgpusim.config and trace.config texts of "QV100",
+// "RTX3070", "A100", "H100"; false if the name is unknown.
+bool shipped_config_text(const std::string& name, std::string& gpgpusim, std::string& trace);
+// Builds a gpu_config from a shipped name and/or a comma-separated list of option files.
+gpu_config make_gpu_config(const std::string& gpu, const std::string& files);
+
+struct kernel_launch {
+  dim3 grid, block;                          // must match the trace's header
+  std::shared_ptr<const kernel_trace> trace;
+};
+
+class compute_engine : public sc_core::sc_module, public component {
+ public:
+  tlm_utils::simple_initiator_socket<compute_engine> out{"out"};
+
+  param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration: QV100, RTX3070, A100 or H100"};
+  param<std::string> config_files{this, "config_files", "",
+                                  "comma-separated Accel-Sim option files read after the shipped configuration"};
+  param<uint64_t> sms{this, "sms", 0, "number of SMs (0: the configuration's count)", 0, 1024};
+  param<int64_t> launch_latency{this, "launch_latency", 0,
+                                "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)", -1, 1 << 30};
+  param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into"};
+  param<uint64_t> mem_size{this, "mem_size", 1ull << 30, "size of that window (a power of two)", 4096, 1ull << 40};
+  param<uint64_t> trace_warps{this, "trace_warps", 0,
+                              "Perfetto spans for every N-th warp slot of SM 0 (0: none)", 0, 1 << 20};
+  param<std::string> results_file{this, "results_file", "", "JSON file with one object per kernel (empty: none)"};
+
+  counter kernels{this, "kernels", "kernels completed"};
+  counter cycles{this, "cycles", "core cycles of all kernels"};
+  counter warp_insts{this, "warp_insts", "warp instructions issued"};
+  counter result_bus_stalls{this, "result_bus_stalls", "issues to a function unit stalled for a result bus"};
+  counter dispatch_stalls{this, "dispatch_stalls", "cycles an OC_EX instruction waited for a busy unit"};
+  counter stall_scoreboard{this, "stall_scoreboard", "scheduler cycles without issue: scoreboard (RAW)"};
+  counter stall_pipeline{this, "stall_pipeline", "scheduler cycles without issue: ID_OC register set full"};
+  counter stall_barrier{this, "stall_barrier", "scheduler cycles without issue: warps at a barrier"};
+  counter stall_idle{this, "stall_idle", "scheduler cycles without issue: no ready warp"};
+  counter l1_hits{this, "l1_hits", "L1 data cache hits"};
+  counter l1_misses{this, "l1_misses", "L1 data cache misses"};
+  counter mem_reads{this, "mem_reads", "line reads sent to the interconnect"};
+  counter mem_writes{this, "mem_writes", "line writes sent to the interconnect"};
+  counter mem_errors{this, "mem_errors", "memory transactions answered with an error"};
+  gauge ipc{this, "ipc", "warp instructions per core cycle over all kernels",
+            [this] { return cycles ? double(warp_insts) / double(cycles) : 0.0; }};
+  gauge l1_hit_rate{this, "l1_hit_rate", "L1 hits / (hits + misses)",
+                    [this] { uint64_t a = l1_hits + l1_misses; return a ? double(l1_hits) / double(a) : 0.0; }};
+  sc_core::sc_event kernel_done;
+
+  explicit compute_engine(sc_core::sc_module_name name);
+  ~compute_engine() override;
+
+  // Queues a kernel. Throws std::invalid_argument if grid/block do not match the trace.
+  void launch(kernel_launch k, std::function<void(const kernel_result&)> on_done = {});
+  bool idle() const { return queue_.empty() && !busy_; }
+  const std::vector<kernel_result>& results() const { return results_; }
+  const gpu_config& config() const { return cfg_; }
+  sc_core::sc_time clock_period() const { return period_; }
+
+  sc_core::sc_module& module() override { return *this; }
+  std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
+  void report(std::ostream& os) override;
+  std::vector<std::string> modelled_errors() override;
+
+ private:
+  class tlm_mem;
+  void thread();
+  void write_results() const;
+
+  gpu_config cfg_;
+  sc_core::sc_time period_;
+  std::unique_ptr<tlm_mem> mem_;
+  local_time lt_;
+  struct pending {
+    kernel_launch k;
+    std::function<void(const kernel_result&)> done;
+  };
+  std::deque<pending> queue_;
+  sc_core::sc_event queued_;
+  bool busy_ = false;
+  std::vector<kernel_result> results_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace gpuvp::sm

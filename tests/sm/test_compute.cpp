@@ -1,0 +1,150 @@
+// The compute engine as a SystemC component: launch interface, completion, timing of L1 misses
+// through a TLM target, modelled errors, and `gpuvp run --workload kernelslist.g` end to end.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli.h"
+#include "compute.h"
+#include "gpuvp/config.h"
+#include "gpuvp/memory.h"
+#include "paths.h"
+#include "testing.h"
+
+using namespace gpuvp;
+using namespace gpuvp::sm;
+
+namespace {
+
+std::shared_ptr<const kernel_trace> kernel(const std::vector<std::vector<trace_writer_inst>>& warps) {
+  return std::make_shared<const kernel_trace>(parse_kernel_trace_text(
+      write_kernel_trace("k", 1, {1, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, 70, 0, 32, warps), "generated"));
+}
+trace_writer_inst op(const std::string& o, std::vector<unsigned> d, std::vector<unsigned> s) {
+  return {o, std::move(d), std::move(s), 0, {}, 0xffffffffu};
+}
+trace_writer_inst ldg(unsigned d, uint64_t base, uint64_t stride) {
+  std::vector<uint64_t> a(32);
+  for (unsigned t = 0; t < 32; ++t) a[t] = base + t * stride;
+  return {"LDG.E", {d}, {4}, 4, a, 0xffffffffu};
+}
+
+class compute_test : public gpuvp::testing::sim_test {
+ protected:
+  void build() {
+    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
+    eng = std::make_unique<compute_engine>("compute");
+    mem = std::make_unique<sparse_memory>("vram");
+    eng->out.bind(mem->in);
+  }
+  std::unique_ptr<compute_engine> eng;
+  std::unique_ptr<sparse_memory> mem;
+};
+
+}  // namespace
+
+TEST_F(compute_test, dependent_chain_completes_with_callback_and_time) {
+  config::global().set("compute.sms", "1", "test");
+  build();
+  std::vector<trace_writer_inst> w(100, op("FFMA", {1}, {1, 2, 3}));
+  w.push_back(op("EXIT", {}, {}));
+  auto k = kernel({w});
+  kernel_result got;
+  bool called = false;
+  eng->launch({k->grid, k->block, k}, [&](const kernel_result& r) { got = r; called = true; });
+  sc_core::sc_start();
+  ASSERT_TRUE(called);
+  EXPECT_EQ(got.cycles, 801u);  // as sm_core.dependent_ffma_chain_qv100
+  EXPECT_EQ(eng->kernels.value(), 1u);
+  EXPECT_EQ(eng->warp_insts.value(), 101u);
+  // 1132 MHz: 883 ps per cycle (SystemC resolution 1 ps); 801 cycles of local time, then one
+  // synchronisation at the end: 801 * 883 ps = 707.283 ns.
+  EXPECT_EQ(eng->clock_period(), sc_core::sc_time(883, sc_core::SC_PS));
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(707283, sc_core::SC_PS));
+  EXPECT_TRUE(eng->idle());
+  std::ostringstream rep;
+  eng->report(rep);
+  EXPECT_NE(rep.str().find("801 cycles"), std::string::npos) << rep.str();
+  EXPECT_NE(rep.str().find("unit utilisation: SP"), std::string::npos) << rep.str();
+}
+
+TEST_F(compute_test, l1_misses_take_the_targets_latency) {
+  config::global().set("compute.sms", "1", "test");
+  config::global().set("compute.mem_base", "0", "test");
+  config::global().set("vram.read_latency", "100 ns", "test");
+  build();
+  // 100 ns at 883 ps/cycle = 113.25 -> 114 cycles. 32 lines sent at cycles 6..37, the last back
+  // at 37 + 20 (L1) + 114 = 171.
+  auto k = kernel({{ldg(1, 0x1000, 128), op("EXIT", {}, {})}});
+  eng->launch({k->grid, k->block, k});
+  sc_core::sc_start();
+  ASSERT_EQ(eng->results().size(), 1u);
+  EXPECT_EQ(eng->results()[0].cycles, 171u);
+  EXPECT_EQ(eng->mem_reads.value(), 32u);
+  EXPECT_EQ(eng->l1_misses.value(), 32u);
+  EXPECT_TRUE(eng->modelled_errors().empty());
+}
+
+TEST_F(compute_test, memory_error_is_a_modelled_error) {
+  config::global().set("compute.sms", "1", "test");
+  config::global().set("compute.mem_base", "0", "test");
+  config::global().set("compute.mem_size", "4 GiB", "test");
+  config::global().set("vram.size", "1 GiB", "test");
+  build();
+  auto k = kernel({{ldg(1, 0x80000000, 4), op("EXIT", {}, {})}});  // beyond the 1 GiB memory
+  eng->launch({k->grid, k->block, k});
+  sc_core::sc_start();
+  EXPECT_EQ(eng->mem_errors.value(), 1u);
+  ASSERT_EQ(eng->modelled_errors().size(), 1u);
+  EXPECT_NE(eng->modelled_errors()[0].find("trace address 0x80000000"), std::string::npos);
+}
+
+TEST_F(compute_test, launch_and_config_errors) {
+  build();
+  auto k = kernel({{op("EXIT", {}, {})}});
+  EXPECT_THROW(eng->launch({{2, 1, 1}, k->block, k}), std::invalid_argument);
+  EXPECT_THROW(eng->launch({k->grid, k->block, nullptr}), std::invalid_argument);
+  EXPECT_THROW(make_gpu_config("GTX480", ""), config_error);
+  EXPECT_THROW(make_gpu_config("QV100", "/nonexistent/trace.config"), config_error);
+  gpu_config h = make_gpu_config("H100", "");
+  EXPECT_EQ(h.spec[5].name, "GMMA");
+}
+
+TEST_F(compute_test, cta_that_does_not_fit_is_a_modelled_error) {
+  build();
+  auto text = write_kernel_trace("big", 1, {1, 1, 1}, {32, 1, 1}, 70, 1 << 20, 32, {{op("EXIT", {}, {})}});
+  auto k = std::make_shared<const kernel_trace>(parse_kernel_trace_text(text, "big.traceg"));
+  eng->launch({k->grid, k->block, k});
+  sc_core::sc_start();
+  ASSERT_EQ(eng->modelled_errors().size(), 1u);
+  EXPECT_NE(eng->modelled_errors()[0].find("does not fit an SM"), std::string::npos);
+}
+
+namespace {
+struct cli_result {
+  int rc;
+  std::string out, err;
+};
+cli_result run_gpuvp(std::vector<std::string> args) {
+  gpuvp::testing::fresh_simulation();
+  args.insert(args.begin(), "gpuvp");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::istringstream in;
+  std::ostringstream out, err;
+  const int rc = gpuvp_main(int(argv.size()), argv.data(), in, out, err);
+  return {rc, out.str(), err.str()};
+}
+}  // namespace
+
+TEST(sm_cli, run_workload_kernelslist) {
+  auto r = run_gpuvp({"run", "--workload", sm_data_dir() + "/ffma/kernelslist.g", "--set", "compute.sms=2"});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("kernel 1 _Z9ffma_testPf"), std::string::npos) << r.out << r.err;
+}
+
+TEST(sm_cli, malformed_trace_fails_naming_file_and_line) {
+  auto r = run_gpuvp({"run", "--workload", sm_data_dir() + "/bad/kernelslist.g"});
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("kernel-1.traceg:24: unknown volta opcode 'FROB'"), std::string::npos) << r.out << r.err;
+}
