@@ -93,8 +93,10 @@ bool simulate(platform& p, std::ostream& err, bool quiet) {
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    if (now >= limit) return false;
-    sc_core::sc_start(std::min(slice, limit - now), sc_core::SC_EXIT_ON_STARVATION);
+    const sc_core::sc_time next = sc_core::sc_time_to_pending_activity();
+    if (now + next > limit) return false;
+    // At least up to the next event: a starving slice would not advance time at all.
+    sc_core::sc_start(std::max(next, std::min(slice, limit - now)), sc_core::SC_EXIT_ON_STARVATION);
     if (!quiet && clock::now() - last_progress > std::chrono::seconds(3)) {
       last_progress = clock::now();
       err << "progress: simulated " << human_time(sc_core::sc_time_stamp()) << ", wall "

@@ -190,6 +190,23 @@ void config::declare(declared d) {
   declared_.push_back(std::move(d));
 }
 
+namespace {
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
 void config::ignore_prefix(const std::string& prefix) {
   for (auto& [key, s] : settings_)
     if (key.compare(0, prefix.size() + 1, prefix + ".") == 0) s.used = true;
@@ -201,15 +218,12 @@ void config::check_unused() const {
     const auto& s = settings_.at(key);
     if (s.used) continue;
     errors += s.origin + ": unknown configuration key '" + key + "'";
-    // Suggest the declared key with the same last component that shares the longest prefix.
-    const std::string leaf = key.substr(key.rfind('.') + 1);
+    // Suggest the declared key closest in edit distance (typos), if it is close.
     std::string hint;
-    size_t best = 0;
+    size_t best = 4;
     for (const auto& d : declared_) {
-      if (d.path.size() < leaf.size() || d.path.compare(d.path.size() - leaf.size(), leaf.size(), leaf) != 0) continue;
-      size_t common = 0;
-      while (common < key.size() && common < d.path.size() && key[common] == d.path[common]) ++common;
-      if (common > best) best = common, hint = d.path;
+      const size_t dist = edit_distance(key, d.path);
+      if (dist < best) best = dist, hint = d.path;
     }
     if (!hint.empty()) errors += " (did you mean '" + hint + "'?)";
     errors += "\n";

@@ -12,23 +12,6 @@ tracer& tracer::global() {
   return instance;
 }
 
-bool tracer::open(const std::string& file) {
-  close();
-  out_ = std::fopen(file.c_str(), "w");
-  if (!out_) return false;
-  std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", out_);
-  first_ = true;
-  tracks_.clear();
-  return true;
-}
-
-void tracer::close() {
-  if (!out_) return;
-  std::fputs("\n]}\n", out_);
-  std::fclose(out_);
-  out_ = nullptr;
-}
-
 namespace {
 std::string quoted(const std::string& s) {
   std::string q = "\"";
@@ -46,6 +29,27 @@ std::string micros(const sc_core::sc_time& t) {
   return buf;
 }
 }  // namespace
+
+bool tracer::open(const std::string& file) {
+  close();
+  out_ = std::fopen(file.c_str(), "w");
+  if (!out_) return false;
+  std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", out_);
+  first_ = true;
+  // Tracks made during elaboration (before the file was opened) get their names now.
+  for (size_t i = 0; i < tracks_.size(); ++i)
+    emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(i + 1) +
+         ",\"args\":{\"name\":" + quoted(tracks_[i]) + "}}");
+  return true;
+}
+
+void tracer::close() {
+  if (!out_) return;
+  std::fputs("\n]}\n", out_);
+  std::fclose(out_);
+  out_ = nullptr;
+}
+
 
 uint32_t tracer::track(const std::string& name) {
   for (size_t i = 0; i < tracks_.size(); ++i)

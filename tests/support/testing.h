@@ -2,9 +2,13 @@
 // gpuvp::testing::sim_test: it starts a fresh simulation kernel and a clean configuration,
 // statistics registry and logger, so tests are independent even within one process.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 #include <gtest/gtest.h>
 #include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+#include "gpuvp/extension.h"
 
 namespace gpuvp::testing {
 
@@ -14,6 +18,27 @@ void fresh_simulation();
 class sim_test : public ::testing::Test {
  protected:
   sim_test() { fresh_simulation(); }
+};
+
+// An initiator for driving a model through its target socket like a real initiator would. Each
+// access returns the response status; `delay` accumulates the annotated time.
+struct test_initiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<test_initiator> out{"out"};
+  sc_core::sc_time delay;
+  gpuvp::gpu_ext ext;  // side-band data attached to every access
+  explicit test_initiator(sc_core::sc_module_name n) : sc_module(n) {}
+  tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) {
+    gpuvp::transaction t(cmd, addr, data, len);
+    t.ext = ext;
+    out->b_transport(t.gp, delay);
+    return t.gp.get_response_status();
+  }
+  tlm::tlm_response_status read(uint64_t addr, void* data, unsigned len) { return access(tlm::TLM_READ_COMMAND, addr, data, len); }
+  tlm::tlm_response_status write(uint64_t addr, const void* data, unsigned len) {
+    return access(tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(data), len);
+  }
+  uint32_t read32(uint64_t addr) { uint32_t v = 0; EXPECT_EQ(read(addr, &v, 4), tlm::TLM_OK_RESPONSE) << std::hex << addr; return v; }
+  void write32(uint64_t addr, uint32_t v) { EXPECT_EQ(write(addr, &v, 4), tlm::TLM_OK_RESPONSE) << std::hex << addr; }
 };
 
 // Path of a file in the source tree (from GPUVP_SOURCE_DIR, set by ctest).

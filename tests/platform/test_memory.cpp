@@ -1,0 +1,92 @@
+// Sparse memory: allocation on write, zero reads, bounds, DMI grant and revoke.
+#include <cstring>
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include "gpuvp/extension.h"
+#include "gpuvp/memory.h"
+#include "testing.h"
+
+using namespace gpuvp;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+struct dmi_initiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<dmi_initiator> out{"out"};
+  int invalidations = 0;
+  explicit dmi_initiator(sc_core::sc_module_name n) : sc_module(n) {
+    out.register_invalidate_direct_mem_ptr(this, &dmi_initiator::invalidate);
+  }
+  void invalidate(sc_dt::uint64, sc_dt::uint64) { ++invalidations; }
+};
+}  // namespace
+
+TEST(memory, terabyte_space_costs_only_touched_pages) {
+  gpuvp::testing::fresh_simulation();
+  config::global().set("mem.size", "1 TiB", "test");
+  sparse_memory mem("mem");
+  const uint64_t far = (uint64_t(1) << 40) - 16;
+  uint64_t v = 0x0123456789abcdefull;
+  transaction t(tlm::TLM_WRITE_COMMAND, far, &v, 8);
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  mem.b_transport(t.gp, delay);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(delay, sc_time(20, SC_NS));
+  EXPECT_EQ(mem.pages_allocated.value(), 1.0);
+  uint64_t back = 0;
+  t.set(tlm::TLM_READ_COMMAND, far, &back, 8);
+  mem.b_transport(t.gp, delay);
+  EXPECT_EQ(back, v);
+  uint64_t zero = 1;
+  t.set(tlm::TLM_READ_COMMAND, 0x1000, &zero, 8);  // untouched: zero, no allocation
+  mem.b_transport(t.gp, delay);
+  EXPECT_EQ(zero, 0u);
+  EXPECT_EQ(mem.pages_allocated.value(), 1.0);
+  EXPECT_EQ(mem.bytes_read.value(), 16u);
+}
+
+TEST(memory, accesses_beyond_the_end_fail) {
+  gpuvp::testing::fresh_simulation();
+  config::global().set("mem.size", "0x1000", "test");
+  sparse_memory mem("mem");
+  uint64_t v = 0;
+  transaction t(tlm::TLM_READ_COMMAND, 0xffc, &v, 8);  // straddles the end
+  sc_time delay;
+  mem.b_transport(t.gp, delay);
+  EXPECT_EQ(t.gp.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(mem.errors.value(), 1u);
+  EXPECT_THROW(mem.load(0x1000, &v, 1), std::out_of_range);
+}
+
+TEST(memory, backdoor_load_spans_pages) {
+  gpuvp::testing::fresh_simulation();
+  sparse_memory mem("mem");
+  std::vector<uint8_t> image(3 * sparse_memory::page_size + 7);
+  for (size_t i = 0; i < image.size(); ++i) image[i] = uint8_t(i * 7);
+  mem.load(sparse_memory::page_size - 3, image.data(), image.size());
+  std::vector<uint8_t> back(image.size());
+  mem.peek(sparse_memory::page_size - 3, back.data(), back.size());
+  EXPECT_EQ(back, image);
+  EXPECT_EQ(mem.pages_allocated.value(), 5.0);  // partial first page, 3 whole, partial last
+}
+
+TEST(memory, dmi_grants_one_page_with_latencies_and_can_be_revoked) {
+  gpuvp::testing::fresh_simulation();
+  sparse_memory mem("mem");
+  dmi_initiator init("init");
+  init.out.bind(mem.in);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  mem.write32(0x12344, 0xfeedf00d);
+  tlm::tlm_generic_payload gp;
+  gp.set_address(0x12345);
+  tlm::tlm_dmi dmi;
+  ASSERT_TRUE(init.out->get_direct_mem_ptr(gp, dmi));
+  EXPECT_EQ(dmi.get_start_address(), 0x10000u);  // the 64 KiB page holding 0x12345
+  EXPECT_EQ(dmi.get_end_address(), 0x1ffffu);
+  EXPECT_EQ(dmi.get_read_latency(), sc_time(20, SC_NS));
+  uint32_t through_dmi;
+  std::memcpy(&through_dmi, dmi.get_dmi_ptr() + 0x2344, 4);
+  EXPECT_EQ(through_dmi, 0xfeedf00du);
+  mem.revoke_dmi();
+  EXPECT_EQ(init.invalidations, 1);
+}

@@ -1,0 +1,156 @@
+// Router: decoding, contention arithmetic (worked out by hand below), errors, DMI and debug.
+#include <cstring>
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include "gpuvp/extension.h"
+#include "gpuvp/memory.h"
+#include "gpuvp/router.h"
+#include "testing.h"
+
+using namespace gpuvp;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+struct initiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<initiator> out{"out"};
+  int invalidations = 0;
+  sc_dt::uint64 inv_start = 0, inv_end = 0;
+  explicit initiator(sc_core::sc_module_name n) : sc_module(n) {
+    out.register_invalidate_direct_mem_ptr(this, &initiator::invalidate);
+  }
+  void invalidate(sc_dt::uint64 s, sc_dt::uint64 e) { ++invalidations; inv_start = s; inv_end = e; }
+  // One read at now + `at`; returns the delay annotated on return.
+  sc_time read(uint64_t addr, unsigned len, sc_time at, tlm::tlm_response_status* status = nullptr) {
+    std::vector<uint8_t> buf(len);
+    transaction t(tlm::TLM_READ_COMMAND, addr, buf.data(), len);
+    out->b_transport(t.gp, at);
+    if (status) *status = t.gp.get_response_status();
+    return at;
+  }
+};
+
+// Two initiators a and b, one memory at 0x10000000 (1 MiB): width 8 B/cycle, 1 ns clock,
+// 1 ns latency per port, memory read latency 10 ns.
+// Configuration must exist before the modules below read their params.
+struct router_config : gpuvp::testing::sim_test {
+  explicit router_config(bool contention) {
+    auto& c = config::global();
+    if (!contention) c.set("r.contention", "false", "test");
+    c.set("r.width", "8", "test");
+    c.set("r.latency", "1 ns", "test");
+    c.set("r.clock", "1 ns", "test");
+    c.set("mem.read_latency", "10 ns", "test");
+    c.set("mem.size", "1 MiB", "test");
+  }
+};
+struct router_fixture : router_config {
+  explicit router_fixture(bool contention = true) : router_config(contention) {}
+  router r{"r"};
+  sparse_memory mem{"mem"};
+  initiator a{"a"}, b{"b"};
+  void build() {
+    a.out.bind(r.in);
+    b.out.bind(r.in);
+    r.name_input(0, "a");
+    r.name_input(1, "b");
+    r.out.bind(mem.in);
+    r.map(0, 0x10000000, 1 << 20, "mem");
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  }
+};
+}  // namespace
+
+TEST_F(router_fixture, contention_queues_the_second_initiator) {
+  build();
+  // a: arrives 0, both links free; 32 B / 8 B per cycle = 4 cycles = 4 ns on each link;
+  //    delay = 0 queue + 4 transfer + 1 + 1 port latencies + 10 memory = 16 ns.
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
+  // b: arrives 0, but the memory link is busy until 4 ns: 4 queue + 4 + 2 + 10 = 20 ns.
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(0, SC_NS)), sc_time(20, SC_NS));
+  // a again, arriving at 2 ns: memory link free at 8 ns (b held it 4..8): start 8;
+  //    delay from now = 8 + 4 + 2 + 10 = 24 ns.
+  EXPECT_EQ(a.read(0x10000200, 32, sc_time(2, SC_NS)), sc_time(24, SC_NS));
+  auto* q = stats_registry::global().list("r.mem.queueing").at(0).h;
+  EXPECT_EQ(q->count(), 3u);
+  EXPECT_EQ(q->sum(), 0u + 4000u + 6000u);  // ps
+  EXPECT_EQ(stats_registry::global().value("r.mem.transactions"), 3.0);
+  EXPECT_EQ(stats_registry::global().value("r.mem.bytes"), 96.0);
+  EXPECT_EQ(stats_registry::global().value("r.a.transactions"), 2.0);
+}
+
+struct router_without_contention : router_fixture {
+  router_without_contention() : router_fixture(false) {}
+};
+TEST_F(router_without_contention, only_latency_and_transfer_count) {
+  build();
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
+}
+
+TEST_F(router_fixture, per_port_parameters_override_the_router_defaults) {
+  config::global().set("r.mem.width", "4", "test");     // memory link: 32 B = 8 cycles
+  config::global().set("r.mem.latency", "3 ns", "test");
+  build();  // ports (and their params) are created by map()
+  // transfer = max(4 ns on a's link, 8 ns on the memory link) = 8; latencies 1 + 3; memory 10.
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(0, SC_NS)), sc_time(22, SC_NS));
+}
+
+TEST_F(router_fixture, unmapped_address_is_an_address_error) {
+  build();
+  tlm::tlm_response_status st;
+  a.read(0x20000000, 4, sc_time(0, SC_NS), &st);
+  EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  a.read(0x100ffffc, 8, sc_time(0, SC_NS), &st);  // runs past the window's end
+  EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(r.decode_errors.value(), 2u);
+}
+
+TEST_F(router_fixture, target_sees_window_relative_addresses_and_debug_works) {
+  build();
+  mem.write32(0x40, 0x600dcafe);
+  uint32_t v = 0;
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(0x10000040);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+  gp.set_data_length(4);
+  gp.set_streaming_width(4);
+  EXPECT_EQ(a.out->transport_dbg(gp), 4u);
+  EXPECT_EQ(v, 0x600dcafeu);
+  EXPECT_EQ(gp.get_address(), 0x10000040u);  // restored for the initiator
+}
+
+TEST_F(router_fixture, dmi_is_translated_to_global_addresses) {
+  build();
+  mem.write32(0x10010, 0x12345678);
+  tlm::tlm_generic_payload gp;
+  gp.set_address(0x10010010);
+  tlm::tlm_dmi dmi;
+  ASSERT_TRUE(a.out->get_direct_mem_ptr(gp, dmi));
+  EXPECT_EQ(dmi.get_start_address(), 0x10010000u);
+  EXPECT_EQ(dmi.get_end_address(), 0x1001ffffu);
+  EXPECT_EQ(dmi.get_read_latency(), sc_time(12, SC_NS));  // memory 10 + two port latencies
+  uint32_t v;
+  std::memcpy(&v, dmi.get_dmi_ptr() + 0x10, 4);
+  EXPECT_EQ(v, 0x12345678u);
+  mem.revoke_dmi();
+  EXPECT_EQ(a.invalidations, 1);
+  EXPECT_EQ(b.invalidations, 1);
+  EXPECT_EQ(a.inv_start, 0x10000000u);
+  EXPECT_EQ(a.inv_end, 0x100fffffu);
+}
+
+TEST(router, overlapping_windows_name_both_targets) {
+  gpuvp::testing::fresh_simulation();
+  router r("r");
+  r.map(0, 0x1000, 0x1000, "vram");
+  try {
+    r.map(1, 0x1800, 0x1000, "bar0");
+    FAIL() << "overlap not detected";
+  } catch (const config_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("bar0"), std::string::npos) << m;
+    EXPECT_NE(m.find("vram"), std::string::npos) << m;
+  }
+}
