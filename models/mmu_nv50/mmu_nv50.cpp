@@ -246,6 +246,11 @@ void mmu_nv50::lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_t
   pte p;
   t.f = walk(opt_, a.chandesc, t.virt, timed_read_, p, t.page_shift);
   es.walk_latency.add((delay - before).value());
+  if (auto& tr = tracer::global(); tr.enabled()) {
+    std::ostringstream args;
+    args << "\"engine\":" << a.engine << ",\"virt\":\"" << hex(t.virt) << "\",\"fault\":\"" << fault_name(t.f) << "\"";
+    tr.span(tr.track(name()), "walk", sc_core::sc_time_stamp() + before, delay - before, args.str());
+  }
   if (t.f != fault::none) return;
   t.order = p.order;
   if (tl.insert(a.chandesc, t.virt, p, t.page_shift)) ++evictions;
