@@ -97,7 +97,7 @@ BENCHMARK(BM_replay_baseline)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_parse_trace)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_sm_simulate_qv100)->Unit(benchmark::kMillisecond);
 
-int main(int argc, char** argv) {
+int sc_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -218,6 +218,13 @@ TEST(sm_core, cta_occupancy_and_distribution) {
   EXPECT_EQ(r.sms_used, 2u);
   EXPECT_EQ(r.stats.ctas_done, 8u);
   EXPECT_EQ(r.stats.warp_insts, 8u * 11u);
+  // 4 CTAs on 4 SMs: one each, all launched in cycle 1, so the kernel takes what one CTA takes:
+  // 10 dependent FFMA = 1 + 10*8 = 81 cycles.
+  gpu_sim g4(c, &m, 4);
+  kernel_trace k4 = make_kernel(70, {chain("FFMA", 10, 1, {1, 2, 3})}, 4);
+  kernel_result r4 = g4.run(k4);
+  EXPECT_EQ(r4.sms_used, 4u);
+  EXPECT_EQ(r4.cycles, 81u);
 }
 
 TEST(sm_core, barrier_waits_for_all_warps_of_the_cta) {

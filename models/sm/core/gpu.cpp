@@ -37,8 +37,9 @@ bool gpu_sim::step() {
     return true;
   }
   // Distribute CTAs: one per SM per cycle, round robin from where the last cycle stopped.
+  const unsigned first = next_sm_;
   for (unsigned n = 0; n < num_sms_ && next_cta_ < k_->ctas.size(); ++n) {
-    unsigned i = (next_sm_ + n) % num_sms_;
+    unsigned i = (first + n) % num_sms_;
     if (sms_[i]->can_take_cta() || !sms_[i]->active()) {
       sms_[i]->launch_cta(*k_, unsigned(next_cta_++));
       used_[i] = true;
