@@ -50,7 +50,7 @@ class compute_engine::tlm_mem : public mem_port {
       ++e_.mem_errors;
       if (e_.errors_.size() < 8) {
         std::ostringstream os;
-        os << e_.name() << ": " << (write ? "write" : "read") << " of trace address 0x" << std::hex << addr
+        os << (write ? "write" : "read") << " of trace address 0x" << std::hex << addr
            << " (host 0x" << folded << ") answered " << t.gp.get_response_string();
         e_.errors_.push_back(os.str());
       }
@@ -110,7 +110,7 @@ void compute_engine::thread() {
     try {
       g.start(k);
     } catch (const std::exception& e) {
-      errors_.push_back(std::string(name()) + ": " + e.what());
+      errors_.push_back(e.what());
       ok = false;
     }
     if (ok) {
@@ -158,7 +158,7 @@ unsigned units_of(const gpu_config& c, const std::string& n) {
 }  // namespace
 
 void compute_engine::report(std::ostream& os) {
-  os << "  " << name() << ": " << cfg_.summary() << "\n";
+  os << cfg_.summary() << "\n";
   for (const auto& r : results_) {
     const auto& s = r.stats;
     os << "    kernel " << r.id << " " << r.name << ": " << r.cycles << " cycles, " << s.warp_insts
