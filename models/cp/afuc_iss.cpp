@@ -135,8 +135,7 @@ inline void afuc_iss::wr(uint8_t r, uint32_t v) {
     if (!(off & 0x40000)) regs_[a] = off + 0x01000000;  // b18 = no auto-increment
     env_->pipe_write(off >> 24, v);
   } else {
-    regs_[a] = off + 1;
-    env_->reg_write(off, v, data_user_);
+    env_->reg_write(regs_[a], v, data_user_);
   }
 }
 

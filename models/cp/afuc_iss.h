@@ -16,10 +16,12 @@ class afuc_env {
   virtual ~afuc_env() = default;
   // Next dword of the PM4 stream for a $data read; false = none (the ISS stops, "starved").
   virtual bool pop_data(uint32_t& v) = 0;
-  // $addr/$usraddr + $data writes (auto-increment done by the ISS); user = via $usraddr.
-  virtual void reg_write(uint32_t reg, uint32_t v, bool user) = 0;
-  // $memdata (src 0x1d) and $regdata (src 0x1e) reads; addr = the current $addr value.
-  virtual uint32_t read_memdata(uint32_t addr) = 0;
+  // $data write to GPU register `addr` ($addr, or $usraddr when user): the environment
+  // advances addr (registers auto-increment; data ports such as CP_ME_NRT_DATA do not).
+  virtual void reg_write(uint32_t& addr, uint32_t v, bool user) = 0;
+  // $memdata (src 0x1d) read; addr = $addr, advanced by the environment like reg_write.
+  virtual uint32_t read_memdata(uint32_t& addr) = 0;
+  // $regdata (src 0x1e) read.
   virtual uint32_t read_regdata() = 0;
   virtual void ctrl_write(uint32_t reg, uint32_t v) = 0;
   virtual uint32_t ctrl_read(uint32_t reg) = 0;
@@ -60,6 +62,8 @@ class afuc_iss {
 
   state st() const { return st_; }
   void resume() { if (st_ == state::starved) st_ = state::running; }
+  // Stops with a microcode error raised from outside (e.g. a bus error in the environment).
+  void halt(const std::string& why) { fail(why); }
   const std::string& error_message() const { return err_; }
   uint32_t pc() const { return pc_; }
   void set_pc(uint32_t pc) { pc_ = pc; }

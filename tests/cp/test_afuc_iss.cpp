@@ -24,8 +24,8 @@ struct test_env : afuc_env {
     stream.pop_front();
     return true;
   }
-  void reg_write(uint32_t r, uint32_t v, bool) override { regs[r] = v; reg_writes.push_back({r, v}); }
-  uint32_t read_memdata(uint32_t addr) override { memdata_addrs.push_back(addr); return regs[addr]; }
+  void reg_write(uint32_t& r, uint32_t v, bool) override { regs[r] = v; reg_writes.push_back({r, v}); r++; }
+  uint32_t read_memdata(uint32_t& addr) override { memdata_addrs.push_back(addr); return regs[addr++]; }
   uint32_t read_regdata() override { return 0xabcd; }
   void ctrl_write(uint32_t r, uint32_t v) override { ctrl[r] = v; }
   uint32_t ctrl_read(uint32_t r) override { return ctrl[r]; }

@@ -1,0 +1,290 @@
+; gpuvp CP firmware for the a6xx SQE (assembled at build time: gpuvp afuc-asm -g 6).
+; Conventions of the gpuvp CP model (docs/models/cp.md):
+;   GPU registers: CP_ME_NRT_ADDR_LO 0x840, _HI 0x841, CP_ME_NRT_DATA 0x842 (memory data port,
+;   no $addr auto-increment), CP_SCRATCH_REG0..7 0x883..0x88a.
+;   Private control registers: 0x0f1 raise CP interrupt bits, 0x0f2/0x0f3 compute-dispatch
+;   word/end, 0x0f4 stall N cycles, 0x0f5 event record, 0x0f6 unknown opcode (header),
+;   0x0f7 malformed packet (header).
+; Registers: $01 = current header (type bits masked for PKT4), $rem = payload dwords left.
+[00000001]      ; version
+[00000000]      ; jump-table offset (patched by the assembler)
+boot:
+	waitin
+	mov $01, $data
+
+; --- PKT4: write $rem consecutive registers from header bits 25:8 ---
+PKT4:
+	shl $02, $01, 0x6
+	ushr $addr, $02, 0xe
+	(rep)mov $data, $data
+	waitin
+	mov $01, $data
+
+; --- CP_NOP / CP_ME_INIT: payload consumed and ignored ---
+CP_NOP:
+CP_ME_INIT:
+	(rep)mov $00, $data
+	waitin
+	mov $01, $data
+
+; --- CP_INDIRECT_BUFFER {addr_lo, addr_hi, size}: IB1 from the ring, IB2 from IB1 ---
+CP_INDIRECT_BUFFER:
+	brne $rem, 0x3, #malformed
+	nop
+	mov $02, $data
+	mov $03, $data
+	mov $04, $data
+	breq $04, 0x0, #ib_done         ; empty IB: nothing to fetch
+	cread $05, [$00 + 0x054], 0x0       ; IB_LEVEL (served for both generations)
+	breq $05, 0x2, #malformed       ; IB3 does not exist
+	shl $05, $05, 0x2               ; IB1 regs at 0x010, IB2 regs at 0x014
+	cwrite $02, [$05 + @IB1_BASE], 0x0
+	cwrite $03, [$05 + @IB1_BASE_HI], 0x0
+	cwrite $04, [$05 + @IB1_DWORDS], 0x0   ; starts fetching from the IB
+ib_done:
+	waitin
+	mov $01, $data
+
+; --- CP_MEM_WRITE {addr_lo, addr_hi, data...} ---
+CP_MEM_WRITE:
+	cmp $02, $rem, 0x3
+	breq $02, b2, #malformed        ; fewer than 3 dwords (cmp gives 0x1e: bit 2)
+	nop
+	mov $addr, 0x840                ; CP_ME_NRT_ADDR_LO
+	mov $data, $data
+	mov $data, $data
+	mov $addr, 0x842                ; CP_ME_NRT_DATA
+	(rep)mov $data, $data
+	waitin
+	mov $01, $data
+
+; --- CP_REG_TO_MEM {REG[17:0] | CNT[29:18] | 64B[30] | ACCUMULATE[31], dst_lo, dst_hi} ---
+CP_REG_TO_MEM:
+	brne $rem, 0x3, #malformed
+	nop
+	mov $02, $data
+	breq $02, b31, #malformed       ; ACCUMULATE is not modelled
+	nop
+	mov $addr, 0x840
+	mov $data, $data
+	mov $data, $data
+	shl $03, $02, 0xe
+	ushr $03, $03, 0xe              ; REG
+	ushr $04, $02, 0x12
+	and $04, $04, 0xfff             ; CNT
+	max $04, $04, 0x1               ; max(CNT, 1)
+	brne $02, b30, #r2m_copy
+	nop
+	shl $04, $04, 0x1               ; 64B: two dwords per count
+r2m_copy:
+	mov $addr, $03                  ; read registers through $addr
+	mov $usraddr, 0x842             ; write the data port through $usraddr
+	mov $rem, $04
+	(rep)mov $data, $memdata
+	waitin
+	mov $01, $data
+
+; --- CP_MEM_TO_REG {REG[17:0] | CNT[29:19], src_lo, src_hi} ---
+CP_MEM_TO_REG:
+	brne $rem, 0x3, #malformed
+	nop
+	mov $02, $data
+	mov $addr, 0x840
+	mov $data, $data
+	mov $data, $data
+	shl $03, $02, 0xe
+	ushr $03, $03, 0xe              ; REG
+	ushr $04, $02, 0x13
+	and $04, $04, 0x7ff             ; CNT
+	max $04, $04, 0x1
+	mov $addr, 0x842                ; read memory through the data port
+	mov $usraddr, $03               ; write registers through $usraddr
+	mov $rem, $04
+	(rep)mov $data, $memdata
+	waitin
+	mov $01, $data
+
+; --- CP_MEM_TO_MEM {flags (DOUBLE[29]), dst_lo, dst_hi, src_lo, src_hi} ---
+CP_MEM_TO_MEM:
+	brne $rem, 0x5, #malformed
+	nop
+	mov $06, $data                  ; flags
+	mov $02, $data
+	mov $03, $data
+	mov $addr, 0x840
+	mov $data, $data
+	mov $data, $data
+	mov $addr, 0x842
+	mov $04, $memdata               ; src[0]
+	mov $05, $memdata               ; src[1]
+	mov $addr, 0x840
+	mov $data, $02
+	mov $data, $03
+	mov $addr, 0x842
+	breq $06, b29, #m2m_double
+	mov $data, $04                  ; delay slot: the first dword always
+	waitin
+	mov $01, $data
+m2m_double:
+	mov $data, $05
+	waitin
+	mov $01, $data
+
+; --- CP_SCRATCH_WRITE {SCRATCH[2:0], values...} ---
+CP_SCRATCH_WRITE:
+	breq $rem, 0x0, #malformed
+	nop
+	mov $02, $data
+	and $02, $02, 0x7
+	add $addr, $02, 0x883           ; CP_SCRATCH_REG0 + n
+	(rep)mov $data, $data
+	waitin
+	mov $01, $data
+
+; --- CP_EVENT_WRITE {EVENT[7:0] | TIMESTAMP[30] | IRQ[31], addr_lo, addr_hi, value} ---
+CP_EVENT_WRITE:
+	breq $rem, 0x0, #malformed
+	nop
+	mov $02, $data
+	cwrite $02, [$00 + 0x0f5], 0x0  ; event record (statistics)
+	brne $02, b30, #ev_irq
+	nop
+	brne $rem, 0x3, #malformed
+	nop
+	mov $addr, 0x840
+	mov $data, $data
+	mov $data, $data
+	mov $addr, 0x842
+	mov $data, $data                ; the timestamp
+ev_irq:
+	brne $02, b31, #ev_done
+	mov $03, 0x2                    ; delay slot: CP_INT_STATUS bit 1 (event)
+	cwrite $03, [$00 + 0x0f1], 0x0
+ev_done:
+	(rep)mov $00, $data
+	waitin
+	mov $01, $data
+
+; --- CP_WAIT_REG_MEM {FUNCTION[2:0] | SIGNED[3] | POLL_MEMORY[4], poll_lo, poll_hi, ref, mask, delay} ---
+CP_WAIT_REG_MEM:
+	brne $rem, 0x6, #malformed
+	nop
+	mov $02, $data                  ; flags
+	mov $03, $data                  ; poll lo (register offset when polling a register)
+	mov $04, $data                  ; poll hi
+	mov $05, $data                  ; reference
+	mov $06, $data                  ; mask
+	mov $07, $data                  ; delay cycles between polls
+	mov $0b, 0x8000 << 16           ; sign bit for SIGNED compares
+	and $08, $02, 0x7               ; FUNCTION
+	breq $08, 0x7, #malformed
+	and $05, $05, $06               ; compare (value & mask) with (ref & mask)
+	breq $02, b3, #wrm_signed
+	nop
+wrm_poll:
+	breq $02, b4, #wrm_mem
+	nop
+	mov $addr, $03                  ; register poll
+	jump #wrm_cmp
+	mov $09, $memdata               ; delay slot: the register value
+wrm_mem:
+	mov $addr, 0x840
+	mov $data, $03
+	mov $data, $04
+	mov $addr, 0x842
+	mov $09, $memdata
+wrm_cmp:
+	and $09, $09, $06
+	breq $02, b3, #wrm_flip
+	nop
+wrm_test:
+	cmp $0a, $09, $05               ; 0x00 value>ref, 0x2b equal, 0x1e value<ref
+	breq $08, 0x0, #wrm_done        ; always
+	nop
+	breq $08, 0x1, #wrm_lt
+	nop
+	breq $08, 0x2, #wrm_le
+	nop
+	breq $08, 0x3, #wrm_eq
+	nop
+	breq $08, 0x4, #wrm_ne
+	nop
+	breq $08, 0x5, #wrm_ge
+	nop
+	brne $0a, b1, #wrm_done         ; GT: 0x00 is the only code without bit 1
+	nop
+	jump #wrm_again
+	nop
+wrm_lt:
+	breq $0a, b2, #wrm_done         ; only 0x1e has bit 2
+	nop
+	jump #wrm_again
+	nop
+wrm_le:
+	breq $0a, b1, #wrm_done         ; 0x2b and 0x1e have bit 1
+	nop
+	jump #wrm_again
+	nop
+wrm_eq:
+	breq $0a, b0, #wrm_done         ; only 0x2b has bit 0
+	nop
+	jump #wrm_again
+	nop
+wrm_ne:
+	brne $0a, b0, #wrm_done
+	nop
+	jump #wrm_again
+	nop
+wrm_ge:
+	brne $0a, b2, #wrm_done
+	nop
+wrm_again:
+	cwrite $07, [$00 + 0x0f4], 0x0  ; wait the delay, then poll again
+	jump #wrm_poll
+	nop
+wrm_signed:
+	xor $05, $05, $0b               ; flip the sign bit of the reference once
+	jump #wrm_poll
+	nop
+wrm_flip:
+	jump #wrm_test
+	xor $09, $09, $0b               ; delay slot: flip the sign bit of the value
+wrm_done:
+	waitin
+	mov $01, $data
+
+; --- CP_EXEC_CS: the payload goes to the compute-dispatch port ---
+CP_EXEC_CS:
+	(rep)cwrite $data, [$00 + 0x0f2], 0x0
+	cwrite $00, [$00 + 0x0f3], 0x0
+	waitin
+	mov $01, $data
+
+; --- errors: the model raises the CP error interrupt with the opcode ---
+malformed:
+	cwrite $01, [$00 + 0x0f7], 0x0
+	(rep)mov $00, $data
+	waitin
+	mov $01, $data
+
+; every other packet id
+UNKN0: UNKN1: UNKN2: UNKN3: UNKN5: UNKN6: UNKN7: UNKN8:
+UNKN9: UNKN10: UNKN11: UNKN12: UNKN13: UNKN14: UNKN15: UNKN17:
+UNKN18: UNKN19: UNKN20: UNKN21: UNKN22: UNKN23: UNKN24: UNKN25:
+UNKN26: UNKN27: UNKN28: UNKN29: UNKN30: UNKN31: UNKN32: UNKN33:
+UNKN34: UNKN35: UNKN36: UNKN37: UNKN38: UNKN39: UNKN40: UNKN41:
+UNKN42: UNKN43: UNKN44: UNKN45: UNKN46: UNKN47: UNKN48: UNKN49:
+UNKN50: UNKN52: UNKN53: UNKN54: UNKN55: UNKN56: UNKN57: UNKN58:
+UNKN59: UNKN64: UNKN65: UNKN67: UNKN68: UNKN69: UNKN71: UNKN73:
+UNKN74: UNKN75: UNKN77: UNKN78: UNKN79: UNKN80: UNKN81: UNKN82:
+UNKN83: UNKN84: UNKN85: UNKN86: UNKN87: UNKN88: UNKN89: UNKN90:
+UNKN91: UNKN92: UNKN93: UNKN94: UNKN95: UNKN96: UNKN97: UNKN98:
+UNKN99: UNKN100: UNKN101: UNKN102: UNKN103: UNKN104: UNKN105: UNKN106:
+UNKN107: UNKN108: UNKN109: UNKN110: UNKN111: UNKN112: UNKN113: UNKN114:
+UNKN116: UNKN117: UNKN118: UNKN119: UNKN120: UNKN121: UNKN122: UNKN123:
+UNKN124: UNKN125: UNKN126: UNKN127:
+unknown:
+	cwrite $01, [$00 + 0x0f6], 0x0
+	(rep)mov $00, $data
+	waitin
+	mov $01, $data

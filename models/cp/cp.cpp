@@ -1,0 +1,432 @@
+#include "cp.h"
+
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+
+#include "afuc_asm.h"
+#include "gpuvp/extension.h"
+#include "gpuvp/trace.h"
+
+#ifndef GPUVP_CP_FIRMWARE_DIR
+#define GPUVP_CP_FIRMWARE_DIR "firmware/cp"
+#endif
+
+namespace gpuvp::cp {
+
+namespace {
+std::string hex32(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%08x", v);
+  return b;
+}
+// PM4 opcode of a header as the handlers see it ($01, type bits masked for PKT4).
+uint32_t opcode_of(uint32_t h) { return (h & 0xf0000000u) == 0x70000000u ? (h >> 16) & 0x7f : 4; }
+}  // namespace
+
+// One microcontroller: the ISS, its environment (ROQ or MEQ input, control registers, GPU
+// register and memory access) and its thread.
+struct cp_model::uc : afuc_env {
+  enum role_t { sqe, pfp, me };
+  struct ib_level {
+    uint64_t addr = 0;       // next fetch address
+    uint32_t remaining = 0;  // dwords not fetched yet
+    std::deque<uint32_t> buf;
+  };
+
+  cp_model& m;
+  role_t role;
+  const char* tag;
+  afuc_iss iss;
+  local_time lt;
+  std::vector<uint32_t> ctrl = std::vector<uint32_t>(0x1000, 0);
+  uint64_t accounted = 0, packets_seen = 0;
+  std::array<uint64_t, 128> by_id_seen{};
+  bool waiting = false;
+  counter instructions, cycles;
+  // ROQ state (SQE / PFP)
+  unsigned level = 0;
+  ib_level ib[3];
+  std::deque<uint32_t> ring_buf;
+  uint32_t ring_fetch = 0;  // dword index of the next ring fetch
+  std::vector<uint32_t> cs_words;
+
+  uc(cp_model& model, role_t r, const std::vector<uint32_t>& image)
+      : m(model), role(r), tag(r == sqe ? "sqe" : r == pfp ? "pfp" : "me"),
+        iss(int(model.generation.get()), unsigned(model.call_depth.get())),
+        instructions(&model, std::string(tag) + ".instructions", std::string("instructions retired by the ") + tag),
+        cycles(&model, std::string(tag) + ".cycles", std::string("cycles of the ") + tag + " (instructions and poll delays)") {
+    iss.load(image);
+    iss.set_env(this);
+  }
+
+  int gen() const { return iss.gen(); }
+  uint32_t ib_ctrl_base() const { return gen() >= 6 ? 0x010 : 0x0b0; }
+  uint32_t mem_read_base() const { return gen() >= 6 ? 0x018 : 0x0b8; }
+
+  // Accounts the instructions executed since the last call as local time.
+  void catch_up() {
+    const uint64_t n = iss.stats().instructions - accounted;
+    if (n) {
+      accounted += n;
+      instructions += n;
+      cycles += n * m.cycles_per_instr;
+      lt.advance(m.clock.get() * double(n * m.cycles_per_instr));
+    }
+    const auto& st = iss.stats();
+    if (st.packets != packets_seen) {
+      if (role != pfp) m.packets += st.packets - packets_seen;  // the ME executes them
+      packets_seen = st.packets;
+      for (unsigned id = 0; id < 128; id++) {
+        if (st.packets_by_id[id] == by_id_seen[id]) continue;
+        const uint64_t d = st.packets_by_id[id] - by_id_seen[id];
+        by_id_seen[id] = st.packets_by_id[id];
+        if (role == pfp) continue;  // the ME executes them
+        m.by_opcode_[id] += d;
+        auto& c = m.opcode_counters_[id];
+        if (!c) c = std::make_unique<counter>(&m, "packets." + pm4_id_name(id), "packets of this opcode");
+        *c += d;
+      }
+    }
+  }
+
+  // Waits for `ev` until ready() holds. The check after the sync matters: an event notified
+  // while this thread was catching up with its local time would otherwise be lost.
+  template <typename F>
+  void block(sc_core::sc_event& ev, counter& why, F ready) {
+    catch_up();
+    ++why;
+    waiting = true;
+    lt.sync();
+    while (!ready()) sc_core::wait(ev);
+    waiting = false;
+  }
+
+  bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) {
+    catch_up();
+    transaction t(cmd, addr, data, len);
+    m.mem->b_transport(t.gp, lt.offset());
+    lt.update();
+    if (!t.ok()) {
+      m.fault(FAULT_BUS, uint32_t(addr >> 2),
+              m.name() + std::string(": ") + tag + " bus error " +
+                  (cmd == tlm::TLM_READ_COMMAND ? "reading " : "writing ") + to_hex(addr));
+      iss.halt("bus error at " + to_hex(addr));
+      return false;
+    }
+    return true;
+  }
+
+  uint32_t mem_read32(uint64_t addr) {
+    uint32_t v = 0;
+    ++m.mem_reads;
+    access(tlm::TLM_READ_COMMAND, addr, &v, 4);
+    return v;
+  }
+  void mem_write32(uint64_t addr, uint32_t v) {
+    ++m.mem_writes;
+    access(tlm::TLM_WRITE_COMMAND, addr, &v, 4);
+  }
+
+  uint32_t ring_dwords() const { return 2u << (m.rb_cntl.get() & 0x1f); }
+
+  bool fetch(uint64_t addr, unsigned n, std::deque<uint32_t>& out) {
+    std::vector<uint32_t> tmp(n);
+    ++m.fetches;
+    m.fetched += n;
+    if (!access(tlm::TLM_READ_COMMAND, addr, tmp.data(), 4 * n)) return false;
+    out.insert(out.end(), tmp.begin(), tmp.end());
+    return true;
+  }
+
+  void update_ib_regs() {
+    m.ib1_rem = level >= 1 ? ib[1].remaining + ib[1].buf.size() : 0;
+    m.ib2_rem = level >= 2 ? ib[2].remaining + ib[2].buf.size() : 0;
+  }
+
+  bool pop_data(uint32_t& v) override {
+    for (;;) {
+      if (iss.st() == afuc_iss::state::halted) return false;
+      if (role == me) {
+        if (!m.meq_.empty()) {
+          v = m.meq_.front();
+          m.meq_.pop_front();
+          m.meq_pop_ev_.notify(sc_core::SC_ZERO_TIME);
+          return true;
+        }
+        block(m.meq_push_ev_, m.stall_meq_empty, [this] { return !m.meq_.empty(); });
+        continue;
+      }
+      if (level > 0) {
+        ib_level& L = ib[level];
+        if (L.buf.empty() && L.remaining) {
+          const unsigned n = unsigned(std::min<uint64_t>(L.remaining, m.fetch_burst));
+          if (!fetch(L.addr, n, L.buf)) return false;
+          L.addr += 4ull * n;
+          L.remaining -= n;
+        }
+        if (!L.buf.empty()) {
+          v = L.buf.front();
+          L.buf.pop_front();
+          update_ib_regs();
+          return true;
+        }
+        level--;  // this IB is done: back to its parent
+        update_ib_regs();
+        continue;
+      }
+      const uint32_t size = ring_dwords();
+      if (!ring_buf.empty()) {
+        v = ring_buf.front();
+        ring_buf.pop_front();
+        m.rb_rptr = (m.rb_rptr.get() + 1) % size;
+        return true;
+      }
+      const uint32_t wptr = uint32_t(m.rb_wptr.get()) % size;
+      if (ring_fetch != wptr) {
+        const uint32_t avail = wptr > ring_fetch ? wptr - ring_fetch : size - ring_fetch;
+        const unsigned n = unsigned(std::min<uint64_t>(avail, m.fetch_burst));
+        const uint64_t base = m.rb_base.get() | m.rb_base_hi.get() << 32;
+        if (!fetch(base + 4ull * ring_fetch, n, ring_buf)) return false;
+        ring_fetch = (ring_fetch + n) % size;
+        continue;
+      }
+      block(m.wptr_ev_, m.stall_data, [this, size] { return uint32_t(m.rb_wptr.get()) % size != ring_fetch || ring_dwords() != size; });
+    }
+  }
+
+  void reg_write(uint32_t& addr, uint32_t v, bool) override {
+    if (addr == CP_ME_NRT_DATA) {  // memory data port: the address register advances instead
+      const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
+      mem_write32(a, v);
+      m.nrt_addr_lo = uint32_t(a + 4);
+      m.nrt_addr_hi = uint32_t((a + 4) >> 32);
+      return;
+    }
+    m.reg_write(addr, v);
+    addr++;
+  }
+
+  uint32_t read_memdata(uint32_t& addr) override {
+    const uint32_t mb = mem_read_base();
+    if (ctrl[mb + 2] > 0) {  // MEM_READ_ADDR / MEM_READ_DWORDS stream
+      const uint64_t a = ctrl[mb] | uint64_t(ctrl[mb + 1]) << 32;
+      ctrl[mb + 2]--;
+      ctrl[mb] = uint32_t(a + 4);
+      ctrl[mb + 1] = uint32_t((a + 4) >> 32);
+      return mem_read32(a);
+    }
+    if (addr == CP_ME_NRT_DATA) {
+      const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
+      m.nrt_addr_lo = uint32_t(a + 4);
+      m.nrt_addr_hi = uint32_t((a + 4) >> 32);
+      return mem_read32(a);
+    }
+    return m.reg_read(addr++);
+  }
+
+  uint32_t read_regdata() override {
+    const uint32_t a = ctrl[0x027];  // REG_READ_ADDR
+    ctrl[0x027] = a + 1;
+    if (ctrl[0x026]) ctrl[0x026]--;
+    return m.reg_read(a);
+  }
+
+  void ctrl_write(uint32_t r, uint32_t v) override {
+    r &= 0xfff;
+    ctrl[r] = v;
+    const uint32_t ibb = ib_ctrl_base();
+    if (r >= ibb && r < ibb + 8 && (r - ibb) % 4 == 2) {  // IBn_DWORDS: start the indirect buffer
+      const unsigned n = (r - ibb) / 4 + 1;
+      if (role == me) return;  // fetch belongs to the PFP on a5xx
+      if (level != n - 1) {
+        m.fault(FAULT_IB_NESTING, n, m.name() + std::string(": IB") + std::to_string(n) +
+                                          " started at IB level " + std::to_string(level));
+        return;
+      }
+      ib_level& L = ib[n];
+      L.addr = ctrl[r - 2] | uint64_t(ctrl[r - 1]) << 32;
+      L.remaining = v;
+      L.buf.clear();
+      level = n;
+      (n == 1 ? m.ib1_base : m.ib2_base) = uint32_t(L.addr);
+      (n == 1 ? m.ib1_base_hi : m.ib2_base_hi) = uint32_t(L.addr >> 32);
+      update_ib_regs();
+      return;
+    }
+    switch (r) {
+      case 0x0f1: m.raise(v); break;
+      case 0x0f2: cs_words.push_back(v); break;
+      case 0x0f3:
+        m.dispatches_.push_back({cs_words});
+        cs_words.clear();
+        break;
+      case 0x0f4: {
+        catch_up();
+        const uint64_t c = v ? v : 1;
+        cycles += c;
+        ++m.stall_poll;
+        lt.advance(m.clock.get() * double(c));
+        lt.sync();  // a poll must see the progress of the others
+        break;
+      }
+      case 0x0f5: ++m.events; break;
+      case 0x0f6:
+        m.fault(FAULT_UNKNOWN_OPCODE, opcode_of(v),
+                m.name() + std::string(": unknown PM4 opcode ") + hex32(opcode_of(v)) + " (header " + hex32(v) + ")");
+        break;
+      case 0x0f7:
+        m.fault(FAULT_MALFORMED, opcode_of(v),
+                m.name() + std::string(": malformed PM4 packet, opcode ") + pm4_id_name(opcode_of(v)) +
+                    " (header " + hex32(v) + ")");
+        break;
+      case 0x0f8:  // PFP -> MEQ
+        if (m.meq_.size() >= m.meq_depth)
+          block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
+        m.meq_.push_back(v);
+        m.meq_occupancy.add(m.meq_.size());
+        m.meq_push_ev_.notify(sc_core::SC_ZERO_TIME);
+        break;
+      default: break;
+    }
+  }
+
+  uint32_t ctrl_read(uint32_t r) override {
+    r &= 0xfff;
+    if (r == 0x054) return level;  // IB_LEVEL
+    return ctrl[r];
+  }
+
+  uint32_t mem_read(uint64_t a) override { return mem_read32(a); }
+  void mem_write(uint64_t a, uint32_t v) override { mem_write32(a, v); }
+
+  void error(const std::string& msg) override {
+    m.fault(FAULT_MICROCODE, iss.pc(), m.name() + std::string(".") + tag + ": " + msg);
+  }
+
+  void thread() {
+    for (;;) {
+      iss.run(m.batch);
+      catch_up();
+      if (iss.st() == afuc_iss::state::halted) {
+        waiting = true;
+        lt.sync();
+        sc_core::wait(m.never_);
+      }
+      iss.resume();
+    }
+  }
+};
+
+cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
+  for (unsigned i = 0; i < scratch.size(); i++)
+    scratch[i] = std::make_unique<reg>(regs, "CP_SCRATCH_REG" + std::to_string(i), 4 * (CP_SCRATCH_REG0 + i), 4, 0);
+  rb_wptr.sync = true;
+  rb_wptr.on_write = [this](uint64_t, uint64_t) { wptr_ev_.notify(sc_core::SC_ZERO_TIME); };
+  int_status.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
+  int_en.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
+
+  const std::string dir = GPUVP_CP_FIRMWARE_DIR;
+  if (generation == 6) {
+    ucs_.push_back(std::make_unique<uc>(*this, uc::sqe, load_fw(firmware, dir + "/sqe.fw")));
+  } else {
+    ucs_.push_back(std::make_unique<uc>(*this, uc::pfp, load_fw(pfp_firmware, dir + "/pfp5.fw")));
+    ucs_.push_back(std::make_unique<uc>(*this, uc::me, load_fw(firmware, dir + "/me5.fw")));
+  }
+  for (auto& u : ucs_) {
+    uc* p = u.get();
+    sc_core::sc_spawn_options o;
+    sc_core::sc_spawn([p] { p->thread(); }, (std::string(p->tag) + "_thread").c_str(), &o);
+  }
+  SC_HAS_PROCESS(cp_model);
+  SC_METHOD(drive_irq);
+  sensitive << irq_ev_;
+  dont_initialize();
+}
+
+cp_model::~cp_model() = default;
+
+std::vector<uint32_t> cp_model::load_fw(const std::string& path, const std::string& fallback) {
+  const std::string file = path.empty() ? fallback : path;
+  std::vector<uint32_t> w;
+  try {
+    w = read_words(file);
+  } catch (const std::exception& e) {
+    throw config_error(std::string(name()) + ": cannot load CP firmware: " + e.what());
+  }
+  if (w.size() < 3) throw config_error(std::string(name()) + ": CP firmware " + file + " is too short");
+  return std::vector<uint32_t>(w.begin() + 1, w.end());  // drop the file header
+}
+
+uint32_t cp_model::reg_read(uint32_t r) {
+  if (uint64_t(r) * 4 >= window_size) return 0;
+  if (reg* R = regs.find(uint64_t(r) * 4)) return uint32_t(R->get());
+  auto it = other_regs_.find(r);
+  return it == other_regs_.end() ? 0 : it->second;
+}
+
+void cp_model::reg_write(uint32_t r, uint32_t v) {
+  if (uint64_t(r) * 4 >= window_size) {
+    fault(FAULT_BUS, r, std::string(name()) + ": firmware write to register " + to_hex(r) + " outside the GPU register file");
+    return;
+  }
+  if (reg* R = regs.find(uint64_t(r) * 4)) {
+    R->set(v);
+    if (R == &rb_wptr) wptr_ev_.notify(sc_core::SC_ZERO_TIME);
+    if (R == &int_status || R == &int_en) irq_ev_.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  other_regs_[r] = v;
+}
+
+uint32_t cp_model::gpu_reg(uint32_t r) const { return const_cast<cp_model*>(this)->reg_read(r); }
+
+void cp_model::raise(uint32_t bits) {
+  int_status = int_status.get() | bits;
+  ++interrupts;
+  irq_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void cp_model::fault(uint32_t cause, uint32_t detail, const std::string& msg) {
+  if (hw_fault.get() == 0) hw_fault = cause | detail << 8;
+  errors_.push_back(msg);
+  GPUVP_LOG(this, error, msg);
+  raise(INT_ERROR);
+}
+
+void cp_model::drive_irq() { irq.write((int_status.get() & int_en.get()) != 0); }
+
+const afuc_iss& cp_model::iss(unsigned i) const { return ucs_.at(i)->iss; }
+unsigned cp_model::num_ucs() const { return unsigned(ucs_.size()); }
+
+bool cp_model::idle() const {
+  for (auto& u : ucs_)
+    if (!u->waiting) return false;
+  return meq_.empty();
+}
+
+bool cp_model::qtest(const std::vector<std::string>& words, std::string& reply) {
+  if (words.empty() || words[0] != "cp_status") return false;
+  std::ostringstream os;
+  os << "OK";
+  for (auto& u : ucs_) {
+    os << " " << u->tag << "_pc=" << to_hex(u->iss.pc()) << " " << u->tag << "_state="
+       << (u->iss.st() == afuc_iss::state::halted ? "halted" : u->waiting ? "waiting" : "running");
+  }
+  os << " packets=" << packets.value() << " dispatches=" << dispatches_.size();
+  reply = os.str();
+  return true;
+}
+
+void cp_model::report(std::ostream& os) {
+  for (auto& u : ucs_) {
+    u->catch_up();
+    os << name() << "." << u->tag << ".instructions: " << u->instructions.value() << "\n";
+    os << name() << "." << u->tag << ".cycles: " << u->cycles.value() << "\n";
+  }
+  os << name() << ".packets: " << packets.value() << "\n";
+  for (auto& [id, n] : by_opcode_) os << name() << ".packets." << pm4_id_name(id) << ": " << n << "\n";
+  os << name() << ".compute_dispatches: " << dispatches_.size() << "\n";
+}
+
+}  // namespace gpuvp::cp

@@ -1,0 +1,139 @@
+// cp: the Adreno command processor. a6xx: one SQE microcontroller; a5xx: PFP and ME with the
+// MEQ FIFO between them (param `generation`). Each microcontroller is an afuc ISS running
+// firmware (by default gpuvp's own, firmware/cp/*.asm assembled at build time) with temporal
+// decoupling: it synchronises only when it waits for packet data, a full/empty MEQ, a poll delay,
+// or at the end of the quantum.
+//
+// Packet fetch (ROQ): from the ring buffer (CP_RB_*) and IB1/IB2 indirect buffers through the
+// `mem` initiator, in bursts. Registers live in the CP window, BAR0 0x400000 + 4 x GPU register
+// dword offset (host 0x1_0040_0000). Firmware $addr/$data writes land in this register file.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "afuc_iss.h"
+#include "gpuvp/config.h"
+#include "gpuvp/regbank.h"
+#include "gpuvp/registry.h"
+#include "gpuvp/stats.h"
+#include "gpuvp/timing.h"
+
+namespace gpuvp::cp {
+
+// GPU register dword offsets of the CP registers (a6xx-like layout, see docs/models/cp.md).
+enum : uint32_t {
+  CP_RB_BASE = 0x800, CP_RB_BASE_HI = 0x801, CP_RB_CNTL = 0x802, CP_RB_RPTR = 0x806,
+  CP_RB_WPTR = 0x807, CP_HW_FAULT = 0x821, CP_INT_STATUS = 0x823, CP_INT_EN = 0x824,
+  CP_ME_NRT_ADDR_LO = 0x840, CP_ME_NRT_ADDR_HI = 0x841, CP_ME_NRT_DATA = 0x842,
+  CP_SCRATCH_REG0 = 0x883, CP_IB1_BASE = 0x928, CP_IB1_BASE_HI = 0x929, CP_IB1_REM_SIZE = 0x92a,
+  CP_IB2_BASE = 0x92b, CP_IB2_BASE_HI = 0x92c, CP_IB2_REM_SIZE = 0x92d,
+};
+// CP_HW_FAULT causes (bits 7:0; bits 31:8 = detail: PC or PM4 opcode).
+enum : uint32_t { FAULT_MICROCODE = 1, FAULT_UNKNOWN_OPCODE = 2, FAULT_MALFORMED = 3,
+                  FAULT_IB_NESTING = 4, FAULT_BUS = 5 };
+// CP_INT_STATUS bits.
+enum : uint32_t { INT_ERROR = 1u << 0, INT_EVENT = 1u << 1 };
+
+// One recorded CP_EXEC_CS (the compute-dispatch port until the SM front end takes it).
+struct cs_dispatch { std::vector<uint32_t> words; };
+
+class cp_model : public sc_core::sc_module, public component {
+ public:
+  static constexpr uint64_t window_size = 0x40000;
+
+  register_bank regs{"regs", window_size};
+  reg rb_base{regs, "CP_RB_BASE", 4 * CP_RB_BASE, 4, 0};          // ring base, bits 31:0
+  reg rb_base_hi{regs, "CP_RB_BASE_HI", 4 * CP_RB_BASE_HI, 4, 0};  // ring base, bits 63:32
+  reg rb_cntl{regs, "CP_RB_CNTL", 4 * CP_RB_CNTL, 4, 0};          // [5:0] BUFSZ: 8 << BUFSZ bytes
+  reg rb_rptr{regs, "CP_RB_RPTR", 4 * CP_RB_RPTR, 4, 0, access::ro};  // dwords
+  reg rb_wptr{regs, "CP_RB_WPTR", 4 * CP_RB_WPTR, 4, 0};          // dwords; a write kicks the CP
+  reg hw_fault{regs, "CP_HW_FAULT", 4 * CP_HW_FAULT, 4, 0, access::ro};  // first error: cause | detail << 8
+  reg int_status{regs, "CP_INT_STATUS", 4 * CP_INT_STATUS, 4, 0, access::w1c};  // bit0 error, bit1 event
+  reg int_en{regs, "CP_INT_EN", 4 * CP_INT_EN, 4, 0xffffffff};     // interrupt enable mask
+  reg nrt_addr_lo{regs, "CP_ME_NRT_ADDR_LO", 4 * CP_ME_NRT_ADDR_LO, 4, 0};
+  reg nrt_addr_hi{regs, "CP_ME_NRT_ADDR_HI", 4 * CP_ME_NRT_ADDR_HI, 4, 0};
+  reg nrt_data{regs, "CP_ME_NRT_DATA", 4 * CP_ME_NRT_DATA, 4, 0};  // firmware memory data port
+  std::array<std::unique_ptr<reg>, 8> scratch;                      // CP_SCRATCH_REG0..7
+  reg ib1_base{regs, "CP_IB1_BASE", 4 * CP_IB1_BASE, 4, 0, access::ro};
+  reg ib1_base_hi{regs, "CP_IB1_BASE_HI", 4 * CP_IB1_BASE_HI, 4, 0, access::ro};
+  reg ib1_rem{regs, "CP_IB1_REM_SIZE", 4 * CP_IB1_REM_SIZE, 4, 0, access::ro};
+  reg ib2_base{regs, "CP_IB2_BASE", 4 * CP_IB2_BASE, 4, 0, access::ro};
+  reg ib2_base_hi{regs, "CP_IB2_BASE_HI", 4 * CP_IB2_BASE_HI, 4, 0, access::ro};
+  reg ib2_rem{regs, "CP_IB2_REM_SIZE", 4 * CP_IB2_REM_SIZE, 4, 0, access::ro};
+
+  tlm_utils::simple_initiator_socket<cp_model> mem{"mem"};  // packet fetch and memory access
+  sc_core::sc_out<bool> irq{"irq"};                          // (CP_INT_STATUS & CP_INT_EN) != 0
+
+  param<uint64_t> base{this, "base", 0x400000, "BAR0 offset of the CP register window"};
+  param<uint64_t> generation{this, "generation", 6, "5: PFP + ME with the MEQ; 6: one SQE", 5, 6};
+  param<std::string> firmware{this, "firmware", "", "SQE (a6xx) or ME (a5xx) firmware file; empty: gpuvp's own"};
+  param<std::string> pfp_firmware{this, "pfp_firmware", "", "PFP firmware file (a5xx); empty: gpuvp's own"};
+  param<uint64_t> call_depth{this, "call_depth", 4, "return-stack depth of each microcontroller", 1, 64};
+  param<uint64_t> meq_depth{this, "meq_depth", 64, "MEQ FIFO depth in dwords (a5xx)", 1, 1 << 16};
+  param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "microcontroller clock period"};
+  param<uint64_t> cycles_per_instr{this, "cycles_per_instr", 1, "cycles per microcode instruction", 1, 1000};
+  param<uint64_t> batch{this, "batch", 1024, "instructions run between time updates", 1, 1 << 20};
+  param<uint64_t> fetch_burst{this, "fetch_burst", 16, "dwords per ROQ fetch", 1, 256};
+
+  counter packets{this, "packets", "PM4 packets dispatched (by the SQE or the ME)"};
+  counter fetched{this, "fetched_dwords", "dwords fetched by the ROQ"};
+  counter fetches{this, "fetches", "ROQ fetch transactions"};
+  counter mem_reads{this, "mem_reads", "firmware memory reads (CP_ME_NRT / MEM_READ / load)"};
+  counter mem_writes{this, "mem_writes", "firmware memory writes"};
+  counter events{this, "events", "CP_EVENT_WRITE packets"};
+  counter interrupts{this, "interrupts", "CP interrupt bits raised"};
+  counter stall_data{this, "stalls.packet_data", "waits for ring-buffer data"};
+  counter stall_meq_full{this, "stalls.meq_full", "PFP waits on a full MEQ"};
+  counter stall_meq_empty{this, "stalls.meq_empty", "ME waits on an empty MEQ"};
+  counter stall_poll{this, "stalls.poll", "firmware poll delays (CP_WAIT_REG_MEM)"};
+  histogram meq_occupancy{this, "meq_occupancy", "MEQ dwords at each PFP push", "dwords"};
+
+  explicit cp_model(sc_core::sc_module_name name);
+  ~cp_model() override;
+
+  sc_core::sc_module& module() override { return *this; }
+  std::vector<target_port> targets() override { return {{"regs", &regs.in, base, window_size, true}}; }
+  std::vector<initiator_port> initiators() override { return {{"mem", &mem, "interconnect"}}; }
+  std::vector<irq_port> irqs() override { return {{"irq", &irq}}; }
+  bool qtest(const std::vector<std::string>& words, std::string& reply) override;
+  void report(std::ostream& os) override;
+  std::vector<std::string> modelled_errors() override { return errors_; }
+
+  // Backdoor views for tests and workloads.
+  uint32_t gpu_reg(uint32_t r) const;
+  const std::vector<cs_dispatch>& dispatches() const { return dispatches_; }
+  const std::map<uint32_t, uint64_t>& packets_by_opcode() const { return by_opcode_; }
+  const afuc_iss& iss(unsigned i) const;  // 0: SQE or PFP, 1: ME
+  unsigned num_ucs() const;
+  bool idle() const;  // ring empty and every microcontroller waiting for input
+
+  struct uc;  // one microcontroller (ISS + environment + thread)
+
+ private:
+  friend struct uc;
+  uint32_t reg_read(uint32_t r);
+  void reg_write(uint32_t r, uint32_t v);
+  void raise(uint32_t bits);
+  void fault(uint32_t cause, uint32_t detail, const std::string& msg);
+  void drive_irq();
+  std::vector<uint32_t> load_fw(const std::string& path, const std::string& fallback);
+
+  std::vector<std::unique_ptr<uc>> ucs_;
+  std::map<uint32_t, uint32_t> other_regs_;  // GPU registers without a reg member
+  std::vector<cs_dispatch> dispatches_;
+  std::vector<uint32_t> cs_words_;
+  std::map<uint32_t, uint64_t> by_opcode_;
+  std::map<uint32_t, std::unique_ptr<counter>> opcode_counters_;
+  std::vector<std::string> errors_;
+  std::deque<uint32_t> meq_;
+  sc_core::sc_event wptr_ev_, meq_push_ev_, meq_pop_ev_, irq_ev_, never_;
+};
+
+}  // namespace gpuvp::cp

@@ -1,0 +1,350 @@
+// The CP in SystemC: ring buffer, IB1/IB2 fetch, each firmware handler end to end, errors,
+// a5xx PFP + ME + MEQ. Driven through the register socket like the host would.
+#include <functional>
+#include <memory>
+
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "afuc_iss.h"
+#include "cp.h"
+#include "gpuvp/config.h"
+#include "gpuvp/extension.h"
+#include "gpuvp/memory.h"
+#include "testing.h"
+
+using namespace gpuvp;
+using namespace gpuvp::cp;
+
+namespace {
+constexpr uint64_t ring_base = 0x10000;
+
+struct cp_bench : sc_core::sc_module {
+  sparse_memory mem{"mem"};
+  cp_model cp{"cp"};
+  sc_core::sc_signal<bool> irq_sig{"irq_sig"};
+  tlm_utils::simple_initiator_socket<cp_bench> host{"host"};
+  std::function<void(cp_bench&)> script;
+  uint32_t wptr = 0;
+
+  SC_HAS_PROCESS(cp_bench);
+  cp_bench(sc_core::sc_module_name n, std::function<void(cp_bench&)> s) : sc_module(n), script(std::move(s)) {
+    cp.mem.bind(mem.in);
+    host.bind(cp.regs.in);
+    cp.irq(irq_sig);
+    SC_THREAD(run);
+  }
+  void run() {
+    write_reg(CP_RB_BASE, uint32_t(ring_base));
+    write_reg(CP_RB_BASE_HI, 0);
+    write_reg(CP_RB_CNTL, 10);  // 8 << 10 bytes = 2048 dwords
+    script(*this);
+    sc_core::sc_stop();
+  }
+  void write_reg(uint32_t r, uint32_t v) {
+    transaction t(tlm::TLM_WRITE_COMMAND, 4ull * r, &v, 4);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    host->b_transport(t.gp, d);
+    EXPECT_TRUE(t.ok()) << std::hex << r;
+    wait(d);
+  }
+  uint32_t read_reg(uint32_t r) {
+    uint32_t v = 0;
+    transaction t(tlm::TLM_READ_COMMAND, 4ull * r, &v, 4);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    host->b_transport(t.gp, d);
+    EXPECT_TRUE(t.ok()) << std::hex << r;
+    wait(d);
+    return v;
+  }
+  // Appends packets to the ring and moves the write pointer.
+  void submit(const std::vector<uint32_t>& words) {
+    for (uint32_t w : words) mem.write32(ring_base + 4ull * wptr++, w);
+    write_reg(CP_RB_WPTR, wptr);
+  }
+  // Waits until the CP consumed the ring and waits for input (or the time runs out).
+  bool wait_idle(sc_core::sc_time limit = sc_core::sc_time(1, sc_core::SC_MS)) {
+    const sc_core::sc_time end = sc_core::sc_time_stamp() + limit;
+    while (sc_core::sc_time_stamp() < end) {
+      wait(sc_core::sc_time(100, sc_core::SC_NS));
+      if (cp.idle() && read_reg(CP_RB_RPTR) == wptr) return true;
+    }
+    return false;
+  }
+};
+
+uint32_t t7(uint32_t op, uint32_t n) { return pm4_type7(op, n); }
+uint32_t t4(uint32_t reg, uint32_t n) { return pm4_type4(reg, n); }
+
+struct CpModel : gpuvp::testing::sim_test {
+  std::unique_ptr<cp_bench> b;
+  void run(std::function<void(cp_bench&)> script) {
+    b = std::make_unique<cp_bench>("bench", std::move(script));
+    sc_core::sc_start();
+  }
+};
+}  // namespace
+
+TEST_F(CpModel, Pkt4WritesRegistersAndRingPointerAdvances) {
+  run([](cp_bench& b) {
+    b.submit({t4(CP_SCRATCH_REG0, 2), 0x11, 0x22});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x11u);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 1), 0x22u);
+    EXPECT_EQ(b.read_reg(CP_RB_RPTR), 3u);
+    // registers outside the CP's own reg members are kept in the register file
+    b.submit({t4(0x9e0b, 1), 0xabc});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.cp.gpu_reg(0x9e0b), 0xabcu);
+  });
+  EXPECT_EQ(b->cp.packets.value(), 2u);
+  EXPECT_EQ(b->cp.packets_by_opcode().at(4), 2u);
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
+
+TEST_F(CpModel, NopAndMeInitSkipTheirPayload) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x10, 2), 0xdead, 0xbeef, t7(0x48, 1), 0x5, t4(CP_SCRATCH_REG0, 1), 0x5});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x5u);
+  });
+  EXPECT_EQ(b->cp.packets_by_opcode().at(0x10), 1u);
+  EXPECT_EQ(b->cp.packets_by_opcode().at(0x48), 1u);
+}
+
+TEST_F(CpModel, MemWrite) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x3d, 4), 0x8000, 0x0, 0xaaaa, 0xbbbb});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.mem.read32(0x8000), 0xaaaau);
+    EXPECT_EQ(b.mem.read32(0x8004), 0xbbbbu);
+  });
+}
+
+TEST_F(CpModel, IndirectBuffersIb1AndIb2) {
+  run([](cp_bench& b) {
+    // IB2 at 0x30000: scratch2 = 9
+    for (uint32_t i = 0; uint32_t w : {t4(CP_SCRATCH_REG0 + 2, 1), 9u}) b.mem.write32(0x30000 + 4 * i++, w);
+    // IB1 at 0x20000: scratch1 = 7, then IB2
+    for (uint32_t i = 0; uint32_t w : {t4(CP_SCRATCH_REG0 + 1, 1), 7u, t7(0x3f, 3), 0x30000u, 0u, 2u})
+      b.mem.write32(0x20000 + 4 * i++, w);
+    b.submit({t7(0x3f, 3), 0x20000, 0, 6, t4(CP_SCRATCH_REG0 + 3, 1), 3});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 1), 7u);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 2), 9u);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 3), 3u);  // back on the ring afterwards
+    EXPECT_EQ(b.read_reg(CP_IB1_BASE), 0x20000u);
+    EXPECT_EQ(b.read_reg(CP_IB2_BASE), 0x30000u);
+  });
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
+
+TEST_F(CpModel, Ib3IsMalformed) {
+  run([](cp_bench& b) {
+    for (uint32_t i = 0; uint32_t w : {t7(0x3f, 3), 0x50000u, 0u, 1u}) b.mem.write32(0x40000 + 4 * i++, w);
+    for (uint32_t i = 0; uint32_t w : {t7(0x3f, 3), 0x40000u, 0u, 4u}) b.mem.write32(0x30000 + 4 * i++, w);
+    b.submit({t7(0x3f, 3), 0x30000, 0, 4});
+    ASSERT_TRUE(b.wait_idle());
+    // CP_HW_FAULT = FAULT_MALFORMED (3) | opcode 0x3f << 8
+    EXPECT_EQ(b.read_reg(CP_HW_FAULT), 0x3f03u);
+    EXPECT_EQ(b.read_reg(CP_INT_STATUS) & INT_ERROR, INT_ERROR);
+    EXPECT_TRUE(b.irq_sig.read());
+    b.write_reg(CP_INT_STATUS, INT_ERROR);  // write 1 to clear
+    sc_core::wait(sc_core::sc_time(10, sc_core::SC_NS));
+    EXPECT_FALSE(b.irq_sig.read());
+  });
+  ASSERT_EQ(b->cp.modelled_errors().size(), 1u);
+  EXPECT_NE(b->cp.modelled_errors()[0].find("malformed PM4 packet, opcode CP_INDIRECT_BUFFER"), std::string::npos);
+}
+
+TEST_F(CpModel, RegToMemAndMemToReg) {
+  run([](cp_bench& b) {
+    b.mem.write32(0x5000, 0x1234);
+    b.mem.write32(0x5004, 0x5678);
+    b.submit({t4(CP_SCRATCH_REG0, 2), 0xa1, 0xa2,
+              // REG_TO_MEM: REG 0x883 | CNT 2 << 18 = 0x00080883, dst 0x9000
+              t7(0x3e, 3), 0x00080883, 0x9000, 0,
+              // 64B with CNT 1: two dwords: 0x40000000 | 1 << 18 | 0x883 = 0x40040883, dst 0x9100
+              t7(0x3e, 3), 0x40040883, 0x9100, 0,
+              // MEM_TO_REG: REG 0x885 | CNT 2 << 19 = 0x00100885, src 0x5000
+              t7(0x42, 3), 0x00100885, 0x5000, 0});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.mem.read32(0x9000), 0xa1u);
+    EXPECT_EQ(b.mem.read32(0x9004), 0xa2u);
+    EXPECT_EQ(b.mem.read32(0x9100), 0xa1u);
+    EXPECT_EQ(b.mem.read32(0x9104), 0xa2u);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 2), 0x1234u);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 3), 0x5678u);
+  });
+}
+
+TEST_F(CpModel, MemToMemSingleAndDouble) {
+  run([](cp_bench& b) {
+    b.mem.write32(0x7000, 0x11);
+    b.mem.write32(0x7004, 0x22);
+    b.submit({t7(0x73, 5), 0, 0xa000, 0, 0x7000, 0,               // one dword
+              t7(0x73, 5), 1u << 29, 0xa100, 0, 0x7000, 0});      // DOUBLE: two dwords
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.mem.read32(0xa000), 0x11u);
+    EXPECT_EQ(b.mem.read32(0xa004), 0u);
+    EXPECT_EQ(b.mem.read32(0xa100), 0x11u);
+    EXPECT_EQ(b.mem.read32(0xa104), 0x22u);
+  });
+}
+
+TEST_F(CpModel, ScratchWrite) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x4c, 3), 2, 0xa, 0xb});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 2), 0xau);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 3), 0xbu);
+  });
+}
+
+TEST_F(CpModel, EventWriteTimestampAndInterrupt) {
+  run([](cp_bench& b) {
+    // CACHE_FLUSH_TS (4) | TIMESTAMP (1<<30), no IRQ: only the write
+    b.submit({t7(0x46, 4), 0x40000004, 0xb000, 0, 0x76});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.mem.read32(0xb000), 0x76u);
+    EXPECT_FALSE(b.irq_sig.read());
+    // with IRQ (1<<31)
+    b.submit({t7(0x46, 4), 0xc0000004, 0xb000, 0, 0x77});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.mem.read32(0xb000), 0x77u);
+    EXPECT_EQ(b.read_reg(CP_INT_STATUS), INT_EVENT);
+    EXPECT_TRUE(b.irq_sig.read());
+    b.write_reg(CP_INT_EN, 0);  // masked: the line drops, the status stays
+    sc_core::wait(sc_core::sc_time(10, sc_core::SC_NS));
+    EXPECT_FALSE(b.irq_sig.read());
+    EXPECT_EQ(b.read_reg(CP_INT_STATUS), INT_EVENT);
+  });
+  EXPECT_EQ(b->cp.events.value(), 2u);
+}
+
+TEST_F(CpModel, WaitRegMemPollsMemoryUntilEqual) {
+  run([](cp_bench& b) {
+    // FUNCTION EQ (3) | POLL_MEMORY (1<<4) = 0x13; poll 0x6000 for 1, mask ~0, 10 cycles apart
+    b.submit({t7(0x3c, 6), 0x13, 0x6000, 0, 1, 0xffffffff, 10, t4(CP_SCRATCH_REG0, 1), 0x55});
+    sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0u);  // still polling
+    b.mem.write32(0x6000, 1);
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x55u);
+  });
+  EXPECT_GT(b->cp.stall_poll.value(), 10u);
+}
+
+// Register polls of every compare function. value is put in scratch4 (0x887); pass = the
+// packet after the wait runs at once.
+struct wrm_case { uint32_t func; uint32_t value, ref; bool is_signed, pass; };
+class CpWaitRegMem : public CpModel, public ::testing::WithParamInterface<wrm_case> {};
+
+TEST_P(CpWaitRegMem, CompareFunctions) {
+  const wrm_case c = GetParam();
+  run([c](cp_bench& b) {
+    b.submit({t4(CP_SCRATCH_REG0 + 4, 1), c.value,
+              t7(0x3c, 6), c.func | (c.is_signed ? 8u : 0u), CP_SCRATCH_REG0 + 4, 0, c.ref, 0xffffffff, 4,
+              t4(CP_SCRATCH_REG0, 1), 0x99});
+    sc_core::wait(sc_core::sc_time(5, sc_core::SC_US));
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), c.pass ? 0x99u : 0u);
+  });
+}
+
+static std::string wrm_name(const ::testing::TestParamInfo<wrm_case>& i) {
+  static const char* const f[] = {"always", "lt", "le", "eq", "ne", "ge", "gt"};
+  return std::string(f[i.param.func]) + (i.param.is_signed ? "_signed" : "") + "_" +
+         std::to_string(i.index) + (i.param.pass ? "_passes" : "_waits");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFunctions, CpWaitRegMem, ::testing::Values(
+    wrm_case{0, 1, 9, false, true},    // always
+    wrm_case{1, 4, 5, false, true},    // LT: 4 < 5
+    wrm_case{1, 5, 5, false, false},
+    wrm_case{2, 5, 5, false, true},    // LE
+    wrm_case{2, 6, 5, false, false},
+    wrm_case{3, 5, 5, false, true},    // EQ
+    wrm_case{3, 4, 5, false, false},
+    wrm_case{4, 4, 5, false, true},    // NE
+    wrm_case{4, 5, 5, false, false},
+    wrm_case{5, 5, 5, false, true},    // GE
+    wrm_case{5, 4, 5, false, false},
+    wrm_case{6, 6, 5, false, true},    // GT
+    wrm_case{6, 5, 5, false, false},
+    wrm_case{6, 0xffffffff, 1, false, true},   // unsigned: 0xffffffff > 1
+    wrm_case{6, 0xffffffff, 1, true, false},   // signed: -1 > 1 is false
+    wrm_case{1, 0xffffffff, 1, true, true}),   // signed: -1 < 1
+    wrm_name);
+
+TEST_F(CpModel, ExecCsGoesToTheDispatchPort) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x33, 4), 0, 2, 3, 4});
+    ASSERT_TRUE(b.wait_idle());
+  });
+  ASSERT_EQ(b->cp.dispatches().size(), 1u);
+  EXPECT_EQ(b->cp.dispatches()[0].words, (std::vector<uint32_t>{0, 2, 3, 4}));
+}
+
+TEST_F(CpModel, UnknownOpcodeRaisesErrorAndContinues) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x21, 2), 1, 2, t4(CP_SCRATCH_REG0, 1), 0x42});  // CP_REG_RMW: no handler
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_HW_FAULT), 0x2102u);  // FAULT_UNKNOWN_OPCODE | 0x21 << 8
+    EXPECT_TRUE(b.irq_sig.read());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x42u);
+  });
+  ASSERT_EQ(b->cp.modelled_errors().size(), 1u);
+  EXPECT_NE(b->cp.modelled_errors()[0].find("unknown PM4 opcode 0x00000021"), std::string::npos);
+}
+
+TEST_F(CpModel, MalformedMemWrite) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x3d, 2), 0x8000, 0});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_HW_FAULT), 0x3d03u);
+  });
+}
+
+TEST_F(CpModel, BadHeaderStopsTheMicrocontroller) {
+  run([](cp_bench& b) {
+    b.submit({0x12345678});
+    sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
+    EXPECT_EQ(b.read_reg(CP_HW_FAULT) & 0xff, FAULT_MICROCODE);
+    EXPECT_TRUE(b.irq_sig.read());
+  });
+  EXPECT_EQ(b->cp.iss(0).st(), afuc_iss::state::halted);
+  ASSERT_EQ(b->cp.modelled_errors().size(), 1u);
+  EXPECT_NE(b->cp.modelled_errors()[0].find("invalid PM4 header 0x12345678"), std::string::npos);
+}
+
+TEST_F(CpModel, BusErrorOnFetch) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x3f, 3), 0x0, 0x100, 4});  // IB at 0x100_00000000: outside the memory
+    sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
+    EXPECT_EQ(b.read_reg(CP_HW_FAULT) & 0xff, FAULT_BUS);
+  });
+}
+
+TEST_F(CpModel, MissingFirmwareIsAConfigError) {
+  config::global().set("bench.cp.firmware", "/nonexistent/sqe.fw", "test");
+  EXPECT_THROW(cp_bench("bench", [](cp_bench&) {}), config_error);
+}
+
+TEST_F(CpModel, A5xxPfpAndMeThroughTheMeq) {
+  config::global().set("bench.cp.generation", "5", "test");
+  config::global().set("bench.cp.meq_depth", "4", "test");
+  run([](cp_bench& b) {
+    for (uint32_t i = 0; uint32_t w : {t4(CP_SCRATCH_REG0 + 1, 1), 7u}) b.mem.write32(0x20000 + 4 * i++, w);
+    b.submit({t4(CP_SCRATCH_REG0, 2), 0x11, 0x22, t7(0x3d, 6), 0x8000, 0, 1, 2, 3, 4,
+              t7(0x3f, 3), 0x20000, 0, 2, t7(0x10, 1), 0});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x11u);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 1), 7u);  // IB1 by the PFP, executed by the ME
+    EXPECT_EQ(b.mem.read32(0x800c), 4u);
+  });
+  EXPECT_EQ(b->cp.num_ucs(), 2u);
+  EXPECT_GT(b->cp.stall_meq_full.value(), 0u);  // 8 dwords of MEM_WRITE through a 4-deep MEQ
+  EXPECT_EQ(b->cp.meq_occupancy.max(), 4u);
+  EXPECT_EQ(b->cp.packets.value(), 4u);  // PKT4, MEM_WRITE, PKT4 from the IB, NOP
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
