@@ -27,7 +27,7 @@ struct engine_port : sc_core::sc_module {
   explicit engine_port(sc_core::sc_module_name n) : sc_module(n) {}
 };
 
-class MmuNv50 : public gpuvp::testing::sim_test {
+class mmu_nv50_sockets : public gpuvp::testing::sim_test {
  protected:
   std::unique_ptr<mmu_nv50> mmu;
   std::unique_ptr<sparse_memory> mem;  // host physical space: SYSRAM at 0, VRAM at 0x200000000
@@ -107,7 +107,7 @@ class MmuNv50 : public gpuvp::testing::sim_test {
   }
 };
 
-TEST_F(MmuNv50, TranslatedAndLinearAccesses) {
+TEST_F(mmu_nv50_sockets, TranslatedAndLinearAccesses) {
   build();
   mem->write32(vram + 0xa0005678, 0xcafe0001);      // page 5 -> VRAM 0xa0005000
   mem->write32(vram + 0x10001234, 0xcafe0002);      // unpaged: 0x10000000 + 0x1234
@@ -122,7 +122,7 @@ TEST_F(MmuNv50, TranslatedAndLinearAccesses) {
   EXPECT_EQ(mmu->translations.value(), 3u);
 }
 
-TEST_F(MmuNv50, MissCostIsTheWalk) {
+TEST_F(mmu_nv50_sockets, MissCostIsTheWalk) {
   build();
   // Miss on page 5: hit latency 1 + dmaobj read 30 + miss latency 2 + PDE 30 + PTE 30 + data 30.
   auto r = access(engine::pfifo, client::pfifo_read, 2, 0x5000);
@@ -140,7 +140,7 @@ TEST_F(MmuNv50, MissCostIsTheWalk) {
   EXPECT_EQ(mmu->dmaobj_hits.value(), 2u);
 }
 
-TEST_F(MmuNv50, WalkUsesDmiWhereGranted) {
+TEST_F(mmu_nv50_sockets, WalkUsesDmiWhereGranted) {
   build(true);
   access(engine::pfifo, client::pfifo_read, 2, 0x5000);  // first reads get DMI granted
   const uint64_t before = mmu->walk_dmi_reads.value();
@@ -148,7 +148,7 @@ TEST_F(MmuNv50, WalkUsesDmiWhereGranted) {
   EXPECT_EQ(mmu->walk_dmi_reads.value(), before + 2);
 }
 
-TEST_F(MmuNv50, EvictionUnderCapacity) {
+TEST_F(mmu_nv50_sockets, EvictionUnderCapacity) {
   config::global().set("mmu.tlb_entries", "4", "test");
   config::global().set("mmu.tlb_ways", "4", "test");
   build();
@@ -162,7 +162,7 @@ TEST_F(MmuNv50, EvictionUnderCapacity) {
   EXPECT_EQ(stats_registry::global().value("mmu.pgraph.walks"), 6.0);
 }
 
-TEST_F(MmuNv50, FlushOneEngineAndCompletionTiming) {
+TEST_F(mmu_nv50_sockets, FlushOneEngineAndCompletionTiming) {
   build();
   run([this] {
     access(engine::pgraph, client::dispatch, 2, 0x1000);
@@ -190,7 +190,7 @@ TEST_F(MmuNv50, FlushOneEngineAndCompletionTiming) {
   });
 }
 
-TEST_F(MmuNv50, FaultIsLatchedRaisesIrqAndAnswersError) {
+TEST_F(mmu_nv50_sockets, FaultIsLatchedRaisesIrqAndAnswersError) {
   build();
   run([this] {
     // VA 0x20000000: PDE 1 is empty -> PDE_NOT_PRESENT, an address error.
@@ -235,7 +235,7 @@ TEST_F(MmuNv50, FaultIsLatchedRaisesIrqAndAnswersError) {
   EXPECT_EQ(mmu->modelled_errors().size(), 4u);
 }
 
-TEST_F(MmuNv50, DmaObjectCacheAndRebind) {
+TEST_F(mmu_nv50_sockets, DmaObjectCacheAndRebind) {
   build();
   mem->write32(vram + 0x10000010, 1);
   mem->write32(vram + 0x18000010, 2);
@@ -249,7 +249,7 @@ TEST_F(MmuNv50, DmaObjectCacheAndRebind) {
   EXPECT_EQ(mmu->dmaobj_loads.value(), 3u);
 }
 
-TEST_F(MmuNv50, Nv50Layout) {
+TEST_F(mmu_nv50_sockets, Nv50Layout) {
   config::global().set("mmu.generation", "NV50", "test");
   build();
   mem->write32(vram + 0x77777010, 0x5a5a);
@@ -258,7 +258,7 @@ TEST_F(MmuNv50, Nv50Layout) {
   EXPECT_EQ(mmu->fault_count_of(fault::invalid_engine), 1u);
 }
 
-TEST_F(MmuNv50, QtestTranslate) {
+TEST_F(mmu_nv50_sockets, QtestTranslate) {
   build();
   // Page 5 -> VRAM 0xa0005000; the object's enc 2 takes the PTE's (0); storage 0x7f from PTE (0).
   EXPECT_EQ(qtest("translate 5 8 0x100 2 0x5678 r"),
@@ -282,7 +282,7 @@ TEST_F(MmuNv50, QtestTranslate) {
   EXPECT_FALSE(mmu->qtest({"readl", "0"}, reply));
 }
 
-TEST_F(MmuNv50, RepeatedBlockHitsKeepLimitsAndTags) {
+TEST_F(mmu_nv50_sockets, RepeatedBlockHitsKeepLimitsAndTags) {
   build();
   // PDE 1 (VA 0x20000000-0x3fffffff): large pages, table at VRAM 0x400000. Pages 8-15 form an
   // order-3 block (0x180) at VRAM 0x10000000, DOUBLE (2<<15) with tag 0x100 (0x100<<17):
@@ -308,7 +308,7 @@ TEST_F(MmuNv50, RepeatedBlockHitsKeepLimitsAndTags) {
   EXPECT_EQ(qtest("translate 5 4 0x100 1 0x5800 r").substr(0, 20), "OK linear=0x10005800");
 }
 
-TEST_F(MmuNv50, DebugTransportHasNoSideEffects) {
+TEST_F(mmu_nv50_sockets, DebugTransportHasNoSideEffects) {
   build();
   mem->write32(vram + 0xa0005678, 0x77);
   uint32_t v = 0;
@@ -326,12 +326,12 @@ TEST_F(MmuNv50, DebugTransportHasNoSideEffects) {
   EXPECT_EQ(mmu->fault_status.get(), 0u);
 }
 
-TEST_F(MmuNv50, BadConfigurationIsAClearError) {
+TEST_F(mmu_nv50_sockets, BadConfigurationIsAClearError) {
   config::global().set("mmu.generation", "GF100", "test.yaml:3");
   EXPECT_THROW(mmu = std::make_unique<mmu_nv50>("mmu"), config_error);
 }
 
-TEST_F(MmuNv50, BadTlbGeometryIsAClearError) {
+TEST_F(mmu_nv50_sockets, BadTlbGeometryIsAClearError) {
   config::global().set("mmu.tlb_entries", "12", "--set");
   try {
     mmu = std::make_unique<mmu_nv50>("mmu");
@@ -347,9 +347,9 @@ TEST_F(MmuNv50, BadTlbGeometryIsAClearError) {
 
 namespace {
 
-class MmuNv50Platform : public gpuvp::testing::sim_test {};
+class mmu_nv50_platform : public gpuvp::testing::sim_test {};
 
-TEST_F(MmuNv50Platform, PlugsIntoThePlatform) {
+TEST_F(mmu_nv50_platform, PlugsIntoThePlatform) {
   config::global().load_yaml_text(R"(
 platform:
   bar0_base: 0x100000000

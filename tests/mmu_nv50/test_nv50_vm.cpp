@@ -15,7 +15,7 @@ constexpr auto N = target::sysram_nosnoop;
 
 // --- field decoders ---------------------------------------------------------------------------
 
-TEST(Nv50VmDecode, DmaObjectEveryField) {
+TEST(mmu_nv50_decode, DmaObjectEveryField) {
   // w0 = 0x3d | 2<<16 | 1<<18 | 2<<20 | 0x55<<22 | 2<<29 | 1<<31
   //    = 0x3d + 0x20000 + 0x40000 + 0x200000 + 0x15400000 + 0x40000000 + 0x80000000 = 0xd566003d
   // w3 = limit hi 0x7f (bits 24-31), base hi 0xa5 (bits 0-7); w4 junk in 12-15 and 28-31;
@@ -43,7 +43,7 @@ TEST(Nv50VmDecode, DmaObjectEveryField) {
   EXPECT_TRUE(decode_dmaobj(paged, generation::g84).paged());
 }
 
-TEST(Nv50VmDecode, PdeEveryField) {
+TEST(mmu_nv50_decode, PdeEveryField) {
   // w0 = 0x12345000 | 3 (small) | 2<<2 (SYSRAM_SNOOP) | 1<<4 | 1<<5 (0x8000 entries) = 0x1234503b
   const pde p = decode_pde(0x000000ab1234503bull);
   EXPECT_EQ(p.size, 3);
@@ -66,7 +66,7 @@ TEST(Nv50VmDecode, PdeEveryField) {
   EXPECT_EQ(decode_pde(0).size, 0);
 }
 
-TEST(Nv50VmDecode, PteEveryFieldEveryPageSize) {
+TEST(mmu_nv50_decode, PteEveryFieldEveryPageSize) {
   // w0 = 0xfedcb000 | 0xc00 (ignored bits 10-11) | 5<<7 | 1<<6 | 3<<4 | 1<<3 | 3<<1 | 1 = 0xfedcbeff
   // w1 = 0x12 | 0x5a<<8 | 2<<15 | 0xabc<<17 | 1<<29 | 1<<30 | 1<<31 (junk) = 0xf5795a12
   const uint64_t raw = 0xf5795a12fedcbeffull;
@@ -89,7 +89,7 @@ TEST(Nv50VmDecode, PteEveryFieldEveryPageSize) {
   EXPECT_FALSE(decode_pte(raw & ~1ull, 12, generation::g84).present);
 }
 
-TEST(Nv50VmDecode, NamesAndGenerations) {
+TEST(mmu_nv50_decode, NamesAndGenerations) {
   EXPECT_EQ(parse_generation("g86"), generation::g84);
   EXPECT_EQ(parse_generation("NV50"), generation::nv50);
   EXPECT_EQ(parse_generation("GT218"), generation::gt215);
@@ -115,13 +115,13 @@ TEST(Nv50VmDecode, NamesAndGenerations) {
 
 // A G84 channel in VRAM at linear 0x100000: descriptor 0x100 (0x100000 >> 12, target 0).
 // Page directory at 0x100000 + 0x200 (G84) or + 0x1400 (NV50).
-class Nv50Vm : public ::testing::Test {
+class mmu_nv50_vm : public ::testing::Test {
  protected:
   static constexpr uint32_t chan = 0x100;
   fake_memory mem;
   options opt;
 
-  Nv50Vm() {
+  mmu_nv50_vm() {
     // selector 1: unpaged VRAM, base 0x10000000, limit 0x20000000, all attributes default.
     mem.dmaobj(V, 0x100010, 0x0001003d, 0x20000000, 0x10000000, 0, 0, 0);
     // selector 2: paged, storage 0x7f / comp 3 / ro 0 / super 0 / pcycle 0 / enc 2 = all from
@@ -143,7 +143,7 @@ class Nv50Vm : public ::testing::Test {
   }
 };
 
-TEST_F(Nv50Vm, UnpagedVramObject) {
+TEST_F(mmu_nv50_vm, UnpagedVramObject) {
   const auto t = tr(1, 0x1234);  // 0x10000000 + 0x1234
   ASSERT_TRUE(t.ok()) << fault_name(t.f);
   EXPECT_FALSE(t.paged);
@@ -158,12 +158,12 @@ TEST_F(Nv50Vm, UnpagedVramObject) {
   EXPECT_TRUE(tr(1, 0x1234, true, true).ok());  // ro 0/super 0 on unpaged: read-write, user
 }
 
-TEST_F(Nv50Vm, NullSelectorFaults) {
+TEST_F(mmu_nv50_vm, NullSelectorFaults) {
   EXPECT_EQ(tr(0, 0).f, fault::null_dmaobj);
   EXPECT_EQ(mem.reads, 0u);  // decided before reading anything
 }
 
-TEST_F(Nv50Vm, LimitIsExclusiveAsTheSeedSays) {
+TEST_F(mmu_nv50_vm, LimitIsExclusiveAsTheSeedSays) {
   // base 0x10000000 + 0x0fffffff = 0x1fffffff < limit 0x20000000: fine; + 0x10000000 = limit: fault.
   EXPECT_TRUE(tr(1, 0x0fffffff).ok());
   EXPECT_EQ(tr(1, 0x10000000).f, fault::dmaobj_limit);
@@ -173,7 +173,7 @@ TEST_F(Nv50Vm, LimitIsExclusiveAsTheSeedSays) {
   EXPECT_EQ(tr(1, 0x10000001).f, fault::dmaobj_limit);
 }
 
-TEST_F(Nv50Vm, SysramObjectAttributes) {
+TEST_F(mmu_nv50_vm, SysramObjectAttributes) {
   // selector 3: w0 = 0x3d | 3<<16 | 1<<18 | 2<<20 | 0x7f<<22 | 3<<29 = 0x7fe7003d,
   // base 0x300000000 (w3 bits 0-7 = 3), limit 0x310000000 (w3 bits 24-31 = 3),
   // w5 = pcycle 2 (long) | enc 1 = 0x20000 + 0x40000 = 0x60000.
@@ -195,7 +195,7 @@ TEST_F(Nv50Vm, SysramObjectAttributes) {
   EXPECT_FALSE(tr(3, 0x4567).r.enc);
 }
 
-TEST_F(Nv50Vm, SupervisorDmaObjectRefusesUserAccess) {
+TEST_F(mmu_nv50_vm, SupervisorDmaObjectRefusesUserAccess) {
   // selector 4: selector 1 with bit 31 (supervisor object) set.
   mem.dmaobj(V, 0x100040, 0x8001003d, 0x20000000, 0x10000000, 0, 0, 0);
   EXPECT_TRUE(tr(4, 0x10).ok());
@@ -204,7 +204,7 @@ TEST_F(Nv50Vm, SupervisorDmaObjectRefusesUserAccess) {
   EXPECT_TRUE(tr(4, 0x10, false, true).ok());
 }
 
-TEST_F(Nv50Vm, UnpagedCompressionTag) {
+TEST_F(mmu_nv50_vm, UnpagedCompressionTag) {
   // selector 5: VRAM, SINGLE (1<<29): w0 = 0x2001003d; base 0x10000000, limit 0x20000000;
   // tags base 0x10, limit 0x20 (w4 = 0x00200010); compression base 0x10000000 (w5 = 0x1000).
   mem.dmaobj(V, 0x100050, 0x2001003d, 0x20000000, 0x10000000, 0, 0x00200010, 0x1000);
@@ -233,13 +233,13 @@ TEST_F(Nv50Vm, UnpagedCompressionTag) {
   EXPECT_EQ(t.r.tag, 0x15);
 }
 
-TEST_F(Nv50Vm, SysramCompressionForcedToNone) {
+TEST_F(mmu_nv50_vm, SysramCompressionForcedToNone) {
   // selector 6: SYSRAM_SNOOP (2<<16) SINGLE: w0 = 0x2002003d.
   mem.dmaobj(V, 0x100060, 0x2002003d, 0x20000000, 0x10000000, 0, 0x00200010, 0x1000);
   EXPECT_EQ(tr(6, 0x53000).r.comp, comp_mode::none);
 }
 
-TEST_F(Nv50Vm, SmallPageFromPageTables) {
+TEST_F(mmu_nv50_vm, SmallPageFromPageTables) {
   // VA 0x5678: PDE 0, index 5, PTE at 0x200000 + 5*8 = 0x200028.
   // w0 = 0xabcde001 (present, VRAM); w1 = storage 0x70<<8 | SINGLE 1<<15 | tag 0x123<<17 |
   // long 1<<29 | enc 1<<30 = 0x7000 + 0x8000 + 0x2460000 + 0x20000000 + 0x40000000 = 0x6246f000.
@@ -260,7 +260,7 @@ TEST_F(Nv50Vm, SmallPageFromPageTables) {
   EXPECT_EQ(mem.reads, 3u);  // DMA object, PDE, PTE
 }
 
-TEST_F(Nv50Vm, DmaObjectOverridesPageTables) {
+TEST_F(mmu_nv50_vm, DmaObjectOverridesPageTables) {
   mem.w64(V, 0x200028, 0x6246f000abcde001ull);
   // selector 7: paged, ro 1 (1<<18), super 2 (2<<20), storage 0x11 (0x4400000), DOUBLE (2<<29):
   // w0 = 0x3d + 0x40000 + 0x200000 + 0x4400000 + 0x40000000 = 0x4464003d; w5 = short (1<<16),
@@ -285,7 +285,7 @@ TEST_F(Nv50Vm, DmaObjectOverridesPageTables) {
   EXPECT_TRUE(tr(7, 0x5678, true, true).ok());
 }
 
-TEST_F(Nv50Vm, LargePageInSysramTable) {
+TEST_F(mmu_nv50_vm, LargePageInSysramTable) {
   // VA 0x20034567: PDE 1 (>> 29 = 1), index (0x34567 >> 16) = 3, PTE at SYSRAM 0x123456000 + 0x18.
   // w0 = 0x8765a021: present, SYSRAM_SNOOP (2<<4), address bits 16-31 = 0x8765 (0xa000 ignored);
   // w1 = 0x05: address bits 32-39. Linear = 0x587650000 + 0x4567.
@@ -297,7 +297,7 @@ TEST_F(Nv50Vm, LargePageInSysramTable) {
   EXPECT_EQ(t.r.tgt, S);
 }
 
-TEST_F(Nv50Vm, MediumPagesAreGt215Only) {
+TEST_F(mmu_nv50_vm, MediumPagesAreGt215Only) {
   // VA 0x40009abc: PDE 2, index 0x9abc >> 14 = 2, PTE at 0x300010; w0 = 0x1111e001: address
   // bits 14-31 = 0x1111c000. Linear = 0x1111c000 + (0x9abc & 0x3fff = 0x1abc) = 0x1111dabc.
   mem.w64(V, 0x300010, 0x1111e001);
@@ -309,12 +309,12 @@ TEST_F(Nv50Vm, MediumPagesAreGt215Only) {
   EXPECT_EQ(t.r.linear, 0x1111dabcu);
 }
 
-TEST_F(Nv50Vm, PageFaults) {
+TEST_F(mmu_nv50_vm, PageFaults) {
   EXPECT_EQ(tr(2, 0x80000000).f, fault::pde_not_present);  // PDE 4
   EXPECT_EQ(tr(2, 0x6000).f, fault::pte_not_present);      // PDE 0, index 6: zero PTE
 }
 
-TEST_F(Nv50Vm, SmallPageTableSizeLimits) {
+TEST_F(mmu_nv50_vm, SmallPageTableSizeLimits) {
   // PDE 3 covers 0x60000000-0x7fffffff with size code 3 = 0x2000 entries: index 0x1fff is in
   // the table (an empty PTE), index 0x2000 (VA 0x60000000 + 0x2000000) is beyond it.
   EXPECT_EQ(tr(2, 0x61fff000).f, fault::pte_not_present);
@@ -330,7 +330,7 @@ TEST_F(Nv50Vm, SmallPageTableSizeLimits) {
   EXPECT_EQ(tr(2, 0x7ffff000).f, fault::pte_not_present);
 }
 
-TEST_F(Nv50Vm, ContigBlocks) {
+TEST_F(mmu_nv50_vm, ContigBlocks) {
   // Small pages 0x10-0x13 (VA 0x10000-0x13fff) form an order-2 block: every PTE says
   // address 0x55555000, order 2 (2<<7 = 0x100), SINGLE (0x8000 in w1), tag 0x40 (0x800000).
   for (uint64_t i = 0x10; i < 0x14; ++i) mem.w64(V, 0x200000 + i * 8, 0x0080800055555101ull);
@@ -352,7 +352,7 @@ TEST_F(Nv50Vm, ContigBlocks) {
   EXPECT_EQ(t.r.tag, 0x106);
 }
 
-TEST_F(Nv50Vm, Nv50ChannelLayout) {
+TEST_F(mmu_nv50_vm, Nv50ChannelLayout) {
   // On NV50 the page directory is at 0x1400: PDE 0 at 0x101400 points to a table at 0x500000.
   mem.w64(V, 0x101400, 0x00500003);
   mem.w64(V, 0x500028, 0x77777001);     // VA 0x5xxx on NV50 -> 0x77777xxx
@@ -364,7 +364,7 @@ TEST_F(Nv50Vm, Nv50ChannelLayout) {
   EXPECT_EQ(page_directory_offset(generation::g84), 0x200u);
 }
 
-TEST_F(Nv50Vm, ChannelInSysramAndInvalidTargets) {
+TEST_F(mmu_nv50_vm, ChannelInSysramAndInvalidTargets) {
   // Descriptor 0x20000500: SYSRAM_SNOOP (2<<28), structure at 0x500000.
   mem.dmaobj(S, 0x500010, 0x0001003d, 0xabd000, 0xabc000, 0, 0, 0);
   auto t = translate(opt, vm_access{0, 3, 0x20000500, 1, 0x10, false, false}, mem.fn());
@@ -379,7 +379,7 @@ TEST_F(Nv50Vm, ChannelInSysramAndInvalidTargets) {
   EXPECT_EQ(tr(2, 0x5000).f, fault::invalid_target);
 }
 
-TEST_F(Nv50Vm, ReservedBitsPolicies) {
+TEST_F(mmu_nv50_vm, ReservedBitsPolicies) {
   mem.w64(V, 0x100200, 0x00200013);  // PDE bit 4
   mem.w64(V, 0x200028, 0xabcde007);  // PTE bits 1-2
   EXPECT_TRUE(tr(2, 0x5000).ok());
@@ -390,7 +390,7 @@ TEST_F(Nv50Vm, ReservedBitsPolicies) {
   EXPECT_EQ(tr(2, 0x5000).f, fault::reserved_bits);
 }
 
-TEST_F(Nv50Vm, MemoryErrorsAndEngines) {
+TEST_F(mmu_nv50_vm, MemoryErrorsAndEngines) {
   mem.error_range = {0x200000, 0x200fff};
   EXPECT_EQ(tr(2, 0x5000).f, fault::mem_error);
   EXPECT_EQ(tr(1, 0x5000, false, false, 2).f, fault::invalid_engine);
@@ -409,7 +409,7 @@ pte page(uint64_t address, uint8_t order = 0) {
   return p;
 }
 
-TEST(Nv50Tlb, ContigBlockIsOneEntry) {
+TEST(mmu_nv50_tlb, ContigBlockIsOneEntry) {
   tlb t;
   t.configure(16, 4, tlb_policy::lru);
   t.insert(0x100, 0x10000, page(0x55555000, 2), 12);  // covers 0x10000-0x13fff
@@ -420,7 +420,7 @@ TEST(Nv50Tlb, ContigBlockIsOneEntry) {
   EXPECT_EQ(t.lookup(0x200, 0x10000), nullptr);  // another channel
 }
 
-TEST(Nv50Tlb, MixedGranularities) {
+TEST(mmu_nv50_tlb, MixedGranularities) {
   tlb t;
   t.configure(64, 4, tlb_policy::lru);
   t.insert(0x100, 0x5000, page(0x1000), 12);
@@ -435,7 +435,7 @@ TEST(Nv50Tlb, MixedGranularities) {
   EXPECT_EQ(t.lookup(0x100, 0x5fff), nullptr);
 }
 
-TEST(Nv50Tlb, LruEvictionUnderCapacity) {
+TEST(mmu_nv50_tlb, LruEvictionUnderCapacity) {
   // 4 entries, 4 ways: one set. Fill pages 0-3, touch 0, insert 4: LRU evicts page 1.
   tlb t;
   t.configure(4, 4, tlb_policy::lru);
@@ -448,7 +448,7 @@ TEST(Nv50Tlb, LruEvictionUnderCapacity) {
   EXPECT_NE(t.lookup(1, 2 << 12), nullptr);
 }
 
-TEST(Nv50Tlb, FifoEvictsOldestInsert) {
+TEST(mmu_nv50_tlb, FifoEvictsOldestInsert) {
   tlb t;
   t.configure(4, 4, tlb_policy::fifo);
   for (uint64_t i = 0; i < 4; ++i) t.insert(1, i << 12, page(i << 12), 12);
@@ -458,7 +458,7 @@ TEST(Nv50Tlb, FifoEvictsOldestInsert) {
   EXPECT_NE(t.lookup(1, 1 << 12), nullptr);
 }
 
-TEST(Nv50Tlb, RandomIsDeterministicAndGeometryChecked) {
+TEST(mmu_nv50_tlb, RandomIsDeterministicAndGeometryChecked) {
   tlb a, b;
   a.configure(8, 8, tlb_policy::random, 42);
   b.configure(8, 8, tlb_policy::random, 42);
