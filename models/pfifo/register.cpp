@@ -1,11 +1,16 @@
 // Registers the pfifo component type, the pb-asm/pb-decode tools and the .pb workload kind.
 #include "gpuvp/registry.h"
 #include "pb_text.h"
+#include "pfifo.h"
+#include "workload.h"
 
 void gpuvp_register_pfifo() {
   auto& r = gpuvp::registry::global();
+  r.add_component_type("pfifo", "PFIFO command front end: channels, pusher, CACHE, puller, RAMHT, semaphores, engines",
+                       gpuvp::make_component<pfifo_component>);
   r.add_tool({"pb-asm", "assemble a text pushbuffer into binary words (docs/tools/pushbuffer.md)",
               gpuvp::pfifo::pb_asm_main});
   r.add_tool({"pb-decode", "list a binary pushbuffer: commands, subchannels, methods, data",
               gpuvp::pfifo::pb_decode_main});
+  gpuvp::pfifo::register_workload_kind();
 }

@@ -1,0 +1,433 @@
+#include "pfifo.h"
+
+#include <cstring>
+#include <ostream>
+#include <sstream>
+#include "gpuvp/trace.h"
+
+using namespace gpuvp;
+using namespace gpuvp::pfifo;
+
+namespace {
+uint64_t ps(const sc_core::sc_time& t) { return uint64_t(t.to_seconds() * 1e12 + 0.5); }
+
+// NV50 VM engines / clients (nv50-vm.rst) used for PFIFO's own accesses.
+constexpr uint32_t vm_pfifo = 0x5, vm_pfifo_bg = 0xc, vm_pgraph = 0x0;
+constexpr uint32_t client_pfifo_write = 0x04, client_pfifo_read = 0x08;
+
+std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+}  // namespace
+
+pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_module(name) {
+  auto g = parse_gen(generation);
+  if (!g) throw config_error(generation.path() + ": unknown GPU generation '" + generation.get() + "'");
+  gen_ = *g;
+  // Where mem goes.
+  mem_to_ = memory_target;
+  if (mem_to_ == "auto") {
+    mem_to_ = "interconnect";
+    if (gen_ >= gen::g80 && gen_ < gen::gf100) {
+      auto& cfg = config::global();
+      for (const auto& n : cfg.children("components")) {
+        const auto* s = cfg.find("components." + n);
+        if (s && s->value == "mmu_nv50") mem_to_ = n + ".in";
+      }
+    }
+  }
+  mmu_mode_ = mem_to_ != "interconnect";
+
+  core_config cc;
+  cc.g = gen_;
+  cc.channels = unsigned(channels.get());
+  cc.cache_depth = unsigned(cache_depth.get());
+  cc.burst_words = unsigned(burst_bytes.get() / 4 ? burst_bytes.get() / 4 : 1);
+  cc.method_cost_ps = ps(method_cost);
+  cc.acquire_retry_ps = std::max<uint64_t>(1, ps(acquire_retry));
+  cc.acquire_timeout_ps = ps(acquire_timeout);
+  cc.timeslice_ps = std::max<uint64_t>(1, ps(timeslice));
+  cc.pfifo_big_endian = big_endian;
+  cc.seed_literal_trigger = seed_literal_trigger;
+  cc.ramin_base = ramin_base;
+  cc.ramht_offset = ramht_offset;
+  cc.ramht_size = uint32_t(ramht_size.get());
+  if (ramht_size.get() & (ramht_size.get() - 1))
+    throw config_error(ramht_size.path() + ": " + std::to_string(ramht_size.get()) + " is not a power of two");
+  core_ = std::make_unique<fifo_core>(cc, static_cast<fifo_bus&>(*this));
+  put_high_.assign(cc.channels, 0);
+  chandesc_.assign(cc.channels, 0);
+
+  // Engines.
+  std::string map = engine_map;
+  if (map == "auto") map = gen_ >= gen::gf100 ? "0:m2mf,1:record,4:m2mf" : "1:m2mf,2:record,3:m2mf";
+  std::istringstream in(map);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos) throw config_error(engine_map.path() + ": '" + item + "' is not ID:KIND");
+    unsigned id;
+    try {
+      id = unsigned(parse_u64(item.substr(0, colon)));
+    } catch (const std::exception&) {
+      throw config_error(engine_map.path() + ": '" + item + "': bad engine id");
+    }
+    if (id >= 32) throw config_error(engine_map.path() + ": engine id " + std::to_string(id) + " is not below 32");
+    const std::string kind = item.substr(colon + 1);
+    std::unique_ptr<engine> e;
+    const std::string ename = kind + std::to_string(id);
+    if (kind == "m2mf") {
+      auto m = std::make_unique<m2mf_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100);
+      m->bytes_per_ns = copy_bandwidth;
+      e = std::move(m);
+    } else if (kind == "record") {
+      e = std::make_unique<recording_engine>(ename);
+    } else {
+      throw config_error(engine_map.path() + ": unknown engine kind '" + kind + "' (m2mf, record)");
+    }
+    e->method_cost_ps = ps(engine_method_cost);
+    e->switch_cost_ps = ps(engine_switch_cost);
+    e->queue_depth = unsigned(engine_queue.get());
+    core_->attach_engine(id, e.get());
+    engines_.push_back(std::move(e));
+  }
+  core_->on_intr = [this] { kick_.notify(sc_core::SC_ZERO_TIME); };
+
+  // Registers.
+  intr.on_read = [this] { return uint64_t(core_->intr); };
+  intr.on_write = [this](uint64_t v, uint64_t) {
+    core_->intr &= ~uint32_t(v);
+    kick_.notify(sc_core::SC_ZERO_TIME);
+  };
+  intr_en.on_write = [this](uint64_t, uint64_t) { kick_.notify(sc_core::SC_ZERO_TIME); };
+  auto err = [this](auto f) {
+    return [this, f]() -> uint64_t { return core_->errors().empty() ? 0 : f(core_->errors().front()); };
+  };
+  err_channel.on_read = err([](const error_record& r) { return uint64_t(r.channel); });
+  err_kind.on_read = err([](const error_record& r) { return uint64_t(r.type); });
+  err_code.on_read = err([](const error_record& r) { return uint64_t(r.code); });
+  err_word.on_read = err([](const error_record& r) { return uint64_t(r.word); });
+  err_pos_lo.on_read = err([](const error_record& r) { return r.position & 0xffffffff; });
+  err_pos_hi.on_read = err([](const error_record& r) { return r.position >> 32; });
+  err_mthd.on_read = err([](const error_record& r) { return uint64_t(r.subc) << 16 | r.mthd; });
+  err_pending.on_read = [this] { return uint64_t(core_->errors().size()); };
+  err_ack.on_write = [this](uint64_t, uint64_t) {
+    core_->ack_error();
+    if (!core_->errors().empty()) {  // the next latched error keeps its interrupt pending
+      switch (core_->errors().front().type) {
+        case err_type::dma_pusher: core_->intr |= fifo_core::intr_dma_pusher; break;
+        case err_type::cache_error: core_->intr |= fifo_core::intr_cache_error; break;
+        case err_type::semaphore: core_->intr |= fifo_core::intr_semaphore; break;
+        case err_type::acquire_timeout: core_->intr |= fifo_core::intr_acquire_timeout; break;
+        default: break;
+      }
+    }
+    kick_.notify(sc_core::SC_ZERO_TIME);
+  };
+  auto sel = [this]() -> channel& { return core_->chan(unsigned(chan_sel.get() % core_->channel_count())); };
+  chan_sel.on_write = [this](uint64_t v, uint64_t) {
+    if (v >= core_->channel_count())
+      GPUVP_LOG(this, warning, "CHAN_SEL " << v << " is not below the channel count " << core_->channel_count());
+  };
+  chan_ctrl.on_read = [sel] {
+    const channel& c = sel();
+    return uint64_t(c.enabled) | uint64_t(c.ib_mode) << 1 | uint64_t(c.big_endian) << 2 | uint64_t(c.sli_enable) << 3 |
+           uint64_t(c.sli_mask & 0xfff) << 16;
+  };
+  chan_ctrl.on_write = [this, sel](uint64_t v, uint64_t) {
+    channel& c = sel();
+    c.enabled = v & 1;
+    c.ib_mode = (v >> 1) & 1;
+    c.big_endian = (v >> 2) & 1;
+    c.sli_enable = (v >> 3) & 1;
+    c.sli_mask = (v >> 16) & 0xfff;
+    dmaobjs_.clear();
+    core_->kick(c.id);
+    kick_.notify(sc_core::SC_ZERO_TIME);
+  };
+  chan_inst.on_read = [this, sel] { return uint64_t(chandesc_[sel().id]); };
+  chan_inst.on_write = [this, sel](uint64_t v, uint64_t) {
+    channel& c = sel();
+    chandesc_[c.id] = uint32_t(v) & 0x3fffffff;
+    const uint64_t linear = uint64_t(v & 0x0fffffff) << 12;
+    c.inst = ((v >> 28) & 3) == 0 ? vram_base + linear : linear;
+    dmaobjs_.clear();
+  };
+  chan_pb_dma.on_read = [sel] { return uint64_t(sel().pb_dmaobj); };
+  chan_pb_dma.on_write = [sel](uint64_t v, uint64_t) { sel().pb_dmaobj = uint32_t(v) & 0xffff; };
+  chan_limit.on_read = [sel] { return sel().dma_limit; };
+  chan_limit.on_write = [sel](uint64_t v, uint64_t) { sel().dma_limit = v; };
+  chan_ib_lo.on_read = [sel] { return sel().ib_address & 0xffffffff; };
+  chan_ib_lo.on_write = [sel](uint64_t v, uint64_t) { auto& c = sel(); c.ib_address = (c.ib_address & ~0xffffffffull) | (v & 0xfffffff8); };
+  chan_ib_hi.on_read = [sel] { return sel().ib_address >> 32; };
+  chan_ib_hi.on_write = [sel](uint64_t v, uint64_t) { auto& c = sel(); c.ib_address = (c.ib_address & 0xffffffffull) | (v & 0xff) << 32; };
+  chan_ib_order.on_read = [sel] { return uint64_t(sel().ib_order); };
+  chan_ib_order.on_write = [sel](uint64_t v, uint64_t) { sel().ib_order = uint32_t(v & 0x1f); };
+  chan_status.on_read = [this, sel] {
+    const channel& c = sel();
+    const bool busy = c.dma_get != c.dma_put || (c.ib_mode && c.ib_get != c.ib_put) || !c.cache.empty() || c.acquire_active;
+    return uint64_t(busy) | uint64_t(!c.cache.empty()) << 1 | uint64_t(c.acquire_active) << 2 |
+           uint64_t(c.pusher_stopped) << 3 | uint64_t(c.puller_stopped) << 4 | uint64_t(c.hung) << 5;
+  };
+  chan_get.on_read = [sel] { return sel().dma_get & 0xffffffff; };
+  chan_get.on_write = [this, sel](uint64_t v, uint64_t) {
+    channel& c = sel();
+    c.dma_get = c.dma_mget = c.dma_put = v;  // an empty pushbuffer until the host writes DMA_PUT
+    core_->kick(c.id);
+  };
+  cache_flush.on_write = [this](uint64_t, uint64_t) { dmaobjs_.clear(); };
+
+  userd.register_b_transport(this, &pfifo_component::userd_transport);
+  userd.register_transport_dbg(this, &pfifo_component::userd_dbg);
+
+  // Per-channel statistics.
+  for (unsigned i = 0; i < core_->channel_count(); ++i) {
+    const std::string p = "ch" + std::to_string(i) + ".";
+    auto add = [&](const std::string& n, const std::string& d, std::function<double(const channel_stats&)> f) {
+      chan_stats_.push_back(std::make_unique<gauge>(this, p + n, d, [this, i, f] { return f(core_->chan(i).stats); }));
+    };
+    add("methods_engine", "methods forwarded to engines", [](auto& s) { return double(s.methods_engine); });
+    add("methods_puller", "methods executed by the puller", [](auto& s) { return double(s.methods_puller); });
+    add("methods_increasing", "methods in increasing commands", [](auto& s) { return double(s.methods_inc); });
+    add("methods_non_increasing", "methods in non-increasing commands", [](auto& s) { return double(s.methods_ninc); });
+    add("methods_inline", "GF100 inline methods", [](auto& s) { return double(s.methods_inline); });
+    add("bytes_fetched", "pushbuffer bytes fetched", [](auto& s) { return double(s.bytes_fetched); });
+    add("ib_entries", "IB entries read", [](auto& s) { return double(s.ib_entries); });
+    add("cache_max", "highest CACHE occupancy", [](auto& s) { return double(s.cache_max); });
+    add("engine_switches", "engine channel switches caused", [](auto& s) { return double(s.engine_switches); });
+    add("engine_wait_ns", "time waiting for engines (idle or queue space)", [](auto& s) { return double(s.engine_wait_ps) / 1000; });
+    add("semaphore_waits", "acquires that had to wait", [](auto& s) { return double(s.semaphore_waits); });
+    add("semaphore_wait_ns", "time spent in pending acquires", [](auto& s) { return double(s.semaphore_wait_ps) / 1000; });
+    add("channel_switches", "times PFIFO switched to this channel", [](auto& s) { return double(s.channel_switches); });
+    add("errors", "errors raised", [](auto& s) { return double(s.errors); });
+  }
+  SC_HAS_PROCESS(pfifo_component);
+  SC_THREAD(thread);
+}
+
+pfifo_component::~pfifo_component() = default;
+
+std::vector<component::target_port> pfifo_component::targets() {
+  return {{"regs", &regs.in, regs_base, 0x2000, true},
+          {"userd", &userd, userd_base, uint64_t(core_->channel_count()) * userd_stride, true}};
+}
+
+std::vector<component::initiator_port> pfifo_component::initiators() { return {{"mem", &mem, mem_to_}}; }
+
+void pfifo_component::thread() {
+  const uint64_t slice = std::max<uint64_t>(1000, ps(run_slice));
+  uint64_t core_now = 0;  // PFIFO's own time: may run ahead of the kernel by up to a slice
+  for (;;) {
+    stamp_ps_ = ps(sc_core::sc_time_stamp());
+    uint64_t now = std::max(core_now, stamp_ps_);
+    const uint64_t next = core_->run(now, now + slice);
+    core_now = now;
+    if (core_->current >= 0) cache_occupancy.add(core_->chan(unsigned(core_->current)).cache.size());
+    update_irq();
+    // Always wait with kick_ in the sensitivity, so that no host kick is lost.
+    if (next == never) wait(kick_);
+    else wait(sc_core::sc_time(double(std::max(next, now) - stamp_ps_), sc_core::SC_PS), kick_);
+  }
+}
+
+void pfifo_component::update_irq() { irq.write((core_->intr & uint32_t(intr_en.get())) != 0); }
+
+// ---------------------------------------------------------------- memory bus
+bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpu_ext* ext) {
+  transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
+  if (ext) {
+    t.ext.vm_engine = ext->vm_engine;
+    t.ext.vm_client = ext->vm_client;
+    t.ext.dma_slot = ext->dma_slot;
+    t.ext.vm_context = ext->vm_context;
+    t.ext.channel = ext->channel;
+  }
+  sc_core::sc_time delay(double(now - stamp_ps_), sc_core::SC_PS);
+  mem->b_transport(t.gp, delay);
+  now = stamp_ps_ + ps(delay);
+  ++transactions;
+  if (!t.ok()) ++faults;
+  return t.ok();
+}
+
+bool pfifo_component::resolve(unsigned ch, uint32_t obj, uint64_t offset, unsigned len, bool write, uint64_t& host, uint64_t& now) {
+  if (obj == 0) return false;  // no object bound
+  const bool g80 = gen_ >= gen::g80;
+  const auto key = std::make_pair(g80 ? ch : 0u, obj);
+  auto it = dmaobjs_.find(key);
+  if (it == dmaobjs_.end()) {
+    uint32_t w[6] = {};
+    const uint64_t at = (g80 ? core_->chan(ch).inst : uint64_t(ramin_base)) + uint64_t(obj) * 16;
+    if (!xfer(false, at, w, g80 ? 24 : 12, now, nullptr)) return false;
+    it = dmaobjs_.emplace(key, g80 ? parse_g80_dmaobj(w) : parse_nv4_dmaobj(gen_, w)).first;
+  }
+  const dma_object& o = it->second;
+  if (offset + len - 1 > o.limit) return false;
+  if (g80) {
+    if (write && o.rights == 1) return false;
+    if (o.target == 0) return false;  // paged: needs the MMU (memory_target)
+    host = (o.target == 1 ? uint64_t(vram_base) : 0) + o.base + offset;
+  } else {
+    if (write && o.rights == 1) return false;
+    host = (o.target == 0 ? uint64_t(vram_base) : 0) + o.base + offset;
+  }
+  return true;
+}
+
+bool pfifo_component::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len, client c, uint64_t& now) {
+  if (mmu_mode_) {
+    gpu_ext e;
+    e.vm_engine = c == client::engine ? vm_pgraph : (c == client::semaphore_bg ? vm_pfifo_bg : vm_pfifo);
+    e.vm_client = write ? client_pfifo_write : client_pfifo_read;
+    e.dma_slot = obj;
+    e.vm_context = chandesc_[ch];
+    e.channel = ch;
+    return xfer(write, offset, data, len, now, &e);
+  }
+  uint64_t host;
+  if (!resolve(ch, obj, offset, len, write, host, now)) {
+    ++faults;
+    return false;
+  }
+  return xfer(write, host, data, len, now, nullptr);
+}
+
+bool pfifo_component::vm(bool write, unsigned ch, uint64_t va, void* data, unsigned len, client, uint64_t& now) {
+  // GF100 VM is not modelled: a virtual address is the host physical address.
+  gpu_ext e;
+  e.channel = ch;
+  return xfer(write, va, data, len, now, &e);
+}
+
+bool pfifo_component::inst(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now) {
+  gpu_ext e;
+  e.vm_engine = vm_pfifo;
+  e.vm_client = write ? client_pfifo_write : client_pfifo_read;
+  return xfer(write, addr, data, len, now, &e);
+}
+
+void pfifo_component::wrcache_flush(uint64_t&) {}  // PFIFO posts no writes in this model: nothing to flush
+
+// ---------------------------------------------------------------- USERD
+uint32_t pfifo_component::userd_read(unsigned ch, uint32_t off) {
+  const channel& c = core_->chan(ch);
+  switch (off) {
+    case u_dma_put: return uint32_t(c.dma_put);
+    case u_dma_get: return uint32_t(c.dma_get);
+    case u_ref: return c.ref;
+    case u_dma_put_high: return uint32_t(c.dma_put >> 32);
+    case u_dma_cget: return uint32_t(c.subr_active ? c.subr_return : c.dma_get);
+    case u_dma_mget: return uint32_t(c.dma_mget);
+    case u_dma_mget_high: return uint32_t(c.dma_mget >> 32);
+    case u_dma_get_high: return uint32_t(c.dma_get >> 32);
+    case u_ib_get: return c.ib_get;
+    case u_ib_put: return c.ib_put;
+    default: return 0;
+  }
+}
+
+void pfifo_component::userd_write(unsigned ch, uint32_t off, uint32_t v) {
+  channel& c = core_->chan(ch);
+  switch (off) {
+    case u_dma_put_high: put_high_[ch] = v & 0xff; return;
+    case u_dma_put:
+      c.dma_put = uint64_t(put_high_[ch]) << 32 | v;
+      break;
+    case u_ib_put:
+      c.ib_put = v & ((uint32_t(1) << c.ib_order) - 1);
+      break;
+    default: return;  // read-only or unused
+  }
+  core_->kick(ch);
+  kick_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void pfifo_component::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t a = gp.get_address();
+  const unsigned ch = unsigned(a / userd_stride);
+  if (gp.get_data_length() != 4 || (a & 3) || gp.get_byte_enable_ptr()) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  if (ch >= core_->channel_count()) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  uint32_t v;
+  if (gp.is_read()) {
+    v = userd_read(ch, uint32_t(a % userd_stride));
+    std::memcpy(gp.get_data_ptr(), &v, 4);
+  } else {
+    std::memcpy(&v, gp.get_data_ptr(), 4);
+    userd_write(ch, uint32_t(a % userd_stride), v);
+  }
+  delay += sc_core::sc_time(1, sc_core::SC_NS);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned pfifo_component::userd_dbg(tlm::tlm_generic_payload& gp) {
+  const uint64_t a = gp.get_address();
+  const unsigned ch = unsigned(a / userd_stride);
+  if (!gp.is_read() || gp.get_data_length() != 4 || (a & 3) || ch >= core_->channel_count()) return 0;
+  const uint32_t v = userd_read(ch, uint32_t(a % userd_stride));
+  std::memcpy(gp.get_data_ptr(), &v, 4);
+  return 4;
+}
+
+// ---------------------------------------------------------------- reports
+bool pfifo_component::qtest(const std::vector<std::string>& words, std::string& reply) {
+  if (words.empty() || words[0] != "pfifo") return false;
+  if (words.size() >= 2 && words[1] == "errors") {
+    reply = "OK " + std::to_string(core_->error_log().size());
+    return true;
+  }
+  if (words.size() >= 3 && words[1] == "ref") {
+    try {
+      const auto ch = parse_u64(words[2]);
+      if (ch >= core_->channel_count()) throw std::out_of_range("channel");
+      reply = "OK " + hex(core_->chan(unsigned(ch)).ref);
+    } catch (const std::exception&) {
+      reply = "FAIL bad channel '" + words[2] + "'";
+    }
+    return true;
+  }
+  reply = "FAIL usage: pfifo errors | pfifo ref CHANNEL";
+  return true;
+}
+
+void pfifo_component::report(std::ostream& os) {
+  channel_stats t;
+  for (unsigned i = 0; i < core_->channel_count(); ++i) {
+    const auto& s = core_->chan(i).stats;
+    t.methods_engine += s.methods_engine;
+    t.methods_puller += s.methods_puller;
+    t.bytes_fetched += s.bytes_fetched;
+    t.engine_switches += s.engine_switches;
+    t.engine_wait_ps += s.engine_wait_ps;
+    t.semaphore_waits += s.semaphore_waits;
+    t.channel_switches += s.channel_switches;
+    t.errors += s.errors;
+  }
+  os << "generation " << gen_name(gen_) << (mmu_mode_ ? ", through " + mem_to_ : std::string(", flat addressing"))
+     << ", methods to engines " << t.methods_engine << ", puller methods " << t.methods_puller << ", bytes fetched "
+     << t.bytes_fetched << ", engine switches " << t.engine_switches << " (waited " << t.engine_wait_ps / 1000
+     << " ns), semaphore waits " << t.semaphore_waits << ", channel switches " << t.channel_switches << ", errors "
+     << t.errors << ", hangs " << core_->hangs << "\n";
+}
+
+std::vector<std::string> pfifo_component::modelled_errors() {
+  std::vector<std::string> v;
+  for (const auto& r : core_->errors())
+    v.push_back(std::string("unacknowledged ") + err_type_name(r.type) + "(" + err_code_name(gen_, r.type, r.code) +
+                ") on channel " + std::to_string(r.channel) + ", word " + hex(r.word) + " at " + hex(r.position));
+  if (core_->hangs > expected_hangs)
+    for (unsigned i = 0; i < core_->channel_count(); ++i)
+      if (core_->chan(i).hung)
+        v.push_back("channel " + std::to_string(i) + " hung on an invalid SEMAPHORE_TRIGGER operation");
+  for (const auto& e : engines_)
+    if (auto* m = dynamic_cast<m2mf_engine*>(e.get()); m && m->faults)
+      v.push_back(m->name() + ": " + std::to_string(m->faults) + " copies hit a memory fault");
+  return v;
+}

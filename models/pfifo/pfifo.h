@@ -1,0 +1,141 @@
+// pfifo: the PFIFO command front end as a SystemC component (docs/models/pfifo.md).
+//
+// Sockets:
+//   mem    initiator: pushbuffer, IB, RAMHT, DMA object, semaphore and copy-engine accesses.
+//          Bound to "mmu.in" on G80+ when an mmu_nv50 component is configured (accesses carry
+//          gpu_ext vm_engine/vm_client/dma_slot = selector/vm_context = channel descriptor/channel),
+//          otherwise to "interconnect" with DMA objects resolved here (flat addressing).
+//   regs   BAR0 0x002000-0x003fff: interrupts, error latch, channel setup.
+//   userd  BAR0 0xc00000 + 0x2000 * channel: the channel control areas (USERD).
+//   irq    interrupt output: (INTR & INTR_EN) != 0.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include "engines.h"
+#include "fifo_core.h"
+#include "gpuvp/config.h"
+#include "gpuvp/extension.h"
+#include "gpuvp/regbank.h"
+#include "gpuvp/registry.h"
+#include "gpuvp/stats.h"
+
+class pfifo_component : public sc_core::sc_module, public gpuvp::component, private gpuvp::pfifo::fifo_bus {
+ public:
+  tlm_utils::simple_initiator_socket<pfifo_component> mem{"mem"};
+  tlm_utils::simple_target_socket<pfifo_component> userd{"userd"};
+  sc_core::sc_out<bool> irq{"irq"};
+
+  // --- parameters ---
+  gpuvp::param<std::string> generation{this, "generation", "G84", "GPU generation: NV3 NV4 NV10 NV11 NV1A NV25 NV40 G80 G84 GT215 MCP89 GF100"};
+  gpuvp::param<uint64_t> channels{this, "channels", 8, "number of channels", 1, 128};
+  gpuvp::param<uint64_t> cache_depth{this, "cache_depth", 128, "CACHE entries per channel", 1, 65536};
+  gpuvp::param<uint64_t> burst_bytes{this, "burst_bytes", 128, "pusher fetch burst in bytes (multiple of 4)", 4, 4096};
+  gpuvp::param<sc_core::sc_time> method_cost{this, "method_cost", sc_core::sc_time(1, sc_core::SC_NS), "puller time per method"};
+  gpuvp::param<sc_core::sc_time> acquire_retry{this, "acquire_retry", sc_core::sc_time(1, sc_core::SC_US), "interval between semaphore acquire retries"};
+  gpuvp::param<sc_core::sc_time> acquire_timeout{this, "acquire_timeout", sc_core::sc_time(10, sc_core::SC_MS), "pending acquire time after which ACQUIRE_TIMEOUT is raised (seed: not REd)"};
+  gpuvp::param<sc_core::sc_time> timeslice{this, "timeslice", sc_core::sc_time(100, sc_core::SC_US), "channel timeslice when several channels are busy"};
+  gpuvp::param<sc_core::sc_time> run_slice{this, "run_slice", sc_core::sc_time(1, sc_core::SC_US), "simulated time PFIFO runs before yielding to the kernel"};
+  gpuvp::param<bool> big_endian{this, "big_endian", false, "G80+ PFIFO endianness (pushbuffers and semaphores)"};
+  gpuvp::param<bool> seed_literal_trigger{this, "seed_literal_trigger", false, "SEMAPHORE_TRIGGER exactly as the seed pseudocode (WRITE_LONG only for param==2, writes param; op = param & 7)"};
+  gpuvp::param<std::string> memory_target{this, "memory_target", "auto", "where mem binds: auto (mmu.in on G80+ if an mmu_nv50 component exists, else interconnect), interconnect, or <component>.<socket>"};
+  gpuvp::param<uint64_t> vram_base{this, "vram_base", 0x200000000, "host physical address of VRAM linear address 0"};
+  gpuvp::param<uint64_t> ramin_base{this, "ramin_base", 0x200000000, "pre-G80: host physical address of RAMIN (DMA objects, RAMHT)"};
+  gpuvp::param<uint64_t> ramht_offset{this, "ramht_offset", 0x10000, "RAMHT offset in RAMIN (pre-G80) or in the channel structure (G80+)"};
+  gpuvp::param<uint64_t> ramht_size{this, "ramht_size", 0x8000, "RAMHT size in bytes (power of two, 8 bytes per entry)", 128, 1 << 20};
+  gpuvp::param<std::string> engine_map{this, "engine_map", "auto", "engines by PFIFO engine id: 'ID:KIND,...' with KIND m2mf or record; auto = PGRAPH m2mf + PCOPY m2mf + id 2 record"};
+  gpuvp::param<sc_core::sc_time> engine_method_cost{this, "engine_method_cost", sc_core::sc_time(1, sc_core::SC_NS), "engine time per method"};
+  gpuvp::param<sc_core::sc_time> engine_switch_cost{this, "engine_switch_cost", sc_core::sc_time(100, sc_core::SC_NS), "engine channel switch time"};
+  gpuvp::param<uint64_t> engine_queue{this, "engine_queue", 16, "engine input queue depth (methods)", 1, 65536};
+  gpuvp::param<uint64_t> copy_bandwidth{this, "copy_bandwidth", 16, "copy engine bytes per ns", 1, 4096};
+  gpuvp::param<uint64_t> regs_base{this, "regs_base", 0x002000, "BAR0 offset of the PFIFO registers"};
+  gpuvp::param<uint64_t> userd_base{this, "userd_base", 0xc00000, "BAR0 offset of channel 0's control area"};
+
+  // --- registers (BAR0 regs_base + offset) ---
+  gpuvp::register_bank regs{"regs", 0x2000};
+  gpuvp::reg intr{regs, "INTR", 0x100, 4, 0};          // W1C: 0 CACHE_ERROR, 12 DMA_PUSHER, 20 SEMAPHORE, 24 ACQUIRE_TIMEOUT, 30 NOTIFY_INTR
+  gpuvp::reg intr_en{regs, "INTR_EN", 0x140, 4, 0xffffffff};
+  gpuvp::reg err_channel{regs, "ERR_CHANNEL", 0x200, 4, 0, gpuvp::access::ro};  // oldest unacknowledged error
+  gpuvp::reg err_kind{regs, "ERR_TYPE", 0x204, 4, 0, gpuvp::access::ro};        // 0 none, 1 DMA_PUSHER, 2 CACHE_ERROR, 3 SEMAPHORE, 4 ACQUIRE_TIMEOUT
+  gpuvp::reg err_code{regs, "ERR_CODE", 0x208, 4, 0, gpuvp::access::ro};        // pusher id / cache reason / semaphore subtype
+  gpuvp::reg err_word{regs, "ERR_WORD", 0x20c, 4, 0, gpuvp::access::ro};        // offending word or method parameter
+  gpuvp::reg err_pos_lo{regs, "ERR_POS_LO", 0x210, 4, 0, gpuvp::access::ro};    // pushbuffer address of the word
+  gpuvp::reg err_pos_hi{regs, "ERR_POS_HI", 0x214, 4, 0, gpuvp::access::ro};
+  gpuvp::reg err_mthd{regs, "ERR_MTHD", 0x218, 4, 0, gpuvp::access::ro};        // subc << 16 | method
+  gpuvp::reg err_ack{regs, "ERR_ACK", 0x21c, 4, 0, gpuvp::access::wo};          // any write: acknowledge, the channel resumes
+  gpuvp::reg err_pending{regs, "ERR_PENDING", 0x220, 4, 0, gpuvp::access::ro};  // unacknowledged errors
+  gpuvp::reg chan_sel{regs, "CHAN_SEL", 0x300, 4, 0};                           // channel the CHAN_* registers address
+  gpuvp::reg chan_ctrl{regs, "CHAN_CTRL", 0x304, 4, 0};      // 0 enable, 1 IB mode, 2 big-endian (NV11:G80), 3 SLI enable, 16-27 SLI mask
+  gpuvp::reg chan_inst{regs, "CHAN_INST", 0x308, 4, 0};      // G80+: channel descriptor (structure address >> 12 | target << 28)
+  gpuvp::reg chan_pb_dma{regs, "CHAN_PB_DMAOBJ", 0x30c, 4, 0};  // pushbuffer DMA object selector
+  gpuvp::reg chan_limit{regs, "CHAN_DMA_LIMIT", 0x310, 4, 0xffffffff};
+  gpuvp::reg chan_ib_lo{regs, "CHAN_IB_ADDR_LO", 0x314, 4, 0};
+  gpuvp::reg chan_ib_hi{regs, "CHAN_IB_ADDR_HI", 0x318, 4, 0};
+  gpuvp::reg chan_ib_order{regs, "CHAN_IB_ORDER", 0x31c, 4, 0, gpuvp::access::rw, 0x1f};
+  gpuvp::reg chan_status{regs, "CHAN_STATUS", 0x320, 4, 0, gpuvp::access::ro};  // 0 busy, 1 CACHE non-empty, 2 acquire, 3 pusher stopped, 4 puller stopped, 5 hung
+  gpuvp::reg chan_get{regs, "CHAN_DMA_GET", 0x324, 4, 0};    // initial DMA_GET = DMA_PUT = DMA_MGET, written before enabling
+  gpuvp::reg cache_flush{regs, "DMAOBJ_FLUSH", 0x330, 4, 0, gpuvp::access::wo};  // any write: drop cached DMA objects (flat mode)
+
+  // USERD offsets (per channel, 0x2000 apart)
+  static constexpr uint32_t userd_stride = 0x2000;
+  enum : uint32_t { u_dma_put = 0x40, u_dma_get = 0x44, u_ref = 0x48, u_dma_put_high = 0x4c, u_dma_cget = 0x54,
+                    u_dma_mget = 0x58, u_dma_mget_high = 0x5c, u_dma_get_high = 0x60, u_ib_get = 0x88, u_ib_put = 0x8c };
+
+  // --- statistics (per channel ones are ch<N>.*) ---
+  gpuvp::counter transactions{this, "transactions", "memory transactions issued"};
+  gpuvp::counter faults{this, "faults", "memory accesses answered with an error"};
+  gpuvp::histogram cache_occupancy{this, "cache_occupancy", "CACHE entries of the running channel, sampled per run slice", "entries"};
+
+  explicit pfifo_component(sc_core::sc_module_name name);
+  ~pfifo_component() override;
+
+  // component
+  sc_core::sc_module& module() override { return *this; }
+  std::vector<target_port> targets() override;
+  std::vector<initiator_port> initiators() override;
+  std::vector<irq_port> irqs() override { return {{"irq", &irq}}; }
+  bool qtest(const std::vector<std::string>& words, std::string& reply) override;
+  void report(std::ostream& os) override;
+  std::vector<std::string> modelled_errors() override;
+
+  gpuvp::pfifo::fifo_core& core() { return *core_; }
+  gpuvp::pfifo::engine* engine_at(unsigned id) { return core_->engine_at(id); }
+  unsigned expected_hangs = 0;  // hangs a workload expects (not reported as modelled errors)
+
+  void userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned userd_dbg(tlm::tlm_generic_payload& gp);
+
+ private:
+  void thread();
+  void update_irq();
+  void latch_error_regs();
+  uint32_t userd_read(unsigned ch, uint32_t off);
+  void userd_write(unsigned ch, uint32_t off, uint32_t v);
+  bool mmu_mode() const { return mmu_mode_; }
+  bool xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpuvp::gpu_ext* ext);
+  bool resolve(unsigned ch, uint32_t obj, uint64_t offset, unsigned len, bool write, uint64_t& host, uint64_t& now);
+  // fifo_bus
+  bool dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len,
+           gpuvp::pfifo::client c, uint64_t& now_ps) override;
+  bool vm(bool write, unsigned ch, uint64_t va, void* data, unsigned len, gpuvp::pfifo::client c, uint64_t& now_ps) override;
+  bool inst(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now_ps) override;
+  void wrcache_flush(uint64_t& now_ps) override;
+
+  gpuvp::pfifo::gen gen_;
+  bool mmu_mode_ = false;
+  std::string mem_to_;
+  std::unique_ptr<gpuvp::pfifo::fifo_core> core_;
+  std::vector<std::unique_ptr<gpuvp::pfifo::engine>> engines_;
+  std::vector<uint32_t> engine_vm_;  // NV50 VM engine of each PFIFO engine id
+  std::vector<uint32_t> put_high_, chandesc_;
+  std::map<std::pair<unsigned, uint32_t>, gpuvp::pfifo::dma_object> dmaobjs_;  // flat mode cache
+  std::vector<std::unique_ptr<gpuvp::gauge>> chan_stats_;
+  sc_core::sc_event kick_;
+  uint64_t stamp_ps_ = 0;  // sc_time_stamp of the current run slice, in ps
+};
