@@ -54,17 +54,17 @@ TEST_F(compute_test, dependent_chain_completes_with_callback_and_time) {
   eng->launch({k->grid, k->block, k}, [&](const kernel_result& r) { got = r; called = true; });
   sc_core::sc_start();
   ASSERT_TRUE(called);
-  EXPECT_EQ(got.cycles, 801u);  // as sm_core.dependent_ffma_chain_qv100
+  EXPECT_EQ(got.cycles, 703u);  // as sm_core.dependent_ffma_chain_qv100
   EXPECT_EQ(eng->kernels.value(), 1u);
   EXPECT_EQ(eng->warp_insts.value(), 101u);
-  // 1132 MHz: 883 ps per cycle (SystemC resolution 1 ps); 801 cycles of local time, then one
-  // synchronisation at the end: 801 * 883 ps = 707.283 ns.
+  // 1132 MHz: 883 ps per cycle (SystemC resolution 1 ps); 703 cycles of local time, then one
+  // synchronisation at the end: 703 * 883 ps = 620.749 ns.
   EXPECT_EQ(eng->clock_period(), sc_core::sc_time(883, sc_core::SC_PS));
-  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(707283, sc_core::SC_PS));
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(620749, sc_core::SC_PS));
   EXPECT_TRUE(eng->idle());
   std::ostringstream rep;
   eng->report(rep);
-  EXPECT_NE(rep.str().find("801 cycles"), std::string::npos) << rep.str();
+  EXPECT_NE(rep.str().find("703 cycles"), std::string::npos) << rep.str();
   EXPECT_NE(rep.str().find("unit utilisation: SP"), std::string::npos) << rep.str();
 }
 
@@ -73,13 +73,13 @@ TEST_F(compute_test, l1_misses_take_the_targets_latency) {
   config::global().set("compute.mem_base", "0", "test");
   config::global().set("vram.read_latency", "100 ns", "test");
   build();
-  // 100 ns at 883 ps/cycle = 113.25 -> 114 cycles. 32 lines sent at cycles 6..37, the last back
-  // at 37 + 20 (L1) + 114 = 171.
+  // 100 ns at 883 ps/cycle = 113.25 -> 114 cycles. 32 lines sent at cycles 7..38, the last back
+  // at 38 + 20 (L1) + 114 = 172.
   auto k = kernel({{ldg(1, 0x1000, 128), op("EXIT", {}, {})}});
   eng->launch({k->grid, k->block, k});
   sc_core::sc_start();
   ASSERT_EQ(eng->results().size(), 1u);
-  EXPECT_EQ(eng->results()[0].cycles, 171u);
+  EXPECT_EQ(eng->results()[0].cycles, 172u);
   EXPECT_EQ(eng->mem_reads.value(), 32u);
   EXPECT_EQ(eng->l1_misses.value(), 32u);
   EXPECT_TRUE(eng->modelled_errors().empty());

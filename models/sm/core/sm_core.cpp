@@ -251,6 +251,7 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem) : cfg_(cfg),
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
   last_issued_.assign(cfg.num_sched, -1);
+  last_fetched_ = unsigned(warps_.size()) - 1;  // the first fetch goes to warp 0
   for (unsigned w = 0; w < warps_.size(); ++w) sched_warps_[w % cfg.num_sched].push_back(w);
   if (cfg.scheduler.rfind("two_level_active", 0) == 0) {
     auto colon = cfg.scheduler.find(':');
@@ -379,7 +380,12 @@ void sm_core::writeback() {
   }
 }
 
+// GPGPU-Sim steps the operand collector reg_file_port_throughput times per cycle.
 void sm_core::read_operands() {
+  for (unsigned i = 0, n = std::max(1u, cfg_.reg_port_throughput); i < n; ++i) collector_step();
+}
+
+void sm_core::collector_step() {
   const bool sc = cfg_.sub_core;
   // dispatch_ready_cu
   for (auto& cu : cus_) {
@@ -389,11 +395,11 @@ void sm_core::read_operands() {
       cu.busy = false;
     }
   }
-  // allocate_reads: each bank serves reg_file_port_throughput reads per cycle, oldest first
+  // allocate_reads: each bank serves one read per step, oldest request first
   if (!reads_.empty()) {
     std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
     for (auto it = reads_.begin(); it != reads_.end();) {
-      if (bank_reads_[it->bank] < cfg_.reg_port_throughput) {
+      if (bank_reads_[it->bank] == 0) {
         ++bank_reads_[it->bank];
         --cus_[it->cu].pending_reads;
         it = reads_.erase(it);
@@ -446,6 +452,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       }
       break;
     }
+    if (w.ibuf == 0) break;  // instruction buffer empty: waiting for fetch/decode
     const trace_inst& ti = w.prog->insts[w.next];
     const op_class cls = ti.info.cls;
     if (issued && cfg_.dual_issue_diff_exec_units && cls == first) break;
@@ -455,6 +462,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
         break;
       }
       ++w.next;
+      --w.ibuf;
       ++st_.warp_insts;
       st_.thread_insts += std::popcount(ti.mask);
       if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
@@ -514,6 +522,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     ++w.pending;
     port->move_in(cfg_.sub_core, sched, in);
     ++w.next;
+    --w.ibuf;
     ++st_.warp_insts;
     st_.thread_insts += std::popcount(ti.mask);
     if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
@@ -593,6 +602,27 @@ void sm_core::cycle() {
   ex_->execute();
   read_operands();
   issue();
+  fetch_decode();
+}
+
+// Fetch and decode (GPGPU-Sim's order: decode, then fetch, after issue): one warp per cycle whose
+// instruction buffer is empty is fetched (round robin, the instruction cache always hits); the
+// next cycle decodes up to two instructions into its buffer, which issue can use the cycle after.
+void sm_core::fetch_decode() {
+  const unsigned n = unsigned(warps_.size());
+  for (auto& w : warps_)
+    if (w.decode_at == cycle_) {
+      w.ibuf = unsigned(std::min<size_t>(2, w.prog->insts.size() - w.next));
+      w.decode_at = 0;
+    }
+  for (unsigned k = 1; k <= n; ++k) {
+    unsigned wi = (last_fetched_ + k) % n;
+    warp_state& w = warps_[wi];
+    if (!w.live || w.exited || w.ibuf || w.decode_at || w.next >= w.prog->insts.size()) continue;
+    w.decode_at = cycle_ + 1;
+    last_fetched_ = wi;
+    break;
+  }
 }
 
 sm_stats sm_core::stats() const {

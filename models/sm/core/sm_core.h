@@ -84,6 +84,8 @@ class sm_core {
     unsigned cta_slot = 0;
     const trace_warp* prog = nullptr;
     size_t next = 0;
+    unsigned ibuf = 0;          // decoded instructions ready to issue (instruction buffer)
+    uint64_t decode_at = 0;     // cycle a pending fetch is decoded (0: none pending)
     unsigned pending = 0;  // instructions in flight that write registers
     uint64_t age = 0;      // launch order (GTO: oldest first)
     std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
@@ -106,6 +108,8 @@ class sm_core {
 
   void writeback();
   void read_operands();
+  void collector_step();
+  void fetch_decode();
   void issue();
   bool try_issue(unsigned sched, unsigned w, unsigned& issued_units_mask);
   void complete(const warp_inst& inst);  // writeback of one instruction
@@ -123,6 +127,7 @@ class sm_core {
   unsigned live_ctas_ = 0, warps_per_cta_ = 0;
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
   std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
+  unsigned last_fetched_ = 0;
   std::vector<std::unique_ptr<register_set>> sets_;  // owns all ID_OC / OC_EX sets
   register_set* id_oc_[num_op_classes] = {};
   register_set* oc_ex_[num_op_classes] = {};
