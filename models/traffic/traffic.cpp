@@ -36,6 +36,7 @@ void traffic_generator::thread() {
   gpuvp::transaction txn;
   txn.ext.initiator = 1 + id_;
   uint64_t choice = seed + 12345 * (id_ + 1);
+  const uint64_t ps = sc_core::sc_time(1, sc_core::SC_PS).value();
   const double wf = write_fraction;
   for (uint64_t i = 0; i < count; ++i) {
     choice = choice * 6364136223846793005ull + 1442695040888963407ull;  // LCG for the read/write choice
@@ -44,7 +45,7 @@ void traffic_generator::thread() {
     sc_core::sc_time& delay = t.offset();
     const sc_core::sc_time issued = delay;
     out->b_transport(txn.gp, delay);
-    latency.add((delay - issued).value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+    latency.add((delay - issued).value() / ps);
     t.update();
     if (!txn.ok()) {
       ++errors;

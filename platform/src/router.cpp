@@ -16,12 +16,16 @@ router::port::port(const std::string& path, router& owner)
       busy(path + ".busy", "fraction of simulated time the port was transferring",
            [this] {
              const double now = sc_core::sc_time_stamp().to_double();
-             return now > 0 ? std::min(1.0, busy_time.to_double() / now) : 0.0;
+             return now > 0 ? std::min(1.0, double(busy_time) / now) : 0.0;
            }) {
   if (clock.get() == sc_core::SC_ZERO_TIME) throw config_error(path + ".clock: must be greater than 0");
+  cycle = clock.get().value();
+  bytes_per_cycle = width;
+  latency_value = latency.get().value();
 }
 
 router::router(sc_core::sc_module_name name) : sc_module(name) {
+  ps_ = sc_core::sc_time(1, sc_core::SC_PS).value();
   in.register_b_transport(this, &router::b_transport);
   in.register_transport_dbg(this, &router::transport_dbg);
   in.register_get_direct_mem_ptr(this, &router::get_direct_mem_ptr);
@@ -88,6 +92,8 @@ void router::before_end_of_elaboration() {
   log_debug_ = logger::global().enabled(name(), log_level::debug);
 }
 
+void router::start_of_simulation() { tracing_ = tracer::global().enabled(); }
+
 const router::window* router::decode(uint64_t addr) const {
   auto it = std::upper_bound(windows_.begin(), windows_.end(), addr,
                              [](uint64_t a, const window& w) { return a < w.base; });
@@ -116,20 +122,23 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   pout.bytes += len;
 
   // Occupancy model: wait for both links, hold each for its transfer time, then cross.
-  const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
-  const sc_core::sc_time occ_in = pin.occupancy(len), occ_out = pout.occupancy(len);
-  sc_core::sc_time start = arrival;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t arrival = now + delay.value();
+  const uint64_t occ_in = pin.occupancy(len), occ_out = pout.occupancy(len);
+  uint64_t start = arrival;
   if (contention) {
     start = std::max(arrival, std::max(pin.next_free, pout.next_free));
     pin.next_free = start + occ_in;
     pout.next_free = start + occ_out;
-    pout.queueing.add((start - arrival).value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+    pout.queueing.add((start - arrival) / ps_);
   }
   pin.busy_time += occ_in;
   pout.busy_time += occ_out;
-  delay = (start - sc_core::sc_time_stamp()) + std::max(occ_in, occ_out) + pin.latency.get() + pout.latency.get();
-  if (tracer::global().enabled())
-    tracer::global().span(pout.track, gp.is_write() ? "write" : "read", start, std::max(occ_in, occ_out),
+  const uint64_t transfer = std::max(occ_in, occ_out);
+  delay = sc_core::sc_time::from_value(start - now + transfer + pin.latency_value + pout.latency_value);
+  if (tracing_)
+    tracer::global().span(pout.track, gp.is_write() ? "write" : "read", sc_core::sc_time::from_value(start),
+                          sc_core::sc_time::from_value(transfer),
                           "\"addr\":\"" + to_hex(addr) + "\",\"len\":" + std::to_string(len) + ",\"from\":\"" +
                               input_names_[id] + "\"");
 

@@ -185,10 +185,10 @@ TEST(cli, every_parameter_is_documented) {
   ASSERT_FALSE(doc.empty()) << "docs/configuration.md is missing";
   for (const auto& d : config::global().declarations()) {
     // Per-generator and per-port keys are documented with placeholders (traffic.gN.*, interconnect.PORT.*).
-    std::string key = std::regex_replace(d.path, std::regex("^traffic\\.g[0-9]+\\."), "traffic.gN.");
+    std::string key = std::regex_replace(d.path, std::regex("^([a-z0-9_]+)\\.([a-z0-9_]+)\\.to$"), "COMPONENT.PORT.to");
+    key = std::regex_replace(key, std::regex("^traffic\\.g[0-9]+\\."), "traffic.gN.");
     key = std::regex_replace(key, std::regex("^interconnect\\.[a-z0-9_.]+\\.(latency|width|clock)$"), "interconnect.PORT.$1");
     key = std::regex_replace(key, std::regex("^components\\.[a-z0-9_]+$"), "components.NAME");
-    key = std::regex_replace(key, std::regex("^([a-z0-9_]+)\\.([a-z0-9_]+)\\.to$"), "COMPONENT.PORT.to");
     if (key.rfind("sysram.", 0) == 0 || key.rfind("vram.", 0) == 0) key = "MEMORY." + key.substr(key.find('.') + 1);
     EXPECT_NE(doc.find("`" + key + "`"), std::string::npos) << "undocumented parameter " << d.path << " (as " << key << ")";
   }

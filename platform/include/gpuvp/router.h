@@ -40,11 +40,13 @@ class router : public sc_core::sc_module {
     counter bytes;
     histogram queueing;  // queueing delay, ps
     gauge busy;          // busy fraction of simulated time
-    sc_core::sc_time next_free;
-    sc_core::sc_time busy_time;
+    // Hot-path state in kernel time units (sc_time::value()), cached from the params.
+    uint64_t next_free = 0;
+    uint64_t busy_time = 0;
+    uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
     uint32_t track = 0;  // trace track
-    sc_core::sc_time occupancy(unsigned length) const {
-      return sc_core::sc_time::from_value(((length + width - 1) / width) * clock.get().value());
+    uint64_t occupancy(unsigned length) const {
+      return ((length + bytes_per_cycle - 1) / bytes_per_cycle) * cycle;
     }
   };
 
@@ -73,7 +75,10 @@ class router : public sc_core::sc_module {
   std::vector<window> windows_;  // sorted by base
   std::vector<std::unique_ptr<port>> inputs_, outputs_;
   std::vector<std::string> input_names_, output_names_;
+  void start_of_simulation() override;
   bool log_debug_ = false;
+  bool tracing_ = false;
+  uint64_t ps_ = 1;  // kernel time units per picosecond
 };
 
 }  // namespace gpuvp

@@ -1,0 +1,122 @@
+// Router cost against a bare b_transport, measured in the same run, plus the DMI read rate.
+// Topologies, all elaborated once:
+//   bare:   initiator -> sparse memory   (function call + copy: the reference's "bare b_transport")
+//   1 hop:  initiator -> router -> sparse memory          (contention model on)
+//   3 hops: initiator -> router -> router -> router -> sparse memory
+//   DMI:    a pointer from the 1-hop memory, read directly
+// After the runs it prints each case as a ratio to the bare call and the per-hop overhead.
+#include <benchmark/benchmark.h>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include "gpuvp/config.h"
+#include "gpuvp/extension.h"
+#include "gpuvp/memory.h"
+#include "gpuvp/router.h"
+
+using namespace gpuvp;
+
+namespace {
+struct initiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<initiator> out{"out"};
+  explicit initiator(sc_core::sc_module_name n) : sc_module(n) {}
+};
+
+struct bench_system {
+  initiator i0{"i0"}, i1{"i1"}, i3{"i3"};
+  sparse_memory t0{"t0"}, t1{"t1"}, t3{"t3"};
+  router r1{"r1"}, ra{"ra"}, rb{"rb"}, rc{"rc"};
+  bench_system() {
+    i0.out.bind(t0.in);
+    i1.out.bind(r1.in);
+    r1.out.bind(t1.in);
+    r1.map(0, 0, 1 << 20, "t1");
+    i3.out.bind(ra.in);
+    ra.out.bind(rb.in);
+    rb.out.bind(rc.in);
+    rc.out.bind(t3.in);
+    ra.map(0, 0, 1 << 20, "rb");
+    rb.map(0, 0, 1 << 20, "rc");
+    rc.map(0, 0, 1 << 20, "t3");
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  }
+};
+bench_system* sys;
+
+void run_reads(benchmark::State& state, initiator& init, uint64_t base) {
+  uint64_t data = 0;
+  transaction t(tlm::TLM_READ_COMMAND, base, &data, 8);
+  uint64_t i = 0;
+  for (auto _ : state) {
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    t.gp.set_address(base + ((i++ & 1023) << 3));
+    t.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    init.out->b_transport(t.gp, delay);
+    benchmark::DoNotOptimize(delay);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void bare(benchmark::State& s) { run_reads(s, sys->i0, 0); }
+void router_1_hop(benchmark::State& s) { run_reads(s, sys->i1, 0); }
+void router_3_hops(benchmark::State& s) { run_reads(s, sys->i3, 0); }
+
+void dmi_read(benchmark::State& state) {
+  tlm::tlm_generic_payload gp;
+  gp.set_address(0);
+  tlm::tlm_dmi dmi;
+  if (!sys->i1.out->get_direct_mem_ptr(gp, dmi)) {
+    state.SkipWithError("no DMI");
+    return;
+  }
+  const unsigned char* p = dmi.get_dmi_ptr();
+  const uint64_t span = dmi.get_end_address() - dmi.get_start_address() + 1 - 8;
+  sc_core::sc_time delay;
+  uint64_t sum = 0, off = 0;
+  for (auto _ : state) {
+    uint64_t v;
+    std::memcpy(&v, p + off, 8);
+    sum += v;
+    delay += dmi.get_read_latency();
+    off = (off + 8) % span;
+  }
+  benchmark::DoNotOptimize(sum);
+  benchmark::DoNotOptimize(delay);
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Collects the time per iteration of each case to print ratios at the end.
+class ratio_reporter : public benchmark::ConsoleReporter {
+ public:
+  std::map<std::string, double> ns;
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs) ns[r.benchmark_name()] = r.GetAdjustedCPUTime();
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  sys = new bench_system;
+  benchmark::RegisterBenchmark("bare_b_transport", bare);
+  benchmark::RegisterBenchmark("router_1_hop", router_1_hop);
+  benchmark::RegisterBenchmark("router_3_hops", router_3_hops);
+  benchmark::RegisterBenchmark("dmi_read_8B", dmi_read);
+  benchmark::Initialize(&argc, argv);
+  ratio_reporter rep;
+  benchmark::RunSpecifiedBenchmarks(&rep);
+  const double base = rep.ns["bare_b_transport"];
+  if (base > 0 && rep.ns.count("router_1_hop") && rep.ns.count("router_3_hops")) {
+    const double one = rep.ns["router_1_hop"], three = rep.ns["router_3_hops"];
+    std::cout << "\nratios of CPU time against bare b_transport to memory (" << base << " ns) in this run:\n"
+              << "  1 hop:  " << one / base << "x  (" << 1e3 / one << " M transactions/s)\n"
+              << "  3 hops: " << three / base << "x  (" << three / 3 / base << "x per hop, "
+              << 1e3 / three << " M transactions/s)\n"
+              << "  router overhead per hop: " << (three - base) / 3 << " ns\n";
+    if (rep.ns.count("dmi_read_8B"))
+      std::cout << "  DMI read: " << rep.ns["dmi_read_8B"] / base << "x (" << 1e3 / rep.ns["dmi_read_8B"] << " M reads/s)\n";
+  }
+  return 0;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets up a Debian bookworm machine (as root) and builds gpuvp: installs the Debian packages that
+# are missing, fetches the Adreno firmware used by tests (never committed), configures and builds.
+# Idempotent: when nothing changed it only checks and runs an incremental build.
+# Under CI (CI=true) or with GPUVP_PRESET=ci, compiler warnings are errors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake ninja-build pkg-config git
+          libsystemc-dev libboost-dev libboost-program-options-dev
+          libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
+          libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Real Adreno microcode for the CP tests (Debian non-free-firmware), unpacked into the build tree.
+if [ -x tools/fetch-adreno-firmware.sh ] && [ ! -e build/firmware-qcom/.done ]; then
+  tools/fetch-adreno-firmware.sh build/firmware-qcom || echo "setup: Adreno firmware not available; tests that need it are skipped"
+fi
+
+default_preset=default
+[ "${CI:-}" = true ] && default_preset=ci
+preset=${GPUVP_PRESET:-$default_preset}
+if [ ! -f build/CMakeCache.txt ]; then
+  cmake --preset "$preset" >/dev/null
+elif [ "$preset" = ci ]; then
+  cmake --preset ci >/dev/null  # make sure -Werror is on
+fi
+cmake --build build -j"$(nproc)"
