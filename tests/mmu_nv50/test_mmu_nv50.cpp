@@ -5,6 +5,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
+#include "gpuvp/host.h"
 #include "gpuvp/memory.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/stats.h"
@@ -347,10 +348,10 @@ TEST_F(mmu_nv50_sockets, BadTlbGeometryIsAClearError) {
 
 namespace {
 
-class mmu_nv50_platform : public gpuvp::testing::sim_test {};
-
-TEST_F(mmu_nv50_platform, PlugsIntoThePlatform) {
-  config::global().load_yaml_text(R"(
+class mmu_nv50_platform : public gpuvp::testing::sim_test {
+ protected:
+  void configure() {
+    config::global().load_yaml_text(R"(
 platform:
   bar0_base: 0x100000000
   bar0_size: 16 MiB
@@ -365,6 +366,11 @@ vram:
   base: 0x200000000
   size: 1 GiB
 )", "test.yaml");
+  }
+};
+
+TEST_F(mmu_nv50_platform, PlugsIntoThePlatform) {
+  configure();
   platform p;
   auto* m = p.find_as<mmu_nv50>("mmu");
   ASSERT_NE(m, nullptr);
@@ -389,6 +395,38 @@ vram:
   uint32_t flush = 0xffffffff;
   ASSERT_TRUE(p.debug_read(0x100000000ull + 0x100c80, &flush, 4));
   EXPECT_EQ(flush, 0u);
+}
+
+// A qtest session: the channel written with writel, a translate probe, a flush polled over time.
+TEST_F(mmu_nv50_platform, QtestSession) {
+  configure();
+  platform p;
+  std::istringstream script(R"(writel 0x200100020 0x7fc0003d
+writel 0x200100024 0xffffffff
+writel 0x20010002c 0xff000000
+writel 0x200100200 0x00200003
+writel 0x200200028 0x3a005001
+translate 5 8 0x100 2 0x5010 r
+translate 5 8 0x100 2 0x6010 r
+writel 0x100100c80 0x50001
+readl 0x100100c80
+clock_step 200
+readl 0x100100c80
+stats mmu.flushes
+)");
+  std::ostringstream out;
+  p.host_initiator().run_qtest(script, out);
+  sc_core::sc_start();
+  std::vector<std::string> lines;
+  std::istringstream is(out.str());
+  for (std::string l; std::getline(is, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 12u) << out.str();
+  // Page 5 -> 0x3a005000; VRAM linear 0x3a005010 is host 0x200000000 + 0x3a005010.
+  EXPECT_EQ(lines[5], "OK linear=0x3a005010 target=VRAM ro=0 super=0 storage=0x0 comp=0 tag=0x0 pcycle=0 enc=0 paged=1 host=0x23a005010");
+  EXPECT_EQ(lines[6], "OK fault=PTE_NOT_PRESENT");
+  EXPECT_EQ(lines[8], "OK 0x0000000000050001");  // flush of engine 5 still running
+  EXPECT_EQ(lines[10], "OK 0x0000000000050000");  // 200 ns later: done
+  EXPECT_EQ(lines[11], "OK mmu.flushes=1");
 }
 
 }  // namespace
