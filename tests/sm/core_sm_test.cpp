@@ -261,3 +261,30 @@ TEST(sm_core, schedulers_lrr_and_two_level_finish_same_work) {
     EXPECT_GT(r.cycles, 80u) << s;  // 160 FFMA over 4 SP units at initiation 2
   }
 }
+
+TEST(sm_core, dual_issue_to_different_units) {
+  // max_insn_issue_per_warp 2, no sub-cores (ID_OC sets shared, width 4). The buffer holds two
+  // decoded instructions at cycle 3. FFMA + IADD3 (SP + INT): both issue in cycle 3. Two FFMAs:
+  // with -gpgpu_dual_issue_diff_exec_units 1 the second waits for cycle 4; with 0 both go at 3.
+  auto issue_cycles = [](gpu_config c, const std::vector<trace_writer_inst>& w) {
+    fixed_latency_memory m(100);
+    gpu_sim g(c, &m, 1);
+    std::vector<uint64_t> at;
+    g.on_issue = [&](unsigned, unsigned, uint16_t, uint64_t cyc) { at.push_back(cyc); };
+    g.run(make_kernel(70, {w}));
+    return at;
+  };
+  gpu_config c = shipped("QV100");
+  c.sub_core = false;
+  c.max_insn_issue_per_warp = 2;
+  auto mixed = issue_cycles(c, {op("FFMA", {10}, {2, 3, 4}), op("IADD3", {11}, {2, 3, 4}), op("EXIT", {}, {})});
+  ASSERT_EQ(mixed.size(), 3u);
+  EXPECT_EQ(mixed[0], 3u);
+  EXPECT_EQ(mixed[1], 3u);
+  auto same = issue_cycles(c, {op("FFMA", {10}, {2, 3, 4}), op("FFMA", {11}, {2, 3, 4}), op("EXIT", {}, {})});
+  EXPECT_EQ(same[0], 3u);
+  EXPECT_EQ(same[1], 4u);
+  c.dual_issue_diff_exec_units = false;
+  auto same2 = issue_cycles(c, {op("FFMA", {10}, {2, 3, 4}), op("FFMA", {11}, {2, 3, 4}), op("EXIT", {}, {})});
+  EXPECT_EQ(same2[1], 3u);
+}

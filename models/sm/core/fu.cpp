@@ -133,10 +133,12 @@ int execute_stage::test_res_bus(unsigned latency) const {
 }
 
 void execute_stage::execute() {
-  for (auto& b : buses_) b >>= 1;
+  for (auto& b : buses_)
+    if (b.any()) b >>= 1;
   for (auto& e : units_) {
     simd_function_unit& fu = *e.fu;
-    for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
+    if (!fu.quiescent())
+      for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
     warp_inst* ready = e.port->get_ready(sub_core_ && e.slot != any_slot, e.slot);
     if (!ready || !fu.accepts(ready->op)) continue;
     if (!fu.can_issue(*ready)) {

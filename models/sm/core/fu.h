@@ -103,6 +103,8 @@ class simd_function_unit {
   virtual bool stallable() const = 0;
   virtual bool accepts(op_class op) const = 0;
   virtual bool busy() const = 0;  // anything in flight (drain check)
+  // cycle() would change nothing (nothing in flight, no occupied bit): execute() skips it.
+  bool quiescent() const { return !busy() && occupied_.none(); }
   unsigned clock_multiplier() const { return clock_multiplier_; }
   void set_clock_multiplier(unsigned m) { clock_multiplier_ = m ? m : 1; }
   const std::string& name() const { return name_; }

@@ -253,6 +253,8 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem) : cfg_(cfg),
   last_issued_.assign(cfg.num_sched, -1);
   last_fetched_ = unsigned(warps_.size()) - 1;  // the first fetch goes to warp 0
   for (unsigned w = 0; w < warps_.size(); ++w) sched_warps_[w % cfg.num_sched].push_back(w);
+  age_order_.resize(cfg.num_sched);
+  gto_ = cfg.scheduler == "gto";
   if (cfg.scheduler.rfind("two_level_active", 0) == 0) {
     auto colon = cfg.scheduler.find(':');
     two_level_active_ = colon == std::string::npos ? 6 : unsigned(std::max(1, std::atoi(cfg.scheduler.c_str() + colon + 1)));
@@ -334,6 +336,9 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     w.cta_slot = slot;
     w.prog = &t.warps[i];
     w.age = age_++;
+    const unsigned wi = slot * warps_per_cta_ + i;
+    age_order_[wi % cfg_.num_sched].push_back(wi);
+    live_warps_.push_back(wi);
   }
   ++live_ctas_;
 }
@@ -360,6 +365,13 @@ void sm_core::warp_maybe_done(unsigned wi) {
   warp_state& w = warps_[wi];
   if (!w.live || !w.exited || w.pending) return;
   w.live = false;
+  auto& ord = age_order_[wi % cfg_.num_sched];
+  ord.erase(std::find(ord.begin(), ord.end(), wi));
+  live_warps_.erase(std::find(live_warps_.begin(), live_warps_.end(), wi));
+  if (w.decode_at) {
+    w.decode_at = 0;
+    --decodes_pending_;
+  }
   cta_state& c = ctas_[w.cta_slot];
   if (++c.warps_done == c.warps) {
     c.live = false;
@@ -562,17 +574,12 @@ void sm_core::issue() {
       any_bar |= why == unsigned(stall_cause::barrier);
       return false;
     };
-    if (cfg_.scheduler == "gto") {
+    if (gto_) {
       // greedy: the last issued warp first, then the oldest
       if (last_issued_[s] >= 0) done = attempt(unsigned(last_issued_[s]));
-      if (!done) {
-        std::vector<unsigned> order;
-        for (unsigned wi : mine)
-          if (warps_[wi].live && int(wi) != last_issued_[s]) order.push_back(wi);
-        std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return warps_[a].age < warps_[b].age; });
-        for (unsigned wi : order)
-          if ((done = attempt(wi))) break;
-      }
+      if (!done)
+        for (unsigned wi : age_order_[s])
+          if (int(wi) != last_issued_[s] && (done = attempt(wi))) break;
     } else {
       // lrr (and two-level: loose round robin over the first `active` live warps after the last)
       unsigned start = 0;
@@ -610,18 +617,30 @@ void sm_core::cycle() {
 // next cycle decodes up to two instructions into its buffer, which issue can use the cycle after.
 void sm_core::fetch_decode() {
   const unsigned n = unsigned(warps_.size());
-  for (auto& w : warps_)
-    if (w.decode_at == cycle_) {
-      w.ibuf = unsigned(std::min<size_t>(2, w.prog->insts.size() - w.next));
-      w.decode_at = 0;
+  if (decodes_pending_)
+    for (unsigned wi : live_warps_) {
+      warp_state& w = warps_[wi];
+      if (w.decode_at == cycle_) {
+        w.ibuf = unsigned(std::min<size_t>(2, w.prog->insts.size() - w.next));
+        w.decode_at = 0;
+        --decodes_pending_;
+      }
     }
-  for (unsigned k = 1; k <= n; ++k) {
-    unsigned wi = (last_fetched_ + k) % n;
-    warp_state& w = warps_[wi];
-    if (!w.live || w.exited || w.ibuf || w.decode_at || w.next >= w.prog->insts.size()) continue;
-    w.decode_at = cycle_ + 1;
-    last_fetched_ = wi;
-    break;
+  // Round robin over warp slots from the last fetched: the first live warp that needs one.
+  unsigned best = n, best_dist = n + 1;
+  for (unsigned wi : live_warps_) {
+    const warp_state& w = warps_[wi];
+    if (w.exited || w.ibuf || w.decode_at || w.next >= w.prog->insts.size()) continue;
+    const unsigned dist = (wi + n - last_fetched_ - 1) % n;
+    if (dist < best_dist) {
+      best_dist = dist;
+      best = wi;
+    }
+  }
+  if (best < n) {
+    warps_[best].decode_at = cycle_ + 1;
+    ++decodes_pending_;
+    last_fetched_ = best;
   }
 }
 

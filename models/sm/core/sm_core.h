@@ -128,6 +128,10 @@ class sm_core {
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
   std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
   unsigned last_fetched_ = 0;
+  std::vector<std::vector<unsigned>> age_order_;  // per scheduler: live warps, oldest first (GTO)
+  std::vector<unsigned> live_warps_;              // all live warps (fetch/decode scan)
+  unsigned decodes_pending_ = 0;
+  bool gto_ = false;
   std::vector<std::unique_ptr<register_set>> sets_;  // owns all ID_OC / OC_EX sets
   register_set* id_oc_[num_op_classes] = {};
   register_set* oc_ex_[num_op_classes] = {};
