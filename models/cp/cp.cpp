@@ -419,14 +419,22 @@ bool cp_model::qtest(const std::vector<std::string>& words, std::string& reply) 
 }
 
 void cp_model::report(std::ostream& os) {
+  // One line: "sqe 198 instr 198 cycles, 15 packets (PKT4 3, ...), 1 dispatches, stalls ..."
   for (auto& u : ucs_) {
     u->catch_up();
-    os << name() << "." << u->tag << ".instructions: " << u->instructions.value() << "\n";
-    os << name() << "." << u->tag << ".cycles: " << u->cycles.value() << "\n";
+    os << u->tag << " " << u->instructions.value() << " instr " << u->cycles.value() << " cycles, ";
   }
-  os << name() << ".packets: " << packets.value() << "\n";
-  for (auto& [id, n] : by_opcode_) os << name() << ".packets." << pm4_id_name(id) << ": " << n << "\n";
-  os << name() << ".compute_dispatches: " << dispatches_.size() << "\n";
+  os << packets.value() << " packets (";
+  bool first = true;
+  for (auto& [id, n] : by_opcode_) {
+    os << (first ? "" : ", ") << pm4_id_name(id) << " " << n;
+    first = false;
+  }
+  os << "), " << dispatches_.size() << " compute dispatches, stalls: data " << stall_data.value()
+     << ", poll " << stall_poll.value();
+  if (ucs_.size() > 1)
+    os << ", meq full " << stall_meq_full.value() << ", meq empty " << stall_meq_empty.value();
+  os << "\n";
 }
 
 }  // namespace gpuvp::cp

@@ -19,6 +19,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "afuc_iss.h"
+#include "cp_regs.h"
 #include "gpuvp/config.h"
 #include "gpuvp/regbank.h"
 #include "gpuvp/registry.h"
@@ -26,20 +27,6 @@
 #include "gpuvp/timing.h"
 
 namespace gpuvp::cp {
-
-// GPU register dword offsets of the CP registers (a6xx-like layout, see docs/models/cp.md).
-enum : uint32_t {
-  CP_RB_BASE = 0x800, CP_RB_BASE_HI = 0x801, CP_RB_CNTL = 0x802, CP_RB_RPTR = 0x806,
-  CP_RB_WPTR = 0x807, CP_HW_FAULT = 0x821, CP_INT_STATUS = 0x823, CP_INT_EN = 0x824,
-  CP_ME_NRT_ADDR_LO = 0x840, CP_ME_NRT_ADDR_HI = 0x841, CP_ME_NRT_DATA = 0x842,
-  CP_SCRATCH_REG0 = 0x883, CP_IB1_BASE = 0x928, CP_IB1_BASE_HI = 0x929, CP_IB1_REM_SIZE = 0x92a,
-  CP_IB2_BASE = 0x92b, CP_IB2_BASE_HI = 0x92c, CP_IB2_REM_SIZE = 0x92d,
-};
-// CP_HW_FAULT causes (bits 7:0; bits 31:8 = detail: PC or PM4 opcode).
-enum : uint32_t { FAULT_MICROCODE = 1, FAULT_UNKNOWN_OPCODE = 2, FAULT_MALFORMED = 3,
-                  FAULT_IB_NESTING = 4, FAULT_BUS = 5 };
-// CP_INT_STATUS bits.
-enum : uint32_t { INT_ERROR = 1u << 0, INT_EVENT = 1u << 1 };
 
 // One recorded CP_EXEC_CS (the compute-dispatch port until the SM front end takes it).
 struct cs_dispatch { std::vector<uint32_t> words; };

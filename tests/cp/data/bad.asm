@@ -1,0 +1,3 @@
+; an assembler error: unknown instruction on line 3
+[00000001]
+frob $01
