@@ -178,9 +178,8 @@ translation mmu_nv50::translate(const vm_access& a, sc_core::sc_time& delay) {
     if (l.valid && l.chandesc == a.chandesc && l.selector == sel && l.client == a.client) {
       // Shortcut: same DMA object (still cached) and, if the limit allows, the same block.
       const dmaobj& d = *l.d;
-      const uint64_t v = d.base + a.address;
-      const bool over = v < d.base || (opt_.limit_inclusive ? v > d.limit : v >= d.limit);
-      if (!over && (v & ~l.vmask) == l.vbase) {
+      uint64_t v = 0;
+      if (apply_limit(opt_, d, a.address, a.size, v) == fault::none && (v & ~l.vmask) == l.vbase) {
         ++dmaobj_hits;
         ++estats_[a.engine]->hits;
         tlbs_[a.engine].touch(l.entry);
@@ -211,7 +210,7 @@ translation mmu_nv50::translate(const vm_access& a, sc_core::sc_time& delay) {
         last_[a.engine].valid = false;  // it may point into the slot just replaced
       }
     }
-    if (t.f == fault::none) t.f = apply_limit(opt_, c.d, a.address, t.virt);
+    if (t.f == fault::none) t.f = apply_limit(opt_, c.d, a.address, a.size, t.virt);
     if (t.f == fault::none) lookup_or_walk(a, c.d, delay, t);
   }
   if (t.f != fault::none) {
@@ -332,39 +331,84 @@ void mmu_nv50::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& 
     out->b_transport(gp, delay);
     return;
   }
-  const vm_access a = access_of(gp, e);
-  if (e.debug) {  // debugger access: no TLB, statistics, fault latching or timing
-    const translation t = translate_debug(a);
-    if (!t.ok()) return answer_fault(gp, t.f);
-    const uint64_t addr = gp.get_address();
-    gp.set_address(host_address(t.r.tgt, t.r.linear));
-    sc_core::sc_time scratch = sc_core::SC_ZERO_TIME;
-    out->b_transport(gp, scratch);
-    gp.set_address(addr);
-    return;
-  }
-  const translation t = translate(a, delay);
-  if (!t.ok()) {
-    latch_fault(e, a.address, a.write, t.paged, t.f);
-    return answer_fault(gp, t.f);
-  }
-  const uint64_t addr = gp.get_address();
-  gp.set_address(host_address(t.r.tgt, t.r.linear));
-  out->b_transport(gp, delay);
-  gp.set_address(addr);
+  forward(gp, e, delay);
   gp.set_dmi_allowed(false);  // DMI is offered in host addresses, not in DMA object offsets
+}
+
+// An access is translated per block: one that runs past the end of its page (or contig block)
+// goes out as one request per block, each translated on its own, as the hardware would issue
+// them. A debugger access (gpu_ext::debug) uses no TLB, statistics, fault latching or timing.
+void mmu_nv50::forward(tlm::tlm_generic_payload& gp, const gpu_ext& e, sc_core::sc_time& delay) {
+  const uint64_t addr = gp.get_address();
+  unsigned char* const data = gp.get_data_ptr();
+  const unsigned len = gp.get_data_length(), width = gp.get_streaming_width();
+  const bool streaming = width < len;  // one address repeated: translated once
+  sc_core::sc_time scratch = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time& d = e.debug ? scratch : delay;
+  vm_access a = access_of(gp, e);
+  a.size = streaming ? width : len;
+  for (unsigned done = 0; done < len;) {
+    a.address = addr + done;
+    const translation t = e.debug ? translate_debug(a) : translate(a, d);
+    if (!t.ok()) {
+      if (!e.debug) latch_fault(e, a.address, a.write, t.paged, t.f);
+      answer_fault(gp, t.f);
+      break;
+    }
+    unsigned chunk = len - done;
+    if (t.paged && !streaming) {
+      const uint64_t block = uint64_t(1) << (t.page_shift + t.order);
+      chunk = unsigned(std::min<uint64_t>(chunk, block - (t.virt & (block - 1))));
+    }
+    if (chunk < len && gp.get_byte_enable_ptr()) {  // a split would have to cut the enables too
+      gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+      break;
+    }
+    gp.set_address(host_address(t.r.tgt, t.r.linear));
+    gp.set_data_ptr(data + done);
+    gp.set_data_length(chunk);
+    if (!streaming) gp.set_streaming_width(chunk);
+    out->b_transport(gp, d);
+    if (!gp.is_response_ok()) break;
+    done += chunk;
+    a.size -= streaming ? 0 : chunk;
+  }
+  gp.set_address(addr);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  gp.set_streaming_width(width);
 }
 
 unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   const gpu_ext& e = ext_of(gp);
   if (e.dma_slot == gpu_ext::none) return out->transport_dbg(gp);
-  const translation t = translate_debug(access_of(gp, e));
-  if (!t.ok()) return 0;
+  // Block by block like forward(), without side effects; returns the bytes done.
   const uint64_t addr = gp.get_address();
-  gp.set_address(host_address(t.r.tgt, t.r.linear));
-  const unsigned n = out->transport_dbg(gp);
+  unsigned char* const data = gp.get_data_ptr();
+  const unsigned len = gp.get_data_length();
+  vm_access a = access_of(gp, e);
+  unsigned done = 0;
+  while (done < len) {
+    a.address = addr + done;
+    a.size = len - done;
+    const translation t = translate_debug(a);
+    if (!t.ok()) break;
+    unsigned chunk = len - done;
+    if (t.paged) {
+      const uint64_t block = uint64_t(1) << (t.page_shift + t.order);
+      chunk = unsigned(std::min<uint64_t>(chunk, block - (t.virt & (block - 1))));
+    }
+    gp.set_address(host_address(t.r.tgt, t.r.linear));
+    gp.set_data_ptr(data + done);
+    gp.set_data_length(chunk);
+    const unsigned n = out->transport_dbg(gp);
+    done += n;
+    if (n < chunk) break;
+  }
   gp.set_address(addr);
-  return n;
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  return done;
 }
 
 bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {

@@ -135,6 +135,7 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   void remember(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, const gpuvp::nv50::tlb::entry* e,
                 const gpuvp::nv50::translation& t);
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
+  void forward(tlm::tlm_generic_payload& gp, const gpuvp::gpu_ext& e, sc_core::sc_time& delay);
   void latch_fault(const gpuvp::gpu_ext& e, uint64_t address, bool write, bool paged, gpuvp::nv50::fault f);
   static void answer_fault(tlm::tlm_generic_payload& gp, gpuvp::nv50::fault f);
 

@@ -202,7 +202,7 @@ translation translate(const options& o, const vm_access& a, const read_fn& rd) {
   if ((a.selector & 0xffff) == 0) { t.f = fault::null_dmaobj; return t; }
   dmaobj d;
   if ((t.f = read_dmaobj(o, a.chandesc, a.selector, rd, d)) != fault::none) return t;
-  if ((t.f = apply_limit(o, d, a.address, t.virt)) != fault::none) return t;
+  if ((t.f = apply_limit(o, d, a.address, a.size, t.virt)) != fault::none) return t;
   t.paged = d.paged();
   if (t.paged) {
     pte p;

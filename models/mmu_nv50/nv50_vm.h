@@ -148,6 +148,7 @@ struct vm_access {
   uint64_t address = 0;    // logical address (offset within the DMA object)
   bool write = false;
   bool user = false;       // user access (false: supervisor)
+  uint32_t size = 1;       // bytes: the last byte is limit-checked too
 };
 
 struct translation {
@@ -193,10 +194,12 @@ inline void finish_comp(const options& o, result& r) {
 }
 }  // namespace detail
 
-// Base/limit check: the virtual (paged) or linear (unpaged) address, or DMAOBJ_LIMIT.
-inline fault apply_limit(const options& o, const dmaobj& d, uint64_t address, uint64_t& out) {
+// Base/limit check of the access's first and last byte: the virtual (paged) or linear (unpaged)
+// address of the first byte, or DMAOBJ_LIMIT.
+inline fault apply_limit(const options& o, const dmaobj& d, uint64_t address, uint32_t size, uint64_t& out) {
   const uint64_t a = d.base + address;  // compare before masking: a wrap is over the limit too
-  const bool over = a < d.base || (o.limit_inclusive ? a > d.limit : a >= d.limit);
+  const uint64_t last = a + (size ? size - 1 : 0);
+  const bool over = a < d.base || last < a || (o.limit_inclusive ? last > d.limit : last >= d.limit);
   if (over) return fault::dmaobj_limit;
   out = a & detail::mask40;
   return fault::none;

@@ -309,6 +309,38 @@ TEST_F(mmu_nv50_sockets, RepeatedBlockHitsKeepLimitsAndTags) {
   EXPECT_EQ(qtest("translate 5 4 0x100 1 0x5800 r").substr(0, 20), "OK linear=0x10005800");
 }
 
+TEST_F(mmu_nv50_sockets, AccessAcrossPagesIsSplitPerPage) {
+  build();
+  put_pte(0x200000 + 6 * 8, 0xa0009001);  // page 6 -> 0xa0009000, not after page 5's 0xa0005000
+  uint64_t v = 0x1122334455667788ull;
+  transaction t(tlm::TLM_WRITE_COMMAND, 0x5ffc, &v, 8);
+  t.ext.vm_engine = engine::pfifo;
+  t.ext.vm_client = client::pfifo_write;
+  t.ext.dma_slot = 2;
+  t.ext.vm_context = chan;
+  sc_time d = sc_core::SC_ZERO_TIME;
+  eng->out->b_transport(t.gp, d);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(mem->read32(vram + 0xa0005ffc), 0x55667788u);  // low half in page 5
+  EXPECT_EQ(mem->read32(vram + 0xa0009000), 0x11223344u);  // high half in page 6
+  EXPECT_EQ(t.gp.get_address(), 0x5ffcu);                   // the payload is given back intact
+  EXPECT_EQ(t.gp.get_data_length(), 8u);
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.walks"), 2.0);  // one request per page
+  // Debug reads split the same way.
+  uint64_t back = 0;
+  transaction r(tlm::TLM_READ_COMMAND, 0x5ffc, &back, 8);
+  r.ext = t.ext;
+  EXPECT_EQ(eng->out->transport_dbg(r.gp), 8u);
+  EXPECT_EQ(back, 0x1122334455667788ull);
+  // The last byte is limit-checked: selector 4 ends at 0x5800 (w1); 8 bytes at 0x57fc cross it.
+  put_dmaobj(0x40, 0x7fc0003d, 0x5800, 0, 0, 0, 0);
+  t.ext.dma_slot = 4;
+  t.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  eng->out->b_transport(t.gp, d);
+  EXPECT_EQ(t.gp.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(mmu->fault_count_of(fault::dmaobj_limit), 1u);
+}
+
 TEST_F(mmu_nv50_sockets, DebugTransportHasNoSideEffects) {
   build();
   mem->write32(vram + 0xa0005678, 0x77);

@@ -168,6 +168,13 @@ TEST_F(mmu_nv50_vm, LimitIsExclusiveAsTheSeedSays) {
   EXPECT_TRUE(tr(1, 0x0fffffff).ok());
   EXPECT_EQ(tr(1, 0x10000000).f, fault::dmaobj_limit);
   EXPECT_EQ(tr(1, ~0ull).f, fault::dmaobj_limit);  // wrap-around is over the limit too
+  // A 4-byte access: its last byte is checked too (0x0ffffffc + 3 = 0x0fffffff fits, + 4 not).
+  auto sized = [&](uint64_t addr) {
+    vm_access a{engine::pgraph, client::dispatch, chan, 1, addr, false, false, 4};
+    return translate(opt, a, mem.fn()).f;
+  };
+  EXPECT_EQ(sized(0x0ffffffc), fault::none);
+  EXPECT_EQ(sized(0x0ffffffd), fault::dmaobj_limit);
   opt.limit_inclusive = true;  // nouveau's reading: limit is the last valid byte
   EXPECT_TRUE(tr(1, 0x10000000).ok());
   EXPECT_EQ(tr(1, 0x10000001).f, fault::dmaobj_limit);
