@@ -264,12 +264,14 @@ bool pfifo_component::resolve(unsigned ch, uint32_t obj, uint64_t offset, unsign
     it = dmaobjs_.emplace(key, g80 ? parse_g80_dmaobj(w) : parse_nv4_dmaobj(gen_, w)).first;
   }
   const dma_object& o = it->second;
-  if (offset + len - 1 > o.limit) return false;
   if (g80) {
+    // G80 limit is an address: base + offset >= limit faults (as the NV50 MMU model does).
+    if (o.base + offset < o.base || o.base + offset >= o.limit) return false;
     if (write && o.rights == 1) return false;
     if (o.target == 0) return false;  // paged: needs the MMU (memory_target)
     host = (o.target == 1 ? uint64_t(vram_base) : 0) + o.base + offset;
   } else {
+    if (offset + len - 1 > o.limit) return false;  // NV4 limit: last valid byte of the object
     if (write && o.rights == 1) return false;
     host = (o.target == 0 ? uint64_t(vram_base) : 0) + o.base + offset;
   }

@@ -307,8 +307,9 @@ void pb_workload::run(platform& p, host_port& h) {
     const uint64_t a = obj_addr(d.ch, d.sel);
     if (g80) {
       const uint32_t rights = d.rights == 1 ? 1 : 2;
-      const uint32_t w[6] = {(d.cls & 0xffff) | d.target << 16 | rights << 18, uint32_t(d.limit), uint32_t(d.base),
-                             uint32_t(d.base >> 32 & 0xff) | uint32_t(d.limit >> 32 & 0xff) << 24, 0, 0};
+      const uint64_t limit = d.base + d.limit + 1;  // G80: an address, exclusive
+      const uint32_t w[6] = {(d.cls & 0xffff) | d.target << 16 | rights << 18, uint32_t(limit), uint32_t(d.base),
+                             uint32_t(d.base >> 32 & 0xff) | uint32_t(limit >> 32 & 0xff) << 24, 0, 0};
       h.poke(a, w, sizeof w);
     } else {
       const uint32_t target = d.target == 1 ? 0 : 2;  // NV4: 0 VRAM, 2 PCI

@@ -12,7 +12,7 @@ using namespace gpuvp;
 
 namespace {
 
-class PfifoPlatform : public gpuvp::testing::sim_test {
+class pfifo_platform : public gpuvp::testing::sim_test {
  protected:
   void configure(const std::string& extra = "") {
     auto& cfg = config::global();
@@ -36,7 +36,7 @@ class PfifoPlatform : public gpuvp::testing::sim_test {
 
 }  // namespace
 
-TEST_F(PfifoPlatform, DefaultScenarioFlat) {
+TEST_F(pfifo_platform, DefaultScenarioFlat) {
   configure();
   platform p;
   std::string msgs;
@@ -53,7 +53,7 @@ TEST_F(PfifoPlatform, DefaultScenarioFlat) {
   EXPECT_GE(pf->core().chan(1).stats.engine_switches, 1u);
 }
 
-TEST_F(PfifoPlatform, ErrorScenarioEveryErrorIsReportedAndAcknowledged) {
+TEST_F(pfifo_platform, ErrorScenarioEveryErrorIsReportedAndAcknowledged) {
   configure();
   platform p;
   std::string msgs;
@@ -61,7 +61,7 @@ TEST_F(PfifoPlatform, ErrorScenarioEveryErrorIsReportedAndAcknowledged) {
   EXPECT_TRUE(p.modelled_errors().empty());  // all acknowledged; the hang was expected
 }
 
-TEST_F(PfifoPlatform, DefaultScenarioThroughTheMmu) {
+TEST_F(pfifo_platform, DefaultScenarioThroughTheMmu) {
   configure("components:\n  mmu: mmu_nv50\n");
   platform p;
   auto* pf = p.find_as<pfifo_component>("pfifo");
@@ -72,7 +72,7 @@ TEST_F(PfifoPlatform, DefaultScenarioThroughTheMmu) {
   EXPECT_TRUE(p.modelled_errors().empty());
 }
 
-TEST_F(PfifoPlatform, UnmetExpectationFails) {
+TEST_F(pfifo_platform, UnmetExpectationFails) {
   configure();
   platform p;
   auto w = pfifo::parse_pb_workload("channel 0 dma\npush 0\n  inc 0 REF_CNT 1\nend\nexpect ref 0 2\n", "t.pb");
@@ -83,7 +83,7 @@ TEST_F(PfifoPlatform, UnmetExpectationFails) {
   EXPECT_NE(os.str().find("t.pb:5: expect ref 0 = 0x2, got 0x1"), std::string::npos) << os.str();
 }
 
-TEST_F(PfifoPlatform, BadWorkloadNamesFileAndLine) {
+TEST_F(pfifo_platform, BadWorkloadNamesFileAndLine) {
   configure();
   auto bad = [](const std::string& text, const std::string& what) {
     try {
@@ -101,7 +101,7 @@ TEST_F(PfifoPlatform, BadWorkloadNamesFileAndLine) {
   bad("channel 0 ib order 1\npush 0\nend\npush 0\nend\n", "do not fit");
 }
 
-TEST_F(PfifoPlatform, RegistersAndUserdFromTheHost) {
+TEST_F(pfifo_platform, RegistersAndUserdFromTheHost) {
   configure();
   platform p;
   auto* pf = p.find_as<pfifo_component>("pfifo");

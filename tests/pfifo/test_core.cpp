@@ -15,7 +15,7 @@ std::vector<uint32_t> params(const recording_engine& e, uint32_t mthd) {
 }
 }  // namespace
 
-TEST(CorePuller, ObjectForwardingAndRamhtTranslation) {
+TEST(pfifo_CorePuller, ObjectForwardingAndRamhtTranslation) {
   core_env e(gen::g84);
   e.ramht_add(0, 0xbeef0201, 1, 0x123);  // engine 1 = PGRAPH, object at inst + 0x1230
   e.push(0,
@@ -37,7 +37,7 @@ TEST(CorePuller, ObjectForwardingAndRamhtTranslation) {
   EXPECT_EQ(c.engines[0], 1);
 }
 
-TEST(CorePusher, InvalidCmdLatchesWordAndPositionThenResumes) {
+TEST(pfifo_CorePusher, InvalidCmdLatchesWordAndPositionThenResumes) {
   core_env e(gen::g84);
   const uint64_t at = e.push(0, "word 0xc0000000\ninc 0 REF_CNT 1\n");
   e.run();
@@ -55,7 +55,7 @@ TEST(CorePusher, InvalidCmdLatchesWordAndPositionThenResumes) {
   EXPECT_EQ(e.core->chan(0).ref, 1u);
 }
 
-TEST(CorePusher, InvalidMthdIsCaughtByThePusher) {
+TEST(pfifo_CorePusher, InvalidMthdIsCaughtByThePusher) {
   core_env e(gen::g84);
   const uint64_t at = e.push(0, "inc 0 0x4 5\n");
   e.run();
@@ -65,7 +65,7 @@ TEST(CorePusher, InvalidMthdIsCaughtByThePusher) {
   EXPECT_EQ(e.core->errors().front().position, at + 4);  // the data word
 }
 
-TEST(CorePusher, CallReturnAndTheirErrors) {
+TEST(pfifo_CorePusher, CallReturnAndTheirErrors) {
   core_env e(gen::g84);
   // main: call 0x11000; REF 2.   subroutine: REF 1; ret
   e.push(0, "inc 0 REF_CNT 1\nret\n", 0x11000);
@@ -91,7 +91,7 @@ TEST(CorePusher, CallReturnAndTheirErrors) {
   EXPECT_EQ(g.core->errors().front().code, pusher_err::ret_subr_inactive);
 }
 
-TEST(CorePusher, JumpsAndOldJumps) {
+TEST(pfifo_CorePusher, JumpsAndOldJumps) {
   core_env e(gen::g84);
   e.push(0, "oldjump 0x13000\n", 0x12000);
   e.push(0, "inc 0 REF_CNT 3\n", 0x13000);
@@ -102,7 +102,7 @@ TEST(CorePusher, JumpsAndOldJumps) {
   EXPECT_EQ(e.core->chan(0).ref, 3u);
 }
 
-TEST(CorePusher, MemFaultPastLimitAndOnVmFault) {
+TEST(pfifo_CorePusher, MemFaultPastLimitAndOnVmFault) {
   core_env e(gen::g84);
   const uint64_t at = e.push(0, "inc 0 REF_CNT 1\ninc 0 REF_CNT 2\n");
   e.core->chan(0).dma_limit = at + 8;  // the second command starts at the limit
@@ -121,7 +121,7 @@ TEST(CorePusher, MemFaultPastLimitAndOnVmFault) {
   EXPECT_EQ(f.core->errors().front().position, a2 + 8);
 }
 
-TEST(CorePusher, IbModeEntriesEmptyEntryAndWrap) {
+TEST(pfifo_CorePusher, IbModeEntriesEmptyEntryAndWrap) {
   core_env e(gen::g84);
   auto& c = e.core->chan(0);
   c.ib_mode = true;
@@ -152,7 +152,7 @@ TEST(CorePusher, IbModeEntriesEmptyEntryAndWrap) {
   EXPECT_EQ(c.dma_mget, 0x10208u);
 }
 
-TEST(CorePusher, LongNonIncreasingAndJumpInvalidInIb) {
+TEST(pfifo_CorePusher, LongNonIncreasingAndJumpInvalidInIb) {
   core_env e(gen::g84);
   e.ramht_add(0, 0x1, 1, 0x10);
   auto& c = e.core->chan(0);
@@ -172,7 +172,7 @@ TEST(CorePusher, LongNonIncreasingAndJumpInvalidInIb) {
   EXPECT_EQ(e.core->errors().front().word, 0x00000101u);
 }
 
-TEST(CorePusher, SliConditional) {
+TEST(pfifo_CorePusher, SliConditional) {
   core_env e(gen::nv40);
   e.ramht_add(0, 0x1, 1, 0x10);
   auto& c = e.core->chan(0);
@@ -184,7 +184,7 @@ TEST(CorePusher, SliConditional) {
   EXPECT_EQ(params(*e.gr, 0x100), (std::vector<uint32_t>{2}));
 }
 
-TEST(CorePuller, NoHashAndSoftwareObjects) {
+TEST(pfifo_CorePuller, NoHashAndSoftwareObjects) {
   core_env e(gen::g84);
   e.ramht_add(0, 0x5000, 0, 0x10);  // engine 0 = SOFTWARE
   e.push(0, "inc 0 OBJECT 0x1234\ninc 1 OBJECT 0x5000\ninc 2 0x100 1\ninc 0 REF_CNT 9\n");
@@ -208,7 +208,7 @@ TEST(CorePuller, NoHashAndSoftwareObjects) {
   EXPECT_EQ(e.core->chan(0).ref, 9u);
 }
 
-TEST(CoreGenerations, MethodGates) {
+TEST(pfifo_CoreGenerations, MethodGates) {
   {  // REF_CNT is NV10+: on NV4 the pusher rejects it
     core_env e(gen::nv4);
     e.push(0, "inc 0 0x50 1\n");
@@ -253,7 +253,7 @@ TEST(CoreGenerations, MethodGates) {
   }
 }
 
-TEST(CoreGenerations, Gf100ObjectFormsAndNewHeaders) {
+TEST(pfifo_CoreGenerations, Gf100ObjectFormsAndNewHeaders) {
   core_env e(gen::gf100);
   // OBJECT: bits 0-15 class, bits 16-20 engine (0 = PGRAPH, 0x1f = SOFTWARE)
   e.push(0, "inc 0 OBJECT 0x9039\ngf.once 0 0x100 1 2 3\ngf.inline 0 0x200 5\ngf.inc 0 0x3000 6\ninc 1 OBJECT 0x1f0000\n");
@@ -263,7 +263,7 @@ TEST(CoreGenerations, Gf100ObjectFormsAndNewHeaders) {
   EXPECT_EQ(got, want);
 }
 
-TEST(CoreGenerations, Nv3ContextPath) {
+TEST(pfifo_CoreGenerations, Nv3ContextPath) {
   core_env e(gen::nv3);
   e.ramht_add(0, 0x42, 1, 0x55);  // ctx = engine bit 23 (PGRAPH) | 0x55
   e.ramht_add(0, 0x43, 0, 0x66);  // software object
@@ -281,7 +281,7 @@ TEST(CoreGenerations, Nv3ContextPath) {
   EXPECT_EQ(f.run_ack(), (errs{{err_type::dma_pusher, pusher_err::invalid_cmd}, {err_type::dma_pusher, pusher_err::invalid_cmd}}));
 }
 
-TEST(CoreSemaphores, OldStyleG84ErrorsAndSuccess) {
+TEST(pfifo_CoreSemaphores, OldStyleG84ErrorsAndSuccess) {
   core_env e(gen::g84);
   e.bus.objs[0x20] = {0x300000, 0xff};
   e.ramht_add(0, 0x5e4, 0, 0x20);
@@ -303,7 +303,7 @@ TEST(CoreSemaphores, OldStyleG84ErrorsAndSuccess) {
   EXPECT_TRUE(e.core->intr & fifo_core::intr_semaphore);
 }
 
-TEST(CoreSemaphores, OldStyleNv1aChecksTheDmaObject) {
+TEST(pfifo_CoreSemaphores, OldStyleNv1aChecksTheDmaObject) {
   core_env e(gen::nv1a);
   const uint64_t ramin = e.cfg.ramin_base;
   // NV4 DMA objects: word0 class | PT_PRESENT bit 12 | rights bits 14-15 (2 = WO); word1 limit; word2 frame
@@ -331,7 +331,7 @@ TEST(CoreSemaphores, OldStyleNv1aChecksTheDmaObject) {
   EXPECT_EQ(err_code_name(gen::g84, err_type::semaphore, 1), "ADDRESS_UNALIGNED");
 }
 
-TEST(CoreSemaphores, BigEndianChannelNv1a) {
+TEST(pfifo_CoreSemaphores, BigEndianChannelNv1a) {
   core_env e(gen::nv1a);
   e.bus.words(e.cfg.ramin_base + 0x400, {0x00009002, 0xfff, 0x300003});
   e.bus.objs[0x40] = {0x300000, 0xfff};
@@ -349,7 +349,7 @@ TEST(CoreSemaphores, BigEndianChannelNv1a) {
   EXPECT_EQ(e.bus.mem[0x300003], 0x44);
 }
 
-TEST(CoreSemaphores, NewStyleG84) {
+TEST(pfifo_CoreSemaphores, NewStyleG84) {
   core_env e(gen::g84);
   e.bus.objs[0x20] = {0x300000, 0xffff};
   e.ramht_add(0, 0x5e4, 0, 0x20);
@@ -375,7 +375,7 @@ TEST(CoreSemaphores, NewStyleG84) {
   EXPECT_EQ(e.core->chan(0).stats.semaphore_waits, 0u);
 }
 
-TEST(CoreSemaphores, InvalidTriggerHangsTheChannel) {
+TEST(pfifo_CoreSemaphores, InvalidTriggerHangsTheChannel) {
   for (uint32_t op : {0u, 3u, 8u}) {  // 8 & 7 = 0 before GF100
     core_env e(gen::g84);
     e.bus.objs[0x20] = {0x300000, 0xffff};
@@ -394,7 +394,7 @@ TEST(CoreSemaphores, InvalidTriggerHangsTheChannel) {
   }
 }
 
-TEST(CoreSemaphores, Gf100AcquireMaskAndVmAddresses) {
+TEST(pfifo_CoreSemaphores, Gf100AcquireMaskAndVmAddresses) {
   core_env e(gen::gf100);
   e.bus.w32(0x300040, 0x6);
   e.push(0,
@@ -408,7 +408,7 @@ TEST(CoreSemaphores, Gf100AcquireMaskAndVmAddresses) {
   EXPECT_EQ(e.core->chan(0).ref, 2u);
 }
 
-TEST(CoreSemaphores, AcquireRetriedUntilAnotherChannelReleases) {
+TEST(pfifo_CoreSemaphores, AcquireRetriedUntilAnotherChannelReleases) {
   core_env e(gen::g84, 2);
   e.bus.objs[0x20] = {0x300000, 0xffff};
   for (unsigned c = 0; c < 2; ++c) e.ramht_add(c, 0x5e4, 0, 0x20);
@@ -425,7 +425,7 @@ TEST(CoreSemaphores, AcquireRetriedUntilAnotherChannelReleases) {
   EXPECT_GE(e.core->chan(1).stats.channel_switches, 1u);
 }
 
-TEST(CoreSemaphores, AcquireTimeout) {
+TEST(pfifo_CoreSemaphores, AcquireTimeout) {
   core_env e(gen::g84);
   e.bus.objs[0x20] = {0x300000, 0xffff};
   e.ramht_add(0, 0x5e4, 0, 0x20);
@@ -444,7 +444,7 @@ TEST(CoreSemaphores, AcquireTimeout) {
   EXPECT_EQ(e.core->chan(0).ref, 1u);
 }
 
-TEST(CoreEngines, SwitchWaitsForTheLastEngineToGoIdle) {
+TEST(pfifo_CoreEngines, SwitchWaitsForTheLastEngineToGoIdle) {
   core_env e(gen::g84);
   e.bus.latency_ps = 0;
   e.gr->method_cost_ps = 50000;
@@ -461,7 +461,7 @@ TEST(CoreEngines, SwitchWaitsForTheLastEngineToGoIdle) {
   EXPECT_EQ(e.core->chan(0).stats.engine_switches, 2u);
 }
 
-TEST(CoreEngines, RefCntWaitsAndQueueFullBlocks) {
+TEST(pfifo_CoreEngines, RefCntWaitsAndQueueFullBlocks) {
   core_env e(gen::g84);
   e.bus.latency_ps = 0;
   e.gr->method_cost_ps = 10000;
@@ -476,7 +476,7 @@ TEST(CoreEngines, RefCntWaitsAndQueueFullBlocks) {
   EXPECT_GT(e.core->chan(0).stats.engine_wait_ps, 0u);
 }
 
-TEST(CoreScheduling, YieldLetsAnotherBusyChannelRun) {
+TEST(pfifo_CoreScheduling, YieldLetsAnotherBusyChannelRun) {
   for (bool yield : {false, true}) {
     core_env e(gen::g84, 2);
     e.ramht_add(0, 0x1, 1, 0x10);
@@ -488,7 +488,7 @@ TEST(CoreScheduling, YieldLetsAnotherBusyChannelRun) {
   }
 }
 
-TEST(CoreScheduling, TimesliceRoundRobin) {
+TEST(pfifo_CoreScheduling, TimesliceRoundRobin) {
   core_env e(gen::g84, 2);
   e.cfg.timeslice_ps = 5000;
   e.core = std::make_unique<fifo_core>(e.cfg, e.bus);
@@ -508,7 +508,7 @@ TEST(CoreScheduling, TimesliceRoundRobin) {
   EXPECT_GE(e.core->chan(1).stats.channel_switches, 2u);
 }
 
-TEST(CoreEngines, M2mfCopiesThroughDmaObjectsAndNotifies) {
+TEST(pfifo_CoreEngines, M2mfCopiesThroughDmaObjectsAndNotifies) {
   core_env e(gen::g84);
   m2mf_engine m2mf("m2mf", e.bus, false);
   e.core->attach_engine(3, &m2mf);

@@ -11,7 +11,7 @@ namespace {
 command dec(uint32_t w, gen g = gen::g84, bool ib = false, bool sli = false) { return decode_header(w, {g, ib, sli}); }
 }  // namespace
 
-TEST(PushbufNv4, IncreasingMethods) {
+TEST(pfifo_PushbufNv4, IncreasingMethods) {
   // count 2 << 18 = 0x80000, subc 0, mthd 0x50 -> 0x00080050
   EXPECT_EQ(hdr_inc(0, 0x50, 2), 0x00080050u);
   auto c = dec(0x00080050);
@@ -31,7 +31,7 @@ TEST(PushbufNv4, IncreasingMethods) {
   EXPECT_EQ(c.mthd, 0x1ffcu);
 }
 
-TEST(PushbufNv4, NonIncreasingNeedsNv10) {
+TEST(pfifo_PushbufNv4, NonIncreasingNeedsNv10) {
   // 0x40000000 | 1<<18 (0x40000) | 3<<13 (0x6000) | 0x104 = 0x40046104
   EXPECT_EQ(hdr_ninc(3, 0x104, 1), 0x40046104u);
   auto c = dec(0x40046104, gen::nv10);
@@ -42,7 +42,7 @@ TEST(PushbufNv4, NonIncreasingNeedsNv10) {
   EXPECT_EQ(dec(0x40046104, gen::nv4).kind, cmd_kind::invalid);
 }
 
-TEST(PushbufNv4, LongNonIncreasingOnlyInIb) {
+TEST(pfifo_PushbufNv4, LongNonIncreasingOnlyInIb) {
   // 0x00030000 | 1<<13 | 0x100 = 0x00032100
   EXPECT_EQ(hdr_long_ninc(1, 0x100), 0x00032100u);
   auto c = dec(0x00032100, gen::g84, true);
@@ -52,7 +52,7 @@ TEST(PushbufNv4, LongNonIncreasingOnlyInIb) {
   EXPECT_EQ(dec(0x00032100, gen::g84, false).kind, cmd_kind::invalid);
 }
 
-TEST(PushbufNv4, ControlFlowOnlyInDmaMode) {
+TEST(pfifo_PushbufNv4, ControlFlowOnlyInDmaMode) {
   EXPECT_EQ(dec(0x20001000).kind, cmd_kind::old_jump);
   EXPECT_EQ(dec(0x20001000).target, 0x1000u);
   EXPECT_EQ(dec(0x3ffffffc).target, 0x1ffffffcu);  // 29-bit target
@@ -70,7 +70,7 @@ TEST(PushbufNv4, ControlFlowOnlyInDmaMode) {
     EXPECT_EQ(dec(w, gen::nv10).kind, cmd_kind::invalid) << std::hex << w;
 }
 
-TEST(PushbufNv4, SliConditionalOnlyIfEnabled) {
+TEST(pfifo_PushbufNv4, SliConditionalOnlyIfEnabled) {
   // 0x00010050: mask = (0x50 >> 4) & 0xfff = 5
   auto c = dec(0x00010050, gen::nv40, false, true);
   EXPECT_EQ(c.kind, cmd_kind::sli_conditional);
@@ -79,7 +79,7 @@ TEST(PushbufNv4, SliConditionalOnlyIfEnabled) {
   EXPECT_EQ(hdr_sli(5), 0x00010050u);
 }
 
-TEST(PushbufGf100, NewForms) {
+TEST(pfifo_PushbufGf100, NewForms) {
   // increasing: 1<<29 | 3<<16 | 2<<13 | 0x1234>>2 = 0x20000000|0x30000|0x4000|0x48d
   EXPECT_EQ(hdr_gf_inc(2, 0x1234, 3), 0x2003448du);
   auto c = dec(0x2003448d, gen::gf100);
@@ -114,7 +114,7 @@ TEST(PushbufGf100, NewForms) {
   EXPECT_EQ(dec(0xe0000000, gen::gf100).kind, cmd_kind::invalid);
 }
 
-TEST(PushbufGf100, OldFormsAndSli) {
+TEST(pfifo_PushbufGf100, OldFormsAndSli) {
   // old increasing (secop 0, tert 0) keeps the NV4 layout; low two bits ignored
   auto c = dec(0x00080053, gen::gf100);
   EXPECT_EQ(c.kind, cmd_kind::increasing);
@@ -133,7 +133,7 @@ TEST(PushbufGf100, OldFormsAndSli) {
   EXPECT_EQ(dec(0x00030000, gen::gf100).kind, cmd_kind::gf_sli_cond_user_mask);
 }
 
-TEST(PushbufIb, EntryFields) {
+TEST(pfifo_PushbufIb, EntryFields) {
   // w1 = 0xc42: bits 7:0 = 0x42 (address 39:32), bits 8,9 = 0, length = 0xc42 >> 10 = 3
   auto e = decode_ib(0x12345678, 0x00000c42);
   EXPECT_EQ(e.address, 0x4212345678ull);
@@ -153,7 +153,7 @@ TEST(PushbufIb, EntryFields) {
   EXPECT_EQ(w1, 0x00000c42u);
 }
 
-TEST(Ramht, HashVectorsFromReference) {
+TEST(pfifo_Ramht, HashVectorsFromReference) {
   // bits = log2(0x8000 / 8) = 12
   EXPECT_EQ(ramht_bits(0x8000), 12u);
   // 0xbeef0201: 0x201 ^ 0xef0 ^ 0x0be = 0xc4f
@@ -168,7 +168,7 @@ TEST(Ramht, HashVectorsFromReference) {
   EXPECT_EQ(ramht_hash(0xbeef0201, 9, 3), 0x04cu);
 }
 
-TEST(Ramht, ContextWords) {
+TEST(pfifo_Ramht, ContextWords) {
   // G80: engine << 20 | inst >> 4 (nouveau)
   EXPECT_EQ(ramht_context(gen::g84, 1, 0x123, 0), 0x00100123u);
   // NV4: valid bit 31 | chid << 24 | engine << 16 | addr
@@ -177,7 +177,7 @@ TEST(Ramht, ContextWords) {
   EXPECT_EQ(ramht_context(gen::nv40, 1, 0x1234, 2), 0x01101234u);
 }
 
-TEST(PullerTable, GenerationRanges) {
+TEST(pfifo_PullerTable, GenerationRanges) {
   EXPECT_TRUE(puller_knows_mthd(gen::nv3, 0x0));
   EXPECT_FALSE(puller_knows_mthd(gen::g84, 0x4));
   EXPECT_FALSE(puller_knows_mthd(gen::g84, 0x8));   // NOP is GF100+
@@ -203,7 +203,7 @@ TEST(PullerTable, GenerationRanges) {
   EXPECT_STREQ(puller_mthd_name(gen::g84, 0x68), "SEMAPHORE_ACQUIRE");
 }
 
-TEST(Assembler, EveryCommand) {
+TEST(pfifo_Assembler, EveryCommand) {
   auto w = assemble(
       "inc 0 OBJECT 0xbeef0201   # bind\n"
       "ninc 1 0x104 1 2\n"
@@ -223,7 +223,7 @@ TEST(Assembler, EveryCommand) {
   EXPECT_EQ(g, expect_gf);
 }
 
-TEST(Assembler, ErrorsNameTheLine) {
+TEST(pfifo_Assembler, ErrorsNameTheLine) {
   auto fails = [](const std::string& text, gen g, const std::string& what) {
     try {
       assemble(text, g, "f.txt");
@@ -242,7 +242,7 @@ TEST(Assembler, ErrorsNameTheLine) {
   fails("jump 0x1002", gen::g84, "aligned");
 }
 
-TEST(Listing, NamesKindsAndErrors) {
+TEST(pfifo_Listing, NamesKindsAndErrors) {
   auto w = assemble("inc 0 REF_CNT 7\nninc 1 0x184 0xbeef\njump 0x100\n", gen::g84, "t");
   unsigned errs = 9;
   std::string s = decode_listing(w, {gen::g84, false, false, 0x1000}, &errs);
