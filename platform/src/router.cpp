@@ -21,6 +21,7 @@ router::port::port(const std::string& path, router& owner)
   if (clock.get() == sc_core::SC_ZERO_TIME) throw config_error(path + ".clock: must be greater than 0");
   cycle = clock.get().value();
   bytes_per_cycle = width;
+  if ((bytes_per_cycle & (bytes_per_cycle - 1)) == 0) width_shift = __builtin_ctzll(bytes_per_cycle);
   latency_value = latency.get().value();
 }
 
@@ -130,7 +131,7 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     start = std::max(arrival, std::max(pin.next_free, pout.next_free));
     pin.next_free = start + occ_in;
     pout.next_free = start + occ_out;
-    pout.queueing.add((start - arrival) / ps_);
+    pout.queueing.add(start == arrival ? 0 : (start - arrival) / ps_);
   }
   pin.busy_time += occ_in;
   pout.busy_time += occ_out;

@@ -44,9 +44,12 @@ class router : public sc_core::sc_module {
     uint64_t next_free = 0;
     uint64_t busy_time = 0;
     uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
-    uint32_t track = 0;  // trace track
+    int width_shift = -1;  // log2(width) when width is a power of two: a shift instead of a division
+    uint32_t track = 0;    // trace track
     uint64_t occupancy(unsigned length) const {
-      return ((length + bytes_per_cycle - 1) / bytes_per_cycle) * cycle;
+      const uint64_t cycles = width_shift >= 0 ? (length + bytes_per_cycle - 1) >> width_shift
+                                               : (length + bytes_per_cycle - 1) / bytes_per_cycle;
+      return cycles * cycle;
     }
   };
 

@@ -1,0 +1,132 @@
+// ISS speed on a tight microcode loop, against a bare interpreter loop measured in the same run:
+//   BM_bare_interpreter   - a minimal switch interpreter (3-instruction loop, no afuc semantics)
+//   BM_iss_tight_loop     - afuc_iss::run on "sub; brne; (delay slot) add"
+//   BM_cp_sqe_decoupled   - the same loop as SQE firmware in the SystemC CP, temporal decoupling on
+// Each reports items_per_second = instructions per second; compare the ratios.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <fstream>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "afuc_asm.h"
+#include "afuc_iss.h"
+#include "cp.h"
+#include "gpuvp/config.h"
+#include "gpuvp/memory.h"
+#include "gpuvp/registry.h"
+#include "gpuvp/stats.h"
+
+using namespace gpuvp::cp;
+
+namespace {
+const char* loop_src =
+    ".nojumptable\n"
+    "loop:\n"
+    "  sub $01, $01, 0x1\n"
+    "  brne $01, 0x0, #loop\n"
+    "  add $02, $02, 0x1\n"
+    "  waitin\n"
+    "  mov $01, $data\n";
+
+struct null_env : afuc_env {
+  bool pop_data(uint32_t&) override { return false; }
+  void reg_write(uint32_t& a, uint32_t, bool) override { a++; }
+  uint32_t read_memdata(uint32_t&) override { return 0; }
+  uint32_t read_regdata() override { return 0; }
+  void ctrl_write(uint32_t, uint32_t) override {}
+  uint32_t ctrl_read(uint32_t) override { return 0; }
+};
+}  // namespace
+
+// Baseline: the same loop shape in the smallest possible switch interpreter.
+static void BM_bare_interpreter(benchmark::State& state) {
+  struct op { uint8_t code, dst; int16_t imm; };
+  const op prog[] = {{0, 1, 1}, {1, 1, -1}, {2, 2, 1}, {3, 0, 0}};  // sub, brne, add, halt
+  const uint32_t n = uint32_t(state.range(0));
+  uint64_t executed = 0;
+  for (auto _ : state) {
+    uint32_t r[4] = {0, n, 0, 0};
+    uint32_t pc = 0;
+    int64_t target = -1;
+    bool run = true;
+    while (run) {
+      const op& o = prog[pc];
+      const int64_t pending = target;
+      target = -1;
+      switch (o.code) {
+        case 0: r[o.dst] -= uint32_t(o.imm); break;
+        case 1: if (r[o.dst] != 0) target = int64_t(pc) + o.imm; break;
+        case 2: r[o.dst] += uint32_t(o.imm); break;
+        default: run = false; break;
+      }
+      executed++;
+      pc = pending >= 0 ? uint32_t(pending) : pc + 1;
+    }
+    benchmark::DoNotOptimize(r[2]);
+  }
+  state.SetItemsProcessed(int64_t(executed));
+}
+BENCHMARK(BM_bare_interpreter)->Arg(1 << 22);
+
+static void BM_iss_tight_loop(benchmark::State& state) {
+  auto w = afuc_assemble(loop_src, 6, "loop.asm");
+  afuc_iss iss(6, 4);
+  null_env env;
+  iss.load(std::vector<uint32_t>(w.begin() + 1, w.end()));
+  iss.set_env(&env);
+  const uint32_t n = uint32_t(state.range(0));
+  uint64_t executed = 0;
+  for (auto _ : state) {
+    iss.reset();
+    iss.set_reg(1, n);
+    executed += iss.run(~0ull);  // stops starved at the waitin's delay slot
+    benchmark::DoNotOptimize(iss.reg(2));
+  }
+  state.SetItemsProcessed(int64_t(executed));
+}
+BENCHMARK(BM_iss_tight_loop)->Arg(1 << 22);
+
+namespace {
+struct cp_bench_top : sc_core::sc_module {
+  gpuvp::sparse_memory mem{"mem"};
+  cp_model cp{"cp"};
+  sc_core::sc_signal<bool> irq{"irq"};
+  explicit cp_bench_top(sc_core::sc_module_name n) : sc_module(n) {
+    cp.mem.bind(mem.in);
+    cp.irq(irq);
+  }
+};
+}  // namespace
+
+// The SQE runs the loop from boot until its first waitin (the ring is empty).
+static void BM_cp_sqe_decoupled(benchmark::State& state) {
+  const std::string fw = "/tmp/gpuvp_bench_cp_loop.fw";
+  std::string src = std::string(loop_src).substr(std::string(".nojumptable\n").size());
+  src = ".nojumptable\n  mov $01, " + std::to_string(state.range(0)) + " \n" + src;
+  write_words(fw, afuc_assemble(src, 6, "loop.asm"));
+  uint64_t executed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+    sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+    gpuvp::config::global().reset();
+    gpuvp::config::global().set("top.cp.firmware", fw, "bench");
+    auto top = std::make_unique<cp_bench_top>("top");
+    state.ResumeTiming();
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    state.PauseTiming();
+    executed += top->cp.iss(0).stats().instructions;
+    top.reset();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(int64_t(executed));
+}
+BENCHMARK(BM_cp_sqe_decoupled)->Arg(1 << 22)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+int sc_main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
