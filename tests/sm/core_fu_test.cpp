@@ -63,6 +63,21 @@ unsigned cycle_of(const std::vector<std::pair<uint64_t, unsigned>>& v, uint64_t 
   return ~0u;
 }
 
+// Unit A (SP, latency 6) gets an instruction at cycle 0, unit B (DP, latency 4) one at cycle 2.
+void run_a6_then_b4(bench& b) {
+  b.add(op_class::sp, 6);
+  b.add(op_class::dp, 4);
+  warp_inst a = make_inst(1, op_class::sp, 6, 1);
+  b.ports[0]->move_in(a);
+  for (int i = 0; i < 12; ++i) {
+    if (b.cycle == 2) {
+      warp_inst w = make_inst(2, op_class::dp, 4, 1);
+      b.ports[1]->move_in(w);
+    }
+    b.step();
+  }
+}
+
 }  // namespace
 
 TEST(sm_fu, can_issue_needs_empty_dispatch_and_free_latency_bit) {
@@ -127,17 +142,7 @@ TEST(sm_fu, one_result_bus_same_writeback_cycle_stalls_the_second_unit) {
   // B stalls one cycle (counted). Cycle 3: bit 3, bit 4 free -> B issues at 3.
   // A: EX_WB at 0+6+1 = 7; B: 3+4+1 = 8 (different cycles, as the bus guarantees).
   bench b(1);
-  b.add(op_class::sp, 6);
-  b.add(op_class::dp, 4);
-  warp_inst a = make_inst(1, op_class::sp, 6, 1);
-  b.ports[0]->move_in(a);
-  for (int i = 0; i < 12; ++i) {
-    if (b.cycle == 2) {
-      warp_inst w = make_inst(2, op_class::dp, 4, 1);
-      b.ports[1]->move_in(w);
-    }
-    b.step();
-  }
+  run_a6_then_b4(b);
   EXPECT_EQ(cycle_of(b.issued, 1), 0u);
   EXPECT_EQ(cycle_of(b.issued, 2), 3u);
   EXPECT_EQ(b.ex.result_bus_stalls, 1u);
@@ -148,17 +153,7 @@ TEST(sm_fu, one_result_bus_same_writeback_cycle_stalls_the_second_unit) {
 TEST(sm_fu, two_result_buses_take_both) {
   // Same as above with two buses: test_res_bus(4) finds bus 1 free, B issues at 2, no stall.
   bench b(2);
-  b.add(op_class::sp, 6);
-  b.add(op_class::dp, 4);
-  warp_inst a = make_inst(1, op_class::sp, 6, 1);
-  b.ports[0]->move_in(a);
-  for (int i = 0; i < 12; ++i) {
-    if (b.cycle == 2) {
-      warp_inst w = make_inst(2, op_class::dp, 4, 1);
-      b.ports[1]->move_in(w);
-    }
-    b.step();
-  }
+  run_a6_then_b4(b);
   EXPECT_EQ(cycle_of(b.issued, 2), 2u);
   EXPECT_EQ(b.ex.result_bus_stalls, 0u);
   EXPECT_TRUE(b.ex.test_res_bus(0) == 0);

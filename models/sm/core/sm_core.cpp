@@ -12,6 +12,15 @@ constexpr unsigned RZ = 255, URZ = 511;
 bool is_zero_reg(unsigned r) { return r == RZ || r == URZ; }
 }  // namespace
 
+namespace {
+// Adds v to the entry named n of a per-unit-kind list (appending it if new).
+void add_named(std::vector<std::pair<std::string, uint64_t>>& into, const std::string& n, uint64_t v) {
+  auto it = std::find_if(into.begin(), into.end(), [&](auto& p) { return p.first == n; });
+  if (it == into.end()) into.push_back({n, v});
+  else it->second += v;
+}
+}  // namespace
+
 void sm_stats::merge(const sm_stats& o) {
   cycles = std::max(cycles, o.cycles);
   active_cycles += o.active_cycles;
@@ -30,15 +39,8 @@ void sm_stats::merge(const sm_stats& o) {
   smem_accesses += o.smem_accesses;
   smem_bank_conflict_cycles += o.smem_bank_conflict_cycles;
   ctas_done += o.ctas_done;
-  auto add = [](auto& into, const auto& from) {
-    for (auto& [n, v] : from) {
-      auto it = std::find_if(into.begin(), into.end(), [&](auto& p) { return p.first == n; });
-      if (it == into.end()) into.push_back({n, v});
-      else it->second += v;
-    }
-  };
-  add(unit_issued, o.unit_issued);
-  add(unit_active, o.unit_active);
+  for (auto& [n, v] : o.unit_issued) add_named(unit_issued, n, v);
+  for (auto& [n, v] : o.unit_active) add_named(unit_active, n, v);
 }
 
 // ---- LDST unit -------------------------------------------------------------------------------
@@ -651,22 +653,9 @@ sm_stats sm_core::stats() const {
   s.dispatch_stalls = ex_->dispatch_stalls;
   for (unsigned i = 0; i < ex_->num_units(); ++i) {
     auto& u = ex_->unit(i);
-    std::string n = u.name().substr(0, u.name().rfind('_'));
-    if (n.empty() || u.name() == "LDST") n = u.name();
-    bool found = false;
-    for (auto& p : s.unit_issued)
-      if (p.first == n) {
-        p.second += u.issued;
-        found = true;
-      }
-    if (!found) s.unit_issued.push_back({n, u.issued});
-    found = false;
-    for (auto& p : s.unit_active)
-      if (p.first == n) {
-        p.second += u.active_cycles;
-        found = true;
-      }
-    if (!found) s.unit_active.push_back({n, u.active_cycles});
+    const std::string n = u.name().substr(0, u.name().rfind('_'));  // "SP_3" -> "SP", "LDST"
+    add_named(s.unit_issued, n, u.issued);
+    add_named(s.unit_active, n, u.active_cycles);
   }
   return s;
 }
