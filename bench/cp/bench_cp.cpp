@@ -92,7 +92,9 @@ struct cp_bench_top : sc_core::sc_module {
   gpuvp::sparse_memory mem{"mem"};
   cp_model cp{"cp"};
   sc_core::sc_signal<bool> irq{"irq"};
+  tlm_utils::simple_initiator_socket<cp_bench_top> host{"host"};
   explicit cp_bench_top(sc_core::sc_module_name n) : sc_module(n) {
+    host.bind(cp.regs.in);
     cp.mem.bind(mem.in);
     cp.irq(irq);
   }

@@ -26,10 +26,28 @@ void afuc_iss::load(const std::vector<uint32_t>& image) {
   words_ = image;
   code_.assign(image.size(), afuc_instr{});
   valid_.assign(image.size(), 0);
+  fast_.assign(image.size(), 0);
   for (size_t i = 0; i < image.size(); i++) {
     if (auto d = afuc_decode(image[i], gen_)) {
       code_[i] = *d;
       valid_[i] = 1;
+      // Register-only instructions without modifiers run in run()'s fast path.
+      const afuc_instr& in = *d;
+      const bool plain_src1 = in.src1 < REG_MEMDATA, plain_src2 = in.has_immed || in.src2 < REG_MEMDATA;
+      if (in.rep || in.xmov) continue;
+      if (is_alu(in.op)) {
+        const bool one = in.op == afuc_op::not_ || in.op == afuc_op::msb;
+        const bool reads1 = !(in.has_immed && in.op == afuc_op::not_);
+        const bool reads2 = !in.has_immed && !one;
+        fast_[i] = (!reads1 || plain_src1) && (!reads2 || plain_src2) && in.dst < REG_ADDR;
+      } else if (in.op == afuc_op::movi) {
+        fast_[i] = in.dst < REG_ADDR;
+      } else if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
+                 in.op == afuc_op::breqb) {
+        fast_[i] = plain_src1;
+      } else if (in.op == afuc_op::nop || in.op == afuc_op::payload) {
+        fast_[i] = 1;
+      }
     }
   }
   for (auto& e : jt_) e = 0;
@@ -288,7 +306,54 @@ void afuc_iss::step() {
 
 uint64_t afuc_iss::run(uint64_t max_instrs) {
   const uint64_t start = stats_.instructions;
-  while (st_ == state::running && stats_.instructions - start < max_instrs) step();
+  const uint64_t end = max_instrs > ~start ? ~uint64_t(0) : start + max_instrs;
+  const afuc_instr* const code = code_.data();
+  const uint8_t* const fast = fast_.data();
+  const uint32_t size = uint32_t(code_.size());
+  while (st_ == state::running && stats_.instructions < end) {
+    // Fast path: register-only ALU, movi, branches and nops outside a waitin delay slot. It
+    // does exactly what step() does for them, without the environment checks.
+    const uint32_t pc = pc_;
+    if (pc < size && fast[pc] && !waitin_) {
+      const afuc_instr& in = code[pc];
+      const int64_t pending = branch_;
+      branch_ = -1;
+      switch (in.op) {
+        case afuc_op::nop: case afuc_op::payload: break;
+        case afuc_op::movi:
+          if (in.dst) regs_[in.dst] = in.immed << in.shift;
+          break;
+        case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb: {
+          const uint32_t v = regs_[in.src1];
+          bool taken;
+          if (in.op == afuc_op::brnei) taken = v != in.immed;
+          else if (in.op == afuc_op::breqi) taken = v == in.immed;
+          else if (in.op == afuc_op::brneb) taken = !(v & (1u << in.bit));
+          else taken = (v & (1u << in.bit)) != 0;
+          if (taken) {
+            if (pending >= 0) {
+              branch_ = pending;
+              fail("taken branch in the delay slot of a taken branch");
+              continue;
+            }
+            branch_ = int64_t(pc) + in.offset;
+          }
+          break;
+        }
+        default: {
+          const uint32_t a = in.has_immed && in.op == afuc_op::not_ ? in.immed : regs_[in.src1];
+          const uint32_t b = in.has_immed ? in.immed : regs_[in.src2];
+          const uint32_t r = alu(in.op, a, b, carry_);
+          if (in.dst) regs_[in.dst] = r;
+          break;
+        }
+      }
+      stats_.instructions++;
+      pc_ = pending >= 0 ? uint32_t(pending) : pc + 1;
+      continue;
+    }
+    step();
+  }
   return stats_.instructions - start;
 }
 

@@ -92,6 +92,7 @@ class afuc_iss {
   std::vector<uint32_t> words_;
   std::vector<afuc_instr> code_;
   std::vector<uint8_t> valid_;
+  std::vector<uint8_t> fast_;  // may run in run()'s fast path
   uint32_t regs_[32] = {};
   uint32_t carry_ = 0;
   uint32_t pc_ = 0;
