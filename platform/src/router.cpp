@@ -20,9 +20,41 @@ router::port::port(const std::string& path, router& owner)
            }) {
   if (clock.get() == sc_core::SC_ZERO_TIME) throw config_error(path + ".clock: must be greater than 0");
   cycle = clock.get().value();
+  // Slots of at least slot_cycles cycles, a power of two of time units (index by shift).
+  const uint64_t want = cycle * owner.slot_cycles;
+  slot_shift = 0;
+  while ((uint64_t(1) << slot_shift) < want) ++slot_shift;
+  slot_id.fill(~uint64_t(0));
   bytes_per_cycle = width;
   if ((bytes_per_cycle & (bytes_per_cycle - 1)) == 0) width_shift = __builtin_ctzll(bytes_per_cycle);
   latency_value = latency.get().value();
+}
+
+uint64_t router::port::book(uint64_t t, uint64_t occ) {
+  uint64_t slot = t >> slot_shift;
+  uint64_t end = t;
+  while (occ) {
+    const unsigned k = unsigned(slot % ring);
+    if (slot_id[k] != slot) {
+      if (slot_id[k] != ~uint64_t(0) && slot_id[k] > slot) {  // older than the ring's horizon
+        ++stale_bookings;
+        return std::max(end, t) + occ;
+      }
+      slot_id[k] = slot;
+      slot_used[k] = 0;
+    }
+    const uint64_t slot_start = slot << slot_shift, slot_end = slot_start + (uint64_t(1) << slot_shift);
+    const uint64_t start = std::max(t, slot_start + slot_used[k]);
+    if (start < slot_end) {  // free time left in this slot: transfer what fits
+      const uint64_t chunk = std::min(occ, slot_end - start);
+      slot_used[k] += chunk;  // booked time, as if the slot's bookings ran back to back from its start
+      occ -= chunk;
+      end = start + chunk;
+    }
+    ++slot;
+    t = std::max(t, slot_end);
+  }
+  return end;
 }
 
 router::router(sc_core::sc_module_name name) : sc_module(name) {
@@ -122,21 +154,22 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   pin.bytes += len;
   pout.bytes += len;
 
-  // Occupancy model: wait for both links, hold each for its transfer time, then cross.
+  // Occupancy: the target link is booked in its calendar at or after the arrival; the initiator's
+  // link only has to carry the bytes (one initiator does not contend with itself).
   const uint64_t now = sc_core::sc_time_stamp().value();
   const uint64_t arrival = now + delay.value();
   const uint64_t occ_in = pin.occupancy(len), occ_out = pout.occupancy(len);
-  uint64_t start = arrival;
+  uint64_t end = arrival + std::max(occ_in, occ_out);
   if (contention) {
-    start = std::max(arrival, std::max(pin.next_free, pout.next_free));
-    pin.next_free = start + occ_in;
-    pout.next_free = start + occ_out;
-    pout.queueing.add(start == arrival ? 0 : (start - arrival) / ps_);
+    end = std::max(pout.book(arrival, occ_out), arrival + occ_in);
+    const uint64_t waited = end - arrival - std::max(occ_in, occ_out);
+    pout.queueing.add(waited == 0 ? 0 : waited / ps_);
   }
   pin.busy_time += occ_in;
   pout.busy_time += occ_out;
   const uint64_t transfer = std::max(occ_in, occ_out);
-  delay = sc_core::sc_time::from_value(start - now + transfer + pin.latency_value + pout.latency_value);
+  const uint64_t start = end - transfer;
+  delay = sc_core::sc_time::from_value(end - now + pin.latency_value + pout.latency_value);
   if (tracing_)
     tracer::global().span(pout.track, gp.is_write() ? "write" : "read", sc_core::sc_time::from_value(start),
                           sc_core::sc_time::from_value(transfer),

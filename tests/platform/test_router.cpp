@@ -79,6 +79,29 @@ TEST_F(router_fixture, contention_queues_the_second_initiator) {
   EXPECT_EQ(stats_registry::global().value("r.a.transactions"), 2.0);
 }
 
+TEST_F(router_fixture, an_earlier_arrival_uses_free_time_before_a_later_booking) {
+  build();
+  // a ran ahead in its quantum and booked the memory link at 900..904 ns (16 ns after arrival).
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(900, SC_NS)), sc_time(916, SC_NS));
+  // b, decoupled, is called later but arrives at 100 ns: the link is free then, no queueing:
+  // 100 + 4 transfer + 2 latencies + 10 memory = 116 ns.
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(100, SC_NS)), sc_time(116, SC_NS));
+  auto* q = stats_registry::global().list("r.mem.queueing").at(0).h;
+  EXPECT_EQ(q->sum(), 0u);
+}
+
+TEST_F(router_fixture, a_transfer_straddling_a_slot_waits_for_the_booked_part_of_the_next) {
+  build();
+  // Slots are 64 cycles of 1 ns rounded up to 2^16 ps = 65.536 ns.
+  // b books 65.536..69.536 ns (start of slot 1): delay 65.536 + 4 + 2 + 10 = 81.536 ns.
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(65536, sc_core::SC_PS)), sc_time(81536, sc_core::SC_PS));
+  // a arrives at 64 ns: 1.536 ns fit at the end of slot 0, the other 2.464 ns go after b's booking
+  // in slot 1: 69.536 + 2.464 = 72 ns; delay 72 + 2 + 10 = 84 ns; queueing 72 - 64 - 4 = 4 ns.
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(64, SC_NS)), sc_time(84, SC_NS));
+  auto* q = stats_registry::global().list("r.mem.queueing").at(0).h;
+  EXPECT_EQ(q->sum(), 4000u);
+}
+
 struct router_without_contention : router_fixture {
   router_without_contention() : router_fixture(false) {}
 };

@@ -1,12 +1,14 @@
 // Address-decoding interconnect with contention. Initiators bind to `in`, targets to `out`;
 // map() assigns each out port an address window (overlaps are a configuration error naming both).
 // The target sees addresses relative to its window base. Timing per transaction, without any
-// kernel event: the transaction reaches the router at now + delay, waits until the initiator's link
-// and the target's link are both free (each port remembers when it is next free), occupies both
-// for ceil(length / width) cycles of the port's clock, and then adds the target port's latency.
-// DMI requests are forwarded with address translation; transport_dbg too.
+// kernel event: the transaction reaches the router at t = now + delay and needs its target link
+// for ceil(length / width) cycles of that port's clock. Each target link keeps a booking calendar
+// (a ring of time slots with the time booked in each), so the transfer starts at the first free
+// time at or after t, whatever order temporally decoupled initiators called in; it then crosses
+// both port latencies. DMI requests are forwarded with address translation; transport_dbg too.
 #pragma once
 #include <cstdint>
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@ class router : public sc_core::sc_module {
   param<uint64_t> width{this, "width", 32, "default port width in bytes per cycle", 1, 4096};
   param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "default port clock period"};
   param<bool> contention{this, "contention", true, "model link occupancy and queueing"};
+  param<uint64_t> slot_cycles{this, "slot_cycles", 64, "booking-calendar slot length in port cycles (rounded up to a power of two of time units)", 1, 1 << 20};
 
   // One link of the router, on the initiator side or the target side. Its params and statistics
   // live under "<router>.<port name>" and default to the router-wide params above.
@@ -41,8 +44,17 @@ class router : public sc_core::sc_module {
     histogram queueing;  // queueing delay, ps
     gauge busy;          // busy fraction of simulated time
     // Hot-path state in kernel time units (sc_time::value()), cached from the params.
-    uint64_t next_free = 0;
     uint64_t busy_time = 0;
+    // Booking calendar: slot k of the ring holds absolute slot slot_id[k] (length 2^slot_shift),
+    // booked from its start up to slot_used[k]. Transactions older than the ring's horizon are not
+    // queued (counted in `stale`).
+    static constexpr unsigned ring = 256;
+    unsigned slot_shift = 16;
+    std::array<uint64_t, ring> slot_id{};
+    std::array<uint64_t, ring> slot_used{};
+    uint64_t stale_bookings = 0;
+    // Books `occ` time units at or after t; returns when the transfer ends.
+    uint64_t book(uint64_t t, uint64_t occ);
     uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
     int width_shift = -1;  // log2(width) when width is a power of two: a shift instead of a division
     uint32_t track = 0;    // trace track
