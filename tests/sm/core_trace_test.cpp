@@ -109,6 +109,8 @@ struct malformed_case {
   std::string expect;  // substring of the message, which starts with file:line
 };
 
+void PrintTo(const malformed_case& c, std::ostream* os) { *os << c.what; }
+
 class sm_trace_malformed : public ::testing::TestWithParam<malformed_case> {};
 
 TEST_P(sm_trace_malformed, names_file_and_line) {
