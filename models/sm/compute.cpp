@@ -42,6 +42,11 @@ class compute_engine::tlm_mem : public mem_port {
     const uint64_t folded = uint64_t(e_.mem_base) + (addr & (uint64_t(e_.mem_size) - 1));
     transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, folded, buf_.data(), bytes);
     t.ext.initiator = 0x534d;  // "SM"
+    t.ext.vm_engine = uint32_t(e_.vm_engine.get());
+    t.ext.vm_client = uint32_t(e_.vm_client.get());
+    t.ext.dma_slot = uint32_t(e_.dma_slot.get());
+    t.ext.vm_context = uint32_t(e_.vm_context.get());
+    t.ext.priv = privilege::user;
     sc_core::sc_time d = e_.lt_.offset();
     const sc_core::sc_time before = d;
     e_.out->b_transport(t.gp, d);

@@ -7,7 +7,9 @@
 #include "cli.h"
 #include "compute.h"
 #include "gpuvp/config.h"
+#include "gpuvp/extension.h"
 #include "gpuvp/memory.h"
+#include <tlm_utils/simple_target_socket.h>
 #include "paths.h"
 #include "testing.h"
 
@@ -118,6 +120,56 @@ TEST_F(compute_test, cta_that_does_not_fit_is_a_modelled_error) {
   sc_core::sc_start();
   ASSERT_EQ(eng->modelled_errors().size(), 1u);
   EXPECT_NE(eng->modelled_errors()[0].find("does not fit an SM"), std::string::npos);
+}
+
+namespace {
+// A target that answers every access after 50 ns and records the side-band data it saw.
+struct recording_target : sc_core::sc_module {
+  tlm_utils::simple_target_socket<recording_target> in{"in"};
+  std::vector<gpu_ext> seen;
+  std::vector<uint64_t> addrs;
+  explicit recording_target(sc_core::sc_module_name n) : sc_module(n) {
+    in.register_b_transport(this, &recording_target::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
+    seen.push_back(ext_of(gp));
+    addrs.push_back(gp.get_address());
+    d += sc_core::sc_time(50, sc_core::SC_NS);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+}  // namespace
+
+TEST_F(compute_test, accesses_carry_the_vm_side_band_and_fold_addresses) {
+  config::global().set("compute.sms", "1", "test");
+  config::global().set("compute.mem_to", "mmu.in", "test");
+  config::global().set("compute.vm_engine", "0", "test");
+  config::global().set("compute.vm_client", "3", "test");
+  config::global().set("compute.dma_slot", "5", "test");
+  config::global().set("compute.vm_context", "0x1234", "test");
+  config::global().set("compute.mem_base", "0x10000000", "test");
+  config::global().set("compute.mem_size", "64 KiB", "test");
+  tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
+  compute_engine e("compute");
+  recording_target t("mmu");
+  e.out.bind(t.in);
+  ASSERT_EQ(e.initiators().size(), 1u);
+  EXPECT_EQ(e.initiators()[0].to, "mmu.in");
+  // One LDG of one 128-byte line at trace address 0x7f0000012300 (32 threads x 4 B): folded to
+  // 0x10000000 + (0x7f0000012300 mod 64 KiB = 0x2300). 50 ns / 883 ps = 56.6 -> 57 cycles: sent at
+  // 7, back at 7 + 20 + 57 = 84.
+  auto k = kernel({{ldg(1, 0x7f0000012300, 4), op("EXIT", {}, {})}});
+  e.launch({k->grid, k->block, k});
+  sc_core::sc_start();
+  ASSERT_EQ(t.seen.size(), 1u);
+  EXPECT_EQ(t.addrs[0], 0x10002300u);
+  EXPECT_EQ(t.seen[0].vm_engine, 0u);
+  EXPECT_EQ(t.seen[0].vm_client, 3u);
+  EXPECT_EQ(t.seen[0].dma_slot, 5u);
+  EXPECT_EQ(t.seen[0].vm_context, 0x1234u);
+  EXPECT_EQ(t.seen[0].priv, privilege::user);
+  ASSERT_EQ(e.results().size(), 1u);
+  EXPECT_EQ(e.results()[0].cycles, 84u);
 }
 
 namespace {
