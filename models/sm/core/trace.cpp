@@ -1,5 +1,6 @@
 #include "trace.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -183,7 +184,11 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
       if (key == "kernel name") k.name = std::string(val);
       else if (key == "kernel id") k.id = unsigned(v.number("kernel id", 10));
       else if (key == "grid dim") { k.grid = parse_dim(c, val, "grid dim"); have_grid = true; }
-      else if (key == "block dim") { k.block = parse_dim(c, val, "block dim"); have_block = true; }
+      else if (key == "block dim") {
+        k.block = parse_dim(c, val, "block dim");
+        if (k.block.count() > 1024) c.fail("block dim has " + std::to_string(k.block.count()) + " threads (at most 1024)");
+        have_block = true;
+      }
       else if (key == "shmem") k.shmem = unsigned(v.number("shmem", 10));
       else if (key == "nregs") k.nregs = unsigned(v.number("nregs", 10));
       else if (key == "binary version") {
@@ -243,7 +248,7 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
       if (!warp) c.fail("'insts =' before 'warp ='");
       cursor v{name, i + 1, trim(l.substr(l.find('=') + 1))};
       expect_insts = v.number("instruction count", 10);
-      warp->insts.reserve(expect_insts);
+      warp->insts.reserve(size_t(std::min<uint64_t>(expect_insts, 1u << 16)));
       continue;
     }
     if (!warp) c.fail("instruction before 'warp ='");
