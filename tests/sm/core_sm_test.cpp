@@ -109,6 +109,16 @@ TEST(sm_core, config_errors_and_unknown_options) {
   EXPECT_NE(err("-gpgpu_scheduler fifo\n").find("unknown scheduler 'fifo'"), std::string::npos);
   EXPECT_NE(err("gpgpu_n_clusters 4\n").find("b.config:1: expected an option"), std::string::npos);
   EXPECT_THROW(load_config_file(c, "/nonexistent.config"), config_file_error);
+  // Configurations that would deadlock are refused: sub-core mode with 4 schedulers and widths 4
+  // needs 4 units of each kind; MSHRs and shared-memory banks must exist.
+  const std::string sub = "-gpgpu_sub_core_model 1\n-gpgpu_num_sched_per_core 4\n-gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8,4,4\n"
+                          "-gpgpu_num_sp_units 4\n-gpgpu_num_int_units 4\n-gpgpu_num_sfu_units 4\n";
+  EXPECT_NE(err(sub + "-gpgpu_num_dp_units 1\n").find("-gpgpu_num_dp_units: 1 units, need at least 4"), std::string::npos);
+  EXPECT_EQ(err(sub + "-gpgpu_num_dp_units 4\n"), "no error");
+  EXPECT_NE(err(sub + "-gpgpu_num_dp_units 4\n-specialized_unit_3 1,2,8,4,4,TENSOR\n-trace_opcode_latency_initiation_spec_op_3 2,2\n")
+                .find("-specialized_unit_3: 2 units"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:0:8,16:0,32\n").find(">= 1 L1 MSHR"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_num_sp_units 0\n").find("-gpgpu_num_sp_units: 0 units, need at least 1"), std::string::npos);
 }
 
 TEST(sm_core, dependent_ffma_chain_qv100) {

@@ -1,5 +1,6 @@
 #include "gpu_config.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -89,6 +90,26 @@ void gpu_config::validate() const {
   for (unsigned w : widths)
     if (w == 0) fail(where, "-gpgpu_pipeline_widths: a width of 0");
   if (num_sched == 0 || warp_size != 32) fail(where, "need >= 1 scheduler and warp size 32");
+  if (max_threads_per_sm < 32 || max_ctas_per_sm == 0) fail(where, "need >= 32 threads and >= 1 CTA per SM");
+  if (smem_banks == 0 || l1_mshrs == 0) fail(where, "need >= 1 shared-memory bank and >= 1 L1 MSHR");
+  // Every scheduler's slot of a unit kind's OC_EX set must be served by some unit (in sub-core
+  // mode unit k serves slot k mod width, scheduler s uses slot s mod width), else it deadlocks.
+  auto units_ok = [&](const char* what, unsigned units, unsigned width) {
+    const unsigned need = sub_core ? std::min(width, num_sched) : 1;
+    if (units < need)
+      fail(where, std::string(what) + ": " + std::to_string(units) + " units, need at least " + std::to_string(need) +
+                      (sub_core ? " (one per scheduler slot in sub-core mode)" : ""));
+  };
+  units_ok("-gpgpu_num_sp_units", num_sp, widths[OC_EX_SP]);
+  units_ok("-gpgpu_num_dp_units", num_dp, widths[OC_EX_DP]);
+  units_ok("-gpgpu_num_int_units", num_int, widths[OC_EX_INT]);
+  units_ok("-gpgpu_num_sfu_units", num_sfu, widths[OC_EX_SFU]);
+  for (unsigned i = 1; i <= SPECIALIZED_UNIT_NUM; ++i)
+    if (spec[i].enabled) {
+      units_ok(("-specialized_unit_" + std::to_string(i)).c_str(), spec[i].num_units, spec[i].oc_ex_width);
+      if (spec[i].id_oc_width == 0 || spec[i].oc_ex_width == 0)
+        fail(where, "specialized unit " + std::to_string(i) + ": register set width 0");
+    }
   if (num_sms() == 0) fail(where, "no SMs configured");
 }
 
