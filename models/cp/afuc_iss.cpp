@@ -1,5 +1,6 @@
 #include "afuc_iss.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gpuvp::cp {
@@ -129,6 +130,7 @@ inline uint32_t afuc_iss::rd(uint8_t r) {
         return 0;
       }
       regs_[REG_REM]--;
+      pops_++;
       return v;
     }
   }
@@ -142,7 +144,9 @@ inline void afuc_iss::wr(uint8_t r, uint32_t v) {
   if (r == REG_ADDR || r == REG_USRADDR) {
     regs_[r] = v;
     data_user_ = r == REG_USRADDR;
-    data_pipe_ = gen_ >= 6 && v > 0xffff;
+    // Pipe registers have their id in bits 31:24 (low bits zero but b18); below that the
+    // value is a register offset whose bits above 17 are flags (e.g. a PKT4 header's parity).
+    data_pipe_ = gen_ >= 6 && (v >> 24) != 0;
     return;
   }
   // $data write: to the register (or pipe register) selected by $addr/$usraddr.
@@ -158,7 +162,8 @@ inline void afuc_iss::wr(uint8_t r, uint32_t v) {
 }
 
 void afuc_iss::exec(const afuc_instr& in) {
-  const uint32_t rem = regs_[REG_REM];
+  const uint64_t pops_before = pops_;
+  int main_popped = -1;  // did the instruction itself (not its xmov moves) read $data?
   switch (in.op) {
     case afuc_op::nop: case afuc_op::payload: break;
     case afuc_op::movi: wr(in.dst, in.immed << in.shift); break;
@@ -230,22 +235,27 @@ void afuc_iss::exec(const afuc_instr& in) {
       const uint32_t a = in.has_immed && in.op == afuc_op::not_ ? in.immed : rd(in.src1);
       const uint32_t b = in.has_immed ? in.immed : in.op == afuc_op::not_ || in.op == afuc_op::msb ? 0 : rd(in.src2);
       if (starve_) return;  // nothing written: the instruction is retried
+      main_popped = pops_ != pops_before;
       wr(in.dst, alu(in.op, a, b, carry_));
       if (in.xmov) {
-        // Extra moves from src2 bounded by $rem (sequence as in the reference emulator).
-        unsigned m = in.xmov < rem ? in.xmov : rem;
-        uint32_t r = rem;
-        if (m >= 1) { regs_[REG_REM] = --r; wr(REG_DATA, rd(in.src2)); }
-        if (m == 2) { regs_[REG_REM] = --r; wr(REG_DATA, rd(in.src2)); }
-        if (m == 3) {
-          regs_[REG_REM] = --r; wr(in.dst, rd(in.src2));
-          regs_[REG_REM] = --r; wr(REG_DATA, rd(in.src2));
+        // Extra moves from src2, bounded by $rem as it is after the instruction's own $data
+        // read; destinations as the reference emulator: 1: $data; 2: $data, $data;
+        // 3: $data, DST, $data. A move that pops $data is counted by the pop itself.
+        const unsigned m = std::min<uint32_t>(in.xmov, regs_[REG_REM]);
+        for (unsigned k = 1; k <= m && !starve_; k++) {
+          const uint64_t p = pops_;
+          const uint32_t v = rd(in.src2);
+          if (starve_) break;
+          if (pops_ == p) regs_[REG_REM]--;
+          wr(m == 3 && k == 2 ? in.dst : uint8_t(REG_DATA), v);
         }
       }
       break;
     }
   }
-  if (in.rep) regs_[REG_REM] = rem - 1;
+  // (rep): an iteration that read $data was counted by the read; otherwise count it here.
+  if (main_popped < 0) main_popped = pops_ != pops_before;
+  if (in.rep && !main_popped) regs_[REG_REM]--;
 }
 
 void afuc_iss::dispatch() {

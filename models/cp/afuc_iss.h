@@ -105,6 +105,7 @@ class afuc_iss {
   bool data_pipe_ = false;    // $data writes go to a pipe register
   bool data_user_ = false;    // $data writes via $usraddr
   bool starve_ = false;
+  uint64_t pops_ = 0;         // $data reads so far
   bool skip2_ = false;        // setsecure succeeded
   state st_ = state::running;
   std::string err_;

@@ -128,7 +128,8 @@ struct cp_model::uc : afuc_env {
     access(tlm::TLM_WRITE_COMMAND, addr, &v, 4);
   }
 
-  uint32_t ring_dwords() const { return 2u << (m.rb_cntl.get() & 0x1f); }
+  // 8 << BUFSZ bytes; BUFSZ is capped at 28 (1 GiB) so the size stays a 32-bit dword count.
+  uint32_t ring_dwords() const { return 2u << std::min<uint64_t>(m.rb_cntl.get() & 0x1f, 28); }
 
   bool fetch(uint64_t addr, unsigned n, std::deque<uint32_t>& out) {
     std::vector<uint32_t> tmp(n);
@@ -195,15 +196,16 @@ struct cp_model::uc : afuc_env {
     }
   }
 
+  // addr bits 17:0 are the register; bits above are flags (kept across the increment).
   void reg_write(uint32_t& addr, uint32_t v, bool) override {
-    if (addr == CP_ME_NRT_DATA) {  // memory data port: the address register advances instead
+    if ((addr & 0x3ffff) == CP_ME_NRT_DATA) {  // memory data port: the address register advances instead
       const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
       mem_write32(a, v);
       m.nrt_addr_lo = uint32_t(a + 4);
       m.nrt_addr_hi = uint32_t((a + 4) >> 32);
       return;
     }
-    m.reg_write(addr, v);
+    m.reg_write(addr & 0x3ffff, v);
     addr++;
   }
 
@@ -216,20 +218,20 @@ struct cp_model::uc : afuc_env {
       ctrl[mb + 1] = uint32_t((a + 4) >> 32);
       return mem_read32(a);
     }
-    if (addr == CP_ME_NRT_DATA) {
+    if ((addr & 0x3ffff) == CP_ME_NRT_DATA) {
       const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
       m.nrt_addr_lo = uint32_t(a + 4);
       m.nrt_addr_hi = uint32_t((a + 4) >> 32);
       return mem_read32(a);
     }
-    return m.reg_read(addr++);
+    return m.reg_read(addr++ & 0x3ffff);
   }
 
   uint32_t read_regdata() override {
     const uint32_t a = ctrl[0x027];  // REG_READ_ADDR
     ctrl[0x027] = a + 1;
     if (ctrl[0x026]) ctrl[0x026]--;
-    return m.reg_read(a);
+    return m.reg_read(a & 0x3ffff);
   }
 
   void ctrl_write(uint32_t r, uint32_t v) override {
@@ -252,6 +254,12 @@ struct cp_model::uc : afuc_env {
       (n == 1 ? m.ib1_base : m.ib2_base) = uint32_t(L.addr);
       (n == 1 ? m.ib1_base_hi : m.ib2_base_hi) = uint32_t(L.addr >> 32);
       update_ib_regs();
+      return;
+    }
+    if (gen() >= 6 && r == 0x025) {  // REG_WRITE: a register write at REG_WRITE_ADDR, which advances
+      const uint32_t a = ctrl[0x024];
+      m.reg_write(a & 0xffff, v);
+      ctrl[0x024] = (a & 0xffff0000u) | ((a + 1) & 0xffff);
       return;
     }
     switch (r) {
@@ -280,6 +288,8 @@ struct cp_model::uc : afuc_env {
                 m.name() + std::string(": malformed PM4 packet, opcode ") + pm4_id_name(opcode_of(v)) +
                     " (header " + hex32(v) + ")");
         break;
+      case 0x060: case 0x061: break;  // PACKET_TABLE_WRITE_ADDR / PACKET_TABLE_WRITE (in the ISS)
+      case 0x058: case 0x024: case 0x026: case 0x027: break;  // LOAD_STORE_HI, REG_WRITE_ADDR, REG_READ_*
       case 0x0f8:  // PFP -> MEQ
         if (m.meq_.size() >= m.meq_depth)
           block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
@@ -287,14 +297,34 @@ struct cp_model::uc : afuc_env {
         m.meq_occupancy.add(m.meq_.size());
         m.meq_push_ev_.notify(sc_core::SC_ZERO_TIME);
         break;
-      default: break;
+      default:
+        if (r != mem_read_base() && r != mem_read_base() + 1 && r != mem_read_base() + 2)
+          m.unmodelled_ctrl_.insert(r);  // stored, no behaviour: listed for the report
+        break;
     }
   }
 
   uint32_t ctrl_read(uint32_t r) override {
     r &= 0xfff;
     if (r == 0x054) return level;  // IB_LEVEL
+    if (r != 0x058 && r != 0x024 && r != 0x026 && r != 0x027 && (r < mem_read_base() || r > mem_read_base() + 2))
+      m.unmodelled_ctrl_.insert(r);
     return ctrl[r];
+  }
+
+  // a6xx pipe registers (Mesa adreno_pipe_regs.xml): NRT_ADDR 0xa0/0xa1 and NRT_DATA 0xa2
+  // replace CP_ME_NRT; the others (events, waits) are counted, not modelled.
+  void pipe_write(uint32_t id, uint32_t v) override {
+    if (id == 0xa0) { m.nrt_addr_lo = v; return; }
+    if (id == 0xa1) { m.nrt_addr_hi = v; return; }
+    if (id == 0xa2) {
+      const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
+      mem_write32(a, v);
+      m.nrt_addr_lo = uint32_t(a + 4);
+      m.nrt_addr_hi = uint32_t((a + 4) >> 32);
+      return;
+    }
+    ++m.pipe_other;
   }
 
   uint32_t mem_read(uint64_t a) override { return mem_read32(a); }
@@ -305,6 +335,11 @@ struct cp_model::uc : afuc_env {
   }
 
   void thread() {
+    if (!m.autostart) {  // wait for CP_SQE_CNTL bit 0
+      waiting = true;
+      while (!(m.sqe_cntl.get() & 1)) sc_core::wait(m.start_ev_);
+      waiting = false;
+    }
     for (;;) {
       iss.run(m.batch);
       catch_up();
@@ -322,6 +357,7 @@ cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
   for (unsigned i = 0; i < scratch.size(); i++)
     scratch[i] = std::make_unique<reg>(regs, "CP_SCRATCH_REG" + std::to_string(i), 4 * (CP_SCRATCH_REG0 + i), 4, 0);
   rb_wptr.sync = true;
+  sqe_cntl.on_write = [this](uint64_t, uint64_t) { start_ev_.notify(sc_core::SC_ZERO_TIME); };
   rb_wptr.on_write = [this](uint64_t, uint64_t) { wptr_ev_.notify(sc_core::SC_ZERO_TIME); };
   int_status.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
   int_en.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };

@@ -13,6 +13,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 #include <systemc>
@@ -41,6 +42,9 @@ class cp_model : public sc_core::sc_module, public component {
   reg rb_cntl{regs, "CP_RB_CNTL", 4 * CP_RB_CNTL, 4, 0};          // [5:0] BUFSZ: 8 << BUFSZ bytes
   reg rb_rptr{regs, "CP_RB_RPTR", 4 * CP_RB_RPTR, 4, 0, access::ro};  // dwords
   reg rb_wptr{regs, "CP_RB_WPTR", 4 * CP_RB_WPTR, 4, 0};          // dwords; a write kicks the CP
+  reg sqe_cntl{regs, "CP_SQE_CNTL", 4 * CP_SQE_CNTL, 4, 0};          // bit 0 starts the microcontrollers (autostart off)
+  reg sqe_instr_base{regs, "CP_SQE_INSTR_BASE", 4 * CP_SQE_INSTR_BASE, 4, 0};  // image address (read by real a6xx firmware)
+  reg sqe_instr_base_hi{regs, "CP_SQE_INSTR_BASE_HI", 4 * CP_SQE_INSTR_BASE_HI, 4, 0};
   reg hw_fault{regs, "CP_HW_FAULT", 4 * CP_HW_FAULT, 4, 0, access::ro};  // first error: cause | detail << 8
   reg int_status{regs, "CP_INT_STATUS", 4 * CP_INT_STATUS, 4, 0, access::w1c};  // bit0 error, bit1 event
   reg int_en{regs, "CP_INT_EN", 4 * CP_INT_EN, 4, 0xffffffff};     // interrupt enable mask
@@ -67,6 +71,7 @@ class cp_model : public sc_core::sc_module, public component {
   param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "microcontroller clock period"};
   param<uint64_t> cycles_per_instr{this, "cycles_per_instr", 1, "cycles per microcode instruction", 1, 1000};
   param<uint64_t> batch{this, "batch", 1024, "instructions run between time updates", 1, 1 << 20};
+  param<bool> autostart{this, "autostart", true, "start the microcontrollers at time 0 (else on CP_SQE_CNTL bit 0)"};
   param<uint64_t> fetch_burst{this, "fetch_burst", 16, "dwords per ROQ fetch", 1, 256};
 
   counter packets{this, "packets", "PM4 packets dispatched (by the SQE or the ME)"};
@@ -76,6 +81,7 @@ class cp_model : public sc_core::sc_module, public component {
   counter mem_writes{this, "mem_writes", "firmware memory writes"};
   counter events{this, "events", "CP_EVENT_WRITE packets"};
   counter interrupts{this, "interrupts", "CP interrupt bits raised"};
+  counter pipe_other{this, "pipe_writes_unmodelled", "pipe register writes other than NRT_ADDR/NRT_DATA"};
   counter stall_data{this, "stalls.packet_data", "waits for ring-buffer data"};
   counter stall_meq_full{this, "stalls.meq_full", "PFP waits on a full MEQ"};
   counter stall_meq_empty{this, "stalls.meq_empty", "ME waits on an empty MEQ"};
@@ -99,6 +105,8 @@ class cp_model : public sc_core::sc_module, public component {
   const std::map<uint32_t, uint64_t>& packets_by_opcode() const { return by_opcode_; }
   const afuc_iss& iss(unsigned i) const;  // 0: SQE or PFP, 1: ME
   unsigned num_ucs() const;
+  // Control registers the firmware used that the model stores without behaviour.
+  const std::set<uint32_t>& unmodelled_control_registers() const { return unmodelled_ctrl_; }
   bool idle() const;  // ring empty and every microcontroller waiting for input
 
   struct uc;  // one microcontroller (ISS + environment + thread)
@@ -119,8 +127,9 @@ class cp_model : public sc_core::sc_module, public component {
   std::map<uint32_t, uint64_t> by_opcode_;
   std::map<uint32_t, std::unique_ptr<counter>> opcode_counters_;
   std::vector<std::string> errors_;
+  std::set<uint32_t> unmodelled_ctrl_;
   std::deque<uint32_t> meq_;
-  sc_core::sc_event wptr_ev_, meq_push_ev_, meq_pop_ev_, irq_ev_, never_;
+  sc_core::sc_event start_ev_, wptr_ev_, meq_push_ev_, meq_pop_ev_, irq_ev_, never_;
 };
 
 }  // namespace gpuvp::cp

@@ -8,7 +8,8 @@ namespace gpuvp::cp {
 // GPU register dword offsets of the CP registers (a6xx-like layout, see docs/models/cp.md).
 enum : uint32_t {
   CP_RB_BASE = 0x800, CP_RB_BASE_HI = 0x801, CP_RB_CNTL = 0x802, CP_RB_RPTR = 0x806,
-  CP_RB_WPTR = 0x807, CP_HW_FAULT = 0x821, CP_INT_STATUS = 0x823, CP_INT_EN = 0x824,
+  CP_RB_WPTR = 0x807, CP_SQE_CNTL = 0x808, CP_SQE_INSTR_BASE = 0x830, CP_SQE_INSTR_BASE_HI = 0x831,
+  CP_HW_FAULT = 0x821, CP_INT_STATUS = 0x823, CP_INT_EN = 0x824,
   CP_ME_NRT_ADDR_LO = 0x840, CP_ME_NRT_ADDR_HI = 0x841, CP_ME_NRT_DATA = 0x842,
   CP_SCRATCH_REG0 = 0x883, CP_IB1_BASE = 0x928, CP_IB1_BASE_HI = 0x929, CP_IB1_REM_SIZE = 0x92a,
   CP_IB2_BASE = 0x92b, CP_IB2_BASE_HI = 0x92c, CP_IB2_REM_SIZE = 0x92d,

@@ -17,7 +17,8 @@ namespace {
 struct named_reg { const char* name; uint32_t reg; };
 const named_reg cp_regs[] = {
     {"CP_RB_BASE", CP_RB_BASE}, {"CP_RB_BASE_HI", CP_RB_BASE_HI}, {"CP_RB_CNTL", CP_RB_CNTL},
-    {"CP_RB_RPTR", CP_RB_RPTR}, {"CP_RB_WPTR", CP_RB_WPTR}, {"CP_HW_FAULT", CP_HW_FAULT},
+    {"CP_RB_RPTR", CP_RB_RPTR}, {"CP_RB_WPTR", CP_RB_WPTR}, {"CP_SQE_CNTL", CP_SQE_CNTL},
+    {"CP_SQE_INSTR_BASE", CP_SQE_INSTR_BASE}, {"CP_SQE_INSTR_BASE_HI", CP_SQE_INSTR_BASE_HI}, {"CP_HW_FAULT", CP_HW_FAULT},
     {"CP_INT_STATUS", CP_INT_STATUS}, {"CP_INT_EN", CP_INT_EN},
     {"CP_ME_NRT_ADDR_LO", CP_ME_NRT_ADDR_LO}, {"CP_ME_NRT_ADDR_HI", CP_ME_NRT_ADDR_HI},
     {"CP_ME_NRT_DATA", CP_ME_NRT_DATA}, {"CP_SCRATCH_REG0", CP_SCRATCH_REG0},
