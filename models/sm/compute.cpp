@@ -121,7 +121,12 @@ void compute_engine::thread() {
     if (ok) {
       // The cycle loop: local time advances a cycle at a time; the quantum keeper decides when
       // to yield to the SystemC kernel.
-      while (g.step()) lt_.advance(period_);
+      try {
+        while (g.step()) lt_.advance(period_);
+      } catch (const std::exception& e) {  // the deadlock watchdog
+        errors_.push_back(e.what());
+        ok = false;
+      }
       lt_.advance(period_);
       r = g.result();
     }

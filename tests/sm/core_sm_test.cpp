@@ -298,3 +298,24 @@ TEST(sm_core, dual_issue_to_different_units) {
   auto same2 = issue_cycles(c, {op("FFMA", {10}, {2, 3, 4}), op("FFMA", {11}, {2, 3, 4}), op("EXIT", {}, {})});
   EXPECT_EQ(same2[1], 3u);
 }
+
+TEST(sm_core, watchdog_reports_a_deadlock) {
+  // A configuration the validator would refuse (sub-core, one DP unit for four scheduler slots),
+  // built by hand: warp 1 (scheduler 1) issues DADD into DP slot 1, which no unit serves.
+  gpu_config c = shipped("QV100");
+  c.num_dp = 1;
+  fixed_latency_memory m(100);
+  gpu_sim g(c, &m, 1);
+  g.watchdog_cycles = 10000;
+  kernel_trace k = make_kernel(70, {chain("DADD", 1, 10, {2, 4}), chain("DADD", 1, 10, {2, 4})});
+  g.start(k);
+  uint64_t n = 0;
+  try {
+    while (g.step() && ++n < 100000) {
+    }
+    FAIL() << "no deadlock reported";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no instruction issued for"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(n, 20000u);
+}

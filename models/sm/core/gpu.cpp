@@ -27,6 +27,8 @@ void gpu_sim::start(const kernel_trace& k) {
   start_ = cycle_;
   launch_wait_ = cfg_.kernel_launch_latency;
   finished_ = false;
+  last_progress_cycle_ = cycle_;
+  last_issued_ = 0;
 }
 
 bool gpu_sim::step() {
@@ -48,6 +50,18 @@ bool gpu_sim::step() {
   }
   for (auto& s : sms_) s->cycle();
   if (ctas_done_ == k_->ctas.size()) finished_ = true;
+  if ((cycle_ & 0xfff) == 0) {  // progress watchdog, checked every 4096 cycles
+    uint64_t issued = 0;
+    for (auto& s : sms_) issued += s->issued();
+    if (issued != last_issued_) {
+      last_issued_ = issued;
+      last_progress_cycle_ = cycle_;
+    } else if (cycle_ - last_progress_cycle_ > watchdog_cycles) {
+      finished_ = true;
+      throw std::runtime_error(k_->file + ": kernel " + k_->name + ": no instruction issued for " +
+                               std::to_string(cycle_ - last_progress_cycle_) + " cycles (deadlock)");
+    }
+  }
   return !finished_;
 }
 

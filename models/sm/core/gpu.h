@@ -31,13 +31,15 @@ class gpu_sim {
   gpu_sim(const gpu_config& cfg, mem_port* mem, unsigned num_sms = 0);
   // Starts a kernel; throws std::runtime_error if one CTA does not fit an SM.
   void start(const kernel_trace& k);
-  // One core cycle; false once the kernel has finished (then result() is final).
+  // One core cycle; false once the kernel has finished (then result() is final). Throws
+  // std::runtime_error if no SM issued an instruction for `watchdog_cycles` (a deadlock).
   bool step();
   bool running() const { return k_ != nullptr && !finished_; }
   kernel_result result() const;
   // Runs a whole kernel, returns its result.
   kernel_result run(const kernel_trace& k);
   uint64_t cycle() const { return cycle_; }
+  uint64_t watchdog_cycles = 1u << 20;
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
 
  private:
@@ -50,6 +52,7 @@ class gpu_sim {
   uint64_t cycle_ = 0, start_ = 0, launch_wait_ = 0;
   unsigned next_sm_ = 0, ctas_per_sm_ = 0;
   bool finished_ = false;
+  uint64_t last_progress_cycle_ = 0, last_issued_ = 0;
   std::vector<bool> used_;
 };
 

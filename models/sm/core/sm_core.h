@@ -72,6 +72,8 @@ class sm_core {
   uint64_t now() const { return cycle_; }
   unsigned id() const { return id_; }
   sm_stats stats() const;
+  // Monotonic count of issued instructions (progress watchdog).
+  uint64_t issued() const { return st_.warp_insts; }
   // Called with (cta_index) when a CTA finishes.
   std::function<void(unsigned)> on_cta_done;
   // Called when a warp issues an instruction (sampled Perfetto spans), may be empty.
