@@ -23,6 +23,15 @@ class recording_engine : public engine {
   }
 };
 
+// Accepts and counts methods, no effect (benchmarks).
+class null_engine : public engine {
+ public:
+  using engine::engine;
+
+ protected:
+  uint64_t execute(unsigned, unsigned, uint32_t, uint32_t, uint64_t) override { return method_cost_ps; }
+};
+
 // Memory-to-memory copy (NV50 M2MF subset): DMA_NOTIFY 0x180, DMA_BUFFER_IN 0x184,
 // DMA_BUFFER_OUT 0x188, OFFSET_IN_HIGH 0x238, OFFSET_OUT_HIGH 0x23c, NOTIFY 0x104,
 // OFFSET_IN 0x30c, OFFSET_OUT 0x310, PITCH_IN 0x314, PITCH_OUT 0x318, LINE_LENGTH_IN 0x31c,

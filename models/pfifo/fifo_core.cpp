@@ -232,26 +232,31 @@ uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
         if (c.acquire_active && !c.puller_stopped) {
           retry_acquire(c, now);
         } else if (can_push(c)) {
-          pusher_step(c, now);
+          do pusher_step(c, now);  // batch: up to the CACHE depth
+          while (can_push(c));
         } else if (c.puller_stopped || c.cache.empty()) {
           break;
         } else {
-          const cache_entry e = c.cache.front();
-          try {
-            puller_step(c, e, now);
-          } catch (const fault& f) {
+          // Drain the CACHE while the channel can go on.
+          while (!c.cache.empty() && c.blocked_until <= now && now < slice_end && !yield_ && !c.acquire_active && !c.hung &&
+                 !c.puller_stopped) {
+            const cache_entry e = c.cache.front();
+            try {
+              puller_step(c, e, now);
+            } catch (const fault& f) {
+              c.cache.pop_front();
+              error_record r;
+              r.type = f.t;
+              r.code = f.code;
+              r.word = e.data;
+              r.subc = e.subc;
+              r.mthd = e.mthd;
+              raise(c, r, now);
+              break;
+            }
             c.cache.pop_front();
-            error_record r;
-            r.type = f.t;
-            r.code = f.code;
-            r.word = e.data;
-            r.subc = e.subc;
-            r.mthd = e.mthd;
-            raise(c, r, now);
-            continue;
+            now += cfg_.method_cost_ps;
           }
-          c.cache.pop_front();
-          now += cfg_.method_cost_ps;
         }
       } catch (const fault& f) {
         error_record r;

@@ -84,8 +84,10 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
       e = std::move(m);
     } else if (kind == "record") {
       e = std::make_unique<recording_engine>(ename);
+    } else if (kind == "null") {
+      e = std::make_unique<null_engine>(ename);
     } else {
-      throw config_error(engine_map.path() + ": unknown engine kind '" + kind + "' (m2mf, record)");
+      throw config_error(engine_map.path() + ": unknown engine kind '" + kind + "' (m2mf, record, null)");
     }
     e->method_cost_ps = ps(engine_method_cost);
     e->switch_cost_ps = ps(engine_switch_cost);

@@ -37,7 +37,7 @@ class pfifo_platform : public gpuvp::testing::sim_test {
 }  // namespace
 
 TEST_F(pfifo_platform, DefaultScenarioFlat) {
-  configure();
+  configure("pfifo:\n  memory_target: interconnect\n");
   platform p;
   std::string msgs;
   EXPECT_EQ(run_file(p, "models/pfifo/workloads/default.pb", msgs), 0) << msgs;
@@ -61,8 +61,16 @@ TEST_F(pfifo_platform, ErrorScenarioEveryErrorIsReportedAndAcknowledged) {
   EXPECT_TRUE(p.modelled_errors().empty());  // all acknowledged; the hang was expected
 }
 
+TEST_F(pfifo_platform, SemaphoreMemFaultFlat) {
+  configure("pfifo:\n  memory_target: interconnect\n");
+  platform p;
+  std::string msgs;
+  EXPECT_EQ(run_file(p, "models/pfifo/workloads/semaphore_fault.pb", msgs), 0) << msgs;
+  EXPECT_TRUE(p.modelled_errors().empty());
+}
+
 TEST_F(pfifo_platform, DefaultScenarioThroughTheMmu) {
-  configure("components:\n  mmu: mmu_nv50\n");
+  configure("components:\n  mmu: mmu_nv50\npfifo:\n  memory_target: auto\n");
   platform p;
   auto* pf = p.find_as<pfifo_component>("pfifo");
   ASSERT_NE(pf, nullptr);

@@ -1,0 +1,186 @@
+// PFIFO throughput: methods per second from a pushbuffer in memory, through the pusher (timed
+// burst fetches over the router), the CACHE and the puller, to an engine, with LT timing.
+// Baselines in the same run: the router's bare 4-byte transaction rate to the same memory, and
+// the PFIFO core alone over a flat in-process bus (no TLM). Ratios are printed as counters.
+#include <benchmark/benchmark.h>
+#include <cstring>
+#include <memory>
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+#include "engines.h"
+#include "fifo_core.h"
+#include "gpuvp/config.h"
+#include "gpuvp/extension.h"
+#include "gpuvp/memory.h"
+#include "gpuvp/router.h"
+#include "pb_text.h"
+#include "pfifo.h"
+
+using namespace gpuvp;
+
+namespace {
+
+constexpr uint64_t vram_base = 0x200000000ull;
+constexpr uint64_t pb = 0x100000;          // VRAM linear
+constexpr uint32_t methods_per_run = 1u << 20;  // 1 Mi methods in 2047-word non-increasing commands
+
+struct host_stub : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<host_stub> regs{"regs"}, userd{"userd"};
+  explicit host_stub(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+  void wr(tlm_utils::simple_initiator_socket<host_stub>& s, uint64_t a, uint32_t v) {
+    transaction t(tlm::TLM_WRITE_COMMAND, a, &v, 4);
+    sc_core::sc_time d;
+    s->b_transport(t.gp, d);
+  }
+};
+
+struct rig {
+  std::unique_ptr<router> r;
+  std::unique_ptr<sparse_memory> vram;
+  std::unique_ptr<pfifo_component> pf;
+  std::unique_ptr<host_stub> host;
+  sc_core::sc_signal<bool> irq{"pfifo_irq"};
+  uint32_t words = 0;
+
+  rig() {
+    auto& cfg = config::global();
+    cfg.set("pfifo.engine_map", "1:null", "bench");
+    cfg.set("pfifo.engine_method_cost", "0", "bench");
+    cfg.set("pfifo.method_cost", "1 ns", "bench");
+    cfg.set("vram.read_latency", "20 ns", "bench");
+    r = std::make_unique<router>("interconnect");
+    vram = std::make_unique<sparse_memory>("vram");
+    pf = std::make_unique<pfifo_component>("pfifo");
+    host = std::make_unique<host_stub>("host");
+    pf->mem.bind(r->in);
+    r->out.bind(vram->in);
+    r->name_input(0, "pfifo");
+    r->map(0, vram_base, uint64_t(1) << 30, "vram");
+    host->regs.bind(pf->regs.in);
+    host->userd.bind(pf->userd);
+    pf->irq.bind(irq);
+    // Pushbuffer: bind subchannel 0 to engine 1 (GF100-style needs no RAMHT: use G84 with RAMHT).
+    std::vector<uint32_t> w;
+    w.push_back(pfifo::hdr_inc(0, 0, 1));
+    w.push_back(0xbeef0001);
+    for (uint32_t left = methods_per_run; left;) {
+      const uint32_t n = std::min<uint32_t>(left, 2047);
+      w.push_back(pfifo::hdr_ninc(0, 0x104, n));
+      for (uint32_t i = 0; i < n; ++i) w.push_back(i);
+      left -= n;
+    }
+    words = uint32_t(w.size());
+    vram->load(pb, w.data(), 4 * w.size());
+    // Channel 0 structure at VRAM 0x10000: pushbuffer DMA object (selector 1, all VRAM) and RAMHT.
+    const uint64_t inst = 0x10000;
+    const uint32_t dmaobj[6] = {0x3d | 1u << 16 | 2u << 18, 0x40000000, 0, 0, 0, 0};  // VRAM, RW, limit 1 GiB
+    vram->load(inst + 0x10, dmaobj, sizeof dmaobj);
+    const uint32_t h = pfifo::ramht_hash(0xbeef0001, pfifo::ramht_bits(0x8000), 0);
+    const uint32_t ent[2] = {0xbeef0001, pfifo::ramht_context(pfifo::gen::g84, 1, 0x40, 0)};
+    vram->load(inst + 0x10000 + h * 8, ent, 8);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    host->wr(host->regs, 0x300, 0);                        // CHAN_SEL 0
+    host->wr(host->regs, 0x308, uint32_t(inst >> 12));     // CHAN_INST
+    host->wr(host->regs, 0x30c, 1);                        // CHAN_PB_DMAOBJ
+    host->wr(host->regs, 0x304, 1);                        // CHAN_CTRL enable
+  }
+  // One run of the whole pushbuffer: DMA_GET = start, DMA_PUT = end, simulate until idle.
+  void once() {
+    host->wr(host->regs, 0x324, uint32_t(pb));
+    host->wr(host->userd, 0x40, uint32_t(pb + 4 * words));
+    sc_core::sc_start();
+  }
+};
+
+rig& the_rig() {
+  static rig r;
+  return r;
+}
+
+void BM_pfifo_methods_lt(benchmark::State& state) {
+  rig& r = the_rig();
+  auto* e = r.pf->engine_at(1);
+  const uint64_t before = e->methods;
+  for (auto _ : state) r.once();
+  const uint64_t methods = e->methods - before;
+  state.counters["methods_per_s"] = benchmark::Counter(double(methods), benchmark::Counter::kIsRate);
+  state.counters["sim_ns_per_method"] = sc_core::sc_time_stamp().to_seconds() * 1e9 / double(e->methods);
+}
+BENCHMARK(BM_pfifo_methods_lt)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+// Baseline: bare 4-byte reads through the router to the same memory, back to back.
+void BM_router_bare_transactions(benchmark::State& state) {
+  rig& r = the_rig();
+  uint32_t v = 0;
+  uint64_t n = 0;
+  transaction t(tlm::TLM_READ_COMMAND, 0, &v, 4);
+  sc_core::sc_time d;
+  for (auto _ : state) {
+    for (int i = 0; i < 1024; ++i) {
+      t.set(tlm::TLM_READ_COMMAND, vram_base + pb + 4 * (i & 255), &v, 4);
+      d = sc_core::SC_ZERO_TIME;
+      r.r->b_transport(0, t.gp, d);
+      ++n;
+    }
+  }
+  benchmark::DoNotOptimize(v);
+  state.counters["transactions_per_s"] = benchmark::Counter(double(n), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_router_bare_transactions);
+
+// Reference: the PFIFO core alone over an in-process flat bus (no TLM, no SystemC).
+struct flat_bus : pfifo::fifo_bus {
+  std::vector<uint8_t> mem = std::vector<uint8_t>(16 << 20);
+  bool dma(bool w, unsigned, uint32_t, uint64_t off, void* d, unsigned len, pfifo::client, uint64_t& now) override {
+    return phys(w, off, d, len, now);
+  }
+  bool vm(bool w, unsigned, uint64_t a, void* d, unsigned len, pfifo::client, uint64_t& now) override { return phys(w, a, d, len, now); }
+  bool inst(bool w, uint64_t a, void* d, unsigned len, uint64_t& now) override { return phys(w, a, d, len, now); }
+  bool phys(bool w, uint64_t a, void* d, unsigned len, uint64_t& now) {
+    if (a + len > mem.size()) return false;
+    if (w) std::memcpy(&mem[a], d, len);
+    else std::memcpy(d, &mem[a], len);
+    now += 20000;
+    return true;
+  }
+};
+
+void BM_pfifo_core_only(benchmark::State& state) {
+  flat_bus bus;
+  pfifo::core_config cfg;
+  cfg.g = pfifo::gen::gf100;  // no RAMHT needed: OBJECT takes engine+class
+  cfg.channels = 1;
+  pfifo::fifo_core core(cfg, bus);
+  pfifo::null_engine eng("null");
+  eng.method_cost_ps = 0;
+  core.attach_engine(0, &eng);
+  std::vector<uint32_t> w = {pfifo::hdr_inc(0, 0, 1), 0x9039};
+  for (uint32_t left = methods_per_run; left;) {
+    const uint32_t n = std::min<uint32_t>(left, 2047);
+    w.push_back(pfifo::hdr_ninc(0, 0x104, n));
+    for (uint32_t i = 0; i < n; ++i) w.push_back(i);
+    left -= n;
+  }
+  std::memcpy(&bus.mem[0x1000], w.data(), 4 * w.size());
+  auto& c = core.chan(0);
+  c.enabled = true;
+  c.pb_dmaobj = 1;
+  uint64_t now = 0;
+  for (auto _ : state) {
+    c.dma_get = 0x1000;
+    c.dma_put = 0x1000 + 4 * w.size();
+    core.kick(0);
+    for (uint64_t next; (next = core.run(now, pfifo::never)) != pfifo::never;) now = std::max(now, next);
+  }
+  state.counters["methods_per_s"] = benchmark::Counter(double(eng.methods), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_pfifo_core_only)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
