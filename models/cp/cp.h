@@ -63,6 +63,7 @@ class cp_model : public sc_core::sc_module, public component {
   sc_core::sc_out<bool> irq{"irq"};                          // (CP_INT_STATUS & CP_INT_EN) != 0
 
   param<uint64_t> base{this, "base", 0x400000, "BAR0 offset of the CP register window"};
+  param<std::string> mem_port{this, "mem_port", "interconnect", "where the mem initiator binds (e.g. an MMU's target port)"};
   param<uint64_t> generation{this, "generation", 6, "5: PFP + ME with the MEQ; 6: one SQE", 5, 6};
   param<std::string> firmware{this, "firmware", "", "SQE (a6xx) or ME (a5xx) firmware file; empty: gpuvp's own"};
   param<std::string> pfp_firmware{this, "pfp_firmware", "", "PFP firmware file (a5xx); empty: gpuvp's own"};
@@ -93,7 +94,7 @@ class cp_model : public sc_core::sc_module, public component {
 
   sc_core::sc_module& module() override { return *this; }
   std::vector<target_port> targets() override { return {{"regs", &regs.in, base, window_size, true}}; }
-  std::vector<initiator_port> initiators() override { return {{"mem", &mem, "interconnect"}}; }
+  std::vector<initiator_port> initiators() override { return {{"mem", &mem, mem_port}}; }
   std::vector<irq_port> irqs() override { return {{"irq", &irq}}; }
   bool qtest(const std::vector<std::string>& words, std::string& reply) override;
   void report(std::ostream& os) override;

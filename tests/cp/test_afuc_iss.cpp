@@ -226,6 +226,37 @@ TEST_F(IssTest, XmovSequence) {
   EXPECT_EQ(iss.reg(REG_REM), 0u);
 }
 
+TEST_F(IssTest, RepXmovCopiesExactlyRemDwords) {
+  // The real a630 PKT4 handler: (rep)(xmov1)mov $data, $data. With $rem = 1 the instruction's
+  // own read leaves $rem 0, so no extra move (documented choice: the reference emulator samples
+  // $rem before that read and would read a second dword). With $rem = 3: iteration 1 reads 2
+  // dwords (rem 3 -> 1), iteration 2 reads 1 (rem 0, no extra move).
+  env.stream = {0x11, 0x99};
+  load("mov $rem, 0x1\nmov $addr, 0x500\n(rep)(xmov1)mov $data, $data\n");
+  iss.run(3);
+  EXPECT_EQ(env.regs[0x500], 0x11u);
+  EXPECT_EQ(env.reg_writes.size(), 1u);
+  EXPECT_EQ(env.stream.size(), 1u);  // 0x99 is left for the next packet
+  env = test_env();
+  env.stream = {1, 2, 3, 4};
+  load("mov $rem, 0x3\nmov $addr, 0x600\n(rep)(xmov1)mov $data, $data\n");
+  iss.run(5);
+  EXPECT_EQ(env.reg_writes.size(), 3u);
+  EXPECT_EQ(env.regs[0x602], 3u);
+  EXPECT_EQ(env.stream.size(), 1u);
+  EXPECT_EQ(iss.reg(REG_REM), 0u);
+}
+
+TEST_F(IssTest, RegisterOffsetFlagsAboveBit17) {
+  // "ushr $usraddr, $01, 8" on a masked PKT4 header leaves the register parity in bit 19: a
+  // register write (bits 31:24 are zero), not a pipe register.
+  load("mov $01, 0x0808 << 16\nor $01, $01, 0x8301\nushr $usraddr, $01, 0x8\nmov $data, $00\n");
+  iss.run(4);
+  ASSERT_EQ(env.reg_writes.size(), 1u);
+  EXPECT_EQ(env.reg_writes[0].first, 0x80883u);  // the environment masks bits 17:0 (the CP does)
+  EXPECT_TRUE(env.pipe.empty());
+}
+
 TEST_F(IssTest, XmovBoundedByRem) {
   // $rem = 1 limits (xmov2) to one extra move: $05 = 9, then $data = $06 once, rem 0.
   load("mov $06, 0x9\nmov $rem, 0x1\nmov $addr, 0x400\n(xmov2)add $05, $00, $06\n");
