@@ -326,6 +326,7 @@ void fifo_core::pusher_step(channel& c, uint64_t& now) {
     if (c.st.lenp) {
       c.st.lenp = false;
       c.st.mcnt = word & 0xffffff;
+      c.stats.methods_ninc += c.st.mcnt;
     } else if (c.st.mcnt) {
       c.data_shadow = word;
       if (g < gen::gf100 && !puller_knows_mthd(g, c.st.mthd)) {
@@ -344,6 +345,11 @@ void fifo_core::pusher_step(channel& c, uint64_t& now) {
     } else {
       c.rsvd_shadow = word;
       const command cmd = decode_header(word, {g, c.ib_mode, c.sli_enable});
+      auto start_methods = [&](uint32_t count, bool ni, bool lenp, bool once, uint64_t& stat) {
+        c.st = {cmd.mthd, cmd.subc, count, ni, lenp, once};
+        c.dcount_shadow = 0;
+        stat += count;
+      };
       switch (cmd.kind) {
         case cmd_kind::old_jump:
         case cmd_kind::jump:
@@ -363,24 +369,17 @@ void fifo_core::pusher_step(channel& c, uint64_t& now) {
           break;
         case cmd_kind::increasing:
         case cmd_kind::gf_increasing:
-          c.st = {cmd.mthd, cmd.subc, cmd.count, false, false, false};
-          c.dcount_shadow = 0;
-          c.stats.methods_inc += cmd.count;
+          start_methods(cmd.count, false, false, false, c.stats.methods_inc);
           break;
         case cmd_kind::non_increasing:
         case cmd_kind::gf_non_increasing:
-          c.st = {cmd.mthd, cmd.subc, cmd.count, true, false, false};
-          c.dcount_shadow = 0;
-          c.stats.methods_ninc += cmd.count;
+          start_methods(cmd.count, true, false, false, c.stats.methods_ninc);
           break;
         case cmd_kind::gf_increase_once:
-          c.st = {cmd.mthd, cmd.subc, cmd.count, true, false, true};
-          c.dcount_shadow = 0;
-          c.stats.methods_inc += cmd.count;
+          start_methods(cmd.count, true, false, true, c.stats.methods_inc);
           break;
-        case cmd_kind::long_non_increasing:
-          c.st = {cmd.mthd, cmd.subc, 0, true, true, false};
-          c.dcount_shadow = 0;
+        case cmd_kind::long_non_increasing:  // the count is the next word
+          start_methods(0, true, true, false, c.stats.methods_ninc);
           break;
         case cmd_kind::gf_inline:
           if (!c.sli_enable || c.sli_active) cache_push(c, cmd.subc, cmd.mthd, cmd.data, false);
