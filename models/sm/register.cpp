@@ -1,6 +1,9 @@
 // Registers the "compute" component type and the "accel-sim" workload kind
 // (`gpuvp run --workload path/to/kernelslist.g`).
+#include <chrono>
+#include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <ostream>
 #include <systemc>
 
@@ -52,6 +55,46 @@ class accelsim_workload : public workload {
   std::string problem_;
 };
 
+// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] kernelslist.g`: the SM model alone (no
+// SystemC platform; memory behind L1 at L2 ROP + DRAM latency), one line per kernel.
+int sm_run_main(int argc, char** argv) {
+  std::string gpu = "QV100", files, list;
+  unsigned sms = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--gpu") gpu = value();
+    else if (a == "--config") files += (files.empty() ? "" : ",") + value();
+    else if (a == "--sms") sms = unsigned(std::stoul(value()));
+    else if (a == "--help" || a == "-h") {
+      std::cout << "usage: gpuvp sm-run [--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N] kernelslist.g\n";
+      return 0;
+    } else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
+    else list = a;
+  }
+  if (list.empty()) throw std::invalid_argument("no kernelslist.g given (gpuvp sm-run --help)");
+  const gpu_config cfg = make_gpu_config(gpu, files);
+  std::cout << cfg.summary() << "\n";
+  kernelslist kl = parse_kernelslist(list);
+  fixed_latency_memory mem(cfg.l2_rop_latency + cfg.dram_latency);
+  for (const auto& e : kl.entries) {
+    if (!e.is_kernel) continue;
+    kernel_trace k = parse_kernel_trace(e.trace_path);
+    gpu_sim g(cfg, &mem, sms);
+    const auto t0 = std::chrono::steady_clock::now();
+    kernel_result r = g.run(k);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "kernel " << r.id << " " << r.name << ": " << r.cycles << " cycles, " << r.stats.warp_insts
+              << " warp instructions, IPC " << r.ipc() << ", L1 hit rate " << r.l1_hit_rate()
+              << ", result-bus stalls " << r.stats.result_bus_stalls << ", " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0)
+              << " warp instructions/s\n";
+  }
+  return 0;
+}
+
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -64,6 +107,14 @@ void gpuvp_register_sm() {
   auto& r = registry::global();
   r.add_component_type("compute", "SM compute engine running Accel-Sim traces (GPGPU-Sim function units)",
                        [](const std::string& name) { return make_component<sm::compute_engine>(name); });
+  r.add_tool({"sm-run", "run an Accel-Sim kernelslist.g on the SM model alone (no platform)", [](int argc, char** argv) {
+                try {
+                  return sm::sm_run_main(argc, argv);
+                } catch (const std::exception& e) {
+                  std::cerr << "gpuvp sm-run: error: " << e.what() << "\n";
+                  return 1;
+                }
+              }});
   r.add_workload_kind({"accel-sim", "Accel-Sim kernelslist.g with post-processed .traceg kernels",
                        [](const std::string& path) { return sm::ends_with(path, ".g"); },
                        "components:\n  compute: compute\n",

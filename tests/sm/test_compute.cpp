@@ -9,6 +9,7 @@
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/memory.h"
+#include "gpuvp/registry.h"
 #include <tlm_utils/simple_target_socket.h>
 #include "paths.h"
 #include "testing.h"
@@ -199,4 +200,33 @@ TEST(sm_cli, malformed_trace_fails_naming_file_and_line) {
   auto r = run_gpuvp({"run", "--workload", sm_data_dir() + "/bad/kernelslist.g"});
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.err.find("kernel-1.traceg:24: unknown volta opcode 'FROB'"), std::string::npos) << r.out << r.err;
+}
+
+TEST(sm_cli, run_is_deterministic) {
+  auto a = run_gpuvp({"run", "--workload", sm_data_dir() + "/ffma/kernelslist.g", "--set", "compute.sms=2"});
+  auto b = run_gpuvp({"run", "--workload", sm_data_dir() + "/ffma/kernelslist.g", "--set", "compute.sms=2"});
+  auto kernel_line = [](const std::string& out) { auto p = out.find("kernel 1 "); return out.substr(p, out.find('\n', p) - p); };
+  ASSERT_EQ(a.rc, 0);
+  EXPECT_EQ(kernel_line(a.out), kernel_line(b.out));
+}
+
+TEST(sm_cli, sm_run_tool) {
+  gpuvp::testing::fresh_simulation();
+  const tool* t = registry::global().find_tool("sm-run");
+  ASSERT_NE(t, nullptr);
+  std::string list = sm_data_dir() + "/ffma/kernelslist.g";
+  std::vector<std::string> args{"sm-run", "--gpu", "A100", "--sms", "1", list};
+  std::vector<char*> argv;
+  for (auto& x : args) argv.push_back(x.data());
+  ::testing::internal::CaptureStdout();
+  int rc = t->main(int(argv.size()), argv.data());
+  std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(rc, 0);
+  EXPECT_NE(out.find("kernel 1 _Z9ffma_testPf"), std::string::npos) << out;
+  std::vector<std::string> bad{"sm-run", "--gpu", "GTX480", list};
+  std::vector<char*> argv2;
+  for (auto& x : bad) argv2.push_back(x.data());
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(t->main(int(argv2.size()), argv2.data()), 1);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find("unknown shipped GPU configuration 'GTX480'"), std::string::npos);
 }
