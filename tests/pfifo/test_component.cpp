@@ -47,8 +47,21 @@ TEST_F(pfifo_platform, DefaultScenarioFlat) {
   uint32_t ref = 0;
   ASSERT_TRUE(p.debug_read(p.bar0_base + 0xc00000 + 2 * 0x2000 + 0x48, &ref, 4));
   EXPECT_EQ(ref, 0x102u);
+  // DMA mode channel 2: DMA_GET reached DMA_PUT; IB mode channel 1: IB_GET = IB_PUT = 2 entries.
+  uint32_t get = 0, put = 1, ibget = 0;
+  ASSERT_TRUE(p.debug_read(p.bar0_base + 0xc00000 + 2 * 0x2000 + 0x44, &get, 4));
+  ASSERT_TRUE(p.debug_read(p.bar0_base + 0xc00000 + 2 * 0x2000 + 0x40, &put, 4));
+  EXPECT_EQ(get, put);
+  ASSERT_TRUE(p.debug_read(p.bar0_base + 0xc00000 + 1 * 0x2000 + 0x88, &ibget, 4));
+  EXPECT_EQ(ibget, 2u);
   auto* pf = p.find_as<pfifo_component>("pfifo");
   ASSERT_NE(pf, nullptr);
+  std::string reply;
+  EXPECT_TRUE(pf->qtest({"pfifo", "ref", "1"}, reply));
+  EXPECT_EQ(reply, "OK 0x101");
+  EXPECT_TRUE(pf->qtest({"pfifo", "ref", "99"}, reply));
+  EXPECT_EQ(reply.rfind("FAIL", 0), 0u);
+  EXPECT_FALSE(pf->qtest({"other"}, reply));
   EXPECT_GE(pf->core().chan(1).stats.semaphore_waits + pf->core().chan(2).stats.semaphore_waits, 1u);
   EXPECT_GE(pf->core().chan(1).stats.engine_switches, 1u);
 }
@@ -59,6 +72,29 @@ TEST_F(pfifo_platform, ErrorScenarioEveryErrorIsReportedAndAcknowledged) {
   std::string msgs;
   EXPECT_EQ(run_file(p, "models/pfifo/workloads/errors.pb", msgs), 0) << msgs;
   EXPECT_TRUE(p.modelled_errors().empty());  // all acknowledged; the hang was expected
+}
+
+TEST_F(pfifo_platform, Gf100Scenario) {
+  configure("pfifo:\n  generation: GF100\n");
+  platform p;
+  std::string msgs;
+  EXPECT_EQ(run_file(p, "models/pfifo/workloads/gf100.pb", msgs), 0) << msgs;
+  EXPECT_TRUE(p.modelled_errors().empty());
+  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* rec = dynamic_cast<pfifo::recording_engine*>(pf->engine_at(1));
+  ASSERT_NE(rec, nullptr);
+  std::vector<std::pair<uint32_t, uint32_t>> got, want = {{0, 1}, {0x100, 1}, {0x104, 2}, {0x104, 3}};
+  for (auto& l : rec->log) got.emplace_back(l.mthd, l.param);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(pf->core().chan(0).stats.semaphore_waits, 1u);
+}
+
+TEST_F(pfifo_platform, WorkloadForAnotherGenerationIsRefused) {
+  configure();
+  platform p;
+  std::string msgs;
+  EXPECT_EQ(run_file(p, "models/pfifo/workloads/gf100.pb", msgs), 1);
+  EXPECT_NE(msgs.find("written for GF100 but pfifo.generation is G84"), std::string::npos) << msgs;
 }
 
 TEST_F(pfifo_platform, SemaphoreMemFaultFlat) {

@@ -539,3 +539,49 @@ TEST(pfifo_CoreEngines, M2mfCopiesThroughDmaObjectsAndNotifies) {
   EXPECT_EQ(e.bus.r32(0x60000c), 0u);  // status: done
   EXPECT_EQ(e.core->chan(0).ref, 1u);
 }
+
+TEST(pfifo_CoreSemaphores, SeedLiteralTrigger) {
+  // Literal pseudocode: WRITE_LONG only when param == 2, and it writes param (2), not the sequence.
+  core_env e(gen::g84);
+  e.cfg.seed_literal_trigger = true;
+  e.core = std::make_unique<fifo_core>(e.cfg, e.bus);
+  auto& c = e.core->chan(0);
+  c.enabled = true;
+  c.pb_dmaobj = 1;
+  c.inst = 0x100000;
+  e.bus.objs[0x20] = {0x300000, 0xffff};
+  e.ramht_add(0, 0x5e4, 0, 0x20);
+  e.push(0, "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_ADDRESS_LOW 0x40\ninc 0 SEMAPHORE_SEQUENCE 0x77\n"
+            "inc 0 SEMAPHORE_TRIGGER 2\ninc 0 SEMAPHORE_ADDRESS_LOW 0x80\ninc 0 SEMAPHORE_TRIGGER 0x1002\n"
+            "inc 0 REF_CNT 1\n");
+  e.run();
+  EXPECT_EQ(e.bus.r32(0x300040), 2u);  // param, literally
+  // 0x1002: op = 0x1002 & 7 = 2 but param != 2: an "acquire" with op 2 -> invalid combination: hang
+  EXPECT_TRUE(c.hung);
+  EXPECT_EQ(e.bus.r32(0x300080), 0u);
+  EXPECT_EQ(c.ref, 0u);
+}
+
+TEST(pfifo_CoreSemaphores, Gf100MaskLiteralHangsDefaultWaits) {
+  for (bool literal : {false, true}) {
+    core_env e(gen::gf100);
+    e.cfg.seed_literal_trigger = literal;
+    e.core = std::make_unique<fifo_core>(e.cfg, e.bus);
+    auto& c = e.core->chan(0);
+    c.enabled = true;
+    c.pb_dmaobj = 1;
+    e.bus.w32(0x300040, 0x1);
+    e.push(0, "inc 0 SEMAPHORE_ADDRESS_LOW 0x300040\ninc 0 SEMAPHORE_SEQUENCE 0x6\ninc 0 SEMAPHORE_TRIGGER 8\ninc 0 REF_CNT 1\n");
+    e.run(5000000);  // 5 us: 1 & 6 == 0, nobody releases
+    if (literal) {
+      EXPECT_TRUE(c.hung);  // 8 & 7 = 0: invalid operation
+    } else {
+      EXPECT_FALSE(c.hung);
+      EXPECT_TRUE(c.acquire_active);
+      EXPECT_EQ(c.acquire_mode, 2u);
+      e.bus.w32(0x300040, 0x4);  // 4 & 6 != 0: the next retry succeeds
+      e.run(20000000);
+      EXPECT_EQ(c.ref, 1u);
+    }
+  }
+}
