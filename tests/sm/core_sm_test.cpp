@@ -319,3 +319,20 @@ TEST(sm_core, watchdog_reports_a_deadlock) {
   }
   EXPECT_LT(n, 20000u);
 }
+
+TEST(sm_core, two_level_scheduler_demotes_warps_waiting_on_loads) {
+  // One scheduler, active set of 1. Warp 0: LDG R1 then FFMA R2 <- R1 (waits ~120 cycles for
+  // the load); warp 1: 20 independent FFMAs. With the active set of one, warp 1 can only issue
+  // once warp 0 is demoted for waiting on its load, so it finishes long before warp 0's data
+  // is back: the kernel takes about as long as warp 0's load chain alone.
+  gpu_config c = shipped("QV100");
+  c.sub_core = false;
+  c.num_sched = 1;
+  c.scheduler = "two_level_active:1";
+  std::vector<trace_writer_inst> w0{mem("LDG.E", {1}, {4}, 0x10000, 4), op("FFMA", {2}, {1, 1, 1}), op("EXIT", {}, {})};
+  kernel_trace k = make_kernel(70, {w0, chain("FFMA", 20, 10, {2, 3, 4})});
+  kernel_result r = run1(c, k);
+  EXPECT_EQ(r.stats.warp_insts, 3u + 21u);
+  // warp 0: LDG issue 3, unit 6, line sent 7, back 7+20+100 = 127; FFMA issues then, +7 -> 134.
+  EXPECT_EQ(r.cycles, 134u);
+}

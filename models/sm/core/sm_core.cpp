@@ -359,6 +359,7 @@ void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
   for (int d = 0; d < inst.ndst; ++d)
     if (!is_zero_reg(inst.dst[d])) --w.reserved[inst.dst[d]];
+  if (inst.op == op_class::mem && !inst.store && inst.ndst) --w.mem_loads;
   --w.pending;
   warp_maybe_done(inst.warp);
 }
@@ -534,6 +535,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     for (int i = 0; i < ti.ndst; ++i)
       if (!is_zero_reg(ti.dst[i])) ++w.reserved[ti.dst[i]];
     ++w.pending;
+    if (in.op == op_class::mem && !in.store && in.ndst) ++w.mem_loads;
     port->move_in(cfg_.sub_core, sched, in);
     ++w.next;
     --w.ibuf;
@@ -559,6 +561,7 @@ void sm_core::issue() {
     const auto& mine = sched_warps_[s];
     const unsigned n = unsigned(mine.size());
     bool any_sb = false, any_pipe = false, any_bar = false, done = false;
+    unsigned last_why = unsigned(stall_cause::idle);
     auto attempt = [&](unsigned wi) {
       warp_state& w = warps_[wi];
       if (!w.live || w.exited) return false;
@@ -571,6 +574,7 @@ void sm_core::issue() {
         last_issued_[s] = int(wi);
         return true;
       }
+      last_why = why;
       any_sb |= why == unsigned(stall_cause::scoreboard);
       any_pipe |= why == unsigned(stall_cause::pipeline);
       any_bar |= why == unsigned(stall_cause::barrier);
@@ -582,17 +586,34 @@ void sm_core::issue() {
       if (!done)
         for (unsigned wi : age_order_[s])
           if (int(wi) != last_issued_[s] && (done = attempt(wi))) break;
+    } else if (two_level_active_) {
+      // two-level: round robin over the active set (the first N of the list); a warp stalled on
+      // the scoreboard while it has loads in flight is demoted to the back (pending set).
+      auto& lst = age_order_[s];
+      const unsigned na = std::min<unsigned>(two_level_active_, unsigned(lst.size()));
+      unsigned start = 0;
+      for (unsigned k = 0; k < na; ++k)
+        if (int(lst[k]) == last_issued_[s]) start = k + 1;
+      std::vector<unsigned>& demote = demote_;
+      demote.clear();
+      for (unsigned k = 0; k < na && !done; ++k) {
+        const unsigned wi = lst[(start + k) % na];
+        last_why = unsigned(stall_cause::idle);
+        done = attempt(wi);
+        if (!done && last_why == unsigned(stall_cause::scoreboard) && warps_[wi].mem_loads) demote.push_back(wi);
+      }
+      for (unsigned wi : demote) {
+        lst.erase(std::find(lst.begin(), lst.end(), wi));
+        lst.push_back(wi);
+      }
     } else {
-      // lrr (and two-level: loose round robin over the first `active` live warps after the last)
+      // lrr: loose round robin from the warp after the last issued
       unsigned start = 0;
       if (last_issued_[s] >= 0)
         start = unsigned(std::find(mine.begin(), mine.end(), unsigned(last_issued_[s])) - mine.begin()) + 1;
-      unsigned considered = 0;
       for (unsigned k = 0; k < n && !done; ++k) {
         unsigned wi = mine[(start + k) % n];
-        if (!warps_[wi].live) continue;
-        if (two_level_active_ && considered++ >= two_level_active_) break;
-        done = attempt(wi);
+        if (warps_[wi].live) done = attempt(wi);
       }
     }
     if (!done) {

@@ -89,6 +89,7 @@ class sm_core {
     unsigned ibuf = 0;          // decoded instructions ready to issue (instruction buffer)
     uint64_t decode_at = 0;     // cycle a pending fetch is decoded (0: none pending)
     unsigned pending = 0;  // instructions in flight that write registers
+    unsigned mem_loads = 0;  // loads in flight (two-level scheduler: long-latency wait)
     uint64_t age = 0;      // launch order (GTO: oldest first)
     std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
   };
@@ -130,9 +131,12 @@ class sm_core {
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
   std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
   unsigned last_fetched_ = 0;
-  std::vector<std::vector<unsigned>> age_order_;  // per scheduler: live warps, oldest first (GTO)
+  // Per scheduler: live warps, oldest first (GTO); for two-level, the first N are the active set
+  // and demoted warps go to the back.
+  std::vector<std::vector<unsigned>> age_order_;
   std::vector<unsigned> live_warps_;              // all live warps (fetch/decode scan)
   unsigned decodes_pending_ = 0;
+  std::vector<unsigned> demote_;  // scratch (two-level)
   bool gto_ = false;
   std::vector<std::unique_ptr<register_set>> sets_;  // owns all ID_OC / OC_EX sets
   register_set* id_oc_[num_op_classes] = {};
