@@ -255,6 +255,7 @@ uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
               break;
             }
             c.cache.pop_front();
+            if (e.mthd < 0x100) ++c.stats.methods_puller;
             now += cfg_.method_cost_ps;
           }
         }
@@ -417,6 +418,7 @@ void fifo_core::pusher_step(channel& c, uint64_t& now) {
     }
     c.dma_get = ib.address;
     c.dma_put = ib.address + uint64_t(ib.length) * 4;
+    c.fetch.clear();  // the segment may have been written since an earlier fetch (GPU-built pushbuffers)
     c.nonmain = ib.nonmain;
     if (!c.nonmain) c.dma_mget = c.dma_get;
   }
@@ -568,7 +570,6 @@ void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
         wait_pgraph_idle();
         throw fault{err_type::cache_error, cache_err::empty_subchannel};
       }
-      ++c.stats.methods_puller;
       return;
     }
     if (mthd < 0x100) throw fault{err_type::cache_error, cache_err::invalid_mthd};
@@ -603,7 +604,6 @@ void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
     return;
   }
 
-  ++c.stats.methods_puller;
   if (!puller_knows_mthd(g, mthd)) throw fault{err_type::cache_error, cache_err::invalid_mthd};
   switch (mthd) {
     case 0x0000: {  // OBJECT

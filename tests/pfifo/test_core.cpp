@@ -34,6 +34,10 @@ TEST(pfifo_CorePuller, ObjectForwardingAndRamhtTranslation) {
   EXPECT_EQ(c.ref, 7u);
   EXPECT_EQ(c.dma_get, c.dma_put);
   EXPECT_EQ(c.stats.bytes_fetched, 4u * 12);  // 12 words
+  EXPECT_EQ(c.stats.methods_puller, 2u);      // OBJECT, REF_CNT
+  EXPECT_EQ(c.stats.methods_engine, 6u);
+  EXPECT_EQ(c.stats.methods_inc, 5u);         // 1 + 2 + 1 + 1
+  EXPECT_EQ(c.stats.methods_ninc, 2u);
   EXPECT_EQ(c.engines[0], 1);
 }
 
