@@ -112,6 +112,7 @@ dma_object parse_g80_dmaobj(const uint32_t w[6]) {
 fifo_core::fifo_core(const core_config& cfg, fifo_bus& bus) : cfg_(cfg), bus_(bus), chans_(cfg.channels) {
   for (unsigned i = 0; i < chans_.size(); ++i) {
     chans_[i].id = i;
+    chans_[i].cache.reset(cfg.cache_depth);
     for (auto& e : chans_[i].engines) e = uint8_t(software_engine());
     chans_[i].last_engine = uint8_t(software_engine());
   }

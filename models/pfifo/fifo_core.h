@@ -88,6 +88,29 @@ class engine {
 // ---- Channel state ----
 struct cache_entry { uint16_t subc; uint16_t mthd; uint32_t data; bool ni; };
 
+// The CACHE of one channel: a ring of fixed capacity (the pusher never pushes into a full one).
+class cache_ring {
+ public:
+  void reset(size_t capacity) { buf_.assign(capacity ? capacity : 1, {}); head_ = count_ = 0; }
+  bool empty() const { return count_ == 0; }
+  size_t size() const { return count_; }
+  const cache_entry& front() const { return buf_[head_]; }
+  void pop_front() {
+    if (++head_ == buf_.size()) head_ = 0;
+    --count_;
+  }
+  void push_back(const cache_entry& e) {
+    size_t tail = head_ + count_;
+    if (tail >= buf_.size()) tail -= buf_.size();
+    buf_[tail] = e;
+    ++count_;
+  }
+
+ private:
+  std::vector<cache_entry> buf_ = std::vector<cache_entry>(1);
+  size_t head_ = 0, count_ = 0;
+};
+
 struct channel_stats {
   uint64_t methods_engine = 0, methods_puller = 0, methods_inc = 0, methods_ninc = 0, methods_inline = 0;
   uint64_t bytes_fetched = 0, fetches = 0, words = 0, ib_entries = 0;
@@ -115,7 +138,7 @@ struct channel {
   std::vector<uint32_t> fetch;
   uint64_t fetch_addr = 0;
   // CACHE (this channel's part; saved/restored on channel switch)
-  std::deque<cache_entry> cache;
+  cache_ring cache;
   // puller (seed "Puller state")
   uint32_t ctx[8] = {};
   uint32_t last_subc = 0;
