@@ -34,6 +34,7 @@ std::string err_code_name(gen g, err_type t, uint32_t code) {
 
 // ---------------------------------------------------------------- engines
 uint64_t engine::accept_time(uint64_t now) const {
+  if (done_.size() < queue_depth) return now;  // fewer queued than the depth, done or not
   auto first_pending = std::upper_bound(done_.begin(), done_.end(), now);
   size_t pending = size_t(done_.end() - first_pending);
   if (pending < queue_depth) return now;
