@@ -136,10 +136,12 @@ void execute_stage::execute() {
   for (auto& b : buses_)
     if (b.any()) b >>= 1;
   for (auto& e : units_) {
-    simd_function_unit& fu = *e.fu;
-    if (!fu.quiescent())
-      for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
     warp_inst* ready = e.port->get_ready(sub_core_ && e.slot != any_slot, e.slot);
+    if (e.quiet && !ready) continue;  // nothing in flight and nothing to take: cycle() is a no-op
+    simd_function_unit& fu = *e.fu;
+    if (!e.quiet)
+      for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
+    e.quiet = fu.quiescent();
     if (!ready || !fu.accepts(ready->op)) continue;
     if (!fu.can_issue(*ready)) {
       ++dispatch_stalls;
@@ -155,6 +157,7 @@ void execute_stage::execute() {
       buses_[bus].set(ready->latency);
     }
     fu.issue(*e.port, *ready);
+    e.quiet = false;
   }
 }
 

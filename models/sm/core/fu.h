@@ -179,6 +179,7 @@ class execute_stage {
     std::unique_ptr<simd_function_unit> fu;
     register_set* port;
     unsigned slot;
+    bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
   std::vector<entry> units_;
   std::vector<std::bitset<MAX_ALU_LATENCY>> buses_;
