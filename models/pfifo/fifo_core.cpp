@@ -89,7 +89,9 @@ uint32_t object_class(gen g, uint32_t w0) {
 
 dma_object parse_nv4_dmaobj(gen g, const uint32_t w[3]) {
   dma_object o;
-  o.cls = object_class(g, w[0]);
+  // The NV4 DMA object keeps its flags at bits 12+, so its class is read with at most 12 bits
+  // even on NV40, where other FIFO objects have 16-bit classes.
+  o.cls = object_class(g < gen::nv40 ? g : gen::nv25, w[0]);
   o.pt_present = (w[0] >> 12) & 1;
   o.rights = (w[0] >> 14) & 3;
   o.target = (w[0] >> 16) & 3;

@@ -89,6 +89,22 @@ TEST_F(pfifo_platform, Gf100Scenario) {
   EXPECT_EQ(pf->core().chan(0).stats.semaphore_waits, 1u);
 }
 
+TEST_F(pfifo_platform, Nv40ScenarioRaminObjectsAndGlobalRamht) {
+  configure("pfifo:\n  generation: NV40\n");
+  platform p;
+  std::string msgs;
+  EXPECT_EQ(run_file(p, "models/pfifo/workloads/nv40.pb", msgs), 0) << msgs;
+  EXPECT_TRUE(p.modelled_errors().empty());
+  auto* pf = p.find_as<pfifo_component>("pfifo");
+  EXPECT_EQ(pf->initiators().at(0).to, "interconnect");  // no NV50 VM before G80
+  auto* rec = dynamic_cast<pfifo::recording_engine*>(pf->engine_at(2));
+  ASSERT_NE(rec, nullptr);
+  std::vector<std::pair<uint32_t, uint32_t>> got, want = {{0, 0x40}, {0x104, 1}, {0x104, 2}};
+  for (auto& l : rec->log) got.emplace_back(l.mthd, l.param);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(pf->core().chan(0).stats.semaphore_waits, 1u);
+}
+
 TEST_F(pfifo_platform, WorkloadForAnotherGenerationIsRefused) {
   configure();
   platform p;
