@@ -413,16 +413,17 @@ void sm_core::collector_step() {
   // allocate_reads: each bank serves one read per step, oldest request first
   if (!reads_.empty()) {
     std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
-    for (auto it = reads_.begin(); it != reads_.end();) {
-      if (bank_reads_[it->bank] == 0) {
-        ++bank_reads_[it->bank];
-        --cus_[it->cu].pending_reads;
-        it = reads_.erase(it);
+    size_t keep = 0;
+    for (const read_req& r : reads_) {
+      if (bank_reads_[r.bank] == 0) {
+        ++bank_reads_[r.bank];
+        --cus_[r.cu].pending_reads;
       } else {
         ++st_.bank_conflicts;
-        ++it;
+        reads_[keep++] = r;  // stays queued, order kept
       }
     }
+    reads_.resize(keep);
   }
   // allocate_cu: move instructions from ID_OC into free collector units and queue their reads
   for (register_set* in : id_oc_list_) {

@@ -143,7 +143,7 @@ class sm_core {
   register_set* oc_ex_[num_op_classes] = {};
   std::vector<register_set*> id_oc_list_;
   std::vector<collector_unit> cus_;
-  std::deque<read_req> reads_;
+  std::vector<read_req> reads_;  // pending register reads, oldest first
   std::unique_ptr<execute_stage> ex_;
   ldst_unit* ldst_ = nullptr;
   std::vector<unsigned> bank_reads_;  // scratch
