@@ -33,7 +33,7 @@ sub:
 	nop
 )";
 
-TEST(AfucAsm, FileLayoutLabelsAndJumpTable) {
+TEST(cpAfucAsm, FileLayoutLabelsAndJumpTable) {
   auto w = afuc_assemble(small_fw, 6, "small.asm");
   // header + 17 instructions + 0x80 jump-table entries
   ASSERT_EQ(w.size(), 1u + 17u + 128u);
@@ -53,7 +53,7 @@ TEST(AfucAsm, FileLayoutLabelsAndJumpTable) {
   EXPECT_EQ(jt[0x3d], 0u);   // no handler
 }
 
-TEST(AfucAsm, DisassemblyReassemblesExactly) {
+TEST(cpAfucAsm, DisassemblyReassemblesExactly) {
   auto w = afuc_assemble(small_fw, 6, "small.asm");
   disasm_result d = afuc_disassemble(w, 6);
   EXPECT_EQ(d.unknown_reachable, 0u);
@@ -66,7 +66,7 @@ TEST(AfucAsm, DisassemblyReassemblesExactly) {
   EXPECT_EQ(afuc_assemble(afuc_disassemble(w5, 5).text, 5, "dis5.asm"), w5);
 }
 
-TEST(AfucAsm, RawLayoutRoundTrip) {
+TEST(cpAfucAsm, RawLayoutRoundTrip) {
   // An image without the trailing table disassembles with .nojumptable and comes back as is.
   std::vector<uint32_t> w = {0, 0x12345678u, 0x00000003u, 0x88020883u, 0x90000000u, 0xd8000000u};
   disasm_result d = afuc_disassemble(w, 6);
@@ -76,7 +76,7 @@ TEST(AfucAsm, RawLayoutRoundTrip) {
   EXPECT_EQ(afuc_assemble(d.text, 6, "raw.asm"), w);
 }
 
-TEST(AfucAsm, NonCanonicalWordsStayRaw) {
+TEST(cpAfucAsm, NonCanonicalWordsStayRaw) {
   // waitin with don't-care bits set, and a 2-src ALU with bits 8:5 set, print as [literal].
   std::vector<uint32_t> w = {0, 0x0u, 0x3u, 0xd8000001u, 0x986418e6u};
   disasm_result d = afuc_disassemble(w, 5);
@@ -94,7 +94,7 @@ static std::string error_of(const std::string& src, int gen) {
   return "";
 }
 
-TEST(AfucAsm, ErrorsNameFileAndLine) {
+TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(".nojumptable\nnop\n  frob $01\n", 6), "bad.asm:3: unknown instruction 'frob'");
   EXPECT_EQ(error_of(".nojumptable\njump #nowhere\n", 6), "bad.asm:2: undefined label 'nowhere'");
   EXPECT_EQ(error_of(".nojumptable\nadd $01, $02, 0x10000\n", 6), "bad.asm:2: immediate 0x10000 out of range");

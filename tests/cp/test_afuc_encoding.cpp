@@ -12,7 +12,7 @@ using namespace gpuvp::cp;
 using cp_test::asm1;
 
 // The reference's sample encodings, each re-derived from the tables:
-TEST(AfucEncoding, ReferenceSamplesMatchTheTables) {
+TEST(cpAfucEncoding, ReferenceSamplesMatchTheTables) {
   // movi 10001<<27 = 0x88000000 | DST 2<<16 = 0x20000 | imm 0x883
   EXPECT_EQ(asm1("mov $02, 0x883", 6), 0x88020883u);
   // 0x88000000 | SHIFT 16<<21 = 0x02000000 | DST 4<<16 = 0x40000 | 0xdead
@@ -31,7 +31,7 @@ TEST(AfucEncoding, ReferenceSamplesMatchTheTables) {
   EXPECT_EQ(asm1("ret", 6), 0xd0000000u);     // 110100<<26
 }
 
-TEST(AfucEncoding, AluForms) {
+TEST(cpAfucEncoding, AluForms) {
   // sub $05,$06,$07: 0x98000000 | 6<<21 = 0xc00000 | 7<<16 = 0x70000 | 5<<11 = 0x2800 | 3
   EXPECT_EQ(asm1("sub $05, $06, $07", 6), 0x98c72803u);
   // (rep)(xmov3)mov $data,$data: 0x98000000 | rep 0x04000000 | 0x1f<<16 | 0x1f<<11 = 0xf800 | 3<<9 = 0x600 | 6
@@ -56,14 +56,14 @@ TEST(AfucEncoding, AluForms) {
   }
 }
 
-TEST(AfucEncoding, MoveImmediateShiftChoice) {
+TEST(cpAfucEncoding, MoveImmediateShiftChoice) {
   // 0x12340000 = 0x91a0 << 13: the smallest shift that fits imm16 is chosen.
   // 0x88000000 | 13<<21 = 0x01a00000 | 5<<16 | 0x91a0
   EXPECT_EQ(asm1("mov $05, 0x12340000", 6), 0x89a591a0u);
   EXPECT_THROW(asm1("mov $05, 0x12345", 6), asm_error);  // odd and > 16 bits
 }
 
-TEST(AfucEncoding, ControlForms) {
+TEST(cpAfucEncoding, ControlForms) {
   // cread a5xx 10110<<27 = 0xb0000000 | OFFSET 5<<21 = 0xa00000 | DST 3<<16 | FLAGS 4<<12 | 0xb2
   EXPECT_EQ(asm1("cread $03, [$05 + 0x0b2], 0x4", 5), 0xb0a340b2u);
   // cread a6xx 10111<<27 = 0xb8000000
@@ -78,7 +78,7 @@ TEST(AfucEncoding, ControlForms) {
   EXPECT_EQ(asm1("cwrite $02, [$00 + @PACKET_TABLE_WRITE], 0x0", 6), 0xa8020061u);
 }
 
-TEST(AfucEncoding, FlowForms) {
+TEST(cpAfucEncoding, FlowForms) {
   // breq bit: 110011<<26 = 0xcc000000 | 4<<21 = 0x800000 | b1 1<<16 | +5
   EXPECT_EQ(asm1("breq $04, b1, #+5", 6), 0xcc810005u);
   // brne imm: 110000<<26 = 0xc0000000 | 2<<21 = 0x400000 | 3<<16 | -2 = 0xfffe
@@ -95,7 +95,7 @@ TEST(AfucEncoding, FlowForms) {
   EXPECT_EQ(asm1("(rep)nop", 6), 0x05000000u);
 }
 
-TEST(AfucDecode, RejectsWordsOutsideTheTables) {
+TEST(cpAfucDecode, RejectsWordsOutsideTheTables) {
   EXPECT_FALSE(afuc_decode(0x90000000u, 6));  // primary opcode 10010
   EXPECT_FALSE(afuc_decode(0x98000011u, 6));  // ALU sub-op 0x11
   EXPECT_FALSE(afuc_decode(0x98000015u, 6));  // ALU sub-op 0x15
@@ -109,7 +109,7 @@ TEST(AfucDecode, RejectsWordsOutsideTheTables) {
   EXPECT_EQ(afuc_decode(0x00000000u, 5)->op, afuc_op::nop);
 }
 
-TEST(AfucDecode, FieldsAndText) {
+TEST(cpAfucDecode, FieldsAndText) {
   auto in = afuc_decode(0x98641806u, 6);
   ASSERT_TRUE(in);
   EXPECT_EQ(in->op, afuc_op::or_);
@@ -130,7 +130,7 @@ TEST(AfucDecode, FieldsAndText) {
     EXPECT_EQ(afuc_encode(*afuc_decode(w, 6), 6), w) << std::hex << w;
 }
 
-TEST(Pm4Header, ParityVectors) {
+TEST(cpPm4Header, ParityVectors) {
   // p(v) = (~0x6996 >> fold4(v)) & 1; 0x6996 = 0110 1001 1001 0110b
   // pkt7(0x30,11): p(11)=~bit11(=1)=0, fold(0x30)=3 -> ~bit3(=0)=1 -> 0x70000000|0x30<<16|1<<23|11
   EXPECT_EQ(pm4_type7(0x30, 11), 0x70b0000bu);

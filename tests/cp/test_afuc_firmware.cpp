@@ -40,7 +40,7 @@ std::set<uint32_t> unknown_opcodes(const std::vector<uint32_t>& w, const disasm_
 }
 }  // namespace
 
-TEST(AdrenoFirmware, A630SqeRoundTripAndFullDecode) {
+TEST(cpAdrenoFirmware, A630SqeRoundTripAndFullDecode) {
   LOAD_FW(w, "a630_sqe.fw");
   afuc_image img = afuc_split(w);
   ASSERT_TRUE(img.has_jumptable);
@@ -50,7 +50,7 @@ TEST(AdrenoFirmware, A630SqeRoundTripAndFullDecode) {
   EXPECT_EQ(afuc_assemble(d.text, 6, "a630_sqe.asm"), w);
 }
 
-TEST(AdrenoFirmware, A650SqeRoundTripAndFullDecode) {
+TEST(cpAdrenoFirmware, A650SqeRoundTripAndFullDecode) {
   LOAD_FW(w, "a650_sqe.fw");
   disasm_result d = afuc_disassemble(w, 6);
   EXPECT_GT(d.reachable, 7000u);
@@ -58,7 +58,7 @@ TEST(AdrenoFirmware, A650SqeRoundTripAndFullDecode) {
   EXPECT_EQ(afuc_assemble(d.text, 6, "a650_sqe.asm"), w);
 }
 
-TEST(AdrenoFirmware, A660SqeRoundTrip) {
+TEST(cpAdrenoFirmware, A660SqeRoundTrip) {
   LOAD_FW(w, "a660_sqe.fw");
   // a660 has no trailing jump table (it is built at boot): listed as .nojumptable.
   disasm_result d = afuc_disassemble(w, 6);
@@ -69,7 +69,7 @@ TEST(AdrenoFirmware, A660SqeRoundTrip) {
   EXPECT_EQ(unknown_opcodes(w, d, 27), (std::set<uint32_t>{0x12, 0x13}));
 }
 
-TEST(AdrenoFirmware, A530PfpAndPm4RoundTrip) {
+TEST(cpAdrenoFirmware, A530PfpAndPm4RoundTrip) {
   LOAD_FW(pfp, "a530_pfp.fw");
   LOAD_FW(pm4, "a530_pm4.fw");
   for (auto* w : {&pfp, &pm4}) {

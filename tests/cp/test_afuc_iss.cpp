@@ -36,7 +36,7 @@ struct test_env : afuc_env {
   void error(const std::string& m) override { last_error = m; }
 };
 
-struct IssTest : ::testing::Test {
+struct cpIssTest : ::testing::Test {
   test_env env;
   afuc_iss iss{6, 4};
   void load(const std::string& src, int gen = 6, unsigned depth = 4) {
@@ -47,7 +47,7 @@ struct IssTest : ::testing::Test {
 };
 }  // namespace
 
-TEST(AfucAlu, ArithmeticAndCarry) {
+TEST(cpAfucAlu, ArithmeticAndCarry) {
   uint32_t c = 0;
   EXPECT_EQ(afuc_iss::alu(afuc_op::add, 0xffffffffu, 2, c), 1u);  // 0x1_00000001
   EXPECT_EQ(c, 1u);
@@ -63,7 +63,7 @@ TEST(AfucAlu, ArithmeticAndCarry) {
   EXPECT_EQ(afuc_iss::alu(afuc_op::subhi, 7, 2, c), 5u);
 }
 
-TEST(AfucAlu, LogicShiftsRotates) {
+TEST(cpAfucAlu, LogicShiftsRotates) {
   uint32_t c = 0;
   EXPECT_EQ(afuc_iss::alu(afuc_op::and_, 0xf0f0, 0x0ff0, c), 0x00f0u);
   EXPECT_EQ(afuc_iss::alu(afuc_op::or_, 0xf0f0, 0x0ff0, c), 0xfff0u);
@@ -88,7 +88,7 @@ TEST(AfucAlu, LogicShiftsRotates) {
   EXPECT_EQ(afuc_iss::alu(afuc_op::msb, 0x00012345u, 0, c), 16u);
 }
 
-TEST(AfucAlu, CompareCodes) {
+TEST(cpAfucAlu, CompareCodes) {
   uint32_t c = 0;
   EXPECT_EQ(afuc_iss::alu(afuc_op::cmp, 5, 3, c), 0x00u);
   EXPECT_EQ(afuc_iss::alu(afuc_op::cmp, 3, 3, c), 0x2bu);
@@ -96,7 +96,7 @@ TEST(AfucAlu, CompareCodes) {
   EXPECT_EQ(afuc_iss::alu(afuc_op::cmp, 0xffffffffu, 1, c), 0x00u);  // unsigned
 }
 
-TEST_F(IssTest, CmpWithBitBranchIsLessOrEqual) {
+TEST_F(cpIssTest, CmpWithBitBranchIsLessOrEqual) {
   // 0x2b = 101011b and 0x1e = 011110b both have bit 1; 0x00 does not: breq b1 = "<=".
   load("mov $02, 0x3\nmov $03, 0x5\ncmp $04, $02, $03\nbreq $04, b1, #+3\nnop\nmov $05, 0x1\nmov $06, 0x1\n");
   iss.run(6);  // 0..4, then 6 (the branch skips 5)
@@ -105,7 +105,7 @@ TEST_F(IssTest, CmpWithBitBranchIsLessOrEqual) {
   EXPECT_EQ(iss.reg(6), 1u);
 }
 
-TEST_F(IssTest, MoveImmediateAndZeroRegister) {
+TEST_F(cpIssTest, MoveImmediateAndZeroRegister) {
   load("mov $04, 0xdead << 16\nmov $00, 0x5\nadd $01, $00, 0x1\nnot $02, 0x1234\n");
   EXPECT_EQ(iss.run(4), 4u);
   EXPECT_EQ(iss.reg(4), 0xdead0000u);
@@ -114,7 +114,7 @@ TEST_F(IssTest, MoveImmediateAndZeroRegister) {
   EXPECT_EQ(iss.reg(2), 0xffffedcbu);  // ~0x00001234
 }
 
-TEST_F(IssTest, BranchDelaySlot) {
+TEST_F(cpIssTest, BranchDelaySlot) {
   load("mov $01, 0x1\njump #+3\nmov $02, 0x2\nmov $03, 0x3\nmov $04, 0x4\n");
   EXPECT_EQ(iss.run(4), 4u);  // pc 0, 1, 2 (delay slot), 4
   EXPECT_EQ(iss.reg(2), 2u);
@@ -123,7 +123,7 @@ TEST_F(IssTest, BranchDelaySlot) {
   EXPECT_EQ(iss.pc(), 5u);
 }
 
-TEST_F(IssTest, BranchInDelaySlotFirstTaken) {
+TEST_F(cpIssTest, BranchInDelaySlotFirstTaken) {
   load("jump #+3\nbreq $00, 0x1, #+4\nmov $01, 0x1\nmov $02, 0x2\n");
   iss.run(3);  // 0, 1 (not taken), 3
   EXPECT_EQ(iss.reg(1), 0u);
@@ -131,7 +131,7 @@ TEST_F(IssTest, BranchInDelaySlotFirstTaken) {
   EXPECT_EQ(iss.st(), afuc_iss::state::running);
 }
 
-TEST_F(IssTest, BranchInDelaySlotSecondTaken) {
+TEST_F(cpIssTest, BranchInDelaySlotSecondTaken) {
   load("breq $00, 0x1, #+3\njump #+3\nmov $01, 0x1\nmov $02, 0x2\nmov $03, 0x3\n");
   iss.run(4);  // 0 (not taken), 1 (taken to 4), 2 (its delay slot), 4
   EXPECT_EQ(iss.reg(1), 1u);
@@ -139,7 +139,7 @@ TEST_F(IssTest, BranchInDelaySlotSecondTaken) {
   EXPECT_EQ(iss.reg(3), 3u);
 }
 
-TEST_F(IssTest, BothBranchesTakenIsAnError) {
+TEST_F(cpIssTest, BothBranchesTakenIsAnError) {
   load("jump #+3\njump #+4\nnop\nnop\nnop\nnop\n");
   iss.run(10);
   EXPECT_EQ(iss.st(), afuc_iss::state::halted);
@@ -148,7 +148,7 @@ TEST_F(IssTest, BothBranchesTakenIsAnError) {
   EXPECT_EQ(env.last_error, iss.error_message());
 }
 
-TEST_F(IssTest, BranchForms) {
+TEST_F(cpIssTest, BranchForms) {
   // brne imm / breq imm / brne bit / breq bit, each taken and not taken.
   load("mov $01, 0x5\n"
        "brne $01, 0x5, #+2\nadd $02, $02, 0x1\n"   // not taken: $02 += 1 (and delay slot)
@@ -161,7 +161,7 @@ TEST_F(IssTest, BranchForms) {
   EXPECT_EQ(iss.pc(), 9u);
 }
 
-TEST_F(IssTest, CallAndReturnWithDelaySlots) {
+TEST_F(cpIssTest, CallAndReturnWithDelaySlots) {
   load("call #5\nmov $01, 0x1\nmov $02, 0x2\nnop\nnop\nadd $03, $01, 0x10\nret\nmov $04, 0x4\n");
   EXPECT_EQ(iss.run(6), 6u);  // 0, 1, 5, 6, 7, 2
   EXPECT_EQ(iss.reg(3), 0x11u);
@@ -171,7 +171,7 @@ TEST_F(IssTest, CallAndReturnWithDelaySlots) {
   EXPECT_EQ(iss.call_depth_now(), 0u);
 }
 
-TEST_F(IssTest, CallDepthOverflowIsAnError) {
+TEST_F(cpIssTest, CallDepthOverflowIsAnError) {
   load("call #2\nnop\ncall #4\nnop\ncall #0\nnop\n", 6, 2);
   iss.run(10);
   EXPECT_EQ(iss.st(), afuc_iss::state::halted);
@@ -179,13 +179,13 @@ TEST_F(IssTest, CallDepthOverflowIsAnError) {
             "CP microcode error at pc 0x0004 (word 0xd4000000): call stack overflow (depth 2)");
 }
 
-TEST_F(IssTest, ReturnWithEmptyStackIsAnError) {
+TEST_F(cpIssTest, ReturnWithEmptyStackIsAnError) {
   load("nop\nret\nnop\n");
   iss.run(10);
   EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0xd0000000): ret with an empty call stack");
 }
 
-TEST_F(IssTest, UndecodableWordStops) {
+TEST_F(cpIssTest, UndecodableWordStops) {
   load("nop\n[90000000]\n");
   iss.run(10);
   EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0x90000000): undecodable instruction");
@@ -194,7 +194,7 @@ TEST_F(IssTest, UndecodableWordStops) {
   EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0x00000000): pc outside the microcode image");
 }
 
-TEST_F(IssTest, RepeatCountsDownRem) {
+TEST_F(cpIssTest, RepeatCountsDownRem) {
   load("mov $rem, 0x3\n(rep)add $01, $01, 0x2\nmov $rem, 0x0\n(rep)add $01, $01, 0x100\n");
   EXPECT_EQ(iss.run(6), 6u);  // 1 + 3 iterations + 1 + (rep) with $rem 0 issuing once
   EXPECT_EQ(iss.reg(1), 6u);
@@ -202,7 +202,7 @@ TEST_F(IssTest, RepeatCountsDownRem) {
   EXPECT_EQ(iss.pc(), 4u);
 }
 
-TEST_F(IssTest, RepeatStreamsDataIntoRegisters) {
+TEST_F(cpIssTest, RepeatStreamsDataIntoRegisters) {
   env.stream = {10, 20, 30};
   load("mov $rem, 0x3\nmov $addr, 0x100\n(rep)mov $data, $data\n");
   iss.run(5);
@@ -214,7 +214,7 @@ TEST_F(IssTest, RepeatStreamsDataIntoRegisters) {
   EXPECT_TRUE(env.stream.empty());
 }
 
-TEST_F(IssTest, XmovSequence) {
+TEST_F(cpIssTest, XmovSequence) {
   // $rem = 4, (xmov3)mov $05, $data: $05 = 1 (rem 3); rem = 3, $data = 2 (rem 2);
   // rem = 2, $05 = 3 (rem 1); rem = 1, $data = 4 (rem 0).
   env.stream = {1, 2, 3, 4};
@@ -226,7 +226,7 @@ TEST_F(IssTest, XmovSequence) {
   EXPECT_EQ(iss.reg(REG_REM), 0u);
 }
 
-TEST_F(IssTest, RepXmovCopiesExactlyRemDwords) {
+TEST_F(cpIssTest, RepXmovCopiesExactlyRemDwords) {
   // The real a630 PKT4 handler: (rep)(xmov1)mov $data, $data. With $rem = 1 the instruction's
   // own read leaves $rem 0, so no extra move (documented choice: the reference emulator samples
   // $rem before that read and would read a second dword). With $rem = 3: iteration 1 reads 2
@@ -247,7 +247,7 @@ TEST_F(IssTest, RepXmovCopiesExactlyRemDwords) {
   EXPECT_EQ(iss.reg(REG_REM), 0u);
 }
 
-TEST_F(IssTest, RegisterOffsetFlagsAboveBit17) {
+TEST_F(cpIssTest, RegisterOffsetFlagsAboveBit17) {
   // "ushr $usraddr, $01, 8" on a masked PKT4 header leaves the register parity in bit 19: a
   // register write (bits 31:24 are zero), not a pipe register.
   load("mov $01, 0x0808 << 16\nor $01, $01, 0x8301\nushr $usraddr, $01, 0x8\nmov $data, $00\n");
@@ -257,7 +257,7 @@ TEST_F(IssTest, RegisterOffsetFlagsAboveBit17) {
   EXPECT_TRUE(env.pipe.empty());
 }
 
-TEST_F(IssTest, XmovBoundedByRem) {
+TEST_F(cpIssTest, XmovBoundedByRem) {
   // $rem = 1 limits (xmov2) to one extra move: $05 = 9, then $data = $06 once, rem 0.
   load("mov $06, 0x9\nmov $rem, 0x1\nmov $addr, 0x400\n(xmov2)add $05, $00, $06\n");
   iss.run(4);
@@ -267,7 +267,7 @@ TEST_F(IssTest, XmovBoundedByRem) {
   EXPECT_EQ(iss.reg(REG_REM), 0u);
 }
 
-TEST_F(IssTest, RegisterWritesWithBankBit) {
+TEST_F(cpIssTest, RegisterWritesWithBankBit) {
   // or $addr, $17, REG: bit 11 selects bank 1 -> 0x800 | 0x100
   load("mov $17, 0x800\nmov $03, 0x33\nmov $04, 0x44\nor $addr, $17, 0x100\nmov $data, $03\nmov $data, $04\n");
   iss.run(6);
@@ -275,7 +275,7 @@ TEST_F(IssTest, RegisterWritesWithBankBit) {
   EXPECT_EQ(env.regs[0x901], 0x44u);
 }
 
-TEST_F(IssTest, SpecialSourceRegisters) {
+TEST_F(cpIssTest, SpecialSourceRegisters) {
   env.regs[0x120] = 0x77;
   load("mov $addr, 0x120\nmov $01, $memdata\nmov $02, $regdata\nmov $rem, 0x9\nmov $03, $rem\n");
   iss.run(5);
@@ -286,7 +286,7 @@ TEST_F(IssTest, SpecialSourceRegisters) {
   EXPECT_EQ(iss.reg(3), 9u);
 }
 
-TEST_F(IssTest, PipeRegistersOnA6xx) {
+TEST_F(cpIssTest, PipeRegistersOnA6xx) {
   // $addr >= 0x10000 selects pipe register $addr>>24; each $data write moves to the next
   // (+0x01000000) unless bit 18 is set.
   load("mov $addr, 0x5 << 24\nmov $data, $00\nmov $01, 0x7\nmov $data, $01\n"
@@ -299,7 +299,7 @@ TEST_F(IssTest, PipeRegistersOnA6xx) {
   EXPECT_TRUE(env.regs.empty());
 }
 
-TEST_F(IssTest, ControlRegistersAndPreIncrement) {
+TEST_F(cpIssTest, ControlRegistersAndPreIncrement) {
   load("mov $05, 0x10\nmov $02, 0x42\ncwrite $02, [$05 + 0x4], 0x4\ncread $03, [$05 + 0x0], 0x0\n"
        "cwrite $02, [$05 + 0x1], 0x8\n");
   iss.run(5);
@@ -310,7 +310,7 @@ TEST_F(IssTest, ControlRegistersAndPreIncrement) {
   EXPECT_EQ(iss.reg(5), 0x14u);
 }
 
-TEST_F(IssTest, PacketTableWrite) {
+TEST_F(cpIssTest, PacketTableWrite) {
   load("mov $02, 0x10\ncwrite $02, [$00 + @PACKET_TABLE_WRITE_ADDR], 0x0\nmov $03, 0x7\n"
        "cwrite $03, [$00 + @PACKET_TABLE_WRITE], 0x0\nmov $03, 0x9\ncwrite $03, [$00 + @PACKET_TABLE_WRITE], 0x0\n");
   iss.run(6);
@@ -318,7 +318,7 @@ TEST_F(IssTest, PacketTableWrite) {
   EXPECT_EQ(iss.jumptable(0x11), 9u);  // write address auto-increments
 }
 
-TEST_F(IssTest, LoadStoreUseLoadStoreHi) {
+TEST_F(cpIssTest, LoadStoreUseLoadStoreHi) {
   env.ctrl[0x058] = 0x1;  // LOAD_STORE_HI
   env.mem[0x1'0000'1010ull] = 0x5a5a;
   load("mov $05, 0x1000\nload $03, [$05 + 0x10], 0x0\nstore $03, [$05 + 0x20], 0x4\n");
@@ -328,7 +328,7 @@ TEST_F(IssTest, LoadStoreUseLoadStoreHi) {
   EXPECT_EQ(iss.reg(5), 0x1020u);  // pre-increment
 }
 
-TEST_F(IssTest, SetSecureSkipsTwoOnSuccess) {
+TEST_F(cpIssTest, SetSecureSkipsTwoOnSuccess) {
   const char* src = "mov $02, 0x1\nsetsecure $02, #+3\nmov $03, 0x3\nmov $04, 0x4\nmov $05, 0x5\n";
   env.secure_ok = true;
   load(src);
@@ -342,7 +342,7 @@ TEST_F(IssTest, SetSecureSkipsTwoOnSuccess) {
   EXPECT_EQ(iss.reg(3), 3u);
 }
 
-TEST_F(IssTest, PreemptLeaveJumpsAndIretFails) {
+TEST_F(cpIssTest, PreemptLeaveJumpsAndIretFails) {
   load("preemptleave #3\nmov $01, 0x1\nmov $02, 0x2\nmov $03, 0x3\niret\n");
   iss.run(3);  // 0, 1 (delay slot), 3
   EXPECT_EQ(iss.reg(1), 1u);
@@ -370,7 +370,7 @@ PKT4:
 	mov $01, $data
 )";
 
-TEST_F(IssTest, WaitinDispatchesThroughTheJumpTable) {
+TEST_F(cpIssTest, WaitinDispatchesThroughTheJumpTable) {
   iss = afuc_iss(6, 4);
   auto w = afuc_assemble(dispatch_fw, 6, "d.asm");
   iss.load(std::vector<uint32_t>(w.begin() + 1, w.end()));
@@ -394,7 +394,7 @@ TEST_F(IssTest, WaitinDispatchesThroughTheJumpTable) {
   EXPECT_EQ(iss.stats().packets, 3u);
 }
 
-TEST_F(IssTest, InvalidHeaderStops) {
+TEST_F(cpIssTest, InvalidHeaderStops) {
   iss = afuc_iss(6, 4);
   auto w = afuc_assemble(dispatch_fw, 6, "d.asm");
   iss.load(std::vector<uint32_t>(w.begin() + 1, w.end()));

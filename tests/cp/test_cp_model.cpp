@@ -79,7 +79,7 @@ struct cp_bench : sc_core::sc_module {
 uint32_t t7(uint32_t op, uint32_t n) { return pm4_type7(op, n); }
 uint32_t t4(uint32_t reg, uint32_t n) { return pm4_type4(reg, n); }
 
-struct CpModel : gpuvp::testing::sim_test {
+struct cpModel : gpuvp::testing::sim_test {
   std::unique_ptr<cp_bench> b;
   void run(std::function<void(cp_bench&)> script) {
     b = std::make_unique<cp_bench>("bench", std::move(script));
@@ -88,7 +88,7 @@ struct CpModel : gpuvp::testing::sim_test {
 };
 }  // namespace
 
-TEST_F(CpModel, Pkt4WritesRegistersAndRingPointerAdvances) {
+TEST_F(cpModel, Pkt4WritesRegistersAndRingPointerAdvances) {
   run([](cp_bench& b) {
     b.submit({t4(CP_SCRATCH_REG0, 2), 0x11, 0x22});
     ASSERT_TRUE(b.wait_idle());
@@ -105,7 +105,7 @@ TEST_F(CpModel, Pkt4WritesRegistersAndRingPointerAdvances) {
   EXPECT_TRUE(b->cp.modelled_errors().empty());
 }
 
-TEST_F(CpModel, NopAndMeInitSkipTheirPayload) {
+TEST_F(cpModel, NopAndMeInitSkipTheirPayload) {
   run([](cp_bench& b) {
     b.submit({t7(0x10, 2), 0xdead, 0xbeef, t7(0x48, 1), 0x5, t4(CP_SCRATCH_REG0, 1), 0x5});
     ASSERT_TRUE(b.wait_idle());
@@ -115,7 +115,7 @@ TEST_F(CpModel, NopAndMeInitSkipTheirPayload) {
   EXPECT_EQ(b->cp.packets_by_opcode().at(0x48), 1u);
 }
 
-TEST_F(CpModel, MemWrite) {
+TEST_F(cpModel, MemWrite) {
   run([](cp_bench& b) {
     b.submit({t7(0x3d, 4), 0x8000, 0x0, 0xaaaa, 0xbbbb});
     ASSERT_TRUE(b.wait_idle());
@@ -124,7 +124,7 @@ TEST_F(CpModel, MemWrite) {
   });
 }
 
-TEST_F(CpModel, IndirectBuffersIb1AndIb2) {
+TEST_F(cpModel, IndirectBuffersIb1AndIb2) {
   run([](cp_bench& b) {
     // IB2 at 0x30000: scratch2 = 9
     for (uint32_t i = 0; uint32_t w : {t4(CP_SCRATCH_REG0 + 2, 1), 9u}) b.mem.write32(0x30000 + 4 * i++, w);
@@ -142,7 +142,7 @@ TEST_F(CpModel, IndirectBuffersIb1AndIb2) {
   EXPECT_TRUE(b->cp.modelled_errors().empty());
 }
 
-TEST_F(CpModel, Ib3IsMalformed) {
+TEST_F(cpModel, Ib3IsMalformed) {
   run([](cp_bench& b) {
     for (uint32_t i = 0; uint32_t w : {t7(0x3f, 3), 0x50000u, 0u, 1u}) b.mem.write32(0x40000 + 4 * i++, w);
     for (uint32_t i = 0; uint32_t w : {t7(0x3f, 3), 0x40000u, 0u, 4u}) b.mem.write32(0x30000 + 4 * i++, w);
@@ -160,7 +160,7 @@ TEST_F(CpModel, Ib3IsMalformed) {
   EXPECT_NE(b->cp.modelled_errors()[0].find("malformed PM4 packet, opcode CP_INDIRECT_BUFFER"), std::string::npos);
 }
 
-TEST_F(CpModel, RegToMemAndMemToReg) {
+TEST_F(cpModel, RegToMemAndMemToReg) {
   run([](cp_bench& b) {
     b.mem.write32(0x5000, 0x1234);
     b.mem.write32(0x5004, 0x5678);
@@ -181,7 +181,7 @@ TEST_F(CpModel, RegToMemAndMemToReg) {
   });
 }
 
-TEST_F(CpModel, MemToMemSingleAndDouble) {
+TEST_F(cpModel, MemToMemSingleAndDouble) {
   run([](cp_bench& b) {
     b.mem.write32(0x7000, 0x11);
     b.mem.write32(0x7004, 0x22);
@@ -195,7 +195,7 @@ TEST_F(CpModel, MemToMemSingleAndDouble) {
   });
 }
 
-TEST_F(CpModel, ScratchWrite) {
+TEST_F(cpModel, ScratchWrite) {
   run([](cp_bench& b) {
     b.submit({t7(0x4c, 3), 2, 0xa, 0xb});
     ASSERT_TRUE(b.wait_idle());
@@ -204,7 +204,7 @@ TEST_F(CpModel, ScratchWrite) {
   });
 }
 
-TEST_F(CpModel, EventWriteTimestampAndInterrupt) {
+TEST_F(cpModel, EventWriteTimestampAndInterrupt) {
   run([](cp_bench& b) {
     // CACHE_FLUSH_TS (4) | TIMESTAMP (1<<30), no IRQ: only the write
     b.submit({t7(0x46, 4), 0x40000004, 0xb000, 0, 0x76});
@@ -225,7 +225,7 @@ TEST_F(CpModel, EventWriteTimestampAndInterrupt) {
   EXPECT_EQ(b->cp.events.value(), 2u);
 }
 
-TEST_F(CpModel, WaitRegMemPollsMemoryUntilEqual) {
+TEST_F(cpModel, WaitRegMemPollsMemoryUntilEqual) {
   run([](cp_bench& b) {
     // FUNCTION EQ (3) | POLL_MEMORY (1<<4) = 0x13; poll 0x6000 for 1, mask ~0, 10 cycles apart
     b.submit({t7(0x3c, 6), 0x13, 0x6000, 0, 1, 0xffffffff, 10, t4(CP_SCRATCH_REG0, 1), 0x55});
@@ -241,9 +241,9 @@ TEST_F(CpModel, WaitRegMemPollsMemoryUntilEqual) {
 // Register polls of every compare function. value is put in scratch4 (0x887); pass = the
 // packet after the wait runs at once.
 struct wrm_case { uint32_t func; uint32_t value, ref; bool is_signed, pass; };
-class CpWaitRegMem : public CpModel, public ::testing::WithParamInterface<wrm_case> {};
+class cpWaitRegMem : public cpModel, public ::testing::WithParamInterface<wrm_case> {};
 
-TEST_P(CpWaitRegMem, CompareFunctions) {
+TEST_P(cpWaitRegMem, CompareFunctions) {
   const wrm_case c = GetParam();
   run([c](cp_bench& b) {
     b.submit({t4(CP_SCRATCH_REG0 + 4, 1), c.value,
@@ -260,7 +260,7 @@ static std::string wrm_name(const ::testing::TestParamInfo<wrm_case>& i) {
          std::to_string(i.index) + (i.param.pass ? "_passes" : "_waits");
 }
 
-INSTANTIATE_TEST_SUITE_P(AllFunctions, CpWaitRegMem, ::testing::Values(
+INSTANTIATE_TEST_SUITE_P(cpAllFunctions, cpWaitRegMem, ::testing::Values(
     wrm_case{0, 1, 9, false, true},    // always
     wrm_case{1, 4, 5, false, true},    // LT: 4 < 5
     wrm_case{1, 5, 5, false, false},
@@ -279,7 +279,7 @@ INSTANTIATE_TEST_SUITE_P(AllFunctions, CpWaitRegMem, ::testing::Values(
     wrm_case{1, 0xffffffff, 1, true, true}),   // signed: -1 < 1
     wrm_name);
 
-TEST_F(CpModel, ExecCsGoesToTheDispatchPort) {
+TEST_F(cpModel, ExecCsGoesToTheDispatchPort) {
   run([](cp_bench& b) {
     b.submit({t7(0x33, 4), 0, 2, 3, 4});
     ASSERT_TRUE(b.wait_idle());
@@ -288,7 +288,7 @@ TEST_F(CpModel, ExecCsGoesToTheDispatchPort) {
   EXPECT_EQ(b->cp.dispatches()[0].words, (std::vector<uint32_t>{0, 2, 3, 4}));
 }
 
-TEST_F(CpModel, UnknownOpcodeRaisesErrorAndContinues) {
+TEST_F(cpModel, UnknownOpcodeRaisesErrorAndContinues) {
   run([](cp_bench& b) {
     b.submit({t7(0x21, 2), 1, 2, t4(CP_SCRATCH_REG0, 1), 0x42});  // CP_REG_RMW: no handler
     ASSERT_TRUE(b.wait_idle());
@@ -300,7 +300,7 @@ TEST_F(CpModel, UnknownOpcodeRaisesErrorAndContinues) {
   EXPECT_NE(b->cp.modelled_errors()[0].find("unknown PM4 opcode 0x00000021"), std::string::npos);
 }
 
-TEST_F(CpModel, MalformedMemWrite) {
+TEST_F(cpModel, MalformedMemWrite) {
   run([](cp_bench& b) {
     b.submit({t7(0x3d, 2), 0x8000, 0});
     ASSERT_TRUE(b.wait_idle());
@@ -308,7 +308,7 @@ TEST_F(CpModel, MalformedMemWrite) {
   });
 }
 
-TEST_F(CpModel, BadHeaderStopsTheMicrocontroller) {
+TEST_F(cpModel, BadHeaderStopsTheMicrocontroller) {
   run([](cp_bench& b) {
     b.submit({0x12345678});
     sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
@@ -320,7 +320,7 @@ TEST_F(CpModel, BadHeaderStopsTheMicrocontroller) {
   EXPECT_NE(b->cp.modelled_errors()[0].find("invalid PM4 header 0x12345678"), std::string::npos);
 }
 
-TEST_F(CpModel, BusErrorOnFetch) {
+TEST_F(cpModel, BusErrorOnFetch) {
   run([](cp_bench& b) {
     b.submit({t7(0x3f, 3), 0x0, 0x100, 4});  // IB at 0x100_00000000: outside the memory
     sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
@@ -328,12 +328,12 @@ TEST_F(CpModel, BusErrorOnFetch) {
   });
 }
 
-TEST_F(CpModel, MissingFirmwareIsAConfigError) {
+TEST_F(cpModel, MissingFirmwareIsAConfigError) {
   config::global().set("bench.cp.firmware", "/nonexistent/sqe.fw", "test");
   EXPECT_THROW(cp_bench("bench", [](cp_bench&) {}), config_error);
 }
 
-TEST_F(CpModel, A5xxPfpAndMeThroughTheMeq) {
+TEST_F(cpModel, A5xxPfpAndMeThroughTheMeq) {
   config::global().set("bench.cp.generation", "5", "test");
   config::global().set("bench.cp.meq_depth", "4", "test");
   run([](cp_bench& b) {
@@ -355,7 +355,7 @@ TEST_F(CpModel, A5xxPfpAndMeThroughTheMeq) {
 // Stretch goal: the real a630 SQE firmware (Debian firmware-qcom-soc) boots from its image in
 // memory (its bootstrap fills the jump table through MEM_READ and PACKET_TABLE_WRITE) and runs
 // CP_NOP, PKT4 and CP_MEM_WRITE (the latter through the NRT_ADDR/NRT_DATA pipe registers).
-TEST_F(CpModel, RealA630SqeRunsATinyStream) {
+TEST_F(cpModel, RealA630SqeRunsATinyStream) {
   const char* env = std::getenv("GPUVP_ADRENO_FW_DIR");
   const std::string path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/a630_sqe.fw";
   std::vector<uint32_t> file;

@@ -7,7 +7,7 @@
 
 using namespace gpuvp::cp;
 
-TEST(Pm4Format, PacketsIbsAndExpectations) {
+TEST(cpPm4Format, PacketsIbsAndExpectations) {
   pm4_program p = pm4_parse(
       "ring 0x2000 dwords 64\n"
       "mem 0x9000 1 2 3   # data\n"
@@ -38,7 +38,7 @@ TEST(Pm4Format, PacketsIbsAndExpectations) {
   EXPECT_EQ(p.expects[1].where, 0x883u);
 }
 
-TEST(Pm4Format, NumbersWithUnderscoresAreRejected) {
+TEST(cpPm4Format, NumbersWithUnderscoresAreRejected) {
   EXPECT_THROW(pm4_parse("CP_MEM_WRITE addr:0x1_0000_0000 5\n", "t.pm4"), pm4_error);
 }
 
@@ -51,7 +51,7 @@ static std::string parse_error(const std::string& text) {
   return "";
 }
 
-TEST(Pm4Format, ErrorsNameFileAndLine) {
+TEST(cpPm4Format, ErrorsNameFileAndLine) {
   EXPECT_EQ(parse_error("CP_NOP\nCP_FROB 1\n"), "bad.pm4:2: unknown packet or directive 'CP_FROB'");
   EXPECT_EQ(parse_error("PKT4 NOT_A_REG 1\n"), "bad.pm4:1: unknown register 'NOT_A_REG'");
   EXPECT_EQ(parse_error("CP_NOP 12z\n"), "bad.pm4:1: bad number '12z'");
@@ -66,7 +66,7 @@ TEST(Pm4Format, ErrorsNameFileAndLine) {
             "bad.pm4: the ring stream (5 dwords) does not fit the ring (4)");
 }
 
-TEST(Pm4Decode, ListingAndInvalidHeaders) {
+TEST(cpPm4Decode, ListingAndInvalidHeaders) {
   std::string l;
   EXPECT_EQ(pm4_decode({0x48088302u, 0x11, 0x22, 0x70108000u}, l), 0u);
   EXPECT_EQ(l,
