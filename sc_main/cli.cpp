@@ -219,6 +219,7 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
 
 int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
   register_all_models();
+  logger::global().set_sink(&err);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const std::string command = argc > 1 ? argv[1] : "run";

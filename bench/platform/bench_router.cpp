@@ -99,6 +99,7 @@ class ratio_reporter : public benchmark::ConsoleReporter {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   sys = new bench_system;
   benchmark::RegisterBenchmark("bare_b_transport", bare);
   benchmark::RegisterBenchmark("router_1_hop", router_1_hop);

@@ -69,6 +69,12 @@ double traffic_generator::bandwidth_bpns() const {
 traffic::traffic(sc_core::sc_module_name name) : sc_module(name) {
   for (unsigned i = 0; i < generator_count; ++i)
     gens_.push_back(std::make_unique<traffic_generator>(("g" + std::to_string(i)).c_str(), i));
+  // Settings of generators beyond the count (e.g. from default.yaml) are not errors.
+  auto& cfg = gpuvp::config::global();
+  for (const auto& child : cfg.children(this->name()))
+    if (child.size() > 1 && child[0] == 'g' && child.find_first_not_of("0123456789", 1) == std::string::npos &&
+        std::stoul(child.substr(1)) >= generator_count)
+      cfg.ignore_prefix(std::string(this->name()) + "." + child);
 }
 
 std::vector<gpuvp::component::initiator_port> traffic::initiators() {

@@ -187,7 +187,8 @@ void router::log_transaction(int id, const window& w, const tlm::tlm_generic_pay
   const gpu_ext& e = ext_of(gp);
   GPUVP_LOG(this, debug, input_names_[id] << " -> " << w.name << " " << (gp.is_write() ? "W" : "R") << " "
                                           << to_hex(gp.get_address()) << " len " << gp.get_data_length()
-                                          << " initiator " << e.initiator << " delay " << format_time(delay)
+                                          << " initiator " << e.initiator << " delay " << format_time(delay) << " (done at "
+                                          << format_time(sc_core::sc_time_stamp() + delay) << ")"
                                           << " " << (gp.is_response_ok() ? "ok" : gp.get_response_string()));
 }
 

@@ -96,6 +96,7 @@ void logger::reset() {
   default_ = max_ = log_level::warning;
   rules_.clear();
   errors_ = warnings_ = 0;
+  sink_ = nullptr;
 }
 
 namespace {
@@ -143,8 +144,8 @@ bool logger::enabled_for(const char* module_name, log_level level) const {
 void logger::write(const std::string& module, log_level level, const std::string& message) {
   if (level == log_level::error) ++errors_;
   if (level == log_level::warning) ++warnings_;
-  std::cerr << "[" << sc_core::sc_time_stamp().to_string() << "] " << level_name(level) << ": " << module
-            << ": " << message << "\n";
+  (sink_ ? *sink_ : std::cerr) << "[" << sc_core::sc_time_stamp().to_string() << "] " << level_name(level) << ": "
+                                << module << ": " << message << "\n";
 }
 
 }  // namespace gpuvp

@@ -1,5 +1,6 @@
 // The gpuvp program: exit codes, messages, qtest protocol, determinism, config dump round trip,
 // and the documentation of every parameter.
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -123,6 +124,22 @@ TEST(cli, trace_file_is_chrome_trace_json) {
   EXPECT_EQ(j.substr(j.size() - 4), "\n]}\n");
 }
 
+TEST(cli, vcd_file_holds_the_interrupt_signals) {
+  const std::string base = ::testing::TempDir() + "signals";
+  ASSERT_EQ(run_gpuvp(run_small({"--vcd", base + ".vcd"})).rc, 0);
+  const std::string v = slurp(base + ".vcd");
+  EXPECT_NE(v.find("$timescale"), std::string::npos);
+  EXPECT_NE(v.find("host_irq"), std::string::npos) << v.substr(0, 400);
+}
+
+TEST(cli, debug_log_has_one_line_per_transaction) {
+  auto r = run_gpuvp({"run", "--set", "traffic.initiators=1", "--set", "traffic.g0.count=3", "--log", "interconnect=debug"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  size_t lines = 0;
+  for (size_t p = 0; (p = r.err.find("debug: interconnect: traffic.g0 -> sysram R ", p)) != std::string::npos; ++p) ++lines;
+  EXPECT_EQ(lines, 3u) << r.err;
+}
+
 TEST(cli, config_dump_feeds_back_in) {
   auto first = run_gpuvp({"config", "dump"});
   ASSERT_EQ(first.rc, 0) << first.err;
@@ -181,8 +198,11 @@ TEST(cli, qtest_protocol_answers_line_by_line) {
 TEST(cli, every_parameter_is_documented) {
   auto r = run_gpuvp({"config", "dump"});
   ASSERT_EQ(r.rc, 0);
-  const std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
+  // A parameter is documented in docs/configuration.md or on its model's page under docs/models/.
+  std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
   ASSERT_FALSE(doc.empty()) << "docs/configuration.md is missing";
+  for (const auto& entry : std::filesystem::directory_iterator(gpuvp::testing::source_path("docs/models")))
+    doc += slurp(entry.path().string());
   for (const auto& d : config::global().declarations()) {
     // Per-generator and per-port keys are documented with placeholders (traffic.gN.*, interconnect.PORT.*).
     std::string key = std::regex_replace(d.path, std::regex("^([a-z0-9_]+)\\.([a-z0-9_]+)\\.to$"), "COMPONENT.PORT.to");

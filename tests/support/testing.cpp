@@ -26,6 +26,9 @@ std::string binary_path(const std::string& relative) { return env_or("GPUVP_BINA
 
 }  // namespace gpuvp::testing
 
+// Keep the kernel's banner out of test output (it prints when the first context starts).
+static const bool quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
+
 int sc_main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();

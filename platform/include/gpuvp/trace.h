@@ -44,6 +44,8 @@ class logger {
   // Cheap when the level is off everywhere (the common case on hot paths).
   bool enabled(const char* module, log_level level) const { return level <= max_ && enabled_for(module, level); }
   void write(const std::string& module, log_level level, const std::string& message);
+  // Where log lines go (standard error by default).
+  void set_sink(std::ostream* sink) { sink_ = sink; }
   // Count of error/warning lines written (the CLI's report uses them).
   uint64_t errors() const { return errors_; }
   uint64_t warnings() const { return warnings_; }
@@ -54,6 +56,7 @@ class logger {
   log_level max_ = log_level::warning;  // highest level enabled by any rule
   std::vector<std::pair<std::string, log_level>> rules_;
   uint64_t errors_ = 0, warnings_ = 0;
+  std::ostream* sink_ = nullptr;
 };
 
 }  // namespace gpuvp
