@@ -2,6 +2,7 @@
 // through a TLM target, modelled errors, and `gpuvp run --workload kernelslist.g` end to end.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "cli.h"
@@ -10,6 +11,7 @@
 #include "gpuvp/extension.h"
 #include "gpuvp/memory.h"
 #include "gpuvp/registry.h"
+#include "gpuvp/trace.h"
 #include <tlm_utils/simple_target_socket.h>
 #include "paths.h"
 #include "testing.h"
@@ -121,6 +123,30 @@ TEST_F(compute_test, cta_that_does_not_fit_is_a_modelled_error) {
   sc_core::sc_start();
   ASSERT_EQ(eng->modelled_errors().size(), 1u);
   EXPECT_NE(eng->modelled_errors()[0].find("does not fit an SM"), std::string::npos);
+}
+
+TEST_F(compute_test, perfetto_spans_for_sampled_warps) {
+  config::global().set("compute.sms", "1", "test");
+  config::global().set("compute.trace_warps", "2", "test");  // warp slots 0, 2, ... of SM 0
+  build();
+  const std::string file = ::testing::TempDir() + "sm_trace.json";
+  ASSERT_TRUE(tracer::global().open(file));
+  auto k = kernel({{op("FFMA", {1}, {2, 3, 4}), op("EXIT", {}, {})},
+                   {op("IADD3", {1}, {2, 3, 4}), op("EXIT", {}, {})},
+                   {op("MUFU.RSQ", {1}, {2}), op("EXIT", {}, {})}});
+  eng->launch({k->grid, k->block, k});
+  sc_core::sc_start();
+  tracer::global().close();
+  std::ifstream f(file);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string t = ss.str();
+  EXPECT_NE(t.find("compute.sm0.warp0"), std::string::npos);
+  EXPECT_NE(t.find("compute.sm0.warp2"), std::string::npos);
+  EXPECT_EQ(t.find("compute.sm0.warp1"), std::string::npos);  // not sampled
+  EXPECT_NE(t.find("\"FFMA\""), std::string::npos);
+  EXPECT_NE(t.find("\"MUFU.RSQ\""), std::string::npos);
+  EXPECT_EQ(t.find("\"IADD3\""), std::string::npos);
 }
 
 namespace {
