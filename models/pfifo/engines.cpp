@@ -3,8 +3,8 @@
 namespace gpuvp::pfifo {
 
 bool m2mf_engine::access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len, uint64_t& t) {
-  if (gf100_) return bus_.vm(write, ch, off, data, len, client::engine, t);
-  return bus_.dma(write, ch, obj, off, data, len, client::engine, t);
+  if (gf100_) return bus_.vm(write, ch, off, data, len, as_, t);
+  return bus_.dma(write, ch, obj, off, data, len, as_, t);
 }
 
 uint64_t m2mf_engine::execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) {

@@ -38,7 +38,9 @@ class null_engine : public engine {
 // LINE_COUNT 0x320, FORMAT 0x324, BUFFER_NOTIFY 0x328 (starts the copy). Tiling is not modelled.
 class m2mf_engine : public engine {
  public:
-  m2mf_engine(std::string name, fifo_bus& bus, bool gf100) : engine(std::move(name)), bus_(bus), gf100_(gf100) {}
+  // `as` says whose accesses these are (client::engine = PGRAPH's M2MF, client::copy_engine = PCOPY).
+  m2mf_engine(std::string name, fifo_bus& bus, bool gf100, client as = client::engine)
+      : engine(std::move(name)), bus_(bus), gf100_(gf100), as_(as) {}
   uint64_t bytes_per_ns = 16;  // copy bandwidth
   uint64_t copies = 0, bytes_copied = 0, faults = 0, notifies = 0;
 
@@ -60,6 +62,7 @@ class m2mf_engine : public engine {
   bool access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len, uint64_t& t);
   fifo_bus& bus_;
   bool gf100_;
+  client as_;
   std::vector<state> st_;
 };
 

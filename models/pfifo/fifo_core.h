@@ -36,7 +36,7 @@ struct error_record {
 };
 
 // Who issues an access (maps to NV50 VM engines/clients in the SystemC bus).
-enum class client : uint8_t { pusher, puller, semaphore_bg, engine };
+enum class client : uint8_t { pusher, puller, semaphore_bg, engine, copy_engine };
 
 // Memory as PFIFO sees it. Every call returns false on a fault and adds its latency to now_ps.
 class fifo_bus {

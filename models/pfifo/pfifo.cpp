@@ -12,7 +12,7 @@ namespace {
 uint64_t ps(const sc_core::sc_time& t) { return uint64_t(t.to_seconds() * 1e12 + 0.5); }
 
 // NV50 VM engines / clients (nv50-vm.rst) used for PFIFO's own accesses.
-constexpr uint32_t vm_pfifo = 0x5, vm_pfifo_bg = 0xc, vm_pgraph = 0x0;
+constexpr uint32_t vm_pfifo = 0x5, vm_pfifo_bg = 0xc, vm_pgraph = 0x0, vm_pcopy = 0xd;
 constexpr uint32_t client_pfifo_write = 0x04, client_pfifo_read = 0x08;
 
 std::string hex(uint64_t v) {
@@ -79,7 +79,9 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     std::unique_ptr<engine> e;
     const std::string ename = kind + std::to_string(id);
     if (kind == "m2mf") {
-      auto m = std::make_unique<m2mf_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100);
+      // Engine id 3 is PCOPY from GT215 (VM engine 0xd); otherwise the copy runs as PGRAPH's M2MF.
+      const client as = (id == 3 && gen_ >= gen::gt215 && gen_ < gen::gf100) ? client::copy_engine : client::engine;
+      auto m = std::make_unique<m2mf_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100, as);
       m->bytes_per_ns = copy_bandwidth;
       e = std::move(m);
     } else if (kind == "record") {
@@ -283,7 +285,9 @@ bool pfifo_component::resolve(unsigned ch, uint32_t obj, uint64_t offset, unsign
 bool pfifo_component::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len, client c, uint64_t& now) {
   if (mmu_mode_) {
     gpu_ext e;
-    e.vm_engine = c == client::engine ? vm_pgraph : (c == client::semaphore_bg ? vm_pfifo_bg : vm_pfifo);
+    e.vm_engine = c == client::engine ? vm_pgraph
+                : c == client::copy_engine ? vm_pcopy
+                : c == client::semaphore_bg ? vm_pfifo_bg : vm_pfifo;
     e.vm_client = write ? client_pfifo_write : client_pfifo_read;
     e.dma_slot = obj;
     e.vm_context = chandesc_[ch];

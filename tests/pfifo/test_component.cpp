@@ -1,5 +1,6 @@
 // The pfifo component on the platform: channels set up through the registers and USERD by the
 // .pb workloads (as a driver would), run on the SystemC kernel, flat and through the NV50 MMU.
+#include <fstream>
 #include <sstream>
 #include "gpuvp/config.h"
 #include "gpuvp/host.h"
@@ -130,6 +131,28 @@ TEST_F(pfifo_platform, DefaultScenarioThroughTheMmu) {
   std::string msgs;
   EXPECT_EQ(run_file(p, "models/pfifo/workloads/default.pb", msgs), 0) << msgs;
   EXPECT_TRUE(p.modelled_errors().empty());
+}
+
+TEST_F(pfifo_platform, Gt215CopyEngineIsPcopyThroughTheMmu) {
+  configure("pfifo:\n  generation: GT215\nmmu:\n  generation: GT215\n");
+  platform p;
+  std::ifstream f(gpuvp::testing::source_path("models/pfifo/workloads/default.pb"));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  text.replace(text.find("gen G84"), 7, "gen GT215");
+  auto w = pfifo::parse_pb_workload(text, "gt215.pb");
+  p.host_initiator().run_workload(w.get());
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+  std::ostringstream os;
+  EXPECT_EQ(w->check(p, os), 0) << os.str();
+  EXPECT_TRUE(p.modelled_errors().empty());
+  // the copies went through the MMU as VM engine 0xd (PCOPY): an engine absent on GT215 would fault
+  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* ce = dynamic_cast<pfifo::m2mf_engine*>(pf->engine_at(3));
+  ASSERT_NE(ce, nullptr);
+  EXPECT_EQ(ce->copies, 2u);
+  EXPECT_EQ(ce->faults, 0u);
 }
 
 TEST_F(pfifo_platform, UnmetExpectationFails) {
