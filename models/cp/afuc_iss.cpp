@@ -321,46 +321,59 @@ uint64_t afuc_iss::run(uint64_t max_instrs) {
   const uint8_t* const fast = fast_.data();
   const uint32_t size = uint32_t(code_.size());
   while (st_ == state::running && stats_.instructions < end) {
-    // Fast path: register-only ALU, movi, branches and nops outside a waitin delay slot. It
-    // does exactly what step() does for them, without the environment checks.
-    const uint32_t pc = pc_;
-    if (pc < size && fast[pc] && !waitin_) {
-      const afuc_instr& in = code[pc];
-      const int64_t pending = branch_;
-      branch_ = -1;
-      switch (in.op) {
-        case afuc_op::nop: case afuc_op::payload: break;
-        case afuc_op::movi:
-          if (in.dst) regs_[in.dst] = in.immed << in.shift;
-          break;
-        case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb: {
-          const uint32_t v = regs_[in.src1];
-          bool taken;
-          if (in.op == afuc_op::brnei) taken = v != in.immed;
-          else if (in.op == afuc_op::breqi) taken = v == in.immed;
-          else if (in.op == afuc_op::brneb) taken = !(v & (1u << in.bit));
-          else taken = (v & (1u << in.bit)) != 0;
-          if (taken) {
-            if (pending >= 0) {
-              branch_ = pending;
-              fail("taken branch in the delay slot of a taken branch");
-              continue;
+    // Fast path: register-only ALU, movi, branches and nops outside a waitin delay slot, with
+    // the PC, pending branch and count in locals. It does exactly what step() does for them.
+    if (!waitin_) {
+      uint32_t pc = pc_;
+      int64_t branch = branch_;
+      uint64_t n = stats_.instructions;
+      bool both_taken = false;
+      while (n < end && pc < size && fast[pc]) {
+        const afuc_instr& in = code[pc];
+        const int64_t pending = branch;
+        branch = -1;
+        switch (in.op) {
+          case afuc_op::nop: case afuc_op::payload: break;
+          case afuc_op::movi:
+            if (in.dst) regs_[in.dst] = in.immed << in.shift;
+            break;
+          case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb: {
+            const uint32_t v = regs_[in.src1];
+            bool taken;
+            if (in.op == afuc_op::brnei) taken = v != in.immed;
+            else if (in.op == afuc_op::breqi) taken = v == in.immed;
+            else if (in.op == afuc_op::brneb) taken = !(v & (1u << in.bit));
+            else taken = (v & (1u << in.bit)) != 0;
+            if (taken) {
+              if (pending >= 0) {
+                branch = pending;
+                both_taken = true;
+                break;
+              }
+              branch = int64_t(pc) + in.offset;
             }
-            branch_ = int64_t(pc) + in.offset;
+            break;
           }
-          break;
+          default: {
+            const uint32_t a = in.has_immed && in.op == afuc_op::not_ ? in.immed : regs_[in.src1];
+            const uint32_t b = in.has_immed ? in.immed : regs_[in.src2];
+            const uint32_t r = alu(in.op, a, b, carry_);
+            if (in.dst) regs_[in.dst] = r;
+            break;
+          }
         }
-        default: {
-          const uint32_t a = in.has_immed && in.op == afuc_op::not_ ? in.immed : regs_[in.src1];
-          const uint32_t b = in.has_immed ? in.immed : regs_[in.src2];
-          const uint32_t r = alu(in.op, a, b, carry_);
-          if (in.dst) regs_[in.dst] = r;
-          break;
-        }
+        if (both_taken) break;
+        n++;
+        pc = pending >= 0 ? uint32_t(pending) : pc + 1;
       }
-      stats_.instructions++;
-      pc_ = pending >= 0 ? uint32_t(pending) : pc + 1;
-      continue;
+      pc_ = pc;
+      branch_ = branch;
+      stats_.instructions = n;
+      if (both_taken) {
+        fail("taken branch in the delay slot of a taken branch");
+        break;
+      }
+      if (n >= end) break;
     }
     step();
   }
