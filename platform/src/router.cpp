@@ -65,31 +65,24 @@ router::router(sc_core::sc_module_name name) : sc_module(name) {
   out.register_invalidate_direct_mem_ptr(this, &router::invalidate_direct_mem_ptr);
 }
 
-router::port& router::input(unsigned index) {
-  if (index >= inputs_.size()) {
-    inputs_.resize(index + 1);
-    input_names_.resize(index + 1);
+// The port at `index` of one side, created on first use with its name (default "<prefix><index>").
+router::port& router::port_at(std::vector<std::unique_ptr<port>>& ports, std::vector<std::string>& names,
+                              unsigned index, const char* prefix) {
+  if (index >= ports.size()) {
+    ports.resize(index + 1);
+    names.resize(index + 1);
   }
-  if (!inputs_[index]) {
-    if (input_names_[index].empty()) input_names_[index] = "in" + std::to_string(index);
-    inputs_[index] = std::make_unique<port>(std::string(name()) + "." + input_names_[index], *this);
-    inputs_[index]->track = tracer::global().track(std::string(name()) + "." + input_names_[index]);
+  if (!ports[index]) {
+    if (names[index].empty()) names[index] = prefix + std::to_string(index);
+    const std::string path = std::string(name()) + "." + names[index];
+    ports[index] = std::make_unique<port>(path, *this);
+    ports[index]->track = tracer::global().track(path);
   }
-  return *inputs_[index];
+  return *ports[index];
 }
 
-router::port& router::output(unsigned index) {
-  if (index >= outputs_.size()) {
-    outputs_.resize(index + 1);
-    output_names_.resize(index + 1);
-  }
-  if (!outputs_[index]) {
-    if (output_names_[index].empty()) output_names_[index] = "out" + std::to_string(index);
-    outputs_[index] = std::make_unique<port>(std::string(name()) + "." + output_names_[index], *this);
-    outputs_[index]->track = tracer::global().track(std::string(name()) + "." + output_names_[index]);
-  }
-  return *outputs_[index];
-}
+router::port& router::input(unsigned index) { return port_at(inputs_, input_names_, index, "in"); }
+router::port& router::output(unsigned index) { return port_at(outputs_, output_names_, index, "out"); }
 
 void router::name_input(unsigned index, const std::string& port_name) {
   if (index < inputs_.size() && inputs_[index])

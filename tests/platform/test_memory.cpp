@@ -10,16 +10,6 @@ using namespace gpuvp;
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
-namespace {
-struct dmi_initiator : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<dmi_initiator> out{"out"};
-  int invalidations = 0;
-  explicit dmi_initiator(sc_core::sc_module_name n) : sc_module(n) {
-    out.register_invalidate_direct_mem_ptr(this, &dmi_initiator::invalidate);
-  }
-  void invalidate(sc_dt::uint64, sc_dt::uint64) { ++invalidations; }
-};
-}  // namespace
 
 TEST(memory, terabyte_space_costs_only_touched_pages) {
   gpuvp::testing::fresh_simulation();
@@ -73,7 +63,7 @@ TEST(memory, backdoor_load_spans_pages) {
 TEST(memory, dmi_grants_one_page_with_latencies_and_can_be_revoked) {
   gpuvp::testing::fresh_simulation();
   sparse_memory mem("mem");
-  dmi_initiator init("init");
+  gpuvp::testing::test_initiator init("init");
   init.out.bind(mem.in);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   mem.write32(0x12344, 0xfeedf00d);

@@ -12,14 +12,8 @@ using sc_core::sc_time;
 using sc_core::SC_NS;
 
 namespace {
-struct initiator : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<initiator> out{"out"};
-  int invalidations = 0;
-  sc_dt::uint64 inv_start = 0, inv_end = 0;
-  explicit initiator(sc_core::sc_module_name n) : sc_module(n) {
-    out.register_invalidate_direct_mem_ptr(this, &initiator::invalidate);
-  }
-  void invalidate(sc_dt::uint64 s, sc_dt::uint64 e) { ++invalidations; inv_start = s; inv_end = e; }
+struct initiator : gpuvp::testing::test_initiator {
+  using test_initiator::test_initiator;
   // One read at now + `at`; returns the delay annotated on return.
   sc_time read(uint64_t addr, unsigned len, sc_time at, tlm::tlm_response_status* status = nullptr) {
     std::vector<uint8_t> buf(len);

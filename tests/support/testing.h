@@ -26,7 +26,12 @@ struct test_initiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<test_initiator> out{"out"};
   sc_core::sc_time delay;
   gpuvp::gpu_ext ext;  // side-band data attached to every access
-  explicit test_initiator(sc_core::sc_module_name n) : sc_module(n) {}
+  int invalidations = 0;  // DMI invalidations received, and the last range
+  sc_dt::uint64 inv_start = 0, inv_end = 0;
+  explicit test_initiator(sc_core::sc_module_name n) : sc_module(n) {
+    out.register_invalidate_direct_mem_ptr(this, &test_initiator::invalidate);
+  }
+  void invalidate(sc_dt::uint64 s, sc_dt::uint64 e) { ++invalidations; inv_start = s; inv_end = e; }
   tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) {
     gpuvp::transaction t(cmd, addr, data, len);
     t.ext = ext;

@@ -84,6 +84,8 @@ class router : public sc_core::sc_module {
  private:
   const window* decode(uint64_t addr) const;
   void log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
+  port& port_at(std::vector<std::unique_ptr<port>>& ports, std::vector<std::string>& names, unsigned index,
+                const char* prefix);
   port& input(unsigned index);
   port& output(unsigned index);
   void before_end_of_elaboration() override;
