@@ -226,8 +226,21 @@ void pfifo_component::thread() {
   for (;;) {
     stamp_ps_ = ps(sc_core::sc_time_stamp());
     uint64_t now = std::max(core_now, stamp_ps_);
+    const uint64_t started = now;
+    const size_t errors_before = core_->error_log().size();
     const uint64_t next = core_->run(now, now + slice);
     core_now = now;
+    if (auto& tr = tracer::global(); tr.enabled()) {
+      const uint32_t track = tr.track(name());
+      if (now > started && core_->current >= 0)
+        tr.span(track, "run", sc_core::sc_time(double(started), sc_core::SC_PS),
+                sc_core::sc_time(double(now - started), sc_core::SC_PS), "\"channel\": " + std::to_string(core_->current));
+      for (size_t i = errors_before; i < core_->error_log().size(); ++i) {
+        const auto& r = core_->error_log()[i];
+        tr.instant(track, err_type_name(r.type), sc_core::sc_time(double(r.time_ps), sc_core::SC_PS),
+                   "\"channel\": " + std::to_string(r.channel) + ", \"code\": \"" + err_code_name(gen_, r.type, r.code) + "\"");
+      }
+    }
     if (core_->current >= 0) cache_occupancy.add(core_->chan(unsigned(core_->current)).cache.size());
     update_irq();
     // Always wait with kick_ in the sensitivity, so that no host kick is lost.
