@@ -6,8 +6,8 @@
 // time base is the core clock of the GPU configuration; the thread synchronises with the kernel
 // only at quantum boundaries (gpuvp::local_time) — never once per cycle.
 //
-// Memory: L1 misses and stores go out of `out` (bound to `mem_to`: the interconnect, or an MMU's
-// target) as timed b_transport reads and writes of one L1 line, with a gpu_ext carrying the
+// Memory: L1 misses and stores go out of `out` (bound to the interconnect, or with
+// `compute.out.to: mmu.in` to an MMU's target) as timed b_transport reads and writes of one L1 line, with a gpu_ext carrying the
 // vm_engine/vm_client/dma_slot/vm_context params; the annotated delay becomes the miss latency in
 // core cycles. Trace addresses (CUDA virtual addresses) are folded into the window
 // [mem_base, mem_base + mem_size).
@@ -60,8 +60,6 @@ class compute_engine : public sc_core::sc_module, public component {
                                 "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)", -1, 1 << 30};
   param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into"};
   param<uint64_t> mem_size{this, "mem_size", 1ull << 30, "size of that window (a power of two)", 4096, 1ull << 40};
-  param<std::string> mem_to{this, "mem_to", "interconnect",
-                            "where `out` binds: interconnect, or an MMU's target (e.g. mmu.in) for translated accesses"};
   param<uint64_t> vm_engine{this, "vm_engine", gpu_ext::none, "gpu_ext vm_engine of the SM's memory accesses (none: 0xffffffff)"};
   param<uint64_t> vm_client{this, "vm_client", gpu_ext::none, "gpu_ext vm_client of the SM's memory accesses"};
   param<uint64_t> dma_slot{this, "dma_slot", gpu_ext::none, "gpu_ext dma_slot (DMA object selector) of the SM's memory accesses"};
@@ -101,7 +99,8 @@ class compute_engine : public sc_core::sc_module, public component {
   sc_core::sc_time clock_period() const { return period_; }
 
   sc_core::sc_module& module() override { return *this; }
-  std::vector<initiator_port> initiators() override { return {{"out", &out, mem_to.get()}}; }
+  // Bound to the interconnect; the platform's `compute.out.to` redirects it (e.g. to mmu.in).
+  std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
   void report(std::ostream& os) override;
   std::vector<std::string> modelled_errors() override;
 
