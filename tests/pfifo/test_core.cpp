@@ -589,3 +589,36 @@ TEST(pfifo_CoreSemaphores, Gf100MaskLiteralHangsDefaultWaits) {
     }
   }
 }
+
+// Every low method on every generation: present ones never give INVALID_MTHD, absent ones do
+// (in the pusher before GF100, as CACHE_ERROR(INVALID_MTHD) from the puller on GF100).
+// Expected presence: the seed's table, written out again here.
+TEST(pfifo_CoreGenerations, EveryLowMethodOnEveryGeneration) {
+  struct row { uint32_t m; uint32_t from, to; };  // chipset numbers, `to` exclusive
+  const row table[] = {{0x00, 0x01, 0x100}, {0x08, 0xc0, 0x100}, {0x10, 0x84, 0x100}, {0x14, 0x84, 0x100},
+                       {0x18, 0x84, 0x100}, {0x1c, 0x84, 0x100}, {0x20, 0x84, 0x100}, {0x24, 0x84, 0x100},
+                       {0x28, 0xaf, 0x100}, {0x2c, 0xaf, 0x100}, {0x50, 0x10, 0x100}, {0x60, 0x1a, 0xc0},
+                       {0x64, 0x1a, 0x100}, {0x68, 0x1a, 0x100}, {0x6c, 0x1a, 0x100}, {0x70, 0xc0, 0x100},
+                       {0x74, 0xc0, 0x100}, {0x78, 0xc0, 0x100}, {0x7c, 0xc0, 0x100}, {0x80, 0x40, 0x100}};
+  for (gen g : {gen::nv3, gen::nv4, gen::nv10, gen::nv11, gen::nv1a, gen::nv25, gen::nv40, gen::g80, gen::g84,
+                gen::gt215, gen::mcp89, gen::gf100}) {
+    for (uint32_t m = 0; m < 0x100; m += 4) {
+      bool present = false;
+      for (const auto& r : table)
+        if (r.m == m && uint32_t(g) >= r.from && uint32_t(g) < r.to) present = true;
+      EXPECT_EQ(puller_knows_mthd(g, m), present) << gen_name(g) << " 0x" << std::hex << m;
+      core_env e(g, 1);
+      e.push(0, "word " + std::to_string(hdr_inc(0, m, 1)) + " 0\n");
+      e.run(2000000);
+      bool invalid = false;
+      for (const auto& r : e.core->error_log())
+        invalid |= (r.type == err_type::dma_pusher && r.code == pusher_err::invalid_mthd) ||
+                   (r.type == err_type::cache_error && r.code == cache_err::invalid_mthd);
+      EXPECT_EQ(invalid, !present) << gen_name(g) << " 0x" << std::hex << m;
+      if (!present && g < gen::gf100) {
+        ASSERT_FALSE(e.core->error_log().empty());
+        EXPECT_EQ(e.core->error_log()[0].type, err_type::dma_pusher);
+      }
+    }
+  }
+}
