@@ -117,6 +117,14 @@ struct cp_model::uc : afuc_env {
     return true;
   }
 
+  // The CP_ME_NRT / NRT pipe address: returned, then advanced by one dword.
+  uint64_t nrt_next() {
+    const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
+    m.nrt_addr_lo = uint32_t(a + 4);
+    m.nrt_addr_hi = uint32_t((a + 4) >> 32);
+    return a;
+  }
+
   uint32_t mem_read32(uint64_t addr) {
     uint32_t v = 0;
     ++m.mem_reads;
@@ -199,10 +207,7 @@ struct cp_model::uc : afuc_env {
   // addr bits 17:0 are the register; bits above are flags (kept across the increment).
   void reg_write(uint32_t& addr, uint32_t v, bool) override {
     if ((addr & 0x3ffff) == CP_ME_NRT_DATA) {  // memory data port: the address register advances instead
-      const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
-      mem_write32(a, v);
-      m.nrt_addr_lo = uint32_t(a + 4);
-      m.nrt_addr_hi = uint32_t((a + 4) >> 32);
+      mem_write32(nrt_next(), v);
       return;
     }
     m.reg_write(addr & 0x3ffff, v);
@@ -219,10 +224,7 @@ struct cp_model::uc : afuc_env {
       return mem_read32(a);
     }
     if ((addr & 0x3ffff) == CP_ME_NRT_DATA) {
-      const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
-      m.nrt_addr_lo = uint32_t(a + 4);
-      m.nrt_addr_hi = uint32_t((a + 4) >> 32);
-      return mem_read32(a);
+      return mem_read32(nrt_next());
     }
     return m.reg_read(addr++ & 0x3ffff);
   }
@@ -318,10 +320,7 @@ struct cp_model::uc : afuc_env {
     if (id == 0xa0) { m.nrt_addr_lo = v; return; }
     if (id == 0xa1) { m.nrt_addr_hi = v; return; }
     if (id == 0xa2) {
-      const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
-      mem_write32(a, v);
-      m.nrt_addr_lo = uint32_t(a + 4);
-      m.nrt_addr_hi = uint32_t((a + 4) >> 32);
+      mem_write32(nrt_next(), v);
       return;
     }
     ++m.pipe_other;
