@@ -7,10 +7,10 @@
 // only at quantum boundaries (gpuvp::local_time) — never once per cycle.
 //
 // Memory: L1 misses and stores go out of `out` (bound to the interconnect, or with
-// `compute.out.to: mmu.in` to an MMU's target) as timed b_transport reads and writes of one L1 line, with a gpu_ext carrying the
-// vm_engine/vm_client/dma_slot/vm_context params; the annotated delay becomes the miss latency in
-// core cycles. Trace addresses (CUDA virtual addresses) are folded into the window
-// [mem_base, mem_base + mem_size).
+// `compute.out.to: mmu.in` to an MMU's target) as timed b_transport reads and writes of one L1
+// line, with a gpu_ext carrying the vm_engine/vm_client/dma_slot/vm_context params; the annotated
+// delay becomes the miss latency in core cycles. Trace addresses (CUDA virtual addresses) are
+// folded into the window [mem_base, mem_base + mem_size).
 //
 // Statistics (per engine, summed over kernels): kernels, cycles, warp_insts, result_bus_stalls,
 // dispatch_stalls, stall_scoreboard / stall_pipeline / stall_barrier / stall_idle, l1_hits,
