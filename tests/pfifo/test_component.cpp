@@ -33,6 +33,12 @@ class pfifo_platform : public gpuvp::testing::sim_test {
     msgs = os.str();
     return failed;
   }
+  // Runs a workload file that must meet all its expectations and leave no modelled error.
+  void expect_passes(platform& p, const std::string& file) {
+    std::string msgs;
+    EXPECT_EQ(run_file(p, file, msgs), 0) << msgs;
+    EXPECT_TRUE(p.modelled_errors().empty());
+  }
 };
 
 }  // namespace
@@ -40,10 +46,8 @@ class pfifo_platform : public gpuvp::testing::sim_test {
 TEST_F(pfifo_platform, DefaultScenarioFlat) {
   configure("pfifo:\n  memory_target: interconnect\n");
   platform p;
-  std::string msgs;
-  EXPECT_EQ(run_file(p, "models/pfifo/workloads/default.pb", msgs), 0) << msgs;
+  expect_passes(p, "models/pfifo/workloads/default.pb");
   EXPECT_TRUE(p.host_initiator().finished());
-  EXPECT_TRUE(p.modelled_errors().empty());
   // REF through the control area of channel 2 (BAR0 0xc00000 + 2 * 0x2000 + 0x48)
   uint32_t ref = 0;
   ASSERT_TRUE(p.debug_read(p.bar0_base + 0xc00000 + 2 * 0x2000 + 0x48, &ref, 4));
@@ -70,17 +74,13 @@ TEST_F(pfifo_platform, DefaultScenarioFlat) {
 TEST_F(pfifo_platform, ErrorScenarioEveryErrorIsReportedAndAcknowledged) {
   configure();
   platform p;
-  std::string msgs;
-  EXPECT_EQ(run_file(p, "models/pfifo/workloads/errors.pb", msgs), 0) << msgs;
-  EXPECT_TRUE(p.modelled_errors().empty());  // all acknowledged; the hang was expected
+  expect_passes(p, "models/pfifo/workloads/errors.pb");
 }
 
 TEST_F(pfifo_platform, Gf100Scenario) {
   configure("pfifo:\n  generation: GF100\n");
   platform p;
-  std::string msgs;
-  EXPECT_EQ(run_file(p, "models/pfifo/workloads/gf100.pb", msgs), 0) << msgs;
-  EXPECT_TRUE(p.modelled_errors().empty());
+  expect_passes(p, "models/pfifo/workloads/gf100.pb");
   auto* pf = p.find_as<pfifo_component>("pfifo");
   auto* rec = dynamic_cast<pfifo::recording_engine*>(pf->engine_at(1));
   ASSERT_NE(rec, nullptr);
@@ -93,9 +93,7 @@ TEST_F(pfifo_platform, Gf100Scenario) {
 TEST_F(pfifo_platform, Nv40ScenarioRaminObjectsAndGlobalRamht) {
   configure("pfifo:\n  generation: NV40\n");
   platform p;
-  std::string msgs;
-  EXPECT_EQ(run_file(p, "models/pfifo/workloads/nv40.pb", msgs), 0) << msgs;
-  EXPECT_TRUE(p.modelled_errors().empty());
+  expect_passes(p, "models/pfifo/workloads/nv40.pb");
   auto* pf = p.find_as<pfifo_component>("pfifo");
   EXPECT_EQ(pf->initiators().at(0).to, "interconnect");  // no NV50 VM before G80
   auto* rec = dynamic_cast<pfifo::recording_engine*>(pf->engine_at(2));
@@ -117,9 +115,7 @@ TEST_F(pfifo_platform, WorkloadForAnotherGenerationIsRefused) {
 TEST_F(pfifo_platform, SemaphoreMemFaultFlat) {
   configure("pfifo:\n  memory_target: interconnect\n");
   platform p;
-  std::string msgs;
-  EXPECT_EQ(run_file(p, "models/pfifo/workloads/semaphore_fault.pb", msgs), 0) << msgs;
-  EXPECT_TRUE(p.modelled_errors().empty());
+  expect_passes(p, "models/pfifo/workloads/semaphore_fault.pb");
 }
 
 TEST_F(pfifo_platform, DefaultScenarioThroughTheMmu) {
@@ -128,9 +124,7 @@ TEST_F(pfifo_platform, DefaultScenarioThroughTheMmu) {
   auto* pf = p.find_as<pfifo_component>("pfifo");
   ASSERT_NE(pf, nullptr);
   ASSERT_EQ(pf->initiators().at(0).to, "mmu.in");
-  std::string msgs;
-  EXPECT_EQ(run_file(p, "models/pfifo/workloads/default.pb", msgs), 0) << msgs;
-  EXPECT_TRUE(p.modelled_errors().empty());
+  expect_passes(p, "models/pfifo/workloads/default.pb");
 }
 
 TEST_F(pfifo_platform, Gt215CopyEngineIsPcopyThroughTheMmu) {
