@@ -440,6 +440,12 @@ bool cp_model::idle() const {
   return meq_.empty();
 }
 
+bool cp_model::halted() const {
+  for (auto& u : ucs_)
+    if (u->iss.st() == afuc_iss::state::halted) return true;
+  return false;
+}
+
 bool cp_model::qtest(const std::vector<std::string>& words, std::string& reply) {
   if (words.empty() || words[0] != "cp_status") return false;
   std::ostringstream os;

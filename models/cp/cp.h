@@ -108,7 +108,8 @@ class cp_model : public sc_core::sc_module, public component {
   unsigned num_ucs() const;
   // Control registers the firmware used that the model stores without behaviour.
   const std::set<uint32_t>& unmodelled_control_registers() const { return unmodelled_ctrl_; }
-  bool idle() const;  // ring empty and every microcontroller waiting for input
+  bool idle() const;    // every microcontroller waiting for input (or stopped) and the MEQ empty
+  bool halted() const;  // a microcontroller stopped on a microcode error
 
   struct uc;  // one microcontroller (ISS + environment + thread)
 

@@ -37,7 +37,7 @@ class pm4_workload : public workload {
     for (;;) {
       host.wait(sc_core::sc_time(500, sc_core::SC_NS));
       ack(host, win, plat.bar0_base, line);
-      if (cp_->idle() && host.read32(win + 4ull * CP_RB_RPTR) == rptr_end) break;
+      if (cp_->idle() && (cp_->halted() || host.read32(win + 4ull * CP_RB_RPTR) == rptr_end)) break;
     }
     ack(host, win, plat.bar0_base, line);
   }
