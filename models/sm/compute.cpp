@@ -184,7 +184,7 @@ void compute_engine::report(std::ostream& os) {
        << ", scheduler scoreboard " << s.sched_stalls[unsigned(stall_cause::scoreboard)] << " / pipeline "
        << s.sched_stalls[unsigned(stall_cause::pipeline)] << " / barrier "
        << s.sched_stalls[unsigned(stall_cause::barrier)] << " / idle " << s.sched_stalls[unsigned(stall_cause::idle)]
-       << ", MSHR " << s.mshr_stalls << "\n" << std::defaultfloat;
+       << ", MSHR " << s.mshr_stalls << ", register-bank conflicts " << s.bank_conflicts << "\n" << std::defaultfloat;
   }
 }
 
@@ -206,7 +206,8 @@ void compute_engine::write_results() const {
       << ", \"stall_scoreboard\": " << s.sched_stalls[unsigned(stall_cause::scoreboard)]
       << ", \"stall_pipeline\": " << s.sched_stalls[unsigned(stall_cause::pipeline)]
       << ", \"stall_barrier\": " << s.sched_stalls[unsigned(stall_cause::barrier)]
-      << ", \"stall_idle\": " << s.sched_stalls[unsigned(stall_cause::idle)] << ", \"unit_issued\": {";
+      << ", \"stall_idle\": " << s.sched_stalls[unsigned(stall_cause::idle)] << ", \"bank_conflicts\": " << s.bank_conflicts
+      << ", \"mshr_stalls\": " << s.mshr_stalls << ", \"unit_issued\": {";
     for (size_t u = 0; u < s.unit_issued.size(); ++u)
       f << (u ? ", " : "") << "\"" << s.unit_issued[u].first << "\": " << s.unit_issued[u].second;
     f << "}}" << (i + 1 < results_.size() ? "," : "") << "\n";

@@ -336,3 +336,19 @@ TEST(sm_core, two_level_scheduler_demotes_warps_waiting_on_loads) {
   // warp 0: LDG issue 3, unit 6, line sent 7, back 7+20+100 = 127; FFMA issues then, +7 -> 134.
   EXPECT_EQ(r.cycles, 134u);
 }
+
+TEST(sm_core, register_bank_conflicts_in_the_operand_collector) {
+  // QV100 sub-core: 16 banks / 4 schedulers = 4 banks per scheduler, bank = (reg + warp) mod 4.
+  // FFMA R4 <- R4 R8 R12 (warp 0): all three sources in bank 0, one read per collector step.
+  // Issue t; step 2 of t+1 reads R4 (R8, R12 refused: 2 conflicts); t+2 reads R8 (step 1, R12
+  // refused: 1) and R12 (step 2); OC_EX t+3; unit t+4; writeback t+4+2+2 = t+8. A dependent
+  // chain of 10: 3 + 10*8 = 83 cycles, 3 conflicts each = 30.
+  gpu_config c = shipped("QV100");
+  kernel_result r = run1(c, make_kernel(70, {chain("FFMA", 10, 4, {4, 8, 12})}));
+  EXPECT_EQ(r.stats.bank_conflicts, 30u);
+  EXPECT_EQ(r.cycles, 83u);
+  // Sources in three different banks (R4, R5, R6): no conflicts, 3 + 10*7 = 73.
+  kernel_result r2 = run1(c, make_kernel(70, {chain("FFMA", 10, 4, {4, 5, 6})}));
+  EXPECT_EQ(r2.stats.bank_conflicts, 0u);
+  EXPECT_EQ(r2.cycles, 73u);
+}
