@@ -183,6 +183,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   };
   cache_flush.on_write = [this](uint64_t, uint64_t) { dmaobjs_.clear(); };
 
+  mem.register_invalidate_direct_mem_ptr(this, &pfifo_component::invalidate_dmi);
   userd.register_b_transport(this, &pfifo_component::userd_transport);
   userd.register_transport_dbg(this, &pfifo_component::userd_dbg);
 
@@ -252,7 +253,20 @@ void pfifo_component::thread() {
 void pfifo_component::update_irq() { irq.write((core_->intr & uint32_t(intr_en.get())) != 0); }
 
 // ---------------------------------------------------------------- memory bus
+void pfifo_component::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (dmi_valid_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_valid_ = false;
+}
+
 bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpu_ext* ext) {
+  if (dmi_valid_ && addr >= dmi_.get_start_address() && addr + len - 1 <= dmi_.get_end_address() &&
+      (write ? dmi_.is_write_allowed() : dmi_.is_read_allowed())) {
+    unsigned char* p = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+    if (write) std::memcpy(p, data, len);
+    else std::memcpy(data, p, len);
+    now += ps(write ? dmi_.get_write_latency() : dmi_.get_read_latency());
+    ++dmi_accesses;
+    return true;
+  }
   transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
   if (ext) {
     t.ext.vm_engine = ext->vm_engine;
@@ -265,8 +279,19 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
   mem->b_transport(t.gp, delay);
   now = stamp_ps_ + ps(delay);
   ++transactions;
-  if (!t.ok()) ++faults;
-  return t.ok();
+  if (!t.ok()) {
+    ++faults;
+    return false;
+  }
+  if (!mmu_mode_ && use_dmi && t.gp.is_dmi_allowed()) {  // DMI offsets only mean host addresses when flat
+    tlm::tlm_dmi d;
+    t.set(tlm::TLM_READ_COMMAND, addr, data, len);
+    if (mem->get_direct_mem_ptr(t.gp, d)) {
+      dmi_ = d;
+      dmi_valid_ = true;
+    }
+  }
+  return true;
 }
 
 bool pfifo_component::resolve(unsigned ch, uint32_t obj, uint64_t offset, unsigned len, bool write, uint64_t& host, uint64_t& now) {

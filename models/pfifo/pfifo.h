@@ -53,6 +53,7 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::param<sc_core::sc_time> engine_method_cost{this, "engine_method_cost", sc_core::sc_time(1, sc_core::SC_NS), "engine time per method"};
   gpuvp::param<sc_core::sc_time> engine_switch_cost{this, "engine_switch_cost", sc_core::sc_time(100, sc_core::SC_NS), "engine channel switch time"};
   gpuvp::param<uint64_t> engine_queue{this, "engine_queue", 16, "engine input queue depth (methods)", 1, 65536};
+  gpuvp::param<bool> use_dmi{this, "use_dmi", true, "use DMI where granted (flat addressing only)"};
   gpuvp::param<uint64_t> copy_bandwidth{this, "copy_bandwidth", 16, "copy engine bytes per ns", 1, 4096};
   gpuvp::param<uint64_t> regs_base{this, "regs_base", 0x002000, "BAR0 offset of the PFIFO registers"};
   gpuvp::param<uint64_t> userd_base{this, "userd_base", 0xc00000, "BAR0 offset of channel 0's control area"};
@@ -89,6 +90,7 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
 
   // --- statistics (per channel ones are ch<N>.*) ---
   gpuvp::counter transactions{this, "transactions", "memory transactions issued"};
+  gpuvp::counter dmi_accesses{this, "dmi_accesses", "memory accesses done through DMI (flat addressing)"};
   gpuvp::counter faults{this, "faults", "memory accesses answered with an error"};
   gpuvp::histogram cache_occupancy{this, "cache_occupancy", "CACHE entries of the running channel, sampled per run slice", "entries"};
 
@@ -136,6 +138,9 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   std::vector<uint32_t> put_high_, chandesc_;
   std::map<std::pair<unsigned, uint32_t>, gpuvp::pfifo::dma_object> dmaobjs_;  // flat mode cache
   std::vector<std::unique_ptr<gpuvp::gauge>> chan_stats_;
+  tlm::tlm_dmi dmi_;        // one DMI region (flat addressing only)
+  bool dmi_valid_ = false;
+  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
   sc_core::sc_event kick_;
   uint64_t stamp_ps_ = 0;  // sc_time_stamp of the current run slice, in ps
 };
