@@ -166,6 +166,7 @@ void ldst_unit::prepare() {
 
 void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
+  if (busy()) ++active_cycles;  // an access being sent or outstanding
   while (!events_.empty() && events_.top().at <= now) {
     event e = events_.top();
     events_.pop();
