@@ -58,6 +58,7 @@ struct cp_model::uc : afuc_env {
         cycles(&model, std::string(tag) + ".cycles", std::string("cycles of the ") + tag + " (instructions and poll delays)") {
     iss.load(image);
     iss.set_env(this);
+    ctrl[0] = uint32_t(model.ctrl0.get());
   }
 
   int gen() const { return iss.gen(); }

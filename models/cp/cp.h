@@ -72,6 +72,7 @@ class cp_model : public sc_core::sc_module, public component {
   param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "microcontroller clock period"};
   param<uint64_t> cycles_per_instr{this, "cycles_per_instr", 1, "cycles per microcode instruction", 1, 1000};
   param<uint64_t> batch{this, "batch", 1024, "instructions run between time updates", 1, 1 << 20};
+  param<uint64_t> ctrl0{this, "ctrl0", 0, "control register 0 at reset (real a650 firmware expects 0x10000000, a660 0x30000000)", 0, 0xffffffffu};
   param<bool> autostart{this, "autostart", true, "start the microcontrollers at time 0 (else on CP_SQE_CNTL bit 0)"};
   param<uint64_t> fetch_burst{this, "fetch_burst", 16, "dwords per ROQ fetch", 1, 256};
 

@@ -355,9 +355,12 @@ TEST_F(cpModel, A5xxPfpAndMeThroughTheMeq) {
 // Stretch goal: the real a630 SQE firmware (Debian firmware-qcom-soc) boots from its image in
 // memory (its bootstrap fills the jump table through MEM_READ and PACKET_TABLE_WRITE) and runs
 // CP_NOP, PKT4 and CP_MEM_WRITE (the latter through the NRT_ADDR/NRT_DATA pipe registers).
-TEST_F(cpModel, RealA630SqeRunsATinyStream) {
+struct real_fw { const char* file; const char* ctrl0; };
+class cpRealFirmware : public cpModel, public ::testing::WithParamInterface<real_fw> {};
+
+TEST_P(cpRealFirmware, RunsATinyStream) {
   const char* env = std::getenv("GPUVP_ADRENO_FW_DIR");
-  const std::string path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/a630_sqe.fw";
+  const std::string path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/" + GetParam().file;
   std::vector<uint32_t> file;
   try {
     file = read_words(path);
@@ -366,6 +369,7 @@ TEST_F(cpModel, RealA630SqeRunsATinyStream) {
   }
   config::global().set("bench.cp.firmware", path, "test");
   config::global().set("bench.cp.autostart", "false", "test");
+  config::global().set("bench.cp.ctrl0", GetParam().ctrl0, "test");
   run([&file](cp_bench& b) {
     const uint64_t image = 0x800000;
     b.mem.load(image, file.data() + 1, 4 * (file.size() - 1));  // the image without the header
@@ -385,6 +389,11 @@ TEST_F(cpModel, RealA630SqeRunsATinyStream) {
     regs += buf;
   }
   RecordProperty("unmodelled_control_registers", regs);
-  std::printf("a630_sqe.fw control registers without behaviour:%s; other pipe writes: %llu\n", regs.c_str(),
+  std::printf("%s control registers without behaviour:%s; other pipe writes: %llu\n", GetParam().file, regs.c_str(),
               (unsigned long long)b->cp.pipe_other.value());
 }
+
+// a650 reads control register 0 to tell its variant (values from Mesa's emulator).
+INSTANTIATE_TEST_SUITE_P(cpSqe, cpRealFirmware,
+                         ::testing::Values(real_fw{"a630_sqe.fw", "0"}, real_fw{"a650_sqe.fw", "0x10000000"}),
+                         [](const ::testing::TestParamInfo<real_fw>& i) { return std::string(i.param.file).substr(0, 4); });
