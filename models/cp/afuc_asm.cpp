@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "afuc.h"
+#include "afuc_iss.h"
 
 namespace gpuvp::cp {
 
@@ -409,6 +410,61 @@ afuc_image afuc_split(const std::vector<uint32_t>& w) {
   return img;
 }
 
+namespace {
+// Runs an a6xx image's boot code (as Mesa's disassembler does) to learn the jump table it
+// writes through PACKET_TABLE_WRITE, with the image at a fake address in CP_SQE_INSTR_BASE
+// and served through MEM_READ / load. Control register 0 selects the variant: 0, then the
+// a650 and a660 values of Mesa's emulator.
+struct boot_env : afuc_env {
+  const std::vector<uint32_t>& img;
+  uint32_t ctrl[0x1000] = {};
+  static constexpr uint64_t base = 0x100000000ull;
+  explicit boot_env(const std::vector<uint32_t>& i) : img(i) {}
+  uint32_t word(uint64_t a) const {
+    const uint64_t off = (a - base) / 4;
+    return a >= base && off < img.size() ? img[off] : 0;
+  }
+  bool pop_data(uint32_t&) override { return false; }
+  void reg_write(uint32_t& a, uint32_t, bool) override { a++; }
+  uint32_t read_memdata(uint32_t& a) override {
+    if (ctrl[0x1a]) {
+      const uint64_t m = ctrl[0x18] | uint64_t(ctrl[0x19]) << 32;
+      ctrl[0x1a]--;
+      ctrl[0x18] = uint32_t(m + 4);
+      ctrl[0x19] = uint32_t((m + 4) >> 32);
+      return word(m);
+    }
+    const uint32_t r = a++ & 0x3ffff;
+    return r == 0x830 ? uint32_t(base) : r == 0x831 ? uint32_t(base >> 32) : 0;  // CP_SQE_INSTR_BASE
+  }
+  uint32_t read_regdata() override {
+    const uint32_t r = ctrl[0x27]++ & 0x3ffff;
+    return r == 0x830 ? uint32_t(base) : r == 0x831 ? uint32_t(base >> 32) : 0;
+  }
+  void ctrl_write(uint32_t r, uint32_t v) override { ctrl[r & 0xfff] = v; }
+  uint32_t ctrl_read(uint32_t r) override { return ctrl[r & 0xfff]; }
+  uint32_t mem_read(uint64_t a) override { return word(a); }
+};
+
+bool boot_jumptable(const std::vector<uint32_t>& img, std::vector<uint32_t>& jt) {
+  for (uint32_t c0 : {0u, 1u << 28, 3u << 28}) {
+    afuc_iss iss(6, 16);
+    boot_env env(img);
+    env.ctrl[0] = c0;
+    iss.load(img);
+    iss.set_env(&env);
+    for (int i = 0; i < 1000 && iss.st() == afuc_iss::state::running && iss.packet_table_write_addr() < 0x80; i++)
+      iss.run(100);
+    if (iss.packet_table_write_addr() >= 0x80) {
+      jt.resize(jumptable_entries);
+      for (unsigned id = 0; id < jumptable_entries; id++) jt[id] = iss.jumptable(id);
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen, bool verbose) {
   disasm_result r;
   afuc_image img = afuc_split(file_words);
@@ -421,12 +477,15 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
   std::vector<std::optional<afuc_instr>> dec(listed);
   for (uint32_t pc = 0; pc < listed; pc++) dec[pc] = afuc_decode(img.instrs[pc], gen);
 
+  // Entry points: the trailing jump table, or (a6xx without one) the table the boot code writes.
+  std::vector<uint32_t> entries;
+  if (jt) entries = img.jumptable;
+  else if (gen >= 6) boot_jumptable(img.instrs, entries);
   // Labels: jump-table entries by packet name, branch targets as lNNNN.
   std::vector<std::vector<std::string>> names(listed + 1);
   std::vector<std::string> first(listed + 1);
-  if (jt)
-    for (uint32_t id = 0; id < jumptable_entries; id++)
-      if (img.jumptable[id] != 0) names[img.jumptable[id]].push_back(pm4_id_name(id));
+  for (uint32_t id = 0; id < entries.size(); id++)
+    if (entries[id] != 0 && entries[id] < listed) names[entries[id]].push_back(pm4_id_name(id));
   auto target_of = [&](uint32_t pc, const afuc_instr& in) -> int64_t {
     if (in.op == afuc_op::call || in.op == afuc_op::preemptleave) return in.literal;
     if (in.op == afuc_op::setsecure) return int64_t(pc) + 3;
@@ -453,7 +512,7 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
   // Reachability from pc 0 and every jump-table entry.
   std::vector<bool> seen(listed, false);
   std::vector<uint32_t> work{0};
-  if (jt) for (uint32_t e : img.jumptable) work.push_back(e);
+  for (uint32_t e : entries) work.push_back(e);
   while (!work.empty()) {
     uint32_t pc = work.back();
     work.pop_back();

@@ -71,6 +71,7 @@ class afuc_iss {
   void set_reg(unsigned r, uint32_t v) { if (r & 31) regs_[r & 31] = v; }
   uint32_t carry() const { return carry_; }
   uint32_t jumptable(unsigned id) const { return jt_[id & 127]; }
+  uint32_t packet_table_write_addr() const { return pt_write_addr_; }
   void set_jumptable(unsigned id, uint32_t pc) { jt_[id & 127] = pc; }
   unsigned call_depth_now() const { return sp_; }
   const afuc_stats& stats() const { return stats_; }
