@@ -64,6 +64,7 @@ const workload_kind* configure(const common_options& o) {
                          (known.empty() ? std::string(" (none registered)") : "; known kinds:" + known));
     }
     if (!kind->platform_yaml.empty()) cfg.load_yaml_text(kind->platform_yaml, kind->name + " workload platform");
+    if (kind->overlay_for) cfg.load_yaml_text(kind->overlay_for(o.workload), o.workload + " (platform settings)");
   }
   for (const auto& f : o.configs) cfg.load_yaml_file(f);
   if (!o.quantum.empty()) cfg.set("platform.quantum", o.quantum, "--quantum");

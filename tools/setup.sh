@@ -22,8 +22,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Real Adreno microcode for the CP tests (Debian non-free-firmware), unpacked into the build tree.
-if [ -x tools/fetch-adreno-firmware.sh ] && [ ! -e build/firmware-qcom/.done ]; then
-  tools/fetch-adreno-firmware.sh build/firmware-qcom || echo "setup: Adreno firmware not available; tests that need it are skipped"
+# (tests/cp looks in build/adreno-fw; the script returns at once when the blobs are there.)
+if [ -x tools/fetch-adreno-firmware.sh ]; then
+  tools/fetch-adreno-firmware.sh build/adreno-fw || echo "setup: Adreno firmware not available; tests that need it are skipped"
 fi
 
 default_preset=default

@@ -69,15 +69,14 @@ class pm4_workload : public workload {
   }
 
  private:
-  // Acknowledges CP interrupts like a driver: CP_INT_STATUS (W1C). The PMC's INTR is not
-  // acknowledged: a host write to it drives the PMC output from the host thread, which SystemC
-  // rejects (a second driver); the overlay turns platform.fail_on_pending_irq off instead, and
-  // the CP's own errors still count through modelled_errors().
-  void ack(host_port& host, uint64_t win, uint64_t, int) {
+  // Acknowledges CP interrupts like a driver: CP_INT_STATUS (W1C) at the CP, then the CP's line
+  // in the PMC's INTR (W1C).
+  void ack(host_port& host, uint64_t win, uint64_t bar0, int line) {
     const uint32_t st = host.read32(win + 4ull * CP_INT_STATUS);
     if (!st) return;
     irq_seen_ |= st;
     host.write32(win + 4ull * CP_INT_STATUS, st);
+    if (line >= 0) host.write32(bar0 + 0x100, 1u << line);
   }
 
   pm4_program p_;
@@ -93,8 +92,6 @@ void register_pm4_workload() {
   k.description = "Adreno PM4 stream (.pm4) on the CP: ring, IBs, memory, expectations";
   k.matches = [](const std::string& path) { return path.size() > 4 && path.substr(path.size() - 4) == ".pm4"; };
   k.platform_yaml =
-      "platform:\n"
-      "  fail_on_pending_irq: false\n"  // see pm4_workload::ack
       "components:\n"
       "  cp: cp\n"
       "  traffic: none\n";

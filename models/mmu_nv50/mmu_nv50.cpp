@@ -303,7 +303,7 @@ void mmu_nv50::latch_fault(const gpu_ext& e, uint64_t address, bool write, bool 
   if (fault_count.get() != 0xffffffffu) fault_count = fault_count.get() + 1;
   if (fault_log_.size() < 16) {
     std::ostringstream os;
-    os << name() << ": VM fault " << fault_name(f) << " engine " << hex(e.vm_engine) << " client " << hex(e.vm_client)
+    os << "VM fault " << fault_name(f) << " engine " << hex(e.vm_engine) << " client " << hex(e.vm_client)
        << " selector " << hex(e.dma_slot) << " chandesc " << hex(e.vm_context) << " channel " << hex(e.channel)
        << " address " << hex(address) << (write ? " write" : " read");
     fault_log_.push_back(os.str());
@@ -467,7 +467,13 @@ void mmu_nv50::report(std::ostream& os) {
   os << "flushes: " << flushes.value() << "\n";
 }
 
-std::vector<std::string> mmu_nv50::modelled_errors() { return fault_log_; }
+// A fault the driver acknowledged (FAULT_STATUS written) was handled; one still latched was not.
+std::vector<std::string> mmu_nv50::modelled_errors() {
+  if (!(fault_status.get() & 1)) return {};
+  std::vector<std::string> errors = fault_log_;
+  errors.insert(errors.begin(), "VM fault still latched in FAULT_STATUS at the end of the run (not acknowledged)");
+  return errors;
+}
 
 void gpuvp_register_mmu_nv50() {
   registry::global().add_component_type("mmu_nv50", "NV50 MMU: DMA objects, page tables, per-engine TLBs (BAR0 0x100000)",

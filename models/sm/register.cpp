@@ -115,8 +115,11 @@ void gpuvp_register_sm() {
                   return 1;
                 }
               }});
-  r.add_workload_kind({"accel-sim", "Accel-Sim kernelslist.g with post-processed .traceg kernels",
-                       [](const std::string& path) { return sm::ends_with(path, ".g"); },
-                       "components:\n  compute: compute\n",
-                       [](const std::string& path) { return std::make_unique<sm::accelsim_workload>(path); }});
+  gpuvp::workload_kind k;
+  k.name = "accel-sim";
+  k.description = "Accel-Sim kernelslist.g with post-processed .traceg kernels";
+  k.matches = [](const std::string& path) { return sm::ends_with(path, ".g"); };
+  k.platform_yaml = "components:\n  compute: compute\n  traffic: none\n";  // the kernel runs alone
+  k.load = [](const std::string& path) { return std::make_unique<sm::accelsim_workload>(path); };
+  r.add_workload_kind(std::move(k));
 }

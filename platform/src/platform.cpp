@@ -125,7 +125,7 @@ void platform::connect() {
     for (const auto& q : components_[name]->irqs()) {
       if (line == irq_controller::max_lines)
         throw config_error("more than " + std::to_string(irq_controller::max_lines) + " interrupt lines");
-      auto sig = std::make_unique<sc_core::sc_signal<bool>>((name + "_" + q.name).c_str());
+      auto sig = std::make_unique<irq_signal>((name + "_" + q.name).c_str());
       q.port->bind(*sig);
       pmc_->lines[line].bind(*sig);
       pmc_->line_names[line] = name + "." + q.name;
@@ -133,9 +133,9 @@ void platform::connect() {
       irq_signals_.push_back(std::move(sig));
       ++line;
     }
-  idle_line_ = std::make_unique<sc_core::sc_signal<bool>>("irq_unused");
+  idle_line_ = std::make_unique<irq_signal>("irq_unused");
   for (; line < irq_controller::max_lines; ++line) pmc_->lines[line].bind(*idle_line_);
-  host_irq_ = std::make_unique<sc_core::sc_signal<bool>>("host_irq");
+  host_irq_ = std::make_unique<irq_signal>("host_irq");
   pmc_->host_irq.bind(*host_irq_);
   host_->irq.bind(*host_irq_);
 }
@@ -176,7 +176,8 @@ void platform::report(std::ostream& os) {
 std::vector<std::string> platform::modelled_errors() {
   std::vector<std::string> errors;
   for (const auto& name : order_)
-    for (auto& e : components_[name]->modelled_errors()) errors.push_back(name + ": " + e);
+    for (auto& e : components_[name]->modelled_errors())  // prefixed with the component, once
+      errors.push_back(e.rfind(name + ": ", 0) == 0 ? e : name + ": " + e);
   const uint32_t pending = uint32_t(pmc_->intr.get() & pmc_->intr_en.get());
   if (fail_on_pending_irq && pending)
     for (unsigned i = 0; i < irq_controller::max_lines; ++i)

@@ -24,7 +24,9 @@ struct irq_fixture : gpuvp::testing::sim_test {
   uint32_t rd(uint64_t off) { return cpu.read32(off); }
   void wr(uint64_t off, uint32_t v) {
     cpu.write32(off, v);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // let the host line settle
+    // The hook notifies the PMC's output process (one delta), which drives host_irq (one more).
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
   }
   void drive(sc_core::sc_signal<bool>& s, bool v) {
     s.write(v);

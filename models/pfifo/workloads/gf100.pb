@@ -1,4 +1,4 @@
-# GF100 (run with --set pfifo.generation=GF100): no RAMHT or DMA objects; OBJECT takes
+# GF100 (the gen line below selects the generation): no RAMHT or DMA objects; OBJECT takes
 # engine << 16 | class, the new header forms, new-style semaphores on (unmodelled, so host
 # physical) virtual addresses, and ACQUIRE_MASK. VRAM is at host 0x2_0000_0000.
 #   channel 0 waits for S & 4 (ACQUIRE_MASK), then sends methods to the recording engine (1).

@@ -1,4 +1,4 @@
-# NV40 (run with --set pfifo.generation=NV40): DMA objects in RAMIN (NV4 layout), the global RAMHT
+# NV40 (the gen line below selects the generation): DMA objects in RAMIN (NV4 layout), the global RAMHT
 # hashed with the channel id, old-style semaphores (DMA_SEMAPHORE wants class 2, write-only,
 # page table present before G80), YIELD, REF_CNT. Pre-G80 DMA objects are global: the channel
 # number of a dmaobj line is ignored.

@@ -1,6 +1,6 @@
-# SEMAPHORE(MEM_FAULT) on G84: a release past the semaphore DMA object's limit. With the NV50 MMU
-# in the platform the MMU also reports the VM fault as a modelled error (exit 1), so run it with
-# flat addressing: gpuvp run --set pfifo.memory_target=interconnect --workload semaphore_fault.pb
+# SEMAPHORE(MEM_FAULT) on G84: a release past the semaphore DMA object's limit. Through the NV50
+# MMU the access faults DMAOBJ_LIMIT; the workload expects the MEM_FAULT, and acknowledges the VM
+# fault in the MMU like a driver.
 gen G84
 channel 0 dma
 dmaobj 0 0x21 target vram base 0x3100000 limit 0xff

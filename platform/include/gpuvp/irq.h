@@ -35,7 +35,8 @@ class irq_controller : public sc_core::sc_module {
 
  private:
   void on_line_change();
-  void update_output();
+  void drive_output();                // the one process that writes host_irq
+  sc_core::sc_event output_changed_;  // register hooks (any caller's thread) notify it
   uint32_t levels_ = 0;
 };
 

@@ -68,8 +68,11 @@ class platform {
   std::vector<std::string> order_;
   void build_component(const std::string& name, const std::string& type);
   void connect();
-  std::vector<std::unique_ptr<sc_core::sc_signal<bool>>> irq_signals_;
-  std::unique_ptr<sc_core::sc_signal<bool>> host_irq_, idle_line_;
+  // Interrupt lines may be driven from any process of their model (the thread whose access
+  // faulted, a method, a register hook called from the host thread): many writers.
+  using irq_signal = sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>;
+  std::vector<std::unique_ptr<irq_signal>> irq_signals_;
+  std::unique_ptr<irq_signal> host_irq_, idle_line_;
   std::map<std::string, int> irq_lines_;
 };
 

@@ -102,6 +102,9 @@ struct workload_kind {
   std::function<bool(const std::string& path)> matches;  // e.g. by extension
   std::string platform_yaml;  // configuration overlay applied before the user's (may be "")
   std::function<std::unique_ptr<workload>(const std::string& path)> load;  // throws on bad input
+  // Optional overlay computed from the file itself (e.g. its GPU generation), applied after
+  // platform_yaml and before the user's configuration. Throws on unreadable input.
+  std::function<std::string(const std::string& path)> overlay_for;
 };
 
 struct tool {
