@@ -34,6 +34,10 @@ uint64_t router::port::book(uint64_t t, uint64_t occ) {
   uint64_t slot = t >> slot_shift;
   uint64_t end = t;
   while (occ) {
+    if (slot >= full_from && slot < full_below) {  // a backlog of full slots: skip it at once
+      slot = full_below;
+      t = std::max(t, slot << slot_shift);
+    }
     const unsigned k = unsigned(slot % ring);
     if (slot_id[k] != slot) {
       if (slot_id[k] != ~uint64_t(0) && slot_id[k] > slot) {  // older than the ring's horizon
@@ -50,6 +54,10 @@ uint64_t router::port::book(uint64_t t, uint64_t occ) {
       slot_used[k] += chunk;  // booked time, as if the slot's bookings ran back to back from its start
       occ -= chunk;
       end = start + chunk;
+      if (slot_used[k] == uint64_t(1) << slot_shift) {  // now full: extend or restart the run
+        if (slot == full_below) ++full_below;
+        else full_from = slot, full_below = slot + 1;
+      }
     }
     ++slot;
     t = std::max(t, slot_end);
@@ -106,6 +114,8 @@ void router::map(unsigned index, uint64_t base, uint64_t size, const std::string
     output_names_[index] = target_name;
     output(index);
   }
+  for (auto& p : inputs_)  // cached windows point into windows_, which may move now
+    if (p) p->last_window = nullptr;
   window w{base, size, index, target_name};
   windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w,
                                    [](const window& a, const window& b) { return a.base < b.base; }),
@@ -130,8 +140,11 @@ const router::window* router::decode(uint64_t addr) const {
 
 void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
-  const window* w = decode(addr);
   const unsigned len = gp.get_data_length();
+  port& pin = *inputs_[id];
+  // Initiators mostly stay in one window: try the last one before searching.
+  const window* w = static_cast<const window*>(pin.last_window);
+  if (!w || addr - w->base >= w->size) pin.last_window = w = decode(addr);
   if (!w || addr - w->base + len > w->size) {
     ++decode_errors;
     GPUVP_LOG(this, warning, "no target for " << (gp.is_write() ? "write" : "read") << " of " << len
@@ -140,7 +153,6 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  port& pin = *inputs_[id];
   port& pout = *outputs_[w->index];
   ++pin.transactions;
   ++pout.transactions;

@@ -53,11 +53,13 @@ class router : public sc_core::sc_module {
     std::array<uint64_t, ring> slot_id{};
     std::array<uint64_t, ring> slot_used{};
     uint64_t stale_bookings = 0;
+    uint64_t full_from = 0, full_below = 0;  // a run of consecutive full slots, skipped in one step
     // Books `occ` time units at or after t; returns when the transfer ends.
     uint64_t book(uint64_t t, uint64_t occ);
     uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
     int width_shift = -1;  // log2(width) when width is a power of two: a shift instead of a division
     uint32_t track = 0;    // trace track
+    const void* last_window = nullptr;  // initiator side: the window this initiator used last
     uint64_t occupancy(unsigned length) const {
       const uint64_t cycles = width_shift >= 0 ? (length + bytes_per_cycle - 1) >> width_shift
                                                : (length + bytes_per_cycle - 1) / bytes_per_cycle;
