@@ -12,7 +12,7 @@ bool is_branch(afuc_op op) {
   switch (op) {
     case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb:
     case afuc_op::ret: case afuc_op::iret: case afuc_op::call: case afuc_op::preemptleave:
-    case afuc_op::setsecure:
+    case afuc_op::setsecure: case afuc_op::jumpr: case afuc_op::jumpa:
       return true;
     default:
       return false;
@@ -33,6 +33,8 @@ std::optional<afuc_instr> afuc_decode(uint32_t w, int gen) {
       case 0x34: in.op = bits(w, 25, 25) ? afuc_op::iret : afuc_op::ret; return in;
       case 0x35: in.op = afuc_op::call; in.literal = bits(w, 0, 25); return in;
       case 0x36: in.op = afuc_op::waitin; return in;
+      case 0x37: in.op = afuc_op::jumpr; in.src1 = bits(w, 21, 25); return in;
+      case 0x39: in.op = afuc_op::jumpa; in.literal = bits(w, 0, 25); return in;
       case 0x38: in.op = afuc_op::preemptleave; in.literal = bits(w, 0, 25); return in;
       case 0x3b: in.op = afuc_op::setsecure; in.offset = 3; return in;
       default: return std::nullopt;
@@ -72,6 +74,13 @@ std::optional<afuc_instr> afuc_decode(uint32_t w, int gen) {
     in.immed = bits(w, 0, 15);
     in.dst = bits(w, 16, 20);
     if (in.op != afuc_op::not_) in.src1 = bits(w, 21, 25);
+    return in;
+  }
+  if (op5 == 0x12) {  // setbit/clrbit: [25:21] SRC, [20:16] DST, [5:1] BIT, [0] set; [15:6] unused
+    in.op = bits(w, 0, 0) ? afuc_op::setbit : afuc_op::clrbit;
+    in.src1 = bits(w, 21, 25);
+    in.dst = bits(w, 16, 20);
+    in.bit = bits(w, 1, 5);
     return in;
   }
   switch (op5) {
@@ -160,6 +169,15 @@ uint32_t afuc_encode(const afuc_instr& in, int gen) {
       check(in.literal < (1u << 26), "call target out of range");
       return 0x35u << 26 | in.literal;
     case afuc_op::waitin: return 0x36u << 26;
+    case afuc_op::setbit: case afuc_op::clrbit:
+      check(in.bit < 32, "bit number out of range");
+      check(in.xmov == 0, "(xmovN) is not allowed on setbit/clrbit");
+      return 0x12u << 27 | rep | uint32_t(in.src1) << 21 | uint32_t(in.dst) << 16 |
+             uint32_t(in.bit) << 1 | (in.op == afuc_op::setbit ? 1u : 0u);
+    case afuc_op::jumpr: return 0x37u << 26 | uint32_t(in.src1) << 21;
+    case afuc_op::jumpa:
+      check(in.literal < (1u << 26), "jumpa target out of range");
+      return 0x39u << 26 | in.literal;
     case afuc_op::preemptleave:
       check(in.literal < (1u << 26), "preemptleave target out of range");
       return 0x38u << 26 | in.literal;
@@ -332,6 +350,11 @@ std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
     case afuc_op::iret: return "iret";
     case afuc_op::call: return "call " + target(in.literal);
     case afuc_op::waitin: return "waitin";
+    case afuc_op::setbit: case afuc_op::clrbit:
+      return s + (in.op == afuc_op::setbit ? "setbit " : "clrbit ") + d + ", " + a + ", b" +
+             std::to_string(in.bit);
+    case afuc_op::jumpr: return "jump " + a;
+    case afuc_op::jumpa: return "jumpa " + target(in.literal);
     case afuc_op::preemptleave: return "preemptleave " + target(in.literal);
     case afuc_op::setsecure: return "setsecure $02, " + target(int64_t(pc) + 3);
     default: break;

@@ -15,6 +15,9 @@ enum class afuc_op : uint8_t {
   max = 0x0f, cmp = 0x10, msb = 0x14,
   nop = 0x20, movi, cwrite, cread, load, store, brnei, breqi, brneb, breqb, ret, iret, call,
   waitin, preemptleave, setsecure,
+  setbit, clrbit,  // 10010 (a5xx/a6xx): set/clear bit BIT of SRC into DST (bit 0 picks set)
+  jumpr,           // 110111: jump to the address in SRC, with a delay slot ("jump $reg")
+  jumpa,           // 111001: jump to an absolute target, with a delay slot
   payload,  // [31:27]==0 but not the nop pattern: firmware data words, executed as nop
 };
 
@@ -36,7 +39,7 @@ struct afuc_instr {
 };
 
 bool is_alu(afuc_op op);
-bool is_branch(afuc_op op);  // brne/breq/jump/call/ret/iret/preemptleave/setsecure
+bool is_branch(afuc_op op);  // brne/breq/jump/jumpr/jumpa/call/ret/iret/preemptleave/setsecure
 
 // Decodes one word for generation gen (5 or 6). nullopt: no encoding matches.
 std::optional<afuc_instr> afuc_decode(uint32_t word, int gen);

@@ -306,12 +306,25 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       }
       comma();
       label();
+    } else if ((mn == "jump" && i < t.size() && t[i].k == tok::reg) || mn == "jumpr") {
+      in.op = afuc_op::jumpr;
+      in.src1 = parse_reg(lp, need(tok::reg, "a register").s, false);
     } else if (mn == "jump") {
       in.op = afuc_op::brneb;
       label();
-    } else if (mn == "call" || mn == "preemptleave") {
-      in.op = mn == "call" ? afuc_op::call : afuc_op::preemptleave;
+    } else if (mn == "call" || mn == "preemptleave" || mn == "jumpa") {
+      in.op = mn == "call" ? afuc_op::call : mn == "jumpa" ? afuc_op::jumpa : afuc_op::preemptleave;
       label();
+    } else if (mn == "setbit" || mn == "clrbit") {
+      in.op = mn == "setbit" ? afuc_op::setbit : afuc_op::clrbit;
+      in.dst = parse_reg(lp, need(tok::reg, "a destination register").s, true);
+      comma();
+      in.src1 = parse_reg(lp, need(tok::reg, "a source register").s, false);
+      comma();
+      const tok& b = need(tok::bit, "a bit number bN");
+      if (b.v > 31) lp.fail("bit number out of range");
+      in.bit = uint8_t(b.v);
+      if (in.xmov) lp.fail("(xmovN) is not allowed on '" + mn + "'");
     } else if (mn == "setsecure") {
       in.op = afuc_op::setsecure;
       if (parse_reg(lp, need(tok::reg, "$02").s, false) != 2) lp.fail("setsecure takes $02");
@@ -354,7 +367,9 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       if (!p.label.empty()) {
         if (p.rel) {
           int64_t v = std::stoll(p.label, nullptr, 0);
-          target = (in.op == afuc_op::call || in.op == afuc_op::preemptleave) ? v : int64_t(pc) + v;
+          const bool absolute = in.op == afuc_op::call || in.op == afuc_op::preemptleave ||
+                                in.op == afuc_op::jumpa;
+          target = absolute ? v : int64_t(pc) + v;
         } else {
           auto it = labels.find(p.label);
           if (it == labels.end()) fail("undefined label '" + p.label + "'");
@@ -365,7 +380,7 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
         case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb:
           in.offset = int32_t(target - int64_t(pc));
           break;
-        case afuc_op::call: case afuc_op::preemptleave:
+        case afuc_op::call: case afuc_op::preemptleave: case afuc_op::jumpa:
           if (target < 0) fail("negative target");
           in.literal = uint32_t(target);
           break;
@@ -487,7 +502,8 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
   for (uint32_t id = 0; id < entries.size(); id++)
     if (entries[id] != 0 && entries[id] < listed) names[entries[id]].push_back(pm4_id_name(id));
   auto target_of = [&](uint32_t pc, const afuc_instr& in) -> int64_t {
-    if (in.op == afuc_op::call || in.op == afuc_op::preemptleave) return in.literal;
+    if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa)
+      return in.literal;
     if (in.op == afuc_op::setsecure) return int64_t(pc) + 3;
     if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
         in.op == afuc_op::breqb)
@@ -526,6 +542,7 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
       if (in.op == afuc_op::call) work.push_back(pc + 2);
       // unconditional transfers: the delay slot still runs, then the flow leaves.
       const bool uncond = in.op == afuc_op::ret || in.op == afuc_op::iret ||
+                          in.op == afuc_op::jumpr || in.op == afuc_op::jumpa ||
                           in.op == afuc_op::waitin || in.op == afuc_op::call ||
                           (in.op == afuc_op::brneb && in.src1 == 0);
       if (uncond) {

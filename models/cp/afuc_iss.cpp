@@ -223,6 +223,19 @@ void afuc_iss::exec(const afuc_instr& in) {
       fail("iret outside a preemption handler (preemption is not modelled)");
       break;
     case afuc_op::waitin: waitin_ = true; break;
+    case afuc_op::setbit: case afuc_op::clrbit: {
+      const uint32_t v = rd(in.src1);
+      if (starve_) return;
+      wr(in.dst, in.op == afuc_op::setbit ? v | (1u << in.bit) : v & ~(1u << in.bit));
+      break;
+    }
+    case afuc_op::jumpr: {
+      const uint32_t t = rd(in.src1);
+      if (starve_) return;
+      branch_ = t;
+      break;
+    }
+    case afuc_op::jumpa: branch_ = in.literal; break;
     case afuc_op::preemptleave:
       // Not in a preemption handler: leaving fails, so jump to the given target.
       branch_ = in.literal;

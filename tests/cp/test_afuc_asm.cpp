@@ -68,10 +68,10 @@ TEST(cpAfucAsm, DisassemblyReassemblesExactly) {
 
 TEST(cpAfucAsm, RawLayoutRoundTrip) {
   // An image without the trailing table disassembles with .nojumptable and comes back as is.
-  std::vector<uint32_t> w = {0, 0x12345678u, 0x00000003u, 0x88020883u, 0x90000000u, 0xd8000000u};
+  std::vector<uint32_t> w = {0, 0x12345678u, 0x00000003u, 0x88020883u, 0x98000011u, 0xd8000000u};
   disasm_result d = afuc_disassemble(w, 6);
   EXPECT_NE(d.text.find(".nojumptable"), std::string::npos);
-  EXPECT_NE(d.text.find("[90000000]"), std::string::npos);  // undecodable: raw word
+  EXPECT_NE(d.text.find("[98000011]"), std::string::npos);  // undecodable: raw word
   EXPECT_EQ(d.unknown_reachable, 1u);                         // reached from pc 0
   EXPECT_EQ(afuc_assemble(d.text, 6, "raw.asm"), w);
 }

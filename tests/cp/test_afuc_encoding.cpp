@@ -96,10 +96,10 @@ TEST(cpAfucEncoding, FlowForms) {
 }
 
 TEST(cpAfucDecode, RejectsWordsOutsideTheTables) {
-  EXPECT_FALSE(afuc_decode(0x90000000u, 6));  // primary opcode 10010
   EXPECT_FALSE(afuc_decode(0x98000011u, 6));  // ALU sub-op 0x11
+  EXPECT_FALSE(afuc_decode(0x98000012u, 6));  // ALU sub-op 0x12 (a660 uses it once; see afuc.md)
   EXPECT_FALSE(afuc_decode(0x98000015u, 6));  // ALU sub-op 0x15
-  EXPECT_FALSE(afuc_decode(0xdc000000u, 6));  // flow opcode 110111
+  EXPECT_FALSE(afuc_decode(0xe8000000u, 6));  // flow opcode 111010
   EXPECT_FALSE(afuc_decode(0xfc000000u, 6));  // flow opcode 111111
   EXPECT_FALSE(afuc_decode(0xb8000000u, 5));  // a6xx cread on a5xx
   EXPECT_FALSE(afuc_decode(0xa0000000u, 5));  // store on a5xx
@@ -128,6 +128,33 @@ TEST(cpAfucDecode, FieldsAndText) {
   for (uint32_t w : {0x98641806u, 0x0bc20042u, 0xa80280b0u, 0xc800ffffu, 0xd8000000u, 0xd0000000u,
                      0xd2000000u, 0xd4000123u, 0xe0000040u, 0xec000000u, 0xb8a340b2u, 0x40031234u})
     EXPECT_EQ(afuc_encode(*afuc_decode(w, 6), 6), w) << std::hex << w;
+}
+
+// Encodings found in the Debian firmware (issue 5 follow-up), worked from the tables:
+// setbit/clrbit 10010 [25:21] SRC [20:16] DST [5:1] BIT [0] 1=set; jump $reg 110111 [25:21] SRC;
+// jumpa 111001 [25:0] absolute target.
+TEST(cpAfucEncoding, SetClearBitAndRegisterJumps) {
+  // 10010<<27 = 0x90000000 | SRC 0<<21 | DST 2<<16 = 0x20000 | BIT 0<<1 | set 1 -> 0x90020001
+  EXPECT_EQ(asm1("setbit $02, $00, b0", 6), 0x90020001u);
+  // 0x90000000 | SRC 0x12<<21 = 0x02400000 | DST 0x12<<16 = 0x120000 | 17<<1 = 0x22 | 1 -> 0x92520023
+  EXPECT_EQ(asm1("setbit $12, $12, b17", 6), 0x92520023u);
+  // clrbit $02, $02, b30: 0x90000000 | 2<<21 = 0x400000 | 2<<16 = 0x20000 | 30<<1 = 0x3c | 0
+  EXPECT_EQ(asm1("clrbit $02, $02, b30", 6), 0x9042003cu);
+  // (rep) bit 26: 0x94000000 | 1<<21 = 0x200000 | 1<<16 | 31<<1 = 0x3e | 1
+  EXPECT_EQ(asm1("(rep)setbit $01, $01, b31", 5), 0x9421003fu);
+  // jump $02: 110111<<26 = 0xdc000000 | 2<<21 = 0x400000
+  EXPECT_EQ(asm1("jump $02", 5), 0xdc400000u);
+  EXPECT_EQ(asm1("jumpr $05", 6), 0xdca00000u);  // 5<<21 = 0xa00000
+  // jumpa #0x9e6: 111001<<26 = 0xe4000000 | 0x9e6
+  EXPECT_EQ(asm1("jumpa #0x9e6", 5), 0xe40009e6u);
+  EXPECT_EQ(afuc_format(*afuc_decode(0x92520023u, 6), 6, 0), "setbit $12, $12, b17");
+  EXPECT_EQ(afuc_format(*afuc_decode(0x90c60000u, 6), 6, 0), "clrbit $06, $06, b0");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xdca00000u, 6), 6, 0), "jump $05");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xe40009e6u, 5), 5, 0), "jumpa #2534");
+  // bits 15:6 of setbit are unused: such a word decodes but does not re-encode to itself,
+  // so the disassembler lists it as a raw word.
+  EXPECT_EQ(afuc_decode(0x90020041u, 6)->op, afuc_op::setbit);
+  EXPECT_NE(afuc_encode(*afuc_decode(0x90020041u, 6), 6), 0x90020041u);
 }
 
 TEST(cpPm4Header, ParityVectors) {

@@ -171,6 +171,28 @@ TEST_F(cpIssTest, CallAndReturnWithDelaySlots) {
   EXPECT_EQ(iss.call_depth_now(), 0u);
 }
 
+TEST_F(cpIssTest, SetAndClearBit) {
+  // 0xf0 | 1<<1 = 0xf2; then clear b4 of 0xf2 = 0xe2; (rep) with $rem 2 sets b0 twice: 0xe3
+  load("mov $01, 0xf0\nsetbit $02, $01, b1\nclrbit $03, $02, b4\nmov $rem, 0x2\n(rep)setbit $03, $03, b0\n");
+  iss.run(6);
+  EXPECT_EQ(iss.reg(2), 0xf2u);
+  EXPECT_EQ(iss.reg(3), 0xe3u);
+  EXPECT_EQ(iss.reg(REG_REM), 0u);
+}
+
+TEST_F(cpIssTest, RegisterAndAbsoluteJumpsHaveDelaySlots) {
+  // 0: $05 = 6; 1: jump $05 (delay slot 2 runs) -> 6: jumpa #9 (delay slot 7 runs) -> 9
+  load("mov $05, 0x6\njump $05\nmov $01, 0x1\nmov $02, 0x2\nnop\nnop\n"
+       "jumpa #9\nmov $03, 0x3\nmov $04, 0x4\nmov $06, 0x6\n");
+  EXPECT_EQ(iss.run(6), 6u);  // pcs 0, 1, 2, 6, 7, 9
+  EXPECT_EQ(iss.reg(1), 1u);
+  EXPECT_EQ(iss.reg(2), 0u);
+  EXPECT_EQ(iss.reg(3), 3u);
+  EXPECT_EQ(iss.reg(4), 0u);
+  EXPECT_EQ(iss.reg(6), 6u);
+  EXPECT_EQ(iss.pc(), 10u);
+}
+
 TEST_F(cpIssTest, CallDepthOverflowIsAnError) {
   load("call #2\nnop\ncall #4\nnop\ncall #0\nnop\n", 6, 2);
   iss.run(10);
@@ -186,9 +208,9 @@ TEST_F(cpIssTest, ReturnWithEmptyStackIsAnError) {
 }
 
 TEST_F(cpIssTest, UndecodableWordStops) {
-  load("nop\n[90000000]\n");
+  load("nop\n[98000011]\n");
   iss.run(10);
-  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0x90000000): undecodable instruction");
+  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0x98000011): undecodable instruction");
   load("nop\n");
   iss.run(10);
   EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0x00000000): pc outside the microcode image");
