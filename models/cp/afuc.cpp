@@ -56,7 +56,8 @@ std::optional<afuc_instr> afuc_decode(uint32_t w, int gen) {
   }
   if (op5 == 0x13) {  // ALU, two registers
     const uint32_t sub = bits(w, 0, 4);
-    if (!((sub >= 0x01 && sub <= 0x10) || sub == 0x14)) return std::nullopt;
+    // 0x12: the register form of setbit, seen in a660 firmware (docs/tools/afuc.md).
+    if (!((sub >= 0x01 && sub <= 0x10) || sub == 0x14 || (sub == 0x12 && gen >= 6))) return std::nullopt;
     in.op = static_cast<afuc_op>(sub);
     in.xmov = bits(w, 9, 10);
     in.dst = bits(w, 11, 15);
@@ -126,11 +127,13 @@ uint32_t afuc_encode(const afuc_instr& in, int gen) {
   if (is_alu(in.op)) {
     if (in.has_immed) {
       check(in.op != afuc_op::msb, "msb has no immediate form");
+      check(in.op != afuc_op::setbitr, "setbit with an immediate is the bN form");
       check(in.immed <= 0xffff, "immediate does not fit 16 bits");
       check(in.xmov == 0, "(xmovN) needs the two-register form");
       return uint32_t(code) << 27 | rep | uint32_t(in.src1) << 21 | uint32_t(in.dst) << 16 | in.immed;
     }
     check(in.xmov <= 3, "xmov count out of range");
+    check(in.op != afuc_op::setbitr || gen >= 6, "setbit with a register bit needs a6xx");
     uint32_t w = 0x13u << 27 | rep | uint32_t(in.dst) << 11 | uint32_t(in.xmov) << 9 | code;
     if (in.op == afuc_op::not_ || in.op == afuc_op::msb) return w | uint32_t(in.src1) << 16;
     return w | uint32_t(in.src1) << 21 | uint32_t(in.src2) << 16;
@@ -293,6 +296,7 @@ static const char* alu_name(afuc_op op) {
   static const char* const names[] = {"", "add", "addhi", "sub", "subhi", "and", "or", "xor", "not",
                                       "shl", "ushr", "ishr", "rot", "mul8", "min", "max", "cmp"};
   if (op == afuc_op::msb) return "msb";
+  if (op == afuc_op::setbitr) return "setbit";
   return names[static_cast<uint8_t>(op)];
 }
 

@@ -12,7 +12,9 @@ enum class afuc_op : uint8_t {
   // ALU ops: numeric value == the 5-bit ALU code of the encoding.
   add = 0x01, addhi = 0x02, sub = 0x03, subhi = 0x04, and_ = 0x05, or_ = 0x06, xor_ = 0x07,
   not_ = 0x08, shl = 0x09, ushr = 0x0a, ishr = 0x0b, rot = 0x0c, mul8 = 0x0d, min = 0x0e,
-  max = 0x0f, cmp = 0x10, msb = 0x14,
+  max = 0x0f, cmp = 0x10,
+  setbitr = 0x12,  // a6xx 2-src only: "setbit DST, SRC1, SRC2": bit SRC2[5:1] of SRC1 := SRC2[0]
+  msb = 0x14,
   nop = 0x20, movi, cwrite, cread, load, store, brnei, breqi, brneb, breqb, ret, iret, call,
   waitin, preemptleave, setsecure,
   setbit, clrbit,  // 10010 (a5xx/a6xx): set/clear bit BIT of SRC into DST (bit 0 picks set)

@@ -321,10 +321,15 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       comma();
       in.src1 = parse_reg(lp, need(tok::reg, "a source register").s, false);
       comma();
-      const tok& b = need(tok::bit, "a bit number bN");
-      if (b.v > 31) lp.fail("bit number out of range");
-      in.bit = uint8_t(b.v);
-      if (in.xmov) lp.fail("(xmovN) is not allowed on '" + mn + "'");
+      if (mn == "setbit" && i < t.size() && t[i].k == tok::reg) {  // register form (a6xx)
+        in.op = afuc_op::setbitr;
+        in.src2 = parse_reg(lp, t[i++].s, false);
+      } else {
+        const tok& b = need(tok::bit, "a bit number bN or a register");
+        if (b.v > 31) lp.fail("bit number out of range");
+        in.bit = uint8_t(b.v);
+      }
+      if (in.xmov && in.op != afuc_op::setbitr) lp.fail("(xmovN) is not allowed on '" + mn + "' with bN");
     } else if (mn == "setsecure") {
       in.op = afuc_op::setsecure;
       if (parse_reg(lp, need(tok::reg, "$02").s, false) != 2) lp.fail("setsecure takes $02");

@@ -113,6 +113,10 @@ uint32_t afuc_iss::alu(afuc_op op, uint32_t a, uint32_t b, uint32_t& carry) {
     case afuc_op::max: return a > b ? a : b;
     case afuc_op::cmp: return a > b ? 0x00 : a == b ? 0x2b : 0x1e;
     case afuc_op::msb: return a ? 31 - __builtin_clz(a) : 0;
+    case afuc_op::setbitr: {
+      const uint32_t bit = (b >> 1) & 31;
+      return (a & ~(1u << bit)) | ((b & 1u) << bit);
+    }
     default: return 0;
   }
 }

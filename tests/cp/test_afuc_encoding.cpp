@@ -97,7 +97,8 @@ TEST(cpAfucEncoding, FlowForms) {
 
 TEST(cpAfucDecode, RejectsWordsOutsideTheTables) {
   EXPECT_FALSE(afuc_decode(0x98000011u, 6));  // ALU sub-op 0x11
-  EXPECT_FALSE(afuc_decode(0x98000012u, 6));  // ALU sub-op 0x12 (a660 uses it once; see afuc.md)
+  EXPECT_FALSE(afuc_decode(0x98000012u, 5));  // ALU sub-op 0x12 (register setbit) is a6xx only
+  EXPECT_FALSE(afuc_decode(0x98000013u, 6));  // ALU sub-op 0x13
   EXPECT_FALSE(afuc_decode(0x98000015u, 6));  // ALU sub-op 0x15
   EXPECT_FALSE(afuc_decode(0xe8000000u, 6));  // flow opcode 111010
   EXPECT_FALSE(afuc_decode(0xfc000000u, 6));  // flow opcode 111111
@@ -151,6 +152,10 @@ TEST(cpAfucEncoding, SetClearBitAndRegisterJumps) {
   EXPECT_EQ(afuc_format(*afuc_decode(0x90c60000u, 6), 6, 0), "clrbit $06, $06, b0");
   EXPECT_EQ(afuc_format(*afuc_decode(0xdca00000u, 6), 6, 0), "jump $05");
   EXPECT_EQ(afuc_format(*afuc_decode(0xe40009e6u, 5), 5, 0), "jumpa #2534");
+  // register setbit (a6xx 2-src sub-op 0x12): 0x98000000 | SRC1 0x14<<21 = 0x02800000 |
+  // SRC2 3<<16 = 0x30000 | DST 0x14<<11 = 0xa000 | 0x12 -> 0x9a83a012 (a660 firmware word)
+  EXPECT_EQ(asm1("setbit $14, $14, $03", 6), 0x9a83a012u);
+  EXPECT_EQ(afuc_format(*afuc_decode(0x9a83a012u, 6), 6, 0), "setbit $14, $14, $03");
   // bits 15:6 of setbit are unused: such a word decodes but does not re-encode to itself,
   // so the disassembler lists it as a raw word.
   EXPECT_EQ(afuc_decode(0x90020041u, 6)->op, afuc_op::setbit);

@@ -62,12 +62,10 @@ TEST(cpAdrenoFirmware, A660SqeRoundTrip) {
   EXPECT_NE(d.text.find("CP_NOP:"), std::string::npos);
   EXPECT_GT(d.reachable, 5000u);
   EXPECT_EQ(afuc_assemble(d.text, 6, "a660_sqe.asm"), w);
-  // setbit/clrbit (10010) and jump $reg (110111) now decode. One reachable word remains:
-  // 0x9a83a012, a 2-src ALU word with sub-op 0x12, which no Mesa table defines for a6xx
-  // (docs/tools/afuc.md, "Unknown encodings").
-  EXPECT_EQ(d.unknown_reachable, 1u);
-  ASSERT_EQ(d.unknown_pcs.size(), 1u);
-  EXPECT_EQ(w[d.unknown_pcs[0] + 1], 0x9a83a012u);
+  // setbit/clrbit (10010), jump $reg (110111) and the register setbit (2-src sub-op 0x12)
+  // decode: every reachable word is known.
+  EXPECT_EQ(d.unknown_reachable, 0u);
+  EXPECT_NE(d.text.find("setbit $14, $14, $03"), std::string::npos);
 }
 
 TEST(cpAdrenoFirmware, A530PfpAndPm4RoundTrip) {

@@ -180,6 +180,15 @@ TEST_F(cpIssTest, SetAndClearBit) {
   EXPECT_EQ(iss.reg(REG_REM), 0u);
 }
 
+TEST(cpAfucAlu, RegisterSetBit) {
+  uint32_t c = 0;
+  // src2 = bit << 1 | value: (9<<1)|1 = 0x13 sets b9 of 0x0f -> 0x20f; (8<<1)|0 = 0x10 clears b8
+  EXPECT_EQ(afuc_iss::alu(afuc_op::setbitr, 0x0fu, 0x13u, c), 0x20fu);
+  EXPECT_EQ(afuc_iss::alu(afuc_op::setbitr, 0x3ffu, 0x10u, c), 0x2ffu);
+  // bits above 5 of src2 are ignored: 0x41 -> bit 0, value 1
+  EXPECT_EQ(afuc_iss::alu(afuc_op::setbitr, 0x0u, 0x41u, c), 0x1u);
+}
+
 TEST_F(cpIssTest, RegisterAndAbsoluteJumpsHaveDelaySlots) {
   // 0: $05 = 6; 1: jump $05 (delay slot 2 runs) -> 6: jumpa #9 (delay slot 7 runs) -> 9
   load("mov $05, 0x6\njump $05\nmov $01, 0x1\nmov $02, 0x2\nnop\nnop\n"
