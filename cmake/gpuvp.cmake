@@ -78,3 +78,19 @@ ${calls}}
   add_library(gpuvp_all STATIC ${out})
   target_link_libraries(gpuvp_all PUBLIC gpuvp_platform ${libs})
 endfunction()
+
+# gpuvp_embed_text(<target> <identifier> <file>): makes `#include "embedded/<identifier>.h"`
+# available to <target>, defining `inline const char* <identifier>` with the file's text
+# (workloads and configurations compiled into the program).
+function(gpuvp_embed_text target identifier file)
+  get_filename_component(abs ${file} ABSOLUTE)
+  file(READ ${abs} GPUVP_EMBED_TEXT)
+  set(dir ${PROJECT_BINARY_DIR}/generated/embedded)
+  file(CONFIGURE OUTPUT ${dir}/${identifier}.h CONTENT
+"// Generated from ${file} by gpuvp_embed_text (cmake/gpuvp.cmake).
+#pragma once
+inline const char* ${identifier} = R\"gpuvp_embed(@GPUVP_EMBED_TEXT@)gpuvp_embed\";
+" @ONLY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${abs})
+  target_include_directories(${target} PRIVATE ${PROJECT_BINARY_DIR}/generated)
+endfunction()

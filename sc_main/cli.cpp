@@ -39,7 +39,7 @@ po::options_description platform_options(common_options& o) {
   d.add_options()
       ("config", po::value(&o.configs)->composing(), "YAML configuration file (repeatable)")
       ("set", po::value(&o.sets)->composing(), "override one parameter: path=value (repeatable)")
-      ("workload", po::value(&o.workload), "workload file (kind chosen by its extension)")
+      ("workload", po::value(&o.workload), "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic")
       ("stats", po::value(&o.stats), "write statistics as JSON to this file")
       ("trace", po::value(&o.trace), "write a Chrome trace-event JSON (Perfetto) to this file")
       ("vcd", po::value(&o.vcd), "write interrupt signals as VCD to this file (.vcd is appended)")
@@ -50,27 +50,63 @@ po::options_description platform_options(common_options& o) {
   return d;
 }
 
+// The workload a run uses: a file, an embedded workload, or none (the traffic platform).
+struct workload_choice {
+  const workload_kind* kind = nullptr;
+  const embedded_workload* embedded = nullptr;
+  std::string path, label;
+  std::unique_ptr<workload> load() const {
+    if (!kind) return nullptr;
+    if (embedded) return kind->parse(embedded->text, "embedded:" + embedded->name);
+    return kind->load(path);
+  }
+};
+
+// The workload of `gpuvp run` without --workload: the PFIFO scenario when that model is built.
+const char* default_workload_name() {
+  return registry::global().find_embedded_workload("pfifo-default") ? "pfifo-default" : "traffic";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw config_error(path + ": cannot open workload");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 // Configuration from every source, in increasing precedence.
-const workload_kind* configure(const common_options& o) {
+workload_choice configure(const common_options& o, bool qtest_mode) {
   auto& cfg = config::global();
   cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
-  const workload_kind* kind = nullptr;
-  if (!o.workload.empty()) {
-    kind = registry::global().find_workload_kind(o.workload);
-    if (!kind) {
-      std::string known;
-      for (const auto& k : registry::global().workload_kinds()) known += "\n  " + k.name + ": " + k.description;
-      throw config_error(o.workload + ": no workload kind recognises this file" +
-                         (known.empty() ? std::string(" (none registered)") : "; known kinds:" + known));
+  workload_choice c;
+  c.label = o.workload.empty() && !qtest_mode ? default_workload_name() : o.workload;
+  if (!c.label.empty() && c.label != "traffic") {
+    auto& reg = registry::global();
+    std::string text;
+    if ((c.embedded = reg.find_embedded_workload(c.label))) {
+      c.kind = reg.find_workload_kind(c.embedded->kind);
+      if (!c.kind || !c.kind->parse) throw config_error(c.label + ": embedded workload of unknown kind " + c.embedded->kind);
+      text = c.embedded->text;
+    } else {
+      c.path = c.label;
+      c.kind = reg.find_workload_kind(c.path);
+      if (!c.kind) {
+        std::string known;
+        for (const auto& k : reg.workload_kinds()) known += "\n  " + k.name + ": " + k.description;
+        throw config_error(c.path + ": no workload kind recognises this file" +
+                           (known.empty() ? std::string(" (none registered)") : "; known kinds:" + known));
+      }
+      if (c.kind->overlay_for) text = read_text(c.path);
     }
-    if (!kind->platform_yaml.empty()) cfg.load_yaml_text(kind->platform_yaml, kind->name + " workload platform");
-    if (kind->overlay_for) cfg.load_yaml_text(kind->overlay_for(o.workload), o.workload + " (platform settings)");
+    if (!c.kind->platform_yaml.empty()) cfg.load_yaml_text(c.kind->platform_yaml, c.kind->name + " workload platform");
+    if (c.kind->overlay_for) cfg.load_yaml_text(c.kind->overlay_for(text), c.label + " (platform settings)");
   }
   for (const auto& f : o.configs) cfg.load_yaml_file(f);
   if (!o.quantum.empty()) cfg.set("platform.quantum", o.quantum, "--quantum");
   for (const auto& s : o.sets) cfg.apply_override(s);
   for (const auto& l : o.logs) logger::global().configure(l);
-  return kind;
+  return c;
 }
 
 std::string human_time(const sc_core::sc_time& t) {
@@ -118,10 +154,9 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     out << "usage: gpuvp " << (qtest_mode ? "qtest" : "run") << " [options]\n" << desc;
     return exit_ok;
   }
-  const workload_kind* kind = configure(o);
+  const workload_choice choice = configure(o, qtest_mode);
   platform p;
-  std::unique_ptr<workload> w;
-  if (kind) w = kind->load(o.workload);
+  std::unique_ptr<workload> w = qtest_mode ? nullptr : choice.load();  // qtest drives the platform itself
   config::global().check_unused();
 
   std::ifstream script;
@@ -161,7 +196,9 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   std::ostream& rep = qtest_mode ? err : out;
   if (!o.quiet && !qtest_mode) {
     const sc_core::sc_time sim = sc_core::sc_time_stamp();
-    rep << "gpuvp run: " << (o.workload.empty() ? std::string("embedded default workload") : o.workload) << "\n"
+    rep << "gpuvp run: " << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
+                                             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
+                                                                         : choice.label) << "\n"
         << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
         << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s\n"
         << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
@@ -208,9 +245,9 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
     out << "usage: gpuvp config dump [options]\n" << desc;
     return exit_ok;
   }
-  const workload_kind* kind = configure(o);
+  const workload_choice choice = configure(o, false);
   platform p;
-  if (kind) kind->load(o.workload);
+  choice.load();
   config::global().check_unused();
   out << "# gpuvp " << GPUVP_VERSION << " effective configuration\n" << config::global().dump_yaml(describe);
   return exit_ok;
@@ -228,7 +265,11 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
     if (command == "--help" || command == "-h" || command == "help") {
       out << usage_text << "\ntools:\n";
       for (const auto& t : registry::global().tools()) out << "  " << std::left << std::setw(20) << t.name << " " << t.summary << "\n";
-      out << "\nworkload kinds (gpuvp run --workload F):\n  (none)               the embedded traffic workload\n";
+      out << "\nworkloads (gpuvp run --workload NAME; default " << default_workload_name() << "):\n"
+          << "  " << std::left << std::setw(20) << "traffic" << " the traffic generators of default.yaml\n";
+      for (const auto& e : registry::global().embedded_workloads())
+        out << "  " << std::left << std::setw(20) << e.name << " " << e.description << "\n";
+      out << "\nworkload kinds (gpuvp run --workload FILE):\n";
       for (const auto& k : registry::global().workload_kinds())
         out << "  " << std::left << std::setw(20) << k.name << " " << k.description << "\n";
       return exit_ok;

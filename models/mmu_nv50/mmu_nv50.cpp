@@ -460,11 +460,9 @@ void mmu_nv50::report(std::ostream& os) {
   uint64_t hits = 0, misses = 0;
   for (const auto& s : estats_)
     if (s) { hits += s->hits; misses += s->misses; }
-  os << "translations: " << translations.value() << "\n";
-  os << "tlb hits: " << hits << "\n";
-  os << "tlb misses: " << misses << "\n";
-  os << "faults: " << faults.value() << "\n";
-  os << "flushes: " << flushes.value() << "\n";
+  os << "translations " << translations.value() << " (TLB hits " << hits << ", misses " << misses
+     << "; unpaged DMA objects need no TLB), linear accesses " << linear_accesses.value() << ", faults "
+     << faults.value() << ", flushes " << flushes.value() << "\n";
 }
 
 // A fault the driver acknowledged (FAULT_STATUS written) was handled; one still latched was not.

@@ -1,4 +1,5 @@
 // Registers the pfifo component type, the pb-asm/pb-decode tools and the .pb workload kind.
+#include "embedded/pfifo_default_pb.h"
 #include "gpuvp/registry.h"
 #include "pb_text.h"
 #include "pfifo.h"
@@ -13,4 +14,8 @@ void gpuvp_register_pfifo() {
   r.add_tool({"pb-decode", "list a binary pushbuffer: commands, subchannels, methods, data",
               gpuvp::pfifo::pb_decode_main});
   gpuvp::pfifo::register_workload_kind();
+  // `gpuvp run` without --workload runs this scenario (models/pfifo/workloads/default.pb).
+  r.add_embedded_workload({"pfifo-default",
+                           "PFIFO scenario: 3 channels (DMA and IB), the copy engine, semaphores between channels",
+                           "pushbuffer", pfifo_default_pb});
 }

@@ -24,6 +24,17 @@ void registry::add_workload_kind(workload_kind k) {
   workloads_.push_back(std::move(k));
 }
 
+void registry::add_embedded_workload(embedded_workload w) {
+  std::erase_if(embedded_, [&](const embedded_workload& x) { return x.name == w.name; });
+  embedded_.push_back(std::move(w));
+}
+
+const embedded_workload* registry::find_embedded_workload(const std::string& name) const {
+  for (const auto& w : embedded_)
+    if (w.name == name) return &w;
+  return nullptr;
+}
+
 const tool* registry::find_tool(const std::string& name) const {
   for (const auto& t : tools_)
     if (t.name == name) return &t;

@@ -35,7 +35,7 @@ std::string slurp(const std::string& path) {
 const std::vector<std::string> small = {"--set", "traffic.g0.count=500", "--set", "traffic.g1.count=300",
                                         "--set", "traffic.g2.count=200"};
 std::vector<std::string> run_small(std::vector<std::string> extra = {}) {
-  std::vector<std::string> a = {"run"};
+  std::vector<std::string> a = {"run", "--workload", "traffic"};
   a.insert(a.end(), small.begin(), small.end());
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
@@ -59,7 +59,15 @@ TEST(cli, unknown_command_and_option_are_usage_errors) {
   EXPECT_EQ(r.rc, 2);
 }
 
-TEST(cli, default_run_reports_time_speed_and_models) {
+TEST(cli, default_run_is_the_embedded_pfifo_scenario) {
+  auto r = run_gpuvp({"run"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("embedded workload pfifo-default"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pfifo: generation G84, through mmu.in"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("traffic:"), std::string::npos) << r.out;  // the scenario runs alone
+}
+
+TEST(cli, traffic_run_reports_time_speed_and_models) {
   auto r = run_gpuvp(run_small());
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("simulated time:"), std::string::npos);
@@ -133,7 +141,8 @@ TEST(cli, vcd_file_holds_the_interrupt_signals) {
 }
 
 TEST(cli, debug_log_has_one_line_per_transaction) {
-  auto r = run_gpuvp({"run", "--set", "traffic.initiators=1", "--set", "traffic.g0.count=3", "--log", "interconnect=debug"});
+  auto r = run_gpuvp({"run", "--workload", "traffic", "--set", "traffic.initiators=1", "--set", "traffic.g0.count=3",
+                      "--log", "interconnect=debug"});
   ASSERT_EQ(r.rc, 0) << r.err;
   size_t lines = 0;
   for (size_t p = 0; (p = r.err.find("debug: interconnect: traffic.g0 -> sysram R ", p)) != std::string::npos; ++p) ++lines;
@@ -195,9 +204,12 @@ TEST(cli, qtest_protocol_answers_line_by_line) {
   EXPECT_EQ(r.out, expected);
 }
 
-TEST(cli, every_parameter_is_documented) {
-  auto r = run_gpuvp({"config", "dump"});
-  ASSERT_EQ(r.rc, 0);
+// Parameters of the platforms of the default workload and of the traffic workload.
+class cli_docs : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(workloads, cli_docs, ::testing::Values("pfifo-default", "traffic"));
+TEST_P(cli_docs, every_parameter_is_documented) {
+  auto r = run_gpuvp({"config", "dump", "--workload", GetParam()});
+  ASSERT_EQ(r.rc, 0) << r.err;
   // A parameter is documented in docs/configuration.md or on its model's page under docs/models/.
   std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
   ASSERT_FALSE(doc.empty()) << "docs/configuration.md is missing";

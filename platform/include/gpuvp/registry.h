@@ -102,9 +102,17 @@ struct workload_kind {
   std::function<bool(const std::string& path)> matches;  // e.g. by extension
   std::string platform_yaml;  // configuration overlay applied before the user's (may be "")
   std::function<std::unique_ptr<workload>(const std::string& path)> load;  // throws on bad input
-  // Optional overlay computed from the file itself (e.g. its GPU generation), applied after
-  // platform_yaml and before the user's configuration. Throws on unreadable input.
-  std::function<std::string(const std::string& path)> overlay_for;
+  // Optional overlay computed from the workload's text (e.g. its GPU generation), applied after
+  // platform_yaml and before the user's configuration.
+  std::function<std::string(const std::string& text)> overlay_for;
+  // Parses a workload from text (needed for embedded workloads); `origin` names it in messages.
+  std::function<std::unique_ptr<workload>(const std::string& text, const std::string& origin)> parse;
+};
+
+// A workload compiled into the program, run by name: `gpuvp run --workload NAME`.
+struct embedded_workload {
+  std::string name, description, kind;  // kind: a workload_kind name
+  std::string text;
 };
 
 struct tool {
@@ -118,6 +126,9 @@ class registry {
   void add_component_type(const std::string& type, const std::string& description, component_factory f);
   void add_tool(tool t);
   void add_workload_kind(workload_kind k);
+  void add_embedded_workload(embedded_workload w);
+  const embedded_workload* find_embedded_workload(const std::string& name) const;
+  const std::vector<embedded_workload>& embedded_workloads() const { return embedded_; }
 
   const std::map<std::string, std::pair<std::string, component_factory>>& component_types() const { return types_; }
   const std::vector<tool>& tools() const { return tools_; }
@@ -129,6 +140,7 @@ class registry {
   std::map<std::string, std::pair<std::string, component_factory>> types_;
   std::vector<tool> tools_;
   std::vector<workload_kind> workloads_;
+  std::vector<embedded_workload> embedded_;
 };
 
 // Calls every model's gpuvp_register_<model>() once (generated at build time).
