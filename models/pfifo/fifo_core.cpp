@@ -42,7 +42,7 @@ uint64_t engine::accept_time(uint64_t now) const {
 }
 
 void engine::channel_switch(unsigned ch, uint64_t now) {
-  busy_until_ = std::max(now, busy_until_) + switch_cost_ps;
+  if (busy_until_ != never) busy_until_ = std::max(now, busy_until_) + switch_cost_ps;
   cur_channel_ = int(ch);
   ++switches;
   on_switch(ch);
@@ -54,6 +54,13 @@ void engine::submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, u
   busy_until_ = start + execute(ch, subc, mthd, param, start);
   done_.push_back(busy_until_);
   ++methods;
+}
+
+void engine::finish(uint64_t t) {
+  if (busy_until_ == never) busy_until_ = t;
+  for (auto& d : done_)
+    if (d == never) d = t;
+  if (wake) wake();
 }
 
 // ---------------------------------------------------------------- RAMHT, DMA objects
@@ -129,6 +136,11 @@ void fifo_core::attach_engine(unsigned id, engine* e) {
 void fifo_core::kick(unsigned ch) {
   auto& c = chans_.at(ch);
   c.fetch.clear();  // the host may have rewritten pushbuffer memory
+}
+
+void fifo_core::engine_finished() {
+  for (auto& c : chans_)
+    if (c.blocked_until == never) c.blocked_until = 0;
 }
 
 void fifo_core::ack_error() {
@@ -485,6 +497,14 @@ void fifo_core::submit(channel& c, unsigned eng, unsigned subc, uint32_t mthd, u
   engine* e = engine_at(eng);
   if (!e) throw fault{err_type::cache_error, cache_err::empty_subchannel};  // no such engine: like SOFTWARE
   if (e->cur_channel() != int(c.id)) {
+    if (e->busy_until() == never) {  // an asynchronous engine switches channels only once idle
+      if (!c.waiting_engine) {
+        c.waiting_engine = true;
+        c.wait_start = now;
+      }
+      c.blocked_until = never;
+      throw blocked{};
+    }
     e->channel_switch(c.id, now);
     ++c.stats.engine_switches;
   }

@@ -68,6 +68,11 @@ class engine {
   void channel_switch(unsigned ch, uint64_t now);
   void submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t now);
 
+  // Asynchronous engines (work done by another SystemC process, e.g. the compute class): the
+  // owner's wake-up, called by finish(); and the engine's modelled errors for the owner's report.
+  std::function<void()> wake;
+  virtual void describe_errors(std::vector<std::string>&) const {}
+
   unsigned queue_depth = 16;
   uint64_t method_cost_ps = 1000;
   uint64_t switch_cost_ps = 100000;
@@ -77,6 +82,9 @@ class engine {
   // Executes one method; returns its execution time in ps (functional effect happens now).
   virtual uint64_t execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) = 0;
   virtual void on_switch(unsigned ch) {}
+  // execute() returns busy_async(start) to stay busy (busy_until() == never) until finish(t).
+  static uint64_t busy_async(uint64_t start) { return never - start; }
+  void finish(uint64_t t);
 
  private:
   std::string name_;
@@ -215,6 +223,8 @@ class fifo_core {
   void kick(unsigned ch);
   // Acknowledge the oldest latched error: its channel resumes.
   void ack_error();
+  // An asynchronous engine finished: channels waiting for it (blocked until never) re-check.
+  void engine_finished();
   const std::deque<error_record>& errors() const { return errors_; }
   const std::vector<error_record>& error_log() const { return log_; }
 

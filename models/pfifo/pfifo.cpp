@@ -3,6 +3,7 @@
 #include <cstring>
 #include <ostream>
 #include <sstream>
+#include "compute_launch.h"
 #include "gpuvp/trace.h"
 
 using namespace gpuvp;
@@ -88,12 +89,18 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
       e = std::make_unique<recording_engine>(ename);
     } else if (kind == "null") {
       e = std::make_unique<null_engine>(ename);
+    } else if (kind == "compute") {
+      e = std::make_unique<compute_launch_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100, this);
     } else {
-      throw config_error(engine_map.path() + ": unknown engine kind '" + kind + "' (m2mf, record, null)");
+      throw config_error(engine_map.path() + ": unknown engine kind '" + kind + "' (m2mf, record, null, compute)");
     }
     e->method_cost_ps = ps(engine_method_cost);
     e->switch_cost_ps = ps(engine_switch_cost);
     e->queue_depth = unsigned(engine_queue.get());
+    e->wake = [this] {
+      core_->engine_finished();
+      kick_.notify(sc_core::SC_ZERO_TIME);
+    };
     core_->attach_engine(id, e.get());
     engines_.push_back(std::move(e));
   }
@@ -475,5 +482,6 @@ std::vector<std::string> pfifo_component::modelled_errors() {
   for (const auto& e : engines_)
     if (auto* m = dynamic_cast<m2mf_engine*>(e.get()); m && m->faults)
       v.push_back(m->name() + ": " + std::to_string(m->faults) + " copies hit a memory fault");
+  for (const auto& e : engines_) e->describe_errors(v);
   return v;
 }

@@ -135,6 +135,12 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
         auto g = parse_gen(t[1]);
         if (!g) throw std::runtime_error("unknown generation '" + t[1] + "'");
         w->g = *g;
+      } else if (t[0] == "compute") {
+        // Platform configuration only (overlay_for): the compute component and the compute class.
+        need(2, "a kernelslist.g");
+        if (t.size() != 2 && !(t.size() == 4 && t[2] == "engine"))
+          throw std::runtime_error("usage: compute KERNELSLIST [engine ID]");
+        if (t.size() == 4 && num(t[3], "engine id") >= 32) throw std::runtime_error("engine id is not below 32");
       } else if (t[0] == "timeout") {
         need(2, "a time");
         std::string rest = line.substr(line.find("timeout") + 7);
@@ -498,16 +504,35 @@ void register_workload_kind() {
       "components:\n"
       "  pfifo: pfifo\n"
       "  traffic: none\n";  // the workload runs alone
-  // The file's "gen X" line sets the generation, so a workload runs as written (--set overrides).
-  k.overlay_for = [](const std::string& path) {
-    std::ifstream in(path);
+  // The workload's "gen X" line sets the generation, so it runs as written (--set overrides).
+  // A "compute KERNELSLIST [engine ID]" line adds the compute component and puts the compute
+  // class at engine ID (default 2, GF100 1) next to the usual copy engines.
+  k.overlay_for = [](const std::string& text) {
+    std::istringstream in(text);
+    std::string gen, list, id;
     for (std::string line; std::getline(in, line);) {
       std::istringstream words(line);
-      std::string key, gen;
-      if (words >> key >> gen && key == "gen") return "pfifo:\n  generation: " + gen + "\n";
+      std::string key, a, b, c;
+      if (!(words >> key >> a)) continue;
+      if (key == "gen" && gen.empty()) gen = a;
+      if (key == "compute" && list.empty()) {
+        list = a;
+        if (words >> b >> c && b == "engine") id = c;
+      }
     }
-    return std::string();
+    std::string o;
+    if (!gen.empty()) o += "pfifo:\n  generation: " + gen + "\n";
+    if (!list.empty()) {
+      const bool gf = parse_gen(gen) == gen::gf100;
+      if (id.empty()) id = gf ? "1" : "2";
+      if (gen.empty()) o += "pfifo:\n";
+      o += "  engine_map: \"" + std::string(gf ? "0:m2mf,4:m2mf," : "1:m2mf,3:m2mf,") + id + ":compute\"\n";
+      o += "  compute_kernels: \"" + list + "\"\n";
+      o += "components:\n  compute: compute\n";
+    }
+    return o;
   };
+  k.parse = [](const std::string& text, const std::string& origin) { return parse_pb_workload(text, origin); };
   k.load = [](const std::string& path) { return load_pb_workload(path); };
   gpuvp::registry::global().add_workload_kind(k);
 }

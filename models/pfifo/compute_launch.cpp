@@ -1,0 +1,161 @@
+#include "compute_launch.h"
+
+#include <sstream>
+#include <systemc>
+#include "compute.h"
+
+namespace gpuvp::pfifo {
+
+namespace {
+uint64_t now_ps() { return uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e12 + 0.5); }
+}  // namespace
+
+compute_launch_engine::compute_launch_engine(std::string name, fifo_bus& bus, bool gf100, const sc_core::sc_object* owner)
+    : engine(std::move(name)),
+      kernels(owner, "compute_kernels", "", "kernelslist.g whose kernels the compute class's KERNEL method selects"),
+      component(owner, "compute_component", "compute", "compute engine component the compute class launches on"),
+      bus_(bus),
+      gf100_(gf100) {
+  if (!kernels.get().empty()) {
+    try {
+      for (const auto& e : sm::parse_kernelslist(kernels).entries)
+        if (e.is_kernel) paths_.push_back(e.trace_path);
+    } catch (const std::exception& e) {
+      throw config_error(kernels.path() + ": " + e.what());
+    }
+  }
+  traces_.resize(paths_.size());
+}
+
+compute_launch_engine::~compute_launch_engine() = default;
+
+void compute_launch_engine::error(const std::string& what) {
+  ++launch_errors;
+  if (errors.size() < 8) errors.push_back(what);
+}
+
+void compute_launch_engine::describe_errors(std::vector<std::string>& out) const {
+  for (const auto& e : errors) out.push_back(name() + ": " + e);
+  if (launch_errors > errors.size())
+    out.push_back(name() + ": " + std::to_string(launch_errors - errors.size()) + " more launch errors");
+}
+
+sm::compute_engine* compute_launch_engine::target() {
+  if (!ce_) ce_ = dynamic_cast<sm::compute_engine*>(sc_core::sc_find_object(component.get().c_str()));
+  return ce_;
+}
+
+std::shared_ptr<const sm::kernel_trace> compute_launch_engine::trace_of(uint32_t index) {
+  if (index == 0 || index > paths_.size()) {
+    error("KERNEL " + std::to_string(index) + " is not a kernel of '" + kernels.get() + "' (" +
+          std::to_string(paths_.size()) + " kernels)");
+    return nullptr;
+  }
+  auto& t = traces_[index - 1];
+  if (!t) {
+    try {
+      t = std::make_shared<const sm::kernel_trace>(sm::parse_kernel_trace(paths_[index - 1]));
+    } catch (const std::exception& e) {
+      error(e.what());
+    }
+  }
+  return t;
+}
+
+bool compute_launch_engine::access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len,
+                                   uint64_t& t) {
+  if (gf100_) return bus_.vm(write, ch, off, data, len, client::engine, t);
+  return bus_.dma(write, ch, obj, off, data, len, client::engine, t);
+}
+
+void compute_launch_engine::complete(const completion& c, uint32_t status, uint64_t t) {
+  const uint64_t done_ns = t / 1000;  // the notifier's timestamp: completion, before these writes
+  if (c.release) {
+    uint32_t v = c.release_value;
+    if (access(true, c.ch, c.dma_semaphore, c.semaphore_offset, &v, 4, t)) ++releases;
+    else ++kernel_errors;
+  }
+  if (c.notify) {
+    struct { uint64_t ts; uint32_t ret, status; } n{done_ns, 0, status};
+    if (access(true, c.ch, c.dma_notify, 0, &n, 16, t)) ++notifies;
+    else ++kernel_errors;
+  }
+}
+
+uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, uint32_t param, uint64_t start) {
+  // While a kernel runs the engine is busy until `never`: methods queued behind it take effect
+  // on the state now (LAUNCH copies it) and cost nothing more.
+  const bool behind_kernel = start == never;
+  const uint64_t cost = behind_kernel ? 0 : method_cost_ps;
+  if (st_.size() <= ch) st_.resize(ch + 1);
+  state& s = st_[ch];
+  switch (mthd) {
+    case m_notify: s.notify_armed = true; break;
+    case m_dma_notify: s.dma_notify = param; break;
+    case m_dma_semaphore: s.dma_semaphore = param; break;
+    case m_kernel: s.kernel = param; break;
+    case m_grid_x: case m_grid_x + 4: case m_grid_x + 8: s.grid[(mthd - m_grid_x) / 4] = param; break;
+    case m_block_x: case m_block_x + 4: case m_block_x + 8: s.block[(mthd - m_block_x) / 4] = param; break;
+    case m_semaphore_offset: s.semaphore_offset = param; break;
+    case m_semaphore_release: s.release_value = param; s.release_armed = true; break;
+    case m_launch: {
+      const completion c{ch, s.dma_notify, s.dma_semaphore, s.semaphore_offset, s.release_value, s.notify_armed,
+                         s.release_armed};
+      s.notify_armed = s.release_armed = false;
+      ++launches;
+      auto refuse = [&](const std::string& why) {
+        error(why);
+        complete(c, 2, behind_kernel ? now_ps() : start);
+        return cost;
+      };
+      sm::compute_engine* ce = target();
+      if (!ce) return refuse("no compute engine component '" + component.get() + "' in the platform");
+      auto tr = trace_of(s.kernel);
+      if (!tr) {
+        complete(c, 2, behind_kernel ? now_ps() : start);
+        return cost;
+      }
+      const sm::dim3 g{s.grid[0], s.grid[1], s.grid[2]}, b{s.block[0], s.block[1], s.block[2]};
+      if (g.x != tr->grid.x || g.y != tr->grid.y || g.z != tr->grid.z || b.x != tr->block.x || b.y != tr->block.y ||
+          b.z != tr->block.z) {
+        std::ostringstream os;
+        os << "LAUNCH grid " << g.x << "x" << g.y << "x" << g.z << " block " << b.x << "x" << b.y << "x" << b.z
+           << ": grid/block do not match trace " << tr->file << " (" << tr->grid.x << "x" << tr->grid.y << "x"
+           << tr->grid.z << ", " << tr->block.x << "x" << tr->block.y << "x" << tr->block.z << ")";
+        return refuse(os.str());
+      }
+      ++outstanding_;
+      auto go = [this, c, ce, k = sm::kernel_launch{g, b, tr}]() mutable {
+        const size_t errors_before = ce->modelled_errors().size();
+        const uint64_t mem_errors_before = ce->mem_errors.value();
+        ce->launch(std::move(k), [this, c, ce, errors_before, mem_errors_before](const sm::kernel_result&) {
+          // Called by the compute engine's thread once the kernel is done (its time synchronised).
+          // A kernel queued behind another one also sees that one's errors: good enough here.
+          const bool failed = ce->modelled_errors().size() != errors_before || ce->mem_errors.value() != mem_errors_before;
+          const uint64_t t = now_ps();
+          ++completed;
+          if (failed) ++kernel_errors;
+          complete(c, failed ? 1 : 0, t);
+          if (--outstanding_ == 0) finish(t);
+        });
+      };
+      // PFIFO runs ahead of the kernel by up to a run slice: the kernel starts at the LAUNCH's
+      // own time (behind a running kernel it only queues, so at once).
+      const uint64_t now = now_ps();
+      if (behind_kernel || start <= now) {
+        go();
+      } else {
+        const sc_core::sc_time delay(double(start - now), sc_core::SC_PS);
+        sc_core::sc_spawn([go, delay]() mutable {
+          sc_core::wait(delay);
+          go();
+        });
+      }
+      return busy_async(start);
+    }
+    default: break;  // OBJECT and other methods: accepted, no modelled effect
+  }
+  return cost;
+}
+
+}  // namespace gpuvp::pfifo

@@ -1,0 +1,82 @@
+// The compute class behind the puller: an engine that launches Accel-Sim kernels on the SM model's
+// compute engine component (models/sm/compute.h) and stays busy until the kernel is done, so that
+// the puller's engine switch and REF_CNT wait for it. Methods (object class 0x50c0 in RAMHT;
+// the method set is this model's own, documented in docs/models/pfifo.md):
+//   0x000 OBJECT            accepted
+//   0x104 NOTIFY            arm the notifier of the next LAUNCH (written when the kernel completes)
+//   0x180 DMA_NOTIFY        DMA object of the notifier (RAMHT handle before GF100, address on GF100)
+//   0x184 DMA_SEMAPHORE     DMA object of the release semaphore
+//   0x200 KERNEL            1-based index of the kernel in `compute_kernels` (a kernelslist.g)
+//   0x204/0x208/0x20c       GRID_X/Y/Z   (must match the trace header)
+//   0x210/0x214/0x218       BLOCK_X/Y/Z  (must match the trace header)
+//   0x220 SEMAPHORE_OFFSET  offset of the release semaphore in DMA_SEMAPHORE
+//   0x224 SEMAPHORE_RELEASE arm: when the next LAUNCH completes, write PARAM at SEMAPHORE_OFFSET
+//   0x300 LAUNCH            launch the selected kernel with GRID/BLOCK
+// Notifier (16 bytes, as M2MF's): completion timestamp in ns, 0, status (0 done, 1 the kernel
+// hit a memory error or failed, 2 the launch was refused). Launch errors (unknown kernel, bad
+// trace, grid/block mismatch, no compute component) are the engine's modelled errors.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include "fifo_core.h"
+#include "gpuvp/config.h"
+
+namespace gpuvp::sm {
+class compute_engine;
+struct kernel_trace;
+}
+
+namespace gpuvp::pfifo {
+
+class compute_launch_engine : public engine {
+ public:
+  // Params live under the owner (the pfifo component): <owner>.compute_kernels / .compute_component.
+  compute_launch_engine(std::string name, fifo_bus& bus, bool gf100, const sc_core::sc_object* owner);
+  ~compute_launch_engine() override;
+
+  param<std::string> kernels;    // kernelslist.g whose kernels KERNEL selects
+  param<std::string> component;  // name of the compute engine component
+
+  enum : uint32_t {
+    m_notify = 0x104, m_dma_notify = 0x180, m_dma_semaphore = 0x184, m_kernel = 0x200, m_grid_x = 0x204,
+    m_block_x = 0x210, m_semaphore_offset = 0x220, m_semaphore_release = 0x224, m_launch = 0x300,
+  };
+  uint64_t launches = 0, completed = 0, launch_errors = 0, kernel_errors = 0, notifies = 0, releases = 0;
+  std::vector<std::string> errors;  // launch errors (first 8)
+  void describe_errors(std::vector<std::string>& out) const override;
+
+  struct state {
+    uint32_t dma_notify = 0, dma_semaphore = 0, kernel = 0, semaphore_offset = 0, release_value = 0;
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    bool notify_armed = false, release_armed = false;
+  };
+
+ protected:
+  uint64_t execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) override;
+
+ private:
+  // What a launch owes at completion (captured at LAUNCH time).
+  struct completion {
+    unsigned ch;
+    uint32_t dma_notify, dma_semaphore, semaphore_offset, release_value;
+    bool notify, release;
+  };
+  bool access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len, uint64_t& t);
+  void complete(const completion& c, uint32_t status, uint64_t t);
+  void error(const std::string& what);
+  std::shared_ptr<const sm::kernel_trace> trace_of(uint32_t index);
+  sm::compute_engine* target();
+
+  fifo_bus& bus_;
+  bool gf100_;
+  std::vector<state> st_;
+  std::vector<std::string> paths_;  // kernel trace files of the kernelslist, in order
+  std::vector<std::shared_ptr<const sm::kernel_trace>> traces_;
+  sm::compute_engine* ce_ = nullptr;
+  unsigned outstanding_ = 0;
+};
+
+}  // namespace gpuvp::pfifo

@@ -1,0 +1,212 @@
+// The compute class behind the puller (compute_launch.h): kernels launched from a pushbuffer on
+// the SM model's compute engine, the engine busy until the kernel is done (REF_CNT and the engine
+// switch wait for it), completion notifier and semaphore, and launch errors.
+#include <fstream>
+#include <sstream>
+#include "compute.h"
+#include "compute_launch.h"
+#include "gpuvp/config.h"
+#include "gpuvp/host.h"
+#include "gpuvp/platform.h"
+#include "pfifo.h"
+#include "testing.h"
+#include "workload.h"
+
+using namespace gpuvp;
+
+namespace {
+
+constexpr uint64_t vram = 0x200000000;
+
+std::string text_of(const std::string& file) {
+  std::ifstream f(gpuvp::testing::source_path(file));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+class compute_class : public gpuvp::testing::sim_test {
+ protected:
+  // The default platform, the .pb overlay, the file's own overlay (compute line), then `extra`.
+  void configure(const std::string& file, const std::string& extra = "") {
+    auto& cfg = config::global();
+    cfg.load_yaml_text(default_platform_yaml(), "embedded");
+    const auto* k = registry::global().find_workload_kind("x.pb");
+    ASSERT_NE(k, nullptr);
+    cfg.load_yaml_text(k->platform_yaml, "overlay");
+    const std::string o = k->overlay_for(text_of(file));
+    ASSERT_NE(o.find("compute: compute"), std::string::npos) << o;
+    cfg.load_yaml_text(o, "file overlay");
+    // The file's kernelslist path is relative to the repository root; tests run elsewhere.
+    cfg.set("pfifo.compute_kernels", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g"), "test");
+    if (!extra.empty()) cfg.load_yaml_text(extra, "test");
+  }
+  uint32_t vram32(platform& p, uint64_t off) {
+    uint32_t v = 0;
+    EXPECT_TRUE(p.debug_read(vram + off, &v, 4));
+    return v;
+  }
+};
+
+}  // namespace
+
+// models/pfifo/workloads/compute.pb, stepped to see the order of events.
+// Expected by hand from the puller's rules (seed pfifo-puller.txt: REF_CNT waits for the last
+// engine to be idle; an engine switches channels only when idle here):
+//   channel 0: LAUNCH (kernel A) -> engine busy -> REF_CNT 0x55 blocks until A is done.
+//   channel 1: OBJECT to the busy engine held by channel 0 -> blocks until A is done, then
+//              LAUNCH (kernel B) -> REF_CNT 0x66 after B.
+// So: REF0 is still 0 while A runs and is 0x55 once A is done; B starts after A; REF1 after B.
+// The notifier's timestamp is A's completion time in ns; each kernel takes its cycle count times
+// the QV100 period of 883 ps (1132 MHz). Stepped 10 ns at a time.
+TEST_F(compute_class, WorkloadLaunchesKernelsAndRefWaitsForThem) {
+  configure("models/pfifo/workloads/compute.pb");
+  platform p;
+  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* ce = p.find_as<sm::compute_engine>("compute");
+  ASSERT_NE(pf, nullptr);
+  ASSERT_NE(ce, nullptr);
+  auto* eng = dynamic_cast<pfifo::compute_launch_engine*>(pf->engine_at(2));
+  ASSERT_NE(eng, nullptr);
+  auto w = pfifo::load_pb_workload(gpuvp::testing::source_path("models/pfifo/workloads/compute.pb"));
+  p.host_initiator().run_workload(w.get());
+  const sc_core::sc_time step(10, sc_core::SC_NS);
+  sc_core::sc_time a_done, ref0_set, b_done, ref1_set;
+  bool saw_a_running = false;
+  for (int i = 0; i < 2000000 && !p.host_initiator().finished(); ++i) {
+    sc_core::sc_start(step);
+    const auto now = sc_core::sc_time_stamp();
+    const size_t done = ce->results().size();
+    const uint32_t ref0 = pf->core().chan(0).ref, ref1 = pf->core().chan(1).ref;
+    if (done == 0 && !ce->idle()) {
+      saw_a_running = true;
+      EXPECT_EQ(ref0, 0u) << "REF set while the kernel runs, at " << now;
+      EXPECT_FALSE(pf->engine_at(2)->idle(UINT64_MAX - 1));  // busy until finish()
+    }
+    if (done >= 1 && a_done == sc_core::SC_ZERO_TIME) a_done = now;
+    if (ref0 == 0x55 && ref0_set == sc_core::SC_ZERO_TIME) ref0_set = now;
+    if (done >= 2 && b_done == sc_core::SC_ZERO_TIME) b_done = now;
+    if (ref1 == 0x66 && ref1_set == sc_core::SC_ZERO_TIME) ref1_set = now;
+    if (done < 2) {
+      EXPECT_NE(ref1, 0x66u) << "channel 1's REF before its kernel, at " << now;
+    }
+  }
+  std::ostringstream os;
+  EXPECT_EQ(w->check(p, os), 0) << os.str();
+  EXPECT_TRUE(p.modelled_errors().empty());
+  EXPECT_TRUE(saw_a_running);
+  ASSERT_EQ(ce->results().size(), 2u);
+  EXPECT_GT(a_done, sc_core::SC_ZERO_TIME);
+  EXPECT_GE(ref0_set, a_done);
+  EXPECT_GE(b_done, a_done);
+  EXPECT_GE(ref1_set, b_done);
+  EXPECT_EQ(eng->launches, 2u);
+  EXPECT_EQ(eng->completed, 2u);
+  EXPECT_EQ(eng->releases, 2u);
+  EXPECT_EQ(eng->notifies, 1u);
+  // Notifier: completion time in ns (low word), return 0, status 0, within the step that saw it.
+  const uint64_t ts_ns = vram32(p, 0x3100000) | uint64_t(vram32(p, 0x3100004)) << 32;
+  EXPECT_LE(sc_core::sc_time(double(ts_ns), sc_core::SC_NS), a_done);
+  EXPECT_GT(sc_core::sc_time(double(ts_ns + 1), sc_core::SC_NS), a_done - step);
+  EXPECT_EQ(vram32(p, 0x3100008), 0u);
+  // Waits, by hand: kernel A lasts a = cycles x 883 ps. The compute engine's first method
+  // (OBJECT) costs the engine_switch_cost of 100 ns before the 14 methods up to LAUNCH (1 ns
+  // each on the engine), while the puller needs 1 ns per method to reach REF_CNT: so channel 0's
+  // REF_CNT waits a + 100 ns + (engine's 14 ns - puller's ~15 ns) +/- a few ns of fetches.
+  const uint64_t a_ps = ce->results()[0].cycles * 883;
+  const uint64_t w0 = pf->core().chan(0).stats.engine_wait_ps, w1 = pf->core().chan(1).stats.engine_wait_ps;
+  EXPECT_GE(w0, a_ps + 85000);
+  EXPECT_LE(w0, a_ps + 130000);
+  // Channel 1's OBJECT came after channel 0 blocked: it waits at most as long, at least A's run.
+  EXPECT_GE(w1, a_ps);
+  EXPECT_LE(w1, w0);
+  // B starts after A's end plus the engine's channel switch (100 ns) and runs its own cycles;
+  // the steps are 10 ns.
+  EXPECT_GE(b_done - a_done,
+            sc_core::sc_time(double(ce->results()[1].cycles * 883 + 100000 - 10000), sc_core::SC_PS));
+}
+
+// Launch errors are refused with notifier status 2 and a modelled error naming the cause; the
+// channel goes on (REF after the refused launch).
+TEST_F(compute_class, LaunchErrorsAreModelledErrors) {
+  configure("models/pfifo/workloads/compute.pb");
+  platform p;
+  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto w = pfifo::parse_pb_workload(
+      "gen G84\nchannel 0 dma\n"
+      "dmaobj 0 0x21 target vram base 0x3100000 limit 0xfff\n"
+      "object 0 0xc0de50c0 engine 2 sel 0x40\nobject 0 0xd0000021 engine 0 sel 0x21\n"
+      "push 0\n"
+      "  inc 0 OBJECT 0xc0de50c0\n"
+      "  inc 0 0x180 0xd0000021\n"
+      "  inc 0 0x200 7\n"                  // KERNEL 7: the list has one kernel
+      "  inc 0 0x104 0\n  inc 0 0x300 0\n"
+      "  inc 0 0x200 1 2 1 1 32 1 1\n"     // grid 2x1x1: the trace says 1x1x1
+      "  inc 0 0x300 0\n"
+      "  inc 0 REF_CNT 9\n"
+      "end\n"
+      "expect ref 0 9\nexpect vram 0x310000c 2\n",
+      "bad_launch.pb");
+  p.host_initiator().run_workload(w.get());
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+  std::ostringstream os;
+  EXPECT_EQ(w->check(p, os), 0) << os.str();
+  auto* eng = dynamic_cast<pfifo::compute_launch_engine*>(pf->engine_at(2));
+  ASSERT_NE(eng, nullptr);
+  EXPECT_EQ(eng->launch_errors, 2u);
+  EXPECT_EQ(p.find_as<sm::compute_engine>("compute")->results().size(), 0u);
+  const auto errs = p.modelled_errors();
+  ASSERT_EQ(errs.size(), 2u);
+  EXPECT_NE(errs[0].find("KERNEL 7 is not a kernel"), std::string::npos) << errs[0];
+  EXPECT_NE(errs[1].find("grid/block do not match"), std::string::npos) << errs[1];
+}
+
+TEST_F(compute_class, NoComputeComponentIsALaunchError) {
+  configure("models/pfifo/workloads/compute.pb", "pfifo:\n  compute_component: gpc\n");
+  platform p;
+  auto w = pfifo::parse_pb_workload(
+      "gen G84\nchannel 0 dma\nobject 0 0xc0de50c0 engine 2 sel 0x40\n"
+      "push 0\n  inc 0 OBJECT 0xc0de50c0\n  inc 0 0x200 1 1 1 1 32 1 1\n  inc 0 0x300 0\n  inc 0 REF_CNT 3\nend\n"
+      "expect ref 0 3\n",
+      "nocompute.pb");
+  p.host_initiator().run_workload(w.get());
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+  std::ostringstream os;
+  EXPECT_EQ(w->check(p, os), 0) << os.str();
+  const auto errs = p.modelled_errors();
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_NE(errs[0].find("no compute engine component 'gpc'"), std::string::npos) << errs[0];
+}
+
+TEST_F(compute_class, ComputeLineAndBadKernelsList) {
+  auto bad = [](const std::string& text, const std::string& what) {
+    try {
+      pfifo::parse_pb_workload(text, "w.pb");
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  bad("compute\n", "w.pb:1: 'compute' needs a kernelslist.g");
+  bad("compute a.g engine\n", "w.pb:1: usage: compute KERNELSLIST [engine ID]");
+  bad("compute a.g engine 40\n", "w.pb:1: engine id is not below 32");
+  // The overlay: the component, the engine map with the compute class at its id, the list.
+  const auto* k = registry::global().find_workload_kind("x.pb");
+  ASSERT_NE(k, nullptr);
+  const std::string o = k->overlay_for(text_of("models/pfifo/workloads/compute.pb"));
+  EXPECT_EQ(o, "pfifo:\n  generation: G84\n  engine_map: \"1:m2mf,3:m2mf,2:compute\"\n"
+               "  compute_kernels: \"tests/sm/data/ffma/kernelslist.g\"\ncomponents:\n  compute: compute\n");
+  EXPECT_EQ(k->overlay_for("gen GF100\ncompute k.g engine 5\n"),
+            "pfifo:\n  generation: GF100\n  engine_map: \"0:m2mf,4:m2mf,5:compute\"\n"
+            "  compute_kernels: \"k.g\"\ncomponents:\n  compute: compute\n");
+  // A missing kernelslist is a configuration error naming the parameter.
+  config::global().load_yaml_text(default_platform_yaml(), "embedded");
+  config::global().load_yaml_text(k->platform_yaml, "overlay");
+  config::global().load_yaml_text("pfifo:\n  engine_map: \"2:compute\"\n  compute_kernels: /nonexistent/kernelslist.g\n", "t");
+  try {
+    platform p;
+    ADD_FAILURE() << "accepted a missing kernelslist";
+  } catch (const config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("pfifo.compute_kernels"), std::string::npos) << e.what();
+  }
+}
