@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "afuc_asm.h"
+#include "compute.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 
@@ -269,7 +270,9 @@ struct cp_model::uc : afuc_env {
       case 0x0f1: m.raise(v); break;
       case 0x0f2: cs_words.push_back(v); break;
       case 0x0f3:
-        m.dispatches_.push_back({cs_words});
+        catch_up();
+        lt.sync();  // the kernel starts at this microcontroller's time
+        m.exec_cs(std::move(cs_words));
         cs_words.clear();
         break;
       case 0x0f4: {
@@ -281,7 +284,11 @@ struct cp_model::uc : afuc_env {
         lt.sync();  // a poll must see the progress of the others
         break;
       }
-      case 0x0f5: ++m.events; break;
+      case 0x0f5:  // CP_EVENT_WRITE: the event completes after every kernel launched before it
+        ++m.events;
+        if (m.cs_outstanding_)
+          block(m.cs_done_ev_, m.stall_compute, [this] { return m.cs_outstanding_ == 0; });
+        break;
       case 0x0f6:
         m.fault(FAULT_UNKNOWN_OPCODE, opcode_of(v),
                 m.name() + std::string(": unknown PM4 opcode ") + hex32(opcode_of(v)) + " (header " + hex32(v) + ")");
@@ -362,6 +369,15 @@ cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
   int_status.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
   int_en.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
 
+  if (!compute_kernels.get().empty()) {
+    try {
+      for (const auto& e : sm::parse_kernelslist(compute_kernels).entries)
+        if (e.is_kernel) kernel_paths_.push_back(e.trace_path);
+    } catch (const std::exception& e) {
+      throw config_error(compute_kernels.path() + ": " + e.what());
+    }
+  }
+
   const std::string dir = GPUVP_CP_FIRMWARE_DIR;
   if (generation == 6) {
     ucs_.push_back(std::make_unique<uc>(*this, uc::sqe, load_fw(firmware, dir + "/sqe.fw")));
@@ -438,7 +454,48 @@ unsigned cp_model::num_ucs() const { return unsigned(ucs_.size()); }
 bool cp_model::idle() const {
   for (auto& u : ucs_)
     if (!u->waiting) return false;
-  return meq_.empty();
+  return meq_.empty() && cs_outstanding_ == 0;
+}
+
+sm::compute_engine* cp_model::compute_target() {
+  if (!compute_looked_up_) {  // after elaboration: the component may be built after the CP
+    compute_looked_up_ = true;
+    compute_ = dynamic_cast<sm::compute_engine*>(sc_core::sc_find_object(compute_component.get().c_str()));
+  }
+  return compute_;
+}
+
+void cp_model::exec_cs(std::vector<uint32_t> words) {
+  const size_t n = dispatches_.size();  // this dispatch's index
+  dispatches_.push_back({words, false});
+  sm::compute_engine* ce = compute_target();
+  if (!ce || kernel_paths_.empty()) return;  // the recording sink
+  auto fail = [&](const std::string& why) {
+    fault(FAULT_COMPUTE, uint32_t(n), std::string(name()) + ": CP_EXEC_CS #" + std::to_string(n) + ": " + why);
+  };
+  if (words.size() != 4) return fail("payload has " + std::to_string(words.size()) + " dwords, expected 4");
+  if (n >= kernel_paths_.size())
+    return fail("no kernel " + std::to_string(n + 1) + " in " + compute_kernels.get() + " (" +
+                std::to_string(kernel_paths_.size()) + " kernels)");
+  std::shared_ptr<const sm::kernel_trace> k;
+  try {
+    k = std::make_shared<const sm::kernel_trace>(sm::parse_kernel_trace(kernel_paths_[n]));
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  const sm::dim3 grid{words[1], words[2], words[3]};
+  try {
+    ce->launch({grid, k->block, k}, [this](const sm::kernel_result&) {
+      --cs_outstanding_;
+      ++cs_completed;
+      cs_done_ev_.notify(sc_core::SC_ZERO_TIME);
+    });
+  } catch (const std::invalid_argument& e) {
+    return fail(e.what());
+  }
+  ++cs_outstanding_;
+  ++cs_launched;
+  dispatches_.back().launched = true;
 }
 
 bool cp_model::halted() const {
@@ -472,7 +529,8 @@ void cp_model::report(std::ostream& os) {
     os << (first ? "" : ", ") << pm4_id_name(id) << " " << n;
     first = false;
   }
-  os << "), " << dispatches_.size() << " compute dispatches, stalls: data " << stall_data.value()
+  os << "), " << dispatches_.size() << " compute dispatches (" << cs_launched.value() << " launched, "
+     << cs_completed.value() << " completed), stalls: data " << stall_data.value() << ", compute " << stall_compute.value()
      << ", poll " << stall_poll.value();
   if (ucs_.size() > 1)
     os << ", meq full " << stall_meq_full.value() << ", meq empty " << stall_meq_empty.value();

@@ -27,10 +27,19 @@
 #include "gpuvp/stats.h"
 #include "gpuvp/timing.h"
 
+namespace gpuvp::sm {
+class compute_engine;
+struct kernel_trace;
+}  // namespace gpuvp::sm
+
 namespace gpuvp::cp {
 
-// One recorded CP_EXEC_CS (the compute-dispatch port until the SM front end takes it).
-struct cs_dispatch { std::vector<uint32_t> words; };
+// One CP_EXEC_CS seen by the compute-dispatch port: its payload {0, NGROUPS_X, NGROUPS_Y,
+// NGROUPS_Z}; `launched` when it went to the compute engine (see docs/models/cp.md).
+struct cs_dispatch {
+  std::vector<uint32_t> words;
+  bool launched = false;
+};
 
 class cp_model : public sc_core::sc_module, public component {
  public:
@@ -75,6 +84,12 @@ class cp_model : public sc_core::sc_module, public component {
   param<uint64_t> ctrl0{this, "ctrl0", 0, "control register 0 at reset (real a650 firmware expects 0x10000000, a660 0x30000000)", 0, 0xffffffffu};
   param<bool> autostart{this, "autostart", true, "start the microcontrollers at time 0 (else on CP_SQE_CNTL bit 0)"};
   param<uint64_t> fetch_burst{this, "fetch_burst", 16, "dwords per ROQ fetch", 1, 256};
+  // Compute-dispatch port: CP_EXEC_CS launches on this component when it exists and
+  // compute_kernels is set; otherwise the port only records (dispatches()).
+  param<std::string> compute_component{this, "compute_component", "compute",
+                                       "compute engine component CP_EXEC_CS launches on (missing: record only)"};
+  param<std::string> compute_kernels{this, "compute_kernels", "",
+                                     "kernelslist.g: the n-th CP_EXEC_CS launches its n-th kernel (empty: record only)"};
 
   counter packets{this, "packets", "PM4 packets dispatched (by the SQE or the ME)"};
   counter fetched{this, "fetched_dwords", "dwords fetched by the ROQ"};
@@ -88,6 +103,9 @@ class cp_model : public sc_core::sc_module, public component {
   counter stall_meq_full{this, "stalls.meq_full", "PFP waits on a full MEQ"};
   counter stall_meq_empty{this, "stalls.meq_empty", "ME waits on an empty MEQ"};
   counter stall_poll{this, "stalls.poll", "firmware poll delays (CP_WAIT_REG_MEM)"};
+  counter stall_compute{this, "stalls.compute", "CP_EVENT_WRITE waits for launched kernels"};
+  counter cs_launched{this, "cs_launched", "CP_EXEC_CS launched on the compute engine"};
+  counter cs_completed{this, "cs_completed", "launched kernels completed"};
   histogram meq_occupancy{this, "meq_occupancy", "MEQ dwords at each PFP push", "dwords"};
 
   explicit cp_model(sc_core::sc_module_name name);
@@ -121,11 +139,19 @@ class cp_model : public sc_core::sc_module, public component {
   void raise(uint32_t bits);
   void fault(uint32_t cause, uint32_t detail, const std::string& msg);
   void drive_irq();
+  // CP_EXEC_CS at the dispatch port; called by the microcontroller at its local time.
+  void exec_cs(std::vector<uint32_t> words);
+  sm::compute_engine* compute_target();
   std::vector<uint32_t> load_fw(const std::string& path, const std::string& fallback);
 
   std::vector<std::unique_ptr<uc>> ucs_;
   std::map<uint32_t, uint32_t> other_regs_;  // GPU registers without a reg member
   std::vector<cs_dispatch> dispatches_;
+  sm::compute_engine* compute_ = nullptr;
+  bool compute_looked_up_ = false;
+  std::vector<std::string> kernel_paths_;  // from compute_kernels
+  uint64_t cs_outstanding_ = 0;            // launched, not completed
+  sc_core::sc_event cs_done_ev_;
   std::vector<uint32_t> cs_words_;
   std::map<uint32_t, uint64_t> by_opcode_;
   std::map<uint32_t, std::unique_ptr<counter>> opcode_counters_;

@@ -16,7 +16,7 @@ enum : uint32_t {
 };
 // CP_HW_FAULT causes (bits 7:0; bits 31:8 = detail: PC or PM4 opcode).
 enum : uint32_t { FAULT_MICROCODE = 1, FAULT_UNKNOWN_OPCODE = 2, FAULT_MALFORMED = 3,
-                  FAULT_IB_NESTING = 4, FAULT_BUS = 5 };
+                  FAULT_IB_NESTING = 4, FAULT_BUS = 5, FAULT_COMPUTE = 6 };
 // CP_INT_STATUS bits.
 enum : uint32_t { INT_ERROR = 1u << 0, INT_EVENT = 1u << 1 };
 
