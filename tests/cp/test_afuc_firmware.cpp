@@ -60,7 +60,7 @@ TEST(cpAdrenoFirmware, A660SqeRoundTrip) {
   disasm_result d = afuc_disassemble(w, 6);
   EXPECT_NE(d.text.find(".nojumptable"), std::string::npos);
   EXPECT_NE(d.text.find("CP_NOP:"), std::string::npos);
-  EXPECT_GT(d.reachable, 5000u);
+  EXPECT_GT(d.reachable, 10000u);  // nearly all of the image once every encoding decodes
   EXPECT_EQ(afuc_assemble(d.text, 6, "a660_sqe.asm"), w);
   // setbit/clrbit (10010), jump $reg (110111) and the register setbit (2-src sub-op 0x12)
   // decode: every reachable word is known.

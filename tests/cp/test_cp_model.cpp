@@ -376,7 +376,7 @@ TEST_P(cpRealFirmware, RunsATinyStream) {
     b.write_reg(CP_SQE_INSTR_BASE, uint32_t(image));
     b.write_reg(CP_SQE_CNTL, 1);
     b.submit({t7(0x10, 0), t4(CP_SCRATCH_REG0, 1), 0x42, t7(0x3d, 3), 0x8000, 0, 0x77});
-    ASSERT_TRUE(b.wait_idle());
+    ASSERT_TRUE(b.wait_idle()) << "SQE at pc " << std::hex << b.cp.iss(0).pc();
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x42u);
     EXPECT_EQ(b.mem.read32(0x8000), 0x77u);
   });
