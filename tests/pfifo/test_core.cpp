@@ -622,3 +622,63 @@ TEST(pfifo_CoreGenerations, EveryLowMethodOnEveryGeneration) {
     }
   }
 }
+
+namespace {
+// An asynchronous engine (like the compute class): method 0x300 keeps it busy until finish().
+class async_engine : public recording_engine {
+ public:
+  using recording_engine::recording_engine;
+  using engine::finish;
+
+ protected:
+  uint64_t execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) override {
+    recording_engine::execute(ch, subc, mthd, param, start);
+    if (start == never) return 0;  // queued behind the asynchronous work
+    return mthd == 0x300 ? busy_async(start) : method_cost_ps;
+  }
+};
+}  // namespace
+
+TEST(pfifo_CoreEngines, AsynchronousEngineIsBusyUntilFinish) {
+  core_env e(gen::g84, 2);
+  e.bus.latency_ps = 0;
+  async_engine k("compute");
+  e.core->attach_engine(2, &k);
+  k.wake = [&] { e.core->engine_finished(); };
+  e.ramht_add(0, 0x2, 2, 0x40);
+  e.ramht_add(1, 0x2, 2, 0x40);
+  e.push(0, "inc 0 OBJECT 2\ninc 0 0x300 0\ninc 0 REF_CNT 7\n");
+  e.push(1, "inc 0 OBJECT 2\ninc 0 0x104 1\ninc 0 REF_CNT 8\n");
+  e.run();
+  // Channel 0: OBJECT (engine switch 100 ns, then 1 ns), LAUNCH 1 ns later on the engine: busy
+  // until never. REF_CNT waits; channel 1's OBJECT waits too (no switch while busy).
+  ASSERT_EQ(k.log.size(), 2u);
+  EXPECT_EQ(k.log[1].time_ps - k.log[0].time_ps, 1000u);
+  EXPECT_EQ(k.busy_until(), never);
+  EXPECT_EQ(k.switches, 1u);
+  EXPECT_EQ(k.cur_channel(), 0);
+  EXPECT_EQ(e.core->chan(0).ref, 0u);
+  EXPECT_EQ(e.core->chan(1).ref, 0u);
+  EXPECT_EQ(e.core->chan(0).blocked_until, never);
+  EXPECT_EQ(e.core->chan(1).blocked_until, never);
+  // The work finishes at 500 ns: REF 7 at once; channel 1 switches the engine (100 ns), its
+  // OBJECT runs at 600 ns, 0x104 at 601 ns, and its REF_CNT waits until 602 ns.
+  e.now = std::max<uint64_t>(e.now, 500000);
+  k.finish(500000);
+  EXPECT_EQ(k.busy_until(), 500000u);
+  e.run();
+  EXPECT_EQ(e.core->chan(0).ref, 7u);
+  EXPECT_EQ(e.core->chan(1).ref, 8u);
+  ASSERT_EQ(k.log.size(), 4u);
+  EXPECT_EQ(k.log[2].ch, 1u);
+  EXPECT_EQ(k.log[2].time_ps, 600000u);
+  EXPECT_EQ(k.log[3].time_ps, 601000u);
+  EXPECT_EQ(k.switches, 2u);
+  EXPECT_GE(e.now, 602000u);
+  // Channel 0's OBJECT was pulled at 0 (on the engine at 100 ns, after the switch), its REF_CNT
+  // at 2 ns. After the finish, the round robin goes on with channel 1 (the last one served),
+  // which pulls its OBJECT and 0x104 (2 ns) before channel 0's REF_CNT completes at 502 ns:
+  // 500 ns of engine wait. (The engine now belongs to channel 1, so REF_CNT no longer waits.)
+  EXPECT_EQ(k.log[0].time_ps, 100000u);
+  EXPECT_EQ(e.core->chan(0).stats.engine_wait_ps, 500000u);
+}
