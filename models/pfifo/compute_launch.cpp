@@ -64,7 +64,8 @@ std::shared_ptr<const sm::kernel_trace> compute_launch_engine::trace_of(uint32_t
 
 bool compute_launch_engine::access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len,
                                    uint64_t& t) {
-  if (gf100_) return bus_.vm(write, ch, off, data, len, client::engine, t);
+  // GF100 has no DMA objects: the DMA_* methods carry a (32-bit) address instead.
+  if (gf100_) return bus_.vm(write, ch, uint64_t(obj) + off, data, len, client::engine, t);
   return bus_.dma(write, ch, obj, off, data, len, client::engine, t);
 }
 

@@ -4,8 +4,8 @@
 // the method set is this model's own, documented in docs/models/pfifo.md):
 //   0x000 OBJECT            accepted
 //   0x104 NOTIFY            arm the notifier of the next LAUNCH (written when the kernel completes)
-//   0x180 DMA_NOTIFY        DMA object of the notifier (RAMHT handle before GF100, address on GF100)
-//   0x184 DMA_SEMAPHORE     DMA object of the release semaphore
+//   0x180 DMA_NOTIFY        DMA object of the notifier (RAMHT handle; GF100: its address)
+//   0x184 DMA_SEMAPHORE     DMA object of the release semaphore (GF100: the base address)
 //   0x200 KERNEL            1-based index of the kernel in `compute_kernels` (a kernelslist.g)
 //   0x204/0x208/0x20c       GRID_X/Y/Z   (must match the trace header)
 //   0x210/0x214/0x218       BLOCK_X/Y/Z  (must match the trace header)

@@ -28,13 +28,14 @@ std::string text_of(const std::string& file) {
 class compute_class : public gpuvp::testing::sim_test {
  protected:
   // The default platform, the .pb overlay, the file's own overlay (compute line), then `extra`.
-  void configure(const std::string& file, const std::string& extra = "") {
+  void configure(const std::string& file, const std::string& extra = "") { configure_text(text_of(file), extra); }
+  void configure_text(const std::string& text, const std::string& extra = "") {
     auto& cfg = config::global();
     cfg.load_yaml_text(default_platform_yaml(), "embedded");
     const auto* k = registry::global().find_workload_kind("x.pb");
     ASSERT_NE(k, nullptr);
     cfg.load_yaml_text(k->platform_yaml, "overlay");
-    const std::string o = k->overlay_for(text_of(file));
+    const std::string o = k->overlay_for(text);
     ASSERT_NE(o.find("compute: compute"), std::string::npos) << o;
     cfg.load_yaml_text(o, "file overlay");
     // The file's kernelslist path is relative to the repository root; tests run elsewhere.
@@ -209,4 +210,69 @@ TEST_F(compute_class, ComputeLineAndBadKernelsList) {
   } catch (const config_error& e) {
     EXPECT_NE(std::string(e.what()).find("pfifo.compute_kernels"), std::string::npos) << e.what();
   }
+}
+
+// GF100: no RAMHT or DMA objects; OBJECT names engine 1 (the compute class by default there) and
+// the DMA_* methods carry 32-bit addresses (here in system RAM, host = GPU address).
+TEST_F(compute_class, Gf100LaunchWithAddressesInsteadOfDmaObjects) {
+  const std::string text =
+      "gen GF100\ncompute k.g\nchannel 0 ib order 2\n"
+      "push 0\n"
+      "  gf.inc 0 OBJECT 0x150c0\n"                // engine 1, class 0x50c0
+      "  gf.inc 0 0x180 0x3100000 0x3100000\n"     // DMA_NOTIFY, DMA_SEMAPHORE (addresses)
+      "  gf.inc 0 0x200 1 1 1 1 32 1 1\n"
+      "  gf.inc 0 0x220 0x10 0xcafe\n"
+      "  gf.inline 0 0x104 0\n"
+      "  gf.inline 0 0x300 0\n"
+      "  gf.inline 0 REF_CNT 0x77\n"
+      "end\n"
+      "expect mem 0x3100010 0xcafe\nexpect mem 0x310000c 0\nexpect ref 0 0x77\n";
+  configure_text(text);
+  platform p;
+  auto w = pfifo::parse_pb_workload(text, "gf100_compute.pb");
+  p.host_initiator().run_workload(w.get());
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+  std::ostringstream os;
+  EXPECT_EQ(w->check(p, os), 0) << os.str();
+  EXPECT_TRUE(p.modelled_errors().empty());
+  EXPECT_EQ(p.find_as<sm::compute_engine>("compute")->results().size(), 1u);
+  uint32_t ts = 0;
+  ASSERT_TRUE(p.debug_read(0x3100000, &ts, 4));
+  EXPECT_GT(ts, 0u);  // the completion time in ns
+}
+
+// A second LAUNCH behind a running kernel queues a second kernel on the compute engine; the
+// engine is idle (and REF set) only when both are done. Each launch releases its own semaphore.
+TEST_F(compute_class, SecondLaunchQueuesBehindTheFirst) {
+  configure("models/pfifo/workloads/compute.pb");
+  platform p;
+  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* ce = p.find_as<sm::compute_engine>("compute");
+  auto w = pfifo::parse_pb_workload(
+      "gen G84\nchannel 0 dma\n"
+      "dmaobj 0 0x21 target vram base 0x3100000 limit 0xfff\n"
+      "object 0 0xc0de50c0 engine 2 sel 0x40\nobject 0 0xd0000021 engine 0 sel 0x21\n"
+      "push 0\n"
+      "  inc 0 OBJECT 0xc0de50c0\n  inc 0 0x184 0xd0000021\n  inc 0 0x200 1 1 1 1 32 1 1\n"
+      "  inc 0 0x220 0x40 1\n  inc 0 0x300 0\n"
+      "  inc 0 0x220 0x44 2\n  inc 0 0x300 0\n"
+      "  inc 0 REF_CNT 0x99\n"
+      "end\n"
+      "expect vram 0x3100040 1\nexpect vram 0x3100044 2\nexpect ref 0 0x99\n",
+      "two.pb");
+  p.host_initiator().run_workload(w.get());
+  bool ref_early = false;
+  for (int i = 0; i < 100000 && !p.host_initiator().finished(); ++i) {
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_NS));
+    if (pf->core().chan(0).ref == 0x99 && ce->results().size() < 2) ref_early = true;
+  }
+  std::ostringstream os;
+  EXPECT_EQ(w->check(p, os), 0) << os.str();
+  EXPECT_FALSE(ref_early);
+  EXPECT_EQ(ce->results().size(), 2u);
+  auto* eng = dynamic_cast<pfifo::compute_launch_engine*>(pf->engine_at(2));
+  ASSERT_NE(eng, nullptr);
+  EXPECT_EQ(eng->completed, 2u);
+  EXPECT_EQ(eng->releases, 2u);
+  EXPECT_TRUE(p.modelled_errors().empty());
 }
