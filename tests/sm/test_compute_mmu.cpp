@@ -10,6 +10,8 @@
 #include "compute.h"
 #include "gpuvp/config.h"
 #include "gpuvp/memory.h"
+#include "gpuvp/platform.h"
+#include "gpuvp/stats.h"
 #include "mmu_nv50.h"
 #include "testing.h"
 
@@ -152,4 +154,82 @@ TEST_F(compute_mmu, PageFaultIsTheComputeEnginesModelledError) {
   EXPECT_FALSE(mmu->modelled_errors().empty());
   // No access reached memory beyond the walk's linear reads.
   EXPECT_FALSE(t->saw(vram + 0xa0040000, false));
+}
+
+// On the platform, configured as a user would: the default platform (mmu_nv50 "mmu" in it),
+// `compute.out.to: mmu.in` and the side band as params; page tables written into VRAM through
+// the debug path. VRAM is 1 GiB here, so PTE i maps page i to VRAM linear 0x1000000 + i * 4 KiB.
+class compute_mmu_platform : public gpuvp::testing::sim_test {
+ protected:
+  void configure() {
+    auto& cfg = config::global();
+    cfg.load_yaml_text(default_platform_yaml(), "embedded");
+    cfg.load_yaml_text(
+        "components:\n  compute: compute\n  traffic: none\n"
+        "compute:\n  sms: 1\n  vm_engine: 0\n  vm_client: 3\n  dma_slot: 2\n  vm_context: 0x100\n"
+        "  mem_base: 0\n  mem_size: 1 MiB\n  out:\n    to: mmu.in\n",
+        "test");
+  }
+  void tables(platform& p) {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // end of elaboration: the router's sockets are bound
+    const uint32_t d[6] = {0x7fc0003d, 0xffffffff, 0, 0xff000000, 0, 0x00080000};
+    ASSERT_TRUE(p.debug_write(vram + 0x100000 + 0x20, d, sizeof d));
+    const uint64_t pde = 0x00200003;
+    ASSERT_TRUE(p.debug_write(vram + 0x100000 + 0x200, &pde, 8));
+    for (uint64_t i = 0; i < 16; ++i) {
+      const uint64_t pte = 0x01000001ull + (i << 12);
+      ASSERT_TRUE(p.debug_write(vram + 0x200000 + i * 8, &pte, 8));
+    }
+  }
+};
+
+TEST_F(compute_mmu_platform, StoreLandsAtTheTranslatedAddress) {
+  configure();
+  platform p;
+  auto* ce = p.find_as<compute_engine>("compute");
+  ASSERT_NE(ce, nullptr);
+  tables(p);
+  // Markers: the translated target of the STG (page 5 -> VRAM 0x1005000) and the untranslated
+  // folded address (host 0x5000, system RAM) hold all-ones. The LDG of page 2 reads zeros into
+  // the SM's line buffer, which the STG then writes: the marker at the translated address
+  // becomes 0, the other stays.
+  const uint32_t ones = 0xffffffff;
+  ASSERT_TRUE(p.debug_write(vram + 0x1005000, &ones, 4));
+  ASSERT_TRUE(p.debug_write(0x5000, &ones, 4));
+  auto k = kernel({mem_op("LDG.E", false, 0x7f0000002300), mem_op("STG.E", true, 0x7f0000005000), exit_op()});
+  ce->launch({k->grid, k->block, k});
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_EQ(ce->results().size(), 1u);
+  uint32_t v = 1, u = 0;
+  ASSERT_TRUE(p.debug_read(vram + 0x1005000, &v, 4));
+  ASSERT_TRUE(p.debug_read(0x5000, &u, 4));
+  EXPECT_EQ(v, 0u);
+  EXPECT_EQ(u, 0xffffffffu);
+  // Two translated accesses, both PGRAPH TLB misses (pages 2 and 5), no fault.
+  auto& st = stats_registry::global();
+  EXPECT_EQ(st.value("mmu.translations"), 2.0);
+  EXPECT_EQ(st.value("mmu.pgraph.misses"), 2.0);
+  EXPECT_EQ(st.value("mmu.faults"), 0.0);
+  EXPECT_TRUE(p.modelled_errors().empty());
+}
+
+TEST_F(compute_mmu_platform, FaultIsAModelledErrorOfTheRun) {
+  configure();
+  platform p;
+  auto* ce = p.find_as<compute_engine>("compute");
+  ASSERT_NE(ce, nullptr);
+  tables(p);
+  auto k = kernel({mem_op("LDG.E", false, 0x7f0000040000), exit_op()});  // page 0x40: no PTE
+  ce->launch({k->grid, k->block, k});
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_EQ(ce->results().size(), 1u);  // the kernel runs to its end; the error is reported
+  EXPECT_EQ(ce->mem_errors.value(), 1u);
+  const auto errs = p.modelled_errors();
+  bool from_compute = false, from_mmu = false;
+  for (const auto& e : errs) {
+    if (e.find("trace address 0x7f0000040000") != std::string::npos) from_compute = true;
+    if (e.find("PTE_NOT_PRESENT") != std::string::npos) from_mmu = true;
+  }
+  EXPECT_TRUE(from_compute) << ::testing::PrintToString(errs);
+  EXPECT_TRUE(from_mmu) << ::testing::PrintToString(errs);
 }
