@@ -99,6 +99,11 @@ TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(".nojumptable\njump #nowhere\n", 6), "bad.asm:2: undefined label 'nowhere'");
   EXPECT_EQ(error_of(".nojumptable\nadd $01, $02, 0x10000\n", 6), "bad.asm:2: immediate 0x10000 out of range");
   EXPECT_EQ(error_of(".nojumptable\nmov $20, $01\n", 6), "bad.asm:2: bad destination register '$20'");
+  EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, b32\n", 6), "bad.asm:2: bit number out of range");
+  EXPECT_EQ(error_of(".nojumptable\nclrbit $01, $02, $03\n", 6),
+            "bad.asm:2: expected a bit number bN or a register in 'clrbit'");
+  EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, $03\n", 5), "bad.asm:2: setbit with a register bit needs a6xx");
+  EXPECT_EQ(error_of(".nojumptable\n(rep)jump $02\n", 6), "bad.asm:2: modifiers are not allowed on 'jump'");
   EXPECT_EQ(error_of(".nojumptable\nmov $01, $addr\nmov $regdata, $01\n", 6),
             "bad.asm:3: bad destination register '$regdata'");
   EXPECT_EQ(error_of(".nojumptable\nx:\nx:\n", 6), "bad.asm:3: label 'x' defined twice");
