@@ -36,7 +36,6 @@ class traffic_generator : public sc_core::sc_module {
 
   traffic_generator(sc_core::sc_module_name name, unsigned id);
   double bandwidth_bpns() const;
-  bool done() const { return done_; }
 
  private:
   void thread();

@@ -166,7 +166,6 @@ std::string host::qtest_line(const std::string& line) {
       platform_.pmc().observer = [os](unsigned line_no, bool level) {
         *os << "IRQ " << (level ? "raise " : "lower ") << line_no << std::endl;
       };
-      intercept_ = true;
       return "OK";
     }
     if (cmd == "stats") {

@@ -13,6 +13,7 @@ router::port::port(const std::string& path, router& owner)
       transactions(path + ".transactions", "transactions through this port"),
       bytes(path + ".bytes", "bytes through this port"),
       queueing(path + ".queueing", "queueing delay before the port was free", "ps"),
+      stale(path + ".stale", "transactions older than the booking calendar's horizon (not queued)"),
       busy(path + ".busy", "fraction of simulated time the port was transferring",
            [this] {
              const double now = sc_core::sc_time_stamp().to_double();
@@ -41,7 +42,7 @@ uint64_t router::port::book(uint64_t t, uint64_t occ) {
     const unsigned k = unsigned(slot % ring);
     if (slot_id[k] != slot) {
       if (slot_id[k] != ~uint64_t(0) && slot_id[k] > slot) {  // older than the ring's horizon
-        ++stale_bookings;
+        ++stale;
         return std::max(end, t) + occ;
       }
       slot_id[k] = slot;

@@ -7,6 +7,7 @@
 #include "gpuvp/platform.h"
 #include "pfifo.h"
 #include "testing.h"
+#include "pb_reject.h"
 #include "workload.h"
 
 using namespace gpuvp;
@@ -162,14 +163,7 @@ TEST_F(pfifo_platform, UnmetExpectationFails) {
 
 TEST_F(pfifo_platform, BadWorkloadNamesFileAndLine) {
   configure();
-  auto bad = [](const std::string& text, const std::string& what) {
-    try {
-      pfifo::parse_pb_workload(text, "w.pb");
-      ADD_FAILURE() << "accepted: " << text;
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
-    }
-  };
+  const auto bad = expect_pb_rejected;
   bad("channel 0 dma\npush 0\n inc 9 0x100 1\nend\n", "w.pb:3: subchannel 9");
   bad("push 0\nend\n", "w.pb:1: channel 0 is not declared");
   bad("channel 0 dma\npush 0\n", "w.pb:2: 'push' block without 'end'");

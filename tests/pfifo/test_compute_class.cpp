@@ -10,6 +10,7 @@
 #include "gpuvp/platform.h"
 #include "pfifo.h"
 #include "testing.h"
+#include "pb_reject.h"
 #include "workload.h"
 
 using namespace gpuvp;
@@ -180,14 +181,7 @@ TEST_F(compute_class, NoComputeComponentIsALaunchError) {
 }
 
 TEST_F(compute_class, ComputeLineAndBadKernelsList) {
-  auto bad = [](const std::string& text, const std::string& what) {
-    try {
-      pfifo::parse_pb_workload(text, "w.pb");
-      ADD_FAILURE() << "accepted: " << text;
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
-    }
-  };
+  const auto bad = expect_pb_rejected;
   bad("compute\n", "w.pb:1: 'compute' needs a kernelslist.g");
   bad("compute a.g engine\n", "w.pb:1: usage: compute KERNELSLIST [engine ID]");
   bad("compute a.g engine 40\n", "w.pb:1: engine id is not below 32");

@@ -96,6 +96,16 @@ TEST_F(router_fixture, a_transfer_straddling_a_slot_waits_for_the_booked_part_of
   EXPECT_EQ(q->sum(), 4000u);
 }
 
+TEST_F(router_fixture, an_arrival_older_than_the_calendar_is_counted_stale_and_not_queued) {
+  build();
+  // Slots are 65.536 ns, the ring holds 256: a booking at 20 us lands in slot 305 = ring entry 49.
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(20, sc_core::SC_US)), sc_time(20016, SC_NS));
+  // b arrives in slot 49 (49 * 65.536 ns = 3211.264 ns), whose ring entry now holds slot 305:
+  // too old to book; it crosses without queueing: 4 transfer + 2 latencies + 10 memory.
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(3211264, sc_core::SC_PS)), sc_time(3227264, sc_core::SC_PS));
+  EXPECT_EQ(stats_registry::global().value("r.mem.stale"), 1.0);
+}
+
 struct router_without_contention : router_fixture {
   router_without_contention() : router_fixture(false) {}
 };

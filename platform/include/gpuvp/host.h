@@ -54,7 +54,7 @@ class host : public sc_core::sc_module, public host_port {
   workload* workload_ = nullptr;
   std::istream* qin_ = nullptr;
   std::ostream* qout_ = nullptr;
-  bool quit_ = false, finished_ = false, intercept_ = false;
+  bool quit_ = false, finished_ = false;
 };
 
 }  // namespace gpuvp

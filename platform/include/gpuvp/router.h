@@ -42,17 +42,17 @@ class router : public sc_core::sc_module {
     counter transactions;
     counter bytes;
     histogram queueing;  // queueing delay, ps
+    counter stale;       // bookings older than the calendar's horizon (not queued)
     gauge busy;          // busy fraction of simulated time
     // Hot-path state in kernel time units (sc_time::value()), cached from the params.
     uint64_t busy_time = 0;
     // Booking calendar: slot k of the ring holds absolute slot slot_id[k] (length 2^slot_shift),
     // booked from its start up to slot_used[k]. Transactions older than the ring's horizon are not
-    // queued (counted in `stale`).
+    // queued (counted in the `stale` statistic).
     static constexpr unsigned ring = 256;
     unsigned slot_shift = 16;
     std::array<uint64_t, ring> slot_id{};
     std::array<uint64_t, ring> slot_used{};
-    uint64_t stale_bookings = 0;
     uint64_t full_from = 0, full_below = 0;  // a run of consecutive full slots, skipped in one step
     // Books `occ` time units at or after t; returns when the transfer ends.
     uint64_t book(uint64_t t, uint64_t occ);
