@@ -17,6 +17,8 @@ struct gpu_ext : tlm::tlm_extension<gpu_ext> {
   uint32_t vm_engine = none;    // NV50 VM engine id (nv50-vm.rst "VM engines")
   uint32_t vm_client = none;    // NV50 VM client id
   uint32_t dma_slot = none;     // DMA object slot / selector of the access
+  uint32_t dma_bind = 0;        // bumped each time the engine rewrites that slot's selector
+                                // (nv50-vm.rst: rewriting the selector flushes the cached object)
   uint32_t channel = none;      // PFIFO channel id
   uint32_t vm_context = none;   // NV50 channel descriptor; AGX UAT context slot
   uint32_t asid = none;         // ASID (AGX) where it differs from the context slot
