@@ -4,7 +4,7 @@
 ;   no $addr auto-increment), CP_SCRATCH_REG0..7 0x883..0x88a.
 ;   Private control registers: 0x0f1 raise CP interrupt bits, 0x0f2/0x0f3 compute-dispatch
 ;   word/end, 0x0f4 stall N cycles, 0x0f5 event record, 0x0f6 unknown opcode (header),
-;   0x0f7 malformed packet (header).
+;   0x0f7 malformed packet (header), 0x0f9 secure-mode switch refused.
 ; Registers: $01 = current header (type bits masked for PKT4), $rem = payload dwords left.
 [00000001]      ; version
 [00000000]      ; jump-table offset (patched by the assembler)
@@ -260,6 +260,27 @@ CP_EXEC_CS:
 	waitin
 	mov $01, $data
 
+; --- CP_SET_SECURE_MODE {SECURE[0]}: setsecure with $02 bit 0; success skips the next two ---
+CP_SET_SECURE_MODE:
+	brne $rem, 0x1, #malformed
+	nop
+	mov $02, $data
+	setsecure $02, #ssm_done
+	cwrite $02, [$00 + 0x0f9], 0x0  ; refused: the model raises the CP error interrupt
+	nop
+ssm_done:
+	waitin
+	mov $01, $data
+
+; --- preemption handler: jump-table entry 15, entered through PREEMPT_INSTR (control 0x004;
+; 0 = entry 15) when the host sets CP_CONTEXT_SWITCH_CNTL.STOP or the firmware writes
+; PREEMPT_TRIGGER. It may interrupt any packet, so it uses only $1a (no packet handler does).
+UNKN15:
+	mov $1a, 0x4                    ; CP_INT_STATUS bit 2: context switch done
+	cwrite $1a, [$00 + 0x0f1], 0x0
+	iret
+	nop
+
 ; --- errors: the model raises the CP error interrupt with the opcode ---
 malformed:
 	cwrite $01, [$00 + 0x0f7], 0x0
@@ -269,7 +290,7 @@ malformed:
 
 ; every other packet id
 UNKN0: UNKN1: UNKN2: UNKN3: UNKN5: UNKN6: UNKN7: UNKN8:
-UNKN9: UNKN10: UNKN11: UNKN12: UNKN13: UNKN14: UNKN15: UNKN17:
+UNKN9: UNKN10: UNKN11: UNKN12: UNKN13: UNKN14: UNKN17:
 UNKN18: UNKN19: UNKN20: UNKN21: UNKN22: UNKN23: UNKN24: UNKN25:
 UNKN26: UNKN27: UNKN28: UNKN29: UNKN30: UNKN31: UNKN32: UNKN33:
 UNKN34: UNKN35: UNKN36: UNKN37: UNKN38: UNKN39: UNKN40: UNKN41:
@@ -279,7 +300,7 @@ UNKN59: UNKN64: UNKN65: UNKN67: UNKN68: UNKN69: UNKN71: UNKN73:
 UNKN74: UNKN75: UNKN77: UNKN78: UNKN79: UNKN80: UNKN81: UNKN82:
 UNKN83: UNKN84: UNKN85: UNKN86: UNKN87: UNKN88: UNKN89: UNKN90:
 UNKN91: UNKN92: UNKN93: UNKN94: UNKN95: UNKN96: UNKN97: UNKN98:
-UNKN99: UNKN100: UNKN101: UNKN102: UNKN103: UNKN104: UNKN105: UNKN106:
+UNKN99: UNKN100: UNKN101: UNKN103: UNKN104: UNKN105: UNKN106:
 UNKN107: UNKN108: UNKN109: UNKN110: UNKN111: UNKN112: UNKN113: UNKN114:
 UNKN116: UNKN117: UNKN118: UNKN119: UNKN120: UNKN121: UNKN122: UNKN123:
 UNKN124: UNKN125: UNKN126: UNKN127:

@@ -69,7 +69,10 @@ void afuc_iss::reset() {
   sp_ = 0;
   pt_write_addr_ = 0;
   data_pipe_ = data_user_ = false;
-  starve_ = skip2_ = false;
+  starve_ = skip2_ = iret_ = false;
+  irq_pending_ = in_handler_ = saved_waitin_ = false;
+  irq_target_ = saved_pc_ = 0;
+  saved_branch_ = -1;
   st_ = state::running;
   err_.clear();
 }
@@ -224,7 +227,10 @@ void afuc_iss::exec(const afuc_instr& in) {
       branch_ = stack_[--sp_];
       break;
     case afuc_op::iret:
-      fail("iret outside a preemption handler (preemption is not modelled)");
+      // Returns to the interrupted context after the delay slot (step() restores it).
+      if (!in_handler_) { fail("iret outside an interrupt handler"); break; }
+      branch_ = saved_pc_;
+      iret_ = true;
       break;
     case afuc_op::waitin: waitin_ = true; break;
     case afuc_op::setbit: case afuc_op::clrbit: {
@@ -241,8 +247,10 @@ void afuc_iss::exec(const afuc_instr& in) {
     }
     case afuc_op::jumpa: branch_ = in.literal; break;
     case afuc_op::preemptleave:
-      // Not in a preemption handler: leaving fails, so jump to the given target.
-      branch_ = in.literal;
+      // Inside a handler leaving succeeds: the interrupted context is dropped and execution
+      // falls through. Outside one it fails and jumps to the target (with a delay slot).
+      if (in_handler_) in_handler_ = false;
+      else branch_ = in.literal;
       break;
     case afuc_op::setsecure:
       // Success skips the next two instructions (no delay slot: "skips", not "branches").
@@ -290,15 +298,28 @@ void afuc_iss::dispatch() {
   pc_ = jt_[h.id];
 }
 
+void afuc_iss::take_interrupt() {
+  saved_pc_ = pc_;
+  saved_branch_ = branch_;
+  saved_waitin_ = waitin_;
+  branch_ = -1;
+  waitin_ = false;
+  pc_ = irq_target_;
+  irq_pending_ = false;
+  in_handler_ = true;
+  stats_.interrupts++;
+}
+
 void afuc_iss::step() {
   if (st_ != state::running) return;
+  if (irq_pending_ && !in_handler_) take_interrupt();
   if (pc_ >= code_.size()) { fail("pc outside the microcode image"); return; }
   if (!valid_[pc_]) { fail("undecodable instruction"); return; }
   const afuc_instr& in = code_[pc_];
   const int64_t pending = branch_;
-  const bool pending_waitin = waitin_;
+  const bool pending_waitin = waitin_, pending_iret = iret_;
   branch_ = -1;
-  waitin_ = false;
+  waitin_ = iret_ = false;
   if (in.rep) {
     stats_.instructions += regs_[REG_REM] == 0;  // a (rep) with $rem == 0 still issues once
     while (regs_[REG_REM] != 0 && !starve_ && st_ == state::running) {
@@ -314,6 +335,7 @@ void afuc_iss::step() {
     starve_ = false;
     branch_ = pending;
     waitin_ = pending_waitin;
+    iret_ = pending_iret;
     if (st_ == state::running) st_ = state::starved;
     return;
   }
@@ -329,6 +351,11 @@ void afuc_iss::step() {
   pc_++;
   if (skip2_) { skip2_ = false; pc_ += 2; }
   if (pending >= 0) pc_ = uint32_t(pending);
+  if (pending_iret) {  // back in the interrupted context, with its own pending delay slot
+    branch_ = saved_branch_;
+    waitin_ = saved_waitin_;
+    in_handler_ = false;
+  }
 }
 
 uint64_t afuc_iss::run(uint64_t max_instrs) {
@@ -338,9 +365,10 @@ uint64_t afuc_iss::run(uint64_t max_instrs) {
   const uint8_t* const fast = fast_.data();
   const uint32_t size = uint32_t(code_.size());
   while (st_ == state::running && stats_.instructions < end) {
+    if (irq_pending_ && !in_handler_) take_interrupt();
     // Fast path: register-only ALU, movi, branches and nops outside a waitin delay slot, with
     // the PC, pending branch and count in locals. It does exactly what step() does for them.
-    if (!waitin_) {
+    if (!waitin_ && !iret_) {  // (an iret's delay slot goes through step())
       uint32_t pc = pc_;
       int64_t branch = branch_;
       uint64_t n = stats_.instructions;

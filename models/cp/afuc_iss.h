@@ -30,7 +30,8 @@ class afuc_env {
   // a6xx load/store (64-bit address).
   virtual uint32_t mem_read(uint64_t addr) { return 0; }
   virtual void mem_write(uint64_t addr, uint32_t v) {}
-  // setsecure: true = success (skips the next two instructions after the delay slot).
+  // setsecure: v = $02 (bit 0: the mode asked for); true = success (skips the next two
+  // instructions).
   virtual bool set_secure(uint32_t v) { return false; }
   // The ISS raised a microcode error (message names PC and word).
   virtual void error(const std::string& msg) {}
@@ -39,6 +40,7 @@ class afuc_env {
 struct afuc_stats {
   uint64_t instructions = 0;   // retired, (rep) iterations counted one by one
   uint64_t packets = 0;        // waitin dispatches
+  uint64_t interrupts = 0;     // interrupt (preemption) handlers entered
   uint64_t packets_by_id[128] = {};
 };
 
@@ -59,6 +61,16 @@ class afuc_iss {
   uint64_t run(uint64_t max_instrs);
   // Single instruction (with its (rep) iterations).
   void step();
+
+  // Interrupt (preemption) request: at the next instruction boundary the microcontroller saves
+  // its context (PC and a pending branch/waitin of a delay slot) and runs the handler at
+  // `target`; iret (after its delay slot) restores the context. Requests are not nested: one
+  // made inside a handler waits until the handler is left. A starved instruction is retried
+  // after iret.
+  void interrupt(uint32_t target) { irq_pending_ = true; irq_target_ = target; }
+  bool irq_pending() const { return irq_pending_; }
+  bool in_handler() const { return in_handler_; }
+  uint32_t saved_pc() const { return saved_pc_; }
 
   state st() const { return st_; }
   void resume() { if (st_ == state::starved) st_ = state::running; }
@@ -86,6 +98,7 @@ class afuc_iss {
   void exec(const afuc_instr& in);
   void fail(const std::string& why);
   void dispatch();
+  void take_interrupt();
 
   int gen_;
   unsigned depth_;
@@ -108,6 +121,13 @@ class afuc_iss {
   bool starve_ = false;
   uint64_t pops_ = 0;         // $data reads so far
   bool skip2_ = false;        // setsecure succeeded
+  bool iret_ = false;         // iret waiting for its delay slot
+  bool irq_pending_ = false;  // interrupt requested, not taken yet
+  uint32_t irq_target_ = 0;
+  bool in_handler_ = false;   // between taking an interrupt and iret/preemptleave
+  uint32_t saved_pc_ = 0;     // interrupted context
+  int64_t saved_branch_ = -1;
+  bool saved_waitin_ = false;
   state st_ = state::running;
   std::string err_;
   afuc_stats stats_;

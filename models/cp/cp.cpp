@@ -41,7 +41,7 @@ struct cp_model::uc : afuc_env {
   afuc_iss iss;
   local_time lt;
   std::vector<uint32_t> ctrl = std::vector<uint32_t>(0x1000, 0);
-  uint64_t accounted = 0, packets_seen = 0;
+  uint64_t accounted = 0, packets_seen = 0, irqs_seen = 0;
   std::array<uint64_t, 128> by_id_seen{};
   bool waiting = false;
   counter instructions, cycles;
@@ -76,6 +76,11 @@ struct cp_model::uc : afuc_env {
       lt.advance(m.clock.get() * double(n * m.cycles_per_instr));
     }
     const auto& st = iss.stats();
+    if (st.interrupts != irqs_seen) {  // handler entered: the request is acknowledged (STOP clears)
+      m.preemptions += st.interrupts - irqs_seen;
+      irqs_seen = st.interrupts;
+      m.ctx_switch_cntl = m.ctx_switch_cntl.get() & ~uint64_t(1);
+    }
     if (st.packets != packets_seen) {
       if (role != pfp) m.packets += st.packets - packets_seen;  // the ME executes them
       packets_seen = st.packets;
@@ -150,6 +155,28 @@ struct cp_model::uc : afuc_env {
     return true;
   }
 
+  bool preempt_due() const { return iss.irq_pending() && !iss.in_handler(); }
+
+  // Preemption request: the handler is PREEMPT_INSTR (control 0x004), or jump-table entry 15
+  // while that is 0 (Mesa: "initialized to entry 15 of the jump table at bootup").
+  void request_preempt() {
+    ++m.preempt_requests;
+    const uint32_t pi = ctrl[CTRL_PREEMPT_INSTR];
+    iss.interrupt(pi ? pi : iss.jumptable(15));
+    m.wptr_ev_.notify(sc_core::SC_ZERO_TIME);  // wakes a wait for packet data
+  }
+
+  bool set_secure(uint32_t v) override {
+    if (!m.secure_switch) {
+      ++m.secure_refused;
+      return false;
+    }
+    m.secure_ = v & 1;
+    ctrl[CTRL_SECURE_MODE] = v & 1;
+    ++m.secure_switches;
+    return true;
+  }
+
   void update_ib_regs() {
     m.ib1_rem = level >= 1 ? ib[1].remaining + ib[1].buf.size() : 0;
     m.ib2_rem = level >= 2 ? ib[2].remaining + ib[2].buf.size() : 0;
@@ -158,6 +185,7 @@ struct cp_model::uc : afuc_env {
   bool pop_data(uint32_t& v) override {
     for (;;) {
       if (iss.st() == afuc_iss::state::halted) return false;
+      if (preempt_due()) return false;  // starve: the ISS takes the interrupt, then retries
       if (role == me) {
         if (!m.meq_.empty()) {
           v = m.meq_.front();
@@ -202,7 +230,9 @@ struct cp_model::uc : afuc_env {
         ring_fetch = (ring_fetch + n) % size;
         continue;
       }
-      block(m.wptr_ev_, m.stall_data, [this, size] { return uint32_t(m.rb_wptr.get()) % size != ring_fetch || ring_dwords() != size; });
+      block(m.wptr_ev_, m.stall_data, [this, size] {
+        return uint32_t(m.rb_wptr.get()) % size != ring_fetch || ring_dwords() != size || preempt_due();
+      });
     }
   }
 
@@ -268,6 +298,13 @@ struct cp_model::uc : afuc_env {
     }
     switch (r) {
       case 0x0f1: m.raise(v); break;
+      case 0x0f9:
+        m.fault(FAULT_SECURE, v & 1, m.name() + std::string(": secure mode switch to ") + (v & 1 ? "secure" : "non-secure") + " refused");
+        break;
+      case CTRL_PREEMPT_TRIGGER:  // the SQE preempts itself
+        if ((v & 1) && gen() >= 6) request_preempt();
+        break;
+      case CTRL_PREEMPT_INSTR: case CTRL_SECURE_MODE: case CTRL_THREAD_SYNC: break;
       case 0x0f2: cs_words.push_back(v); break;
       case 0x0f3:
         catch_up();
@@ -317,7 +354,7 @@ struct cp_model::uc : afuc_env {
   uint32_t ctrl_read(uint32_t r) override {
     r &= 0xfff;
     if (r == 0x054) return level;  // IB_LEVEL
-    if (r != 0x058 && r != 0x024 && r != 0x026 && r != 0x027 && (r < mem_read_base() || r > mem_read_base() + 2))
+    if (r != 0x058 && r != CTRL_PREEMPT_INSTR && r != CTRL_SECURE_MODE && r != CTRL_THREAD_SYNC && r != 0x024 && r != 0x026 && r != 0x027 && (r < mem_read_base() || r > mem_read_base() + 2))
       m.unmodelled_ctrl_.insert(r);
     return ctrl[r];
   }
@@ -368,6 +405,9 @@ cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
   rb_wptr.on_write = [this](uint64_t, uint64_t) { wptr_ev_.notify(sc_core::SC_ZERO_TIME); };
   int_status.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
   int_en.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
+  ctx_switch_cntl.on_write = [this](uint64_t v, uint64_t) {
+    if ((v & 1) && generation == 6) request_preempt();  // a6xx preemption (a5xx: stored only)
+  };
 
   if (!compute_kernels.get().empty()) {
     try {
@@ -421,6 +461,11 @@ void cp_model::reg_write(uint32_t r, uint32_t v) {
   if (uint64_t(r) * 4 >= window_size) {
     fault(FAULT_BUS, r, std::string(name()) + ": firmware write to register " + to_hex(r) + " outside the GPU register file");
     return;
+  }
+  if (r == CP_LPAC_SQE_CNTL && lpac_boot_ack && generation == 6) {
+    // No LPAC in the model: do what Mesa's emulator does for its boot code, which sets
+    // THREAD_SYNC bit 1 (the SQE's boot code waits for it after setting bit 0).
+    ucs_[0]->ctrl[CTRL_THREAD_SYNC] |= 2u;
   }
   if (reg* R = regs.find(uint64_t(r) * 4)) {
     R->set(v);
@@ -497,6 +542,8 @@ void cp_model::exec_cs(std::vector<uint32_t> words) {
   ++cs_launched;
   dispatches_.back().launched = true;
 }
+
+void cp_model::request_preempt() { ucs_.at(0)->request_preempt(); }
 
 bool cp_model::halted() const {
   for (auto& u : ucs_)

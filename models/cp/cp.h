@@ -67,6 +67,7 @@ class cp_model : public sc_core::sc_module, public component {
   reg ib2_base{regs, "CP_IB2_BASE", 4 * CP_IB2_BASE, 4, 0, access::ro};
   reg ib2_base_hi{regs, "CP_IB2_BASE_HI", 4 * CP_IB2_BASE_HI, 4, 0, access::ro};
   reg ib2_rem{regs, "CP_IB2_REM_SIZE", 4 * CP_IB2_REM_SIZE, 4, 0, access::ro};
+  reg ctx_switch_cntl{regs, "CP_CONTEXT_SWITCH_CNTL", 4 * CP_CONTEXT_SWITCH_CNTL, 4, 0};  // bit 0 STOP: preempt the SQE
 
   tlm_utils::simple_initiator_socket<cp_model> mem{"mem"};  // packet fetch and memory access
   sc_core::sc_out<bool> irq{"irq"};                          // (CP_INT_STATUS & CP_INT_EN) != 0
@@ -84,6 +85,10 @@ class cp_model : public sc_core::sc_module, public component {
   param<uint64_t> ctrl0{this, "ctrl0", 0, "control register 0 at reset (real a650 firmware expects 0x10000000, a660 0x30000000)", 0, 0xffffffffu};
   param<bool> autostart{this, "autostart", true, "start the microcontrollers at time 0 (else on CP_SQE_CNTL bit 0)"};
   param<uint64_t> fetch_burst{this, "fetch_burst", 16, "dwords per ROQ fetch", 1, 256};
+  param<bool> secure_switch{this, "secure_switch", true, "setsecure succeeds (false: every secure-mode switch is refused)"};
+  param<bool> lpac_boot_ack{this, "lpac_boot_ack", true,
+                            "a write to CP_LPAC_SQE_CNTL sets THREAD_SYNC (control 0x200) bit 1, as LPAC's boot code would"};
+  param<bool> fetch_dmi{this, "fetch_dmi", true, "packet fetch reads through DMI where the target grants it"};
   // Compute-dispatch port: CP_EXEC_CS launches on this component when it exists and
   // compute_kernels is set; otherwise the port only records (dispatches()).
   param<std::string> compute_component{this, "compute_component", "compute",
@@ -104,6 +109,11 @@ class cp_model : public sc_core::sc_module, public component {
   counter stall_meq_empty{this, "stalls.meq_empty", "ME waits on an empty MEQ"};
   counter stall_poll{this, "stalls.poll", "firmware poll delays (CP_WAIT_REG_MEM)"};
   counter stall_compute{this, "stalls.compute", "CP_EVENT_WRITE waits for launched kernels"};
+  counter preempt_requests{this, "preempt_requests", "preemption requests (CP_CONTEXT_SWITCH_CNTL STOP, PREEMPT_TRIGGER)"};
+  counter preemptions{this, "preemptions", "interrupt handlers entered by the SQE"};
+  counter secure_switches{this, "secure_switches", "setsecure successes"};
+  counter secure_refused{this, "secure_refused", "setsecure failures (secure_switch off)"};
+  counter dmi_fetches{this, "dmi_fetches", "ROQ fetches served through DMI"};
   counter cs_launched{this, "cs_launched", "CP_EXEC_CS launched on the compute engine"};
   counter cs_completed{this, "cs_completed", "launched kernels completed"};
   histogram meq_occupancy{this, "meq_occupancy", "MEQ dwords at each PFP push", "dwords"};
@@ -129,6 +139,7 @@ class cp_model : public sc_core::sc_module, public component {
   const std::set<uint32_t>& unmodelled_control_registers() const { return unmodelled_ctrl_; }
   bool idle() const;    // every microcontroller waiting for input (or stopped) and the MEQ empty
   bool halted() const;  // a microcontroller stopped on a microcode error
+  bool secure() const { return secure_; }  // secure mode (last successful setsecure)
 
   struct uc;  // one microcontroller (ISS + environment + thread)
 
@@ -139,6 +150,7 @@ class cp_model : public sc_core::sc_module, public component {
   void raise(uint32_t bits);
   void fault(uint32_t cause, uint32_t detail, const std::string& msg);
   void drive_irq();
+  void request_preempt();
   // CP_EXEC_CS at the dispatch port; called by the microcontroller at its local time.
   void exec_cs(std::vector<uint32_t> words);
   sm::compute_engine* compute_target();
@@ -157,6 +169,7 @@ class cp_model : public sc_core::sc_module, public component {
   std::map<uint32_t, std::unique_ptr<counter>> opcode_counters_;
   std::vector<std::string> errors_;
   std::set<uint32_t> unmodelled_ctrl_;
+  bool secure_ = false;
   std::deque<uint32_t> meq_;
   sc_core::sc_event start_ev_, wptr_ev_, meq_push_ev_, meq_pop_ev_, irq_ev_, never_;
 };

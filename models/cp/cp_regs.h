@@ -13,11 +13,16 @@ enum : uint32_t {
   CP_ME_NRT_ADDR_LO = 0x840, CP_ME_NRT_ADDR_HI = 0x841, CP_ME_NRT_DATA = 0x842,
   CP_SCRATCH_REG0 = 0x883, CP_IB1_BASE = 0x928, CP_IB1_BASE_HI = 0x929, CP_IB1_REM_SIZE = 0x92a,
   CP_IB2_BASE = 0x92b, CP_IB2_BASE_HI = 0x92c, CP_IB2_REM_SIZE = 0x92d,
+  CP_CONTEXT_SWITCH_CNTL = 0x8a0,  // a6xx: bit 0 STOP, set by the host to preempt
+  CP_LPAC_SQE_CNTL = 0xb81,        // a6xx: the SQE's boot code starts LPAC by writing it
 };
+// Control registers with behaviour (a6xx SQE; Mesa adreno_control_regs.xml).
+enum : uint32_t { CTRL_PREEMPT_INSTR = 0x004, CTRL_PREEMPT_TRIGGER = 0x072, CTRL_SECURE_MODE = 0x075,
+                  CTRL_THREAD_SYNC = 0x200 };
 // CP_HW_FAULT causes (bits 7:0; bits 31:8 = detail: PC or PM4 opcode).
 enum : uint32_t { FAULT_MICROCODE = 1, FAULT_UNKNOWN_OPCODE = 2, FAULT_MALFORMED = 3,
-                  FAULT_IB_NESTING = 4, FAULT_BUS = 5, FAULT_COMPUTE = 6 };
+                  FAULT_IB_NESTING = 4, FAULT_BUS = 5, FAULT_COMPUTE = 6, FAULT_SECURE = 7 };
 // CP_INT_STATUS bits.
-enum : uint32_t { INT_ERROR = 1u << 0, INT_EVENT = 1u << 1 };
+enum : uint32_t { INT_ERROR = 1u << 0, INT_EVENT = 1u << 1, INT_PREEMPT = 1u << 2 };
 
 }  // namespace gpuvp::cp

@@ -373,15 +373,129 @@ TEST_F(cpIssTest, SetSecureSkipsTwoOnSuccess) {
   EXPECT_EQ(iss.reg(3), 3u);
 }
 
-TEST_F(cpIssTest, PreemptLeaveJumpsAndIretFails) {
+TEST_F(cpIssTest, PreemptLeaveOutsideAHandlerJumpsAndIretFails) {
   load("preemptleave #3\nmov $01, 0x1\nmov $02, 0x2\nmov $03, 0x3\niret\n");
   iss.run(3);  // 0, 1 (delay slot), 3
   EXPECT_EQ(iss.reg(1), 1u);
   EXPECT_EQ(iss.reg(2), 0u);
   EXPECT_EQ(iss.reg(3), 3u);
+  iss.run(1);  // a spurious iret
+  EXPECT_EQ(iss.st(), afuc_iss::state::halted);
+  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0004 (word 0xd2000000): iret outside an interrupt handler");
+}
+
+// Interrupts: the handler runs at the target, iret returns after its delay slot to the
+// instruction that was next. Expected values follow the instruction order by hand.
+static const char* irq_src = R"(
+	mov $01, 0x1
+	mov $02, 0x2
+	mov $03, 0x3
+	nop
+handler:
+	mov $04, 0x4
+	iret
+	mov $05, 0x5            ; iret's delay slot
+	mov $06, 0x6            ; never reached
+)";
+
+TEST_F(cpIssTest, InterruptRunsTheHandlerAndIretReturns) {
+  load(irq_src);
+  iss.run(1);  // pc 0
+  iss.interrupt(4);
+  EXPECT_TRUE(iss.irq_pending());
+  iss.run(2);  // taken before pc 1: 4, 5 (iret)
+  EXPECT_TRUE(iss.in_handler());
+  EXPECT_EQ(iss.saved_pc(), 1u);
+  EXPECT_EQ(iss.reg(4), 4u);
+  iss.run(1);  // 6: the delay slot, then back at 1
+  EXPECT_FALSE(iss.in_handler());
+  EXPECT_EQ(iss.reg(5), 5u);
+  EXPECT_EQ(iss.pc(), 1u);
+  EXPECT_EQ(iss.reg(2), 0u);
+  iss.run(2);  // 1, 2
+  EXPECT_EQ(iss.reg(2), 2u);
+  EXPECT_EQ(iss.reg(3), 3u);
+  EXPECT_EQ(iss.reg(6), 0u);
+  EXPECT_EQ(iss.stats().interrupts, 1u);
+  EXPECT_EQ(iss.stats().instructions, 6u);  // 0, 4, 5, 6, 1, 2
+}
+
+TEST_F(cpIssTest, InterruptInADelaySlotKeepsThePendingBranch) {
+  load(R"(
+	jump #target
+	mov $01, 0x1            ; the jump's delay slot
+	mov $02, 0x2            ; skipped by the jump
+	nop
+target:
+	mov $03, 0x3
+	nop
+handler:
+	mov $04, 0x4
+	iret
+	nop
+)");
+  iss.run(1);        // the jump: its delay slot (pc 1) is next
+  iss.interrupt(6);  // handler
+  iss.run(3);        // 6, 7 (iret), 8 (delay slot): back at 1 with the jump still pending
+  EXPECT_EQ(iss.pc(), 1u);
+  iss.run(2);        // 1 (the delay slot), then 4: the jump's target
+  EXPECT_EQ(iss.reg(1), 1u);
+  EXPECT_EQ(iss.reg(2), 0u);
+  EXPECT_EQ(iss.reg(3), 3u);
+  EXPECT_EQ(iss.reg(4), 4u);
+}
+
+TEST_F(cpIssTest, RequestsInsideAHandlerWaitForIret) {
+  load(irq_src);
+  iss.interrupt(4);
+  iss.run(1);        // taken at pc 0: 4
+  iss.interrupt(4);  // not nested
+  iss.run(2);        // 5 (iret), 6: back to 0 ...
+  EXPECT_EQ(iss.stats().interrupts, 1u);
+  iss.run(1);        // ... where the waiting request is taken: 4
+  EXPECT_EQ(iss.stats().interrupts, 2u);
+  EXPECT_TRUE(iss.in_handler());
+  EXPECT_EQ(iss.saved_pc(), 0u);
+  EXPECT_EQ(iss.reg(1), 0u);  // pc 0 never ran
+}
+
+TEST_F(cpIssTest, TakenBranchInTheDelaySlotOfIretIsAnError) {
+  load("nop\nnop\niret\njump #0\n");
+  iss.interrupt(2);
+  iss.run(2);
+  EXPECT_EQ(iss.st(), afuc_iss::state::halted);
+  EXPECT_NE(iss.error_message().find("taken branch in the delay slot of a taken branch"), std::string::npos);
+}
+
+TEST_F(cpIssTest, PreemptLeaveInsideAHandlerFallsThrough) {
+  // handler at 2: preemptleave succeeds (no jump to 6), the context is dropped, so the
+  // later iret is spurious.
+  load("nop\nnop\npreemptleave #6\nmov $01, 0x1\nmov $02, 0x2\niret\nmov $03, 0x3\n");
+  iss.interrupt(2);
+  iss.run(3);  // 2, 3, 4
+  EXPECT_FALSE(iss.in_handler());
+  EXPECT_EQ(iss.reg(1), 1u);
+  EXPECT_EQ(iss.reg(2), 2u);
+  EXPECT_EQ(iss.reg(3), 0u);
   iss.run(1);
   EXPECT_EQ(iss.st(), afuc_iss::state::halted);
-  EXPECT_NE(iss.error_message().find("iret outside a preemption handler"), std::string::npos);
+}
+
+TEST_F(cpIssTest, StarvedInstructionIsRetriedAfterTheHandler) {
+  load("mov $01, $data\nmov $02, 0x2\nhandler:\nmov $04, 0x4\niret\nnop\n");
+  iss.run(10);
+  EXPECT_EQ(iss.st(), afuc_iss::state::starved);
+  iss.interrupt(2);
+  iss.resume();
+  iss.run(3);  // 2, 3, 4: back at 0, which starves again
+  EXPECT_EQ(iss.reg(4), 4u);
+  EXPECT_EQ(iss.pc(), 0u);
+  EXPECT_EQ(iss.reg(REG_REM), 0u);  // the starved read consumed nothing
+  env.stream = {0x1234};
+  iss.resume();
+  iss.run(2);
+  EXPECT_EQ(iss.reg(1), 0x1234u);
+  EXPECT_EQ(iss.reg(2), 2u);
 }
 
 static const char* dispatch_fw = R"([01000000]

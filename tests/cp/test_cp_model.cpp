@@ -224,6 +224,71 @@ INSTANTIATE_TEST_SUITE_P(cpAllFunctions, cpWaitRegMem, ::testing::Values(
     wrm_case{1, 0xffffffff, 1, true, true}),   // signed: -1 < 1
     wrm_name);
 
+// Preemption: STOP in CP_CONTEXT_SWITCH_CNTL makes the SQE run our handler (jump-table entry
+// 15, PREEMPT_INSTR unset), which raises CP_INT_STATUS bit 2 and returns with iret; STOP
+// clears when the handler is entered, and the interrupted context goes on.
+TEST_F(cpModel, HostPreemptionRunsTheHandlerAndResumes) {
+  run([](cp_bench& b) {
+    b.submit({t4(CP_SCRATCH_REG0, 1), 0x11});
+    ASSERT_TRUE(b.wait_idle());
+    b.write_reg(CP_CONTEXT_SWITCH_CNTL, 1);
+    ASSERT_TRUE(b.until([&] { return b.read_reg(CP_INT_STATUS) == INT_PREEMPT; }));
+    EXPECT_EQ(b.read_reg(CP_CONTEXT_SWITCH_CNTL), 0u);
+    EXPECT_TRUE(b.irq_sig.read());
+    b.write_reg(CP_INT_STATUS, INT_PREEMPT);
+    // back in the waitin delay slot it interrupted: the next packets run normally
+    b.submit({t7(0x3d, 3), 0x8000, 0, 0x5a, t4(CP_SCRATCH_REG0 + 1, 1), 0x22});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.mem.read32(0x8000), 0x5au);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 1), 0x22u);
+    EXPECT_FALSE(b.cp.iss(0).in_handler());
+  });
+  EXPECT_EQ(b->cp.preempt_requests.value(), 1u);
+  EXPECT_EQ(b->cp.preemptions.value(), 1u);
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+  EXPECT_EQ(b->cp.packets.value(), 3u);
+}
+
+// CP_SET_SECURE_MODE {SECURE}: setsecure succeeds (secure_switch on) and skips the refusal.
+TEST_F(cpModel, SetSecureModeSwitchesBothWays) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x66, 1), 1});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_TRUE(b.cp.secure());
+    b.submit({t7(0x66, 1), 0});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_FALSE(b.cp.secure());
+    EXPECT_EQ(b.read_reg(CP_INT_STATUS), 0u);
+  });
+  EXPECT_EQ(b->cp.secure_switches.value(), 2u);
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
+
+// secure_switch off: setsecure fails, the two instructions after it report the refusal:
+// CP_HW_FAULT = 7 (secure) | 1 (the mode asked for) << 8 = 0x107.
+TEST_F(cpModel, RefusedSecureSwitchIsAFault) {
+  config::global().set("bench.cp.secure_switch", "false", "test");
+  run([](cp_bench& b) {
+    b.submit({t7(0x66, 1), 1, t4(CP_SCRATCH_REG0, 1), 0x33});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_FALSE(b.cp.secure());
+    EXPECT_EQ(b.read_reg(CP_HW_FAULT), 0x107u);
+    EXPECT_EQ(b.read_reg(CP_INT_STATUS), INT_ERROR);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x33u);  // the CP goes on
+  });
+  EXPECT_EQ(b->cp.secure_refused.value(), 1u);
+  ASSERT_EQ(b->cp.modelled_errors().size(), 1u);
+  EXPECT_NE(b->cp.modelled_errors()[0].find("secure mode switch to secure refused"), std::string::npos);
+}
+
+TEST_F(cpModel, MalformedSetSecureMode) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x66, 2), 1, 1});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_HW_FAULT), FAULT_MALFORMED | 0x66u << 8);
+  });
+}
+
 TEST_F(cpModel, ExecCsGoesToTheDispatchPort) {
   run([](cp_bench& b) {
     b.submit({t7(0x33, 4), 0, 2, 3, 4});
@@ -340,5 +405,36 @@ TEST_P(cpRealFirmware, RunsATinyStream) {
 
 // a650 reads control register 0 to tell its variant (values from Mesa's emulator).
 INSTANTIATE_TEST_SUITE_P(cpSqe, cpRealFirmware,
-                         ::testing::Values(real_fw{"a630_sqe.fw", "0"}, real_fw{"a650_sqe.fw", "0x10000000"}),
+                         ::testing::Values(real_fw{"a630_sqe.fw", "0"}, real_fw{"a650_sqe.fw", "0x10000000"},
+                                           real_fw{"a660_sqe.fw", "0x30000000"}),
                          [](const ::testing::TestParamInfo<real_fw>& i) { return std::string(i.param.file).substr(0, 4); });
+
+// a660 boot handshake: the SQE starts LPAC (CP_LPAC_SQE_CNTL = 1 through REG_WRITE), sets
+// THREAD_SYNC (control 0x200) bit 0 and spins at pc 0xaa until bit 1 is set. With
+// lpac_boot_ack off nothing sets it (there is no LPAC): no packet is ever dispatched.
+TEST_F(cpModel, A660WaitsForLpacWithoutTheBootAck) {
+  const char* env = std::getenv("GPUVP_ADRENO_FW_DIR");
+  const std::string path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/a660_sqe.fw";
+  std::vector<uint32_t> file;
+  try {
+    file = read_words(path);
+  } catch (const std::exception&) {
+    GTEST_SKIP() << path << " not found (tools/fetch-adreno-firmware.sh DIR; GPUVP_ADRENO_FW_DIR)";
+  }
+  config::global().set("bench.cp.firmware", path, "test");
+  config::global().set("bench.cp.autostart", "false", "test");
+  config::global().set("bench.cp.ctrl0", "0x30000000", "test");
+  config::global().set("bench.cp.lpac_boot_ack", "false", "test");
+  run([&file](cp_bench& b) {
+    b.mem.load(0x800000, file.data() + 1, 4 * (file.size() - 1));
+    b.write_reg(CP_SQE_INSTR_BASE, 0x800000);
+    b.write_reg(CP_SQE_CNTL, 1);
+    b.submit({t7(0x10, 0)});
+    EXPECT_FALSE(b.wait_idle(sc_core::sc_time(20, sc_core::SC_US)));
+    const uint32_t pc = b.cp.iss(0).pc();
+    EXPECT_TRUE(pc == 0xaa || pc == 0xab) << std::hex << pc;  // the brne and its delay slot
+  });
+  EXPECT_EQ(b->cp.packets.value(), 0u);
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
+
