@@ -59,28 +59,69 @@ CP_MEM_WRITE:
 	mov $01, $data
 
 ; --- CP_REG_TO_MEM {REG[17:0] | CNT[29:18] | 64B[30] | ACCUMULATE[31], dst_lo, dst_hi} ---
+; max(CNT, 1) dwords, rounded up to an even count with 64B (Mesa: "rounded to the next 64B
+; boundary"). ACCUMULATE (gpuvp's reading): memory += register, per dword, or per 64-bit value
+; with 64B (the carry goes from the low dword into the high one).
 CP_REG_TO_MEM:
 	brne $rem, 0x3, #malformed
 	nop
 	mov $02, $data
-	breq $02, b31, #malformed       ; ACCUMULATE is not modelled
-	nop
-	mov $addr, 0x840
-	mov $data, $data
-	mov $data, $data
+	mov $07, $data                  ; dst lo
+	mov $08, $data                  ; dst hi
 	shl $03, $02, 0xe
 	ushr $03, $03, 0xe              ; REG
 	ushr $04, $02, 0x12
 	and $04, $04, 0xfff             ; CNT
 	max $04, $04, 0x1               ; max(CNT, 1)
-	brne $02, b30, #r2m_copy
+	brne $02, b30, #r2m_counted
 	nop
-	shl $04, $04, 0x1               ; 64B: two dwords per count
-r2m_copy:
+	add $04, $04, 0x1               ; 64B: round up to an even count
+	and $04, $04, 0xfffe
+r2m_counted:
+	breq $02, b31, #r2m_acc
+	nop
+	mov $addr, 0x840
+	mov $data, $07
+	mov $data, $08
 	mov $addr, $03                  ; read registers through $addr
 	mov $usraddr, 0x842             ; write the data port through $usraddr
 	mov $rem, $04
 	(rep)mov $data, $memdata
+	waitin
+	mov $01, $data
+r2m_acc:
+	mov $0c, $00                    ; carry into the next dword (64B only)
+	mov $0d, $00                    ; dword index
+r2m_acc_loop:
+	mov $addr, 0x840
+	mov $data, $07
+	mov $data, $08
+	mov $addr, 0x842
+	mov $09, $memdata               ; the memory value
+	mov $addr, $03
+	mov $0a, $memdata               ; the register value
+	add $0a, $0a, $09
+	addhi $0e, $00, $00             ; this dword's carry out
+	add $0a, $0a, $0c               ; carry in (the high dword of a 64B value only)
+	mov $0c, $00
+	brne $02, b30, #r2m_acc_write   ; 32-bit values: no carry chain
+	and $0b, $0d, 0x1               ; delay slot: odd index = high dword
+	brne $0b, 0x0, #r2m_acc_write
+	nop
+	mov $0c, $0e                    ; low dword: its carry goes into the high one
+r2m_acc_write:
+	mov $addr, 0x840
+	mov $data, $07
+	mov $data, $08
+	mov $addr, 0x842
+	mov $data, $0a
+	add $07, $07, 0x4
+	addhi $08, $08, $00
+	add $03, $03, 0x1
+	add $0d, $0d, 0x1
+	sub $0b, $04, $0d
+	brne $0b, 0x0, #r2m_acc_loop
+	nop
 	waitin
 	mov $01, $data
 
@@ -165,28 +206,53 @@ ev_done:
 	waitin
 	mov $01, $data
 
-; --- CP_WAIT_REG_MEM {FUNCTION[2:0] | SIGNED[3] | POLL_MEMORY[4], poll_lo, poll_hi, ref, mask, delay} ---
+; --- CP_WAIT_REG_MEM {FUNCTION[2:0] | SIGNED[3] | POLL[5:4] | WRITE_MEMORY[8], poll_lo, poll_hi,
+; ref, mask, delay[, write_lo, write_hi, write_data]} ---
+; POLL: 0 register (poll_lo), 1 memory, 2 scratch (CP_SCRATCH_REG[poll_lo & 7]), 3 (a7xx on-chip)
+; malformed. WRITE_MEMORY (gpuvp's reading, fields as CP_COND_WRITE5): when the wait ends,
+; write_data goes to write_lo/hi.
 CP_WAIT_REG_MEM:
-	brne $rem, 0x6, #malformed
+	breq $rem, 0x6, #wrm_len
 	nop
+	brne $rem, 0x9, #malformed
+	nop
+wrm_len:
 	mov $02, $data                  ; flags
 	mov $03, $data                  ; poll lo (register offset when polling a register)
 	mov $04, $data                  ; poll hi
 	mov $05, $data                  ; reference
 	mov $06, $data                  ; mask
 	mov $07, $data                  ; delay cycles between polls
-	mov $0b, 0x8000 << 16           ; sign bit for SIGNED compares
+	brne $02, b8, #wrm_nowrite
+	nop
+	brne $rem, 0x3, #malformed      ; WRITE_MEMORY: write_lo, write_hi, write_data follow
+	nop
+	jump #wrm_flags
+	nop
+wrm_nowrite:
+	brne $rem, 0x0, #malformed
+	nop
+wrm_flags:
+	ushr $0c, $02, 0x4
+	and $0c, $0c, 0x3               ; POLL
+	breq $0c, 0x3, #malformed
+	mov $0b, 0x8000 << 16           ; delay slot: sign bit for SIGNED compares
 	and $08, $02, 0x7               ; FUNCTION
 	breq $08, 0x7, #malformed
 	and $05, $05, $06               ; compare (value & mask) with (ref & mask)
 	breq $02, b3, #wrm_signed
 	nop
 wrm_poll:
-	breq $02, b4, #wrm_mem
-	nop
-	mov $addr, $03                  ; register poll
+	breq $0c, 0x1, #wrm_mem
+	breq $0c, 0x2, #wrm_scratch     ; at most one of the two is taken
+	mov $addr, $03                  ; register poll (a scratch poll sets $addr again)
 	jump #wrm_cmp
 	mov $09, $memdata               ; delay slot: the register value
+wrm_scratch:
+	and $0d, $03, 0x7
+	add $addr, $0d, 0x883           ; CP_SCRATCH_REG0 + n
+	jump #wrm_cmp
+	mov $09, $memdata
 wrm_mem:
 	mov $addr, 0x840
 	mov $data, $03
@@ -250,6 +316,14 @@ wrm_flip:
 	jump #wrm_test
 	xor $09, $09, $0b               ; delay slot: flip the sign bit of the value
 wrm_done:
+	brne $02, b8, #wrm_end
+	nop
+	mov $addr, 0x840                ; WRITE_MEMORY: write_data to write_lo/hi
+	mov $data, $data
+	mov $data, $data
+	mov $addr, 0x842
+	mov $data, $data
+wrm_end:
 	waitin
 	mov $01, $data
 

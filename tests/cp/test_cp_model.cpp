@@ -183,6 +183,75 @@ TEST_F(cpModel, WaitRegMemPollsMemoryUntilEqual) {
   EXPECT_GT(b->cp.stall_poll.value(), 10u);
 }
 
+// POLL = 2 (scratch): FUNCTION EQ (3) | POLL 2 << 4 = 0x23 polls CP_SCRATCH_REG[5 & 7] for 7.
+TEST_F(cpModel, WaitRegMemPollsAScratchRegister) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x3c, 6), 0x23, 5, 0, 7, 0xffffffff, 4, t4(CP_SCRATCH_REG0, 1), 0x66});
+    sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0u);  // still polling
+    b.write_reg(CP_SCRATCH_REG0 + 5, 7);
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x66u);
+  });
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
+
+// WRITE_MEMORY (1 << 8): EQ | POLL_MEMORY (1 << 4) | 1 << 8 = 0x113, 9 dwords; 0xbeef lands
+// at 0xc000 only when the wait ends.
+TEST_F(cpModel, WaitRegMemWriteMemoryWhenTheWaitEnds) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x3c, 9), 0x113, 0x6000, 0, 1, 0xffffffff, 4, 0xc000, 0, 0xbeef});
+    sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
+    EXPECT_EQ(b.mem.read32(0xc000), 0u);
+    b.mem.write32(0x6000, 1);
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.mem.read32(0xc000), 0xbeefu);
+  });
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
+
+// Malformed: POLL = 3 (a7xx on-chip, 0x30); 9 dwords without WRITE_MEMORY; 6 with it.
+TEST_F(cpModel, WaitRegMemMalformedOptions) {
+  run([](cp_bench& b) {
+    b.submit({t7(0x3c, 6), 0x30, 0, 0, 0, 0, 1,
+              t7(0x3c, 9), 0x10, 0x6000, 0, 0, 0, 1, 0xc000, 0, 1,
+              t7(0x3c, 6), 0x110, 0x6000, 0, 0, 0, 1,
+              t4(CP_SCRATCH_REG0, 1), 0x77});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_HW_FAULT), FAULT_MALFORMED | 0x3cu << 8);
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x77u);  // each packet was skipped whole
+    EXPECT_EQ(b.mem.read32(0xc000), 0u);
+  });
+  EXPECT_EQ(b->cp.modelled_errors().size(), 3u);
+}
+
+// ACCUMULATE (1 << 31): memory += registers. scratch0 = 2, scratch1 = 0x10.
+// 32-bit (0x80080883, CNT 2): 0xffffffff + 2 = 0x1 (no carry out), 5 + 0x10 = 0x15.
+// 64B (0xc0080883): 0x5_ffffffff + 0x10_00000002 = 0x16_00000001.
+// 64B copy with CNT 2 (0x40080883) is one 64-bit value: two dwords, 0x9208 untouched.
+TEST_F(cpModel, RegToMemAccumulateAnd64B) {
+  run([](cp_bench& b) {
+    b.mem.write32(0x9000, 0xffffffff);
+    b.mem.write32(0x9004, 5);
+    b.mem.write32(0x9100, 0xffffffff);
+    b.mem.write32(0x9104, 5);
+    b.mem.write32(0x9208, 0x5a5a);
+    b.submit({t4(CP_SCRATCH_REG0, 2), 2, 0x10,
+              t7(0x3e, 3), 0x80080883, 0x9000, 0,
+              t7(0x3e, 3), 0xc0080883, 0x9100, 0,
+              t7(0x3e, 3), 0x40080883, 0x9200, 0});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.mem.read32(0x9000), 1u);
+    EXPECT_EQ(b.mem.read32(0x9004), 0x15u);
+    EXPECT_EQ(b.mem.read32(0x9100), 1u);
+    EXPECT_EQ(b.mem.read32(0x9104), 0x16u);
+    EXPECT_EQ(b.mem.read32(0x9200), 2u);
+    EXPECT_EQ(b.mem.read32(0x9204), 0x10u);
+    EXPECT_EQ(b.mem.read32(0x9208), 0x5a5au);
+  });
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
+
 // Register polls of every compare function. value is put in scratch4 (0x887); pass = the
 // packet after the wait runs at once.
 struct wrm_case { uint32_t func; uint32_t value, ref; bool is_signed, pass; };
