@@ -121,14 +121,18 @@ void compute_engine::thread() {
     if (ok) {
       // The cycle loop: local time advances a cycle at a time; the quantum keeper decides when
       // to yield to the SystemC kernel.
+      uint64_t advanced = 0;
       try {
-        while (g.step()) lt_.advance(period_);
+        while (g.step()) {
+          lt_.advance(period_);
+          ++advanced;
+        }
       } catch (const std::exception& e) {  // the deadlock watchdog
         errors_.push_back(e.what());
         ok = false;
       }
-      lt_.advance(period_);
       r = g.result();
+      if (r.cycles > advanced) lt_.advance(period_ * double(r.cycles - advanced));
     }
     lt_.sync();
     if (ok) {

@@ -1,11 +1,18 @@
 // Whole-SM cycle tests on generated traces. Expected cycles are worked out by hand from the
-// pipeline the model documents (docs/models/sm.md "Pipeline of one SM"):
-//   CTA launched in cycle 1, warp 0 fetched at the end of cycle 1, decoded in cycle 2 (two
-//   instructions), first issue in cycle 3; scheduler issue at t -> collector unit and operand
-//   reads at t+1 (two collector steps per cycle, reg_file_port_throughput 2) -> OC_EX at t+2 ->
-//   unit issue at t+3 -> dispatch delay of I unit cycles, enters stage L-I -> stage 0 at t+3+L
-//   -> EX_WB at t+4+L -> writeback (scoreboard release) at t+5+L, where a dependent issues.
-// So a dependent chain costs L+5 cycles per instruction, and N of them end at 3 + N*(L+5).
+// pipeline the model documents (docs/models/sm.md "Pipeline of one SM"), which is GPGPU-Sim's:
+//   CTA launched in cycle 1; fetch/decode run -gpgpu_inst_fetch_throughput (4 in the shipped
+//   configs) rounds per cycle after issue, so a warp fetched in round 0 is decoded in round 1 of
+//   the same cycle and first issues in cycle 2. The first fetch scans from warp 1 (GPGPU-Sim's
+//   m_last_warp_fetched starts at 0). Scheduler issue at t -> collector unit and operand reads at
+//   t+1 (two collector steps per cycle, reg_file_port_throughput 2) -> OC_EX at t+2 -> unit issue
+//   at t+3 -> dispatch delay of I unit cycles, enters stage L-I -> stage 0 at t+3+L -> EX_WB at
+//   t+4+L -> writeback (scoreboard release) at t+5+L, where a dependent issues. EXIT goes to the
+//   INT unit with latency 1 / initiation 1; having no source register its collector unit is
+//   ready at once and dispatches in the second collector step of t+1, so it writes back at t+5.
+//   The kernel's
+//   cycle count is the cycle of the last writeback + 1 (gpu_sim_cycle is incremented after the
+//   core cycle in which the last warp is reclaimed).
+// So a dependent chain costs L+5 cycles per instruction, and N of them take 2 + N*(L+5) + 1.
 #include <gtest/gtest.h>
 
 #include "core/gpu.h"
@@ -59,6 +66,14 @@ std::vector<trace_writer_inst> chain(const std::string& opcode, unsigned n, unsi
   return v;
 }
 
+// n independent instructions: instruction k writes R(d+k) (no RAW, no WAW), then EXIT.
+std::vector<trace_writer_inst> indep(const std::string& opcode, unsigned n, unsigned d, std::vector<unsigned> src) {
+  std::vector<trace_writer_inst> v;
+  for (unsigned k = 0; k < n; ++k) v.push_back(op(opcode, {d + k}, src));
+  v.push_back(op("EXIT", {}, {}));
+  return v;
+}
+
 }  // namespace
 
 TEST(sm_core, shipped_configs_load_with_reference_values) {
@@ -107,6 +122,11 @@ TEST(sm_core, config_errors_and_unknown_options) {
   EXPECT_NE(err("-specialized_unit_9 1,4,8,4,4,X\n").find("outside 1..8"), std::string::npos);
   EXPECT_NE(err("-trace_opcode_latency_initiation_sp 600,1\n").find("sp latency 600 outside [1, 511]"), std::string::npos);
   EXPECT_NE(err("-gpgpu_scheduler fifo\n").find("unknown scheduler 'fifo'"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_scheduler two_level_active:x\n").find("expected two_level_active:N[:0:1]"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_scheduler two_level_active:4:2:1\n").find("inner level 2 (only 0, LRR, exists)"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_scheduler two_level_active:4:0:0\n").find("outer level 0 (only 1, SRR, exists)"), std::string::npos);
+  EXPECT_EQ(err("-gpgpu_scheduler two_level_active:4:0:1\n"), "no error");
+  EXPECT_NE(err("-gpgpu_inst_fetch_throughput 0\n").find("-gpgpu_inst_fetch_throughput 0 outside [1, 64]"), std::string::npos);
   EXPECT_NE(err("gpgpu_n_clusters 4\n").find("b.config:1: expected an option"), std::string::npos);
   EXPECT_THROW(load_config_file(c, "/nonexistent.config"), config_file_error);
   // Configurations that would deadlock are refused: sub-core mode with 4 schedulers and widths 4
@@ -122,36 +142,50 @@ TEST(sm_core, config_errors_and_unknown_options) {
 }
 
 TEST(sm_core, dependent_ffma_chain_qv100) {
-  // sp 2,2: L+5 = 7 cycles per dependent FFMA; 100 of them: last writeback at 3 + 100*7 = 703
+  // sp 2,2: L+5 = 7 cycles per dependent FFMA. FFMA k issues at 2 + 7k, the last (k = 99) at
+  // 695 and writes back at 702. EXIT: the buffer empties at 695, is refilled in that cycle's
+  // fetch rounds, EXIT issues at 696 and writes back at 696 + 5 = 701. Kernel: 702 + 1 = 703
   // (Accel-Sim's calibration point: 703).
   gpu_config c = shipped("QV100");
   kernel_result r = run1(c, make_kernel(70, {chain("FFMA", 100, 1, {1, 2, 3})}));
   EXPECT_EQ(r.cycles, 703u);
   EXPECT_EQ(r.stats.warp_insts, 101u);
   EXPECT_EQ(r.stats.result_bus_stalls, 0u);
-  // Between FFMA k and k+1 (issue at t and t+7) 6 cycles without issue: 99 * 6 = 594; after
-  // each even FFMA (2..98) one of them is an empty instruction buffer (refill), not the
-  // scoreboard: 594 - 49 = 545.
-  EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::scoreboard)], 545u);
+  // Between FFMA k and k+1 (issue at t and t+7) 6 cycles without issue: 99 * 6 = 594, all on the
+  // scoreboard (a refill fetched after an issue is decoded in the same cycle, so the buffer is
+  // never empty when the next FFMA could go).
+  EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::scoreboard)], 594u);
 }
 
 TEST(sm_core, independent_ffma_four_warps_qv100) {
-  // 4 warps on 4 sub-cores, 1 SP unit each with initiation 2. Warp w is fetched in cycle 1+w
-  // (one fetch per cycle), first issue at 3+w, its unit issues at 6+w, 8+w, ..., 6+w+2*99 =
-  // 204+w; the last writes back at 204+w+4; warp 3 ends at 211.  (Accel-Sim: 209.)
+  // 4 warps on 4 sub-cores, 1 SP unit each with initiation 2; FFMA k of a warp writes R(10+k)
+  // (the reference's "R(10+i)": a WAW on one register would serialise them, GPGPU-Sim checks
+  // WAW). Cycle 1: fetch rounds 0..3 take warps 1, 2, 3, 0 (the scan starts after warp 0);
+  // warps 1-3 are decoded in rounds 1-3 and first issue at 2, warp 0 is decoded in cycle 2 and
+  // first issues at 3. A warp first issuing at s: unit issues at s+3, s+5, ..., s+3+2*99 (the
+  // front end runs ahead through ID_OC, two collector units and OC_EX, so the unit never
+  // starves); the last writes back 4 cycles after its unit issue: s+205 = 208 for warp 0. Its
+  // EXIT went to the INT unit long before. Kernel: 208 + 1 = 209 (Accel-Sim: 209).
   gpu_config c = shipped("QV100");
   std::vector<std::vector<trace_writer_inst>> w;
-  for (unsigned i = 0; i < 4; ++i) w.push_back(chain("FFMA", 100, 10 + i, {2, 3, 4}));
+  for (unsigned i = 0; i < 4; ++i) w.push_back(indep("FFMA", 100, 10, {2, 3, 4}));
   kernel_result r = run1(c, make_kernel(70, w));
-  EXPECT_EQ(r.cycles, 211u);
+  EXPECT_EQ(r.cycles, 209u);
   EXPECT_EQ(r.stats.warp_insts, 404u);
   EXPECT_GT(r.stats.dispatch_stalls, 0u);  // the unit's initiation interval holds the OC_EX slot
-  EXPECT_NEAR(r.ipc(), 404.0 / 211.0, 1e-9);
+  EXPECT_NEAR(r.ipc(), 404.0 / 209.0, 1e-9);
+  // The same 4 warps all writing one register each (R10+w): every FFMA waits for the previous
+  // one's writeback (WAW), 7 cycles apart like a RAW chain: warp 0 (first issue 3) ends last,
+  // its FFMA 99 issues at 3 + 693 = 696 and writes back at 703; EXIT issues at 697, back at 702.
+  std::vector<std::vector<trace_writer_inst>> waw;
+  for (unsigned i = 0; i < 4; ++i) waw.push_back(chain("FFMA", 100, 10 + i, {2, 3, 4}));
+  EXPECT_EQ(run1(c, make_kernel(70, waw)).cycles, 704u);
 }
 
 TEST(sm_core, hmma_on_tensor_unit_each_shipped_config) {
-  // 50 dependent HMMA (R8 <- R16 R18 R8) on specialized unit 3: 3 + 50*(L+5)
-  // (QV100: 353, Accel-Sim's calibration point).
+  // 50 dependent HMMA (R8 <- R16 R18 R8) on specialized unit 3: first issue 2, last writeback
+  // 2 + 50*(L+5) (EXIT, on the INT unit with latency 1, is back no later), kernel one more:
+  // 3 + 50*(L+5) (QV100: 353, Accel-Sim's calibration point).
   struct expect_t { const char* gpu; uint64_t cycles; };
   for (auto e : {expect_t{"QV100", 3 + 50 * (2 + 5)},     // spec_op_3 2,2
                  expect_t{"RTX3070", 3 + 50 * (32 + 5)},  // 32,32
@@ -168,10 +202,11 @@ TEST(sm_core, hmma_on_tensor_unit_each_shipped_config) {
 }
 
 TEST(sm_core, ldst_unit_stalls_while_sending_lines) {
-  // Two independent LDG, each thread on its own 128-byte line (32 lines). LDG#1: issue 3, unit
-  // issue 6, lines sent at 7..38 (one L1 access per cycle), dispatch register free at 38 where
-  // LDG#2 (issued 4, in OC_EX since 6) issues: dispatch stalls in cycles 7..37 = 31.
-  // Misses: fill at send + 20 (L1) + 100 (memory). LDG#2 lines at 39..70, last back at 190.
+  // Two independent LDG, each thread on its own 128-byte line (32 lines). LDG#1: issue 2, unit
+  // issue 5, lines sent at 6..37 (one L1 access per cycle), dispatch register free at 37 where
+  // LDG#2 (issued 3, in OC_EX since 5) issues: dispatch stalls in cycles 6..36 = 31.
+  // Misses: fill at send + 20 (L1) + 100 (memory). LDG#2 lines at 38..69, last back at 189,
+  // kernel 189 + 1 = 190.
   gpu_config c = shipped("QV100");
   std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 128), mem("LDG.E", {2}, {4}, 0x20000, 128),
                                    op("EXIT", {}, {})};
@@ -196,20 +231,21 @@ TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
   std::vector<trace_writer_inst> w2{mem("LDG.E", {1}, {4}, 0x10000, 128), op("EXIT", {}, {})};
   kernel_result r2 = run1(c, make_kernel(70, {w2}));
   EXPECT_GT(r2.stats.mshr_stalls, 0u);
-  // Line 0 sent at 7, filled at 127, line 1 sent at 127 ... line 31 sent at 7 + 31*120 = 3727,
-  // back at 3847.
+  // Line 0 sent at 6, filled at 126, line 1 sent at 126 ... line 31 sent at 6 + 31*120 = 3726,
+  // back at 3846, kernel 3847.
   EXPECT_EQ(r2.cycles, 3847u);
 }
 
 TEST(sm_core, shared_memory_bank_conflicts) {
   // LDS with a 128-byte stride: all 32 threads hit bank 0 at distinct words: 32 cycles in the
-  // dispatch register (unit issue 6, done at 6+32 = 38), result after smem latency 20 -> 58.
+  // dispatch register (issue 2, unit issue 5, done at 5+32 = 37), result after smem latency 20
+  // -> 57, kernel 58.
   gpu_config c = shipped("QV100");
   std::vector<trace_writer_inst> w{mem("LDS", {1}, {4}, 0x0, 128), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
   EXPECT_EQ(r.stats.smem_bank_conflict_cycles, 31u);
   EXPECT_EQ(r.cycles, 58u);
-  // Conflict-free (stride 4): one cycle -> done at 7, result at 27.
+  // Conflict-free (stride 4): one cycle -> done at 6, result at 26, kernel 27.
   std::vector<trace_writer_inst> w2{mem("LDS", {1}, {4}, 0x0, 4), op("EXIT", {}, {})};
   EXPECT_EQ(run1(c, make_kernel(70, {w2})).cycles, 27u);
 }
@@ -235,7 +271,7 @@ TEST(sm_core, cta_occupancy_and_distribution) {
   EXPECT_EQ(r.stats.ctas_done, 8u);
   EXPECT_EQ(r.stats.warp_insts, 8u * 11u);
   // 4 CTAs on 4 SMs: one each, all launched in cycle 1, so the kernel takes what one CTA takes:
-  // 10 dependent FFMA = 3 + 10*7 = 73 cycles.
+  // 10 dependent FFMA = 2 + 10*7 + 1 = 73 cycles.
   gpu_sim g4(c, &m, 4);
   kernel_trace k4 = make_kernel(70, {chain("FFMA", 10, 1, {1, 2, 3})}, 4);
   kernel_result r4 = g4.run(k4);
@@ -244,18 +280,22 @@ TEST(sm_core, cta_occupancy_and_distribution) {
 }
 
 TEST(sm_core, barrier_waits_for_all_warps_of_the_cta) {
-  // Warp 0: 20 dependent FFMA then BAR; warp 1: BAR at once then FFMA. Warp 1's FFMA can only
-  // issue after warp 0 reached the barrier, so the kernel ends after warp 0's chain (3+20*7 =
-  // 143, the BAR once its own writes are back) plus one more FFMA (+7 and a refill or so).
+  // Warp 0: 20 dependent FFMA then BAR; warp 1: BAR at once then FFMA. Both first issue at 2
+  // (fetched in rounds 1 and 0 of cycle 1). Warp 0's FFMA k issues at 2 + 7k, FFMA 19 at 135;
+  // its BAR (decoded with EXIT in that cycle's refill) issues at 136 and, warp 1 having waited
+  // since cycle 2, releases the barrier at once (GPGPU-Sim's warp_reaches_barrier; BAR does not
+  // wait for the warp's own writes). In cycle 136 the issue order starts at scheduler
+  // (136-1) mod 4 = 3, so scheduler 1 runs after scheduler 0 and warp 1's FFMA issues at 136 too
+  // and writes back at 143; the EXITs issue at 137 and write back at 142. Kernel: 144.
+  // Scheduler 1 stalls on the barrier in cycles 3..135: 133.
   gpu_config c = shipped("QV100");
   auto w0 = std::vector<trace_writer_inst>(20, op("FFMA", {1}, {1, 2, 3}));
   w0.push_back(op("BAR.SYNC", {}, {}));
   w0.push_back(op("EXIT", {}, {}));
   std::vector<trace_writer_inst> w1{op("BAR.SYNC", {}, {}), op("FFMA", {7}, {2, 3, 4}), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w0, w1}));
-  EXPECT_GT(r.cycles, 143u);
-  EXPECT_LE(r.cycles, 143u + 12u);
-  EXPECT_GT(r.stats.sched_stalls[unsigned(stall_cause::barrier)], 100u);
+  EXPECT_EQ(r.cycles, 144u);
+  EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::barrier)], 133u);
 }
 
 TEST(sm_core, schedulers_lrr_and_two_level_finish_same_work) {
@@ -265,7 +305,7 @@ TEST(sm_core, schedulers_lrr_and_two_level_finish_same_work) {
     c.num_sched = 2;
     c.scheduler = s;
     std::vector<std::vector<trace_writer_inst>> w;
-    for (unsigned i = 0; i < 8; ++i) w.push_back(chain("FFMA", 20, 10 + i, {2, 3, 4}));
+    for (unsigned i = 0; i < 8; ++i) w.push_back(indep("FFMA", 20, 10, {2, 3, 4}));
     kernel_result r = run1(c, make_kernel(70, w));
     EXPECT_EQ(r.stats.warp_insts, 8u * 21u) << s;
     EXPECT_GT(r.cycles, 80u) << s;  // 160 FFMA over 4 SP units at initiation 2
@@ -274,8 +314,8 @@ TEST(sm_core, schedulers_lrr_and_two_level_finish_same_work) {
 
 TEST(sm_core, dual_issue_to_different_units) {
   // max_insn_issue_per_warp 2, no sub-cores (ID_OC sets shared, width 4). The buffer holds two
-  // decoded instructions at cycle 3. FFMA + IADD3 (SP + INT): both issue in cycle 3. Two FFMAs:
-  // with -gpgpu_dual_issue_diff_exec_units 1 the second waits for cycle 4; with 0 both go at 3.
+  // decoded instructions at cycle 2. FFMA + IADD3 (SP + INT): both issue in cycle 2. Two FFMAs:
+  // with -gpgpu_dual_issue_diff_exec_units 1 the second waits for cycle 3; with 0 both go at 2.
   auto issue_cycles = [](gpu_config c, const std::vector<trace_writer_inst>& w) {
     fixed_latency_memory m(100);
     gpu_sim g(c, &m, 1);
@@ -289,14 +329,14 @@ TEST(sm_core, dual_issue_to_different_units) {
   c.max_insn_issue_per_warp = 2;
   auto mixed = issue_cycles(c, {op("FFMA", {10}, {2, 3, 4}), op("IADD3", {11}, {2, 3, 4}), op("EXIT", {}, {})});
   ASSERT_EQ(mixed.size(), 3u);
-  EXPECT_EQ(mixed[0], 3u);
-  EXPECT_EQ(mixed[1], 3u);
+  EXPECT_EQ(mixed[0], 2u);
+  EXPECT_EQ(mixed[1], 2u);
   auto same = issue_cycles(c, {op("FFMA", {10}, {2, 3, 4}), op("FFMA", {11}, {2, 3, 4}), op("EXIT", {}, {})});
-  EXPECT_EQ(same[0], 3u);
-  EXPECT_EQ(same[1], 4u);
+  EXPECT_EQ(same[0], 2u);
+  EXPECT_EQ(same[1], 3u);
   c.dual_issue_diff_exec_units = false;
   auto same2 = issue_cycles(c, {op("FFMA", {10}, {2, 3, 4}), op("FFMA", {11}, {2, 3, 4}), op("EXIT", {}, {})});
-  EXPECT_EQ(same2[1], 3u);
+  EXPECT_EQ(same2[1], 2u);
 }
 
 TEST(sm_core, watchdog_reports_a_deadlock) {
@@ -321,20 +361,64 @@ TEST(sm_core, watchdog_reports_a_deadlock) {
 }
 
 TEST(sm_core, two_level_scheduler_demotes_warps_waiting_on_loads) {
-  // One scheduler, active set of 1. Warp 0: LDG R1 then FFMA R2 <- R1 (waits ~120 cycles for
-  // the load); warp 1: 20 independent FFMAs. With the active set of one, warp 1 can only issue
-  // once warp 0 is demoted for waiting on its load, so it finishes long before warp 0's data
-  // is back: the kernel takes about as long as warp 0's load chain alone.
+  // GPGPU-Sim's two_level_active_scheduler, worked by hand. One scheduler, no sub-cores, 4 warp
+  // slots (128 threads per SM), active set of 2: active [0,1], pending [2,3] (every supervised
+  // slot, live or not). One CTA of 3 warps:
+  //   w0: LDG R1 <- [R4] (one line); FFMA R2 <- R1 R1 R1; EXIT
+  //   w1, w2: FFMA R10 <- R2 R3 R4; EXIT
+  // Each cycle order_warps first demotes active warps that are waiting (exited, empty slot, at a
+  // barrier) or whose next buffered instruction reads a register of a global/local load in
+  // flight (a long operation) to the back of pending, then promotes from the front of pending;
+  // a warp that issues goes to the back of the active list.
+  //  1: nothing decoded yet (all three are decoded in cycle 1's fetch rounds)     idle
+  //  2: [0,1]: w0 LDG issues (R1 becomes a long operation)       -> [1,0]
+  //  3: w0's next is FFMA reading R1: demoted; 2 promoted [1,2]: w1 FFMA  -> [2,1]
+  //  4: w2 FFMA -> [1,2];  5: w1 EXIT -> [2,1];  6: w1 exited, demoted, 3 promoted [2,3]: w2 EXIT
+  //  7: [3,2] both demoted (empty slot, exited), 0 and 1 promoted [0,1]: w0 waits on R1  scoreboard
+  //  8: [0,1] both demoted, 3 and 2 promoted [3,2]: nothing to issue                      idle
+  //  ... alternating: odd cycles scoreboard, even cycles idle, until the load is back:
+  //  LDG: issue 2, unit 5, line sent 6, back 6 + 20 (L1) + 100 (memory) = 126.
+  //  126: [0,1]: w0 no longer waiting, w1 demoted, 3 promoted [0,3]: w0 FFMA (writes back 133)
+  //  127: [3,0] -> 3 demoted, 2 promoted [0,2]: w0 EXIT (INT, writes back 127 + 5 = 132)
+  //  128..133: idle. Kernel: 133 + 1 = 134.
+  // Stalls: scoreboard in cycles 7, 9, ..., 125: 60; idle in 1, 8, 10, ..., 124 (59) and
+  // 128..133 (6): 66.
   gpu_config c = shipped("QV100");
   c.sub_core = false;
   c.num_sched = 1;
-  c.scheduler = "two_level_active:1";
+  c.max_threads_per_sm = 128;
+  c.scheduler = "two_level_active:2:0:1";
   std::vector<trace_writer_inst> w0{mem("LDG.E", {1}, {4}, 0x10000, 4), op("FFMA", {2}, {1, 1, 1}), op("EXIT", {}, {})};
-  kernel_trace k = make_kernel(70, {w0, chain("FFMA", 20, 10, {2, 3, 4})});
-  kernel_result r = run1(c, k);
-  EXPECT_EQ(r.stats.warp_insts, 3u + 21u);
-  // warp 0: LDG issue 3, unit 6, line sent 7, back 7+20+100 = 127; FFMA issues then, +7 -> 134.
+  std::vector<trace_writer_inst> w1{op("FFMA", {10}, {2, 3, 4}), op("EXIT", {}, {})};
+  kernel_trace k = make_kernel(70, {w0, w1, w1});
+  fixed_latency_memory m(100);
+  gpu_sim g(c, &m, 1);
+  std::vector<std::pair<unsigned, uint64_t>> issues;  // (warp, cycle)
+  g.on_issue = [&](unsigned, unsigned w, uint16_t, uint64_t cyc) { issues.push_back({w, cyc}); };
+  kernel_result r = g.run(k);
+  const std::vector<std::pair<unsigned, uint64_t>> want{{0, 2}, {1, 3}, {2, 4}, {1, 5}, {2, 6}, {0, 126}, {0, 127}};
+  EXPECT_EQ(issues, want);
   EXPECT_EQ(r.cycles, 134u);
+  EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::scoreboard)], 60u);
+  EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::idle)], 66u);
+  // Loose round robin over the same trace: w0 stays eligible and w1/w2 issue in slot order.
+  c.scheduler = "lrr";
+  gpu_sim g2(c, &m, 1);
+  issues.clear();
+  g2.on_issue = g.on_issue;
+  EXPECT_EQ(g2.run(k).cycles, 134u);
+  EXPECT_EQ(issues.size(), 7u);
+}
+
+TEST(sm_core, fetch_throughput_one_staggers_the_front_end) {
+  // -gpgpu_inst_fetch_throughput 1: one decode+fetch round per cycle, so a warp fetched in cycle
+  // 1 is decoded in cycle 2 and first issues at 3. The dependent chain of 100 FFMA: FFMA 99 at
+  // 3 + 693 = 696, back at 703; EXIT: refill fetched at 696, decoded 697, issued 698, back at
+  // 698 + 5 = 703. Kernel 704 (with the shipped throughput 4: 703, where EXIT is back at 701).
+  gpu_config c = shipped("QV100");
+  c.inst_fetch_throughput = 1;
+  EXPECT_EQ(run1(c, make_kernel(70, {chain("FFMA", 100, 1, {1, 2, 3})})).cycles, 704u);
+  EXPECT_EQ(shipped("QV100").inst_fetch_throughput, 4u);
 }
 
 TEST(sm_core, register_bank_conflicts_in_the_operand_collector) {
@@ -342,12 +426,12 @@ TEST(sm_core, register_bank_conflicts_in_the_operand_collector) {
   // FFMA R4 <- R4 R8 R12 (warp 0): all three sources in bank 0, one read per collector step.
   // Issue t; step 2 of t+1 reads R4 (R8, R12 refused: 2 conflicts); t+2 reads R8 (step 1, R12
   // refused: 1) and R12 (step 2); OC_EX t+3; unit t+4; writeback t+4+2+2 = t+8. A dependent
-  // chain of 10: 3 + 10*8 = 83 cycles, 3 conflicts each = 30.
+  // chain of 10: 2 + 10*8 + 1 = 83 cycles, 3 conflicts each = 30.
   gpu_config c = shipped("QV100");
   kernel_result r = run1(c, make_kernel(70, {chain("FFMA", 10, 4, {4, 8, 12})}));
   EXPECT_EQ(r.stats.bank_conflicts, 30u);
   EXPECT_EQ(r.cycles, 83u);
-  // Sources in three different banks (R4, R5, R6): no conflicts, 3 + 10*7 = 73.
+  // Sources in three different banks (R4, R5, R6): no conflicts, 2 + 10*7 + 1 = 73.
   kernel_result r2 = run1(c, make_kernel(70, {chain("FFMA", 10, 4, {4, 5, 6})}));
   EXPECT_EQ(r2.stats.bank_conflicts, 0u);
   EXPECT_EQ(r2.cycles, 73u);

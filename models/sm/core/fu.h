@@ -26,7 +26,7 @@ constexpr unsigned SPECIALIZED_UNIT_NUM = 8;
 // Execution resource an opcode needs (GPGPU-Sim's op classes, folded to the units).
 enum class op_class : uint8_t {
   sp, dp, sfu, intp, tensor, mem, spec1, spec2, spec3, spec4, spec5, spec6, spec7, spec8,
-  exit, barrier, nop,  // handled at issue, never reach a function unit
+  exit, barrier, nop,  // EXIT, BAR, NOP-class: issued to the INT unit (latency 1,1 / 1,1 / int)
 };
 constexpr unsigned num_op_classes = 17;
 inline op_class spec_class(unsigned n) { return op_class(unsigned(op_class::spec1) + n - 1); }

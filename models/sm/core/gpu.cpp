@@ -49,7 +49,13 @@ bool gpu_sim::step() {
     }
   }
   for (auto& s : sms_) s->cycle();
-  if (ctas_done_ == k_->ctas.size()) finished_ = true;
+  // The kernel is done in the cycle its last warp writes back (GPGPU-Sim reclaims it in that
+  // cycle's fetch); like gpu_sim_cycle, which gpgpu_sim::cycle() increments after the core cycle,
+  // the count includes that cycle's increment.
+  if (ctas_done_ == k_->ctas.size()) {
+    finished_ = true;
+    ++cycle_;
+  }
   if ((cycle_ & 0xfff) == 0) {  // progress watchdog, checked every 4096 cycles
     uint64_t issued = 0;
     for (auto& s : sms_) issued += s->issued();

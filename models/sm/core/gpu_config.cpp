@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -65,7 +66,10 @@ lat_ii gpu_config::latency_of(op_class c) const {
     case op_class::intp: return lat_int;
     case op_class::tensor: return lat_tensor;
     case op_class::mem: return {1, 1};
-    case op_class::exit: case op_class::barrier: case op_class::nop: return {1, 1};
+    // Accel-Sim's set_latency: EXIT_OPS and BARRIER_OP keep the default 1,1; NOP-class opcodes
+    // (NOP, DEPBAR, ERRBAR, CCTL, ...) are ALU_OP and take the int latency.
+    case op_class::exit: case op_class::barrier: return {1, 1};
+    case op_class::nop: return lat_int;
     default: return spec[unsigned(c) - unsigned(op_class::spec1) + 1].op;
   }
 }
@@ -90,6 +94,9 @@ void gpu_config::validate() const {
   for (unsigned w : widths)
     if (w == 0) fail(where, "-gpgpu_pipeline_widths: a width of 0");
   if (num_sched == 0 || warp_size != 32) fail(where, "need >= 1 scheduler and warp size 32");
+  if (inst_fetch_throughput == 0 || inst_fetch_throughput > 64)
+    fail(where, "-gpgpu_inst_fetch_throughput " + std::to_string(inst_fetch_throughput) + " outside [1, 64]");
+  if (max_insn_issue_per_warp == 0) fail(where, "-gpgpu_max_insn_issue_per_warp 0");
   if (max_threads_per_sm < 32 || max_ctas_per_sm == 0) fail(where, "need >= 32 threads and >= 1 CTA per SM");
   if (smem_banks == 0 || l1_mshrs == 0) fail(where, "need >= 1 shared-memory bank and >= 1 L1 MSHR");
   // Every scheduler's slot of a unit kind's OC_EX set must be served by some unit (in sub-core
@@ -146,8 +153,18 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
   else if (name == "-gpgpu_scheduler") {
     if (v != "lrr" && v != "gto" && v.rfind("two_level_active", 0) != 0)
       fail(where, name + ": unknown scheduler '" + v + "' (lrr, gto, two_level_active:...)");
+    if (v.rfind("two_level_active", 0) == 0) {
+      // two_level_active:N:inner:outer; GPGPU-Sim implements only inner 0 (LRR), outer 1 (SRR).
+      unsigned n = 0, inner = 0, outer = 1;
+      const int got = std::sscanf(v.c_str(), "two_level_active:%u:%u:%u", &n, &inner, &outer);
+      if (v != "two_level_active" && (got < 1 || n == 0))
+        fail(where, name + ": '" + v + "': expected two_level_active:N[:0:1] with N >= 1 active warps");
+      if (got >= 2 && inner != 0) fail(where, name + ": '" + v + "': inner level " + std::to_string(inner) + " (only 0, LRR, exists)");
+      if (got >= 3 && outer != 1) fail(where, name + ": '" + v + "': outer level " + std::to_string(outer) + " (only 1, SRR, exists)");
+    }
     c.scheduler = v;
   } else if (name == "-gpgpu_max_insn_issue_per_warp") c.max_insn_issue_per_warp = u();
+  else if (name == "-gpgpu_inst_fetch_throughput") c.inst_fetch_throughput = u();
   else if (name == "-gpgpu_dual_issue_diff_exec_units") c.dual_issue_diff_exec_units = to_bool(where, name, v);
   else if (name == "-gpgpu_num_reg_banks") c.reg_banks = u();
   else if (name == "-gpgpu_reg_file_port_throughput") c.reg_port_throughput = u();

@@ -46,6 +46,7 @@ struct gpu_config {
   unsigned num_sched = 2;
   std::string scheduler = "gto";  // lrr | gto | two_level_active:N:...
   unsigned max_insn_issue_per_warp = 2;
+  unsigned inst_fetch_throughput = 1;  // decode+fetch rounds per cycle (-gpgpu_inst_fetch_throughput)
   bool dual_issue_diff_exec_units = true;
   unsigned reg_banks = 8, reg_port_throughput = 1;
   unsigned oc_units_gen = 0, oc_units_sp = 4, oc_units_dp = 0, oc_units_sfu = 4, oc_units_int = 0,

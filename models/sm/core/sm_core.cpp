@@ -254,13 +254,23 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem) : cfg_(cfg),
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
   last_issued_.assign(cfg.num_sched, -1);
-  last_fetched_ = unsigned(warps_.size()) - 1;  // the first fetch goes to warp 0
+  last_fetched_ = 0;  // as GPGPU-Sim's create_front_pipeline: the first fetch scans from warp 1
   for (unsigned w = 0; w < warps_.size(); ++w) sched_warps_[w % cfg.num_sched].push_back(w);
   age_order_.resize(cfg.num_sched);
   gto_ = cfg.scheduler == "gto";
   if (cfg.scheduler.rfind("two_level_active", 0) == 0) {
     auto colon = cfg.scheduler.find(':');
     two_level_active_ = colon == std::string::npos ? 6 : unsigned(std::max(1, std::atoi(cfg.scheduler.c_str() + colon + 1)));
+    // done_adding_supervised_warps: every supervised slot starts pending, the first N go active.
+    tl_active_.resize(cfg.num_sched);
+    tl_pending_.resize(cfg.num_sched);
+    for (unsigned s = 0; s < cfg.num_sched; ++s) {
+      tl_pending_[s].assign(sched_warps_[s].begin(), sched_warps_[s].end());
+      while (!tl_pending_[s].empty() && tl_active_[s].size() < two_level_active_) {
+        tl_active_[s].push_back(tl_pending_[s].front());
+        tl_pending_[s].pop_front();
+      }
+    }
   }
   ex_ = std::make_unique<execute_stage>(cfg.widths[EX_WB], cfg.sub_core);
   const bool sc = cfg.sub_core;
@@ -360,7 +370,7 @@ void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
   for (int d = 0; d < inst.ndst; ++d)
     if (!is_zero_reg(inst.dst[d])) --w.reserved[inst.dst[d]];
-  if (inst.op == op_class::mem && !inst.store && inst.ndst) --w.mem_loads;
+  for (int d = 0; d < inst.ndst; ++d) w.longop.reset(inst.dst[d]);
   --w.pending;
   warp_maybe_done(inst.warp);
 }
@@ -372,10 +382,7 @@ void sm_core::warp_maybe_done(unsigned wi) {
   auto& ord = age_order_[wi % cfg_.num_sched];
   ord.erase(std::find(ord.begin(), ord.end(), wi));
   live_warps_.erase(std::find(live_warps_.begin(), live_warps_.end(), wi));
-  if (w.decode_at) {
-    w.decode_at = 0;
-    --decodes_pending_;
-  }
+  if (fetch_buf_ == int(wi)) fetch_buf_ = -1;
   cta_state& c = ctas_[w.cta_slot];
   if (++c.warps_done == c.warps) {
     c.live = false;
@@ -453,62 +460,54 @@ void sm_core::collector_step() {
   }
 }
 
-// Issues up to max_insn_issue_per_warp instructions of warp w; returns how many, and reports in
-// `blocked` why it stopped before the first one (stall_cause::n when it issued).
+namespace {
+bool is_control(op_class c) { return c == op_class::exit || c == op_class::barrier || c == op_class::nop; }
+// GPGPU-Sim's exec_unit_type_t for -gpgpu_dual_issue_diff_exec_units: all specialized units are
+// one type.
+unsigned exec_kind(op_class unit) {
+  return unit >= op_class::spec1 && unit <= op_class::spec8 ? unsigned(op_class::spec1) : unsigned(unit);
+}
+}  // namespace
+
+void sm_core::release_barrier_if_complete(unsigned slot) {
+  cta_state& c = ctas_[slot];
+  if (!c.at_barrier || c.at_barrier < c.warps - c.exited) return;
+  c.at_barrier = 0;
+  for (unsigned i = 0; i < c.warps; ++i) warps_[slot * warps_per_cta_ + i].at_barrier = false;
+}
+
+// Issues up to max_insn_issue_per_warp instructions of warp w (GPGPU-Sim's scheduler_unit::cycle
+// inner loop); returns whether it issued, and reports in `blocked` why it stopped before the
+// first one.
 bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
   warp_state& w = warps_[wi];
-  unsigned issued = 0;
-  op_class first = op_class::nop;
+  unsigned issued = 0, prev_kind = ~0u;
   blocked = unsigned(stall_cause::idle);
-  while (issued < cfg_.max_insn_issue_per_warp) {
+  while (issued < cfg_.max_insn_issue_per_warp && !w.exited && !w.at_barrier) {
     if (w.next >= w.prog->insts.size()) {  // trace without EXIT: the warp ends here
-      if (!w.exited) {
-        w.exited = true;
-        ++ctas_[w.cta_slot].exited;
-        warp_maybe_done(wi);
-      }
+      w.exited = true;
+      ++ctas_[w.cta_slot].exited;
+      release_barrier_if_complete(w.cta_slot);
+      warp_maybe_done(wi);
       break;
     }
     if (w.ibuf == 0) break;  // instruction buffer empty: waiting for fetch/decode
     const trace_inst& ti = w.prog->insts[w.next];
     const op_class cls = ti.info.cls;
-    if (issued && cfg_.dual_issue_diff_exec_units && cls == first) break;
-    if (cls == op_class::exit || cls == op_class::barrier || cls == op_class::nop) {
-      if (cls == op_class::barrier && w.pending) {  // BAR waits for the warp's own writes
-        if (!issued) blocked = unsigned(stall_cause::barrier);
-        break;
-      }
-      ++w.next;
-      --w.ibuf;
-      ++st_.warp_insts;
-      st_.thread_insts += std::popcount(ti.mask);
-      if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
-      ++issued;
-      cta_state& c = ctas_[w.cta_slot];
-      if (cls == op_class::exit) {
-        w.exited = true;
-        ++c.exited;
-        warp_maybe_done(wi);
-      } else if (cls == op_class::barrier) {
-        w.at_barrier = true;
-        ++c.at_barrier;
-      }
-      if (cls == op_class::exit || cls == op_class::barrier) break;
-      first = cls;
-      continue;
-    }
-    // scoreboard: sources must not be pending (RAW). Destinations are not checked (WAW): the
-    // Accel-Sim calibration runs 100 FFMAs to the same register at 2 cycles each.
+    // The unit it goes to: EXIT/BAR/NOP-class (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and
+    // opcodes of a specialized unit the configuration does not enable go to the INT unit.
+    const op_class unit = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
+    if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(unit) == prev_kind) break;
+    // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending write
+    // (RAW and WAW).
     bool hazard = false;
     for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && w.reserved[ti.src[i]];
+    for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && w.reserved[ti.dst[i]];
     if (hazard) {
       if (!issued) blocked = unsigned(stall_cause::scoreboard);
       break;
     }
-    register_set* port = id_oc_for(cls);
-    if (!port) {  // opcode of a specialized unit this GPU config does not enable: the INT pipe
-      port = id_oc_for(op_class::intp);
-    }
+    register_set* port = id_oc_[unsigned(unit)];
     if (!port->has_free(cfg_.sub_core, sched)) {
       if (!issued) blocked = unsigned(stall_cause::pipeline);
       break;
@@ -516,9 +515,9 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     warp_inst in;
     in.valid = true;
     in.uid = ++uid_;
-    in.op = id_oc_[unsigned(cls)] ? cls : op_class::intp;
+    in.op = unit;
     in.opcode = ti.opcode;
-    lat_ii l = cfg_.latency_of(in.op);
+    lat_ii l = cfg_.latency_of(is_control(cls) ? cls : unit);
     in.latency = l.latency;
     in.initiation = l.initiation;
     in.dispatch_cycles = l.initiation;
@@ -537,7 +536,10 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     for (int i = 0; i < ti.ndst; ++i)
       if (!is_zero_reg(ti.dst[i])) ++w.reserved[ti.dst[i]];
     ++w.pending;
-    if (in.op == op_class::mem && !in.store && in.ndst) ++w.mem_loads;
+    // Scoreboard::reserveRegisters marks the destinations of global/local loads as long operations.
+    if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
+      for (int i = 0; i < ti.ndst; ++i)
+        if (!is_zero_reg(ti.dst[i])) w.longop.set(ti.dst[i]);
     port->move_in(cfg_.sub_core, sched, in);
     ++w.next;
     --w.ibuf;
@@ -545,25 +547,29 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     st_.thread_insts += std::popcount(ti.mask);
     if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
     ++issued;
-    first = cls;
+    prev_kind = exec_kind(unit);
+    if (cls == op_class::exit) {  // functional_done: the warp ends when everything wrote back
+      w.exited = true;
+      ++ctas_[w.cta_slot].exited;
+      release_barrier_if_complete(w.cta_slot);
+    } else if (cls == op_class::barrier) {  // waits until every live warp of the CTA arrived
+      w.at_barrier = true;
+      ++ctas_[w.cta_slot].at_barrier;
+      release_barrier_if_complete(w.cta_slot);
+    }
   }
   if (issued) blocked = unsigned(stall_cause::n);
   return issued > 0;
 }
 
 void sm_core::issue() {
-  // Release barriers where every warp of the CTA that has not exited has arrived.
-  for (auto& c : ctas_) {
-    if (!c.live || !c.at_barrier || c.at_barrier < c.warps - c.exited) continue;
-    c.at_barrier = 0;
-    for (auto& w : warps_)
-      if (w.live && &ctas_[w.cta_slot] == &c) w.at_barrier = false;
-  }
-  for (unsigned s = 0; s < sched_warps_.size(); ++s) {
+  // GPGPU-Sim's shader_core_ctx::issue: the scheduler that runs first rotates every cycle.
+  const unsigned nsched = unsigned(sched_warps_.size());
+  for (unsigned i = 0; i < nsched; ++i) {
+    const unsigned s = (issue_prio_ + i) % nsched;
     const auto& mine = sched_warps_[s];
     const unsigned n = unsigned(mine.size());
     bool any_sb = false, any_pipe = false, any_bar = false, done = false;
-    unsigned last_why = unsigned(stall_cause::idle);
     auto attempt = [&](unsigned wi) {
       warp_state& w = warps_[wi];
       if (!w.live || w.exited) return false;
@@ -576,7 +582,6 @@ void sm_core::issue() {
         last_issued_[s] = int(wi);
         return true;
       }
-      last_why = why;
       any_sb |= why == unsigned(stall_cause::scoreboard);
       any_pipe |= why == unsigned(stall_cause::pipeline);
       any_bar |= why == unsigned(stall_cause::barrier);
@@ -589,25 +594,13 @@ void sm_core::issue() {
         for (unsigned wi : age_order_[s])
           if (int(wi) != last_issued_[s] && (done = attempt(wi))) break;
     } else if (two_level_active_) {
-      // two-level: round robin over the active set (the first N of the list); a warp stalled on
-      // the scoreboard while it has loads in flight is demoted to the back (pending set).
-      auto& lst = age_order_[s];
-      const unsigned na = std::min<unsigned>(two_level_active_, unsigned(lst.size()));
-      unsigned start = 0;
-      for (unsigned k = 0; k < na; ++k)
-        if (int(lst[k]) == last_issued_[s]) start = k + 1;
-      std::vector<unsigned>& demote = demote_;
-      demote.clear();
-      for (unsigned k = 0; k < na && !done; ++k) {
-        const unsigned wi = lst[(start + k) % na];
-        last_why = unsigned(stall_cause::idle);
-        done = attempt(wi);
-        if (!done && last_why == unsigned(stall_cause::scoreboard) && warps_[wi].mem_loads) demote.push_back(wi);
-      }
-      for (unsigned wi : demote) {
-        lst.erase(std::find(lst.begin(), lst.end(), wi));
-        lst.push_back(wi);
-      }
+      // two_level_active (GPGPU-Sim): order_warps demotes and promotes, then the active list is
+      // tried in order; the warp that issues goes to the back (do_on_warp_issued, inner LRR).
+      two_level_order(s);
+      auto& act = tl_active_[s];
+      for (size_t k = 0; k < act.size() && !done; ++k)
+        if (warps_[act[k]].live && (done = attempt(act[k])))
+          std::rotate(act.begin(), act.begin() + ptrdiff_t(k) + 1, act.end());
     } else {
       // lrr: loose round robin from the warp after the last issued
       unsigned start = 0;
@@ -624,6 +617,36 @@ void sm_core::issue() {
       ++st_.sched_stalls[unsigned(c)];
     }
   }
+  issue_prio_ = (issue_prio_ + 1) % nsched;
+}
+
+// two_level_active_scheduler::order_warps: a warp of the active list is demoted to the back of the
+// pending queue when it is waiting (exited or an empty slot, or at a barrier) or when its next
+// buffered instruction reads a register a global/local load has yet to write; then the front of
+// the pending queue is promoted until the active list holds N again (outer level SRR).
+bool sm_core::two_level_waiting(unsigned wi) const {
+  const warp_state& w = warps_[wi];
+  if (!w.live || w.exited || w.at_barrier) return true;
+  if (w.ibuf == 0) return false;
+  const trace_inst& ti = w.prog->insts[w.next];
+  for (int i = 0; i < ti.nsrc; ++i)
+    if (!is_zero_reg(ti.src[i]) && w.longop.test(ti.src[i])) return true;
+  return false;
+}
+
+void sm_core::two_level_order(unsigned s) {
+  auto& act = tl_active_[s];
+  auto& pend = tl_pending_[s];
+  size_t keep = 0;
+  for (size_t k = 0; k < act.size(); ++k) {
+    if (two_level_waiting(act[k])) pend.push_back(act[k]);
+    else act[keep++] = act[k];
+  }
+  act.resize(keep);
+  while (act.size() < two_level_active_ && !pend.empty()) {
+    act.push_back(pend.front());
+    pend.pop_front();
+  }
 }
 
 void sm_core::cycle() {
@@ -637,35 +660,37 @@ void sm_core::cycle() {
   fetch_decode();
 }
 
-// Fetch and decode (GPGPU-Sim's order: decode, then fetch, after issue): one warp per cycle whose
-// instruction buffer is empty is fetched (round robin, the instruction cache always hits); the
-// next cycle decodes up to two instructions into its buffer, which issue can use the cycle after.
+// Decode (GPGPU-Sim's shader_core_ctx::decode): the fetch buffer's warp gets its next one or two
+// instructions into its instruction buffer.
+void sm_core::decode() {
+  if (fetch_buf_ < 0) return;
+  warp_state& w = warps_[unsigned(fetch_buf_)];
+  w.ibuf = unsigned(std::min<size_t>(2, w.prog->insts.size() - w.next));
+  fetch_buf_ = -1;
+}
+
+// Decode and fetch, -gpgpu_inst_fetch_throughput rounds per cycle (GPGPU-Sim runs decode() then
+// fetch() that many times, after issue). Each fetch takes, round robin from the warp after the
+// last fetched, the first live warp that has not exited and whose instruction buffer is empty
+// (the instruction cache always hits: -gpgpu_perfect_inst_const_cache 1) into the one fetch
+// buffer, which the next round's decode empties. So with throughput T a warp fetched in rounds
+// 0..T-2 can issue in the next cycle; the one fetched in the last round is decoded the next cycle.
 void sm_core::fetch_decode() {
+  decode();
   const unsigned n = unsigned(warps_.size());
-  if (decodes_pending_)
-    for (unsigned wi : live_warps_) {
-      warp_state& w = warps_[wi];
-      if (w.decode_at == cycle_) {
-        w.ibuf = unsigned(std::min<size_t>(2, w.prog->insts.size() - w.next));
-        w.decode_at = 0;
-        --decodes_pending_;
-      }
-    }
-  // Round robin over warp slots from the last fetched: the first live warp that needs one.
-  unsigned best = n, best_dist = n + 1;
+  fetch_cands_.clear();
   for (unsigned wi : live_warps_) {
     const warp_state& w = warps_[wi];
-    if (w.exited || w.ibuf || w.decode_at || w.next >= w.prog->insts.size()) continue;
-    const unsigned dist = (wi + n - last_fetched_ - 1) % n;
-    if (dist < best_dist) {
-      best_dist = dist;
-      best = wi;
-    }
+    if (w.exited || w.ibuf || w.next >= w.prog->insts.size()) continue;
+    fetch_cands_.push_back({(wi + n - last_fetched_ - 1) % n, wi});
   }
-  if (best < n) {
-    warps_[best].decode_at = cycle_ + 1;
-    ++decodes_pending_;
-    last_fetched_ = best;
+  const unsigned rounds = cfg_.inst_fetch_throughput;
+  const size_t k = std::min<size_t>(rounds, fetch_cands_.size());
+  std::partial_sort(fetch_cands_.begin(), fetch_cands_.begin() + ptrdiff_t(k), fetch_cands_.end());
+  for (size_t i = 0; i < k; ++i) {
+    fetch_buf_ = int(fetch_cands_[i].second);
+    last_fetched_ = fetch_cands_[i].second;
+    if (i + 1 < rounds) decode();
   }
 }
 

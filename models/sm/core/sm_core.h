@@ -87,9 +87,8 @@ class sm_core {
     const trace_warp* prog = nullptr;
     size_t next = 0;
     unsigned ibuf = 0;          // decoded instructions ready to issue (instruction buffer)
-    uint64_t decode_at = 0;     // cycle a pending fetch is decoded (0: none pending)
     unsigned pending = 0;  // instructions in flight that write registers
-    unsigned mem_loads = 0;  // loads in flight (two-level scheduler: long-latency wait)
+    std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
     uint64_t age = 0;      // launch order (GTO: oldest first)
     std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
   };
@@ -113,6 +112,8 @@ class sm_core {
   void read_operands();
   void collector_step();
   void fetch_decode();
+  void decode();
+  void release_barrier_if_complete(unsigned cta_slot);
   void issue();
   bool try_issue(unsigned sched, unsigned w, unsigned& issued_units_mask);
   void complete(const warp_inst& inst);  // writeback of one instruction
@@ -130,13 +131,19 @@ class sm_core {
   unsigned live_ctas_ = 0, warps_per_cta_ = 0;
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
   std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
-  unsigned last_fetched_ = 0;
-  // Per scheduler: live warps, oldest first (GTO); for two-level, the first N are the active set
-  // and demoted warps go to the back.
+  unsigned last_fetched_ = 0;  // GPGPU-Sim's m_last_warp_fetched (0 at start: the first fetch scans from warp 1)
+  int fetch_buf_ = -1;         // warp whose fetch waits in the fetch buffer for decode (-1: empty)
+  unsigned issue_prio_ = 0;    // scheduler that runs first this cycle (rotates every cycle)
+  std::vector<std::pair<unsigned, unsigned>> fetch_cands_;  // scratch: (round-robin distance, warp)
+  // Per scheduler: live warps, oldest first (GTO).
   std::vector<std::vector<unsigned>> age_order_;
   std::vector<unsigned> live_warps_;              // all live warps (fetch/decode scan)
-  unsigned decodes_pending_ = 0;
-  std::vector<unsigned> demote_;  // scratch (two-level)
+  // two_level_active: per scheduler the active list (GPGPU-Sim's m_next_cycle_prioritized_warps)
+  // and the pending queue, over all the scheduler's warp slots, live or not.
+  std::vector<std::vector<unsigned>> tl_active_;
+  std::vector<std::deque<unsigned>> tl_pending_;
+  void two_level_order(unsigned sched);
+  bool two_level_waiting(unsigned wi) const;
   bool gto_ = false;
   std::vector<std::unique_ptr<register_set>> sets_;  // owns all ID_OC / OC_EX sets
   register_set* id_oc_[num_op_classes] = {};
