@@ -1,6 +1,7 @@
 #include "cp.h"
 
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 #include <sstream>
 
@@ -114,6 +115,7 @@ struct cp_model::uc : afuc_env {
     transaction t(cmd, addr, data, len);
     m.mem->b_transport(t.gp, lt.offset());
     lt.update();
+    if (t.gp.is_dmi_allowed()) m.dmi_hint_ = true;
     if (!t.ok()) {
       m.fault(FAULT_BUS, uint32_t(addr >> 2),
               m.name() + std::string(": ") + tag + " bus error " +
@@ -147,9 +149,22 @@ struct cp_model::uc : afuc_env {
   uint32_t ring_dwords() const { return 2u << std::min<uint64_t>(m.rb_cntl.get() & 0x1f, 28); }
 
   bool fetch(uint64_t addr, unsigned n, std::deque<uint32_t>& out) {
-    std::vector<uint32_t> tmp(n);
     ++m.fetches;
     m.fetched += n;
+    if (const uint8_t* p = m.dmi_read_ptr(addr, 4 * n)) {
+      // The same time as b_transport would annotate: the target's (and interconnect's) read
+      // latency per burst, accounted after the instructions before it.
+      catch_up();
+      ++m.dmi_fetches;
+      lt.advance(m.dmi_.get_read_latency());
+      for (unsigned i = 0; i < n; i++) {
+        uint32_t v;
+        std::memcpy(&v, p + 4 * i, 4);
+        out.push_back(v);
+      }
+      return true;
+    }
+    std::vector<uint32_t> tmp(n);
     if (!access(tlm::TLM_READ_COMMAND, addr, tmp.data(), 4 * n)) return false;
     out.insert(out.end(), tmp.begin(), tmp.end());
     return true;
@@ -401,6 +416,7 @@ cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
   for (unsigned i = 0; i < scratch.size(); i++)
     scratch[i] = std::make_unique<reg>(regs, "CP_SCRATCH_REG" + std::to_string(i), 4 * (CP_SCRATCH_REG0 + i), 4, 0);
   rb_wptr.sync = true;
+  mem.register_invalidate_direct_mem_ptr(this, &cp_model::invalidate_dmi);
   sqe_cntl.on_write = [this](uint64_t, uint64_t) { start_ev_.notify(sc_core::SC_ZERO_TIME); };
   rb_wptr.on_write = [this](uint64_t, uint64_t) { wptr_ev_.notify(sc_core::SC_ZERO_TIME); };
   int_status.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
@@ -541,6 +557,32 @@ void cp_model::exec_cs(std::vector<uint32_t> words) {
   ++cs_outstanding_;
   ++cs_launched;
   dispatches_.back().launched = true;
+}
+
+const uint8_t* cp_model::dmi_read_ptr(uint64_t addr, unsigned len) {
+  if (!fetch_dmi) return nullptr;
+  auto covers = [&] {
+    return dmi_valid_ && dmi_.is_read_allowed() && addr >= dmi_.get_start_address() &&
+           addr + len - 1 <= dmi_.get_end_address();
+  };
+  if (!covers() && dmi_hint_) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(addr);
+    gp.set_data_length(len);
+    tlm::tlm_dmi d;
+    if (mem->get_direct_mem_ptr(gp, d)) {
+      dmi_ = d;
+      dmi_valid_ = true;
+    } else {
+      dmi_hint_ = false;  // until a b_transport says DMI is allowed
+    }
+  }
+  return covers() ? dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()) : nullptr;
+}
+
+void cp_model::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (dmi_valid_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_valid_ = false;
 }
 
 void cp_model::request_preempt() { ucs_.at(0)->request_preempt(); }

@@ -151,6 +151,10 @@ class cp_model : public sc_core::sc_module, public component {
   void fault(uint32_t cause, uint32_t detail, const std::string& msg);
   void drive_irq();
   void request_preempt();
+  // Packet-fetch DMI: a host pointer to [addr, addr + len) when fetch_dmi is on and the target
+  // granted a region covering it; nullptr otherwise (then fetch uses b_transport).
+  const uint8_t* dmi_read_ptr(uint64_t addr, unsigned len);
+  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
   // CP_EXEC_CS at the dispatch port; called by the microcontroller at its local time.
   void exec_cs(std::vector<uint32_t> words);
   sm::compute_engine* compute_target();
@@ -170,6 +174,9 @@ class cp_model : public sc_core::sc_module, public component {
   std::vector<std::string> errors_;
   std::set<uint32_t> unmodelled_ctrl_;
   bool secure_ = false;
+  tlm::tlm_dmi dmi_;
+  bool dmi_valid_ = false;
+  bool dmi_hint_ = true;  // ask for DMI (again after a b_transport that allowed it)
   std::deque<uint32_t> meq_;
   sc_core::sc_event start_ev_, wptr_ev_, meq_push_ev_, meq_pop_ev_, irq_ev_, never_;
 };

@@ -358,6 +358,72 @@ TEST_F(cpModel, MalformedSetSecureMode) {
   });
 }
 
+// Packet fetch through DMI: the same packets at the same time as through b_transport (the
+// bench memory annotates its 20 ns read latency on either path). 25 dwords in the ring, bursts
+// of 16: two fetches, both served by one DMI grant (one 64 KiB page); fetch_dmi off: none.
+TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
+  struct result { sc_core::sc_time irq; uint64_t fetches, dmi_fetches, grants, mem_reads; };
+  auto once = [this](bool dmi) {
+    config::global().set("bench.cp.fetch_dmi", dmi ? "true" : "false", "test");
+    result r{};
+    run([&r](cp_bench& b) {
+      std::vector<uint32_t> s;
+      for (uint32_t i = 0; i < 10; i++) s.insert(s.end(), {t4(CP_SCRATCH_REG0, 1), i});
+      s.insert(s.end(), {t7(0x46, 4), 0xc0000004, 0xb000, 0, 0x99});  // timestamp + IRQ
+      b.submit(s);
+      sc_core::wait(b.irq_sig.posedge_event());
+      r.irq = sc_core::sc_time_stamp();
+      ASSERT_TRUE(b.wait_idle());
+      EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 9u);
+      EXPECT_EQ(b.mem.read32(0xb000), 0x99u);
+    });
+    r.fetches = b->cp.fetches.value();
+    r.dmi_fetches = b->cp.dmi_fetches.value();
+    r.grants = b->mem.dmi_grants.value();
+    r.mem_reads = b->mem.reads.value();
+    b.reset();
+    gpuvp::testing::fresh_simulation();
+    return r;
+  };
+  const result on = once(true), off = once(false);
+  EXPECT_EQ(on.irq, off.irq);
+  EXPECT_GT(on.irq, sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(on.fetches, 2u);
+  EXPECT_EQ(on.dmi_fetches, 2u);
+  EXPECT_EQ(on.grants, 1u);
+  EXPECT_EQ(on.mem_reads, 0u);
+  EXPECT_EQ(off.fetches, 2u);
+  EXPECT_EQ(off.dmi_fetches, 0u);
+  EXPECT_EQ(off.grants, 0u);
+  EXPECT_EQ(off.mem_reads, 2u);
+}
+
+// An invalidation drops the CP's region: the next fetch asks again (a second grant).
+TEST_F(cpModel, DmiInvalidationIsHonoured) {
+  run([](cp_bench& b) {
+    b.submit({t4(CP_SCRATCH_REG0, 1), 1});
+    ASSERT_TRUE(b.wait_idle());
+    b.mem.revoke_dmi();
+    b.submit({t4(CP_SCRATCH_REG0, 1), 2});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 2u);
+  });
+  EXPECT_EQ(b->mem.dmi_grants.value(), 2u);
+  EXPECT_EQ(b->cp.dmi_fetches.value(), 2u);
+}
+
+// A target without DMI (memory dmi off): every fetch goes through b_transport.
+TEST_F(cpModel, FetchWithoutDmiFromTheTarget) {
+  config::global().set("bench.mem.dmi", "false", "test");
+  run([](cp_bench& b) {
+    b.submit({t4(CP_SCRATCH_REG0, 1), 3});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 3u);
+  });
+  EXPECT_EQ(b->cp.dmi_fetches.value(), 0u);
+  EXPECT_EQ(b->mem.reads.value(), b->cp.fetches.value());
+}
+
 TEST_F(cpModel, ExecCsGoesToTheDispatchPort) {
   run([](cp_bench& b) {
     b.submit({t7(0x33, 4), 0, 2, 3, 4});
