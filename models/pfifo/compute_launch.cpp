@@ -3,6 +3,7 @@
 #include <sstream>
 #include <systemc>
 #include "compute.h"
+#include "pfifo.h"
 
 namespace gpuvp::pfifo {
 
@@ -16,6 +17,10 @@ compute_launch_engine::compute_launch_engine(std::string name, fifo_bus& bus, bo
       component(owner, "compute_component", "compute", "compute engine component the compute class launches on"),
       bus_(bus),
       gf100_(gf100) {
+  // The owner is the pfifo component (its fifo_bus base is private): its core holds the channel
+  // descriptors.
+  if (auto* pf = dynamic_cast<pfifo_component*>(const_cast<sc_core::sc_object*>(owner)))
+    channel_desc = [pf](unsigned ch) { return ch < pf->core().channel_count() ? pf->core().chan(ch).inst_desc : 0xffffffffu; };
   if (!kernels.get().empty()) {
     try {
       for (const auto& e : sm::parse_kernelslist(kernels).entries)
@@ -94,6 +99,7 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
     case m_notify: s.notify_armed = true; break;
     case m_dma_notify: s.dma_notify = param; break;
     case m_dma_semaphore: s.dma_semaphore = param; break;
+    case m_dma_global: s.dma_global = param; ++s.bind_global; break;
     case m_kernel: s.kernel = param; break;
     case m_grid_x: case m_grid_x + 4: case m_grid_x + 8: s.grid[(mthd - m_grid_x) / 4] = param; break;
     case m_block_x: case m_block_x + 4: case m_block_x + 8: s.block[(mthd - m_block_x) / 4] = param; break;
@@ -126,7 +132,14 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
         return refuse(os.str());
       }
       ++outstanding_;
-      auto go = [this, c, ce, k = sm::kernel_launch{g, b, tr}]() mutable {
+      sm::mem_sideband sb;
+      sb.vm_engine = vm_engine_pgraph;
+      sb.vm_client = vm_client_prop;
+      sb.dma_slot = s.dma_global;
+      sb.dma_bind = s.bind_global;
+      sb.vm_context = channel_desc ? channel_desc(ch) : 0xffffffffu;
+      sb.channel = ch;
+      auto go = [this, c, ce, k = sm::kernel_launch{g, b, tr, sb}]() mutable {
         const size_t errors_before = ce->modelled_errors().size();
         const uint64_t mem_errors_before = ce->mem_errors.value();
         ce->launch(std::move(k), [this, c, ce, errors_before, mem_errors_before](const sm::kernel_result&) {

@@ -6,6 +6,7 @@
 //   0x104 NOTIFY            arm the notifier of the next LAUNCH (written when the kernel completes)
 //   0x180 DMA_NOTIFY        DMA object of the notifier (RAMHT handle; GF100: its address)
 //   0x184 DMA_SEMAPHORE     DMA object of the release semaphore (GF100: the base address)
+//   0x188 DMA_GLOBAL        DMA object of the kernels' global/local memory (GF100: unused)
 //   0x200 KERNEL            1-based index of the kernel in `compute_kernels` (a kernelslist.g)
 //   0x204/0x208/0x20c       GRID_X/Y/Z   (must match the trace header)
 //   0x210/0x214/0x218       BLOCK_X/Y/Z  (must match the trace header)
@@ -15,8 +16,14 @@
 // Notifier (16 bytes, as M2MF's): completion timestamp in ns, 0, status (0 done, 1 the kernel
 // hit a memory error or failed, 2 the launch was refused). Launch errors (unknown kernel, bad
 // trace, grid/block mismatch, no compute component) are the engine's modelled errors.
+// Side band of a launched kernel's memory accesses (sm::mem_sideband): vm_engine 0 (PGRAPH),
+// vm_client 0x0b (PROP: nv50-vm.rst "PGRAPH raster output and CUDA global/local memory
+// accesses"), dma_slot = DMA_GLOBAL's selector (0xffffffff until set), dma_bind = how many times
+// DMA_GLOBAL was written, vm_context = the launching channel's descriptor, channel = its id; the
+// compute engine sends them as user accesses.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,15 +48,20 @@ class compute_launch_engine : public engine {
   param<std::string> component;  // name of the compute engine component
 
   enum : uint32_t {
-    m_notify = 0x104, m_dma_notify = 0x180, m_dma_semaphore = 0x184, m_kernel = 0x200, m_grid_x = 0x204,
+    m_notify = 0x104, m_dma_notify = 0x180, m_dma_semaphore = 0x184, m_dma_global = 0x188, m_kernel = 0x200, m_grid_x = 0x204,
     m_block_x = 0x210, m_semaphore_offset = 0x220, m_semaphore_release = 0x224, m_launch = 0x300,
   };
   uint64_t launches = 0, completed = 0, launch_errors = 0, kernel_errors = 0, notifies = 0, releases = 0;
+  static constexpr uint32_t vm_engine_pgraph = 0x0, vm_client_prop = 0x0b;
+  // The channel descriptor of channel `ch` (the vm_context of its kernels); by default the owning
+  // pfifo component's channel state (fifo_core::channel::inst_desc), 0xffffffff without one.
+  std::function<uint32_t(unsigned ch)> channel_desc;
   std::vector<std::string> errors;  // launch errors (first 8)
   void describe_errors(std::vector<std::string>& out) const override;
 
   struct state {
     uint32_t dma_notify = 0, dma_semaphore = 0, kernel = 0, semaphore_offset = 0, release_value = 0;
+    uint32_t dma_global = 0xffffffffu, bind_global = 0;
     uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     bool notify_armed = false, release_armed = false;
   };

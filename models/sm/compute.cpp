@@ -42,10 +42,13 @@ class compute_engine::tlm_mem : public mem_port {
     const uint64_t folded = uint64_t(e_.mem_base) + (addr & (uint64_t(e_.mem_size) - 1));
     transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, folded, buf_.data(), bytes);
     t.ext.initiator = 0x534d;  // "SM"
-    t.ext.vm_engine = uint32_t(e_.vm_engine.get());
-    t.ext.vm_client = uint32_t(e_.vm_client.get());
-    t.ext.dma_slot = uint32_t(e_.dma_slot.get());
-    t.ext.vm_context = uint32_t(e_.vm_context.get());
+    const mem_sideband& sb = e_.cur_;
+    t.ext.vm_engine = sb.vm_engine;
+    t.ext.vm_client = sb.vm_client;
+    t.ext.dma_slot = sb.dma_slot;
+    t.ext.dma_bind = sb.dma_bind;
+    t.ext.vm_context = sb.vm_context;
+    t.ext.channel = sb.channel;
     t.ext.priv = privilege::user;
     sc_core::sc_time d = e_.lt_.offset();
     const sc_core::sc_time before = d;
@@ -99,6 +102,13 @@ void compute_engine::thread() {
     queue_.pop_front();
     busy_ = true;
     const kernel_trace& k = *p.k.trace;
+    if (p.k.sideband) {
+      cur_ = *p.k.sideband;
+      ++sideband_kernels;
+    } else {
+      cur_ = mem_sideband{uint32_t(vm_engine.get()), uint32_t(vm_client.get()), uint32_t(dma_slot.get()), 0,
+                          uint32_t(vm_context.get()), gpu_ext::none};
+    }
     gpu_sim g(cfg_, mem_.get(), unsigned(uint64_t(sms)));
     const uint64_t every = trace_warps;
     auto& tr = tracer::global();

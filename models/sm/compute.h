@@ -8,7 +8,8 @@
 //
 // Memory: L1 misses and stores go out of `out` (bound to the interconnect, or with
 // `compute.out.to: mmu.in` to an MMU's target) as timed b_transport reads and writes of one L1
-// line, with a gpu_ext carrying the vm_engine/vm_client/dma_slot/vm_context params; the annotated
+// line, with a gpu_ext carrying the launch's side band (kernel_launch::sideband) or, for a launch
+// without one, the vm_engine/vm_client/dma_slot/vm_context params; the annotated
 // delay becomes the miss latency in core cycles. Trace addresses (CUDA virtual addresses) are
 // folded into the window [mem_base, mem_base + mem_size).
 //
@@ -21,6 +22,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 #include <systemc>
@@ -43,9 +45,19 @@ bool shipped_config_text(const std::string& name, std::string& gpgpusim, std::st
 // Builds a gpu_config from a shipped name and/or a comma-separated list of option files.
 gpu_config make_gpu_config(const std::string& gpu, const std::string& files);
 
+// The gpu_ext side band of one kernel's memory accesses (the SM's accesses are user accesses).
+struct mem_sideband {
+  uint32_t vm_engine = gpu_ext::none, vm_client = gpu_ext::none;
+  uint32_t dma_slot = gpu_ext::none, dma_bind = 0;  // DMA object selector and its rewrite generation
+  uint32_t vm_context = gpu_ext::none;              // channel descriptor
+  uint32_t channel = gpu_ext::none;                 // launching PFIFO channel
+};
+
 struct kernel_launch {
   dim3 grid, block;                          // must match the trace's header
   std::shared_ptr<const kernel_trace> trace;
+  // This kernel's side band (e.g. from the launching channel); none: the vm_* / dma_slot params.
+  std::optional<mem_sideband> sideband = std::nullopt;
 };
 
 class compute_engine : public sc_core::sc_module, public component {
@@ -82,6 +94,7 @@ class compute_engine : public sc_core::sc_module, public component {
   counter mem_reads{this, "mem_reads", "line reads sent to the interconnect"};
   counter mem_writes{this, "mem_writes", "line writes sent to the interconnect"};
   counter mem_errors{this, "mem_errors", "memory transactions answered with an error"};
+  counter sideband_kernels{this, "sideband_kernels", "kernels whose accesses carried the launch's own side band"};
   gauge ipc{this, "ipc", "warp instructions per core cycle over all kernels",
             [this] { return cycles ? double(warp_insts) / double(cycles) : 0.0; }};
   gauge l1_hit_rate{this, "l1_hit_rate", "L1 hits / (hits + misses)",
@@ -120,6 +133,7 @@ class compute_engine : public sc_core::sc_module, public component {
   std::deque<pending> queue_;
   sc_core::sc_event queued_;
   bool busy_ = false;
+  mem_sideband cur_;  // side band of the running kernel's accesses
   std::vector<kernel_result> results_;
   std::vector<std::string> errors_;
 };

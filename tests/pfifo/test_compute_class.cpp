@@ -128,6 +128,64 @@ TEST_F(compute_class, WorkloadLaunchesKernelsAndRefWaitsForThem) {
             sc_core::sc_time(double(ce->results()[1].cycles * 883 + 100000 - 10000), sc_core::SC_PS));
 }
 
+// The kernels' side band comes from the launching channel (compute_launch.h): with compute.out
+// bound to the platform's NV50 MMU, three channels launch the ffma kernel (LDG of the line at
+// trace 0x7f4e8a000000, STG of the line at 0x7f4e8a000100; mem_base 0 / mem_size 4 KiB fold them
+// to offsets 0x000 and 0x100) after DMA_GLOBAL (0x188) selects each channel's own linear VRAM DMA
+// object at selector 0x22. Channels 0 and 1: bases 0x3300000 and 0x3400000, so the STG's 128
+// zero bytes (the line the LDG read) land at VRAM 0x3300100 and 0x3400100, pre-filled with a
+// pattern here. Channel 2: limit 0xff, so the STG at 0x100 faults; the MMU's fault names the
+// side band: engine 0 (PGRAPH), client 0xb (PROP), selector 0x22, channel 2's descriptor, a write.
+TEST_F(compute_class, KernelAccessesUseTheLaunchingChannelsAddressSpace) {
+  std::string text = "gen G84\ncompute tests/sm/data/ffma/kernelslist.g\n";
+  const char* base[3] = {"0x3300000 limit 0xfff", "0x3400000 limit 0xfff", "0x3500000 limit 0xff"};
+  for (int c = 0; c < 3; ++c) {
+    const std::string n = std::to_string(c);
+    text += "channel " + n + " dma\ndmaobj " + n + " 0x22 target vram base " + base[c] + "\n" +
+            "object " + n + " 0xc0de50c0 engine 2 sel 0x40\nobject " + n + " 0xd0000022 engine 0 sel 0x22\n" +
+            "push " + n + "\n  inc 0 OBJECT 0xc0de50c0\n  inc 0 0x188 0xd0000022\n  inc 0 0x200 1 1 1 1 32 1 1\n" +
+            "  inc 0 0x300 0\n  inc 0 REF_CNT " + std::to_string(0x10 + c) + "\nend\nexpect ref " + n + " " +
+            std::to_string(0x10 + c) + "\n";
+  }
+  configure_text(text, "compute:\n  out:\n    to: mmu.in\n  mem_base: 0\n  mem_size: 4096\n");
+  platform p;
+  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* ce = p.find_as<sm::compute_engine>("compute");
+  ASSERT_NE(pf, nullptr);
+  ASSERT_NE(ce, nullptr);
+  auto w = pfifo::parse_pb_workload(text, "sideband.pb");
+  p.host_initiator().run_workload(w.get());
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborated: the debug path works
+  const uint32_t pattern[2] = {0xdeadbeef, 0xdeadbeef};
+  ASSERT_TRUE(p.debug_write(vram + 0x3300100, pattern, 8));
+  ASSERT_TRUE(p.debug_write(vram + 0x3400100, pattern, 8));
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+  std::ostringstream os;
+  EXPECT_EQ(w->check(p, os), 0) << os.str();
+  ASSERT_EQ(ce->results().size(), 3u);
+  EXPECT_EQ(ce->sideband_kernels.value(), 3u);
+  EXPECT_EQ(vram32(p, 0x3300100), 0u);
+  EXPECT_EQ(vram32(p, 0x3300104), 0u);
+  EXPECT_EQ(vram32(p, 0x3400100), 0u);
+  EXPECT_EQ(vram32(p, 0x3400104), 0u);
+  EXPECT_EQ(ce->mem_errors.value(), 1u);  // channel 2's STG
+  const uint32_t d0 = pf->core().chan(0).inst_desc, d2 = pf->core().chan(2).inst_desc;
+  EXPECT_NE(d0, pf->core().chan(1).inst_desc);
+  // The MMU's fault registers (BAR0 0x100c90..; the workload's driver acknowledged the interrupt,
+  // the source registers stay): FAULT_SOURCE engine 0 | client 0x0b << 8, FAULT_SELECTOR 0x22,
+  // FAULT_CHANNEL 2, FAULT_CHANDESC = channel 2's descriptor, FAULT_ADDR_LO 0x100.
+  auto mmu_reg = [&](uint64_t off) {
+    uint32_t v = 0;
+    EXPECT_TRUE(p.debug_read(0x100000000ull + 0x100000 + off, &v, 4));
+    return v;
+  };
+  EXPECT_EQ(mmu_reg(0xc94), 0x0bu << 8);
+  EXPECT_EQ(mmu_reg(0xc98), 0x22u);
+  EXPECT_EQ(mmu_reg(0xc9c), 2u);
+  EXPECT_EQ(mmu_reg(0xca0), d2);
+  EXPECT_EQ(mmu_reg(0xca4), 0x100u);
+}
+
 // Launch errors are refused with notifier status 2 and a modelled error naming the cause; the
 // channel goes on (REF after the refused launch).
 TEST_F(compute_class, LaunchErrorsAreModelledErrors) {

@@ -133,6 +133,42 @@ TEST_F(compute_mmu, GlobalAccessesAreTranslatedByThePageTables) {
   EXPECT_FALSE(irq->read());
 }
 
+TEST_F(compute_mmu, LaunchSidebandSelectsTheChannelsPageTables) {
+  build();
+  // A second channel structure at VRAM 0x300000 (descriptor 0x300) with the same paged DMA object
+  // at selector 2 but its own page directory: PDE 0 -> page table at VRAM 0x400000, PTE i -> VRAM
+  // linear 0xb0000000 + i * 4 KiB. The same kernel (STG at trace 0x7f0000005000: offset 0x5000,
+  // page 5) launched with each channel's side band (PGRAPH, client 0x0b PROP, selector 2) lands
+  // at 0xa0005000 for descriptor 0x100 and at 0xb0005000 for descriptor 0x300.
+  const uint32_t d[6] = {0x7fc0003d, 0xffffffff, 0, 0xff000000, 0, 0x00080000};
+  mem->load(vram + 0x300000 + 0x20, d, sizeof d);
+  const uint64_t pde = 0x00400003;
+  mem->load(vram + 0x300000 + 0x200, &pde, 8);
+  for (uint64_t i = 0; i < 16; ++i) {
+    const uint64_t pte = 0xb0000001ull + (i << 12);
+    mem->load(vram + 0x400000 + i * 8, &pte, 8);
+  }
+  auto k = kernel({mem_op("STG.E", true, 0x7f0000005000), exit_op()});
+  mem_sideband a{0x0, 0x0b, 2, 0, 0x100, 0}, b{0x0, 0x0b, 2, 0, 0x300, 1};
+  ce->launch({k->grid, k->block, k, a});
+  ce->launch({k->grid, k->block, k, b});
+  sc_core::sc_start();
+  ASSERT_EQ(ce->results().size(), 2u);
+  EXPECT_TRUE(ce->modelled_errors().empty());
+  EXPECT_EQ(ce->sideband_kernels.value(), 2u);
+  EXPECT_TRUE(t->saw(vram + 0xa0005000, true));
+  EXPECT_TRUE(t->saw(vram + 0xb0005000, true));
+  EXPECT_TRUE(t->saw(vram + 0x300200, false));             // channel B's PDE was walked
+  EXPECT_TRUE(t->saw(vram + 0x400000 + 5 * 8, false));     // and its PTE of page 5
+  // A launch without a side band uses the params (descriptor 0x100): channel A's page again.
+  t->log.clear();
+  ce->launch({k->grid, k->block, k});
+  sc_core::sc_start();
+  EXPECT_TRUE(t->saw(vram + 0xa0005000, true));
+  EXPECT_FALSE(t->saw(vram + 0xb0005000, true));
+  EXPECT_EQ(ce->sideband_kernels.value(), 2u);
+}
+
 TEST_F(compute_mmu, PageFaultIsTheComputeEnginesModelledError) {
   build();
   // trace 0x7f0000040000 -> offset 0x40000 -> page 0x40, whose PTE (VRAM 0x200200) is 0:
