@@ -72,24 +72,42 @@ struct rig {
     words = uint32_t(w.size());
     vram->load(pb, w.data(), 4 * w.size());
     // Channel 0 structure at VRAM 0x10000: pushbuffer DMA object (selector 1, all VRAM) and RAMHT.
-    const uint64_t inst = 0x10000;
     const uint32_t dmaobj[6] = {0x3d | 1u << 16 | 2u << 18, 0x40000000, 0, 0, 0, 0};  // VRAM, RW, limit 1 GiB
     vram->load(inst + 0x10, dmaobj, sizeof dmaobj);
     const uint32_t h = pfifo::ramht_hash(0xbeef0001, pfifo::ramht_bits(0x8000), 0);
     const uint32_t ent[2] = {0xbeef0001, pfifo::ramht_context(pfifo::gen::g84, 1, 0x40, 0)};
     vram->load(inst + 0x10000 + h * 8, ent, 8);
+    // Channel 1 as nouveau sets up a G84 channel: RAMFC at instance + 0x5400 (DMA_INSTANCE =
+    // selector 1, RAMHT descriptor: 32 KiB at instance + 0x10000, CHAN_INST), runlist {1}.
+    const uint32_t ramfc_words[0x9c / 4] = {};
+    vram->load(ramfc, ramfc_words, sizeof ramfc_words);
+    auto w32 = [&](uint64_t a, uint32_t v) { vram->load(a, &v, 4); };
+    w32(ramfc + 0x3c, 0x003f6078);
+    w32(ramfc + 0x48, 1);
+    w32(ramfc + 0x4c, 0xffffffff);
+    w32(ramfc + 0x80, 3u << 27 | 4u << 24 | 0x10000 >> 4);
+    w32(ramfc + 0x98, uint32_t(inst >> 12));
+    w32(0x8000, chid);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    host->wr(host->regs, 0x300, 0);                        // CHAN_SEL 0
-    host->wr(host->regs, 0x308, uint32_t(inst >> 12));     // CHAN_INST
-    host->wr(host->regs, 0x30c, 1);                        // CHAN_PB_DMAOBJ
-    host->wr(host->regs, 0x304, 1);                        // CHAN_CTRL enable
+    host->wr(host->regs, 0x12f4, 0x8000 >> 12);  // PLAYLIST
+    host->wr(host->regs, 0x12ec, 1);             // PLAYLIST_LEN
+    host->wr(host->regs, 0x1200, 1);             // PUSH0
+    host->wr(host->regs, 0x1250, 1);             // PULL0
+    host->wr(host->regs, 0x500, 1);              // CACHES
   }
-  // One run of the whole pushbuffer: DMA_GET = start, DMA_PUT = end, simulate until idle.
+  // One run of the whole pushbuffer: the channel unloaded (KICK_CHANNEL), RAMFC DMA_GET = start,
+  // the channel (re)enabled, USERD DMA_PUT = end, simulate until idle.
   void once() {
-    host->wr(host->regs, 0x324, uint32_t(pb));
-    host->wr(host->userd, 0x40, uint32_t(pb + 4 * words));
+    host->wr(host->regs, 0x12fc, uint32_t(inst >> 12));
+    sc_core::sc_start();
+    const uint32_t start[4] = {uint32_t(pb), 0, uint32_t(pb), 0};  // DMA_PUT, DMA_PUT_HIGH, DMA_GET, DMA_GET_HIGH
+    vram->load(ramfc + 0x08, start, sizeof start);
+    host->wr(host->regs, 0x600 + 4 * chid, 0x80000000u | uint32_t(ramfc >> 8));
+    host->wr(host->userd, chid * 0x2000 + 0x40, uint32_t(pb + 4 * words));
     sc_core::sc_start();
   }
+  static constexpr uint64_t inst = 0x10000, ramfc = inst + 0x5400;
+  static constexpr unsigned chid = 1;
 };
 
 rig& the_rig() {
@@ -131,7 +149,7 @@ BENCHMARK(BM_router_bare_transactions);
 // Reference: the PFIFO core alone over an in-process flat bus (no TLM, no SystemC).
 struct flat_bus : pfifo::fifo_bus {
   std::vector<uint8_t> mem = std::vector<uint8_t>(16 << 20);
-  bool dma(bool w, unsigned, uint32_t, uint64_t off, void* d, unsigned len, pfifo::client, uint64_t& now) override {
+  bool dma(bool w, unsigned, uint32_t, uint64_t off, void* d, unsigned len, pfifo::client, uint64_t& now, uint32_t) override {
     return phys(w, off, d, len, now);
   }
   bool vm(bool w, unsigned, uint64_t a, void* d, unsigned len, pfifo::client, uint64_t& now) override { return phys(w, a, d, len, now); }

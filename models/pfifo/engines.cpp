@@ -2,18 +2,18 @@
 
 namespace gpuvp::pfifo {
 
-bool m2mf_engine::access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len, uint64_t& t) {
+bool m2mf_engine::access(bool write, unsigned ch, uint32_t obj, uint32_t bind, uint64_t off, void* data, unsigned len, uint64_t& t) {
   if (gf100_) return bus_.vm(write, ch, off, data, len, as_, t);
-  return bus_.dma(write, ch, obj, off, data, len, as_, t);
+  return bus_.dma(write, ch, obj, off, data, len, as_, t, bind);
 }
 
 uint64_t m2mf_engine::execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) {
   state& s = channel_state(ch);
   switch (mthd) {
     case 0x104: s.notify = param; s.notify_armed = true; break;
-    case 0x180: s.dma_notify = param; break;
-    case 0x184: s.dma_in = param; break;
-    case 0x188: s.dma_out = param; break;
+    case 0x180: s.dma_notify = param; ++s.bind_notify; break;
+    case 0x184: s.dma_in = param; ++s.bind_in; break;
+    case 0x188: s.dma_out = param; ++s.bind_out; break;
     case 0x238: s.offset_in = (s.offset_in & 0xffffffffull) | uint64_t(param & 0xff) << 32; break;
     case 0x23c: s.offset_out = (s.offset_out & 0xffffffffull) | uint64_t(param & 0xff) << 32; break;
     case 0x30c: s.offset_in = (s.offset_in & ~0xffffffffull) | param; break;
@@ -29,8 +29,8 @@ uint64_t m2mf_engine::execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_
       bool ok = true;
       for (uint32_t i = 0; i < s.line_count && ok; ++i) {
         ok = s.line_length == 0 ||
-             (access(false, ch, s.dma_in, s.offset_in + uint64_t(i) * s.pitch_in, line.data(), s.line_length, t) &&
-              access(true, ch, s.dma_out, s.offset_out + uint64_t(i) * s.pitch_out, line.data(), s.line_length, t));
+             (access(false, ch, s.dma_in, s.bind_in, s.offset_in + uint64_t(i) * s.pitch_in, line.data(), s.line_length, t) &&
+              access(true, ch, s.dma_out, s.bind_out, s.offset_out + uint64_t(i) * s.pitch_out, line.data(), s.line_length, t));
         if (ok) bytes_copied += s.line_length;
       }
       if (!ok) ++faults;
@@ -39,7 +39,7 @@ uint64_t m2mf_engine::execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_
       if (s.notify_armed) {
         // Notifier: 64-bit timestamp (ns), then the return value 0 and the status (0 done, 1 fault).
         struct { uint64_t ts; uint32_t ret, status; } n{t / 1000, 0, ok ? 0u : 1u};
-        if (access(true, ch, s.dma_notify, 0, &n, 16, t)) ++notifies;
+        if (access(true, ch, s.dma_notify, s.bind_notify, 0, &n, 16, t)) ++notifies;
         s.notify_armed = false;
       }
       return t - start + method_cost_ps;

@@ -49,6 +49,9 @@ class m2mf_engine : public engine {
     uint64_t offset_in = 0, offset_out = 0;
     uint32_t pitch_in = 0, pitch_out = 0, line_length = 0, line_count = 0;
     bool notify_armed = false;
+    // DMA slots 6 BUFFER_NOTIFY, 4 BUFFER_IN, 5 BUFFER_OUT (nv50-vm.rst): selector-rewrite
+    // generations, bumped by every write of the selector method (sent as gpu_ext::dma_bind).
+    uint32_t bind_notify = 0, bind_in = 0, bind_out = 0;
   };
   state& channel_state(unsigned ch) {
     if (st_.size() <= ch) st_.resize(ch + 1);
@@ -59,7 +62,7 @@ class m2mf_engine : public engine {
   uint64_t execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) override;
 
  private:
-  bool access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len, uint64_t& t);
+  bool access(bool write, unsigned ch, uint32_t obj, uint32_t bind, uint64_t off, void* data, unsigned len, uint64_t& t);
   fifo_bus& bus_;
   bool gf100_;
   client as_;

@@ -1,6 +1,7 @@
 #include "fifo_core.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace gpuvp::pfifo {
@@ -122,10 +123,200 @@ dma_object parse_g80_dmaobj(const uint32_t w[6]) {
 fifo_core::fifo_core(const core_config& cfg, fifo_bus& bus) : cfg_(cfg), bus_(bus), chans_(cfg.channels) {
   for (unsigned i = 0; i < chans_.size(); ++i) {
     chans_[i].id = i;
-    chans_[i].cache.reset(cfg.cache_depth);
-    for (auto& e : chans_[i].engines) e = uint8_t(software_engine());
-    chans_[i].last_engine = uint8_t(software_engine());
+    reset_channel(chans_[i]);
   }
+  if (cfg_.ramfc) reassign = push_access = pull_access = false;  // the driver enables them (nouveau's fifo init)
+}
+
+void fifo_core::reset_channel(channel& c) {
+  channel n;
+  n.id = c.id;
+  n.stats = c.stats;
+  n.cache.reset(cfg_.cache_depth);
+  for (auto& e : n.engines) e = uint8_t(software_engine());
+  n.last_engine = uint8_t(software_engine());
+  n.ramht_offset = cfg_.ramht_offset;
+  n.ramht_bits = ramht_bits(cfg_.ramht_size);
+  n.pb_bind = c.pb_bind;
+  n.sem_bind = c.sem_bind;
+  c = std::move(n);
+}
+
+// ---------------------------------------------------------------- RAMFC, channel table, runlist
+void fifo_core::bind_channel(unsigned ch, bool enable, uint64_t ramfc_addr, uint32_t desc) {
+  channel& c = chans_.at(ch);
+  if (ramfc_addr != c.ramfc || desc != c.inst_desc) {  // another channel structure: a new channel
+    const bool listed = c.in_runlist;
+    reset_channel(c);
+    c.in_runlist = listed;
+    c.ramfc = ramfc_addr;
+    c.inst_desc = desc;
+    if (loaded_ == int(ch)) loaded_ = -1;  // its old state is dropped, not saved
+  }
+  c.enabled = enable;
+  if (enable && loaded_ != int(ch)) c.fresh = true;
+}
+
+void fifo_core::request_runlist(uint64_t addr, unsigned count) {
+  runlist_addr_ = addr;
+  runlist_count_ = count;
+  runlist_pending_ = true;
+}
+
+void fifo_core::request_unload(uint32_t inst_shr12) {
+  unload_inst_ = inst_shr12;
+  unload_pending_ = true;
+}
+
+void fifo_core::housekeeping(uint64_t& now) {
+  if (runlist_pending_) {
+    std::vector<uint32_t> ids(runlist_count_);
+    ++runlist_reads;
+    if (runlist_count_ && !bus_.inst(false, runlist_addr_, ids.data(), unsigned(4 * ids.size()), now)) {
+      char b[64];
+      snprintf(b, sizeof b, "runlist at 0x%llx is not readable", (unsigned long long)runlist_addr_);
+      ramfc_problems.push_back(b);
+      ids.clear();
+    }
+    for (auto& c : chans_) c.in_runlist = false;
+    for (uint32_t id : ids)
+      if ((id & 0x7f) < chans_.size()) chans_[id & 0x7f].in_runlist = true;
+    runlist_pending_ = false;
+  }
+  if (unload_pending_) {
+    if (loaded_ >= 0 && (chans_[loaded_].inst_desc & 0x3fffffff) == (unload_inst_ & 0x3fffffff)) {
+      save_channel(chans_[loaded_], now);
+      loaded_ = -1;
+    }
+    unload_pending_ = false;
+  }
+}
+
+namespace {
+uint64_t desc_address(uint32_t desc, uint64_t vram_base) {  // instance >> 12 | target << 28 (0 VRAM, 2-3 SYSRAM)
+  const uint64_t linear = uint64_t(desc & 0x0fffffff) << 12;
+  return ((desc >> 28) & 3) == 0 ? vram_base + linear : linear;
+}
+}  // namespace
+
+bool fifo_core::load_channel(channel& c, uint64_t& now) {
+  uint32_t f[40] = {};
+  const unsigned n = ramfc::size(cfg_.g);
+  if (!bus_.inst(false, c.ramfc, f, n, now)) {
+    c.ramfc_bad = true;
+    char b[96];
+    snprintf(b, sizeof b, "channel %u: RAMFC at 0x%llx is not readable", c.id, (unsigned long long)c.ramfc);
+    ramfc_problems.push_back(b);
+    return false;
+  }
+  ++ramfc_loads;
+  ++c.pb_bind;  // loading writes the pushbuffer slot's selector
+  c.fetch.clear();
+  // RAMFC as this model saved it: the channel's state (which also holds what RAMFC has no field
+  // for: the CACHE, acknowledged errors, acquire times) is current. Otherwise (first load after
+  // the channel table enabled it, or the host rewrote RAMFC) every field is taken from RAMFC.
+  const bool same = !c.fresh && std::memcmp(f, c.ramfc_raw, n) == 0;
+  c.fresh = false;
+  if (same) {
+    if (on_load) on_load(c.id);
+    return true;
+  }
+  std::memcpy(c.ramfc_raw, f, sizeof f);
+  auto w = [&](uint32_t off) { return f[off / 4]; };
+  auto hi = [&](uint32_t off) { return uint64_t(w(off) & 0xff) << 32; };
+  c.ib_mode = (w(ramfc::dma_fetch) & ramfc::dma_fetch_ib_enable) != 0;
+  c.ib_address = (w(ramfc::ib_address_low) & ~7u) | hi(ramfc::ib_config);
+  c.ib_order = (w(ramfc::ib_config) >> 16) & 0x1f;
+  const uint32_t ib_mask = (uint32_t(1) << c.ib_order) - 1;
+  c.ib_get = w(ramfc::ib_get) & ib_mask;
+  c.ib_put = (c.ib_put_written ? c.ib_put : w(ramfc::ib_put)) & ib_mask;
+  if (!c.put_written) c.dma_put = w(ramfc::dma_put) | hi(ramfc::dma_put_high);
+  c.dma_get = w(ramfc::dma_get) | hi(ramfc::dma_get_high);
+  c.dma_mget = w(ramfc::dma_mget) | hi(ramfc::dma_mget_high);
+  const uint32_t st = w(ramfc::dma_state);
+  c.st.ni = st & 1;
+  c.st.mthd = ((st >> 2) & 0x7ff) << 2;
+  c.st.subc = (st >> 13) & 7;
+  c.st.lenp = (st >> 16) & 1;
+  c.subr_active = (st >> 17) & 1;
+  c.nonmain = (st >> 18) & 1;
+  c.st.incr_once = false;
+  c.st.mcnt = w(ramfc::method_count);
+  c.dcount_shadow = w(ramfc::dcount_shadow);
+  c.subr_return = w(ramfc::subroutine) & ~3u;
+  c.pb_dmaobj = w(ramfc::dma_instance) & 0xffff;
+  c.dma_limit = w(ramfc::dma_limit);
+  for (unsigned i = 0; i < 8; ++i) c.engines[i] = uint8_t((w(ramfc::engine) >> (4 * i)) & 0xf);
+  const uint32_t p1 = w(ramfc::pull1);
+  c.last_engine = uint8_t(p1 & 0xf);
+  c.acquire_active = (p1 >> 4) & 1;
+  c.acquire_source = (p1 >> 5) & 1;
+  c.acquire_mode = (p1 >> 7) & 1;
+  c.acquire_value = w(ramfc::acquire_value);
+  const uint32_t sem = w(ramfc::semaphore);
+  c.semaphore_offset = (sem & 0x3fff) << 2;
+  c.semaphore_off_val = (sem >> 14) & 1;
+  c.dma_semaphore = sem >> 16;
+  c.ref = w(ramfc::ref);
+  const uint32_t sli = w(ramfc::sli);
+  c.sli_mask = sli & 0xfff;
+  c.sli_active = (sli >> 28) & 1;
+  c.sli_enable = (sli >> 29) & 1;
+  c.ramht_offset = uint64_t(w(ramfc::ramht) & 0xffff) << 4;
+  c.ramht_bits = ((w(ramfc::ramht) >> 27) & 3) + 9;
+  if (cfg_.g >= gen::g84) {
+    c.semaphore_address = hi(ramfc::semaphore_address_high) | w(ramfc::semaphore_address_low);
+    c.semaphore_sequence = w(ramfc::semaphore_sequence);
+    c.inst_desc = w(ramfc::chan_inst) & 0x3fffffff;
+  }
+  c.inst = desc_address(c.inst_desc, cfg_.vram_base);
+  if (on_load) on_load(c.id);
+  return true;
+}
+
+void fifo_core::save_channel(channel& c, uint64_t& now) {
+  uint32_t* f = c.ramfc_raw;
+  auto set = [&](uint32_t off, uint32_t v) { f[off / 4] = v; };
+  set(ramfc::ib_put, c.ib_put);
+  set(ramfc::ib_get, c.ib_get);
+  set(ramfc::dma_put, uint32_t(c.dma_put));
+  set(ramfc::dma_put_high, uint32_t(c.dma_put >> 32) & 0xff);
+  set(ramfc::dma_get, uint32_t(c.dma_get));
+  set(ramfc::dma_get_high, uint32_t(c.dma_get >> 32) & 0xff);
+  set(ramfc::dma_mget, uint32_t(c.dma_mget));
+  set(ramfc::dma_mget_high, uint32_t(c.dma_mget >> 32) & 0xff);
+  set(ramfc::dma_state, uint32_t(c.st.ni) | ((c.st.mthd >> 2) & 0x7ff) << 2 | (c.st.subc & 7) << 13 | uint32_t(c.st.lenp) << 16 |
+                            uint32_t(c.subr_active) << 17 | uint32_t(c.nonmain) << 18);
+  set(ramfc::method_count, c.st.mcnt);
+  set(ramfc::dcount_shadow, c.dcount_shadow);
+  set(ramfc::dma_fetch, (f[ramfc::dma_fetch / 4] & ~ramfc::dma_fetch_ib_enable) | (c.ib_mode ? ramfc::dma_fetch_ib_enable : 0));
+  set(ramfc::subroutine, uint32_t(c.subr_return) & ~3u);
+  set(ramfc::dma_instance, c.pb_dmaobj & 0xffff);
+  set(ramfc::dma_limit, uint32_t(c.dma_limit));
+  set(ramfc::ib_address_low, uint32_t(c.ib_address));
+  set(ramfc::ib_config, (f[ramfc::ib_config / 4] & 0xff00) | (uint32_t(c.ib_address >> 32) & 0xff) | c.ib_order << 16);
+  uint32_t eng = 0;
+  for (unsigned i = 0; i < 8; ++i) eng |= uint32_t(c.engines[i] & 0xf) << (4 * i);
+  set(ramfc::engine, eng);
+  set(ramfc::pull1, (c.last_engine & 0xfu) | uint32_t(c.acquire_active) << 4 | uint32_t(c.acquire_source) << 5 |
+                        uint32_t(c.acquire_mode & 1) << 7);
+  set(ramfc::acquire_timestamp, uint32_t(c.acquire_timestamp / 1000));  // PTIMER ns (written, not read back)
+  set(ramfc::acquire_value, c.acquire_value);
+  set(ramfc::semaphore, ((c.semaphore_offset >> 2) & 0x3fff) | uint32_t(c.semaphore_off_val) << 14 | (c.dma_semaphore & 0xffff) << 16);
+  set(ramfc::ref, c.ref);
+  set(ramfc::sli, (c.sli_mask & 0xfff) | uint32_t(c.sli_active) << 28 | uint32_t(c.sli_enable) << 29);
+  if (cfg_.g >= gen::g84) {
+    set(ramfc::semaphore_address_high, uint32_t(c.semaphore_address >> 32) & 0xff);
+    set(ramfc::semaphore_address_low, uint32_t(c.semaphore_address));
+    set(ramfc::semaphore_sequence, c.semaphore_sequence);
+  }
+  if (!bus_.inst(true, c.ramfc, f, ramfc::size(cfg_.g), now)) {
+    char b[96];
+    snprintf(b, sizeof b, "channel %u: RAMFC at 0x%llx is not writable", c.id, (unsigned long long)c.ramfc);
+    ramfc_problems.push_back(b);
+  }
+  ++ramfc_saves;
+  c.put_written = c.ib_put_written = false;
 }
 
 void fifo_core::attach_engine(unsigned id, engine* e) {
@@ -190,15 +381,20 @@ bool fifo_core::pusher_has_work(const channel& c) const {
 }
 
 bool fifo_core::can_pull(const channel& c) const {
-  return !c.puller_stopped && (c.acquire_active || !c.cache.empty());
+  return pull_access && !c.puller_stopped && (c.acquire_active || !c.cache.empty());
 }
 
 bool fifo_core::can_push(const channel& c) const {
-  return !c.pusher_stopped && c.cache.size() < cfg_.cache_depth && pusher_has_work(c);
+  return push_access && !c.pusher_stopped && c.cache.size() < cfg_.cache_depth && pusher_has_work(c);
 }
 
 bool fifo_core::runnable(const channel& c, uint64_t now) const {
-  return c.enabled && !c.hung && c.blocked_until <= now && (can_pull(c) || can_push(c));
+  if (!c.enabled || c.hung || c.blocked_until > now) return false;
+  if (cfg_.ramfc) {
+    if (!reassign || !c.in_runlist || c.ramfc_bad) return false;
+    if (c.fresh && loaded_ != int(c.id)) return true;  // load it to see what RAMFC holds
+  }
+  return can_pull(c) || can_push(c);
 }
 
 uint32_t fifo_core::swap(const channel& c, uint32_t v) const {
@@ -212,6 +408,7 @@ bool fifo_core::sem_big_endian(const channel& c) const {
 
 uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
   const unsigned n = unsigned(chans_.size());
+  if (cfg_.ramfc) housekeeping(now);
   while (now < until) {
     // Pick a channel: stay on the current one for its timeslice unless it yielded or blocked.
     int pick = -1;
@@ -241,6 +438,17 @@ uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
       slice_start_ = now;
     }
     channel& c = chans_[pick];
+    if (cfg_.ramfc && loaded_ != pick) {  // channel switch: save the resident channel, load this one
+      const uint64_t t0 = now;
+      if (loaded_ >= 0) save_channel(chans_[loaded_], now);
+      loaded_ = -1;
+      const bool ok = load_channel(c, now);
+      c.stats.ramfc_switch_ps += now - t0;
+      if (c.waiting_engine) c.wait_start += now - t0;  // PFIFO's own switch time is not engine wait
+      if (!ok) continue;
+      loaded_ = pick;
+      if (!runnable(c, now)) continue;
+    }
     const uint64_t slice_end = slice_start_ + cfg_.timeslice_ps;
     // Work on this channel until it blocks, its slice ends, it yields or `until` passes.
     while (now < until && now < slice_end && !yield_ && runnable(c, now)) {
@@ -304,7 +512,7 @@ bool fifo_core::fetch_word(channel& c, uint64_t addr, uint32_t& w, uint64_t& now
   auto read = [&](uint64_t words) {
     if (cfg_.g >= gen::gf100)
       return bus_.vm(false, c.id, addr, c.fetch.data(), unsigned(words * 4), client::pusher, now);
-    return bus_.dma(false, c.id, c.pb_dmaobj, addr, c.fetch.data(), unsigned(words * 4), client::pusher, now);
+    return bus_.dma(false, c.id, c.pb_dmaobj, addr, c.fetch.data(), unsigned(words * 4), client::pusher, now, c.pb_bind);
   };
   bool ok = read(n);
   if (!ok && n > 1) {  // find out whether the faulting word is this one
@@ -420,7 +628,7 @@ void fifo_core::pusher_step(channel& c, uint64_t& now) {
     uint32_t e[2];
     const uint64_t at = c.ib_address + uint64_t(c.ib_get) * 8;
     bool ok = cfg_.g >= gen::gf100 ? bus_.vm(false, c.id, at, e, 8, client::pusher, now)
-                                   : bus_.dma(false, c.id, c.pb_dmaobj, at, e, 8, client::pusher, now);
+                                   : bus_.dma(false, c.id, c.pb_dmaobj, at, e, 8, client::pusher, now, c.pb_bind);
     if (!ok) throw fault{err_type::dma_pusher, pusher_err::mem_fault};
     e[0] = swap(c, e[0]);
     e[1] = swap(c, e[1]);
@@ -444,8 +652,8 @@ void fifo_core::pusher_step(channel& c, uint64_t& now) {
 bool fifo_core::ramht_lookup(unsigned ch, uint32_t handle, ramht_result& r, uint64_t& now) {
   const gen g = cfg_.g;
   if (g >= gen::gf100) return false;
-  const uint64_t base = (g >= gen::g80 ? chans_[ch].inst : cfg_.ramin_base) + cfg_.ramht_offset;
-  const unsigned bits = ramht_bits(cfg_.ramht_size);
+  const uint64_t base = (g >= gen::g80 ? chans_[ch].inst : cfg_.ramin_base) + chans_[ch].ramht_offset;
+  const unsigned bits = chans_[ch].ramht_bits;
   const uint32_t entries = uint32_t(1) << bits;
   const uint32_t h = ramht_hash(handle, bits, g >= gen::g80 ? 0 : ch);
   for (uint32_t i = 0; i < entries; ++i) {
@@ -528,9 +736,9 @@ void fifo_core::submit(channel& c, unsigned eng, unsigned subc, uint32_t mthd, u
 bool fifo_core::sem_read(channel& c, bool use_offset, uint32_t& w, client cl, uint64_t& now) {
   bool ok;
   if (use_offset)
-    ok = bus_.dma(false, c.id, c.dma_semaphore, c.semaphore_offset, &w, 4, cl, now);
+    ok = bus_.dma(false, c.id, c.dma_semaphore, c.semaphore_offset, &w, 4, cl, now, c.sem_bind);
   else if (cfg_.g < gen::gf100)
-    ok = bus_.dma(false, c.id, c.dma_semaphore, c.semaphore_address, &w, 4, cl, now);
+    ok = bus_.dma(false, c.id, c.dma_semaphore, c.semaphore_address, &w, 4, cl, now, c.sem_bind);
   else
     ok = bus_.vm(false, c.id, c.semaphore_address, &w, 4, cl, now);
   if (ok && sem_big_endian(c)) w = __builtin_bswap32(w);
@@ -538,7 +746,8 @@ bool fifo_core::sem_read(channel& c, bool use_offset, uint32_t& w, client cl, ui
 }
 
 bool fifo_core::sem_write(channel& c, uint64_t addr, const void* data, unsigned len, uint64_t& now) {
-  if (cfg_.g < gen::gf100) return bus_.dma(true, c.id, c.dma_semaphore, addr, const_cast<void*>(data), len, client::puller, now);
+  if (cfg_.g < gen::gf100)
+    return bus_.dma(true, c.id, c.dma_semaphore, addr, const_cast<void*>(data), len, client::puller, now, c.sem_bind);
   return bus_.vm(true, c.id, addr, const_cast<void*>(data), len, client::puller, now);
 }
 
@@ -734,6 +943,7 @@ void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
         if (!o.pt_present) throw fault{err_type::semaphore, sem_err::invalid_operand};
       }
       c.dma_semaphore = obj;
+      ++c.sem_bind;  // every selector write, even of the same object (nv50-vm.rst)
       return;
     }
     case 0x0064:  // SEMAPHORE_OFFSET
@@ -755,7 +965,7 @@ void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
       if (g >= gen::g80 && !c.semaphore_off_val) throw fault{err_type::semaphore, sem_err::invalid_state};
       if (mthd == 0x6c) {
         uint32_t v = sem_big_endian(c) ? __builtin_bswap32(param) : param;
-        if (!bus_.dma(true, c.id, c.dma_semaphore, c.semaphore_offset, &v, 4, client::puller, now))
+        if (!bus_.dma(true, c.id, c.dma_semaphore, c.semaphore_offset, &v, 4, client::puller, now, c.sem_bind))
           throw fault{err_type::semaphore, sem_err::mem_fault};
         return;
       }

@@ -43,8 +43,10 @@ class fifo_bus {
  public:
   virtual ~fifo_bus() = default;
   // Through a DMA object: `obj` is its selector (RAMIN offset pre-G80, channel-structure offset G80+).
+  // `bind` is the slot's selector-rewrite generation (gpu_ext::dma_bind): bumped each time the
+  // issuer rewrites the selector, so that a DMA object cache reloads the object.
   virtual bool dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len,
-                   client c, uint64_t& now_ps) = 0;
+                   client c, uint64_t& now_ps, uint32_t bind = 0) = 0;
   // GF100+: through the channel's virtual address space.
   virtual bool vm(bool write, unsigned ch, uint64_t va, void* data, unsigned len, client c, uint64_t& now_ps) = 0;
   // Instance memory (RAMIN / channel structures, RAMHT, DMA objects) by physical address.
@@ -124,13 +126,25 @@ struct channel_stats {
   uint64_t bytes_fetched = 0, fetches = 0, words = 0, ib_entries = 0;
   uint64_t engine_switches = 0, engine_wait_ps = 0, semaphore_waits = 0, semaphore_wait_ps = 0;
   uint64_t channel_switches = 0, errors = 0, yields = 0, cache_max = 0;
+  uint64_t ramfc_switch_ps = 0;  // G80:GF100: time saving the resident channel and loading this one from RAMFC
 };
 
 struct channel {
   unsigned id = 0;
   bool enabled = false, ib_mode = false, big_endian = false;
   uint64_t inst = 0;        // instance / channel structure physical address
+  uint32_t inst_desc = 0;   // G80+: channel descriptor (instance >> 12 | target << 28), the MMU's vm_context
   uint32_t pb_dmaobj = 0;   // pushbuffer DMA object selector
+  uint32_t pb_bind = 0, sem_bind = 0;  // selector-rewrite generations (gpu_ext::dma_bind) of the two PFIFO slots
+  uint64_t ramht_offset = 0;  // RAMHT: offset in RAMIN (pre-G80) / in the instance (G80+)
+  unsigned ramht_bits = 12;   // log2 of the RAMHT entries
+  // G80:GF100 channel switching through RAMFC (core_config::ramfc)
+  uint64_t ramfc = 0;          // RAMFC physical address (channel table)
+  bool in_runlist = false;     // listed in the committed runlist (playlist)
+  bool fresh = false;          // enabled in the channel table since its last load: load it to look for work
+  bool ramfc_bad = false;      // RAMFC unreadable: the channel does not run
+  bool put_written = false, ib_put_written = false;  // USERD PUT written since the last save: wins over RAMFC's
+  uint32_t ramfc_raw[40] = {};  // the RAMFC words as loaded: fields the model does not interpret are written back as read
   // pusher (dma-pusher.rst state)
   uint64_t dma_put = 0, dma_get = 0, dma_limit = 0xffffffff, dma_mget = 0, subr_return = 0;
   uint64_t dma_get_jmp_shadow = 0;
@@ -188,7 +202,23 @@ struct core_config {
   uint64_t ramin_base = 0;         // pre-G80: RAMIN physical base
   uint64_t ramht_offset = 0x10000; // pre-G80: in RAMIN; G80+: in the channel structure
   uint32_t ramht_size = 0x8000;    // bytes (8 per entry)
+  bool ramfc = false;              // G80:GF100 channels load/save their state from/to RAMFC (the component sets it)
+  uint64_t vram_base = 0;          // host address of VRAM 0 (decoding channel-table/RAMFC addresses)
 };
+
+// NV50/G84 RAMFC (envytools rnndb NV50_RAMFC; nouveau's channel set-up): byte offsets.
+namespace ramfc {
+enum : uint32_t { ib_put = 0x00, ib_get = 0x04, dma_put = 0x08, dma_put_high = 0x0c, dma_get = 0x10, dma_get_high = 0x14,
+                  dma_mget = 0x18, dma_mget_high = 0x1c, dma_state = 0x30, method_count = 0x34, dcount_shadow = 0x38,
+                  dma_fetch = 0x3c, subroutine = 0x40, dma_timeslice = 0x44, dma_instance = 0x48, dma_limit = 0x4c,
+                  ib_address_low = 0x50, ib_config = 0x54, engine = 0x58, pull1 = 0x5c, acquire_timeout = 0x60,
+                  acquire_timestamp = 0x64, acquire_value = 0x68, semaphore = 0x6c, ref = 0x74, sli = 0x7c, ramht = 0x80,
+                  cache_cnt = 0x84, cache_inst = 0x88, semaphore_address_high = 0x8c, semaphore_address_low = 0x90,
+                  semaphore_sequence = 0x94, chan_inst = 0x98 };
+constexpr uint32_t dma_fetch_ib_enable = 1u << 30;
+// Bytes PFIFO loads/saves: G80 up to CACHE_CNT, G84+ up to CHAN_INST.
+inline unsigned size(gen g) { return g >= gen::g84 ? 0x9c : 0x88; }
+}  // namespace ramfc
 
 // RAMHT hash (nouveau ramht.c): xor-fold the handle in `bits`-bit pieces, xor chid << (bits-4).
 uint32_t ramht_hash(uint32_t handle, unsigned bits, unsigned chid);
@@ -221,6 +251,20 @@ class fifo_core {
 
   // Host side: a new DMA_PUT / IB_PUT was written, or the channel was (re)configured.
   void kick(unsigned ch);
+  // G80:GF100 channel table / runlist / unload (core_config::ramfc). bind_channel: a channel-table
+  // write (enable bit and RAMFC address); a new address resets the channel. request_runlist:
+  // PLAYLIST_LEN written: the runlist is read at the next run. request_unload: KICK_CHANNEL
+  // written with an instance >> 12: the channel is saved to RAMFC and unloaded at the next run.
+  void bind_channel(unsigned ch, bool enable, uint64_t ramfc_addr, uint32_t desc);
+  void request_runlist(uint64_t addr, unsigned count);
+  void request_unload(uint32_t inst_shr12);
+  bool runlist_pending() const { return runlist_pending_; }
+  bool unload_pending() const { return unload_pending_; }
+  int loaded() const { return loaded_; }
+  bool reassign = true, push_access = true, pull_access = true;  // CACHES.REASSIGN, PUSH0/PULL0.ACCESS
+  uint64_t ramfc_loads = 0, ramfc_saves = 0, runlist_reads = 0;
+  std::vector<std::string> ramfc_problems;  // RAMFC/runlist memory errors (modelled errors of the component)
+  std::function<void(unsigned ch)> on_load;  // a channel was loaded (the component drops its DMA object cache)
   // Acknowledge the oldest latched error: its channel resumes.
   void ack_error();
   // An asynchronous engine finished: channels waiting for it (blocked until never) re-check.
@@ -252,6 +296,10 @@ class fifo_core {
   struct blocked {};  // the current method must wait (blocked_until set)
 
   bool runnable(const channel& c, uint64_t now) const;
+  bool load_channel(channel& c, uint64_t& now);
+  void save_channel(channel& c, uint64_t& now);
+  void housekeeping(uint64_t& now);
+  void reset_channel(channel& c);
   bool can_pull(const channel& c) const;
   bool can_push(const channel& c) const;
   bool pusher_has_work(const channel& c) const;
@@ -278,6 +326,11 @@ class fifo_core {
   std::vector<error_record> log_;
   uint64_t slice_start_ = 0;
   bool yield_ = false;
+  int loaded_ = -1;  // channel whose state PFIFO holds (RAMFC mode)
+  bool runlist_pending_ = false, unload_pending_ = false;
+  uint64_t runlist_addr_ = 0;
+  unsigned runlist_count_ = 0;
+  uint32_t unload_inst_ = 0;
 };
 
 }  // namespace gpuvp::pfifo

@@ -14,7 +14,7 @@ uint64_t ps(const sc_core::sc_time& t) { return uint64_t(t.to_seconds() * 1e12 +
 
 // NV50 VM engines / clients (nv50-vm.rst) used for PFIFO's own accesses.
 constexpr uint32_t vm_pfifo = 0x5, vm_pfifo_bg = 0xc, vm_pgraph = 0x0, vm_pcopy = 0xd;
-constexpr uint32_t client_pfifo_write = 0x04, client_pfifo_read = 0x08;
+constexpr uint32_t client_pfifo_write = 0x04, client_pfifo_read = 0x08, client_dispatch = 0x03, client_pcopy = 0x13;
 
 std::string hex(uint64_t v) {
   std::ostringstream os;
@@ -55,11 +55,17 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   cc.ramin_base = ramin_base;
   cc.ramht_offset = ramht_offset;
   cc.ramht_size = uint32_t(ramht_size.get());
+  cc.ramfc = ramfc_mode();
+  cc.vram_base = vram_base;
   if (ramht_size.get() & (ramht_size.get() - 1))
     throw config_error(ramht_size.path() + ": " + std::to_string(ramht_size.get()) + " is not a power of two");
   core_ = std::make_unique<fifo_core>(cc, static_cast<fifo_bus&>(*this));
   put_high_.assign(cc.channels, 0);
-  chandesc_.assign(cc.channels, 0);
+  get_high_shadow_.assign(cc.channels, 0);
+  mget_high_shadow_.assign(cc.channels, 0);
+  core_->on_load = [this](unsigned ch) {
+    for (auto it = dmaobjs_.begin(); it != dmaobjs_.end();) it = it->first.first == ch ? dmaobjs_.erase(it) : std::next(it);
+  };
 
   // Engines.
   std::string map = engine_map;
@@ -148,6 +154,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
            uint64_t(c.sli_mask & 0xfff) << 16;
   };
   chan_ctrl.on_write = [this, sel](uint64_t v, uint64_t) {
+    if (ramfc_mode()) return;  // G80:GF100 channels are set up through RAMFC and the channel table
     channel& c = sel();
     c.enabled = v & 1;
     c.ib_mode = (v >> 1) & 1;
@@ -158,24 +165,36 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     core_->kick(c.id);
     kick_.notify(sc_core::SC_ZERO_TIME);
   };
-  chan_inst.on_read = [this, sel] { return uint64_t(chandesc_[sel().id]); };
+  chan_inst.on_read = [sel] { return uint64_t(sel().inst_desc); };
   chan_inst.on_write = [this, sel](uint64_t v, uint64_t) {
+    if (ramfc_mode()) return;
     channel& c = sel();
-    chandesc_[c.id] = uint32_t(v) & 0x3fffffff;
+    c.inst_desc = uint32_t(v) & 0x3fffffff;
     const uint64_t linear = uint64_t(v & 0x0fffffff) << 12;
     c.inst = ((v >> 28) & 3) == 0 ? vram_base + linear : linear;
     dmaobjs_.clear();
   };
   chan_pb_dma.on_read = [sel] { return uint64_t(sel().pb_dmaobj); };
-  chan_pb_dma.on_write = [sel](uint64_t v, uint64_t) { sel().pb_dmaobj = uint32_t(v) & 0xffff; };
+  const bool own_setup = !ramfc_mode();  // the CHAN_* set-up registers work before G80 and on GF100
+  chan_pb_dma.on_write = [sel, own_setup](uint64_t v, uint64_t) {
+    if (!own_setup) return;
+    sel().pb_dmaobj = uint32_t(v) & 0xffff;
+    ++sel().pb_bind;
+  };
   chan_limit.on_read = [sel] { return sel().dma_limit; };
-  chan_limit.on_write = [sel](uint64_t v, uint64_t) { sel().dma_limit = v; };
+  chan_limit.on_write = [sel, own_setup](uint64_t v, uint64_t) { if (own_setup) sel().dma_limit = v; };
   chan_ib_lo.on_read = [sel] { return sel().ib_address & 0xffffffff; };
-  chan_ib_lo.on_write = [sel](uint64_t v, uint64_t) { auto& c = sel(); c.ib_address = (c.ib_address & ~0xffffffffull) | (v & 0xfffffff8); };
+  chan_ib_lo.on_write = [sel, own_setup](uint64_t v, uint64_t) {
+    auto& c = sel();
+    if (own_setup) c.ib_address = (c.ib_address & ~0xffffffffull) | (v & 0xfffffff8);
+  };
   chan_ib_hi.on_read = [sel] { return sel().ib_address >> 32; };
-  chan_ib_hi.on_write = [sel](uint64_t v, uint64_t) { auto& c = sel(); c.ib_address = (c.ib_address & 0xffffffffull) | (v & 0xff) << 32; };
+  chan_ib_hi.on_write = [sel, own_setup](uint64_t v, uint64_t) {
+    auto& c = sel();
+    if (own_setup) c.ib_address = (c.ib_address & 0xffffffffull) | (v & 0xff) << 32;
+  };
   chan_ib_order.on_read = [sel] { return uint64_t(sel().ib_order); };
-  chan_ib_order.on_write = [sel](uint64_t v, uint64_t) { sel().ib_order = uint32_t(v & 0x1f); };
+  chan_ib_order.on_write = [sel, own_setup](uint64_t v, uint64_t) { if (own_setup) sel().ib_order = uint32_t(v & 0x1f); };
   chan_status.on_read = [this, sel] {
     const channel& c = sel();
     const bool busy = c.dma_get != c.dma_put || (c.ib_mode && c.ib_get != c.ib_put) || !c.cache.empty() || c.acquire_active;
@@ -183,12 +202,61 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
            uint64_t(c.pusher_stopped) << 3 | uint64_t(c.puller_stopped) << 4 | uint64_t(c.hung) << 5;
   };
   chan_get.on_read = [sel] { return sel().dma_get & 0xffffffff; };
-  chan_get.on_write = [this, sel](uint64_t v, uint64_t) {
+  chan_get.on_write = [this, sel, own_setup](uint64_t v, uint64_t) {
+    if (!own_setup) return;
     channel& c = sel();
     c.dma_get = c.dma_mget = c.dma_put = v;  // an empty pushbuffer until the host writes DMA_PUT
     core_->kick(c.id);
   };
   cache_flush.on_write = [this](uint64_t, uint64_t) { dmaobjs_.clear(); };
+
+  // G80:GF100: the channel table, the runlist, CACHES/PUSH0/PULL0 and the unload kick.
+  auto notify = [this] { kick_.notify(sc_core::SC_ZERO_TIME); };
+  auto desc_addr = [this](uint64_t linear, uint32_t target) { return target == 0 ? vram_base + linear : linear; };
+  for (unsigned i = 0; i < 128; ++i) {
+    std::ostringstream n;
+    n << "CHAN_TABLE[" << i << "]";
+    chan_table.push_back(std::make_unique<reg>(regs, n.str(), 0x600 + 4 * i, 4, 0, access::rw, 0xbfffffff));
+    chan_table.back()->on_write = [this, i, notify, desc_addr](uint64_t v, uint64_t) {
+      if (!ramfc_mode() || i >= core_->channel_count()) return;  // entries past `channels` are stored only
+      const bool en = (v >> 31) & 1;
+      if (gen_ == gen::g80) {  // instance >> 12 | target << 28; RAMFC at instance + 0
+        const uint32_t desc = uint32_t(v) & 0x3fffffff;
+        core_->bind_channel(i, en, desc_addr(uint64_t(desc & 0x0fffffff) << 12, (desc >> 28) & 3), desc);
+      } else {  // RAMFC >> 8 | target << 24; the instance comes from RAMFC's CHAN_INST
+        core_->bind_channel(i, en, desc_addr(uint64_t(v & 0xffffff) << 8, (v >> 24) & 3), core_->chan(i).inst_desc);
+      }
+      notify();
+    };
+  }
+  caches.on_write = [this, notify](uint64_t v, uint64_t) {
+    if (ramfc_mode()) core_->reassign = v & 1;
+    notify();
+  };
+  push0.on_write = [this, notify](uint64_t v, uint64_t) {
+    if (ramfc_mode()) core_->push_access = v & 1;
+    notify();
+  };
+  pull0.on_write = [this, notify](uint64_t v, uint64_t) {
+    if (ramfc_mode()) core_->pull_access = v & 1;
+    notify();
+  };
+  const uint32_t pending_bit = gen_ == gen::g80 ? 1u << 8 : 1u << 12, len_mask = gen_ == gen::g80 ? 0xff : 0xfff;
+  playlist_len.on_read = [this, pending_bit, len_mask] {
+    return (playlist_len.get() & len_mask) | (core_->runlist_pending() ? pending_bit : 0);
+  };
+  playlist_len.on_write = [this, notify, len_mask, desc_addr](uint64_t v, uint64_t) {
+    if (!ramfc_mode()) return;
+    const uint32_t p = uint32_t(playlist.get());
+    core_->request_runlist(desc_addr(uint64_t(p & 0x0fffffff) << 12, (p >> 28) & 3), unsigned(v & len_mask));
+    notify();
+  };
+  kick_channel.on_read = [this] { return core_->unload_pending() ? uint64_t(0xffffffff) : kick_channel.get(); };
+  kick_channel.on_write = [this, notify](uint64_t v, uint64_t) {
+    if (!ramfc_mode()) return;
+    core_->request_unload(uint32_t(v));
+    notify();
+  };
 
   mem.register_invalidate_direct_mem_ptr(this, &pfifo_component::invalidate_dmi);
   userd.register_b_transport(this, &pfifo_component::userd_transport);
@@ -214,6 +282,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     add("semaphore_wait_ns", "time spent in pending acquires", [](auto& s) { return double(s.semaphore_wait_ps) / 1000; });
     add("channel_switches", "times PFIFO switched to this channel", [](auto& s) { return double(s.channel_switches); });
     add("errors", "errors raised", [](auto& s) { return double(s.errors); });
+    add("ramfc_switch_ns", "G80:GF100: time saving the resident channel to RAMFC and loading this one", [](auto& s) { return double(s.ramfc_switch_ps) / 1000; });
   }
   SC_HAS_PROCESS(pfifo_component);
   SC_THREAD(thread);
@@ -279,6 +348,7 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
     t.ext.vm_engine = ext->vm_engine;
     t.ext.vm_client = ext->vm_client;
     t.ext.dma_slot = ext->dma_slot;
+    t.ext.dma_bind = ext->dma_bind;
     t.ext.vm_context = ext->vm_context;
     t.ext.channel = ext->channel;
   }
@@ -327,15 +397,21 @@ bool pfifo_component::resolve(unsigned ch, uint32_t obj, uint64_t offset, unsign
   return true;
 }
 
-bool pfifo_component::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len, client c, uint64_t& now) {
+bool pfifo_component::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len, client c, uint64_t& now,
+                          uint32_t bind) {
   if (mmu_mode_) {
+    // nv50-vm.rst: PGRAPH's M2MF is engine 0 client 0x03 DISPATCH, PCOPY engine 0xd client 0x13,
+    // PFIFO engine 5 (0xc for the background acquire) with client 0x04 PFIFO_WRITE / 0x08 PFIFO_READ.
     gpu_ext e;
     e.vm_engine = c == client::engine ? vm_pgraph
                 : c == client::copy_engine ? vm_pcopy
                 : c == client::semaphore_bg ? vm_pfifo_bg : vm_pfifo;
-    e.vm_client = write ? client_pfifo_write : client_pfifo_read;
+    e.vm_client = c == client::engine ? client_dispatch
+                : c == client::copy_engine ? client_pcopy
+                : write ? client_pfifo_write : client_pfifo_read;
     e.dma_slot = obj;
-    e.vm_context = chandesc_[ch];
+    e.dma_bind = bind;
+    e.vm_context = core_->chan(ch).inst_desc;
     e.channel = ch;
     return xfer(write, offset, data, len, now, &e);
   }
@@ -373,8 +449,8 @@ uint32_t pfifo_component::userd_read(unsigned ch, uint32_t off) {
     case u_dma_put_high: return uint32_t(c.dma_put >> 32);
     case u_dma_cget: return uint32_t(c.subr_active ? c.subr_return : c.dma_get);
     case u_dma_mget: return uint32_t(c.dma_mget);
-    case u_dma_mget_high: return uint32_t(c.dma_mget >> 32);
-    case u_dma_get_high: return uint32_t(c.dma_get >> 32);
+    case u_dma_mget_high: return mget_high_shadow_[ch];  // as latched by the last DMA_MGET read
+    case u_dma_get_high: return get_high_shadow_[ch];    // as latched by the last DMA_GET read
     case u_ib_get: return c.ib_get;
     case u_ib_put: return c.ib_put;
     default: return 0;
@@ -387,9 +463,12 @@ void pfifo_component::userd_write(unsigned ch, uint32_t off, uint32_t v) {
     case u_dma_put_high: put_high_[ch] = v & 0xff; return;
     case u_dma_put:
       c.dma_put = uint64_t(put_high_[ch]) << 32 | v;
+      c.put_written = true;
       break;
     case u_ib_put:
-      c.ib_put = v & ((uint32_t(1) << c.ib_order) - 1);
+      // A channel not loaded yet has no IB order here: RAMFC's is applied when it loads.
+      c.ib_put = ramfc_mode() && core_->loaded() != int(ch) ? v : v & ((uint32_t(1) << c.ib_order) - 1);
+      c.ib_put_written = true;
       break;
     default: return;  // read-only or unused
   }
@@ -410,7 +489,11 @@ void pfifo_component::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_
   }
   uint32_t v;
   if (gp.is_read()) {
-    v = userd_read(ch, uint32_t(a % userd_stride));
+    const uint32_t off = uint32_t(a % userd_stride);
+    // Read shadow rule (read low, then high): the low-half read latches the high half.
+    if (off == u_dma_get) get_high_shadow_[ch] = uint32_t(core_->chan(ch).dma_get >> 32) & 0xff;
+    if (off == u_dma_mget) mget_high_shadow_[ch] = uint32_t(core_->chan(ch).dma_mget >> 32) & 0xff;
+    v = userd_read(ch, off);
     std::memcpy(gp.get_data_ptr(), &v, 4);
   } else {
     std::memcpy(&v, gp.get_data_ptr(), 4);
@@ -467,7 +550,9 @@ void pfifo_component::report(std::ostream& os) {
      << ", methods to engines " << t.methods_engine << ", puller methods " << t.methods_puller << ", bytes fetched "
      << t.bytes_fetched << ", engine switches " << t.engine_switches << " (waited " << t.engine_wait_ps / 1000
      << " ns), semaphore waits " << t.semaphore_waits << ", channel switches " << t.channel_switches << ", errors "
-     << t.errors << ", hangs " << core_->hangs << "\n";
+     << t.errors << ", hangs " << core_->hangs;
+  if (ramfc_mode()) os << ", RAMFC loads " << core_->ramfc_loads << " saves " << core_->ramfc_saves;
+  os << "\n";
 }
 
 std::vector<std::string> pfifo_component::modelled_errors() {
@@ -483,5 +568,6 @@ std::vector<std::string> pfifo_component::modelled_errors() {
     if (auto* m = dynamic_cast<m2mf_engine*>(e.get()); m && m->faults)
       v.push_back(m->name() + ": " + std::to_string(m->faults) + " copies hit a memory fault");
   for (const auto& e : engines_) e->describe_errors(v);
+  for (const auto& p : core_->ramfc_problems) v.push_back(p);
   return v;
 }

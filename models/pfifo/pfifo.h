@@ -82,6 +82,15 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::reg chan_status{regs, "CHAN_STATUS", 0x320, 4, 0, gpuvp::access::ro};  // 0 busy, 1 CACHE non-empty, 2 acquire, 3 pusher stopped, 4 puller stopped, 5 hung
   gpuvp::reg chan_get{regs, "CHAN_DMA_GET", 0x324, 4, 0};    // initial DMA_GET = DMA_PUT = DMA_MGET, written before enabling
   gpuvp::reg cache_flush{regs, "DMAOBJ_FLUSH", 0x330, 4, 0, gpuvp::access::wo};  // any write: drop cached DMA objects (flat mode)
+  // G80:GF100 channel set-up as nouveau does it (envytools rnndb nv50_pfifo.xml; docs/models/pfifo.md).
+  // The CHAN_CTRL..CHAN_DMA_GET set-up registers above are inert on these generations.
+  gpuvp::reg caches{regs, "CACHES", 0x500, 4, 0, gpuvp::access::rw, 0x1};           // 0 REASSIGN: channel switching (scheduling) enabled
+  gpuvp::reg push0{regs, "CACHE1_PUSH0", 0x1200, 4, 0, gpuvp::access::rw, 0x1};     // 0 ACCESS: pushers run
+  gpuvp::reg pull0{regs, "CACHE1_PULL0", 0x1250, 4, 0, gpuvp::access::rw, 0x1};     // 0 ACCESS: pullers run
+  gpuvp::reg playlist_len{regs, "PLAYLIST_LEN", 0x12ec, 4, 0};  // write: runlist of LEN channel ids at PLAYLIST; read: LEN | pending (bit 8 G80, 12 G84+)
+  gpuvp::reg playlist{regs, "PLAYLIST", 0x12f4, 4, 0};          // runlist address >> 12 | target << 28
+  gpuvp::reg kick_channel{regs, "KICK_CHANNEL", 0x12fc, 4, 0};  // write instance >> 12: save and unload it; reads 0xffffffff until done
+  std::vector<std::unique_ptr<gpuvp::reg>> chan_table;          // CHAN_TABLE 0x600 + 4 * chid (128): 31 ENABLE, RAMFC address (G80: >> 12, G84+: >> 8)
 
   // USERD offsets (per channel, 0x2000 apart)
   static constexpr uint32_t userd_stride = 0x2000;
@@ -120,11 +129,12 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   uint32_t userd_read(unsigned ch, uint32_t off);
   void userd_write(unsigned ch, uint32_t off, uint32_t v);
   bool mmu_mode() const { return mmu_mode_; }
+  bool ramfc_mode() const { return gen_ >= gpuvp::pfifo::gen::g80 && gen_ < gpuvp::pfifo::gen::gf100; }
   bool xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpuvp::gpu_ext* ext);
   bool resolve(unsigned ch, uint32_t obj, uint64_t offset, unsigned len, bool write, uint64_t& host, uint64_t& now);
   // fifo_bus
   bool dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len,
-           gpuvp::pfifo::client c, uint64_t& now_ps) override;
+           gpuvp::pfifo::client c, uint64_t& now_ps, uint32_t bind = 0) override;
   bool vm(bool write, unsigned ch, uint64_t va, void* data, unsigned len, gpuvp::pfifo::client c, uint64_t& now_ps) override;
   bool inst(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now_ps) override;
   void wrcache_flush(uint64_t& now_ps) override;
@@ -135,7 +145,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   std::unique_ptr<gpuvp::pfifo::fifo_core> core_;
   std::vector<std::unique_ptr<gpuvp::pfifo::engine>> engines_;
   std::vector<uint32_t> engine_vm_;  // NV50 VM engine of each PFIFO engine id
-  std::vector<uint32_t> put_high_, chandesc_;
+  std::vector<uint32_t> put_high_;
+  std::vector<uint32_t> get_high_shadow_, mget_high_shadow_;  // USERD read shadows: latched by the low-half read
   std::map<std::pair<unsigned, uint32_t>, gpuvp::pfifo::dma_object> dmaobjs_;  // flat mode cache
   std::vector<std::unique_ptr<gpuvp::gauge>> chan_stats_;
   tlm::tlm_dmi dmi_;        // one DMI region (flat addressing only)

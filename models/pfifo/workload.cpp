@@ -60,6 +60,13 @@ class pb_workload : public gpuvp::workload {
   int check(platform& p, std::ostream& os) override;
 };
 
+// G80:GF100 layout written by the loader (nouveau's channel set-up; docs/formats/pushbuffer.md):
+// RAMFC at instance + 0 (G80) / + 0x5400 (G84+, after the engine contexts, the page directory
+// at 0x200 and the CACHE area at 0x4400), the pushbuffer DMA object at selector 0x600 (instance
+// + 0x6000, clear of both layouts), the runlist at VRAM 0xfff000.
+constexpr uint64_t g84_ramfc_offset = 0x5400, g84_cache_offset = 0x4400, runlist_address = 0xfff000;
+constexpr uint32_t pb_selector_g80 = 0x600;
+
 uint64_t num(const std::string& t, const std::string& what) {
   try {
     return parse_u64(t);
@@ -277,6 +284,13 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
     if (c.ib && c.ibs.size() >= (size_t(1) << c.order))
       throw std::runtime_error(origin + ": channel " + std::to_string(id) + ": " + std::to_string(c.ibs.size()) +
                                " IB entries do not fit in 2^" + std::to_string(c.order) + " - 1");
+  if (w->g >= gen::g80 && w->g < gen::gf100)
+    for (const auto& d : w->dmaobjs) {
+      const uint64_t at = uint64_t(d.sel) * 16, ramfc_at = w->g >= gen::g84 ? g84_ramfc_offset : 0;
+      if ((at + 24 > ramfc_at && at < ramfc_at + ramfc::size(w->g)) || d.sel == pb_selector_g80)
+        throw std::runtime_error(origin + ": dmaobj selector 0x" + [&] { std::ostringstream os; os << std::hex << d.sel; return os.str(); }() +
+                                 " overlaps the channel's RAMFC or the pushbuffer object (selector 0x600)");
+    }
   for (auto& o : w->objects)
     if (!w->chans.count(o.ch) || !w->chans[o.ch].declared)
       throw std::runtime_error(origin + ": object " + std::to_string(o.handle) + " names undeclared channel " + std::to_string(o.ch));
@@ -328,10 +342,14 @@ void pb_workload::run(platform& p, host_port& h) {
       h.poke(a, w, sizeof w);
     }
   };
-  // Memory, DMA objects (the pushbuffer one is selector 1: all of VRAM), RAMHT, pushbuffers.
+  // G80:GF100 channels are set up as nouveau does it: RAMFC in the instance block, the channel
+  // table, the runlist, then PFIFO's CACHES/PUSH0/PULL0 (docs/formats/pushbuffer.md).
+  const bool ramfc = g80 && g < gen::gf100;
+  const uint32_t pb_sel = ramfc ? pb_selector_g80 : 1;
+  // Memory, DMA objects (the pushbuffer one covers all of VRAM), RAMHT, pushbuffers.
   for (const auto& m : mems) h.poke((m.vram ? vram : 0) + m.addr, m.words.data(), unsigned(4 * m.words.size()));
   for (auto& [id, c] : chans)
-    if (c.declared) write_dmaobj({id, 1, 0x3d, 1, 0, 0, 0x3fffffff});
+    if (c.declared) write_dmaobj({id, pb_sel, 0x3d, 1, 0, 0, 0x3fffffff});
   for (const auto& d : dmaobjs) write_dmaobj(d);
   const unsigned bits = ramht_bits(uint32_t(pf.ramht_size.get()));
   for (const auto& o : objects) {
@@ -353,12 +371,62 @@ void pb_workload::run(platform& p, host_port& h) {
       h.poke(vram + c.ib_addr + 8 * i, w, 8);
     }
   }
-  // Channel setup through the registers, then the kicks through USERD.
+  if (ramfc) {
+    const unsigned ramht_bits_ = ramht_bits(uint32_t(pf.ramht_size.get()));
+    if (ramht_bits_ < 9 || ramht_bits_ > 12 || pf.ramht_offset.get() > 0xffff0 || (pf.ramht_offset.get() & 0xf)) {
+      run_problems.push_back("RAMFC's RAMHT descriptor cannot express ramht_size " + std::to_string(pf.ramht_size.get()) +
+                             " / ramht_offset " + std::to_string(pf.ramht_offset.get()) +
+                             " (4-32 KiB, 16-byte aligned offset below 1 MiB)");
+      return;
+    }
+    std::vector<uint32_t> runlist;
+    for (auto& [id, c] : chans) {
+      if (!c.declared) continue;
+      uint32_t f[0xa0 / 4] = {};
+      auto set = [&](uint32_t off, uint32_t v) { f[off / 4] = v; };
+      if (c.ib) {
+        set(ramfc::dma_fetch, 0x403f6078);  // nouveau's IB channel value: bit 30 IB_ENABLE
+        set(ramfc::ib_address_low, uint32_t(c.ib_addr));
+        set(ramfc::ib_config, (uint32_t(c.ib_addr >> 32) & 0xff) | c.order << 16);
+      } else {
+        set(ramfc::dma_put, uint32_t(c.pb));
+        set(ramfc::dma_put_high, uint32_t(c.pb >> 32));
+        set(ramfc::dma_get, uint32_t(c.pb));
+        set(ramfc::dma_get_high, uint32_t(c.pb >> 32));
+        set(ramfc::dma_fetch, 0x003f6078);  // nouveau's DMA channel value
+      }
+      set(ramfc::dma_timeslice, 0x01003fff);
+      set(ramfc::dma_instance, pb_sel);  // the pushbuffer DMA object's offset in the instance >> 4
+      set(ramfc::dma_limit, uint32_t(c.limit));
+      set(ramfc::acquire_timeout, 0x7fffffff);
+      set(ramfc::sli, c.sli ? 0x30000000 | (c.sli_mask & 0xfff) : 0);
+      set(ramfc::ramht, (ramht_bits_ - 9) << 27 | 4 << 24 | uint32_t(pf.ramht_offset.get() >> 4));
+      if (g >= gen::g84) {
+        set(ramfc::cache_inst, uint32_t((c.inst + g84_cache_offset) >> 10));
+        set(ramfc::chan_inst, uint32_t(c.inst >> 12));
+      }
+      h.poke(vram + c.inst + (g >= gen::g84 ? g84_ramfc_offset : 0), f, ramfc::size(g));
+      runlist.push_back(id);
+    }
+    h.poke(vram + runlist_address, runlist.data(), unsigned(4 * runlist.size()));
+    for (auto& [id, c] : chans) {  // bind, then start (nouveau's nv50_chan_bind / nv50_chan_start)
+      if (!c.declared) continue;
+      const uint32_t e = g >= gen::g84 ? uint32_t((c.inst + g84_ramfc_offset) >> 8) : uint32_t(c.inst >> 12);
+      h.write32(regs + 0x600 + 4 * id, e);
+      h.write32(regs + 0x600 + 4 * id, 0x80000000u | e);
+    }
+    h.write32(regs + 0x12f4, uint32_t(runlist_address >> 12));  // PLAYLIST
+    h.write32(regs + 0x12ec, uint32_t(runlist.size()));         // PLAYLIST_LEN: commit
+    h.write32(regs + 0x1200, 1);                                // CACHE1_PUSH0.ACCESS
+    h.write32(regs + 0x1250, 1);                                // CACHE1_PULL0.ACCESS
+    h.write32(regs + 0x500, 1);                                 // CACHES.REASSIGN
+  }
+  // Channel setup through gpuvp's own registers (pre-G80, GF100), then the kicks through USERD.
   for (auto& [id, c] : chans) {
-    if (!c.declared) continue;
+    if (!c.declared || ramfc) continue;
     h.write32(regs + 0x300, id);
     h.write32(regs + 0x308, uint32_t(c.inst >> 12));  // channel descriptor: VRAM target
-    h.write32(regs + 0x30c, 1);
+    h.write32(regs + 0x30c, pb_sel);
     h.write32(regs + 0x310, uint32_t(c.limit));
     h.write32(regs + 0x314, uint32_t(bias + c.ib_addr));
     h.write32(regs + 0x318, uint32_t((bias + c.ib_addr) >> 32));
@@ -415,6 +483,14 @@ void pb_workload::run(platform& p, host_port& h) {
       break;
     }
   }
+  // Tear down like a driver: unload the resident channel (KICK_CHANNEL), so that every RAMFC
+  // holds its channel's final state (DMA_GET, REF, ...), which `expect vram` lines may check.
+  if (ramfc && finished)
+    for (auto& [id, c] : chans) {
+      if (!c.declared) continue;
+      h.write32(regs + 0x12fc, uint32_t(c.inst >> 12));
+      for (int i = 0; i < 1000 && h.read32(regs + 0x12fc) == 0xffffffff; ++i) h.wait(sc_core::sc_time(100, sc_core::SC_NS));
+    }
   // Leave no interrupt pending, as a driver would: clear PFIFO's INTR so its line drops, then
   // acknowledge the latched bits in the PMC's INTR (W1C).
   h.write32(regs + 0x100, 0xffffffff);

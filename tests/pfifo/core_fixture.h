@@ -26,7 +26,10 @@ struct flat_bus : fifo_bus {
     now += latency_ps;
     return true;
   }
-  bool dma(bool write, unsigned, uint32_t o, uint64_t off, void* d, unsigned len, client, uint64_t& now) override {
+  struct dma_rec { bool write; uint32_t obj, bind; client c; };
+  std::vector<dma_rec> dma_log;  // every DMA-object access: selector, dma_bind, issuer
+  bool dma(bool write, unsigned, uint32_t o, uint64_t off, void* d, unsigned len, client c, uint64_t& now, uint32_t bind) override {
+    dma_log.push_back({write, o, bind, c});
     auto it = objs.find(o);
     if (it == objs.end() || off + len - 1 > it->second.limit) return false;
     return phys(write, it->second.base + off, d, len, now);

@@ -172,8 +172,9 @@ TEST_F(pfifo_platform, BadWorkloadNamesFileAndLine) {
   bad("channel 0 ib order 1\npush 0\nend\npush 0\nend\n", "do not fit");
 }
 
+// gpuvp's own CHAN_* set-up registers (pre-G80 and GF100; inert on G80:GF100, test_channels.cpp).
 TEST_F(pfifo_platform, RegistersAndUserdFromTheHost) {
-  configure();
+  configure("pfifo:\n  generation: NV40\n");
   platform p;
   auto* pf = p.find_as<pfifo_component>("pfifo");
   ASSERT_NE(pf, nullptr);
