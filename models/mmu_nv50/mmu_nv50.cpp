@@ -57,6 +57,7 @@ mmu_nv50::mmu_nv50(sc_core::sc_module_name name) : sc_module(name) {
   const auto pol = parse_tlb_policy(tlb_policy.get());
   if (!pol) throw config_error(tlb_policy.path() + ": '" + tlb_policy.get() + "' is not lru, fifo or random");
   try {
+    for (auto& t : tlbs_) t.use_clock(&translations_);
     for (auto& t : tlbs_) t.configure(unsigned(tlb_entries.get()), unsigned(tlb_ways.get()), *pol, tlb_seed);
   } catch (const std::invalid_argument& e) {
     throw config_error(std::string(this->name()) + ": " + e.what());
@@ -119,13 +120,28 @@ uint64_t mmu_nv50::fault_count_of(fault f) const {
 
 void mmu_nv50::flush_engine(uint32_t engine) {
   tlbs_[engine & 0xf].flush();
-  last_[engine & 0xf].valid = false;
   for (unsigned c = 0; c < clients; ++c) dmaobjs_[(engine & 0xf) * clients + c].valid = false;
+  drop_micro();
+  invalidate_grants(engine & 0xf);
 }
 
 void mmu_nv50::rebind(uint32_t engine, uint32_t client) {
   dmaobjs_[(engine & 0xf) * clients + (client % clients)].valid = false;
-  last_[engine & 0xf].valid = false;
+  drop_micro();
+  invalidate_grants(engine & 0xf);
+}
+
+void mmu_nv50::invalidate_grants(uint32_t engine) {
+  const uint32_t mask = engine == gpu_ext::none ? ~0u : (1u << (engine & 0xf));
+  if (!(dmi_engines_ & mask)) return;
+  dmi_engines_ = 0;
+  ++dmi_invalidations;
+  for (int i = 0; i < int(in.size()); ++i) in[i]->invalidate_direct_mem_ptr(0, ~sc_dt::uint64(0));
+}
+
+void mmu_nv50::count_fault(fault f) {
+  ++faults;
+  ++*fault_kinds_[size_t(f)];
 }
 
 // ---- memory reads of the walker ----
@@ -159,65 +175,45 @@ bool mmu_nv50::mem_read_debug(target t, uint64_t linear, void* data, unsigned le
 
 void mmu_nv50::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   std::erase_if(dmi_, [&](const tlm::tlm_dmi& r) { return r.get_start_address() <= end && start <= r.get_end_address(); });
+  invalidate_grants(gpu_ext::none);  // regions granted on `in` are not tracked by host address
 }
 
 // ---- translation ----
 
-translation mmu_nv50::translate(const vm_access& a, sc_core::sc_time& delay) {
-  // One named result returned everywhere (NRVO): the hit path copies no translation around.
-  translation t;
-  ++translations;
+void mmu_nv50::translate_slow(const vm_access& a, sc_core::sc_time& delay, translation& t) {
+  translate_uncounted(a, delay, t);
+  if (t.f != fault::none) count_fault(t.f);
+}
+
+void mmu_nv50::translate_uncounted(const vm_access& a, sc_core::sc_time& delay, translation& t) {
+  ++translations_;  // before any TLB touch or insert: the stamp of this translation
   delay += hit_latency.get();
   if (a.engine >= engine::count || !((engine_mask_ >> a.engine) & 1)) {
+    ++dmaobj_misses_;
     t.f = fault::invalid_engine;
-  } else if ((a.selector & 0xffff) == 0) {
+    return;
+  }
+  const uint32_t sel = a.selector & 0xffff;
+  if (sel == 0) {
+    ++dmaobj_misses_;
     t.f = fault::null_dmaobj;
-  } else {
-    const uint32_t sel = a.selector & 0xffff;
-    last_block& l = last_[a.engine];
-    if (l.valid && l.chandesc == a.chandesc && l.selector == sel && l.client == a.client) {
-      // Shortcut: same DMA object (still cached) and, if the limit allows, the same block.
-      const dmaobj& d = *l.d;
-      uint64_t v = 0;
-      if (apply_limit(opt_, d, a.address, a.size, v) == fault::none && (v & ~l.vmask) == l.vbase) {
-        ++dmaobj_hits;
-        ++estats_[a.engine]->hits;
-        tlbs_[a.engine].touch(l.entry);
-        const uint64_t off = v & l.vmask;
-        t.virt = v;
-        t.paged = true;
-        t.page_shift = l.shift;
-        t.order = l.order;
-        t.r = l.r0;
-        t.r.linear = (l.r0.linear + off) & 0xffffffffffull;
-        if (t.r.comp != comp_mode::none)
-          t.r.tag = uint16_t((l.r0.tag + (off >> 16) * (t.r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
-        t.f = check_access(opt_, d, t.r, a.write, a.user);
-        if (t.f != fault::none) { ++faults; ++*fault_kinds_[size_t(t.f)]; }
-        return t;
-      }
-    }
-    walk_delay_ = &delay;  // the walker's reads (timed_read_) accumulate here
-    cached_dmaobj& c = dmaobjs_[a.engine * clients + (a.client % clients)];
-    if (c.valid && c.chandesc == a.chandesc && c.selector == sel) {
-      ++dmaobj_hits;
-    } else {
-      dmaobj d;
-      t.f = read_dmaobj(opt_, a.chandesc, sel, timed_read_, d);
-      if (t.f == fault::none) {
-        ++dmaobj_loads;
-        c = {dmaobj_cache.get(), a.chandesc, sel, d};
-        last_[a.engine].valid = false;  // it may point into the slot just replaced
-      }
-    }
-    if (t.f == fault::none) t.f = apply_limit(opt_, c.d, a.address, a.size, t.virt);
-    if (t.f == fault::none) lookup_or_walk(a, c.d, delay, t);
+    return;
   }
-  if (t.f != fault::none) {
-    ++faults;
-    ++*fault_kinds_[size_t(t.f)];
+  walk_delay_ = &delay;  // the walker's reads (timed_read_) accumulate here
+  cached_dmaobj& c = dmaobjs_[a.engine * clients + (a.client % clients)];
+  if (!(c.valid && c.chandesc == a.chandesc && c.selector == sel && c.bind == a.bind)) {
+    ++dmaobj_misses_;
+    // Another selector, or the same one rewritten (a new dma_bind): the engine loads the object.
+    drop_micro();  // micro entries may copy the object this slot held
+    invalidate_grants(a.engine);
+    dmaobj d;
+    t.f = read_dmaobj(opt_, a.chandesc, sel, timed_read_, d);
+    if (t.f != fault::none) return;
+    ++dmaobj_loads;
+    c = {dmaobj_cache.get(), a.chandesc, sel, a.bind, d};
   }
-  return t;
+  t.f = apply_limit(opt_, c.d, a.address, a.size, t.virt);
+  if (t.f == fault::none) lookup_or_walk(a, c.d, delay, t);
 }
 
 void mmu_nv50::lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_time& delay, translation& t) {
@@ -234,7 +230,7 @@ void mmu_nv50::lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_t
     t.page_shift = e->shift;
     t.order = e->p.order;
     paged_result(opt_, d, e->p, e->shift, t.virt, t.r);
-    remember(a, d, e, t);
+    fill_micro(a, d, e, t);
     t.f = check_access(opt_, d, t.r, a.write, a.user);
     return;
   }
@@ -252,31 +248,47 @@ void mmu_nv50::lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_t
   }
   if (t.f != fault::none) return;
   t.order = p.order;
-  if (tl.insert(a.chandesc, t.virt, p, t.page_shift)) ++evictions;
+  bool evicted = false;
+  const tlb::entry* e = tl.insert(a.chandesc, t.virt, p, t.page_shift, &evicted);
+  if (evicted) {
+    ++evictions;
+    drop_micro();                 // micro entries may copy the entry just replaced
+    invalidate_grants(a.engine);  // so may a granted region
+  }
   paged_result(opt_, d, p, t.page_shift, t.virt, t.r);
-  remember(a, d, tl.lookup(a.chandesc, t.virt), t);
+  fill_micro(a, d, e, t);
   t.f = check_access(opt_, d, t.r, a.write, a.user);
 }
 
-void mmu_nv50::remember(const vm_access& a, const dmaobj& d, const tlb::entry* e, const translation& t) {
-  last_block& l = last_[a.engine];
-  l.valid = dmaobj_cache && e != nullptr;  // without the DMA object cache every access reloads it
-  if (!l.valid) return;
-  l.chandesc = a.chandesc;
-  l.selector = a.selector & 0xffff;
-  l.client = a.client;
-  l.vmask = (uint64_t(1) << (t.page_shift + t.order)) - 1;
-  l.vbase = t.virt & ~l.vmask;
-  l.entry = e;
-  l.d = &d;
-  l.shift = t.page_shift;
-  l.order = t.order;
+void mmu_nv50::fill_micro(const vm_access& a, const dmaobj& d, const tlb::entry* e, const translation& t) {
+  if (!dmaobj_cache) return;  // without the DMA object cache every access reloads the object
+  micro_entry& m = micro_[micro_index(a)];
+  const uint64_t vmask = (uint64_t(1) << (t.page_shift + t.order)) - 1;
+  m.who = load64(&a.engine);
+  m.where = load64(&a.chandesc);
+  m.bind_epoch = uint64_t(a.bind) << 32 | uint32_t(epoch_);
+  m.shift = uint8_t(t.page_shift);
+  m.order = uint8_t(t.order);
+  const bool deny_user = t.r.super || (opt_.user_super_dmaobj_faults && d.super_object);  // as check_access
+  m.deny = uint16_t((t.r.ro ? 0x0001 : 0) | (deny_user ? 0x0100 : 0));
+  m.vbase = t.virt & ~vmask;
+  m.base = d.base;
+  // Logical addresses whose first byte is in the block, at or above the object's base (virtual =
+  // base + logical) and within the limit (as apply_limit: the access passed it, so limit > base
+  // and no sum wraps); `end` bounds the last byte (a size-0 access counts as one byte: lo..end-1
+  // holds it, the first byte being checked by len).
+  const uint64_t first = std::max(m.vbase, d.base);
+  m.end = (opt_.limit_inclusive ? d.limit + 1 : d.limit) - d.base;
+  m.lo = first - d.base;
+  m.len = std::min(m.vbase + vmask + 1 - first, m.end - m.lo);
+  m.stamp = tlbs_[a.engine].lru_stamp(e);
+  m.hits = &estats_[a.engine]->hits;
   // The result at the block start: undo the block offset (linear modulo 2^40, tag modulo 0x1000).
-  const uint64_t off = t.virt & l.vmask;
-  l.r0 = t.r;
-  l.r0.linear = (t.r.linear - off) & 0xffffffffffull;
+  const uint64_t off = t.virt & vmask;
+  m.r0 = t.r;
+  m.r0.linear = (t.r.linear - off) & 0xffffffffffull;
   if (t.r.comp != comp_mode::none)
-    l.r0.tag = uint16_t((t.r.tag - (off >> 16) * (t.r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
+    m.r0.tag = uint16_t((t.r.tag - (off >> 16) * (t.r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
 }
 
 translation mmu_nv50::translate_debug(const vm_access& a) {
@@ -289,8 +301,10 @@ translation mmu_nv50::translate_debug(const vm_access& a) {
 
 namespace {
 vm_access access_of(const tlm::tlm_generic_payload& gp, const gpu_ext& e) {
-  return vm_access{e.vm_engine, e.vm_client, e.vm_context, e.dma_slot, gp.get_address(), gp.is_write(),
-                   e.priv == privilege::user};
+  vm_access a{e.vm_engine, e.vm_client, e.vm_context, e.dma_slot, gp.get_address(), gp.is_write(),
+              e.priv == privilege::user};
+  a.bind = e.dma_bind;
+  return a;
 }
 }  // namespace
 
@@ -332,7 +346,7 @@ void mmu_nv50::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& 
     return;
   }
   forward(gp, e, delay);
-  gp.set_dmi_allowed(false);  // DMI is offered in host addresses, not in DMA object offsets
+  if (!grant_dmi) gp.set_dmi_allowed(false);  // else the downstream's hint: get_direct_mem_ptr translates
 }
 
 // An access is translated per block: one that runs past the end of its page (or contig block)
@@ -411,11 +425,67 @@ unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   return done;
 }
 
-bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+// DMI on `in`: the translation of the requested address (through the engine's TLB, counted as one
+// translation, its walk untimed: the request has no delay; a fault is neither counted nor latched,
+// the access that follows will be) and the downstream's region for its linear address give a
+// region in DMA object offsets covering the page or contig block, clipped to the object's limit
+// and to the downstream region. Regions hold for the request's side band only (see the header).
+bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  const uint64_t addr = gp.get_address();
   dmi.allow_none();
-  dmi.set_start_address(0);
-  dmi.set_end_address(~sc_dt::uint64(0));
-  return false;
+  dmi.set_start_address(addr);
+  dmi.set_end_address(addr);
+  const gpu_ext& e = ext_of(gp);
+  if (!grant_dmi || e.debug) return false;
+  if (e.dma_slot == gpu_ext::none) {  // linear: host addresses, as b_transport passes them on
+    const bool granted = out->get_direct_mem_ptr(gp, dmi);
+    if (granted) {
+      dmi_engines_ |= 1u << 16;
+      ++dmi_grants;
+    }
+    return granted;
+  }
+  vm_access a = access_of(gp, e);
+  a.size = 1;
+  sc_core::sc_time scratch = sc_core::SC_ZERO_TIME;
+  translation t;
+  translate_uncounted(a, scratch, t);
+  if (!t.ok()) return false;
+  const dmaobj& d = dmaobjs_[a.engine * clients + (a.client % clients)].d;
+  // Logical range: the block (unpaged: the whole object) within [base, limit].
+  const uint64_t vmask = t.paged ? (uint64_t(1) << (t.page_shift + t.order)) - 1 : ~uint64_t(0);
+  const uint64_t vfirst = std::max(t.virt & ~vmask, d.base);
+  const uint64_t vlast = std::min(t.virt | vmask, opt_.limit_inclusive ? d.limit : d.limit - 1);
+  uint64_t lo = vfirst - d.base, hi = vlast - d.base;  // lo <= addr <= hi
+  // Linear addresses wrap (VRAM at 4 GiB, the high bits ignored; SYSRAM at 2^40): keep the range
+  // where host addresses follow logical ones one to one.
+  const uint64_t wmask = t.r.tgt == target::vram ? 0xffffffffull : 0xffffffffffull;
+  const uint64_t lw = t.r.linear & wmask;
+  lo = addr - std::min(addr - lo, lw);
+  hi = addr + std::min(hi - addr, wmask - lw);
+  const uint64_t host = host_address(t.r.tgt, t.r.linear);
+  transaction q(a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, host, nullptr, 0);
+  q.ext = e;
+  q.ext.dma_slot = gpu_ext::none;
+  tlm::tlm_dmi down;
+  if (!out->get_direct_mem_ptr(q.gp, down)) return false;
+  const uint64_t ds = down.get_start_address(), de = down.get_end_address();
+  if (host < ds || host > de) return false;
+  lo = addr - std::min(addr - lo, host - ds);
+  hi = addr + std::min(hi - addr, de - host);
+  const bool rd = down.is_read_allowed(), wr = down.is_write_allowed() && !t.r.ro;  // read-only page: read-only DMI
+  if (rd && wr) dmi.allow_read_write();
+  else if (rd) dmi.allow_read();
+  else if (wr) dmi.allow_write();
+  else return false;
+  dmi.set_start_address(lo);
+  dmi.set_end_address(hi);
+  dmi.set_dmi_ptr(down.get_dmi_ptr() + (host - ds) - (addr - lo));
+  dmi.set_read_latency(down.get_read_latency() + hit_latency.get());
+  dmi.set_write_latency(down.get_write_latency() + hit_latency.get());
+  dmi_engines_ |= 1u << a.engine;
+  ++dmi_grants;
+  return true;
 }
 
 // ---- qtest, report ----

@@ -3,15 +3,24 @@
 //
 // Sockets:
 //   in     target (unmapped, multi): engines bind "mmu.in". An access carries gpu_ext vm_engine,
-//          vm_client, dma_slot (= DMA object selector), vm_context (= 30-bit channel descriptor),
-//          channel and priv; its address is the offset within the DMA object. dma_slot ==
-//          gpu_ext::none is a linear access: the address is a host physical address, passed on.
+//          vm_client, dma_slot (= DMA object selector), dma_bind (the slot's selector-rewrite
+//          generation), vm_context (= 30-bit channel descriptor), channel and priv; its address is
+//          the offset within the DMA object. dma_slot == gpu_ext::none is a linear access: the
+//          address is a host physical address, passed on.
+//          DMI (grant_dmi): get_direct_mem_ptr translates the address with the request's gpu_ext
+//          and grants a region in the LOGICAL address space (DMA object offsets) of that one page
+//          or contig block. CONTRACT: a region is valid only for the side band it was asked with
+//          (vm_engine, vm_client, dma_slot, dma_bind, vm_context, priv); an initiator keeps it
+//          together with that side band and uses it for nothing else. Every invalidation from
+//          mmu.in covers the whole address space: drop every region obtained from it.
 //   out    initiator to the interconnect: translated accesses, DMA object and page-table reads.
 //   regs   BAR0 0x100000-0x101fff: TLB flush and fault registers.
 //   fault  interrupt output, high while a fault is latched in FAULT_STATUS.
 // Translated linear addresses go to VRAM at vram_base + (linear & 0xffffffff), SYSRAM at linear.
 #pragma once
 #include <array>
+#include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -52,6 +61,7 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   gpuvp::param<bool> comp_vram_only{this, "comp_vram_only", true, "compression is forced to none on SYSRAM targets"};
   gpuvp::param<bool> limit_inclusive{this, "limit_inclusive", false, "DMA object limit is the last valid byte (nouveau) instead of the seed's base+addr >= limit fault"};
   gpuvp::param<bool> check_engine{this, "check_engine", true, "an engine id absent on this generation faults INVALID_ENGINE"};
+  gpuvp::param<bool> grant_dmi{this, "grant_dmi", true, "grant DMI on in: translated pages in DMA object offsets, linear accesses as downstream"};
 
   // --- registers (BAR0 0x100000 + offset) ---
   gpuvp::register_bank regs{"regs", 0x2000};
@@ -68,14 +78,19 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   static constexpr uint64_t bar0_offset = 0x100000;
 
   // --- statistics (per engine ones are "<engine>.hits" etc., for engines of the generation) ---
-  gpuvp::counter translations{this, "translations", "translated accesses (all engines)"};
+  // translations and dmaobj_hits are read from plain counts (translations_ is also the TLBs'
+  // LRU clock): the micro-TLB hit then updates one word for both.
+  gpuvp::gauge translations{this, "translations", "translated accesses (all engines)", [this] { return double(translations_); }};
   gpuvp::counter linear_accesses{this, "linear_accesses", "untranslated (dma_slot none) accesses passed through"};
   gpuvp::counter flushes{this, "flushes", "TLB flushes through TLB_FLUSH"};
   gpuvp::counter dmaobj_loads{this, "dmaobj_loads", "DMA objects read from memory"};
-  gpuvp::counter dmaobj_hits{this, "dmaobj_hits", "accesses that used the engine's cached DMA object"};
+  gpuvp::gauge dmaobj_hits{this, "dmaobj_hits", "accesses that used the engine's cached DMA object",
+                           [this] { return double(translations_ - dmaobj_misses_); }};
   gpuvp::counter evictions{this, "evictions", "valid TLB entries replaced"};
   gpuvp::counter walk_dmi_reads{this, "walk_dmi_reads", "DMA object/page-table reads done through DMI"};
   gpuvp::counter faults{this, "faults", "faults (all kinds)"};
+  gpuvp::counter dmi_grants{this, "dmi_grants", "DMI regions granted on in"};
+  gpuvp::counter dmi_invalidations{this, "dmi_invalidations", "invalidations of all regions granted on in"};
 
   explicit mmu_nv50(sc_core::sc_module_name name);
   ~mmu_nv50() override;
@@ -91,14 +106,19 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
 
   // Direct API (tests, PFIFO): translate through the engine's TLB, timed (delay accumulates the
   // walk). Latches no fault registers; b_transport does.
-  gpuvp::nv50::translation translate(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay);
+  [[gnu::always_inline]] gpuvp::nv50::translation translate(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay) {
+    gpuvp::nv50::translation t;  // named, returned everywhere (NRVO)
+    if (!micro_hit(a, delay, t)) translate_slow(a, delay, t);
+    return t;
+  }
   // Stateless translation with debug (untimed) memory reads: no TLB, no statistics.
   gpuvp::nv50::translation translate_debug(const gpuvp::nv50::vm_access& a);
   // Host physical address of a linear address.
   uint64_t host_address(gpuvp::nv50::target t, uint64_t linear) const;
   // Drops an engine's TLB entries and cached DMA objects at once (no busy time).
   void flush_engine(uint32_t engine);
-  // A DMA slot was rebound: the engine/client's cached DMA object is dropped.
+  // A DMA slot was rebound: the engine/client's cached DMA object is dropped (accesses through
+  // the socket do this themselves when gpu_ext::dma_bind changes).
   void rebind(uint32_t engine, uint32_t client);
   const gpuvp::nv50::options& options() const { return opt_; }
   const gpuvp::nv50::tlb& engine_tlb(uint32_t engine) const { return tlbs_.at(engine & 0xf); }
@@ -110,31 +130,63 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
 
  private:
   struct engine_stats;
-  // The last paged translation of each engine: a hit in the same contig block with the same
-  // channel, client and DMA object skips the TLB set search (timing and statistics unchanged).
-  struct last_block {
-    bool valid = false;
-    uint32_t chandesc = 0, selector = 0, client = 0;
-    uint64_t vbase = 0, vmask = 0;  // the block's first virtual address and size - 1
-    const gpuvp::nv50::tlb::entry* entry = nullptr;
-    const gpuvp::nv50::dmaobj* d = nullptr;
-    gpuvp::nv50::result r0;         // the result at vbase
-    unsigned shift = 12, order = 0;
+  // Micro-TLB (simulation speed only): direct-mapped by logical page, keyed on (channel, selector,
+  // engine, client, bind), it holds a TLB hit's result for a whole block so that a repeated hit
+  // skips the DMA object check, the set search and the attribute merge. It answers only while
+  // nothing flushed, evicted a TLB entry, or dropped or reloaded a DMA object since it was filled
+  // (epoch_), so it always gives what the TLB would, with the same timing and statistics.
+  struct alignas(64) micro_entry {
+    uint64_t who = ~uint64_t(0);  // engine | client << 32 (all ones: empty), as in vm_access
+    uint64_t where = 0;           // chandesc | selector << 32, as in vm_access
+    uint64_t bind_epoch = 0;      // dma_bind << 32 | epoch_ (32 bits) when filled
+    uint16_t deny = 0;            // check_access outcome: 0x0001 writes, 0x0100 user accesses take the slow path
+    uint8_t shift = 12, order = 0;
+    uint64_t lo = 0, len = 0;    // logical first bytes in the block and within the limit: address - lo < len
+    uint64_t end = 0;            // one past the last logical byte within the DMA object's limit
+    uint64_t base = 0, vbase = 0;  // DMA object base; the block's first virtual address
+    uint64_t* stamp = nullptr;   // the TLB entry's LRU stamp (nullptr: not LRU), as tlb::touch
+    gpuvp::counter* hits = nullptr;
+    gpuvp::nv50::result r0;      // the result at vbase
   };
   struct cached_dmaobj {
     bool valid = false;
-    uint32_t chandesc = 0, selector = 0;
+    uint32_t chandesc = 0, selector = 0, bind = 0;
     gpuvp::nv50::dmaobj d;
   };
+  static constexpr unsigned micro_entries = 256;
   static constexpr unsigned clients = 32;
 
+  // The micro-TLB compares the access's fields as they lie in vm_access (engine, client;
+  // chandesc, selector; write, user), eight and two bytes at a time.
+  static uint64_t load64(const void* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+  static uint16_t load16(const void* p) { uint16_t v; std::memcpy(&v, p, 2); return v; }
+  static unsigned micro_index(const gpuvp::nv50::vm_access& a) {
+    return unsigned(((a.address >> 12) + (a.engine << 4)) & (micro_entries - 1));
+  }
+  // A TLB hit served by the micro-TLB, with all its effects (inline: the fast path); false
+  // without any effect when the micro-TLB cannot answer.
+  bool micro_hit(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
+  // Everything else: the DMA object, the TLB, the walk, fault counting.
+  void translate_slow(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
+  // The whole translation without counting its fault (translate() counts it, a DMI request not).
+  void translate_uncounted(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
   bool mem_read(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay);
   bool mem_read_debug(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len);
   void lookup_or_walk(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, sc_core::sc_time& delay,
                       gpuvp::nv50::translation& t);
-  void remember(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, const gpuvp::nv50::tlb::entry* e,
-                const gpuvp::nv50::translation& t);
+  void fill_micro(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, const gpuvp::nv50::tlb::entry* e,
+                  const gpuvp::nv50::translation& t);
+  void count_fault(gpuvp::nv50::fault f);
+  void drop_micro() {
+    if (uint32_t(++epoch_) == 0) {  // 32 bits are kept in the entries: never meet an old value
+      micro_.fill(micro_entry{});
+      epoch_ = 1;
+    }
+  }
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
+  // Drops every DMI region granted on `in` (when engine `engine`, or any with gpuvp::gpu_ext::none,
+  // holds one): a TLB entry, DMA object or downstream region behind it may have changed.
+  void invalidate_grants(uint32_t engine);
   void forward(tlm::tlm_generic_payload& gp, const gpuvp::gpu_ext& e, sc_core::sc_time& delay);
   void latch_fault(const gpuvp::gpu_ext& e, uint64_t address, bool write, bool paged, gpuvp::nv50::fault f);
   static void answer_fault(tlm::tlm_generic_payload& gp, gpuvp::nv50::fault f);
@@ -146,9 +198,43 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   std::array<gpuvp::nv50::tlb, gpuvp::nv50::engine::count> tlbs_;
   std::array<std::unique_ptr<engine_stats>, gpuvp::nv50::engine::count> estats_;
   std::vector<std::unique_ptr<gpuvp::counter>> fault_kinds_;  // by fault code
-  std::array<last_block, gpuvp::nv50::engine::count> last_{};
   std::vector<cached_dmaobj> dmaobjs_;                        // engine * clients + client
+  std::array<micro_entry, micro_entries> micro_{};
+  uint64_t translations_ = 0;    // translations so far; the engines' TLBs stamp with it (LRU/FIFO clock)
+  uint64_t dmaobj_misses_ = 0;   // translations that used no cached DMA object
+  uint64_t epoch_ = 1;                                        // bumped when micro entries become void (drop_micro)
   std::vector<tlm::tlm_dmi> dmi_;                             // regions granted to the walker
+  uint32_t dmi_engines_ = 0;                                  // engines holding regions granted on in (bit 16: linear)
   sc_core::sc_time flush_done_ = sc_core::SC_ZERO_TIME;
   std::vector<std::string> fault_log_;                        // first faults, for modelled_errors
 };
+
+// The micro-TLB hit: exactly what the slow path does on a TLB hit (counters, LRU touch, delay,
+// result), from the copy of the block's result.
+[[gnu::always_inline]] inline bool mmu_nv50::micro_hit(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay,
+                                                       gpuvp::nv50::translation& t) {
+  using gpuvp::nv50::vm_access;
+  static_assert(offsetof(vm_access, client) == offsetof(vm_access, engine) + 4 &&
+                offsetof(vm_access, selector) == offsetof(vm_access, chandesc) + 4 &&
+                offsetof(vm_access, user) == offsetof(vm_access, write) + 1, "micro-TLB field loads");
+  const micro_entry& m = micro_[micro_index(a)];
+  // An engine id >= 16 never matches: entries are only filled for valid engines.
+  if (m.who != load64(&a.engine) || m.where != load64(&a.chandesc) ||
+      m.bind_epoch != (uint64_t(a.bind) << 32 | uint32_t(epoch_)) || a.address - m.lo >= m.len ||
+      a.address + a.size > m.end || (load16(&a.write) & m.deny))
+    return false;
+  delay += hit_latency.get();
+  const uint64_t now = ++translations_;  // also counts the DMA object hit (dmaobj_hits)
+  if (m.stamp) *m.stamp = now;           // tlb::touch
+  ++*m.hits;
+  t.virt = m.base + a.address;
+  t.paged = true;
+  t.page_shift = m.shift;
+  t.order = m.order;
+  t.r = m.r0;
+  const uint64_t boff = t.virt - m.vbase;
+  t.r.linear = (m.r0.linear + boff) & 0xffffffffffull;
+  if (m.r0.comp != gpuvp::nv50::comp_mode::none)
+    t.r.tag = uint16_t((m.r0.tag + (boff >> 16) * (m.r0.comp == gpuvp::nv50::comp_mode::dbl ? 2 : 1)) & 0xfff);
+  return true;
+}

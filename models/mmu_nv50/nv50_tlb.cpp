@@ -26,10 +26,9 @@ void tlb::configure(unsigned entries, unsigned ways, tlb_policy policy, uint64_t
 
 void tlb::flush() {
   for (auto& e : entries_) e.key = 0;
-  mru_ = nullptr;
+  ++epoch_;
   gran_mask_ = 0;
   gran_count_.fill(0);
-  clock_ = 0;
 }
 
 unsigned tlb::valid_entries() const {
@@ -39,22 +38,23 @@ unsigned tlb::valid_entries() const {
 }
 
 const tlb::entry* tlb::lookup_slow(uint32_t chandesc, uint64_t virt) {
+  const uint64_t tag = hint_tag(chandesc, virt);
   for (uint32_t m = gran_mask_; m; m &= m - 1) {
     const unsigned gran = unsigned(__builtin_ctz(m)) + 12;
     const uint64_t key = make_key(chandesc, virt, gran);
     entry* set = &entries_[size_t(set_of(chandesc, virt, gran)) * ways_];
     for (unsigned w = 0; w < ways_; ++w) {
       if (set[w].key == key) {
-        if (policy_ == tlb_policy::lru) set[w].stamp = ++clock_;
-        mru_ = &set[w];
-        return mru_;
+        touch(&set[w]);
+        hints_[hint_index(tag)] = {tag, epoch_, &set[w]};
+        return &set[w];
       }
     }
   }
   return nullptr;
 }
 
-bool tlb::insert(uint32_t chandesc, uint64_t virt, const pte& p, unsigned shift) {
+const tlb::entry* tlb::insert(uint32_t chandesc, uint64_t virt, const pte& p, unsigned shift, bool* evicted_out) {
   const unsigned gran = shift + p.order;  // at most 16 + 7 = 23
   entry* set = &entries_[size_t(set_of(chandesc, virt, gran)) * ways_];
   entry* victim = nullptr;
@@ -74,13 +74,14 @@ bool tlb::insert(uint32_t chandesc, uint64_t virt, const pte& p, unsigned shift)
     if (--gran_count_[old] == 0) gran_mask_ &= ~(1u << old);
   }
   victim->key = make_key(chandesc, virt, gran);
-  victim->stamp = ++clock_;
+  victim->stamp = now();
   victim->p = p;
   victim->shift = uint8_t(shift);
   ++gran_count_[gran - 12];
   gran_mask_ |= 1u << (gran - 12);
-  mru_ = victim;
-  return evicted;
+  ++epoch_;  // the new entry may shadow what a hint names (a smaller granularity is probed first)
+  if (evicted_out) *evicted_out = evicted;
+  return victim;
 }
 
 }  // namespace gpuvp::nv50

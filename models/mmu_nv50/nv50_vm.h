@@ -149,14 +149,16 @@ struct vm_access {
   bool write = false;
   bool user = false;       // user access (false: supervisor)
   uint32_t size = 1;       // bytes: the last byte is limit-checked too
+  uint32_t bind = 0;       // selector-rewrite generation of the DMA slot (gpu_ext::dma_bind): a
+                           // different value makes the MMU reload its cached DMA object
 };
 
 struct translation {
-  fault f = fault::none;
   result r;
   // Informative (also on faults, where known): virtual address, page shift, contig order.
   uint64_t virt = 0;
   unsigned page_shift = 0, order = 0;
+  fault f = fault::none;  // after the wide fields: the struct packs into 48 bytes
   bool paged = false;
   bool ok() const { return f == fault::none; }
 };

@@ -1,4 +1,5 @@
 // The mmu_nv50 component through its sockets: translation, TLB timing, flushes, faults, qtest.
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <gtest/gtest.h>
@@ -25,7 +26,16 @@ constexpr uint32_t chan = 0x100;        // channel structure at VRAM 0x100000 (G
 struct engine_port : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<engine_port> out{"out"};
   tlm_utils::simple_initiator_socket<engine_port> bar0{"bar0"};  // the host's BAR0 path to the registers
-  explicit engine_port(sc_core::sc_module_name n) : sc_module(n) {}
+  int invalidations = 0;  // DMI invalidations received on out, and the last range
+  sc_dt::uint64 inv_start = 1, inv_end = 0;
+  explicit engine_port(sc_core::sc_module_name n) : sc_module(n) {
+    out.register_invalidate_direct_mem_ptr(this, &engine_port::invalidate);
+  }
+  void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) {
+    ++invalidations;
+    inv_start = start;
+    inv_end = end;
+  }
 };
 
 class mmu_nv50_sockets : public gpuvp::testing::sim_test {
@@ -73,18 +83,32 @@ class mmu_nv50_sockets : public gpuvp::testing::sim_test {
     sc_time delay;
     uint32_t data;
   };
+  uint32_t bind = 0;  // gpu_ext::dma_bind of access() and dmi()
   result access(uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false,
                 uint32_t data = 0, bool user = false) {
     transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, &data, 4);
     t.ext.vm_engine = engine;
     t.ext.vm_client = client;
     t.ext.dma_slot = sel;
+    t.ext.dma_bind = bind;
     t.ext.vm_context = chan;
     t.ext.channel = 3;
     t.ext.priv = user ? privilege::user : privilege::supervisor;
     sc_time d = sc_core::SC_ZERO_TIME;
     eng->out->b_transport(t.gp, d);
     return {t.gp.get_response_status(), d, data};
+  }
+  // A DMI request on mmu.in with the same side band as access().
+  bool dmi(tlm::tlm_dmi& out, uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false,
+           bool user = false) {
+    transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, nullptr, 0);
+    t.ext.vm_engine = engine;
+    t.ext.vm_client = client;
+    t.ext.dma_slot = sel;
+    t.ext.dma_bind = bind;
+    t.ext.vm_context = chan;
+    t.ext.priv = user ? privilege::user : privilege::supervisor;
+    return eng->out->get_direct_mem_ptr(t.gp, out);
   }
   uint32_t reg_access(uint64_t off, bool write = false, uint32_t v = 0) {
     transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, off, &v, 4);
@@ -359,6 +383,198 @@ TEST_F(mmu_nv50_sockets, DebugTransportHasNoSideEffects) {
   t.ext.dma_slot = 0;
   EXPECT_EQ(eng->out->transport_dbg(t.gp), 0u);
   EXPECT_EQ(mmu->fault_status.get(), 0u);
+}
+
+// The micro-TLB (a speed-up in front of the TLB) must answer exactly what the TLB holds: a
+// rewritten PTE is not seen while its entry is cached (the hardware's stale TLB), and once the
+// entry is evicted the next access walks and sees the new PTE, never the micro-TLB's old copy.
+TEST_F(mmu_nv50_sockets, EvictedEntryIsNotServedByTheFastPath) {
+  config::global().set("mmu.tlb_entries", "4", "test");
+  config::global().set("mmu.tlb_ways", "4", "test");
+  build();
+  mem->write32(vram + 0xa0000010, 0x01d);  // page 0 as first mapped (PTE 0xa0000001)
+  mem->write32(vram + 0xb0000010, 0x2e3);  // page 0 after the rewrite (PTE 0xb0000001)
+  for (uint64_t p = 0; p < 4; ++p) access(engine::pgraph, client::dispatch, 2, p << 12);  // 4 walks, TLB full
+  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x10).data, 0x01du);            // hit
+  put_pte(0x200000, 0xb0000001);                                                        // no flush
+  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x10).data, 0x01du);  // still the cached PTE
+  for (uint64_t p = 1; p < 4; ++p) access(engine::pgraph, client::dispatch, 2, p << 12);  // page 0 is now LRU
+  EXPECT_EQ(stats_registry::global().value("mmu.pgraph.hits"), 5.0);
+  access(engine::pgraph, client::dispatch, 2, 4 << 12);  // walk: evicts page 0
+  EXPECT_EQ(mmu->evictions.value(), 1u);
+  // Page 0 walks again and reads the new PTE: hit latency 1 + miss latency 2 + PDE 30 + PTE 30 +
+  // data 30 = 93 ns (the DMA object stays cached).
+  const auto r = access(engine::pgraph, client::dispatch, 2, 0x10);
+  EXPECT_EQ(r.data, 0x2e3u);
+  EXPECT_EQ(r.delay, sc_time(93, SC_NS));
+  EXPECT_EQ(stats_registry::global().value("mmu.pgraph.walks"), 6.0);
+  EXPECT_EQ(stats_registry::global().value("mmu.pgraph.hits"), 5.0);
+  // And a flush drops what the fast path held: page 4 (resident) walks again after it.
+  mmu->flush_engine(engine::pgraph);
+  access(engine::pgraph, client::dispatch, 2, 4 << 12);
+  EXPECT_EQ(stats_registry::global().value("mmu.pgraph.walks"), 7.0);
+}
+
+// A repeated hit that the access checks refuse (write to a read-only object, user access to a
+// supervisor page) faults exactly as the first one would, fast path or not.
+TEST_F(mmu_nv50_sockets, RepeatedHitsKeepAccessChecks) {
+  build();
+  put_pte(0x200000 + 8 * 8, 0xa0008041);  // page 8 supervisor-only (bit 6)
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_write, 3, 0x5000).status, tlm::TLM_OK_RESPONSE);  // read: fine
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_write, 3, 0x5004).status, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_write, 3, 0x5008, true).status, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 2, 0x8000).status, tlm::TLM_OK_RESPONSE);  // supervisor
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 2, 0x8004, false, 0, true).status, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(mmu->fault_count_of(fault::read_only), 1u);
+  EXPECT_EQ(mmu->fault_count_of(fault::supervisor), 1u);
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.hits"), 3.0);  // the faulting accesses hit the TLB too
+}
+
+// nv50-vm.rst: "Most engines cache the most recently bound DMA object. To flush the caches,
+// it's usually enough to rewrite the selector register". An engine bumps gpu_ext::dma_bind when
+// it rewrites the slot's selector: the same bind keeps the (stale) object, a new one reloads it.
+TEST_F(mmu_nv50_sockets, DmaBindRewriteReloadsTheObject) {
+  build();
+  mem->write32(vram + 0x10000010, 1);
+  mem->write32(vram + 0x18000010, 2);
+  bind = 7;
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 1u);
+  put_dmaobj(0x10, 0x0001003d, 0x20000000, 0x18000000, 0, 0, 0);           // software moves the object
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 1u);  // same bind: the old object
+  EXPECT_EQ(mmu->dmaobj_loads.value(), 1u);
+  bind = 8;                                                                 // selector rewritten
+  const auto r = access(engine::pfifo, client::pfifo_read, 1, 0x10);
+  EXPECT_EQ(r.data, 2u);
+  EXPECT_EQ(r.delay, sc_time(61, SC_NS));  // hit latency 1 + object read 30 + data 30
+  EXPECT_EQ(mmu->dmaobj_loads.value(), 2u);
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 2u);  // bind 8 again: cached
+  EXPECT_EQ(mmu->dmaobj_loads.value(), 2u);
+  // A paged object: repeated hits (the fast path) must not outlive the rebinding either. Page 5
+  // -> 0xa0005000; moving the object's base to 0x1000 maps offset 0x5010 to page 6 -> 0xa0006010.
+  mem->write32(vram + 0xa0005010, 5);
+  mem->write32(vram + 0xa0006010, 6);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x5010).data, 5u);
+  put_dmaobj(0x20, 0x7fc0003d, 0xffffffff, 0x1000, 0xff000000, 0, 0);
+  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x5010).data, 5u);
+  bind = 9;
+  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x5010).data, 6u);
+  // The other client's binding (bind 8 above) is its own: client pfifo_read reloads at bind 9.
+  EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 2u);
+  EXPECT_EQ(mmu->dmaobj_loads.value(), 5u);  // 2 + pgraph's first + pgraph's rebind + pfifo's rebind
+}
+
+// DMI on mmu.in: a paged 4 KiB VRAM page is granted in DMA object offsets, its pointer at the
+// page's VRAM; the latency is the memory's 30 ns plus the hit latency of 1 ns.
+TEST_F(mmu_nv50_sockets, DmiForAPagedVramPage) {
+  build(true);
+  mem->write32(vram + 0xa0005010, 0x5a5a0001);
+  tlm::tlm_dmi d;
+  ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x5010));
+  EXPECT_EQ(d.get_start_address(), 0x5000u);  // page 5 of selector 2 (base 0): offsets 0x5000-0x5fff
+  EXPECT_EQ(d.get_end_address(), 0x5fffu);
+  EXPECT_TRUE(d.is_read_write_allowed());
+  uint32_t v = 0;
+  std::memcpy(&v, d.get_dmi_ptr() + (0x5010 - 0x5000), 4);
+  EXPECT_EQ(v, 0x5a5a0001u);
+  v = 0x5a5a0002;
+  std::memcpy(d.get_dmi_ptr() + (0x5ffc - 0x5000), &v, 4);  // a write lands at VRAM 0xa0005ffc
+  EXPECT_EQ(mem->read32(vram + 0xa0005ffc), 0x5a5a0002u);
+  EXPECT_EQ(d.get_read_latency(), sc_time(31, SC_NS));
+  EXPECT_EQ(d.get_write_latency(), sc_time(31, SC_NS));
+  // The grant counted as one translation (a walk), no fault; the access after it hits.
+  EXPECT_EQ(mmu->translations.value(), 1.0);
+  EXPECT_EQ(stats_registry::global().value("mmu.pfifo.walks"), 1.0);
+  EXPECT_EQ(mmu->dmi_grants.value(), 1u);
+  // An unpaged object is one linear range: clipped to the memory's 64 KiB DMI page around
+  // VRAM 0x10001234 (base 0x10000000 + 0x1234): offsets 0-0xffff.
+  ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, 1, 0x1234));
+  EXPECT_EQ(d.get_start_address(), 0u);
+  EXPECT_EQ(d.get_end_address(), 0xffffu);
+  mem->write32(vram + 0x10001234, 0x5a5a0003);
+  std::memcpy(&v, d.get_dmi_ptr() + 0x1234, 4);
+  EXPECT_EQ(v, 0x5a5a0003u);
+  // A linear access is passed on: the memory's region in host addresses.
+  ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, gpu_ext::none, vram + 0x123456));
+  EXPECT_EQ(d.get_start_address(), vram + 0x120000);
+  EXPECT_EQ(d.get_end_address(), vram + 0x12ffff);
+}
+
+TEST_F(mmu_nv50_sockets, DmiRefusedAcrossAFaultAndReadOnlyWhereReadOnly) {
+  build(true);
+  tlm::tlm_dmi d;
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x20000010));  // PDE 1 not present
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, 0, 0x10));         // NULL_DMAOBJ
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_write, 3, 0x5000, true)); // write to a read-only object
+  EXPECT_EQ(mmu->fault_status.get(), 0u);  // a request is not an access: nothing latched or counted
+  EXPECT_EQ(mmu->faults.value(), 0u);
+  // Read-only object (selector 3): read-only DMI.
+  ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_write, 3, 0x5000));
+  EXPECT_TRUE(d.is_read_allowed());
+  EXPECT_FALSE(d.is_write_allowed());
+  // Read-only page (PTE bit 3) through the read-write-from-PTE selector 2: read-only DMI too.
+  put_pte(0x200000 + 9 * 8, 0xa0009009);
+  ASSERT_TRUE(dmi(d, engine::pgraph, client::dispatch, 2, 0x9000));
+  EXPECT_FALSE(d.is_write_allowed());
+  EXPECT_EQ(d.get_start_address(), 0x9000u);
+  // Selector 4 ends at 0x5800 (w1): the grant stops at the last byte inside, 0x57ff.
+  put_dmaobj(0x40, 0x7fc0003d, 0x5800, 0, 0, 0, 0);
+  ASSERT_TRUE(dmi(d, engine::pbsp, client::pbsp, 4, 0x5100));
+  EXPECT_EQ(d.get_start_address(), 0x5000u);
+  EXPECT_EQ(d.get_end_address(), 0x57ffu);
+}
+
+TEST_F(mmu_nv50_sockets, DmiNeedsTheMemorysDmi) {
+  build(false);  // mem.dmi = false
+  tlm::tlm_dmi d;
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x5000));
+  EXPECT_EQ(mmu->dmi_grants.value(), 0u);
+}
+
+TEST_F(mmu_nv50_sockets, DmiInvalidatedOnFlushRebindReloadAndDownstream) {
+  build(true);
+  run([this] {
+    tlm::tlm_dmi d;
+    ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x5000));
+    reg_access(0xc80, true, 0 << 16 | 1);  // flush PGRAPH: holds no region, nothing to drop
+    EXPECT_EQ(eng->invalidations, 0);
+    reg_access(0xc80, true, 5 << 16 | 1);  // flush PFIFO through TLB_FLUSH
+    EXPECT_EQ(eng->invalidations, 1);
+    EXPECT_EQ(eng->inv_start, 0u);  // all of the logical space: regions carry no side band
+    EXPECT_EQ(eng->inv_end, ~sc_dt::uint64(0));
+    ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x5000));
+    mmu->rebind(engine::pfifo, client::pfifo_read);
+    EXPECT_EQ(eng->invalidations, 2);
+    ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x5000));
+    bind = 1;  // the selector rewritten: the access reloads the object and drops the regions
+    access(engine::pfifo, client::pfifo_read, 2, 0x5000);
+    EXPECT_EQ(eng->invalidations, 3);
+    ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x5000));
+    mmu->flush_engine(engine::pfifo);
+    EXPECT_EQ(eng->invalidations, 4);
+    ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x5000));
+    mem->revoke_dmi();  // the memory withdraws its pointers: so does the MMU
+    EXPECT_EQ(eng->invalidations, 5);
+    EXPECT_EQ(mmu->dmi_invalidations.value(), 5u);
+  });
+}
+
+TEST_F(mmu_nv50_sockets, GrantDmiOffGrantsNone) {
+  config::global().set("mmu.grant_dmi", "false", "test");
+  build(true);
+  tlm::tlm_dmi d;
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x5000));
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, gpu_ext::none, vram));
+  uint32_t v = 0;
+  transaction t(tlm::TLM_READ_COMMAND, 0x5000, &v, 4);
+  t.ext.vm_engine = engine::pfifo;
+  t.ext.vm_client = client::pfifo_read;
+  t.ext.dma_slot = 2;
+  t.ext.vm_context = chan;
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  eng->out->b_transport(t.gp, delay);
+  ASSERT_TRUE(t.ok());
+  EXPECT_FALSE(t.gp.is_dmi_allowed());
+  EXPECT_EQ(mmu->dmi_grants.value(), 0u);
 }
 
 TEST_F(mmu_nv50_sockets, BadConfigurationIsAClearError) {

@@ -446,13 +446,67 @@ TEST(mmu_nv50_tlb, LruEvictionUnderCapacity) {
   // 4 entries, 4 ways: one set. Fill pages 0-3, touch 0, insert 4: LRU evicts page 1.
   tlb t;
   t.configure(4, 4, tlb_policy::lru);
-  for (uint64_t i = 0; i < 4; ++i) EXPECT_FALSE(t.insert(1, i << 12, page(i << 12), 12));
+  bool evicted = true;
+  for (uint64_t i = 0; i < 4; ++i) {
+    t.insert(1, i << 12, page(i << 12), 12, &evicted);
+    EXPECT_FALSE(evicted);
+  }
   EXPECT_NE(t.lookup(1, 0), nullptr);
-  EXPECT_TRUE(t.insert(1, 4 << 12, page(4 << 12), 12));
+  const tlb::entry* e = t.insert(1, 4 << 12, page(4 << 12), 12, &evicted);
+  EXPECT_TRUE(evicted);
+  EXPECT_EQ(e, t.lookup(1, 4 << 12));  // insert answers the new entry
   EXPECT_EQ(t.valid_entries(), 4u);
   EXPECT_NE(t.lookup(1, 0), nullptr);
   EXPECT_EQ(t.lookup(1, 1 << 12), nullptr);
   EXPECT_NE(t.lookup(1, 2 << 12), nullptr);
+}
+
+// The hint table in front of the set search may only name what the search would find: the
+// search probes the smallest granularity first, so a 4 KiB entry inserted inside a 64 KiB page
+// that a hint already names must win from then on.
+TEST(mmu_nv50_tlb, HintsNeverShadowANewerSmallerEntry) {
+  tlb t;
+  t.configure(64, 4, tlb_policy::lru);
+  t.insert(0x100, 0x20030000, page(0x40000), 16);
+  EXPECT_EQ(t.lookup(0x100, 0x20031000)->p.address, 0x40000u);  // the large page (the hint now names it)
+  EXPECT_EQ(t.lookup(0x100, 0x20031000)->p.address, 0x40000u);
+  t.insert(0x100, 0x20031000, page(0x7000), 12);
+  EXPECT_EQ(t.lookup(0x100, 0x20031000)->p.address, 0x7000u);   // the 4 KiB entry
+  EXPECT_EQ(t.lookup(0x100, 0x20032000)->p.address, 0x40000u);  // the rest of the large page
+  t.flush();
+  EXPECT_EQ(t.lookup(0x100, 0x20031000), nullptr);
+}
+
+// An outside clock (the MMU's translation count) gives the same LRU victims as the TLB's own, as
+// long as it advances between events: here it jumps by 10 each time.
+TEST(mmu_nv50_tlb, OutsideClockGivesTheSameVictims) {
+  tlb own, ext;
+  uint64_t clock = 0;
+  own.configure(4, 4, tlb_policy::lru);
+  ext.configure(4, 4, tlb_policy::lru);
+  ext.use_clock(&clock);
+  // Pages 0-3, then touches 2, 0, 3: page 1 is the LRU, then page 2.
+  const uint64_t order[] = {0, 1, 2, 3, 2, 0, 3};
+  for (size_t i = 0; i < 7; ++i) {
+    clock += 10;
+    if (i < 4) {
+      own.insert(1, order[i] << 12, page(order[i] << 12), 12);
+      ext.insert(1, order[i] << 12, page(order[i] << 12), 12);
+    } else {
+      own.lookup(1, order[i] << 12);
+      ext.lookup(1, order[i] << 12);
+    }
+  }
+  for (uint64_t p = 4; p < 6; ++p) {
+    clock += 10;
+    own.insert(1, p << 12, page(p << 12), 12);
+    ext.insert(1, p << 12, page(p << 12), 12);
+  }
+  for (uint64_t p = 0; p < 6; ++p) {
+    const bool expected = p != 1 && p != 2;  // 1 then 2 were evicted
+    EXPECT_EQ(own.lookup(1, p << 12) != nullptr, expected) << p;
+    EXPECT_EQ(ext.lookup(1, p << 12) != nullptr, expected) << p;
+  }
 }
 
 TEST(mmu_nv50_tlb, FifoEvictsOldestInsert) {
