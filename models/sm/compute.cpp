@@ -1,5 +1,6 @@
 #include "compute.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -166,6 +167,44 @@ void compute_engine::thread() {
   }
 }
 
+bool compute_engine::memcpy_to_device(uint64_t addr, uint64_t bytes) {
+  ++memcpys;
+  memcpy_bytes += bytes;
+  memcpy_sectors += (bytes + 31) / 32;
+  if (!memcpy_fill || bytes == 0) return true;
+  const mem_sideband saved = cur_;
+  cur_ = mem_sideband{uint32_t(vm_engine.get()), uint32_t(vm_client.get()), uint32_t(dma_slot.get()), 0,
+                      uint32_t(vm_context.get()), gpu_ext::none};
+  const uint64_t line = cfg_.l1_line, errors_before = mem_errors.value();
+  std::vector<unsigned char> zeros(line, 0);
+  for (uint64_t a = addr / line * line; a < addr + bytes; a += line) {
+    // The part of this line inside the range (the first and last lines may be partial).
+    const uint64_t lo = std::max(a, addr), hi = std::min(a + line, addr + bytes);
+    const uint64_t folded = uint64_t(mem_base) + (lo & (uint64_t(mem_size) - 1));
+    transaction t(tlm::TLM_WRITE_COMMAND, folded, zeros.data(), unsigned(hi - lo));
+    t.ext.initiator = 0x534d;
+    t.ext.vm_engine = cur_.vm_engine;
+    t.ext.vm_client = cur_.vm_client;
+    t.ext.dma_slot = cur_.dma_slot;
+    t.ext.vm_context = cur_.vm_context;
+    t.ext.priv = privilege::user;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;  // Accel-Sim charges no cycles for a memcpy
+    out->b_transport(t.gp, d);
+    ++memcpy_writes;
+    if (!t.ok()) {
+      ++mem_errors;
+      if (errors_.size() < 8) {
+        std::ostringstream os;
+        os << "MemcpyHtoD write of trace address 0x" << std::hex << lo << " (host 0x" << folded << ") answered "
+           << t.gp.get_response_string();
+        errors_.push_back(os.str());
+      }
+    }
+  }
+  cur_ = saved;
+  return mem_errors.value() == errors_before;
+}
+
 namespace {
 // Function units of one kind per SM (for utilisation).
 unsigned units_of(const gpu_config& c, const std::string& n) {
@@ -183,6 +222,9 @@ unsigned units_of(const gpu_config& c, const std::string& n) {
 
 void compute_engine::report(std::ostream& os) {
   os << cfg_.summary() << "\n";
+  if (memcpys)
+    os << "    memcpy: " << memcpys.value() << " MemcpyHtoD, " << memcpy_bytes.value() << " bytes, "
+       << memcpy_sectors.value() << " sectors (no cycles)" << (memcpy_fill ? ", zero-filled" : "") << "\n";
   for (const auto& r : results_) {
     const auto& s = r.stats;
     os << "    kernel " << r.id << " " << r.name << ": " << r.cycles << " cycles, " << s.warp_insts

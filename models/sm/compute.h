@@ -79,6 +79,8 @@ class compute_engine : public sc_core::sc_module, public component {
   param<uint64_t> trace_warps{this, "trace_warps", 0,
                               "Perfetto spans for every N-th warp slot of SM 0 (0: none)", 0, 1 << 20};
   param<std::string> results_file{this, "results_file", "", "JSON file with one object per kernel (empty: none)"};
+  param<bool> memcpy_fill{this, "memcpy_fill", false,
+                          "MemcpyHtoD commands also write their range (zeros) through out, in zero cycles"};
 
   counter kernels{this, "kernels", "kernels completed"};
   counter cycles{this, "cycles", "core cycles of all kernels"};
@@ -95,6 +97,10 @@ class compute_engine : public sc_core::sc_module, public component {
   counter mem_writes{this, "mem_writes", "line writes sent to the interconnect"};
   counter mem_errors{this, "mem_errors", "memory transactions answered with an error"};
   counter sideband_kernels{this, "sideband_kernels", "kernels whose accesses carried the launch's own side band"};
+  counter memcpys{this, "memcpys", "MemcpyHtoD commands performed"};
+  counter memcpy_bytes{this, "memcpy_bytes", "bytes of the MemcpyHtoD commands"};
+  counter memcpy_sectors{this, "memcpy_sectors", "32-byte sectors Accel-Sim would mark present in L2 for them"};
+  counter memcpy_writes{this, "memcpy_writes", "line writes sent for them (memcpy_fill)"};
   gauge ipc{this, "ipc", "warp instructions per core cycle over all kernels",
             [this] { return cycles ? double(warp_insts) / double(cycles) : 0.0; }};
   gauge l1_hit_rate{this, "l1_hit_rate", "L1 hits / (hits + misses)",
@@ -107,6 +113,14 @@ class compute_engine : public sc_core::sc_module, public component {
   // Queues a kernel. Throws std::invalid_argument if grid/block do not match the trace.
   void launch(kernel_launch k, std::function<void(const kernel_result&)> on_done = {});
   bool idle() const { return queue_.empty() && !busy_; }
+  // A `MemcpyHtoD,addr,bytes` command. Accel-Sim's trace mode calls perf_memcpy_to_gpu, which with
+  // -gpgpu_perf_sim_memcpy 1 marks each 32-byte sector of [addr, addr + bytes) present in L2
+  // (force_l2_tag_update) in zero cycles and moves no data (traces carry none). There is no L2
+  // here: the command is counted (memcpys, memcpy_bytes, memcpy_sectors = ceil(bytes / 32)) and
+  // takes no time; with memcpy_fill it also writes zeros over the range through `out` (L1-line
+  // writes at the folded addresses, the params' side band, no time charged). Returns false if a
+  // write was answered with an error (a modelled error, like a kernel's).
+  bool memcpy_to_device(uint64_t addr, uint64_t bytes);
   const std::vector<kernel_result>& results() const { return results_; }
   const gpu_config& config() const { return cfg_; }
   sc_core::sc_time clock_period() const { return period_; }

@@ -16,12 +16,16 @@ namespace {
 
 // Runs every kernel of a kernelslist.g in order on the platform's compute engine. The traces are
 // parsed when the workload is loaded, so a malformed one fails before the simulation starts.
-// Memcpy lines carry no data in the traces: they are listed but not simulated.
+// MemcpyHtoD lines go to compute_engine::memcpy_to_device in list order (Accel-Sim's
+// perf_memcpy_to_gpu: no data, no cycles); MemcpyDtoH lines (no Accel-Sim command) are skipped.
 class accelsim_workload : public workload {
  public:
   explicit accelsim_workload(const std::string& path) : list_(parse_kernelslist(path)) {
-    for (const auto& e : list_.entries)
+    for (const auto& e : list_.entries) {
       if (e.is_kernel) kernels_.push_back(std::make_shared<const kernel_trace>(parse_kernel_trace(e.trace_path)));
+      else if (e.copy.to_device) copies_.push_back(e.copy);
+      order_.push_back(e.is_kernel ? 'k' : e.copy.to_device ? 'c' : '-');
+    }
   }
   void run(platform& p, host_port& host) override {
     auto engines = p.all_of<compute_engine>();
@@ -30,9 +34,16 @@ class accelsim_workload : public workload {
       return;
     }
     compute_engine& e = *engines.front();
-    for (const auto& k : kernels_) {
-      e.launch({k->grid, k->block, k});
-      while (!e.idle()) sc_core::wait(e.kernel_done);
+    size_t k = 0, c = 0;
+    for (char what : order_) {
+      if (what == 'c') {
+        e.memcpy_to_device(copies_[c].addr, copies_[c].size);
+        ++c;
+      } else if (what == 'k') {
+        const auto& t = kernels_[k++];
+        e.launch({t->grid, t->block, t});
+        while (!e.idle()) sc_core::wait(e.kernel_done);
+      }
     }
     done_ = e.results().size();
   }
@@ -51,6 +62,8 @@ class accelsim_workload : public workload {
  private:
   kernelslist list_;
   std::vector<std::shared_ptr<const kernel_trace>> kernels_;
+  std::vector<memcpy_cmd> copies_;
+  std::string order_;  // per entry: 'k' kernel, 'c' MemcpyHtoD, '-' skipped
   size_t done_ = 0;
   std::string problem_;
 };
@@ -81,7 +94,12 @@ int sm_run_main(int argc, char** argv) {
   kernelslist kl = parse_kernelslist(list);
   fixed_latency_memory mem(cfg.l2_rop_latency + cfg.dram_latency);
   for (const auto& e : kl.entries) {
-    if (!e.is_kernel) continue;
+    if (!e.is_kernel) {
+      if (e.copy.to_device)  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles
+        std::cout << "memcpy HtoD 0x" << std::hex << e.copy.addr << std::dec << " " << e.copy.size << " bytes: "
+                  << (e.copy.size + 31) / 32 << " sectors, no cycles\n";
+      continue;
+    }
     kernel_trace k = parse_kernel_trace(e.trace_path);
     gpu_sim g(cfg, &mem, sms);
     const auto t0 = std::chrono::steady_clock::now();

@@ -182,8 +182,8 @@ TEST_F(compute_test, accesses_carry_the_vm_side_band_and_fold_addresses) {
   ASSERT_EQ(e.initiators().size(), 1u);
   EXPECT_EQ(e.initiators()[0].to, "interconnect");  // the platform's compute.out.to redirects it
   // One LDG of one 128-byte line at trace address 0x7f0000012300 (32 threads x 4 B): folded to
-  // 0x10000000 + (0x7f0000012300 mod 64 KiB = 0x2300). 50 ns / 883 ps = 56.6 -> 57 cycles: sent at
-  // 7, back at 7 + 20 + 57 = 84.
+  // 0x10000000 + (0x7f0000012300 mod 64 KiB = 0x2300). 50 ns / 883 ps = 56.6 -> 57 cycles: issue
+  // 2, unit 5, sent at 6, back at 6 + 20 + 57 = 83; kernel 83 + 1 = 84.
   auto k = kernel({{ldg(1, 0x7f0000012300, 4), op("EXIT", {}, {})}});
   e.launch({k->grid, k->block, k});
   sc_core::sc_start();
@@ -196,6 +196,43 @@ TEST_F(compute_test, accesses_carry_the_vm_side_band_and_fold_addresses) {
   EXPECT_EQ(t.seen[0].priv, privilege::user);
   ASSERT_EQ(e.results().size(), 1u);
   EXPECT_EQ(e.results()[0].cycles, 84u);
+}
+
+TEST_F(compute_test, memcpy_counts_sectors_and_optionally_fills_in_zero_cycles) {
+  // Accel-Sim's perf_memcpy_to_gpu touches one L2 sector per 32 bytes (counter 0, 32, ... below
+  // the size) and charges no cycles. 300 bytes: sectors at 0, 32, ..., 288: 10.
+  config::global().set("compute.mem_base", "0x10000000", "test");
+  config::global().set("compute.mem_size", "64 KiB", "test");
+  config::global().set("compute.vm_context", "0x1234", "test");
+  {
+    compute_engine e("plain");
+    recording_target t("t0");
+    e.out.bind(t.in);
+    EXPECT_TRUE(e.memcpy_to_device(0x7f0000012340, 300));
+    EXPECT_EQ(e.memcpys.value(), 1u);
+    EXPECT_EQ(e.memcpy_bytes.value(), 300u);
+    EXPECT_EQ(e.memcpy_sectors.value(), 10u);
+    EXPECT_EQ(e.memcpy_writes.value(), 0u);
+    EXPECT_TRUE(t.seen.empty());  // no L2 here: nothing to warm, no data to move
+  }
+  // memcpy_fill: zeros over [0x12340, 0x1246c) folded into the 64 KiB window at 0x10000000, one
+  // write per 128-byte line part: 0x2340 (64 bytes), 0x2380 (128), 0x2400 (108); the params'
+  // side band; the target's 50 ns are not charged (simulated time stays 0).
+  config::global().set("compute.memcpy_fill", "true", "test");
+  compute_engine e("compute");
+  recording_target t("t1");
+  e.out.bind(t.in);
+  EXPECT_TRUE(e.memcpy_to_device(0x7f0000012340, 300));
+  EXPECT_EQ(e.memcpy_writes.value(), 3u);
+  ASSERT_EQ(t.addrs.size(), 3u);
+  EXPECT_EQ(t.addrs[0], 0x10002340u);
+  EXPECT_EQ(t.addrs[1], 0x10002380u);
+  EXPECT_EQ(t.addrs[2], 0x10002400u);
+  EXPECT_EQ(t.seen[2].vm_context, 0x1234u);
+  EXPECT_EQ(t.seen[2].priv, privilege::user);
+  EXPECT_EQ(e.memcpy_sectors.value(), 10u);
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(e.kernels.value(), 0u);
 }
 
 namespace {
@@ -219,6 +256,8 @@ TEST(sm_cli, run_workload_kernelslist) {
   auto r = run_gpuvp({"run", "--workload", sm_data_dir() + "/ffma/kernelslist.g", "--set", "compute.sms=2"});
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("kernel 1 _Z9ffma_testPf"), std::string::npos) << r.out << r.err;
+  // The list's MemcpyHtoD of 4096 bytes: 128 sectors, no cycles (the DtoH line is skipped).
+  EXPECT_NE(r.out.find("memcpy: 1 MemcpyHtoD, 4096 bytes, 128 sectors (no cycles)"), std::string::npos) << r.out;
 }
 
 TEST(sm_cli, malformed_trace_fails_naming_file_and_line) {
@@ -248,6 +287,7 @@ TEST(sm_cli, sm_run_tool) {
   std::string out = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(rc, 0);
   EXPECT_NE(out.find("kernel 1 _Z9ffma_testPf"), std::string::npos) << out;
+  EXPECT_NE(out.find("memcpy HtoD 0x7f4e8a000000 4096 bytes: 128 sectors, no cycles"), std::string::npos) << out;
   std::vector<std::string> bad{"sm-run", "--gpu", "GTX480", list};
   std::vector<char*> argv2;
   for (auto& x : bad) argv2.push_back(x.data());
