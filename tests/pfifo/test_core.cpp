@@ -682,3 +682,35 @@ TEST(pfifo_CoreEngines, AsynchronousEngineIsBusyUntilFinish) {
   EXPECT_EQ(k.log[0].time_ps, 100000u);
   EXPECT_EQ(e.core->chan(0).stats.engine_wait_ps, 500000u);
 }
+
+// dma_bind of the semaphore slot: every DMA_SEMAPHORE write bumps it, even with the same object.
+// Two DMA_SEMAPHORE 0x5e4 then a RELEASE: the release write carries bind 2 from the puller; a
+// pending acquire's retry on G84 comes from the background engine (client::semaphore_bg) with the
+// same bind. The pushbuffer reads carry the pushbuffer slot's bind (0: set up directly here).
+TEST(pfifo_CoreSemaphores, SemaphoreSlotBindGenerations) {
+  core_env e(gen::g84);
+  e.bus.objs[0x20] = {0x300000, 0xffff};
+  e.ramht_add(0, 0x5e4, 0, 0x20);
+  e.push(0, "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_OFFSET 0x80\n"
+            "inc 0 SEMAPHORE_RELEASE 7\ninc 0 SEMAPHORE_ACQUIRE 8\n");
+  e.run(3000000);  // the acquire of 8 (memory holds 7) is retried every 1 us
+  unsigned releases = 0, retries = 0, pb_reads = 0;
+  for (const auto& r : e.bus.dma_log) {
+    if (r.obj == 1) {
+      ++pb_reads;
+      EXPECT_EQ(r.bind, 0u);
+      EXPECT_EQ(r.c, client::pusher);
+    } else if (r.obj == 0x20 && r.write) {
+      ++releases;
+      EXPECT_EQ(r.bind, 2u);
+      EXPECT_EQ(r.c, client::puller);
+    } else if (r.obj == 0x20 && r.c == client::semaphore_bg) {
+      ++retries;
+      EXPECT_EQ(r.bind, 2u);
+    }
+  }
+  EXPECT_EQ(releases, 1u);
+  EXPECT_GE(retries, 2u);
+  EXPECT_GE(pb_reads, 1u);
+  EXPECT_EQ(e.core->chan(0).sem_bind, 2u);
+}

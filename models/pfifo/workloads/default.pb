@@ -78,3 +78,7 @@ expect ref 0 0x100
 expect ref 1 0x101
 expect ref 2 0x102
 expect notify 1
+# After the run the host unloads every channel (KICK_CHANNEL): channel 2's RAMFC (structure
+# 0x1040000 + 0x5400 on G84) holds its final REF at +0x74, and channel 1's (IB, 2 entries) IB_GET at +0x04.
+expect vram 0x1045474 0x102
+expect vram 0x1025404 2
