@@ -2,6 +2,8 @@
 //   BM_bare_interpreter   - a minimal switch interpreter (3-instruction loop, no afuc semantics)
 //   BM_iss_tight_loop     - afuc_iss::run on "sub; brne; (delay slot) add"
 //   BM_cp_sqe_decoupled   - the same loop as SQE firmware in the SystemC CP, temporal decoupling on
+//   BM_cp_ring_fetch/0|1  - gpuvp's firmware consuming a ring of CP_NOPs (fetch-bound), packet
+//                           fetch through b_transport (0) or DMI (1); items = dwords fetched
 // Each reports items_per_second = instructions per second; compare the ratios.
 #include <benchmark/benchmark.h>
 
@@ -125,6 +127,38 @@ static void BM_cp_sqe_decoupled(benchmark::State& state) {
   state.SetItemsProcessed(int64_t(executed));
 }
 BENCHMARK(BM_cp_sqe_decoupled)->Arg(1 << 22)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+// A ring of 4000 CP_NOPs with 14 payload dwords each (60000 dwords, bursts of 16), fetched
+// through b_transport (arg 0) or DMI (arg 1). The simulation ends when the SQE waits for input.
+static void BM_cp_ring_fetch(benchmark::State& state) {
+  constexpr uint64_t ring = 0x100000;
+  constexpr uint32_t packets = 4000, payload = 14, dwords = packets * (payload + 1);
+  uint64_t fetched = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+    sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+    gpuvp::config::global().reset();
+    gpuvp::config::global().set("top.cp.fetch_dmi", state.range(0) ? "true" : "false", "bench");
+    auto top = std::make_unique<cp_bench_top>("top");
+    for (uint32_t p = 0, a = 0; p < packets; p++) {
+      top->mem.write32(ring + 4ull * a++, pm4_type7(0x10, payload));
+      for (uint32_t i = 0; i < payload; i++) top->mem.write32(ring + 4ull * a++, i);
+    }
+    top->cp.rb_base = ring;
+    top->cp.rb_cntl = 15;  // 8 << 15 bytes = 65536 dwords
+    top->cp.rb_wptr = dwords;
+    state.ResumeTiming();
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    state.PauseTiming();
+    if (top->cp.rb_rptr.get() != dwords) state.SkipWithError("ring not consumed");
+    fetched += top->cp.fetched.value();
+    top.reset();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(int64_t(fetched));
+}
+BENCHMARK(BM_cp_ring_fetch)->Arg(0)->Arg(1)->Iterations(5)->Unit(benchmark::kMillisecond);
 
 int sc_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

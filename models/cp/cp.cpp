@@ -45,6 +45,7 @@ struct cp_model::uc : afuc_env {
   uint64_t accounted = 0, packets_seen = 0, irqs_seen = 0;
   std::array<uint64_t, 128> by_id_seen{};
   bool waiting = false;
+  sc_core::sc_time last_delay;  // annotated by the last b_transport
   counter instructions, cycles;
   // ROQ state (SQE / PFP)
   unsigned level = 0;
@@ -113,7 +114,10 @@ struct cp_model::uc : afuc_env {
   bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) {
     catch_up();
     transaction t(cmd, addr, data, len);
-    m.mem->b_transport(t.gp, lt.offset());
+    sc_core::sc_time& offset = lt.offset();
+    const sc_core::sc_time before = offset;
+    m.mem->b_transport(t.gp, offset);
+    last_delay = offset - before;
     lt.update();
     if (t.gp.is_dmi_allowed()) m.dmi_hint_ = true;
     if (!t.ok()) {
@@ -151,12 +155,14 @@ struct cp_model::uc : afuc_env {
   bool fetch(uint64_t addr, unsigned n, std::deque<uint32_t>& out) {
     ++m.fetches;
     m.fetched += n;
-    if (const uint8_t* p = m.dmi_read_ptr(addr, 4 * n)) {
-      // The same time as b_transport would annotate: the target's (and interconnect's) read
-      // latency per burst, accounted after the instructions before it.
+    // DMI takes the delay b_transport annotated on the last burst of this length (latencies and
+    // link occupancy), so the first burst of each length goes through b_transport.
+    auto learned = m.fetch_delay_.find(n);
+    const uint8_t* p = learned != m.fetch_delay_.end() ? m.dmi_read_ptr(addr, 4 * n) : nullptr;
+    if (p) {
       catch_up();
       ++m.dmi_fetches;
-      lt.advance(m.dmi_.get_read_latency());
+      lt.advance(learned->second);
       for (unsigned i = 0; i < n; i++) {
         uint32_t v;
         std::memcpy(&v, p + 4 * i, 4);
@@ -166,6 +172,7 @@ struct cp_model::uc : afuc_env {
     }
     std::vector<uint32_t> tmp(n);
     if (!access(tlm::TLM_READ_COMMAND, addr, tmp.data(), 4 * n)) return false;
+    m.fetch_delay_[n] = last_delay;
     out.insert(out.end(), tmp.begin(), tmp.end());
     return true;
   }

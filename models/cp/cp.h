@@ -177,6 +177,7 @@ class cp_model : public sc_core::sc_module, public component {
   tlm::tlm_dmi dmi_;
   bool dmi_valid_ = false;
   bool dmi_hint_ = true;  // ask for DMI (again after a b_transport that allowed it)
+  std::map<unsigned, sc_core::sc_time> fetch_delay_;  // b_transport delay of a fetch, by dwords
   std::deque<uint32_t> meq_;
   sc_core::sc_event start_ev_, wptr_ev_, meq_push_ev_, meq_pop_ev_, irq_ev_, never_;
 };

@@ -358,9 +358,10 @@ TEST_F(cpModel, MalformedSetSecureMode) {
   });
 }
 
-// Packet fetch through DMI: the same packets at the same time as through b_transport (the
-// bench memory annotates its 20 ns read latency on either path). 25 dwords in the ring, bursts
-// of 16: two fetches, both served by one DMI grant (one 64 KiB page); fetch_dmi off: none.
+// Packet fetch through DMI: the same packets at the same time as through b_transport. 125
+// dwords in the ring, bursts of 16: 7 x 16 + 13, 8 fetches. The first burst of each length goes
+// through b_transport (DMI reuses its delay): 2 memory reads, 6 DMI fetches from one grant (the
+// ring lies in one 64 KiB page); fetch_dmi off: 8 memory reads.
 TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
   struct result { sc_core::sc_time irq; uint64_t fetches, dmi_fetches, grants, mem_reads; };
   auto once = [this](bool dmi) {
@@ -368,13 +369,13 @@ TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
     result r{};
     run([&r](cp_bench& b) {
       std::vector<uint32_t> s;
-      for (uint32_t i = 0; i < 10; i++) s.insert(s.end(), {t4(CP_SCRATCH_REG0, 1), i});
+      for (uint32_t i = 0; i < 60; i++) s.insert(s.end(), {t4(CP_SCRATCH_REG0, 1), i});
       s.insert(s.end(), {t7(0x46, 4), 0xc0000004, 0xb000, 0, 0x99});  // timestamp + IRQ
       b.submit(s);
       sc_core::wait(b.irq_sig.posedge_event());
       r.irq = sc_core::sc_time_stamp();
       ASSERT_TRUE(b.wait_idle());
-      EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 9u);
+      EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 59u);
       EXPECT_EQ(b.mem.read32(0xb000), 0x99u);
     });
     r.fetches = b->cp.fetches.value();
@@ -388,28 +389,30 @@ TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
   const result on = once(true), off = once(false);
   EXPECT_EQ(on.irq, off.irq);
   EXPECT_GT(on.irq, sc_core::SC_ZERO_TIME);
-  EXPECT_EQ(on.fetches, 2u);
-  EXPECT_EQ(on.dmi_fetches, 2u);
+  EXPECT_EQ(on.fetches, 8u);
+  EXPECT_EQ(on.dmi_fetches, 6u);
   EXPECT_EQ(on.grants, 1u);
-  EXPECT_EQ(on.mem_reads, 0u);
-  EXPECT_EQ(off.fetches, 2u);
+  EXPECT_EQ(on.mem_reads, 2u);
+  EXPECT_EQ(off.fetches, 8u);
   EXPECT_EQ(off.dmi_fetches, 0u);
   EXPECT_EQ(off.grants, 0u);
-  EXPECT_EQ(off.mem_reads, 2u);
+  EXPECT_EQ(off.mem_reads, 8u);
 }
 
-// An invalidation drops the CP's region: the next fetch asks again (a second grant).
+// An invalidation drops the CP's region: the next fetch asks again. Three 2-dword fetches:
+// b_transport (learns the delay), DMI (grant 1), revoke, DMI (grant 2).
 TEST_F(cpModel, DmiInvalidationIsHonoured) {
   run([](cp_bench& b) {
-    b.submit({t4(CP_SCRATCH_REG0, 1), 1});
-    ASSERT_TRUE(b.wait_idle());
-    b.mem.revoke_dmi();
-    b.submit({t4(CP_SCRATCH_REG0, 1), 2});
-    ASSERT_TRUE(b.wait_idle());
-    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 2u);
+    for (uint32_t v : {1u, 2u, 3u}) {
+      b.submit({t4(CP_SCRATCH_REG0, 1), v});
+      ASSERT_TRUE(b.wait_idle());
+      if (v == 2) b.mem.revoke_dmi();
+    }
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 3u);
   });
   EXPECT_EQ(b->mem.dmi_grants.value(), 2u);
   EXPECT_EQ(b->cp.dmi_fetches.value(), 2u);
+  EXPECT_EQ(b->mem.reads.value(), 1u);
 }
 
 // A target without DMI (memory dmi off): every fetch goes through b_transport.
