@@ -218,6 +218,13 @@ unsigned units_of(const gpu_config& c, const std::string& n) {
     if (c.spec[i].enabled && c.spec[i].name == n) return c.spec[i].num_units;
   return 1;
 }
+// Busy unit-cycles of entry i of a kernel's unit_active over (cycles x units of that kind x SMs
+// used), in percent.
+double utilisation(const gpu_config& c, const kernel_result& r, size_t i) {
+  const auto& [name, busy] = r.stats.unit_active[i];
+  const double denom = double(r.cycles) * units_of(c, name) * std::max(1u, r.sms_used);
+  return denom > 0 ? 100.0 * double(busy) / denom : 0.0;
+}
 }  // namespace
 
 void compute_engine::report(std::ostream& os) {
@@ -231,11 +238,8 @@ void compute_engine::report(std::ostream& os) {
        << " warp instructions, IPC " << std::fixed << std::setprecision(3) << r.ipc() << ", L1 hit rate "
        << std::setprecision(1) << 100.0 * r.l1_hit_rate() << " %, " << r.sms_used << " SMs x " << r.ctas_per_sm
        << " CTAs\n      unit utilisation:";
-    for (size_t i = 0; i < s.unit_active.size(); ++i) {
-      const double denom = double(r.cycles) * units_of(cfg_, s.unit_active[i].first) * std::max(1u, r.sms_used);
-      os << " " << s.unit_active[i].first << " " << std::setprecision(1)
-         << (denom > 0 ? 100.0 * double(s.unit_active[i].second) / denom : 0.0) << " %";
-    }
+    for (size_t i = 0; i < s.unit_active.size(); ++i)
+      os << " " << s.unit_active[i].first << " " << std::setprecision(1) << utilisation(cfg_, r, i) << " %";
     os << "\n      stalls: result bus " << s.result_bus_stalls << ", dispatch " << s.dispatch_stalls
        << ", scheduler scoreboard " << s.sched_stalls[unsigned(stall_cause::scoreboard)] << " / pipeline "
        << s.sched_stalls[unsigned(stall_cause::pipeline)] << " / barrier "
@@ -266,6 +270,9 @@ void compute_engine::write_results() const {
       << ", \"mshr_stalls\": " << s.mshr_stalls << ", \"unit_issued\": {";
     for (size_t u = 0; u < s.unit_issued.size(); ++u)
       f << (u ? ", " : "") << "\"" << s.unit_issued[u].first << "\": " << s.unit_issued[u].second;
+    f << "}, \"unit_utilisation_pct\": {";
+    for (size_t u = 0; u < s.unit_active.size(); ++u)
+      f << (u ? ", " : "") << "\"" << s.unit_active[u].first << "\": " << utilisation(cfg_, r, u);
     f << "}}" << (i + 1 < results_.size() ? "," : "") << "\n";
   }
   f << "]\n";

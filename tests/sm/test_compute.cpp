@@ -2,6 +2,7 @@
 // through a TLM target, modelled errors, and `gpuvp run --workload kernelslist.g` end to end.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -71,6 +72,52 @@ TEST_F(compute_test, dependent_chain_completes_with_callback_and_time) {
   eng->report(rep);
   EXPECT_NE(rep.str().find("703 cycles"), std::string::npos) << rep.str();
   EXPECT_NE(rep.str().find("unit utilisation: SP"), std::string::npos) << rep.str();
+}
+
+TEST_F(compute_test, per_kernel_outputs_worked_by_hand) {
+  // Kernel 1: one warp, 100 dependent FFMA + EXIT on one QV100 SM (703 cycles, see
+  // sm_core.dependent_ffma_chain_qv100). By hand:
+  //   instructions 101, IPC 101/703 = 0.14367;
+  //   SP unit 0 busy (dispatch register or pipeline non-empty at the end of its cycle) 2 cycles
+  //   per FFMA (the dispatch-delay cycle and the cycle it enters stage 0): 200 / (703 x 4 SP
+  //   units x 1 SM) = 7.11238 %; EXIT on INT unit 0 (latency 1, initiation 1): 1 cycle, 0.0355619 %;
+  //   no result-bus, dispatch or pipeline stalls; scheduler 0: 594 scoreboard cycles between the
+  //   FFMAs, idle in cycle 1 and in 697..702 after the EXIT (7); schedulers 1-3 have no warp: idle
+  //   in all 702 SM cycles: 7 + 3 x 702 = 2113 idle.
+  // Kernel 2: LDG R1 (miss), FFMA R5 <- R1 (waits for the fill), LDG R2 of the same line (hit):
+  //   L1 hit rate 0.5.
+  const std::string file = ::testing::TempDir() + "/sm_per_kernel.json";
+  std::remove(file.c_str());
+  config::global().set("compute.sms", "1", "test");
+  config::global().set("compute.results_file", file, "test");
+  build();
+  std::vector<trace_writer_inst> w(100, op("FFMA", {1}, {1, 2, 3}));
+  w.push_back(op("EXIT", {}, {}));
+  auto k1 = kernel({w});
+  auto k2 = kernel({{ldg(1, 0x10000, 4), op("FFMA", {5}, {1, 1, 1}), ldg(2, 0x10000, 4), op("EXIT", {}, {})}});
+  eng->launch({k1->grid, k1->block, k1});
+  eng->launch({k2->grid, k2->block, k2});
+  sc_core::sc_start();
+  ASSERT_EQ(eng->results().size(), 2u);
+  std::ifstream f(file);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string j = ss.str();
+  for (const char* want : {"\"cycles\": 703, \"warp_insts\": 101, \"ipc\": 0.14367,",
+                           "\"result_bus_stalls\": 0, \"dispatch_stalls\": 0, \"stall_scoreboard\": 594, "
+                           "\"stall_pipeline\": 0, \"stall_barrier\": 0, \"stall_idle\": 2113,",
+                           "\"unit_issued\": {\"SP\": 100, \"DP\": 0, \"INT\": 1,",
+                           "\"unit_utilisation_pct\": {\"SP\": 7.11238, \"DP\": 0, \"INT\": 0.0355619,",
+                           "\"l1_hit_rate\": 0.5,"})
+    EXPECT_NE(j.find(want), std::string::npos) << want << "\n" << j;
+  std::ostringstream rep;
+  eng->report(rep);
+  for (const char* want : {"703 cycles, 101 warp instructions, IPC 0.144, L1 hit rate 0.0 %",
+                           "unit utilisation: SP 7.1 % DP 0.0 % INT 0.0 %",
+                           "stalls: result bus 0, dispatch 0, scheduler scoreboard 594 / pipeline 0 / barrier 0 / idle 2113",
+                           "L1 hit rate 50.0 %"})
+    EXPECT_NE(rep.str().find(want), std::string::npos) << want << "\n" << rep.str();
+  EXPECT_NEAR(eng->l1_hit_rate.value(), 0.5, 1e-12);
 }
 
 TEST_F(compute_test, l1_misses_take_the_targets_latency) {
