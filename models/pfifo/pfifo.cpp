@@ -64,7 +64,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   get_high_shadow_.assign(cc.channels, 0);
   mget_high_shadow_.assign(cc.channels, 0);
   core_->on_load = [this](unsigned ch) {
-    for (auto it = dmaobjs_.begin(); it != dmaobjs_.end();) it = it->first.first == ch ? dmaobjs_.erase(it) : std::next(it);
+    for (auto it = dmaobjs_.begin(); it != dmaobjs_.end();) it = std::get<0>(it->first) == ch ? dmaobjs_.erase(it) : std::next(it);
   };
 
   // Engines.
@@ -371,18 +371,19 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
   return true;
 }
 
-bool pfifo_component::resolve(unsigned ch, uint32_t obj, uint64_t offset, unsigned len, bool write, uint64_t& host, uint64_t& now) {
+bool pfifo_component::resolve(unsigned ch, uint32_t obj, client c, uint32_t bind, uint64_t offset, unsigned len, bool write,
+                              uint64_t& host, uint64_t& now) {
   if (obj == 0) return false;  // no object bound
   const bool g80 = gen_ >= gen::g80;
-  const auto key = std::make_pair(g80 ? ch : 0u, obj);
+  const auto key = std::make_tuple(g80 ? ch : 0u, obj, int(c));
   auto it = dmaobjs_.find(key);
-  if (it == dmaobjs_.end()) {
+  if (it == dmaobjs_.end() || it->second.bind != bind) {
     uint32_t w[6] = {};
     const uint64_t at = (g80 ? core_->chan(ch).inst : uint64_t(ramin_base)) + uint64_t(obj) * 16;
     if (!xfer(false, at, w, g80 ? 24 : 12, now, nullptr)) return false;
-    it = dmaobjs_.emplace(key, g80 ? parse_g80_dmaobj(w) : parse_nv4_dmaobj(gen_, w)).first;
+    it = dmaobjs_.insert_or_assign(key, cached_obj{g80 ? parse_g80_dmaobj(w) : parse_nv4_dmaobj(gen_, w), bind}).first;
   }
-  const dma_object& o = it->second;
+  const dma_object& o = it->second.o;
   if (g80) {
     // G80 limit is an address: base + offset >= limit faults (as the NV50 MMU model does).
     if (o.base + offset < o.base || o.base + offset >= o.limit) return false;
@@ -416,7 +417,7 @@ bool pfifo_component::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset
     return xfer(write, offset, data, len, now, &e);
   }
   uint64_t host;
-  if (!resolve(ch, obj, offset, len, write, host, now)) {
+  if (!resolve(ch, obj, c, bind, offset, len, write, host, now)) {
     ++faults;
     return false;
   }

@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <vector>
@@ -131,7 +132,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   bool mmu_mode() const { return mmu_mode_; }
   bool ramfc_mode() const { return gen_ >= gpuvp::pfifo::gen::g80 && gen_ < gpuvp::pfifo::gen::gf100; }
   bool xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpuvp::gpu_ext* ext);
-  bool resolve(unsigned ch, uint32_t obj, uint64_t offset, unsigned len, bool write, uint64_t& host, uint64_t& now);
+  bool resolve(unsigned ch, uint32_t obj, gpuvp::pfifo::client c, uint32_t bind, uint64_t offset, unsigned len, bool write,
+               uint64_t& host, uint64_t& now);
   // fifo_bus
   bool dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len,
            gpuvp::pfifo::client c, uint64_t& now_ps, uint32_t bind = 0) override;
@@ -147,7 +149,10 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   std::vector<uint32_t> engine_vm_;  // NV50 VM engine of each PFIFO engine id
   std::vector<uint32_t> put_high_;
   std::vector<uint32_t> get_high_shadow_, mget_high_shadow_;  // USERD read shadows: latched by the low-half read
-  std::map<std::pair<unsigned, uint32_t>, gpuvp::pfifo::dma_object> dmaobjs_;  // flat mode cache
+  // Flat mode DMA object cache: (channel, selector, issuer) -> the object and the slot's dma_bind
+  // it was read under (a new bind reloads it, as a selector rewrite does in hardware).
+  struct cached_obj { gpuvp::pfifo::dma_object o; uint32_t bind; };
+  std::map<std::tuple<unsigned, uint32_t, int>, cached_obj> dmaobjs_;
   std::vector<std::unique_ptr<gpuvp::gauge>> chan_stats_;
   tlm::tlm_dmi dmi_;        // one DMI region (flat addressing only)
   bool dmi_valid_ = false;

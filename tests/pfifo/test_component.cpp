@@ -196,3 +196,44 @@ TEST_F(pfifo_platform, RegistersAndUserdFromTheHost) {
   // A channel beyond the count answers an address error in USERD.
   EXPECT_FALSE(p.debug_read(p.bar0_base + 0xc00000 + 8 * 0x2000 + 0x48, &v, 4));
 }
+
+// Selector rebind (nv50-vm.rst: writing a slot's selector flushes the cached object; gpu_ext
+// dma_bind): the pushbuffer copies A's first word through object 0x21 (base 0x3000000), then
+// M2MF itself rewrites object 0x21 in the channel structure (structure 0x1000000 + 0x21 * 16) to
+// base 0x3100000, then DMA_BUFFER_IN = the same object again and copies once more: by hand the
+// second copy reads B (0xbbbbbbbb), not A. The new object's words lie inside A's window (offset
+// 0x100), so DMA_BUFFER_IN stays 0x21 throughout: only the rewrite of the same selector (dma_bind)
+// tells a cache to reload. Flat (pfifo's own object cache: without the bind this reads A, checked)
+// and through mmu_nv50 (whose reload on the alternating IN/OUT selectors also covers it).
+// New object words (G80 layout): class 0x3d | VRAM << 16 | 2 << 18 = 0x9003d, limit = base +
+// 0x1000 = 0x3101000 (exclusive), base 0x3100000.
+TEST_F(pfifo_platform, RewrittenDmaObjectIsUsedAfterTheSelectorIsRewritten) {
+  const std::string wl =
+      "gen G84\nchannel 0 dma\n"
+      "dmaobj 0 0x20 target vram base 0 limit 0x3fffffff\n"
+      "dmaobj 0 0x21 target vram base 0x3000000 limit 0xfff\n"
+      "object 0 0xcafe5039 engine 1 sel 0x30\nobject 0 0xd0000020 engine 0 sel 0x20\nobject 0 0xd0000021 engine 0 sel 0x21\n"
+      "vram 0x3000000 0xaaaaaaaa\nvram 0x3100000 0xbbbbbbbb\n"
+      "vram 0x3000100 0x9003d 0x3101000 0x3100000 0 0 0\n"
+      "push 0\n"
+      "  inc 1 OBJECT 0xcafe5039\n"
+      "  inc 1 M2MF.DMA_BUFFER_IN 0xd0000021 0xd0000020\n"
+      "  inc 1 M2MF.OFFSET_IN 0 0x3300000\n  inc 1 M2MF.LINE_LENGTH_IN 4 1\n  inc 1 M2MF.BUFFER_NOTIFY 0\n"
+      "  inc 1 M2MF.OFFSET_IN 0x100 0x1000210\n  inc 1 M2MF.LINE_LENGTH_IN 24 1\n  inc 1 M2MF.BUFFER_NOTIFY 0\n"
+      "  inc 1 M2MF.DMA_BUFFER_IN 0xd0000021\n"
+      "  inc 1 M2MF.OFFSET_IN 0 0x3300004\n  inc 1 M2MF.LINE_LENGTH_IN 4 1\n  inc 1 M2MF.BUFFER_NOTIFY 0\n"
+      "  inc 0 REF_CNT 1\n"
+      "end\n"
+      "expect vram 0x3300000 0xaaaaaaaa\nexpect vram 0x3300004 0xbbbbbbbb\nexpect ref 0 1\n";
+  for (const char* target : {"interconnect", "auto"}) {
+    gpuvp::testing::fresh_simulation();
+    configure(std::string("components:\n  mmu: mmu_nv50\npfifo:\n  memory_target: ") + target + "\n");
+    platform p;
+    auto w = pfifo::parse_pb_workload(wl, "rebind.pb");
+    p.host_initiator().run_workload(w.get());
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+    std::ostringstream os;
+    EXPECT_EQ(w->check(p, os), 0) << target << ": " << os.str();
+    EXPECT_TRUE(p.modelled_errors().empty()) << target;
+  }
+}
