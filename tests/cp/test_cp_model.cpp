@@ -318,6 +318,42 @@ TEST_F(cpModel, HostPreemptionRunsTheHandlerAndResumes) {
   EXPECT_EQ(b->cp.packets.value(), 3u);
 }
 
+// PREEMPT_TRIGGER (control 0x072) from the firmware itself, with PREEMPT_INSTR (control 0x004)
+// set by the boot code: the handler at 12 (not jump-table entry 15) raises bit 3 and irets into
+// the CP_NOP handler, which then consumes the payload.
+TEST_F(cpModel, FirmwareTriggeredPreemptionUsesPreemptInstr) {
+  const std::string fw = ::testing::TempDir() + "cp_preempt_trigger.fw";
+  write_words(fw, afuc_assemble(R"([01000000]
+[01000000]
+	mov $02, 0xc
+	cwrite $02, [$00 + 0x004], 0x0  ; PREEMPT_INSTR = 12
+	waitin
+	mov $01, $data
+CP_NOP:
+	mov $02, 0x1
+	cwrite $02, [$00 + 0x072], 0x0  ; PREEMPT_TRIGGER
+	(rep)mov $00, $data             ; the handler runs before this
+	waitin
+	mov $01, $data
+	nop
+handler:
+	mov $1a, 0x8
+	cwrite $1a, [$00 + 0x0f1], 0x0  ; CP_INT_STATUS bit 3
+	iret
+	nop
+)", 6, "preempt.asm"));
+  config::global().set("bench.cp.firmware", fw, "test");
+  run([](cp_bench& b) {
+    b.submit({t7(0x10, 2), 0xa, 0xb, t7(0x10, 0)});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_INT_STATUS), 0x8u);
+  });
+  EXPECT_EQ(b->cp.preempt_requests.value(), 2u);  // each CP_NOP triggers once
+  EXPECT_EQ(b->cp.preemptions.value(), 2u);
+  EXPECT_EQ(b->cp.packets.value(), 2u);
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+}
+
 // CP_SET_SECURE_MODE {SECURE}: setsecure succeeds (secure_switch on) and skips the refusal.
 TEST_F(cpModel, SetSecureModeSwitchesBothWays) {
   run([](cp_bench& b) {
