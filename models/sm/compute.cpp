@@ -34,36 +34,48 @@ gpu_config make_gpu_config(const std::string& gpu, const std::string& files) {
   return c;
 }
 
+mem_sideband compute_engine::params_sideband() const {
+  return mem_sideband{uint32_t(vm_engine.get()), uint32_t(vm_client.get()), uint32_t(dma_slot.get()), 0,
+                      uint32_t(vm_context.get()), gpu_ext::none};
+}
+
+// One transaction of `bytes` at trace address `addr`, folded into the window, with the side band
+// `sb` (user privilege), sent at local offset `d` (updated by the target). An error response is
+// counted in mem_errors and, for the first 8, described (`what` names the access).
+bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write,
+                              sc_core::sc_time& d, const char* what) {
+  const uint64_t folded = uint64_t(mem_base) + (addr & (uint64_t(mem_size) - 1));
+  transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, folded, data, bytes);
+  t.ext.initiator = 0x534d;  // "SM"
+  t.ext.vm_engine = sb.vm_engine;
+  t.ext.vm_client = sb.vm_client;
+  t.ext.dma_slot = sb.dma_slot;
+  t.ext.dma_bind = sb.dma_bind;
+  t.ext.vm_context = sb.vm_context;
+  t.ext.channel = sb.channel;
+  t.ext.priv = privilege::user;
+  out->b_transport(t.gp, d);
+  if (t.ok()) return true;
+  ++mem_errors;
+  if (errors_.size() < 8) {
+    std::ostringstream os;
+    os << what << " of trace address 0x" << std::hex << addr << " (host 0x" << folded << ") answered "
+       << t.gp.get_response_string();
+    errors_.push_back(os.str());
+  }
+  return false;
+}
+
 // L1 misses and stores as timed TLM transactions at the SM's current local time.
 class compute_engine::tlm_mem : public mem_port {
  public:
   explicit tlm_mem(compute_engine& e) : e_(e), buf_(4096) {}
   uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t) override {
     if (bytes > buf_.size()) buf_.resize(bytes);
-    const uint64_t folded = uint64_t(e_.mem_base) + (addr & (uint64_t(e_.mem_size) - 1));
-    transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, folded, buf_.data(), bytes);
-    t.ext.initiator = 0x534d;  // "SM"
-    const mem_sideband& sb = e_.cur_;
-    t.ext.vm_engine = sb.vm_engine;
-    t.ext.vm_client = sb.vm_client;
-    t.ext.dma_slot = sb.dma_slot;
-    t.ext.dma_bind = sb.dma_bind;
-    t.ext.vm_context = sb.vm_context;
-    t.ext.channel = sb.channel;
-    t.ext.priv = privilege::user;
     sc_core::sc_time d = e_.lt_.offset();
     const sc_core::sc_time before = d;
-    e_.out->b_transport(t.gp, d);
+    e_.transfer(e_.cur_, addr, buf_.data(), bytes, write, d, write ? "write" : "read");
     if (write) ++e_.mem_writes; else ++e_.mem_reads;
-    if (!t.ok()) {
-      ++e_.mem_errors;
-      if (e_.errors_.size() < 8) {
-        std::ostringstream os;
-        os << (write ? "write" : "read") << " of trace address 0x" << std::hex << addr
-           << " (host 0x" << folded << ") answered " << t.gp.get_response_string();
-        e_.errors_.push_back(os.str());
-      }
-    }
     // The miss does not block the SM: only the latency goes back, local time stays.
     const double cyc = (d - before) / e_.period_;
     return uint64_t(std::ceil(cyc - 1e-9));
@@ -107,8 +119,7 @@ void compute_engine::thread() {
       cur_ = *p.k.sideband;
       ++sideband_kernels;
     } else {
-      cur_ = mem_sideband{uint32_t(vm_engine.get()), uint32_t(vm_client.get()), uint32_t(dma_slot.get()), 0,
-                          uint32_t(vm_context.get()), gpu_ext::none};
+      cur_ = params_sideband();
     }
     gpu_sim g(cfg_, mem_.get(), unsigned(uint64_t(sms)));
     const uint64_t every = trace_warps;
@@ -172,37 +183,18 @@ bool compute_engine::memcpy_to_device(uint64_t addr, uint64_t bytes) {
   memcpy_bytes += bytes;
   memcpy_sectors += (bytes + 31) / 32;
   if (!memcpy_fill || bytes == 0) return true;
-  const mem_sideband saved = cur_;
-  cur_ = mem_sideband{uint32_t(vm_engine.get()), uint32_t(vm_client.get()), uint32_t(dma_slot.get()), 0,
-                      uint32_t(vm_context.get()), gpu_ext::none};
-  const uint64_t line = cfg_.l1_line, errors_before = mem_errors.value();
+  const mem_sideband sb = params_sideband();
+  const uint64_t line = cfg_.l1_line;
   std::vector<unsigned char> zeros(line, 0);
+  bool ok = true;
   for (uint64_t a = addr / line * line; a < addr + bytes; a += line) {
     // The part of this line inside the range (the first and last lines may be partial).
     const uint64_t lo = std::max(a, addr), hi = std::min(a + line, addr + bytes);
-    const uint64_t folded = uint64_t(mem_base) + (lo & (uint64_t(mem_size) - 1));
-    transaction t(tlm::TLM_WRITE_COMMAND, folded, zeros.data(), unsigned(hi - lo));
-    t.ext.initiator = 0x534d;
-    t.ext.vm_engine = cur_.vm_engine;
-    t.ext.vm_client = cur_.vm_client;
-    t.ext.dma_slot = cur_.dma_slot;
-    t.ext.vm_context = cur_.vm_context;
-    t.ext.priv = privilege::user;
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;  // Accel-Sim charges no cycles for a memcpy
-    out->b_transport(t.gp, d);
+    ok &= transfer(sb, lo, zeros.data(), unsigned(hi - lo), true, d, "MemcpyHtoD write");
     ++memcpy_writes;
-    if (!t.ok()) {
-      ++mem_errors;
-      if (errors_.size() < 8) {
-        std::ostringstream os;
-        os << "MemcpyHtoD write of trace address 0x" << std::hex << lo << " (host 0x" << folded << ") answered "
-           << t.gp.get_response_string();
-        errors_.push_back(os.str());
-      }
-    }
   }
-  cur_ = saved;
-  return mem_errors.value() == errors_before;
+  return ok;
 }
 
 namespace {

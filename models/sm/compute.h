@@ -134,6 +134,9 @@ class compute_engine : public sc_core::sc_module, public component {
  private:
   class tlm_mem;
   void thread();
+  mem_sideband params_sideband() const;
+  bool transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write,
+                sc_core::sc_time& d, const char* what);
   void write_results() const;
 
   gpu_config cfg_;
