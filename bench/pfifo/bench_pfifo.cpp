@@ -14,6 +14,7 @@
 #include "gpuvp/memory.h"
 #include "gpuvp/router.h"
 #include "pb_text.h"
+#include "mmu_nv50.h"
 #include "pfifo.h"
 
 using namespace gpuvp;
@@ -21,7 +22,7 @@ using namespace gpuvp;
 namespace {
 
 constexpr uint64_t vram_base = 0x200000000ull;
-constexpr uint64_t pb = 0x100000;          // VRAM linear
+constexpr uint64_t pb = 0x100000;          // VRAM linear (the flat lane's pushbuffer)
 constexpr uint32_t methods_per_run = 1u << 20;  // 1 Mi methods in 2047-word non-increasing commands
 
 struct host_stub : sc_core::sc_module {
@@ -34,32 +35,27 @@ struct host_stub : sc_core::sc_module {
   }
 };
 
-struct rig {
-  std::unique_ptr<router> r;
-  std::unique_ptr<sparse_memory> vram;
+// One PFIFO component with its host, a G84 channel 1 set up through RAMFC, and its pushbuffer of
+// methods_per_run methods, all in VRAM [base, base + 16 MiB).
+struct lane {
   std::unique_ptr<pfifo_component> pf;
   std::unique_ptr<host_stub> host;
-  sc_core::sc_signal<bool> irq{"pfifo_irq"};
+  std::unique_ptr<sc_core::sc_signal<bool>> irq;
+  uint64_t inst = 0, ramfc = 0, pb = 0;
   uint32_t words = 0;
+  static constexpr unsigned chid = 1;
 
-  rig() {
-    auto& cfg = config::global();
-    cfg.set("pfifo.engine_map", "1:null", "bench");
-    cfg.set("pfifo.engine_method_cost", "0", "bench");
-    cfg.set("pfifo.method_cost", "1 ns", "bench");
-    cfg.set("vram.read_latency", "20 ns", "bench");
-    r = std::make_unique<router>("interconnect");
-    vram = std::make_unique<sparse_memory>("vram");
-    pf = std::make_unique<pfifo_component>("pfifo");
-    host = std::make_unique<host_stub>("host");
-    pf->mem.bind(r->in);
-    r->out.bind(vram->in);
-    r->name_input(0, "pfifo");
-    r->map(0, vram_base, uint64_t(1) << 30, "vram");
+  lane(const std::string& name, uint64_t base, sparse_memory& vram) {
+    inst = base + 0x10000;
+    ramfc = inst + 0x5400;
+    pb = base + 0x100000;
+    pf = std::make_unique<pfifo_component>(name.c_str());
+    host = std::make_unique<host_stub>((name + "_host").c_str());
+    irq = std::make_unique<sc_core::sc_signal<bool>>((name + "_irq").c_str());
     host->regs.bind(pf->regs.in);
     host->userd.bind(pf->userd);
-    pf->irq.bind(irq);
-    // Pushbuffer: bind subchannel 0 to engine 1 (GF100-style needs no RAMHT: use G84 with RAMHT).
+    pf->irq.bind(*irq);
+    // Pushbuffer: bind subchannel 0 to engine 1 through RAMHT, then 2047-word non-increasing commands.
     std::vector<uint32_t> w;
     w.push_back(pfifo::hdr_inc(0, 0, 1));
     w.push_back(0xbeef0001);
@@ -70,44 +66,93 @@ struct rig {
       left -= n;
     }
     words = uint32_t(w.size());
-    vram->load(pb, w.data(), 4 * w.size());
-    // Channel 0 structure at VRAM 0x10000: pushbuffer DMA object (selector 1, all VRAM) and RAMHT.
+    vram.load(pb, w.data(), 4 * w.size());
+    // Channel structure: pushbuffer DMA object (selector 1, all VRAM, unpaged) and RAMHT.
     const uint32_t dmaobj[6] = {0x3d | 1u << 16 | 2u << 18, 0x40000000, 0, 0, 0, 0};  // VRAM, RW, limit 1 GiB
-    vram->load(inst + 0x10, dmaobj, sizeof dmaobj);
+    vram.load(inst + 0x10, dmaobj, sizeof dmaobj);
     const uint32_t h = pfifo::ramht_hash(0xbeef0001, pfifo::ramht_bits(0x8000), 0);
     const uint32_t ent[2] = {0xbeef0001, pfifo::ramht_context(pfifo::gen::g84, 1, 0x40, 0)};
-    vram->load(inst + 0x10000 + h * 8, ent, 8);
-    // Channel 1 as nouveau sets up a G84 channel: RAMFC at instance + 0x5400 (DMA_INSTANCE =
-    // selector 1, RAMHT descriptor: 32 KiB at instance + 0x10000, CHAN_INST), runlist {1}.
-    const uint32_t ramfc_words[0x9c / 4] = {};
-    vram->load(ramfc, ramfc_words, sizeof ramfc_words);
-    auto w32 = [&](uint64_t a, uint32_t v) { vram->load(a, &v, 4); };
+    vram.load(inst + 0x10000 + h * 8, ent, 8);
+    // RAMFC as nouveau writes a G84 DMA channel (DMA_INSTANCE = selector 1, RAMHT 32 KiB at
+    // instance + 0x10000, CHAN_INST), runlist {1} at base + 0x8000.
+    const uint32_t zero[0x9c / 4] = {};
+    vram.load(ramfc, zero, sizeof zero);
+    auto w32 = [&](uint64_t a, uint32_t v) { vram.load(a, &v, 4); };
     w32(ramfc + 0x3c, 0x003f6078);
     w32(ramfc + 0x48, 1);
     w32(ramfc + 0x4c, 0xffffffff);
     w32(ramfc + 0x80, 3u << 27 | 4u << 24 | 0x10000 >> 4);
     w32(ramfc + 0x98, uint32_t(inst >> 12));
-    w32(0x8000, chid);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    host->wr(host->regs, 0x12f4, 0x8000 >> 12);  // PLAYLIST
-    host->wr(host->regs, 0x12ec, 1);             // PLAYLIST_LEN
-    host->wr(host->regs, 0x1200, 1);             // PUSH0
-    host->wr(host->regs, 0x1250, 1);             // PULL0
-    host->wr(host->regs, 0x500, 1);              // CACHES
+    w32(base + 0x8000, chid);
+    runlist = base + 0x8000;
+  }
+  uint64_t runlist = 0;
+  void start() {
+    host->wr(host->regs, 0x12f4, uint32_t(runlist >> 12));  // PLAYLIST
+    host->wr(host->regs, 0x12ec, 1);                        // PLAYLIST_LEN
+    host->wr(host->regs, 0x1200, 1);                        // PUSH0
+    host->wr(host->regs, 0x1250, 1);                        // PULL0
+    host->wr(host->regs, 0x500, 1);                         // CACHES
   }
   // One run of the whole pushbuffer: the channel unloaded (KICK_CHANNEL), RAMFC DMA_GET = start,
   // the channel (re)enabled, USERD DMA_PUT = end, simulate until idle.
-  void once() {
+  void once(sparse_memory& vram) {
     host->wr(host->regs, 0x12fc, uint32_t(inst >> 12));
     sc_core::sc_start();
     const uint32_t start[4] = {uint32_t(pb), 0, uint32_t(pb), 0};  // DMA_PUT, DMA_PUT_HIGH, DMA_GET, DMA_GET_HIGH
-    vram->load(ramfc + 0x08, start, sizeof start);
+    vram.load(ramfc + 0x08, start, sizeof start);
     host->wr(host->regs, 0x600 + 4 * chid, 0x80000000u | uint32_t(ramfc >> 8));
     host->wr(host->userd, chid * 0x2000 + 0x40, uint32_t(pb + 4 * words));
     sc_core::sc_start();
   }
-  static constexpr uint64_t inst = 0x10000, ramfc = inst + 0x5400;
-  static constexpr unsigned chid = 1;
+};
+
+// Three lanes on one router and VRAM: flat addressing (`pfifo`), through mmu_nv50 with DMI
+// (`pfifo_mmu`) and through it without DMI (`pfifo_mmu_nodmi`).
+struct rig {
+  std::unique_ptr<router> r;
+  std::unique_ptr<sparse_memory> vram;
+  std::unique_ptr<mmu_nv50> mmu;
+  sc_core::sc_signal<bool> mmu_irq{"mmu_irq"};
+  struct reg_host : sc_core::sc_module {  // binds the MMU's register socket (unused here)
+    tlm_utils::simple_initiator_socket<reg_host> out{"out"};
+    explicit reg_host(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+  };
+  std::unique_ptr<reg_host> mmu_host;
+  std::unique_ptr<lane> flat, via_mmu, via_mmu_nodmi;
+
+  rig() {
+    auto& cfg = config::global();
+    for (const char* n : {"pfifo", "pfifo_mmu", "pfifo_mmu_nodmi"}) {
+      const std::string p = n;
+      cfg.set(p + ".engine_map", "1:null", "bench");
+      cfg.set(p + ".engine_method_cost", "0", "bench");
+      cfg.set(p + ".method_cost", "1 ns", "bench");
+    }
+    cfg.set("pfifo_mmu.memory_target", "mmu.in", "bench");
+    cfg.set("pfifo_mmu_nodmi.memory_target", "mmu.in", "bench");
+    cfg.set("pfifo_mmu_nodmi.use_dmi", "false", "bench");
+    cfg.set("vram.read_latency", "20 ns", "bench");
+    r = std::make_unique<router>("interconnect");
+    vram = std::make_unique<sparse_memory>("vram");
+    mmu = std::make_unique<mmu_nv50>("mmu");
+    flat = std::make_unique<lane>("pfifo", 0, *vram);
+    via_mmu = std::make_unique<lane>("pfifo_mmu", 0x1000000, *vram);
+    via_mmu_nodmi = std::make_unique<lane>("pfifo_mmu_nodmi", 0x2000000, *vram);
+    flat->pf->mem.bind(r->in);
+    mmu->out.bind(r->in);
+    via_mmu->pf->mem.bind(mmu->in);
+    via_mmu_nodmi->pf->mem.bind(mmu->in);
+    mmu->fault_irq.bind(mmu_irq);
+    mmu_host = std::make_unique<reg_host>("mmu_host");
+    mmu_host->out.bind(mmu->regs.in);
+    r->out.bind(vram->in);
+    r->name_input(0, "pfifo");
+    r->name_input(1, "mmu");
+    r->map(0, vram_base, uint64_t(1) << 30, "vram");
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    for (lane* l : {flat.get(), via_mmu.get(), via_mmu_nodmi.get()}) l->start();
+  }
 };
 
 rig& the_rig() {
@@ -115,16 +160,24 @@ rig& the_rig() {
   return r;
 }
 
-void BM_pfifo_methods_lt(benchmark::State& state) {
+void run_lane(benchmark::State& state, lane& l) {
   rig& r = the_rig();
-  auto* e = r.pf->engine_at(1);
+  auto* e = l.pf->engine_at(1);
   const uint64_t before = e->methods;
-  for (auto _ : state) r.once();
+  const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+  for (auto _ : state) l.once(*r.vram);
   const uint64_t methods = e->methods - before;
   state.counters["methods_per_s"] = benchmark::Counter(double(methods), benchmark::Counter::kIsRate);
-  state.counters["sim_ns_per_method"] = sc_core::sc_time_stamp().to_seconds() * 1e9 / double(e->methods);
+  state.counters["sim_ns_per_method"] = (sc_core::sc_time_stamp() - t0).to_seconds() * 1e9 / double(methods);
+  state.counters["dmi_accesses"] = double(l.pf->dmi_accesses.value());
 }
+
+void BM_pfifo_methods_lt(benchmark::State& state) { run_lane(state, *the_rig().flat); }
 BENCHMARK(BM_pfifo_methods_lt)->Unit(benchmark::kMillisecond)->Iterations(5);
+void BM_pfifo_methods_lt_mmu_dmi(benchmark::State& state) { run_lane(state, *the_rig().via_mmu); }
+BENCHMARK(BM_pfifo_methods_lt_mmu_dmi)->Unit(benchmark::kMillisecond)->Iterations(5);
+void BM_pfifo_methods_lt_mmu_no_dmi(benchmark::State& state) { run_lane(state, *the_rig().via_mmu_nodmi); }
+BENCHMARK(BM_pfifo_methods_lt_mmu_no_dmi)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 // Baseline: bare 4-byte reads through the router to the same memory, back to back.
 void BM_router_bare_transactions(benchmark::State& state) {

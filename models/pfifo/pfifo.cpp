@@ -330,16 +330,27 @@ void pfifo_component::update_irq() { irq.write((core_->intr & uint32_t(intr_en.g
 
 // ---------------------------------------------------------------- memory bus
 void pfifo_component::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
-  if (dmi_valid_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_valid_ = false;
+  // The MMU invalidates its whole logical space; flat regions are dropped where they overlap.
+  std::erase_if(dmis_, [&](const dmi_region& r) {
+    return mmu_mode_ || (start <= r.d.get_end_address() && end >= r.d.get_start_address());
+  });
+  dmi_next_ = 0;
 }
 
 bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpu_ext* ext) {
-  if (dmi_valid_ && addr >= dmi_.get_start_address() && addr + len - 1 <= dmi_.get_end_address() &&
-      (write ? dmi_.is_write_allowed() : dmi_.is_read_allowed())) {
-    unsigned char* p = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+  const bool keyed = mmu_mode_ && ext;
+  const uint32_t k_eng = keyed ? ext->vm_engine : gpu_ext::none, k_client = keyed ? ext->vm_client : gpu_ext::none,
+                 k_slot = keyed ? ext->dma_slot : gpu_ext::none, k_bind = keyed ? ext->dma_bind : 0,
+                 k_ctx = keyed ? ext->vm_context : gpu_ext::none;
+  for (const dmi_region& r : dmis_) {
+    const tlm::tlm_dmi& d = r.d;
+    if (r.engine != k_eng || r.client != k_client || r.slot != k_slot || r.bind != k_bind || r.context != k_ctx) continue;
+    if (addr < d.get_start_address() || addr + len - 1 > d.get_end_address()) continue;
+    if (write ? !d.is_write_allowed() : !d.is_read_allowed()) continue;
+    unsigned char* p = d.get_dmi_ptr() + (addr - d.get_start_address());
     if (write) std::memcpy(p, data, len);
     else std::memcpy(data, p, len);
-    now += ps(write ? dmi_.get_write_latency() : dmi_.get_read_latency());
+    now += ps(write ? d.get_write_latency() : d.get_read_latency());
     ++dmi_accesses;
     return true;
   }
@@ -360,12 +371,15 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
     ++faults;
     return false;
   }
-  if (!mmu_mode_ && use_dmi && t.gp.is_dmi_allowed()) {  // DMI offsets only mean host addresses when flat
+  if (use_dmi && t.gp.is_dmi_allowed()) {
+    // Through the MMU the request carries the access's side band and command (a region is
+    // granted for that side band only: mmu-nv50.md's contract for initiators).
     tlm::tlm_dmi d;
-    t.set(tlm::TLM_READ_COMMAND, addr, data, len);
+    t.set(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
     if (mem->get_direct_mem_ptr(t.gp, d)) {
-      dmi_ = d;
-      dmi_valid_ = true;
+      dmi_region r{d, k_eng, k_client, k_slot, k_bind, k_ctx};
+      if (dmis_.size() < dmi_slots) dmis_.push_back(r);
+      else dmis_[dmi_next_++ % dmi_slots] = r;
     }
   }
   return true;

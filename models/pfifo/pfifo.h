@@ -154,8 +154,16 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   struct cached_obj { gpuvp::pfifo::dma_object o; uint32_t bind; };
   std::map<std::tuple<unsigned, uint32_t, int>, cached_obj> dmaobjs_;
   std::vector<std::unique_ptr<gpuvp::gauge>> chan_stats_;
-  tlm::tlm_dmi dmi_;        // one DMI region (flat addressing only)
-  bool dmi_valid_ = false;
+  // DMI regions, each with the side band it was granted for (flat addressing: host addresses,
+  // side band ignored; through the MMU: DMA object offsets, valid only for the same vm_engine,
+  // vm_client, dma_slot, dma_bind and vm_context). Up to dmi_slots, replaced round robin.
+  struct dmi_region {
+    tlm::tlm_dmi d;
+    uint32_t engine, client, slot, bind, context;
+  };
+  static constexpr size_t dmi_slots = 8;
+  std::vector<dmi_region> dmis_;
+  size_t dmi_next_ = 0;
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
   sc_core::sc_event kick_;
   uint64_t stamp_ps_ = 0;  // sc_time_stamp of the current run slice, in ps
