@@ -35,7 +35,24 @@ struct mem_stub : sc_core::sc_module {
   std::vector<uint8_t> m = std::vector<uint8_t>(32u << 20);
   struct rec { bool write; uint64_t addr; unsigned len; gpu_ext ext; };
   std::vector<rec> log;
-  explicit mem_stub(sc_core::sc_module_name n) : sc_core::sc_module(n) { in.register_b_transport(this, &mem_stub::bt); }
+  bool grant = false;              // grant DMI (all of the memory) to DMA-object requests
+  std::vector<gpu_ext> dmi_requests;  // side band of every DMI request
+  explicit mem_stub(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    in.register_b_transport(this, &mem_stub::bt);
+    in.register_get_direct_mem_ptr(this, &mem_stub::dmi);
+  }
+  bool dmi(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) {
+    const gpu_ext& e = ext_of(gp);
+    dmi_requests.push_back(e);
+    if (!grant || e.dma_slot == gpu_ext::none) return false;
+    d.set_dmi_ptr(m.data());
+    d.set_start_address(0);
+    d.set_end_address(m.size() - 1);
+    d.allow_read_write();
+    d.set_read_latency(sc_core::sc_time(5, sc_core::SC_NS));
+    d.set_write_latency(sc_core::sc_time(5, sc_core::SC_NS));
+    return true;
+  }
   void bt(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     const gpu_ext& e = ext_of(gp);
     uint64_t a = gp.get_address();
@@ -48,6 +65,7 @@ struct mem_stub : sc_core::sc_module {
     if (gp.is_write()) std::memcpy(&m[a], gp.get_data_ptr(), gp.get_data_length());
     else std::memcpy(gp.get_data_ptr(), &m[a], gp.get_data_length());
     d += sc_core::sc_time(10, sc_core::SC_NS);
+    gp.set_dmi_allowed(grant);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
   uint32_t r32(uint64_t a) const { uint32_t v; std::memcpy(&v, &m[a], 4); return v; }
@@ -401,4 +419,49 @@ TEST_F(channels, EnginesUseTheirOwnVmClientsAndBindGenerations) {
   }
   EXPECT_TRUE(saw_pb && saw_in && saw_out && saw_release && saw_ramfc);
   EXPECT_EQ(mem->r32(0x100), 0x5555u);
+}
+
+// DMI through the MMU (memory_target = the stub, which grants every DMA-object request all of
+// its memory): a region is used only for the side band it was granted for, and an invalidation
+// drops it. Kick 1: the pushbuffer fetch and the semaphore release each go by b_transport and
+// each gets its own region (slot 0x600 / 5 / 0x08, slot 0x20 / 5 / 0x04). Kick 2: both through
+// DMI (no new b_transport for either). Invalidation, kick 3: both by b_transport again.
+TEST_F(channels, DmiRegionsAreKeptWithTheirSideBand) {
+  build("G84", true);
+  mem->grant = true;
+  object(0xd0, 0, 0x20);
+  mem->words(pb, {hdr_inc(0, 0x60, 2), 0xd0, 0x100, hdr_inc(0, 0x6c, 1), 1,  // kick 1
+                  hdr_inc(0, 0x6c, 1), 2,                                    // kick 2
+                  hdr_inc(0, 0x6c, 1), 3});                                  // kick 3
+  ramfc_dma(pb);
+  start();
+  auto count = [&](uint32_t slot, bool write) {
+    unsigned n = 0;
+    for (const auto& r : mem->log) n += r.ext.dma_slot == slot && r.write == write;
+    return n;
+  };
+  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 20));
+  run();
+  EXPECT_EQ(mem->r32(0x100), 1u);
+  EXPECT_EQ(count(pb_sel, false), 1u);
+  EXPECT_EQ(count(0x20, true), 1u);
+  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 28));
+  run();
+  EXPECT_EQ(mem->r32(0x100), 2u);
+  EXPECT_EQ(count(pb_sel, false), 1u);  // fetched through the pushbuffer's region
+  EXPECT_EQ(count(0x20, true), 1u);     // written through the semaphore's region
+  EXPECT_GT(pf->dmi_accesses.value(), 0u);
+  mem->in->invalidate_direct_mem_ptr(0, ~sc_dt::uint64(0));
+  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 36));
+  run();
+  EXPECT_EQ(mem->r32(0x100), 3u);
+  EXPECT_EQ(count(pb_sel, false), 2u);
+  EXPECT_EQ(count(0x20, true), 2u);
+  // Every grant request carried the access's side band.
+  bool saw_pb = false, saw_sem = false;
+  for (const auto& e : mem->dmi_requests) {
+    saw_pb |= e.dma_slot == pb_sel && e.vm_engine == 5 && e.vm_client == 0x08 && e.vm_context == uint32_t(inst >> 12);
+    saw_sem |= e.dma_slot == 0x20 && e.vm_engine == 5 && e.vm_client == 0x04 && e.dma_bind == 1;
+  }
+  EXPECT_TRUE(saw_pb && saw_sem);
 }
