@@ -9,10 +9,11 @@ using namespace gpuvp;
 using namespace gpuvp::nv50;
 
 struct mmu_nv50::engine_stats {
-  counter hits, misses, walks;
+  gauge hits;  // of the plain count mmu_nv50::hits_[engine], which the micro-TLB hit updates
+  counter misses, walks;
   histogram walk_latency;
-  engine_stats(const sc_core::sc_object* owner, const std::string& n)
-      : hits(owner, n + ".hits", "TLB hits of " + n),
+  engine_stats(const sc_core::sc_object* owner, const std::string& n, const uint64_t& hit_count)
+      : hits(owner, n + ".hits", "TLB hits of " + n, [&hit_count] { return double(hit_count); }),
         misses(owner, n + ".misses", "TLB misses of " + n),
         walks(owner, n + ".walks", "page-table walks of " + n),
         walk_latency(owner, n + ".walk_latency", "time of each page-table walk of " + n, "ps") {}
@@ -64,8 +65,8 @@ mmu_nv50::mmu_nv50(sc_core::sc_module_name name) : sc_module(name) {
   }
   for (uint32_t e = 0; e < engine::count; ++e) {
     if (!opt_.check_engine || engine_exists(opt_.gen, e)) engine_mask_ |= 1u << e;
-    if (engine_exists(opt_.gen, e)) estats_[e] = std::make_unique<engine_stats>(this, engine_stat_name(opt_.gen, e));
-    else if (!opt_.check_engine) estats_[e] = std::make_unique<engine_stats>(this, "engine" + std::to_string(e));
+    if (engine_exists(opt_.gen, e)) estats_[e] = std::make_unique<engine_stats>(this, engine_stat_name(opt_.gen, e), hits_[e]);
+    else if (!opt_.check_engine) estats_[e] = std::make_unique<engine_stats>(this, "engine" + std::to_string(e), hits_[e]);
   }
   fault_kinds_.resize(fault_kinds);
   for (unsigned f = 1; f < fault_kinds; ++f) {
@@ -180,9 +181,11 @@ void mmu_nv50::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 
 // ---- translation ----
 
-void mmu_nv50::translate_slow(const vm_access& a, sc_core::sc_time& delay, translation& t) {
+translation mmu_nv50::translate_slow(const vm_access& a, sc_core::sc_time& delay) {
+  translation t;
   translate_uncounted(a, delay, t);
   if (t.f != fault::none) count_fault(t.f);
+  return t;
 }
 
 void mmu_nv50::translate_uncounted(const vm_access& a, sc_core::sc_time& delay, translation& t) {
@@ -226,7 +229,7 @@ void mmu_nv50::lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_t
   engine_stats& es = *estats_[a.engine];
   tlb& tl = tlbs_[a.engine];
   if (const tlb::entry* e = tl.lookup(a.chandesc, t.virt)) {
-    ++es.hits;
+    ++hits_[a.engine];
     t.page_shift = e->shift;
     t.order = e->p.order;
     paged_result(opt_, d, e->p, e->shift, t.virt, t.r);
@@ -282,7 +285,6 @@ void mmu_nv50::fill_micro(const vm_access& a, const dmaobj& d, const tlb::entry*
   m.lo = first - d.base;
   m.len = std::min(m.vbase + vmask + 1 - first, m.end - m.lo);
   m.stamp = tlbs_[a.engine].lru_stamp(e);
-  m.hits = &estats_[a.engine]->hits;
   // The result at the block start: undo the block offset (linear modulo 2^40, tag modulo 0x1000).
   const uint64_t off = t.virt & vmask;
   m.r0 = t.r;
@@ -529,7 +531,8 @@ bool mmu_nv50::qtest(const std::vector<std::string>& w, std::string& reply) {
 void mmu_nv50::report(std::ostream& os) {
   uint64_t hits = 0, misses = 0;
   for (const auto& s : estats_)
-    if (s) { hits += s->hits; misses += s->misses; }
+    if (s) misses += s->misses;
+  for (uint64_t h : hits_) hits += h;
   os << "translations " << translations.value() << " (TLB hits " << hits << ", misses " << misses
      << "; unpaged DMA objects need no TLB), linear accesses " << linear_accesses.value() << ", faults "
      << faults.value() << ", flushes " << flushes.value() << "\n";

@@ -107,9 +107,8 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   // Direct API (tests, PFIFO): translate through the engine's TLB, timed (delay accumulates the
   // walk). Latches no fault registers; b_transport does.
   [[gnu::always_inline]] gpuvp::nv50::translation translate(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay) {
-    gpuvp::nv50::translation t;  // named, returned everywhere (NRVO)
-    if (!micro_hit(a, delay, t)) translate_slow(a, delay, t);
-    return t;
+    const micro_entry* m = micro_find(a);
+    return m ? micro_hit(*m, a, delay) : translate_slow(a, delay);  // each builds the result in place
   }
   // Stateless translation with debug (untimed) memory reads: no TLB, no statistics.
   gpuvp::nv50::translation translate_debug(const gpuvp::nv50::vm_access& a);
@@ -145,7 +144,6 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
     uint64_t end = 0;            // one past the last logical byte within the DMA object's limit
     uint64_t base = 0, vbase = 0;  // DMA object base; the block's first virtual address
     uint64_t* stamp = nullptr;   // the TLB entry's LRU stamp (nullptr: not LRU), as tlb::touch
-    gpuvp::counter* hits = nullptr;
     gpuvp::nv50::result r0;      // the result at vbase
   };
   struct cached_dmaobj {
@@ -163,11 +161,12 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   static unsigned micro_index(const gpuvp::nv50::vm_access& a) {
     return unsigned(((a.address >> 12) + (a.engine << 4)) & (micro_entries - 1));
   }
-  // A TLB hit served by the micro-TLB, with all its effects (inline: the fast path); false
-  // without any effect when the micro-TLB cannot answer.
-  bool micro_hit(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
+  // The micro entry that answers `a` (inline: the fast path), or nullptr.
+  const micro_entry* micro_find(const gpuvp::nv50::vm_access& a) const;
+  // The TLB hit it serves, with all the effects of one.
+  gpuvp::nv50::translation micro_hit(const micro_entry& m, const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay);
   // Everything else: the DMA object, the TLB, the walk, fault counting.
-  void translate_slow(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
+  gpuvp::nv50::translation translate_slow(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay);
   // The whole translation without counting its fault (translate() counts it, a DMI request not).
   void translate_uncounted(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
   bool mem_read(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay);
@@ -202,6 +201,7 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   std::array<micro_entry, micro_entries> micro_{};
   uint64_t translations_ = 0;    // translations so far; the engines' TLBs stamp with it (LRU/FIFO clock)
   uint64_t dmaobj_misses_ = 0;   // translations that used no cached DMA object
+  std::array<uint64_t, gpuvp::nv50::engine::count> hits_{};  // TLB hits per engine (<engine>.hits)
   uint64_t epoch_ = 1;                                        // bumped when micro entries become void (drop_micro)
   std::vector<tlm::tlm_dmi> dmi_;                             // regions granted to the walker
   uint32_t dmi_engines_ = 0;                                  // engines holding regions granted on in (bit 16: linear)
@@ -211,8 +211,7 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
 
 // The micro-TLB hit: exactly what the slow path does on a TLB hit (counters, LRU touch, delay,
 // result), from the copy of the block's result.
-[[gnu::always_inline]] inline bool mmu_nv50::micro_hit(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay,
-                                                       gpuvp::nv50::translation& t) {
+[[gnu::always_inline]] inline const mmu_nv50::micro_entry* mmu_nv50::micro_find(const gpuvp::nv50::vm_access& a) const {
   using gpuvp::nv50::vm_access;
   static_assert(offsetof(vm_access, client) == offsetof(vm_access, engine) + 4 &&
                 offsetof(vm_access, selector) == offsetof(vm_access, chandesc) + 4 &&
@@ -222,19 +221,21 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   if (m.who != load64(&a.engine) || m.where != load64(&a.chandesc) ||
       m.bind_epoch != (uint64_t(a.bind) << 32 | uint32_t(epoch_)) || a.address - m.lo >= m.len ||
       a.address + a.size > m.end || (load16(&a.write) & m.deny))
-    return false;
+    return nullptr;
+  return &m;
+}
+
+[[gnu::always_inline]] inline gpuvp::nv50::translation mmu_nv50::micro_hit(const micro_entry& m,
+                                                                          const gpuvp::nv50::vm_access& a,
+                                                                          sc_core::sc_time& delay) {
   delay += hit_latency.get();
   const uint64_t now = ++translations_;  // also counts the DMA object hit (dmaobj_hits)
   if (m.stamp) *m.stamp = now;           // tlb::touch
-  ++*m.hits;
-  t.virt = m.base + a.address;
-  t.paged = true;
-  t.page_shift = m.shift;
-  t.order = m.order;
-  t.r = m.r0;
-  const uint64_t boff = t.virt - m.vbase;
+  ++hits_[a.engine & 0xf];
+  const uint64_t virt = m.base + a.address, boff = virt - m.vbase;
+  gpuvp::nv50::translation t{m.r0, virt, m.shift, m.order, gpuvp::nv50::fault::none, true};
   t.r.linear = (m.r0.linear + boff) & 0xffffffffffull;
   if (m.r0.comp != gpuvp::nv50::comp_mode::none)
     t.r.tag = uint16_t((m.r0.tag + (boff >> 16) * (m.r0.comp == gpuvp::nv50::comp_mode::dbl ? 2 : 1)) & 0xfff);
-  return true;
+  return t;
 }
