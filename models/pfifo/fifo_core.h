@@ -144,7 +144,7 @@ struct channel {
   bool fresh = false;          // enabled in the channel table since its last load: load it to look for work
   bool ramfc_bad = false;      // RAMFC unreadable: the channel does not run
   bool put_written = false, ib_put_written = false;  // USERD PUT written since the last save: wins over RAMFC's
-  uint32_t ramfc_raw[40] = {};  // the RAMFC words as loaded: fields the model does not interpret are written back as read
+  uint32_t ramfc_raw[40] = {};  // RAMFC as last loaded or saved: fields the model does not interpret are written back as read
   // pusher (dma-pusher.rst state)
   uint64_t dma_put = 0, dma_get = 0, dma_limit = 0xffffffff, dma_mget = 0, subr_return = 0;
   uint64_t dma_get_jmp_shadow = 0;

@@ -1,11 +1,13 @@
 // pfifo: the PFIFO command front end as a SystemC component (docs/models/pfifo.md).
 //
 // Sockets:
-//   mem    initiator: pushbuffer, IB, RAMHT, DMA object, semaphore and copy-engine accesses.
-//          Bound to "mmu.in" on G80+ when an mmu_nv50 component is configured (accesses carry
-//          gpu_ext vm_engine/vm_client/dma_slot = selector/vm_context = channel descriptor/channel),
-//          otherwise to "interconnect" with DMA objects resolved here (flat addressing).
-//   regs   BAR0 0x002000-0x003fff: interrupts, error latch, channel setup.
+//   mem    initiator: pushbuffer, IB, RAMFC, runlist, RAMHT, DMA object, semaphore and copy-engine
+//          accesses. Bound to "mmu.in" on G80+ when an mmu_nv50 component is configured (accesses
+//          carry gpu_ext vm_engine/vm_client/dma_slot = selector/dma_bind/vm_context = channel
+//          descriptor/channel; DMI regions are kept with that side band), otherwise to
+//          "interconnect" with DMA objects resolved here (flat addressing).
+//   regs   BAR0 0x002000-0x003fff: interrupts, error latch, channel set-up (G80:GF100: channel
+//          table, runlist, CACHES/PUSH0/PULL0, unload kick; otherwise gpuvp's CHAN_* registers).
 //   userd  BAR0 0xc00000 + 0x2000 * channel: the channel control areas (USERD).
 //   irq    interrupt output: (INTR & INTR_EN) != 0.
 #pragma once
