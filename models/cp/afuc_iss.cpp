@@ -72,6 +72,7 @@ void afuc_iss::reset() {
   starve_ = skip2_ = iret_ = false;
   irq_pending_ = in_handler_ = saved_waitin_ = false;
   irq_target_ = saved_pc_ = 0;
+  std::fill(sqe_.begin(), sqe_.end(), 0u);
   saved_branch_ = -1;
   st_ = state::running;
   err_.clear();
@@ -181,7 +182,12 @@ void afuc_iss::exec(const afuc_instr& in) {
       const uint32_t base = rd(offreg);
       if (starve_) return;
       const uint32_t addr = base + in.immed;
-      if (in.bit == 0x4) wr(offreg, addr);  // pre-increment
+      if (in.bit & 0x4) wr(offreg, addr);  // pre-increment
+      if (gen_ >= 6 && (in.bit & 0x8)) {  // swrite / sread: the SQE register space
+        if (in.op == afuc_op::cread) wr(in.dst, sqe_reg(addr));
+        else sqe_write(addr, value);
+        break;
+      }
       if (in.op == afuc_op::cread) {
         wr(in.dst, env_ ? env_->ctrl_read(addr) : 0);
         break;
@@ -201,7 +207,7 @@ void afuc_iss::exec(const afuc_instr& in) {
       if (starve_) return;
       const uint64_t hi = env_ ? env_->ctrl_read(0x058) : 0;  // LOAD_STORE_HI
       const uint64_t addr = (hi << 32) + base + in.immed;
-      if (in.bit == 0x4) wr(offreg, base + in.immed);
+      if (in.bit & 0x4) wr(offreg, base + in.immed);
       if (in.op == afuc_op::load) wr(in.dst, env_ ? env_->mem_read(addr) : 0);
       else if (env_) env_->mem_write(addr, value);
       break;
@@ -296,6 +302,27 @@ void afuc_iss::dispatch() {
   stats_.packets++;
   stats_.packets_by_id[h.id]++;
   pc_ = jt_[h.id];
+}
+
+uint32_t afuc_iss::sqe_reg(uint32_t r) const {
+  r &= 0xfff;
+  if (r == 0x005) return sp_;
+  if (r >= 0x008 && r < 0x010 && r - 0x008 < depth_) return stack_[r - 0x008];
+  return sqe_[r];
+}
+
+void afuc_iss::sqe_write(uint32_t r, uint32_t v) {
+  r &= 0xfff;
+  if (r == 0x005) {
+    if (v > depth_) {
+      fail("SP " + std::to_string(v) + " beyond the call stack depth " + std::to_string(depth_));
+      return;
+    }
+    sp_ = v;
+  } else if (r >= 0x008 && r < 0x010 && r - 0x008 < depth_) {
+    stack_[r - 0x008] = v;
+  }
+  sqe_[r] = v;
 }
 
 void afuc_iss::take_interrupt() {

@@ -71,6 +71,9 @@ class afuc_iss {
   bool irq_pending() const { return irq_pending_; }
   bool in_handler() const { return in_handler_; }
   uint32_t saved_pc() const { return saved_pc_; }
+  // a6xx SQE registers (Mesa swrite/sread: cwrite/cread with flag 0x8): 0x004 PREEMPT_INSTR,
+  // 0x005 SP (return-stack depth in use), 0x008 + n STACKn (return-stack entries); others stored.
+  uint32_t sqe_reg(uint32_t r) const;
 
   state st() const { return st_; }
   void resume() { if (st_ == state::starved) st_ = state::running; }
@@ -99,6 +102,7 @@ class afuc_iss {
   void fail(const std::string& why);
   void dispatch();
   void take_interrupt();
+  void sqe_write(uint32_t r, uint32_t v);
 
   int gen_;
   unsigned depth_;
@@ -125,6 +129,7 @@ class afuc_iss {
   bool irq_pending_ = false;  // interrupt requested, not taken yet
   uint32_t irq_target_ = 0;
   bool in_handler_ = false;   // between taking an interrupt and iret/preemptleave
+  std::vector<uint32_t> sqe_ = std::vector<uint32_t>(0x1000, 0);  // SQE register store
   uint32_t saved_pc_ = 0;     // interrupted context
   int64_t saved_branch_ = -1;
   bool saved_waitin_ = false;

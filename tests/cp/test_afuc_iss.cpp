@@ -337,7 +337,16 @@ TEST_F(cpIssTest, ControlRegistersAndPreIncrement) {
   EXPECT_EQ(env.ctrl[0x14], 0x42u);  // 0x10 + 4
   EXPECT_EQ(iss.reg(5), 0x14u);       // pre-incremented
   EXPECT_EQ(iss.reg(3), 0x42u);
-  EXPECT_EQ(env.ctrl[0x15], 0x42u);   // flags 0x8: no increment
+  // a6xx flags 0x8 (bit 15) = swrite (Mesa afuc.xml): the SQE register, not control 0x15
+  EXPECT_EQ(env.ctrl.count(0x15), 0u);
+  EXPECT_EQ(iss.sqe_reg(0x15), 0x42u);
+  EXPECT_EQ(iss.reg(5), 0x14u);        // no increment
+  // a5xx: bit 15 belongs to the plain cwrite encoding; flags 0xc = 0x8 | pre-increment
+  env.ctrl.clear();
+  load("mov $05, 0x10\nmov $02, 0x42\ncwrite $02, [$05 + 0x1], 0x8\ncwrite $02, [$05 + 0x4], 0xc\n", 5);
+  iss.run(4);
+  EXPECT_EQ(env.ctrl[0x11], 0x42u);
+  EXPECT_EQ(env.ctrl[0x14], 0x42u);
   EXPECT_EQ(iss.reg(5), 0x14u);
 }
 
@@ -496,6 +505,39 @@ TEST_F(cpIssTest, StarvedInstructionIsRetriedAfterTheHandler) {
   iss.run(2);
   EXPECT_EQ(iss.reg(1), 0x1234u);
   EXPECT_EQ(iss.reg(2), 2u);
+}
+
+// SQE registers (a6xx cwrite/cread with flag 0x8 = swrite/sread): SP and STACKn are the return
+// stack. call at 0 pushes 2 (after its delay slot); sread SP = 1, STACK0 = 2. Then swrite
+// STACK0 = 7 makes the ret at 5 return to 7; ctrl stays untouched.
+TEST_F(cpIssTest, SqeRegistersAreTheReturnStack) {
+  load(R"(
+	call #3
+	nop
+	nop
+	cread $02, [$00 + 0x005], 0x8
+	cread $03, [$00 + 0x008], 0x8
+	mov $04, 0x7
+	cwrite $04, [$00 + 0x008], 0x8
+	ret
+	nop
+	mov $05, 0x5
+)");
+  // 0 call, 1 delay, 3, 4, 5, 6, 7 ret, 8 delay, then 7 again? no: ret target is STACK0 = 7
+  iss.run(8);
+  EXPECT_EQ(iss.reg(2), 1u);
+  EXPECT_EQ(iss.reg(3), 2u);
+  EXPECT_EQ(iss.pc(), 7u);
+  EXPECT_EQ(iss.call_depth_now(), 0u);
+  EXPECT_TRUE(env.ctrl.empty());  // no control register was written or read
+  EXPECT_EQ(iss.sqe_reg(0x008), 7u);
+}
+
+TEST_F(cpIssTest, SqeStackPointerBeyondTheDepthIsAnError) {
+  load("mov $02, 0x5\ncwrite $02, [$00 + 0x005], 0x8\n");  // depth 4
+  iss.run(2);
+  EXPECT_EQ(iss.st(), afuc_iss::state::halted);
+  EXPECT_NE(iss.error_message().find("SP 5 beyond the call stack depth 4"), std::string::npos);
 }
 
 static const char* dispatch_fw = R"([01000000]

@@ -318,15 +318,15 @@ TEST_F(cpModel, HostPreemptionRunsTheHandlerAndResumes) {
   EXPECT_EQ(b->cp.packets.value(), 3u);
 }
 
-// PREEMPT_TRIGGER (control 0x072) from the firmware itself, with PREEMPT_INSTR (control 0x004)
-// set by the boot code: the handler at 12 (not jump-table entry 15) raises bit 3 and irets into
+// PREEMPT_TRIGGER (control 0x072) from the firmware itself, with PREEMPT_INSTR (SQE register
+// 0x004, written with swrite = cwrite flag 0x8) set by the boot code: the handler at 12 (not jump-table entry 15) raises bit 3 and irets into
 // the CP_NOP handler, which then consumes the payload.
 TEST_F(cpModel, FirmwareTriggeredPreemptionUsesPreemptInstr) {
   const std::string fw = ::testing::TempDir() + "cp_preempt_trigger.fw";
   write_words(fw, afuc_assemble(R"([01000000]
 [01000000]
 	mov $02, 0xc
-	cwrite $02, [$00 + 0x004], 0x0  ; PREEMPT_INSTR = 12
+	cwrite $02, [$00 + 0x004], 0x8  ; swrite: SQE register PREEMPT_INSTR = 12
 	waitin
 	mov $01, $data
 CP_NOP:
