@@ -493,6 +493,18 @@ TEST_F(mmu_nv50_sockets, DmiForAPagedVramPage) {
   mem->write32(vram + 0x10001234, 0x5a5a0003);
   std::memcpy(&v, d.get_dmi_ptr() + 0x1234, 4);
   EXPECT_EQ(v, 0x5a5a0003u);
+  // A contig block (PDE 1: large pages at VRAM table 0x400000; pages 8-15 one order-3 block at
+  // VRAM 0x10000000) spans 512 KiB, VA 0x20080000-0x200fffff; offset 0x200b1234 is linear
+  // 0x10031234, whose 64 KiB memory page is VRAM 0x10030000-0x1003ffff: the region is clipped to
+  // offsets 0x200b0000-0x200bffff.
+  put_pde(0x208, 0x00400001);
+  for (uint64_t i = 8; i < 16; ++i) put_pte(0x400000 + i * 8, 0x10000181);
+  mem->write32(vram + 0x10031234, 0x5a5a0004);
+  ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x200b1234));
+  EXPECT_EQ(d.get_start_address(), 0x200b0000u);
+  EXPECT_EQ(d.get_end_address(), 0x200bffffu);
+  std::memcpy(&v, d.get_dmi_ptr() + 0x1234, 4);
+  EXPECT_EQ(v, 0x5a5a0004u);
   // A linear access is passed on: the memory's region in host addresses.
   ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_read, gpu_ext::none, vram + 0x123456));
   EXPECT_EQ(d.get_start_address(), vram + 0x120000);
