@@ -84,14 +84,18 @@ class mmu_nv50_sockets : public gpuvp::testing::sim_test {
     uint32_t data;
   };
   uint32_t bind = 0;  // gpu_ext::dma_bind of access() and dmi()
-  result access(uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false,
-                uint32_t data = 0, bool user = false) {
-    transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, &data, 4);
+  // The side band of an engine's access through DMA object `sel` of channel `chan`.
+  void side_band(transaction& t, uint32_t engine, uint32_t client, uint32_t sel) {
     t.ext.vm_engine = engine;
     t.ext.vm_client = client;
     t.ext.dma_slot = sel;
     t.ext.dma_bind = bind;
     t.ext.vm_context = chan;
+  }
+  result access(uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false,
+                uint32_t data = 0, bool user = false) {
+    transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, &data, 4);
+    side_band(t, engine, client, sel);
     t.ext.channel = 3;
     t.ext.priv = user ? privilege::user : privilege::supervisor;
     sc_time d = sc_core::SC_ZERO_TIME;
@@ -102,11 +106,7 @@ class mmu_nv50_sockets : public gpuvp::testing::sim_test {
   bool dmi(tlm::tlm_dmi& out, uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false,
            bool user = false) {
     transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, nullptr, 0);
-    t.ext.vm_engine = engine;
-    t.ext.vm_client = client;
-    t.ext.dma_slot = sel;
-    t.ext.dma_bind = bind;
-    t.ext.vm_context = chan;
+    side_band(t, engine, client, sel);
     t.ext.priv = user ? privilege::user : privilege::supervisor;
     return eng->out->get_direct_mem_ptr(t.gp, out);
   }
@@ -340,10 +340,7 @@ TEST_F(mmu_nv50_sockets, AccessAcrossPagesIsSplitPerPage) {
   put_pte(0x200000 + 6 * 8, 0xa0009001);  // page 6 -> 0xa0009000, not after page 5's 0xa0005000
   uint64_t v = 0x1122334455667788ull;
   transaction t(tlm::TLM_WRITE_COMMAND, 0x5ffc, &v, 8);
-  t.ext.vm_engine = engine::pfifo;
-  t.ext.vm_client = client::pfifo_write;
-  t.ext.dma_slot = 2;
-  t.ext.vm_context = chan;
+  side_band(t, engine::pfifo, client::pfifo_write, 2);
   sc_time d = sc_core::SC_ZERO_TIME;
   eng->out->b_transport(t.gp, d);
   ASSERT_TRUE(t.ok());
@@ -372,10 +369,7 @@ TEST_F(mmu_nv50_sockets, DebugTransportHasNoSideEffects) {
   mem->write32(vram + 0xa0005678, 0x77);
   uint32_t v = 0;
   transaction t(tlm::TLM_READ_COMMAND, 0x5678, &v, 4);
-  t.ext.vm_engine = engine::pfifo;
-  t.ext.vm_client = client::pfifo_read;
-  t.ext.dma_slot = 2;
-  t.ext.vm_context = chan;
+  side_band(t, engine::pfifo, client::pfifo_read, 2);
   EXPECT_EQ(eng->out->transport_dbg(t.gp), 4u);
   EXPECT_EQ(v, 0x77u);
   EXPECT_EQ(mmu->translations.value(), 0u);
@@ -578,10 +572,7 @@ TEST_F(mmu_nv50_sockets, GrantDmiOffGrantsNone) {
   EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, gpu_ext::none, vram));
   uint32_t v = 0;
   transaction t(tlm::TLM_READ_COMMAND, 0x5000, &v, 4);
-  t.ext.vm_engine = engine::pfifo;
-  t.ext.vm_client = client::pfifo_read;
-  t.ext.dma_slot = 2;
-  t.ext.vm_context = chan;
+  side_band(t, engine::pfifo, client::pfifo_read, 2);
   sc_time delay = sc_core::SC_ZERO_TIME;
   eng->out->b_transport(t.gp, delay);
   ASSERT_TRUE(t.ok());
