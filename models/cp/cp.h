@@ -7,6 +7,9 @@
 // Packet fetch (ROQ): from the ring buffer (CP_RB_*) and IB1/IB2 indirect buffers through the
 // `mem` initiator, in bursts. Registers live in the CP window, BAR0 0x400000 + 4 x GPU register
 // dword offset (host 0x1_0040_0000). Firmware $addr/$data writes land in this register file.
+// Fetch bursts go through DMI where the target grants it (fetch_dmi), with b_transport's delay.
+// Preemption (a6xx): CP_CONTEXT_SWITCH_CNTL.STOP or PREEMPT_TRIGGER interrupts the SQE into the
+// handler at PREEMPT_INSTR; secure mode follows setsecure (secure_switch).
 #pragma once
 #include <array>
 #include <cstdint>
