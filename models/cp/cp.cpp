@@ -181,8 +181,9 @@ struct cp_model::uc : afuc_env {
 
   // Preemption request: the handler is PREEMPT_INSTR (SQE register 0x004), or jump-table entry
   // 15 while that is 0 (Mesa: "initialized to entry 15 of the jump table at bootup").
-  void request_preempt() {
+  void request_preempt(bool from_sqe = false) {
     ++m.preempt_requests;
+    ctrl[CTRL_PREEMPT_TRIGGER] = from_sqe;  // Mesa: "reads return 1 if SQE triggered preemption"
     const uint32_t pi = iss.sqe_reg(SQE_PREEMPT_INSTR);
     iss.interrupt(pi ? pi : iss.jumptable(15));
     m.wptr_ev_.notify(sc_core::SC_ZERO_TIME);  // wakes a wait for packet data
@@ -324,7 +325,7 @@ struct cp_model::uc : afuc_env {
         m.fault(FAULT_SECURE, v & 1, m.name() + std::string(": secure mode switch to ") + (v & 1 ? "secure" : "non-secure") + " refused");
         break;
       case CTRL_PREEMPT_TRIGGER:  // the SQE preempts itself
-        if ((v & 1) && gen() >= 6) request_preempt();
+        if ((v & 1) && gen() >= 6) request_preempt(true);
         break;
       case CTRL_SECURE_MODE: case CTRL_THREAD_SYNC: break;
       case 0x0f2: cs_words.push_back(v); break;
@@ -376,7 +377,7 @@ struct cp_model::uc : afuc_env {
   uint32_t ctrl_read(uint32_t r) override {
     r &= 0xfff;
     if (r == 0x054) return level;  // IB_LEVEL
-    if (r != 0x058 && r != CTRL_SECURE_MODE && r != CTRL_THREAD_SYNC && r != 0x024 && r != 0x026 && r != 0x027 && (r < mem_read_base() || r > mem_read_base() + 2))
+    if (r != 0x058 && r != CTRL_PREEMPT_TRIGGER && r != CTRL_SECURE_MODE && r != CTRL_THREAD_SYNC && r != 0x024 && r != 0x026 && r != 0x027 && (r < mem_read_base() || r > mem_read_base() + 2))
       m.unmodelled_ctrl_.insert(r);
     return ctrl[r];
   }

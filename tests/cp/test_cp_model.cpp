@@ -583,6 +583,38 @@ INSTANTIATE_TEST_SUITE_P(cpSqe, cpRealFirmware,
                                            real_fw{"a660_sqe.fw", "0x30000000"}),
                          [](const ::testing::TestParamInfo<real_fw>& i) { return std::string(i.param.file).substr(0, 4); });
 
+// The real a630 firmware's preemption routine (PREEMPT_INSTR set by its boot code) is entered
+// on CP_CONTEXT_SWITCH_CNTL.STOP and left (iret or preemptleave) without a fault, STOP clears,
+// and the ring goes on. What the routine does inside is not checked.
+TEST_F(cpModel, A630PreemptionRoutineIsEnteredAndLeft) {
+  const char* env = std::getenv("GPUVP_ADRENO_FW_DIR");
+  const std::string path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/a630_sqe.fw";
+  std::vector<uint32_t> file;
+  try {
+    file = read_words(path);
+  } catch (const std::exception&) {
+    GTEST_SKIP() << path << " not found (tools/fetch-adreno-firmware.sh DIR; GPUVP_ADRENO_FW_DIR)";
+  }
+  config::global().set("bench.cp.firmware", path, "test");
+  config::global().set("bench.cp.autostart", "false", "test");
+  run([&file](cp_bench& b) {
+    b.mem.load(0x800000, file.data() + 1, 4 * (file.size() - 1));
+    b.write_reg(CP_SQE_INSTR_BASE, 0x800000);
+    b.write_reg(CP_SQE_CNTL, 1);
+    b.submit({t7(0x10, 0), t4(CP_SCRATCH_REG0, 1), 0x42});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_NE(b.cp.iss(0).sqe_reg(SQE_PREEMPT_INSTR), 0u);  // set by the boot code (swrite)
+    b.write_reg(CP_CONTEXT_SWITCH_CNTL, 1);
+    ASSERT_TRUE(b.until([&] { return b.cp.preemptions.value() == 1 && !b.cp.iss(0).in_handler(); }));
+    EXPECT_EQ(b.read_reg(CP_CONTEXT_SWITCH_CNTL), 0u);
+    b.submit({t4(CP_SCRATCH_REG0, 1), 0x43});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x43u);
+  });
+  EXPECT_TRUE(b->cp.modelled_errors().empty());
+  EXPECT_EQ(b->cp.packets.value(), 3u);
+}
+
 // a660 boot handshake: the SQE starts LPAC (CP_LPAC_SQE_CNTL = 1 through REG_WRITE), sets
 // THREAD_SYNC (control 0x200) bit 0 and spins at pc 0xaa until bit 1 is set. With
 // lpac_boot_ack off nothing sets it (there is no LPAC): no packet is ever dispatched.
