@@ -209,8 +209,6 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   std::vector<std::string> fault_log_;                        // first faults, for modelled_errors
 };
 
-// The micro-TLB hit: exactly what the slow path does on a TLB hit (counters, LRU touch, delay,
-// result), from the copy of the block's result.
 [[gnu::always_inline]] inline const mmu_nv50::micro_entry* mmu_nv50::micro_find(const gpuvp::nv50::vm_access& a) const {
   using gpuvp::nv50::vm_access;
   static_assert(offsetof(vm_access, client) == offsetof(vm_access, engine) + 4 &&
@@ -225,6 +223,8 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   return &m;
 }
 
+// The micro-TLB hit: exactly what the slow path does on a TLB hit (delay, counters, LRU touch,
+// result), from the copy of the block's result.
 [[gnu::always_inline]] inline gpuvp::nv50::translation mmu_nv50::micro_hit(const micro_entry& m,
                                                                           const gpuvp::nv50::vm_access& a,
                                                                           sc_core::sc_time& delay) {
