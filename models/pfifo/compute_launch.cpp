@@ -67,23 +67,23 @@ std::shared_ptr<const sm::kernel_trace> compute_launch_engine::trace_of(uint32_t
   return t;
 }
 
-bool compute_launch_engine::access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len,
-                                   uint64_t& t) {
+bool compute_launch_engine::access(bool write, unsigned ch, uint32_t obj, uint32_t bind, uint64_t off, void* data,
+                                   unsigned len, uint64_t& t) {
   // GF100 has no DMA objects: the DMA_* methods carry a (32-bit) address instead.
   if (gf100_) return bus_.vm(write, ch, uint64_t(obj) + off, data, len, client::engine, t);
-  return bus_.dma(write, ch, obj, off, data, len, client::engine, t);
+  return bus_.dma(write, ch, obj, off, data, len, client::engine, t, bind);
 }
 
 void compute_launch_engine::complete(const completion& c, uint32_t status, uint64_t t) {
   const uint64_t done_ns = t / 1000;  // the notifier's timestamp: completion, before these writes
   if (c.release) {
     uint32_t v = c.release_value;
-    if (access(true, c.ch, c.dma_semaphore, c.semaphore_offset, &v, 4, t)) ++releases;
+    if (access(true, c.ch, c.dma_semaphore, c.bind_semaphore, c.semaphore_offset, &v, 4, t)) ++releases;
     else ++kernel_errors;
   }
   if (c.notify) {
     struct { uint64_t ts; uint32_t ret, status; } n{done_ns, 0, status};
-    if (access(true, c.ch, c.dma_notify, 0, &n, 16, t)) ++notifies;
+    if (access(true, c.ch, c.dma_notify, c.bind_notify, 0, &n, 16, t)) ++notifies;
     else ++kernel_errors;
   }
 }
@@ -97,8 +97,8 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
   state& s = st_[ch];
   switch (mthd) {
     case m_notify: s.notify_armed = true; break;
-    case m_dma_notify: s.dma_notify = param; break;
-    case m_dma_semaphore: s.dma_semaphore = param; break;
+    case m_dma_notify: s.dma_notify = param; ++s.bind_notify; break;
+    case m_dma_semaphore: s.dma_semaphore = param; ++s.bind_semaphore; break;
     case m_dma_global: s.dma_global = param; ++s.bind_global; break;
     case m_kernel: s.kernel = param; break;
     case m_grid_x: case m_grid_x + 4: case m_grid_x + 8: s.grid[(mthd - m_grid_x) / 4] = param; break;
@@ -107,7 +107,7 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
     case m_semaphore_release: s.release_value = param; s.release_armed = true; break;
     case m_launch: {
       const completion c{ch, s.dma_notify, s.dma_semaphore, s.semaphore_offset, s.release_value, s.notify_armed,
-                         s.release_armed};
+                         s.release_armed, s.bind_notify, s.bind_semaphore};
       s.notify_armed = s.release_armed = false;
       ++launches;
       auto refuse = [&](const std::string& why) {

@@ -61,7 +61,8 @@ class compute_launch_engine : public engine {
 
   struct state {
     uint32_t dma_notify = 0, dma_semaphore = 0, kernel = 0, semaphore_offset = 0, release_value = 0;
-    uint32_t dma_global = 0xffffffffu, bind_global = 0;
+    uint32_t dma_global = 0xffffffffu;
+    uint32_t bind_notify = 0, bind_semaphore = 0, bind_global = 0;  // selector-rewrite generations (gpu_ext::dma_bind)
     uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     bool notify_armed = false, release_armed = false;
   };
@@ -75,8 +76,9 @@ class compute_launch_engine : public engine {
     unsigned ch;
     uint32_t dma_notify, dma_semaphore, semaphore_offset, release_value;
     bool notify, release;
+    uint32_t bind_notify, bind_semaphore;
   };
-  bool access(bool write, unsigned ch, uint32_t obj, uint64_t off, void* data, unsigned len, uint64_t& t);
+  bool access(bool write, unsigned ch, uint32_t obj, uint32_t bind, uint64_t off, void* data, unsigned len, uint64_t& t);
   void complete(const completion& c, uint32_t status, uint64_t t);
   void error(const std::string& what);
   std::shared_ptr<const sm::kernel_trace> trace_of(uint32_t index);

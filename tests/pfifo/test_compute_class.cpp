@@ -5,6 +5,7 @@
 #include <sstream>
 #include "compute.h"
 #include "compute_launch.h"
+#include "core_fixture.h"
 #include "gpuvp/config.h"
 #include "gpuvp/host.h"
 #include "gpuvp/platform.h"
@@ -330,4 +331,32 @@ TEST_F(compute_class, SecondLaunchQueuesBehindTheFirst) {
   EXPECT_EQ(eng->completed, 2u);
   EXPECT_EQ(eng->releases, 2u);
   EXPECT_TRUE(p.modelled_errors().empty());
+}
+
+// The notifier and semaphore slots carry their selector-rewrite generations (gpu_ext::dma_bind,
+// nv50-vm.rst: rewriting the selector flushes the engine's cached object): DMA_NOTIFY written
+// twice (the same selector) is generation 2, DMA_SEMAPHORE once is 1. A LAUNCH that is refused
+// (no compute component in this bench) still completes: semaphore release, then the notifier
+// with status 2.
+TEST_F(compute_class, NotifierAndSemaphoreCarryTheirBindGenerations) {
+  pfifo::test::flat_bus bus;
+  bus.objs[0x22] = {0x1000, 0xff};
+  bus.objs[0x21] = {0x2000, 0xfff};
+  pfifo::compute_launch_engine e("compute_class", bus, false, nullptr);
+  using E = pfifo::compute_launch_engine;
+  uint64_t t = 0;
+  for (auto [m, v] : std::initializer_list<std::pair<uint32_t, uint32_t>>{
+           {E::m_dma_notify, 0x22}, {E::m_dma_notify, 0x22}, {E::m_dma_semaphore, 0x21}, {E::m_notify, 0},
+           {E::m_semaphore_offset, 0x10}, {E::m_semaphore_release, 0x77}, {E::m_launch, 0}}) {
+    e.submit(0, 0, m, v, t);
+    t += 1000;
+  }
+  ASSERT_EQ(bus.dma_log.size(), 2u);
+  EXPECT_EQ(bus.dma_log[0].obj, 0x21u);
+  EXPECT_EQ(bus.dma_log[0].bind, 1u);
+  EXPECT_EQ(bus.dma_log[1].obj, 0x22u);
+  EXPECT_EQ(bus.dma_log[1].bind, 2u);
+  EXPECT_EQ(bus.r32(0x2010), 0x77u);
+  EXPECT_EQ(bus.r32(0x100c), 2u);  // notifier status: the launch was refused
+  EXPECT_EQ(e.launch_errors, 1u);
 }
