@@ -16,6 +16,6 @@ void gpuvp_register_pfifo() {
   gpuvp::pfifo::register_workload_kind();
   // `gpuvp run` without --workload runs this scenario (models/pfifo/workloads/default.pb).
   r.add_embedded_workload({"pfifo-default",
-                           "PFIFO scenario: 3 channels (DMA and IB), the copy engine, semaphores between channels",
+                           "PFIFO scenario: 3 channels (DMA and IB), the copy engine (one copy through page tables), semaphores between channels",
                            "pushbuffer", pfifo_default_pb});
 }

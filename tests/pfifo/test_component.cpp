@@ -5,6 +5,7 @@
 #include "gpuvp/config.h"
 #include "gpuvp/host.h"
 #include "gpuvp/platform.h"
+#include "mmu_nv50.h"
 #include "pfifo.h"
 #include "testing.h"
 #include "pb_reject.h"
@@ -40,14 +41,37 @@ class pfifo_platform : public gpuvp::testing::sim_test {
     EXPECT_EQ(run_file(p, file, msgs), 0) << msgs;
     EXPECT_TRUE(p.modelled_errors().empty());
   }
+  // The same for workload text (a file edited by the test).
+  void expect_text_passes(platform& p, const std::string& text, const std::string& name) {
+    auto w = pfifo::parse_pb_workload(text, name);
+    p.host_initiator().run_workload(w.get());
+    sc_core::sc_start(sc_core::sc_time(200, sc_core::SC_MS));
+    std::ostringstream os;
+    EXPECT_EQ(w->check(p, os), 0) << os.str();
+    EXPECT_TRUE(p.modelled_errors().empty());
+  }
+  static std::string file_text(const std::string& file) {
+    std::ifstream f(gpuvp::testing::source_path(file));
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  }
 };
 
 }  // namespace
 
+// Without the MMU a paged DMA object faults, so channel 2's paged object (virtual 0x10000000,
+// whose two small pages map A = 0x3000000 and B = 0x3001000) becomes the unpaged VRAM object
+// with the same linear addresses.
 TEST_F(pfifo_platform, DefaultScenarioFlat) {
   configure("pfifo:\n  memory_target: interconnect\n");
   platform p;
-  expect_passes(p, "models/pfifo/workloads/default.pb");
+  std::string text = file_text("models/pfifo/workloads/default.pb");
+  const std::string paged = "dmaobj 2 0x616 target vm base 0x10000000 limit 0x1fff";
+  const size_t at = text.find(paged);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, paged.size(), "dmaobj 2 0x616 target vram base 0x3000000 limit 0x1fff");
+  expect_text_passes(p, text, "default-flat.pb");
   EXPECT_TRUE(p.host_initiator().finished());
   // REF through the control area of channel 2 (BAR0 0xc00000 + 2 * 0x2000 + 0x48)
   uint32_t ref = 0;
@@ -126,22 +150,21 @@ TEST_F(pfifo_platform, DefaultScenarioThroughTheMmu) {
   ASSERT_NE(pf, nullptr);
   ASSERT_EQ(pf->initiators().at(0).to, "mmu.in");
   expect_passes(p, "models/pfifo/workloads/default.pb");
+  // Channel 2's copy reads A (virtual 0x10000000) and writes B (0x10001000): two small pages,
+  // each walked once (C = B's copy proves the mapping; default.pb expects it).
+  auto* mmu = p.find_as<mmu_nv50>("mmu");
+  ASSERT_NE(mmu, nullptr);
+  std::ostringstream os;
+  mmu->report(os);
+  EXPECT_NE(os.str().find("misses 2;"), std::string::npos) << os.str();
 }
 
 TEST_F(pfifo_platform, Gt215CopyEngineIsPcopyThroughTheMmu) {
   configure("pfifo:\n  generation: GT215\nmmu:\n  generation: GT215\n");
   platform p;
-  std::ifstream f(gpuvp::testing::source_path("models/pfifo/workloads/default.pb"));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
+  std::string text = file_text("models/pfifo/workloads/default.pb");
   text.replace(text.find("gen G84"), 7, "gen GT215");
-  auto w = pfifo::parse_pb_workload(text, "gt215.pb");
-  p.host_initiator().run_workload(w.get());
-  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
-  std::ostringstream os;
-  EXPECT_EQ(w->check(p, os), 0) << os.str();
-  EXPECT_TRUE(p.modelled_errors().empty());
+  expect_text_passes(p, text, "gt215.pb");
   // the copies went through the MMU as VM engine 0xd (PCOPY): an engine absent on GT215 would fault
   auto* pf = p.find_as<pfifo_component>("pfifo");
   auto* ce = dynamic_cast<pfifo::m2mf_engine*>(pf->engine_at(3));
