@@ -125,7 +125,36 @@ fifo_core::fifo_core(const core_config& cfg, fifo_bus& bus) : cfg_(cfg), bus_(bu
     chans_[i].id = i;
     reset_channel(chans_[i]);
   }
-  if (cfg_.ramfc) reassign = push_access = pull_access = false;  // the driver enables them (nouveau's fifo init)
+  if (ramfc_switching()) reassign = push_access = pull_access = false;  // the driver enables them (nouveau's fifo init)
+}
+
+const nv04_ramfc::layout* nv04_ramfc::of(gen g) {
+  //                                     size put  get  ref   inst  dcount state fetch engine pull1 dcount_high
+  static const layout nv04{32, 0x00, 0x04, -1, 0x08, 0x08, 0x0c, 0x10, 0x14, 0x18, true};
+  static const layout nv10{32, 0x00, 0x04, 0x08, 0x0c, 0x0c, 0x10, 0x14, 0x18, 0x1c, true};
+  static const layout nv17{64, 0x00, 0x04, 0x08, 0x0c, 0x0c, 0x10, 0x14, 0x18, 0x1c, true};
+  static const layout nv40{128, 0x00, 0x04, 0x08, 0x0c, 0x10, 0x14, 0x18, 0x1c, 0x20, false};
+  switch (g) {
+    case gen::nv4: return &nv04;
+    case gen::nv10: case gen::nv11: case gen::nv1a: return &nv10;  // nouveau: nv10_fifo (NV1A too)
+    case gen::nv25: return &nv17;                                   // nouveau: nv17_fifo (NV17-NV3x)
+    case gen::nv40: return &nv40;
+    default: return nullptr;
+  }
+}
+
+void fifo_core::set_ramht(uint64_t offset, unsigned bits) {
+  cfg_.ramht_offset = offset;
+  cfg_.ramht_size = 8u << bits;
+  for (auto& c : chans_) {
+    c.ramht_offset = offset;
+    c.ramht_bits = bits;
+  }
+}
+
+unsigned fifo_core::ramfc_bytes() const {
+  if (cfg_.nv04_ramfc) return nv04_ramfc::of(cfg_.g)->size;
+  return ramfc::size(cfg_.g);
 }
 
 void fifo_core::reset_channel(channel& c) {
@@ -154,6 +183,7 @@ void fifo_core::bind_channel(unsigned ch, bool enable, uint64_t ramfc_addr, uint
     if (loaded_ == int(ch)) loaded_ = -1;  // its old state is dropped, not saved
   }
   c.enabled = enable;
+  if (cfg_.nv04_ramfc) c.in_runlist = true;  // no runlist before G80: MODE alone schedules
   if (enable && loaded_ != int(ch)) c.fresh = true;
 }
 
@@ -201,7 +231,7 @@ uint64_t desc_address(uint32_t desc, uint64_t vram_base) {  // instance >> 12 | 
 
 bool fifo_core::load_channel(channel& c, uint64_t& now) {
   uint32_t f[40] = {};
-  const unsigned n = ramfc::size(cfg_.g);
+  const unsigned n = ramfc_bytes();
   if (!bus_.inst(false, c.ramfc, f, n, now)) {
     c.ramfc_bad = true;
     char b[96];
@@ -222,6 +252,60 @@ bool fifo_core::load_channel(channel& c, uint64_t& now) {
     return true;
   }
   std::memcpy(c.ramfc_raw, f, sizeof f);
+  if (cfg_.nv04_ramfc) take_nv04(c, f);
+  else take_nv50(c, f);
+  if (on_load) on_load(c.id);
+  return true;
+}
+
+// NV4:G80 (nouveau's ramfc tables): DMA_PUT, DMA_GET, REF (NV10+), DMA_INSTANCE | DCOUNT << 16
+// (NV40: DCOUNT in its own word), DMA_STATE (0 NONINC, 2-12 METHOD >> 2, 13-15 SUBCHANNEL, 18-28
+// METHOD_COUNT), DMA_FETCH (bit 31 big-endian NV11+), ENGINE (4 bits per subchannel), PULL1 (0-3
+// the last engine). No DMA_LIMIT (the pushbuffer DMA object's limit faults), no IB, no SLI.
+void fifo_core::take_nv04(channel& c, const uint32_t* f) {
+  const auto& l = *nv04_ramfc::of(cfg_.g);
+  auto w = [&](int off) { return f[off / 4]; };
+  if (!c.put_written) c.dma_put = w(l.dma_put);
+  c.dma_get = c.dma_mget = w(l.dma_get);
+  c.pb_dmaobj = w(l.dma_instance) & 0xffff;
+  c.dcount_shadow = l.dcount_high ? w(l.dcount) >> 16 : w(l.dcount);
+  const uint32_t st = w(l.dma_state);
+  c.st.ni = st & 1;
+  c.st.mthd = ((st >> 2) & 0x7ff) << 2;
+  c.st.subc = (st >> 13) & 7;
+  c.st.mcnt = (st >> 18) & 0x7ff;
+  c.st.lenp = c.st.incr_once = false;
+  if (cfg_.g >= gen::nv11) c.big_endian = (w(l.dma_fetch) & nv04_ramfc::fetch_big_endian) != 0;
+  for (unsigned i = 0; i < 8; ++i) c.engines[i] = uint8_t((w(l.engine) >> (4 * i)) & 0xf);
+  c.last_engine = uint8_t(w(l.pull1) & 0xf);
+  if (l.ref >= 0) c.ref = w(l.ref);
+  c.ib_mode = false;
+  c.dma_limit = 0xffffffff;
+  c.inst = cfg_.ramin_base;
+}
+
+void fifo_core::fill_nv04(channel& c, uint32_t* f) {
+  const auto& l = *nv04_ramfc::of(cfg_.g);
+  auto set = [&](int off, uint32_t v) { f[off / 4] = v; };
+  set(l.dma_put, uint32_t(c.dma_put));
+  set(l.dma_get, uint32_t(c.dma_get));
+  if (l.ref >= 0) set(l.ref, c.ref);
+  if (l.dcount_high) {
+    set(l.dma_instance, (c.pb_dmaobj & 0xffff) | (c.dcount_shadow & 0xffff) << 16);
+  } else {
+    set(l.dma_instance, c.pb_dmaobj & 0xffff);
+    set(l.dcount, c.dcount_shadow);
+  }
+  set(l.dma_state, uint32_t(c.st.ni) | ((c.st.mthd >> 2) & 0x7ff) << 2 | (c.st.subc & 7) << 13 | (c.st.mcnt & 0x7ff) << 18);
+  if (cfg_.g >= gen::nv11)
+    set(l.dma_fetch, (f[l.dma_fetch / 4] & ~nv04_ramfc::fetch_big_endian) | (c.big_endian ? nv04_ramfc::fetch_big_endian : 0));
+  uint32_t eng = 0;
+  for (unsigned i = 0; i < 8; ++i) eng |= uint32_t(c.engines[i] & 0xf) << (4 * i);
+  set(l.engine, eng);
+  set(l.pull1, (f[l.pull1 / 4] & ~0xfu) | (c.last_engine & 0xfu));
+}
+
+void fifo_core::take_nv50(channel& c, const uint32_t* f) {
   auto w = [&](uint32_t off) { return f[off / 4]; };
   auto hi = [&](uint32_t off) { return uint64_t(w(off) & 0xff) << 32; };
   c.ib_mode = (w(ramfc::dma_fetch) & ramfc::dma_fetch_ib_enable) != 0;
@@ -270,12 +354,22 @@ bool fifo_core::load_channel(channel& c, uint64_t& now) {
     c.inst_desc = w(ramfc::chan_inst) & 0x3fffffff;
   }
   c.inst = desc_address(c.inst_desc, cfg_.vram_base);
-  if (on_load) on_load(c.id);
-  return true;
 }
 
 void fifo_core::save_channel(channel& c, uint64_t& now) {
   uint32_t* f = c.ramfc_raw;
+  if (cfg_.nv04_ramfc) fill_nv04(c, f);
+  else fill_nv50(c, f);
+  if (!bus_.inst(true, c.ramfc, f, ramfc_bytes(), now)) {
+    char b[96];
+    snprintf(b, sizeof b, "channel %u: RAMFC at 0x%llx is not writable", c.id, (unsigned long long)c.ramfc);
+    ramfc_problems.push_back(b);
+  }
+  ++ramfc_saves;
+  c.put_written = c.ib_put_written = false;
+}
+
+void fifo_core::fill_nv50(channel& c, uint32_t* f) {
   auto set = [&](uint32_t off, uint32_t v) { f[off / 4] = v; };
   set(ramfc::ib_put, c.ib_put);
   set(ramfc::ib_get, c.ib_get);
@@ -310,13 +404,6 @@ void fifo_core::save_channel(channel& c, uint64_t& now) {
     set(ramfc::semaphore_address_low, uint32_t(c.semaphore_address));
     set(ramfc::semaphore_sequence, c.semaphore_sequence);
   }
-  if (!bus_.inst(true, c.ramfc, f, ramfc::size(cfg_.g), now)) {
-    char b[96];
-    snprintf(b, sizeof b, "channel %u: RAMFC at 0x%llx is not writable", c.id, (unsigned long long)c.ramfc);
-    ramfc_problems.push_back(b);
-  }
-  ++ramfc_saves;
-  c.put_written = c.ib_put_written = false;
 }
 
 void fifo_core::attach_engine(unsigned id, engine* e) {
@@ -390,7 +477,7 @@ bool fifo_core::can_push(const channel& c) const {
 
 bool fifo_core::runnable(const channel& c, uint64_t now) const {
   if (!c.enabled || c.hung || c.blocked_until > now) return false;
-  if (cfg_.ramfc) {
+  if (ramfc_switching()) {
     if (!reassign || !c.in_runlist || c.ramfc_bad) return false;
     if (c.fresh && loaded_ != int(c.id)) return true;  // load it to see what RAMFC holds
   }
@@ -438,7 +525,7 @@ uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
       slice_start_ = now;
     }
     channel& c = chans_[pick];
-    if (cfg_.ramfc && loaded_ != pick) {  // channel switch: save the resident channel, load this one
+    if (ramfc_switching() && loaded_ != pick) {  // channel switch: save the resident channel, load this one
       const uint64_t t0 = now;
       if (loaded_ >= 0) save_channel(chans_[loaded_], now);
       loaded_ = -1;

@@ -138,8 +138,8 @@ struct channel {
   uint32_t pb_bind = 0, sem_bind = 0;  // selector-rewrite generations (gpu_ext::dma_bind) of the two PFIFO slots
   uint64_t ramht_offset = 0;  // RAMHT: offset in RAMIN (pre-G80) / in the instance (G80+)
   unsigned ramht_bits = 12;   // log2 of the RAMHT entries
-  // G80:GF100 channel switching through RAMFC (core_config::ramfc)
-  uint64_t ramfc = 0;          // RAMFC physical address (channel table)
+  // NV4:GF100 channel switching through RAMFC (core_config::ramfc / nv04_ramfc)
+  uint64_t ramfc = 0;          // RAMFC physical address (channel table; NV4:G80: RAMFC base + chid * record size)
   bool in_runlist = false;     // listed in the committed runlist (playlist)
   bool fresh = false;          // enabled in the channel table since its last load: load it to look for work
   bool ramfc_bad = false;      // RAMFC unreadable: the channel does not run
@@ -203,6 +203,7 @@ struct core_config {
   uint64_t ramht_offset = 0x10000; // pre-G80: in RAMIN; G80+: in the channel structure
   uint32_t ramht_size = 0x8000;    // bytes (8 per entry)
   bool ramfc = false;              // G80:GF100 channels load/save their state from/to RAMFC (the component sets it)
+  bool nv04_ramfc = false;         // NV4:G80 channels load/save their state from/to the NV04-style RAMFC in RAMIN (idem)
   uint64_t vram_base = 0;          // host address of VRAM 0 (decoding channel-table/RAMFC addresses)
 };
 
@@ -219,6 +220,19 @@ constexpr uint32_t dma_fetch_ib_enable = 1u << 30;
 // Bytes PFIFO loads/saves: G80 up to CACHE_CNT, G84+ up to CHAN_INST.
 inline unsigned size(gen g) { return g >= gen::g84 ? 0x9c : 0x88; }
 }  // namespace ramfc
+
+// NV4:G80 RAMFC: one record per channel in RAMIN at the RAMFC base (0x2214; NV40 0x2220) + chid *
+// size (nouveau's nv04.c/nv10.c/nv17.c/nv40.c ramfc tables; -1: no such field in the record).
+// NV4 (nv04): 32 bytes; NV10/NV11/NV1A (nv10): 32; NV25 (nv17): 64; NV40: 128.
+namespace nv04_ramfc {
+struct layout {
+  unsigned size;
+  int dma_put, dma_get, ref, dma_instance, dcount, dma_state, dma_fetch, engine, pull1;
+  bool dcount_high;  // DCOUNT in bits 16-31 of the DMA_INSTANCE word (before NV40)
+};
+const layout* of(gen g);  // nullptr for NV3 and G80+
+constexpr uint32_t fetch_big_endian = 1u << 31;  // DMA_FETCH bit 31 (NV11:G80)
+}  // namespace nv04_ramfc
 
 // RAMHT hash (nouveau ramht.c): xor-fold the handle in `bits`-bit pieces, xor chid << (bits-4).
 uint32_t ramht_hash(uint32_t handle, unsigned bits, unsigned chid);
@@ -252,12 +266,15 @@ class fifo_core {
   // Host side: a new DMA_PUT / IB_PUT was written, or the channel was (re)configured.
   void kick(unsigned ch);
   // G80:GF100 channel table / runlist / unload (core_config::ramfc). bind_channel: a channel-table
-  // write (enable bit and RAMFC address); a new address resets the channel. request_runlist:
+  // write (enable bit and RAMFC address; NV4:G80: the MODE bit and base + chid * record size); a
+  // new address resets the channel. request_runlist:
   // PLAYLIST_LEN written: the runlist is read at the next run. request_unload: KICK_CHANNEL
   // written with an instance >> 12: the channel is saved to RAMFC and unloaded at the next run.
   void bind_channel(unsigned ch, bool enable, uint64_t ramfc_addr, uint32_t desc);
   void request_runlist(uint64_t addr, unsigned count);
   void request_unload(uint32_t inst_shr12);
+  // NV4:G80: NV03_PFIFO_RAMHT written: the global RAMHT's offset in RAMIN and log2 entries.
+  void set_ramht(uint64_t offset, unsigned bits);
   bool runlist_pending() const { return runlist_pending_; }
   bool unload_pending() const { return unload_pending_; }
   int loaded() const { return loaded_; }
@@ -296,8 +313,14 @@ class fifo_core {
   struct blocked {};  // the current method must wait (blocked_until set)
 
   bool runnable(const channel& c, uint64_t now) const;
+  bool ramfc_switching() const { return cfg_.ramfc || cfg_.nv04_ramfc; }
+  unsigned ramfc_bytes() const;
   bool load_channel(channel& c, uint64_t& now);
   void save_channel(channel& c, uint64_t& now);
+  void take_nv50(channel& c, const uint32_t* f);
+  void take_nv04(channel& c, const uint32_t* f);
+  void fill_nv50(channel& c, uint32_t* f);
+  void fill_nv04(channel& c, uint32_t* f);
   void housekeeping(uint64_t& now);
   void reset_channel(channel& c);
   bool can_pull(const channel& c) const;

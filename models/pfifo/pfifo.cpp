@@ -56,6 +56,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   cc.ramht_offset = ramht_offset;
   cc.ramht_size = uint32_t(ramht_size.get());
   cc.ramfc = ramfc_mode();
+  cc.nv04_ramfc = nv04_mode();
   cc.vram_base = vram_base;
   if (ramht_size.get() & (ramht_size.get() - 1))
     throw config_error(ramht_size.path() + ": " + std::to_string(ramht_size.get()) + " is not a power of two");
@@ -144,6 +145,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     kick_.notify(sc_core::SC_ZERO_TIME);
   };
   auto sel = [this]() -> channel& { return core_->chan(unsigned(chan_sel.get() % core_->channel_count())); };
+  const bool own_setup = !ramfc_mode() && !nv04_mode();  // the CHAN_* set-up registers work on NV3 and GF100
   chan_sel.on_write = [this](uint64_t v, uint64_t) {
     if (v >= core_->channel_count())
       GPUVP_LOG(this, warning, "CHAN_SEL " << v << " is not below the channel count " << core_->channel_count());
@@ -153,8 +155,8 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     return uint64_t(c.enabled) | uint64_t(c.ib_mode) << 1 | uint64_t(c.big_endian) << 2 | uint64_t(c.sli_enable) << 3 |
            uint64_t(c.sli_mask & 0xfff) << 16;
   };
-  chan_ctrl.on_write = [this, sel](uint64_t v, uint64_t) {
-    if (ramfc_mode()) return;  // G80:GF100 channels are set up through RAMFC and the channel table
+  chan_ctrl.on_write = [this, sel, own_setup](uint64_t v, uint64_t) {
+    if (!own_setup) return;  // NV4:GF100 channels are set up through RAMFC (MODE / the channel table)
     channel& c = sel();
     c.enabled = v & 1;
     c.ib_mode = (v >> 1) & 1;
@@ -166,8 +168,8 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     kick_.notify(sc_core::SC_ZERO_TIME);
   };
   chan_inst.on_read = [sel] { return uint64_t(sel().inst_desc); };
-  chan_inst.on_write = [this, sel](uint64_t v, uint64_t) {
-    if (ramfc_mode()) return;
+  chan_inst.on_write = [this, sel, own_setup](uint64_t v, uint64_t) {
+    if (!own_setup) return;
     channel& c = sel();
     c.inst_desc = uint32_t(v) & 0x3fffffff;
     const uint64_t linear = uint64_t(v & 0x0fffffff) << 12;
@@ -175,7 +177,6 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     dmaobjs_.clear();
   };
   chan_pb_dma.on_read = [sel] { return uint64_t(sel().pb_dmaobj); };
-  const bool own_setup = !ramfc_mode();  // the CHAN_* set-up registers work before G80 and on GF100
   chan_pb_dma.on_write = [sel, own_setup](uint64_t v, uint64_t) {
     if (!own_setup) return;
     sel().pb_dmaobj = uint32_t(v) & 0xffff;
@@ -230,15 +231,31 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     };
   }
   caches.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_mode()) core_->reassign = v & 1;
+    if (ramfc_mode() || nv04_mode()) core_->reassign = v & 1;
     notify();
   };
   push0.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_mode()) core_->push_access = v & 1;
+    if (ramfc_mode() || nv04_mode()) core_->push_access = v & 1;
     notify();
   };
   pull0.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_mode()) core_->pull_access = v & 1;
+    if (ramfc_mode() || nv04_mode()) core_->pull_access = v & 1;
+    notify();
+  };
+  // NV4:G80: RAMHT (all pre-G80 generations), RAMFC / NV40_RAMFC and MODE (nouveau's nv04 family).
+  ramht_reg.on_write = [this](uint64_t v, uint64_t) {
+    if (gen_ < gen::g80) core_->set_ramht((v & 0xffff) << 8, unsigned((v >> 16) & 3) + 9);
+  };
+  ramfc_reg.on_write = [this, notify](uint64_t, uint64_t) {
+    if (nv04_mode() && gen_ != gen::nv40) rebind_nv04();
+    notify();
+  };
+  ramfc40_reg.on_write = [this, notify](uint64_t, uint64_t) {
+    if (gen_ == gen::nv40) rebind_nv04();
+    notify();
+  };
+  mode.on_write = [this, notify](uint64_t, uint64_t) {
+    if (nv04_mode()) rebind_nv04();
     notify();
   };
   const uint32_t pending_bit = gen_ == gen::g80 ? 1u << 8 : 1u << 12, len_mask = gen_ == gen::g80 ? 0xff : 0xfff;
@@ -289,6 +306,13 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
 }
 
 pfifo_component::~pfifo_component() = default;
+
+void pfifo_component::rebind_nv04() {
+  const uint64_t base = ramin_base + (gen_ == gen::nv40 ? (ramfc40_reg.get() & 0xffff) << 16 : (ramfc_reg.get() & 0xffff) << 8);
+  const unsigned size = nv04_ramfc::of(gen_)->size;
+  for (unsigned i = 0; i < core_->channel_count(); ++i)
+    core_->bind_channel(i, i < 32 && ((mode.get() >> i) & 1), base + uint64_t(i) * size, 0);
+}
 
 std::vector<component::target_port> pfifo_component::targets() {
   return {{"regs", &regs.in, regs_base, 0x2000, true},
@@ -566,7 +590,7 @@ void pfifo_component::report(std::ostream& os) {
      << t.bytes_fetched << ", engine switches " << t.engine_switches << " (waited " << t.engine_wait_ps / 1000
      << " ns), semaphore waits " << t.semaphore_waits << ", channel switches " << t.channel_switches << ", errors "
      << t.errors << ", hangs " << core_->hangs;
-  if (ramfc_mode()) os << ", RAMFC loads " << core_->ramfc_loads << " saves " << core_->ramfc_saves;
+  if (ramfc_mode() || nv04_mode()) os << ", RAMFC loads " << core_->ramfc_loads << " saves " << core_->ramfc_saves;
   os << "\n";
 }
 

@@ -6,8 +6,9 @@
 //          carry gpu_ext vm_engine/vm_client/dma_slot = selector/dma_bind/vm_context = channel
 //          descriptor/channel; DMI regions are kept with that side band), otherwise to
 //          "interconnect" with DMA objects resolved here (flat addressing).
-//   regs   BAR0 0x002000-0x003fff: interrupts, error latch, channel set-up (G80:GF100: channel
-//          table, runlist, CACHES/PUSH0/PULL0, unload kick; otherwise gpuvp's CHAN_* registers).
+//   regs   BAR0 0x002000-0x003fff: interrupts, error latch, channel set-up (NV4:G80: RAMHT/RAMFC,
+//          MODE, CACHES/PUSH0/PULL0; G80:GF100: channel table, runlist, CACHES/PUSH0/PULL0,
+//          unload kick; NV3 and GF100: gpuvp's CHAN_* registers).
 //   userd  BAR0 0xc00000 + 0x2000 * channel: the channel control areas (USERD).
 //   irq    interrupt output: (INTR & INTR_EN) != 0.
 #pragma once
@@ -65,15 +66,21 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::register_bank regs{"regs", 0x2000};
   gpuvp::reg intr{regs, "INTR", 0x100, 4, 0};          // W1C: 0 CACHE_ERROR, 12 DMA_PUSHER, 20 SEMAPHORE, 24 ACQUIRE_TIMEOUT, 30 NOTIFY_INTR
   gpuvp::reg intr_en{regs, "INTR_EN", 0x140, 4, 0xffffffff};
-  gpuvp::reg err_channel{regs, "ERR_CHANNEL", 0x200, 4, 0, gpuvp::access::ro};  // oldest unacknowledged error
-  gpuvp::reg err_kind{regs, "ERR_TYPE", 0x204, 4, 0, gpuvp::access::ro};        // 0 none, 1 DMA_PUSHER, 2 CACHE_ERROR, 3 SEMAPHORE, 4 ACQUIRE_TIMEOUT
-  gpuvp::reg err_code{regs, "ERR_CODE", 0x208, 4, 0, gpuvp::access::ro};        // pusher id / cache reason / semaphore subtype
-  gpuvp::reg err_word{regs, "ERR_WORD", 0x20c, 4, 0, gpuvp::access::ro};        // offending word or method parameter
-  gpuvp::reg err_pos_lo{regs, "ERR_POS_LO", 0x210, 4, 0, gpuvp::access::ro};    // pushbuffer address of the word
-  gpuvp::reg err_pos_hi{regs, "ERR_POS_HI", 0x214, 4, 0, gpuvp::access::ro};
-  gpuvp::reg err_mthd{regs, "ERR_MTHD", 0x218, 4, 0, gpuvp::access::ro};        // subc << 16 | method
-  gpuvp::reg err_ack{regs, "ERR_ACK", 0x21c, 4, 0, gpuvp::access::wo};          // any write: acknowledge, the channel resumes
-  gpuvp::reg err_pending{regs, "ERR_PENDING", 0x220, 4, 0, gpuvp::access::ro};  // unacknowledged errors
+  gpuvp::reg err_channel{regs, "ERR_CHANNEL", 0x1f00, 4, 0, gpuvp::access::ro};  // oldest unacknowledged error
+  gpuvp::reg err_kind{regs, "ERR_TYPE", 0x1f04, 4, 0, gpuvp::access::ro};        // 0 none, 1 DMA_PUSHER, 2 CACHE_ERROR, 3 SEMAPHORE, 4 ACQUIRE_TIMEOUT
+  gpuvp::reg err_code{regs, "ERR_CODE", 0x1f08, 4, 0, gpuvp::access::ro};        // pusher id / cache reason / semaphore subtype
+  gpuvp::reg err_word{regs, "ERR_WORD", 0x1f0c, 4, 0, gpuvp::access::ro};        // offending word or method parameter
+  gpuvp::reg err_pos_lo{regs, "ERR_POS_LO", 0x1f10, 4, 0, gpuvp::access::ro};    // pushbuffer address of the word
+  gpuvp::reg err_pos_hi{regs, "ERR_POS_HI", 0x1f14, 4, 0, gpuvp::access::ro};
+  gpuvp::reg err_mthd{regs, "ERR_MTHD", 0x1f18, 4, 0, gpuvp::access::ro};        // subc << 16 | method
+  gpuvp::reg err_ack{regs, "ERR_ACK", 0x1f1c, 4, 0, gpuvp::access::wo};          // any write: acknowledge, the channel resumes
+  gpuvp::reg err_pending{regs, "ERR_PENDING", 0x1f20, 4, 0, gpuvp::access::ro};  // unacknowledged errors
+  // NV4:G80 channel set-up as nouveau does it (nvkm/engine/fifo/nv04.c..nv40.c, regsnv04.h).
+  gpuvp::reg ramht_reg{regs, "RAMHT", 0x210, 4, 0};     // 0-15 RAMHT offset in RAMIN >> 8, 16-17 bits - 9, 24-25 search (stored)
+  gpuvp::reg ramfc_reg{regs, "RAMFC", 0x214, 4, 0};     // NV4:NV40: 0-15 RAMFC offset in RAMIN >> 8 (bit 16, nouveau's NV17+ value, stored)
+  gpuvp::reg ramro_reg{regs, "RAMRO", 0x218, 4, 0};     // stored (RAMRO, the PIO runout area, is not modelled)
+  gpuvp::reg ramfc40_reg{regs, "NV40_RAMFC", 0x220, 4, 0};  // NV40: 0-15 RAMFC offset in RAMIN >> 16 (16-17 stored)
+  gpuvp::reg mode{regs, "MODE", 0x504, 4, 0};           // NV4:G80: bit c: channel c in DMA mode (enabled)
   gpuvp::reg chan_sel{regs, "CHAN_SEL", 0x300, 4, 0};                           // channel the CHAN_* registers address
   gpuvp::reg chan_ctrl{regs, "CHAN_CTRL", 0x304, 4, 0};      // 0 enable, 1 IB mode, 2 big-endian (NV11:G80), 3 SLI enable, 16-27 SLI mask
   gpuvp::reg chan_inst{regs, "CHAN_INST", 0x308, 4, 0};      // G80+: channel descriptor (structure address >> 12 | target << 28)
@@ -85,8 +92,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::reg chan_status{regs, "CHAN_STATUS", 0x320, 4, 0, gpuvp::access::ro};  // 0 busy, 1 CACHE non-empty, 2 acquire, 3 pusher stopped, 4 puller stopped, 5 hung
   gpuvp::reg chan_get{regs, "CHAN_DMA_GET", 0x324, 4, 0};    // initial DMA_GET = DMA_PUT = DMA_MGET, written before enabling
   gpuvp::reg cache_flush{regs, "DMAOBJ_FLUSH", 0x330, 4, 0, gpuvp::access::wo};  // any write: drop cached DMA objects (flat mode)
-  // G80:GF100 channel set-up as nouveau does it (envytools rnndb nv50_pfifo.xml; docs/models/pfifo.md).
-  // The CHAN_CTRL..CHAN_DMA_GET set-up registers above are inert on these generations.
+  // NV4:GF100 channel set-up as nouveau does it (envytools rnndb nv50_pfifo.xml; docs/models/pfifo.md).
+  // The CHAN_CTRL..CHAN_DMA_GET set-up registers above work only on NV3 and GF100.
   gpuvp::reg caches{regs, "CACHES", 0x500, 4, 0, gpuvp::access::rw, 0x1};           // 0 REASSIGN: channel switching (scheduling) enabled
   gpuvp::reg push0{regs, "CACHE1_PUSH0", 0x1200, 4, 0, gpuvp::access::rw, 0x1};     // 0 ACCESS: pushers run
   gpuvp::reg pull0{regs, "CACHE1_PULL0", 0x1250, 4, 0, gpuvp::access::rw, 0x1};     // 0 ACCESS: pullers run
@@ -133,6 +140,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   void userd_write(unsigned ch, uint32_t off, uint32_t v);
   bool mmu_mode() const { return mmu_mode_; }
   bool ramfc_mode() const { return gen_ >= gpuvp::pfifo::gen::g80 && gen_ < gpuvp::pfifo::gen::gf100; }
+  bool nv04_mode() const { return gen_ >= gpuvp::pfifo::gen::nv4 && gen_ < gpuvp::pfifo::gen::g80; }
+  void rebind_nv04();  // MODE / RAMFC base written: every channel's enable and RAMFC record address
   bool xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpuvp::gpu_ext* ext);
   bool resolve(unsigned ch, uint32_t obj, gpuvp::pfifo::client c, uint32_t bind, uint64_t offset, unsigned len, bool write,
                uint64_t& host, uint64_t& now);

@@ -66,6 +66,17 @@ class pb_workload : public gpuvp::workload {
 // + 0x6000, clear of both layouts), the runlist at VRAM 0xfff000.
 constexpr uint64_t g84_ramfc_offset = 0x5400, g84_cache_offset = 0x4400, runlist_address = 0xfff000;
 constexpr uint32_t pb_selector_g80 = 0x600;
+// NV4:G80 (nouveau's nv04..nv40 fifo): one RAMFC record per channel at RAMIN + 0x20000 (NV40's
+// nouveau address; above the default RAMHT at 0x10000-0x17fff), 32 records at most.
+constexpr uint64_t nv04_ramfc_offset = 0x20000;
+constexpr unsigned nv04_max_channels = 32;
+bool nv04_family(gen g) { return g >= gen::nv4 && g < gen::g80; }
+
+std::string hex_str(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
 
 uint64_t num(const std::string& t, const std::string& what) {
   try {
@@ -284,6 +295,26 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
     if (c.ib && c.ibs.size() >= (size_t(1) << c.order))
       throw std::runtime_error(origin + ": channel " + std::to_string(id) + ": " + std::to_string(c.ibs.size()) +
                                " IB entries do not fit in 2^" + std::to_string(c.order) + " - 1");
+  if (nv04_family(w->g)) {
+    // NV4:G80 RAMFC has DMA_PUT/GET, DMA_INSTANCE, DMA_FETCH (big-endian from NV11): no IB, no
+    // DMA limit (the pushbuffer object's own limit), no SLI.
+    for (auto& [id, c] : w->chans) {
+      const std::string what = origin + ": channel " + std::to_string(id) + ": ";
+      if (!c.declared) continue;
+      if (c.ib) throw std::runtime_error(what + "IB mode needs G80 or later");
+      if (c.limit != 0xffffffff) throw std::runtime_error(what + "'limit' needs G80 or later (NV4-style RAMFC has no DMA_LIMIT)");
+      if (c.sli) throw std::runtime_error(what + "'sli' needs G80 or later (NV4-style RAMFC has no SLI word)");
+      if (c.big_endian && w->g < gen::nv11) throw std::runtime_error(what + "big-endian channels exist from NV11");
+      if (id >= nv04_max_channels) throw std::runtime_error(what + "MODE enables channels 0-31 only");
+    }
+    const uint64_t end = nv04_ramfc_offset + nv04_max_channels * nv04_ramfc::of(w->g)->size;
+    for (const auto& d : w->dmaobjs) {
+      const uint64_t at = uint64_t(d.sel) * 16;
+      if (at + 12 > nv04_ramfc_offset && at < end)
+        throw std::runtime_error(origin + ": dmaobj selector " + hex_str(d.sel) + " overlaps RAMFC (RAMIN " +
+                                 hex_str(nv04_ramfc_offset) + "-" + hex_str(end - 1) + ")");
+    }
+  }
   if (w->g >= gen::g80 && w->g < gen::gf100)
     for (const auto& d : w->dmaobjs) {
       const uint64_t at = uint64_t(d.sel) * 16, ramfc_at = w->g >= gen::g84 ? g84_ramfc_offset : 0;
@@ -421,9 +452,43 @@ void pb_workload::run(platform& p, host_port& h) {
     h.write32(regs + 0x1250, 1);                                // CACHE1_PULL0.ACCESS
     h.write32(regs + 0x500, 1);                                 // CACHES.REASSIGN
   }
-  // Channel setup through gpuvp's own registers (pre-G80, GF100), then the kicks through USERD.
+  if (nv04_family(g)) {
+    // NV4:G80 as nouveau does it: RAMFC records (dma*_new / *_chan_ramfc_write: DMA_PUT = DMA_GET =
+    // the pushbuffer offset, DMA_INSTANCE = the pushbuffer object >> 4, DMA_FETCH = TRIG_128 |
+    // SIZE_128 | MAX_REQS_8 (0x86078), NV40 | 0x30000000 and DMA_TIMESLICE 0x1ffff at 0x3c), then
+    // fifo init: RAMHT, RAMFC, PUSH0/PULL0/CACHES, and MODE (channel start).
+    const unsigned bits = ramht_bits(uint32_t(pf.ramht_size.get()));
+    const uint64_t ro = pf.ramht_offset.get(), rsize = pf.ramht_size.get();
+    const auto& l = *nv04_ramfc::of(g);
+    const uint64_t rf_end = nv04_ramfc_offset + uint64_t(pf.core().channel_count()) * l.size;
+    if (bits < 9 || bits > 12 || (ro & 0xff) || ro > 0xffff00 || (ro < rf_end && ro + rsize > nv04_ramfc_offset)) {
+      run_problems.push_back("NV03_PFIFO_RAMHT cannot place ramht_size " + std::to_string(rsize) + " at ramht_offset " +
+                             hex_str(ro) + " (4-32 KiB, 256-byte aligned, clear of RAMFC at RAMIN " +
+                             hex_str(nv04_ramfc_offset) + "-" + hex_str(rf_end - 1) + ")");
+      return;
+    }
+    uint32_t mode_bits = 0;
+    for (auto& [id, c] : chans) {
+      if (!c.declared) continue;
+      std::vector<uint32_t> f(l.size / 4, 0);
+      f[l.dma_put / 4] = f[l.dma_get / 4] = uint32_t(c.pb);
+      f[l.dma_instance / 4] = pb_sel;  // the pushbuffer DMA object's RAMIN offset >> 4
+      f[l.dma_fetch / 4] = 0x86078u | (g == gen::nv40 ? 0x30000000u : 0) | (c.big_endian ? nv04_ramfc::fetch_big_endian : 0);
+      if (g == gen::nv40) f[0x3c / 4] = 0x0001ffff;
+      h.poke(ramin + nv04_ramfc_offset + uint64_t(id) * l.size, f.data(), l.size);
+      mode_bits |= 1u << id;
+    }
+    h.write32(regs + 0x210, 3u << 24 | (bits - 9) << 16 | uint32_t(ro >> 8));  // RAMHT: search 128, size, base
+    if (g == gen::nv40) h.write32(regs + 0x220, 0x30000u | uint32_t(nv04_ramfc_offset >> 16));
+    else h.write32(regs + 0x214, uint32_t(nv04_ramfc_offset >> 8) | (g >= gen::nv25 ? 0x10000u : 0));
+    h.write32(regs + 0x1200, 1);  // CACHE1_PUSH0
+    h.write32(regs + 0x1250, 1);  // CACHE1_PULL0
+    h.write32(regs + 0x500, 1);   // CACHES.REASSIGN
+    h.write32(regs + 0x504, mode_bits);  // MODE: the channels in DMA mode
+  }
+  // Channel setup through gpuvp's own registers (NV3, GF100), then the kicks through USERD.
   for (auto& [id, c] : chans) {
-    if (!c.declared || ramfc) continue;
+    if (!c.declared || ramfc || nv04_family(g)) continue;
     h.write32(regs + 0x300, id);
     h.write32(regs + 0x308, uint32_t(c.inst >> 12));  // channel descriptor: VRAM target
     h.write32(regs + 0x30c, pb_sel);
@@ -453,11 +518,11 @@ void pb_workload::run(platform& p, host_port& h) {
     h.wait(sc_core::sc_time(double(poll_ps), sc_core::SC_PS));
     const uint32_t intr = h.read32(regs + 0x100);
     if (intr & fifo_core::intr_notify) ++notifies;
-    while (h.read32(regs + 0x220)) {
-      seen_error e{h.read32(regs + 0x200), err_type(h.read32(regs + 0x204)), h.read32(regs + 0x208), h.read32(regs + 0x20c),
-                   uint64_t(h.read32(regs + 0x214)) << 32 | h.read32(regs + 0x210)};
+    while (h.read32(regs + 0x1f20)) {  // ERR_PENDING; ERR_CHANNEL..ERR_POS_HI; ERR_ACK
+      seen_error e{h.read32(regs + 0x1f00), err_type(h.read32(regs + 0x1f04)), h.read32(regs + 0x1f08), h.read32(regs + 0x1f0c),
+                   uint64_t(h.read32(regs + 0x1f14)) << 32 | h.read32(regs + 0x1f10)};
       errors.push_back(e);
-      h.write32(regs + 0x21c, 1);
+      h.write32(regs + 0x1f1c, 1);
     }
     if (intr) h.write32(regs + 0x100, intr);
     bool busy = false;
@@ -474,7 +539,7 @@ void pb_workload::run(platform& p, host_port& h) {
         }();
       }
     }
-    if (!busy && !h.read32(regs + 0x220)) {
+    if (!busy && !h.read32(regs + 0x1f20)) {
       finished = true;
       break;
     }

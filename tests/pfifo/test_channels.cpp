@@ -465,3 +465,209 @@ TEST_F(channels, DmiRegionsAreKeptWithTheirSideBand) {
   }
   EXPECT_TRUE(saw_pb && saw_sem);
 }
+
+// ---------------------------------------------------------------- NV4:G80
+// Pre-G80 DMA channels set up as nouveau's nv04/nv10/nv17/nv40 fifo code does it (worked out by
+// hand from nouveau's ramfc tables and dma channel constructors, and regsnv04.h): one RAMFC record
+// per channel at the RAMFC base + chid * size, NV4 32 bytes (0x00 DMA_PUT, 0x04 DMA_GET, 0x08
+// DMA_INSTANCE | DCOUNT << 16, 0x0c DMA_STATE, 0x10 DMA_FETCH, 0x14 ENGINE, 0x18 PULL1), NV10 and
+// NV1A 32 bytes and NV25 (nouveau's nv17) 64 bytes (0x08 REF, 0x0c DMA_INSTANCE, 0x10 DMA_STATE,
+// 0x14 DMA_FETCH, 0x18 ENGINE, 0x1c PULL1), NV40 128 bytes (0x08 REF, 0x0c DMA_INSTANCE, 0x10
+// DCOUNT, 0x14 DMA_STATE, 0x18 DMA_FETCH, 0x1c ENGINE, 0x20 PULL1, 0x3c DMA_TIMESLICE). Registers
+// (BAR0 0x2000 + offset): 0x210 RAMHT (search << 24 | (bits - 9) << 16 | offset >> 8), 0x214 RAMFC
+// (offset >> 8), NV40 0x220 (offset >> 16 | 0x30000), 0x504 MODE (bit c: channel c in DMA mode),
+// 0x500 CACHES, 0x1200 PUSH0, 0x1250 PULL0. RAMIN = VRAM here (ramin_base = vram_base), so a RAMIN
+// offset is the stub's address.
+namespace {
+struct nv04_case { const char* generation; unsigned record; uint32_t inst, fetch, engine; };
+// record size and the DMA_INSTANCE / DMA_FETCH / ENGINE offsets of each layout (nouveau's tables)
+const nv04_case nv04_cases[] = {{"NV4", 32, 0x08, 0x10, 0x14},
+                                {"NV10", 32, 0x0c, 0x14, 0x18},
+                                {"NV1A", 32, 0x0c, 0x14, 0x18},
+                                {"NV25", 64, 0x0c, 0x14, 0x18},
+                                {"NV40", 128, 0x0c, 0x18, 0x1c}};
+
+class nv04_channels : public channels {
+ protected:
+  static constexpr uint64_t ramfc_base = 0x30000, ramht_at = 0x40000, pb_b = 0x200000;
+  static constexpr uint32_t pbo = 0x100, pbo_b = 0x101;  // pushbuffer DMA objects at RAMIN 0x1000 / 0x1010
+  nv04_case lay{};
+
+  void build_nv(const nv04_case& c) {
+    lay = c;
+    build(c.generation);
+    dmaobj(pbo, 0, 0x3fffffff);       // all of VRAM
+    dmaobj(pbo_b, pb_b, 0xfffff);     // 1 MiB from VRAM 0x200000
+  }
+  // NV4 DMA object: class 0x3d | PT present | target VRAM | adjust << 20, limit, frame | 3.
+  void dmaobj(uint32_t sel, uint32_t base, uint32_t limit) {
+    mem->words(uint64_t(sel) * 16, {0x3d | 1u << 12 | 1u << 13 | (base & 0xfff) << 20, limit, (base & 0xfffff000) | 3});
+  }
+  uint64_t record_at(unsigned c) const { return ramfc_base + uint64_t(c) * lay.record; }
+  void rf(unsigned c, uint32_t off, uint32_t v) { mem->w32(record_at(c) + off, v); }
+  uint32_t rf_word(unsigned c, uint32_t off) const { return mem->r32(record_at(c) + off); }
+  // nouveau's channel constructor: DMA_PUT = DMA_GET = get, DMA_INSTANCE = the object, DMA_FETCH =
+  // TRIG_128 | SIZE_128 | MAX_REQS_8 = 0x78 | 0x6000 | 0x80000 (NV40 | 0x30000000, 0x3c 0x1ffff).
+  void nv_dma(unsigned c, uint32_t get, uint32_t obj, unsigned engine0 = 2) {
+    rf(c, 0x00, get);
+    rf(c, 0x04, get);
+    rf(c, lay.inst, obj);
+    rf(c, lay.fetch, 0x86078u | (g == gen::nv40 ? 0x30000000u : 0));
+    if (g == gen::nv40) rf(c, 0x3c, 0x0001ffff);
+    rf(c, lay.engine, engine0);  // ENGINE: subchannel 0 -> engine0
+  }
+  // nouveau's fifo init, then MODE (channel start).
+  void nv_start(uint32_t mode_bits) {
+    regs->write32(0x210, 3u << 24 | 0u << 16 | uint32_t(ramht_at >> 8));  // RAMHT: search 128, 4 KiB (bits 9)
+    if (g == gen::nv40) regs->write32(0x220, 0x30000u | uint32_t(ramfc_base >> 16));
+    else regs->write32(0x214, uint32_t(ramfc_base >> 8));
+    regs->write32(0x1200, 1);
+    regs->write32(0x1250, 1);
+    regs->write32(0x500, 1);
+    regs->write32(0x504, mode_bits);
+  }
+  size_t reads_of(uint64_t addr, unsigned len) const {
+    size_t n = 0;
+    for (auto& r : mem->log) n += !r.write && r.addr == addr && r.len == len;
+    return n;
+  }
+};
+
+class nv04_generations : public nv04_channels, public ::testing::WithParamInterface<nv04_case> {};
+}  // namespace
+
+// RAMFC DMA_GET is where fetching starts, through the DMA_INSTANCE object, and the record has the
+// generation's size. Object 0x101 starts at VRAM 0x200000: its offset 0x100 holds 0x104 = 0xaaaa,
+// 0x108 holds 0x104 = 0xbbbb; VRAM 0x108 (what object 0x100 would give) holds 0x104 = 0xdead.
+// RAMFC of channel 1: DMA_GET = DMA_PUT = 0x108, DMA_INSTANCE = 0x101; USERD DMA_PUT = 0x110.
+// By hand: only 0xbbbb runs, fetched at VRAM 0x200108; the load is one read of `record` bytes at
+// 0x30000 + record (channel 1).
+TEST_P(nv04_generations, RamfcDmaGetInstanceAndRecordSize) {
+  build_nv(GetParam());
+  mem->words(pb_b + 0x100, {hdr_inc(0, 0x104, 1), 0xaaaa, hdr_inc(0, 0x104, 1), 0xbbbb});
+  mem->words(0x108, {hdr_inc(0, 0x104, 1), 0xdead});
+  nv_dma(ch, 0x108, pbo_b);
+  nv_start(1u << ch);
+  userd->write32(ch * 0x2000 + 0x40, 0x110);
+  run();
+  const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0xbbbb}};
+  EXPECT_EQ(recorded(), want);
+  EXPECT_EQ(u32(0x44), 0x110u);  // USERD DMA_GET reached DMA_PUT
+  EXPECT_EQ(reads_of(ramfc_base + lay.record, lay.record), 1u);
+  EXPECT_EQ(reads_of(pb_b + 0x108, 8), 1u);
+  EXPECT_EQ(pf->core().ramfc_loads, 1u);
+  EXPECT_TRUE(pf->modelled_errors().empty());
+  EXPECT_TRUE(pf->core().errors().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(pfifo, nv04_generations, ::testing::ValuesIn(nv04_cases),
+                         [](const auto& i) { return std::string(i.param.generation); });
+
+// MODE bit 1 clear: channel 1 does not run (its record is not even read), although its RAMFC and
+// USERD DMA_PUT are written; setting the bit starts it.
+TEST_F(nv04_channels, ModeBitClearKeepsTheChannelOff) {
+  build_nv(nv04_cases[1]);  // NV10
+  mem->words(pb_b, {hdr_inc(0, 0x104, 1), 0x5});
+  nv_dma(ch, 0, pbo_b);
+  nv_start(1u);  // channel 0 only (its record is all zero: nothing to do)
+  userd->write32(ch * 0x2000 + 0x40, 8);
+  run();
+  EXPECT_TRUE(rec().log.empty());
+  EXPECT_EQ(reads_of(record_at(ch), 32), 0u);
+  EXPECT_FALSE(pf->core().chan(ch).enabled);
+  regs->write32(0x504, 1u | 1u << ch);
+  run();
+  const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0x5}};
+  EXPECT_EQ(recorded(), want);
+}
+
+// A channel switch saves the resident channel to its record (NV40, 128 bytes). Channel 0 runs
+// REF_CNT 0x55 and 0x104 = 1 (16 bytes from VRAM 0x300000), channel 1 then 0x104 = 2. By hand,
+// switching to channel 1 writes channel 0's record at 0x30000: DMA_PUT = DMA_GET = 0x300010, REF
+// 0x55, DMA_INSTANCE 0x100, DMA_STATE 0x108 (METHOD = 0x104 + 4, subchannel 0, increasing,
+// METHOD_COUNT 0), ENGINE 2, and DMA_FETCH / DMA_TIMESLICE back as written. (REF_CNT comes first:
+// it waits for idle engines, so after 0x104 it would still be pending at the switch.)
+TEST_F(nv04_channels, SwitchSavesDmaGetBackToRamfc) {
+  build_nv(nv04_cases[4]);  // NV40
+  mem->words(0x300000, {hdr_inc(0, 0x50, 1), 0x55, hdr_inc(0, 0x104, 1), 1});
+  mem->words(0x300100, {hdr_inc(0, 0x104, 1), 2});
+  nv_dma(0, 0x300000, pbo);
+  nv_dma(1, 0x300100, pbo);
+  nv_start(3);
+  userd->write32(0x40, 0x300010);
+  userd->write32(0x2000 + 0x40, 0x300108);
+  run();
+  std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 1}, {0x104, 2}};
+  EXPECT_EQ(recorded(), want);
+  EXPECT_EQ(pf->core().ramfc_saves, 1u);  // channel 0; channel 1 stays resident
+  EXPECT_EQ(rf_word(0, 0x00), 0x300010u);
+  EXPECT_EQ(rf_word(0, 0x04), 0x300010u);
+  EXPECT_EQ(rf_word(0, 0x08), 0x55u);
+  EXPECT_EQ(rf_word(0, 0x0c), 0x100u);
+  EXPECT_EQ(rf_word(0, 0x14), 0x108u);
+  EXPECT_EQ(rf_word(0, 0x18), 0x30086078u);
+  EXPECT_EQ(rf_word(0, 0x1c), 2u);
+  EXPECT_EQ(rf_word(0, 0x3c), 0x1ffffu);
+  EXPECT_EQ(rf_word(1, 0x04), 0x300100u);  // channel 1's record is untouched while it is resident
+  // As nouveau's fini/init: MODE bit 0 cleared, the record edited (DMA_GET back to the 0x104
+  // command, REF 0x66), the bit set again. The load takes the record: 0x104 = 1 runs again and
+  // REF is 0x66, not the 0x55 the model had.
+  regs->write32(0x504, 2);
+  rf(0, 0x04, 0x300008);
+  rf(0, 0x08, 0x66);
+  regs->write32(0x504, 3);
+  run();
+  want.push_back({0x104, 1});
+  EXPECT_EQ(recorded(), want);
+  EXPECT_EQ(userd->read32(0x48), 0x66u);
+  EXPECT_EQ(userd->read32(0x44), 0x300010u);
+}
+
+// 0x2210 places the global RAMHT: 4 KiB (9 bits) at RAMIN 0x40000, not the parameters' 32 KiB at
+// 0x10000. By hand, hash(0xbeef, 9 bits, chid 1) = 0x0ef ^ 0x05f ^ (1 << 5) = 0x90: the entry at
+// 0x40000 + 0x90 * 8 = 0x40480, context valid | chid 1 << 24 | engine 2 << 16 | 0x40.
+TEST_F(nv04_channels, RamhtRegisterPlacesTheTable) {
+  build_nv(nv04_cases[0]);  // NV4
+  EXPECT_EQ(ramht_hash(0xbeef, 9, 1), 0x90u);
+  mem->words(0x40480, {0xbeef, 0x81020040});
+  mem->words(pb_b, {hdr_inc(1, 0, 1), 0xbeef, hdr_inc(1, 0x104, 1), 0x1234});
+  nv_dma(ch, 0, pbo_b, 0);
+  nv_start(1u << ch);
+  userd->write32(ch * 0x2000 + 0x40, 16);
+  run();
+  const std::vector<std::pair<uint32_t, uint32_t>> want = {{0, 0x40}, {0x104, 0x1234}};
+  EXPECT_EQ(recorded(), want);
+  EXPECT_TRUE(pf->core().errors().empty());
+  EXPECT_EQ(regs->read32(0x210), 3u << 24 | 0x400u);
+}
+
+// NV11:G80 DMA_FETCH bit 31: the channel's pushbuffer is big-endian (NV25 here): the words are
+// stored byte-swapped and still decode to 0x104 = 0x01020304; the save writes bit 31 back.
+TEST_F(nv04_channels, FetchBigEndianBitSwapsThePushbuffer) {
+  build_nv(nv04_cases[3]);  // NV25
+  mem->words(pb_b, {__builtin_bswap32(hdr_inc(0, 0x104, 1)), 0x04030201});
+  mem->words(0x300000, {hdr_inc(0, 0x104, 1), 9});
+  nv_dma(ch, 0, pbo_b);
+  rf(ch, 0x14, 0x80086078u);  // DMA_FETCH | BIG_ENDIAN
+  nv_dma(2, 0x300000, pbo);   // channel 2, little-endian: runs after channel 1 and saves it
+  nv_start(1u << ch | 1u << 2);
+  userd->write32(ch * 0x2000 + 0x40, 8);
+  userd->write32(2 * 0x2000 + 0x40, 0x300008);
+  run();
+  const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0x01020304}, {0x104, 9}};
+  EXPECT_EQ(recorded(), want);
+  EXPECT_EQ(rf_word(ch, 0x14), 0x80086078u);
+  EXPECT_EQ(rf_word(ch, 0x04), 8u);
+}
+
+// gpuvp's CHAN_* set-up registers are inert from NV4 (they work on NV3 and GF100 only).
+TEST_F(nv04_channels, OwnSetupRegistersAreInertOnNv40) {
+  build_nv(nv04_cases[4]);
+  regs->write32(0x300, ch);
+  regs->write32(0x304, 1);       // CHAN_CTRL enable: ignored
+  regs->write32(0x30c, pbo);     // CHAN_PB_DMAOBJ: ignored
+  regs->write32(0x310, 0x1000);  // CHAN_DMA_LIMIT: ignored
+  EXPECT_FALSE(pf->core().chan(ch).enabled);
+  EXPECT_EQ(pf->core().chan(ch).pb_dmaobj, 0u);
+  EXPECT_EQ(pf->core().chan(ch).dma_limit, 0xffffffffu);
+}

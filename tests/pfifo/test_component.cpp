@@ -127,6 +127,15 @@ TEST_F(pfifo_platform, Nv40ScenarioRaminObjectsAndGlobalRamht) {
   for (auto& l : rec->log) got.emplace_back(l.mthd, l.param);
   EXPECT_EQ(got, want);
   EXPECT_EQ(pf->core().chan(0).stats.semaphore_waits, 1u);
+  // Set up as nouveau's nv40 fifo does it: RAMHT = search 128 << 24 | (12 - 9) << 16 | 0x10000 >> 8,
+  // NV40_RAMFC = 0x30000 | 0x20000 >> 16, MODE = channels 0 and 1; the semaphore wait switched
+  // channels through their RAMFC records.
+  auto reg = [&](uint64_t off) { uint32_t v = 0; EXPECT_TRUE(p.debug_read(p.bar0_base + 0x2000 + off, &v, 4)); return v; };
+  EXPECT_EQ(reg(0x210), 0x03030100u);
+  EXPECT_EQ(reg(0x220), 0x00030002u);
+  EXPECT_EQ(reg(0x504), 3u);
+  EXPECT_GE(pf->core().ramfc_saves, 1u);
+  EXPECT_GE(pf->core().ramfc_loads, 2u);
 }
 
 TEST_F(pfifo_platform, WorkloadForAnotherGenerationIsRefused) {
@@ -192,12 +201,20 @@ TEST_F(pfifo_platform, BadWorkloadNamesFileAndLine) {
   bad("channel 0 dma\npush 0\n", "w.pb:2: 'push' block without 'end'");
   bad("frob\n", "w.pb:1: unknown statement 'frob'");
   bad("expect error 0 WHATEVER\n", "unknown error type");
+  // NV4:G80 RAMFC (nouveau's layout) has no IB, DMA limit or SLI word; big-endian from NV11; the
+  // records (32 x 128 bytes on NV40 at RAMIN 0x20000: selectors 0x2000-0x20ff) are not objects.
+  bad("gen NV40\nchannel 0 ib\npush 0\nend\n", "w.pb: channel 0: IB mode needs G80 or later");
+  bad("gen NV40\nchannel 0 dma limit 0x100\n", "channel 0: 'limit' needs G80 or later");
+  bad("gen NV25\nchannel 1 dma sli 3\n", "channel 1: 'sli' needs G80 or later");
+  bad("gen NV10\nchannel 0 dma big_endian\n", "channel 0: big-endian channels exist from NV11");
+  bad("gen NV40\nchannel 0 dma\ndmaobj 0 0x20ff target vram base 0 limit 0xfff\n",
+      "dmaobj selector 0x20ff overlaps RAMFC (RAMIN 0x20000-0x20fff)");
   bad("channel 0 ib order 1\npush 0\nend\npush 0\nend\n", "do not fit");
 }
 
-// gpuvp's own CHAN_* set-up registers (pre-G80 and GF100; inert on G80:GF100, test_channels.cpp).
+// gpuvp's own CHAN_* set-up registers (NV3 and GF100; inert on NV4:GF100, test_channels.cpp).
 TEST_F(pfifo_platform, RegistersAndUserdFromTheHost) {
-  configure("pfifo:\n  generation: NV40\n");
+  configure("pfifo:\n  generation: NV3\n");
   platform p;
   auto* pf = p.find_as<pfifo_component>("pfifo");
   ASSERT_NE(pf, nullptr);
