@@ -461,9 +461,9 @@ void pb_workload::run(platform& p, host_port& h) {
     const uint64_t ro = pf.ramht_offset.get(), rsize = pf.ramht_size.get();
     const auto& l = *nv04_ramfc::of(g);
     const uint64_t rf_end = nv04_ramfc_offset + uint64_t(pf.core().channel_count()) * l.size;
-    if (bits < 9 || bits > 12 || (ro & 0xff) || ro > 0xffff00 || (ro < rf_end && ro + rsize > nv04_ramfc_offset)) {
+    if (bits < 9 || bits > 12 || (ro & 0xfff) || ro > 0xfff000 || (ro < rf_end && ro + rsize > nv04_ramfc_offset)) {
       run_problems.push_back("NV03_PFIFO_RAMHT cannot place ramht_size " + std::to_string(rsize) + " at ramht_offset " +
-                             hex_str(ro) + " (4-32 KiB, 256-byte aligned, clear of RAMFC at RAMIN " +
+                             hex_str(ro) + " (4-32 KiB, 4 KiB aligned, clear of RAMFC at RAMIN " +
                              hex_str(nv04_ramfc_offset) + "-" + hex_str(rf_end - 1) + ")");
       return;
     }

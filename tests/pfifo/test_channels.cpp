@@ -660,6 +660,22 @@ TEST_F(nv04_channels, FetchBigEndianBitSwapsThePushbuffer) {
   EXPECT_EQ(rf_word(ch, 0x04), 8u);
 }
 
+// A RAMFC base past the memory (NV40_RAMFC = 0xffff: RAMIN + 0xffff0000): channel 1's record at
+// 0x2_0000_0000 + 0xffff0000 + 128 = 0x2ffff0080 cannot be read, a modelled error naming the
+// channel and the address; the channel does not run, channel 0 (MODE bit clear) is not touched.
+TEST_F(nv04_channels, UnreadableRecordIsAModelledError) {
+  build_nv(nv04_cases[4]);
+  nv_start(1u << ch);
+  regs->write32(0x220, 0xffff);
+  userd->write32(ch * 0x2000 + 0x40, 8);
+  run();
+  ASSERT_EQ(pf->modelled_errors().size(), 1u);
+  EXPECT_NE(pf->modelled_errors()[0].find("channel 1: RAMFC at 0x2ffff0080 is not readable"), std::string::npos)
+      << pf->modelled_errors()[0];
+  EXPECT_TRUE(rec().log.empty());
+  EXPECT_EQ(pf->core().ramfc_loads, 0u);
+}
+
 // gpuvp's CHAN_* set-up registers are inert from NV4 (they work on NV3 and GF100 only).
 TEST_F(nv04_channels, OwnSetupRegistersAreInertOnNv40) {
   build_nv(nv04_cases[4]);
