@@ -310,8 +310,15 @@ pfifo_component::~pfifo_component() = default;
 void pfifo_component::rebind_nv04() {
   const uint64_t base = ramin_base + (gen_ == gen::nv40 ? (ramfc40_reg.get() & 0xffff) << 16 : (ramfc_reg.get() & 0xffff) << 8);
   const unsigned size = nv04_ramfc::of(gen_)->size;
-  for (unsigned i = 0; i < core_->channel_count(); ++i)
-    core_->bind_channel(i, i < 32 && ((mode.get() >> i) & 1), base + uint64_t(i) * size, 0);
+  const uint32_t m = uint32_t(mode.get());
+  // Only a MODE bit that changes (a set bit: the channel starts and its next load takes the
+  // record) or a new base (every channel is a new one) rebinds a channel.
+  for (unsigned i = 0; i < core_->channel_count(); ++i) {
+    const bool en = i < 32 && ((m >> i) & 1), was = i < 32 && ((mode_bound_ >> i) & 1);
+    if (en != was || base != ramfc_bound_) core_->bind_channel(i, en, base + uint64_t(i) * size, 0);
+  }
+  mode_bound_ = m;
+  ramfc_bound_ = base;
 }
 
 std::vector<component::target_port> pfifo_component::targets() {

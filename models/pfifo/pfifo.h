@@ -142,6 +142,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   bool ramfc_mode() const { return gen_ >= gpuvp::pfifo::gen::g80 && gen_ < gpuvp::pfifo::gen::gf100; }
   bool nv04_mode() const { return gen_ >= gpuvp::pfifo::gen::nv4 && gen_ < gpuvp::pfifo::gen::g80; }
   void rebind_nv04();  // MODE / RAMFC base written: every channel's enable and RAMFC record address
+  uint32_t mode_bound_ = 0;                 // MODE as last applied to the channels
+  uint64_t ramfc_bound_ = ~uint64_t(0);     // RAMFC base (host address) as last applied
   bool xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpuvp::gpu_ext* ext);
   bool resolve(unsigned ch, uint32_t obj, gpuvp::pfifo::client c, uint32_t bind, uint64_t offset, unsigned len, bool write,
                uint64_t& host, uint64_t& now);
