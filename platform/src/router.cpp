@@ -202,6 +202,8 @@ unsigned router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
   const uint64_t addr = gp.get_address();
   const window* w = decode(addr);
   if (!w || addr - w->base + gp.get_data_length() > w->size) return 0;
+  // Before the simulation starts the multi-socket has not completed its bindings: nothing to read.
+  if (sc_core::sc_get_status() < sc_core::SC_START_OF_SIMULATION) return 0;
   gp.set_address(addr - w->base);
   const unsigned n = out[w->index]->transport_dbg(gp);
   gp.set_address(addr);

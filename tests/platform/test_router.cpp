@@ -181,3 +181,17 @@ TEST(router, overlapping_windows_name_both_targets) {
     EXPECT_NE(m.find("vram"), std::string::npos) << m;
   }
 }
+
+// A debug access before the end of elaboration (the output socket is not bound yet) answers
+// 0 bytes instead of crashing; after elaboration the same access reads memory.
+TEST_F(router_fixture, debug_access_before_elaboration_answers_nothing) {
+  a.out.bind(r.in);
+  b.out.bind(r.in);
+  r.out.bind(mem.in);
+  r.map(0, 0x10000000, 1 << 20, "mem");
+  uint32_t v = 0;
+  transaction t(tlm::TLM_READ_COMMAND, 0x10000010, &v, 4);
+  EXPECT_EQ(r.transport_dbg(0, t.gp), 0u);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(r.transport_dbg(0, t.gp), 4u);
+}
