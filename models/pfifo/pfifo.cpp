@@ -27,6 +27,8 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   auto g = parse_gen(generation);
   if (!g) throw config_error(generation.path() + ": unknown GPU generation '" + generation.get() + "'");
   gen_ = *g;
+  userd_stride_ = gen_ >= gen::g80 ? 0x2000 : gen_ == gen::nv40 ? 0x1000 : 0x10000;
+  userd_offset_ = userd_base.get() ? userd_base.get() : gen_ >= gen::nv40 ? 0xc00000 : 0x800000;
   // Where mem goes.
   mem_to_ = memory_target;
   if (mem_to_ == "auto") {
@@ -323,7 +325,7 @@ void pfifo_component::rebind_nv04() {
 
 std::vector<component::target_port> pfifo_component::targets() {
   return {{"regs", &regs.in, regs_base, 0x2000, true},
-          {"userd", &userd, userd_base, uint64_t(core_->channel_count()) * userd_stride, true}};
+          {"userd", &userd, userd_offset_, uint64_t(core_->channel_count()) * userd_stride_, true}};
 }
 
 std::vector<component::initiator_port> pfifo_component::initiators() { return {{"mem", &mem, mem_to_}}; }
@@ -524,7 +526,7 @@ void pfifo_component::userd_write(unsigned ch, uint32_t off, uint32_t v) {
 
 void pfifo_component::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t a = gp.get_address();
-  const unsigned ch = unsigned(a / userd_stride);
+  const unsigned ch = unsigned(a / userd_stride_);
   if (gp.get_data_length() != 4 || (a & 3) || gp.get_byte_enable_ptr()) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
@@ -535,7 +537,7 @@ void pfifo_component::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_
   }
   uint32_t v;
   if (gp.is_read()) {
-    const uint32_t off = uint32_t(a % userd_stride);
+    const uint32_t off = uint32_t(a % userd_stride_);
     // Read shadow rule (read low, then high): the low-half read latches the high half.
     if (off == u_dma_get) get_high_shadow_[ch] = uint32_t(core_->chan(ch).dma_get >> 32) & 0xff;
     if (off == u_dma_mget) mget_high_shadow_[ch] = uint32_t(core_->chan(ch).dma_mget >> 32) & 0xff;
@@ -543,7 +545,7 @@ void pfifo_component::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_
     std::memcpy(gp.get_data_ptr(), &v, 4);
   } else {
     std::memcpy(&v, gp.get_data_ptr(), 4);
-    userd_write(ch, uint32_t(a % userd_stride), v);
+    userd_write(ch, uint32_t(a % userd_stride_), v);
   }
   delay += sc_core::sc_time(1, sc_core::SC_NS);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -551,9 +553,9 @@ void pfifo_component::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_
 
 unsigned pfifo_component::userd_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t a = gp.get_address();
-  const unsigned ch = unsigned(a / userd_stride);
+  const unsigned ch = unsigned(a / userd_stride_);
   if (!gp.is_read() || gp.get_data_length() != 4 || (a & 3) || ch >= core_->channel_count()) return 0;
-  const uint32_t v = userd_read(ch, uint32_t(a % userd_stride));
+  const uint32_t v = userd_read(ch, uint32_t(a % userd_stride_));
   std::memcpy(gp.get_data_ptr(), &v, 4);
   return 4;
 }

@@ -9,7 +9,8 @@
 //   regs   BAR0 0x002000-0x003fff: interrupts, error latch, channel set-up (NV4:G80: RAMHT/RAMFC,
 //          MODE, CACHES/PUSH0/PULL0; G80:GF100: channel table, runlist, CACHES/PUSH0/PULL0,
 //          unload kick; NV3 and GF100: gpuvp's CHAN_* registers).
-//   userd  BAR0 0xc00000 + 0x2000 * channel: the channel control areas (USERD).
+//   userd  BAR0 0xc00000 + 0x2000 * channel (G80+; NV40 0xc00000 + 0x1000 *, NV3:NV40 0x800000 +
+//          0x10000 *): the channel control areas (USERD).
 //   irq    interrupt output: (INTR & INTR_EN) != 0.
 #pragma once
 #include <cstdint>
@@ -60,7 +61,7 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::param<bool> use_dmi{this, "use_dmi", true, "use DMI where granted (flat addressing only)"};
   gpuvp::param<uint64_t> copy_bandwidth{this, "copy_bandwidth", 16, "copy engine bytes per ns", 1, 4096};
   gpuvp::param<uint64_t> regs_base{this, "regs_base", 0x002000, "BAR0 offset of the PFIFO registers"};
-  gpuvp::param<uint64_t> userd_base{this, "userd_base", 0xc00000, "BAR0 offset of channel 0's control area"};
+  gpuvp::param<uint64_t> userd_base{this, "userd_base", 0, "BAR0 offset of channel 0's control area; 0 = nouveau's for the generation (0x800000 NV3:NV40, 0xc00000 NV40+)"};
 
   // --- registers (BAR0 regs_base + offset) ---
   gpuvp::register_bank regs{"regs", 0x2000};
@@ -103,7 +104,10 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   std::vector<std::unique_ptr<gpuvp::reg>> chan_table;          // CHAN_TABLE 0x600 + 4 * chid (128): 31 ENABLE, RAMFC address (G80: >> 12, G84+: >> 8)
 
   // USERD offsets (per channel, 0x2000 apart)
-  static constexpr uint32_t userd_stride = 0x2000;
+  // Where the control areas are (nouveau's user areas): NV3:NV40 0x800000 + 0x10000 x channel,
+  // NV40 0xc00000 + 0x1000 x channel, G80+ 0xc00000 + 0x2000 x channel; userd_base overrides the base.
+  uint64_t userd_offset() const { return userd_offset_; }
+  uint32_t userd_stride() const { return userd_stride_; }
   enum : uint32_t { u_dma_put = 0x40, u_dma_get = 0x44, u_ref = 0x48, u_dma_put_high = 0x4c, u_dma_cget = 0x54,
                     u_dma_mget = 0x58, u_dma_mget_high = 0x5c, u_dma_get_high = 0x60, u_ib_get = 0x88, u_ib_put = 0x8c };
 
@@ -155,6 +159,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   void wrcache_flush(uint64_t& now_ps) override;
 
   gpuvp::pfifo::gen gen_;
+  uint64_t userd_offset_ = 0xc00000;
+  uint32_t userd_stride_ = 0x2000;
   bool mmu_mode_ = false;
   std::string mem_to_;
   std::unique_ptr<gpuvp::pfifo::fifo_core> core_;

@@ -350,7 +350,7 @@ void pb_workload::run(platform& p, host_port& h) {
                            gen_name(g) + ")");
     return;
   }
-  const uint64_t bar = p.bar0_base, regs = bar + pf.regs_base, userd = bar + pf.userd_base;
+  const uint64_t bar = p.bar0_base, regs = bar + pf.regs_base, userd = bar + pf.userd_offset();
   const uint64_t vram = pf.vram_base, ramin = pf.ramin_base;
   const bool g80 = g >= gen::g80;
   auto poke32 = [&](uint64_t a, uint32_t v) { h.poke(a, &v, 4); };
@@ -501,7 +501,7 @@ void pb_workload::run(platform& p, host_port& h) {
   }
   for (auto& [id, c] : chans) {
     if (!c.declared) continue;
-    const uint64_t u = userd + uint64_t(id) * ::pfifo_component::userd_stride;
+    const uint64_t u = userd + uint64_t(id) * pf.userd_stride();
     if (c.ib) {
       h.write32(u + ::pfifo_component::u_ib_put, uint32_t(c.ibs.size()));
     } else {

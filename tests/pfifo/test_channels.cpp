@@ -147,7 +147,7 @@ class channels : public gpuvp::testing::sim_test {
     mem->w32(inst + ramht_off + h * 8, handle);
     mem->w32(inst + ramht_off + h * 8 + 4, ramht_context(g, engine, sel, 0));
   }
-  uint32_t u32(uint32_t off) { return userd->read32(ch * 0x2000 + off); }
+  uint32_t u32(uint32_t off) { return userd->read32(ch * pf->userd_stride() + off); }
   void run(double us = 50) { sc_core::sc_start(sc_core::sc_time(us, sc_core::SC_US)); }
   recording_engine& rec() { return *dynamic_cast<recording_engine*>(pf->engine_at(2)); }
   std::vector<std::pair<uint32_t, uint32_t>> recorded() {
@@ -169,7 +169,7 @@ TEST_F(channels, RamfcDmaGetAndEngineAreHonoured) {
   ramfc_dma(pb + 8);
   ramfc(0x58, 0x2);  // ENGINE: subchannel 0 -> engine 2
   start();
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 24));  // DMA_PUT: the end
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 24));  // DMA_PUT: the end
   run();
   const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0xbbbb}};
   EXPECT_EQ(recorded(), want);
@@ -189,7 +189,7 @@ TEST_F(channels, RamfcRamhtDescriptorIsHonoured) {
   mem->words(pb, {hdr_inc(0, 0, 1), 0xbeef, hdr_inc(0, 0x104, 1), 0x1234});
   ramfc_dma(pb);
   start();
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 16));
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 16));
   run();
   const std::vector<std::pair<uint32_t, uint32_t>> want = {{0, 0x40}, {0x104, 0x1234}};
   EXPECT_EQ(recorded(), want);
@@ -212,7 +212,7 @@ TEST_F(channels, RamfcIbOrderWrapsIbGet) {
   ramfc(0x04, 6);  // IB_GET
   ramfc(0x58, 0x2);
   start();
-  userd->write32(ch * 0x2000 + 0x8c, 1);
+  userd->write32(ch * pf->userd_stride() + 0x8c, 1);
   run();
   const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0x106}, {0x104, 0x107}, {0x104, 0x100}};
   EXPECT_EQ(recorded(), want);
@@ -227,7 +227,7 @@ TEST_F(channels, ChannelRunsOnlyWhenEnabledListedAndReassignOn) {
   ramfc_dma(pb);
   ramfc(0x58, 0x2);
   start(false);  // table entry bit 31 clear
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 8));
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 8));
   run();
   EXPECT_TRUE(rec().log.empty());
   EXPECT_EQ(pf->core().ramfc_loads, 0u);
@@ -259,7 +259,7 @@ TEST_F(channels, UnloadKickWritesStateBackToRamfc) {
   mem->words(pb, {hdr_inc(0, 0, 1), 0xbeef, hdr_inc(0, 0x104, 1), 0x1234, hdr_inc(0, 0x50, 1), 7});
   ramfc_dma(pb);
   start();
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 24));
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 24));
   run();
   EXPECT_EQ(ramfc_word(0x10), uint32_t(pb));  // still the driver's: the channel is resident
   regs->write32(0x12fc, uint32_t(inst >> 12));
@@ -292,7 +292,7 @@ TEST_F(channels, G80TableEntryIsTheInstance) {
   ramfc_dma(pb);
   ramfc(0x58, 0x2);
   start();
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 16));
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 16));
   run();
   const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0x77}};
   EXPECT_EQ(recorded(), want);
@@ -380,7 +380,7 @@ TEST_F(channels, EnginesUseTheirOwnVmClientsAndBindGenerations) {
                   hdr_inc(0, 0x6c, 1), 0x5555});             // SEMAPHORE_RELEASE
   ramfc_dma(pb);
   start();
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 4 * 20));
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 4 * 20));
   run();
   EXPECT_TRUE(pf->core().errors().empty());
   EXPECT_EQ(mem->r32(0x500100), 0x11111111u);
@@ -440,19 +440,19 @@ TEST_F(channels, DmiRegionsAreKeptWithTheirSideBand) {
     for (const auto& r : mem->log) n += r.ext.dma_slot == slot && r.write == write;
     return n;
   };
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 20));
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 20));
   run();
   EXPECT_EQ(mem->r32(0x100), 1u);
   EXPECT_EQ(count(pb_sel, false), 1u);
   EXPECT_EQ(count(0x20, true), 1u);
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 28));
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 28));
   run();
   EXPECT_EQ(mem->r32(0x100), 2u);
   EXPECT_EQ(count(pb_sel, false), 1u);  // fetched through the pushbuffer's region
   EXPECT_EQ(count(0x20, true), 1u);     // written through the semaphore's region
   EXPECT_GT(pf->dmi_accesses.value(), 0u);
   mem->in->invalidate_direct_mem_ptr(0, ~sc_dt::uint64(0));
-  userd->write32(ch * 0x2000 + 0x40, uint32_t(pb + 36));
+  userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 36));
   run();
   EXPECT_EQ(mem->r32(0x100), 3u);
   EXPECT_EQ(count(pb_sel, false), 2u);
@@ -548,7 +548,7 @@ TEST_P(nv04_generations, RamfcDmaGetInstanceAndRecordSize) {
   mem->words(0x108, {hdr_inc(0, 0x104, 1), 0xdead});
   nv_dma(ch, 0x108, pbo_b);
   nv_start(1u << ch);
-  userd->write32(ch * 0x2000 + 0x40, 0x110);
+  userd->write32(ch * pf->userd_stride() + 0x40, 0x110);
   run();
   const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0xbbbb}};
   EXPECT_EQ(recorded(), want);
@@ -570,7 +570,7 @@ TEST_F(nv04_channels, ModeBitClearKeepsTheChannelOff) {
   mem->words(pb_b, {hdr_inc(0, 0x104, 1), 0x5});
   nv_dma(ch, 0, pbo_b);
   nv_start(1u);  // channel 0 only (its record is all zero: nothing to do)
-  userd->write32(ch * 0x2000 + 0x40, 8);
+  userd->write32(ch * pf->userd_stride() + 0x40, 8);
   run();
   EXPECT_TRUE(rec().log.empty());
   EXPECT_EQ(reads_of(record_at(ch), 32), 0u);
@@ -595,7 +595,7 @@ TEST_F(nv04_channels, SwitchSavesDmaGetBackToRamfc) {
   nv_dma(1, 0x300100, pbo);
   nv_start(3);
   userd->write32(0x40, 0x300010);
-  userd->write32(0x2000 + 0x40, 0x300108);
+  userd->write32(pf->userd_stride() + 0x40, 0x300108);
   run();
   std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 1}, {0x104, 2}};
   EXPECT_EQ(recorded(), want);
@@ -633,7 +633,7 @@ TEST_F(nv04_channels, RamhtRegisterPlacesTheTable) {
   mem->words(pb_b, {hdr_inc(1, 0, 1), 0xbeef, hdr_inc(1, 0x104, 1), 0x1234});
   nv_dma(ch, 0, pbo_b, 0);
   nv_start(1u << ch);
-  userd->write32(ch * 0x2000 + 0x40, 16);
+  userd->write32(ch * pf->userd_stride() + 0x40, 16);
   run();
   const std::vector<std::pair<uint32_t, uint32_t>> want = {{0, 0x40}, {0x104, 0x1234}};
   EXPECT_EQ(recorded(), want);
@@ -651,8 +651,8 @@ TEST_F(nv04_channels, FetchBigEndianBitSwapsThePushbuffer) {
   rf(ch, 0x14, 0x80086078u);  // DMA_FETCH | BIG_ENDIAN
   nv_dma(2, 0x300000, pbo);   // channel 2, little-endian: runs after channel 1 and saves it
   nv_start(1u << ch | 1u << 2);
-  userd->write32(ch * 0x2000 + 0x40, 8);
-  userd->write32(2 * 0x2000 + 0x40, 0x300008);
+  userd->write32(ch * pf->userd_stride() + 0x40, 8);
+  userd->write32(2 * pf->userd_stride() + 0x40, 0x300008);
   run();
   const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0x01020304}, {0x104, 9}};
   EXPECT_EQ(recorded(), want);
@@ -667,7 +667,7 @@ TEST_F(nv04_channels, UnreadableRecordIsAModelledError) {
   build_nv(nv04_cases[4]);
   nv_start(1u << ch);
   regs->write32(0x220, 0xffff);
-  userd->write32(ch * 0x2000 + 0x40, 8);
+  userd->write32(ch * pf->userd_stride() + 0x40, 8);
   run();
   ASSERT_EQ(pf->modelled_errors().size(), 1u);
   EXPECT_NE(pf->modelled_errors()[0].find("channel 1: RAMFC at 0x2ffff0080 is not readable"), std::string::npos)

@@ -136,6 +136,13 @@ TEST_F(pfifo_platform, Nv40ScenarioRaminObjectsAndGlobalRamht) {
   EXPECT_EQ(reg(0x504), 3u);
   EXPECT_GE(pf->core().ramfc_saves, 1u);
   EXPECT_GE(pf->core().ramfc_loads, 2u);
+  // NV40 control areas are nouveau's: BAR0 0xc00000 + 0x1000 x channel; REF at +0x48 (the
+  // workload's `expect ref 1 0x41`), and channel 0's area ends where channel 1's starts.
+  uint32_t ref = 0;
+  ASSERT_TRUE(p.debug_read(p.bar0_base + 0xc00000 + 1 * 0x1000 + 0x48, &ref, 4));
+  EXPECT_EQ(ref, 0x41u);
+  ASSERT_TRUE(p.debug_read(p.bar0_base + 0xc00000 + 0x48, &ref, 4));
+  EXPECT_EQ(ref, 0x40u);
 }
 
 TEST_F(pfifo_platform, WorkloadForAnotherGenerationIsRefused) {
@@ -233,8 +240,11 @@ TEST_F(pfifo_platform, RegistersAndUserdFromTheHost) {
   EXPECT_TRUE(pf->core().chan(3).sli_enable);
   EXPECT_EQ(pf->core().chan(3).sli_mask, 5u);
   EXPECT_EQ(pf->core().chan(3).dma_limit, 0x1000u);
-  // A channel beyond the count answers an address error in USERD.
-  EXPECT_FALSE(p.debug_read(p.bar0_base + 0xc00000 + 8 * 0x2000 + 0x48, &v, 4));
+  // NV3 control areas (nouveau's NV3:NV40 user areas): BAR0 0x800000 + 0x10000 x channel;
+  // channel 7 (of 8) answers, a channel beyond the count is an address error in USERD.
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // debug reads go through the bound interconnect
+  EXPECT_TRUE(p.debug_read(p.bar0_base + 0x800000 + 7 * 0x10000 + 0x48, &v, 4));
+  EXPECT_FALSE(p.debug_read(p.bar0_base + 0x800000 + 8 * 0x10000 + 0x48, &v, 4));
 }
 
 // Selector rebind (nv50-vm.rst: writing a slot's selector flushes the cached object; gpu_ext
