@@ -201,9 +201,7 @@ void router::log_transaction(int id, const window& w, const tlm::tlm_generic_pay
 unsigned router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
   const uint64_t addr = gp.get_address();
   const window* w = decode(addr);
-  if (!w || addr - w->base + gp.get_data_length() > w->size) return 0;
-  // Before the simulation starts the multi-socket has not completed its bindings: nothing to read.
-  if (sc_core::sc_get_status() < sc_core::SC_START_OF_SIMULATION) return 0;
+  if (!w || addr - w->base + gp.get_data_length() > w->size || !bindings_complete()) return 0;
   gp.set_address(addr - w->base);
   const unsigned n = out[w->index]->transport_dbg(gp);
   gp.set_address(addr);
@@ -213,7 +211,7 @@ unsigned router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
 bool router::get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
   const uint64_t addr = gp.get_address();
   const window* w = decode(addr);
-  if (!w) return false;
+  if (!w || !bindings_complete()) return false;
   gp.set_address(addr - w->base);
   const bool granted = out[w->index]->get_direct_mem_ptr(gp, dmi);
   gp.set_address(addr);

@@ -195,3 +195,16 @@ TEST_F(router_fixture, debug_access_before_elaboration_answers_nothing) {
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   EXPECT_EQ(r.transport_dbg(0, t.gp), 4u);
 }
+
+// The same for a DMI request before the simulation starts: refused, then granted.
+TEST_F(router_fixture, dmi_request_before_elaboration_is_refused) {
+  a.out.bind(r.in);
+  b.out.bind(r.in);
+  r.out.bind(mem.in);
+  r.map(0, 0x10000000, 1 << 20, "mem");
+  tlm::tlm_dmi dmi;
+  transaction t(tlm::TLM_READ_COMMAND, 0x10000010, nullptr, 4);
+  EXPECT_FALSE(r.get_direct_mem_ptr(0, t.gp, dmi));
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  EXPECT_TRUE(r.get_direct_mem_ptr(0, t.gp, dmi));
+}

@@ -85,6 +85,9 @@ class router : public sc_core::sc_module {
 
  private:
   const window* decode(uint64_t addr) const;
+  // Before the simulation starts the multi-sockets have not completed their bindings: debug and
+  // DMI requests then find no target.
+  static bool bindings_complete() { return sc_core::sc_get_status() >= sc_core::SC_START_OF_SIMULATION; }
   void log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
   port& port_at(std::vector<std::unique_ptr<port>>& ports, std::vector<std::string>& names, unsigned index,
                 const char* prefix);
