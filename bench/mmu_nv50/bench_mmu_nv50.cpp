@@ -201,7 +201,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     ratio("BM_mmu_translate_walk", "BM_mmu_translate_hit");
     ratio("BM_core_translate_walk", "BM_baseline_hashmap_lookup");
     ratio("BM_socket_translated_hit", "BM_socket_linear_baseline");
-    if (ns_.count("BM_mmu_translate_hit") && ns_.count("BM_mmu_translate_walk")) {
+    if (ns_.count("BM_mmu_translate_hit") && ns_.count("BM_mmu_translate_hit_stream") &&
+        ns_.count("BM_mmu_translate_walk")) {  // all three ran (no --benchmark_filter left one out)
       std::printf("  translations/s: %.1f M on TLB hits (random pages), %.1f M on TLB hits (stream), %.2f M on walks\n",
                   1e3 / ns_["BM_mmu_translate_hit"], 1e3 / ns_["BM_mmu_translate_hit_stream"],
                   1e3 / ns_["BM_mmu_translate_walk"]);

@@ -29,12 +29,6 @@ const char* engine_stat_name(generation g, uint32_t e) {
   return names[e & 0xf];
 }
 
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
 reserved_policy parse_policy(const param<std::string>& p) {
   if (p.get() == "ignore") return reserved_policy::ignore;
   if (p.get() == "fault") return reserved_policy::fault;
@@ -246,7 +240,7 @@ void mmu_nv50::lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_t
   es.walk_latency.add((delay - before).value());
   if (auto& tr = tracer::global(); tr.enabled()) {
     std::ostringstream args;
-    args << "\"engine\":" << a.engine << ",\"virt\":\"" << hex(t.virt) << "\",\"fault\":\"" << fault_name(t.f) << "\"";
+    args << "\"engine\":" << a.engine << ",\"virt\":\"" << to_hex(t.virt) << "\",\"fault\":\"" << fault_name(t.f) << "\"";
     tr.span(tr.track(name()), "walk", sc_core::sc_time_stamp() + before, delay - before, args.str());
   }
   if (t.f != fault::none) return;
@@ -308,6 +302,13 @@ vm_access access_of(const tlm::tlm_generic_payload& gp, const gpu_ext& e) {
   a.bind = e.dma_bind;
   return a;
 }
+// The bytes of `left` from the translated address on that lie in its page or contig block (all
+// of them for an unpaged object): one request's worth.
+unsigned block_chunk(const translation& t, unsigned left) {
+  if (!t.paged) return left;
+  const uint64_t block = uint64_t(1) << (t.page_shift + t.order);
+  return unsigned(std::min<uint64_t>(left, block - (t.virt & (block - 1))));
+}
 }  // namespace
 
 void mmu_nv50::answer_fault(tlm::tlm_generic_payload& gp, fault f) {
@@ -319,9 +320,9 @@ void mmu_nv50::latch_fault(const gpu_ext& e, uint64_t address, bool write, bool 
   if (fault_count.get() != 0xffffffffu) fault_count = fault_count.get() + 1;
   if (fault_log_.size() < 16) {
     std::ostringstream os;
-    os << "VM fault " << fault_name(f) << " engine " << hex(e.vm_engine) << " client " << hex(e.vm_client)
-       << " selector " << hex(e.dma_slot) << " chandesc " << hex(e.vm_context) << " channel " << hex(e.channel)
-       << " address " << hex(address) << (write ? " write" : " read");
+    os << "VM fault " << fault_name(f) << " engine " << to_hex(e.vm_engine) << " client " << to_hex(e.vm_client)
+       << " selector " << to_hex(e.dma_slot) << " chandesc " << to_hex(e.vm_context) << " channel " << to_hex(e.channel)
+       << " address " << to_hex(address) << (write ? " write" : " read");
     fault_log_.push_back(os.str());
     GPUVP_LOG(this, warning, fault_log_.back());
   }
@@ -371,11 +372,7 @@ void mmu_nv50::forward(tlm::tlm_generic_payload& gp, const gpu_ext& e, sc_core::
       answer_fault(gp, t.f);
       break;
     }
-    unsigned chunk = len - done;
-    if (t.paged && !streaming) {
-      const uint64_t block = uint64_t(1) << (t.page_shift + t.order);
-      chunk = unsigned(std::min<uint64_t>(chunk, block - (t.virt & (block - 1))));
-    }
+    const unsigned chunk = streaming ? len - done : block_chunk(t, len - done);
     if (chunk < len && gp.get_byte_enable_ptr()) {  // a split would have to cut the enables too
       gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
       break;
@@ -409,11 +406,7 @@ unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
     a.size = len - done;
     const translation t = translate_debug(a);
     if (!t.ok()) break;
-    unsigned chunk = len - done;
-    if (t.paged) {
-      const uint64_t block = uint64_t(1) << (t.page_shift + t.order);
-      chunk = unsigned(std::min<uint64_t>(chunk, block - (t.virt & (block - 1))));
-    }
+    const unsigned chunk = block_chunk(t, len - done);
     gp.set_address(host_address(t.r.tgt, t.r.linear));
     gp.set_data_ptr(data + done);
     gp.set_data_length(chunk);
@@ -520,10 +513,10 @@ bool mmu_nv50::qtest(const std::vector<std::string>& w, std::string& reply) {
   const translation t = bypass ? translate_debug(a) : translate(a, delay);
   if (!t.ok()) { reply = std::string("OK fault=") + fault_name(t.f); return true; }
   std::ostringstream os;
-  os << "OK linear=" << hex(t.r.linear) << " target=" << target_name(t.r.tgt) << " ro=" << t.r.ro
-     << " super=" << t.r.super << " storage=" << hex(t.r.storage) << " comp=" << unsigned(t.r.comp)
-     << " tag=" << hex(t.r.tag) << " pcycle=" << unsigned(t.r.pcycle) << " enc=" << t.r.enc
-     << " paged=" << t.paged << " host=" << hex(host_address(t.r.tgt, t.r.linear));
+  os << "OK linear=" << to_hex(t.r.linear) << " target=" << target_name(t.r.tgt) << " ro=" << t.r.ro
+     << " super=" << t.r.super << " storage=" << to_hex(t.r.storage) << " comp=" << unsigned(t.r.comp)
+     << " tag=" << to_hex(t.r.tag) << " pcycle=" << unsigned(t.r.pcycle) << " enc=" << t.r.enc
+     << " paged=" << t.paged << " host=" << to_hex(host_address(t.r.tgt, t.r.linear));
   reply = os.str();
   return true;
 }

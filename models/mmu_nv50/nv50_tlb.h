@@ -36,13 +36,9 @@ class tlb {
     }
     return lookup_slow(chandesc, virt);
   }
-  // A hit found without lookup() (the MMU's micro-TLB): keeps the replacement order exactly as
-  // if lookup() had found it.
-  void touch(const entry* e) {
-    if (policy_ == tlb_policy::lru) const_cast<entry*>(e)->stamp = now();
-  }
-  // Where touch() writes for `e` (nullptr when the policy keeps no use order): the MMU's
-  // micro-TLB stores the clock there itself.
+  // Where a hit on `e` records its use (nullptr when the policy keeps no use order): the MMU's
+  // micro-TLB, which finds hits without lookup(), stores the clock there itself, so the
+  // replacement order is exactly as if lookup() had found them.
   uint64_t* lru_stamp(const entry* e) { return policy_ == tlb_policy::lru ? &const_cast<entry*>(e)->stamp : nullptr; }
   // An outside clock (the MMU's translation count, shared by its TLBs) instead of the TLB's own:
   // it must advance between any two touches or inserts of one TLB. Replacement compares stamps
@@ -77,6 +73,10 @@ class tlb {
     return unsigned(((virt >> gran) ^ (chandesc * 0x9e3779b1u)) & (sets_ - 1));
   }
   const entry* lookup_slow(uint32_t chandesc, uint64_t virt);
+  // A hit: LRU records its use (FIFO and random keep no use order).
+  void touch(entry* e) {
+    if (policy_ == tlb_policy::lru) e->stamp = now();
+  }
 
   std::vector<entry> entries_;
   unsigned ways_ = 1, sets_ = 1;

@@ -201,7 +201,6 @@ void fifo_core::request_unload(uint32_t inst_shr12) {
 void fifo_core::housekeeping(uint64_t& now) {
   if (runlist_pending_) {
     std::vector<uint32_t> ids(runlist_count_);
-    ++runlist_reads;
     if (runlist_count_ && !bus_.inst(false, runlist_addr_, ids.data(), unsigned(4 * ids.size()), now)) {
       char b[64];
       snprintf(b, sizeof b, "runlist at 0x%llx is not readable", (unsigned long long)runlist_addr_);
@@ -221,13 +220,6 @@ void fifo_core::housekeeping(uint64_t& now) {
     unload_pending_ = false;
   }
 }
-
-namespace {
-uint64_t desc_address(uint32_t desc, uint64_t vram_base) {  // instance >> 12 | target << 28 (0 VRAM, 2-3 SYSRAM)
-  const uint64_t linear = uint64_t(desc & 0x0fffffff) << 12;
-  return ((desc >> 28) & 3) == 0 ? vram_base + linear : linear;
-}
-}  // namespace
 
 bool fifo_core::load_channel(channel& c, uint64_t& now) {
   uint32_t f[40] = {};
@@ -258,6 +250,28 @@ bool fifo_core::load_channel(channel& c, uint64_t& now) {
   return true;
 }
 
+namespace {
+// RAMFC words both layouts share: ENGINE (4 bits per subchannel) and DMA_STATE's low fields
+// (0 NONINC, 2-12 METHOD >> 2, 13-15 SUBCHANNEL).
+uint32_t engines_word(const channel& c) {
+  uint32_t w = 0;
+  for (unsigned i = 0; i < 8; ++i) w |= uint32_t(c.engines[i] & 0xf) << (4 * i);
+  return w;
+}
+void take_engines(channel& c, uint32_t w) {
+  for (unsigned i = 0; i < 8; ++i) c.engines[i] = uint8_t((w >> (4 * i)) & 0xf);
+}
+uint32_t dma_state_low(const channel& c) {
+  return uint32_t(c.st.ni) | ((c.st.mthd >> 2) & 0x7ff) << 2 | (c.st.subc & 7) << 13;
+}
+void take_dma_state_low(channel& c, uint32_t st) {
+  c.st.ni = st & 1;
+  c.st.mthd = ((st >> 2) & 0x7ff) << 2;
+  c.st.subc = (st >> 13) & 7;
+  c.st.incr_once = false;
+}
+}  // namespace
+
 // NV4:G80 (nouveau's ramfc tables): DMA_PUT, DMA_GET, REF (NV10+), DMA_INSTANCE | DCOUNT << 16
 // (NV40: DCOUNT in its own word), DMA_STATE (0 NONINC, 2-12 METHOD >> 2, 13-15 SUBCHANNEL, 18-28
 // METHOD_COUNT), DMA_FETCH (bit 31 big-endian NV11+), ENGINE (4 bits per subchannel), PULL1 (0-3
@@ -270,13 +284,11 @@ void fifo_core::take_nv04(channel& c, const uint32_t* f) {
   c.pb_dmaobj = w(l.dma_instance) & 0xffff;
   c.dcount_shadow = l.dcount_high ? w(l.dcount) >> 16 : w(l.dcount);
   const uint32_t st = w(l.dma_state);
-  c.st.ni = st & 1;
-  c.st.mthd = ((st >> 2) & 0x7ff) << 2;
-  c.st.subc = (st >> 13) & 7;
+  take_dma_state_low(c, st);
   c.st.mcnt = (st >> 18) & 0x7ff;
-  c.st.lenp = c.st.incr_once = false;
+  c.st.lenp = false;
   if (cfg_.g >= gen::nv11) c.big_endian = (w(l.dma_fetch) & nv04_ramfc::fetch_big_endian) != 0;
-  for (unsigned i = 0; i < 8; ++i) c.engines[i] = uint8_t((w(l.engine) >> (4 * i)) & 0xf);
+  take_engines(c, w(l.engine));
   c.last_engine = uint8_t(w(l.pull1) & 0xf);
   if (l.ref >= 0) c.ref = w(l.ref);
   c.ib_mode = false;
@@ -296,12 +308,10 @@ void fifo_core::fill_nv04(channel& c, uint32_t* f) {
     set(l.dma_instance, c.pb_dmaobj & 0xffff);
     set(l.dcount, c.dcount_shadow);
   }
-  set(l.dma_state, uint32_t(c.st.ni) | ((c.st.mthd >> 2) & 0x7ff) << 2 | (c.st.subc & 7) << 13 | (c.st.mcnt & 0x7ff) << 18);
+  set(l.dma_state, dma_state_low(c) | (c.st.mcnt & 0x7ff) << 18);
   if (cfg_.g >= gen::nv11)
     set(l.dma_fetch, (f[l.dma_fetch / 4] & ~nv04_ramfc::fetch_big_endian) | (c.big_endian ? nv04_ramfc::fetch_big_endian : 0));
-  uint32_t eng = 0;
-  for (unsigned i = 0; i < 8; ++i) eng |= uint32_t(c.engines[i] & 0xf) << (4 * i);
-  set(l.engine, eng);
+  set(l.engine, engines_word(c));
   set(l.pull1, (f[l.pull1 / 4] & ~0xfu) | (c.last_engine & 0xfu));
 }
 
@@ -318,19 +328,16 @@ void fifo_core::take_nv50(channel& c, const uint32_t* f) {
   c.dma_get = w(ramfc::dma_get) | hi(ramfc::dma_get_high);
   c.dma_mget = w(ramfc::dma_mget) | hi(ramfc::dma_mget_high);
   const uint32_t st = w(ramfc::dma_state);
-  c.st.ni = st & 1;
-  c.st.mthd = ((st >> 2) & 0x7ff) << 2;
-  c.st.subc = (st >> 13) & 7;
+  take_dma_state_low(c, st);
   c.st.lenp = (st >> 16) & 1;
   c.subr_active = (st >> 17) & 1;
   c.nonmain = (st >> 18) & 1;
-  c.st.incr_once = false;
   c.st.mcnt = w(ramfc::method_count);
   c.dcount_shadow = w(ramfc::dcount_shadow);
   c.subr_return = w(ramfc::subroutine) & ~3u;
   c.pb_dmaobj = w(ramfc::dma_instance) & 0xffff;
   c.dma_limit = w(ramfc::dma_limit);
-  for (unsigned i = 0; i < 8; ++i) c.engines[i] = uint8_t((w(ramfc::engine) >> (4 * i)) & 0xf);
+  take_engines(c, w(ramfc::engine));
   const uint32_t p1 = w(ramfc::pull1);
   c.last_engine = uint8_t(p1 & 0xf);
   c.acquire_active = (p1 >> 4) & 1;
@@ -379,8 +386,7 @@ void fifo_core::fill_nv50(channel& c, uint32_t* f) {
   set(ramfc::dma_get_high, uint32_t(c.dma_get >> 32) & 0xff);
   set(ramfc::dma_mget, uint32_t(c.dma_mget));
   set(ramfc::dma_mget_high, uint32_t(c.dma_mget >> 32) & 0xff);
-  set(ramfc::dma_state, uint32_t(c.st.ni) | ((c.st.mthd >> 2) & 0x7ff) << 2 | (c.st.subc & 7) << 13 | uint32_t(c.st.lenp) << 16 |
-                            uint32_t(c.subr_active) << 17 | uint32_t(c.nonmain) << 18);
+  set(ramfc::dma_state, dma_state_low(c) | uint32_t(c.st.lenp) << 16 | uint32_t(c.subr_active) << 17 | uint32_t(c.nonmain) << 18);
   set(ramfc::method_count, c.st.mcnt);
   set(ramfc::dcount_shadow, c.dcount_shadow);
   set(ramfc::dma_fetch, (f[ramfc::dma_fetch / 4] & ~ramfc::dma_fetch_ib_enable) | (c.ib_mode ? ramfc::dma_fetch_ib_enable : 0));
@@ -389,9 +395,7 @@ void fifo_core::fill_nv50(channel& c, uint32_t* f) {
   set(ramfc::dma_limit, uint32_t(c.dma_limit));
   set(ramfc::ib_address_low, uint32_t(c.ib_address));
   set(ramfc::ib_config, (f[ramfc::ib_config / 4] & 0xff00) | (uint32_t(c.ib_address >> 32) & 0xff) | c.ib_order << 16);
-  uint32_t eng = 0;
-  for (unsigned i = 0; i < 8; ++i) eng |= uint32_t(c.engines[i] & 0xf) << (4 * i);
-  set(ramfc::engine, eng);
+  set(ramfc::engine, engines_word(c));
   set(ramfc::pull1, (c.last_engine & 0xfu) | uint32_t(c.acquire_active) << 4 | uint32_t(c.acquire_source) << 5 |
                         uint32_t(c.acquire_mode & 1) << 7);
   set(ramfc::acquire_timestamp, uint32_t(c.acquire_timestamp / 1000));  // PTIMER ns (written, not read back)
@@ -665,7 +669,6 @@ void fifo_core::pusher_step(channel& c, uint64_t& now) {
       switch (cmd.kind) {
         case cmd_kind::old_jump:
         case cmd_kind::jump:
-          c.dma_get_jmp_shadow = c.dma_get;
           c.dma_get = cmd.target;
           break;
         case cmd_kind::call:

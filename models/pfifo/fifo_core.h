@@ -126,7 +126,7 @@ struct channel_stats {
   uint64_t bytes_fetched = 0, fetches = 0, words = 0, ib_entries = 0;
   uint64_t engine_switches = 0, engine_wait_ps = 0, semaphore_waits = 0, semaphore_wait_ps = 0;
   uint64_t channel_switches = 0, errors = 0, yields = 0, cache_max = 0;
-  uint64_t ramfc_switch_ps = 0;  // G80:GF100: time saving the resident channel and loading this one from RAMFC
+  uint64_t ramfc_switch_ps = 0;  // NV4:GF100: time saving the resident channel and loading this one from RAMFC
 };
 
 struct channel {
@@ -147,7 +147,6 @@ struct channel {
   uint32_t ramfc_raw[40] = {};  // RAMFC as last loaded or saved: fields the model does not interpret are written back as read
   // pusher (dma-pusher.rst state)
   uint64_t dma_put = 0, dma_get = 0, dma_limit = 0xffffffff, dma_mget = 0, subr_return = 0;
-  uint64_t dma_get_jmp_shadow = 0;
   uint64_t err_pos = 0;  // position of the word being processed (error latch)
   bool subr_active = false, nonmain = false;
   uint64_t ib_address = 0;
@@ -206,6 +205,15 @@ struct core_config {
   bool nv04_ramfc = false;         // NV4:G80 channels load/save their state from/to the NV04-style RAMFC in RAMIN (idem)
   uint64_t vram_base = 0;          // host address of VRAM 0 (decoding channel-table/RAMFC addresses)
 };
+
+// G80+ memory targets (0 VRAM, 2-3 SYSRAM): a linear address in the target as a host address.
+inline uint64_t target_address(uint64_t linear, unsigned target, uint64_t vram_base) {
+  return target == 0 ? vram_base + linear : linear;
+}
+// A channel descriptor / runlist address: address >> 12 | target << 28.
+inline uint64_t desc_address(uint32_t desc, uint64_t vram_base) {
+  return target_address(uint64_t(desc & 0x0fffffff) << 12, (desc >> 28) & 3, vram_base);
+}
 
 // NV50/G84 RAMFC (envytools rnndb NV50_RAMFC; nouveau's channel set-up): byte offsets.
 namespace ramfc {
@@ -279,7 +287,7 @@ class fifo_core {
   bool unload_pending() const { return unload_pending_; }
   int loaded() const { return loaded_; }
   bool reassign = true, push_access = true, pull_access = true;  // CACHES.REASSIGN, PUSH0/PULL0.ACCESS
-  uint64_t ramfc_loads = 0, ramfc_saves = 0, runlist_reads = 0;
+  uint64_t ramfc_loads = 0, ramfc_saves = 0;
   std::vector<std::string> ramfc_problems;  // RAMFC/runlist memory errors (modelled errors of the component)
   std::function<void(unsigned ch)> on_load;  // a channel was loaded (the component drops its DMA object cache)
   // Acknowledge the oldest latched error: its channel resumes.

@@ -147,7 +147,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     kick_.notify(sc_core::SC_ZERO_TIME);
   };
   auto sel = [this]() -> channel& { return core_->chan(unsigned(chan_sel.get() % core_->channel_count())); };
-  const bool own_setup = !ramfc_mode() && !nv04_mode();  // the CHAN_* set-up registers work on NV3 and GF100
+  const bool own_setup = !ramfc_switching();  // the CHAN_* set-up registers work on NV3 and GF100
   chan_sel.on_write = [this](uint64_t v, uint64_t) {
     if (v >= core_->channel_count())
       GPUVP_LOG(this, warning, "CHAN_SEL " << v << " is not below the channel count " << core_->channel_count());
@@ -174,8 +174,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     if (!own_setup) return;
     channel& c = sel();
     c.inst_desc = uint32_t(v) & 0x3fffffff;
-    const uint64_t linear = uint64_t(v & 0x0fffffff) << 12;
-    c.inst = ((v >> 28) & 3) == 0 ? vram_base + linear : linear;
+    c.inst = desc_address(c.inst_desc, vram_base);
     dmaobjs_.clear();
   };
   chan_pb_dma.on_read = [sel] { return uint64_t(sel().pb_dmaobj); };
@@ -215,33 +214,32 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
 
   // G80:GF100: the channel table, the runlist, CACHES/PUSH0/PULL0 and the unload kick.
   auto notify = [this] { kick_.notify(sc_core::SC_ZERO_TIME); };
-  auto desc_addr = [this](uint64_t linear, uint32_t target) { return target == 0 ? vram_base + linear : linear; };
   for (unsigned i = 0; i < 128; ++i) {
     std::ostringstream n;
     n << "CHAN_TABLE[" << i << "]";
     chan_table.push_back(std::make_unique<reg>(regs, n.str(), 0x600 + 4 * i, 4, 0, access::rw, 0xbfffffff));
-    chan_table.back()->on_write = [this, i, notify, desc_addr](uint64_t v, uint64_t) {
+    chan_table.back()->on_write = [this, i, notify](uint64_t v, uint64_t) {
       if (!ramfc_mode() || i >= core_->channel_count()) return;  // entries past `channels` are stored only
       const bool en = (v >> 31) & 1;
       if (gen_ == gen::g80) {  // instance >> 12 | target << 28; RAMFC at instance + 0
         const uint32_t desc = uint32_t(v) & 0x3fffffff;
-        core_->bind_channel(i, en, desc_addr(uint64_t(desc & 0x0fffffff) << 12, (desc >> 28) & 3), desc);
+        core_->bind_channel(i, en, desc_address(desc, vram_base), desc);
       } else {  // RAMFC >> 8 | target << 24; the instance comes from RAMFC's CHAN_INST
-        core_->bind_channel(i, en, desc_addr(uint64_t(v & 0xffffff) << 8, (v >> 24) & 3), core_->chan(i).inst_desc);
+        core_->bind_channel(i, en, target_address(uint64_t(v & 0xffffff) << 8, (v >> 24) & 3, vram_base), core_->chan(i).inst_desc);
       }
       notify();
     };
   }
   caches.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_mode() || nv04_mode()) core_->reassign = v & 1;
+    if (ramfc_switching()) core_->reassign = v & 1;
     notify();
   };
   push0.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_mode() || nv04_mode()) core_->push_access = v & 1;
+    if (ramfc_switching()) core_->push_access = v & 1;
     notify();
   };
   pull0.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_mode() || nv04_mode()) core_->pull_access = v & 1;
+    if (ramfc_switching()) core_->pull_access = v & 1;
     notify();
   };
   // NV4:G80: RAMHT (all pre-G80 generations), RAMFC / NV40_RAMFC and MODE (nouveau's nv04 family).
@@ -264,10 +262,9 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   playlist_len.on_read = [this, pending_bit, len_mask] {
     return (playlist_len.get() & len_mask) | (core_->runlist_pending() ? pending_bit : 0);
   };
-  playlist_len.on_write = [this, notify, len_mask, desc_addr](uint64_t v, uint64_t) {
+  playlist_len.on_write = [this, notify, len_mask](uint64_t v, uint64_t) {
     if (!ramfc_mode()) return;
-    const uint32_t p = uint32_t(playlist.get());
-    core_->request_runlist(desc_addr(uint64_t(p & 0x0fffffff) << 12, (p >> 28) & 3), unsigned(v & len_mask));
+    core_->request_runlist(desc_address(uint32_t(playlist.get()), vram_base), unsigned(v & len_mask));
     notify();
   };
   kick_channel.on_read = [this] { return core_->unload_pending() ? uint64_t(0xffffffff) : kick_channel.get(); };
@@ -301,7 +298,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     add("semaphore_wait_ns", "time spent in pending acquires", [](auto& s) { return double(s.semaphore_wait_ps) / 1000; });
     add("channel_switches", "times PFIFO switched to this channel", [](auto& s) { return double(s.channel_switches); });
     add("errors", "errors raised", [](auto& s) { return double(s.errors); });
-    add("ramfc_switch_ns", "G80:GF100: time saving the resident channel to RAMFC and loading this one", [](auto& s) { return double(s.ramfc_switch_ps) / 1000; });
+    add("ramfc_switch_ns", "NV4:GF100: time saving the resident channel to RAMFC and loading this one", [](auto& s) { return double(s.ramfc_switch_ps) / 1000; });
   }
   SC_HAS_PROCESS(pfifo_component);
   SC_THREAD(thread);
@@ -599,7 +596,7 @@ void pfifo_component::report(std::ostream& os) {
      << t.bytes_fetched << ", engine switches " << t.engine_switches << " (waited " << t.engine_wait_ps / 1000
      << " ns), semaphore waits " << t.semaphore_waits << ", channel switches " << t.channel_switches << ", errors "
      << t.errors << ", hangs " << core_->hangs;
-  if (ramfc_mode() || nv04_mode()) os << ", RAMFC loads " << core_->ramfc_loads << " saves " << core_->ramfc_saves;
+  if (ramfc_switching()) os << ", RAMFC loads " << core_->ramfc_loads << " saves " << core_->ramfc_saves;
   os << "\n";
 }
 

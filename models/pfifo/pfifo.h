@@ -58,7 +58,7 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::param<sc_core::sc_time> engine_method_cost{this, "engine_method_cost", sc_core::sc_time(1, sc_core::SC_NS), "engine time per method"};
   gpuvp::param<sc_core::sc_time> engine_switch_cost{this, "engine_switch_cost", sc_core::sc_time(100, sc_core::SC_NS), "engine channel switch time"};
   gpuvp::param<uint64_t> engine_queue{this, "engine_queue", 16, "engine input queue depth (methods)", 1, 65536};
-  gpuvp::param<bool> use_dmi{this, "use_dmi", true, "use DMI where granted (flat addressing only)"};
+  gpuvp::param<bool> use_dmi{this, "use_dmi", true, "use DMI where granted (flat: host addresses; through the MMU: regions kept per side band)"};
   gpuvp::param<uint64_t> copy_bandwidth{this, "copy_bandwidth", 16, "copy engine bytes per ns", 1, 4096};
   gpuvp::param<uint64_t> regs_base{this, "regs_base", 0x002000, "BAR0 offset of the PFIFO registers"};
   gpuvp::param<uint64_t> userd_base{this, "userd_base", 0, "BAR0 offset of channel 0's control area; 0 = nouveau's for the generation (0x800000 NV3:NV40, 0xc00000 NV40+)"};
@@ -113,7 +113,7 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
 
   // --- statistics (per channel ones are ch<N>.*) ---
   gpuvp::counter transactions{this, "transactions", "memory transactions issued"};
-  gpuvp::counter dmi_accesses{this, "dmi_accesses", "memory accesses done through DMI (flat addressing)"};
+  gpuvp::counter dmi_accesses{this, "dmi_accesses", "memory accesses done through DMI (flat and through the MMU)"};
   gpuvp::counter faults{this, "faults", "memory accesses answered with an error"};
   gpuvp::histogram cache_occupancy{this, "cache_occupancy", "CACHE entries of the running channel, sampled per run slice", "entries"};
 
@@ -145,6 +145,7 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   bool mmu_mode() const { return mmu_mode_; }
   bool ramfc_mode() const { return gen_ >= gpuvp::pfifo::gen::g80 && gen_ < gpuvp::pfifo::gen::gf100; }
   bool nv04_mode() const { return gen_ >= gpuvp::pfifo::gen::nv4 && gen_ < gpuvp::pfifo::gen::g80; }
+  bool ramfc_switching() const { return ramfc_mode() || nv04_mode(); }  // NV4:GF100: channels switch through RAMFC
   void rebind_nv04();  // MODE / RAMFC base written: every channel's enable and RAMFC record address
   uint32_t mode_bound_ = 0;                 // MODE as last applied to the channels
   uint64_t ramfc_bound_ = ~uint64_t(0);     // RAMFC base (host address) as last applied

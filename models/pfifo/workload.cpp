@@ -319,8 +319,7 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
     for (const auto& d : w->dmaobjs) {
       const uint64_t at = uint64_t(d.sel) * 16, ramfc_at = w->g >= gen::g84 ? g84_ramfc_offset : 0;
       if ((at + 24 > ramfc_at && at < ramfc_at + ramfc::size(w->g)) || d.sel == pb_selector_g80)
-        throw std::runtime_error(origin + ": dmaobj selector 0x" + [&] { std::ostringstream os; os << std::hex << d.sel; return os.str(); }() +
-                                 " overlaps the channel's RAMFC or the pushbuffer object (selector 0x600)");
+        throw std::runtime_error(origin + ": dmaobj selector " + hex_str(d.sel) + " overlaps the channel's RAMFC or the pushbuffer object (selector 0x600)");
     }
   for (auto& o : w->objects)
     if (!w->chans.count(o.ch) || !w->chans[o.ch].declared)
@@ -403,8 +402,7 @@ void pb_workload::run(platform& p, host_port& h) {
     }
   }
   if (ramfc) {
-    const unsigned ramht_bits_ = ramht_bits(uint32_t(pf.ramht_size.get()));
-    if (ramht_bits_ < 9 || ramht_bits_ > 12 || pf.ramht_offset.get() > 0xffff0 || (pf.ramht_offset.get() & 0xf)) {
+    if (bits < 9 || bits > 12 || pf.ramht_offset.get() > 0xffff0 || (pf.ramht_offset.get() & 0xf)) {
       run_problems.push_back("RAMFC's RAMHT descriptor cannot express ramht_size " + std::to_string(pf.ramht_size.get()) +
                              " / ramht_offset " + std::to_string(pf.ramht_offset.get()) +
                              " (4-32 KiB, 16-byte aligned offset below 1 MiB)");
@@ -431,7 +429,7 @@ void pb_workload::run(platform& p, host_port& h) {
       set(ramfc::dma_limit, uint32_t(c.limit));
       set(ramfc::acquire_timeout, 0x7fffffff);
       set(ramfc::sli, c.sli ? 0x30000000 | (c.sli_mask & 0xfff) : 0);
-      set(ramfc::ramht, (ramht_bits_ - 9) << 27 | 4 << 24 | uint32_t(pf.ramht_offset.get() >> 4));
+      set(ramfc::ramht, (bits - 9) << 27 | 4 << 24 | uint32_t(pf.ramht_offset.get() >> 4));
       if (g >= gen::g84) {
         set(ramfc::cache_inst, uint32_t((c.inst + g84_cache_offset) >> 10));
         set(ramfc::chan_inst, uint32_t(c.inst >> 12));
@@ -457,7 +455,6 @@ void pb_workload::run(platform& p, host_port& h) {
     // the pushbuffer offset, DMA_INSTANCE = the pushbuffer object >> 4, DMA_FETCH = TRIG_128 |
     // SIZE_128 | MAX_REQS_8 (0x86078), NV40 | 0x30000000 and DMA_TIMESLICE 0x1ffff at 0x3c), then
     // fifo init: RAMHT, RAMFC, PUSH0/PULL0/CACHES, and MODE (channel start).
-    const unsigned bits = ramht_bits(uint32_t(pf.ramht_size.get()));
     const uint64_t ro = pf.ramht_offset.get(), rsize = pf.ramht_size.get();
     const auto& l = *nv04_ramfc::of(g);
     const uint64_t rf_end = nv04_ramfc_offset + uint64_t(pf.core().channel_count()) * l.size;

@@ -21,11 +21,8 @@ namespace {
 class accelsim_workload : public workload {
  public:
   explicit accelsim_workload(const std::string& path) : list_(parse_kernelslist(path)) {
-    for (const auto& e : list_.entries) {
+    for (const auto& e : list_.entries)
       if (e.is_kernel) kernels_.push_back(std::make_shared<const kernel_trace>(parse_kernel_trace(e.trace_path)));
-      else if (e.copy.to_device) copies_.push_back(e.copy);
-      order_.push_back(e.is_kernel ? 'k' : e.copy.to_device ? 'c' : '-');
-    }
   }
   void run(platform& p, host_port& host) override {
     auto engines = p.all_of<compute_engine>();
@@ -34,15 +31,14 @@ class accelsim_workload : public workload {
       return;
     }
     compute_engine& e = *engines.front();
-    size_t k = 0, c = 0;
-    for (char what : order_) {
-      if (what == 'c') {
-        e.memcpy_to_device(copies_[c].addr, copies_[c].size);
-        ++c;
-      } else if (what == 'k') {
+    size_t k = 0;  // kernels_ holds the list's kernels in order
+    for (const auto& entry : list_.entries) {
+      if (entry.is_kernel) {
         const auto& t = kernels_[k++];
         e.launch({t->grid, t->block, t});
         while (!e.idle()) sc_core::wait(e.kernel_done);
+      } else if (entry.copy.to_device) {
+        e.memcpy_to_device(entry.copy.addr, entry.copy.size);
       }
     }
     done_ = e.results().size();
@@ -62,8 +58,6 @@ class accelsim_workload : public workload {
  private:
   kernelslist list_;
   std::vector<std::shared_ptr<const kernel_trace>> kernels_;
-  std::vector<memcpy_cmd> copies_;
-  std::string order_;  // per entry: 'k' kernel, 'c' MemcpyHtoD, '-' skipped
   size_t done_ = 0;
   std::string problem_;
 };

@@ -277,8 +277,6 @@ void load_config_file(gpu_config& c, const std::string& path) {
   load_config_text(c, os.str(), path);
 }
 
-std::vector<std::string> shipped_config_names() { return {"QV100", "RTX3070", "A100", "H100"}; }
-
 std::string shipped_config_dir(const std::string& name) {
   if (name == "QV100") return "SM7_QV100";
   if (name == "RTX3070") return "SM86_RTX3070";

@@ -76,8 +76,8 @@ struct gpu_config {
 bool apply_option(gpu_config& c, const std::string& name, const std::string& value, const std::string& where);
 void load_config_text(gpu_config& c, const std::string& text, const std::string& name);
 void load_config_file(gpu_config& c, const std::string& path);
-// Shipped configurations: "QV100", "RTX3070", "A100", "H100" (models/sm/configs/<dir>/).
-std::vector<std::string> shipped_config_names();
-std::string shipped_config_dir(const std::string& name);  // directory name, "" if unknown
+// Shipped configurations "QV100", "RTX3070", "A100", "H100": their directory under
+// models/sm/configs/ ("" if unknown).
+std::string shipped_config_dir(const std::string& name);
 
 }  // namespace gpuvp::sm

@@ -10,9 +10,7 @@ namespace gpuvp::sm {
 namespace {
 constexpr unsigned RZ = 255, URZ = 511;
 bool is_zero_reg(unsigned r) { return r == RZ || r == URZ; }
-}  // namespace
 
-namespace {
 // Adds v to the entry named n of a per-unit-kind list (appending it if new).
 void add_named(std::vector<std::pair<std::string, uint64_t>>& into, const std::string& n, uint64_t v) {
   auto it = std::find_if(into.begin(), into.end(), [&](auto& p) { return p.first == n; });
@@ -319,7 +317,6 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem) : cfg_(cfg),
 
 sm_core::~sm_core() = default;
 
-register_set* sm_core::id_oc_for(op_class c) { return id_oc_[unsigned(c)]; }
 register_set* sm_core::oc_ex_for(op_class c) { return oc_ex_[unsigned(c)]; }
 
 bool sm_core::can_take_cta() const {
@@ -368,9 +365,10 @@ unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
 
 void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
-  for (int d = 0; d < inst.ndst; ++d)
+  for (int d = 0; d < inst.ndst; ++d) {
     if (!is_zero_reg(inst.dst[d])) --w.reserved[inst.dst[d]];
-  for (int d = 0; d < inst.ndst; ++d) w.longop.reset(inst.dst[d]);
+    w.longop.reset(inst.dst[d]);
+  }
   --w.pending;
   warp_maybe_done(inst.warp);
 }
@@ -584,7 +582,6 @@ void sm_core::issue() {
       }
       any_sb |= why == unsigned(stall_cause::scoreboard);
       any_pipe |= why == unsigned(stall_cause::pipeline);
-      any_bar |= why == unsigned(stall_cause::barrier);
       return false;
     };
     if (gto_) {

@@ -87,7 +87,7 @@ class sm_core {
     const trace_warp* prog = nullptr;
     size_t next = 0;
     unsigned ibuf = 0;          // decoded instructions ready to issue (instruction buffer)
-    unsigned pending = 0;  // instructions in flight that write registers
+    unsigned pending = 0;  // issued instructions not yet written back (the warp ends at 0 once exited)
     std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
     uint64_t age = 0;      // launch order (GTO: oldest first)
     std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
@@ -115,11 +115,12 @@ class sm_core {
   void decode();
   void release_barrier_if_complete(unsigned cta_slot);
   void issue();
-  bool try_issue(unsigned sched, unsigned w, unsigned& issued_units_mask);
+  void two_level_order(unsigned sched);
+  bool two_level_waiting(unsigned wi) const;
+  bool try_issue(unsigned sched, unsigned w, unsigned& blocked);
   void complete(const warp_inst& inst);  // writeback of one instruction
   void warp_maybe_done(unsigned w);
   unsigned bank_of(unsigned reg, unsigned warp, unsigned sched) const;
-  register_set* id_oc_for(op_class c);
   register_set* oc_ex_for(op_class c);
 
   const gpu_config& cfg_;
@@ -142,8 +143,6 @@ class sm_core {
   // and the pending queue, over all the scheduler's warp slots, live or not.
   std::vector<std::vector<unsigned>> tl_active_;
   std::vector<std::deque<unsigned>> tl_pending_;
-  void two_level_order(unsigned sched);
-  bool two_level_waiting(unsigned wi) const;
   bool gto_ = false;
   std::vector<std::unique_ptr<register_set>> sets_;  // owns all ID_OC / OC_EX sets
   register_set* id_oc_[num_op_classes] = {};
