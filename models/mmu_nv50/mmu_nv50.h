@@ -119,7 +119,6 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   // A DMA slot was rebound: the engine/client's cached DMA object is dropped (accesses through
   // the socket do this themselves when gpu_ext::dma_bind changes).
   void rebind(uint32_t engine, uint32_t client);
-  const gpuvp::nv50::options& options() const { return opt_; }
   const gpuvp::nv50::tlb& engine_tlb(uint32_t engine) const { return tlbs_.at(engine & 0xf); }
   uint64_t fault_count_of(gpuvp::nv50::fault f) const;
 

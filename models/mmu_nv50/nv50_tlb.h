@@ -49,8 +49,6 @@ class tlb {
   const entry* insert(uint32_t chandesc, uint64_t virt, const pte& p, unsigned shift, bool* evicted = nullptr);
   void flush();
   unsigned valid_entries() const;
-  unsigned entries() const { return unsigned(entries_.size()); }
-  unsigned ways() const { return ways_; }
 
  private:
   static constexpr uint64_t valid_bit = uint64_t(1) << 63;

@@ -32,16 +32,6 @@ std::optional<generation> parse_generation(std::string_view name) {
   return std::nullopt;
 }
 
-const char* generation_name(generation g) {
-  switch (g) {
-    case generation::nv50: return "NV50";
-    case generation::g84: return "G84";
-    case generation::gt215: return "GT215";
-    case generation::mcp89: return "MCP89";
-  }
-  return "?";
-}
-
 const char* target_name(target t) {
   switch (t) {
     case target::vram: return "VRAM";
@@ -55,13 +45,6 @@ const char* target_name(target t) {
 const char* fault_name(fault f) {
   const auto i = size_t(f);
   return i < fault_names.size() ? fault_names[i] : "?";
-}
-
-std::optional<fault> parse_fault(std::string_view name) {
-  const std::string n = upper(name);
-  for (size_t i = 0; i < fault_names.size(); ++i)
-    if (n == fault_names[i]) return fault(i);
-  return std::nullopt;
 }
 
 bool engine_exists(generation g, uint32_t e) {

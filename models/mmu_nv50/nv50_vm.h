@@ -22,7 +22,6 @@ enum class generation : uint8_t { nv50, g84, gt215, mcp89 };
 // Accepts family and chip names: NV50/G80, G84 G86 G92 G94 G96 G98 G200 MCP77 MCP79, GT215
 // GT216 GT218, MCP89 (case-insensitive). nullopt for anything else.
 std::optional<generation> parse_generation(std::string_view name);
-const char* generation_name(generation g);
 
 // Target specifier of a linear address (channel descriptor, DMA object, PDE, PTE).
 enum class target : uint8_t { vram = 0, invalid = 1, sysram_snoop = 2, sysram_nosnoop = 3 };
@@ -65,7 +64,6 @@ enum class fault : uint8_t {
   reserved_bits = 12,   // PDE bit 4 / PTE bits 1-2 set while the policy says to fault
 };
 const char* fault_name(fault f);  // "NULL_DMAOBJ", ...
-std::optional<fault> parse_fault(std::string_view name);
 
 // Word 0..5 of a DMA object, every field decoded (raw field values, no policy applied).
 struct dmaobj {

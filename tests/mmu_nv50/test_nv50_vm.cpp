@@ -95,9 +95,7 @@ TEST(mmu_nv50_decode, NamesAndGenerations) {
   EXPECT_EQ(parse_generation("GT218"), generation::gt215);
   EXPECT_EQ(parse_generation("MCP89"), generation::mcp89);
   EXPECT_FALSE(parse_generation("GF100"));
-  EXPECT_EQ(parse_fault("pt_limit"), fault::pt_limit);
   EXPECT_STREQ(fault_name(fault::dmaobj_limit), "DMAOBJ_LIMIT");
-  EXPECT_FALSE(parse_fault("BOGUS"));
   // Engine gates: PCOUNTER/PFIFO_BG G84+, PCOPY/PDAEMON GT215+, 7 = PME (NV50) or PVCOMP (MCP89).
   EXPECT_TRUE(engine_exists(generation::nv50, engine::pfifo));
   EXPECT_FALSE(engine_exists(generation::nv50, engine::pfifo_bg));
