@@ -41,7 +41,7 @@ struct lane {
   std::unique_ptr<pfifo_component> pf;
   std::unique_ptr<host_stub> host;
   std::unique_ptr<sc_core::sc_signal<bool>> irq;
-  uint64_t inst = 0, ramfc = 0, pb = 0;
+  uint64_t inst = 0, ramfc = 0, pb = 0, runlist = 0;
   uint32_t words = 0;
   static constexpr unsigned chid = 1;
 
@@ -86,7 +86,6 @@ struct lane {
     w32(base + 0x8000, chid);
     runlist = base + 0x8000;
   }
-  uint64_t runlist = 0;
   void start() {
     host->wr(host->regs, 0x12f4, uint32_t(runlist >> 12));  // PLAYLIST
     host->wr(host->regs, 0x12ec, 1);                        // PLAYLIST_LEN
