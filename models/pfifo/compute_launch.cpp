@@ -3,7 +3,6 @@
 #include <sstream>
 #include <systemc>
 #include "compute.h"
-#include "pfifo.h"
 
 namespace gpuvp::pfifo {
 
@@ -17,10 +16,6 @@ compute_launch_engine::compute_launch_engine(std::string name, fifo_bus& bus, bo
       component(owner, "compute_component", "compute", "compute engine component the compute class launches on"),
       bus_(bus),
       gf100_(gf100) {
-  // The owner is the pfifo component (its fifo_bus base is private): its core holds the channel
-  // descriptors.
-  if (auto* pf = dynamic_cast<pfifo_component*>(const_cast<sc_core::sc_object*>(owner)))
-    channel_desc = [pf](unsigned ch) { return ch < pf->core().channel_count() ? pf->core().chan(ch).inst_desc : 0xffffffffu; };
   if (!kernels.get().empty()) {
     try {
       for (const auto& e : sm::parse_kernelslist(kernels).entries)

@@ -53,8 +53,8 @@ class compute_launch_engine : public engine {
   };
   uint64_t launches = 0, completed = 0, launch_errors = 0, kernel_errors = 0, notifies = 0, releases = 0;
   static constexpr uint32_t vm_engine_pgraph = 0x0, vm_client_prop = 0x0b;
-  // The channel descriptor of channel `ch` (the vm_context of its kernels); by default the owning
-  // pfifo component's channel state (fifo_core::channel::inst_desc), 0xffffffff without one.
+  // The channel descriptor of channel `ch` (the vm_context of its kernels): the pfifo component
+  // that creates the engine sets it (fifo_core::channel::inst_desc); unset: 0xffffffff.
   std::function<uint32_t(unsigned ch)> channel_desc;
   std::vector<std::string> errors;  // launch errors (first 8)
   void describe_errors(std::vector<std::string>& out) const override;

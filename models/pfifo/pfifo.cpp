@@ -99,7 +99,9 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     } else if (kind == "null") {
       e = std::make_unique<null_engine>(ename);
     } else if (kind == "compute") {
-      e = std::make_unique<compute_launch_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100, this);
+      auto c = std::make_unique<compute_launch_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100, this);
+      c->channel_desc = [this](unsigned ch) { return ch < core_->channel_count() ? core_->chan(ch).inst_desc : 0xffffffffu; };
+      e = std::move(c);
     } else {
       throw config_error(engine_map.path() + ": unknown engine kind '" + kind + "' (m2mf, record, null, compute)");
     }
