@@ -352,6 +352,7 @@ void pb_workload::run(platform& p, host_port& h) {
   const uint64_t bar = p.bar0_base, regs = bar + pf.regs_base, userd = bar + pf.userd_offset();
   const uint64_t vram = pf.vram_base, ramin = pf.ramin_base;
   const bool g80 = g >= gen::g80;
+  auto reg_at = [&](const gpuvp::reg& r) { return regs + r.offset(); };  // a PFIFO register's BAR0 address
   auto poke32 = [&](uint64_t a, uint32_t v) { h.poke(a, &v, 4); };
   auto peek32 = [&](uint64_t a) { uint32_t v = 0; h.peek(a, &v, 4); return v; };
   auto obj_addr = [&](unsigned ch, uint32_t sel) {
@@ -441,14 +442,14 @@ void pb_workload::run(platform& p, host_port& h) {
     for (auto& [id, c] : chans) {  // bind, then start (nouveau's nv50_chan_bind / nv50_chan_start)
       if (!c.declared) continue;
       const uint32_t e = g >= gen::g84 ? uint32_t((c.inst + g84_ramfc_offset) >> 8) : uint32_t(c.inst >> 12);
-      h.write32(regs + 0x600 + 4 * id, e);
-      h.write32(regs + 0x600 + 4 * id, 0x80000000u | e);
+      h.write32(reg_at(*pf.chan_table[id]), e);
+      h.write32(reg_at(*pf.chan_table[id]), 0x80000000u | e);
     }
-    h.write32(regs + 0x12f4, uint32_t(runlist_address >> 12));  // PLAYLIST
-    h.write32(regs + 0x12ec, uint32_t(runlist.size()));         // PLAYLIST_LEN: commit
-    h.write32(regs + 0x1200, 1);                                // CACHE1_PUSH0.ACCESS
-    h.write32(regs + 0x1250, 1);                                // CACHE1_PULL0.ACCESS
-    h.write32(regs + 0x500, 1);                                 // CACHES.REASSIGN
+    h.write32(reg_at(pf.playlist), uint32_t(runlist_address >> 12));
+    h.write32(reg_at(pf.playlist_len), uint32_t(runlist.size()));  // commit
+    h.write32(reg_at(pf.push0), 1);   // ACCESS
+    h.write32(reg_at(pf.pull0), 1);   // ACCESS
+    h.write32(reg_at(pf.caches), 1);  // REASSIGN
   }
   if (nv04_family(g)) {
     // NV4:G80 as nouveau does it: RAMFC records (dma*_new / *_chan_ramfc_write: DMA_PUT = DMA_GET =
@@ -475,26 +476,26 @@ void pb_workload::run(platform& p, host_port& h) {
       h.poke(ramin + nv04_ramfc_offset + uint64_t(id) * l.size, f.data(), l.size);
       mode_bits |= 1u << id;
     }
-    h.write32(regs + 0x210, 3u << 24 | (bits - 9) << 16 | uint32_t(ro >> 8));  // RAMHT: search 128, size, base
-    if (g == gen::nv40) h.write32(regs + 0x220, 0x30000u | uint32_t(nv04_ramfc_offset >> 16));
-    else h.write32(regs + 0x214, uint32_t(nv04_ramfc_offset >> 8) | (g >= gen::nv25 ? 0x10000u : 0));
-    h.write32(regs + 0x1200, 1);  // CACHE1_PUSH0
-    h.write32(regs + 0x1250, 1);  // CACHE1_PULL0
-    h.write32(regs + 0x500, 1);   // CACHES.REASSIGN
-    h.write32(regs + 0x504, mode_bits);  // MODE: the channels in DMA mode
+    h.write32(reg_at(pf.ramht_reg), 3u << 24 | (bits - 9) << 16 | uint32_t(ro >> 8));  // search 128, size, base
+    if (g == gen::nv40) h.write32(reg_at(pf.ramfc40_reg), 0x30000u | uint32_t(nv04_ramfc_offset >> 16));
+    else h.write32(reg_at(pf.ramfc_reg), uint32_t(nv04_ramfc_offset >> 8) | (g >= gen::nv25 ? 0x10000u : 0));
+    h.write32(reg_at(pf.push0), 1);
+    h.write32(reg_at(pf.pull0), 1);
+    h.write32(reg_at(pf.caches), 1);
+    h.write32(reg_at(pf.mode), mode_bits);  // the channels in DMA mode
   }
   // Channel setup through gpuvp's own registers (NV3, GF100), then the kicks through USERD.
   for (auto& [id, c] : chans) {
     if (!c.declared || ramfc || nv04_family(g)) continue;
-    h.write32(regs + 0x300, id);
-    h.write32(regs + 0x308, uint32_t(c.inst >> 12));  // channel descriptor: VRAM target
-    h.write32(regs + 0x30c, pb_sel);
-    h.write32(regs + 0x310, uint32_t(c.limit));
-    h.write32(regs + 0x314, uint32_t(bias + c.ib_addr));
-    h.write32(regs + 0x318, uint32_t((bias + c.ib_addr) >> 32));
-    h.write32(regs + 0x31c, c.order);
-    h.write32(regs + 0x324, c.ib ? 0 : uint32_t(c.pb));  // IB mode: DMA_GET = DMA_PUT = 0 until the first entry
-    h.write32(regs + 0x304, 1u | uint32_t(c.ib) << 1 | uint32_t(c.big_endian) << 2 | uint32_t(c.sli) << 3 | (c.sli_mask & 0xfff) << 16);
+    h.write32(reg_at(pf.chan_sel), id);
+    h.write32(reg_at(pf.chan_inst), uint32_t(c.inst >> 12));  // channel descriptor: VRAM target
+    h.write32(reg_at(pf.chan_pb_dma), pb_sel);
+    h.write32(reg_at(pf.chan_limit), uint32_t(c.limit));
+    h.write32(reg_at(pf.chan_ib_lo), uint32_t(bias + c.ib_addr));
+    h.write32(reg_at(pf.chan_ib_hi), uint32_t((bias + c.ib_addr) >> 32));
+    h.write32(reg_at(pf.chan_ib_order), c.order);
+    h.write32(reg_at(pf.chan_get), c.ib ? 0 : uint32_t(c.pb));  // IB mode: DMA_GET = DMA_PUT = 0 until the first entry
+    h.write32(reg_at(pf.chan_ctrl), 1u | uint32_t(c.ib) << 1 | uint32_t(c.big_endian) << 2 | uint32_t(c.sli) << 3 | (c.sli_mask & 0xfff) << 16);
   }
   for (auto& [id, c] : chans) {
     if (!c.declared) continue;
@@ -513,30 +514,26 @@ void pb_workload::run(platform& p, host_port& h) {
   std::string last_busy;
   for (;;) {
     h.wait(sc_core::sc_time(double(poll_ps), sc_core::SC_PS));
-    const uint32_t intr = h.read32(regs + 0x100);
+    const uint32_t intr = h.read32(reg_at(pf.intr));
     if (intr & fifo_core::intr_notify) ++notifies;
-    while (h.read32(regs + 0x1f20)) {  // ERR_PENDING; ERR_CHANNEL..ERR_POS_HI; ERR_ACK
-      seen_error e{h.read32(regs + 0x1f00), err_type(h.read32(regs + 0x1f04)), h.read32(regs + 0x1f08), h.read32(regs + 0x1f0c),
-                   uint64_t(h.read32(regs + 0x1f14)) << 32 | h.read32(regs + 0x1f10)};
+    while (h.read32(reg_at(pf.err_pending))) {
+      seen_error e{h.read32(reg_at(pf.err_channel)), err_type(h.read32(reg_at(pf.err_kind))), h.read32(reg_at(pf.err_code)),
+                   h.read32(reg_at(pf.err_word)), uint64_t(h.read32(reg_at(pf.err_pos_hi))) << 32 | h.read32(reg_at(pf.err_pos_lo))};
       errors.push_back(e);
-      h.write32(regs + 0x1f1c, 1);
+      h.write32(reg_at(pf.err_ack), 1);
     }
-    if (intr) h.write32(regs + 0x100, intr);
+    if (intr) h.write32(reg_at(pf.intr), intr);
     bool busy = false;
     for (auto& [id, c] : chans) {
       if (!c.declared) continue;
-      h.write32(regs + 0x300, id);
-      const uint32_t st = h.read32(regs + 0x320);
+      h.write32(reg_at(pf.chan_sel), id);
+      const uint32_t st = h.read32(reg_at(pf.chan_status));
       if ((st & 1) && !(st & 0x20)) {
         busy = true;
-        last_busy = "channel " + std::to_string(id) + " CHAN_STATUS 0x" + [&] {
-          std::ostringstream os;
-          os << std::hex << st;
-          return os.str();
-        }();
+        last_busy = "channel " + std::to_string(id) + " CHAN_STATUS " + hex_str(st);
       }
     }
-    if (!busy && !h.read32(regs + 0x1f20)) {
+    if (!busy && !h.read32(reg_at(pf.err_pending))) {
       finished = true;
       break;
     }
@@ -550,12 +547,12 @@ void pb_workload::run(platform& p, host_port& h) {
   if (ramfc && finished)
     for (auto& [id, c] : chans) {
       if (!c.declared) continue;
-      h.write32(regs + 0x12fc, uint32_t(c.inst >> 12));
-      for (int i = 0; i < 1000 && h.read32(regs + 0x12fc) == 0xffffffff; ++i) h.wait(sc_core::sc_time(100, sc_core::SC_NS));
+      h.write32(reg_at(pf.kick_channel), uint32_t(c.inst >> 12));
+      for (int i = 0; i < 1000 && h.read32(reg_at(pf.kick_channel)) == 0xffffffff; ++i) h.wait(sc_core::sc_time(100, sc_core::SC_NS));
     }
   // Leave no interrupt pending, as a driver would: clear PFIFO's INTR so its line drops, then
   // acknowledge the latched bits in the PMC's INTR (W1C).
-  h.write32(regs + 0x100, 0xffffffff);
+  h.write32(reg_at(pf.intr), 0xffffffff);
   h.wait(sc_core::sc_time(10, sc_core::SC_NS));
   // A VM fault behind an expected MEM_FAULT was seen and handled: acknowledge it in the MMU
   // (FAULT_STATUS, W1C). Unexpected ones still fail check() as unexpected PFIFO errors.
