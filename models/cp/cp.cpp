@@ -45,7 +45,6 @@ struct cp_model::uc : afuc_env {
   uint64_t accounted = 0, packets_seen = 0, irqs_seen = 0;
   std::array<uint64_t, 128> by_id_seen{};
   bool waiting = false;
-  sc_core::sc_time last_delay;  // annotated by the last b_transport
   counter instructions, cycles;
   // ROQ state (SQE / PFP)
   unsigned level = 0;
@@ -111,13 +110,14 @@ struct cp_model::uc : afuc_env {
     waiting = false;
   }
 
-  bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) {
+  // One b_transport at the local time; `delay` (if given) receives the delay it annotated.
+  bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay = nullptr) {
     catch_up();
     transaction t(cmd, addr, data, len);
     sc_core::sc_time& offset = lt.offset();
     const sc_core::sc_time before = offset;
     m.mem->b_transport(t.gp, offset);
-    last_delay = offset - before;
+    if (delay) *delay = offset - before;
     lt.update();
     if (t.gp.is_dmi_allowed()) m.dmi_hint_ = true;
     if (!t.ok()) {
@@ -171,8 +171,9 @@ struct cp_model::uc : afuc_env {
       return true;
     }
     std::vector<uint32_t> tmp(n);
-    if (!access(tlm::TLM_READ_COMMAND, addr, tmp.data(), 4 * n)) return false;
-    m.fetch_delay_[n] = last_delay;
+    sc_core::sc_time delay;
+    if (!access(tlm::TLM_READ_COMMAND, addr, tmp.data(), 4 * n, &delay)) return false;
+    m.fetch_delay_[n] = delay;
     out.insert(out.end(), tmp.begin(), tmp.end());
     return true;
   }
@@ -291,6 +292,17 @@ struct cp_model::uc : afuc_env {
     return m.reg_read(a & 0x3ffff);
   }
 
+  // Control registers whose stored value is all the behaviour they need (not reported as
+  // unmodelled): REG_WRITE_ADDR, REG_READ_DWORDS/_ADDR, LOAD_STORE_HI, PREEMPT_TRIGGER,
+  // SECURE_MODE, THREAD_SYNC and MEM_READ_ADDR/_HI/_DWORDS.
+  bool kept_as_stored(uint32_t r) const {
+    switch (r) {
+      case 0x024: case 0x026: case 0x027: case 0x058:
+      case CTRL_PREEMPT_TRIGGER: case CTRL_SECURE_MODE: case CTRL_THREAD_SYNC: return true;
+      default: return r >= mem_read_base() && r <= mem_read_base() + 2;
+    }
+  }
+
   void ctrl_write(uint32_t r, uint32_t v) override {
     r &= 0xfff;
     ctrl[r] = v;
@@ -327,7 +339,6 @@ struct cp_model::uc : afuc_env {
       case CTRL_PREEMPT_TRIGGER:  // the SQE preempts itself
         if ((v & 1) && gen() >= 6) request_preempt(true);
         break;
-      case CTRL_SECURE_MODE: case CTRL_THREAD_SYNC: break;
       case 0x0f2: cs_words.push_back(v); break;
       case 0x0f3:
         catch_up();
@@ -359,7 +370,6 @@ struct cp_model::uc : afuc_env {
                     " (header " + hex32(v) + ")");
         break;
       case 0x060: case 0x061: break;  // PACKET_TABLE_WRITE_ADDR / PACKET_TABLE_WRITE (in the ISS)
-      case 0x058: case 0x024: case 0x026: case 0x027: break;  // LOAD_STORE_HI, REG_WRITE_ADDR, REG_READ_*
       case 0x0f8:  // PFP -> MEQ
         if (m.meq_.size() >= m.meq_depth)
           block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
@@ -368,8 +378,7 @@ struct cp_model::uc : afuc_env {
         m.meq_push_ev_.notify(sc_core::SC_ZERO_TIME);
         break;
       default:
-        if (r != mem_read_base() && r != mem_read_base() + 1 && r != mem_read_base() + 2)
-          m.unmodelled_ctrl_.insert(r);  // stored, no behaviour: listed for the report
+        if (!kept_as_stored(r)) m.unmodelled_ctrl_.insert(r);  // stored, no behaviour: listed for the report
         break;
     }
   }
@@ -377,8 +386,7 @@ struct cp_model::uc : afuc_env {
   uint32_t ctrl_read(uint32_t r) override {
     r &= 0xfff;
     if (r == 0x054) return level;  // IB_LEVEL
-    if (r != 0x058 && r != CTRL_PREEMPT_TRIGGER && r != CTRL_SECURE_MODE && r != CTRL_THREAD_SYNC && r != 0x024 && r != 0x026 && r != 0x027 && (r < mem_read_base() || r > mem_read_base() + 2))
-      m.unmodelled_ctrl_.insert(r);
+    if (!kept_as_stored(r)) m.unmodelled_ctrl_.insert(r);
     return ctrl[r];
   }
 
