@@ -120,6 +120,12 @@ dma_object parse_g80_dmaobj(const uint32_t w[6]) {
 }
 
 // ---------------------------------------------------------------- core
+std::string hex_string(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
 fifo_core::fifo_core(const core_config& cfg, fifo_bus& bus) : cfg_(cfg), bus_(bus), chans_(cfg.channels) {
   for (unsigned i = 0; i < chans_.size(); ++i) {
     chans_[i].id = i;
@@ -202,9 +208,7 @@ void fifo_core::housekeeping(uint64_t& now) {
   if (runlist_pending_) {
     std::vector<uint32_t> ids(runlist_count_);
     if (runlist_count_ && !bus_.inst(false, runlist_addr_, ids.data(), unsigned(4 * ids.size()), now)) {
-      char b[64];
-      snprintf(b, sizeof b, "runlist at 0x%llx is not readable", (unsigned long long)runlist_addr_);
-      ramfc_problems.push_back(b);
+      ramfc_problems.push_back("runlist at " + hex_string(runlist_addr_) + " is not readable");
       ids.clear();
     }
     for (auto& c : chans_) c.in_runlist = false;
@@ -226,9 +230,7 @@ bool fifo_core::load_channel(channel& c, uint64_t& now) {
   const unsigned n = ramfc_bytes();
   if (!bus_.inst(false, c.ramfc, f, n, now)) {
     c.ramfc_bad = true;
-    char b[96];
-    snprintf(b, sizeof b, "channel %u: RAMFC at 0x%llx is not readable", c.id, (unsigned long long)c.ramfc);
-    ramfc_problems.push_back(b);
+    ramfc_problems.push_back("channel " + std::to_string(c.id) + ": RAMFC at " + hex_string(c.ramfc) + " is not readable");
     return false;
   }
   ++ramfc_loads;
@@ -368,9 +370,7 @@ void fifo_core::save_channel(channel& c, uint64_t& now) {
   if (cfg_.nv04_ramfc) fill_nv04(c, f);
   else fill_nv50(c, f);
   if (!bus_.inst(true, c.ramfc, f, ramfc_bytes(), now)) {
-    char b[96];
-    snprintf(b, sizeof b, "channel %u: RAMFC at 0x%llx is not writable", c.id, (unsigned long long)c.ramfc);
-    ramfc_problems.push_back(b);
+    ramfc_problems.push_back("channel " + std::to_string(c.id) + ": RAMFC at " + hex_string(c.ramfc) + " is not writable");
   }
   ++ramfc_saves;
   c.put_written = c.ib_put_written = false;

@@ -242,6 +242,9 @@ const layout* of(gen g);  // nullptr for NV3 and G80+
 constexpr uint32_t fetch_big_endian = 1u << 31;  // DMA_FETCH bit 31 (NV11:G80)
 }  // namespace nv04_ramfc
 
+// "0x" and v in hex (messages).
+std::string hex_string(uint64_t v);
+
 // RAMHT hash (nouveau ramht.c): xor-fold the handle in `bits`-bit pieces, xor chid << (bits-4).
 uint32_t ramht_hash(uint32_t handle, unsigned bits, unsigned chid);
 unsigned ramht_bits(uint32_t size_bytes);

@@ -16,11 +16,6 @@ uint64_t ps(const sc_core::sc_time& t) { return uint64_t(t.to_seconds() * 1e12 +
 constexpr uint32_t vm_pfifo = 0x5, vm_pfifo_bg = 0xc, vm_pgraph = 0x0, vm_pcopy = 0xd;
 constexpr uint32_t client_pfifo_write = 0x04, client_pfifo_read = 0x08, client_dispatch = 0x03, client_pcopy = 0x13;
 
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
 }  // namespace
 
 pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_module(name) {
@@ -570,7 +565,7 @@ bool pfifo_component::qtest(const std::vector<std::string>& words, std::string& 
     try {
       const auto ch = parse_u64(words[2]);
       if (ch >= core_->channel_count()) throw std::out_of_range("channel");
-      reply = "OK " + hex(core_->chan(unsigned(ch)).ref);
+      reply = "OK " + hex_string(core_->chan(unsigned(ch)).ref);
     } catch (const std::exception&) {
       reply = "FAIL bad channel '" + words[2] + "'";
     }
@@ -606,7 +601,7 @@ std::vector<std::string> pfifo_component::modelled_errors() {
   std::vector<std::string> v;
   for (const auto& r : core_->errors())
     v.push_back(std::string("unacknowledged ") + err_type_name(r.type) + "(" + err_code_name(gen_, r.type, r.code) +
-                ") on channel " + std::to_string(r.channel) + ", word " + hex(r.word) + " at " + hex(r.position));
+                ") on channel " + std::to_string(r.channel) + ", word " + hex_string(r.word) + " at " + hex_string(r.position));
   if (core_->hangs > expected_hangs)
     for (unsigned i = 0; i < core_->channel_count(); ++i)
       if (core_->chan(i).hung)

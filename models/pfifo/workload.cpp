@@ -72,12 +72,6 @@ constexpr uint64_t nv04_ramfc_offset = 0x20000;
 constexpr unsigned nv04_max_channels = 32;
 bool nv04_family(gen g) { return g >= gen::nv4 && g < gen::g80; }
 
-std::string hex_str(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
 uint64_t num(const std::string& t, const std::string& what) {
   try {
     return parse_u64(t);
@@ -311,15 +305,15 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
     for (const auto& d : w->dmaobjs) {
       const uint64_t at = uint64_t(d.sel) * 16;
       if (at + 12 > nv04_ramfc_offset && at < end)
-        throw std::runtime_error(origin + ": dmaobj selector " + hex_str(d.sel) + " overlaps RAMFC (RAMIN " +
-                                 hex_str(nv04_ramfc_offset) + "-" + hex_str(end - 1) + ")");
+        throw std::runtime_error(origin + ": dmaobj selector " + hex_string(d.sel) + " overlaps RAMFC (RAMIN " +
+                                 hex_string(nv04_ramfc_offset) + "-" + hex_string(end - 1) + ")");
     }
   }
   if (w->g >= gen::g80 && w->g < gen::gf100)
     for (const auto& d : w->dmaobjs) {
       const uint64_t at = uint64_t(d.sel) * 16, ramfc_at = w->g >= gen::g84 ? g84_ramfc_offset : 0;
       if ((at + 24 > ramfc_at && at < ramfc_at + ramfc::size(w->g)) || d.sel == pb_selector_g80)
-        throw std::runtime_error(origin + ": dmaobj selector " + hex_str(d.sel) + " overlaps the channel's RAMFC or the pushbuffer object (selector 0x600)");
+        throw std::runtime_error(origin + ": dmaobj selector " + hex_string(d.sel) + " overlaps the channel's RAMFC or the pushbuffer object (selector 0x600)");
     }
   for (auto& o : w->objects)
     if (!w->chans.count(o.ch) || !w->chans[o.ch].declared)
@@ -461,8 +455,8 @@ void pb_workload::run(platform& p, host_port& h) {
     const uint64_t rf_end = nv04_ramfc_offset + uint64_t(pf.core().channel_count()) * l.size;
     if (bits < 9 || bits > 12 || (ro & 0xfff) || ro > 0xfff000 || (ro < rf_end && ro + rsize > nv04_ramfc_offset)) {
       run_problems.push_back("NV03_PFIFO_RAMHT cannot place ramht_size " + std::to_string(rsize) + " at ramht_offset " +
-                             hex_str(ro) + " (4-32 KiB, 4 KiB aligned, clear of RAMFC at RAMIN " +
-                             hex_str(nv04_ramfc_offset) + "-" + hex_str(rf_end - 1) + ")");
+                             hex_string(ro) + " (4-32 KiB, 4 KiB aligned, clear of RAMFC at RAMIN " +
+                             hex_string(nv04_ramfc_offset) + "-" + hex_string(rf_end - 1) + ")");
       return;
     }
     uint32_t mode_bits = 0;
@@ -530,7 +524,7 @@ void pb_workload::run(platform& p, host_port& h) {
       const uint32_t st = h.read32(reg_at(pf.chan_status));
       if ((st & 1) && !(st & 0x20)) {
         busy = true;
-        last_busy = "channel " + std::to_string(id) + " CHAN_STATUS " + hex_str(st);
+        last_busy = "channel " + std::to_string(id) + " CHAN_STATUS " + hex_string(st);
       }
     }
     if (!busy && !h.read32(reg_at(pf.err_pending))) {
