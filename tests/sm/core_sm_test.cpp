@@ -401,7 +401,8 @@ TEST(sm_core, two_level_scheduler_demotes_warps_waiting_on_loads) {
   EXPECT_EQ(r.cycles, 134u);
   EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::scoreboard)], 60u);
   EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::idle)], 66u);
-  // Loose round robin over the same trace: w0 stays eligible and w1/w2 issue in slot order.
+  // Loose round robin over the same trace: w0 stays eligible and w1/w2 issue in slot order; the
+  // kernel is still w0's load chain (LDG at 2, data back at 126, FFMA 126 -> 133): 134 cycles.
   c.scheduler = "lrr";
   gpu_sim g2(c, &m, 1);
   issues.clear();
