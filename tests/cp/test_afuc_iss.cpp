@@ -508,8 +508,8 @@ TEST_F(cpIssTest, StarvedInstructionIsRetriedAfterTheHandler) {
 }
 
 // SQE registers (a6xx cwrite/cread with flag 0x8 = swrite/sread): SP and STACKn are the return
-// stack. call at 0 pushes 2 (after its delay slot); sread SP = 1, STACK0 = 2. Then swrite
-// STACK0 = 7 makes the ret at 5 return to 7; ctrl stays untouched.
+// stack. The call at 0 pushes 2 (the instruction after its delay slot); sread SP = 1, STACK0 = 2.
+// Then swrite STACK0 = 7 makes the ret at 7 return to 7 instead of 2; ctrl stays untouched.
 TEST_F(cpIssTest, SqeRegistersAreTheReturnStack) {
   load(R"(
 	call #3
@@ -523,7 +523,7 @@ TEST_F(cpIssTest, SqeRegistersAreTheReturnStack) {
 	nop
 	mov $05, 0x5
 )");
-  // 0 call, 1 delay, 3, 4, 5, 6, 7 ret, 8 delay, then 7 again? no: ret target is STACK0 = 7
+  // 0 call, 1 (delay slot), 3, 4, 5, 6, 7 ret, 8 (delay slot): 8 instructions, then pc = 7
   iss.run(8);
   EXPECT_EQ(iss.reg(2), 1u);
   EXPECT_EQ(iss.reg(3), 2u);

@@ -30,6 +30,33 @@ struct cpModel : gpuvp::testing::sim_test {
     b = std::make_unique<cp_bench>("bench", std::move(script));
     sc_core::sc_start();
   }
+
+  // A Debian Adreno SQE file (GPUVP_ADRENO_FW_DIR) as cp.firmware, booted from memory (autostart
+  // off, control register 0 = ctrl0): its words, or none when the file is missing (fw_path names it).
+  std::string fw_path;
+  std::vector<uint32_t> use_real_firmware(const std::string& file, const char* ctrl0) {
+    const char* env = std::getenv("GPUVP_ADRENO_FW_DIR");
+    fw_path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/" + file;
+    std::vector<uint32_t> words;
+    try {
+      words = read_words(fw_path);
+    } catch (const std::exception&) {
+      return {};
+    }
+    config::global().set("bench.cp.firmware", fw_path, "test");
+    config::global().set("bench.cp.autostart", "false", "test");
+    config::global().set("bench.cp.ctrl0", ctrl0, "test");
+    return words;
+  }
+  std::string fw_missing() const { return fw_path + " not found (tools/fetch-adreno-firmware.sh DIR; GPUVP_ADRENO_FW_DIR)"; }
+  // The image (file without its header) at 0x800000 = CP_SQE_INSTR_BASE, then CP_SQE_CNTL = 1:
+  // the boot code reads its jump table from there.
+  static void boot_from_memory(cp_bench& b, const std::vector<uint32_t>& file) {
+    const uint64_t image = 0x800000;
+    b.mem.load(image, file.data() + 1, 4 * (file.size() - 1));
+    b.write_reg(CP_SQE_INSTR_BASE, uint32_t(image));
+    b.write_reg(CP_SQE_CNTL, 1);
+  }
 };
 }  // namespace
 
@@ -543,22 +570,10 @@ struct real_fw { const char* file; const char* ctrl0; };
 class cpRealFirmware : public cpModel, public ::testing::WithParamInterface<real_fw> {};
 
 TEST_P(cpRealFirmware, RunsATinyStream) {
-  const char* env = std::getenv("GPUVP_ADRENO_FW_DIR");
-  const std::string path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/" + GetParam().file;
-  std::vector<uint32_t> file;
-  try {
-    file = read_words(path);
-  } catch (const std::exception&) {
-    GTEST_SKIP() << path << " not found (tools/fetch-adreno-firmware.sh DIR; GPUVP_ADRENO_FW_DIR)";
-  }
-  config::global().set("bench.cp.firmware", path, "test");
-  config::global().set("bench.cp.autostart", "false", "test");
-  config::global().set("bench.cp.ctrl0", GetParam().ctrl0, "test");
+  const std::vector<uint32_t> file = use_real_firmware(GetParam().file, GetParam().ctrl0);
+  if (file.empty()) GTEST_SKIP() << fw_missing();
   run([&file](cp_bench& b) {
-    const uint64_t image = 0x800000;
-    b.mem.load(image, file.data() + 1, 4 * (file.size() - 1));  // the image without the header
-    b.write_reg(CP_SQE_INSTR_BASE, uint32_t(image));
-    b.write_reg(CP_SQE_CNTL, 1);
+    boot_from_memory(b, file);
     b.submit({t7(0x10, 0), t4(CP_SCRATCH_REG0, 1), 0x42, t7(0x3d, 3), 0x8000, 0, 0x77});
     ASSERT_TRUE(b.wait_idle()) << "SQE at pc " << std::hex << b.cp.iss(0).pc();
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x42u);
@@ -587,20 +602,10 @@ INSTANTIATE_TEST_SUITE_P(cpSqe, cpRealFirmware,
 // on CP_CONTEXT_SWITCH_CNTL.STOP and left (iret or preemptleave) without a fault, STOP clears,
 // and the ring goes on. What the routine does inside is not checked.
 TEST_F(cpModel, A630PreemptionRoutineIsEnteredAndLeft) {
-  const char* env = std::getenv("GPUVP_ADRENO_FW_DIR");
-  const std::string path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/a630_sqe.fw";
-  std::vector<uint32_t> file;
-  try {
-    file = read_words(path);
-  } catch (const std::exception&) {
-    GTEST_SKIP() << path << " not found (tools/fetch-adreno-firmware.sh DIR; GPUVP_ADRENO_FW_DIR)";
-  }
-  config::global().set("bench.cp.firmware", path, "test");
-  config::global().set("bench.cp.autostart", "false", "test");
+  const std::vector<uint32_t> file = use_real_firmware("a630_sqe.fw", "0");
+  if (file.empty()) GTEST_SKIP() << fw_missing();
   run([&file](cp_bench& b) {
-    b.mem.load(0x800000, file.data() + 1, 4 * (file.size() - 1));
-    b.write_reg(CP_SQE_INSTR_BASE, 0x800000);
-    b.write_reg(CP_SQE_CNTL, 1);
+    boot_from_memory(b, file);
     b.submit({t7(0x10, 0), t4(CP_SCRATCH_REG0, 1), 0x42});
     ASSERT_TRUE(b.wait_idle());
     EXPECT_NE(b.cp.iss(0).sqe_reg(SQE_PREEMPT_INSTR), 0u);  // set by the boot code (swrite)
@@ -619,22 +624,11 @@ TEST_F(cpModel, A630PreemptionRoutineIsEnteredAndLeft) {
 // THREAD_SYNC (control 0x200) bit 0 and spins at pc 0xaa until bit 1 is set. With
 // lpac_boot_ack off nothing sets it (there is no LPAC): no packet is ever dispatched.
 TEST_F(cpModel, A660WaitsForLpacWithoutTheBootAck) {
-  const char* env = std::getenv("GPUVP_ADRENO_FW_DIR");
-  const std::string path = std::string(env ? env : GPUVP_ADRENO_FW_DIR_DEFAULT) + "/a660_sqe.fw";
-  std::vector<uint32_t> file;
-  try {
-    file = read_words(path);
-  } catch (const std::exception&) {
-    GTEST_SKIP() << path << " not found (tools/fetch-adreno-firmware.sh DIR; GPUVP_ADRENO_FW_DIR)";
-  }
-  config::global().set("bench.cp.firmware", path, "test");
-  config::global().set("bench.cp.autostart", "false", "test");
-  config::global().set("bench.cp.ctrl0", "0x30000000", "test");
+  const std::vector<uint32_t> file = use_real_firmware("a660_sqe.fw", "0x30000000");
+  if (file.empty()) GTEST_SKIP() << fw_missing();
   config::global().set("bench.cp.lpac_boot_ack", "false", "test");
   run([&file](cp_bench& b) {
-    b.mem.load(0x800000, file.data() + 1, 4 * (file.size() - 1));
-    b.write_reg(CP_SQE_INSTR_BASE, 0x800000);
-    b.write_reg(CP_SQE_CNTL, 1);
+    boot_from_memory(b, file);
     b.submit({t7(0x10, 0)});
     EXPECT_FALSE(b.wait_idle(sc_core::sc_time(20, sc_core::SC_US)));
     const uint32_t pc = b.cp.iss(0).pc();
