@@ -298,7 +298,7 @@ void fifo_core::take_nv04(channel& c, const uint32_t* f) {
   c.inst = cfg_.ramin_base;
 }
 
-void fifo_core::fill_nv04(channel& c, uint32_t* f) {
+void fifo_core::fill_nv04(const channel& c, uint32_t* f) const {
   const auto& l = *nv04_ramfc::of(cfg_.g);
   auto set = [&](int off, uint32_t v) { f[off / 4] = v; };
   set(l.dma_put, uint32_t(c.dma_put));
@@ -376,7 +376,7 @@ void fifo_core::save_channel(channel& c, uint64_t& now) {
   c.put_written = c.ib_put_written = false;
 }
 
-void fifo_core::fill_nv50(channel& c, uint32_t* f) {
+void fifo_core::fill_nv50(const channel& c, uint32_t* f) const {
   auto set = [&](uint32_t off, uint32_t v) { f[off / 4] = v; };
   set(ramfc::ib_put, c.ib_put);
   set(ramfc::ib_get, c.ib_get);

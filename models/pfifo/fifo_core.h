@@ -330,8 +330,8 @@ class fifo_core {
   void save_channel(channel& c, uint64_t& now);
   void take_nv50(channel& c, const uint32_t* f);
   void take_nv04(channel& c, const uint32_t* f);
-  void fill_nv50(channel& c, uint32_t* f);
-  void fill_nv04(channel& c, uint32_t* f);
+  void fill_nv50(const channel& c, uint32_t* f) const;
+  void fill_nv04(const channel& c, uint32_t* f) const;
   void housekeeping(uint64_t& now);
   void reset_channel(channel& c);
   bool can_pull(const channel& c) const;
