@@ -91,16 +91,22 @@ class compute_mmu : public gpuvp::testing::sim_test {
     bar0->out.bind(mmu->regs.in);
     mmu->fault_irq.bind(*irq);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    // Selector 2: paged, everything from the page tables, base 0, limit 0xffffffffff (as the MMU's
-    // own tests build it). G84 PDE 0 at structure + 0x200: small pages, table at VRAM 0x200000.
-    // PTEs 0..15: page i -> VRAM linear 0xa0000000 + i * 4 KiB, present; page 0x40 left empty.
+    // Channel 0x100: page table at VRAM 0x200000, pages -> 0xa0000000; page 0x40 left empty.
+    load_channel(0x100000, 0x200000, 0xa0000000);
+  }
+
+  // A channel structure at VRAM `structure`. Selector 2: paged, everything from the page tables,
+  // base 0, limit 0xffffffffff (as the MMU's own tests build it). G84 PDE 0 at structure + 0x200:
+  // small pages, table at VRAM `table`. PTEs 0..15: page i -> VRAM linear `linear` + i * 4 KiB,
+  // present.
+  void load_channel(uint64_t structure, uint64_t table, uint64_t linear) {
     const uint32_t d[6] = {0x7fc0003d, 0xffffffff, 0, 0xff000000, 0, 0x00080000};
-    mem->load(vram + 0x100000 + 0x20, d, sizeof d);
-    const uint64_t pde = 0x00200003;
-    mem->load(vram + 0x100000 + 0x200, &pde, 8);
+    mem->load(vram + structure + 0x20, d, sizeof d);
+    const uint64_t pde = table | 3;
+    mem->load(vram + structure + 0x200, &pde, 8);
     for (uint64_t i = 0; i < 16; ++i) {
-      const uint64_t pte = 0xa0000001ull + (i << 12);
-      mem->load(vram + 0x200000 + i * 8, &pte, 8);
+      const uint64_t pte = (linear | 1) + (i << 12);
+      mem->load(vram + table + i * 8, &pte, 8);
     }
   }
 };
@@ -140,14 +146,7 @@ TEST_F(compute_mmu, LaunchSidebandSelectsTheChannelsPageTables) {
   // linear 0xb0000000 + i * 4 KiB. The same kernel (STG at trace 0x7f0000005000: offset 0x5000,
   // page 5) launched with each channel's side band (PGRAPH, client 0x0b PROP, selector 2) lands
   // at 0xa0005000 for descriptor 0x100 and at 0xb0005000 for descriptor 0x300.
-  const uint32_t d[6] = {0x7fc0003d, 0xffffffff, 0, 0xff000000, 0, 0x00080000};
-  mem->load(vram + 0x300000 + 0x20, d, sizeof d);
-  const uint64_t pde = 0x00400003;
-  mem->load(vram + 0x300000 + 0x200, &pde, 8);
-  for (uint64_t i = 0; i < 16; ++i) {
-    const uint64_t pte = 0xb0000001ull + (i << 12);
-    mem->load(vram + 0x400000 + i * 8, &pte, 8);
-  }
+  load_channel(0x300000, 0x400000, 0xb0000000);
   auto k = kernel({mem_op("STG.E", true, 0x7f0000005000), exit_op()});
   mem_sideband a{0x0, 0x0b, 2, 0, 0x100, 0}, b{0x0, 0x0b, 2, 0, 0x300, 1};
   ce->launch({k->grid, k->block, k, a});
