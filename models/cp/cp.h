@@ -51,14 +51,14 @@ class cp_model : public sc_core::sc_module, public component {
   register_bank regs{"regs", window_size};
   reg rb_base{regs, "CP_RB_BASE", 4 * CP_RB_BASE, 4, 0};          // ring base, bits 31:0
   reg rb_base_hi{regs, "CP_RB_BASE_HI", 4 * CP_RB_BASE_HI, 4, 0};  // ring base, bits 63:32
-  reg rb_cntl{regs, "CP_RB_CNTL", 4 * CP_RB_CNTL, 4, 0};          // [5:0] BUFSZ: 8 << BUFSZ bytes
+  reg rb_cntl{regs, "CP_RB_CNTL", 4 * CP_RB_CNTL, 4, 0};          // [4:0] BUFSZ: 8 << BUFSZ bytes
   reg rb_rptr{regs, "CP_RB_RPTR", 4 * CP_RB_RPTR, 4, 0, access::ro};  // dwords
   reg rb_wptr{regs, "CP_RB_WPTR", 4 * CP_RB_WPTR, 4, 0};          // dwords; a write kicks the CP
   reg sqe_cntl{regs, "CP_SQE_CNTL", 4 * CP_SQE_CNTL, 4, 0};          // bit 0 starts the microcontrollers (autostart off)
   reg sqe_instr_base{regs, "CP_SQE_INSTR_BASE", 4 * CP_SQE_INSTR_BASE, 4, 0};  // image address (read by real a6xx firmware)
   reg sqe_instr_base_hi{regs, "CP_SQE_INSTR_BASE_HI", 4 * CP_SQE_INSTR_BASE_HI, 4, 0};
   reg hw_fault{regs, "CP_HW_FAULT", 4 * CP_HW_FAULT, 4, 0, access::ro};  // first error: cause | detail << 8
-  reg int_status{regs, "CP_INT_STATUS", 4 * CP_INT_STATUS, 4, 0, access::w1c};  // bit0 error, bit1 event
+  reg int_status{regs, "CP_INT_STATUS", 4 * CP_INT_STATUS, 4, 0, access::w1c};  // bit0 error, bit1 event, bit2 preemption (gpuvp firmware)
   reg int_en{regs, "CP_INT_EN", 4 * CP_INT_EN, 4, 0xffffffff};     // interrupt enable mask
   reg nrt_addr_lo{regs, "CP_ME_NRT_ADDR_LO", 4 * CP_ME_NRT_ADDR_LO, 4, 0};
   reg nrt_addr_hi{regs, "CP_ME_NRT_ADDR_HI", 4 * CP_ME_NRT_ADDR_HI, 4, 0};
