@@ -107,10 +107,6 @@ int sm_run_main(int argc, char** argv) {
   return 0;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 }  // namespace
 }  // namespace gpuvp::sm
 
@@ -130,7 +126,7 @@ void gpuvp_register_sm() {
   gpuvp::workload_kind k;
   k.name = "accel-sim";
   k.description = "Accel-Sim kernelslist.g with post-processed .traceg kernels";
-  k.matches = [](const std::string& path) { return sm::ends_with(path, ".g"); };
+  k.matches = [](const std::string& path) { return path.ends_with(".g"); };
   k.platform_yaml = "components:\n  compute: compute\n  traffic: none\n";  // the kernel runs alone
   k.load = [](const std::string& path) { return std::make_unique<sm::accelsim_workload>(path); };
   r.add_workload_kind(std::move(k));
