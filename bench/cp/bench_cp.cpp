@@ -101,6 +101,13 @@ struct cp_bench_top : sc_core::sc_module {
     cp.irq(irq);
   }
 };
+
+// A new simulation context and an empty configuration for each iteration's platform.
+void fresh_simulation() {
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  gpuvp::config::global().reset();
+}
 }  // namespace
 
 // The SQE runs the loop from boot until its first waitin (the ring is empty).
@@ -112,9 +119,7 @@ static void BM_cp_sqe_decoupled(benchmark::State& state) {
   uint64_t executed = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-    sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
-    gpuvp::config::global().reset();
+    fresh_simulation();
     gpuvp::config::global().set("top.cp.firmware", fw, "bench");
     auto top = std::make_unique<cp_bench_top>("top");
     state.ResumeTiming();
@@ -136,9 +141,7 @@ static void BM_cp_ring_fetch(benchmark::State& state) {
   uint64_t fetched = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-    sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
-    gpuvp::config::global().reset();
+    fresh_simulation();
     gpuvp::config::global().set("top.cp.fetch_dmi", state.range(0) ? "true" : "false", "bench");
     auto top = std::make_unique<cp_bench_top>("top");
     for (uint32_t p = 0, a = 0; p < packets; p++) {
