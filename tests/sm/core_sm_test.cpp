@@ -127,6 +127,8 @@ TEST(sm_core, config_errors_and_unknown_options) {
   EXPECT_NE(err("-gpgpu_scheduler two_level_active:4:0:0\n").find("outer level 0 (only 1, SRR, exists)"), std::string::npos);
   EXPECT_EQ(err("-gpgpu_scheduler two_level_active:4:0:1\n"), "no error");
   EXPECT_NE(err("-gpgpu_inst_fetch_throughput 0\n").find("-gpgpu_inst_fetch_throughput 0 outside [1, 64]"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_max_insn_issue_per_warp 0\n").find("-gpgpu_max_insn_issue_per_warp 0"), std::string::npos);
+  EXPECT_EQ(err("-gpgpu_scheduler two_level_active\n"), "no error");  // N = 6, docs "Choices" 6
   EXPECT_NE(err("gpgpu_n_clusters 4\n").find("b.config:1: expected an option"), std::string::npos);
   EXPECT_THROW(load_config_file(c, "/nonexistent.config"), config_file_error);
   // Configurations that would deadlock are refused: sub-core mode with 4 schedulers and widths 4
