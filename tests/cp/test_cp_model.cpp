@@ -478,16 +478,22 @@ TEST_F(cpModel, DmiInvalidationIsHonoured) {
   EXPECT_EQ(b->mem.reads.value(), 1u);
 }
 
-// A target without DMI (memory dmi off): every fetch goes through b_transport.
+// A target without DMI (memory dmi off): every fetch goes through b_transport. Each of the two
+// 2-dword submissions is one fetch (under the 16-dword burst), so two memory reads; the second
+// fetch would have used DMI (its length's delay is known) had the memory granted it.
 TEST_F(cpModel, FetchWithoutDmiFromTheTarget) {
   config::global().set("bench.mem.dmi", "false", "test");
   run([](cp_bench& b) {
-    b.submit({t4(CP_SCRATCH_REG0, 1), 3});
-    ASSERT_TRUE(b.wait_idle());
+    for (uint32_t v : {2u, 3u}) {
+      b.submit({t4(CP_SCRATCH_REG0, 1), v});
+      ASSERT_TRUE(b.wait_idle());
+    }
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 3u);
   });
+  EXPECT_EQ(b->cp.fetches.value(), 2u);
   EXPECT_EQ(b->cp.dmi_fetches.value(), 0u);
-  EXPECT_EQ(b->mem.reads.value(), b->cp.fetches.value());
+  EXPECT_EQ(b->mem.reads.value(), 2u);
+  EXPECT_EQ(b->mem.dmi_grants.value(), 0u);
 }
 
 TEST_F(cpModel, ExecCsGoesToTheDispatchPort) {
