@@ -30,13 +30,14 @@ const char* usage_text =
 
 struct common_options {
   std::vector<std::string> configs, sets, logs;
-  std::string workload, stats, trace, vcd, quantum, script;
+  std::string workload, stats, trace, vcd, quantum, script, platform = "default";
   bool quiet = false;
 };
 
 po::options_description platform_options(common_options& o) {
   po::options_description d("options");
   d.add_options()
+      ("platform", po::value(&o.platform), "embedded platform: default, or one listed by --help (e.g. agx)")
       ("config", po::value(&o.configs)->composing(), "YAML configuration file (repeatable)")
       ("set", po::value(&o.sets)->composing(), "override one parameter: path=value (repeatable)")
       ("workload", po::value(&o.workload), "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic")
@@ -78,9 +79,19 @@ std::string read_text(const std::string& path) {
 // Configuration from every source, in increasing precedence.
 workload_choice configure(const common_options& o, bool qtest_mode) {
   auto& cfg = config::global();
-  cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
+  // Another embedded platform replaces default.yaml; it has no default workload.
+  const bool default_platform = o.platform == "default";
+  if (default_platform) {
+    cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
+  } else if (const embedded_platform* p = registry::global().find_platform(o.platform)) {
+    cfg.load_yaml_text(p->yaml, o.platform + ".yaml");
+  } else {
+    std::string known = " default";
+    for (const auto& q : registry::global().platforms()) known += " " + q.name;
+    throw config_error("--platform " + o.platform + ": unknown platform (known:" + known + ")");
+  }
   workload_choice c;
-  c.label = o.workload.empty() && !qtest_mode ? default_workload_name() : o.workload;
+  c.label = o.workload.empty() && !qtest_mode && default_platform ? default_workload_name() : o.workload;
   if (!c.label.empty() && c.label != "traffic") {
     auto& reg = registry::global();
     std::string text;
@@ -197,8 +208,9 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   if (!o.quiet && !qtest_mode) {
     const sc_core::sc_time sim = sc_core::sc_time_stamp();
     rep << "gpuvp run: " << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
-                                             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
-                                                                         : choice.label) << "\n"
+                             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
+                             : choice.label.empty()      ? "platform " + o.platform + " without a workload"
+                                                         : choice.label) << "\n"
         << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
         << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s\n"
         << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
@@ -231,7 +243,7 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
 
 int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
   if (argc < 2 || std::string(argv[1]) != "dump") {
-    err << "usage: gpuvp config dump [--config F] [--set k=v] [--workload W] [--describe]\n";
+    err << "usage: gpuvp config dump [--platform P] [--config F] [--set k=v] [--workload W] [--describe]\n";
     return exit_usage;
   }
   common_options o;
@@ -265,6 +277,10 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
     if (command == "--help" || command == "-h" || command == "help") {
       out << usage_text << "\ntools:\n";
       for (const auto& t : registry::global().tools()) out << "  " << std::left << std::setw(20) << t.name << " " << t.summary << "\n";
+      out << "\nplatforms (gpuvp run|qtest|config dump --platform NAME):\n"
+          << "  " << std::left << std::setw(20) << "default" << " the embedded default.yaml (NV50-style GPU, BAR0, sysram, vram)\n";
+      for (const auto& p : registry::global().platforms())
+        out << "  " << std::left << std::setw(20) << p.name << " " << p.description << "\n";
       out << "\nworkloads (gpuvp run --workload NAME; default " << default_workload_name() << "):\n"
           << "  " << std::left << std::setw(20) << "traffic" << " the traffic generators of default.yaml\n";
       for (const auto& e : registry::global().embedded_workloads())
