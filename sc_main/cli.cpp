@@ -6,12 +6,15 @@
 #include <iostream>
 #include <sstream>
 #include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
 #include "gpuvp/config.h"
 #include "gpuvp/host.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 #include "gpuvp/trace.h"
+#include "sha256.h"
+#include "sweep.h"
 
 namespace po = boost::program_options;
 
@@ -118,6 +121,22 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
   for (const auto& s : o.sets) cfg.apply_override(s);
   for (const auto& l : o.logs) logger::global().configure(l);
   return c;
+}
+
+// The effective configuration exactly as `gpuvp config dump` prints it (hashed into run metadata).
+std::string effective_config_text() {
+  return std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(false);
+}
+
+// Statistics JSON: the `run` metadata object first, then every statistic by path.
+void write_stats_json(const std::string& path, nlohmann::ordered_json run) {
+  const nlohmann::ordered_json stats = nlohmann::ordered_json::parse(stats_registry::global().to_json());
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j["run"] = std::move(run);
+  for (auto it = stats.begin(); it != stats.end(); ++it) j[it.key()] = it.value();
+  std::ofstream js(path);
+  if (!js) throw config_error(path + ": cannot create statistics file");
+  js << j.dump(2) << "\n";
 }
 
 std::string human_time(const sc_core::sc_time& t) {
@@ -230,14 +249,21 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
       rep << "\n";
     }
   }
+  if (!problems.empty() || failed) rc = exit_modelled_error;
   if (!o.stats.empty()) {
-    std::ofstream js(o.stats);
-    if (!js) throw config_error(o.stats + ": cannot create statistics file");
-    js << stats_registry::global().to_json();
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+    for (const auto& m : problems) errors.push_back(m);
+    std::istringstream checks(check_messages.str());
+    for (std::string line; std::getline(checks, line);)
+      if (!line.empty()) errors.push_back(line);
+    if (failed) errors.push_back(std::to_string(failed) + " expectation(s) failed");
+    write_stats_json(o.stats, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
+                               {"wall_s", wall}, {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
+                               {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
+                               {"errors", errors}});
   }
   for (const auto& m : problems) err << "error: " << m << "\n";
   if (failed) err << check_messages.str() << "error: " << failed << " expectation(s) failed\n";
-  if (!problems.empty() || failed) rc = exit_modelled_error;
   return rc;
 }
 
@@ -261,7 +287,8 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
   platform p;
   choice.load();
   config::global().check_unused();
-  out << "# gpuvp " << GPUVP_VERSION << " effective configuration\n" << config::global().dump_yaml(describe);
+  out << (describe ? std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(true)
+                   : effective_config_text());
   return exit_ok;
 }
 
@@ -269,6 +296,7 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
 
 int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
   register_all_models();
+  register_sweep_commands();
   logger::global().set_sink(&err);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
