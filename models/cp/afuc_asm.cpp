@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -99,7 +102,7 @@ struct line_parser {
           continue;
         }
         std::string w = text.substr(b, pos - b);
-        if (w.size() >= 2 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
+        if (w.size() >= 2 && w.size() <= 4 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
           out.push_back({tok::bit, w, std::stoull(w.substr(1))});
         else
           out.push_back({tok::ident, w});
@@ -371,7 +374,11 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       int64_t target = -1;
       if (!p.label.empty()) {
         if (p.rel) {
-          int64_t v = std::stoll(p.label, nullptr, 0);
+          char* end = nullptr;
+          errno = 0;
+          const int64_t v = std::strtoll(p.label.c_str(), &end, 0);
+          if (errno == ERANGE || end == p.label.c_str() || *end)
+            fail("branch offset '" + p.label + "' is not a number that fits in 64 bits");
           const bool absolute = in.op == afuc_op::call || in.op == afuc_op::preemptleave ||
                                 in.op == afuc_op::jumpa;
           target = absolute ? v : int64_t(pc) + v;
@@ -588,6 +595,8 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
 }
 
 std::vector<uint32_t> read_words(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, expected a file of 32-bit words");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open " + path);
   std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -655,7 +664,12 @@ int afuc_disasm_main(int argc, char** argv) {
     return 2;
   }
   try {
-    disasm_result r = afuc_disassemble(read_words(files[0]), gen, verbose);
+    const std::vector<uint32_t> words = read_words(files[0]);
+    if (words.empty()) {
+      std::cerr << "afuc-disasm: " << files[0] << ": empty firmware image (expected a header word and microcode)\n";
+      return 2;
+    }
+    disasm_result r = afuc_disassemble(words, gen, verbose);
     std::cout << r.text;
     if (r.unknown_reachable) {
       std::cerr << "afuc-disasm: " << files[0] << ": " << r.unknown_reachable
