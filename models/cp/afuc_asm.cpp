@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -513,25 +514,29 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
   std::vector<std::string> first(listed + 1);
   for (uint32_t id = 0; id < entries.size(); id++)
     if (entries[id] != 0 && entries[id] < listed) names[entries[id]].push_back(pm4_id_name(id));
-  auto target_of = [&](uint32_t pc, const afuc_instr& in) -> int64_t {
+  // Branch target (may lie outside the image); nullopt for instructions without one.
+  auto target_of = [&](uint32_t pc, const afuc_instr& in) -> std::optional<int64_t> {
     if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa)
       return in.literal;
     if (in.op == afuc_op::setsecure) return int64_t(pc) + 3;
     if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
         in.op == afuc_op::breqb)
       return int64_t(pc) + in.offset;
-    return -1;
+    return std::nullopt;
   };
   std::vector<bool> as_raw(listed, false);
   if (jt && listed > 1) as_raw[1] = true;  // word 1 is the jump-table offset, a literal
   for (uint32_t pc = 0; pc < listed; pc++) {
     if (!dec[pc] || afuc_encode(*dec[pc], gen) != img.instrs[pc]) { as_raw[pc] = true; continue; }
-    int64_t t = target_of(pc, *dec[pc]);
-    if (t < -1 || t > int64_t(listed)) { as_raw[pc] = true; continue; }
-    if (t >= 0 && names[size_t(t)].empty()) {
+    const std::optional<int64_t> t = target_of(pc, *dec[pc]);
+    if (!t) continue;
+    // A target outside the image has no label to print (and a bare "#-1" would read back as an
+    // offset from pc): the word is listed raw.
+    if (*t < 0 || *t > int64_t(listed)) { as_raw[pc] = true; continue; }
+    if (names[size_t(*t)].empty()) {
       char b[16];
-      std::snprintf(b, sizeof b, "l%04x", unsigned(t));
-      names[size_t(t)].push_back(b);
+      std::snprintf(b, sizeof b, "l%04x", unsigned(*t));
+      names[size_t(*t)].push_back(b);
     }
   }
   for (uint32_t pc = 0; pc <= listed; pc++)
@@ -549,8 +554,8 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
       r.reachable++;
       if (!dec[pc]) { r.unknown_reachable++; r.unknown_pcs.push_back(pc); break; }
       const afuc_instr& in = *dec[pc];
-      int64_t t = target_of(pc, in);
-      if (t >= 0 && t < int64_t(listed)) work.push_back(uint32_t(t));
+      const std::optional<int64_t> t = target_of(pc, in);
+      if (t && *t >= 0 && *t < int64_t(listed)) work.push_back(uint32_t(*t));
       if (in.op == afuc_op::call) work.push_back(pc + 2);
       // unconditional transfers: the delay slot still runs, then the flow leaves.
       const bool uncond = in.op == afuc_op::ret || in.op == afuc_op::iret ||
