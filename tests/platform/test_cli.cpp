@@ -215,10 +215,11 @@ TEST(cli, qtest_protocol_answers_line_by_line) {
 class cli_docs : public ::testing::TestWithParam<const char*> {};
 INSTANTIATE_TEST_SUITE_P(workloads, cli_docs,
                          ::testing::Values("pfifo-default", "traffic", "tests/cp/data/basic.pm4",
-                                           "tests/sm/data/ffma/kernelslist.g"));
+                                           "tests/sm/data/ffma/kernelslist.g", "--platform agx"));
 TEST_P(cli_docs, every_parameter_is_documented_with_its_range) {
   const std::string w = GetParam();
-  auto r = run_gpuvp({"config", "dump", "--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
+  auto r = w == "--platform agx" ? run_gpuvp({"config", "dump", "--platform", "agx"})
+           : run_gpuvp({"config", "dump", "--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
   ASSERT_EQ(r.rc, 0) << r.err;
   const std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
   ASSERT_FALSE(doc.empty()) << "docs/configuration.md is missing";
@@ -228,7 +229,8 @@ TEST_P(cli_docs, every_parameter_is_documented_with_its_range) {
     key = std::regex_replace(key, std::regex("^traffic\\.g[0-9]+\\."), "traffic.gN.");
     key = std::regex_replace(key, std::regex("^interconnect\\.[a-z0-9_.]+\\.(latency|width|clock)$"), "interconnect.PORT.$1");
     key = std::regex_replace(key, std::regex("^components\\.[a-z0-9_]+$"), "components.NAME");
-    if (key.rfind("sysram.", 0) == 0 || key.rfind("vram.", 0) == 0) key = "MEMORY." + key.substr(key.find('.') + 1);
+    if (key.rfind("sysram.", 0) == 0 || key.rfind("vram.", 0) == 0 || key.rfind("dram.", 0) == 0)
+      key = "MEMORY." + key.substr(key.find('.') + 1);
     const size_t row = doc.find("\n| `" + key + "` |");
     if (row == std::string::npos) {
       ADD_FAILURE() << "undocumented parameter " << d.path << " (as " << key << ")";
