@@ -103,8 +103,9 @@ struct line_parser {
           continue;
         }
         std::string w = text.substr(b, pos - b);
-        if (w.size() >= 2 && w.size() <= 4 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
-          out.push_back({tok::bit, w, std::stoull(w.substr(1))});
+        if (w.size() >= 2 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
+          // More digits than any bit number has: keep it out of range instead of overflowing.
+          out.push_back({tok::bit, w, w.size() > 4 ? ~uint64_t(0) : std::stoull(w.substr(1))});
         else
           out.push_back({tok::ident, w});
         continue;
@@ -140,6 +141,7 @@ struct pending {
   afuc_instr in;
   std::string label;  // unresolved target
   bool rel = false;   // label is a relative/absolute number, not a name
+  int64_t number = 0;  // that number
   int line = 0;
   bool raw = false;
   uint32_t raw_word = 0;
@@ -214,6 +216,12 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       const tok& l = need(tok::label_ref, "a #label");
       p.label = l.s;
       p.rel = !l.s.empty() && (l.s[0] == '-' || l.s[0] == '+' || std::isdigit(static_cast<unsigned char>(l.s[0])));
+      if (p.rel) {  // "#-3", "#0x10": the whole text must be one number in range
+        char* end = nullptr;
+        errno = 0;
+        p.number = std::strtoll(l.s.c_str(), &end, 0);
+        if (*end || errno == ERANGE || end == l.s.c_str()) lp.fail("bad branch target '#" + l.s + "'");
+      }
     };
     auto control = [&](bool value_is_dst) {
       // op $reg, [$off + imm|@REG], flags
@@ -375,11 +383,7 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       int64_t target = -1;
       if (!p.label.empty()) {
         if (p.rel) {
-          char* end = nullptr;
-          errno = 0;
-          const int64_t v = std::strtoll(p.label.c_str(), &end, 0);
-          if (errno == ERANGE || end == p.label.c_str() || *end)
-            fail("branch offset '" + p.label + "' is not a number that fits in 64 bits");
+          const int64_t v = p.number;
           const bool absolute = in.op == afuc_op::call || in.op == afuc_op::preemptleave ||
                                 in.op == afuc_op::jumpa;
           target = absolute ? v : int64_t(pc) + v;

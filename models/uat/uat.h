@@ -141,6 +141,7 @@ class uat_mmu : public sc_core::sc_module {
   bool read_table(view v, uint64_t addr, uint64_t& value, sc_core::sc_time& delay);
   bool read_debug(view v, uint64_t addr, uint64_t& value);
   bool context(view_state& s, unsigned slot, unsigned half, sc_core::sc_time& delay, uint64_t& ttb);
+  void hit(view_state& s, unsigned slot, uint64_t va, access_type a, const tlb::entry& e, translation& t);
   void miss(view_state& s, unsigned slot, uint64_t va, uint64_t ttb, access_type a, sc_core::sc_time& delay, translation& t);
   void check_stale(view_state& s, unsigned slot, uint64_t va, const tlb::entry& e);
   void latch(view v, unsigned slot, uint64_t va, bool write, const translation& t, uint32_t unit);

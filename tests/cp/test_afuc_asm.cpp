@@ -140,6 +140,14 @@ TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of("nop\nnop\n", 6), "bad.asm:2: instruction 1 must be a [literal] (it holds the jump-table offset)");
   EXPECT_EQ(error_of(".nojumptable\njump #+40000\n", 6), "bad.asm:2: branch offset out of range");
   EXPECT_EQ(error_of(".nojumptable\nmov $01, 5 6\n", 6), "bad.asm:2: unexpected '6' after 'mov'");
+  // Found by fuzz_afuc_asm: a numeric-looking target that is no number, or one beyond 64 bits,
+  // let std::stoll's bare invalid_argument/out_of_range escape; bN beyond 64 bits likewise.
+  EXPECT_EQ(error_of(".nojumptable\nbreq $05, 0x2, #-ib_too_deep\n", 6), "bad.asm:2: bad branch target '#-ib_too_deep'");
+  EXPECT_EQ(error_of(".nojumptable\njump #+1x\n", 6), "bad.asm:2: bad branch target '#+1x'");
+  EXPECT_EQ(error_of(".nojumptable\ncall #99999999999999999999\n", 6),
+            "bad.asm:2: bad branch target '#99999999999999999999'");
+  EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, b99999999999999999999\n", 6), "bad.asm:2: bit number out of range");
+  EXPECT_EQ(error_of(".nojumptable\nbrne $01, b99999999999999999999, #+2\n", 6), "bad.asm:2: bit number out of range");
 }
 
 // afuc-disasm on an a6xx image without a jump table looks for the table the boot code writes by
