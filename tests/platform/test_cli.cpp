@@ -215,11 +215,10 @@ TEST(cli, qtest_protocol_answers_line_by_line) {
 class cli_docs : public ::testing::TestWithParam<const char*> {};
 INSTANTIATE_TEST_SUITE_P(workloads, cli_docs,
                          ::testing::Values("pfifo-default", "traffic", "tests/cp/data/basic.pm4",
-                                           "tests/sm/data/ffma/kernelslist.g", "--platform agx"));
+                                           "tests/sm/data/ffma/kernelslist.g"));
 TEST_P(cli_docs, every_parameter_is_documented_with_its_range) {
   const std::string w = GetParam();
-  auto r = w == "--platform agx" ? run_gpuvp({"config", "dump", "--platform", "agx"})
-           : run_gpuvp({"config", "dump", "--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
+  auto r = run_gpuvp({"config", "dump", "--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
   ASSERT_EQ(r.rc, 0) << r.err;
   const std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
   ASSERT_FALSE(doc.empty()) << "docs/configuration.md is missing";
