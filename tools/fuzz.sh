@@ -39,8 +39,8 @@ for h in "${harnesses[@]}"; do
   [ -x "$bin" ] || { echo "fuzz: no harness '$h' (known: ${all[*]})" >&2; exit 2; }
   corpus=build-fuzz/corpus/$h seeds=build-fuzz/seeds/$h
   rm -rf "$seeds" && mkdir -p "$corpus" "$seeds"
-  for f in $(seeds_for "$h"); do [ -f "$f" ] && cp "$f" "$seeds/"; done
-  opts=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1
+  for f in $(seeds_for "$h"); do [ -f "$f" ] && cp "$f" "$seeds/${f//\//_}"; done  # path as name: no clashes
+  opts=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=4096 -print_final_stats=1
         -artifact_prefix="build-fuzz/findings/$h-" ${FUZZ_ARGS:-})
   [ -n "${FUZZ_FORK:-}" ] && opts+=(-fork="$FUZZ_FORK" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   log=build-fuzz/fuzz-$h.log

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -101,7 +104,8 @@ struct line_parser {
         }
         std::string w = text.substr(b, pos - b);
         if (w.size() >= 2 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
-          out.push_back({tok::bit, w, std::stoull(w.substr(1))});
+          // More digits than any bit number has: keep it out of range instead of overflowing.
+          out.push_back({tok::bit, w, w.size() > 4 ? ~uint64_t(0) : std::stoull(w.substr(1))});
         else
           out.push_back({tok::ident, w});
         continue;
@@ -137,6 +141,7 @@ struct pending {
   afuc_instr in;
   std::string label;  // unresolved target
   bool rel = false;   // label is a relative/absolute number, not a name
+  int64_t number = 0;  // that number
   int line = 0;
   bool raw = false;
   uint32_t raw_word = 0;
@@ -211,6 +216,12 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       const tok& l = need(tok::label_ref, "a #label");
       p.label = l.s;
       p.rel = !l.s.empty() && (l.s[0] == '-' || l.s[0] == '+' || std::isdigit(static_cast<unsigned char>(l.s[0])));
+      if (p.rel) {  // "#-3", "#0x10": the whole text must be one number in range
+        char* end = nullptr;
+        errno = 0;
+        p.number = std::strtoll(l.s.c_str(), &end, 0);
+        if (*end || errno == ERANGE || end == l.s.c_str()) lp.fail("bad branch target '#" + l.s + "'");
+      }
     };
     auto control = [&](bool value_is_dst) {
       // op $reg, [$off + imm|@REG], flags
@@ -372,7 +383,7 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       int64_t target = -1;
       if (!p.label.empty()) {
         if (p.rel) {
-          int64_t v = std::stoll(p.label, nullptr, 0);
+          const int64_t v = p.number;
           const bool absolute = in.op == afuc_op::call || in.op == afuc_op::preemptleave ||
                                 in.op == afuc_op::jumpa;
           target = absolute ? v : int64_t(pc) + v;
@@ -593,6 +604,8 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
 }
 
 std::vector<uint32_t> read_words(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, expected a file of 32-bit words");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open " + path);
   std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -660,7 +673,12 @@ int afuc_disasm_main(int argc, char** argv) {
     return 2;
   }
   try {
-    disasm_result r = afuc_disassemble(read_words(files[0]), gen, verbose);
+    const std::vector<uint32_t> words = read_words(files[0]);
+    if (words.empty()) {
+      std::cerr << "afuc-disasm: " << files[0] << ": empty firmware image (expected a header word and microcode)\n";
+      return 2;
+    }
+    disasm_result r = afuc_disassemble(words, gen, verbose);
     std::cout << r.text;
     if (r.unknown_reachable) {
       std::cerr << "afuc-disasm: " << files[0] << ": " << r.unknown_reachable

@@ -34,7 +34,7 @@ struct uat_mmu::view_state {
       : v(vw),
         tlb_entries(p + ".tlb_entries", 64, "entries of this view's TLB (power of two)", 1, 65536),
         tlb_ways(p + ".tlb_ways", 4, "ways per set of this view's TLB (power of two, <= tlb_entries)", 1, 65536),
-        tlb_seed(p + ".tlb_seed", 1, "seed of this view's random replacement"),
+        tlb_seed(p + ".tlb_seed", 1, "seed of this view's random replacement", 0, ~uint64_t(0)),
         tlb_policy(p + ".tlb_policy", "lru", "replacement of this view's TLB: lru, fifo or random"),
         hits(p + ".hits", "TLB hits"),
         misses(p + ".misses", "TLB misses"),
