@@ -10,7 +10,9 @@ packages=(build-essential cmake ninja-build pkg-config git
           libsystemc-dev libboost-dev libboost-program-options-dev
           libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          xz-utils zstd)  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
+          xz-utils zstd  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
+          python3-matplotlib  # gpuvp plot (tools/gpuvp_plot.py)
+          slurm-wlm munge)  # gpuvp sweep --backend slurm and its one-node cluster test
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
