@@ -11,6 +11,7 @@ packages=(build-essential cmake ninja-build pkg-config git
           libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           xz-utils zstd  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
+          clang libfuzzer-14-dev  # the fuzz preset (tools/fuzz.sh, docs/testing.md)
           python3-matplotlib  # gpuvp plot (tools/gpuvp_plot.py)
           slurm-wlm munge)  # gpuvp sweep --backend slurm and its one-node cluster test
 missing=()
