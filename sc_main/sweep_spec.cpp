@@ -255,8 +255,9 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
     s.points = latin_hypercube(s.parameters, s.random_points, s.random_seed);
   }
 
-  // The hash covers what decides the results: workload, configuration contents, settings,
-  // points and metrics (not comments or the spec's location).
+  // The hash covers what decides the points' results: workload, configuration contents,
+  // settings and points. Not the metrics: changing them and resuming re-tabulates the stored
+  // statistics. Not comments or the spec's location.
   std::ostringstream h;
   h << "gpuvp-sweep 1\nworkload " << s.workload << "\n";
   if (!s.workload.empty() && !is_workload_name(s.workload)) h << "workload-sha256 " << sha256_hex(file_text(s.workload)) << "\n";
@@ -268,7 +269,6 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
     for (const auto& v : pt) h << " " << v.size() << ":" << v;
     h << "\n";
   }
-  for (const auto& m : s.metrics) h << "metric " << m.name << "=" << m.path << "\n";
   s.sha256 = sha256_hex(h.str());
   return s;
 }

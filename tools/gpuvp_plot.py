@@ -5,7 +5,7 @@ Reads DIR/results.csv and DIR/sweep.json (which columns are parameters and which
 writes DIR/plots/<y>-vs-<x>.png and .svg and DIR/report.html (the table and every plot).
 Kinds: line (default for numeric x), bar (default otherwise), heatmap (x by hue, colour = y),
 pareto (two metrics: every point, the non-dominated ones marked and listed in
-DIR/plots/<y>-vs-<x>.pareto.csv). Points that failed (exit_code != 0) or lack the value are left
+DIR/plots/<y>-vs-<x>.pareto.csv). wall_s from DIR/timing.csv is a column too. Points that failed (exit_code != 0) or lack the value are left
 out of the plots. Several rows with the same x (and hue) are averaged.
 """
 import argparse
@@ -22,6 +22,7 @@ UNITS = {  # value suffixes read as numbers: times in seconds, sizes in bytes
     "KiB": 1024.0, "MiB": 1024.0 ** 2, "GiB": 1024.0 ** 3, "K": 1e3, "M": 1e6, "G": 1e9,
 }
 SPECIAL = ("point", "exit_code", "error")
+HEADER = []  # the columns of results.csv (the report's table shows these)
 
 
 class UsageError(Exception):
@@ -50,7 +51,15 @@ def load(directory):
         raise UsageError(f"{path}: no results (run gpuvp sweep first)")
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-        header = rows[0].keys() if rows else []
+        header = list(rows[0].keys()) if rows else []
+    HEADER[:] = header
+    # Wall times (timing.csv) can be plotted too (--y wall_s), never being in results.csv.
+    timing = os.path.join(directory, "timing.csv")
+    if os.path.exists(timing):
+        with open(timing, newline="") as f:
+            walls = {r["point"]: r.get("wall_s", "") for r in csv.DictReader(f)}
+        for r in rows:
+            r.setdefault("wall_s", walls.get(r["point"], ""))
     manifest = os.path.join(directory, "sweep.json")
     if os.path.exists(manifest):
         with open(manifest) as f:
@@ -180,7 +189,7 @@ def plot(directory, rows, x, y, hue, kind, maximize=()):
     ax.set_xlabel(x)
     if kind != "heatmap":
         ax.set_ylabel(y)
-    ax.set_title(f"{y} vs {x}" + (f" by {hue}" if hue and kind != "pareto" else ""))
+    ax.set_title(f"{y} vs {x}", fontsize=10)  # the hue is in the legend
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     os.makedirs(os.path.join(directory, "plots"), exist_ok=True)
@@ -199,6 +208,7 @@ def plot(directory, rows, x, y, hue, kind, maximize=()):
 
 
 def write_report(directory, rows):
+    rows = [{k: v for k, v in r.items() if k != "wall_s" or "wall_s" in HEADER} for r in rows]
     plots = sorted(p for p in os.listdir(os.path.join(directory, "plots")) if p.endswith(".png")) \
         if os.path.isdir(os.path.join(directory, "plots")) else []
     out = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>gpuvp sweep</title>",

@@ -30,7 +30,7 @@ namespace gpuvp {
 struct agx_ap : sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket<agx_ap> dvm{"dvm"};
   param<bool> stage2{this, "stage2", false, "the AP runs at EL1 under a hypervisor's stage-2 translation: its TLBIs do not broadcast"};
-  param<sc_core::sc_time> dvm_latency{this, "dvm_latency", sc_core::sc_time(20, sc_core::SC_NS), "fabric time of a TLBI from the AP to each listener"};
+  param<sc_core::sc_time> dvm_latency{this, "dvm_latency", sc_core::sc_time(20, sc_core::SC_NS), "fabric time of a TLBI from the AP to each listener", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   counter tlbis{this, "tlbis", "TLBIs issued"};
   counter tlbis_dropped{this, "tlbis_dropped", "TLBIs that did not broadcast (stage 2 without passthrough)"};
   explicit agx_ap(sc_core::sc_module_name n) : sc_module(n) {}
@@ -39,14 +39,14 @@ struct agx_ap : sc_core::sc_module {
 // m1n1's hypervisor: with tlbi_passthrough it traps the guest's TLBIs and re-issues them as the host.
 struct agx_hv : sc_core::sc_module {
   param<bool> tlbi_passthrough{this, "tlbi_passthrough", false, "trap the guest's TLBIs and re-issue them (m1n1's fix)"};
-  param<sc_core::sc_time> trap_latency{this, "trap_latency", sc_core::sc_time(500, sc_core::SC_NS), "cost of trapping and re-issuing one TLBI"};
+  param<sc_core::sc_time> trap_latency{this, "trap_latency", sc_core::sc_time(500, sc_core::SC_NS), "cost of trapping and re-issuing one TLBI", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   counter tlbis_passed{this, "tlbis_passed", "trapped TLBIs re-issued"};
   explicit agx_hv(sc_core::sc_module_name n) : sc_module(n) {}
 };
 
 class agx_soc : public sc_core::sc_module, public component {
  public:
-  param<uint64_t> sgx_base{this, "sgx_base", 0x204000000ull, "host physical address of the GPU's registers (sgx, 16 MiB)"};
+  param<uint64_t> sgx_base{this, "sgx_base", 0x204000000ull, "host physical address of the GPU's registers (sgx, 16 MiB)", 0, ~uint64_t(0)};
   uat::uat_mmu uat{"uat"};
   axi2af bridge{"axi2af"};
   agx_ap ap{"ap"};

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -603,6 +604,8 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
 }
 
 std::vector<uint32_t> read_words(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, expected a file of 32-bit words");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open " + path);
   std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -670,7 +673,12 @@ int afuc_disasm_main(int argc, char** argv) {
     return 2;
   }
   try {
-    disasm_result r = afuc_disassemble(read_words(files[0]), gen, verbose);
+    const std::vector<uint32_t> words = read_words(files[0]);
+    if (words.empty()) {
+      std::cerr << "afuc-disasm: " << files[0] << ": empty firmware image (expected a header word and microcode)\n";
+      return 2;
+    }
+    disasm_result r = afuc_disassemble(words, gen, verbose);
     std::cout << r.text;
     if (r.unknown_reachable) {
       std::cerr << "afuc-disasm: " << files[0] << ": " << r.unknown_reachable

@@ -16,6 +16,8 @@ namespace gpuvp::sm {
 gpu_config make_gpu_config(const std::string& gpu, const std::string& files) {
   gpu_config c;
   try {
+    if (gpu.empty() && files.find_first_not_of(',') == std::string::npos)
+      throw config_file_error("no GPU configuration: the GPU name (compute.gpu, sm-run --gpu) is empty and no configuration file is given");
     if (!gpu.empty()) {
       std::string g, t;
       if (!shipped_config_text(gpu, g, t))

@@ -70,12 +70,12 @@ class compute_engine : public sc_core::sc_module, public component {
   param<uint64_t> sms{this, "sms", 0, "number of SMs (0: the configuration's count)", 0, 1024};
   param<int64_t> launch_latency{this, "launch_latency", 0,
                                 "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)", -1, 1 << 30};
-  param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into"};
+  param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into", 0, ~uint64_t(0)};
   param<uint64_t> mem_size{this, "mem_size", 1ull << 30, "size of that window (a power of two)", 4096, 1ull << 40};
-  param<uint64_t> vm_engine{this, "vm_engine", gpu_ext::none, "gpu_ext vm_engine of the SM's memory accesses (none: 0xffffffff)"};
-  param<uint64_t> vm_client{this, "vm_client", gpu_ext::none, "gpu_ext vm_client of the SM's memory accesses"};
-  param<uint64_t> dma_slot{this, "dma_slot", gpu_ext::none, "gpu_ext dma_slot (DMA object selector) of the SM's memory accesses"};
-  param<uint64_t> vm_context{this, "vm_context", gpu_ext::none, "gpu_ext vm_context (channel descriptor) of the SM's memory accesses"};
+  param<uint64_t> vm_engine{this, "vm_engine", gpu_ext::none, "gpu_ext vm_engine of the SM's memory accesses (none: 0xffffffff)", 0, 0xffffffff};
+  param<uint64_t> vm_client{this, "vm_client", gpu_ext::none, "gpu_ext vm_client of the SM's memory accesses", 0, 0xffffffff};
+  param<uint64_t> dma_slot{this, "dma_slot", gpu_ext::none, "gpu_ext dma_slot (DMA object selector) of the SM's memory accesses", 0, 0xffffffff};
+  param<uint64_t> vm_context{this, "vm_context", gpu_ext::none, "gpu_ext vm_context (channel descriptor) of the SM's memory accesses", 0, ~uint64_t(0)};
   param<uint64_t> trace_warps{this, "trace_warps", 0,
                               "Perfetto spans for every N-th warp slot of SM 0 (0: none)", 0, 1 << 20};
   param<std::string> results_file{this, "results_file", "", "JSON file with one object per kernel (empty: none)"};
@@ -130,6 +130,10 @@ class compute_engine : public sc_core::sc_module, public component {
   std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
   void report(std::ostream& os) override;
   std::vector<std::string> modelled_errors() override;
+  std::vector<std::string> busy() override {
+    if (idle()) return {};
+    return {"kernel running (" + std::to_string(kernels.value()) + " completed, " + std::to_string(queue_.size()) + " queued)"};
+  }
 
  private:
   class tlm_mem;

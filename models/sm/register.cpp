@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "compute.h"
+#include "gpuvp/config.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/registry.h"
 
@@ -67,22 +68,42 @@ class accelsim_workload : public workload {
 int sm_run_main(int argc, char** argv) {
   std::string gpu = "QV100", files, list;
   unsigned sms = 0;
+  bool have_list = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--gpu") gpu = value();
-    else if (a == "--config") files += (files.empty() ? "" : ",") + value();
-    else if (a == "--sms") sms = unsigned(std::stoul(value()));
+    if (a == "--gpu") {
+      gpu = value();
+      if (gpu.empty()) throw config_error("--gpu: empty GPU name (QV100, RTX3070, A100 or H100)");
+    } else if (a == "--config") {
+      const std::string f = value();
+      check_input_file(f, "gpgpusim.config file (--config)");
+      files += (files.empty() ? "" : ",") + f;
+    } else if (a == "--sms") {
+      const std::string v = value();
+      uint64_t n = 0;
+      try {
+        n = parse_u64(v);
+      } catch (const std::exception&) {
+        throw config_error("--sms " + v + ": expected a number of SMs from 0 (the configuration's count) to " +
+                           std::to_string(gpu_config::max_sms));
+      }
+      if (n > gpu_config::max_sms)
+        throw config_error("--sms " + v + ": more than " + std::to_string(gpu_config::max_sms) + " SMs");
+      sms = unsigned(n);
+    }
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: gpuvp sm-run [--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N] kernelslist.g\n";
       return 0;
     } else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
-    else list = a;
+    else if (have_list) throw config_error("more than one kernelslist.g given: " + list + " and " + a);
+    else list = a, have_list = true;
   }
-  if (list.empty()) throw std::invalid_argument("no kernelslist.g given (gpuvp sm-run --help)");
+  if (!have_list) throw config_error("no kernelslist.g given (gpuvp sm-run --help)");
+  check_input_file(list, "kernelslist.g file");
   const gpu_config cfg = make_gpu_config(gpu, files);
   std::cout << cfg.summary() << "\n";
   kernelslist kl = parse_kernelslist(list);
@@ -118,6 +139,12 @@ void gpuvp_register_sm() {
   r.add_tool({"sm-run", "run an Accel-Sim kernelslist.g on the SM model alone (no platform)", [](int argc, char** argv) {
                 try {
                   return sm::sm_run_main(argc, argv);
+                } catch (const config_error& e) {  // usage, options and input files: exit 2
+                  std::cerr << "gpuvp sm-run: error: " << e.what() << "\n";
+                  return 2;
+                } catch (const std::invalid_argument& e) {
+                  std::cerr << "gpuvp sm-run: error: " << e.what() << "\n";
+                  return 2;
                 } catch (const std::exception& e) {
                   std::cerr << "gpuvp sm-run: error: " << e.what() << "\n";
                   return 1;

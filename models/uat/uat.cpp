@@ -18,13 +18,23 @@ struct uat_mmu::view_state {
   counter hits, misses, walks, faults, stale_hits, evictions, context_reads, entries_invalidated;
   std::array<std::unique_ptr<counter>, 4> tlbis;  // by tlbi_op
   histogram walk_time;
+  // Hints (simulation speed only): direct-mapped by page, the TLB entry a (slot, page) hit last
+  // time. Valid only while nothing was inserted, invalidated or re-read since (epoch), so a hint
+  // always names the entry lookup() would find, and the hit has the same effects.
+  struct hint {
+    uint64_t key = ~uint64_t(0), epoch = 0;
+    tlb::entry* e = nullptr;
+  };
+  static constexpr unsigned hint_count = 64;
+  std::array<hint, hint_count> hints{};
+  uint64_t epoch = 1;
   bool has_stale = false;
   stale_hit first;
   view_state(const std::string& p, view vw)
       : v(vw),
         tlb_entries(p + ".tlb_entries", 64, "entries of this view's TLB (power of two)", 1, 65536),
         tlb_ways(p + ".tlb_ways", 4, "ways per set of this view's TLB (power of two, <= tlb_entries)", 1, 65536),
-        tlb_seed(p + ".tlb_seed", 1, "seed of this view's random replacement"),
+        tlb_seed(p + ".tlb_seed", 1, "seed of this view's random replacement", 0, ~uint64_t(0)),
         tlb_policy(p + ".tlb_policy", "lru", "replacement of this view's TLB: lru, fifo or random"),
         hits(p + ".hits", "TLB hits"),
         misses(p + ".misses", "TLB misses"),
@@ -149,13 +159,32 @@ bool uat_mmu::context(view_state& s, unsigned slot, unsigned half, sc_core::sc_t
   ++s.context_reads;
   if (!read_table(s.v, ttb_address(cfg_, slot, half), ttb, delay)) return false;
   if (context_cache && ttb_fields::valid(ttb)) s.ctx[i] = ttb, s.ctx_valid[i] = true;
+  ++s.epoch;  // a slot's hints were made with the TTB it had then
   return true;
+}
+
+[[gnu::always_inline]] inline void uat_mmu::hit(view_state& s, unsigned slot, uint64_t va, access_type a, const tlb::entry& e, translation& t) {
+  ++s.hits;
+  if (detect_stale) check_stale(s, slot, va, e);
+  t.hit = true;
+  t.level = 3;
+  t.pte = e.pte;
+  t.pa = output_address(cfg_, e.pte, va);
+  t.f = check_rights(e.rights, a);
+  if (!t.ok()) ++s.faults;
 }
 
 uat_mmu::translation uat_mmu::translate(view v, unsigned slot, uint64_t va, access_type a, sc_core::sc_time& delay) {
   view_state& s = *views_[size_t(v)];
   translation t;
   delay += hit_latency.get();
+  const uint64_t key = uint64_t(slot) << 32 | ((va >> page_shift) & vpn_mask);
+  view_state::hint& h = s.hints[(va >> page_shift) & (view_state::hint_count - 1)];
+  if (h.key == key && h.epoch == s.epoch) {
+    s.t.touch(h.e);
+    hit(s, slot, va, a, *h.e, t);
+    return t;
+  }
   uint64_t ttb = 0;
   if (!context(s, slot, half_of(va), delay, ttb) || !ttb_fields::valid(ttb)) {
     t.f = fault::invalid;
@@ -166,14 +195,8 @@ uat_mmu::translation uat_mmu::translate(view v, unsigned slot, uint64_t va, acce
   }
   const uint64_t vpn = (va >> page_shift) & vpn_mask;
   if (tlb::entry* e = s.t.lookup(vpn, ttb_fields::asid(ttb))) {
-    ++s.hits;
-    if (detect_stale) check_stale(s, slot, va, *e);
-    t.hit = true;
-    t.level = 3;
-    t.pte = e->pte;
-    t.pa = output_address(cfg_, e->pte, va);
-    t.f = check_rights(e->rights, a);
-    if (!t.ok()) ++s.faults;
+    if (context_cache) h = {key, s.epoch, e};  // without the cache every access reads the TTB
+    hit(s, slot, va, a, *e, t);
     return t;
   }
   miss(s, slot, va, ttb, a, delay, t);
@@ -208,6 +231,7 @@ void uat_mmu::miss(view_state& s, unsigned slot, uint64_t va, uint64_t ttb, acce
   const uint8_t r = rights(s.v, w.pte);
   bool evicted = false;
   s.t.insert((va >> page_shift) & vpn_mask, ttb_fields::asid(ttb), w.pte, w.pte_addr, r, evicted);
+  ++s.epoch;
   if (evicted) ++s.evictions;
   t.f = check_rights(r, a);
 }
@@ -248,6 +272,7 @@ void uat_mmu::apply_tlbi(bool asc_side, tlbi_op op, uint64_t operand) {
     view_state& s = *sp;
     if ((s.v != view::gpu) != asc_side) continue;
     ++*s.tlbis[size_t(op)];
+    ++s.epoch;
     s.entries_invalidated += s.t.invalidate(sc);
     for (unsigned i = 0; i < slots * 2; ++i)
       if (s.ctx_valid[i] && (sc.all || (sc.by_asid && ((ttb_fields::asid(s.ctx[i]) ^ sc.asid) & asid_mask_) == 0)))
@@ -261,6 +286,7 @@ void uat_mmu::flush_view(view v) {
   all.all = true;
   s.entries_invalidated += s.t.invalidate(all);
   s.ctx_valid.fill(false);
+  ++s.epoch;
 }
 
 void uat_mmu::tlbi_transport(bool asc_side, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

@@ -62,8 +62,8 @@ class uat_mmu : public sc_core::sc_module {
   sc_core::sc_out<bool> fault_irq{"fault"};
 
   // --- parameters ---
-  param<uint64_t> ttbat{this, "ttbat", 0x9fff74000ull, "host physical address of the TTBAT (64 slots x {TTB0, TTB1})"};
-  param<uint64_t> handoff{this, "handoff", 0x9fff4c000ull, "host physical address of the uPPL handoff area (our choice)"};
+  param<uint64_t> ttbat{this, "ttbat", 0x9fff74000ull, "host physical address of the TTBAT (64 slots x {TTB0, TTB1})", 0, ~uint64_t(0)};
+  param<uint64_t> handoff{this, "handoff", 0x9fff4c000ull, "host physical address of the uPPL handoff area (our choice)", 0, ~uint64_t(0)};
   param<uint64_t> oas{this, "oas", 40, "output address size in bits (t8103: 40)", 36, 48};
   param<uint64_t> asid_bits{this, "asid_bits", 8, "ASID bits the TLBs compare (seed: 8; the fields are 16 bits wide)", 1, 16};
   param<std::string> l12_type0{this, "l12_type0", "table", "a VALID L1/L2 descriptor with TYPE = 0: table (m1n1's walker) or invalid (the kernel's)"};
@@ -71,9 +71,9 @@ class uat_mmu : public sc_core::sc_module {
   param<bool> context_cache{this, "context_cache", true, "keep each slot's valid TTBs once read (dropped by vmalle1os and aside1os of their ASID)"};
   param<bool> latch_asc_faults{this, "latch_asc_faults", false, "fw/ppl view faults are latched in the sgx FAULT_INFO too"};
   param<bool> walk_dmi{this, "walk_dmi", true, "read tables through DMI where the memory grants it"};
-  param<sc_core::sc_time> hit_latency{this, "hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "added to every translation (TLB lookup)"};
-  param<sc_core::sc_time> walk_latency{this, "walk_latency", sc_core::sc_time(2, sc_core::SC_NS), "added per walk, besides its table reads"};
-  param<sc_core::sc_time> tlbi_latency{this, "tlbi_latency", sc_core::sc_time(10, sc_core::SC_NS), "time a listener takes to apply a TLBI"};
+  param<sc_core::sc_time> hit_latency{this, "hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "added to every translation (TLB lookup)", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> walk_latency{this, "walk_latency", sc_core::sc_time(2, sc_core::SC_NS), "added per walk, besides its table reads", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> tlbi_latency{this, "tlbi_latency", sc_core::sc_time(10, sc_core::SC_NS), "time a listener takes to apply a TLBI", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
 
   // --- registers (sgx block) ---
   register_bank regs{"regs", 0x1000000};
@@ -141,6 +141,7 @@ class uat_mmu : public sc_core::sc_module {
   bool read_table(view v, uint64_t addr, uint64_t& value, sc_core::sc_time& delay);
   bool read_debug(view v, uint64_t addr, uint64_t& value);
   bool context(view_state& s, unsigned slot, unsigned half, sc_core::sc_time& delay, uint64_t& ttb);
+  void hit(view_state& s, unsigned slot, uint64_t va, access_type a, const tlb::entry& e, translation& t);
   void miss(view_state& s, unsigned slot, uint64_t va, uint64_t ttb, access_type a, sc_core::sc_time& delay, translation& t);
   void check_stale(view_state& s, unsigned slot, uint64_t va, const tlb::entry& e);
   void latch(view v, unsigned slot, uint64_t va, bool write, const translation& t, uint32_t unit);

@@ -58,16 +58,6 @@ uint8_t rights(view v, uint64_t pte) {
   return 0;
 }
 
-// A write where only reading is allowed is read_only, a read where only writing is allowed
-// write_only (the names of FAULT_INFO's reasons); anything else denied, execute included, no_access.
-fault check_rights(uint8_t r, access_type a) {
-  const uint8_t need = a == access_type::read ? right_r : a == access_type::write ? right_w : right_x;
-  if (r & need) return fault::none;
-  if (a == access_type::write && (r & right_r)) return fault::read_only;
-  if (a == access_type::read && (r & right_w)) return fault::write_only;
-  return fault::no_access;
-}
-
 const char* tlbi_name(tlbi_op op) {
   switch (op) {
     case tlbi_op::vmalle1os: return "vmalle1os";

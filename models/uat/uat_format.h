@@ -53,8 +53,17 @@ struct ttb_fields {
 // The rights `pte` grants in `v` (uat.py PTE.access_gpu / access_fw; m1n1's "-?" read as
 // write-only, as the kernel's FW_GPU_WO).
 uint8_t rights(view v, uint64_t pte);
-// The fault of an access with `r` rights: none, no_access, read_only or write_only.
-fault check_rights(uint8_t r, access_type a);
+// The fault of an access with `r` rights: none, no_access, read_only or write_only. A write where
+// only reading is allowed is read_only, a read where only writing is allowed write_only (the names
+// of FAULT_INFO's reasons); anything else denied, execute included, no_access. Inline: every
+// translation calls it.
+inline fault check_rights(uint8_t r, access_type a) {
+  const uint8_t need = a == access_type::read ? right_r : a == access_type::write ? right_w : right_x;
+  if (r & need) return fault::none;
+  if (a == access_type::write && (r & right_r)) return fault::read_only;
+  if (a == access_type::read && (r & right_w)) return fault::write_only;
+  return fault::no_access;
+}
 
 struct walk_config {
   uint64_t ttbat = 0x9fff74000ull;

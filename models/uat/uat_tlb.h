@@ -38,6 +38,10 @@ class tlb {
     }
     return nullptr;
   }
+  // A hit found without lookup() (the UAT's hint table) records its use as lookup() would.
+  void touch(entry* e) {
+    if (policy_ == tlb_policy::lru) e->stamp = ++clock_;
+  }
   // Caches a page; `evicted` tells whether a valid entry was replaced.
   entry* insert(uint64_t vpn, uint16_t asid, uint64_t pte, uint64_t pte_addr, uint8_t rights, bool& evicted);
   // Invalidations; each returns the number of entries dropped.

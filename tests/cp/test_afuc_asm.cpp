@@ -149,3 +149,15 @@ TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, b99999999999999999999\n", 6), "bad.asm:2: bit number out of range");
   EXPECT_EQ(error_of(".nojumptable\nbrne $01, b99999999999999999999, #+2\n", 6), "bad.asm:2: bit number out of range");
 }
+
+// afuc-disasm on an a6xx image without a jump table looks for the table the boot code writes by
+// running it under a budget of instructions ((rep) iterations included): a (rep) with $rem =
+// 0xffffffff in a 7-word image used to run all 2^32 iterations (50 s). Now the boot scan stops at
+// its budget, finds no table and lists the image.
+TEST(cpAfucDisasm, RepWithHugeRemEndsTheBootScan) {
+  const auto w = afuc_assemble(".nojumptable\nmov $rem, 0xffff << 16\nor $rem, $rem, 0xffff\n(rep)add $01, $01, 0x1\n",
+                               6, "rep.asm");
+  disasm_result d = afuc_disassemble(w, 6);
+  EXPECT_NE(d.text.find("(rep)add $01, $01, 0x1"), std::string::npos) << d.text;
+  EXPECT_NE(d.text.find(".nojumptable"), std::string::npos) << d.text;
+}

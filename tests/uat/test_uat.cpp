@@ -262,3 +262,35 @@ TEST(uat_config, bad_parameters_are_configuration_errors) {
     }
   }
 }
+
+// The hint table (a speed switch riding on the context cache) must not change what the TLB does:
+// the same accesses with the context cache off (no hints; the TTB read every time) give the same
+// translations, hits, misses and evictions. Two-entry, two-way LRU TLB over three pages.
+TEST(uat_hints, hits_through_hints_match_plain_lookups) {
+  std::vector<std::string> runs[2];
+  for (int cached = 0; cached < 2; ++cached) {
+    struct fx : agx_fixture {
+      void TestBody() override {}
+    } f;
+    f.build({{"agx.uat.context_cache", cached ? "true" : "false"}, {"agx.uat.gpu.tlb_entries", "2"}, {"agx.uat.gpu.tlb_ways", "2"}});
+    f.map_user(seed_pte_user);
+    f.store64(user_l3 + 0x355 * 8, 0x00E0000961DF0C0Bull);
+    f.store64(user_l3 + 0x356 * 8, 0x00E0000961DECC4Bull);  // AP1, column 3: GPU read-only
+    const unsigned pages[] = {0, 1, 0, 2, 1, 0, 0, 2, 2, 1};
+    for (unsigned i = 0; i < 10; ++i) {
+      const auto a = i % 3 == 2 ? access_type::write : access_type::read;
+      const auto t = f.tr(view::gpu, 1, user_va + pages[i] * 0x4000, a);
+      runs[cached].push_back(gpuvp::to_hex(t.pa) + " " + uat::fault_name(t.f) + (t.hit ? " hit" : " miss"));
+      if (i == 6) f.agx->tlbi(uat::tlbi_op::vae1os, 0x1000001500d54ull);  // page 1
+    }
+    for (const char* s : {"hits", "misses", "evictions", "faults"}) runs[cached].push_back(std::to_string(f.agx->uat.stat(view::gpu, s)));
+  }
+  EXPECT_EQ(runs[0], runs[1]);
+  // LRU by hand: 0 miss, 1 miss, 0 hit, 2 miss (evicts 1), 1 miss (evicts 0), 0 miss (evicts 2),
+  // 0 hit, [vae1os page 1], 2 miss (a free way), 2 hit (a write: read_only), 1 miss (evicts 0).
+  EXPECT_EQ(runs[1][10], "3");  // hits
+  EXPECT_EQ(runs[1][11], "7");  // misses
+  EXPECT_EQ(runs[1][8], "0x961dec000 read_only hit");
+  EXPECT_EQ(runs[1][12], "4");  // evictions
+  EXPECT_EQ(runs[1][13], "1");  // faults
+}

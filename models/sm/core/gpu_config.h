@@ -65,6 +65,7 @@ struct gpu_config {
   std::vector<std::string> files;
   std::vector<std::string> ignored;  // unknown option names, in order seen
 
+  static constexpr unsigned max_sms = 1024;  // largest SM count (-gpgpu_n_clusters x cores_per_cluster)
   unsigned num_sms() const { return num_clusters * cores_per_cluster; }
   lat_ii latency_of(op_class c) const;
   // Throws config_file_error if a latency does not fit MAX_ALU_LATENCY or a width is zero.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -11,6 +12,8 @@ namespace gpuvp::sm {
 namespace {
 
 std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw trace_error(path + ": is a directory, expected a trace file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw trace_error(path + ":0: cannot open file");
   std::ostringstream os;

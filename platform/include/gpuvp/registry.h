@@ -59,6 +59,9 @@ class component {
   virtual void report(std::ostream& os) {}
   // Modelled errors seen during the run (faults, unhandled interrupts): non-empty makes exit 1.
   virtual std::vector<std::string> modelled_errors() { return {}; }
+  // What is still in progress (a busy channel, a running kernel), one short phrase each: named
+  // when a run is stopped by the time or wall-clock limit. Empty: idle, or the model cannot say.
+  virtual std::vector<std::string> busy() { return {}; }
 };
 
 using component_factory = std::function<std::unique_ptr<component>(const std::string& name)>;
@@ -92,6 +95,9 @@ class workload {
   virtual ~workload() = default;
   // Runs in the host thread: load memory, program registers, wait for completion.
   virtual void run(platform& p, host_port& host) = 0;
+  // Before the simulation, on the elaborated platform: input that cannot run there (memory
+  // preloads at unmapped addresses) throws config_error naming file:line.
+  virtual void validate(platform& p) {}
   // After the simulation: check expectations. Messages for failures go to `os`;
   // return the number of failed expectations.
   virtual int check(platform& p, std::ostream& os) { return 0; }
