@@ -63,17 +63,31 @@ class accelsim_workload : public workload {
   std::string problem_;
 };
 
-// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] kernelslist.g`: the SM model alone (no
-// SystemC platform; memory behind L1 at L2 ROP + DRAM latency), one line per kernel.
+// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory M]
+// kernelslist.g`: the SM model alone (no SystemC platform), one block of lines per kernel.
 int sm_run_main(int argc, char** argv) {
-  std::string gpu = "QV100", files, list;
+  std::string gpu = "QV100", files, list, memory = "gpgpu-sim";
   unsigned sms = 0;
   bool have_list = false;
+  long long launch = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
+    };
+    auto number = [&](long long lo, long long hi) {
+      const std::string v = value();
+      size_t end = 0;
+      long long n = 0;
+      try {
+        n = std::stoll(v, &end);
+      } catch (const std::exception&) {
+        end = 0;
+      }
+      if (end != v.size() || n < lo || n > hi)
+        throw config_error(a + ": '" + v + "' is not a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      return n;
     };
     if (a == "--gpu") {
       gpu = value();
@@ -95,8 +109,14 @@ int sm_run_main(int argc, char** argv) {
         throw config_error("--sms " + v + ": more than " + std::to_string(gpu_config::max_sms) + " SMs");
       sms = unsigned(n);
     }
+    else if (a == "--launch-latency") launch = number(-1, 1 << 30);
+    else if (a == "--memory") {
+      memory = value();
+      if (memory != "gpgpu-sim" && memory != "fixed") throw config_error("--memory: '" + memory + "' (gpgpu-sim or fixed)");
+    }
     else if (a == "--help" || a == "-h") {
-      std::cout << "usage: gpuvp sm-run [--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N] kernelslist.g\n";
+      std::cout << "usage: gpuvp sm-run [--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N]\n"
+                   "                    [--launch-latency N (0; -1: the configuration's)] [--memory gpgpu-sim|fixed] kernelslist.g\n";
       return 0;
     } else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
     else if (have_list) throw config_error("more than one kernelslist.g given: " + list + " and " + a);
@@ -104,26 +124,28 @@ int sm_run_main(int argc, char** argv) {
   }
   if (!have_list) throw config_error("no kernelslist.g given (gpuvp sm-run --help)");
   check_input_file(list, "kernelslist.g file");
-  const gpu_config cfg = make_gpu_config(gpu, files);
+  gpu_config cfg = make_gpu_config(gpu, files);
+  if (launch >= 0) cfg.kernel_launch_latency = unsigned(launch);  // as compute.launch_latency
   std::cout << cfg.summary() << "\n";
   kernelslist kl = parse_kernelslist(list);
-  fixed_latency_memory mem(cfg.l2_rop_latency + cfg.dram_latency);
+  std::unique_ptr<mem_port> mem = make_memory(cfg, memory);
+  std::cout << "memory: " << mem->describe() << "\n";
+  gpu_sim g(cfg, mem.get(), sms);
   for (const auto& e : kl.entries) {
     if (!e.is_kernel) {
-      if (e.copy.to_device)  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles
+      if (e.copy.to_device) {  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles
+        mem->memcpy_to_device(e.copy.addr, e.copy.size);
         std::cout << "memcpy HtoD 0x" << std::hex << e.copy.addr << std::dec << " " << e.copy.size << " bytes: "
                   << (e.copy.size + 31) / 32 << " sectors, no cycles\n";
+      }
       continue;
     }
     kernel_trace k = parse_kernel_trace(e.trace_path);
-    gpu_sim g(cfg, &mem, sms);
     const auto t0 = std::chrono::steady_clock::now();
     kernel_result r = g.run(k);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cout << "kernel " << r.id << " " << r.name << ": " << r.cycles << " cycles, " << r.stats.warp_insts
-              << " warp instructions, IPC " << r.ipc() << ", L1 hit rate " << r.l1_hit_rate()
-              << ", result-bus stalls " << r.stats.result_bus_stalls << ", " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0)
-              << " warp instructions/s\n";
+    print_kernel(std::cout, r);
+    std::cout << "  simulation speed " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0) << " warp instructions/s\n";
   }
   return 0;
 }

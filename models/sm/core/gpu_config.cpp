@@ -157,6 +157,7 @@ void gpu_config::validate() const {
                     std::to_string(cores_per_cluster) + " is more than " + std::to_string(max_sms) + " SMs");
   if (uint64_t(l1_sets) * l1_ways > 65536)
     fail(where, "-gpgpu_cache:dl1: " + std::to_string(l1_sets) + " sets x " + std::to_string(l1_ways) + " ways is more than 65536 lines");
+  sm::validate(mem, where);
 }
 
 std::string gpu_config::summary() const {
@@ -222,6 +223,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
       fail(where, name + ": bad clock '" + v + "'");
     }
     if (!(c.core_mhz > 0 && c.core_mhz <= 100000)) fail(where, name + ": core clock must be in (0, 100000] MHz");
+    set_memory_clocks(c.mem, parts, name, where);
   } else if (name == "-gpgpu_l1_latency") c.l1_latency = u();
   else if (name == "-gpgpu_smem_latency") c.smem_latency = u();
   else if (name == "-gpgpu_shmem_num_banks") c.smem_banks = u();
@@ -246,6 +248,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     }
     if (!c.l1_sets || !c.l1_line || !c.l1_ways || (c.l1_line & (c.l1_line - 1)))
       fail(where, name + ": sets, ways must be > 0 and the line a power of two");
+    parse_cache_config(c.mem.l1, name, v, where);  // policies, miss queue (mem_config.cpp)
   } else if (name.rfind("-trace_opcode_latency_initiation_", 0) == 0) {
     std::string k = name.substr(33);
     lat_ii p = pair_of(where, name, v);
@@ -276,7 +279,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     s.oc_ex_width = to_uint(where, name, parts[4]);
     s.name = parts[5];
     if (s.name.empty()) fail(where, name + ": empty unit name");
-  } else {
+  } else if (!apply_mem_option(c.mem, name, v, where)) {  // the memory system's options (mem_config.cpp)
     c.ignored.push_back(name);
     return false;
   }
@@ -302,6 +305,17 @@ void load_config_text(gpu_config& c, const std::string& text, const std::string&
     }
     std::string rest;
     while (ls >> extra) rest += " " + extra;
+    // A quoted value may go on over the next lines ("-gpgpu_dram_timing_opt" in the shipped files).
+    if (val[0] == '"' && std::count(val.begin(), val.end(), '"') + std::count(rest.begin(), rest.end(), '"') == 1) {
+      std::string more;
+      while (std::getline(in, more)) {
+        ++n;
+        if (auto h = more.find('#'); h != std::string::npos) more.erase(h);
+        rest += " " + more;
+        if (more.find('"') != std::string::npos) break;
+      }
+      if (std::count(rest.begin(), rest.end(), '"') != 1) fail(where, opt + ": unterminated quoted value");
+    }
     if (!rest.empty() && opt != "-gpgpu_scheduler") val += rest;
     apply_option(c, opt, val, where);
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fu.h"
+#include "mem_config.h"
 
 namespace gpuvp::sm {
 
@@ -60,6 +61,7 @@ struct gpu_config {
   unsigned l1_sets = 4, l1_line = 128, l1_ways = 64, l1_mshrs = 512, l1_mshr_merge = 8;
   unsigned l2_rop_latency = 160, dram_latency = 100;
   unsigned kernel_launch_latency = 0;
+  mem_config mem;  // L1D policies, L2, crossbar, DRAM (mem_config.h)
 
   // Bookkeeping
   std::vector<std::string> files;
