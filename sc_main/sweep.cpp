@@ -38,9 +38,15 @@ std::string shell_quote(const std::string& w) {
   return q + "'";
 }
 
-commands make_commands(const spec& s, const std::string& out) {
+// Each point's run gets the per-point wall-clock limit as its own --wall-limit: it then ends by
+// itself with complete statistics and a modelled error naming the limit (the driver's SIGTERM is
+// only a backstop, 30 s later).
+commands make_commands(const spec& s, const std::string& out, double wall_limit) {
   commands c;
-  for (size_t i = 0; i < s.points.size(); ++i) c.push_back(point_args(s, i, point_dir(out, i, s.points.size()) + "/stats.json"));
+  for (size_t i = 0; i < s.points.size(); ++i) {
+    c.push_back(point_args(s, i, point_dir(out, i, s.points.size()) + "/stats.json"));
+    if (wall_limit > 0) c.back().insert(c.back().begin() + 1, {"--wall-limit", format_number(wall_limit)});
+  }
   return c;
 }
 
@@ -212,7 +218,7 @@ int main_sweep(int argc, char** argv) {
   p.out = fs::absolute(out).lexically_normal().string();
   p.total = s.points.size();
   p.wall_limit_s = wall_limit;
-  const commands cmds = make_commands(s, p.out);
+  const commands cmds = make_commands(s, p.out, wall_limit);
 
   if (dry_run) {
     const std::string log = (fs::temp_directory_path() / ("gpuvp-sweep-check-" + std::to_string(getpid()) + ".log")).string();

@@ -178,7 +178,7 @@ int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
       res.exit_code = code;
       res.wall_s = std::chrono::duration<double>(clock_type::now() - r.start).count();
       res.host = host_name();
-      res.error = r.over_limit ? "wall-clock limit of " + duration(p.wall_limit_s) + " per point reached (stopped)"
+      res.error = r.over_limit ? "wall-clock limit of " + duration(p.wall_limit_s) + " per point passed by 30 s (stopped by the sweep)"
                                : explain_failure(pdir, code, sig_end ? WTERMSIG(status) : 0);
       write_result(pdir, res);
       ++p.done;
@@ -188,7 +188,7 @@ int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
     const auto now = clock_type::now();
     for (auto& [cpid, r] : live) {
       const double age = std::chrono::duration<double>(now - r.start).count();
-      if (!r.term_sent && p.wall_limit_s > 0 && age > p.wall_limit_s) {
+      if (!r.term_sent && p.wall_limit_s > 0 && age > p.wall_limit_s + 30) {
         kill(cpid, SIGTERM);
         r.term_sent = r.over_limit = true;
         r.term_at = now;

@@ -13,7 +13,7 @@ struct pool {
   std::string out;            // the sweep folder (absolute)
   size_t total = 0;           // points in the sweep (ids, progress)
   size_t jobs = 1;            // processes at a time
-  double wall_limit_s = 0;    // per point; 0: none. SIGTERM at the limit, SIGKILL 10 s later
+  double wall_limit_s = 0;    // per point (the run's own --wall-limit); 0: none. SIGTERM 30 s past it, SIGKILL 10 s later
   bool progress = true;       // progress line on stderr
   size_t done = 0, failed = 0;  // finished so far (also those of an earlier run)
 };

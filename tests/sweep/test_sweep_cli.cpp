@@ -23,7 +23,8 @@ struct result {
   std::string out;  // stdout and stderr
 };
 result sh(const std::string& args0) {
-  const std::string args = args0.rfind("sweep ", 0) == 0 ? args0 : "sweep " + args0;
+  const bool command = args0.rfind("sweep ", 0) == 0 || args0.rfind("run ", 0) == 0 || args0.rfind("config ", 0) == 0;
+  const std::string args = command ? args0 : "sweep " + args0;
   result r;
   FILE* p = popen((gpuvp + " " + args + " 2>&1").c_str(), "r");
   char buf[4096];
@@ -79,13 +80,34 @@ TEST(sweep_cli, grid_results_are_identical_for_any_job_count) {
   EXPECT_NE(slurp(d + "/a/points/0008/stats.json").find("\"config_sha256\""), std::string::npos);
 }
 
+TEST(sweep_cli, run_metadata_hashes_the_configuration_as_config_dump_prints_it) {
+  const std::string d = scratch("meta");
+  const std::string sets = " --workload traffic --set traffic.g0.count=60 --set traffic.g1.count=30 --set traffic.g2.count=20";
+  ASSERT_EQ(sh("run" + sets + " --set platform.quantum=10us -q --stats " + d + "/s.json").rc, 0);
+  auto dump = sh("config dump" + sets + " --set platform.quantum=10us");
+  ASSERT_EQ(dump.rc, 0) << dump.out;
+  std::ofstream(d + "/dump.yaml") << dump.out;
+  FILE* p = popen(("sha256sum " + d + "/dump.yaml").c_str(), "r");
+  char hex[65] = {};
+  ASSERT_EQ(fread(hex, 1, 64, p), 64u);
+  pclose(p);
+  const std::string j = slurp(d + "/s.json");
+  EXPECT_EQ(j.rfind("{\n  \"run\": {\n    \"version\": \"", 0), 0u) << j.substr(0, 200);
+  EXPECT_NE(j.find("\"config_sha256\": \"" + std::string(hex) + "\""), std::string::npos) << j.substr(0, 600);
+  EXPECT_NE(j.find("\"quantum_ps\": 10000000,"), std::string::npos);  // 10 us in ps
+  EXPECT_NE(j.find("\"workload\": \"traffic\""), std::string::npos);
+  EXPECT_NE(j.find("\"exit_code\": 0,"), std::string::npos);
+  EXPECT_NE(j.find("\"errors\": []"), std::string::npos);
+  EXPECT_NE(j.find("\"sim_time_ps\": "), std::string::npos);
+}
+
 TEST(sweep_cli, dry_run_lists_points_and_commands_and_runs_nothing) {
   const std::string d = scratch("dry");
   auto r = sh(data + "/grid3x3.yaml --out " + d + "/o --dry-run");
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("9 points (grid)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("point 8: interconnect.width=32 platform.quantum=10us"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(" run --workload traffic --set traffic.g0.count=60"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" run --wall-limit 3600 --workload traffic --set traffic.g0.count=60"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--set platform.quantum=10us --stats " + d + "/o/points/0008/stats.json"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(d + "/o"));
 }
