@@ -30,7 +30,7 @@ const char* usage_text =
 
 struct common_options {
   std::vector<std::string> configs, sets, logs;
-  std::string workload, stats, trace, vcd, quantum, script;
+  std::string workload, stats, trace, vcd, quantum, script, rtl_trace;
   bool quiet = false;
 };
 
@@ -43,6 +43,7 @@ po::options_description platform_options(common_options& o) {
       ("stats", po::value(&o.stats), "write statistics as JSON to this file")
       ("trace", po::value(&o.trace), "write a Chrome trace-event JSON (Perfetto) to this file")
       ("vcd", po::value(&o.vcd), "write interrupt signals as VCD to this file (.vcd is appended)")
+      ("rtl-trace", po::value(&o.rtl_trace), "write FST waveforms of the RTL blocks to this file (same as --set rtl.trace=F)")
       ("quantum", po::value(&o.quantum), "global quantum (same as --set platform.quantum=T)")
       ("log", po::value(&o.logs)->composing(), "log level: LEVEL or MODULE=LEVEL (error, warning, info, debug)")
       ("quiet,q", po::bool_switch(&o.quiet), "print no report")
@@ -104,6 +105,7 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
   }
   for (const auto& f : o.configs) cfg.load_yaml_file(f);
   if (!o.quantum.empty()) cfg.set("platform.quantum", o.quantum, "--quantum");
+  if (!o.rtl_trace.empty()) cfg.set("rtl.trace", o.rtl_trace, "--rtl-trace");
   for (const auto& s : o.sets) cfg.apply_override(s);
   for (const auto& l : o.logs) logger::global().configure(l);
   return c;
