@@ -149,7 +149,7 @@ TEST(rtl_example, countdown_from_docs) {
                                     "readl 0x100e00008\nwritel 0x100e00008 2\nreadl 0x100e00008\nwritel 0x100000100 0xffffffff\n");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("IRQ raise"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("OK 0x00000002\n"), std::string::npos) << r.out;  // EXPIRED, not running
+  EXPECT_NE(r.out.find("OK 0x0000000000000002\n"), std::string::npos) << r.out;  // EXPIRED, not running
   EXPECT_NE(r.out.find("IRQ lower"), std::string::npos) << r.out;
 }
 
