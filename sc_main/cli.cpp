@@ -1,17 +1,22 @@
 #include "cli.h"
 
 #include <chrono>
+#include <csignal>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
 #include "gpuvp/config.h"
 #include "gpuvp/host.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 #include "gpuvp/trace.h"
+#include "run_control.h"
+#include "sha256.h"
+#include "sweep.h"
 
 namespace po = boost::program_options;
 
@@ -30,13 +35,14 @@ const char* usage_text =
 
 struct common_options {
   std::vector<std::string> configs, sets, logs;
-  std::string workload, stats, trace, vcd, quantum, script, rtl_trace;
+  std::string workload, stats, trace, vcd, quantum, script, time_limit, wall_limit, platform = "default", rtl_trace;
   bool quiet = false;
 };
 
 po::options_description platform_options(common_options& o) {
   po::options_description d("options");
   d.add_options()
+      ("platform", po::value(&o.platform), "embedded platform: default, or one listed by --help (e.g. agx)")
       ("config", po::value(&o.configs)->composing(), "YAML configuration file (repeatable)")
       ("set", po::value(&o.sets)->composing(), "override one parameter: path=value (repeatable)")
       ("workload", po::value(&o.workload), "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic")
@@ -45,6 +51,8 @@ po::options_description platform_options(common_options& o) {
       ("vcd", po::value(&o.vcd), "write interrupt signals as VCD to this file (.vcd is appended)")
       ("rtl-trace", po::value(&o.rtl_trace), "write FST waveforms of the RTL blocks to this file (same as --set rtl.trace=F)")
       ("quantum", po::value(&o.quantum), "global quantum (same as --set platform.quantum=T)")
+      ("time-limit", po::value(&o.time_limit), "simulated time limit (same as --set platform.time_limit=T); reaching it is exit 1")
+      ("wall-limit", po::value(&o.wall_limit), "wall-clock limit (e.g. 30 s; a bare number is seconds); reaching it is exit 1; default off")
       ("log", po::value(&o.logs)->composing(), "log level: LEVEL or MODULE=LEVEL (error, warning, info, debug)")
       ("quiet,q", po::bool_switch(&o.quiet), "print no report")
       ("help,h", "show this help");
@@ -69,6 +77,7 @@ const char* default_workload_name() {
 }
 
 std::string read_text(const std::string& path) {
+  check_input_file(path, "workload file");
   std::ifstream f(path);
   if (!f) throw config_error(path + ": cannot open workload");
   std::stringstream ss;
@@ -79,9 +88,19 @@ std::string read_text(const std::string& path) {
 // Configuration from every source, in increasing precedence.
 workload_choice configure(const common_options& o, bool qtest_mode) {
   auto& cfg = config::global();
-  cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
+  // Another embedded platform replaces default.yaml; it has no default workload.
+  const bool default_platform = o.platform == "default";
+  if (default_platform) {
+    cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
+  } else if (const embedded_platform* p = registry::global().find_platform(o.platform)) {
+    cfg.load_yaml_text(p->yaml, o.platform + ".yaml");
+  } else {
+    std::string known = " default";
+    for (const auto& q : registry::global().platforms()) known += " " + q.name;
+    throw config_error("--platform " + o.platform + ": unknown platform (known:" + known + ")");
+  }
   workload_choice c;
-  c.label = o.workload.empty() && !qtest_mode ? default_workload_name() : o.workload;
+  c.label = o.workload.empty() && !qtest_mode && default_platform ? default_workload_name() : o.workload;
   if (!c.label.empty() && c.label != "traffic") {
     auto& reg = registry::global();
     std::string text;
@@ -98,6 +117,7 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
         throw config_error(c.path + ": no workload kind recognises this file" +
                            (known.empty() ? std::string(" (none registered)") : "; known kinds:" + known));
       }
+      check_input_file(c.path, "workload file");
       if (c.kind->overlay_for) text = read_text(c.path);
     }
     if (!c.kind->platform_yaml.empty()) cfg.load_yaml_text(c.kind->platform_yaml, c.kind->name + " workload platform");
@@ -106,44 +126,38 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
   for (const auto& f : o.configs) cfg.load_yaml_file(f);
   if (!o.quantum.empty()) cfg.set("platform.quantum", o.quantum, "--quantum");
   if (!o.rtl_trace.empty()) cfg.set("rtl.trace", o.rtl_trace, "--rtl-trace");
+  if (!o.time_limit.empty()) cfg.set("platform.time_limit", o.time_limit, "--time-limit");
   for (const auto& s : o.sets) cfg.apply_override(s);
   for (const auto& l : o.logs) logger::global().configure(l);
   return c;
 }
 
-std::string human_time(const sc_core::sc_time& t) {
-  std::ostringstream os;
-  const double s = t.to_seconds();
-  if (s >= 1) os << std::fixed << std::setprecision(3) << s << " s";
-  else if (s >= 1e-3) os << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
-  else if (s >= 1e-6) os << std::fixed << std::setprecision(3) << s * 1e6 << " us";
-  else os << std::fixed << std::setprecision(3) << s * 1e9 << " ns";
-  return os.str();
+// The effective configuration exactly as `gpuvp config dump` prints it (hashed into run metadata).
+std::string effective_config_text() {
+  return std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(false);
 }
 
-// Runs the kernel in slices so that long runs print progress and stop at the time limit.
-// Returns true if the simulation ended by itself (no activity left or sc_stop).
-bool simulate(platform& p, std::ostream& err, bool quiet) {
-  using clock = std::chrono::steady_clock;
-  const auto wall_start = clock::now();
-  auto last_progress = wall_start;
-  const sc_core::sc_time limit = p.time_limit;
-  const sc_core::sc_time slice(100, sc_core::SC_US);
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const sc_core::sc_time next = sc_core::sc_time_to_pending_activity();
-    if (now + next > limit) return false;
-    // At least up to the next event: a starving slice would not advance time at all.
-    sc_core::sc_start(std::max(next, std::min(slice, limit - now)), sc_core::SC_EXIT_ON_STARVATION);
-    if (!quiet && clock::now() - last_progress > std::chrono::seconds(3)) {
-      last_progress = clock::now();
-      err << "progress: simulated " << human_time(sc_core::sc_time_stamp()) << ", wall "
-          << std::chrono::duration_cast<std::chrono::seconds>(last_progress - wall_start).count() << " s\n";
-    }
-  }
-  return true;
+// Statistics JSON: the `run` metadata object first, then every statistic by path.
+void write_stats_json(const std::string& path, nlohmann::ordered_json run) {
+  const nlohmann::ordered_json stats = nlohmann::ordered_json::parse(stats_registry::global().to_json());
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j["run"] = std::move(run);
+  for (auto it = stats.begin(); it != stats.end(); ++it) j[it.key()] = it.value();
+  std::ofstream js(path);
+  if (!js) throw config_error(path + ": cannot create statistics file");
+  js << j.dump(2) << "\n";
 }
+
+// What a stopped run was still doing: each component's busy() and the host's workload.
+std::string still_busy(platform& p) {
+  std::string list;
+  auto add = [&](const std::string& what) { list += (list.empty() ? "" : ", ") + what; };
+  if (p.host_initiator().has_work() && !p.host_initiator().finished()) add("host (workload not finished)");
+  for (const auto& b : p.busy()) add(b);
+  return list.empty() ? "no component reports activity" : list;
+}
+
+const char* signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
 
 int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err, bool qtest_mode) {
   common_options o;
@@ -156,14 +170,22 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     out << "usage: gpuvp " << (qtest_mode ? "qtest" : "run") << " [options]\n" << desc;
     return exit_ok;
   }
+  // Output files first: a run must not end with its results unwritable.
+  if (vm.count("stats")) check_output_file(o.stats, "statistics file (--stats)");
+  if (vm.count("trace")) check_output_file(o.trace, "trace file (--trace)");
+  if (vm.count("vcd")) check_output_file(o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd", "VCD file (--vcd)");
+  if (qtest_mode && vm.count("script")) check_input_file(o.script, "qtest script (--script)");
+  run_limits limits;
+  if (vm.count("wall-limit")) limits.wall_limit = parse_wall_limit(o.wall_limit);
   const workload_choice choice = configure(o, qtest_mode);
   platform p;
   std::unique_ptr<workload> w = qtest_mode ? nullptr : choice.load();  // qtest drives the platform itself
   config::global().check_unused();
+  if (w) w->validate(p);
 
   std::ifstream script;
   if (qtest_mode) {
-    if (!o.script.empty()) {
+    if (vm.count("script")) {
       script.open(o.script);
       if (!script) throw config_error(o.script + ": cannot open qtest script");
       p.host_initiator().run_qtest(script, out);
@@ -182,15 +204,36 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     p.trace_signals(vcd);
   }
 
-  const auto wall_start = std::chrono::steady_clock::now();
-  const bool ended = simulate(p, err, o.quiet || qtest_mode);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  // qtest: the host answers FAIL where time would pass the limit, and the session goes on.
+  limits.time_limit = qtest_mode ? sc_core::sc_max_time() : p.time_limit.get();
+  limits.progress = !(o.quiet || qtest_mode);
+  run_outcome outcome;
+  std::vector<std::string> problems;
+  try {
+    outcome = simulate(limits, err);
+  } catch (const sc_core::sc_report& e) {  // a model stopped the run: still write what was gathered
+    problems.push_back(std::string("simulation error: ") + e.what());
+  }
+  const double wall = outcome.wall_seconds;
   tracer::global().close();
   if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
 
   int rc = exit_ok;
-  std::vector<std::string> problems;
-  if (!ended) problems.push_back("time limit of " + format_time(p.time_limit) + " reached before the workload finished");
+  switch (outcome.end) {
+    case run_end::finished: break;
+    case run_end::time_limit:
+      problems.push_back("time limit of " + format_time(p.time_limit) + " reached before the workload finished; still busy: " +
+                         still_busy(p));
+      break;
+    case run_end::wall_limit:
+      problems.push_back("wall-clock limit of --wall-limit " + o.wall_limit + " reached at simulated " +
+                         human_time(sc_core::sc_time_stamp()) + "; still busy: " + still_busy(p));
+      break;
+    case run_end::signal:
+      problems.push_back(std::string("interrupted by ") + signal_name(outcome.signal) + " at simulated " +
+                         human_time(sc_core::sc_time_stamp()) + "; still busy: " + still_busy(p));
+      break;
+  }
   for (auto& e : p.modelled_errors()) problems.push_back(e);
   std::ostringstream check_messages;
   const int failed = w ? w->check(p, check_messages) : 0;
@@ -199,8 +242,9 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   if (!o.quiet && !qtest_mode) {
     const sc_core::sc_time sim = sc_core::sc_time_stamp();
     rep << "gpuvp run: " << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
-                                             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
-                                                                         : choice.label) << "\n"
+                             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
+                             : choice.label.empty()      ? "platform " + o.platform + " without a workload"
+                                                         : choice.label) << "\n"
         << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
         << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s\n"
         << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
@@ -220,20 +264,28 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
       rep << "\n";
     }
   }
+  if (!problems.empty() || failed) rc = exit_modelled_error;
+  if (outcome.end == run_end::signal) rc = 128 + outcome.signal;  // the shell's convention: 130, 143
   if (!o.stats.empty()) {
-    std::ofstream js(o.stats);
-    if (!js) throw config_error(o.stats + ": cannot create statistics file");
-    js << stats_registry::global().to_json();
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+    for (const auto& m : problems) errors.push_back(m);
+    std::istringstream checks(check_messages.str());
+    for (std::string line; std::getline(checks, line);)
+      if (!line.empty()) errors.push_back(line);
+    if (failed) errors.push_back(std::to_string(failed) + " expectation(s) failed");
+    write_stats_json(o.stats, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
+                               {"wall_s", wall}, {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
+                               {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
+                               {"errors", errors}});
   }
   for (const auto& m : problems) err << "error: " << m << "\n";
   if (failed) err << check_messages.str() << "error: " << failed << " expectation(s) failed\n";
-  if (!problems.empty() || failed) rc = exit_modelled_error;
   return rc;
 }
 
 int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
   if (argc < 2 || std::string(argv[1]) != "dump") {
-    err << "usage: gpuvp config dump [--config F] [--set k=v] [--workload W] [--describe]\n";
+    err << "usage: gpuvp config dump [--platform P] [--config F] [--set k=v] [--workload W] [--describe]\n";
     return exit_usage;
   }
   common_options o;
@@ -251,7 +303,8 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
   platform p;
   choice.load();
   config::global().check_unused();
-  out << "# gpuvp " << GPUVP_VERSION << " effective configuration\n" << config::global().dump_yaml(describe);
+  out << (describe ? std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(true)
+                   : effective_config_text());
   return exit_ok;
 }
 
@@ -259,6 +312,7 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
 
 int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
   register_all_models();
+  register_sweep_commands();
   logger::global().set_sink(&err);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -267,6 +321,10 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
     if (command == "--help" || command == "-h" || command == "help") {
       out << usage_text << "\ntools:\n";
       for (const auto& t : registry::global().tools()) out << "  " << std::left << std::setw(20) << t.name << " " << t.summary << "\n";
+      out << "\nplatforms (gpuvp run|qtest|config dump --platform NAME):\n"
+          << "  " << std::left << std::setw(20) << "default" << " the embedded default.yaml (NV50-style GPU, BAR0, sysram, vram)\n";
+      for (const auto& p : registry::global().platforms())
+        out << "  " << std::left << std::setw(20) << p.name << " " << p.description << "\n";
       out << "\nworkloads (gpuvp run --workload NAME; default " << default_workload_name() << "):\n"
           << "  " << std::left << std::setw(20) << "traffic" << " the traffic generators of default.yaml\n";
       for (const auto& e : registry::global().embedded_workloads())
@@ -296,6 +354,9 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
   } catch (const sc_core::sc_report& e) {
     err << "gpuvp: simulation error: " << e.what() << "\n";
     return exit_modelled_error;
+  } catch (const std::bad_alloc&) {
+    err << "gpuvp: error: out of memory: a size or count in the configuration or the input is too large for this machine\n";
+    return exit_usage;
   } catch (const std::exception& e) {
     err << "gpuvp: error: " << e.what() << "\n";
     return exit_usage;

@@ -11,7 +11,10 @@ packages=(build-essential cmake ninja-build pkg-config git
           libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           verilator  # RTL co-simulation (docs/rtl.md); without it the build leaves the RTL parts out
-          xz-utils zstd)  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
+          xz-utils zstd  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
+          clang libfuzzer-14-dev  # the fuzz preset (tools/fuzz.sh, docs/testing.md)
+          python3-matplotlib  # gpuvp plot (tools/gpuvp_plot.py)
+          slurm-wlm munge)  # gpuvp sweep --backend slurm and its one-node cluster test
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -43,7 +43,69 @@ const gpu_config& qv100() {
   return c;
 }
 
-double g_sim_rate = 0, g_replay_rate = 0;
+// The reference's bandwidth-bound kernel (Accel-Sim: 9690 cycles, ~6 600 warp instructions/s):
+// 320 CTAs x 8 warps; warp w of CTA c: 16 x (LDG of line (8c+w)*16+i, 6 independent FFMA), then
+// 16 FFMA on the loaded registers, EXIT. Written as the tracer writes it (base+stride addresses,
+// trailing immediate).
+constexpr double accel_sim_bw_warp_insts_per_s = 6600.0;
+const kernel_trace& bandwidth_kernel() {
+  static const kernel_trace k = [] {
+    std::string t =
+        "-kernel name = bw\n-kernel id = 1\n-grid dim = (320,1,1)\n-block dim = (256,1,1)\n-shmem = 0\n-nregs = 64\n"
+        "-binary version = 70\n-cuda stream id = 0\n-accelsim tracer version = 5\n-enable lineinfo = 0\n"
+        "#traces format = PC mask dest_num reg_dests opcode src_num reg_srcs mem_width [adrrescompress?] [mem_addresses] immediate\n";
+    char buf[128];
+    for (unsigned c = 0; c < 320; ++c) {
+      t += "#BEGIN_TB\nthread block = " + std::to_string(c) + ",0,0\n";
+      for (unsigned w = 0; w < 8; ++w) {
+        t += "warp = " + std::to_string(w) + "\ninsts = 129\n";
+        unsigned pc = 0;
+        for (unsigned i = 0; i < 16; ++i) {
+          std::snprintf(buf, sizeof buf, "%04x ffffffff 1 R%u LDG.E.32 1 R2 4 1 0x%llx 4 0\n", pc, 10 + i,
+                        (unsigned long long)(0x7f4000000000ull + 128ull * ((8 * c + w) * 16 + i)));
+          t += buf;
+          pc += 16;
+          for (unsigned j = 0; j < 6; ++j, pc += 16) {
+            std::snprintf(buf, sizeof buf, "%04x ffffffff 1 R%u FFMA 3 R2 R3 R4 0 0\n", pc, 30 + j);
+            t += buf;
+          }
+        }
+        for (unsigned i = 0; i < 16; ++i, pc += 16) {
+          std::snprintf(buf, sizeof buf, "%04x ffffffff 1 R%u FFMA 3 R%u R3 R4 0 0\n", pc, 40 + i, 10 + i);
+          t += buf;
+        }
+        std::snprintf(buf, sizeof buf, "%04x ffffffff 0 EXIT 0 0 0\n", pc);
+        t += buf;
+      }
+      t += "#END_TB\n";
+    }
+    return parse_kernel_trace_text(t, "bandwidth.traceg");
+  }();
+  return k;
+}
+
+double g_sim_rate = 0, g_replay_rate = 0, g_bw_rate = 0, g_bw_fixed_rate = 0;
+uint64_t g_bw_cycles = 0;
+
+// The bandwidth kernel on 80 SMs with the whole memory system (memory = "gpgpu-sim") or, as the
+// same-run baseline, with memory behind L1 at a fixed latency ("fixed").
+void BM_bandwidth_kernel(benchmark::State& st, const char* memory) {
+  const kernel_trace& k = bandwidth_kernel();
+  uint64_t n = 0, cycles = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : st) {
+    auto mem = make_memory(qv100(), memory);
+    gpu_sim g(qv100(), mem.get());
+    kernel_result r = g.run(k);
+    n += r.stats.warp_insts;
+    cycles = r.cycles;
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  (std::string(memory) == "fixed" ? g_bw_fixed_rate : g_bw_rate) = double(n) / s;
+  if (std::string(memory) != "fixed") g_bw_cycles = cycles;
+  st.counters["warp_insts_per_s"] = benchmark::Counter(double(n), benchmark::Counter::kIsRate);
+  st.counters["kernel_cycles"] = double(cycles);
+}
 
 void BM_parse_trace(benchmark::State& st) {
   const std::string& t = trace_text();
@@ -96,6 +158,8 @@ void BM_sm_simulate_qv100(benchmark::State& st) {
 BENCHMARK(BM_replay_baseline)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_parse_trace)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_sm_simulate_qv100)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_bandwidth_kernel, memory_system, "gpgpu-sim")->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_bandwidth_kernel, fixed_latency_baseline, "fixed")->Unit(benchmark::kMillisecond)->Iterations(1);
 
 int sc_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
@@ -108,6 +172,14 @@ int sc_main(int argc, char** argv) {
     if (g_replay_rate > 0)
       std::printf("  ratio to the plain replay baseline (%.0f/s): %.4f (cost of cycle modelling)\n", g_replay_rate,
                   g_sim_rate / g_replay_rate);
+  }
+  if (g_bw_rate > 0) {
+    std::printf("\nBandwidth kernel (320 CTAs, whole memory system): %llu cycles (Accel-Sim 9690), %.0f warp instructions/s\n",
+                (unsigned long long)g_bw_cycles, g_bw_rate);
+    std::printf("  ratio to Accel-Sim's %.0f/s: %.1fx\n", accel_sim_bw_warp_insts_per_s, g_bw_rate / accel_sim_bw_warp_insts_per_s);
+    if (g_bw_fixed_rate > 0)
+      std::printf("  ratio to the fixed-latency-memory baseline in this run (%.0f/s): %.3f\n", g_bw_fixed_rate,
+                  g_bw_rate / g_bw_fixed_rate);
   }
   return 0;
 }

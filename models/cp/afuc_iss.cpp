@@ -69,7 +69,7 @@ void afuc_iss::reset() {
   sp_ = 0;
   pt_write_addr_ = 0;
   data_pipe_ = data_user_ = false;
-  starve_ = skip2_ = iret_ = false;
+  starve_ = skip2_ = iret_ = rep_in_progress_ = false;
   irq_pending_ = in_handler_ = saved_waitin_ = false;
   irq_target_ = saved_pc_ = 0;
   std::fill(sqe_.begin(), sqe_.end(), 0u);
@@ -339,7 +339,8 @@ void afuc_iss::take_interrupt() {
 
 void afuc_iss::step() {
   if (st_ != state::running) return;
-  if (irq_pending_ && !in_handler_) take_interrupt();
+  if (irq_pending_ && !in_handler_ && !rep_in_progress_) take_interrupt();
+  rep_in_progress_ = false;
   if (pc_ >= code_.size()) { fail("pc outside the microcode image"); return; }
   if (!valid_[pc_]) { fail("undecodable instruction"); return; }
   const afuc_instr& in = code_[pc_];
@@ -349,7 +350,14 @@ void afuc_iss::step() {
   waitin_ = iret_ = false;
   if (in.rep) {
     stats_.instructions += regs_[REG_REM] == 0;  // a (rep) with $rem == 0 still issues once
-    while (regs_[REG_REM] != 0 && !starve_ && st_ == state::running) {
+    for (uint64_t budget = rep_budget_; regs_[REG_REM] != 0 && !starve_ && st_ == state::running; ) {
+      if (budget-- == 0) {  // out of budget: same instruction, same delay-slot state next time
+        branch_ = pending;
+        waitin_ = pending_waitin;
+        iret_ = pending_iret;
+        rep_in_progress_ = true;
+        return;
+      }
       exec(in);
       stats_.instructions++;
     }
@@ -392,7 +400,7 @@ uint64_t afuc_iss::run(uint64_t max_instrs) {
   const uint8_t* const fast = fast_.data();
   const uint32_t size = uint32_t(code_.size());
   while (st_ == state::running && stats_.instructions < end) {
-    if (irq_pending_ && !in_handler_) take_interrupt();
+    if (irq_pending_ && !in_handler_ && !rep_in_progress_) take_interrupt();
     // Fast path: register-only ALU, movi, branches and nops outside a waitin delay slot, with
     // the PC, pending branch and count in locals. It does exactly what step() does for them.
     if (!waitin_ && !iret_) {  // (an iret's delay slot goes through step())
@@ -447,7 +455,9 @@ uint64_t afuc_iss::run(uint64_t max_instrs) {
       }
       if (n >= end) break;
     }
+    rep_budget_ = end - stats_.instructions;
     step();
+    rep_budget_ = ~uint64_t(0);
   }
   return stats_.instructions - start;
 }

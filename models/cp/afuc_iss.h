@@ -57,7 +57,9 @@ class afuc_iss {
   void set_env(afuc_env* e) { env_ = e; }
 
   // Runs at most max_instrs instructions; returns the number executed. Stops early when
-  // starved (no packet data) or halted (microcode error).
+  // starved (no packet data) or halted (microcode error). (rep) iterations count one by one: a
+  // (rep) with a large $rem stops at the budget and goes on at the next run(), so every run()
+  // ends after about max_instrs iterations whatever $rem holds.
   uint64_t run(uint64_t max_instrs);
   // Single instruction (with its (rep) iterations).
   void step();
@@ -125,6 +127,8 @@ class afuc_iss {
   bool starve_ = false;
   uint64_t pops_ = 0;         // $data reads so far
   bool skip2_ = false;        // setsecure succeeded
+  uint64_t rep_budget_ = ~uint64_t(0);  // (rep) iterations step() may still run (set by run())
+  bool rep_in_progress_ = false;        // a (rep) stopped at the budget; resumes before anything else
   bool iret_ = false;         // iret waiting for its delay slot
   bool irq_pending_ = false;  // interrupt requested, not taken yet
   uint32_t irq_target_ = 0;

@@ -472,13 +472,17 @@ cp_model::~cp_model() = default;
 
 std::vector<uint32_t> cp_model::load_fw(const std::string& path, const std::string& fallback) {
   const std::string file = path.empty() ? fallback : path;
+  // Name the key that chose the file (cp.firmware / cp.pfp_firmware), or the built-in image.
+  const std::string key = path.empty() ? std::string(name()) + ": built-in firmware"
+                          : &path == &firmware.get() ? firmware.path() : pfp_firmware.path();
   std::vector<uint32_t> w;
   try {
     w = read_words(file);
   } catch (const std::exception& e) {
-    throw config_error(std::string(name()) + ": cannot load CP firmware: " + e.what());
+    throw config_error(key + ": cannot load CP firmware: " + e.what());
   }
-  if (w.size() < 3) throw config_error(std::string(name()) + ": CP firmware " + file + " is too short");
+  if (w.empty()) throw config_error(key + ": " + file + ": empty firmware image (expected a header word and microcode)");
+  if (w.size() < 3) throw config_error(key + ": CP firmware " + file + " is too short (" + std::to_string(w.size()) + " words)");
   return std::vector<uint32_t>(w.begin() + 1, w.end());  // drop the file header
 }
 

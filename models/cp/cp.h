@@ -75,14 +75,14 @@ class cp_model : public sc_core::sc_module, public component {
   tlm_utils::simple_initiator_socket<cp_model> mem{"mem"};  // packet fetch and memory access
   sc_core::sc_out<bool> irq{"irq"};                          // (CP_INT_STATUS & CP_INT_EN) != 0
 
-  param<uint64_t> base{this, "base", 0x400000, "BAR0 offset of the CP register window"};
+  param<uint64_t> base{this, "base", 0x400000, "BAR0 offset of the CP register window", 0, uint64_t(1) << 40};
   param<std::string> mem_port{this, "mem_port", "interconnect", "where the mem initiator binds (e.g. an MMU's target port)"};
   param<uint64_t> generation{this, "generation", 6, "5: PFP + ME with the MEQ; 6: one SQE", 5, 6};
   param<std::string> firmware{this, "firmware", "", "SQE (a6xx) or ME (a5xx) firmware file; empty: gpuvp's own"};
   param<std::string> pfp_firmware{this, "pfp_firmware", "", "PFP firmware file (a5xx); empty: gpuvp's own"};
   param<uint64_t> call_depth{this, "call_depth", 4, "return-stack depth of each microcontroller", 1, 64};
   param<uint64_t> meq_depth{this, "meq_depth", 64, "MEQ FIFO depth in dwords (a5xx)", 1, 1 << 16};
-  param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "microcontroller clock period"};
+  param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "microcontroller clock period", sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_MS)};
   param<uint64_t> cycles_per_instr{this, "cycles_per_instr", 1, "cycles per microcode instruction", 1, 1000};
   param<uint64_t> batch{this, "batch", 1024, "instructions run between time updates", 1, 1 << 20};
   param<uint64_t> ctrl0{this, "ctrl0", 0, "control register 0 at reset (real a650 firmware expects 0x10000000, a660 0x30000000)", 0, 0xffffffffu};
@@ -131,6 +131,10 @@ class cp_model : public sc_core::sc_module, public component {
   bool qtest(const std::vector<std::string>& words, std::string& reply) override;
   void report(std::ostream& os) override;
   std::vector<std::string> modelled_errors() override { return errors_; }
+  std::vector<std::string> busy() override {
+    if (idle()) return {};
+    return {"microcode running (" + std::to_string(packets.value()) + " packets dispatched)"};
+  }
 
   // Backdoor views for tests and workloads.
   uint32_t gpu_reg(uint32_t r) const;

@@ -120,6 +120,7 @@ pm4_program pm4_parse(const std::string& text, const std::string& origin) {
     if (kw == "ring") {
       if (tok.size() != 2 && tok.size() != 4) fail("usage: ring ADDR [dwords N]");
       p.ring_addr = num(tok[1], ~0ull);
+      p.ring_line = line;
       if (tok.size() == 4) {
         if (tok[2] != "dwords") fail("usage: ring ADDR [dwords N]");
         const uint64_t n = num(tok[3], 1u << 30);
@@ -130,13 +131,14 @@ pm4_program pm4_parse(const std::string& text, const std::string& origin) {
       if (tok.size() < 3) fail("usage: mem ADDR VALUE...");
       pm4_program::block b;
       b.addr = num(tok[1], ~0ull);
+      b.line = line;
       for (size_t i = 2; i < tok.size(); i++) b.words.push_back(uint32_t(num(tok[i])));
       p.mem.push_back(b);
     } else if (kw == "ib") {
       if (cur_ib >= 0) fail("'ib' inside an ib block (missing 'end')");
       if (tok.size() != 3) fail("usage: ib NAME ADDR");
       for (auto& b : p.ibs) if (b.name == tok[1]) fail("ib '" + tok[1] + "' defined twice");
-      p.ibs.push_back({tok[1], num(tok[2], ~0ull), {}});
+      p.ibs.push_back({tok[1], num(tok[2], ~0ull), {}, line});
       cur_ib = int(p.ibs.size() - 1);
     } else if (kw == "end") {
       if (cur_ib < 0) fail("'end' without 'ib'");

@@ -17,11 +17,13 @@ struct pm4_program {
   struct block {  // memory contents: dwords at a GPU (= host physical) address
     uint64_t addr = 0;
     std::vector<uint32_t> words;
+    int line = 0;
   };
   struct ib {
     std::string name;
     uint64_t addr = 0;
     std::vector<uint32_t> words;
+    int line = 0;
   };
   struct expectation {
     enum kind_t { mem, reg, dispatches, irq, fault } kind;
@@ -30,6 +32,7 @@ struct pm4_program {
     int line = 0;
   };
   uint64_t ring_addr = 0x100000;
+  int ring_line = 0;  // 0: the default ring address
   uint32_t ring_dwords = 4096;  // power of two, >= 4
   std::vector<uint32_t> ring;
   std::vector<ib> ibs;

@@ -42,6 +42,17 @@ class pm4_workload : public workload {
     ack(host, win, plat.bar0_base, line);
   }
 
+  void validate(platform& plat) override {
+    auto need = [&](int line, const char* what, uint64_t addr, size_t words) {
+      if (plat.mapped(addr, 4 * uint64_t(words))) return;
+      throw config_error(p_.origin + ":" + std::to_string(line) + ": " + what + " at " + to_hex(addr) + " (" +
+                         std::to_string(4 * words) + " bytes) is not in mapped memory");
+    };
+    for (auto& b : p_.mem) need(b.line, "mem", b.addr, b.words.size());
+    for (auto& ib : p_.ibs) need(ib.line, ("ib " + ib.name).c_str(), ib.addr, ib.words.size());
+    need(p_.ring_line, "ring", p_.ring_addr, p_.ring_dwords);
+  }
+
   int check(platform& plat, std::ostream& os) override {
     int failed = 0;
     for (auto& m : problems_) { os << m << "\n"; failed++; }

@@ -46,14 +46,14 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
 
   // --- parameters ---
   gpuvp::param<std::string> gpu{this, "generation", "G84", "GPU generation: NV50, G84 (G86..G200, MCP77/79), GT215 (GT216/218), MCP89"};
-  gpuvp::param<uint64_t> vram_base{this, "vram_base", 0x200000000, "host physical address of VRAM linear address 0"};
+  gpuvp::param<uint64_t> vram_base{this, "vram_base", 0x200000000, "host physical address of VRAM linear address 0", 0, ~uint64_t(0)};
   gpuvp::param<uint64_t> tlb_entries{this, "tlb_entries", 64, "entries per engine TLB (power of two)", 1, 65536};
   gpuvp::param<uint64_t> tlb_ways{this, "tlb_ways", 4, "ways per TLB set (power of two, <= tlb_entries)", 1, 65536};
   gpuvp::param<std::string> tlb_policy{this, "tlb_policy", "lru", "TLB replacement: lru, fifo or random"};
-  gpuvp::param<uint64_t> tlb_seed{this, "tlb_seed", 1, "seed of the random replacement policy"};
-  gpuvp::param<sc_core::sc_time> hit_latency{this, "hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "added to every translated access (TLB lookup)"};
-  gpuvp::param<sc_core::sc_time> miss_latency{this, "miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "added on a TLB miss, besides the walk's own memory reads"};
-  gpuvp::param<sc_core::sc_time> flush_latency{this, "flush_latency", sc_core::sc_time(200, sc_core::SC_NS), "time from a TLB flush write until TLB_FLUSH bit 0 reads 0"};
+  gpuvp::param<uint64_t> tlb_seed{this, "tlb_seed", 1, "seed of the random replacement policy", 0, ~uint64_t(0)};
+  gpuvp::param<sc_core::sc_time> hit_latency{this, "hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "added to every translated access (TLB lookup)", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> miss_latency{this, "miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "added on a TLB miss, besides the walk's own memory reads", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> flush_latency{this, "flush_latency", sc_core::sc_time(200, sc_core::SC_NS), "time from a TLB flush write until TLB_FLUSH bit 0 reads 0", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<bool> dmaobj_cache{this, "dmaobj_cache", true, "engines keep their most recently bound DMA object (per engine and client)"};
   gpuvp::param<std::string> pde_bit4{this, "pde_bit4", "ignore", "PDE bit 4 (??? in the seed): ignore, or fault RESERVED_BITS"};
   gpuvp::param<std::string> pte_bits12{this, "pte_bits12", "ignore", "PTE bits 1-2 (??? in the seed): ignore, or fault RESERVED_BITS"};

@@ -42,26 +42,26 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::param<uint64_t> channels{this, "channels", 8, "number of channels", 1, 128};
   gpuvp::param<uint64_t> cache_depth{this, "cache_depth", 128, "CACHE entries per channel", 1, 65536};
   gpuvp::param<uint64_t> burst_bytes{this, "burst_bytes", 128, "pusher fetch burst in bytes (multiple of 4)", 4, 4096};
-  gpuvp::param<sc_core::sc_time> method_cost{this, "method_cost", sc_core::sc_time(1, sc_core::SC_NS), "puller time per method"};
-  gpuvp::param<sc_core::sc_time> acquire_retry{this, "acquire_retry", sc_core::sc_time(1, sc_core::SC_US), "interval between semaphore acquire retries"};
-  gpuvp::param<sc_core::sc_time> acquire_timeout{this, "acquire_timeout", sc_core::sc_time(10, sc_core::SC_MS), "pending acquire time after which ACQUIRE_TIMEOUT is raised (seed: not REd)"};
-  gpuvp::param<sc_core::sc_time> timeslice{this, "timeslice", sc_core::sc_time(100, sc_core::SC_US), "channel timeslice when several channels are busy"};
-  gpuvp::param<sc_core::sc_time> run_slice{this, "run_slice", sc_core::sc_time(1, sc_core::SC_US), "simulated time PFIFO runs before yielding to the kernel"};
+  gpuvp::param<sc_core::sc_time> method_cost{this, "method_cost", sc_core::sc_time(1, sc_core::SC_NS), "puller time per method", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> acquire_retry{this, "acquire_retry", sc_core::sc_time(1, sc_core::SC_US), "interval between semaphore acquire retries", sc_core::sc_time(1, sc_core::SC_NS), sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> acquire_timeout{this, "acquire_timeout", sc_core::sc_time(10, sc_core::SC_MS), "pending acquire time after which ACQUIRE_TIMEOUT is raised (seed: not REd)", sc_core::SC_ZERO_TIME, gpuvp::max_time()};
+  gpuvp::param<sc_core::sc_time> timeslice{this, "timeslice", sc_core::sc_time(100, sc_core::SC_US), "channel timeslice when several channels are busy", sc_core::sc_time(1, sc_core::SC_NS), sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> run_slice{this, "run_slice", sc_core::sc_time(1, sc_core::SC_US), "simulated time PFIFO runs before yielding to the kernel", sc_core::sc_time(1, sc_core::SC_NS), sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<bool> big_endian{this, "big_endian", false, "G80+ PFIFO endianness (pushbuffers and semaphores)"};
   gpuvp::param<bool> seed_literal_trigger{this, "seed_literal_trigger", false, "SEMAPHORE_TRIGGER exactly as the seed pseudocode (WRITE_LONG only for param==2, writes param; op = param & 7)"};
   gpuvp::param<std::string> memory_target{this, "memory_target", "auto", "where mem binds: auto (mmu.in on G80+ if an mmu_nv50 component exists, else interconnect), interconnect, or <component>.<socket>"};
-  gpuvp::param<uint64_t> vram_base{this, "vram_base", 0x200000000, "host physical address of VRAM linear address 0"};
-  gpuvp::param<uint64_t> ramin_base{this, "ramin_base", 0x200000000, "pre-G80: host physical address of RAMIN (DMA objects, RAMHT)"};
-  gpuvp::param<uint64_t> ramht_offset{this, "ramht_offset", 0x10000, "RAMHT offset in RAMIN (pre-G80) or in the channel structure (G80+)"};
+  gpuvp::param<uint64_t> vram_base{this, "vram_base", 0x200000000, "host physical address of VRAM linear address 0", 0, ~uint64_t(0)};
+  gpuvp::param<uint64_t> ramin_base{this, "ramin_base", 0x200000000, "pre-G80: host physical address of RAMIN (DMA objects, RAMHT)", 0, ~uint64_t(0)};
+  gpuvp::param<uint64_t> ramht_offset{this, "ramht_offset", 0x10000, "RAMHT offset in RAMIN (pre-G80) or in the channel structure (G80+)", 0, uint64_t(1) << 32};
   gpuvp::param<uint64_t> ramht_size{this, "ramht_size", 0x8000, "RAMHT size in bytes (power of two, 8 bytes per entry)", 128, 1 << 20};
   gpuvp::param<std::string> engine_map{this, "engine_map", "auto", "engines by PFIFO engine id: 'ID:KIND,...' with KIND m2mf, record, null or compute (the compute class, compute_launch.h); auto = PGRAPH m2mf + PCOPY m2mf + id 2 record"};
-  gpuvp::param<sc_core::sc_time> engine_method_cost{this, "engine_method_cost", sc_core::sc_time(1, sc_core::SC_NS), "engine time per method"};
-  gpuvp::param<sc_core::sc_time> engine_switch_cost{this, "engine_switch_cost", sc_core::sc_time(100, sc_core::SC_NS), "engine channel switch time"};
+  gpuvp::param<sc_core::sc_time> engine_method_cost{this, "engine_method_cost", sc_core::sc_time(1, sc_core::SC_NS), "engine time per method", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> engine_switch_cost{this, "engine_switch_cost", sc_core::sc_time(100, sc_core::SC_NS), "engine channel switch time", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<uint64_t> engine_queue{this, "engine_queue", 16, "engine input queue depth (methods)", 1, 65536};
   gpuvp::param<bool> use_dmi{this, "use_dmi", true, "use DMI where granted (flat: host addresses; through the MMU: regions kept per side band)"};
   gpuvp::param<uint64_t> copy_bandwidth{this, "copy_bandwidth", 16, "copy engine bytes per ns", 1, 4096};
-  gpuvp::param<uint64_t> regs_base{this, "regs_base", 0x002000, "BAR0 offset of the PFIFO registers"};
-  gpuvp::param<uint64_t> userd_base{this, "userd_base", 0, "BAR0 offset of channel 0's control area; 0 = nouveau's for the generation (0x800000 NV3:NV40, 0xc00000 NV40+)"};
+  gpuvp::param<uint64_t> regs_base{this, "regs_base", 0x002000, "BAR0 offset of the PFIFO registers", 0, uint64_t(1) << 40};
+  gpuvp::param<uint64_t> userd_base{this, "userd_base", 0, "BAR0 offset of channel 0's control area; 0 = nouveau's for the generation (0x800000 NV3:NV40, 0xc00000 NV40+)", 0, uint64_t(1) << 40};
 
   // --- registers (BAR0 regs_base + offset) ---
   gpuvp::register_bank regs{"regs", 0x2000};

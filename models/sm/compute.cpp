@@ -16,6 +16,8 @@ namespace gpuvp::sm {
 gpu_config make_gpu_config(const std::string& gpu, const std::string& files) {
   gpu_config c;
   try {
+    if (gpu.empty() && files.find_first_not_of(',') == std::string::npos)
+      throw config_file_error("no GPU configuration: the GPU name (compute.gpu, sm-run --gpu) is empty and no configuration file is given");
     if (!gpu.empty()) {
       std::string g, t;
       if (!shipped_config_text(gpu, g, t))
@@ -67,32 +69,54 @@ bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned ch
 }
 
 // L1 misses and stores as timed TLM transactions at the SM's current local time.
+// With memory gpgpu-sim or fixed, the GPU's own memory model (the same as sm-run's) gives the
+// latency and `out` carries the access untimed (translation, errors, data); with memory tlm the
+// delay annotated by `out`'s target is the latency.
 class compute_engine::tlm_mem : public mem_port {
  public:
-  explicit tlm_mem(compute_engine& e) : e_(e), buf_(4096) {}
-  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t) override {
+  tlm_mem(compute_engine& e, const std::string& kind) : e_(e), buf_(4096) {
+    if (kind != "tlm") inner_ = make_memory(e.cfg_, kind);
+  }
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) override {
     if (bytes > buf_.size()) buf_.resize(bytes);
     sc_core::sc_time d = e_.lt_.offset();
     const sc_core::sc_time before = d;
     e_.transfer(e_.cur_, addr, buf_.data(), bytes, write, d, write ? "write" : "read");
     if (write) ++e_.mem_writes; else ++e_.mem_reads;
+    if (inner_) return inner_->access(addr, bytes, write, cycle);
     // The miss does not block the SM: only the latency goes back, local time stays.
     const double cyc = (d - before) / e_.period_;
     return uint64_t(std::ceil(cyc - 1e-9));
+  }
+  mem_stats stats() const override { return inner_ ? inner_->stats() : mem_stats{}; }
+  void kernel_start(uint64_t c) override {
+    if (inner_) inner_->kernel_start(c);
+  }
+  void memcpy_to_device(uint64_t a, uint64_t n) override {
+    if (inner_) inner_->memcpy_to_device(a, n);
+  }
+  std::string describe() const override {
+    return inner_ ? inner_->describe() : "the platform's memory path: the delay annotated by compute.out's target";
   }
 
  private:
   compute_engine& e_;
   std::vector<unsigned char> buf_;
+  std::unique_ptr<mem_port> inner_;
 };
 
 compute_engine::compute_engine(sc_core::sc_module_name name)
-    : sc_module(name), cfg_(make_gpu_config(gpu, config_files)), mem_(std::make_unique<tlm_mem>(*this)) {
+    : sc_module(name), cfg_(make_gpu_config(gpu, config_files)) {
+  const std::string kind = memory;
+  if (kind != "gpgpu-sim" && kind != "fixed" && kind != "tlm")
+    throw config_error(std::string(this->name()) + ".memory: '" + kind + "' (gpgpu-sim, fixed or tlm)");
+  mem_ = std::make_unique<tlm_mem>(*this, kind);
   if (uint64_t(mem_size) & (uint64_t(mem_size) - 1))
     throw config_error(std::string(this->name()) + ".mem_size must be a power of two");
   if (launch_latency >= 0) cfg_.kernel_launch_latency = unsigned(int64_t(launch_latency));
   period_ = sc_core::sc_time(1e3 / cfg_.core_mhz, sc_core::SC_NS);
   GPUVP_LOG(this, info, cfg_.summary());
+  GPUVP_LOG(this, info, "memory: " + mem_->describe());
   SC_HAS_PROCESS(compute_engine);
   SC_THREAD(thread);
 }
@@ -169,6 +193,9 @@ void compute_engine::thread() {
       stall_idle += r.stats.sched_stalls[unsigned(stall_cause::idle)];
       l1_hits += r.stats.l1_hits;
       l1_misses += r.stats.l1_misses;
+      l1_reservation_fails += r.stats.l1_reservation_fails();
+      dram_reads += r.mem.dram_reads;
+      dram_writes += r.mem.dram_writes;
       results_.push_back(r);
       write_results();
     }
@@ -182,6 +209,7 @@ bool compute_engine::memcpy_to_device(uint64_t addr, uint64_t bytes) {
   ++memcpys;
   memcpy_bytes += bytes;
   memcpy_sectors += (bytes + 31) / 32;
+  mem_->memcpy_to_device(addr, bytes);
   if (!memcpy_fill || bytes == 0) return true;
   const mem_sideband sb = params_sideband();
   const uint64_t line = cfg_.l1_line;
@@ -220,23 +248,21 @@ double utilisation(const gpu_config& c, const kernel_result& r, size_t i) {
 }  // namespace
 
 void compute_engine::report(std::ostream& os) {
-  os << cfg_.summary() << "\n";
+  os << cfg_.summary() << "\n" << "memory: " << mem_->describe() << "\n";
   if (memcpys)
     os << "    memcpy: " << memcpys.value() << " MemcpyHtoD, " << memcpy_bytes.value() << " bytes, "
        << memcpy_sectors.value() << " sectors (no cycles)" << (memcpy_fill ? ", zero-filled" : "") << "\n";
   for (const auto& r : results_) {
     const auto& s = r.stats;
-    os << "    kernel " << r.id << " " << r.name << ": " << r.cycles << " cycles, " << s.warp_insts
-       << " warp instructions, IPC " << std::fixed << std::setprecision(3) << r.ipc() << ", L1 hit rate "
-       << std::setprecision(1) << 100.0 * r.l1_hit_rate() << " %, " << r.sms_used << " SMs x " << r.ctas_per_sm
-       << " CTAs\n      unit utilisation:";
+    print_kernel(os, r);
+    os << "  " << r.sms_used << " SMs x " << r.ctas_per_sm << " CTAs; unit utilisation:" << std::fixed;
     for (size_t i = 0; i < s.unit_active.size(); ++i)
       os << " " << s.unit_active[i].first << " " << std::setprecision(1) << utilisation(cfg_, r, i) << " %";
-    os << "\n      stalls: result bus " << s.result_bus_stalls << ", dispatch " << s.dispatch_stalls
+    os << "\n  stalls: result bus " << s.result_bus_stalls << ", dispatch " << s.dispatch_stalls
        << ", scheduler scoreboard " << s.sched_stalls[unsigned(stall_cause::scoreboard)] << " / pipeline "
        << s.sched_stalls[unsigned(stall_cause::pipeline)] << " / barrier "
        << s.sched_stalls[unsigned(stall_cause::barrier)] << " / idle " << s.sched_stalls[unsigned(stall_cause::idle)]
-       << ", MSHR " << s.mshr_stalls << ", register-bank conflicts " << s.bank_conflicts << "\n" << std::defaultfloat;
+       << ", L1 reservation fails " << s.l1_reservation_fails() << ", register-bank conflicts " << s.bank_conflicts << "\n" << std::defaultfloat;
   }
 }
 
@@ -259,7 +285,11 @@ void compute_engine::write_results() const {
       << ", \"stall_pipeline\": " << s.sched_stalls[unsigned(stall_cause::pipeline)]
       << ", \"stall_barrier\": " << s.sched_stalls[unsigned(stall_cause::barrier)]
       << ", \"stall_idle\": " << s.sched_stalls[unsigned(stall_cause::idle)] << ", \"bank_conflicts\": " << s.bank_conflicts
-      << ", \"mshr_stalls\": " << s.mshr_stalls << ", \"unit_issued\": {";
+      << ", \"l1_accesses\": " << s.l1_accesses << ", \"l1_pending_hits\": " << s.l1_pending_hits
+      << ", \"l1_reservation_fails\": " << s.l1_reservation_fails() << ", \"l2_accesses\": " << r.mem.l2_accesses
+      << ", \"l2_hits\": " << r.mem.l2_hits << ", \"l2_misses\": " << r.mem.l2_misses
+      << ", \"dram_reads\": " << r.mem.dram_reads << ", \"dram_writes\": " << r.mem.dram_writes
+      << ", \"unit_issued\": {";
     for (size_t u = 0; u < s.unit_issued.size(); ++u)
       f << (u ? ", " : "") << "\"" << s.unit_issued[u].first << "\": " << s.unit_issued[u].second;
     f << "}, \"unit_utilisation_pct\": {";

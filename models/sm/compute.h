@@ -29,6 +29,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "core/gpu.h"
+#include "core/memsys.h"
 #include "core/gpu_config.h"
 #include "core/trace.h"
 #include "gpuvp/config.h"
@@ -70,12 +71,16 @@ class compute_engine : public sc_core::sc_module, public component {
   param<uint64_t> sms{this, "sms", 0, "number of SMs (0: the configuration's count)", 0, 1024};
   param<int64_t> launch_latency{this, "launch_latency", 0,
                                 "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)", -1, 1 << 30};
-  param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into"};
+  param<std::string> memory{this, "memory", "gpgpu-sim",
+                            "timing of L1 misses and stores: gpgpu-sim (the GPU's L2 slices, crossbar and DRAM channels, "
+                            "as sm-run; `out` carries the accesses untimed), fixed (L2 ROP + DRAM latency), tlm (the "
+                            "delay `out`'s target annotates)"};
+  param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into", 0, ~uint64_t(0)};
   param<uint64_t> mem_size{this, "mem_size", 1ull << 30, "size of that window (a power of two)", 4096, 1ull << 40};
-  param<uint64_t> vm_engine{this, "vm_engine", gpu_ext::none, "gpu_ext vm_engine of the SM's memory accesses (none: 0xffffffff)"};
-  param<uint64_t> vm_client{this, "vm_client", gpu_ext::none, "gpu_ext vm_client of the SM's memory accesses"};
-  param<uint64_t> dma_slot{this, "dma_slot", gpu_ext::none, "gpu_ext dma_slot (DMA object selector) of the SM's memory accesses"};
-  param<uint64_t> vm_context{this, "vm_context", gpu_ext::none, "gpu_ext vm_context (channel descriptor) of the SM's memory accesses"};
+  param<uint64_t> vm_engine{this, "vm_engine", gpu_ext::none, "gpu_ext vm_engine of the SM's memory accesses (none: 0xffffffff)", 0, 0xffffffff};
+  param<uint64_t> vm_client{this, "vm_client", gpu_ext::none, "gpu_ext vm_client of the SM's memory accesses", 0, 0xffffffff};
+  param<uint64_t> dma_slot{this, "dma_slot", gpu_ext::none, "gpu_ext dma_slot (DMA object selector) of the SM's memory accesses", 0, 0xffffffff};
+  param<uint64_t> vm_context{this, "vm_context", gpu_ext::none, "gpu_ext vm_context (channel descriptor) of the SM's memory accesses", 0, ~uint64_t(0)};
   param<uint64_t> trace_warps{this, "trace_warps", 0,
                               "Perfetto spans for every N-th warp slot of SM 0 (0: none)", 0, 1 << 20};
   param<std::string> results_file{this, "results_file", "", "JSON file with one object per kernel (empty: none)"};
@@ -91,10 +96,13 @@ class compute_engine : public sc_core::sc_module, public component {
   counter stall_pipeline{this, "stall_pipeline", "scheduler cycles without issue: ID_OC register set full"};
   counter stall_barrier{this, "stall_barrier", "scheduler cycles without issue: warps at a barrier"};
   counter stall_idle{this, "stall_idle", "scheduler cycles without issue: no ready warp"};
-  counter l1_hits{this, "l1_hits", "L1 data cache hits"};
-  counter l1_misses{this, "l1_misses", "L1 data cache misses"};
-  counter mem_reads{this, "mem_reads", "line reads sent to the interconnect"};
-  counter mem_writes{this, "mem_writes", "line writes sent to the interconnect"};
+  counter l1_hits{this, "l1_hits", "L1 data cache sector hits"};
+  counter l1_misses{this, "l1_misses", "L1 data cache sector misses"};
+  counter l1_reservation_fails{this, "l1_reservation_fails", "L1 accesses retried: no MSHR, merge limit, miss queue full"};
+  counter mem_reads{this, "mem_reads", "sector reads sent to the memory side"};
+  counter mem_writes{this, "mem_writes", "sector writes sent to the memory side"};
+  counter dram_reads{this, "dram_reads", "DRAM sector reads (memory gpgpu-sim)"};
+  counter dram_writes{this, "dram_writes", "DRAM sector writes (memory gpgpu-sim)"};
   counter mem_errors{this, "mem_errors", "memory transactions answered with an error"};
   counter sideband_kernels{this, "sideband_kernels", "kernels whose accesses carried the launch's own side band"};
   counter memcpys{this, "memcpys", "MemcpyHtoD commands performed"};
@@ -130,6 +138,10 @@ class compute_engine : public sc_core::sc_module, public component {
   std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
   void report(std::ostream& os) override;
   std::vector<std::string> modelled_errors() override;
+  std::vector<std::string> busy() override {
+    if (idle()) return {};
+    return {"kernel running (" + std::to_string(kernels.value()) + " completed, " + std::to_string(queue_.size()) + " queued)"};
+  }
 
  private:
   class tlm_mem;

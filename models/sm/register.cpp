@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "compute.h"
+#include "gpuvp/config.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/registry.h"
 
@@ -62,47 +63,89 @@ class accelsim_workload : public workload {
   std::string problem_;
 };
 
-// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] kernelslist.g`: the SM model alone (no
-// SystemC platform; memory behind L1 at L2 ROP + DRAM latency), one line per kernel.
+// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory M]
+// kernelslist.g`: the SM model alone (no SystemC platform), one block of lines per kernel.
 int sm_run_main(int argc, char** argv) {
-  std::string gpu = "QV100", files, list;
+  std::string gpu = "QV100", files, list, memory = "gpgpu-sim";
   unsigned sms = 0;
+  bool have_list = false;
+  long long launch = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--gpu") gpu = value();
-    else if (a == "--config") files += (files.empty() ? "" : ",") + value();
-    else if (a == "--sms") sms = unsigned(std::stoul(value()));
+    auto number = [&](long long lo, long long hi) {
+      const std::string v = value();
+      size_t end = 0;
+      long long n = 0;
+      try {
+        n = std::stoll(v, &end);
+      } catch (const std::exception&) {
+        end = 0;
+      }
+      if (end != v.size() || n < lo || n > hi)
+        throw config_error(a + ": '" + v + "' is not a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      return n;
+    };
+    if (a == "--gpu") {
+      gpu = value();
+      if (gpu.empty()) throw config_error("--gpu: empty GPU name (QV100, RTX3070, A100 or H100)");
+    } else if (a == "--config") {
+      const std::string f = value();
+      check_input_file(f, "gpgpusim.config file (--config)");
+      files += (files.empty() ? "" : ",") + f;
+    } else if (a == "--sms") {
+      const std::string v = value();
+      uint64_t n = 0;
+      try {
+        n = parse_u64(v);
+      } catch (const std::exception&) {
+        throw config_error("--sms " + v + ": expected a number of SMs from 0 (the configuration's count) to " +
+                           std::to_string(gpu_config::max_sms));
+      }
+      if (n > gpu_config::max_sms)
+        throw config_error("--sms " + v + ": more than " + std::to_string(gpu_config::max_sms) + " SMs");
+      sms = unsigned(n);
+    }
+    else if (a == "--launch-latency") launch = number(-1, 1 << 30);
+    else if (a == "--memory") {
+      memory = value();
+      if (memory != "gpgpu-sim" && memory != "fixed") throw config_error("--memory: '" + memory + "' (gpgpu-sim or fixed)");
+    }
     else if (a == "--help" || a == "-h") {
-      std::cout << "usage: gpuvp sm-run [--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N] kernelslist.g\n";
+      std::cout << "usage: gpuvp sm-run [--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N]\n"
+                   "                    [--launch-latency N (0; -1: the configuration's)] [--memory gpgpu-sim|fixed] kernelslist.g\n";
       return 0;
     } else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
-    else list = a;
+    else if (have_list) throw config_error("more than one kernelslist.g given: " + list + " and " + a);
+    else list = a, have_list = true;
   }
-  if (list.empty()) throw std::invalid_argument("no kernelslist.g given (gpuvp sm-run --help)");
-  const gpu_config cfg = make_gpu_config(gpu, files);
+  if (!have_list) throw config_error("no kernelslist.g given (gpuvp sm-run --help)");
+  check_input_file(list, "kernelslist.g file");
+  gpu_config cfg = make_gpu_config(gpu, files);
+  if (launch >= 0) cfg.kernel_launch_latency = unsigned(launch);  // as compute.launch_latency
   std::cout << cfg.summary() << "\n";
   kernelslist kl = parse_kernelslist(list);
-  fixed_latency_memory mem(cfg.l2_rop_latency + cfg.dram_latency);
+  std::unique_ptr<mem_port> mem = make_memory(cfg, memory);
+  std::cout << "memory: " << mem->describe() << "\n";
+  gpu_sim g(cfg, mem.get(), sms);
   for (const auto& e : kl.entries) {
     if (!e.is_kernel) {
-      if (e.copy.to_device)  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles
+      if (e.copy.to_device) {  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles
+        mem->memcpy_to_device(e.copy.addr, e.copy.size);
         std::cout << "memcpy HtoD 0x" << std::hex << e.copy.addr << std::dec << " " << e.copy.size << " bytes: "
                   << (e.copy.size + 31) / 32 << " sectors, no cycles\n";
+      }
       continue;
     }
     kernel_trace k = parse_kernel_trace(e.trace_path);
-    gpu_sim g(cfg, &mem, sms);
     const auto t0 = std::chrono::steady_clock::now();
     kernel_result r = g.run(k);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cout << "kernel " << r.id << " " << r.name << ": " << r.cycles << " cycles, " << r.stats.warp_insts
-              << " warp instructions, IPC " << r.ipc() << ", L1 hit rate " << r.l1_hit_rate()
-              << ", result-bus stalls " << r.stats.result_bus_stalls << ", " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0)
-              << " warp instructions/s\n";
+    print_kernel(std::cout, r);
+    std::cout << "  simulation speed " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0) << " warp instructions/s\n";
   }
   return 0;
 }
@@ -118,6 +161,12 @@ void gpuvp_register_sm() {
   r.add_tool({"sm-run", "run an Accel-Sim kernelslist.g on the SM model alone (no platform)", [](int argc, char** argv) {
                 try {
                   return sm::sm_run_main(argc, argv);
+                } catch (const config_error& e) {  // usage, options and input files: exit 2
+                  std::cerr << "gpuvp sm-run: error: " << e.what() << "\n";
+                  return 2;
+                } catch (const std::invalid_argument& e) {
+                  std::cerr << "gpuvp sm-run: error: " << e.what() << "\n";
+                  return 2;
                 } catch (const std::exception& e) {
                   std::cerr << "gpuvp sm-run: error: " << e.what() << "\n";
                   return 1;

@@ -73,7 +73,7 @@ traffic::traffic(sc_core::sc_module_name name) : sc_module(name) {
   auto& cfg = gpuvp::config::global();
   for (const auto& child : cfg.children(this->name()))
     if (child.size() > 1 && child[0] == 'g' && child.find_first_not_of("0123456789", 1) == std::string::npos &&
-        std::stoul(child.substr(1)) >= generator_count)
+        (child.size() > 4 || std::stoul(child.substr(1)) >= generator_count))  // g1000+: beyond any count
       cfg.ignore_prefix(std::string(this->name()) + "." + child);
 }
 
@@ -90,6 +90,15 @@ void traffic::report(std::ostream& os) {
        << std::setprecision(2) << g->bandwidth_bpns() << " B/ns, latency mean " << g->latency.mean() / 1000.0
        << " ns (min " << g->latency.min() / 1000.0 << ", max " << g->latency.max() / 1000.0 << ")\n"
        << std::defaultfloat;
+}
+
+std::vector<std::string> traffic::busy() {
+  std::vector<std::string> out;
+  for (auto& g : gens_)
+    if (!g->done())
+      out.push_back(std::string(g->basename()) + " (" + std::to_string(g->transactions.value()) + " of " +
+                    std::to_string(g->count.get()) + " transactions)");
+  return out;
 }
 
 std::vector<std::string> traffic::modelled_errors() {

@@ -19,14 +19,14 @@ class traffic_generator : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<traffic_generator> out{"out"};
 
   gpuvp::param<std::string> pattern{this, "pattern", "sequential", "address pattern: sequential, strided or random"};
-  gpuvp::param<uint64_t> base{this, "base", 0, "first host physical address of the region"};
+  gpuvp::param<uint64_t> base{this, "base", 0, "first host physical address of the region", 0, ~uint64_t(0)};
   gpuvp::param<uint64_t> range{this, "range", 1 << 20, "bytes in the region (addresses wrap inside it)", 1, uint64_t(1) << 48};
   gpuvp::param<uint64_t> size{this, "size", 64, "bytes per transaction", 1, 4096};
-  gpuvp::param<uint64_t> stride{this, "stride", 4096, "address step of the strided pattern"};
-  gpuvp::param<uint64_t> count{this, "count", 10000, "transactions to issue"};
+  gpuvp::param<uint64_t> stride{this, "stride", 4096, "address step of the strided pattern", 0, uint64_t(1) << 48};
+  gpuvp::param<uint64_t> count{this, "count", 10000, "transactions to issue", 0, uint64_t(1) << 40};
   gpuvp::param<double> write_fraction{this, "write_fraction", 0.0, "fraction of transactions that are writes", 0.0, 1.0};
-  gpuvp::param<sc_core::sc_time> interval{this, "interval", sc_core::SC_ZERO_TIME, "gap between transactions"};
-  gpuvp::param<uint64_t> seed{this, "seed", 1, "seed of the random pattern and of the read/write choice"};
+  gpuvp::param<sc_core::sc_time> interval{this, "interval", sc_core::SC_ZERO_TIME, "gap between transactions", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<uint64_t> seed{this, "seed", 1, "seed of the random pattern and of the read/write choice", 0, ~uint64_t(0)};
 
   gpuvp::counter transactions{this, "transactions", "transactions completed"};
   gpuvp::counter bytes{this, "bytes", "bytes transferred"};
@@ -36,6 +36,7 @@ class traffic_generator : public sc_core::sc_module {
 
   traffic_generator(sc_core::sc_module_name name, unsigned id);
   double bandwidth_bpns() const;
+  bool done() const { return done_; }
 
  private:
   void thread();
@@ -55,6 +56,7 @@ class traffic : public sc_core::sc_module, public gpuvp::component {
   std::vector<initiator_port> initiators() override;
   void report(std::ostream& os) override;
   std::vector<std::string> modelled_errors() override;
+  std::vector<std::string> busy() override;
 
  private:
   std::vector<std::unique_ptr<traffic_generator>> gens_;

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 namespace gpuvp {
@@ -34,17 +38,35 @@ uint64_t parse_u64(const std::string& text) {
   for (char c : trim(text))
     if (c != '_') t += c;
   if (t.empty()) throw std::invalid_argument("empty number");
-  size_t pos = 0;
-  uint64_t v;
   int base = 10;
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) base = 16;
   else if (t.size() > 2 && t[0] == '0' && (t[1] == 'b' || t[1] == 'B')) base = 2;
-  if (!std::isxdigit(static_cast<unsigned char>(t[base == 10 ? 0 : 2])))
-    throw std::invalid_argument("'" + text + "' is not a number");
-  v = std::stoull(base == 10 ? t : t.substr(2), &pos, base);
-  pos += base == 10 ? 0 : 2;
-  uint64_t mult = size_multiplier(trim(t.substr(pos)));
-  if (mult != 1 && v > ~uint64_t(0) / mult) throw std::out_of_range("'" + text + "' overflows 64 bits");
+  // Digits by hand: std::stoull would accept a sign and report bare "stoull" texts.
+  size_t pos = base == 10 ? 0 : 2;
+  const size_t first = pos;
+  uint64_t v = 0;
+  bool overflow = false;
+  for (; pos < t.size(); ++pos) {
+    const unsigned char c = static_cast<unsigned char>(t[pos]);
+    unsigned d;
+    if (std::isdigit(c)) d = c - '0';
+    else if (base == 16 && std::isxdigit(c)) d = std::tolower(c) - 'a' + 10;
+    else break;
+    if (d >= unsigned(base)) break;
+    if (v > (~uint64_t(0) - d) / unsigned(base)) overflow = true;
+    v = v * unsigned(base) + d;
+  }
+  if (pos == first) throw std::invalid_argument("'" + text + "' is not a number");
+  if (overflow) throw std::out_of_range("'" + text + "' does not fit in 64 bits");
+  const std::string suffix = trim(t.substr(pos));
+  // A hex number's suffix must be separated: "0x1z" is a typo, not 1 with suffix "z".
+  uint64_t mult;
+  try {
+    mult = size_multiplier(suffix);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("'" + text + "' is not a number (bad digit or suffix '" + suffix + "')");
+  }
+  if (mult != 1 && v > ~uint64_t(0) / mult) throw std::out_of_range("'" + text + "' does not fit in 64 bits");
   return v * mult;
 }
 
@@ -60,18 +82,68 @@ int64_t parse_i64(const std::string& text) {
   return static_cast<int64_t>(v);
 }
 
+double parse_double(const std::string& text) {
+  const std::string t = trim(text);
+  char* end = nullptr;
+  errno = 0;
+  const double v = t.empty() ? 0.0 : std::strtod(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size()) throw std::invalid_argument("'" + text + "' is not a number");
+  if (errno == ERANGE || !std::isfinite(v)) throw std::out_of_range("'" + text + "' is out of range");
+  return v;
+}
+
+sc_core::sc_time max_time() { return sc_core::sc_time(3600, sc_core::SC_SEC); }
+
 sc_core::sc_time parse_time(const std::string& text) {
-  std::string t = trim(text);
-  size_t pos = 0;
-  double v = std::stod(t, &pos);
-  std::string unit = lower(trim(t.substr(pos)));
-  if (v < 0 || !std::isfinite(v)) throw std::invalid_argument("negative or invalid time");
-  static const std::pair<const char*, sc_core::sc_time_unit> units[] = {
-      {"fs", sc_core::SC_FS}, {"ps", sc_core::SC_PS}, {"ns", sc_core::SC_NS}, {"", sc_core::SC_NS},
-      {"us", sc_core::SC_US}, {"ms", sc_core::SC_MS}, {"s", sc_core::SC_SEC}};
-  for (auto& [name, u] : units)
-    if (unit == name) return sc_core::sc_time(v, u);
-  throw std::invalid_argument("unknown time unit '" + unit + "'");
+  const std::string t = trim(text);
+  // A plain decimal number (an exponent allowed), no sign, hex, inf or nan, then the unit.
+  char* end = nullptr;
+  const bool starts = !t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '.');
+  const double v = starts ? std::strtod(t.c_str(), &end) : 0.0;
+  const size_t pos = starts ? size_t(end - t.c_str()) : 0;
+  if (pos == 0 || t.find_first_of("xXnN") < pos || !std::isfinite(v))
+    throw std::invalid_argument("'" + text + "' is not a time (a number and a unit: 10 ns, 1.5 us)");
+  const std::string unit = lower(trim(t.substr(pos)));
+  static const struct { const char* name; double scale; sc_core::sc_time_unit unit; } units[] = {
+      {"fs", 1e-15, sc_core::SC_FS}, {"ps", 1e-12, sc_core::SC_PS}, {"ns", 1e-9, sc_core::SC_NS},
+      {"", 1e-9, sc_core::SC_NS},    {"us", 1e-6, sc_core::SC_US},  {"ms", 1e-3, sc_core::SC_MS},
+      {"s", 1.0, sc_core::SC_SEC}};
+  for (const auto& [name, scale, sc_unit] : units) {
+    if (unit != name) continue;
+    // Compare in seconds before building the sc_time: it would clamp or wrap a huge value.
+    const double seconds = v * scale;
+    if (seconds > max_time().to_seconds())
+      throw std::out_of_range("'" + text + "' is longer than gpuvp's largest time, " + format_time(max_time()));
+    const sc_core::sc_time r(v, sc_unit);
+    if (v > 0 && r == sc_core::SC_ZERO_TIME)
+      throw std::out_of_range("'" + text + "' is below the time resolution, " +
+                              format_time(sc_core::sc_get_time_resolution()));
+    return r;
+  }
+  throw std::invalid_argument("'" + text + "': unknown time unit '" + unit + "' (fs, ps, ns, us, ms, s)");
+}
+
+void check_input_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (path.empty()) throw config_error("empty file name given for the " + what);
+  if (!std::filesystem::exists(st)) throw config_error(path + ": no such " + what);
+  if (std::filesystem::is_directory(st)) throw config_error(path + ": is a directory, expected a " + what);
+  if (!std::filesystem::is_regular_file(st) && !std::filesystem::is_character_file(st) &&
+      !std::filesystem::is_fifo(st))
+    throw config_error(path + ": is not a regular file, expected a " + what);
+  if (!std::ifstream(path)) throw config_error(path + ": cannot read the " + what);
+}
+
+void check_output_file(const std::string& path, const std::string& what) {
+  if (path.empty()) throw config_error("empty file name given for the " + what);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw config_error(path + ": is a directory, cannot write the " + what);
+  // Opening for append creates the file (and proves the directory is writable) without
+  // truncating a file that an earlier run left, in case this run stops before writing.
+  const bool existed = std::filesystem::exists(path, ec);
+  if (!std::ofstream(path, std::ios::app)) throw config_error(path + ": cannot create the " + what);
+  if (!existed) std::filesystem::remove(path, ec);
 }
 
 std::string format_time(const sc_core::sc_time& t) {
@@ -110,18 +182,97 @@ void config::set(const std::string& path, const std::string& value, const std::s
 }
 
 namespace {
-void flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin, config& cfg) {
+// Bounds on a configuration file after alias expansion: a YAML alias is a reference, so a few
+// lines of nested aliases can stand for billions of nodes ("billion laughs").
+constexpr size_t yaml_max_depth = 64;
+constexpr size_t yaml_max_nodes = 100000;
+
+// Walks the parser's events before the document is built: rejects an alias inside the node its
+// anchor names (a cycle), bounds nesting depth and node count as the aliases would expand them,
+// and rejects a second document. Each error names file:line.
+class yaml_guard : public YAML::EventHandler {
+ public:
+  explicit yaml_guard(std::string origin) : origin_(std::move(origin)) {}
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1)
+      fail(mark, "a second YAML document ('---' or content after '...'); a configuration file holds one mapping");
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string&) override {
+    leaf(mark, anchor);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    for (const auto& f : open_)
+      if (f.anchor == anchor && anchor != YAML::NullAnchor)
+        fail(mark, "alias refers to a node that contains it (recursive alias)");
+    auto it = anchors_.find(anchor);
+    const expansion e = it == anchors_.end() ? expansion{1, 0} : it->second;
+    add(mark, e.nodes, open_.size() + e.depth);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct expansion { size_t nodes, depth; };  // nodes in the subtree, levels below its root
+  struct frame { YAML::anchor_t anchor; size_t nodes, depth; YAML::Mark mark; };
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
+    throw config_error(origin_ + ":" + std::to_string(mark.line + 1) + ": " + what);
+  }
+  // A subtree of `nodes` nodes whose deepest node lies at absolute depth `depth`.
+  void add(const YAML::Mark& mark, size_t nodes, size_t depth) {
+    total_ += nodes;
+    if (total_ > yaml_max_nodes)
+      fail(mark, "more than " + std::to_string(yaml_max_nodes) + " nodes once aliases are expanded");
+    if (depth > yaml_max_depth) fail(mark, "nested deeper than " + std::to_string(yaml_max_depth) + " levels");
+    if (!open_.empty()) {
+      open_.back().nodes += nodes;
+      open_.back().depth = std::max(open_.back().depth, depth);
+    }
+  }
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = {1, 0};
+    add(mark, 1, open_.size());
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (open_.size() + 1 > yaml_max_depth) fail(mark, "nested deeper than " + std::to_string(yaml_max_depth) + " levels");
+    open_.push_back({anchor, 0, open_.size(), mark});
+  }
+  void close() {
+    const frame f = open_.back();
+    open_.pop_back();
+    if (f.anchor != YAML::NullAnchor) anchors_[f.anchor] = {f.nodes + 1, f.depth - open_.size()};
+    total_ -= f.nodes;  // add() counts them again as part of this node
+    add(f.mark, f.nodes + 1, f.depth);
+  }
+  std::string origin_;
+  int documents_ = 0;
+  size_t total_ = 0;
+  std::vector<frame> open_;
+  std::map<YAML::anchor_t, expansion> anchors_;
+};
+
+void flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin, config& cfg, size_t depth = 0) {
   const std::string where = origin + ":" + std::to_string(node.Mark().line + 1);
+  if (depth > yaml_max_depth) throw config_error(where + ": nested deeper than " + std::to_string(yaml_max_depth) + " levels");
   switch (node.Type()) {
     case YAML::NodeType::Map:
       for (const auto& kv : node) {
-        const std::string key = kv.first.as<std::string>();
-        flatten(kv.second, prefix.empty() ? key : prefix + "." + key, origin, cfg);
+        if (!kv.first.IsScalar())
+          throw config_error(origin + ":" + std::to_string(kv.first.Mark().line + 1) + ": a key must be a plain name");
+        const std::string key = kv.first.Scalar();
+        flatten(kv.second, prefix.empty() ? key : prefix + "." + key, origin, cfg, depth + 1);
       }
       break;
     case YAML::NodeType::Sequence: {
       size_t i = 0;
-      for (const auto& item : node) flatten(item, prefix + "." + std::to_string(i++), origin, cfg);
+      for (const auto& item : node) flatten(item, prefix + "." + std::to_string(i++), origin, cfg, depth + 1);
       break;
     }
     case YAML::NodeType::Scalar:
@@ -138,8 +289,22 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
 }  // namespace
 
 void config::load_yaml_text(const std::string& text, const std::string& origin_name) {
+  // Directives (%YAML, %TAG) only make sense before further documents; gpuvp reads one plain one.
+  {
+    std::istringstream lines(text);
+    std::string line;
+    for (size_t n = 1; std::getline(lines, line); ++n)
+      if (!line.empty() && line[0] == '%')
+        throw config_error(origin_name + ":" + std::to_string(n) + ": YAML directive '" + trim(line) +
+                           "' is not supported (a configuration file is one plain mapping)");
+  }
   YAML::Node root;
   try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    yaml_guard guard(origin_name);
+    while (parser.HandleNextDocument(guard)) {
+    }
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw config_error(origin_name + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
@@ -148,6 +313,7 @@ void config::load_yaml_text(const std::string& text, const std::string& origin_n
 }
 
 void config::load_yaml_file(const std::string& file) {
+  check_input_file(file, "configuration file");
   std::ifstream in(file);
   if (!in) throw config_error(file + ": cannot open configuration file");
   std::stringstream ss;
@@ -232,15 +398,17 @@ void config::check_unused() const {
 }
 
 namespace {
+// Children carry their own name: a vector<pair<string, yaml_tree>> of the incomplete type does not
+// compile with clang and libstdc++ (the fuzz preset).
 struct yaml_tree {
-  std::string value, description;
+  std::string name, value, description;
   bool leaf = false;
-  std::vector<std::pair<std::string, yaml_tree>> children;
-  yaml_tree& child(const std::string& name) {
-    for (auto& [n, c] : children)
-      if (n == name) return c;
-    children.emplace_back(name, yaml_tree{});
-    return children.back().second;
+  std::vector<yaml_tree> children;
+  yaml_tree& child(const std::string& n) {
+    for (auto& c : children)
+      if (c.name == n) return c;
+    children.push_back(yaml_tree{n, "", "", false, {}});
+    return children.back();
   }
 };
 std::string yaml_scalar(const std::string& v) {
@@ -254,8 +422,8 @@ std::string yaml_scalar(const std::string& v) {
   return q + "\"";
 }
 void emit(std::ostringstream& os, const yaml_tree& t, int depth, bool with_descriptions) {
-  for (const auto& [name, c] : t.children) {
-    os << std::string(2 * depth, ' ') << name << ":";
+  for (const auto& c : t.children) {
+    os << std::string(2 * depth, ' ') << c.name << ":";
     if (c.leaf && c.children.empty()) {
       os << " " << yaml_scalar(c.value);
       if (with_descriptions && !c.description.empty()) os << "  # " << c.description;
@@ -278,6 +446,7 @@ std::string config::dump_yaml(bool with_descriptions) const {
     node->leaf = true;
     node->value = d.value;
     node->description = d.description;
+    if (!d.min.empty() || !d.max.empty()) node->description += " [" + d.min + ", " + d.max + "]";
   }
   std::ostringstream os;
   emit(os, root, 0, with_descriptions);
@@ -298,7 +467,7 @@ std::string param_traits<bool>::show(bool v) { return v ? "true" : "false"; }
 uint64_t param_traits<uint64_t>::parse(const std::string& s) { return parse_u64(s); }
 std::string param_traits<uint64_t>::show(uint64_t v) {
   // Addresses and masks read better in hex; small counts in decimal.
-  if (v >= 0x10000 && (v & 0xfff) == 0) {
+  if (v >= 0x10000 && ((v & 0xfff) == 0 || v == ~uint64_t(0))) {
     std::ostringstream os;
     os << "0x" << std::hex << v;
     return os.str();
@@ -307,13 +476,7 @@ std::string param_traits<uint64_t>::show(uint64_t v) {
 }
 int64_t param_traits<int64_t>::parse(const std::string& s) { return parse_i64(s); }
 std::string param_traits<int64_t>::show(int64_t v) { return std::to_string(v); }
-double param_traits<double>::parse(const std::string& s) {
-  size_t pos = 0;
-  const std::string t = trim(s);
-  double v = std::stod(t, &pos);
-  if (pos != t.size()) throw std::invalid_argument("trailing characters");
-  return v;
-}
+double param_traits<double>::parse(const std::string& s) { return parse_double(s); }
 std::string param_traits<double>::show(double v) {
   std::ostringstream os;
   os.precision(17);

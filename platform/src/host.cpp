@@ -1,5 +1,7 @@
 #include "gpuvp/host.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cinttypes>
 #include <cstring>
 #include <iostream>
@@ -78,7 +80,19 @@ std::string hex_bytes(const std::vector<uint8_t>& bytes) {
   return s;
 }
 uint64_t ns_of(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_NS).value(); }
+// A qtest time in nanoseconds, checked against the largest time gpuvp accepts.
+sc_core::sc_time qtest_ns(const std::string& word) {
+  const uint64_t ns = parse_u64(word);
+  if (ns > ns_of(max_time())) throw std::out_of_range(word + " ns is longer than gpuvp's largest time, " + format_time(max_time()));
+  return sc_core::sc_time(double(ns), sc_core::SC_NS);
+}
 }  // namespace
+
+std::string host::past_limit(const sc_core::sc_time& until) const {
+  if (until <= platform_.time_limit.get()) return "";
+  return "time limit of " + format_time(platform_.time_limit) + " (platform.time_limit) reached: simulated time stays at " +
+         std::to_string(ns_of(sc_core::sc_time_stamp()));
+}
 
 std::string host::qtest_line(const std::string& line) {
   const auto w = split(line);
@@ -87,6 +101,12 @@ std::string host::qtest_line(const std::string& line) {
   auto need = [&](size_t n) {
     if (w.size() != n) throw std::invalid_argument(cmd + " takes " + std::to_string(n - 1) + " argument(s)");
   };
+  // Every access takes time: at the limit none can run (the session goes on, answering FAIL).
+  static const std::vector<std::string> timed = {"readb", "readw", "readl", "readq", "writeb", "writew", "writel",
+                                                 "writeq", "read", "write", "memset"};
+  if (std::find(timed.begin(), timed.end(), cmd) != timed.end())
+    if (auto why = past_limit(sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_PS)); !why.empty())
+      return "FAIL " + why;
   try {
     static const std::pair<const char*, unsigned> sizes[] = {{"b", 1}, {"w", 2}, {"l", 4}, {"q", 8}};
     for (auto& [suffix, size] : sizes) {
@@ -125,6 +145,8 @@ std::string host::qtest_line(const std::string& line) {
       if (size == 0 || size > (1u << 20)) return "FAIL size must be 1 to 1 MiB";
       if (hex.size() > 2 * size || hex.size() % 2) return "FAIL data does not match size " + w[2];
       std::vector<uint8_t> bytes(size, 0);
+      for (size_t i = 0; i < hex.size(); ++i)
+        if (!std::isxdigit(static_cast<unsigned char>(hex[i]))) return "FAIL data " + w[3] + ": '" + hex[i] + "' is not a hex digit";
       for (size_t i = 0; i < hex.size() / 2; ++i) bytes[i] = uint8_t(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
       std::string why;
       if (!access(tlm::TLM_WRITE_COMMAND, parse_u64(w[1]), bytes.data(), unsigned(size), &why)) return "FAIL " + why;
@@ -144,20 +166,22 @@ std::string host::qtest_line(const std::string& line) {
       if (w.size() > 2) throw std::invalid_argument("clock_step takes at most 1 argument");
       sc_core::sc_time step;
       if (w.size() == 2) {
-        step = sc_core::sc_time(double(parse_u64(w[1])), sc_core::SC_NS);
+        step = qtest_ns(w[1]);
       } else {
         // To the next pending activity, as QEMU steps to the next timer deadline.
         step = sc_core::sc_time_to_pending_activity();
         if (step == sc_core::SC_ZERO_TIME || step == sc_core::sc_max_time() - sc_core::sc_time_stamp())
           step = sc_core::sc_time(1, sc_core::SC_NS);
       }
+      if (auto why = past_limit(sc_core::sc_time_stamp() + step); !why.empty()) return "FAIL " + why;
       sc_core::wait(step);
       return "OK " + std::to_string(ns_of(sc_core::sc_time_stamp()));
     }
     if (cmd == "clock_set") {
       need(2);
-      const sc_core::sc_time target(double(parse_u64(w[1])), sc_core::SC_NS);
+      const sc_core::sc_time target = qtest_ns(w[1]);
       if (target < sc_core::sc_time_stamp()) return "FAIL cannot go back in time";
+      if (auto why = past_limit(target); !why.empty()) return "FAIL " + why;
       if (target > sc_core::sc_time_stamp()) sc_core::wait(target - sc_core::sc_time_stamp());
       return "OK " + std::to_string(ns_of(sc_core::sc_time_stamp()));
     }

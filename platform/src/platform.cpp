@@ -12,7 +12,7 @@ namespace {
 // A sparse memory mapped at `base` on the interconnect.
 class memory_component : public sparse_memory, public component {
  public:
-  param<uint64_t> base{this, "base", 0, "host physical address of the memory"};
+  param<uint64_t> base{this, "base", 0, "host physical address of the memory", 0, ~uint64_t(0)};
   explicit memory_component(sc_core::sc_module_name name) : sparse_memory(name) {}
   sc_core::sc_module& module() override { return *this; }
   std::vector<target_port> targets() override { return {{"in", &in, base, size}}; }
@@ -41,7 +41,7 @@ platform::platform() {
   for (const auto& name : cfg.children("components")) {
     const auto* s = cfg.find("components." + name);
     if (!s) throw config_error("components." + name + ": expected a component type");
-    cfg.declare({"components." + name, "string", "", "type of component '" + name + "' (none removes it)", s->value});
+    cfg.declare({"components." + name, "string", "", "type of component '" + name + "' (none removes it)", s->value, "", ""});
     if (s->value == "none") {
       cfg.ignore_prefix(name);
       continue;
@@ -140,6 +140,19 @@ void platform::connect() {
   host_->irq.bind(*host_irq_);
 }
 
+bool platform::mapped(uint64_t addr, uint64_t len) const {
+  if (len == 0) return true;
+  if (addr + len - 1 < addr) return false;  // wraps
+  uint64_t at = addr;
+  const uint64_t last = addr + len - 1;
+  for (const auto& w : router_->windows())  // sorted by base: walk the covered run
+    if (w.base <= at && at - w.base < w.size) {
+      if (last - w.base < w.size) return true;
+      at = w.base + w.size;
+    }
+  return false;
+}
+
 bool platform::debug_read(uint64_t addr, void* data, unsigned len) {
   tlm::tlm_generic_payload gp;
   gp.set_command(tlm::TLM_READ_COMMAND);
@@ -171,6 +184,13 @@ void platform::report(std::ostream& os) {
     components_[name]->report(body);
     if (!body.str().empty()) os << "  " << name << ": " << body.str();
   }
+}
+
+std::vector<std::string> platform::busy() {
+  std::vector<std::string> out;
+  for (const auto& name : order_)
+    for (auto& b : components_[name]->busy()) out.push_back(b.rfind(name + ": ", 0) == 0 ? b : name + ": " + b);
+  return out;
 }
 
 std::vector<std::string> platform::modelled_errors() {

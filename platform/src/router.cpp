@@ -7,9 +7,11 @@
 namespace gpuvp {
 
 router::port::port(const std::string& path, router& owner)
-    : latency(path + ".latency", owner.latency.get(), "latency of this port"),
+    : latency(path + ".latency", owner.latency.get(), "latency of this port", sc_core::SC_ZERO_TIME,
+              sc_core::sc_time(1, sc_core::SC_SEC)),
       width(path + ".width", owner.width.get(), "bytes per cycle of this port", 1, 4096),
-      clock(path + ".clock", owner.clock.get(), "clock period of this port"),
+      clock(path + ".clock", owner.clock.get(), "clock period of this port", sc_core::sc_time(1, sc_core::SC_PS),
+            sc_core::sc_time(1, sc_core::SC_MS)),
       transactions(path + ".transactions", "transactions through this port"),
       bytes(path + ".bytes", "bytes through this port"),
       queueing(path + ".queueing", "queueing delay before the port was free", "ps"),
@@ -22,9 +24,10 @@ router::port::port(const std::string& path, router& owner)
   if (clock.get() == sc_core::SC_ZERO_TIME) throw config_error(path + ".clock: must be greater than 0");
   cycle = clock.get().value();
   // Slots of at least slot_cycles cycles, a power of two of time units (index by shift).
+  // (clock <= 1 ms and slot_cycles <= 2^20 keep this below 2^50 time units: no overflow, shift < 64)
   const uint64_t want = cycle * owner.slot_cycles;
   slot_shift = 0;
-  while ((uint64_t(1) << slot_shift) < want) ++slot_shift;
+  while (slot_shift < 62 && (uint64_t(1) << slot_shift) < want) ++slot_shift;
   slot_id.fill(~uint64_t(0));
   bytes_per_cycle = width;
   if ((bytes_per_cycle & (bytes_per_cycle - 1)) == 0) width_shift = __builtin_ctzll(bytes_per_cycle);

@@ -591,3 +591,18 @@ TEST_F(cpIssTest, InvalidHeaderStops) {
   EXPECT_EQ(iss.st(), afuc_iss::state::halted);
   EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0003 (word 0x981f0806): invalid PM4 header 0x70100000");
 }
+
+// A (rep) runs its iterations one by one against run()'s budget: with $rem = 0xffffffff a run(100)
+// ends after 100 instructions (the mov, then 99 iterations) at the same pc, and the next run()
+// goes on where it stopped. (Before, one step ran all 2^32 iterations.)
+TEST_F(cpIssTest, RepeatStopsAtTheRunBudgetAndResumes) {
+  load("mov $rem, 0xffff << 16\n(rep)add $01, $01, 0x1\n");
+  EXPECT_EQ(iss.run(100), 100u);
+  EXPECT_EQ(iss.pc(), 1u);
+  EXPECT_EQ(iss.reg(1), 99u);
+  EXPECT_EQ(iss.reg(REG_REM), 0xffff0000u - 99);
+  EXPECT_EQ(iss.run(1000), 1000u);
+  EXPECT_EQ(iss.reg(1), 1099u);
+  EXPECT_EQ(iss.pc(), 1u);
+  EXPECT_EQ(iss.st(), afuc_iss::state::running);
+}

@@ -42,6 +42,10 @@ class compute_class : public gpuvp::testing::sim_test {
     cfg.load_yaml_text(o, "file overlay");
     // The file's kernelslist path is relative to the repository root; tests run elsewhere.
     cfg.set("pfifo.compute_kernels", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g"), "test");
+    // The waits below are worked out with both launches of the kernel taking the same time, as with
+    // the platform's memory path (compute.memory tlm); the GPU memory system's L2 keeps the first
+    // launch's lines, so there the second launch would be shorter.
+    cfg.set("compute.memory", "tlm", "test");
     if (!extra.empty()) cfg.load_yaml_text(extra, "test");
   }
   uint32_t vram32(platform& p, uint64_t off) {

@@ -1,11 +1,17 @@
 // The gpuvp program: exit codes, messages, qtest protocol, determinism, config dump round trip,
 // and the documentation of every parameter.
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include "cli.h"
+#include "run_control.h"
 #include "gpuvp/config.h"
 #include "testing.h"
 
@@ -116,9 +122,12 @@ TEST(cli, identical_runs_give_identical_statistics) {
   const std::string a = ::testing::TempDir() + "stats_a.json", b = ::testing::TempDir() + "stats_b.json";
   ASSERT_EQ(run_gpuvp(run_small({"--stats", a})).rc, 0);
   ASSERT_EQ(run_gpuvp(run_small({"--stats", b})).rc, 0);
-  const std::string ja = slurp(a);
+  // Only the run metadata's wall time may differ.
+  const std::regex wall("\"wall_s\": [0-9.e+-]+");
+  const std::string ja = std::regex_replace(slurp(a), wall, "wall_s"), jb = std::regex_replace(slurp(b), wall, "wall_s");
   EXPECT_GT(ja.size(), 1000u);
-  EXPECT_EQ(ja, slurp(b));
+  EXPECT_EQ(ja, jb);
+  EXPECT_NE(slurp(a).find("\"wall_s\": "), std::string::npos) << "no wall time in the run metadata";
   EXPECT_NE(ja.find("\"interconnect.sysram.queueing\""), std::string::npos);
 }
 
@@ -204,24 +213,244 @@ TEST(cli, qtest_protocol_answers_line_by_line) {
   EXPECT_EQ(r.out, expected);
 }
 
-// Parameters of the platforms of the default workload and of the traffic workload.
+// Parameters of the platforms of the default workload, the traffic workload, a PM4 workload (CP)
+// and an Accel-Sim workload (compute): each is listed in docs/configuration.md, with its range.
 class cli_docs : public ::testing::TestWithParam<const char*> {};
-INSTANTIATE_TEST_SUITE_P(workloads, cli_docs, ::testing::Values("pfifo-default", "traffic"));
-TEST_P(cli_docs, every_parameter_is_documented) {
-  auto r = run_gpuvp({"config", "dump", "--workload", GetParam()});
+INSTANTIATE_TEST_SUITE_P(workloads, cli_docs,
+                         ::testing::Values("pfifo-default", "traffic", "tests/cp/data/basic.pm4",
+                                           "tests/sm/data/ffma/kernelslist.g"));
+TEST_P(cli_docs, every_parameter_is_documented_with_its_range) {
+  const std::string w = GetParam();
+  auto r = run_gpuvp({"config", "dump", "--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
   ASSERT_EQ(r.rc, 0) << r.err;
-  // A parameter is documented in docs/configuration.md or on its model's page under docs/models/.
-  std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
+  const std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
   ASSERT_FALSE(doc.empty()) << "docs/configuration.md is missing";
-  for (const auto& entry : std::filesystem::directory_iterator(gpuvp::testing::source_path("docs/models")))
-    doc += slurp(entry.path().string());
   for (const auto& d : config::global().declarations()) {
     // Per-generator and per-port keys are documented with placeholders (traffic.gN.*, interconnect.PORT.*).
     std::string key = std::regex_replace(d.path, std::regex("^([a-z0-9_]+)\\.([a-z0-9_]+)\\.to$"), "COMPONENT.PORT.to");
     key = std::regex_replace(key, std::regex("^traffic\\.g[0-9]+\\."), "traffic.gN.");
     key = std::regex_replace(key, std::regex("^interconnect\\.[a-z0-9_.]+\\.(latency|width|clock)$"), "interconnect.PORT.$1");
     key = std::regex_replace(key, std::regex("^components\\.[a-z0-9_]+$"), "components.NAME");
-    if (key.rfind("sysram.", 0) == 0 || key.rfind("vram.", 0) == 0) key = "MEMORY." + key.substr(key.find('.') + 1);
-    EXPECT_NE(doc.find("`" + key + "`"), std::string::npos) << "undocumented parameter " << d.path << " (as " << key << ")";
+    if (key.rfind("sysram.", 0) == 0 || key.rfind("vram.", 0) == 0 || key.rfind("dram.", 0) == 0)
+      key = "MEMORY." + key.substr(key.find('.') + 1);
+    const size_t row = doc.find("\n| `" + key + "` |");
+    if (row == std::string::npos) {
+      ADD_FAILURE() << "undocumented parameter " << d.path << " (as " << key << ")";
+      continue;
+    }
+    const std::string line = doc.substr(row + 1, doc.find('\n', row + 1) - row - 1);
+    if (!d.min.empty()) {
+      EXPECT_NE(line.find("[" + d.min + ", " + d.max + "]"), std::string::npos)
+          << d.path << ": range [" << d.min << ", " << d.max << "] missing from its row: " << line;
+    }
   }
+}
+
+// --- Robustness (issue 10): bad input is an error naming what and where, runs always end, and
+// interrupted runs keep complete results.
+
+namespace {
+bool valid_json(const std::string& text) { return nlohmann::json::accept(text); }
+std::string temp_dir(const std::string& name) {
+  const std::string d = ::testing::TempDir() + name;
+  std::filesystem::create_directories(d);
+  return d;
+}
+// A traffic run that would take far longer than any test: 10^12 transactions.
+std::vector<std::string> endless(std::vector<std::string> extra, const std::string& time_limit = "3600 s") {
+  std::vector<std::string> a = {"run", "--workload", "traffic", "--set", "traffic.initiators=1",
+                                "--set", "traffic.g0.count=1000000000000", "--time-limit", time_limit};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+}  // namespace
+
+TEST(cli, a_directory_is_not_an_input_file) {
+  const std::string dir = temp_dir("dir_input");
+  auto r = run_gpuvp(run_small({"--config", dir}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(dir + ": is a directory, expected a configuration file"), std::string::npos) << r.err;
+  const std::string pb = temp_dir("dir_input.pb");  // the extension picks a kind; the file is a directory
+  r = run_gpuvp({"run", "--workload", pb});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(pb + ": is a directory, expected a workload file"), std::string::npos) << r.err;
+  r = run_gpuvp({"qtest", "--script", dir});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(dir + ": is a directory, expected a qtest script (--script)"), std::string::npos) << r.err;
+  r = run_gpuvp({"run", "--workload", "traffic", "--set", "components.cp=cp", "--set", "cp.firmware=" + dir});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("cp.firmware: cannot load CP firmware: " + dir + ": is a directory"), std::string::npos) << r.err;
+}
+
+TEST(cli, an_empty_firmware_image_is_an_error) {
+  const std::string fw = ::testing::TempDir() + "empty.fw";
+  std::ofstream(fw).close();
+  auto r = run_gpuvp({"run", "--workload", "traffic", "--set", "components.cp=cp", "--set", "cp.firmware=" + fw});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("cp.firmware: " + fw + ": empty firmware image"), std::string::npos) << r.err;
+  ::testing::internal::CaptureStderr();
+  r = run_gpuvp({"afuc-disasm", "-g", "6", fw});
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(err.find(fw + ": empty firmware image"), std::string::npos) << err;
+}
+
+TEST(cli, bad_output_paths_fail_before_the_run) {
+  auto r = run_gpuvp(run_small({"--stats", "/nonexistent/dir/stats.json"}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("/nonexistent/dir/stats.json: cannot create the statistics file (--stats)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("simulated time"), std::string::npos);  // nothing ran
+  const std::string dir = temp_dir("dir_output");
+  r = run_gpuvp(run_small({"--trace", dir}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(dir + ": is a directory, cannot write the trace file (--trace)"), std::string::npos) << r.err;
+}
+
+TEST(cli, yaml_recursion_is_a_configuration_error_naming_the_line) {
+  const std::string f = ::testing::TempDir() + "recursive.yaml";
+  std::ofstream(f) << "interconnect:\n  x: &a\n    - *a\n";
+  auto r = run_gpuvp(run_small({"--config", f}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(f + ":3: alias refers to a node that contains it (recursive alias)"), std::string::npos) << r.err;
+}
+
+TEST(cli, counts_sizes_and_times_are_range_checked_naming_the_key) {
+  auto r = run_gpuvp(run_small({"--set", "traffic.g0.count=-1"}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--set traffic.g0.count=-1: traffic.g0.count: '-1' is not a valid uint"), std::string::npos) << r.err;
+  // A clock period of 10^9 s overflowed the router's slot arithmetic (a shift by 64) and hung it.
+  r = run_gpuvp(run_small({"--set", "interconnect.clock=1e9 s"}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("interconnect.clock: '1e9 s' is longer than gpuvp's largest time, 3600 s"), std::string::npos) << r.err;
+  r = run_gpuvp(run_small({"--set", "interconnect.sysram.clock=2 ms"}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("interconnect.sysram.clock = 2 ms is out of range [1 ps, 1 ms]"), std::string::npos) << r.err;
+  r = run_gpuvp(run_small({"--time-limit", "2 h"}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--time-limit: platform.time_limit: '2 h' is not a valid time"), std::string::npos) << r.err;
+  r = run_gpuvp(run_small({"--wall-limit", "soon"}));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--wall-limit soon: "), std::string::npos) << r.err;
+}
+
+TEST(cli, time_limit_names_what_is_still_busy) {
+  // g0 alone at the default 1 ns links: each 64-byte read crosses the 32-byte link in 2 cycles and
+  // 60 ns of sysram latency; 5 us ends well before 10^12 transactions.
+  auto r = run_gpuvp(endless({}, "5 us"));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("error: time limit of 5 us reached before the workload finished; still busy: traffic: g0 ("),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" of 1000000000000 transactions)"), std::string::npos) << r.err;
+}
+
+TEST(cli, wall_limit_ends_a_run_with_complete_results) {
+  const std::string stats = ::testing::TempDir() + "wall_stats.json", trace = ::testing::TempDir() + "wall_trace.json";
+  auto r = run_gpuvp(endless({"--wall-limit", "0.2", "--stats", stats, "--trace", trace}));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("error: wall-clock limit of --wall-limit 0.2 reached at simulated "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("still busy: traffic: g0 ("), std::string::npos) << r.err;
+  EXPECT_TRUE(valid_json(slurp(stats))) << slurp(stats).substr(0, 200);
+  EXPECT_TRUE(valid_json(slurp(trace)));
+}
+
+namespace {
+// Runs the endless workload and sends `sig` to the process once the simulation runs.
+result interrupted_run(int sig, const std::string& stats, const std::string& trace) {
+  std::atomic<bool> done{false};
+  std::thread sender([&] {
+    while (!done && !gpuvp::simulation_running()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!done) std::raise(sig);
+  });
+  result r = run_gpuvp(endless({"--wall-limit", "60", "--stats", stats, "--trace", trace}));
+  done = true;
+  sender.join();
+  return r;
+}
+}  // namespace
+
+TEST(cli, sigint_and_sigterm_end_a_run_with_complete_results_and_their_exit_code) {
+  const std::string stats = ::testing::TempDir() + "sig_stats.json", trace = ::testing::TempDir() + "sig_trace.json";
+  auto r = interrupted_run(SIGINT, stats, trace);
+  EXPECT_EQ(r.rc, 130);  // 128 + SIGINT (2)
+  EXPECT_NE(r.err.find("error: interrupted by SIGINT at simulated "), std::string::npos) << r.err;
+  EXPECT_TRUE(valid_json(slurp(stats)));
+  EXPECT_TRUE(valid_json(slurp(trace)));
+  r = interrupted_run(SIGTERM, stats, trace);
+  EXPECT_EQ(r.rc, 143);  // 128 + SIGTERM (15)
+  EXPECT_NE(r.err.find("error: interrupted by SIGTERM at simulated "), std::string::npos) << r.err;
+  EXPECT_TRUE(valid_json(slurp(stats)));
+}
+
+TEST(cli, pm4_preload_at_an_unmapped_address_is_an_input_error) {
+  // 0x300000000 is past VRAM (0x2_0000_0000 + 1 GiB) in default.yaml: nothing decodes it.
+  const std::string f = ::testing::TempDir() + "unmapped.pm4";
+  std::ofstream(f) << "# preload into a hole\nmem 0x300000000 0x1 0x2\n";
+  auto r = run_gpuvp({"run", "--workload", f});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(f + ":2: mem at 0x300000000 (8 bytes) is not in mapped memory"), std::string::npos) << r.err;
+}
+
+TEST(cli, qtest_rejects_malformed_numbers) {
+  auto r = run_gpuvp({"qtest", "--set", "components.traffic=none"},
+                     "writel 0x1000 0x1z\nreadl 0x1z\nwrite 0x1000 2 0x1z\nclock_step 99999999999999999999\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "FAIL '0x1z' is not a number (bad digit or suffix 'z')\n"
+            "FAIL '0x1z' is not a number (bad digit or suffix 'z')\n"
+            "FAIL data 0x1z: 'z' is not a hex digit\n"
+            "FAIL '99999999999999999999' does not fit in 64 bits\n");
+}
+
+// docs/qtest.md: the session answers every line and exits 0. With a 1 us limit: clock_step 2000
+// would pass it (FAIL, time stays 0); clock_set 999 is fine; the PTIMER read then happens at
+// 999 + 3 = 1002 ns = 0x3ea (timing of qtest_protocol_answers_line_by_line) and leaves the host at
+// 1003 ns, past the limit: later steps and accesses FAIL, other commands still answer.
+TEST(cli, qtest_past_the_time_limit_keeps_answering) {
+  auto r = run_gpuvp({"qtest", "--set", "components.traffic=none", "--set", "platform.time_limit=1us"},
+                     "clock_step 2000\nclock_set 999\nreadl 0x100009400\nclock_step 5\nreadl 0x100009400\n"
+                     "stats host.reads\nquit\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "FAIL time limit of 1 us (platform.time_limit) reached: simulated time stays at 0\n"
+            "OK 999\n"
+            "OK 0x00000000000003ea\n"
+            "FAIL time limit of 1 us (platform.time_limit) reached: simulated time stays at 1003\n"
+            "FAIL time limit of 1 us (platform.time_limit) reached: simulated time stays at 1003\n"
+            "OK host.reads=1\n"
+            "OK\n");
+}
+
+TEST(cli, sm_run_options_are_range_checked) {
+  const std::string list = gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g");
+  auto sm_run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "sm-run");
+    ::testing::internal::CaptureStderr();
+    result r = run_gpuvp(args);
+    r.err = ::testing::internal::GetCapturedStderr();
+    return r;
+  };
+  auto r = sm_run({"--sms", "-1", list});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--sms -1: expected a number of SMs from 0 (the configuration's count) to 1024"), std::string::npos) << r.err;
+  r = sm_run({"--sms", "4294967296", list});  // 2^32 used to wrap to 0
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--sms 4294967296: more than 1024 SMs"), std::string::npos) << r.err;
+  r = sm_run({"--gpu", "", list});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--gpu: empty GPU name"), std::string::npos) << r.err;
+  // One line of a gpgpusim.config that asked for 4294967295 SMs per cluster (all the machine's memory).
+  const std::string cfg = ::testing::TempDir() + "huge.config";
+  std::ofstream(cfg) << "# too many\n-gpgpu_n_cores_per_cluster 4294967295\n";
+  r = sm_run({"--config", cfg, list});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(cfg + ":2: -gpgpu_n_cores_per_cluster: 4294967295 is outside [1, 1024]"), std::string::npos) << r.err;
+  std::ofstream(cfg) << "-gpgpu_n_clusters 64\n-gpgpu_n_cores_per_cluster 32\n";
+  r = sm_run({"--config", cfg, list});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("-gpgpu_n_clusters 64 x -gpgpu_n_cores_per_cluster 32 is more than 1024 SMs"), std::string::npos) << r.err;
+  const std::string dir = temp_dir("dir_smrun");
+  r = sm_run({"--config", dir, list});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(dir + ": is a directory"), std::string::npos) << r.err;
 }

@@ -1,5 +1,6 @@
 // Configuration: number/time parsing, YAML with file:line errors, precedence, dump round trip.
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include "gpuvp/config.h"
 #include "testing.h"
@@ -121,4 +122,132 @@ TEST(config, dump_loads_back_to_the_same_values) {
   EXPECT_EQ(size.get(), 2ull << 30);
   EXPECT_EQ(lat.get(), sc_time(20, SC_NS));
   EXPECT_EQ(mode.get(), "a: b");
+}
+
+// --- Robustness (issue 10): every bad value names where it came from; nothing is clamped.
+
+namespace {
+// The message of the config_error `f` throws ("" if none).
+template <typename F>
+std::string config_error_of(F&& f) {
+  try {
+    f();
+  } catch (const config_error& e) {
+    return e.what();
+  }
+  return "";
+}
+std::string what_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(config, bad_numbers_name_the_text_never_a_library_function) {
+  // "0x1z": the z is neither a hex digit nor a size suffix.
+  EXPECT_EQ(what_of([] { parse_u64("0x1z"); }), "'0x1z' is not a number (bad digit or suffix 'z')");
+  // 2^64 does not fit; std::stoull would have said only "stoull".
+  EXPECT_EQ(what_of([] { parse_u64("18446744073709551616"); }), "'18446744073709551616' does not fit in 64 bits");
+  EXPECT_EQ(parse_u64("18446744073709551615"), ~uint64_t(0));
+  EXPECT_THROW(parse_u64("+5"), std::invalid_argument);
+  EXPECT_EQ(what_of([] { parse_double("1.5x"); }), "'1.5x' is not a number");
+  EXPECT_THROW(parse_double("1e999"), std::out_of_range);
+}
+
+TEST(config, times_above_the_largest_or_below_the_resolution_are_errors_not_clamped) {
+  EXPECT_EQ(max_time(), sc_time(3600, sc_core::SC_SEC));
+  EXPECT_EQ(parse_time("3600 s"), max_time());
+  EXPECT_EQ(parse_time("1e3 ns"), sc_time(1, sc_core::SC_US));
+  // 10^30 s is far beyond sc_time's 2^64 ps (about 213 days); it used to be clamped silently.
+  EXPECT_EQ(what_of([] { parse_time("1e30 s"); }), "'1e30 s' is longer than gpuvp's largest time, 3600 s");
+  EXPECT_THROW(parse_time("3601 s"), std::out_of_range);
+  // The kernel's resolution is 1 ps: 0.1 fs would round to 0.
+  EXPECT_EQ(what_of([] { parse_time("0.1 fs"); }), "'0.1 fs' is below the time resolution, 1 ps");
+  EXPECT_EQ(parse_time("0 ns"), sc_core::SC_ZERO_TIME);
+  EXPECT_THROW(parse_time("-5 ns"), std::invalid_argument);
+  EXPECT_THROW(parse_time("inf s"), std::invalid_argument);
+  EXPECT_THROW(parse_time("nan"), std::invalid_argument);
+}
+
+TEST(config, every_time_param_has_a_range_and_the_error_names_the_key) {
+  gpuvp::testing::fresh_simulation();
+  auto& c = config::global();
+  c.set("top.period", "2 h", "my.yaml:4");
+  c.set("top.tick", "7200 s", "my.yaml:5");
+  EXPECT_EQ(config_error_of([] { param<sc_time> p("top.period", sc_time(1, SC_NS), "clock period"); }),
+            "my.yaml:4: top.period: '2 h' is not a valid time (clock period)");
+  // No range given: a time param is still bounded by [0, max_time()].
+  EXPECT_EQ(config_error_of([] { param<sc_time> p("top.tick", sc_time(1, SC_NS), "tick"); }),
+            "my.yaml:5: top.tick: '7200 s' is longer than gpuvp's largest time, 3600 s (tick)");
+  param<sc_time> ok("top.ok", sc_time(1, SC_NS), "fine");
+  EXPECT_EQ(c.declarations().back().min, "0 ns");
+  EXPECT_EQ(c.declarations().back().max, "3600 s");
+}
+
+TEST(config, a_directory_or_a_missing_file_is_not_a_configuration) {
+  gpuvp::testing::fresh_simulation();
+  const std::string dir = ::testing::TempDir();
+  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_file(dir); }),
+            dir + ": is a directory, expected a configuration file");
+  EXPECT_EQ(config_error_of([] { config::global().load_yaml_file("/nonexistent/x.yaml"); }),
+            "/nonexistent/x.yaml: no such configuration file");
+}
+
+TEST(config, a_recursive_alias_is_rejected_with_its_line) {
+  gpuvp::testing::fresh_simulation();
+  const std::string f = write_file("self.yaml", "top:\n  a: &me\n    b: *me\n");
+  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_file(f); }),
+            f + ":3: alias refers to a node that contains it (recursive alias)");
+  const std::string g = write_file("selfseq.yaml", "top: &s [1, *s]\n");
+  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_file(g); }),
+            g + ":1: alias refers to a node that contains it (recursive alias)");
+}
+
+TEST(config, exponential_aliases_are_bounded_by_the_node_count) {
+  gpuvp::testing::fresh_simulation();
+  // "Billion laughs": each level is 10 aliases of the one before, 10^9 leaves at level 9. Level k
+  // expands to 11...1 (k + 2 ones) nodes; with the keys, the total passes 100000 at the 8th
+  // alias of level 4 (12348 + 1 + 8 x 11111), on line 5.
+  std::string text = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i <= 9; ++i) {
+    const std::string prev = "*l" + std::to_string(i - 1);
+    text += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [" + prev;
+    for (int k = 1; k < 10; ++k) text += ", " + prev;
+    text += "]\n";
+  }
+  const std::string f = write_file("laughs.yaml", text);
+  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_file(f); }),
+            f + ":5: more than 100000 nodes once aliases are expanded");
+  // A few aliases are fine and expand to their values.
+  gpuvp::testing::fresh_simulation();
+  config::global().load_yaml_text("base: &b {w: 4}\ncopy: *b\n", "ok.yaml");
+  param<uint64_t> w("copy.w", 1, "w");
+  EXPECT_EQ(w.get(), 4u);
+}
+
+TEST(config, nesting_is_bounded) {
+  gpuvp::testing::fresh_simulation();
+  std::string deep;
+  for (int i = 0; i < 70; ++i) deep += "{a: ";
+  deep += "1";
+  for (int i = 0; i < 70; ++i) deep += "}";
+  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_text(deep + "\n", "deep.yaml"); }),
+            "deep.yaml:1: nested deeper than 64 levels");
+}
+
+TEST(config, content_after_the_first_document_or_a_directive_is_an_error) {
+  gpuvp::testing::fresh_simulation();
+  auto& c = config::global();
+  EXPECT_EQ(config_error_of([&] { c.load_yaml_text("a: 1\n---\nb: 2\n", "two.yaml"); }),
+            "two.yaml:2: a second YAML document ('---' or content after '...'); a configuration file holds one mapping");
+  EXPECT_EQ(config_error_of([&] { c.load_yaml_text("a: 1\n...\nb: 2\n", "end.yaml"); }),
+            "end.yaml:3: a second YAML document ('---' or content after '...'); a configuration file holds one mapping");
+  EXPECT_EQ(config_error_of([&] { c.load_yaml_text("%YAML 1.2\n---\na: 1\n", "dir.yaml"); }),
+            "dir.yaml:1: YAML directive '%YAML 1.2' is not supported (a configuration file is one plain mapping)");
+  // One document, with its optional start and end markers, is fine.
+  EXPECT_NO_THROW(c.load_yaml_text("---\na: 1\n...\n", "one.yaml"));
 }

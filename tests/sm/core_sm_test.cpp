@@ -139,7 +139,7 @@ TEST(sm_core, config_errors_and_unknown_options) {
   EXPECT_EQ(err(sub + "-gpgpu_num_dp_units 4\n"), "no error");
   EXPECT_NE(err(sub + "-gpgpu_num_dp_units 4\n-specialized_unit_3 1,2,8,4,4,TENSOR\n-trace_opcode_latency_initiation_spec_op_3 2,2\n")
                 .find("-specialized_unit_3: 2 units"), std::string::npos);
-  EXPECT_NE(err("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:0:8,16:0,32\n").find(">= 1 L1 MSHR"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:0:8,16:0,32\n").find("-gpgpu_cache:dl1 MSHR entries: 0 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(err("-gpgpu_num_sp_units 0\n").find("-gpgpu_num_sp_units: 0 units, need at least 1"), std::string::npos);
 }
 
@@ -207,7 +207,8 @@ TEST(sm_core, ldst_unit_stalls_while_sending_lines) {
   // Two independent LDG, each thread on its own 128-byte line (32 lines). LDG#1: issue 2, unit
   // issue 5, lines sent at 6..37 (one L1 access per cycle), dispatch register free at 37 where
   // LDG#2 (issued 3, in OC_EX since 5) issues: dispatch stalls in cycles 6..36 = 31.
-  // Misses: fill at send + 20 (L1) + 100 (memory). LDG#2 lines at 38..69, last back at 189,
+  // Misses: each one-sector line enters the miss queue after the L1 latency (20) and is sent
+  // then, one per cycle; fill at access + 20 + 100 (memory). LDG#2 lines at 38..69, last back at 189,
   // kernel 189 + 1 = 190.
   gpu_config c = shipped("QV100");
   std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 128), mem("LDG.E", {2}, {4}, 0x20000, 128),
@@ -220,10 +221,11 @@ TEST(sm_core, ldst_unit_stalls_while_sending_lines) {
 }
 
 TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
-  // LDG R1 (one line), FFMA R5 <- R1 (waits for the fill), LDG R2 same line: hit.
+  // LDG R1 (one sector: every lane at one address), FFMA R5 <- R1 (waits for the fill), LDG R2
+  // same sector: hit.
   gpu_config c = shipped("QV100");
-  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 4), op("FFMA", {5}, {1, 1, 1}),
-                                   mem("LDG.E", {2}, {5}, 0x10000, 4), op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), op("FFMA", {5}, {1, 1, 1}),
+                                   mem("LDG.E", {2}, {5}, 0x10000, 0), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
   EXPECT_EQ(r.stats.l1_misses, 1u);
   EXPECT_EQ(r.stats.l1_hits, 1u);
@@ -232,7 +234,9 @@ TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
   c.l1_mshrs = 1;
   std::vector<trace_writer_inst> w2{mem("LDG.E", {1}, {4}, 0x10000, 128), op("EXIT", {}, {})};
   kernel_result r2 = run1(c, make_kernel(70, {w2}));
-  EXPECT_GT(r2.stats.mshr_stalls, 0u);
+  // Line k's access fails on the MSHR entry in every cycle its predecessor is outstanding.
+  EXPECT_GT(r2.stats.l1_fails[unsigned(l1_fail::mshr_entry)], 0u);
+  EXPECT_EQ(r2.stats.l1_reservation_fails(), r2.stats.l1_fails[unsigned(l1_fail::mshr_entry)]);
   // Line 0 sent at 6, filled at 126, line 1 sent at 126 ... line 31 sent at 6 + 31*120 = 3726,
   // back at 3846, kernel 3847.
   EXPECT_EQ(r2.cycles, 3847u);
@@ -366,7 +370,7 @@ TEST(sm_core, two_level_scheduler_demotes_warps_waiting_on_loads) {
   // GPGPU-Sim's two_level_active_scheduler, worked by hand. One scheduler, no sub-cores, 4 warp
   // slots (128 threads per SM), active set of 2: active [0,1], pending [2,3] (every supervised
   // slot, live or not). One CTA of 3 warps:
-  //   w0: LDG R1 <- [R4] (one line); FFMA R2 <- R1 R1 R1; EXIT
+  //   w0: LDG R1 <- [R4] (one sector: every lane at one address); FFMA R2 <- R1 R1 R1; EXIT
   //   w1, w2: FFMA R10 <- R2 R3 R4; EXIT
   // Each cycle order_warps first demotes active warps that are waiting (exited, empty slot, at a
   // barrier) or whose next buffered instruction reads a register of a global/local load in
@@ -379,7 +383,7 @@ TEST(sm_core, two_level_scheduler_demotes_warps_waiting_on_loads) {
   //  7: [3,2] both demoted (empty slot, exited), 0 and 1 promoted [0,1]: w0 waits on R1  scoreboard
   //  8: [0,1] both demoted, 3 and 2 promoted [3,2]: nothing to issue                      idle
   //  ... alternating: odd cycles scoreboard, even cycles idle, until the load is back:
-  //  LDG: issue 2, unit 5, line sent 6, back 6 + 20 (L1) + 100 (memory) = 126.
+  //  LDG: issue 2, unit 5, L1 access 6, sent after the L1 latency at 26, back 26 + 100 = 126.
   //  126: [0,1]: w0 no longer waiting, w1 demoted, 3 promoted [0,3]: w0 FFMA (writes back 133)
   //  127: [3,0] -> 3 demoted, 2 promoted [0,2]: w0 EXIT (INT, writes back 127 + 5 = 132)
   //  128..133: idle. Kernel: 133 + 1 = 134.
@@ -390,7 +394,7 @@ TEST(sm_core, two_level_scheduler_demotes_warps_waiting_on_loads) {
   c.num_sched = 1;
   c.max_threads_per_sm = 128;
   c.scheduler = "two_level_active:2:0:1";
-  std::vector<trace_writer_inst> w0{mem("LDG.E", {1}, {4}, 0x10000, 4), op("FFMA", {2}, {1, 1, 1}), op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> w0{mem("LDG.E", {1}, {4}, 0x10000, 0), op("FFMA", {2}, {1, 1, 1}), op("EXIT", {}, {})};
   std::vector<trace_writer_inst> w1{op("FFMA", {10}, {2, 3, 4}), op("EXIT", {}, {})};
   kernel_trace k = make_kernel(70, {w0, w1, w1});
   fixed_latency_memory m(100);

@@ -207,3 +207,100 @@ TEST(sm_trace, mutated_traces_fail_cleanly_or_run) {
   EXPECT_GT(parsed, 100u);
   EXPECT_GT(rejected, 100u);
 }
+
+namespace {
+// One warp of one CTA around the given instruction lines (as the tracer writes them).
+kernel_trace one_warp(const std::vector<std::string>& lines) {
+  std::string t =
+      "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n"
+      "-nregs = 32\n-binary version = 70\n-accelsim tracer version = 5\n"
+      "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
+      "[adrrescompress?] [mem_addresses] immediate\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = " +
+      std::to_string(lines.size()) + "\n";
+  for (auto& l : lines) t += l + "\n";
+  return parse_kernel_trace_text(t + "#END_TB\n", "real.traceg");
+}
+const uint64_t* addrs_of(const kernel_trace& k, unsigned i) { return &k.addresses[k.ctas[0].warps[0].insts[i].addr_index]; }
+}  // namespace
+
+TEST(sm_trace, real_tracer_lines_carry_a_trailing_immediate) {
+  // mem_width 0 then the immediate; with and without it the instruction is the same.
+  kernel_trace k = one_warp({"0000 ffffffff 1 R1 FFMA 3 R1 R2 R3 0 0", "0010 ffffffff 1 R1 IMAD.MOV.U32 2 R255 R255 0 0x3f800000",
+                             "0020 ffffffff 1 R1 FFMA 3 R1 R2 R3 0", "0030 ffffffff 0 EXIT 0 0 -1"});
+  const auto& in = k.ctas[0].warps[0].insts;
+  ASSERT_EQ(in.size(), 4u);
+  EXPECT_EQ(in[0].nsrc, 3);
+  EXPECT_EQ(in[0].width, 0);
+  EXPECT_EQ(in[1].dst[0], 1);
+  // Anything that is not one number after the fields is still refused, naming file:line.
+  EXPECT_NE(error_of(header + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n0000 ffffffff 1 R1 FFMA 3 R1 R2 R3 0 0 0\n#END_TB\n")
+                .find("t.traceg:13: trailing text '0'"),
+            std::string::npos);
+  EXPECT_NE(error_of(header + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n0000 ffffffff 1 R1 FFMA 3 R1 R2 R3 0 zz\n#END_TB\n")
+                .find("t.traceg:13: trailing text 'zz'"),
+            std::string::npos);
+}
+
+TEST(sm_trace, base_stride_starts_at_the_first_active_lane) {
+  // Mask ffff0000, base 0x7f4000000040 stride 4: lane 16+k at base + 4k (the reference's
+  // partial-mask calibration kernel), lanes 0-15 inactive (0).
+  kernel_trace k = one_warp({"0000 ffff0000 1 R10 LDG.E.32 1 R2 4 1 0x7f4000000040 4 0", "0010 ffffffff 0 EXIT 0 0 0"});
+  const uint64_t* a = addrs_of(k, 0);
+  for (unsigned t = 0; t < 16; ++t) EXPECT_EQ(a[t], 0u) << t;
+  for (unsigned t = 16; t < 32; ++t) EXPECT_EQ(a[t], 0x7f4000000040ull + 4 * (t - 16)) << t;
+  EXPECT_EQ(k.ctas[0].warps[0].insts[0].width, 4);
+  // Negative stride, full mask, no immediate: lane t at base - 8t.
+  kernel_trace n = one_warp({"0000 ffffffff 1 R10 LDG.E.64 1 R2 8 1 0x1000 -8", "0010 ffffffff 0 EXIT 0 0 0"});
+  EXPECT_EQ(addrs_of(n, 0)[31], 0x1000u - 8 * 31);
+  EXPECT_EQ(n.ctas[0].warps[0].insts[0].width, 8);
+  // A gap in the mask ends the run, as Accel-Sim's base_stride_decompress: lanes 0-1 get base,
+  // base+4; lane 3 (after the inactive lane 2) gets 0.
+  kernel_trace g = one_warp({"0000 0000000b 1 R10 LDG.E 1 R2 4 1 0x2000 4 0", "0010 ffffffff 0 EXIT 0 0 0"});
+  EXPECT_EQ(addrs_of(g, 0)[0], 0x2000u);
+  EXPECT_EQ(addrs_of(g, 0)[1], 0x2004u);
+  EXPECT_EQ(addrs_of(g, 0)[3], 0u);
+}
+
+TEST(sm_trace, base_delta_as_the_tracer_writes_it) {
+  // Mask 0000000d (lanes 0, 2, 3): base, then n-1 = 2 deltas, then the immediate (which
+  // Accel-Sim's parser reads as a third delta and drops). Lane 0 base, lane 2 base+128, lane 3
+  // base+128-4.
+  for (std::string tail : {" 0", ""}) {
+    kernel_trace k = one_warp({"0000 0000000d 0 STG.E.U8 2 R2 R5 1 2 0x3000 128 -4" + tail, "0010 ffffffff 0 EXIT 0 0 0"});
+    const uint64_t* a = addrs_of(k, 0);
+    EXPECT_EQ(a[0], 0x3000u);
+    EXPECT_EQ(a[1], 0u);
+    EXPECT_EQ(a[2], 0x3080u);
+    EXPECT_EQ(a[3], 0x307cu);
+    EXPECT_EQ(k.ctas[0].warps[0].insts[0].width, 1);  // U8 from the opcode, not the trace's mem_width 1
+  }
+}
+
+TEST(sm_trace, three_address_forms_give_the_same_addresses) {
+  // Full mask, lane t at 0x7f4000000000 + 4t: list, base+stride, base+delta (31 deltas + imm).
+  std::string list = "0000 ffffffff 1 R10 LDG.E.32 1 R2 4 0", delta = "0000 ffffffff 1 R10 LDG.E.32 1 R2 4 2 0x7f4000000000";
+  for (unsigned t = 0; t < 32; ++t) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " 0x%llx", 0x7f4000000000ull + 4 * t);
+    list += buf;
+    if (t) delta += " 4";
+  }
+  kernel_trace a = one_warp({list + " 0", "0010 ffffffff 0 EXIT 0 0 0"});
+  kernel_trace b = one_warp({"0000 ffffffff 1 R10 LDG.E.32 1 R2 4 1 0x7f4000000000 4 0", "0010 ffffffff 0 EXIT 0 0 0"});
+  kernel_trace c = one_warp({delta + " 0", "0010 ffffffff 0 EXIT 0 0 0"});
+  for (unsigned t = 0; t < 32; ++t) {
+    EXPECT_EQ(addrs_of(a, 0)[t], 0x7f4000000000ull + 4 * t);
+    EXPECT_EQ(addrs_of(b, 0)[t], addrs_of(a, 0)[t]);
+    EXPECT_EQ(addrs_of(c, 0)[t], addrs_of(a, 0)[t]);
+  }
+}
+
+TEST(sm_trace, access_width_comes_from_the_opcode) {
+  EXPECT_EQ(access_width_of("LDG.E.32"), 4u);
+  EXPECT_EQ(access_width_of("LDG.E.64.SYS"), 8u);
+  EXPECT_EQ(access_width_of("LDG.E.128"), 16u);
+  EXPECT_EQ(access_width_of("LDG.E.U8"), 1u);
+  EXPECT_EQ(access_width_of("STG.E.U16"), 2u);
+  EXPECT_EQ(access_width_of("LDG.E"), 4u);
+  EXPECT_EQ(access_width_of("LDS"), 4u);
+}

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -112,10 +113,12 @@ TEST_F(compute_test, per_kernel_outputs_worked_by_hand) {
     EXPECT_NE(j.find(want), std::string::npos) << want << "\n" << j;
   std::ostringstream rep;
   eng->report(rep);
-  for (const char* want : {"703 cycles, 101 warp instructions, IPC 0.144, L1 hit rate 0.0 %",
+  // k2: the first LDG misses the line's 4 sectors, the second (after the FFMA waited for the
+  // fill) hits them.
+  for (const char* want : {": 703 cycles, 101 warp instructions, IPC 0.144\n",
                            "unit utilisation: SP 7.1 % DP 0.0 % INT 0.0 %",
                            "stalls: result bus 0, dispatch 0, scheduler scoreboard 594 / pipeline 0 / barrier 0 / idle 2113",
-                           "L1 hit rate 50.0 %"})
+                           "L1D_total_cache_accesses 8, hits 4, pending_hits 0, misses 4"})
     EXPECT_NE(rep.str().find(want), std::string::npos) << want << "\n" << rep.str();
   EXPECT_NEAR(eng->l1_hit_rate.value(), 0.5, 1e-12);
 }
@@ -124,9 +127,10 @@ TEST_F(compute_test, l1_misses_take_the_targets_latency) {
   config::global().set("compute.sms", "1", "test");
   config::global().set("compute.mem_base", "0", "test");
   config::global().set("vram.read_latency", "100 ns", "test");
+  config::global().set("compute.memory", "tlm", "test");  // the target's delay is the latency
   build();
-  // 100 ns at 883 ps/cycle = 113.25 -> 114 cycles. 32 lines sent at cycles 7..38, the last back
-  // at 38 + 20 (L1) + 114 = 172.
+  // 100 ns at 883 ps/cycle = 113.25 -> 114 cycles. 32 one-sector lines accessed at cycles 7..38,
+  // each sent after the L1 latency, the last at 58, back at 58 + 114 = 172.
   auto k = kernel({{ldg(1, 0x1000, 128), op("EXIT", {}, {})}});
   eng->launch({k->grid, k->block, k});
   sc_core::sc_start();
@@ -146,8 +150,8 @@ TEST_F(compute_test, memory_error_is_a_modelled_error) {
   auto k = kernel({{ldg(1, 0x80000000, 4), op("EXIT", {}, {})}});  // beyond the 1 GiB memory
   eng->launch({k->grid, k->block, k});
   sc_core::sc_start();
-  EXPECT_EQ(eng->mem_errors.value(), 1u);
-  ASSERT_EQ(eng->modelled_errors().size(), 1u);
+  EXPECT_EQ(eng->mem_errors.value(), 4u);  // the line's 4 sector reads
+  ASSERT_EQ(eng->modelled_errors().size(), 4u);
   EXPECT_NE(eng->modelled_errors()[0].find("trace address 0x80000000"), std::string::npos);
 }
 
@@ -222,6 +226,7 @@ TEST_F(compute_test, accesses_carry_the_vm_side_band_and_fold_addresses) {
   config::global().set("compute.vm_context", "0x1234", "test");
   config::global().set("compute.mem_base", "0x10000000", "test");
   config::global().set("compute.mem_size", "64 KiB", "test");
+  config::global().set("compute.memory", "tlm", "test");  // the target's 50 ns are the latency
   tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
   compute_engine e("compute");
   recording_target t("mmu");
@@ -229,20 +234,22 @@ TEST_F(compute_test, accesses_carry_the_vm_side_band_and_fold_addresses) {
   ASSERT_EQ(e.initiators().size(), 1u);
   EXPECT_EQ(e.initiators()[0].to, "interconnect");  // the platform's compute.out.to redirects it
   // One LDG of one 128-byte line at trace address 0x7f0000012300 (32 threads x 4 B): folded to
-  // 0x10000000 + (0x7f0000012300 mod 64 KiB = 0x2300). 50 ns / 883 ps = 56.6 -> 57 cycles: issue
-  // 2, unit 5, sent at 6, back at 6 + 20 + 57 = 83; kernel 83 + 1 = 84.
+  // 0x10000000 + (0x7f0000012300 mod 64 KiB = 0x2300), its 4 sectors. 50 ns / 883 ps = 56.6 ->
+  // 57 cycles: issue 2, unit 5, L1 access 6, the 4 sector requests sent after the L1 latency at
+  // 26..29, the last back at 29 + 57 = 86; kernel 87.
   auto k = kernel({{ldg(1, 0x7f0000012300, 4), op("EXIT", {}, {})}});
   e.launch({k->grid, k->block, k});
   sc_core::sc_start();
-  ASSERT_EQ(t.seen.size(), 1u);
+  ASSERT_EQ(t.seen.size(), 4u);
   EXPECT_EQ(t.addrs[0], 0x10002300u);
+  EXPECT_EQ(t.addrs[3], 0x10002360u);
   EXPECT_EQ(t.seen[0].vm_engine, 0u);
   EXPECT_EQ(t.seen[0].vm_client, 3u);
   EXPECT_EQ(t.seen[0].dma_slot, 5u);
   EXPECT_EQ(t.seen[0].vm_context, 0x1234u);
   EXPECT_EQ(t.seen[0].priv, privilege::user);
   ASSERT_EQ(e.results().size(), 1u);
-  EXPECT_EQ(e.results()[0].cycles, 84u);
+  EXPECT_EQ(e.results()[0].cycles, 87u);
 }
 
 TEST_F(compute_test, memcpy_counts_sectors_and_optionally_fills_in_zero_cycles) {
@@ -341,4 +348,82 @@ TEST(sm_cli, sm_run_tool) {
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(t->main(int(argv2.size()), argv2.data()), 1);
   EXPECT_NE(::testing::internal::GetCapturedStderr().find("unknown shipped GPU configuration 'GTX480'"), std::string::npos);
+}
+
+// `gpuvp run --workload` and `gpuvp sm-run` give the same cycles for the reference's memory
+// calibration kernels (one list: 8 dependent line loads, a pointer chase of 8 hops, the 4-warp
+// store kernel, the 4-warp load kernel twice so that the second hits L2): the compute engine's
+// default memory (gpgpu-sim) is the same L2/crossbar/DRAM model, `out` carrying the accesses.
+TEST(sm_cli, run_and_sm_run_agree_on_the_memory_kernels) {
+  gpuvp::testing::fresh_simulation();
+  const std::string dir = ::testing::TempDir() + "/sm_run_vs_run";
+  std::filesystem::create_directories(dir);
+  const uint64_t G = 0x7f4000000000ull;
+  auto o = [](const std::string& opc, std::vector<unsigned> d, std::vector<unsigned> s) {
+    return trace_writer_inst{opc, std::move(d), std::move(s), 0, {}, 0xffffffffu};
+  };
+  auto m = [](const std::string& opc, std::vector<unsigned> d, std::vector<unsigned> s, uint64_t base, uint64_t stride) {
+    std::vector<uint64_t> a(32);
+    for (unsigned t = 0; t < 32; ++t) a[t] = base + t * stride;
+    return trace_writer_inst{opc, std::move(d), std::move(s), 4, a, 0xffffffffu};
+  };
+  auto loads = [&](unsigned first) {
+    std::vector<trace_writer_inst> v;
+    for (unsigned i = 0; i < 8; ++i) {
+      v.push_back(m("LDG.E.32", {10 + i}, {2}, G + 128 * (first + i), 4));
+      v.push_back(o("FFMA", {40 + i}, {10 + i, 3, 4}));
+    }
+    v.push_back(o("EXIT", {}, {}));
+    return v;
+  };
+  std::vector<std::vector<std::vector<trace_writer_inst>>> kernels;
+  kernels.push_back({loads(0)});
+  std::vector<trace_writer_inst> chase;
+  for (unsigned h = 0; h < 8; ++h) chase.push_back(m("LDG.E.32", {4}, {4}, G + 17 * 128 * h + 8 + 0x100000, 0));
+  chase.push_back(o("FFMA", {5}, {4, 3, 2}));
+  chase.push_back(o("EXIT", {}, {}));
+  kernels.push_back({chase});
+  std::vector<std::vector<trace_writer_inst>> st, l4;
+  for (unsigned w = 0; w < 4; ++w) {
+    std::vector<trace_writer_inst> v;
+    for (unsigned i = 0; i < 8; ++i) {
+      v.push_back(o("FFMA", {5}, {2, 3, 4}));
+      v.push_back(m("STG.E.32", {}, {6, 5}, G + 0x200000 + 128 * (8 * w + i), 4));
+    }
+    v.push_back(o("EXIT", {}, {}));
+    st.push_back(v);
+    l4.push_back(loads(0x4000 + 8 * w));
+  }
+  kernels.push_back(st);
+  kernels.push_back(l4);
+  kernels.push_back(l4);
+  std::ofstream list(dir + "/kernelslist.g");
+  for (unsigned i = 0; i < kernels.size(); ++i) {
+    const std::string f = "kernel-" + std::to_string(i + 1) + ".traceg";
+    std::ofstream(dir + "/" + f) << write_kernel_trace("k" + std::to_string(i + 1), i + 1, {1, 1, 1},
+                                                       {unsigned(kernels[i].size()) * 32, 1, 1}, 70, 0, 32, kernels[i]);
+    list << f << "\n";
+  }
+  list.close();
+  auto cycles_of = [](const std::string& out) {
+    std::vector<std::string> v;
+    for (size_t p = out.find("\nkernel "); p != std::string::npos; p = out.find("\nkernel ", p + 1))
+      v.push_back(out.substr(p + 1, out.find(" cycles", p) - p - 1));
+    return v;
+  };
+  auto run = run_gpuvp({"run", "--workload", dir + "/kernelslist.g"});
+  ASSERT_EQ(run.rc, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("memory: GPGPU-Sim memory system: 32 DRAM channels"), std::string::npos) << run.out;
+  const tool* t = registry::global().find_tool("sm-run");
+  std::vector<std::string> args{"sm-run", dir + "/kernelslist.g"};
+  std::vector<char*> argv;
+  for (auto& x : args) argv.push_back(x.data());
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(t->main(int(argv.size()), argv.data()), 0);
+  const std::string smrun = "\n" + ::testing::internal::GetCapturedStdout();
+  const auto a = cycles_of("\n" + run.out), b = cycles_of(smrun);
+  ASSERT_EQ(a.size(), 5u) << run.out;
+  EXPECT_EQ(a, b) << run.out << smrun;
+  // The second 4-warp kernel hits L2 and is faster than the first (persisting L2, flushed L1).
+  EXPECT_NE(smrun.find("kernel 5 k5: "), std::string::npos);
 }

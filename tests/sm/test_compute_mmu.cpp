@@ -134,8 +134,9 @@ TEST_F(compute_mmu, GlobalAccessesAreTranslatedByThePageTables) {
   // Nothing went to the untranslated (folded) address.
   for (const auto& s : t->log) EXPECT_GE(s.addr, vram) << std::hex << s.addr;
   EXPECT_EQ(ce->mem_errors.value(), 0u);
-  EXPECT_EQ(ce->mem_reads.value(), 1u);
-  EXPECT_EQ(ce->mem_writes.value(), 1u);
+  // One 128-byte line each: 4 sector reads, 4 sector writes (the L1D is sectored).
+  EXPECT_EQ(ce->mem_reads.value(), 4u);
+  EXPECT_EQ(ce->mem_writes.value(), 4u);
   EXPECT_FALSE(irq->read());
 }
 
@@ -172,7 +173,8 @@ TEST_F(compute_mmu, PageFaultIsTheComputeEnginesModelledError) {
   build();
   // trace 0x7f0000040000 -> offset 0x40000 -> page 0x40, whose PTE (VRAM 0x200200) is 0:
   // PTE_NOT_PRESENT (reason 4), TLM_ADDRESS_ERROR_RESPONSE back to the SM.
-  auto k = kernel({mem_op("LDG.E", false, 0x7f0000040000), exit_op()});
+  // A one-sector load (every lane at the same address): one access, one fault.
+  auto k = kernel({{"LDG.E", {1}, {4}, 4, std::vector<uint64_t>(32, 0x7f0000040000), 0xffffffffu}, exit_op()});
   ce->launch({k->grid, k->block, k});
   sc_core::sc_start();
   EXPECT_EQ(ce->mem_errors.value(), 1u);
@@ -240,9 +242,10 @@ TEST_F(compute_mmu_platform, StoreLandsAtTheTranslatedAddress) {
   ASSERT_TRUE(p.debug_read(0x5000, &u, 4));
   EXPECT_EQ(v, 0u);
   EXPECT_EQ(u, 0xffffffffu);
-  // Two translated accesses, both PGRAPH TLB misses (pages 2 and 5), no fault.
+  // 8 translated accesses (the 4 sectors of each line), 2 PGRAPH TLB misses (pages 2 and 5), no
+  // fault.
   auto& st = stats_registry::global();
-  EXPECT_EQ(st.value("mmu.translations"), 2.0);
+  EXPECT_EQ(st.value("mmu.translations"), 8.0);
   EXPECT_EQ(st.value("mmu.pgraph.misses"), 2.0);
   EXPECT_EQ(st.value("mmu.faults"), 0.0);
   EXPECT_TRUE(p.modelled_errors().empty());
@@ -258,7 +261,7 @@ TEST_F(compute_mmu_platform, FaultIsAModelledErrorOfTheRun) {
   ce->launch({k->grid, k->block, k});
   sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
   ASSERT_EQ(ce->results().size(), 1u);  // the kernel runs to its end; the error is reported
-  EXPECT_EQ(ce->mem_errors.value(), 1u);
+  EXPECT_EQ(ce->mem_errors.value(), 4u);  // 4 sectors
   const auto errs = p.modelled_errors();
   bool from_compute = false, from_mmu = false;
   for (const auto& e : errs) {

@@ -1,5 +1,6 @@
 #include "gpu.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace gpuvp::sm {
@@ -13,14 +14,19 @@ void gpu_sim::start(const kernel_trace& k) {
     throw std::runtime_error(k.file + ": kernel " + k.name + ": one CTA (" + std::to_string(k.block.count()) +
                              " threads, " + std::to_string(k.nregs) + " registers/thread, " +
                              std::to_string(k.shmem) + " B shared) does not fit an SM");
-  // Fresh SMs per kernel: each kernel's statistics start from zero.
+  // Fresh SMs per kernel: each kernel's statistics start from zero. The L1D contents survive
+  // only without -gpgpu_flush_l1_cache (the L2 behind mem_ keeps its own).
   sms_.clear();
+  if (l1_.size() != num_sms_ || cfg_.mem.flush_l1) l1_.assign(num_sms_, l1_tags{});
   for (unsigned i = 0; i < num_sms_; ++i) {
-    sms_.push_back(std::make_unique<sm_core>(cfg_, i, mem_));
+    sms_.push_back(std::make_unique<sm_core>(cfg_, i, mem_, &l1_[i]));
     sms_.back()->on_cta_done = [this](unsigned) { ++ctas_done_; };
+    sms_.back()->set_mem_base(cycle_);
     if (on_issue) sms_.back()->on_issue = on_issue;
   }
   used_.assign(num_sms_, false);
+  mem_->kernel_start(cycle_);
+  mem_at_start_ = mem_->stats();
   k_ = &k;
   next_cta_ = ctas_done_ = 0;
   next_sm_ = 0;
@@ -79,9 +85,32 @@ kernel_result gpu_sim::result() const {
   r.cycles = cycle_ - start_;
   for (auto& s : sms_) r.stats.merge(s->stats());
   r.stats.cycles = r.cycles;
+  r.mem = mem_->stats() - mem_at_start_;
+  r.core_mhz = cfg_.core_mhz;
   for (bool u : used_) r.sms_used += u;
   r.ctas_per_sm = ctas_per_sm_;
   return r;
+}
+
+void print_kernel(std::ostream& os, const kernel_result& r) {
+  const sm_stats& s = r.stats;
+  const mem_stats& m = r.mem;
+  auto pct = [](uint64_t a, uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; };
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "kernel %u %s: %llu cycles, %llu warp instructions, IPC %.3f\n", r.id, r.name.c_str(),
+                (unsigned long long)r.cycles, (unsigned long long)s.warp_insts, r.ipc());
+  os << buf;
+  os << "  L1D_total_cache_accesses " << s.l1_accesses << ", hits " << s.l1_hits << ", pending_hits " << s.l1_pending_hits
+     << ", misses " << s.l1_misses << ", write sectors " << s.l1_write_accesses << ", reservation_fails "
+     << s.l1_reservation_fails() << " (MSHR_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_entry)]
+     << ", MSHR_MERGE_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_merge)] << ", MISS_QUEUE_FULL "
+     << s.l1_fails[unsigned(l1_fail::miss_queue_full)] << ")\n";
+  os << "  L2_total_cache_accesses " << m.l2_accesses << " (writes " << m.l2_writes << "), hits " << m.l2_hits
+     << ", pending_hits " << m.l2_pending_hits << ", misses " << m.l2_misses << "\n";
+  std::snprintf(buf, sizeof buf, "  total dram reads %llu, total dram writes %llu, row_buffer_locality %.1f %%, bandwidth %.1f GB/s\n",
+                (unsigned long long)m.dram_reads, (unsigned long long)m.dram_writes,
+                pct(m.dram_row_hits, m.dram_reads + m.dram_writes), r.dram_gbps());
+  os << buf;
 }
 
 kernel_result gpu_sim::run(const kernel_trace& k) {

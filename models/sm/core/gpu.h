@@ -3,10 +3,12 @@
 // directly.
 #pragma once
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "gpu_config.h"
+#include "ldst_unit.h"
 #include "sm_core.h"
 #include "trace.h"
 
@@ -17,6 +19,10 @@ struct kernel_result {
   unsigned id = 0;
   uint64_t cycles = 0;
   sm_stats stats;  // summed over SMs (cycles = kernel cycles)
+  mem_stats mem;   // the memory side's counts during the kernel
+  double core_mhz = 0;
+  // Achieved DRAM bandwidth (GB/s) over the kernel.
+  double dram_gbps() const { return cycles && core_mhz > 0 ? double(mem.dram_bytes) * core_mhz / double(cycles) / 1000.0 : 0.0; }
   unsigned sms_used = 0, ctas_per_sm = 0;
   double ipc() const { return cycles ? double(stats.warp_insts) / double(cycles) : 0.0; }
   double l1_hit_rate() const {
@@ -24,6 +30,10 @@ struct kernel_result {
     return a ? double(stats.l1_hits) / double(a) : 0.0;
   }
 };
+
+// The per-kernel lines both `gpuvp sm-run` and the compute engine's report print: first
+// "kernel <id> <name>: <cycles> cycles, ...", then the memory statistics under GPGPU-Sim's names.
+void print_kernel(std::ostream& os, const kernel_result& r);
 
 class gpu_sim {
  public:
@@ -54,6 +64,8 @@ class gpu_sim {
   bool finished_ = false;
   uint64_t last_progress_cycle_ = 0, last_issued_ = 0;
   std::vector<bool> used_;
+  std::vector<l1_tags> l1_;
+  mem_stats mem_at_start_;  // per SM; reset at each kernel start when -gpgpu_flush_l1_cache 1
 };
 
 }  // namespace gpuvp::sm

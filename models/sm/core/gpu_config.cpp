@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -12,14 +13,47 @@ namespace {
 
 [[noreturn]] void fail(const std::string& where, const std::string& msg) { throw config_file_error(where + ": " + msg); }
 
+// Range of every number an option gives, checked before anything is sized from it (an option's
+// name, or a prefix ending in '*'); the first match wins, the last entry covers the rest.
+// Documented in docs/models/sm.md.
+struct option_range {
+  const char* option;
+  unsigned min, max;
+};
+constexpr option_range option_ranges[] = {
+    {"-gpgpu_n_clusters", 1, 1024},
+    {"-gpgpu_n_cores_per_cluster", 1, 1024},
+    {"-gpgpu_shader_core_pipeline", 1, 4096},
+    {"-gpgpu_shader_cta", 1, 1024},
+    {"-gpgpu_num_sched_per_core", 1, 64},
+    {"-gpgpu_num_*", 0, 1024},
+    {"-gpgpu_pipeline_widths", 0, 64},
+    {"-gpgpu_operand_collector_*", 0, 1024},
+    {"-gpgpu_cache:dl1", 0, 65536},
+    {"-specialized_unit_*", 0, 1024},
+    {"-gpgpu_inst_fetch_throughput", 0, 64},
+    {"-gpgpu_max_insn_issue_per_warp", 0, 64},
+    {"*", 0, 1u << 24},
+};
+const option_range& range_of(const std::string& opt) {
+  for (const auto& r : option_ranges) {
+    const std::string_view name(r.option);
+    if (name.ends_with('*') ? opt.starts_with(name.substr(0, name.size() - 1)) : opt == name) return r;
+  }
+  return option_ranges[std::size(option_ranges) - 1];
+}
+
 unsigned to_uint(const std::string& where, const std::string& opt, std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  unsigned v = 0;
+  uint64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+  if (s.empty() || (ec != std::errc() && ec != std::errc::result_out_of_range) || p != s.data() + s.size())
     fail(where, opt + ": '" + std::string(s) + "' is not an unsigned number");
-  return v;
+  const option_range& r = range_of(opt);
+  if (ec == std::errc::result_out_of_range || v < r.min || v > r.max)
+    fail(where, opt + ": " + std::string(s) + " is outside [" + std::to_string(r.min) + ", " + std::to_string(r.max) + "]");
+  return unsigned(v);
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -118,6 +152,12 @@ void gpu_config::validate() const {
         fail(where, "specialized unit " + std::to_string(i) + ": register set width 0");
     }
   if (num_sms() == 0) fail(where, "no SMs configured");
+  if (uint64_t(num_clusters) * cores_per_cluster > max_sms)
+    fail(where, "-gpgpu_n_clusters " + std::to_string(num_clusters) + " x -gpgpu_n_cores_per_cluster " +
+                    std::to_string(cores_per_cluster) + " is more than " + std::to_string(max_sms) + " SMs");
+  if (uint64_t(l1_sets) * l1_ways > 65536)
+    fail(where, "-gpgpu_cache:dl1: " + std::to_string(l1_sets) + " sets x " + std::to_string(l1_ways) + " ways is more than 65536 lines");
+  sm::validate(mem, where);
 }
 
 std::string gpu_config::summary() const {
@@ -182,7 +222,8 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     } catch (const std::exception&) {
       fail(where, name + ": bad clock '" + v + "'");
     }
-    if (c.core_mhz <= 0) fail(where, name + ": core clock must be > 0");
+    if (!(c.core_mhz > 0 && c.core_mhz <= 100000)) fail(where, name + ": core clock must be in (0, 100000] MHz");
+    set_memory_clocks(c.mem, parts, name, where);
   } else if (name == "-gpgpu_l1_latency") c.l1_latency = u();
   else if (name == "-gpgpu_smem_latency") c.smem_latency = u();
   else if (name == "-gpgpu_shmem_num_banks") c.smem_banks = u();
@@ -207,6 +248,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     }
     if (!c.l1_sets || !c.l1_line || !c.l1_ways || (c.l1_line & (c.l1_line - 1)))
       fail(where, name + ": sets, ways must be > 0 and the line a power of two");
+    parse_cache_config(c.mem.l1, name, v, where);  // policies, miss queue (mem_config.cpp)
   } else if (name.rfind("-trace_opcode_latency_initiation_", 0) == 0) {
     std::string k = name.substr(33);
     lat_ii p = pair_of(where, name, v);
@@ -237,7 +279,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     s.oc_ex_width = to_uint(where, name, parts[4]);
     s.name = parts[5];
     if (s.name.empty()) fail(where, name + ": empty unit name");
-  } else {
+  } else if (!apply_mem_option(c.mem, name, v, where)) {  // the memory system's options (mem_config.cpp)
     c.ignored.push_back(name);
     return false;
   }
@@ -263,6 +305,17 @@ void load_config_text(gpu_config& c, const std::string& text, const std::string&
     }
     std::string rest;
     while (ls >> extra) rest += " " + extra;
+    // A quoted value may go on over the next lines ("-gpgpu_dram_timing_opt" in the shipped files).
+    if (val[0] == '"' && std::count(val.begin(), val.end(), '"') + std::count(rest.begin(), rest.end(), '"') == 1) {
+      std::string more;
+      while (std::getline(in, more)) {
+        ++n;
+        if (auto h = more.find('#'); h != std::string::npos) more.erase(h);
+        rest += " " + more;
+        if (more.find('"') != std::string::npos) break;
+      }
+      if (std::count(rest.begin(), rest.end(), '"') != 1) fail(where, opt + ": unterminated quoted value");
+    }
     if (!rest.empty() && opt != "-gpgpu_scheduler") val += rest;
     apply_option(c, opt, val, where);
   }
@@ -270,6 +323,8 @@ void load_config_text(gpu_config& c, const std::string& text, const std::string&
 }
 
 void load_config_file(gpu_config& c, const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw config_file_error(path + ": is a directory, expected a gpgpusim.config file");
   std::ifstream f(path);
   if (!f) throw config_file_error(path + ":0: cannot open file");
   std::ostringstream os;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fu.h"
+#include "mem_config.h"
 
 namespace gpuvp::sm {
 
@@ -60,11 +61,13 @@ struct gpu_config {
   unsigned l1_sets = 4, l1_line = 128, l1_ways = 64, l1_mshrs = 512, l1_mshr_merge = 8;
   unsigned l2_rop_latency = 160, dram_latency = 100;
   unsigned kernel_launch_latency = 0;
+  mem_config mem;  // L1D policies, L2, crossbar, DRAM (mem_config.h)
 
   // Bookkeeping
   std::vector<std::string> files;
   std::vector<std::string> ignored;  // unknown option names, in order seen
 
+  static constexpr unsigned max_sms = 1024;  // largest SM count (-gpgpu_n_clusters x cores_per_cluster)
   unsigned num_sms() const { return num_clusters * cores_per_cluster; }
   lat_ii latency_of(op_class c) const;
   // Throws config_file_error if a latency does not fit MAX_ALU_LATENCY or a width is zero.

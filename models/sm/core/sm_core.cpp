@@ -1,5 +1,7 @@
 #include "sm_core.h"
 
+#include "ldst_unit.h"
+
 #include <algorithm>
 #include <bit>
 #include <queue>
@@ -28,10 +30,12 @@ void sm_stats::merge(const sm_stats& o) {
   result_bus_stalls += o.result_bus_stalls;
   dispatch_stalls += o.dispatch_stalls;
   bank_conflicts += o.bank_conflicts;
+  l1_accesses += o.l1_accesses;
   l1_hits += o.l1_hits;
+  l1_pending_hits += o.l1_pending_hits;
   l1_misses += o.l1_misses;
-  l1_mshr_merges += o.l1_mshr_merges;
-  mshr_stalls += o.mshr_stalls;
+  l1_write_accesses += o.l1_write_accesses;
+  for (unsigned i = 0; i < unsigned(l1_fail::n); ++i) l1_fails[i] += o.l1_fails[i];
   mem_reads += o.mem_reads;
   mem_writes += o.mem_writes;
   smem_accesses += o.smem_accesses;
@@ -39,200 +43,6 @@ void sm_stats::merge(const sm_stats& o) {
   ctas_done += o.ctas_done;
   for (auto& [n, v] : o.unit_issued) add_named(unit_issued, n, v);
   for (auto& [n, v] : o.unit_active) add_named(unit_active, n, v);
-}
-
-// ---- LDST unit -------------------------------------------------------------------------------
-// The stallable unit: it takes an instruction whenever its dispatch register is empty, keeps it
-// there while it sends one L1 access per cycle (or while shared-memory bank conflicts last), and
-// writes back itself when the last access is back (not through a result bus).
-class ldst_unit : public stallable_unit {
- public:
-  ldst_unit(sm_core& core, const gpu_config& cfg)
-      : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(size_t(cfg.l1_sets) * cfg.l1_ways, ~0ull),
-        lru_(tags_.size(), 0) {}
-  bool accepts(op_class op) const override { return op == op_class::mem; }
-  bool can_issue(const warp_inst&) const override { return dispatch_reg_.empty(); }
-  void issue(register_set& source, warp_inst& ready) override {
-    simd_function_unit::issue(source, ready);
-    prepared_ = false;
-  }
-  bool busy() const override { return !dispatch_reg_.empty() || !events_.empty(); }
-  void cycle() override;
-
- private:
-  struct event {
-    uint64_t at;
-    bool fill;      // MSHR fill (key = line) or one access of an instruction done (key = slot)
-    uint64_t key;
-    bool operator>(const event& o) const { return at != o.at ? at > o.at : key > o.key; }
-  };
-  struct inflight {
-    warp_inst inst;
-    unsigned outstanding = 0;
-  };
-  struct mshr {
-    std::vector<unsigned> waiters;
-  };
-  void prepare();
-  unsigned new_slot(const warp_inst& w);
-  void done_one(unsigned slot);
-  bool l1_lookup(uint64_t line, bool allocate);
-
-  sm_core& core_;
-  const gpu_config& cfg_;
-  std::vector<uint64_t> tags_, lru_;
-  uint64_t stamp_ = 0;
-  std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
-  std::vector<inflight> slots_;
-  std::vector<unsigned> free_slots_;
-  std::unordered_map<uint64_t, mshr> mshrs_;
-  bool prepared_ = false;
-  unsigned slot_ = 0;                 // inflight slot of the dispatch register's instruction
-  std::vector<uint64_t> lines_;       // global/local: lines still to access
-  unsigned conflict_cycles_ = 0;      // shared: cycles still to spend on bank conflicts
-};
-
-unsigned ldst_unit::new_slot(const warp_inst& w) {
-  unsigned s;
-  if (!free_slots_.empty()) {
-    s = free_slots_.back();
-    free_slots_.pop_back();
-  } else {
-    s = unsigned(slots_.size());
-    slots_.emplace_back();
-  }
-  slots_[s].inst = w;
-  slots_[s].outstanding = 0;
-  return s;
-}
-
-void ldst_unit::done_one(unsigned slot) {
-  if (--slots_[slot].outstanding == 0) {
-    core_.complete(slots_[slot].inst);
-    free_slots_.push_back(slot);
-  }
-}
-
-bool ldst_unit::l1_lookup(uint64_t line, bool allocate) {
-  const unsigned ways = cfg_.l1_ways;
-  const size_t base = size_t(line % cfg_.l1_sets) * ways;
-  for (unsigned w = 0; w < ways; ++w)
-    if (tags_[base + w] == line) {
-      lru_[base + w] = ++stamp_;
-      return true;
-    }
-  if (allocate) {
-    size_t victim = base;
-    for (unsigned w = 1; w < ways; ++w)
-      if (lru_[base + w] < lru_[victim]) victim = base + w;
-    tags_[victim] = line;
-    lru_[victim] = ++stamp_;
-  }
-  return false;
-}
-
-void ldst_unit::prepare() {
-  const warp_inst& w = dispatch_reg_;
-  prepared_ = true;
-  slot_ = new_slot(w);
-  slots_[slot_].outstanding = 1;  // held until the last access is sent
-  lines_.clear();
-  conflict_cycles_ = 0;
-  if (w.space == mem_space::shared) {
-    // Bank conflict degree: the most distinct 4-byte words any one bank must deliver.
-    std::vector<std::vector<uint64_t>> banks(cfg_.smem_banks);
-    unsigned degree = 1;
-    for (unsigned t = 0; t < 32; ++t) {
-      if (!(w.active_mask >> t & 1) || !w.addrs) continue;
-      uint64_t word = w.addrs[t] / 4;
-      auto& b = banks[word % cfg_.smem_banks];
-      if (std::find(b.begin(), b.end(), word) == b.end()) b.push_back(word);
-      degree = std::max(degree, unsigned(b.size()));
-    }
-    conflict_cycles_ = degree;
-    ++core_.st_.smem_accesses;
-    core_.st_.smem_bank_conflict_cycles += degree - 1;
-  } else if ((w.space == mem_space::global || w.space == mem_space::local) && w.addrs) {
-    for (unsigned t = 0; t < 32; ++t) {
-      if (!(w.active_mask >> t & 1)) continue;
-      uint64_t line = w.addrs[t] / cfg_.l1_line;
-      if (std::find(lines_.begin(), lines_.end(), line) == lines_.end()) lines_.push_back(line);
-    }
-    std::reverse(lines_.begin(), lines_.end());  // pop_back gives thread order
-  }
-}
-
-void ldst_unit::cycle() {
-  const uint64_t now = core_.cycle_;
-  if (busy()) ++active_cycles;  // an access being sent or outstanding
-  while (!events_.empty() && events_.top().at <= now) {
-    event e = events_.top();
-    events_.pop();
-    if (e.fill) {
-      l1_lookup(e.key, true);
-      auto it = mshrs_.find(e.key);
-      std::vector<unsigned> waiters = std::move(it->second.waiters);
-      mshrs_.erase(it);
-      for (unsigned s : waiters) done_one(s);
-    } else {
-      done_one(unsigned(e.key));
-    }
-  }
-  if (dispatch_reg_.empty()) {
-    occupied_ >>= 1;
-    return;
-  }
-  if (!prepared_) prepare();
-  inflight& f = slots_[slot_];
-  const warp_inst& w = dispatch_reg_;
-  bool finished = false;
-  if (w.space == mem_space::shared) {
-    if (--conflict_cycles_ == 0) {
-      ++f.outstanding;
-      events_.push({now + cfg_.smem_latency, false, slot_});
-      finished = true;
-    }
-  } else if (lines_.empty()) {
-    // constant cache, or a memory opcode traced without addresses: an L1-latency access
-    ++f.outstanding;
-    events_.push({now + cfg_.l1_latency, false, slot_});
-    finished = true;
-  } else {
-    uint64_t line = lines_.back();
-    bool sent = true;
-    if (w.store) {
-      // write-through, no write-allocate: the line goes to memory, a resident copy stays
-      l1_lookup(line, false);
-      core_.mem_->access(line * cfg_.l1_line, cfg_.l1_line, true, now);
-      ++core_.st_.mem_writes;
-    } else if (l1_lookup(line, false)) {
-      ++core_.st_.l1_hits;
-      ++f.outstanding;
-      events_.push({now + cfg_.l1_latency, false, slot_});
-    } else if (auto it = mshrs_.find(line); it != mshrs_.end() && it->second.waiters.size() < cfg_.l1_mshr_merge) {
-      ++core_.st_.l1_misses;
-      ++core_.st_.l1_mshr_merges;
-      ++f.outstanding;
-      it->second.waiters.push_back(slot_);
-    } else if (it == mshrs_.end() && mshrs_.size() < cfg_.l1_mshrs) {
-      ++core_.st_.l1_misses;
-      ++core_.st_.mem_reads;
-      uint64_t lat = core_.mem_->access(line * cfg_.l1_line, cfg_.l1_line, false, now);
-      ++f.outstanding;
-      mshrs_[line].waiters.push_back(slot_);
-      events_.push({now + cfg_.l1_latency + lat, true, line});
-    } else {
-      ++core_.st_.mshr_stalls;  // retry next cycle
-      sent = false;
-    }
-    if (sent) lines_.pop_back();
-    finished = lines_.empty();
-  }
-  if (finished) {
-    dispatch_reg_.clear();
-    done_one(slot_);  // drop the hold: completes now if nothing is outstanding (stores)
-  }
-  occupied_ >>= 1;
 }
 
 // ---- core ------------------------------------------------------------------------------------
@@ -247,7 +57,11 @@ unsigned sm_core::max_ctas(const gpu_config& cfg, const kernel_trace& k) {
   return n;
 }
 
-sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem) : cfg_(cfg), id_(id), mem_(mem) {
+sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1) : cfg_(cfg), id_(id), mem_(mem) {
+  if (!l1) {
+    own_l1_ = std::make_unique<l1_tags>();
+    l1 = own_l1_.get();
+  }
   warps_.resize(cfg.max_threads_per_sm / 32);
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
@@ -304,7 +118,7 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem) : cfg_(cfg),
     make_sets(spec_class(n), s.id_oc_width, s.oc_ex_width, s.name);
     add_units(spec_class(n), s.num_units, std::max(s.max_latency, s.op.latency), s.name);
   }
-  auto l = std::make_unique<ldst_unit>(*this, cfg);
+  auto l = std::make_unique<ldst_unit>(*this, cfg, l1);
   ldst_ = l.get();
   ex_->add_unit(std::move(l), oc_ex_[unsigned(op_class::mem)], execute_stage::any_slot);
   unsigned ncu = cfg.oc_units_gen ? cfg.oc_units_gen

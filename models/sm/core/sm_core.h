@@ -20,12 +20,31 @@
 
 namespace gpuvp::sm {
 
+// Per-kernel memory statistics, named after GPGPU-Sim's.
+struct mem_stats {
+  uint64_t l2_accesses = 0, l2_hits = 0, l2_pending_hits = 0, l2_misses = 0, l2_writes = 0;
+  uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_bytes = 0;
+  mem_stats operator-(const mem_stats& o) const {
+    return {l2_accesses - o.l2_accesses, l2_hits - o.l2_hits, l2_pending_hits - o.l2_pending_hits,
+            l2_misses - o.l2_misses, l2_writes - o.l2_writes, dram_reads - o.dram_reads,
+            dram_writes - o.dram_writes, dram_row_hits - o.dram_row_hits, dram_bytes - o.dram_bytes};
+  }
+  double row_buffer_locality() const {
+    uint64_t n = dram_reads + dram_writes;
+    return n ? double(dram_row_hits) / double(n) : 0.0;
+  }
+};
+
 // Where L1 misses and stores go. Returns the latency in core cycles until the data is back
 // (reads) or the write is accepted; `cycle` is the SM's current cycle.
 class mem_port {
  public:
   virtual ~mem_port() = default;
   virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) = 0;
+  virtual mem_stats stats() const { return {}; }  // memory-side counts since construction
+  virtual void kernel_start(uint64_t /*gpu_cycle*/) {}
+  virtual void memcpy_to_device(uint64_t, uint64_t) {}
+  virtual std::string describe() const { return "memory behind L1"; }
 };
 
 // Memory behind L1 at a fixed latency (L2 ROP latency + DRAM latency from the config).
@@ -33,6 +52,9 @@ class fixed_latency_memory : public mem_port {
  public:
   explicit fixed_latency_memory(uint64_t latency) : latency_(latency) {}
   uint64_t access(uint64_t, unsigned, bool, uint64_t) override { ++accesses; return latency_; }
+  std::string describe() const override {
+    return "fixed latency memory (" + std::to_string(latency_) + " core cycles after L1)";
+  }
   uint64_t accesses = 0;
 
  private:
@@ -46,7 +68,12 @@ struct sm_stats {
   uint64_t cycles = 0, active_cycles = 0, warp_insts = 0, thread_insts = 0;
   uint64_t sched_stalls[unsigned(stall_cause::n)] = {};
   uint64_t result_bus_stalls = 0, dispatch_stalls = 0, bank_conflicts = 0;
-  uint64_t l1_hits = 0, l1_misses = 0, l1_mshr_merges = 0, mshr_stalls = 0, mem_reads = 0, mem_writes = 0;
+  // L1D, per 32-byte sector as GPGPU-Sim counts: load accesses = hits + pending hits + misses;
+  // reservation fails per cause (l1_fail), store sectors written through.
+  uint64_t l1_accesses = 0, l1_hits = 0, l1_pending_hits = 0, l1_misses = 0, l1_write_accesses = 0;
+  uint64_t l1_fails[3] = {};
+  uint64_t mem_reads = 0, mem_writes = 0;  // sector requests sent to the memory side
+  uint64_t l1_reservation_fails() const { return l1_fails[0] + l1_fails[1] + l1_fails[2]; }
   uint64_t smem_accesses = 0, smem_bank_conflict_cycles = 0;
   uint64_t ctas_done = 0;
   std::vector<std::pair<std::string, uint64_t>> unit_issued, unit_active;  // per unit name
@@ -54,10 +81,12 @@ struct sm_stats {
 };
 
 class ldst_unit;
+struct l1_tags;
 
 class sm_core {
  public:
-  sm_core(const gpu_config& cfg, unsigned id, mem_port* mem);
+  // `l1`: the L1D tag state to use (kept across kernels by gpu_sim); null: the SM's own.
+  sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1 = nullptr);
   ~sm_core();
   sm_core(const sm_core&) = delete;
   sm_core& operator=(const sm_core&) = delete;
@@ -70,6 +99,9 @@ class sm_core {
   void cycle();
   bool active() const { return live_ctas_ > 0; }
   uint64_t now() const { return cycle_; }
+  // The GPU cycle of this SM's cycle 0: memory-side requests carry GPU cycles, so that the
+  // memory system (which outlives kernels) sees one time line.
+  void set_mem_base(uint64_t gpu_cycle) { mem_base_ = gpu_cycle; }
   unsigned id() const { return id_; }
   sm_stats stats() const;
   // Monotonic count of issued instructions (progress watchdog).
@@ -126,7 +158,7 @@ class sm_core {
   const gpu_config& cfg_;
   unsigned id_;
   mem_port* mem_;
-  uint64_t cycle_ = 0, uid_ = 0, age_ = 0;
+  uint64_t cycle_ = 0, uid_ = 0, age_ = 0, mem_base_ = 0;
   std::vector<warp_state> warps_;
   std::vector<cta_state> ctas_;
   unsigned live_ctas_ = 0, warps_per_cta_ = 0;
@@ -152,6 +184,7 @@ class sm_core {
   std::vector<read_req> reads_;  // pending register reads, oldest first
   std::unique_ptr<execute_stage> ex_;
   ldst_unit* ldst_ = nullptr;
+  std::unique_ptr<l1_tags> own_l1_;
   std::vector<unsigned> bank_reads_;  // scratch
   sm_stats st_;
   unsigned two_level_active_ = 0;  // 0: not two-level

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -11,6 +12,8 @@ namespace gpuvp::sm {
 namespace {
 
 std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw trace_error(path + ": is a directory, expected a trace file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw trace_error(path + ":0: cannot open file");
   std::ostringstream os;
@@ -70,6 +73,22 @@ struct cursor {
       fail(std::string("bad ") + what + " '" + std::string(w) + "'");
     return v;
   }
+  // The trailing immediate: decimal, or hex with 0x, optionally negative.
+  void immediate() {
+    std::string_view w = word("immediate");
+    std::string_view d = w;
+    if (!d.empty() && d[0] == '-') d.remove_prefix(1);
+    int base = 10;
+    if (d.size() > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
+      d.remove_prefix(2);
+      base = 16;
+    }
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), v, base);
+    if (d.empty() || ec != std::errc() || p != d.data() + d.size())
+      fail("trailing text '" + std::string(w) + (trim(rest).empty() ? "" : " ") + std::string(trim(rest)) +
+           "' (expected at most the instruction's immediate)");
+  }
   uint16_t reg(const char* what) {
     std::string_view w = word(what);
     // "R12"; uniform registers "UR4" are numbered above the 256 general registers.
@@ -110,6 +129,72 @@ dim3 parse_dim(const cursor& c, std::string_view v, const char* what, bool nonze
   return d;
 }
 
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+}
+
+}  // namespace
+
+unsigned access_width_of(std::string_view opcode) {
+  // The first '.'-separated token that is a bit count ("32", "64", "128") or "U<bits>" ("U8",
+  // "U16") gives the width; none: 4 bytes (Accel-Sim's get_datawidth_from_opcode).
+  size_t pos = 0;
+  while (pos <= opcode.size()) {
+    size_t e = opcode.find('.', pos);
+    if (e == std::string_view::npos) e = opcode.size();
+    std::string_view t = opcode.substr(pos, e - pos);
+    if (!t.empty() && t[0] == 'U') t.remove_prefix(1);
+    else if (!all_digits(t)) t = {};
+    if (all_digits(t) && t.size() <= 4) {
+      unsigned bits = 0;
+      std::from_chars(t.data(), t.data() + t.size(), bits);
+      return std::max(1u, bits / 8);
+    }
+    pos = e + 1;
+  }
+  return 4;
+}
+
+namespace {
+// Addresses of one memory instruction after its mem_width, into a[32] (0 for inactive lanes).
+void parse_addresses(cursor& c, uint32_t mask, uint64_t* a) {
+  const uint64_t mode = c.number("address format", 10);
+  if (mode == 0) {  // list all: one address per active lane
+    for (unsigned t = 0; t < 32; ++t)
+      if (mask >> t & 1) a[t] = c.number("address", 16);
+  } else if (mode == 1) {
+    // base + stride: the first active lane gets base, each following active lane the previous
+    // address + stride. As Accel-Sim's base_stride_decompress, the run ends at the first inactive
+    // lane after it: later lanes get address 0 (the tracer writes this form only for contiguous
+    // masks, so this never matters for its traces).
+    uint64_t addr = c.number("base address", 16);
+    const int64_t stride = c.signed_number("stride");
+    bool started = false;
+    for (unsigned t = 0; t < 32; ++t) {
+      if (mask >> t & 1) {
+        if (started) addr += uint64_t(stride);
+        a[t] = addr;
+        started = true;
+      } else if (started) {
+        break;
+      }
+    }
+  } else if (mode == 2) {
+    // base + deltas: the first active lane gets base, each following active lane the previous
+    // address + its delta. The tracer writes n-1 deltas for n active lanes; Accel-Sim's parser
+    // reads n values, so the n-th is the immediate (swallowed), or absent.
+    uint64_t addr = c.number("base address", 16);
+    bool first = true;
+    for (unsigned t = 0; t < 32; ++t) {
+      if (!(mask >> t & 1)) continue;
+      if (!first) addr += uint64_t(c.signed_number("address delta"));
+      a[t] = addr;
+      first = false;
+    }
+  } else {
+    c.fail("unknown address format " + std::to_string(mode) + " (0 list, 1 base+stride, 2 base+deltas)");
+  }
+}
 }  // namespace
 
 // ---- kernelslist.g ---------------------------------------------------------------------------
@@ -271,38 +356,21 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
     if (ns > 4) c.fail("source count " + std::to_string(ns) + " > 4");
     ti.nsrc = uint8_t(ns);
     for (unsigned s = 0; s < ns; ++s) ti.src[s] = c.reg("source register");
-    uint64_t width = c.number("memory width", 10);
-    if (width > 255) c.fail("memory width " + std::to_string(width) + " too large");
-    ti.width = uint8_t(width);
-    if (width) {
+    // The trace's mem_width only says "memory instruction" when > 0; the access width comes from
+    // the opcode, as Accel-Sim's parser reads it (nvbit can report mem_width wrongly).
+    uint64_t mem_width = c.number("memory width", 10);
+    if (mem_width) {
+      if (ti.info.cls != op_class::mem) c.fail("memory width on non-memory opcode '" + std::string(op) + "'");
+      ti.width = uint8_t(access_width_of(op));
       ti.addr_index = uint32_t(k.addresses.size());
       k.addresses.resize(k.addresses.size() + 32, 0);
-      uint64_t* a = &k.addresses[ti.addr_index];
-      uint64_t mode = c.number("address format", 10);
-      if (mode == 0) {  // list all: one address per active thread
-        for (unsigned t = 0; t < 32; ++t)
-          if (ti.mask >> t & 1) a[t] = c.number("address", 16);
-      } else if (mode == 1) {  // base + stride: thread t at base + t * stride
-        uint64_t base = c.number("base address", 16);
-        int64_t stride = c.signed_number("stride");
-        for (unsigned t = 0; t < 32; ++t)
-          if (ti.mask >> t & 1) a[t] = base + uint64_t(int64_t(t) * stride);
-      } else if (mode == 2) {  // base + deltas: first active thread at base, then running deltas
-        uint64_t addr = c.number("base address", 16);
-        bool first = true;
-        for (unsigned t = 0; t < 32; ++t) {
-          if (!(ti.mask >> t & 1)) continue;
-          if (!first) addr += uint64_t(c.signed_number("address delta"));
-          a[t] = addr;
-          first = false;
-        }
-      } else {
-        c.fail("unknown address format " + std::to_string(mode) + " (0 list, 1 base+stride, 2 base+deltas)");
-      }
-      if (ti.info.cls != op_class::mem) c.fail("memory width on non-memory opcode '" + std::string(op) + "'");
+      parse_addresses(c, ti.mask, &k.addresses[ti.addr_index]);
     } else if (ti.info.cls == op_class::mem && ti.info.space != mem_space::constant) {
       ti.info.space = mem_space::none;  // a memory opcode traced without addresses: no access
     }
+    // Every real tracer line ends with the instruction's immediate (its `#traces format` comment
+    // names it); Accel-Sim ignores it, lines without it are accepted too.
+    if (!trim(c.rest).empty()) c.immediate();
     if (!trim(c.rest).empty()) c.fail("trailing text '" + std::string(trim(c.rest)) + "'");
     if (warp->insts.size() >= expect_insts)
       c.fail("more instruction lines than 'insts = " + std::to_string(expect_insts) + "'");

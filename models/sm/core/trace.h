@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fu.h"
@@ -30,7 +31,7 @@ struct trace_inst {
   uint8_t ndst = 0, nsrc = 0;
   uint16_t dst[4] = {0, 0, 0, 0};
   uint16_t src[4] = {0, 0, 0, 0};
-  uint8_t width = 0;          // bytes per thread (0: no memory access)
+  uint8_t width = 0;          // bytes per lane, from the opcode (0: no memory access)
   uint32_t addr_index = 0;    // first of 32 addresses in kernel_trace::addresses (width > 0)
 };
 
@@ -72,6 +73,10 @@ struct kernelslist {
   };
   std::vector<entry> entries;
 };
+
+// Bytes per lane of a memory opcode: its first '.'-token that is a bit count ("64") or U<bits>
+// ("U8"), else 4 (Accel-Sim's get_datawidth_from_opcode).
+unsigned access_width_of(std::string_view opcode);
 
 kernelslist parse_kernelslist(const std::string& path);
 kernelslist parse_kernelslist_text(const std::string& text, const std::string& name, const std::string& dir);

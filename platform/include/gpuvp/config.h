@@ -23,9 +23,18 @@ struct config_error : std::runtime_error {
 // size suffix (K, KiB, M, MiB, G, GiB, T, TiB). Throws std::invalid_argument on junk.
 uint64_t parse_u64(const std::string& text);
 int64_t parse_i64(const std::string& text);
-// "10 ns", "1.5us", "2 ms", "0"; a bare number is nanoseconds.
+// A float with nothing after it (no "stod" texts in messages).
+double parse_double(const std::string& text);
+// "10 ns", "1.5us", "2 ms", "0"; a bare number is nanoseconds. A value above max_time() or a
+// non-zero one below the kernel's resolution is std::out_of_range (never clamped or rounded to 0).
 sc_core::sc_time parse_time(const std::string& text);
+// The largest time any parameter or input accepts (1 hour): sums of a few never overflow sc_time.
+sc_core::sc_time max_time();
 std::string format_time(const sc_core::sc_time& t);
+// An input file exists, is not a directory and is readable; config_error "PATH: ..." naming `what`.
+void check_input_file(const std::string& path, const std::string& what);
+// An output file can be created (checked before a run starts, so a run's results are not lost).
+void check_output_file(const std::string& path, const std::string& what);
 // "0x1f": addresses in messages.
 std::string to_hex(uint64_t v);
 
@@ -38,6 +47,7 @@ class config {
   };
   struct declared {
     std::string path, type, default_value, description, value;
+    std::string min, max;  // range as shown in messages and docs; empty for bool and string
   };
 
   static config& global();
@@ -73,6 +83,15 @@ class config {
 
 namespace detail {
 template <typename T> struct param_traits;
+template <typename T> struct default_range {
+  static std::optional<T> min() { return std::nullopt; }
+  static std::optional<T> max() { return std::nullopt; }
+};
+// Every time value is bounded, even where a model gives no range of its own.
+template <> struct default_range<sc_core::sc_time> {
+  static std::optional<sc_core::sc_time> min() { return sc_core::SC_ZERO_TIME; }
+  static std::optional<sc_core::sc_time> max() { return max_time(); }
+};
 template <> struct param_traits<bool> { static constexpr const char* name = "bool"; static bool parse(const std::string&); static std::string show(bool); };
 template <> struct param_traits<uint64_t> { static constexpr const char* name = "uint"; static uint64_t parse(const std::string&); static std::string show(uint64_t); };
 template <> struct param_traits<int64_t> { static constexpr const char* name = "int"; static int64_t parse(const std::string&); static std::string show(int64_t); };
@@ -97,11 +116,15 @@ class param {
         std::optional<T> min = std::nullopt, std::optional<T> max = std::nullopt)
       : path_(std::move(path)), value_(std::move(def)) {
     using tr = detail::param_traits<T>;
+    if (!min) min = detail::default_range<T>::min();
+    if (!max) max = detail::default_range<T>::max();
     const std::string def_text = tr::show(value_);
     auto& cfg = config::global();
     if (const auto* s = cfg.find(path_)) {
       try {
         value_ = tr::parse(s->value);
+      } catch (const std::out_of_range& e) {
+        throw config_error(s->origin + ": " + path_ + ": " + e.what() + " (" + description + ")");
       } catch (const std::exception&) {
         throw config_error(s->origin + ": " + path_ + ": '" + s->value + "' is not a valid " +
                            tr::name + " (" + description + ")");
@@ -110,7 +133,8 @@ class param {
         throw config_error(s->origin + ": " + path_ + " = " + s->value + " is out of range [" +
                            tr::show(min.value_or(value_)) + ", " + tr::show(max.value_or(value_)) + "]");
     }
-    cfg.declare({path_, tr::name, def_text, std::move(description), tr::show(value_)});
+    cfg.declare({path_, tr::name, def_text, std::move(description), tr::show(value_),
+                 min ? tr::show(*min) : "", max ? tr::show(*max) : ""});
   }
   operator const T&() const { return value_; }
   const T& get() const { return value_; }

@@ -39,6 +39,8 @@ class host : public sc_core::sc_module, public host_port {
   bool quit_requested() const { return quit_; }
   // Set when the workload or script finished (the CLI distinguishes it from a time-out).
   bool finished() const { return finished_; }
+  // A workload or a qtest session was given (else the host idles from the start).
+  bool has_work() const { return workload_ || qin_; }
 
   bool read(uint64_t addr, void* data, unsigned len) override;
   bool write(uint64_t addr, const void* data, unsigned len) override;
@@ -50,6 +52,8 @@ class host : public sc_core::sc_module, public host_port {
  private:
   void thread();
   bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, std::string* why);
+  // qtest: empty if simulated time may advance to `until`, else the FAIL reason (time limit).
+  std::string past_limit(const sc_core::sc_time& until) const;
   platform& platform_;
   workload* workload_ = nullptr;
   std::istream* qin_ = nullptr;

@@ -19,8 +19,8 @@ class sparse_memory : public sc_core::sc_module {
   tlm_utils::simple_target_socket<sparse_memory> in{"in"};
 
   param<uint64_t> size{this, "size", uint64_t(1) << 30, "bytes of address space", 1, uint64_t(1) << 48};
-  param<sc_core::sc_time> read_latency{this, "read_latency", sc_core::sc_time(20, sc_core::SC_NS), "latency of a read"};
-  param<sc_core::sc_time> write_latency{this, "write_latency", sc_core::sc_time(20, sc_core::SC_NS), "latency of a write"};
+  param<sc_core::sc_time> read_latency{this, "read_latency", sc_core::sc_time(20, sc_core::SC_NS), "latency of a read", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> write_latency{this, "write_latency", sc_core::sc_time(20, sc_core::SC_NS), "latency of a write", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   param<bool> dmi{this, "dmi", true, "grant DMI (direct host pointers) to initiators"};
 
   counter reads{this, "reads", "read transactions"};

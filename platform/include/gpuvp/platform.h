@@ -29,11 +29,13 @@ class platform {
   ~platform();
 
   param<sc_core::sc_time> quantum{"platform.quantum", sc_core::sc_time(1, sc_core::SC_US),
-                                  "global quantum of temporal decoupling"};
+                                  "global quantum of temporal decoupling",
+                                  sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_SEC)};
   param<sc_core::sc_time> time_limit{"platform.time_limit", sc_core::sc_time(1, sc_core::SC_SEC),
-                                     "simulated time after which a run stops with an error"};
-  param<uint64_t> bar0_base{"platform.bar0_base", 0x100000000ull, "host physical address of BAR0 (MMIO)"};
-  param<uint64_t> bar0_size{"platform.bar0_size", 0x1000000ull, "size of BAR0"};
+                                     "simulated time after which a run stops with an error",
+                                     sc_core::sc_time(1, sc_core::SC_NS), max_time()};
+  param<uint64_t> bar0_base{"platform.bar0_base", 0x100000000ull, "host physical address of BAR0 (MMIO)", 0, ~uint64_t(0)};
+  param<uint64_t> bar0_size{"platform.bar0_size", 0x1000000ull, "size of BAR0", 0x1000, uint64_t(1) << 40};
   param<bool> fail_on_pending_irq{"platform.fail_on_pending_irq", true,
                                   "an interrupt still pending at the end of a run is a modelled error"};
 
@@ -51,6 +53,8 @@ class platform {
   // Interrupt line number of "<component>.<irq>" (-1 if none).
   int irq_line(const std::string& name) const;
 
+  // True if every byte of [addr, addr + len) lies in a window of the interconnect (elaborated).
+  bool mapped(uint64_t addr, uint64_t len) const;
   // Host-physical debug access through the interconnect's transport_dbg.
   bool debug_read(uint64_t addr, void* data, unsigned len);
   bool debug_write(uint64_t addr, const void* data, unsigned len);
@@ -59,6 +63,8 @@ class platform {
   // Adds the interrupt lines (and the host interrupt) to a VCD file.
   void trace_signals(sc_core::sc_trace_file* f);
   std::vector<std::string> modelled_errors();
+  // What the components report as still in progress ("pfifo: channel 3 ..."), for limit messages.
+  std::vector<std::string> busy();
 
  private:
   std::unique_ptr<router> router_;

@@ -59,6 +59,9 @@ class component {
   virtual void report(std::ostream& os) {}
   // Modelled errors seen during the run (faults, unhandled interrupts): non-empty makes exit 1.
   virtual std::vector<std::string> modelled_errors() { return {}; }
+  // What is still in progress (a busy channel, a running kernel), one short phrase each: named
+  // when a run is stopped by the time or wall-clock limit. Empty: idle, or the model cannot say.
+  virtual std::vector<std::string> busy() { return {}; }
 };
 
 using component_factory = std::function<std::unique_ptr<component>(const std::string& name)>;
@@ -92,6 +95,9 @@ class workload {
   virtual ~workload() = default;
   // Runs in the host thread: load memory, program registers, wait for completion.
   virtual void run(platform& p, host_port& host) = 0;
+  // Before the simulation, on the elaborated platform: input that cannot run there (memory
+  // preloads at unmapped addresses) throws config_error naming file:line.
+  virtual void validate(platform& p) {}
   // After the simulation: check expectations. Messages for failures go to `os`;
   // return the number of failed expectations.
   virtual int check(platform& p, std::ostream& os) { return 0; }
@@ -115,6 +121,12 @@ struct embedded_workload {
   std::string text;
 };
 
+// A platform configuration compiled into the program, selected with `--platform NAME` instead of
+// the embedded default.yaml ("default").
+struct embedded_platform {
+  std::string name, description, yaml;
+};
+
 struct tool {
   std::string name, summary;
   std::function<int(int argc, char** argv)> main;  // argv[0] is the tool name; exit code
@@ -129,6 +141,9 @@ class registry {
   void add_embedded_workload(embedded_workload w);
   const embedded_workload* find_embedded_workload(const std::string& name) const;
   const std::vector<embedded_workload>& embedded_workloads() const { return embedded_; }
+  void add_platform(embedded_platform p);
+  const embedded_platform* find_platform(const std::string& name) const;
+  const std::vector<embedded_platform>& platforms() const { return platforms_; }
 
   const std::map<std::string, std::pair<std::string, component_factory>>& component_types() const { return types_; }
   const std::vector<tool>& tools() const { return tools_; }
@@ -141,6 +156,7 @@ class registry {
   std::vector<tool> tools_;
   std::vector<workload_kind> workloads_;
   std::vector<embedded_workload> embedded_;
+  std::vector<embedded_platform> platforms_;
 };
 
 // Calls every model's gpuvp_register_<model>() once (generated at build time).

@@ -1,0 +1,194 @@
+#include "mem_config.h"
+
+#include <charconv>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include "gpu_config.h"
+
+namespace gpuvp::sm {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& msg) { throw config_file_error(where + ": " + msg); }
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out(1);
+  for (char ch : s) {
+    if (ch == sep) out.emplace_back();
+    else if (ch != ' ' && ch != '\t' && ch != '"') out.back() += ch;
+  }
+  return out;
+}
+
+unsigned number(const std::string& where, const std::string& opt, std::string_view s, unsigned lo, unsigned hi) {
+  unsigned v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+    fail(where, opt + ": '" + std::string(s) + "' is not an unsigned number");
+  if (v < lo || v > hi)
+    fail(where, opt + ": " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+bool pow2(unsigned v) { return v && !(v & (v - 1)); }
+
+// Plain numeric options: name, field, range.
+struct numeric_option {
+  const char* name;
+  unsigned mem_config::*field;
+  unsigned lo, hi;
+};
+const numeric_option numeric_options[] = {
+    {"-gpgpu_n_mem", &mem_config::n_mem, 1, 256},
+    {"-gpgpu_n_sub_partition_per_mchannel", &mem_config::sub_per_channel, 1, 8},
+    {"-gpgpu_dram_buswidth", &mem_config::dram_buswidth, 1, 1024},
+    {"-gpgpu_dram_burst_length", &mem_config::dram_burst_length, 1, 64},
+    {"-dram_data_command_freq_ratio", &mem_config::dram_cmd_ratio, 1, 16},
+    {"-gpgpu_frfcfs_dram_sched_queue_size", &mem_config::frfcfs_queue, 0, 1u << 16},
+    {"-gpgpu_dram_return_queue_size", &mem_config::dram_return_queue, 0, 1u << 16},
+    {"-icnt_flit_size", &mem_config::flit_size, 8, 1024},
+    {"-gpuvp_icnt_latency", &mem_config::icnt_latency, 0, 10000},
+    {"-gpuvp_l2_dram_hops", &mem_config::l2_dram_hops, 0, 10000},
+};
+
+}  // namespace
+
+void parse_cache_config(cache_config& c, const std::string& name, const std::string& value, const std::string& where) {
+  auto groups = split(value, ',');
+  auto geo = split(groups[0], ':');
+  cache_config n = c;
+  if (!geo.empty() && (geo[0] == "S" || geo[0] == "N")) {
+    n.sectored = geo[0] == "S";
+    geo.erase(geo.begin());
+  }
+  if (geo.size() < 3) fail(where, name + ": expected [S|N:]sets:line:ways in '" + value + "'");
+  n.sets = number(where, name + " sets", geo[0], 1, 1u << 20);
+  n.line = number(where, name + " line size", geo[1], 32, 4096);
+  n.ways = number(where, name + " ways", geo[2], 1, 1024);
+  if (!pow2(n.line)) fail(where, name + ": line size " + geo[1] + " is not a power of two");
+  if (groups.size() > 1) {
+    auto pol = split(groups[1], ':');
+    auto letter = [&](size_t i, const char* what, std::string_view allowed, char& into) {
+      if (i >= pol.size()) return;
+      if (pol[i].size() != 1 || allowed.find(pol[i][0]) == std::string_view::npos)
+        fail(where, name + ": " + what + " '" + pol[i] + "' not one of " + std::string(allowed));
+      into = pol[i][0];
+    };
+    char repl = 'L', index = 'L';
+    letter(0, "replacement policy", "LF", repl);
+    letter(1, "write policy", "RBTEWL", n.write_policy);
+    letter(2, "allocation policy", "mfs", n.alloc_policy);
+    letter(3, "write-allocate policy", "NWFL", n.write_alloc);
+    letter(4, "set index function", "LHPXC", index);
+  }
+  if (groups.size() > 2) {
+    auto m = split(groups[2], ':');
+    if (m.size() >= 3) {
+      n.mshrs = number(where, name + " MSHR entries", m[1], 1, 1u << 16);
+      n.mshr_merge = number(where, name + " MSHR merge", m[2], 1, 1024);
+    }
+  }
+  if (groups.size() > 3) {
+    auto q = split(groups[3], ':');
+    n.miss_queue = number(where, name + " miss queue", q[0], 1, 1u << 16);
+  }
+  c = n;
+}
+
+bool apply_mem_option(mem_config& m, const std::string& name, const std::string& v, const std::string& where) {
+  for (const auto& o : numeric_options)
+    if (name == o.name) {
+      m.*o.field = number(where, name, split(v, ' ')[0], o.lo, o.hi);
+      return true;
+    }
+  if (name == "-gpgpu_cache:dl2") {
+    parse_cache_config(m.l2, name, v, where);
+  } else if (name == "-gpgpu_flush_l1_cache") {
+    m.flush_l1 = number(where, name, v, 0, 1) != 0;
+  } else if (name == "-gpgpu_dram_timing_opt") {
+    dram_timing t = m.dram;
+    for (const auto& kv : split(v, ':')) {
+      if (kv.empty()) continue;
+      auto eq = kv.find('=');
+      if (eq == std::string::npos) fail(where, name + ": expected key=value, got '" + kv + "'");
+      const std::string k = kv.substr(0, eq), val = kv.substr(eq + 1);
+      struct field { const char* key; unsigned dram_timing::*f; unsigned lo, hi; };
+      static const field fields[] = {{"nbk", &dram_timing::nbk, 1, 256},   {"CCD", &dram_timing::CCD, 1, 255},
+                                     {"RRD", &dram_timing::RRD, 0, 255},   {"RCD", &dram_timing::RCD, 0, 255},
+                                     {"RAS", &dram_timing::RAS, 0, 255},   {"RP", &dram_timing::RP, 0, 255},
+                                     {"RC", &dram_timing::RC, 0, 511},     {"CL", &dram_timing::CL, 0, 255},
+                                     {"WL", &dram_timing::WL, 0, 255},     {"CDLR", &dram_timing::CDLR, 0, 255},
+                                     {"WR", &dram_timing::WR, 0, 255},     {"nbkgrp", &dram_timing::nbkgrp, 1, 64},
+                                     {"CCDL", &dram_timing::CCDL, 0, 255}, {"RTPL", &dram_timing::RTPL, 0, 255}};
+      bool known = false;
+      for (const auto& f : fields)
+        if (k == f.key) {
+          t.*f.f = number(where, name + " " + k, val, f.lo, f.hi);
+          known = true;
+        }
+      if (!known) fail(where, name + ": unknown timing '" + k + "'");
+    }
+    if (t.nbk % t.nbkgrp) fail(where, name + ": nbk " + std::to_string(t.nbk) + " not a multiple of nbkgrp");
+    m.dram = t;
+  } else if (name == "-gpgpu_mem_addr_mapping") {
+    std::string mask = v;
+    if (auto at = v.find("dramid@"); at != std::string::npos) {
+      auto semi = v.find(';', at);
+      if (semi == std::string::npos) fail(where, name + ": expected dramid@N;mask in '" + v + "'");
+      m.mem_addr_dramid_bit = number(where, name + " dramid", v.substr(at + 7, semi - at - 7), 5, 40);
+      mask = v.substr(semi + 1);
+    }
+    std::string bits;
+    for (char ch : mask)
+      if (ch != '.' && ch != ' ' && ch != '"') bits += ch;
+    if (bits.empty() || bits.size() > 64) fail(where, name + ": mask of " + std::to_string(bits.size()) + " bits (1..64)");
+    uint64_t bank = 0, row = 0;
+    for (size_t i = 0; i < bits.size(); ++i) {
+      const uint64_t bit = 1ull << (bits.size() - 1 - i);
+      switch (bits[i]) {
+        case 'B': bank |= bit; break;
+        case 'R': row |= bit; break;
+        case '0': case 'C': case 'S': case 'D': case 'K': break;
+        default: fail(where, name + ": unknown mask letter '" + std::string(1, bits[i]) + "'");
+      }
+    }
+    if (!bank || !row) fail(where, name + ": the mask needs B (bank) and R (row) bits");
+    m.bank_mask = bank;
+    m.row_mask = row;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name,
+                       const std::string& where) {
+  double* into[3] = {&m.icnt_mhz, &m.l2_mhz, &m.dram_mhz};
+  for (size_t i = 1; i < fields.size() && i < 4; ++i) {
+    double mhz = 0;
+    try {
+      mhz = std::stod(fields[i]);
+    } catch (const std::exception&) {
+      fail(where, name + ": bad clock '" + fields[i] + "'");
+    }
+    if (!(mhz >= 1 && mhz <= 100000)) fail(where, name + ": clock " + fields[i] + " MHz outside [1, 100000]");
+    *into[i - 1] = mhz;
+  }
+}
+
+void validate(const mem_config& m, const std::string& where) {
+  if (m.l2.sectored && m.l2.line != 128) fail(where, "-gpgpu_cache:dl2: a sectored L2 needs 128-byte lines (4 sectors)");
+  if (m.l1.sectored && m.l1.line > 256) fail(where, "-gpgpu_cache:dl1: a sectored L1 line holds at most 8 sectors");
+  // One line access needs room for all its sectors at once, else it could never be made.
+  const unsigned sectors = m.l1.line / 32;
+  if (m.l1.miss_queue < sectors || m.l1.mshrs < sectors)
+    fail(where, "-gpgpu_cache:dl1: miss queue " + std::to_string(m.l1.miss_queue) + " and MSHRs " +
+                    std::to_string(m.l1.mshrs) + " must hold the " + std::to_string(sectors) + " sectors of a line");
+  if (m.l2.line % 32 || m.l1.line % 32) fail(where, "-gpgpu_cache:dl1/dl2: line size must be a multiple of 32 (sectors)");
+  if (m.dram.nbk % m.dram.nbkgrp) fail(where, "-gpgpu_dram_timing_opt: nbk not a multiple of nbkgrp");
+  if (!(m.icnt_mhz > 0 && m.l2_mhz > 0 && m.dram_mhz > 0)) fail(where, "-gpgpu_clock_domains: clocks must be > 0");
+}
+
+}  // namespace gpuvp::sm

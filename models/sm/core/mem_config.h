@@ -1,0 +1,58 @@
+// Options of GPGPU-Sim's memory system (L1D policies, L2 slices, crossbar, DRAM channels) read
+// from gpgpusim.config, each with a checked range. Kept apart from gpu_config.cpp's SM options.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpuvp::sm {
+
+// -gpgpu_cache:dlN <S|N>:sets:line:ways,repl:write:alloc:write_alloc:set_index,mshr:entries:merge,
+// miss_queue:result_fifo,data_port_width
+struct cache_config {
+  bool sectored = true;
+  unsigned sets = 4, line = 128, ways = 64;
+  char write_policy = 'T';  // T write-through, B write-back (R read-only, W write-evict, L local-WB/global-WT)
+  char alloc_policy = 'm';  // m on miss, f on fill, s streaming
+  char write_alloc = 'L';   // N no, W write-allocate, F fetch-on-write, L lazy fetch-on-read
+  unsigned mshrs = 512, mshr_merge = 8, miss_queue = 16;
+  unsigned sectors() const { return sectored ? line / 32 : 1; }
+};
+
+// -gpgpu_dram_timing_opt (DRAM command-clock cycles)
+struct dram_timing {
+  unsigned nbk = 16, CCD = 1, RRD = 3, RCD = 12, RAS = 28, RP = 12, RC = 40, CL = 12, WL = 2, CDLR = 3, WR = 10,
+           nbkgrp = 4, CCDL = 2, RTPL = 3;
+};
+
+struct mem_config {
+  cache_config l1;  // the -gpgpu_cache:dl1 policies (geometry also in gpu_config's l1_* fields)
+  cache_config l2{true, 32, 128, 24, 'B', 'm', 'L', 192, 4, 32};
+  bool flush_l1 = true;                          // -gpgpu_flush_l1_cache
+  unsigned n_mem = 32, sub_per_channel = 2;      // -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel
+  double icnt_mhz = 1132, l2_mhz = 1132, dram_mhz = 850;  // -gpgpu_clock_domains fields 2-4
+  dram_timing dram;
+  unsigned dram_buswidth = 16, dram_burst_length = 2, dram_cmd_ratio = 2;  // bytes, beats, data/command
+  unsigned frfcfs_queue = 64, dram_return_queue = 192;
+  unsigned flit_size = 40;
+  // -gpgpu_mem_addr_mapping "dramid@N;mask": channel bits inserted at bit N; the mask's B and R
+  // bits (of the address with the channel bits taken out) give bank and row.
+  unsigned mem_addr_dramid_bit = 8;
+  uint64_t bank_mask = 0x7100, row_mask = 0xfff8000;
+  // Not in GPGPU-Sim's option files (gpuvp options): the crossbar's one-way latency in
+  // interconnect cycles (local_interconnect's buffer hops) and the L2 <-> DRAM queue hops, in core
+  // cycles, calibrated on the reference's dependent L2-hit and DRAM-miss round trips.
+  unsigned icnt_latency = 5, l2_dram_hops = 1;
+  unsigned sub_partitions() const { return n_mem * sub_per_channel; }
+};
+
+// Applies a memory-system option; false if `name` is not one. Throws config_file_error naming
+// `where` and the option for a malformed or out-of-range value.
+bool apply_mem_option(mem_config& m, const std::string& name, const std::string& value, const std::string& where);
+// The policy fields of a -gpgpu_cache:dlN value (the geometry too, checked).
+void parse_cache_config(cache_config& c, const std::string& name, const std::string& value, const std::string& where);
+void validate(const mem_config& m, const std::string& where);
+// Interconnect, L2 and DRAM clocks from the -gpgpu_clock_domains fields (core:icnt:l2:dram).
+void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name, const std::string& where);
+
+}  // namespace gpuvp::sm

@@ -1,0 +1,191 @@
+#include "memsys.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <stdexcept>
+#include <sstream>
+
+namespace gpuvp::sm {
+
+namespace {
+uint64_t period_ps(double mhz) { return uint64_t(std::llround(1e6 / mhz)); }
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+// The bits of v selected by mask, packed to the bottom (low bits first).
+uint64_t extract(uint64_t v, uint64_t mask) {
+  uint64_t out = 0;
+  unsigned k = 0;
+  for (uint64_t m = mask; m; m &= m - 1) {
+    const unsigned b = unsigned(__builtin_ctzll(m));
+    out |= (v >> b & 1) << k++;
+  }
+  return out;
+}
+}  // namespace
+
+gpu_memory::gpu_memory(const gpu_config& cfg)
+    : cfg_(cfg), m_(cfg.mem), core_ps_(period_ps(cfg.core_mhz)), icnt_ps_(period_ps(cfg.mem.icnt_mhz)),
+      l2_ps_(period_ps(cfg.mem.l2_mhz)), dram_ps_(period_ps(cfg.mem.dram_mhz)) {
+  const unsigned sps = m_.sub_partitions();
+  port_free_.assign(sps, 0);
+  l2_free_.assign(sps, 0);
+  l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
+  ch_.resize(m_.n_mem);
+  for (auto& c : ch_) c.banks.resize(m_.dram.nbk);
+}
+
+dram_address gpu_memory::decode(uint64_t addr) const {
+  // addrdec: the channel is the address above bit N modulo the channel count; the rest of the
+  // address, with those bits taken out, goes through the mask for bank and row.
+  dram_address a;
+  const unsigned lo = m_.mem_addr_dramid_bit;
+  const uint64_t high = addr >> lo;
+  a.channel = unsigned(high % m_.n_mem);
+  const uint64_t local = ((high / m_.n_mem) << lo) | (addr & ((1ull << lo) - 1));
+  a.bank = unsigned(extract(local, m_.bank_mask) % m_.dram.nbk);
+  a.row = extract(local, m_.row_mask);
+  a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
+  return a;
+}
+
+gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim) {
+  const unsigned ways = m_.l2.ways;
+  l2_line* set = &l2_[(size_t(sp) * m_.l2.sets + line / m_.sub_partitions() % m_.l2.sets) * ways];
+  victim = set;
+  for (unsigned w = 0; w < ways; ++w) {
+    if (set[w].tag == line) return &set[w];
+    if (set[w].lru < victim->lru) victim = &set[w];
+  }
+  return nullptr;
+}
+
+// One sector at the DRAM channel of `a`, arriving at t_ps; returns when its data burst ends (ps).
+// Bank: a row hit needs only the column command; otherwise precharge (not before tRAS after the
+// activate) + tRP, activate + tRCD. Column commands are tCCD apart on the channel, data follows
+// CL (WL for writes) later and holds the shared data bus for burst_length / data_command_ratio.
+uint64_t gpu_memory::dram_access(const dram_address& a, bool write, uint64_t t_ps) {
+  const dram_timing& T = m_.dram;
+  channel_state& c = ch_[a.channel];
+  bank_state& b = c.banks[a.bank];
+  uint64_t k = std::max(ceil_div(t_ps, dram_ps_), b.ready);
+  if (b.open_row == a.row) {
+    ++st_.dram_row_hits;
+  } else {
+    if (b.open_row != ~0ull) k = std::max(k, b.activated + T.RAS) + T.RP;
+    b.activated = k;
+    b.open_row = a.row;
+    k += T.RCD;
+  }
+  k = std::max(k, c.last_col + T.CCD);
+  c.last_col = k;
+  const uint64_t burst = std::max(1u, m_.dram_burst_length / m_.dram_cmd_ratio);
+  const uint64_t data = std::max(k + (write ? T.WL : T.CL), c.bus_free);
+  c.bus_free = data + burst;
+  b.ready = k + T.CCD;
+  if (write) ++st_.dram_writes;
+  else ++st_.dram_reads;
+  st_.dram_bytes += 32;
+  return (data + burst) * dram_ps_;
+}
+
+uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) {
+  (void)bytes;
+  const uint64_t start = (cycle - std::min(cycle, base_)) * core_ps_;  // time since the kernel started
+  const dram_address a = decode(addr);
+  const unsigned sp = a.sub_partition;
+  // Crossbar: one flit (a sector fits one -icnt_flit_size flit) per interconnect cycle per output.
+  uint64_t t = std::max(start, port_free_[sp]);
+  port_free_[sp] = t + icnt_ps_;
+  t += m_.icnt_latency * icnt_ps_;
+  // ROP queue, then the L2 tag port (one access per L2 cycle).
+  t += cfg_.l2_rop_latency * l2_ps_;
+  t = std::max(t, l2_free_[sp]);
+  l2_free_[sp] = t + l2_ps_;
+  ++st_.l2_accesses;
+  const uint64_t line = addr / m_.l2.line;
+  const unsigned sector = unsigned(addr % m_.l2.line / 32) % 4;
+  l2_line* victim = nullptr;
+  l2_line* l = l2_find(sp, line, victim);
+  if (!l) {
+    // Allocate (on miss): a dirty victim is written back to DRAM in the background.
+    l = victim;
+    if (l->dirty && l->tag != ~0ull) {
+      for (unsigned s = 0; s < 4; ++s)
+        if (l->dirty >> s & 1) dram_access(decode(l->tag * m_.l2.line + s * 32), true, t);
+    }
+    *l = l2_line{};
+    l->tag = line;
+  }
+  l->lru = ++stamp_;
+  const uint8_t bit = uint8_t(1u << sector);
+  if (write) {
+    // Write-back L2 with lazy fetch-on-read: the sector is written without a DRAM read.
+    ++st_.l2_writes;
+    if (l->valid & bit) ++st_.l2_hits;
+    else ++st_.l2_misses;
+    l->valid |= bit;
+    l->dirty |= bit;
+    l->ready_ps[sector] = std::max(l->ready_ps[sector], t);
+  } else if (l->valid & bit) {
+    if (l->ready_ps[sector] > t) {
+      ++st_.l2_pending_hits;  // merged into the outstanding fill (MSHR)
+      t = l->ready_ps[sector];
+    } else {
+      ++st_.l2_hits;
+    }
+  } else {
+    ++st_.l2_misses;
+    t += (m_.l2_dram_hops + cfg_.dram_latency) * core_ps_;
+    t = dram_access(a, false, t) + m_.l2_dram_hops * core_ps_;
+    l->valid |= bit;
+    l->ready_ps[sector] = t;
+  }
+  // Reply through the crossbar.
+  t += m_.icnt_latency * icnt_ps_;
+  return ceil_div(t - start, core_ps_);
+}
+
+void gpu_memory::kernel_start(uint64_t gpu_cycle) {
+  base_ = gpu_cycle;
+  std::fill(port_free_.begin(), port_free_.end(), 0);
+  std::fill(l2_free_.begin(), l2_free_.end(), 0);
+  for (auto& l : l2_) std::fill(std::begin(l.ready_ps), std::end(l.ready_ps), 0);
+  for (auto& c : ch_) {
+    c.bus_free = c.last_col = 0;
+    for (auto& b : c.banks) b.ready = b.activated = 0;
+  }
+}
+
+void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
+  for (uint64_t s = addr / 32 * 32; s < addr + bytes; s += 32) {
+    const unsigned sp = decode(s).sub_partition;
+    const uint64_t line = s / m_.l2.line;
+    l2_line* victim = nullptr;
+    l2_line* l = l2_find(sp, line, victim);
+    if (!l) {
+      l = victim;
+      *l = l2_line{};
+      l->tag = line;
+    }
+    l->lru = ++stamp_;
+    l->valid |= uint8_t(1u << (s % m_.l2.line / 32));
+  }
+}
+
+std::string gpu_memory::describe() const {
+  std::ostringstream os;
+  os << "GPGPU-Sim memory system: " << m_.n_mem << " DRAM channels x " << m_.sub_per_channel << " L2 slices ("
+     << m_.l2.sets * m_.l2.ways * m_.l2.line / 1024 << " KiB each), crossbar " << m_.icnt_mhz << " MHz, L2 "
+     << m_.l2_mhz << " MHz, DRAM " << m_.dram_mhz << " MHz x " << m_.dram_buswidth << " B x "
+     << m_.dram_cmd_ratio << " (" << std::fixed << std::setprecision(1)
+     << double(m_.n_mem) * m_.dram_buswidth * m_.dram_cmd_ratio * m_.dram_mhz / 1000.0 << " GB/s peak)";
+  return os.str();
+}
+
+std::unique_ptr<mem_port> make_memory(const gpu_config& cfg, const std::string& kind) {
+  if (kind == "gpgpu-sim") return std::make_unique<gpu_memory>(cfg);
+  if (kind == "fixed") return std::make_unique<fixed_latency_memory>(cfg.l2_rop_latency + cfg.dram_latency);
+  throw std::invalid_argument("memory model '" + kind + "' (gpgpu-sim or fixed)");
+}
+
+}  // namespace gpuvp::sm

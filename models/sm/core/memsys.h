@@ -1,0 +1,71 @@
+// GPGPU-Sim's memory side behind the SMs' L1 data caches: the crossbar to the memory
+// sub-partitions, the L2 slices (sectored, write-back, persisting across kernels) and the DRAM
+// channels (banks, row buffers, -gpgpu_dram_timing_opt, clock domains). Timed per 32-byte sector
+// request as it arrives, in picoseconds across the core / interconnect / L2 / DRAM clocks; each
+// shared resource (crossbar port, L2 tag port, DRAM bank, DRAM data bus) keeps the time it is next
+// free, so contention and bandwidth limits emerge without a per-cycle loop.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu_config.h"
+#include "sm_core.h"
+
+namespace gpuvp::sm {
+
+// Where a sector lives: GPGPU-Sim's addrdec with -gpgpu_mem_addr_mapping "dramid@N;mask" and
+// consecutive channel indexing.
+struct dram_address {
+  unsigned channel = 0, sub_partition = 0, bank = 0;
+  uint64_t row = 0;
+};
+
+class gpu_memory : public mem_port {
+ public:
+  explicit gpu_memory(const gpu_config& cfg);
+  // One sector (bytes <= 32 within one sector) from an SM at core cycle `cycle`: the core cycles
+  // until the data (read) or the acknowledgement (write) is back at the SM.
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) override;
+  dram_address decode(uint64_t addr) const;
+  mem_stats stats() const override { return st_; }
+  // A kernel starts: every request of the previous one has completed, so the timing state
+  // (busy-until times) restarts at 0 with the new kernel's cycles; contents stay (L2 lines,
+  // open DRAM rows).
+  void kernel_start(uint64_t gpu_cycle) override;
+  // Accel-Sim's perf_memcpy_to_gpu: the range's sectors become present in L2, no time.
+  void memcpy_to_device(uint64_t addr, uint64_t bytes) override;
+  std::string describe() const override;
+
+ private:
+  struct l2_line {
+    uint64_t tag = ~0ull, lru = 0;
+    uint8_t valid = 0, dirty = 0;
+    uint64_t ready_ps[4] = {0, 0, 0, 0};  // fill time of each sector (pending until then)
+  };
+  struct bank_state {
+    uint64_t open_row = ~0ull, ready = 0, activated = 0;  // DRAM cycles
+  };
+  struct channel_state {
+    std::vector<bank_state> banks;
+    uint64_t bus_free = 0, last_col = 0;  // DRAM cycles
+  };
+  uint64_t dram_access(const dram_address& a, bool write, uint64_t t_ps);
+  l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
+
+  const gpu_config& cfg_;
+  const mem_config& m_;
+  uint64_t core_ps_, icnt_ps_, l2_ps_, dram_ps_;
+  std::vector<uint64_t> port_free_, l2_free_;  // per sub-partition, ps
+  std::vector<l2_line> l2_;                     // sub_partition × sets × ways
+  std::vector<channel_state> ch_;
+  uint64_t stamp_ = 0, base_ = 0;  // base_: the GPU cycle the running kernel started in
+  mem_stats st_;
+};
+
+// "gpgpu-sim": gpu_memory; "fixed": fixed_latency_memory at -gpgpu_l2_rop_latency + -dram_latency.
+// Throws std::invalid_argument for another kind.
+std::unique_ptr<mem_port> make_memory(const gpu_config& cfg, const std::string& kind);
+
+}  // namespace gpuvp::sm

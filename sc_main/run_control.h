@@ -1,0 +1,44 @@
+// How a run ends: by itself, at the simulated time limit, at the wall-clock limit, or on SIGINT /
+// SIGTERM. The kernel runs in slices; between slices the loop checks the limits and the signal
+// flag, so every way of ending leaves the kernel paused and the CLI can still write complete
+// --stats and --trace files.
+#pragma once
+#include <chrono>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <systemc>
+
+namespace gpuvp {
+
+class platform;
+
+enum class run_end { finished, time_limit, wall_limit, signal };
+
+struct run_outcome {
+  run_end end = run_end::finished;
+  int signal = 0;          // SIGINT or SIGTERM when end == signal
+  double wall_seconds = 0;
+};
+
+struct run_limits {
+  sc_core::sc_time time_limit = sc_core::sc_max_time();  // simulated
+  std::optional<std::chrono::duration<double>> wall_limit;  // off unless set
+  bool progress = true;  // "progress: ..." lines every 3 s of wall time
+};
+
+// Runs the elaborated platform until it ends (see run_end). Installs SIGINT/SIGTERM handlers for
+// the duration (a second signal kills the process the default way). An exception a model throws
+// during the run (SC_REPORT_ERROR) propagates after the handlers are restored.
+run_outcome simulate(const run_limits& limits, std::ostream& err);
+
+// True while simulate() runs (tests wait for it before raising a signal).
+bool simulation_running();
+
+// Parses a --wall-limit value ("30 s", "2 ms", "1.5"; a bare number is seconds).
+std::chrono::duration<double> parse_wall_limit(const std::string& text);
+
+// "1.234 ms": a readable simulated time.
+std::string human_time(const sc_core::sc_time& t);
+
+}  // namespace gpuvp

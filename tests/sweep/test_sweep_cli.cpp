@@ -1,0 +1,187 @@
+// `gpuvp sweep` end to end: each test runs build/gpuvp as a user would (the sweep starts its
+// points as separate processes of that program) on tiny traffic workloads.
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <gtest/gtest.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string env(const char* n, const char* def) { return std::getenv(n) ? std::getenv(n) : def; }
+const std::string gpuvp = env("GPUVP_BINARY_DIR", GPUVP_BINARY_DIR_FALLBACK) + "/gpuvp";
+const std::string data = env("GPUVP_SOURCE_DIR", GPUVP_SOURCE_DIR_FALLBACK) + "/tests/sweep/data";
+
+struct result {
+  int rc;
+  std::string out;  // stdout and stderr
+};
+result sh(const std::string& args0) {
+  const std::string args = args0.rfind("sweep ", 0) == 0 ? args0 : "sweep " + args0;
+  result r;
+  FILE* p = popen((gpuvp + " " + args + " 2>&1").c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+// A fresh folder for one test.
+std::string scratch(const std::string& name) {
+  const std::string d = ::testing::TempDir() + "sweep-" + name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+std::string write(const std::string& dir, const std::string& text) {
+  const std::string f = dir + "/spec.yaml";
+  std::ofstream(f) << text;
+  return f;
+}
+const std::string small = "workload: traffic\nset:\n  traffic.g0.count: 60\n  traffic.g1.count: 30\n  traffic.g2.count: 20\n";
+size_t lines(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
+}  // namespace
+
+TEST(sweep_cli, grid_results_are_identical_for_any_job_count) {
+  const std::string d = scratch("grid");
+  auto a = sh(data + "/grid3x3.yaml --out " + d + "/a -j 2 --no-plot");
+  ASSERT_EQ(a.rc, 0) << a.out;
+  auto b = sh(data + "/grid3x3.yaml --out " + d + "/b -j 1 --no-plot");
+  ASSERT_EQ(b.rc, 0) << b.out;
+  const std::string csv = slurp(d + "/a/results.csv");
+  EXPECT_EQ(csv, slurp(d + "/b/results.csv"));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "point,interconnect.width,platform.quantum,sim_time,sysram_busy,transactions,exit_code,error");
+  EXPECT_EQ(lines(csv), 10u);
+  // Row 4 is the middle of the grid (width 16, quantum 1us). interconnect.*.transactions sums
+  // the windows: sysram carries g0 + g1 = 90, vram g2 = 20, so 110 in every point.
+  std::istringstream rows(csv);
+  std::string row;
+  for (int i = 0; i <= 5; ++i) std::getline(rows, row);
+  EXPECT_EQ(row.rfind("4,16,1us,", 0), 0u) << row;
+  EXPECT_NE(row.find(",110,0,"), std::string::npos) << row;
+  EXPECT_EQ(lines(slurp(d + "/a/timing.csv")), 10u);
+  EXPECT_TRUE(fs::exists(d + "/a/points/0008/stats.json"));
+  EXPECT_TRUE(fs::exists(d + "/a/points/0008/log"));
+  EXPECT_NE(slurp(d + "/a/points/0008/stats.json").find("\"config_sha256\""), std::string::npos);
+}
+
+TEST(sweep_cli, dry_run_lists_points_and_commands_and_runs_nothing) {
+  const std::string d = scratch("dry");
+  auto r = sh(data + "/grid3x3.yaml --out " + d + "/o --dry-run");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("9 points (grid)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("point 8: interconnect.width=32 platform.quantum=10us"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" run --workload traffic --set traffic.g0.count=60"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--set platform.quantum=10us --stats " + d + "/o/points/0008/stats.json"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(d + "/o"));
+}
+
+TEST(sweep_cli, unknown_spec_key_is_named_before_anything_runs) {
+  const std::string d = scratch("key");
+  auto r = sh(write(d, small + "paramters:\n  interconnect.width: [8]\n") + " --out " + d + "/o");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.out.find("spec.yaml:6: sweep specification: unknown key 'paramters'"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(d + "/o"));
+}
+
+TEST(sweep_cli, unknown_parameter_is_named_before_any_point_runs) {
+  const std::string d = scratch("param");
+  auto r = sh(write(d, small + "parameters:\n  interconnect.widht: [8, 16]\n") + " --out " + d + "/o");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.out.find("unknown configuration key 'interconnect.widht' (did you mean 'interconnect.width'?)"), std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(d + "/o/points/0000/result.json"));
+}
+
+TEST(sweep_cli, missing_metric_is_named_after_the_first_point_only) {
+  const std::string d = scratch("metric");
+  auto r = sh(write(d, small + "parameters:\n  interconnect.width: [8, 16]\nmetrics:\n  busy: interconnect.sysram.bsuy\n") +
+              " --out " + d + "/o --no-plot");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.out.find("metric busy: no statistic 'interconnect.sysram.bsuy' in the first point"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(d + "/o/points/0000/result.json"));
+  EXPECT_FALSE(fs::exists(d + "/o/points/0001"));
+}
+
+TEST(sweep_cli, failed_points_are_recorded_and_the_sweep_goes_on) {
+  const std::string d = scratch("fail");
+  // Point 1 sends g0 to a hole in the address map (modelled error, exit 1); point 2 sets a width
+  // outside its range [1, 4096] (configuration error, exit 2).
+  auto r = sh(write(d, small + "parameters:\n  traffic.g0.base: ['0x0', '0x300000000', '0x0']\n  interconnect.width: [32, 32, 0]\n"
+                              "combine: zip\n") +
+              " --out " + d + "/o --no-plot");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  std::istringstream rows(slurp(d + "/o/results.csv"));
+  std::string header, p0, p1, p2;
+  std::getline(rows, header), std::getline(rows, p0), std::getline(rows, p1), std::getline(rows, p2);
+  EXPECT_NE(p0.find(",0,"), std::string::npos) << p0;
+  EXPECT_NE(p1.find(",1,traffic: g0: 60 transactions answered with an error"), std::string::npos) << p1;
+  EXPECT_NE(p2.find(",2,"), std::string::npos) << p2;
+  EXPECT_NE(p2.find("out of range [1, 4096]"), std::string::npos) << p2;
+  EXPECT_NE(r.out.find("3 of 3 points finished, 2 failed"), std::string::npos) << r.out;
+}
+
+TEST(sweep_cli, resume_refuses_another_spec_and_an_existing_folder_without_resume) {
+  const std::string d = scratch("resume");
+  const std::string spec = write(d, small + "parameters:\n  interconnect.width: [8, 16]\n");
+  ASSERT_EQ(sh(spec + " --out " + d + "/o --no-plot").rc, 0);
+  auto again = sh(spec + " --out " + d + "/o --no-plot");
+  EXPECT_EQ(again.rc, 2);
+  EXPECT_NE(again.out.find("already holds a sweep: continue it with --resume"), std::string::npos) << again.out;
+  auto same = sh(spec + " --out " + d + "/o --no-plot --resume");
+  EXPECT_EQ(same.rc, 0) << same.out;
+  write(d, small + "parameters:\n  interconnect.width: [8, 32]\n");
+  auto other = sh(spec + " --out " + d + "/o --no-plot --resume");
+  EXPECT_EQ(other.rc, 2);
+  EXPECT_NE(other.out.find("was made from a different sweep specification"), std::string::npos) << other.out;
+}
+
+TEST(sweep_cli, killed_sweep_resumes_to_the_same_results) {
+  const std::string d = scratch("kill");
+  ASSERT_EQ(sh(data + "/grid3x3.yaml --out " + d + "/whole -j 2 --no-plot").rc, 0);
+  // Start the same sweep, SIGKILL the driver once three points have finished (its running
+  // points die with it), then resume.
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::string out = d + "/cut", spec = data + "/grid3x3.yaml", log = d + "/cut.log";
+    freopen(log.c_str(), "w", stderr);
+    execl(gpuvp.c_str(), gpuvp.c_str(), "sweep", spec.c_str(), "--out", out.c_str(), "-j", "2", "--no-plot", (char*)nullptr);
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!fs::exists(d + "/cut/points/0002/result.json") && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  ASSERT_TRUE(fs::exists(d + "/cut/points/0002/result.json"));
+  EXPECT_FALSE(fs::exists(d + "/cut/points/0008/result.json")) << "the sweep finished before it was killed";
+  auto r = sh(data + "/grid3x3.yaml --out " + d + "/cut -j 2 --no-plot --resume");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(slurp(d + "/cut/results.csv"), slurp(d + "/whole/results.csv"));
+}
+
+TEST(sweep_cli, collect_tabulates_a_folder_and_bad_options_are_usage_errors) {
+  const std::string d = scratch("collect");
+  ASSERT_EQ(sh(write(d, small + "parameters:\n  interconnect.width: [8]\n") + " --out " + d + "/o --no-plot").rc, 0);
+  fs::remove(d + "/o/results.csv");
+  auto r = sh("sweep --collect " + d + "/o --no-plot");
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(lines(slurp(d + "/o/results.csv")), 2u);
+  EXPECT_EQ(sh("sweep --collect " + d + "/nothing").rc, 2);
+  EXPECT_EQ(sh("sweep " + data + "/grid3x3.yaml -j 0").rc, 2);
+  EXPECT_EQ(sh("sweep " + data + "/grid3x3.yaml --backend cloud").rc, 2);
+}

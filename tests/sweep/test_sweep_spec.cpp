@@ -1,0 +1,104 @@
+// Sweep specifications: how parameters expand into points (worked out by hand from the rules in
+// docs/formats/sweep.md), the errors that name file:line and the key, and SHA-256 itself.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include "gpuvp/config.h"
+#include "sha256.h"
+#include "sweep_spec.h"
+#include "testing.h"
+
+using namespace gpuvp;
+using namespace gpuvp::sweep;
+
+namespace {
+bool names(const std::string& w) { return w == "traffic"; }
+
+std::string write_spec(const std::string& name, const std::string& text) {
+  const std::string f = ::testing::TempDir() + name;
+  std::ofstream(f) << text;
+  return f;
+}
+
+std::string load_error(const std::string& text) {
+  try {
+    load_spec(write_spec("bad.yaml", text), names);
+  } catch (const config_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST(sha256, known_digests) {
+  // FIPS 180-4 examples: "abc" and the 56-byte two-block message; "" is the well-known empty digest.
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+TEST(sweep_spec, grid_varies_the_first_parameter_slowest) {
+  gpuvp::testing::fresh_simulation();  // (also links the test support's sc_main)
+  const spec s = load_spec(write_spec("grid.yaml",
+                                      "workload: traffic\nparameters:\n  a: [1, 2]\n  b: [x, y, z]\nmetrics: {t: run.sim_time_ps}\n"),
+                           names);
+  ASSERT_EQ(s.points.size(), 6u);
+  const std::vector<std::vector<std::string>> want = {{"1", "x"}, {"1", "y"}, {"1", "z"}, {"2", "x"}, {"2", "y"}, {"2", "z"}};
+  EXPECT_EQ(s.points, want);
+  EXPECT_EQ(s.workload, "traffic");
+  const auto args = point_args(s, 4, "/o/stats.json");
+  const std::vector<std::string> want_args = {"run", "--workload", "traffic", "--set", "a=2", "--set", "b=y", "--stats", "/o/stats.json"};
+  EXPECT_EQ(args, want_args);
+}
+
+TEST(sweep_spec, range_log2_and_zip) {
+  // range 2..10 step 4 -> 2, 6, 10; log2 16..100 -> 16, 32, 64 (128 > 100); float range 0.5..1 step 0.25.
+  const spec s = load_spec(write_spec("zip.yaml", "parameters:\n  a: {range: {from: 2, to: 10, step: 4}}\n"
+                                                  "  b: {log2: {from: 16, to: 100}}\n  c: {range: {from: 0.5, to: 1, step: 0.25}}\n"
+                                                  "combine: zip\n"),
+                           names);
+  const std::vector<std::vector<std::string>> want = {{"2", "16", "0.5"}, {"6", "32", "0.75"}, {"10", "64", "1"}};
+  EXPECT_EQ(s.points, want);
+  ASSERT_EQ(s.metrics.size(), 1u);  // the default metric
+  EXPECT_EQ(s.metrics[0].path, "run.sim_time_ps");
+}
+
+TEST(sweep_spec, random_is_a_seeded_latin_hypercube) {
+  const std::string text = "parameters:\n  a: {range: {from: 0, to: 7, step: 1}}\n  b: {range: {from: 10, to: 17, step: 1}}\n"
+                           "combine: {random: {points: 8, seed: 42}}\n";
+  const spec s = load_spec(write_spec("rnd.yaml", text), names);
+  ASSERT_EQ(s.points.size(), 8u);
+  // 8 points over 8 values: each stratum holds exactly one value, so every value appears once.
+  std::set<std::string> a, b;
+  for (const auto& p : s.points) a.insert(p[0]), b.insert(p[1]);
+  EXPECT_EQ(a.size(), 8u);
+  EXPECT_EQ(b.size(), 8u);
+  EXPECT_EQ(load_spec(write_spec("rnd2.yaml", text), names).points, s.points);  // same seed, same points
+  const spec other = load_spec(write_spec("rnd3.yaml", text.substr(0, text.size() - 4) + "43}}\n"), names);
+  EXPECT_NE(other.points, s.points);
+  EXPECT_NE(other.sha256, s.sha256);
+}
+
+TEST(sweep_spec, errors_name_the_line_and_key) {
+  EXPECT_NE(load_error("workload: traffic\nparamters:\n  a: [1]\n").find("bad.yaml:2: sweep specification: unknown key 'paramters'"),
+            std::string::npos);
+  EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1, to: 5, step: 0}}\n").find("bad.yaml:2: parameter a: step must be non-zero"),
+            std::string::npos);
+  EXPECT_NE(load_error("parameters:\n  a: [1, 2]\n  b: [1]\ncombine: zip\n").find("parameter b has 1 values, a has 2"),
+            std::string::npos);
+  EXPECT_NE(load_error("workload: no-such.trace\n").find("workload 'no-such.trace': neither a workload name nor a file"),
+            std::string::npos);
+  EXPECT_NE(load_error("combine: shuffle\n").find("combine: expected grid, zip"), std::string::npos);
+  EXPECT_NE(load_error("parameters:\n  a: [1]\nmetrics:\n  a: run.sim_time_ps\n").find("metric a: duplicate column name"),
+            std::string::npos);
+  EXPECT_NE(load_error("parameters:\n  a: {log2: {from: 8, to: 2}}\n").find("log2 needs integers 1 <= from <= to"), std::string::npos);
+}
+
+TEST(sweep_spec, hash_ignores_comments_but_not_values) {
+  const spec a = load_spec(write_spec("h1.yaml", "parameters:\n  a: [1, 2]\n"), names);
+  const spec b = load_spec(write_spec("h2.yaml", "# a comment\nparameters:\n  a: [1, 2]   # same\n"), names);
+  const spec c = load_spec(write_spec("h3.yaml", "parameters:\n  a: [1, 3]\n"), names);
+  EXPECT_EQ(a.sha256, b.sha256);
+  EXPECT_NE(a.sha256, c.sha256);
+}
