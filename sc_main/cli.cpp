@@ -35,7 +35,7 @@ const char* usage_text =
 
 struct common_options {
   std::vector<std::string> configs, sets, logs;
-  std::string workload, stats, trace, vcd, quantum, script, time_limit, wall_limit, platform = "default";
+  std::string workload, stats, trace, vcd, quantum, script, time_limit, wall_limit, platform = "default", rtl_trace;
   bool quiet = false;
 };
 
@@ -49,6 +49,7 @@ po::options_description platform_options(common_options& o) {
       ("stats", po::value(&o.stats), "write statistics as JSON to this file")
       ("trace", po::value(&o.trace), "write a Chrome trace-event JSON (Perfetto) to this file")
       ("vcd", po::value(&o.vcd), "write interrupt signals as VCD to this file (.vcd is appended)")
+      ("rtl-trace", po::value(&o.rtl_trace), "write FST waveforms of the RTL blocks to this file (same as --set rtl.trace=F)")
       ("quantum", po::value(&o.quantum), "global quantum (same as --set platform.quantum=T)")
       ("time-limit", po::value(&o.time_limit), "simulated time limit (same as --set platform.time_limit=T); reaching it is exit 1")
       ("wall-limit", po::value(&o.wall_limit), "wall-clock limit (e.g. 30 s; a bare number is seconds); reaching it is exit 1; default off")
@@ -124,6 +125,7 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
   }
   for (const auto& f : o.configs) cfg.load_yaml_file(f);
   if (!o.quantum.empty()) cfg.set("platform.quantum", o.quantum, "--quantum");
+  if (!o.rtl_trace.empty()) cfg.set("rtl.trace", o.rtl_trace, "--rtl-trace");
   if (!o.time_limit.empty()) cfg.set("platform.time_limit", o.time_limit, "--time-limit");
   for (const auto& s : o.sets) cfg.apply_override(s);
   for (const auto& l : o.logs) logger::global().configure(l);

@@ -10,6 +10,7 @@ packages=(build-essential cmake ninja-build pkg-config git
           libsystemc-dev libboost-dev libboost-program-options-dev
           libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev
+          verilator  # RTL co-simulation (docs/rtl.md); without it the build leaves the RTL parts out
           xz-utils zstd  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
           clang libfuzzer-14-dev  # the fuzz preset (tools/fuzz.sh, docs/testing.md)
           python3-matplotlib  # gpuvp plot (tools/gpuvp_plot.py)

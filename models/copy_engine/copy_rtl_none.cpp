@@ -1,0 +1,4 @@
+// Built without the RTL parts (GPUVP_RTL off): no RTL copy engine.
+#include "copy_rtl.h"
+
+std::unique_ptr<copy_rtl> make_copy_rtl(const char*, const sc_core::sc_time&, uint64_t, bool) { return nullptr; }

@@ -1,0 +1,60 @@
+#include "rtl_clock.h"
+
+namespace gpuvp::rtl {
+
+rtl_clock::rtl_clock(sc_core::sc_module_name name, const sc_core::sc_time& period, uint64_t reset_cycles)
+    : sc_module(name), period_(period), half_(period / 2), reset_cycles_(reset_cycles) {
+  SC_HAS_PROCESS(rtl_clock);
+  SC_THREAD(thread);
+}
+
+uint64_t rtl_clock::cycles_for(const sc_core::sc_time& t) const {
+  const uint64_t p = period_.value();
+  return (t.value() + p - 1) / p;
+}
+
+bool rtl_clock::needed() const {
+  if (busy_ && busy_->read()) return true;
+  for (auto* c : parts_)
+    if (c->active()) return true;
+  return false;
+}
+
+void rtl_clock::wait_for_grid() {
+  const uint64_t p = period_.value(), now = sc_core::sc_time_stamp().value();
+  const uint64_t next = (now + p - 1) / p * p;
+  if (next > now) wait(sc_core::sc_time::from_value(next - now));
+}
+
+void rtl_clock::edge() {
+  const uint64_t cycle = this->cycle();
+  for (auto* c : parts_) c->sample(cycle);
+  clk.write(true);
+  wait(half_);
+  clk.write(false);
+  ++cycles;
+  if (!reset_done_ && cycles >= reset_cycles_) {
+    rst_n.write(true);
+    reset_done_ = true;
+  }
+  for (auto* c : parts_) c->update(cycle);
+  // update() may have waited in a TLM target: go on at the next edge of the grid.
+  const uint64_t p = period_.value();
+  const uint64_t next = (sc_core::sc_time_stamp().value() / p + 1) * p;
+  wait(sc_core::sc_time::from_value(next - sc_core::sc_time_stamp().value()));
+}
+
+void rtl_clock::thread() {
+  while (!reset_done_) edge();
+  for (;;) {
+    if (!needed()) {
+      wait(wake_);
+      ++wakeups;
+      wait_for_grid();
+      continue;
+    }
+    edge();
+  }
+}
+
+}  // namespace gpuvp::rtl

@@ -1,0 +1,65 @@
+// rtl_clock: the clock and reset of one RTL block, run only while the block has work.
+//
+// Each cycle the clock thread (1) lets every transactor sample the settled pins, (2) raises clk
+// (the Verilated model evaluates its posedge logic), (3) half a period later lowers clk and lets
+// every transactor update its state and drive new pin values, which settle in delta cycles
+// before the next rising edge. So the RTL and the transactors see the same handshakes at each edge.
+//
+// The clock runs while a transactor is active (a TLM request waiting, a burst in flight, a
+// response to return) or the RTL's `busy` output is high, and sleeps otherwise: clk stays low and
+// no event is scheduled, so an idle RTL block costs nothing. On waking, the first rising edge is
+// the next multiple of the period (edges lie on a fixed grid from time 0, so cycle numbers in
+// messages are sc_time_stamp() / period and runs are reproducible).
+//
+// Reset: rst_n is low for the first `reset_cycles` rising edges after time 0.
+#pragma once
+#include <cstdint>
+#include <vector>
+#include <systemc>
+#include "gpuvp/stats.h"
+
+namespace gpuvp::rtl {
+
+// A transactor (or checker) that takes part in every clock cycle.
+class clocked {
+ public:
+  virtual ~clocked() = default;
+  virtual void sample(uint64_t cycle) = 0;  // before the rising edge: pins are settled
+  virtual void update(uint64_t cycle) = 0;  // after the edge: advance, drive the pins
+  virtual bool active() const = 0;          // needs the clock
+};
+
+class rtl_clock : public sc_core::sc_module {
+ public:
+  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"};
+
+  counter cycles{this, "cycles", "RTL clock cycles simulated (only while the RTL has work)"};
+  counter wakeups{this, "wakeups", "times the clock started again after sleeping"};
+
+  rtl_clock(sc_core::sc_module_name name, const sc_core::sc_time& period, uint64_t reset_cycles);
+  void add(clocked* c) { parts_.push_back(c); }
+  // The RTL's busy output (optional): high keeps the clock running.
+  void watch_busy(const sc_core::sc_signal_in_if<bool>* busy) { busy_ = busy; }
+  // Work arrived (called by a transactor from any process).
+  void wake() { wake_.notify(sc_core::SC_ZERO_TIME); }
+  const sc_core::sc_time& period() const { return period_; }
+  // Index of the current (or last) rising edge: sc_time_stamp() / period.
+  uint64_t cycle() const { return sc_core::sc_time_stamp().value() / period_.value(); }
+  // Cycles (rounded up) that cover a TLM annotated delay.
+  uint64_t cycles_for(const sc_core::sc_time& t) const;
+  bool in_reset() const { return !reset_done_; }
+
+ private:
+  void thread();
+  void edge();
+  bool needed() const;
+  void wait_for_grid();
+  sc_core::sc_time period_, half_;
+  uint64_t reset_cycles_;
+  bool reset_done_ = false;
+  const sc_core::sc_signal_in_if<bool>* busy_ = nullptr;
+  std::vector<clocked*> parts_;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace gpuvp::rtl

@@ -1,0 +1,43 @@
+// rtl_trace: the Verilator side of the RTL co-simulation, shared by every RTL block.
+//   - FST waveforms of the RTL blocks: `gpuvp run --rtl-trace waves.fst` (key rtl.trace). Every
+//     Verilated model registers here; the file is opened at the start of the simulation (after
+//     elaboration, as Verilator requires) and closed at its end. The AXI pins appear under the
+//     RTL's port names (s_axi_*, m_axi_*, s_axil_*) inside each block's scope; GTKWave opens it.
+//   - Plusargs: `add_plusarg("+copy_inject_bug")` during elaboration (after instance()). Verilator keeps
+//     plusargs per process (one VerilatedContext), so they reach every RTL block of the run.
+// Only built when GPUVP_RTL is on (it needs Verilator's headers).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include "gpuvp/config.h"
+
+class VerilatedFstC;
+class VerilatedFstSc;
+
+namespace gpuvp::rtl {
+
+class rtl_trace : public sc_core::sc_module {
+ public:
+  param<std::string> file{"rtl.trace", "", "FST waveform file of the RTL blocks, '' for none (--rtl-trace)"};
+
+  // The one instance, shared by the RTL blocks that hold it: the first creates it (a child module
+  // "rtl_trace" of that block), it goes when the last lets go (with the platform).
+  static std::shared_ptr<rtl_trace> instance();
+  // Registers a Verilated model for tracing: add([&m](VerilatedFstC* t) { m.trace(t, 99); }).
+  void add(std::function<void(VerilatedFstC*)> trace_model) { models_.push_back(std::move(trace_model)); }
+  static void add_plusarg(const std::string& arg);
+  void close();
+  explicit rtl_trace(sc_core::sc_module_name name);
+  ~rtl_trace() override;
+
+ private:
+  void start_of_simulation() override;
+  void end_of_simulation() override { close(); }
+  std::vector<std::function<void(VerilatedFstC*)>> models_;
+  VerilatedFstSc* fst_ = nullptr;
+};
+
+}  // namespace gpuvp::rtl

@@ -1,0 +1,195 @@
+#include "tlm2axi.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpuvp::rtl {
+
+tlm2axi::tlm2axi(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& p)
+    : transactor(name, clock, p.prefix, axi4_bus_bytes, false), pins(p) {
+  in.register_b_transport(this, &tlm2axi::b_transport);
+}
+
+void tlm2axi::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  wait(delay);  // the request reaches the pins at the initiator's local time
+  delay = sc_core::SC_ZERO_TIME;
+  ++transactions;
+  const unsigned len = gp.get_data_length(), sw = gp.get_streaming_width();
+  if (len == 0) {
+    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  if (sw < len && ((sw != 1 && sw != 2 && sw != 4 && sw != 8) || gp.get_address() % sw || len % sw)) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  job j;
+  j.gp = &gp;
+  split(j);
+  clock_.wake();
+  wait(j.done);
+  gp.set_response_status(to_tlm(j.resp));
+}
+
+// Cuts the transaction into bursts and lays out, for each beat, which byte lane maps to which
+// byte of the payload (-1: lane not part of the transfer).
+void tlm2axi::split(job& j) {
+  auto& gp = *j.gp;
+  const uint64_t base = gp.get_address();
+  const unsigned len = gp.get_data_length(), sw = gp.get_streaming_width();
+  const bool write = gp.is_write();
+  const unsigned char* be = gp.get_byte_enable_ptr();
+  const unsigned be_len = gp.get_byte_enable_length();
+  auto enabled = [&](unsigned off) { return !be || be[off % be_len] != 0; };
+  auto start = [&](uint64_t addr, uint32_t size, uint32_t type) {
+    auto b = std::make_unique<burst>();
+    b->owner = &j;
+    b->write = write;
+    b->addr = addr;
+    b->size = size;
+    b->type = type;
+    return b;
+  };
+  auto put = [&](lane_map& m, unsigned lane, unsigned off) {
+    m.gp_offset[lane] = off;
+    if (write && enabled(off)) {
+      m.strb |= 1u << lane;
+      m.data |= uint64_t(gp.get_data_ptr()[off]) << (8 * lane);
+    }
+  };
+  if (sw < len) {  // FIXED: every beat at the same address, sw bytes wide
+    const unsigned lane0 = base % axi4_bus_bytes, n = len / sw;
+    for (unsigned k = 0; k < n;) {
+      auto b = start(base, __builtin_ctz(sw), burst_fixed);
+      for (unsigned i = 0; i < 16 && k < n; ++i, ++k) {
+        lane_map m;
+        std::fill(std::begin(m.gp_offset), std::end(m.gp_offset), -1);
+        for (unsigned l = 0; l < sw; ++l) put(m, lane0 + l, k * sw + l);
+        b->beat.push_back(m);
+      }
+      b->len = b->beat.size() - 1;
+      waiting_.push_back(std::move(b));
+      ++j.left;
+    }
+    return;
+  }
+  const uint64_t end = base + len;
+  for (uint64_t a = base; a < end;) {
+    const uint64_t beat0 = a & ~uint64_t(axi4_bus_bytes - 1);
+    const uint64_t stop = std::min({end, (a | 0xfff) + 1, beat0 + max_burst_beats * axi4_bus_bytes});
+    auto b = start(a, 3, burst_incr);
+    for (uint64_t bb = beat0; bb < stop; bb += axi4_bus_bytes) {
+      lane_map m;
+      std::fill(std::begin(m.gp_offset), std::end(m.gp_offset), -1);
+      for (unsigned l = 0; l < axi4_bus_bytes; ++l)
+        if (bb + l >= a && bb + l < stop) put(m, l, unsigned(bb + l - base));
+      b->beat.push_back(m);
+    }
+    b->len = b->beat.size() - 1;
+    waiting_.push_back(std::move(b));
+    ++j.left;
+    a = stop;
+  }
+}
+
+bool tlm2axi::active() const {
+  return !waiting_.empty() || !aw_.empty() || !w_.empty() || !ar_.empty() || !writes_.empty() || !reads_.empty();
+}
+
+void tlm2axi::sample(uint64_t cycle) {
+  const axi_sample s = sample_pins(pins);
+  check_pins(s, cycle);
+  aw_fire_ = s.aw.valid && s.aw.ready;
+  w_fire_ = s.w.valid && s.w.ready;
+  b_fire_ = s.b.valid && s.b.ready;
+  ar_fire_ = s.ar.valid && s.ar.ready;
+  r_fire_ = s.r.valid && s.r.ready;
+  bid_ = uint32_t(s.b.v[0]);
+  bresp_ = uint32_t(s.b.v[1]);
+  rid_ = uint32_t(s.r.v[0]);
+  rdata_ = s.r.v[1];
+  rresp_ = uint32_t(s.r.v[2]);
+}
+
+void tlm2axi::finish(burst& b, uint32_t resp) {
+  job& j = *b.owner;
+  if (resp > j.resp && resp != resp_exokay) j.resp = resp;
+  if (--j.left == 0) j.done.notify(sc_core::SC_ZERO_TIME);
+}
+
+void tlm2axi::update(uint64_t cycle) {
+  if (aw_fire_) {
+    w_.push_back(aw_.front());
+    aw_.pop_front();
+  }
+  if (w_fire_ && !w_.empty()) {
+    ++beats;
+    if (++w_.front()->next == w_.front()->beat.size()) w_.pop_front();
+  }
+  if (b_fire_) {
+    auto it = writes_.find(bid_);
+    if (it != writes_.end()) {  // an unknown ID is the checker's to report
+      std::erase(w_, it->second.get());  // a response before the last beat (the checker saw it)
+      finish(*it->second, bresp_);
+      writes_.erase(it);
+    }
+  }
+  if (ar_fire_) ar_.pop_front();
+  if (r_fire_) {
+    auto it = reads_.find(rid_);
+    if (it != reads_.end()) {
+      burst& b = *it->second;
+      ++beats;
+      if (b.next < b.beat.size()) {
+        const lane_map& m = b.beat[b.next++];
+        auto& gp = *b.owner->gp;
+        const unsigned char* be = gp.get_byte_enable_ptr();
+        for (unsigned l = 0; l < axi4_bus_bytes; ++l)
+          if (m.gp_offset[l] >= 0 && (!be || be[m.gp_offset[l] % gp.get_byte_enable_length()]))
+            gp.get_data_ptr()[m.gp_offset[l]] = uint8_t(rdata_ >> (8 * l));
+      }
+      if (rresp_ > b.owner->resp) b.owner->resp = rresp_;
+      if (b.next == b.beat.size()) {
+        finish(b, resp_okay);
+        reads_.erase(it);
+      }
+    }
+  }
+  // Issue waiting bursts that can have an ID.
+  while (!waiting_.empty() && !clock_.in_reset()) {
+    auto& inflight = waiting_.front()->write ? writes_ : reads_;
+    if (inflight.size() >= max_outstanding) break;
+    uint32_t id = 0;
+    while (inflight.count(id)) ++id;
+    burst* b = waiting_.front().get();
+    b->id = id;
+    (b->write ? aw_ : ar_).push_back(b);
+    inflight[id] = std::move(waiting_.front());
+    waiting_.pop_front();
+    ++bursts;
+  }
+  // Drive the pins.
+  pins.awvalid.write(!aw_.empty());
+  if (!aw_.empty()) {
+    const burst& b = *aw_.front();
+    pins.awid.write(b.id); pins.awaddr.write(b.addr); pins.awlen.write(b.len);
+    pins.awsize.write(b.size); pins.awburst.write(b.type);
+  }
+  pins.wvalid.write(!w_.empty());
+  if (!w_.empty()) {
+    const burst& b = *w_.front();
+    pins.wdata.write(b.beat[b.next].data);
+    pins.wstrb.write(b.beat[b.next].strb);
+    pins.wlast.write(b.next + 1 == b.beat.size());
+  }
+  pins.arvalid.write(!ar_.empty());
+  if (!ar_.empty()) {
+    const burst& b = *ar_.front();
+    pins.arid.write(b.id); pins.araddr.write(b.addr); pins.arlen.write(b.len);
+    pins.arsize.write(b.size); pins.arburst.write(b.type);
+  }
+  pins.bready.write(!clock_.in_reset());
+  pins.rready.write(!clock_.in_reset());
+}
+
+}  // namespace gpuvp::rtl

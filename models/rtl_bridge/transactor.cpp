@@ -1,0 +1,30 @@
+#include "transactor.h"
+
+namespace gpuvp::rtl {
+
+transactor::transactor(sc_core::sc_module_name name, rtl_clock& clock, const std::string& prefix, unsigned bus_bytes,
+                       bool lite)
+    : sc_module(name), clock_(clock), checker_(std::string(basename()), prefix, bus_bytes, lite) {
+  checker_ = axi_checker(this->name(), prefix, bus_bytes, lite);
+  checker_.on_violation = [this](const std::string& m) {
+    ++violations;
+    if (stop_on_violation) sc_core::sc_stop();
+  };
+  clock.add(this);
+}
+
+tlm::tlm_response_status to_tlm(uint32_t resp) {
+  switch (resp) {
+    case resp_okay: case resp_exokay: return tlm::TLM_OK_RESPONSE;
+    case resp_decerr: return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    default: return tlm::TLM_GENERIC_ERROR_RESPONSE;
+  }
+}
+
+uint32_t to_axi(tlm::tlm_response_status s) {
+  if (s == tlm::TLM_OK_RESPONSE) return resp_okay;
+  if (s == tlm::TLM_ADDRESS_ERROR_RESPONSE) return resp_decerr;
+  return resp_slverr;
+}
+
+}  // namespace gpuvp::rtl
