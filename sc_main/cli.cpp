@@ -80,7 +80,8 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
   auto& cfg = config::global();
   cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
   workload_choice c;
-  c.label = o.workload.empty() && !qtest_mode ? default_workload_name() : o.workload;
+  // qtest elaborates the platform of `gpuvp run` (without running its workload).
+  c.label = o.workload.empty() ? default_workload_name() : o.workload;
   if (!c.label.empty() && c.label != "traffic") {
     auto& reg = registry::global();
     std::string text;
