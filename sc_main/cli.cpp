@@ -6,12 +6,15 @@
 #include <iostream>
 #include <sstream>
 #include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
 #include "gpuvp/config.h"
 #include "gpuvp/host.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 #include "gpuvp/trace.h"
+#include "sha256.h"
+#include "sweep.h"
 
 namespace po = boost::program_options;
 
@@ -30,13 +33,14 @@ const char* usage_text =
 
 struct common_options {
   std::vector<std::string> configs, sets, logs;
-  std::string workload, stats, trace, vcd, quantum, script;
+  std::string workload, stats, trace, vcd, quantum, script, platform = "default";
   bool quiet = false;
 };
 
 po::options_description platform_options(common_options& o) {
   po::options_description d("options");
   d.add_options()
+      ("platform", po::value(&o.platform), "embedded platform: default, or one listed by --help (e.g. agx)")
       ("config", po::value(&o.configs)->composing(), "YAML configuration file (repeatable)")
       ("set", po::value(&o.sets)->composing(), "override one parameter: path=value (repeatable)")
       ("workload", po::value(&o.workload), "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic")
@@ -78,10 +82,20 @@ std::string read_text(const std::string& path) {
 // Configuration from every source, in increasing precedence.
 workload_choice configure(const common_options& o, bool qtest_mode) {
   auto& cfg = config::global();
-  cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
+  // Another embedded platform replaces default.yaml; it has no default workload.
+  const bool default_platform = o.platform == "default";
+  if (default_platform) {
+    cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
+  } else if (const embedded_platform* p = registry::global().find_platform(o.platform)) {
+    cfg.load_yaml_text(p->yaml, o.platform + ".yaml");
+  } else {
+    std::string known = " default";
+    for (const auto& q : registry::global().platforms()) known += " " + q.name;
+    throw config_error("--platform " + o.platform + ": unknown platform (known:" + known + ")");
+  }
   workload_choice c;
   // qtest elaborates the platform of `gpuvp run` (without running its workload).
-  c.label = o.workload.empty() ? default_workload_name() : o.workload;
+  c.label = o.workload.empty() && default_platform ? default_workload_name() : o.workload;
   if (!c.label.empty() && c.label != "traffic") {
     auto& reg = registry::global();
     std::string text;
@@ -108,6 +122,22 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
   for (const auto& s : o.sets) cfg.apply_override(s);
   for (const auto& l : o.logs) logger::global().configure(l);
   return c;
+}
+
+// The effective configuration exactly as `gpuvp config dump` prints it (hashed into run metadata).
+std::string effective_config_text() {
+  return std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(false);
+}
+
+// Statistics JSON: the `run` metadata object first, then every statistic by path.
+void write_stats_json(const std::string& path, nlohmann::ordered_json run) {
+  const nlohmann::ordered_json stats = nlohmann::ordered_json::parse(stats_registry::global().to_json());
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j["run"] = std::move(run);
+  for (auto it = stats.begin(); it != stats.end(); ++it) j[it.key()] = it.value();
+  std::ofstream js(path);
+  if (!js) throw config_error(path + ": cannot create statistics file");
+  js << j.dump(2) << "\n";
 }
 
 std::string human_time(const sc_core::sc_time& t) {
@@ -198,8 +228,9 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   if (!o.quiet && !qtest_mode) {
     const sc_core::sc_time sim = sc_core::sc_time_stamp();
     rep << "gpuvp run: " << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
-                                             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
-                                                                         : choice.label) << "\n"
+                             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
+                             : choice.label.empty()      ? "platform " + o.platform + " without a workload"
+                                                         : choice.label) << "\n"
         << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
         << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s\n"
         << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
@@ -219,20 +250,27 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
       rep << "\n";
     }
   }
+  if (!problems.empty() || failed) rc = exit_modelled_error;
   if (!o.stats.empty()) {
-    std::ofstream js(o.stats);
-    if (!js) throw config_error(o.stats + ": cannot create statistics file");
-    js << stats_registry::global().to_json();
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+    for (const auto& m : problems) errors.push_back(m);
+    std::istringstream checks(check_messages.str());
+    for (std::string line; std::getline(checks, line);)
+      if (!line.empty()) errors.push_back(line);
+    if (failed) errors.push_back(std::to_string(failed) + " expectation(s) failed");
+    write_stats_json(o.stats, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
+                               {"wall_s", wall}, {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
+                               {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
+                               {"errors", errors}});
   }
   for (const auto& m : problems) err << "error: " << m << "\n";
   if (failed) err << check_messages.str() << "error: " << failed << " expectation(s) failed\n";
-  if (!problems.empty() || failed) rc = exit_modelled_error;
   return rc;
 }
 
 int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
   if (argc < 2 || std::string(argv[1]) != "dump") {
-    err << "usage: gpuvp config dump [--config F] [--set k=v] [--workload W] [--describe]\n";
+    err << "usage: gpuvp config dump [--platform P] [--config F] [--set k=v] [--workload W] [--describe]\n";
     return exit_usage;
   }
   common_options o;
@@ -250,7 +288,8 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
   platform p;
   choice.load();
   config::global().check_unused();
-  out << "# gpuvp " << GPUVP_VERSION << " effective configuration\n" << config::global().dump_yaml(describe);
+  out << (describe ? std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(true)
+                   : effective_config_text());
   return exit_ok;
 }
 
@@ -258,6 +297,7 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
 
 int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
   register_all_models();
+  register_sweep_commands();
   logger::global().set_sink(&err);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -266,6 +306,10 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
     if (command == "--help" || command == "-h" || command == "help") {
       out << usage_text << "\ntools:\n";
       for (const auto& t : registry::global().tools()) out << "  " << std::left << std::setw(20) << t.name << " " << t.summary << "\n";
+      out << "\nplatforms (gpuvp run|qtest|config dump --platform NAME):\n"
+          << "  " << std::left << std::setw(20) << "default" << " the embedded default.yaml (NV50-style GPU, BAR0, sysram, vram)\n";
+      for (const auto& p : registry::global().platforms())
+        out << "  " << std::left << std::setw(20) << p.name << " " << p.description << "\n";
       out << "\nworkloads (gpuvp run --workload NAME; default " << default_workload_name() << "):\n"
           << "  " << std::left << std::setw(20) << "traffic" << " the traffic generators of default.yaml\n";
       for (const auto& e : registry::global().embedded_workloads())

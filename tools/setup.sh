@@ -11,7 +11,8 @@ packages=(build-essential cmake ninja-build pkg-config git
           libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           xz-utils zstd  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
-          pybind11-dev python3-dev python3-pytest python3-yaml)  # the Python module (docs/python.md)
+          pybind11-dev python3-dev python3-pytest python3-yaml  # the Python module (docs/python.md)
+          clang libfuzzer-14-dev)  # the fuzz preset (tools/fuzz.sh, docs/testing.md)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

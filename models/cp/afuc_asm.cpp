@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -100,7 +103,8 @@ struct line_parser {
         }
         std::string w = text.substr(b, pos - b);
         if (w.size() >= 2 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
-          out.push_back({tok::bit, w, std::stoull(w.substr(1))});
+          // More digits than any bit number has: keep it out of range instead of overflowing.
+          out.push_back({tok::bit, w, w.size() > 4 ? ~uint64_t(0) : std::stoull(w.substr(1))});
         else
           out.push_back({tok::ident, w});
         continue;
@@ -136,6 +140,7 @@ struct pending {
   afuc_instr in;
   std::string label;  // unresolved target
   bool rel = false;   // label is a relative/absolute number, not a name
+  int64_t number = 0;  // that number
   int line = 0;
   bool raw = false;
   uint32_t raw_word = 0;
@@ -210,6 +215,12 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       const tok& l = need(tok::label_ref, "a #label");
       p.label = l.s;
       p.rel = !l.s.empty() && (l.s[0] == '-' || l.s[0] == '+' || std::isdigit(static_cast<unsigned char>(l.s[0])));
+      if (p.rel) {  // "#-3", "#0x10": the whole text must be one number in range
+        char* end = nullptr;
+        errno = 0;
+        p.number = std::strtoll(l.s.c_str(), &end, 0);
+        if (*end || errno == ERANGE || end == l.s.c_str()) lp.fail("bad branch target '#" + l.s + "'");
+      }
     };
     auto control = [&](bool value_is_dst) {
       // op $reg, [$off + imm|@REG], flags
@@ -371,7 +382,7 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       int64_t target = -1;
       if (!p.label.empty()) {
         if (p.rel) {
-          int64_t v = std::stoll(p.label, nullptr, 0);
+          const int64_t v = p.number;
           const bool absolute = in.op == afuc_op::call || in.op == afuc_op::preemptleave ||
                                 in.op == afuc_op::jumpa;
           target = absolute ? v : int64_t(pc) + v;
@@ -506,25 +517,29 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
   std::vector<std::string> first(listed + 1);
   for (uint32_t id = 0; id < entries.size(); id++)
     if (entries[id] != 0 && entries[id] < listed) names[entries[id]].push_back(pm4_id_name(id));
-  auto target_of = [&](uint32_t pc, const afuc_instr& in) -> int64_t {
+  // Branch target (may lie outside the image); nullopt for instructions without one.
+  auto target_of = [&](uint32_t pc, const afuc_instr& in) -> std::optional<int64_t> {
     if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa)
       return in.literal;
     if (in.op == afuc_op::setsecure) return int64_t(pc) + 3;
     if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
         in.op == afuc_op::breqb)
       return int64_t(pc) + in.offset;
-    return -1;
+    return std::nullopt;
   };
   std::vector<bool> as_raw(listed, false);
   if (jt && listed > 1) as_raw[1] = true;  // word 1 is the jump-table offset, a literal
   for (uint32_t pc = 0; pc < listed; pc++) {
     if (!dec[pc] || afuc_encode(*dec[pc], gen) != img.instrs[pc]) { as_raw[pc] = true; continue; }
-    int64_t t = target_of(pc, *dec[pc]);
-    if (t < -1 || t > int64_t(listed)) { as_raw[pc] = true; continue; }
-    if (t >= 0 && names[size_t(t)].empty()) {
+    const std::optional<int64_t> t = target_of(pc, *dec[pc]);
+    if (!t) continue;
+    // A target outside the image has no label to print (and a bare "#-1" would read back as an
+    // offset from pc): the word is listed raw.
+    if (*t < 0 || *t > int64_t(listed)) { as_raw[pc] = true; continue; }
+    if (names[size_t(*t)].empty()) {
       char b[16];
-      std::snprintf(b, sizeof b, "l%04x", unsigned(t));
-      names[size_t(t)].push_back(b);
+      std::snprintf(b, sizeof b, "l%04x", unsigned(*t));
+      names[size_t(*t)].push_back(b);
     }
   }
   for (uint32_t pc = 0; pc <= listed; pc++)
@@ -542,8 +557,8 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
       r.reachable++;
       if (!dec[pc]) { r.unknown_reachable++; r.unknown_pcs.push_back(pc); break; }
       const afuc_instr& in = *dec[pc];
-      int64_t t = target_of(pc, in);
-      if (t >= 0 && t < int64_t(listed)) work.push_back(uint32_t(t));
+      const std::optional<int64_t> t = target_of(pc, in);
+      if (t && *t >= 0 && *t < int64_t(listed)) work.push_back(uint32_t(*t));
       if (in.op == afuc_op::call) work.push_back(pc + 2);
       // unconditional transfers: the delay slot still runs, then the flow leaves.
       const bool uncond = in.op == afuc_op::ret || in.op == afuc_op::iret ||

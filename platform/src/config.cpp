@@ -232,15 +232,17 @@ void config::check_unused() const {
 }
 
 namespace {
+// Children carry their own name: a vector<pair<string, yaml_tree>> of the incomplete type does not
+// compile with clang and libstdc++ (the fuzz preset).
 struct yaml_tree {
-  std::string value, description;
+  std::string name, value, description;
   bool leaf = false;
-  std::vector<std::pair<std::string, yaml_tree>> children;
-  yaml_tree& child(const std::string& name) {
-    for (auto& [n, c] : children)
-      if (n == name) return c;
-    children.emplace_back(name, yaml_tree{});
-    return children.back().second;
+  std::vector<yaml_tree> children;
+  yaml_tree& child(const std::string& n) {
+    for (auto& c : children)
+      if (c.name == n) return c;
+    children.push_back(yaml_tree{n, "", "", false, {}});
+    return children.back();
   }
 };
 std::string yaml_scalar(const std::string& v) {
@@ -254,8 +256,8 @@ std::string yaml_scalar(const std::string& v) {
   return q + "\"";
 }
 void emit(std::ostringstream& os, const yaml_tree& t, int depth, bool with_descriptions) {
-  for (const auto& [name, c] : t.children) {
-    os << std::string(2 * depth, ' ') << name << ":";
+  for (const auto& c : t.children) {
+    os << std::string(2 * depth, ' ') << c.name << ":";
     if (c.leaf && c.children.empty()) {
       os << " " << yaml_scalar(c.value);
       if (with_descriptions && !c.description.empty()) os << "  # " << c.description;

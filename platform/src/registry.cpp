@@ -35,6 +35,17 @@ const embedded_workload* registry::find_embedded_workload(const std::string& nam
   return nullptr;
 }
 
+void registry::add_platform(embedded_platform p) {
+  std::erase_if(platforms_, [&](const embedded_platform& x) { return x.name == p.name; });
+  platforms_.push_back(std::move(p));
+}
+
+const embedded_platform* registry::find_platform(const std::string& name) const {
+  for (const auto& p : platforms_)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
 const tool* registry::find_tool(const std::string& name) const {
   for (const auto& t : tools_)
     if (t.name == name) return &t;

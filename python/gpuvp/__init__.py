@@ -66,8 +66,8 @@ def _problem(err):
 
 
 def run(workload=None, config=[], set={}, platform="default"):
-    """Runs like `gpuvp run` and returns the statistics as a dict (what --stats writes), plus a
-    "run" entry: exit_code, simulated_ns, wall_s, workload, report (the printed report).
+    """Runs like `gpuvp run` and returns the statistics as a dict: what --stats writes, with its
+    "run" metadata entry completed by simulated_ns, report (the printed report) and stderr.
 
     Raises ModelledError (carrying the same dict) on a modelled error and ValueError, naming the
     key or option, on a configuration or usage error."""
@@ -86,14 +86,15 @@ def run(workload=None, config=[], set={}, platform="default"):
                 stats = json.load(f)
     finally:
         os.unlink(path)
-    stats["run"] = {
-        "exit_code": rc,
-        "simulated_ns": ns,
-        "wall_s": wall,
-        "workload": workload,
-        "report": out.decode(errors="replace"),
-        "errors": err.decode(errors="replace"),
-    }
+    # The program's own run metadata (version, sim_time_ps, wall_s, workload, config_sha256,
+    # exit_code, errors), completed with what only the caller sees.
+    meta = stats.setdefault("run", {})
+    meta.setdefault("exit_code", rc)
+    meta.setdefault("wall_s", wall)
+    meta.setdefault("workload", workload)
+    meta["simulated_ns"] = ns
+    meta["report"] = out.decode(errors="replace")
+    meta["stderr"] = err.decode(errors="replace")
     if rc == 1:
         raise ModelledError(_problem(err), stats)
     if rc != 0:

@@ -14,6 +14,7 @@ def test_run_returns_the_statistics_and_the_run_entry():
     s = gpuvp.run(workload="traffic", set=SMALL)
     assert s["run"]["exit_code"] == 0
     assert s["run"]["simulated_ns"] > 0
+    assert s["run"]["sim_time_ps"] // 1000 == s["run"]["simulated_ns"]  # the program's own metadata
     assert "simulated time" in s["run"]["report"]
     # Every generator issued exactly its count: 100 + 50 + 20 transactions, 100*64 + 50*128 + 20*256 bytes.
     gens = {k: v for k, v in s.items() if k.startswith("traffic.") and k.endswith(".transactions")}
@@ -27,7 +28,7 @@ def test_several_runs_in_one_process_are_independent_and_deterministic():
     b = gpuvp.run(workload="traffic", set=dict(SMALL, **{"traffic.g0.count": 200}))
     c = gpuvp.run(workload="traffic", set=SMALL)
     for s in (a, b, c):
-        del s["run"]["wall_s"], s["run"]["report"]
+        del s["run"]["wall_s"], s["run"]["report"], s["run"]["stderr"]
     assert a == c  # same inputs, identical statistics
     assert a != b
     gens = lambda s: sum(v for k, v in s.items() if k.startswith("traffic.") and k.endswith(".transactions"))
@@ -58,8 +59,18 @@ def test_a_modelled_error_raises_modelled_error_with_the_statistics():
 
 
 def test_an_unknown_platform_is_an_error():
-    with pytest.raises(ValueError, match="platform"):
+    with pytest.raises(ValueError, match="no-such-platform"):
         gpuvp.run(platform="no-such-platform")
+
+
+def test_the_platform_argument_selects_an_embedded_platform():
+    # models/agx/agx.yaml: 8 GiB of DRAM at 0x8_0000_0000, no sysram.
+    c = gpuvp.config(platform="agx")
+    assert c["dram"]["base"] == 0x8_0000_0000 and c["dram"]["size"] == 8 << 30
+    assert "sysram" not in c
+    with gpuvp.Session(platform="agx") as s:
+        s.writel(0x8_0000_1000, 0x12345678)
+        assert s.readl(0x8_0000_1000) == 0x12345678
 
 
 def test_config_returns_the_dump_as_a_dict():

@@ -85,6 +85,28 @@ TEST(cpAfucAsm, NonCanonicalWordsStayRaw) {
   EXPECT_EQ(afuc_assemble(d.text, 5, "nc.asm"), w);
 }
 
+TEST(cpAfucAsm, BranchOutsideTheImageStaysRaw) {
+  // Found by fuzz_afuc_disasm. 0xc640fffd is a5xx breq (opcode 110001) with offset 0xfffd = -3: at
+  // pc 2 its target is pc -1, which has no label. It was printed "#-1", which the assembler reads
+  // as an offset from pc (target pc 1, word 0xc640ffff). A branch whose target lies outside the
+  // image must be listed raw so that the round trip stays exact.
+  std::vector<uint32_t> w = {0, 0x0u, 0x0u, 0xc640fffdu};
+  disasm_result d = afuc_disassemble(w, 5);
+  EXPECT_NE(d.text.find("[c640fffd]"), std::string::npos) << d.text;
+  EXPECT_EQ(d.text.find("#-1"), std::string::npos) << d.text;
+  EXPECT_EQ(afuc_assemble(d.text, 5, "neg.asm"), w);
+  // Offset -1 at pc 2 targets pc 1: an ordinary backward branch, listed with a label.
+  std::vector<uint32_t> w2 = {0, 0x0u, 0x0u, 0xc640ffffu};
+  disasm_result d2 = afuc_disassemble(w2, 5);
+  EXPECT_EQ(d2.text.find("[c640ffff]"), std::string::npos) << d2.text;
+  EXPECT_EQ(afuc_assemble(d2.text, 5, "back.asm"), w2);
+  // Offset 0x10 at pc 1 of a 3-instruction image: past the end, raw as well.
+  std::vector<uint32_t> w3 = {0, 0x0u, 0xc6400010u, 0x0u};
+  disasm_result d3 = afuc_disassemble(w3, 5);
+  EXPECT_NE(d3.text.find("[c6400010]"), std::string::npos) << d3.text;
+  EXPECT_EQ(afuc_assemble(d3.text, 5, "far.asm"), w3);
+}
+
 static std::string error_of(const std::string& src, int gen) {
   try {
     afuc_assemble(src, gen, "bad.asm");
@@ -118,4 +140,12 @@ TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of("nop\nnop\n", 6), "bad.asm:2: instruction 1 must be a [literal] (it holds the jump-table offset)");
   EXPECT_EQ(error_of(".nojumptable\njump #+40000\n", 6), "bad.asm:2: branch offset out of range");
   EXPECT_EQ(error_of(".nojumptable\nmov $01, 5 6\n", 6), "bad.asm:2: unexpected '6' after 'mov'");
+  // Found by fuzz_afuc_asm: a numeric-looking target that is no number, or one beyond 64 bits,
+  // let std::stoll's bare invalid_argument/out_of_range escape; bN beyond 64 bits likewise.
+  EXPECT_EQ(error_of(".nojumptable\nbreq $05, 0x2, #-ib_too_deep\n", 6), "bad.asm:2: bad branch target '#-ib_too_deep'");
+  EXPECT_EQ(error_of(".nojumptable\njump #+1x\n", 6), "bad.asm:2: bad branch target '#+1x'");
+  EXPECT_EQ(error_of(".nojumptable\ncall #99999999999999999999\n", 6),
+            "bad.asm:2: bad branch target '#99999999999999999999'");
+  EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, b99999999999999999999\n", 6), "bad.asm:2: bit number out of range");
+  EXPECT_EQ(error_of(".nojumptable\nbrne $01, b99999999999999999999, #+2\n", 6), "bad.asm:2: bit number out of range");
 }

@@ -115,6 +115,12 @@ struct embedded_workload {
   std::string text;
 };
 
+// A platform configuration compiled into the program, selected with `--platform NAME` instead of
+// the embedded default.yaml ("default").
+struct embedded_platform {
+  std::string name, description, yaml;
+};
+
 struct tool {
   std::string name, summary;
   std::function<int(int argc, char** argv)> main;  // argv[0] is the tool name; exit code
@@ -129,6 +135,9 @@ class registry {
   void add_embedded_workload(embedded_workload w);
   const embedded_workload* find_embedded_workload(const std::string& name) const;
   const std::vector<embedded_workload>& embedded_workloads() const { return embedded_; }
+  void add_platform(embedded_platform p);
+  const embedded_platform* find_platform(const std::string& name) const;
+  const std::vector<embedded_platform>& platforms() const { return platforms_; }
 
   const std::map<std::string, std::pair<std::string, component_factory>>& component_types() const { return types_; }
   const std::vector<tool>& tools() const { return tools_; }
@@ -141,6 +150,7 @@ class registry {
   std::vector<tool> tools_;
   std::vector<workload_kind> workloads_;
   std::vector<embedded_workload> embedded_;
+  std::vector<embedded_platform> platforms_;
 };
 
 // Calls every model's gpuvp_register_<model>() once (generated at build time).

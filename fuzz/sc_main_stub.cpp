@@ -1,0 +1,2 @@
+// libsystemc defines main() and needs an sc_main; libFuzzer's own main() runs the harness instead.
+extern "C" int sc_main(int, char**) { return 0; }

@@ -1,0 +1,300 @@
+// `gpuvp sweep`: runs the points of a sweep specification as separate `gpuvp run` processes,
+// locally or on Slurm, and tabulates their metrics (docs/formats/sweep.md, docs/exploration.md).
+#include "sweep.h"
+
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+#include "cli.h"
+#include "gpuvp/config.h"
+#include "gpuvp/registry.h"
+#include "sweep_plot.h"
+#include "sweep_results.h"
+#include "sweep_run.h"
+#include "sweep_slurm.h"
+#include "sweep_spec.h"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace gpuvp::sweep {
+
+namespace {
+
+bool is_workload_name(const std::string& w) {
+  return w == "traffic" || registry::global().find_embedded_workload(w) != nullptr;
+}
+
+// A word as a POSIX shell reads it back.
+std::string shell_quote(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") == std::string::npos)
+    return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+commands make_commands(const spec& s, const std::string& out) {
+  commands c;
+  for (size_t i = 0; i < s.points.size(); ++i) c.push_back(point_args(s, i, point_dir(out, i, s.points.size()) + "/stats.json"));
+  return c;
+}
+
+// DIR/sweep.json: what --resume, --collect, the Slurm tasks and `gpuvp plot` need, so that none
+// of them reads the spec again.
+void write_manifest(const std::string& out, const spec& s, const commands& c, double wall_limit, const std::string& backend) {
+  json params = json::array(), metrics = json::array();
+  for (const auto& p : s.parameters) params.push_back(p.key);
+  for (const auto& m : s.metrics) metrics.push_back({{"name", m.name}, {"path", m.path}});
+  write_file_atomic((fs::path(out) / "sweep.json").string(),
+                    json({{"spec", fs::absolute(s.file).string()}, {"spec_sha256", s.sha256}, {"backend", backend},
+                          {"wall_limit_s", wall_limit}, {"parameters", params}, {"metrics", metrics},
+                          {"points", s.points}, {"commands", c}}).dump(1) + "\n");
+}
+
+}  // namespace
+
+spec load_manifest(const std::string& out, commands& c, double& wall_limit, std::string& backend) {
+  const json j = json::parse(read_file((fs::path(out) / "sweep.json").string()), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw config_error(out + ": no sweep here (no readable sweep.json)");
+  spec s;
+  s.file = j.value("spec", "");
+  s.sha256 = j.value("spec_sha256", "");
+  for (const auto& p : j["parameters"]) s.parameters.push_back({p.get<std::string>(), {}});
+  for (const auto& m : j["metrics"]) s.metrics.push_back({m["name"].get<std::string>(), m["path"].get<std::string>()});
+  s.points = j["points"].get<std::vector<std::vector<std::string>>>();
+  c = j["commands"].get<commands>();
+  wall_limit = j.value("wall_limit_s", 0.0);
+  backend = j.value("backend", "local");
+  return s;
+}
+
+namespace {
+
+// The first point's configuration, checked by `gpuvp config dump` before anything runs: names
+// an unknown parameter (or a bad common setting) at once.
+void check_configuration(const spec& s, const std::string& exe, const std::string& log) {
+  std::vector<std::string> argv = {exe, "config", "dump"};
+  auto args = point_args(s, 0, "");
+  argv.insert(argv.end(), args.begin() + 1, args.end() - 2);  // without "run" and "--stats F"
+  const int rc = run_to_file(argv, log);
+  if (rc == 0) return;
+  std::string msg = read_file(log);
+  while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+  throw config_error(s.file + ": the first point's configuration is not valid:\n" + msg);
+}
+
+// Every metric must be in the first point's statistics (when it wrote any).
+void check_metrics(const spec& s, const std::string& out) {
+  const std::string pdir = point_dir(out, 0, s.points.size());
+  const auto stats = load_stats(pdir + "/stats.json");
+  if (stats.empty()) {
+    std::cerr << "gpuvp sweep: warning: the first point wrote no statistics (see " << pdir << "/log); metrics not checked\n";
+    return;
+  }
+  std::string errors;
+  for (const auto& m : s.metrics) {
+    if (metric_cell(stats, m.path)) continue;
+    errors += "\n  metric " + m.name + ": no statistic '" + m.path + "' in the first point";
+    // Hint: statistics sharing the path's first segment.
+    const std::string head = m.path.substr(0, m.path.find('.') + 1);
+    int shown = 0;
+    for (const auto& [k, v] : stats)
+      if (k.rfind(head, 0) == 0 && shown++ < 5) errors += (shown == 1 ? " (there are: " : ", ") + k;
+    if (shown) errors += shown > 5 ? ", ...)" : ")";
+  }
+  if (!errors.empty())
+    throw config_error(s.file + ": metric paths missing" + errors + "\n  (the statistics are in " + pdir +
+                       "/stats.json; fix the spec and continue with --resume)");
+}
+
+std::vector<size_t> unfinished(const pool& p, size_t from = 0) {
+  std::vector<size_t> ids;
+  for (size_t i = from; i < p.total; ++i)
+    if (!read_result(point_dir(p.out, i, p.total))) ids.push_back(i);
+  return ids;
+}
+
+void count_finished(pool& p) {
+  p.done = p.failed = 0;
+  for (size_t i = 0; i < p.total; ++i)
+    if (auto r = read_result(point_dir(p.out, i, p.total))) ++p.done, p.failed += r->exit_code != 0;
+}
+
+int finish(pool& p, const spec& s, bool plots) {
+  const size_t done = write_tables(p.out, s);
+  std::cerr << "gpuvp sweep: " << done << " of " << p.total << " points finished, " << p.failed << " failed: " << p.out
+            << "/results.csv\n";
+  if (plots && done == p.total) draw_default_plots(p.out, std::cerr);
+  return done == p.total ? exit_ok : exit_modelled_error;
+}
+
+int interrupted_exit(pool& p, const spec& s, int sig) {
+  write_tables(p.out, s);
+  std::cerr << "gpuvp sweep: interrupted; " << p.done << " of " << p.total
+            << " points finished. Continue with: gpuvp sweep " << s.file << " --out " << p.out << " --resume\n";
+  return 128 + sig;
+}
+
+int main_sweep(int argc, char** argv) {
+  std::string spec_file, out, backend = "local", collect, worker, batch;
+  size_t jobs = std::max(1u, std::thread::hardware_concurrency());
+  double wall_limit = 3600;
+  long task = -1;
+  bool resume = false, dry_run = false, no_wait = false, no_plot = false;
+  slurm_options so;
+  po::options_description d("options");
+  d.add_options()
+      ("out", po::value(&out), "output folder (default: <spec name>-sweep)")
+      ("jobs,j", po::value(&jobs), "points run at a time (local backend; default: the number of cores)")
+      ("backend", po::value(&backend), "local | slurm")
+      ("resume", po::bool_switch(&resume), "continue a sweep in --out: run only the points without a result")
+      ("dry-run", po::bool_switch(&dry_run), "list the points and their commands, run nothing")
+      ("point-wall-limit", po::value(&wall_limit), "wall-clock seconds per point before it is stopped (0: none; default 3600)")
+      ("no-plot", po::bool_switch(&no_plot), "do not draw the default plots at the end")
+      ("partition", po::value(&so.partition), "slurm: partition")
+      ("time", po::value(&so.time), "slurm: time limit per array task (sbatch --time)")
+      ("mem", po::value(&so.mem), "slurm: memory per array task (sbatch --mem)")
+      ("account", po::value(&so.account), "slurm: account")
+      ("max-array", po::value(&so.max_array), "slurm: most array tasks per job (more points share tasks; default 1000)")
+      ("no-wait", po::bool_switch(&no_wait), "slurm: return once submitted; gather with --collect DIR")
+      ("collect", po::value(&collect), "wait for and tabulate the sweep in DIR (after --no-wait or an interruption)")
+      ("help,h", "show this help");
+  po::options_description hidden;
+  hidden.add_options()("spec", po::value(&spec_file))("worker", po::value(&worker))("batch", po::value(&batch))("task", po::value(&task))
+      ("poll", po::value(&so.poll_s));
+  po::options_description all;
+  all.add(d).add(hidden);
+  po::positional_options_description pos;
+  pos.add("spec", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "usage: gpuvp sweep SPEC.yaml [--out DIR] [-j N] [--backend local|slurm] [--resume] [--dry-run]\n"
+                 "       gpuvp sweep --collect DIR\n" << d;
+    return exit_ok;
+  }
+  if (!worker.empty()) {
+    if (task < 0 && std::getenv("SLURM_ARRAY_TASK_ID")) task = std::atol(std::getenv("SLURM_ARRAY_TASK_ID"));
+    return slurm_worker(worker, batch, task);
+  }
+  if (jobs < 1 || jobs > 4096) throw config_error("-j " + std::to_string(jobs) + ": out of range [1, 4096]");
+  if (wall_limit < 0 || wall_limit > 1e7) throw config_error("--point-wall-limit: out of range [0, 1e7] seconds");
+  if (so.max_array < 1 || so.max_array > 1000000) throw config_error("--max-array: out of range [1, 1000000]");
+  if (so.poll_s < 0.1 || so.poll_s > 600) throw config_error("--poll: out of range [0.1, 600] seconds");
+  if (backend != "local" && backend != "slurm") throw config_error("--backend " + backend + ": expected local or slurm");
+
+  pool p;
+  p.exe = self_exe();
+  p.jobs = jobs;
+  if (!collect.empty()) {
+    commands cmds;
+    p.out = fs::absolute(collect).lexically_normal().string();
+    const spec s = load_manifest(p.out, cmds, p.wall_limit_s, backend);
+    p.total = s.points.size();
+    count_finished(p);
+    if (backend == "slurm") {
+      int sig = 0;
+      slurm_wait(p, so, sig);
+      if (sig) return interrupted_exit(p, s, sig);
+      count_finished(p);
+    }
+    return finish(p, s, !no_plot);
+  }
+  if (spec_file.empty()) throw config_error("sweep: no specification given (gpuvp sweep SPEC.yaml)");
+  const spec s = load_spec(spec_file, is_workload_name);
+  if (out.empty()) out = fs::path(spec_file).stem().string() + "-sweep";
+  p.out = fs::absolute(out).lexically_normal().string();
+  p.total = s.points.size();
+  p.wall_limit_s = wall_limit;
+  const commands cmds = make_commands(s, p.out);
+
+  if (dry_run) {
+    const std::string log = (fs::temp_directory_path() / ("gpuvp-sweep-check-" + std::to_string(getpid()) + ".log")).string();
+    try {
+      check_configuration(s, p.exe, log);
+    } catch (...) {
+      fs::remove(log);
+      throw;
+    }
+    fs::remove(log);
+    std::cout << s.points.size() << " points (" << s.combine << "), output " << p.out << "\n";
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      std::cout << "point " << i << ":";
+      for (size_t k = 0; k < s.parameters.size(); ++k) std::cout << " " << s.parameters[k].key << "=" << s.points[i][k];
+      std::cout << "\n  " << shell_quote(p.exe);
+      for (const auto& a : cmds[i]) std::cout << " " << shell_quote(a);
+      std::cout << "\n";
+    }
+    return exit_ok;
+  }
+
+  const std::string manifest = (fs::path(p.out) / "sweep.json").string();
+  if (fs::exists(manifest)) {
+    if (!resume) throw config_error(p.out + " already holds a sweep: continue it with --resume, or choose another --out");
+    commands old_cmds;
+    double old_limit;
+    std::string old_backend;
+    const spec old = load_manifest(p.out, old_cmds, old_limit, old_backend);
+    if (old.sha256 != s.sha256)
+      throw config_error(p.out + " was made from a different sweep specification (" + old.file + ", sha256 " +
+                         old.sha256.substr(0, 12) + "...; " + s.file + " gives " + s.sha256.substr(0, 12) +
+                         "...): refusing to resume; choose another --out");
+  }
+  fs::create_directories(fs::path(p.out) / "points");
+  check_configuration(s, p.exe, (fs::path(p.out) / "check.log").string());
+  write_manifest(p.out, s, cmds, wall_limit, backend);
+  count_finished(p);
+
+  // The first point runs alone: its statistics must hold every metric before the rest start.
+  int sig = 0;
+  const bool first_pending = !read_result(point_dir(p.out, 0, p.total));
+  if (backend == "local") {
+    if (first_pending) sig = run_points(p, {0}, cmds);
+    if (sig) return interrupted_exit(p, s, sig);
+    check_metrics(s, p.out);
+    sig = run_points(p, unfinished(p), cmds);
+    if (sig) return interrupted_exit(p, s, sig);
+    return finish(p, s, !no_plot);
+  }
+  if (first_pending) {
+    std::cerr << "gpuvp sweep: submitted the first point as job " << slurm_submit(p, {0}, so) << "\n";
+    slurm_wait(p, so, sig);
+    if (sig) return interrupted_exit(p, s, sig);
+  }
+  check_metrics(s, p.out);
+  const auto rest = unfinished(p);
+  if (!rest.empty()) {
+    const std::string job = slurm_submit(p, rest, so);
+    std::cerr << "gpuvp sweep: submitted " << rest.size() << " points as job array " << job << "\n";
+    if (no_wait) {
+      std::cerr << "gpuvp sweep: gather the results with: gpuvp sweep --collect " << p.out << "\n";
+      return exit_ok;
+    }
+    slurm_wait(p, so, sig);
+    if (sig) return interrupted_exit(p, s, sig);
+  }
+  count_finished(p);
+  return finish(p, s, !no_plot);
+}
+
+}  // namespace
+
+}  // namespace gpuvp::sweep
+
+namespace gpuvp {
+void register_sweep_commands() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  registry::global().add_tool({"sweep", "run a design-space sweep (SPEC.yaml) locally or on Slurm; tables and plots",
+                               sweep::main_sweep});
+  registry::global().add_tool({"plot", "plot a sweep's results: gpuvp plot DIR [--x] [--y] [--hue] [--kind]",
+                               sweep::main_plot});
+}
+}  // namespace gpuvp

@@ -1,0 +1,204 @@
+#include "sweep_run.h"
+
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "sweep_results.h"
+
+namespace fs = std::filesystem;
+using clock_type = std::chrono::steady_clock;
+
+namespace gpuvp::sweep {
+
+std::string self_exe() {
+  std::error_code ec;
+  const auto p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("gpuvp") : p.string();
+}
+
+std::string host_name() {
+  char buf[HOST_NAME_MAX + 1] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+namespace {
+
+// fork + exec with output to `log`. The child gets its own process group (a Ctrl-C in the
+// terminal reaches the driver only, which then stops the points it runs) and dies with the
+// driver (PR_SET_PDEATHSIG), so a killed sweep leaves no orphans behind.
+pid_t spawn(const std::vector<std::string>& argv, const std::string& log, const sigset_t& old_mask) {
+  std::vector<char*> a;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+  const int null = open("/dev/null", O_RDONLY);
+  if (null < 0) _exit(127);
+  dup2(null, 0);
+  if (!log.empty()) {  // empty: keep the driver's stdout and stderr
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) _exit(127);
+    dup2(fd, 1);
+    dup2(fd, 2);
+  }
+  sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+  execvp(a[0], a.data());
+  dprintf(2, "gpuvp sweep: cannot execute %s\n", a[0]);
+  _exit(127);
+}
+
+std::string duration(double s) {
+  std::ostringstream os;
+  const long t = long(s + 0.5);
+  if (t >= 3600) os << t / 3600 << "h" << (t % 3600) / 60 << "m";
+  else if (t >= 60) os << t / 60 << "m" << t % 60 << "s";
+  else os << t << "s";
+  return os.str();
+}
+
+struct running {
+  size_t id;
+  clock_type::time_point start, term_at;
+  bool term_sent = false, kill_sent = false, over_limit = false;
+};
+
+// Blocks SIGCHLD/SIGINT/SIGTERM for the duration of a pool and restores the mask afterwards.
+struct signal_guard {
+  sigset_t set, old;
+  signal_guard() {
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, &old);
+  }
+  ~signal_guard() {
+    // Drop pending SIGCHLDs of reaped children, then restore.
+    timespec zero{0, 0};
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    while (sigtimedwait(&chld, nullptr, &zero) > 0) {}
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+  }
+};
+
+}  // namespace
+
+int run_to_file(const std::vector<std::string>& argv, const std::string& log) {
+  sigset_t cur;
+  sigprocmask(SIG_SETMASK, nullptr, &cur);
+  const pid_t pid = spawn(argv, log, cur);
+  if (pid < 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
+  signal_guard guard;
+  const bool tty = isatty(2);
+  std::map<pid_t, running> live;
+  size_t next = 0;
+  int interrupted = 0;
+  const auto t0 = clock_type::now();
+  auto last_print = t0 - std::chrono::hours(1);
+  const size_t done_before = p.done;
+  std::string last_line;
+
+  auto print = [&](bool force) {
+    if (!p.progress) return;
+    const auto now = clock_type::now();
+    if (!force && !tty && now - last_print < std::chrono::seconds(10)) return;
+    std::ostringstream os;
+    os << "sweep: " << p.done << "/" << p.total << " done, " << live.size() << " running, " << p.failed << " failed";
+    const size_t here = p.done - done_before, left = ids.size() - here;
+    if (here > 0 && left > 0) {
+      const double per = std::chrono::duration<double>(now - t0).count() / double(here);
+      os << ", about " << duration(per * double(left)) << " left";
+    }
+    if (os.str() == last_line && !force) return;
+    last_line = os.str();
+    last_print = now;
+    if (tty) std::cerr << "\r\033[K" << last_line << std::flush;
+    else std::cerr << last_line << "\n";
+  };
+
+  while (next < ids.size() || !live.empty()) {
+    while (!interrupted && live.size() < p.jobs && next < ids.size()) {
+      const size_t id = ids[next++];
+      const std::string pdir = point_dir(p.out, id, p.total);
+      fs::create_directories(pdir);
+      std::error_code ec;
+      fs::remove(pdir + "/stats.json", ec);  // a stale file of an interrupted attempt
+      std::vector<std::string> argv = {p.exe};
+      argv.insert(argv.end(), cmds[id].begin(), cmds[id].end());
+      const pid_t pid = spawn(argv, pdir + "/log", guard.old);
+      if (pid < 0) throw std::runtime_error("cannot start a process (fork failed)");
+      live[pid] = {id, clock_type::now(), {}};
+    }
+    if (interrupted && next < ids.size()) next = ids.size();
+    print(false);
+
+    timespec wait{0, 200 * 1000 * 1000};
+    const int sig = sigtimedwait(&guard.set, nullptr, &wait);
+    if ((sig == SIGINT || sig == SIGTERM) && !interrupted) {
+      interrupted = sig;
+      for (auto& [cpid, r] : live) kill(cpid, SIGTERM), r.term_sent = true, r.term_at = clock_type::now();
+    }
+    int status = 0;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+      auto it = live.find(pid);
+      if (it == live.end()) continue;
+      const running r = it->second;
+      live.erase(it);
+      if (interrupted && !r.over_limit) continue;  // stopped by us: no result, --resume reruns it
+      const bool sig_end = WIFSIGNALED(status);
+      const int code = sig_end ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+      // Stopped from outside (not by the wall limit): not an outcome of the point.
+      if (!r.over_limit && ((sig_end && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM)) || code == 130 || code == 143))
+        continue;
+      const std::string pdir = point_dir(p.out, r.id, p.total);
+      point_result res;
+      res.exit_code = code;
+      res.wall_s = std::chrono::duration<double>(clock_type::now() - r.start).count();
+      res.host = host_name();
+      res.error = r.over_limit ? "wall-clock limit of " + duration(p.wall_limit_s) + " per point reached (stopped)"
+                               : explain_failure(pdir, code, sig_end ? WTERMSIG(status) : 0);
+      write_result(pdir, res);
+      ++p.done;
+      if (code != 0) ++p.failed;
+    }
+    // Wall-clock limit per point; SIGKILL for stragglers (also after an interruption).
+    const auto now = clock_type::now();
+    for (auto& [cpid, r] : live) {
+      const double age = std::chrono::duration<double>(now - r.start).count();
+      if (!r.term_sent && p.wall_limit_s > 0 && age > p.wall_limit_s) {
+        kill(cpid, SIGTERM);
+        r.term_sent = r.over_limit = true;
+        r.term_at = now;
+      }
+      if (r.term_sent && !r.kill_sent && now - r.term_at > std::chrono::seconds(10)) kill(cpid, SIGKILL), r.kill_sent = true;
+    }
+  }
+  print(true);
+  if (p.progress && tty) std::cerr << "\n";
+  return interrupted;
+}
+
+}  // namespace gpuvp::sweep

@@ -1,0 +1,36 @@
+// Runs sweep points as separate `gpuvp run` processes, a bounded number at a time, writing
+// each finished point's result.json atomically. Used by the local backend and by the Slurm
+// array tasks (one process at a time there).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gpuvp::sweep {
+
+struct pool {
+  std::string exe;            // this program (/proc/self/exe)
+  std::string out;            // the sweep folder (absolute)
+  size_t total = 0;           // points in the sweep (ids, progress)
+  size_t jobs = 1;            // processes at a time
+  double wall_limit_s = 0;    // per point; 0: none. SIGTERM at the limit, SIGKILL 10 s later
+  bool progress = true;       // progress line on stderr
+  size_t done = 0, failed = 0;  // finished so far (also those of an earlier run)
+};
+
+// The command line of point i (after the program name).
+using commands = std::vector<std::vector<std::string>>;
+
+// Runs the given points; returns 0, or the signal (SIGINT/SIGTERM) that interrupted it (running
+// points are then stopped and left without a result, so --resume runs them again).
+int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds);
+
+// Path of the running program.
+std::string self_exe();
+// This machine's host name.
+std::string host_name();
+// Runs argv (argv[0] is the program, found on the PATH) with stdout+stderr to log (empty: ours); returns the exit code (128+N
+// for signal N, -1 when it could not start).
+int run_to_file(const std::vector<std::string>& argv, const std::string& log);
+
+}  // namespace gpuvp::sweep

@@ -1,0 +1,48 @@
+// The sweep specification (docs/formats/sweep.md): a YAML file naming a workload, configuration,
+// parameters with their values, how to combine them into points, and the metrics to tabulate.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpuvp::sweep {
+
+struct parameter {
+  std::string key;                  // a configuration path (interconnect.sysram.width)
+  std::vector<std::string> values;  // as the point's --set will give them
+};
+
+struct metric {
+  std::string name, path;  // CSV column, statistics path (segments may hold * and ?)
+};
+
+struct spec {
+  std::string file;                 // as given on the command line
+  std::string workload;             // name or absolute path; empty: gpuvp run's default
+  std::vector<std::string> configs;  // absolute paths
+  std::vector<std::pair<std::string, std::string>> sets;  // common --set values, in order
+  std::vector<parameter> parameters;
+  std::string combine = "grid";     // grid | zip | random
+  uint64_t random_points = 0, random_seed = 0;
+  std::vector<metric> metrics;
+  // points[i][k]: the value of parameters[k] at point i.
+  std::vector<std::vector<std::string>> points;
+  std::string sha256;  // of everything that defines the points' results
+};
+
+// Limits (checked): values per parameter and points per sweep.
+constexpr size_t max_values = 100000;
+constexpr size_t max_points = 1000000;
+
+// Reads and checks a spec; throws config_error naming file:line and the key on bad input.
+// `is_workload_name(w)` says whether w is a workload name rather than a file.
+spec load_spec(const std::string& file, bool (*is_workload_name)(const std::string&));
+
+// The `gpuvp run` arguments (after the program name) of point i writing statistics to stats.
+std::vector<std::string> point_args(const spec& s, size_t i, const std::string& stats);
+
+// Shortest text that reads back as the same double (1, 0.5, 1e-09).
+std::string format_number(double v);
+
+}  // namespace gpuvp::sweep

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Plots of a gpuvp sweep (called by `gpuvp plot DIR` and at the end of `gpuvp sweep`).
+
+Reads DIR/results.csv and DIR/sweep.json (which columns are parameters and which are metrics),
+writes DIR/plots/<y>-vs-<x>.png and .svg and DIR/report.html (the table and every plot).
+Kinds: line (default for numeric x), bar (default otherwise), heatmap (x by hue, colour = y),
+pareto (two metrics: every point, the non-dominated ones marked and listed in
+DIR/plots/<y>-vs-<x>.pareto.csv). Points that failed (exit_code != 0) or lack the value are left
+out of the plots. Several rows with the same x (and hue) are averaged.
+"""
+import argparse
+import csv
+import html
+import json
+import math
+import os
+import re
+import sys
+
+UNITS = {  # value suffixes read as numbers: times in seconds, sizes in bytes
+    "ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0,
+    "KiB": 1024.0, "MiB": 1024.0 ** 2, "GiB": 1024.0 ** 3, "K": 1e3, "M": 1e6, "G": 1e9,
+}
+SPECIAL = ("point", "exit_code", "error")
+
+
+class UsageError(Exception):
+    pass
+
+
+def numeric(text):
+    """The number a cell holds (plain, hex, or with a time/size unit); None if it holds none."""
+    t = text.strip()
+    try:
+        return float(int(t, 16)) if t.lower().startswith("0x") else float(t)
+    except ValueError:
+        pass
+    m = re.fullmatch(r"([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]+)", t)
+    if m and m.group(2) in UNITS:
+        try:
+            return float(m.group(1)) * UNITS[m.group(2)]
+        except ValueError:
+            return None
+    return None
+
+
+def load(directory):
+    path = os.path.join(directory, "results.csv")
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no results (run gpuvp sweep first)")
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+        header = rows[0].keys() if rows else []
+    manifest = os.path.join(directory, "sweep.json")
+    if os.path.exists(manifest):
+        with open(manifest) as f:
+            m = json.load(f)
+        params = list(m.get("parameters", []))
+        metrics = [x["name"] for x in m.get("metrics", [])]
+    else:  # a table from elsewhere: every non-special column may be either
+        params = [c for c in header if c not in SPECIAL]
+        metrics = list(params)
+    return rows, params, metrics
+
+
+def safe(name):
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
+
+
+def pareto_front(points, maximize_x=False, maximize_y=False):
+    """Indices of the non-dominated (x, y) pairs: minimised unless maximize_* is set."""
+    sx = -1.0 if maximize_x else 1.0
+    sy = -1.0 if maximize_y else 1.0
+    front = []
+    for i, (xi, yi) in enumerate(points):
+        dominated = False
+        for j, (xj, yj) in enumerate(points):
+            if j == i:
+                continue
+            if sx * xj <= sx * xi and sy * yj <= sy * yi and (sx * xj < sx * xi or sy * yj < sy * yi):
+                dominated = True
+                break
+        if not dominated:
+            front.append(i)
+    return front
+
+
+def usable(rows, columns):
+    """Rows of successful points with a number in each of the columns."""
+    out = []
+    for r in rows:
+        if r.get("exit_code", "0") != "0":
+            continue
+        if all(numeric(r.get(c, "")) is not None for c in columns if c):
+            out.append(r)
+    return out
+
+
+def ordered(values):
+    """Distinct values, numerically ordered when all are numbers, else in first-seen order."""
+    seen = list(dict.fromkeys(values))
+    if all(numeric(v) is not None for v in seen):
+        seen.sort(key=numeric)
+    return seen
+
+
+def grouped_mean(rows, x, y, hue):
+    groups = {}
+    for r in rows:
+        groups.setdefault((r.get(hue, "") if hue else "", r[x]), []).append(numeric(r[y]))
+    return {k: sum(v) / len(v) for k, v in groups.items()}
+
+
+def plot(directory, rows, x, y, hue, kind, maximize=()):
+    import matplotlib
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "gpuvp"  # reproducible SVG ids
+    import matplotlib.pyplot as plt
+
+    for c in (x, y, hue):
+        if c and c not in rows[0]:
+            raise UsageError(f"no column '{c}' in results.csv (columns: {', '.join(rows[0].keys())})")
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=80)
+    chosen = None
+    if kind == "pareto":
+        good = usable(rows, [x, y])
+        if not good:
+            raise UsageError(f"no successful point has numbers for {x} and {y}")
+        pts = [(numeric(r[x]), numeric(r[y])) for r in good]
+        front = pareto_front(pts, x in maximize, y in maximize)
+        chosen = [good[i]["point"] for i in front]
+        ax.scatter([p[0] for p in pts], [p[1] for p in pts], color="0.6", label="points")
+        fp = sorted(pts[i] for i in front)
+        ax.plot([p[0] for p in fp], [p[1] for p in fp], "o-", color="tab:red", label="non-dominated")
+        for i in front:
+            ax.annotate(good[i]["point"], pts[i], textcoords="offset points", xytext=(4, 4), fontsize=8)
+        ax.legend()
+    else:
+        good = usable(rows, [y])
+        if not good:
+            raise UsageError(f"no successful point has a number for {y}")
+        means = grouped_mean(good, x, y, hue)
+        xs = ordered([r[x] for r in good])
+        hues = ordered([r[hue] for r in good]) if hue else [""]
+        if kind == "heatmap":
+            if not hue:
+                raise UsageError("--kind heatmap needs --hue (the second axis)")
+            grid = [[means.get((h, v), math.nan) for v in xs] for h in hues]
+            im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
+            ax.set_xticks(range(len(xs)), xs)
+            ax.set_yticks(range(len(hues)), hues)
+            ax.set_ylabel(hue)
+            fig.colorbar(im, ax=ax, label=y)
+            for i, h in enumerate(hues):
+                for j, v in enumerate(xs):
+                    if not math.isnan(grid[i][j]):
+                        ax.text(j, i, f"{grid[i][j]:.3g}", ha="center", va="center", color="w", fontsize=7)
+        elif kind == "line":
+            nums = [numeric(v) for v in xs]
+            if any(n is None for n in nums):
+                raise UsageError(f"--kind line needs numbers in {x}; use --kind bar")
+            for h in hues:
+                pts = [(numeric(v), means[(h, v)]) for v in xs if (h, v) in means]
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"{hue}={h}" if hue else None)
+            if min(nums) > 0 and max(nums) / min(nums) >= 100:
+                ax.set_xscale("log")
+            if len(xs) <= 12:
+                ax.set_xticks(nums, xs)
+                ax.minorticks_off()
+        elif kind == "bar":
+            width = 0.8 / len(hues)
+            for k, h in enumerate(hues):
+                ax.bar([i + k * width for i in range(len(xs))], [means.get((h, v), 0) for v in xs], width,
+                       label=f"{hue}={h}" if hue else None)
+            ax.set_xticks([i + width * (len(hues) - 1) / 2 for i in range(len(xs))], xs)
+        else:
+            raise UsageError(f"--kind {kind}: expected line, bar, heatmap or pareto")
+        if hue and kind != "heatmap":
+            ax.legend(fontsize=8)
+    ax.set_xlabel(x)
+    if kind != "heatmap":
+        ax.set_ylabel(y)
+    ax.set_title(f"{y} vs {x}" + (f" by {hue}" if hue and kind != "pareto" else ""))
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    os.makedirs(os.path.join(directory, "plots"), exist_ok=True)
+    base = os.path.join(directory, "plots", f"{safe(y)}-vs-{safe(x)}")
+    fig.savefig(base + ".png", metadata={"Software": None})
+    fig.savefig(base + ".svg", metadata={"Date": None})
+    plt.close(fig)
+    if chosen is not None:
+        with open(base + ".pareto.csv", "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["point", x, y])
+            for r in good:
+                if r["point"] in chosen:
+                    w.writerow([r["point"], r[x], r[y]])
+    return base, chosen
+
+
+def write_report(directory, rows):
+    plots = sorted(p for p in os.listdir(os.path.join(directory, "plots")) if p.endswith(".png")) \
+        if os.path.isdir(os.path.join(directory, "plots")) else []
+    out = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>gpuvp sweep</title>",
+           "<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+           "padding:2px 6px;text-align:right}tr.failed{background:#fdd}</style></head><body>",
+           f"<h1>gpuvp sweep: {html.escape(os.path.basename(os.path.abspath(directory)))}</h1>",
+           f"<p>{len(rows)} points, {sum(r.get('exit_code') != '0' for r in rows)} failed.</p>"]
+    for p in plots:
+        out.append(f"<figure><img src=\"plots/{html.escape(p)}\" alt=\"{html.escape(p)}\"></figure>")
+    out.append("<table>")
+    if rows:
+        out.append("<tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in rows[0].keys()) + "</tr>")
+    for r in rows:
+        cls = " class=\"failed\"" if r.get("exit_code") != "0" else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{html.escape(v or '')}</td>" for v in r.values()) + "</tr>")
+    out.append("</table></body></html>")
+    tmp = os.path.join(directory, "report.html.tmp")
+    with open(tmp, "w") as f:
+        f.write("\n".join(out) + "\n")
+    os.replace(tmp, os.path.join(directory, "report.html"))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="gpuvp plot", description="plot the results of a gpuvp sweep")
+    ap.add_argument("dir")
+    ap.add_argument("--x", help="parameter (or metric, for pareto) on the x axis; default: the first parameter")
+    ap.add_argument("--y", help="metric on the y axis; default: every metric, one plot each")
+    ap.add_argument("--hue", help="parameter drawn as separate lines/bars; default: the second parameter")
+    ap.add_argument("--kind", choices=["line", "bar", "heatmap", "pareto"])
+    ap.add_argument("--maximize", action="append", default=[], help="pareto: this metric is better when larger")
+    a = ap.parse_args(argv)
+    try:
+        rows, params, metrics = load(a.dir)
+        if not rows:
+            raise UsageError(f"{a.dir}/results.csv has no rows")
+        if a.kind == "pareto":
+            if not a.x or not a.y:
+                raise UsageError("--kind pareto needs --x and --y (two metrics)")
+            todo = [(a.x, a.y, None)]
+        else:
+            x = a.x or (params[0] if params else "point")
+            hue = a.hue if a.hue is not None else next((p for p in params if p != x), None)
+            ys = [a.y] if a.y else metrics
+            todo = [(x, y, hue) for y in ys]
+        for x, y, hue in todo:
+            kind = a.kind
+            if not kind:
+                kind = "line" if all(numeric(r.get(x, "")) is not None for r in usable(rows, [])) else "bar"
+            try:
+                base, chosen = plot(a.dir, rows, x, y, hue, kind, a.maximize)
+            except UsageError as e:
+                if a.y or a.kind:
+                    raise
+                print(f"gpuvp plot: {y}: skipped: {e}", file=sys.stderr)
+                continue
+            print(f"gpuvp plot: {base}.png" + (f" (non-dominated points: {' '.join(chosen)})" if chosen is not None else ""))
+        write_report(a.dir, rows)
+        print(f"gpuvp plot: {os.path.join(a.dir, 'report.html')}")
+    except UsageError as e:
+        print(f"gpuvp plot: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
