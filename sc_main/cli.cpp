@@ -100,7 +100,8 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
     throw config_error("--platform " + o.platform + ": unknown platform (known:" + known + ")");
   }
   workload_choice c;
-  c.label = o.workload.empty() && !qtest_mode && default_platform ? default_workload_name() : o.workload;
+  // qtest elaborates the platform of `gpuvp run` (without running its workload).
+  c.label = o.workload.empty() && default_platform ? default_workload_name() : o.workload;
   if (!c.label.empty() && c.label != "traffic") {
     auto& reg = registry::global();
     std::string text;

@@ -20,14 +20,42 @@ if have_all; then echo "fetch-adreno-firmware: blobs already in $DEST"; exit 0; 
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 
+# The URI of the machine's own Debian archive for SUITE, from its apt sources (one-line .list
+# entries or deb822 .sources stanzas): the added component comes from the same mirror.
+debian_uri() {
+  suite=$1
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -r "$f" ] || continue
+    # deb [options] URI SUITE COMPONENTS...
+    sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" | awk -v s="$suite" '$1 == "deb" && $3 == s { print $2; exit }'
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -r "$f" ] || continue
+    awk -v s="$suite" '
+      function flush() { if (deb && hit && uri != "") { print uri; found = 1; exit } deb = hit = 0; uri = "" }
+      /^[ \t]*$/ { flush(); next }
+      /^#/ { next }
+      tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+      tolower($1) == "uris:" { uri = $2 }
+      tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
+      tolower($1) == "enabled:" && tolower($2) == "no" { deb = 0 }
+      END { if (!found) flush() }' "$f"
+  done
+}
+
 # 1. Make sure an apt source carries the non-free-firmware component.
 if ! grep -rqs 'non-free-firmware' /etc/apt/sources.list /etc/apt/sources.list.d/; then
   . /etc/os-release
   SUITE=${VERSION_CODENAME:-bookworm}
-  echo "fetch-adreno-firmware: adding the non-free-firmware component for $SUITE"
+  URI=$(debian_uri "$SUITE" | head -n 1)
+  if [ -z "$URI" ]; then
+    echo "fetch-adreno-firmware: no apt source for Debian $SUITE in /etc/apt; add the non-free-firmware component by hand" >&2
+    exit 1
+  fi
+  echo "fetch-adreno-firmware: adding the non-free-firmware component of $URI $SUITE"
   $SUDO sh -c "cat > /etc/apt/sources.list.d/gpuvp-non-free-firmware.sources" <<SRC
 Types: deb
-URIs: http://deb.debian.org/debian
+URIs: $URI
 Suites: $SUITE
 Components: non-free-firmware
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <ostream>
 #include <sstream>
 
@@ -17,6 +18,15 @@
 namespace gpuvp::cp {
 
 namespace {
+// gpuvp's own firmware: the build tree's, or once installed (the build tree gone) the copy in
+// <prefix>/share/gpuvp/firmware/cp next to <prefix>/bin (cmake/install.cmake).
+std::string firmware_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(GPUVP_CP_FIRMWARE_DIR, ec)) return GPUVP_CP_FIRMWARE_DIR;
+  const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share/gpuvp/firmware/cp";
+  return !ec && fs::is_directory(installed, ec) ? installed.string() : GPUVP_CP_FIRMWARE_DIR;
+}
 std::string hex32(uint32_t v) {
   char b[16];
   std::snprintf(b, sizeof b, "0x%08x", v);
@@ -450,7 +460,7 @@ cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
     }
   }
 
-  const std::string dir = GPUVP_CP_FIRMWARE_DIR;
+  const std::string dir = firmware_dir();
   if (generation == 6) {
     ucs_.push_back(std::make_unique<uc>(*this, uc::sqe, load_fw(firmware, dir + "/sqe.fw")));
   } else {

@@ -465,15 +465,9 @@ bool param_traits<bool>::parse(const std::string& s) {
 }
 std::string param_traits<bool>::show(bool v) { return v ? "true" : "false"; }
 uint64_t param_traits<uint64_t>::parse(const std::string& s) { return parse_u64(s); }
-std::string param_traits<uint64_t>::show(uint64_t v) {
-  // Addresses and masks read better in hex; small counts in decimal.
-  if (v >= 0x10000 && ((v & 0xfff) == 0 || v == ~uint64_t(0))) {
-    std::ostringstream os;
-    os << "0x" << std::hex << v;
-    return os.str();
-  }
-  return std::to_string(v);
-}
+// Integers are printed in decimal whatever their value, so that a dump (and a script reading it)
+// sees one form; every reader accepts 0x hex and size suffixes on input.
+std::string param_traits<uint64_t>::show(uint64_t v) { return std::to_string(v); }
 int64_t param_traits<int64_t>::parse(const std::string& s) { return parse_i64(s); }
 std::string param_traits<int64_t>::show(int64_t v) { return std::to_string(v); }
 double param_traits<double>::parse(const std::string& s) { return parse_double(s); }

@@ -113,7 +113,8 @@ TEST(config, dump_loads_back_to_the_same_values) {
     param<std::string> mode("m.mode", "a: b", "mode with a colon");
   }
   const std::string dump = c.dump_yaml(true);
-  EXPECT_NE(dump.find("size: 0x80000000  # size"), std::string::npos) << dump;
+  // Integers in decimal, whatever their size: 2 GiB = 2^31 = 2147483648.
+  EXPECT_NE(dump.find("size: 2147483648  # size"), std::string::npos) << dump;
   gpuvp::testing::fresh_simulation();
   config::global().load_yaml_text(dump, "dump");
   param<uint64_t> size("m.size", 1, "size");

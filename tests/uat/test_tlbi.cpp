@@ -215,7 +215,8 @@ TEST(agx_cli, platform_option_help_and_errors) {
 TEST(agx_cli, config_dump_lists_the_issue_keys_with_their_defaults) {
   auto r = run_gpuvp({"config", "dump", "--platform", "agx"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  for (const char* line : {"    ttbat: 0x9fff74000", "    pokes: true", "    stage2: false", "    tlbi_passthrough: false",
+  // config dump prints integers in decimal: ttbat 0x9fff74000 = 42949099520.
+  for (const char* line : {"    ttbat: 42949099520", "    pokes: true", "    stage2: false", "    tlbi_passthrough: false",
                            "    detect_stale: false", "      tlb_entries: 64"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
   const std::string f = ::testing::TempDir() + "agx_dump.yaml";

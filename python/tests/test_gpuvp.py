@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: Apache-2.0
+# The gpuvp Python package (docs/python.md) driven as a script would: several simulations in one
+# process, statistics as dicts, errors as exceptions, the host port as a Session.
+import pytest
+
+import gpuvp
+
+# The traffic workload with small counts: g0 64 B sequential reads, g1 128 B random, g2 256 B
+# strided writes (platform/default.yaml).
+SMALL = {"traffic.g0.count": 100, "traffic.g1.count": 50, "traffic.g2.count": 20}
+
+
+def test_run_returns_the_statistics_and_the_run_entry():
+    s = gpuvp.run(workload="traffic", set=SMALL)
+    assert s["run"]["exit_code"] == 0
+    assert s["run"]["simulated_ns"] > 0
+    assert s["run"]["sim_time_ps"] // 1000 == s["run"]["simulated_ns"]  # the program's own metadata
+    assert "simulated time" in s["run"]["report"]
+    # Every generator issued exactly its count: 100 + 50 + 20 transactions, 100*64 + 50*128 + 20*256 bytes.
+    gens = {k: v for k, v in s.items() if k.startswith("traffic.") and k.endswith(".transactions")}
+    assert sum(gens.values()) == 170, gens
+    nbytes = {k: v for k, v in s.items() if k.startswith("traffic.") and k.endswith(".bytes")}
+    assert sum(nbytes.values()) == 100 * 64 + 50 * 128 + 20 * 256, nbytes
+
+
+def test_several_runs_in_one_process_are_independent_and_deterministic():
+    a = gpuvp.run(workload="traffic", set=SMALL)
+    b = gpuvp.run(workload="traffic", set=dict(SMALL, **{"traffic.g0.count": 200}))
+    c = gpuvp.run(workload="traffic", set=SMALL)
+    for s in (a, b, c):
+        del s["run"]["wall_s"], s["run"]["report"], s["run"]["stderr"]
+    assert a == c  # same inputs, identical statistics
+    assert a != b
+    gens = lambda s: sum(v for k, v in s.items() if k.startswith("traffic.") and k.endswith(".transactions"))
+    assert gens(b) == gens(a) + 100
+
+
+def test_the_default_run_is_the_pfifo_scenario():
+    s = gpuvp.run()
+    assert s["run"]["exit_code"] == 0
+    assert any(k.startswith("pfifo.") for k in s), sorted(s)[:20]
+
+
+def test_a_configuration_error_raises_value_error_naming_the_key():
+    with pytest.raises(ValueError, match="mmu.tlb_entries"):
+        gpuvp.run(workload="traffic", set={"mmu.tlb_entries": 0})  # range 1..65536
+    with pytest.raises(ValueError, match="mmu.no_such_key"):
+        gpuvp.run(set={"mmu.no_such_key": 1})
+    with pytest.raises(ValueError, match="no-such-file.yaml"):
+        gpuvp.run(config=["no-such-file.yaml"])
+
+
+def test_a_modelled_error_raises_modelled_error_with_the_statistics():
+    # 100 ns is far too short for the traffic workload: the time limit is a modelled error (exit 1).
+    with pytest.raises(gpuvp.ModelledError, match="time limit") as e:
+        gpuvp.run(workload="traffic", set={"platform.time_limit": "100 ns"})
+    assert e.value.stats["run"]["exit_code"] == 1
+    assert any(k.startswith("traffic.") for k in e.value.stats)
+
+
+def test_an_unknown_platform_is_an_error():
+    with pytest.raises(ValueError, match="no-such-platform"):
+        gpuvp.run(platform="no-such-platform")
+
+
+def test_the_platform_argument_selects_an_embedded_platform():
+    # models/agx/agx.yaml: 8 GiB of DRAM at 0x8_0000_0000, no sysram.
+    c = gpuvp.config(platform="agx")
+    assert c["dram"]["base"] == 0x8_0000_0000 and c["dram"]["size"] == 8 << 30
+    assert "sysram" not in c
+    with gpuvp.Session(platform="agx") as s:
+        s.writel(0x8_0000_1000, 0x12345678)
+        assert s.readl(0x8_0000_1000) == 0x12345678
+
+
+def test_config_returns_the_dump_as_a_dict():
+    c = gpuvp.config(set={"mmu.tlb_entries": 32})
+    assert c["mmu"]["tlb_entries"] == 32
+    assert c["platform"]["bar0_base"] == 0x1_0000_0000  # default.yaml
+    assert c["vram"]["size"] == 1 << 30  # "1 GiB" in default.yaml, an int in the dump
+    with pytest.raises(ValueError, match="mmu.tlb_ways"):
+        gpuvp.config(set={"mmu.tlb_ways": 0})
+
+
+def test_session_reads_the_timer_like_the_qtest_example():
+    # docs/qtest.md: the first PTIMER read samples 3 ns (1 ns host port + 1 ns PTIMER port + one
+    # 1 ns cycle); the host is at 4 ns after the 1 ns read latency, clock_step 100 brings it to
+    # 104 ns, and the next read samples 107 ns.
+    with gpuvp.Session() as s:
+        assert s.readl(0x1_0000_9400) == 3
+        assert s.clock_step(100) == 104
+        assert s.readl(0x1_0000_9400) == 107
+        assert s.command("readl 0x100009410") == "OK 0x0000000000000000"
+    assert s.exit_code == 0
+
+
+def test_session_memory_round_trip_and_statistics():
+    with gpuvp.Session() as s:
+        data = bytes(range(256)) * 3
+        s.write(0x2000, data)
+        assert s.read(0x2000, len(data)) == data
+        s.writel(0x2_0000_0010, 0xDEADBEEF)  # VRAM
+        assert s.readl(0x2_0000_0010) == 0xDEADBEEF
+        assert s.read(0x2_0000_0010, 4) == bytes([0xEF, 0xBE, 0xAD, 0xDE])  # little endian
+        st = s.stats("host.")
+        assert st["host.writes"] == 2 and st["host.reads"] == 3, st
+        with pytest.raises(gpuvp.CommandFailed, match="ADDRESS_ERROR"):
+            s.readl(0x3_0000_0000)  # no target there
+        assert s.command("no_such_command").startswith("FAIL")
+
+
+def test_sessions_side_by_side_and_after_runs():
+    a = gpuvp.Session()
+    b = gpuvp.Session(set={"sysram.read_latency": "100 ns"})
+    a.writel(0x100, 1)
+    b.writel(0x100, 2)
+    assert a.readl(0x100) == 1 and b.readl(0x100) == 2
+    assert a.close() == 0 and b.close() == 0
+
+
+def test_session_configuration_error_is_raised_at_creation():
+    with pytest.raises(ValueError, match="mmu.tlb_entries"):
+        gpuvp.Session(set={"mmu.tlb_entries": 0})  # range 1..65536

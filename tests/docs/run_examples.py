@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Runs the examples of a Markdown file, so that documentation that no longer works fails CI.
+
+A fenced block is an example when the line before its opening fence is an HTML comment
+`<!-- example ... -->` (invisible when rendered). Attributes in the comment:
+  exit=N          the expected exit status (default 0)
+  contains="T"    the standard output must contain T (repeatable)
+Blocks of language sh/bash/console run with bash -e -o pipefail; python blocks with python3.
+In a block whose lines start with "$ ", those lines are the commands and the other lines are
+their expected standard output, exactly.
+
+Examples run in a scratch folder that links every top-level entry of the source tree and has
+`build` pointing at the build tree, so `build/gpuvp`, `examples/...` and `docs/...` work as in a
+checkout and files that examples write stay out of the checkout. `gpuvp` is also on PATH, and
+PYTHONPATH holds the built Python package.
+
+usage: run_examples.py SOURCE_DIR BUILD_DIR FILE.md...     (exit 0 when every example passes)
+       run_examples.py --links SOURCE_DIR FILE.md...       (every relative link stays in the tree)
+"""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
+MARKER = re.compile(r"^\s*<!--\s*example\b(.*?)-->\s*$")
+
+
+def examples(path):
+    """(line number, language, attributes, body) of each marked block."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    found = []
+    i = 0
+    while i < len(lines):
+        m = MARKER.match(lines[i])
+        if m and i + 1 < len(lines) and FENCE.match(lines[i + 1]):
+            fence = FENCE.match(lines[i + 1])
+            attrs = {"exit": "0", "contains": []}
+            for word in shlex.split(m.group(1).strip().lstrip(":")):
+                key, _, value = word.partition("=")
+                if key == "contains":
+                    attrs["contains"].append(value)
+                elif key == "exit":
+                    attrs["exit"] = value
+                else:
+                    raise SystemExit("%s:%d: unknown example attribute %r" % (path, i + 1, key))
+            body = []
+            j = i + 2
+            while j < len(lines) and not lines[j].strip().startswith(fence.group(2)):
+                body.append(lines[j])
+                j += 1
+            found.append((i + 2, fence.group(3) or "sh", attrs, body))
+            i = j
+        i += 1
+    return found
+
+
+def scratch_tree(source, build):
+    d = tempfile.mkdtemp(prefix="gpuvp-doc-")
+    for name in os.listdir(source):
+        if name not in ("build", ".git"):
+            os.symlink(os.path.join(source, name), os.path.join(d, name))
+    os.symlink(build, os.path.join(d, "build"))
+    return d
+
+
+def run_one(where, lang, attrs, body, env):
+    transcript = any(l.startswith("$ ") for l in body)
+    if transcript:
+        script = "\n".join(l[2:] for l in body if l.startswith("$ "))
+        expected = "\n".join(l for l in body if not l.startswith("$ ") and l.strip())
+    else:
+        script, expected = "\n".join(body), None
+    if lang in ("python", "py", "python3"):
+        cmd = [sys.executable, "-c", script]
+    else:
+        cmd = ["bash", "-e", "-o", "pipefail", "-c", script]
+    r = subprocess.run(cmd, cwd=where, env=env, capture_output=True, text=True, timeout=240)
+    problems = []
+    if str(r.returncode) != attrs["exit"]:
+        problems.append("exit status %d, expected %s" % (r.returncode, attrs["exit"]))
+    for text in attrs["contains"]:
+        if text not in r.stdout:
+            problems.append("output does not contain %r" % text)
+    if expected is not None and r.stdout.strip() != expected.strip():
+        problems.append("output differs:\n--- expected\n%s\n--- got\n%s" % (expected, r.stdout.rstrip()))
+    if problems:
+        problems.append("stderr:\n" + r.stderr.rstrip()[-3000:])
+    return problems
+
+
+def check_examples(source, build, files):
+    where = scratch_tree(source, build)
+    env = dict(os.environ)
+    env["PATH"] = build + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = os.path.join(build, "python") + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    failed = count = 0
+    try:
+        for f in files:
+            for line, lang, attrs, body in examples(f):
+                count += 1
+                problems = run_one(where, lang, attrs, body, env)
+                name = "%s:%d" % (os.path.relpath(f, source), line)
+                if problems:
+                    failed += 1
+                    print("FAIL %s\n  %s" % (name, "\n  ".join("\n".join(problems).splitlines())))
+                else:
+                    print("ok   %s" % name)
+    finally:
+        shutil.rmtree(where)  # the links and what the examples wrote, never what the links name
+    print("%d example(s), %d failed" % (count, failed))
+    return 1 if failed or count == 0 else 0
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def check_links(source, files):
+    """Relative links must name files inside the source tree that exist; no absolute paths."""
+    bad = 0
+    for f in files:
+        for n, line in enumerate(open(f, encoding="utf-8"), 1):
+            for target in LINK.findall(line):
+                if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+                    continue
+                path = target.split("#")[0]
+                full = os.path.realpath(os.path.join(os.path.dirname(f), path))
+                inside = full.startswith(os.path.realpath(source) + os.sep)
+                if path.startswith("/") or not inside or not os.path.exists(full):
+                    print("%s:%d: link %s %s" % (os.path.relpath(f, source), n, target,
+                                                  "leaves the repository" if not inside or path.startswith("/")
+                                                  else "names no file"))
+                    bad += 1
+    print("%d file(s) checked, %d bad link(s)" % (len(files), bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "--links":
+        sys.exit(check_links(os.path.abspath(sys.argv[2]), sys.argv[3:]))
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    sys.exit(check_examples(os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3:]))
