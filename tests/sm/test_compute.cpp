@@ -346,7 +346,7 @@ TEST(sm_cli, sm_run_tool) {
   std::vector<char*> argv2;
   for (auto& x : bad) argv2.push_back(x.data());
   ::testing::internal::CaptureStderr();
-  EXPECT_EQ(t->main(int(argv2.size()), argv2.data()), 1);
+  EXPECT_EQ(t->main(int(argv2.size()), argv2.data()), 2);  // an unknown --gpu is an option error
   EXPECT_NE(::testing::internal::GetCapturedStderr().find("unknown shipped GPU configuration 'GTX480'"), std::string::npos);
 }
 
