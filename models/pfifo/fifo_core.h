@@ -30,7 +30,8 @@ struct error_record {
   err_type type = err_type::none;
   uint32_t code = 0;
   uint32_t word = 0;      // offending pushbuffer word, or method parameter
-  uint64_t position = 0;  // dma_get of the offending word (pusher errors)
+  uint64_t position = 0;  // dma_get of the offending word, or the IB entry's address (pusher errors)
+  bool ib_entry = false;  // pusher error on an IB entry (position is the entry's address)
   uint32_t subc = 0, mthd = 0;  // puller errors
   uint64_t time_ps = 0;
 };
@@ -148,6 +149,7 @@ struct channel {
   // pusher (dma-pusher.rst state)
   uint64_t dma_put = 0, dma_get = 0, dma_limit = 0xffffffff, dma_mget = 0, subr_return = 0;
   uint64_t err_pos = 0;  // position of the word being processed (error latch)
+  bool err_ib = false;   // ... and whether it is an IB entry
   bool subr_active = false, nonmain = false;
   uint64_t ib_address = 0;
   uint32_t ib_order = 0, ib_get = 0, ib_put = 0;
@@ -183,6 +185,7 @@ struct channel {
   uint64_t blocked_until = 0;
   uint64_t wait_start = 0;
   bool waiting_engine = false;
+  unsigned push_idle = 0;  // pusher steps since it last pushed a method (scheduling: see run())
   channel_stats stats;
 };
 
@@ -192,7 +195,8 @@ struct core_config {
   unsigned cache_depth = 128;      // CACHE entries per channel
   unsigned burst_words = 32;       // pusher fetch burst
   uint64_t method_cost_ps = 1000;  // puller time per method
-  uint64_t word_cost_ps = 0;       // pusher time per word beyond the fetch latency
+  uint64_t word_cost_ps = 1000;    // pusher time per step (word or IB entry), on top of any fetch latency: never 0,
+                                   // so that a channel spinning in a jump loop advances time
   uint64_t acquire_retry_ps = 1000000;     // 1 us
   uint64_t acquire_timeout_ps = 10000000000ull;  // 10 ms
   uint64_t timeslice_ps = 100000000;  // 100 us
@@ -293,12 +297,19 @@ class fifo_core {
   uint64_t ramfc_loads = 0, ramfc_saves = 0;
   std::vector<std::string> ramfc_problems;  // RAMFC/runlist memory errors (modelled errors of the component)
   std::function<void(unsigned ch)> on_load;  // a channel was loaded (the component drops its DMA object cache)
-  // Acknowledge the oldest latched error: its channel resumes.
+  // Acknowledge the oldest latched error: its channel resumes. A pusher error resumes at the word
+  // (or IB entry) after the offending one: MEM_FAULT is raised before dma_get / ib_get advance
+  // (dma-pusher.rst), so acknowledging it steps past the word, which is not fetched again.
   void ack_error();
   // An asynchronous engine finished: channels waiting for it (blocked until never) re-check.
   void engine_finished();
   const std::deque<error_record>& errors() const { return errors_; }
+  // The first log_capacity errors raised (a channel that keeps faulting keeps no per-fault state);
+  // errors_raised counts them all.
+  static constexpr size_t log_capacity = 4096;
   const std::vector<error_record>& error_log() const { return log_; }
+  uint64_t errors_raised = 0;
+  std::function<void(const error_record&)> on_error;  // every raised error (traces)
 
   // Runs channels until `until`, or until nothing can progress. Returns the time at which
   // something may next happen (never when every channel is idle or stopped).
@@ -344,6 +355,8 @@ class fifo_core {
   void cache_push(channel& c, uint32_t subc, uint32_t mthd, uint32_t data, bool ni);
   // Puller: executes the method at the head of the cache. Throws fault or blocked.
   void puller_step(channel& c, const cache_entry& e, uint64_t& now);
+  // The semaphore methods (0x10-0x1c, 0x60-0x6c) of puller_step. Throws fault or blocked.
+  void semaphore_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
   void wait_engine_idle(channel& c, unsigned eng, uint64_t now);
   void submit(channel& c, unsigned eng, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
   void retry_acquire(channel& c, uint64_t& now);

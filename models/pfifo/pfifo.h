@@ -38,11 +38,12 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   sc_core::sc_out<bool> irq{"irq"};
 
   // --- parameters ---
-  gpuvp::param<std::string> generation{this, "generation", "G84", "GPU generation: NV3 NV4 NV10 NV11 NV1A NV25 NV40 G80 G84 GT215 MCP89 GF100"};
+  gpuvp::param<std::string> generation{this, "generation", "G84", "GPU generation: NV3 NV4 NV10 NV1A NV11 NV25 NV40 G80 G84 GT215 MCP89 GF100"};
   gpuvp::param<uint64_t> channels{this, "channels", 8, "number of channels", 1, 128};
   gpuvp::param<uint64_t> cache_depth{this, "cache_depth", 128, "CACHE entries per channel", 1, 65536};
   gpuvp::param<uint64_t> burst_bytes{this, "burst_bytes", 128, "pusher fetch burst in bytes (multiple of 4)", 4, 4096};
   gpuvp::param<sc_core::sc_time> method_cost{this, "method_cost", sc_core::sc_time(1, sc_core::SC_NS), "puller time per method", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> word_cost{this, "word_cost", sc_core::sc_time(1, sc_core::SC_NS), "pusher time per step (pushbuffer word or IB entry) on top of fetch latency; at least 1 ps, so a channel spinning in a jump loop advances time", sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<sc_core::sc_time> acquire_retry{this, "acquire_retry", sc_core::sc_time(1, sc_core::SC_US), "interval between semaphore acquire retries", sc_core::sc_time(1, sc_core::SC_NS), sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<sc_core::sc_time> acquire_timeout{this, "acquire_timeout", sc_core::sc_time(10, sc_core::SC_MS), "pending acquire time after which ACQUIRE_TIMEOUT is raised (seed: not REd)", sc_core::SC_ZERO_TIME, gpuvp::max_time()};
   gpuvp::param<sc_core::sc_time> timeslice{this, "timeslice", sc_core::sc_time(100, sc_core::SC_US), "channel timeslice when several channels are busy", sc_core::sc_time(1, sc_core::SC_NS), sc_core::sc_time(1, sc_core::SC_SEC)};

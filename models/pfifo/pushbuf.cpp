@@ -9,7 +9,7 @@ namespace {
 struct gen_entry { const char* name; gen g; };
 constexpr gen_entry gens[] = {
     {"NV1", gen::nv1},     {"NV3", gen::nv3},     {"NV4", gen::nv4},     {"NV10", gen::nv10},
-    {"NV11", gen::nv11},   {"NV1A", gen::nv1a},   {"NV25", gen::nv25},   {"NV40", gen::nv40},
+    {"NV1A", gen::nv1a},   {"NV11", gen::nv11},   {"NV25", gen::nv25},   {"NV40", gen::nv40},
     {"G80", gen::g80},     {"G84", gen::g84},     {"GT215", gen::gt215}, {"MCP89", gen::mcp89},
     {"GF100", gen::gf100},
 };
@@ -113,13 +113,13 @@ command decode_header(uint32_t w, const decode_mode& m) {
   if ((w & 0xe0000003) == 0x20000000 && dma) {
     c.kind = cmd_kind::old_jump;
     c.target = w & 0x1fffffff;
-  } else if ((w & 3) == 1 && dma && m.g >= gen::nv11) {
+  } else if ((w & 3) == 1 && dma && m.g >= gen::nv1a) {
     c.kind = cmd_kind::jump;
     c.target = w & 0xfffffffc;
-  } else if ((w & 3) == 2 && dma && m.g >= gen::nv11) {
+  } else if ((w & 3) == 2 && dma && m.g >= gen::nv1a) {
     c.kind = cmd_kind::call;
     c.target = w & 0xfffffffc;
-  } else if (w == 0x00020000 && dma && m.g >= gen::nv11) {
+  } else if (w == 0x00020000 && dma && m.g >= gen::nv1a) {
     c.kind = cmd_kind::ret;
   } else if ((w & 0xe0030003) == 0) {
     c = methods(cmd_kind::increasing, w);

@@ -9,11 +9,10 @@
 
 namespace gpuvp::pfifo {
 
-// GPU generations, ordered by chipset number so `g >= gen::g84` reads like the seed.
-enum class gen : uint32_t {
-  nv1 = 0x01, nv3 = 0x03, nv4 = 0x04, nv10 = 0x10, nv11 = 0x11, nv1a = 0x1a, nv25 = 0x25,
-  nv40 = 0x40, g80 = 0x50, g84 = 0x84, gt215 = 0xa3, mcp89 = 0xaf, gf100 = 0xc0,
-};
+// GPU generations in envytools' order, so that `g >= gen::nv1a` reads like the seed's ranges. It is
+// not the chipset number: envytools orders the NV10 family NV10, NV15, NV1A, NV11, NV17, ..., so
+// `NV1A-` includes NV11 and `NV11:GF100` excludes NV1A. The values are ranks, never chipset ids.
+enum class gen : uint32_t { nv1 = 1, nv3, nv4, nv10, nv1a, nv11, nv25, nv40, g80, g84, gt215, mcp89, gf100 };
 inline bool operator<(gen a, gen b) { return uint32_t(a) < uint32_t(b); }
 inline bool operator>=(gen a, gen b) { return uint32_t(a) >= uint32_t(b); }
 // "NV4", "g84", "GF100"...; nullopt if unknown.

@@ -1,3 +1,4 @@
+// The .pb workload run like a driver (channel set-up, kicks, interrupt service) and its checks.
 #include "workload.h"
 
 #include <fstream>
@@ -11,323 +12,11 @@
 #include "pb_text.h"
 #include "pfifo.h"
 
+#include "workload_decl.h"
+
 namespace gpuvp::pfifo {
 
-namespace {
-
-struct chan_decl {
-  unsigned id = 0;
-  bool ib = false, big_endian = false, declared = false;
-  uint64_t pb = 0, ib_addr = 0, inst = 0, limit = 0xffffffff;
-  uint32_t order = 4, sli_mask = 0;
-  bool sli = false;
-  std::vector<uint32_t> stream;  // DMA mode main stream
-  struct ib_ent { uint64_t addr; uint32_t len; bool nonmain; };
-  std::vector<ib_ent> ibs;
-  uint64_t next_free = 0;  // IB mode: where the next block goes (offset from pb)
-};
-struct dmaobj_decl { unsigned ch; uint32_t sel, cls; unsigned target, rights; uint64_t base, limit; };
-struct object_decl { unsigned ch; uint32_t handle; unsigned engine; uint32_t sel; };
-struct mem_decl { uint64_t addr; bool vram; std::vector<uint32_t> words; };
-struct expect_decl { int line; std::string kind; unsigned ch = 0; uint64_t addr = 0; uint32_t value = 0; bool vram = false;
-                     err_type type = err_type::none; int code = -1; };
-struct seen_error { unsigned ch; err_type type; uint32_t code, word; uint64_t pos; };
-
-err_type parse_err_type(const std::string& s) {
-  for (auto t : {err_type::dma_pusher, err_type::cache_error, err_type::semaphore, err_type::acquire_timeout})
-    if (s == err_type_name(t)) return t;
-  return err_type::none;
-}
-
-class pb_workload : public gpuvp::workload {
- public:
-  std::string origin;
-  gen g = gen::g84;
-  uint64_t timeout_ps = 50000000000ull;  // 50 ms
-  uint64_t poll_ps = 2000000;            // 2 us
-  std::map<unsigned, chan_decl> chans;
-  std::vector<dmaobj_decl> dmaobjs;
-  std::vector<object_decl> objects;
-  std::vector<mem_decl> mems;
-  std::vector<expect_decl> expects;
-  // results of the run
-  std::vector<seen_error> errors;
-  uint64_t notifies = 0;
-  std::vector<std::string> run_problems;
-  bool finished = false;
-
-  void run(platform& p, host_port& h) override;
-  int check(platform& p, std::ostream& os) override;
-};
-
-// G80:GF100 layout written by the loader (nouveau's channel set-up; docs/formats/pushbuffer.md):
-// RAMFC at instance + 0 (G80) / + 0x5400 (G84+, after the engine contexts, the page directory
-// at 0x200 and the CACHE area at 0x4400), the pushbuffer DMA object at selector 0x600 (instance
-// + 0x6000, clear of both layouts), the runlist at VRAM 0xfff000.
-constexpr uint64_t g84_ramfc_offset = 0x5400, g84_cache_offset = 0x4400, runlist_address = 0xfff000;
-constexpr uint32_t pb_selector_g80 = 0x600;
-// NV4:G80 (nouveau's nv04..nv40 fifo): one RAMFC record per channel at RAMIN + 0x20000 (NV40's
-// nouveau address; above the default RAMHT at 0x10000-0x17fff), 32 records at most.
-constexpr uint64_t nv04_ramfc_offset = 0x20000;
-constexpr unsigned nv04_max_channels = 32;
-bool nv04_family(gen g) { return g >= gen::nv4 && g < gen::g80; }
-
-uint64_t num(const std::string& t, const std::string& what) {
-  try {
-    return parse_u64(t);
-  } catch (const std::exception&) {
-    throw std::runtime_error("'" + t + "' is not a valid " + what);
-  }
-}
-
-}  // namespace
-
-std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, const std::string& origin) {
-  auto w = std::make_unique<pb_workload>();
-  w->origin = origin;
-  // Default generation: the configured pfifo's.
-  for (const auto& d : config::global().declarations())
-    if (d.path == "pfifo.generation")
-      if (auto g = parse_gen(d.value)) w->g = *g;
-  std::istringstream in(text);
-  std::string line;
-  int n = 0;
-  chan_decl* block = nullptr;
-  bool block_main = false, block_nonmain = false;
-  uint64_t block_at = 0;
-  bool block_placed = false;
-  std::vector<uint32_t> block_words;
-  int block_line = 0;
-  auto chan = [&](const std::string& t) -> chan_decl& {
-    const uint64_t id = num(t, "channel number");
-    if (id >= 128) throw std::runtime_error("channel " + t + " is not below 128");
-    auto& c = w->chans[unsigned(id)];
-    c.id = unsigned(id);
-    return c;
-  };
-  while (std::getline(in, line)) {
-    ++n;
-    try {
-      if (block) {
-        std::istringstream ls(line.substr(0, line.find('#')));
-        std::string first;
-        ls >> first;
-        if (first == "end") {
-          if (block_placed) {
-            w->mems.push_back({block_at, true, block_words});
-            if (block->ib && block_main) block->ibs.push_back({block_at, uint32_t(block_words.size()), block_nonmain});
-          } else if (block->ib) {
-            const uint64_t at = block->pb + block->next_free;
-            w->mems.push_back({at, true, block_words});
-            block->ibs.push_back({at, uint32_t(block_words.size()), block_nonmain});
-            block->next_free += 4 * block_words.size();
-          } else {
-            block->stream.insert(block->stream.end(), block_words.begin(), block_words.end());
-          }
-          block = nullptr;
-          continue;
-        }
-        assemble_line(line, w->g, block_words);
-        continue;
-      }
-      std::istringstream ls(line.substr(0, line.find('#')));
-      std::vector<std::string> t;
-      for (std::string x; ls >> x;) t.push_back(x);
-      if (t.empty()) continue;
-      auto need = [&](size_t k, const char* usage) {
-        if (t.size() < k) throw std::runtime_error("'" + t[0] + "' needs " + usage);
-      };
-      auto opt = [&](size_t from, const std::string& key) -> const std::string* {
-        for (size_t i = from; i + 1 < t.size(); ++i)
-          if (t[i] == key) return &t[i + 1];
-        return nullptr;
-      };
-      if (t[0] == "gen") {
-        need(2, "a generation");
-        auto g = parse_gen(t[1]);
-        if (!g) throw std::runtime_error("unknown generation '" + t[1] + "'");
-        w->g = *g;
-      } else if (t[0] == "compute") {
-        // Platform configuration only (overlay_for): the compute component and the compute class.
-        need(2, "a kernelslist.g");
-        if (t.size() != 2 && !(t.size() == 4 && t[2] == "engine"))
-          throw std::runtime_error("usage: compute KERNELSLIST [engine ID]");
-        if (t.size() == 4 && num(t[3], "engine id") >= 32) throw std::runtime_error("engine id is not below 32");
-      } else if (t[0] == "timeout") {
-        need(2, "a time");
-        std::string rest = line.substr(line.find("timeout") + 7);
-        rest = rest.substr(0, rest.find('#'));
-        w->timeout_ps = uint64_t(parse_time(rest).to_seconds() * 1e12);
-      } else if (t[0] == "channel") {
-        need(2, "a channel number");
-        auto& c = chan(t[1]);
-        c.declared = true;
-        c.pb = 0x2000000 + 0x40000 * uint64_t(c.id);
-        c.ib_addr = c.pb + 0x30000;
-        c.inst = 0x1000000 + 0x20000 * uint64_t(c.id);
-        for (size_t i = 2; i < t.size(); ++i) {
-          if (t[i] == "dma") c.ib = false;
-          else if (t[i] == "ib") c.ib = true;
-          else if (t[i] == "big_endian") c.big_endian = true;
-          else if (i + 1 < t.size() && t[i] == "pb") c.pb = num(t[++i], "pushbuffer address");
-          else if (i + 1 < t.size() && t[i] == "ibaddr") c.ib_addr = num(t[++i], "IB address");
-          else if (i + 1 < t.size() && t[i] == "order") c.order = uint32_t(num(t[++i], "IB order"));
-          else if (i + 1 < t.size() && t[i] == "limit") c.limit = num(t[++i], "DMA limit");
-          else if (i + 1 < t.size() && t[i] == "inst") c.inst = num(t[++i], "channel structure address");
-          else if (i + 1 < t.size() && t[i] == "sli") { c.sli = true; c.sli_mask = uint32_t(num(t[++i], "SLI mask")); }
-          else throw std::runtime_error("unknown channel option '" + t[i] + "'");
-        }
-        if (c.order > 20) throw std::runtime_error("IB order " + std::to_string(c.order) + " is above 20");
-        if (c.inst & 0xfff) throw std::runtime_error("channel structure address must be 4 KiB aligned");
-      } else if (t[0] == "dmaobj") {
-        need(3, "CHANNEL SELECTOR [target vram|sys|vm] [base B] [limit L] [class C] [rights rw|ro|wo]");
-        dmaobj_decl d{unsigned(num(t[1], "channel")), uint32_t(num(t[2], "selector")), 0x3d, 1, 0, 0, 0xffffffff};
-        if (d.sel == 0 || d.sel > 0xffff) throw std::runtime_error("selector " + t[2] + " is not in 1..0xffff");
-        if (auto* v = opt(3, "target")) {
-          if (*v == "vram") d.target = 1;
-          else if (*v == "sys") d.target = 2;
-          else if (*v == "vm") d.target = 0;
-          else throw std::runtime_error("unknown target '" + *v + "' (vram, sys, vm)");
-        }
-        if (auto* v = opt(3, "base")) d.base = num(*v, "base");
-        if (auto* v = opt(3, "limit")) d.limit = num(*v, "limit");
-        if (auto* v = opt(3, "class")) d.cls = uint32_t(num(*v, "class"));
-        if (auto* v = opt(3, "rights")) {
-          if (*v == "rw") d.rights = 0;
-          else if (*v == "ro") d.rights = 1;
-          else if (*v == "wo") d.rights = 2;
-          else throw std::runtime_error("unknown rights '" + *v + "' (rw, ro, wo)");
-        }
-        w->dmaobjs.push_back(d);
-      } else if (t[0] == "object") {
-        need(6, "CHANNEL HANDLE engine E sel SELECTOR");
-        object_decl o{unsigned(num(t[1], "channel")), uint32_t(num(t[2], "handle")), 0, 0};
-        const auto* e = opt(3, "engine");
-        const auto* s = opt(3, "sel");
-        if (!e || !s) throw std::runtime_error("'object' needs engine E and sel SELECTOR");
-        o.engine = unsigned(num(*e, "engine id"));
-        o.sel = uint32_t(num(*s, "selector"));
-        w->objects.push_back(o);
-      } else if (t[0] == "mem" || t[0] == "vram") {
-        need(3, "ADDRESS WORD...");
-        mem_decl m{num(t[1], "address"), t[0] == "vram", {}};
-        for (size_t i = 2; i < t.size(); ++i) {
-          const uint64_t v = num(t[i], "word");
-          if (v > 0xffffffffull) throw std::runtime_error("word " + t[i] + " does not fit in 32 bits");
-          m.words.push_back(uint32_t(v));
-        }
-        w->mems.push_back(m);
-      } else if (t[0] == "push") {
-        need(2, "a channel number");
-        block = &chan(t[1]);
-        if (!block->declared) throw std::runtime_error("channel " + t[1] + " is not declared (channel N ...)");
-        block_words.clear();
-        block_line = n;
-        block_main = true;
-        block_nonmain = false;
-        block_placed = false;
-        for (size_t i = 2; i < t.size(); ++i) {
-          if (t[i] == "nonmain") block_nonmain = true;
-          else if (t[i] == "at" && i + 1 < t.size()) {
-            block_placed = true;
-            block_main = false;
-            block_at = num(t[++i], "offset");
-          } else if (t[i] == "submit") block_main = true;
-          else throw std::runtime_error("unknown push option '" + t[i] + "'");
-        }
-      } else if (t[0] == "expect") {
-        need(2, "what to expect");
-        expect_decl e;
-        e.line = n;
-        e.kind = t[1];
-        if (e.kind == "mem" || e.kind == "vram") {
-          need(4, "ADDRESS VALUE");
-          e.vram = e.kind == "vram";
-          e.addr = num(t[2], "address");
-          e.value = uint32_t(num(t[3], "value"));
-        } else if (e.kind == "ref") {
-          need(4, "CHANNEL VALUE");
-          e.ch = unsigned(num(t[2], "channel"));
-          e.value = uint32_t(num(t[3], "value"));
-        } else if (e.kind == "error") {
-          need(4, "CHANNEL TYPE [CODE]");
-          e.ch = unsigned(num(t[2], "channel"));
-          e.type = parse_err_type(t[3]);
-          if (e.type == err_type::none)
-            throw std::runtime_error("unknown error type '" + t[3] + "' (DMA_PUSHER, CACHE_ERROR, SEMAPHORE, ACQUIRE_TIMEOUT)");
-          if (t.size() >= 5) {
-            e.code = -2;
-            for (uint32_t c = 1; c <= 6; ++c)
-              if (t[4] == err_code_name(w->g, e.type, c)) e.code = int(c);
-            if (e.code == -2) e.code = int(num(t[4], "error code"));
-          }
-        } else if (e.kind == "hang") {
-          need(3, "CHANNEL");
-          e.ch = unsigned(num(t[2], "channel"));
-        } else if (e.kind == "notify") {
-          e.value = t.size() >= 3 ? uint32_t(num(t[2], "count")) : 1;
-        } else if (e.kind == "no-errors") {
-        } else {
-          throw std::runtime_error("unknown expectation '" + e.kind + "' (mem, vram, ref, error, hang, notify, no-errors)");
-        }
-        w->expects.push_back(e);
-      } else {
-        throw std::runtime_error("unknown statement '" + t[0] + "'");
-      }
-    } catch (const asm_error& e) {
-      throw std::runtime_error(origin + ":" + std::to_string(n) + ": " + e.what());
-    } catch (const std::runtime_error& e) {
-      throw std::runtime_error(origin + ":" + std::to_string(n) + ": " + e.what());
-    }
-  }
-  if (block) throw std::runtime_error(origin + ":" + std::to_string(block_line) + ": 'push' block without 'end'");
-  if (w->g >= gen::gf100)
-    for (auto& [id, c] : w->chans)
-      if (c.declared && !c.ib)
-        throw std::runtime_error(origin + ": channel " + std::to_string(id) + ": GF100 channels use IB mode in this format");
-  for (auto& [id, c] : w->chans)
-    if (c.ib && c.ibs.size() >= (size_t(1) << c.order))
-      throw std::runtime_error(origin + ": channel " + std::to_string(id) + ": " + std::to_string(c.ibs.size()) +
-                               " IB entries do not fit in 2^" + std::to_string(c.order) + " - 1");
-  if (nv04_family(w->g)) {
-    // NV4:G80 RAMFC has DMA_PUT/GET, DMA_INSTANCE, DMA_FETCH (big-endian from NV11): no IB, no
-    // DMA limit (the pushbuffer object's own limit), no SLI.
-    for (auto& [id, c] : w->chans) {
-      const std::string what = origin + ": channel " + std::to_string(id) + ": ";
-      if (!c.declared) continue;
-      if (c.ib) throw std::runtime_error(what + "IB mode needs G80 or later");
-      if (c.limit != 0xffffffff) throw std::runtime_error(what + "'limit' needs G80 or later (NV4-style RAMFC has no DMA_LIMIT)");
-      if (c.sli) throw std::runtime_error(what + "'sli' needs G80 or later (NV4-style RAMFC has no SLI word)");
-      if (c.big_endian && w->g < gen::nv11) throw std::runtime_error(what + "big-endian channels exist from NV11");
-      if (id >= nv04_max_channels) throw std::runtime_error(what + "MODE enables channels 0-31 only");
-    }
-    const uint64_t end = nv04_ramfc_offset + nv04_max_channels * nv04_ramfc::of(w->g)->size;
-    for (const auto& d : w->dmaobjs) {
-      const uint64_t at = uint64_t(d.sel) * 16;
-      if (at + 12 > nv04_ramfc_offset && at < end)
-        throw std::runtime_error(origin + ": dmaobj selector " + hex_string(d.sel) + " overlaps RAMFC (RAMIN " +
-                                 hex_string(nv04_ramfc_offset) + "-" + hex_string(end - 1) + ")");
-    }
-  }
-  if (w->g >= gen::g80 && w->g < gen::gf100)
-    for (const auto& d : w->dmaobjs) {
-      const uint64_t at = uint64_t(d.sel) * 16, ramfc_at = w->g >= gen::g84 ? g84_ramfc_offset : 0;
-      if ((at + 24 > ramfc_at && at < ramfc_at + ramfc::size(w->g)) || d.sel == pb_selector_g80)
-        throw std::runtime_error(origin + ": dmaobj selector " + hex_string(d.sel) + " overlaps the channel's RAMFC or the pushbuffer object (selector 0x600)");
-    }
-  for (auto& o : w->objects)
-    if (!w->chans.count(o.ch) || !w->chans[o.ch].declared)
-      throw std::runtime_error(origin + ": object " + std::to_string(o.handle) + " names undeclared channel " + std::to_string(o.ch));
-  return w;
-}
-
-std::unique_ptr<gpuvp::workload> load_pb_workload(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error(path + ": cannot open workload");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_pb_workload(ss.str(), path);
-}
+using namespace pbw;
 
 void pb_workload::run(platform& p, host_port& h) {
   auto all = p.all_of<::pfifo_component>();
@@ -372,9 +61,18 @@ void pb_workload::run(platform& p, host_port& h) {
   const bool ramfc = g80 && g < gen::gf100;
   const uint32_t pb_sel = ramfc ? pb_selector_g80 : 1;
   // Memory, DMA objects (the pushbuffer one covers all of VRAM), RAMHT, pushbuffers.
-  for (const auto& m : mems) h.poke((m.vram ? vram : 0) + m.addr, m.words.data(), unsigned(4 * m.words.size()));
+  // Pushbuffer words and IB entries in the endianness the pusher reads them with: the channel's
+  // big-endian switch before G80, the global pfifo.big_endian from G80 (dma-pusher.rst).
+  auto be = [&](const chan_decl& c) { return g >= gen::g80 ? bool(pf.big_endian.get()) : c.big_endian; };
+  auto poke_words = [&](uint64_t a, std::vector<uint32_t> w, bool swap) {
+    if (swap)
+      for (auto& x : w) x = __builtin_bswap32(x);
+    h.poke(a, w.data(), unsigned(4 * w.size()));
+  };
+  for (const auto& m : mems)
+    poke_words((m.vram ? vram : 0) + m.addr, m.words, m.pb_channel >= 0 && be(chans[unsigned(m.pb_channel)]));
   for (auto& [id, c] : chans)
-    if (c.declared) write_dmaobj({id, pb_sel, 0x3d, 1, 0, 0, 0x3fffffff});
+    if (c.declared) write_dmaobj({id, pb_sel, 0x3d, c.sysram ? 2u : 1u, 0, 0, 0x3fffffff});  // VRAM or SYSRAM [0, 1 GiB)
   for (const auto& d : dmaobjs) write_dmaobj(d);
   const unsigned bits = ramht_bits(uint32_t(pf.ramht_size.get()));
   for (const auto& o : objects) {
@@ -386,14 +84,18 @@ void pb_workload::run(platform& p, host_port& h) {
     poke32(base + idx * 8 + 4, ramht_context(g, o.engine, o.sel, o.ch));
   }
   // GF100's VM is not modelled (virtual = host physical): IB entries and the IB carry host addresses.
-  const uint64_t bias = g >= gen::gf100 ? vram : 0;
+  auto bias = [&](const chan_decl& c) { return g >= gen::gf100 && !c.sysram ? vram : 0; };
   for (auto& [id, c] : chans) {
     if (!c.declared) continue;
-    if (!c.ib) h.poke(vram + c.pb, c.stream.data(), unsigned(4 * c.stream.size()));
+    const uint64_t at = c.sysram ? 0 : vram;  // where the channel's pushbuffer object points
+    if (!c.ib) poke_words(at + c.pb, c.stream, be(c));
     for (size_t i = 0; i < c.ibs.size(); ++i) {
       uint32_t w[2];
-      encode_ib({bias + c.ibs[i].addr, c.ibs[i].len, c.ibs[i].nonmain, false, false}, w[0], w[1]);
-      h.poke(vram + c.ib_addr + 8 * i, w, 8);
+      const auto& e = c.ibs[i];
+      if (e.raw) w[0] = e.w0, w[1] = e.w1;
+      else encode_ib({bias(c) + e.addr, e.len, e.nonmain, false, false}, w[0], w[1]);
+      const uint32_t slot = uint32_t(c.ib_start + i) & ((1u << c.order) - 1);  // `ibstart`: the ring wraps
+      poke_words(at + c.ib_addr + 8 * uint64_t(slot), {w[0], w[1]}, be(c));
     }
   }
   if (ramfc) {
@@ -410,6 +112,8 @@ void pb_workload::run(platform& p, host_port& h) {
       auto set = [&](uint32_t off, uint32_t v) { f[off / 4] = v; };
       if (c.ib) {
         set(ramfc::dma_fetch, 0x403f6078);  // nouveau's IB channel value: bit 30 IB_ENABLE
+        set(ramfc::ib_get, c.ib_start);
+        set(ramfc::ib_put, c.ib_start);
         set(ramfc::ib_address_low, uint32_t(c.ib_addr));
         set(ramfc::ib_config, (uint32_t(c.ib_addr >> 32) & 0xff) | c.order << 16);
       } else {
@@ -485,8 +189,8 @@ void pb_workload::run(platform& p, host_port& h) {
     h.write32(reg_at(pf.chan_inst), uint32_t(c.inst >> 12));  // channel descriptor: VRAM target
     h.write32(reg_at(pf.chan_pb_dma), pb_sel);
     h.write32(reg_at(pf.chan_limit), uint32_t(c.limit));
-    h.write32(reg_at(pf.chan_ib_lo), uint32_t(bias + c.ib_addr));
-    h.write32(reg_at(pf.chan_ib_hi), uint32_t((bias + c.ib_addr) >> 32));
+    h.write32(reg_at(pf.chan_ib_lo), uint32_t(bias(c) + c.ib_addr));
+    h.write32(reg_at(pf.chan_ib_hi), uint32_t((bias(c) + c.ib_addr) >> 32));
     h.write32(reg_at(pf.chan_ib_order), c.order);
     h.write32(reg_at(pf.chan_get), c.ib ? 0 : uint32_t(c.pb));  // IB mode: DMA_GET = DMA_PUT = 0 until the first entry
     h.write32(reg_at(pf.chan_ctrl), 1u | uint32_t(c.ib) << 1 | uint32_t(c.big_endian) << 2 | uint32_t(c.sli) << 3 | (c.sli_mask & 0xfff) << 16);
@@ -495,7 +199,7 @@ void pb_workload::run(platform& p, host_port& h) {
     if (!c.declared) continue;
     const uint64_t u = userd + uint64_t(id) * pf.userd_stride();
     if (c.ib) {
-      h.write32(u + ::pfifo_component::u_ib_put, uint32_t(c.ibs.size()));
+      h.write32(u + ::pfifo_component::u_ib_put, uint32_t(c.ib_start + c.ibs.size()) & ((1u << c.order) - 1));
     } else {
       h.write32(u + ::pfifo_component::u_dma_put_high, 0);
       h.write32(u + ::pfifo_component::u_dma_put, uint32_t(c.pb + 4 * c.stream.size()));
@@ -505,26 +209,30 @@ void pb_workload::run(platform& p, host_port& h) {
   // (The PMC INTR bit is left latched: writing it from the host thread makes a second driver
   // of host_irq in the current platform; the workload polls PFIFO's own INTR instead.)
   const uint64_t start = uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e12);
-  std::string last_busy;
+  std::vector<std::pair<unsigned, uint32_t>> busy_list;  // channel, CHAN_STATUS
   for (;;) {
     h.wait(sc_core::sc_time(double(poll_ps), sc_core::SC_PS));
     const uint32_t intr = h.read32(reg_at(pf.intr));
     if (intr & fifo_core::intr_notify) ++notifies;
-    while (h.read32(reg_at(pf.err_pending))) {
+    // The errors latched now, and no more: a channel that faults again at once waits for the next
+    // poll, so this loop ends and the timeout below is always reached.
+    for (uint32_t k = 0, pending = h.read32(reg_at(pf.err_pending)); k < pending; ++k) {
       seen_error e{h.read32(reg_at(pf.err_channel)), err_type(h.read32(reg_at(pf.err_kind))), h.read32(reg_at(pf.err_code)),
                    h.read32(reg_at(pf.err_word)), uint64_t(h.read32(reg_at(pf.err_pos_hi))) << 32 | h.read32(reg_at(pf.err_pos_lo))};
-      errors.push_back(e);
+      if (errors.size() < max_recorded_errors) errors.push_back(e);
+      else ++errors_dropped;
       h.write32(reg_at(pf.err_ack), 1);
     }
     if (intr) h.write32(reg_at(pf.intr), intr);
     bool busy = false;
+    busy_list.clear();
     for (auto& [id, c] : chans) {
       if (!c.declared) continue;
       h.write32(reg_at(pf.chan_sel), id);
       const uint32_t st = h.read32(reg_at(pf.chan_status));
       if ((st & 1) && !(st & 0x20)) {
         busy = true;
-        last_busy = "channel " + std::to_string(id) + " CHAN_STATUS " + hex_string(st);
+        busy_list.emplace_back(id, st);
       }
     }
     if (!busy && !h.read32(reg_at(pf.err_pending))) {
@@ -532,7 +240,15 @@ void pb_workload::run(platform& p, host_port& h) {
       break;
     }
     if (uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e12) - start > timeout_ps) {
-      run_problems.push_back("channels still busy after the workload timeout (" + last_busy + ")");
+      std::string what;
+      for (const auto& [id, st] : busy_list) {
+        h.write32(reg_at(pf.chan_sel), id);
+        what += std::string(what.empty() ? "" : ", ") + "channel " + std::to_string(id) + " (CHAN_STATUS " + hex_string(st) +
+                ", DMA_GET " + hex_string(h.read32(reg_at(pf.chan_get))) + ")";
+      }
+      run_problems.push_back("still busy after the workload timeout of " +
+                             sc_core::sc_time(double(timeout_ps), sc_core::SC_PS).to_string() + ": " + what);
+      timed_out = true;
       break;
     }
   }
@@ -556,6 +272,20 @@ void pb_workload::run(platform& p, host_port& h) {
   for (const auto& e : expects)
     if (e.kind == "hang") ++hangs;
   pf.expected_hangs = hangs;
+  // `expect userd` / `expect ramfc`: the channel's state as a driver reads it at the end (RAMFC:
+  // G80:GF100 after the unload kick; before G80 as of the channel's last switch away).
+  for (auto& e : expects) {
+    if (e.kind == "userd") {
+      e.found = h.read32(userd + uint64_t(e.ch) * pf.userd_stride() + e.addr);
+      e.read = true;
+    } else if (e.kind == "ramfc") {
+      const auto& c = chans[e.ch];
+      const uint64_t a = ramfc ? vram + c.inst + (g >= gen::g84 ? g84_ramfc_offset : 0)
+                               : ramin + nv04_ramfc_offset + uint64_t(e.ch) * nv04_ramfc::of(g)->size;
+      e.found = peek32(a + e.addr);
+      e.read = true;
+    }
+  }
 }
 
 int pb_workload::check(platform& p, std::ostream& os) {
@@ -564,7 +294,9 @@ int pb_workload::check(platform& p, std::ostream& os) {
     os << origin << ": " << s << "\n";
     ++failed;
   }
-  if (failed) return failed;  // the expectations say nothing about a run that did not happen
+  // The expectations say nothing about a run that did not happen; a run that timed out did happen
+  // (the busy channel is named above) and its expectations are still checked.
+  if (failed && !timed_out) return failed;
   auto all = p.all_of<::pfifo_component>();
   if (all.empty()) return failed;
   ::pfifo_component& pf = *all.front();
@@ -592,11 +324,18 @@ int pb_workload::check(platform& p, std::ostream& os) {
       want_errors = true;
       bool found = false;
       for (size_t i = 0; i < errors.size() && !found; ++i)
-        if (!used[i] && errors[i].ch == e.ch && errors[i].type == e.type && (e.code < 0 || uint32_t(e.code) == errors[i].code))
+        if (!used[i] && errors[i].ch == e.ch && errors[i].type == e.type && (e.code < 0 || uint32_t(e.code) == errors[i].code) &&
+            (!e.has_word || errors[i].word == e.word) && (!e.has_pos || errors[i].pos == e.pos))
           found = used[i] = true;
       if (!found) {
         os << at << "expected " << err_type_name(e.type) << (e.code >= 0 ? "(" + err_code_name(g, e.type, uint32_t(e.code)) + ")" : "")
-           << " on channel " << e.ch << " was not raised\n";
+           << " on channel " << e.ch << (e.has_word ? " with word " + hex_string(e.word) : "")
+           << (e.has_pos ? " at " + hex_string(e.pos) : "") << " was not raised";
+        unsigned shown = 0;
+        for (const auto& r : errors)  // the first near misses: same channel and type
+          if (r.ch == e.ch && r.type == e.type && shown++ < 4)
+            os << "; " << err_code_name(g, r.type, r.code) << " word " << hex_string(r.word) << " at " << hex_string(r.pos) << " was";
+        os << "\n";
         ++failed;
       }
     } else if (e.kind == "hang") {
@@ -611,16 +350,30 @@ int pb_workload::check(platform& p, std::ostream& os) {
       }
     } else if (e.kind == "no-errors") {
       want_errors = true;
+    } else if (e.kind == "userd" || e.kind == "ramfc") {
+      if (!e.read) {
+        os << at << "expect " << e.kind << ": the run ended before the channel state was read\n";
+        ++failed;
+      } else if (e.found != e.value) {
+        os << at << "expect " << e.kind << " " << e.ch << " " << hex_string(e.addr) << " = " << hex_string(e.value) << ", got "
+           << hex_string(e.found) << "\n";
+        ++failed;
+      }
     }
   }
   (void)want_errors;
+  constexpr int shown_max = 20;  // a channel that keeps faulting gives a bounded report
+  int unexpected = 0;
   for (size_t i = 0; i < errors.size(); ++i)
-    if (!used[i]) {
+    if (!used[i] && ++unexpected <= shown_max) {
       const auto& r = errors[i];
       os << origin << ": unexpected " << err_type_name(r.type) << "(" << err_code_name(g, r.type, r.code) << ") on channel " << r.ch
          << ", word 0x" << std::hex << r.word << " at 0x" << r.pos << std::dec << "\n";
-      ++failed;
     }
+  if (unexpected > shown_max) os << origin << ": ... and " << (unexpected - shown_max) << " more unexpected errors\n";
+  if (errors_dropped)
+    os << origin << ": " << errors_dropped << " more errors after the first " << max_recorded_errors << " (not recorded)\n";
+  failed += unexpected + (errors_dropped ? 1 : 0);
   return failed;
 }
 

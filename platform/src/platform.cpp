@@ -5,6 +5,8 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 #include "gpuvp/host.h"
 #include "gpuvp/memory.h"
+#include "gpuvp/stats.h"
+#include "gpuvp/trace.h"
 
 namespace gpuvp {
 
@@ -36,6 +38,8 @@ platform::platform() {
   router_ = std::make_unique<router>("interconnect");
   pmc_ = std::make_unique<irq_controller>("pmc");
   host_ = std::make_unique<host>("host", *this);
+  log_suppressed_ = std::make_unique<gauge>("log.suppressed_lines", "log lines not written: identical messages beyond the logger's repeat limit",
+                                            [] { return double(logger::global().suppressed()); });
 
   auto& cfg = config::global();
   for (const auto& name : cfg.children("components")) {

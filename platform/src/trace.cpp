@@ -95,8 +95,9 @@ logger& logger::global() {
 void logger::reset() {
   default_ = max_ = log_level::warning;
   rules_.clear();
-  errors_ = warnings_ = 0;
+  errors_ = warnings_ = suppressed_ = 0;
   sink_ = nullptr;
+  repeats_.fill({});
 }
 
 namespace {
@@ -144,6 +145,22 @@ bool logger::enabled_for(const char* module_name, log_level level) const {
 void logger::write(const std::string& module, log_level level, const std::string& message) {
   if (level == log_level::error) ++errors_;
   if (level == log_level::warning) ++warnings_;
+  if (level == log_level::debug) {  // asked-for detail (one line per transaction): never limited
+    (sink_ ? *sink_ : std::cerr) << "[" << sc_core::sc_time_stamp().to_string() << "] debug: " << module << ": " << message << "\n";
+    return;
+  }
+  const std::hash<std::string_view> h;
+  const uint64_t key = h(module) * 31 + h(message) * 7 + uint64_t(level) + 1;
+  repeat& r = repeats_[key % repeats_.size()];
+  if (r.hash != key) r = {key, 0};
+  if (r.count >= repeat_limit) {
+    if (suppressed_++ == 0)
+      (sink_ ? *sink_ : std::cerr) << "[" << sc_core::sc_time_stamp().to_string() << "] " << level_name(level) << ": " << module
+                                    << ": (written " << repeat_limit << " times; further identical messages are not written, "
+                                    << "the statistic log.suppressed_lines counts them)\n";
+    return;
+  }
+  ++r.count;
   (sink_ ? *sink_ : std::cerr) << "[" << sc_core::sc_time_stamp().to_string() << "] " << level_name(level) << ": "
                                 << module << ": " << message << "\n";
 }

@@ -213,7 +213,7 @@ TEST_F(pfifo_platform, BadWorkloadNamesFileAndLine) {
   bad("gen NV40\nchannel 0 ib\npush 0\nend\n", "w.pb: channel 0: IB mode needs G80 or later");
   bad("gen NV40\nchannel 0 dma limit 0x100\n", "channel 0: 'limit' needs G80 or later");
   bad("gen NV25\nchannel 1 dma sli 3\n", "channel 1: 'sli' needs G80 or later");
-  bad("gen NV10\nchannel 0 dma big_endian\n", "channel 0: big-endian channels exist from NV11");
+  bad("gen NV10\nchannel 0 dma big_endian\n", "channel 0: big-endian channels exist from NV1A");
   bad("gen NV40\nchannel 0 dma\ndmaobj 0 0x20ff target vram base 0 limit 0xfff\n",
       "dmaobj selector 0x20ff overlaps RAMFC (RAMIN 0x20000-0x20fff)");
   bad("channel 0 ib order 1\npush 0\nend\npush 0\nend\n", "do not fit");

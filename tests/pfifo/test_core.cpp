@@ -353,6 +353,34 @@ TEST(pfifo_CoreSemaphores, BigEndianChannelNv1a) {
   EXPECT_EQ(e.bus.mem[0x300003], 0x44);
 }
 
+// envytools orders the NV10 family NV10, NV15, NV1A, NV11, NV17: the seed's `NV1A-` semaphore
+// methods exist on NV11 (its semaphore state is NV11:GF100), not on NV10.
+TEST(pfifo_CoreSemaphores, Nv11HasTheOldStyleSemaphoresNv10DoesNot) {
+  for (gen g : {gen::nv11, gen::nv10}) {
+    core_env e(g);
+    e.bus.words(e.cfg.ramin_base + 0x400, {0x00009002, 0xfff, 0x300003});  // class 2, WO, PT present
+    e.bus.objs[0x40] = {0x300000, 0xfff};
+    e.ramht_add(0, 0x140, 0, 0x40);
+    e.bus.w32(0x300010, 0x99);
+    // NV10 cannot even encode the names: write the headers as words (inc, subchannel 0, count 1).
+    e.push(0, "word " + std::to_string(hdr_inc(0, 0x60, 1)) + " 0x140\nword " + std::to_string(hdr_inc(0, 0x64, 1)) +
+                  " 0x10\nword " + std::to_string(hdr_inc(0, 0x6c, 1)) + " 0x55\nword " + std::to_string(hdr_inc(0, 0x68, 1)) +
+                  " 0x55\nword " + std::to_string(hdr_inc(0, 0x50, 1)) + " 7\n");
+    const auto got = e.run_ack();
+    if (g == gen::nv11) {
+      EXPECT_TRUE(got.empty()) << got.size();
+      EXPECT_EQ(e.bus.r32(0x300010), 0x55u);  // released, then acquired without waiting
+      EXPECT_EQ(e.core->chan(0).stats.semaphore_waits, 0u);
+    } else {
+      // Four methods the NV10 pusher does not know: DMA_PUSHER(INVALID_MTHD) each, and nothing written.
+      EXPECT_EQ(got, (errs{{err_type::dma_pusher, pusher_err::invalid_mthd}, {err_type::dma_pusher, pusher_err::invalid_mthd},
+                          {err_type::dma_pusher, pusher_err::invalid_mthd}, {err_type::dma_pusher, pusher_err::invalid_mthd}}));
+      EXPECT_EQ(e.bus.r32(0x300010), 0x99u);
+    }
+    EXPECT_EQ(e.core->chan(0).ref, 7u) << gen_name(g);
+  }
+}
+
 TEST(pfifo_CoreSemaphores, NewStyleG84) {
   core_env e(gen::g84);
   e.bus.objs[0x20] = {0x300000, 0xffff};
@@ -594,18 +622,20 @@ TEST(pfifo_CoreSemaphores, Gf100MaskLiteralHangsDefaultWaits) {
 // (in the pusher before GF100, as CACHE_ERROR(INVALID_MTHD) from the puller on GF100).
 // Expected presence: the seed's table, written out again here.
 TEST(pfifo_CoreGenerations, EveryLowMethodOnEveryGeneration) {
-  struct row { uint32_t m; uint32_t from, to; };  // chipset numbers, `to` exclusive
-  const row table[] = {{0x00, 0x01, 0x100}, {0x08, 0xc0, 0x100}, {0x10, 0x84, 0x100}, {0x14, 0x84, 0x100},
-                       {0x18, 0x84, 0x100}, {0x1c, 0x84, 0x100}, {0x20, 0x84, 0x100}, {0x24, 0x84, 0x100},
-                       {0x28, 0xaf, 0x100}, {0x2c, 0xaf, 0x100}, {0x50, 0x10, 0x100}, {0x60, 0x1a, 0xc0},
-                       {0x64, 0x1a, 0x100}, {0x68, 0x1a, 0x100}, {0x6c, 0x1a, 0x100}, {0x70, 0xc0, 0x100},
-                       {0x74, 0xc0, 0x100}, {0x78, 0xc0, 0x100}, {0x7c, 0xc0, 0x100}, {0x80, 0x40, 0x100}};
-  for (gen g : {gen::nv3, gen::nv4, gen::nv10, gen::nv11, gen::nv1a, gen::nv25, gen::nv40, gen::g80, gen::g84,
+  // Ranges in envytools' generation order (NV10, NV1A, NV11, ...): `NV1A-` includes NV11.
+  struct row { uint32_t m; gen from, to; };  // `to` exclusive; end = past GF100
+  const gen end = gen(uint32_t(gen::gf100) + 1);
+  const row table[] = {{0x00, gen::nv1, end},    {0x08, gen::gf100, end}, {0x10, gen::g84, end},   {0x14, gen::g84, end},
+                       {0x18, gen::g84, end},    {0x1c, gen::g84, end},   {0x20, gen::g84, end},   {0x24, gen::g84, end},
+                       {0x28, gen::mcp89, end},  {0x2c, gen::mcp89, end}, {0x50, gen::nv10, end},  {0x60, gen::nv1a, gen::gf100},
+                       {0x64, gen::nv1a, end},   {0x68, gen::nv1a, end},  {0x6c, gen::nv1a, end},  {0x70, gen::gf100, end},
+                       {0x74, gen::gf100, end},  {0x78, gen::gf100, end}, {0x7c, gen::gf100, end}, {0x80, gen::nv40, end}};
+  for (gen g : {gen::nv3, gen::nv4, gen::nv10, gen::nv1a, gen::nv11, gen::nv25, gen::nv40, gen::g80, gen::g84,
                 gen::gt215, gen::mcp89, gen::gf100}) {
     for (uint32_t m = 0; m < 0x100; m += 4) {
       bool present = false;
       for (const auto& r : table)
-        if (r.m == m && uint32_t(g) >= r.from && uint32_t(g) < r.to) present = true;
+        if (r.m == m && g >= r.from && g < r.to) present = true;
       EXPECT_EQ(puller_knows_mthd(g, m), present) << gen_name(g) << " 0x" << std::hex << m;
       core_env e(g, 1);
       e.push(0, "word " + std::to_string(hdr_inc(0, m, 1)) + " 0\n");
@@ -675,12 +705,13 @@ TEST(pfifo_CoreEngines, AsynchronousEngineIsBusyUntilFinish) {
   EXPECT_EQ(k.log[3].time_ps, 601000u);
   EXPECT_EQ(k.switches, 2u);
   EXPECT_GE(e.now, 602000u);
-  // Channel 0's OBJECT was pulled at 0 (on the engine at 100 ns, after the switch), its REF_CNT
-  // at 2 ns. After the finish, the round robin goes on with channel 1 (the last one served),
-  // which pulls its OBJECT and 0x104 (2 ns) before channel 0's REF_CNT completes at 502 ns:
-  // 500 ns of engine wait. (The engine now belongs to channel 1, so REF_CNT no longer waits.)
-  EXPECT_EQ(k.log[0].time_ps, 100000u);
-  EXPECT_EQ(e.core->chan(0).stats.engine_wait_ps, 500000u);
+  // Channel 0's pusher first takes its 6 words at word_cost (1 ns) each: its OBJECT is pulled at
+  // 6 ns (on the engine at 106 ns, after the switch), its REF_CNT at 8 ns. After the finish, the
+  // round robin goes on with channel 1 (the last one served), which pulls its OBJECT and 0x104
+  // (2 ns) before channel 0's REF_CNT completes at 502 ns: 502 - 8 = 494 ns of engine wait.
+  // (The engine now belongs to channel 1, so REF_CNT no longer waits.)
+  EXPECT_EQ(k.log[0].time_ps, 106000u);
+  EXPECT_EQ(e.core->chan(0).stats.engine_wait_ps, 494000u);
 }
 
 // dma_bind of the semaphore slot: every DMA_SEMAPHORE write bumps it, even with the same object.

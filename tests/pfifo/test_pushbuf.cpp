@@ -188,7 +188,8 @@ TEST(pfifo_PullerTable, GenerationRanges) {
   EXPECT_TRUE(puller_knows_mthd(gen::mcp89, 0x28));
   EXPECT_FALSE(puller_knows_mthd(gen::nv4, 0x50));  // REF_CNT is NV10+
   EXPECT_TRUE(puller_knows_mthd(gen::nv10, 0x50));
-  EXPECT_FALSE(puller_knows_mthd(gen::nv11, 0x60));  // semaphores NV1A+
+  EXPECT_FALSE(puller_knows_mthd(gen::nv10, 0x60));  // semaphores NV1A+ (envytools order NV10, NV1A, NV11)
+  EXPECT_TRUE(puller_knows_mthd(gen::nv11, 0x60));
   EXPECT_TRUE(puller_knows_mthd(gen::nv1a, 0x60));
   EXPECT_TRUE(puller_knows_mthd(gen::g84, 0x60));
   EXPECT_FALSE(puller_knows_mthd(gen::gf100, 0x60));  // DMA_SEMAPHORE is NV1A:GF100

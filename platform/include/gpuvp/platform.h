@@ -18,6 +18,7 @@
 namespace gpuvp {
 
 class host;
+class gauge;
 
 // The embedded default configuration (platform/default.yaml, compiled in).
 const std::string& default_platform_yaml();
@@ -80,6 +81,7 @@ class platform {
   std::vector<std::unique_ptr<irq_signal>> irq_signals_;
   std::unique_ptr<irq_signal> host_irq_, idle_line_;
   std::map<std::string, int> irq_lines_;
+  std::unique_ptr<gauge> log_suppressed_;  // log.suppressed_lines (gpuvp/trace.h's repeat limit)
 };
 
 }  // namespace gpuvp

@@ -1,6 +1,7 @@
 // Observability: a Chrome trace-event JSON writer (open the file in Perfetto or chrome://tracing;
 // one track per model, complete spans for transactions and activity) and per-module logging.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <sstream>
@@ -49,14 +50,22 @@ class logger {
   // Count of error/warning lines written (the CLI's report uses them).
   uint64_t errors() const { return errors_; }
   uint64_t warnings() const { return warnings_; }
+  // An error/warning/info message identical (module, level, text) to one already written
+  // repeat_limit times is not written again (debug lines are never limited), only counted (statistic log.suppressed_lines); the first such line says so.
+  static constexpr uint32_t repeat_limit = 10;
+  uint64_t suppressed() const { return suppressed_; }
 
  private:
   bool enabled_for(const char* module, log_level level) const;
   log_level default_ = log_level::warning;
   log_level max_ = log_level::warning;  // highest level enabled by any rule
   std::vector<std::pair<std::string, log_level>> rules_;
-  uint64_t errors_ = 0, warnings_ = 0;
+  uint64_t errors_ = 0, warnings_ = 0, suppressed_ = 0;
   std::ostream* sink_ = nullptr;
+  // Repeat counts by message hash in a fixed table (a new message may evict another's count):
+  // memory stays constant however many messages a run writes.
+  struct repeat { uint64_t hash = 0; uint32_t count = 0; };
+  std::array<repeat, 256> repeats_{};
 };
 
 }  // namespace gpuvp
