@@ -143,17 +143,23 @@ void mmu_nv50::count_fault(fault f) {
 
 bool mmu_nv50::mem_read(target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay) {
   const uint64_t host = host_address(t, linear);
-  for (const auto& r : dmi_) {
+  // Through DMI the read still sends its transaction (dmi_shadow: timed, booked and counted as any
+  // other, the memory moving no data), then takes the data from the pointer.
+  const uint8_t* p = nullptr;
+  for (const auto& r : dmi_)
     if (host >= r.get_start_address() && host + len - 1 <= r.get_end_address()) {
-      std::memcpy(data, r.get_dmi_ptr() + (host - r.get_start_address()), len);
-      delay += r.get_read_latency();
-      ++walk_dmi_reads;
-      return true;
+      p = r.get_dmi_ptr() + (host - r.get_start_address());
+      break;
     }
-  }
   transaction tr(tlm::TLM_READ_COMMAND, host, data, len);
+  tr.ext.dmi_shadow = p != nullptr;
   out->b_transport(tr.gp, delay);
   if (!tr.ok()) return false;
+  if (p) {
+    std::memcpy(data, p, len);
+    ++walk_dmi_reads;
+    return true;
+  }
   if (tr.gp.is_dmi_allowed() && dmi_.size() < 16) {
     transaction q(tlm::TLM_READ_COMMAND, host, nullptr, 0);
     tlm::tlm_dmi dmi;
@@ -420,9 +426,9 @@ unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   return done;
 }
 
-// DMI on `in`: the translation of the requested address (through the engine's TLB, counted as one
-// translation, its walk untimed: the request has no delay; a fault is neither counted nor latched,
-// the access that follows will be) and the downstream's region for its linear address give a
+// DMI on `in`: the translation of the requested address (a debugger's translation: no TLB touch,
+// statistic or time; only for the DMA object the engine has bound now; a fault is neither counted
+// nor latched, the access that follows will be) and the downstream's region for its linear address give a
 // region in DMA object offsets covering the page or contig block, clipped to the object's limit
 // and to the downstream region. Regions hold for the request's side band only (see the header).
 bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
@@ -442,11 +448,14 @@ bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dm
   }
   vm_access a = access_of(gp, e);
   a.size = 1;
-  sc_core::sc_time scratch = sc_core::SC_ZERO_TIME;
-  translation t;
-  translate_uncounted(a, scratch, t);
+  // The translation as a debugger sees it (no TLB touch, statistic or time: DMI must change
+  // nothing simulated), for the DMA object the engine has bound now (else no grant).
+  if (a.engine >= engine::count || !((engine_mask_ >> a.engine) & 1)) return false;
+  const cached_dmaobj& c = dmaobjs_[a.engine * clients + (a.client % clients)];
+  if (!(c.valid && c.chandesc == a.chandesc && c.selector == (a.selector & 0xffff) && c.bind == a.bind)) return false;
+  const translation t = translate_debug(a);
   if (!t.ok()) return false;
-  const dmaobj& d = dmaobjs_[a.engine * clients + (a.client % clients)].d;
+  const dmaobj& d = c.d;
   // Logical range: the block (unpaged: the whole object) within [base, limit].
   const uint64_t vmask = t.paged ? (uint64_t(1) << (t.page_shift + t.order)) - 1 : ~uint64_t(0);
   const uint64_t vfirst = std::max(t.virt & ~vmask, d.base);
