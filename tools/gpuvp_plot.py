@@ -231,8 +231,16 @@ def write_report(directory, rows):
     os.replace(tmp, os.path.join(directory, "report.html"))
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """gpuvp's conventions: a usage error is one line on standard error, exit 2."""
+
+    def error(self, message):
+        sys.stderr.write(f"{self.prog}: {message} (gpuvp plot --help shows the usage)\n")
+        sys.exit(2)
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(prog="gpuvp plot", description="plot the results of a gpuvp sweep")
+    ap = OneLineParser(prog="gpuvp plot", description="plot the results of a gpuvp sweep")
     ap.add_argument("dir")
     ap.add_argument("--x", help="parameter (or metric, for pareto) on the x axis; default: the first parameter")
     ap.add_argument("--y", help="metric on the y axis; default: every metric, one plot each")

@@ -1,4 +1,5 @@
 #include "pm4.h"
+#include "gpuvp/tool_args.h"
 
 #include <cstdio>
 #include <fstream>
@@ -253,6 +254,9 @@ unsigned pm4_decode(const std::vector<uint32_t>& w, std::string& listing, uint64
 }
 
 int pm4_asm_main(int argc, char** argv) {
+  if (int rc = tool_conventions("pm4-asm", "IN.pm4 OUT.bin   (writes the ring stream as little-endian dwords)", argc, argv, {});
+      rc >= 0)
+    return rc;
   if (argc != 3) {
     std::cerr << "usage: gpuvp pm4-asm IN.pm4 OUT.bin   (writes the ring stream as little-endian dwords)\n";
     return 2;
@@ -269,6 +273,7 @@ int pm4_asm_main(int argc, char** argv) {
 }
 
 int pm4_decode_main(int argc, char** argv) {
+  if (int rc = tool_conventions("pm4-decode", "IN.bin|IN.pm4", argc, argv, {}); rc >= 0) return rc;
   if (argc != 2) {
     std::cerr << "usage: gpuvp pm4-decode IN.bin|IN.pm4\n";
     return 2;

@@ -1,4 +1,5 @@
 #include "pb_text.h"
+#include "gpuvp/tool_args.h"
 
 #include <cstdio>
 #include <cstring>
@@ -238,6 +239,9 @@ int usage(const char* tool, const char* text) {
 }  // namespace
 
 int pb_asm_main(int argc, char** argv) {
+  if (int rc = gpuvp::tool_conventions("pb-asm", "[--gen G84] INPUT.txt -o OUTPUT.bin", argc, argv, {}, {"-o", "--output", "--gen"});
+      rc >= 0)
+    return rc;
   std::string in, out, gname = "G84";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -283,6 +287,7 @@ int pb_decode_main(int argc, char** argv) {
   std::string in, gname = "G84";
   listing_mode m;
   const char* u = "[--gen G84] [--ib] [--sli] [--base ADDR] INPUT.bin";
+  if (int rc = gpuvp::tool_conventions("pb-decode", u, argc, argv, {"--ib", "--sli"}, {"--gen", "--base"}); rc >= 0) return rc;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--gen" && i + 1 < argc) gname = argv[++i];
