@@ -117,7 +117,7 @@ run_outcome simulate(const run_limits& limits, std::ostream& err) {
   auto last_progress = wall_start;
   const sc_core::sc_time limit = limits.time_limit;
   // Slice length in simulated time, adapted so that one slice takes about 50 ms of wall time.
-  sc_core::sc_time slice(1, sc_core::SC_US);
+  sc_core::sc_time slice(100, sc_core::SC_NS);
   const sc_core::sc_time min_slice(1, sc_core::SC_NS), max_slice(10, sc_core::SC_MS);
   signal_scope signals;
   std::optional<hard_watchdog> watchdog;

@@ -426,9 +426,9 @@ unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   return done;
 }
 
-// DMI on `in`: the translation of the requested address (a debugger's translation: no TLB touch,
-// statistic or time; only for the DMA object the engine has bound now; a fault is neither counted
-// nor latched, the access that follows will be) and the downstream's region for its linear address give a
+// DMI on `in`: the translation of the requested address (through the engine's TLB, not counted in
+// translations, dmaobj_hits or TLB hits, its walk untimed: the request has no delay; a fault is
+// neither counted nor latched, the access that follows will be) and the downstream's region for its linear address give a
 // region in DMA object offsets covering the page or contig block, clipped to the object's limit
 // and to the downstream region. Regions hold for the request's side band only (see the header).
 bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
@@ -448,14 +448,19 @@ bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dm
   }
   vm_access a = access_of(gp, e);
   a.size = 1;
-  // The translation as a debugger sees it (no TLB touch, statistic or time: DMI must change
-  // nothing simulated), for the DMA object the engine has bound now (else no grant).
-  if (a.engine >= engine::count || !((engine_mask_ >> a.engine) & 1)) return false;
-  const cached_dmaobj& c = dmaobjs_[a.engine * clients + (a.client % clients)];
-  if (!(c.valid && c.chandesc == a.chandesc && c.selector == (a.selector & 0xffff) && c.bind == a.bind)) return false;
-  const translation t = translate_debug(a);
+  // The translation through the engine's TLB, untimed, and not counted in the statistics (the
+  // grant follows an access that made the same translation: DMI must change no statistic). The
+  // TLB clock still advances (the entry's LRU stamp moves, as the access just did).
+  const uint64_t misses_before = dmaobj_misses_;
+  const std::array<uint64_t, engine::count> hits_before = hits_;
+  sc_core::sc_time scratch = sc_core::SC_ZERO_TIME;
+  translation t;
+  translate_uncounted(a, scratch, t);
+  ++grant_translations_;
+  dmaobj_misses_ = misses_before;
+  hits_ = hits_before;
   if (!t.ok()) return false;
-  const dmaobj& d = c.d;
+  const dmaobj& d = dmaobjs_[a.engine * clients + (a.client % clients)].d;
   // Logical range: the block (unpaged: the whole object) within [base, limit].
   const uint64_t vmask = t.paged ? (uint64_t(1) << (t.page_shift + t.order)) - 1 : ~uint64_t(0);
   const uint64_t vfirst = std::max(t.virt & ~vmask, d.base);

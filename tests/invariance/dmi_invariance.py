@@ -22,12 +22,13 @@ import subprocess
 import sys
 import tempfile
 
+SRC = "."  # runs start here: workload files name their inputs relative to the source tree
 SWITCHES = ("use_dmi", "fetch_dmi", "grant_dmi", "walk_dmi", "dmi")
 
 
 def dmi_switches(gpuvp, args):
     """Paths of the DMI switches in the effective configuration of `args` (config dump)."""
-    r = subprocess.run([gpuvp, "config", "dump"] + args, capture_output=True, text=True)
+    r = subprocess.run([gpuvp, "config", "dump"] + args, capture_output=True, text=True, cwd=SRC)
     if r.returncode != 0:
         raise RuntimeError(f"config dump {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()}")
     found, path = [], []
@@ -60,7 +61,7 @@ def run(gpuvp, args, sets, tmp):
     cmd = [gpuvp, "run", "--quiet", "--stats", stats] + args
     for s in sets:
         cmd += ["--set", s]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=SRC)
     if not os.path.exists(stats):
         raise RuntimeError(f"{' '.join(cmd)}: no statistics (exit {r.returncode}): {r.stderr.strip()[:500]}")
     with open(stats) as f:
@@ -68,7 +69,9 @@ def run(gpuvp, args, sets, tmp):
 
 
 def main():
+    global SRC
     gpuvp, src, binary = sys.argv[1], sys.argv[2], sys.argv[3]
+    SRC = src
     env_fw = os.path.join(binary, "adreno-fw")
     if "GPUVP_ADRENO_FW_DIR" not in os.environ and os.path.isdir(env_fw):
         os.environ["GPUVP_ADRENO_FW_DIR"] = env_fw

@@ -389,18 +389,18 @@ TEST(cli, progress_lines_follow_wall_time_at_any_simulated_rate) {
   run_limits limits;
   limits.progress = true;
   limits.progress_period = std::chrono::milliseconds(250);
-  limits.wall_limit = std::chrono::duration<double>(1.5);
+  limits.wall_limit = std::chrono::duration<double>(2.0);
   std::ostringstream err;
   const auto start = std::chrono::steady_clock::now();
   const run_outcome o = simulate(limits, err);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(o.end, run_end::wall_limit);
-  EXPECT_LT(wall, 3.0);  // the limit plus at most one slice (first slice: 1 us simulated, 0.2 s)
+  EXPECT_LT(wall, 4.0);  // the limit plus at most one slice (the first: 100 ns simulated, 20 ms)
   const std::string text = err.str();
   size_t lines = 0;
   for (size_t at = text.find("progress: simulated "); at != std::string::npos; at = text.find("progress: simulated ", at + 1))
     ++lines;
-  EXPECT_GE(lines, 3u) << text;  // about 5 in 1.5 s
+  EXPECT_GE(lines, 3u) << text;  // about 7 in 2 s
   EXPECT_GT(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
 }
 
