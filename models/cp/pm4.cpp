@@ -1,4 +1,5 @@
 #include "pm4.h"
+#include "gpuvp/number.h"
 #include "gpuvp/tool_args.h"
 
 #include <cstdio>
@@ -60,10 +61,12 @@ pm4_program pm4_parse(const std::string& text, const std::string& origin) {
   auto fail = [&](const std::string& m) -> void { throw pm4_error(origin + ":" + std::to_string(line) + ": " + m); };
   auto num = [&](const std::string& t, uint64_t max = 0xffffffffull) -> uint64_t {
     if (t.empty()) fail("expected a number");
-    char* end = nullptr;
-    errno = 0;
-    const uint64_t v = std::strtoull(t.c_str(), &end, 0);
-    if (*end || errno || (t[0] == '-')) fail("bad number '" + t + "'");
+    uint64_t v = 0;
+    try {  // gpuvp's one number parser (gpuvp/number.h): decimal, 0x hex, 0b binary, `_` separators
+      v = parse_number(t);
+    } catch (const std::exception&) {
+      fail("bad number '" + t + "'");
+    }
     if (v > max) fail("value '" + t + "' out of range");
     return v;
   };

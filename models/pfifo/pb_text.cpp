@@ -1,4 +1,5 @@
 #include "pb_text.h"
+#include "gpuvp/number.h"
 #include "gpuvp/tool_args.h"
 
 #include <cstdio>
@@ -19,12 +20,10 @@ std::vector<std::string> split(const std::string& line) {
   return out;
 }
 
+// gpuvp's one number parser (gpuvp/number.h): decimal, 0x hex, 0b binary, `_` separators.
 uint64_t number(const std::string& t, const char* what) {
   try {
-    size_t used = 0;
-    uint64_t v = std::stoull(t, &used, 0);
-    if (used != t.size()) throw std::invalid_argument(t);
-    return v;
+    return gpuvp::parse_number(t);
   } catch (const std::exception&) {
     throw asm_error(std::string("'") + t + "' is not a valid " + what);
   }
