@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <vector>
 #include "agx.h"
@@ -30,9 +31,10 @@ const std::map<std::string, std::pair<size_t, size_t>>& grammar() {
   static const std::map<std::string, std::pair<size_t, size_t>> g = {
       {"set", {3, 4}},        {"boot", {1, 1}},        {"alloc", {3, 3}},       {"map", {5, 7}},
       {"unmap", {2, 2}},      {"tlbi", {2, 2}},        {"tlbi-all", {1, 1}},    {"fill", {3, 3}},
-      {"free", {2, 2}},       {"write", {4, 5}},       {"cmd", {4, 8}},         {"submit", {3, 5}},
+      {"free", {2, 2}},       {"write", {4, 5}},       {"cmd", {4, 8}},         {"submit", {2, 5}},
       {"wait-stamp", {4, 4}}, {"release", {2, 2}},     {"idle", {1, 1}},        {"wait-powerdown", {1, 1}},
-      {"expect-mem", {4, 4}}, {"expect-stat", {3, 3}}, {"wait", {2, 2}}};
+      {"expect-mem", {4, 4}}, {"expect-stat", {3, 3}}, {"wait", {2, 2}},
+      {"kick", {2, 2}},       {"fwctl", {2, 2}}};
   return g;
 }
 
@@ -265,7 +267,7 @@ class scenario : public workload {
     if (op == "submit") {
       buffer& b = buf(s, 1);
       uint8_t p[24] = {};
-      const uint64_t va = b.va + num(s, 2);
+      const uint64_t va = b.va + (s.w.size() >= 3 ? num(s, 2) : 0);
       const uint32_t len = s.w.size() >= 4 ? uint32_t(num(s, 3)) : uint32_t(b.pas.size() * page);
       const uint32_t slot = s.w.size() == 5 ? uint32_t(num(s, 4)) : 0;
       std::memcpy(p, &va, 8), std::memcpy(p + 8, &len, 4), std::memcpy(p + 12, &slot, 4);
@@ -281,6 +283,12 @@ class scenario : public workload {
                       "stamp " + std::to_string(want));
     }
     if (op == "release") return release(buf(s, 1));
+    if (op == "fwctl") return fwctl(buf(s, 1)), true;
+    if (op == "kick") {
+      const uint64_t k = num(s, 1);
+      h_->write(agx_->asc.base + 0x8800, &k, 8);
+      return true;
+    }
     if (op == "idle") return !agx_->driver.wait_powerdown || wait_powerdown();
     if (op == "wait-powerdown") return wait_powerdown();
     if (op == "wait") return h_->wait(sc_core::sc_time(double(num(s, 1)), sc_core::SC_NS)), true;
@@ -327,6 +335,15 @@ class scenario : public workload {
     return wait_for([&] { return h_->read32(ctrl_pa() + rg::power) == 0; }, "the ASC to power down");
   }
 
+  // The FWCtl message of the kernel driver: {addr, unk_8 = 0, context 0x40, page count, unk_12 = 2}.
+  void fwctl(const buffer& b) {
+    uint8_t p[24] = {};
+    const uint32_t ctx = 0x40;
+    const uint16_t count = uint16_t(b.pas.size()), unk12 = 2;
+    std::memcpy(p, &b.va, 8), std::memcpy(p + 12, &ctx, 4), std::memcpy(p + 16, &count, 2), std::memcpy(p + 18, &unk12, 2);
+    ring_entry(rg::type_fwctl, p);
+  }
+
   // Unmapping a cached firmware buffer: the seed's dance, or (without agx.driver.unmap_dance) a
   // plain unmap + TLBI that leaves the ASC's lines behind.
   bool release(buffer& b) {
@@ -340,11 +357,7 @@ class scenario : public workload {
       st64(h + hf::flush_addr(hf::fw_slot), b.va);
       st64(h + hf::flush_size(hf::fw_slot), pages * page);
       st64(h + hf::flush_state(hf::fw_slot), 1);
-      uint8_t p[24] = {};
-      const uint32_t ctx = 0x40;
-      const uint16_t count = uint16_t(pages), unk12 = 2;
-      std::memcpy(p, &b.va, 8), std::memcpy(p + 12, &ctx, 4), std::memcpy(p + 16, &count, 2), std::memcpy(p + 18, &unk12, 2);
-      ring_entry(rg::type_fwctl, p);
+      fwctl(b);
       if (!wait_for([&] { return ld64(h + hf::flush_state(hf::fw_slot)) == 2; }, "flush slot 64 state 2")) return false;
       unmap_pages(b.va, pages, b.slot);
       tlbi_range(b.va, pages, asid);
@@ -407,6 +420,7 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
   std::istringstream in(text);
   unsigned n = 0;
   bool booted = false;
+  std::set<std::string> names;
   for (std::string line; std::getline(in, line);) {
     ++n;
     line = line.substr(0, line.find('#'));
@@ -419,6 +433,34 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
     if (s.w.size() < g->second.first || s.w.size() > g->second.second)
       throw config_error(s.at + ": '" + s.w[0] + "' takes " + std::to_string(g->second.first - 1) + " to " +
                          std::to_string(g->second.second - 1) + " operands");
+    if (s.w[0] == "map") {
+      if (s.w[3] != "cached" && s.w[3] != "uncached") throw config_error(s.at + ": map takes cached or uncached, not '" + s.w[3] + "'");
+      if (s.w.size() == 6 || (s.w.size() == 7 && s.w[5] != "slot")) throw config_error(s.at + ": map ... [slot S]");
+    }
+    // Input errors are found here (exit 2), never in the middle of the run: numbers, names, permissions.
+    static const std::map<std::string, std::vector<size_t>> numeric = {
+        {"alloc", {2}}, {"map", {2, 6}}, {"fill", {2}}, {"write", {2, 3}}, {"submit", {2, 3, 4}}, {"wait-stamp", {2, 3}},
+        {"wait", {1}}, {"expect-mem", {2, 3}}, {"expect-stat", {2}}, {"kick", {1}}};
+    if (auto it = numeric.find(s.w[0]); it != numeric.end())
+      for (size_t i : it->second)
+        if (i < s.w.size()) num(s, i);
+    if (s.w[0] == "cmd") {
+      num(s, 2);
+      const std::string& c = s.w[3];
+      const size_t want = c == "end" || c == "barrier" ? 4 : c == "raw" ? 5 : c == "stamp" || c == "write64" ? 6 : c == "work" ? 8 : 0;
+      if (!want) throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, raw)");
+      if (s.w.size() != want) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(want - 4) + " operand(s)");
+      for (size_t i = 4; i < want; ++i)
+        if (!(c == "stamp" && i == 5)) num(s, i);
+      if (c == "stamp" && !names.count(s.w[5])) throw config_error(s.at + ": no buffer named '" + s.w[5] + "' (alloc it first)");
+    }
+    if (s.w[0] == "alloc") names.insert(s.w[1]);
+    if (s.w[0] == "boot") names.insert("handoff"), names.insert("ctrl");
+    static const std::set<std::string> named = {"map", "unmap", "tlbi", "fill", "free", "write", "cmd", "submit",
+                                                "wait-stamp", "release", "expect-mem", "fwctl"};
+    if (named.count(s.w[0]) && !names.count(s.w[1])) throw config_error(s.at + ": no buffer named '" + s.w[1] + "' (alloc it first)");
+    if (s.w[0] == "map" && s.w[4] != "fw" && s.w[4] != "gpu-fw" && s.w[4] != "gpu" && s.w[4] != "gpu-ro")
+      throw config_error(s.at + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + s.w[4] + "'");
     if (s.w[0] == "boot") booted = true;
     else if (s.w[0] != "set" && s.w[0] != "alloc" && !booted && s.w[0] != "map" && s.w[0] != "fill" && s.w[0] != "write" && s.w[0] != "cmd")
       throw config_error(s.at + ": '" + s.w[0] + "' before boot");

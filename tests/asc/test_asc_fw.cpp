@@ -157,10 +157,34 @@ TEST_F(fw_test, a_non_sequential_stamp_asserts) {
   EXPECT_EQ(peek32(0), 0u);
 }
 
+TEST_F(fw_test, fwctl_without_a_pending_flush_asserts) {
+  run(head + "fwctl cb\nwait-stamp stamps 0 1\n");
+  EXPECT_EQ(agx->asc.assert_text(), "uPPL: FWCtl for 0xffffffa00c428000 (context 0x40) but flush slot 64 is in state 0");
+}
+
+// A kick whose TYPE is not 0x8 (bits 59:52), or whose KICK index is not 0, wakes nothing up: the
+// ring entry written before it is served only by the next proper kick.
+TEST_F(fw_test, kicks_of_another_type_or_ring_are_ignored) {
+  run(head + "cmd cb 0 stamp 1 stamps\ncmd cb 16 end\n"
+             "write ctrl 0x100 2 u32\nwrite ctrl 0x108 0xffffffa00c428000\nwrite ctrl 0x110 0x4000 u32\nwrite ctrl 0 1 u32\n"
+             "kick 0x0094000000000000\nkick 0x0084000000000001\nwait 5000\n"
+             "expect-mem stamps 0 0\nkick 0x0084000000000000\nwait-stamp stamps 0 1\n");
+  EXPECT_EQ(failed, 0) << messages;
+  EXPECT_EQ(agx->asc.kicks.value(), 3u);
+  EXPECT_EQ(agx->asc.commands(), 2u);
+}
+
 TEST_F(fw_test, scenario_errors_name_file_and_line) {
   EXPECT_THROW(agx_scenario::parse("boot\nfrobnicate\n", "x.agx"), config_error);
   EXPECT_THROW(agx_scenario::parse("alloc a 1\n", "x.agx"), config_error);  // no boot
   EXPECT_THROW(agx_scenario::parse("boot\nsubmit\n", "x.agx"), config_error);
+  EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\nmap a 0x4000 writeback fw\n", "x.agx"), config_error);
+  EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\nmap a 0x4000 cached gpu 1\n", "x.agx"), config_error);
+  EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\nmap a 0x4000 cached rw\n", "x.agx"), config_error);
+  EXPECT_THROW(agx_scenario::parse("boot\nfill b 0x42\n", "x.agx"), config_error);           // no such buffer
+  EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\ncmd a 0 stamp 1 nope\n", "x.agx"), config_error);
+  EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\ncmd a 0 jump 1\n", "x.agx"), config_error);
+  EXPECT_THROW(agx_scenario::parse("boot\nalloc a one\n", "x.agx"), config_error);
   try {
     agx_scenario::parse("boot\ntlbi-all extra\n", "x.agx");
     FAIL();
