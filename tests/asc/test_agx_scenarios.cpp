@@ -1,8 +1,11 @@
 // The six embedded AGX scenarios, both ways: by default each fails as the seed describes (exit 1,
 // the firmware's assert text and the first stale access named), and exactly one --set fixes it.
+#include <fstream>
+#include <regex>
 #include <sstream>
 #include <gtest/gtest.h>
 #include "cli.h"
+#include "gpuvp/config.h"
 #include "testing.h"
 
 namespace {
@@ -81,4 +84,36 @@ TEST(agx_scenario_cli, a_scenario_needs_the_agx_platform) {
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find("agx-hv-tlbi (platform settings):"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("unknown configuration key 'agx.ap.stage2'"), std::string::npos) << r.err;
+}
+
+// Every ASC and driver parameter has a row in docs/configuration.md with the code's range.
+TEST(agx_scenario_cli, asc_and_driver_parameters_are_documented_with_their_ranges) {
+  const result r = run_gpuvp({"config", "dump", "--platform", "agx"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::ifstream f(gpuvp::testing::source_path("docs/configuration.md"));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string doc = ss.str();
+  auto canon = [](const std::string& t) {
+    try {
+      return std::to_string(gpuvp::parse_u64(t));
+    } catch (const std::exception&) {
+      return t;
+    }
+  };
+  unsigned checked = 0;
+  for (const auto& d : gpuvp::config::global().declarations()) {
+    if (d.path.rfind("agx.asc.", 0) != 0 && d.path.rfind("agx.driver.", 0) != 0) continue;
+    const size_t row = doc.find("\n| `" + d.path + "` |");
+    ASSERT_NE(row, std::string::npos) << "undocumented parameter " << d.path;
+    ++checked;
+    if (d.min.empty()) continue;
+    const std::string line = doc.substr(row + 1, doc.find('\n', row + 1) - row - 1);
+    static const std::regex range_re("\\[([^,\\]]+), ([^\\]]+)\\]");
+    bool found = false;
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), range_re); it != std::sregex_iterator(); ++it)
+      found |= canon((*it)[1]) == canon(d.min) && canon((*it)[2]) == canon(d.max);
+    EXPECT_TRUE(found) << d.path << ": range [" << d.min << ", " << d.max << "] missing from its row: " << line;
+  }
+  EXPECT_GE(checked, 20u);
 }
