@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """DMI is a speed switch only: simulated time and statistics do not depend on it.
 
-Runs every shipped workload (the embedded ones `gpuvp --help` lists, the files under
+Runs every shipped workload (the embedded ones `gpuvp --help` lists, each on the first embedded
+platform that accepts it, the files under
 models/*/workloads/, the traffic generators, and each embedded platform without a workload) with
 its DMI switches as configured, with all of them off, and with each kind of switch off alone
 (`use_dmi`, `fetch_dmi`, `grant_dmi`, `walk_dmi`, the memories' `dmi`), and requires the same
@@ -76,16 +77,26 @@ def main():
     if "GPUVP_ADRENO_FW_DIR" not in os.environ and os.path.isdir(env_fw):
         os.environ["GPUVP_ADRENO_FW_DIR"] = env_fw
     help_text = subprocess.run([gpuvp, "--help"], capture_output=True, text=True, check=True).stdout
-    cases, section = [], None
+    cases, section, workloads, platforms = [], None, [], []
     for line in help_text.splitlines():
         if not line.startswith("  "):
             section = line.split(" ")[0] if line.strip() else section
             continue
         name = line.split()[0]
         if section == "workloads":
-            cases.append(["--workload", name])
+            workloads.append(name)
         elif section == "platforms" and name != "default":
+            platforms.append(name)
             cases.append(["--platform", name])
+    # An embedded workload runs on the first platform whose configuration accepts it.
+    for name in workloads:
+        for plat in [[]] + [["--platform", p] for p in platforms]:
+            r = subprocess.run([gpuvp, "config", "dump", "--workload", name] + plat, capture_output=True, cwd=src)
+            if r.returncode == 0:
+                cases.append(["--workload", name] + plat)
+                break
+        else:
+            cases.append(["--workload", name])  # fails below, naming the error
     for f in sorted(glob.glob(os.path.join(src, "models", "*", "workloads", "*"))):
         cases.append(["--workload", f])
 
