@@ -192,7 +192,7 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
     for (const auto& kv : ps) {
       const std::string key = kv.first.Scalar();
       if (!columns.insert(key).second) fail(file, kv.first, "parameter " + key + ": duplicate column name");
-      s.parameters.push_back({key, values_of(file, key, kv.second)});
+      s.parameters.push_back({key, values_of(file, key, kv.second), {}});
     }
   }
   if (const YAML::Node c = root["combine"]) {

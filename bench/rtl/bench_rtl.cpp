@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -66,11 +67,13 @@ static void BM_copy(benchmark::State& state) {
   const bool rtl = state.range(0) == 1;
   const std::string list = copy_list();
   uint64_t bytes = 0, cycles = 0;
-  double wall = 0;
+  double wall = 0, cpu = 0;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     const auto j = run({"--workload", list, "--set", std::string("copy.impl=") + (rtl ? "rtl" : "tlm")});
     wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cpu += double(std::clock() - c0) / CLOCKS_PER_SEC;
     if (j.is_discarded() || j.contains("error")) {
       state.SkipWithError(j.is_discarded() ? "no statistics" : j["error"].get<std::string>().c_str());
       return;
@@ -82,7 +85,8 @@ static void BM_copy(benchmark::State& state) {
   state.SetBytesProcessed(int64_t(bytes));
   if (rtl) state.counters["rtl_cycles"] = benchmark::Counter(double(cycles), benchmark::Counter::kIsRate);
   rates[rtl ? "copy_rtl" : "copy_tlm"] = rate(bytes, wall);
-  if (rtl) rates["rtl_cycles"] = rate(cycles, wall);
+  rates[rtl ? "copy_rtl_cpu" : "copy_tlm_cpu"] = rate(bytes, cpu);
+  if (rtl) rates["rtl_cycles"] = rate(cycles, wall), rates["rtl_cycles_cpu"] = rate(cycles, cpu);
 }
 BENCHMARK(BM_copy)->Arg(0)->Arg(1)->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -93,11 +97,13 @@ static void BM_idle(benchmark::State& state) {
   if (with_rtl)
     args.insert(args.end(), {"--set", "components.sram=rtl_sram", "--set", "sram.base=0x300000000", "--set", "sram.size=0x10000"});
   uint64_t transactions = 0, cycles = 0;
-  double wall = 0;
+  double wall = 0, cpu = 0;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     const auto j = run(args);
     wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cpu += double(std::clock() - c0) / CLOCKS_PER_SEC;
     if (j.is_discarded() || j.contains("error")) {
       state.SkipWithError(j.is_discarded() ? "no statistics" : j["error"].get<std::string>().c_str());
       return;
@@ -108,6 +114,7 @@ static void BM_idle(benchmark::State& state) {
   state.SetItemsProcessed(int64_t(transactions));
   if (with_rtl) state.counters["rtl_cycles"] = double(cycles) / double(state.iterations());  // per run: reset only
   rates[with_rtl ? "idle_rtl" : "idle_none"] = rate(transactions, wall);
+  rates[with_rtl ? "idle_rtl_cpu" : "idle_none_cpu"] = rate(transactions, cpu);
 }
 BENCHMARK(BM_idle)->Arg(0)->Arg(1)->Iterations(5)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -116,11 +123,19 @@ int sc_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  if (rates.count("copy_rtl") && rates.count("copy_tlm") && rates["copy_tlm"] > 0)
-    std::printf("copy engine bytes per wall second: rtl %.3g, tlm %.3g, rtl/tlm = %.4f; RTL cycles per wall second %.3g\n",
-                rates["copy_rtl"], rates["copy_tlm"], rates["copy_rtl"] / rates["copy_tlm"], rates["rtl_cycles"]);
-  if (rates.count("idle_rtl") && rates.count("idle_none") && rates["idle_none"] > 0)
-    std::printf("idle RTL SRAM: traffic transactions per wall second %.3g with, %.3g without: cost %+.1f %%\n",
-                rates["idle_rtl"], rates["idle_none"], 100.0 * (rates["idle_none"] / rates["idle_rtl"] - 1.0));
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  if (rates.count("copy_rtl") && rates.count("copy_tlm")) {
+    std::printf("copy engine bytes per wall second: rtl %.4g, tlm %.4g, rtl/tlm = %.4f\n", rates["copy_rtl"], rates["copy_tlm"],
+                ratio(rates["copy_rtl"], rates["copy_tlm"]));
+    std::printf("copy engine bytes per CPU second:  rtl %.4g, tlm %.4g, rtl/tlm = %.4f\n", rates["copy_rtl_cpu"],
+                rates["copy_tlm_cpu"], ratio(rates["copy_rtl_cpu"], rates["copy_tlm_cpu"]));
+    std::printf("RTL cycles per wall second %.4g, per CPU second %.4g\n", rates["rtl_cycles"], rates["rtl_cycles_cpu"]);
+  }
+  if (rates.count("idle_rtl") && rates.count("idle_none")) {
+    std::printf("idle RTL SRAM, traffic transactions per wall second: %.4g without, %.4g with: cost %+.1f %%\n",
+                rates["idle_none"], rates["idle_rtl"], 100.0 * (ratio(rates["idle_none"], rates["idle_rtl"]) - 1.0));
+    std::printf("idle RTL SRAM, traffic transactions per CPU second:  %.4g without, %.4g with: cost %+.1f %%\n",
+                rates["idle_none_cpu"], rates["idle_rtl_cpu"], 100.0 * (ratio(rates["idle_none_cpu"], rates["idle_rtl_cpu"]) - 1.0));
+  }
   return 0;
 }
