@@ -239,19 +239,3 @@ TEST(sweep_cli, file_values_resolve_relative_to_the_spec_from_any_directory) {
   EXPECT_NE(manifest.find("compute.config_files=" + fs::path(src + "/examples/sweeps/sched-gto.config").lexically_normal().string()),
             std::string::npos) << manifest;
 }
-
-// A value is a path only when every comma-separated item names a file next to the spec; others
-// (names, numbers, files elsewhere) pass unchanged. A list of files becomes a list of absolute paths.
-TEST(sweep_cli, only_values_naming_files_next_to_the_spec_are_rewritten) {
-  const std::string d = scratch("pathvalues");
-  std::ofstream(d + "/a.config") << "-gpgpu_scheduler gto\n";
-  std::ofstream(d + "/b.config") << "-gpgpu_scheduler lrr\n";
-  const std::string spec = write(d, small + "  compute.config_files: a.config,b.config\nparameters:\n  traffic.g0.kind: [a.config, lrr, b.config]\n");
-  auto r = sh("sweep " + spec + " --out " + d + "/o --dry-run");
-  ASSERT_EQ(r.rc, 0) << r.out;
-  EXPECT_NE(r.out.find("point 0: traffic.g0.kind=a.config\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("--set compute.config_files=" + d + "/a.config," + d + "/b.config "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("--set traffic.g0.kind=" + d + "/a.config "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("--set traffic.g0.kind=lrr "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("--set traffic.g0.kind=" + d + "/b.config "), std::string::npos) << r.out;
-}
