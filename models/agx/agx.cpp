@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include "agx_scenario.h"
 #include "embedded/agx_platform_yaml.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
@@ -12,12 +13,22 @@ agx_soc::agx_soc(sc_core::sc_module_name name) : sc_module(name) {
   ap.dvm.bind(uat.tlbi_gpu);     // the GPU listens on the fabric
   ap.dvm.bind(bridge.dvm_in);    // the ASC through the bridge
   bridge.dvm_out.bind(uat.tlbi_asc);
-  uat.asc_out.bind(bridge.asc_in);  // the ASC's traffic and walks cross the bridge
+  uat.asc_out.bind(asc.cache.in);  // the ASC's traffic and walks: its L1 cache, then the bridge
+  asc.cache.out.bind(bridge.asc_in);
+  asc.fw_out.bind(uat.fw);
+  asc.ppl_out.bind(uat.ppl);
+  asc.gpu_out.bind(uat.gpu);
+  bridge.mmio_out.bind(asc.regs.in);
+  asc.on_deep_wfi = [this] {
+    uat.flush_view(uat::view::fw);
+    uat.flush_view(uat::view::ppl);
+  };
 }
 
 std::vector<component::target_port> agx_soc::targets() {
   return {{"sgx", &uat.regs.in, sgx_base, uat.regs.size()},
           {"axi2af", &bridge.regs.in, bridge.base, bridge.regs.size()},
+          {"asc", &bridge.ap_in, asc.base, asc.regs.size()},
           {"gpu", &uat.gpu},
           {"fw", &uat.fw},
           {"ppl", &uat.ppl}};
@@ -87,6 +98,13 @@ void agx_soc::report(std::ostream& os) {
   bridge.report(os);
   os << "    AP TLBIs " << ap.tlbis.value() << " (" << ap.tlbis_dropped.value() << " not broadcast under stage 2, "
      << hv.tlbis_passed.value() << " passed on by the hypervisor)\n";
+  asc.report(os);
+}
+
+std::vector<std::string> agx_soc::modelled_errors() {
+  auto errors = uat.modelled_errors();
+  if (asc.asserted()) errors.push_back("ASC firmware assert: " + asc.assert_text() + " (at " + format_time(asc.assert_time()) + ")");
+  return errors;
 }
 
 }  // namespace gpuvp
@@ -97,4 +115,5 @@ void gpuvp_register_agx() {
                        gpuvp::make_component<gpuvp::agx_soc>);
   r.add_platform({"agx", "Apple M1-like: AP, fabric, 8 GiB DRAM at 0x8_0000_0000, GPU UAT, AXI2AF bridge, ASC side",
                   agx_platform_yaml});
+  gpuvp::agx_scenario::register_kind();
 }

@@ -9,7 +9,10 @@
 //   agx.gpu      unmapped target: GPU engines' accesses (UAT gpu view; gpu_ext::vm_context = slot).
 //   agx.fw, agx.ppl  unmapped targets: the ASC's accesses in its EL1 / GL1 views; their traffic and
 //                walks cross the AXI2AF bridge (an ASC component binds here).
+//   agx.asc      mapped at asc.base (64 KiB): the ASC's mailbox registers, through the bridge.
 //   agx.gpu_out, agx.axi2af_out  initiators to the fabric (GPU side, bridge).
+// Inside: the ASC (models/asc) issues its firmware's accesses on the UAT's fw / ppl views and its
+// work on the gpu view; the UAT's asc_out goes through the ASC's L1 data cache to the bridge.
 //   agx.fault    interrupt: FAULT_INFO holds a fault.
 #pragma once
 #include <cstdint>
@@ -18,6 +21,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include "asc.h"
 #include "axi2af.h"
 #include "gpuvp/config.h"
 #include "gpuvp/registry.h"
@@ -44,6 +48,16 @@ struct agx_hv : sc_core::sc_module {
   explicit agx_hv(sc_core::sc_module_name n) : sc_module(n) {}
 };
 
+// The AP driver's choices that the AGX scenarios (docs/formats/agx.md) switch: each one is a fix
+// of a bug the seed describes (defaults: the buggy behaviour).
+struct agx_driver : sc_core::sc_module {
+  param<bool> tlbi_range_fix{this, "tlbi_range_fix", false, "range TLBIs start at the range's first page (false: at its end, the seed's macOS bug)"};
+  param<bool> unmap_dance{this, "unmap_dance", false, "unmapping a cached firmware buffer does the flush dance (remap uncached, TLBI, flush slot 64, FWCtl)"};
+  param<bool> wait_powerdown{this, "wait_powerdown", false, "after each batch the driver waits for the ASC to power down (the seed's GPU shutdown hack)"};
+  param<sc_core::sc_time> timeout{this, "timeout", sc_core::sc_time(1, sc_core::SC_MS), "longest wait of a scenario step (stamp, flush state, power-down)", sc_core::sc_time(1, sc_core::SC_US), sc_core::sc_time(1, sc_core::SC_SEC)};
+  explicit agx_driver(sc_core::sc_module_name n) : sc_module(n) {}
+};
+
 class agx_soc : public sc_core::sc_module, public component {
  public:
   param<uint64_t> sgx_base{this, "sgx_base", 0x204000000ull, "host physical address of the GPU's registers (sgx, 16 MiB)", 0, ~uint64_t(0)};
@@ -51,6 +65,8 @@ class agx_soc : public sc_core::sc_module, public component {
   axi2af bridge{"axi2af"};
   agx_ap ap{"ap"};
   agx_hv hv{"hv"};
+  asc::asc_core asc{"asc"};
+  agx_driver driver{"driver"};
 
   explicit agx_soc(sc_core::sc_module_name name);
 
@@ -65,7 +81,7 @@ class agx_soc : public sc_core::sc_module, public component {
   std::vector<irq_port> irqs() override { return {{"fault", &uat.fault_irq}}; }
   bool qtest(const std::vector<std::string>& words, std::string& reply) override;
   void report(std::ostream& os) override;
-  std::vector<std::string> modelled_errors() override { return uat.modelled_errors(); }
+  std::vector<std::string> modelled_errors() override;
 };
 
 }  // namespace gpuvp

@@ -45,6 +45,8 @@ axi2af::axi2af(sc_core::sc_module_name name) : sc_module(name) {
   asc_in.register_get_direct_mem_ptr(this, &axi2af::get_direct_mem_ptr);
   fabric_out.register_invalidate_direct_mem_ptr(this, &axi2af::invalidate);
   dvm_in.register_b_transport(this, &axi2af::dvm);
+  ap_in.register_b_transport(this, &axi2af::ap_mmio);
+  ap_in.register_transport_dbg(this, &axi2af::ap_dbg);
   if (pokes) apply_pokes();  // m1n1 applies them once at boot (kboot), before the OS runs
 }
 

@@ -10,6 +10,9 @@
 //   fabric_out initiator to the SoC fabric (the interconnect).
 //   dvm_in     target: TLBI messages from the fabric (payload with a uat::tlbi_msg extension).
 //   dvm_out    initiator: TLBIs forwarded to the ASC side (its UAT's tlbi_asc), or dropped.
+//   ap_in      target: the AP's accesses to the ASC's registers (mailbox, doorbell), passed to
+//              mmio_out with `latency` added.
+//   mmio_out   initiator: to the ASC's register block.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -30,6 +33,8 @@ class axi2af : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<axi2af> fabric_out{"fabric_out"};
   tlm_utils::simple_target_socket<axi2af> dvm_in{"dvm_in"};
   tlm_utils::simple_initiator_socket<axi2af> dvm_out{"dvm_out"};
+  tlm_utils::simple_target_socket<axi2af> ap_in{"ap_in"};
+  tlm_utils::simple_initiator_socket<axi2af> mmio_out{"mmio_out"};
 
   // One read-modify-write of the boot sequence: v = (v & ~clear) | set.
   struct poke { uint64_t offset; uint32_t clear, set; };
@@ -52,6 +57,7 @@ class axi2af : public sc_core::sc_module {
 
   // --- statistics ---
   counter accesses{this, "accesses", "ASC accesses carried to the fabric"};
+  counter mmio{this, "mmio", "AP accesses carried to the ASC's registers"};
   counter tlbis_forwarded{this, "tlbis_forwarded", "TLBIs forwarded to the ASC side"};
   counter tlbis_dropped{this, "tlbis_dropped", "TLBIs dropped because the gating pokes are not in place"};
   counter pokes_applied{this, "pokes_applied", "poke read-modify-writes applied at boot"};
@@ -69,6 +75,12 @@ class axi2af : public sc_core::sc_module {
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { asc_in->invalidate_direct_mem_ptr(start, end); }
   void dvm(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void ap_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    ++mmio;
+    delay += latency.get();
+    mmio_out->b_transport(gp, delay);
+  }
+  unsigned ap_dbg(tlm::tlm_generic_payload& gp) { return mmio_out->transport_dbg(gp); }
   std::vector<poke> gate_;  // the pokes that gate TLBI forwarding
 };
 

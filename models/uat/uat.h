@@ -40,6 +40,16 @@ struct tlbi_msg : tlm::tlm_extension<tlbi_msg> {
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const tlbi_msg&>(o); }
 };
 
+// Attached by the UAT to each translated access it passes on (never to its own table reads): the
+// leaf descriptor used, so a cache behind it can apply AttrIndex (0 Normal = cached).
+struct xlat_ext : tlm::tlm_extension<xlat_ext> {
+  uint64_t pte = 0, va = 0;
+  unsigned slot = 0;
+  uint8_t view = 0;  // uat::view
+  tlm::tlm_extension_base* clone() const override { return new xlat_ext(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const xlat_ext&>(o); }
+};
+
 // The first TLB hit on a translation that no longer matches memory, per view.
 struct stale_hit {
   unsigned slot = 0;

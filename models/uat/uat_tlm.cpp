@@ -56,6 +56,10 @@ void uat_mmu::b_transport(view v, tlm::tlm_generic_payload& gp, sc_core::sc_time
   sc_core::sc_time& d = e.debug ? scratch : delay;
   auto& out = *port_of(v).socket;
   gp.set_dmi_allowed(false);
+  xlat_ext x;
+  x.view = uint8_t(v);
+  x.slot = e.vm_context;
+  xlat_ext* const prev = gp.set_extension(&x);
   for (unsigned done = 0; done < len;) {
     const uint64_t va = addr + done;
     const auto a = write ? access_type::write : access_type::read;
@@ -70,10 +74,14 @@ void uat_mmu::b_transport(view v, tlm::tlm_generic_payload& gp, sc_core::sc_time
     gp.set_data_ptr(data + done);
     gp.set_data_length(chunk);
     gp.set_streaming_width(chunk);
+    x.pte = t.pte;
+    x.va = va;
     out->b_transport(gp, d);
     if (!gp.is_response_ok()) break;
     done += chunk;
   }
+  if (prev) gp.set_extension(prev);
+  else gp.clear_extension(&x);
   gp.set_address(addr);
   gp.set_data_ptr(data);
   gp.set_data_length(len);

@@ -142,22 +142,28 @@ TEST(sm_memory, l2_hit_after_l1_flush) {
 //  - same row (GBASE + 32: the line's next sector, an L1 and L2 sector miss): row hit, column at
 //    468, data 480-481 (565656 ps), back 570954 ps: 255723 ps = 289.6 -> 290, fill 647, kernel
 //    647 + 8 = 655;
-//  - another row of the bank (GBASE + 1 MiB: same channel and bank bits, row + 1): precharge at
+//  - another row of the bank (GBASE + k MiB on the same sub-partition and bank): precharge at
 //    max(468, 220 + tRAS 28) + tRP 12 = 480 activate, +RCD = 492 column, data 504-505 (593880
 //    ps), back 599178 ps: 283947 ps = 321.6 -> 322, fill 679, kernel 687.
 TEST(sm_memory, row_buffer_hit_and_miss) {
   const gpu_config c = qv100();
   gpu_memory probe(c);
-  const dram_address a = probe.decode(GBASE), b = probe.decode(GBASE + (1u << 20));
+  // With IPOLY partition indexing the higher address bits move the sub-partition, so the row-miss
+  // address is the first one 1 MiB apart (the next row: row bits from bit 20 of the address with
+  // the 5 channel bits taken out) that lands on the same sub-partition and bank.
+  const dram_address a = probe.decode(GBASE);
+  uint64_t far = GBASE + (1u << 20);
+  while (probe.decode(far).sub_partition != a.sub_partition || probe.decode(far).bank != a.bank) far += 1u << 20;
+  const dram_address b = probe.decode(far);
   EXPECT_EQ(a.channel, b.channel);
   EXPECT_EQ(a.bank, b.bank);
-  EXPECT_EQ(a.row + 1, b.row);
+  EXPECT_NE(a.row, b.row);
   auto two = [&](uint64_t second) {
     std::vector<trace_writer_inst> v{mem("LDG.E.32", {4}, {4}, GBASE, 0), mem("LDG.E.32", {4}, {4}, second, 0),
                                      op("FFMA", {5}, {4, 3, 2}), op("EXIT", {}, {})};
     return run_qv100(c, make({v}));
   };
-  kernel_result hit = two(GBASE + 32), miss = two(GBASE + (1u << 20));
+  kernel_result hit = two(GBASE + 32), miss = two(far);
   EXPECT_EQ(hit.cycles, 655u);
   EXPECT_EQ(hit.mem.dram_row_hits, 1u);
   EXPECT_EQ(miss.cycles, 687u);
@@ -204,7 +210,7 @@ TEST(sm_memory, reference_calibration_kernels) {
   EXPECT_EQ(st.mem.l2_writes, 128u);
   EXPECT_GT(st.stats.l1_fails[unsigned(l1_fail::miss_queue_full)], 0u);
   EXPECT_EQ(st.stats.l1_reservation_fails(), st.stats.l1_fails[unsigned(l1_fail::miss_queue_full)]);
-  near(st.cycles, 328, 17);
+  near(st.cycles, 328, 3.1);  // 338: see docs/models/gpu-memory.md
   std::vector<std::vector<trace_writer_inst>> l4;
   for (unsigned w = 0; w < 4; ++w) l4.push_back(load_lines(8 * w));
   kernel_trace k4 = make(l4);
@@ -224,10 +230,17 @@ TEST(sm_memory, reference_calibration_kernels) {
   near(p.cycles, 668, 1);
 }
 
-// 16 warps of mixed units (4 per sub-core): the oracle takes 299 cycles, this model 284 with
-// GTO. Known gap (issue 13 step 3), recorded, not hidden: the test pins today's value.
-TEST(sm_memory, scheduling_with_four_warps_per_sub_core_known_gap) {
-  const gpu_config c = qv100();
+// 16 warps of mixed units (4 per sub-core): the oracle takes 299 cycles. Two causes of the
+// earlier 284: the oracle's SM7_QV100 file (accel-sim branch of gpgpu-sim_distribution) sets
+// -gpgpu_scheduler lrr, not gto; and GPGPU-Sim's allocate_cu moves from each ID_OC set only its
+// oldest instruction, into a collector unit of that instruction's sub-core, so a sub-core whose
+// two collector units are busy holds back younger instructions of the other sub-cores in the
+// same set (lrr with slot-order allocation: 295). GTO on the same kernel: 284.
+TEST(sm_memory, scheduling_with_four_warps_per_sub_core) {
+  gpu_config c = qv100();
+  EXPECT_EQ(c.scheduler, "lrr");
+  EXPECT_EQ(run_qv100(c, make(std::vector(16, mixed(56)), 128)).cycles, 299u);
+  c.scheduler = "gto";
   EXPECT_EQ(run_qv100(c, make(std::vector(16, mixed(56)), 128)).cycles, 284u);
 }
 
@@ -280,4 +293,85 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_flush_l1_cache 2\n").find("-gpgpu_flush_l1_cache: 2 outside [0, 1]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,2:0,32\n").find("miss queue 2 and MSHRs 512 must hold the 4 sectors of a line"), std::string::npos);
   EXPECT_NE(error("-gpuvp_icnt_latency 20000\n").find("outside [0, 10000]"), std::string::npos);
+}
+
+// -gpgpu_memory_partition_indexing (addrdec.cc), worked out from GPGPU-Sim's equations. QV100 (32
+// channels x 2, IPOLY(67) over 64 sub-partitions; the higher bits are addr >> (8 + 5 + 1)):
+//  - 0x4000: consecutive channel (0x4000 >> 8) mod 32 = 0, bank bits of (2 << 8) = 0, so
+//    sub-partition 0; higher bits = 1 (a0): a0 is in the equations of index bits 0 and 1 -> 3,
+//    channel 1;
+//  - 0x8000: consecutive 0; higher = 2 (a1): index bits 1 and 2 -> 6, channel 3;
+//  - XOR (1) on 0x4000: channel 0 ^ (1 & 31) = 1, sub-partition 2 (bank 0).
+// RTX 3070 (16 x 2, IPOLY(37), higher = addr >> 13): 0x2000 -> consecutive 0, a0 is in index bits
+// 0 and 2 -> 5, channel 2.
+TEST(sm_memory, partition_indexing_as_addrdec) {
+  gpu_config q = qv100();
+  ASSERT_EQ(q.mem.partition_indexing, 2u);
+  gpu_memory m(q);
+  EXPECT_EQ(m.decode(0x4000).sub_partition, 3u);
+  EXPECT_EQ(m.decode(0x4000).channel, 1u);
+  EXPECT_EQ(m.decode(0x8000).sub_partition, 6u);
+  EXPECT_EQ(m.decode(0x8000).channel, 3u);
+  EXPECT_EQ(m.decode(0x100).sub_partition, 2u);  // higher bits 0: the consecutive value
+  q.mem.partition_indexing = 1;
+  gpu_memory x(q);
+  EXPECT_EQ(x.decode(0x4000).channel, 1u);
+  EXPECT_EQ(x.decode(0x4000).sub_partition, 2u);
+  q.mem.partition_indexing = 0;
+  gpu_memory c(q);
+  EXPECT_EQ(c.decode(0x4000).sub_partition, 0u);
+  gpu_config r;
+  load_config_file(r, sm_config_dir() + "/" + shipped_config_dir("RTX3070") + "/gpgpusim.config");
+  gpu_memory rm(r);
+  EXPECT_EQ(rm.decode(0x2000).sub_partition, 5u);
+  EXPECT_EQ(rm.decode(0x2000).channel, 2u);
+  // The 64 chunks of 256 bytes below one 16 KiB boundary (32 channels x 2 bank parities) reach
+  // every QV100 sub-partition once: for a fixed higher part the hash XORs a constant.
+  std::vector<unsigned> seen(64, 0);
+  for (uint64_t a = 5u << 14; a < (6u << 14); a += 256) ++seen[m.decode(a).sub_partition];
+  for (unsigned n : seen) EXPECT_EQ(n, 1u);
+}
+
+// A100 / H100 memory options as accel-sim-framework's tested-cfgs give them: 40 channels x 4
+// sub-partitions (not a power of two: channel = (addr >> 8) mod 40), consecutive indexing.
+TEST(sm_memory, a100_and_h100_memory_options) {
+  auto load = [](const char* g) {
+    gpu_config c;
+    const std::string dir = sm_config_dir() + "/" + shipped_config_dir(g);
+    load_config_file(c, dir + "/gpgpusim.config");
+    load_config_file(c, dir + "/trace.config");
+    c.validate();
+    return c;
+  };
+  gpu_config a = load("A100"), h = load("H100");
+  EXPECT_EQ(a.mem.n_mem, 40u);
+  EXPECT_EQ(a.mem.sub_partitions(), 160u);
+  EXPECT_EQ(a.mem.l2.sets, 128u);
+  EXPECT_EQ(a.mem.l2.ways, 16u);
+  EXPECT_EQ(a.mem.dram.CL, 22u);
+  EXPECT_DOUBLE_EQ(a.mem.dram_mhz, 1512.0);
+  EXPECT_EQ(a.l2_rop_latency, 200u);
+  EXPECT_EQ(a.dram_latency, 190u);
+  EXPECT_EQ(a.mem.partition_indexing, 0u);
+  EXPECT_EQ(h.mem.l2.sets, 256u);
+  EXPECT_EQ(h.mem.l2.ways, 40u);
+  EXPECT_EQ(h.mem.dram.RCD, 16u);
+  EXPECT_DOUBLE_EQ(h.mem.dram_mhz, 2619.0);
+  gpu_memory am(a);
+  EXPECT_EQ(am.decode(41u << 8).channel, 1u);
+  EXPECT_NE(am.describe().find("40 DRAM channels x 4 L2 slices (256 KiB each)"), std::string::npos) << am.describe();
+  auto error = [](const std::string& text) {
+    gpu_config c;
+    try {
+      load_config_text(c, text, "m.config");
+      c.validate();
+    } catch (const config_file_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error("-gpgpu_memory_partition_indexing 3\n").find("m.config:1: -gpgpu_memory_partition_indexing: 3 outside [0, 2]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_n_mem 40\n-gpgpu_n_sub_partition_per_mchannel 4\n-gpgpu_memory_partition_indexing 2\n")
+                .find("IPOLY) needs 16, 32 or 64 sub-partitions"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_n_mem 40\n-gpgpu_memory_partition_indexing 1\n").find("needs a power-of-two -gpgpu_n_mem"), std::string::npos);
 }

@@ -33,3 +33,9 @@ int sc_main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
+
+#ifdef GPUVP_SANITIZED
+#include "lsan_suppressions.h"
+// LeakSanitizer asks the program for default suppressions at start-up: tools/lsan.supp's lines.
+extern "C" const char* __lsan_default_suppressions() { return GPUVP_LSAN_SUPPRESSIONS; }
+#endif

@@ -49,6 +49,7 @@ const numeric_option numeric_options[] = {
     {"-gpgpu_frfcfs_dram_sched_queue_size", &mem_config::frfcfs_queue, 0, 1u << 16},
     {"-gpgpu_dram_return_queue_size", &mem_config::dram_return_queue, 0, 1u << 16},
     {"-icnt_flit_size", &mem_config::flit_size, 8, 1024},
+    {"-gpgpu_memory_partition_indexing", &mem_config::partition_indexing, 0, 2},
     {"-gpuvp_icnt_latency", &mem_config::icnt_latency, 0, 10000},
     {"-gpuvp_l2_dram_hops", &mem_config::l2_dram_hops, 0, 10000},
 };
@@ -189,6 +190,15 @@ void validate(const mem_config& m, const std::string& where) {
   if (m.l2.line % 32 || m.l1.line % 32) fail(where, "-gpgpu_cache:dl1/dl2: line size must be a multiple of 32 (sectors)");
   if (m.dram.nbk % m.dram.nbkgrp) fail(where, "-gpgpu_dram_timing_opt: nbk not a multiple of nbkgrp");
   if (!(m.icnt_mhz > 0 && m.l2_mhz > 0 && m.dram_mhz > 0)) fail(where, "-gpgpu_clock_domains: clocks must be > 0");
+  if (!pow2(m.sub_per_channel)) fail(where, "-gpgpu_n_sub_partition_per_mchannel: not a power of two");
+  if (m.partition_indexing == 2) {
+    unsigned p2 = 1;
+    while (p2 < m.n_mem) p2 *= 2;
+    const unsigned n = p2 * m.sub_per_channel;
+    if (n != 16 && n != 32 && n != 64)
+      fail(where, "-gpgpu_memory_partition_indexing 2 (IPOLY) needs 16, 32 or 64 sub-partitions (channels rounded up to a power of two), not " + std::to_string(n));
+  }
+  if (m.partition_indexing == 1 && !pow2(m.n_mem)) fail(where, "-gpgpu_memory_partition_indexing 1 needs a power-of-two -gpgpu_n_mem");
 }
 
 }  // namespace gpuvp::sm

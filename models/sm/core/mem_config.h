@@ -35,6 +35,8 @@ struct mem_config {
   unsigned dram_buswidth = 16, dram_burst_length = 2, dram_cmd_ratio = 2;  // bytes, beats, data/command
   unsigned frfcfs_queue = 64, dram_return_queue = 192;
   unsigned flit_size = 40;
+  // -gpgpu_memory_partition_indexing: 0 consecutive, 1 bitwise XOR, 2 IPOLY hash (addrdec.cc)
+  unsigned partition_indexing = 0;
   // -gpgpu_mem_addr_mapping "dramid@N;mask": channel bits inserted at bit N; the mask's B and R
   // bits (of the address with the channel bits taken out) give bank and row.
   unsigned mem_addr_dramid_bit = 8;

@@ -1,6 +1,8 @@
 #include "memsys.h"
 
 #include <algorithm>
+#include <bit>
+#include <initializer_list>
 #include <cmath>
 #include <iomanip>
 #include <stdexcept>
@@ -21,7 +23,43 @@ uint64_t extract(uint64_t v, uint64_t mask) {
   }
   return out;
 }
+unsigned bit(uint64_t v, unsigned i) { return unsigned(v >> i & 1); }
+unsigned xor_bits(uint64_t a, std::initializer_list<unsigned> bits) {
+  unsigned r = 0;
+  for (unsigned b : bits) r ^= bit(a, b);
+  return r;
+}
 }  // namespace
+
+// GPGPU-Sim's ipoly_hash_function (hashing.cc): the index bits XORed with the GF(2) residues of
+// the higher address bits for IPOLY(5), IPOLY(37) and IPOLY(67) (16, 32 and 64 entries; Rau,
+// "Pseudo-randomly interleaved memory", ISCA 1991). Other counts: the index unchanged (GPGPU-Sim
+// refuses them; validate() does too).
+unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
+  unsigned r = 0;
+  if (n == 16) {
+    r |= (xor_bits(a, {11, 10, 9, 8, 6, 4, 3, 0}) ^ bit(index, 0)) << 0;
+    r |= (xor_bits(a, {12, 8, 7, 6, 5, 3, 1, 0}) ^ bit(index, 1)) << 1;
+    r |= (xor_bits(a, {9, 8, 7, 6, 4, 2, 1}) ^ bit(index, 2)) << 2;
+    r |= (xor_bits(a, {10, 9, 8, 7, 5, 3, 2}) ^ bit(index, 3)) << 3;
+  } else if (n == 32) {
+    r |= (xor_bits(a, {13, 12, 11, 10, 9, 6, 5, 3, 0}) ^ bit(index, 0)) << 0;
+    r |= (xor_bits(a, {14, 13, 12, 11, 10, 7, 6, 4, 1}) ^ bit(index, 1)) << 1;
+    r |= (xor_bits(a, {14, 10, 9, 8, 7, 6, 3, 2, 0}) ^ bit(index, 2)) << 2;
+    r |= (xor_bits(a, {11, 10, 9, 8, 7, 4, 3, 1}) ^ bit(index, 3)) << 3;
+    r |= (xor_bits(a, {12, 11, 10, 9, 8, 5, 4, 2}) ^ bit(index, 4)) << 4;
+  } else if (n == 64) {
+    r |= (xor_bits(a, {18, 17, 16, 15, 12, 10, 6, 5, 0}) ^ bit(index, 0)) << 0;
+    r |= (xor_bits(a, {15, 13, 12, 11, 10, 7, 5, 1, 0}) ^ bit(index, 1)) << 1;
+    r |= (xor_bits(a, {16, 14, 13, 12, 11, 8, 6, 2, 1}) ^ bit(index, 2)) << 2;
+    r |= (xor_bits(a, {17, 15, 14, 13, 12, 9, 7, 3, 2}) ^ bit(index, 3)) << 3;
+    r |= (xor_bits(a, {18, 16, 15, 14, 13, 10, 8, 4, 3}) ^ bit(index, 4)) << 4;
+    r |= (xor_bits(a, {17, 16, 15, 14, 11, 9, 5, 4}) ^ bit(index, 5)) << 5;
+  } else {
+    r = index;
+  }
+  return r;
+}
 
 gpu_memory::gpu_memory(const gpu_config& cfg)
     : cfg_(cfg), m_(cfg.mem), core_ps_(period_ps(cfg.core_mhz)), icnt_ps_(period_ps(cfg.mem.icnt_mhz)),
@@ -45,6 +83,23 @@ dram_address gpu_memory::decode(uint64_t addr) const {
   a.bank = unsigned(extract(local, m_.bank_mask) % m_.dram.nbk);
   a.row = extract(local, m_.row_mask);
   a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
+  // -gpgpu_memory_partition_indexing (addrdec_tlx): the address bits above the channel and
+  // sub-partition bits (with a power-of-two channel count; otherwise the quotient of the
+  // channel division) permute the channel (1, XOR) or the sub-partition (2, IPOLY). Bank and row
+  // stay those of the consecutive decode.
+  const bool gap = m_.n_mem & (m_.n_mem - 1);
+  const unsigned ch_bits = unsigned(std::bit_width(m_.n_mem - 1)), sp_bits = unsigned(std::bit_width(m_.sub_per_channel - 1));
+  const uint64_t higher = gap ? high / m_.n_mem : addr >> (lo + ch_bits + sp_bits);
+  if (m_.partition_indexing == 1) {
+    a.channel = unsigned((a.channel ^ (higher & ((1ull << ch_bits) - 1))) % m_.n_mem);
+    a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
+  } else if (m_.partition_indexing == 2) {
+    const unsigned pow2_ch = 1u << unsigned(std::bit_width(m_.n_mem - 1));
+    unsigned sp = ipoly_hash(higher, a.sub_partition, pow2_ch * m_.sub_per_channel);
+    if (gap) sp %= m_.sub_partitions();
+    a.sub_partition = sp;
+    a.channel = sp / m_.sub_per_channel;
+  }
   return a;
 }
 

@@ -127,6 +127,20 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   cus_.resize(std::max(ncu, cfg.num_sched));
   for (unsigned i = 0; i < cus_.size(); ++i) cus_[i].sched = unsigned(uint64_t(i) * cfg.num_sched / cus_.size());
   bank_reads_.resize(std::max(1u, cfg.reg_banks));
+  bank_write_.assign(bank_reads_.size(), 0);
+  // The generic collectors' input sets in GPGPU-Sim's create_exec_pipeline order.
+  auto in_set = [&](op_class c) {
+    if (register_set* r = id_oc_[unsigned(c)]) oc_order_.push_back(r);
+  };
+  in_set(op_class::sp);
+  in_set(op_class::sfu);
+  in_set(op_class::mem);
+  if (cfg.num_tensor) in_set(op_class::tensor);
+  if (cfg.num_dp) in_set(op_class::dp);
+  if (cfg.num_int) in_set(op_class::intp);
+  for (unsigned n = 1; n <= SPECIALIZED_UNIT_NUM; ++n) in_set(spec_class(n));
+  for (register_set* r : id_oc_list_)  // a set without units of its kind still drains (last)
+    if (std::find(oc_order_.begin(), oc_order_.end(), r) == oc_order_.end()) oc_order_.push_back(r);
 }
 
 sm_core::~sm_core() = default;
@@ -211,6 +225,10 @@ void sm_core::writeback() {
     if (w.empty()) continue;
     warp_inst done = w;
     w.clear();
+    // opndcoll_rfu_t::writeback: each destination's bank is allocated for the write, so the
+    // first operand-collector step of this cycle cannot read from it (writes have priority).
+    for (int d = 0; d < done.ndst; ++d)
+      if (!is_zero_reg(done.dst[d])) bank_write_[bank_of(done.dst[d], done.warp, done.sched)] = 1;
     complete(done);
   }
 }
@@ -235,7 +253,9 @@ void sm_core::collector_step() {
     std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
     size_t keep = 0;
     for (const read_req& r : reads_) {
-      if (bank_reads_[r.bank] == 0) {
+      if (bank_write_[r.bank]) {
+        reads_[keep++] = r;  // the bank writes a result this step
+      } else if (bank_reads_[r.bank] == 0) {
         ++bank_reads_[r.bank];
         --cus_[r.cu].pending_reads;
       } else {
@@ -245,31 +265,41 @@ void sm_core::collector_step() {
     }
     reads_.resize(keep);
   }
-  // allocate_cu: move instructions from ID_OC into free collector units and queue their reads
-  for (register_set* in : id_oc_list_) {
-    for (unsigned s = 0; s < in->size(); ++s) {
-      warp_inst& w = in->slot(s);
-      if (w.empty()) continue;
+  // allocate_cu (GPGPU-Sim's opndcoll_rfu_t::allocate_cu over the generic in-ports): every
+  // port visits the ID_OC sets in GPGPU-Sim's port order (SP, SFU, MEM, TENSOR, DP, INT,
+  // specialized) and takes from each only its OLDEST instruction (lowest uid), into a free
+  // collector unit of that instruction's scheduler. If that scheduler has no free unit the set
+  // gives nothing to this port, even when a younger instruction of another sub-core could go
+  // (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
+  // configurations have as many in-ports as collector units, so no port limit is reached).
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (register_set* in : oc_order_) {
+      warp_inst* w = in->get_ready();
+      if (!w) continue;
       unsigned cu = 0;
-      while (cu < cus_.size() && (cus_[cu].busy || (sc && cus_[cu].sched != w.sched % cfg_.num_sched))) ++cu;
+      while (cu < cus_.size() && (cus_[cu].busy || (sc && cus_[cu].sched != w->sched % cfg_.num_sched))) ++cu;
       if (cu == cus_.size()) continue;
       collector_unit& c = cus_[cu];
       c.busy = true;
-      c.inst = w;
-      c.out = oc_ex_for(w.op);
+      c.inst = *w;
+      c.out = oc_ex_for(w->op);
       c.pending_reads = 0;
-      for (int i = 0; i < w.nsrc; ++i) {
-        unsigned r = w.src[i];
+      for (int i = 0; i < w->nsrc; ++i) {
+        unsigned r = w->src[i];
         if (is_zero_reg(r)) continue;
         bool dup = false;
-        for (int j = 0; j < i; ++j) dup |= w.src[j] == r;
+        for (int j = 0; j < i; ++j) dup |= w->src[j] == r;
         if (dup) continue;
-        reads_.push_back({cu, bank_of(r, w.warp, w.sched)});
+        reads_.push_back({cu, bank_of(r, w->warp, w->sched)});
         ++c.pending_reads;
       }
-      w.clear();
+      w->clear();
+      progress = true;
     }
   }
+  // process_banks: the write allocations last one step
+  std::fill(bank_write_.begin(), bank_write_.end(), 0);
 }
 
 namespace {

@@ -186,6 +186,8 @@ class sm_core {
   ldst_unit* ldst_ = nullptr;
   std::unique_ptr<l1_tags> own_l1_;
   std::vector<unsigned> bank_reads_;  // scratch
+  std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
+  std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
   unsigned two_level_active_ = 0;  // 0: not two-level
   unsigned cta_limit_ = 0;         // CTAs of the running kernel per SM

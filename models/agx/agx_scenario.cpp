@@ -1,0 +1,535 @@
+// The AGX scenario workload: parsing (steps validated up front) and the AP driver that runs them.
+#include "agx_scenario.h"
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <vector>
+#include "agx.h"
+#include "asc_fw.h"
+#include "gpuvp/platform.h"
+#include "gpuvp/stats.h"
+
+namespace gpuvp::agx_scenario {
+
+namespace {
+
+namespace hf = ascfw::handoff;
+namespace rg = ascfw::ring;
+constexpr uint64_t heap_base = 0x900000000ull;  // the driver's page allocator (our choice)
+constexpr uint64_t page = 0x4000;
+
+struct step {
+  std::vector<std::string> w;
+  std::string at;  // origin:line
+};
+
+// Words each step takes (min, max), checked at parse time.
+const std::map<std::string, std::pair<size_t, size_t>>& grammar() {
+  static const std::map<std::string, std::pair<size_t, size_t>> g = {
+      {"set", {3, 4}},        {"boot", {1, 1}},        {"alloc", {3, 3}},       {"map", {5, 7}},
+      {"unmap", {2, 2}},      {"tlbi", {2, 2}},        {"tlbi-all", {1, 1}},    {"fill", {3, 3}},
+      {"free", {2, 2}},       {"write", {4, 5}},       {"cmd", {4, 8}},         {"submit", {2, 5}},
+      {"wait-stamp", {4, 4}}, {"release", {2, 2}},     {"idle", {1, 1}},        {"wait-powerdown", {1, 1}},
+      {"expect-mem", {4, 4}}, {"expect-stat", {3, 3}}, {"wait", {2, 2}},
+      {"kick", {2, 2}},       {"fwctl", {2, 2}}};
+  return g;
+}
+
+uint64_t num(const step& s, size_t i) {
+  try {
+    return parse_u64(s.w.at(i));
+  } catch (const std::exception&) {
+    throw config_error(s.at + ": '" + (i < s.w.size() ? s.w[i] : std::string()) + "' is not a number (" + s.w[0] + ")");
+  }
+}
+
+class scenario : public workload {
+ public:
+  std::vector<step> steps;
+
+  void validate(platform& p) override {
+    if (!p.find_as<agx_soc>("agx")) throw config_error("AGX scenarios need the agx platform (--platform agx): no component 'agx'");
+  }
+
+  void run(platform& p, host_port& host) override {
+    agx_ = p.find_as<agx_soc>("agx");
+    p_ = &p;
+    h_ = &host;
+    for (const auto& s : steps) {
+      at_ = s.at;
+      if (!exec(s)) break;  // a failed wait ends the scenario
+      if (agx_->asc.asserted()) {
+        fail("the ASC firmware asserted: " + agx_->asc.assert_text());
+        break;
+      }
+    }
+  }
+
+  int check(platform&, std::ostream& os) override {
+    int failed = 0;
+    for (const auto& f : failures_) os << f << "\n", ++failed;
+    if (!agx_) return failed;
+    if (agx_->asc.asserted())
+      os << "firmware assert: \"" << agx_->asc.assert_text() << "\" at " << format_time(agx_->asc.assert_time()) << "\n";
+    for (auto v : {uat::view::fw, uat::view::ppl, uat::view::gpu})
+      if (const auto* st = agx_->uat.first_stale(v)) {
+        os << "first stale TLB access: " << uat::describe(*st, v) << "\n";
+        ++failed;
+      }
+    if (const auto* sr = agx_->asc.cache.first_stale()) {
+      os << "first stale cache read: view " << uat::view_name(uat::view(sr->view)) << " slot " << sr->slot << " VA " << to_hex(sr->va)
+         << " PA " << to_hex(sr->pa) << " (the ASC's clean line differs from DRAM) at " << format_time(sr->when) << " ("
+         << agx_->asc.cache.stale_reads.value() << " stale reads)\n";
+      ++failed;
+    }
+    return failed;
+  }
+
+ private:
+  struct buffer {
+    std::vector<uint64_t> pas;
+    uint64_t va = 0;
+    unsigned slot = 0;
+    bool mapped = false;
+    uint64_t pte_bits = 0;
+  };
+
+  void fail(const std::string& m) { failures_.push_back(at_ + ": " + m); }
+  buffer& buf(const step& s, size_t i) {
+    auto it = bufs_.find(s.w[i]);
+    if (it == bufs_.end()) throw config_error(s.at + ": no buffer named '" + s.w[i] + "' (alloc it first)");
+    return it->second;
+  }
+  void st64(uint64_t pa, uint64_t v) { h_->write(pa, &v, 8); }
+  void st32(uint64_t pa, uint32_t v) { h_->write(pa, &v, 4); }
+  uint64_t ld64(uint64_t pa) { uint64_t v = 0; h_->read(pa, &v, 8); return v; }
+  uint64_t peek64(uint64_t pa) { uint64_t v = 0; h_->peek(pa, &v, 8); return v; }
+  uint64_t alloc_page() {
+    const uint64_t pa = next_;
+    next_ += page;
+    std::vector<uint8_t> zero(page, 0);
+    h_->poke(pa, zero.data(), unsigned(page));
+    return pa;
+  }
+  uint64_t handoff_pa() const { return agx_->uat.handoff; }
+  uint64_t ctrl_pa() const { return ctrl_pa_; }
+
+  // The leaf PTE's address for va in slot's tables, creating tables on the way.
+  uint64_t leaf(unsigned slot, uint64_t va) {
+    const unsigned half = unsigned(va >> 39) & 1;
+    const uint64_t ttb_addr = agx_->uat.ttbat + slot * 16 + half * 8;
+    uint64_t ttb = peek64(ttb_addr);
+    if (!(ttb & 1)) st64(ttb_addr, ttb = uint64_t(half ? 0 : slot) << 48 | alloc_page() | 1);
+    uint64_t table = ttb & uat::ttb_fields::base_mask;
+    static constexpr unsigned shifts[2] = {36, 25};
+    static constexpr uint64_t masks[2] = {7, 0x7ff};
+    for (int l = 0; l < 2; ++l) {
+      const uint64_t a = table + ((va >> shifts[l]) & masks[l]) * 8;
+      uint64_t d = peek64(a);
+      if (!(d & 1)) st64(a, d = alloc_page() | 3);
+      table = d & uat::pte_fields::address_mask;
+    }
+    return table + ((va >> 14) & 0x7ff) * 8;
+  }
+  static uint64_t pte_of(uint64_t pa, bool cached, const std::string& perm, const std::string& where) {
+    uint64_t ap, uxn, pxn;  // pgtable.rs names with OS (bit 55) set
+    if (perm == "fw") ap = 1, uxn = 1, pxn = 0;              // FW_RW
+    else if (perm == "gpu-fw") ap = 0, uxn = 1, pxn = 1;     // FW_GPU_RW
+    else if (perm == "gpu") ap = 2, uxn = 1, pxn = 0;        // GPU_RW
+    else if (perm == "gpu-ro") ap = 2, uxn = 0, pxn = 0;     // GPU_RO
+    else throw config_error(where + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + perm + "'");
+    return pa | 3 | uint64_t(cached ? 0 : 2) << 2 | ap << 6 | 1ull << 10 | pxn << 53 | uxn << 54 | 1ull << 55;
+  }
+  void map_pages(buffer& b, uint64_t pte_bits) {
+    for (size_t i = 0; i < b.pas.size(); ++i) {
+      const uint64_t va = b.va + i * page;
+      st64(leaf(b.slot, va), b.pas[i] | pte_bits | (va >> 39 & 1 ? 0 : 1ull << 11));
+    }
+    b.pte_bits = pte_bits;
+    b.mapped = true;
+  }
+  void unmap_pages(uint64_t va, uint64_t pages, unsigned slot) {
+    for (uint64_t i = 0; i < pages; ++i) st64(leaf(slot, va + i * page), 0);
+  }
+
+  // The driver's TLBI of a range: vae1os for one page, rvae1os otherwise (mem.rs), whose base is
+  // the range's end unless agx.driver.tlbi_range_fix (the seed's macOS bug).
+  void tlbi_range(uint64_t va, uint64_t pages, unsigned asid) {
+    if (pages <= 1) {
+      agx_->tlbi(uat::tlbi_op::vae1os, uint64_t(asid) << 48 | ((va >> 12) & 0xffffffffffcull));
+      return;
+    }
+    pages += pages & 1;
+    uint64_t scale = 0, n = 0;
+    for (scale = 0; scale < 4; ++scale) {
+      n = (pages + (uint64_t(1) << (5 * scale + 1)) - 1) >> (5 * scale + 1);
+      if (n <= 32) break;
+    }
+    const uint64_t base = agx_->driver.tlbi_range_fix ? va : va + pages * page;
+    agx_->tlbi(uat::tlbi_op::rvae1os,
+               uint64_t(asid) << 48 | 2ull << 46 | scale << 44 | (n - 1) << 39 | ((base >> 14) & 0x1fffffffffull));
+  }
+
+  // AP side of the Dekker lock (m1n1 handoff.py, kernel mmu.rs).
+  void lock() {
+    const uint64_t h = handoff_pa();
+    uint8_t one = 1, zero = 0;
+    h_->write(h + hf::lock_ap, &one, 1);
+    for (;;) {
+      uint8_t fw = 0;
+      h_->read(h + hf::lock_fw, &fw, 1);
+      if (!fw) break;
+      if (h_->read32(h + hf::turn) != 0) {
+        h_->write(h + hf::lock_ap, &zero, 1);
+        while (h_->read32(h + hf::turn) != 0) h_->wait(sc_core::sc_time(1, sc_core::SC_US));
+        h_->write(h + hf::lock_ap, &one, 1);
+      }
+    }
+  }
+  void unlock() {
+    uint8_t zero = 0;
+    st32(handoff_pa() + hf::turn, 1);
+    h_->write(handoff_pa() + hf::lock_ap, &zero, 1);
+  }
+
+  // Polls until pred() or the driver's timeout; false (and a failure) on timeout or an assert.
+  template <typename P> bool wait_for(P pred, const std::string& what) {
+    const sc_core::sc_time end = sc_core::sc_time_stamp() + agx_->driver.timeout.get();
+    while (!pred()) {
+      if (agx_->asc.asserted()) return fail("waiting for " + what + ": the ASC firmware asserted"), false;
+      if (sc_core::sc_time_stamp() >= end) return fail("timeout waiting for " + what), false;
+      h_->wait(sc_core::sc_time(1, sc_core::SC_US));
+    }
+    return true;
+  }
+
+  void ring_entry(uint32_t type, const uint8_t (&payload)[24]) {
+    const unsigned n = unsigned(agx_->asc.ring_entries_p);
+    const uint32_t w = h_->read32(ctrl_pa() + rg::cmd_wptr);
+    const uint64_t e = ctrl_pa() + rg::cmd_base + (w % n) * rg::cmd_entry;
+    st32(e, type);
+    h_->write(e + 8, payload, 24);
+    st32(ctrl_pa() + rg::cmd_wptr, (w + 1) % n);
+    uint64_t k = ascfw::make_kick(ascfw::kick_type_fw_ring, 0);
+    h_->write(agx_->asc.base + 0x8800, &k, 8);  // through the AXI2AF bridge
+  }
+
+  bool exec(const step& s) {
+    const std::string& op = s.w[0];
+    if (op == "set") return true;  // applied as configuration before the run
+    if (op == "boot") return boot();
+    if (op == "alloc") {
+      auto& b = bufs_[s.w[1]];
+      b = buffer{};
+      for (uint64_t i = 0, n = num(s, 2); i < n; ++i) b.pas.push_back(alloc_page());
+      return true;
+    }
+    if (op == "map") {
+      buffer& b = buf(s, 1);
+      if (s.w[3] != "cached" && s.w[3] != "uncached") throw config_error(s.at + ": map takes cached or uncached, not '" + s.w[3] + "'");
+      b.va = num(s, 2);
+      b.slot = s.w.size() == 7 ? unsigned(num(s, 6)) : 0;
+      map_pages(b, pte_of(0, s.w[3] == "cached", s.w[4], s.at));
+      return true;
+    }
+    if (op == "unmap") {
+      buffer& b = buf(s, 1);
+      unmap_pages(b.va, b.pas.size(), b.slot);
+      b.mapped = false;
+      return true;
+    }
+    if (op == "tlbi") {
+      buffer& b = buf(s, 1);
+      tlbi_range(b.va, b.pas.size(), b.va >> 39 & 1 ? 0 : b.slot);
+      return true;
+    }
+    if (op == "tlbi-all") return agx_->tlbi(uat::tlbi_op::vmalle1os, 0), true;
+    if (op == "fill") {
+      buffer& b = buf(s, 1);
+      std::vector<uint8_t> v(page, uint8_t(num(s, 2)));
+      for (uint64_t pa : b.pas) h_->write(pa, v.data(), unsigned(page));
+      return true;
+    }
+    if (op == "free") return buf(s, 1).pas.clear(), true;  // never reused by our allocator
+    if (op == "write") {
+      buffer& b = buf(s, 1);
+      const uint64_t off = num(s, 2), v = num(s, 3);
+      const bool w32 = s.w.size() == 5 && s.w[4] == "u32";
+      if (off / page >= b.pas.size()) throw config_error(s.at + ": offset outside the buffer");
+      if (w32) st32(b.pas[off / page] + off % page, uint32_t(v));
+      else st64(b.pas[off / page] + off % page, v);
+      return true;
+    }
+    if (op == "cmd") return command(s);
+    if (op == "submit") {
+      buffer& b = buf(s, 1);
+      uint8_t p[24] = {};
+      const uint64_t va = b.va + (s.w.size() >= 3 ? num(s, 2) : 0);
+      const uint32_t len = s.w.size() >= 4 ? uint32_t(num(s, 3)) : uint32_t(b.pas.size() * page);
+      const uint32_t slot = s.w.size() == 5 ? uint32_t(num(s, 4)) : 0;
+      std::memcpy(p, &va, 8), std::memcpy(p + 8, &len, 4), std::memcpy(p + 12, &slot, 4);
+      ring_entry(rg::type_submit, p);
+      return true;
+    }
+    if (op == "wait-stamp") {
+      buffer& b = buf(s, 1);
+      const uint64_t pa = b.pas.at(num(s, 2) / page) + num(s, 2) % page;
+      const uint32_t want = uint32_t(num(s, 3));
+      // Complete: the stamp holds VALUE and the firmware consumed every ring entry (rptr = wptr).
+      return wait_for([&] { return h_->read32(pa) == want && h_->read32(ctrl_pa() + rg::cmd_rptr) == h_->read32(ctrl_pa() + rg::cmd_wptr); },
+                      "stamp " + std::to_string(want));
+    }
+    if (op == "release") return release(buf(s, 1));
+    if (op == "fwctl") return fwctl(buf(s, 1)), true;
+    if (op == "kick") {
+      const uint64_t k = num(s, 1);
+      h_->write(agx_->asc.base + 0x8800, &k, 8);
+      return true;
+    }
+    if (op == "idle") return !agx_->driver.wait_powerdown || wait_powerdown();
+    if (op == "wait-powerdown") return wait_powerdown();
+    if (op == "wait") return h_->wait(sc_core::sc_time(double(num(s, 1)), sc_core::SC_NS)), true;
+    if (op == "expect-mem") {
+      buffer& b = buf(s, 1);
+      const uint64_t off = num(s, 2), want = num(s, 3);
+      const uint64_t got = ld64(b.pas.at(off / page) + off % page);
+      if (got != want)
+        fail("memory of " + s.w[1] + " + " + to_hex(off) + " (PA " + to_hex(b.pas.at(off / page) + off % page) + ") holds " +
+             to_hex(got) + ", expected " + to_hex(want) + (agx_->asc.cache.dirty_lines() ? " (the ASC's cache still holds dirty lines)" : ""));
+      return true;
+    }
+    if (op == "expect-stat") {
+      const double got = stats_registry::global().value(s.w[1]);
+      if (got != double(num(s, 2))) fail("statistic " + s.w[1] + " is " + std::to_string(uint64_t(got)) + ", expected " + s.w[2]);
+      return true;
+    }
+    throw config_error(s.at + ": unknown step '" + op + "'");
+  }
+
+  bool boot() {
+    auto& a = agx_->asc;
+    const uint64_t fw_rw = pte_of(0, false, "fw", at_);
+    buffer& hb = bufs_["handoff"];
+    hb = buffer{{handoff_pa()}, a.handoff_va_p, 0, false, 0};
+    std::vector<uint8_t> zero(page, 0);
+    h_->poke(handoff_pa(), zero.data(), unsigned(page));
+    map_pages(hb, fw_rw);
+    buffer& cb = bufs_["ctrl"];
+    cb = buffer{{ctrl_pa_ = alloc_page()}, a.ring_va_p, 0, false, 0};
+    map_pages(cb, fw_rw);
+    st64(handoff_pa() + hf::magic_ap, ascfw::ppl_magic);
+    st32(handoff_pa() + hf::cur_slot, 0);
+    st64(handoff_pa() + hf::unk3, 0);
+    h_->write32(a.base + 0x44, 0x10);  // CPU_CONTROL.RUN
+    lock();  // m1n1 holds the lock while it waits for the firmware's magic
+    const bool ok = wait_for([&] { return ld64(handoff_pa() + hf::magic_fw) == ascfw::ppl_magic; }, "the firmware's handoff magic");
+    for (unsigned i = 0; i < hf::flush_slots; ++i) st64(handoff_pa() + hf::flush_state(i), 0);
+    unlock();
+    return ok;
+  }
+
+  bool wait_powerdown() {
+    return wait_for([&] { return h_->read32(ctrl_pa() + rg::power) == 0; }, "the ASC to power down");
+  }
+
+  // The FWCtl message of the kernel driver: {addr, unk_8 = 0, context 0x40, page count, unk_12 = 2}.
+  void fwctl(const buffer& b) {
+    uint8_t p[24] = {};
+    const uint32_t ctx = 0x40;
+    const uint16_t count = uint16_t(b.pas.size()), unk12 = 2;
+    std::memcpy(p, &b.va, 8), std::memcpy(p + 12, &ctx, 4), std::memcpy(p + 16, &count, 2), std::memcpy(p + 18, &unk12, 2);
+    ring_entry(rg::type_fwctl, p);
+  }
+
+  // Unmapping a cached firmware buffer: the seed's dance, or (without agx.driver.unmap_dance) a
+  // plain unmap + TLBI that leaves the ASC's lines behind.
+  bool release(buffer& b) {
+    const uint64_t pages = b.pas.size();
+    const unsigned asid = b.va >> 39 & 1 ? 0 : b.slot;
+    if (agx_->driver.unmap_dance) {
+      map_pages(b, (b.pte_bits & ~uint64_t(7 << 2)) | 2 << 2);  // remap uncached
+      tlbi_range(b.va, pages, asid);
+      const uint64_t h = handoff_pa();
+      if (ld64(h + hf::flush_state(hf::fw_slot)) != 0) return fail("flush slot 64 busy"), false;
+      st64(h + hf::flush_addr(hf::fw_slot), b.va);
+      st64(h + hf::flush_size(hf::fw_slot), pages * page);
+      st64(h + hf::flush_state(hf::fw_slot), 1);
+      fwctl(b);
+      if (!wait_for([&] { return ld64(h + hf::flush_state(hf::fw_slot)) == 2; }, "flush slot 64 state 2")) return false;
+      unmap_pages(b.va, pages, b.slot);
+      tlbi_range(b.va, pages, asid);
+      st64(h + hf::flush_state(hf::fw_slot), 0);
+    } else {
+      unmap_pages(b.va, pages, b.slot);
+      tlbi_range(b.va, pages, asid);
+    }
+    b.mapped = false;
+    return true;
+  }
+
+  // cmd BUF OFF end|barrier|stamp VALUE STAMPBUF|write64 VA VALUE|work SLOT VA LEN VALUE|raw WORD
+  bool command(const step& s) {
+    buffer& b = buf(s, 1);
+    const uint64_t off = num(s, 2);
+    const std::string& c = s.w[3];
+    uint32_t w[6] = {};
+    unsigned n = 2;
+    auto need = [&](size_t k) {
+      if (s.w.size() != k) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(k - 4) + " operand(s)");
+    };
+    if (c == "end") need(4), w[0] = ascfw::cmd::end;
+    else if (c == "barrier") need(4), w[0] = ascfw::cmd::barrier;
+    else if (c == "stamp") {
+      need(6);
+      buffer& sb = buf(s, 5);
+      w[0] = ascfw::cmd::stamp, w[1] = uint32_t(num(s, 4)), n = 4;
+      std::memcpy(&w[2], &sb.va, 8);
+    } else if (c == "write64") {
+      need(6);
+      const uint64_t va = num(s, 4), v = num(s, 5);
+      w[0] = ascfw::cmd::write64, n = 6;
+      std::memcpy(&w[2], &va, 8), std::memcpy(&w[4], &v, 8);
+    } else if (c == "work") {
+      need(8);
+      const uint64_t va = num(s, 5);
+      w[0] = ascfw::cmd::work, w[1] = uint32_t(num(s, 4)), w[4] = uint32_t(num(s, 6)), w[5] = uint32_t(num(s, 7)), n = 6;
+      std::memcpy(&w[2], &va, 8);
+    } else if (c == "raw") need(5), w[0] = uint32_t(num(s, 4)), n = 1;
+    else throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, raw)");
+    if (off / page >= b.pas.size() || (off % page) + n * 4 > page) throw config_error(s.at + ": command outside the buffer");
+    h_->write(b.pas[off / page] + off % page, w, n * 4);
+    return true;
+  }
+
+  agx_soc* agx_ = nullptr;
+  platform* p_ = nullptr;
+  host_port* h_ = nullptr;
+  std::map<std::string, buffer> bufs_;
+  uint64_t next_ = heap_base, ctrl_pa_ = 0;
+  std::string at_;
+  std::vector<std::string> failures_;
+};
+
+}  // namespace
+
+std::unique_ptr<workload> parse(const std::string& text, const std::string& origin) {
+  auto w = std::make_unique<scenario>();
+  std::istringstream in(text);
+  unsigned n = 0;
+  bool booted = false;
+  std::set<std::string> names;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    step s{{}, origin + ":" + std::to_string(n)};
+    for (std::string x; words >> x;) s.w.push_back(x);
+    if (s.w.empty()) continue;
+    const auto g = grammar().find(s.w[0]);
+    if (g == grammar().end()) throw config_error(s.at + ": unknown step '" + s.w[0] + "'");
+    if (s.w.size() < g->second.first || s.w.size() > g->second.second)
+      throw config_error(s.at + ": '" + s.w[0] + "' takes " + std::to_string(g->second.first - 1) + " to " +
+                         std::to_string(g->second.second - 1) + " operands");
+    if (s.w[0] == "map") {
+      if (s.w[3] != "cached" && s.w[3] != "uncached") throw config_error(s.at + ": map takes cached or uncached, not '" + s.w[3] + "'");
+      if (s.w.size() == 6 || (s.w.size() == 7 && s.w[5] != "slot")) throw config_error(s.at + ": map ... [slot S]");
+    }
+    // Input errors are found here (exit 2), never in the middle of the run: numbers, names, permissions.
+    static const std::map<std::string, std::vector<size_t>> numeric = {
+        {"alloc", {2}}, {"map", {2, 6}}, {"fill", {2}}, {"write", {2, 3}}, {"submit", {2, 3, 4}}, {"wait-stamp", {2, 3}},
+        {"wait", {1}}, {"expect-mem", {2, 3}}, {"expect-stat", {2}}, {"kick", {1}}};
+    if (auto it = numeric.find(s.w[0]); it != numeric.end())
+      for (size_t i : it->second)
+        if (i < s.w.size()) num(s, i);
+    if (s.w[0] == "cmd") {
+      num(s, 2);
+      const std::string& c = s.w[3];
+      const size_t want = c == "end" || c == "barrier" ? 4 : c == "raw" ? 5 : c == "stamp" || c == "write64" ? 6 : c == "work" ? 8 : 0;
+      if (!want) throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, raw)");
+      if (s.w.size() != want) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(want - 4) + " operand(s)");
+      for (size_t i = 4; i < want; ++i)
+        if (!(c == "stamp" && i == 5)) num(s, i);
+      if (c == "stamp" && !names.count(s.w[5])) throw config_error(s.at + ": no buffer named '" + s.w[5] + "' (alloc it first)");
+    }
+    if (s.w[0] == "alloc") names.insert(s.w[1]);
+    if (s.w[0] == "boot") names.insert("handoff"), names.insert("ctrl");
+    static const std::set<std::string> named = {"map", "unmap", "tlbi", "fill", "free", "write", "cmd", "submit",
+                                                "wait-stamp", "release", "expect-mem", "fwctl"};
+    if (named.count(s.w[0]) && !names.count(s.w[1])) throw config_error(s.at + ": no buffer named '" + s.w[1] + "' (alloc it first)");
+    if (s.w[0] == "map" && s.w[4] != "fw" && s.w[4] != "gpu-fw" && s.w[4] != "gpu" && s.w[4] != "gpu-ro")
+      throw config_error(s.at + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + s.w[4] + "'");
+    if (s.w[0] == "boot") booted = true;
+    else if (s.w[0] != "set" && s.w[0] != "alloc" && !booted && s.w[0] != "map" && s.w[0] != "fill" && s.w[0] != "write" && s.w[0] != "cmd")
+      throw config_error(s.at + ": '" + s.w[0] + "' before boot");
+    w->steps.push_back(std::move(s));
+  }
+  if (!booted) throw config_error(origin + ": no boot step");
+  return w;
+}
+
+std::string overlay(const std::string& text) {
+  // A tree of the `set` keys, printed as YAML; stale detection on in the UAT.
+  struct node { std::map<std::string, node> kids; std::string value; };
+  node root;
+  root.kids["agx"].kids["uat"].kids["detect_stale"].value = "true";
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line.substr(0, line.find('#')));
+    std::string k, key, value, unit;
+    if (!(words >> k) || k != "set" || !(words >> key >> value)) continue;
+    if (words >> unit) value += " " + unit;  // a time: "20 us"
+    node* at = &root;
+    for (size_t p = 0; p != std::string::npos;) {
+      const size_t d = key.find('.', p);
+      at = &at->kids[key.substr(p, d == std::string::npos ? d : d - p)];
+      p = d == std::string::npos ? d : d + 1;
+    }
+    at->value = value;
+  }
+  std::ostringstream os;
+  auto print = [&](auto&& self, const node& nd, int depth) -> void {
+    for (const auto& [name, kid] : nd.kids) {
+      os << std::string(2 * depth, ' ') << name << ":";
+      if (kid.kids.empty()) os << " " << kid.value << "\n";
+      else os << "\n", self(self, kid, depth + 1);
+    }
+  };
+  print(print, root, 0);
+  return os.str();
+}
+
+}  // namespace gpuvp::agx_scenario
+
+#include "embedded/agx_scn_axi2af.h"
+#include "embedded/agx_scn_cached_unmap.h"
+#include "embedded/agx_scn_hv_tlbi.h"
+#include "embedded/agx_scn_no_inval.h"
+#include "embedded/agx_scn_powerdown.h"
+#include "embedded/agx_scn_rvae_end.h"
+
+void gpuvp::agx_scenario::register_kind() {
+  workload_kind k;
+  k.name = "agx-scenario";
+  k.description = "AGX AP driver scenario (.agx, docs/formats/agx.md): page tables, TLBIs, handoff, ASC rings; needs --platform agx";
+  k.matches = [](const std::string& path) { return path.ends_with(".agx"); };
+  k.overlay_for = overlay;
+  k.parse = parse;
+  k.load = [](const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw config_error(path + ": cannot open workload");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return parse(ss.str(), path);
+  };
+  auto& r = registry::global();
+  r.add_workload_kind(k);
+  r.add_embedded_workload({"agx-hv-tlbi", "AGX: stage 2 swallows TLBIs, the ASC parses a freed command buffer (fix: agx.hv.tlbi_passthrough=true)", "agx-scenario", agx_scn_hv_tlbi});
+  r.add_embedded_workload({"agx-axi2af", "AGX: no AXI2AF pokes, no TLBI reaches the ASC (fix: agx.axi2af.pokes=true)", "agx-scenario", agx_scn_axi2af});
+  r.add_embedded_workload({"agx-rvae-end", "AGX: range TLBI based at the range end (fix: agx.driver.tlbi_range_fix=true)", "agx-scenario", agx_scn_rvae_end});
+  r.add_embedded_workload({"agx-no-inval", "AGX: firmware reads a command buffer from its stale cache (fix: agx.asc.invalidate_cmdbuf=true)", "agx-scenario", agx_scn_no_inval});
+  r.add_embedded_workload({"agx-cached-unmap", "AGX: cached firmware object unmapped without the flush dance (fix: agx.driver.unmap_dance=true)", "agx-scenario", agx_scn_cached_unmap});
+  r.add_embedded_workload({"agx-powerdown", "AGX: structures remapped while the ASC stays awake (fix: agx.driver.wait_powerdown=true)", "agx-scenario", agx_scn_powerdown});
+}

@@ -1,0 +1,119 @@
+// The six embedded AGX scenarios, both ways: by default each fails as the seed describes (exit 1,
+// the firmware's assert text and the first stale access named), and exactly one --set fixes it.
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <gtest/gtest.h>
+#include "cli.h"
+#include "gpuvp/config.h"
+#include "testing.h"
+
+namespace {
+struct result {
+  int rc;
+  std::string out, err;
+};
+result run_gpuvp(std::vector<std::string> args) {
+  gpuvp::testing::fresh_simulation();
+  args.insert(args.begin(), "gpuvp");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::istringstream in;
+  std::ostringstream out, err;
+  const int rc = gpuvp::gpuvp_main(int(argv.size()), argv.data(), in, out, err);
+  return {rc, out.str(), err.str()};
+}
+result scenario(const std::string& name, const std::string& set = "") {
+  std::vector<std::string> a = {"run", "--platform", "agx", "--workload", name};
+  if (!set.empty()) a.push_back("--set"), a.push_back(set);
+  return run_gpuvp(a);
+}
+bool has(const result& r, const std::string& s) { return r.err.find(s) != std::string::npos; }
+
+struct case_ {
+  std::string name, fix, assert_text, stale;
+};
+// The remapped command buffer is at 0xffffffa00c428000 (slot 0, kernel half, fw view); the freed
+// page is 0x42-filled, so its first word 0x42424242 reads as SKU command 0x42 & 0x3f = 0x2.
+const std::vector<case_> cases = {
+    {"agx-hv-tlbi", "agx.hv.tlbi_passthrough=true", "unknown SKU command 0x2 (header 0x42424242 at 0xffffffa00c428000)",
+     "first stale TLB access: view fw slot 0 VA 0xffffffa00c428000 used PA"},
+    {"agx-axi2af", "agx.axi2af.pokes=true", "unknown SKU command 0x2", "first stale TLB access: view fw slot 0 VA 0xffffffa00c428000"},
+    {"agx-rvae-end", "agx.driver.tlbi_range_fix=true", "unknown SKU command 0x2",
+     "first stale TLB access: view fw slot 0 VA 0xffffffa00c428000"},
+    {"agx-powerdown", "agx.driver.wait_powerdown=true", "unknown SKU command 0x2",
+     "first stale TLB access: view fw slot 0 VA 0xffffffa00c428000"},
+    // The stale line still holds "stamp 1" where the barrier now is.
+    {"agx-no-inval", "agx.asc.invalidate_cmdbuf=true", "non-sequential stamp update at 0xffffffa000100000: 1 -> 1",
+     "first stale cache read: view fw slot 0 VA 0xffffffa00c428000"},
+    {"agx-cached-unmap", "agx.driver.unmap_dance=true", "", "holds 0x0, expected 0x1234"},
+};
+}  // namespace
+
+class agx_scenarios : public ::testing::TestWithParam<case_> {};
+
+TEST_P(agx_scenarios, fails_by_default_as_the_seed_describes) {
+  const auto& c = GetParam();
+  const result r = scenario(c.name);
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  if (!c.assert_text.empty()) {
+    EXPECT_TRUE(has(r, "firmware assert: \"" + c.assert_text)) << r.err;
+    EXPECT_TRUE(has(r, "ASC firmware assert: " + c.assert_text)) << r.err;
+  }
+  EXPECT_TRUE(has(r, c.stale)) << r.err;
+}
+
+TEST_P(agx_scenarios, passes_with_its_one_fix) {
+  const auto& c = GetParam();
+  const result r = scenario(c.name, c.fix);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_EQ(r.err.find("stale"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("0 stale reads"), std::string::npos) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(all, agx_scenarios, ::testing::ValuesIn(cases),
+                         [](const auto& info) {
+                           std::string n = info.param.name;
+                           for (auto& ch : n) if (ch == '-') ch = '_';
+                           return n;
+                         });
+
+// Without --platform agx: the scenario's own settings name keys the default platform lacks.
+TEST(agx_scenario_cli, a_scenario_needs_the_agx_platform) {
+  const result r = run_gpuvp({"run", "--workload", "agx-hv-tlbi"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("agx-hv-tlbi (platform settings):"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unknown configuration key 'agx.ap.stage2'"), std::string::npos) << r.err;
+}
+
+// Every ASC and driver parameter has a row in docs/configuration.md with the code's range.
+TEST(agx_scenario_cli, asc_and_driver_parameters_are_documented_with_their_ranges) {
+  const result r = run_gpuvp({"config", "dump", "--platform", "agx"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::ifstream f(gpuvp::testing::source_path("docs/configuration.md"));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string doc = ss.str();
+  auto canon = [](const std::string& t) {
+    try {
+      return std::to_string(gpuvp::parse_u64(t));
+    } catch (const std::exception&) {
+      return t;
+    }
+  };
+  unsigned checked = 0;
+  for (const auto& d : gpuvp::config::global().declarations()) {
+    if (d.path.rfind("agx.asc.", 0) != 0 && d.path.rfind("agx.driver.", 0) != 0) continue;
+    const size_t row = doc.find("\n| `" + d.path + "` |");
+    ASSERT_NE(row, std::string::npos) << "undocumented parameter " << d.path;
+    ++checked;
+    if (d.min.empty()) continue;
+    const std::string line = doc.substr(row + 1, doc.find('\n', row + 1) - row - 1);
+    static const std::regex range_re("\\[([^,\\]]+), ([^\\]]+)\\]");
+    bool found = false;
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), range_re); it != std::sregex_iterator(); ++it)
+      found |= canon((*it)[1]) == canon(d.min) && canon((*it)[2]) == canon(d.max);
+    EXPECT_TRUE(found) << d.path << ": range [" << d.min << ", " << d.max << "] missing from its row: " << line;
+  }
+  EXPECT_GE(checked, 20u);
+}
