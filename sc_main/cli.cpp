@@ -206,7 +206,7 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     if (vm.count("script")) {
       script.open(o.script);
       if (!script) throw config_error(o.script + ": cannot open qtest script");
-      p.host_initiator().run_qtest(script, out);
+      p.host_initiator().run_qtest(script, out, o.script, &err);
     } else {
       p.host_initiator().run_qtest(in, out);
     }

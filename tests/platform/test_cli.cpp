@@ -505,3 +505,16 @@ TEST(cli, sm_run_options_are_range_checked) {
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find(dir + ": is a directory"), std::string::npos) << r.err;
 }
+
+// Issue 10: a qtest script file's failed lines are also named FILE:LINE on stderr (the answers on
+// stdout stay the protocol's); comments and empty lines count as lines.
+TEST(cli, qtest_script_failures_name_file_and_line) {
+  const std::string f = ::testing::TempDir() + "lines.qtest";
+  std::ofstream(f) << "# comment\nreadl 0x1z\n\nwritel 0x1000 5\nbogus 1\n";
+  auto r = run_gpuvp({"qtest", "--set", "components.traffic=none", "--script", f});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "FAIL '0x1z' is not a number (bad digit or suffix 'z')\nOK\nFAIL unknown command 'bogus'\n");
+  EXPECT_NE(r.err.find(f + ":2: readl 0x1z: FAIL '0x1z' is not a number"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(f + ":5: bogus 1: FAIL unknown command 'bogus'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(":4:"), std::string::npos) << r.err;
+}
