@@ -95,15 +95,3 @@ inline const char* ${identifier} = R\"gpuvp_embed(@GPUVP_EMBED_TEXT@)gpuvp_embed
   target_include_directories(${target} PRIVATE ${PROJECT_BINARY_DIR}/generated)
 endfunction()
 
-# Environment for a test that loads the gpuvp Python module into Debian's (uninstrumented) python3.
-# Under the sanitizers the ASan runtime must be loaded first (LD_PRELOAD), and leak checking is off
-# for that process: CPython does not free its own allocations at exit (docs/testing.md).
-function(gpuvp_python_test_environment out)
-  set(_env "")
-  if(GPUVP_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
-                    OUTPUT_VARIABLE _asan OUTPUT_STRIP_TRAILING_WHITESPACE)
-    list(APPEND _env "LD_PRELOAD=${_asan}" "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1")
-  endif()
-  set(${out} "${_env}" PARENT_SCOPE)
-endfunction()

@@ -7,3 +7,7 @@
 static const bool quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
 
 int sc_main(int argc, char** argv) { return gpuvp::gpuvp_main(argc, argv, std::cin, std::cout, std::cerr); }
+
+#ifdef GPUVP_SANITIZED
+#include "gpuvp_lsan_suppressions.h"  // tools/lsan.supp, built in (docs/testing.md)
+#endif
