@@ -539,6 +539,7 @@ std::string overlay(const std::string& text) {
       p = d == std::string::npos ? d : d + 1;
     }
     at->value = value;
+    if (key == "agx.asc.kernels") root.kids["components"].kids["compute"].value = "compute";  // the GPU's cores
   }
   std::ostringstream os;
   auto print = [&](auto&& self, const node& nd, int depth) -> void {
