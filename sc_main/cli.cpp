@@ -24,6 +24,23 @@ namespace gpuvp {
 
 namespace {
 
+// SystemC's own reports (SC_REPORT_INFO / SC_REPORT_WARNING from the kernel or a model) go through
+// gpuvp's logger as module "systemc" (--log systemc=LEVEL): infos at info, warnings at warning,
+// the kernel's deprecation notes at debug. Errors and fatals keep SystemC's handling (an
+// exception the run reports as a simulation error).
+void systemc_report(const sc_core::sc_report& r, const sc_core::sc_actions& actions) {
+  if (r.get_severity() >= sc_core::SC_ERROR) return sc_core::sc_report_handler::default_handler(r, actions);
+  const std::string type = r.get_msg_type();
+  const log_level level = type.rfind("/IEEE_Std_1666/deprecated", 0) == 0 ? log_level::debug
+                          : r.get_severity() == sc_core::SC_INFO            ? log_level::info
+                                                                            : log_level::warning;
+  auto& lg = logger::global();
+  if (!lg.enabled("systemc", level)) return;
+  std::string text = type + ": " + r.get_msg();
+  if (r.get_line_number() > 0) text += std::string(" (") + r.get_file_name() + ":" + std::to_string(r.get_line_number()) + ")";
+  lg.write("systemc", level, text);
+}
+
 const char* usage_text =
     "usage: gpuvp <command> [options]\n"
     "\n"
@@ -198,7 +215,7 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     if (vm.count("script")) {
       script.open(o.script);
       if (!script) throw config_error(o.script + ": cannot open qtest script");
-      p.host_initiator().run_qtest(script, out);
+      p.host_initiator().run_qtest(script, out, o.script, &err);
     } else {
       p.host_initiator().run_qtest(in, out);
     }
@@ -324,8 +341,7 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
   register_all_models();
   register_sweep_commands();
   logger::global().set_sink(&err);
-  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_handler(&systemc_report);
   const std::string command = argc > 1 ? argv[1] : "run";
   try {
     if (command == "--help" || command == "-h" || command == "help") {

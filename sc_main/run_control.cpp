@@ -116,7 +116,9 @@ run_outcome simulate(const run_limits& limits, std::ostream& err) {
   const auto wall_start = clock::now();
   auto last_progress = wall_start;
   const sc_core::sc_time limit = limits.time_limit;
-  const sc_core::sc_time slice(100, sc_core::SC_US);
+  // Slice length in simulated time, adapted so that one slice takes about 50 ms of wall time.
+  sc_core::sc_time slice(100, sc_core::SC_NS);
+  const sc_core::sc_time min_slice(1, sc_core::SC_NS), max_slice(10, sc_core::SC_MS);
   signal_scope signals;
   std::optional<hard_watchdog> watchdog;
   if (limits.wall_limit) watchdog.emplace(*limits.wall_limit);
@@ -134,9 +136,13 @@ run_outcome simulate(const run_limits& limits, std::ostream& err) {
     const sc_core::sc_time next = sc_core::sc_time_to_pending_activity();
     if (now > limit || next > limit - now) return finish(run_end::time_limit);
     // At least up to the next event: a starving slice would not advance time at all.
+    const auto slice_start = clock::now();
     sc_core::sc_start(std::max(next, std::min(slice, limit - now)), sc_core::SC_EXIT_ON_STARVATION);
-    if (limits.progress && clock::now() - last_progress > std::chrono::seconds(3)) {
-      last_progress = clock::now();
+    const auto after = clock::now();
+    if (after - slice_start > std::chrono::milliseconds(100) && slice > min_slice) slice = std::max(min_slice, slice / 4);
+    else if (after - slice_start < std::chrono::milliseconds(20) && slice < max_slice) slice = std::min(max_slice, slice * 2);
+    if (limits.progress && after - last_progress >= limits.progress_period) {
+      last_progress = after;
       err << "progress: simulated " << human_time(sc_core::sc_time_stamp()) << ", wall "
           << std::chrono::duration_cast<std::chrono::seconds>(last_progress - wall_start).count() << " s\n";
     }

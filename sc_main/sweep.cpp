@@ -70,7 +70,7 @@ spec load_manifest(const std::string& out, commands& c, double& wall_limit, std:
   spec s;
   s.file = j.value("spec", "");
   s.sha256 = j.value("spec_sha256", "");
-  for (const auto& p : j["parameters"]) s.parameters.push_back({p.get<std::string>(), {}});
+  for (const auto& p : j["parameters"]) s.parameters.push_back({p.get<std::string>(), {}, {}});
   for (const auto& m : j["metrics"]) s.metrics.push_back({m["name"].get<std::string>(), m["path"].get<std::string>()});
   s.points = j["points"].get<std::vector<std::vector<std::string>>>();
   c = j["commands"].get<commands>();

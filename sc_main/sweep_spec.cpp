@@ -192,7 +192,7 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
     for (const auto& kv : ps) {
       const std::string key = kv.first.Scalar();
       if (!columns.insert(key).second) fail(file, kv.first, "parameter " + key + ": duplicate column name");
-      s.parameters.push_back({key, values_of(file, key, kv.second)});
+      s.parameters.push_back({key, values_of(file, key, kv.second), {}});
     }
   }
   if (const YAML::Node c = root["combine"]) {
@@ -224,6 +224,17 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
     }
   } else {
     s.metrics.push_back({"sim_time_ps", "run.sim_time_ps"});
+  }
+
+  // Values naming files relative to the spec (compute.config_files: a.config,b.config) become
+  // absolute in the points' --set, so the spec runs from any directory.
+  for (auto& [k, v] : s.sets)
+    if (auto r = resolve_path_value(dir.string(), v)) v = *r;
+  for (auto& p : s.parameters) {
+    std::set<std::string> seen;
+    for (const auto& v : p.values)
+      if (seen.insert(v).second)
+        if (auto r = resolve_path_value(dir.string(), v)) p.paths.emplace_back(v, *r);
   }
 
   // Points.
@@ -263,7 +274,14 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
   if (!s.workload.empty() && !is_workload_name(s.workload)) h << "workload-sha256 " << sha256_hex(file_text(s.workload)) << "\n";
   for (const auto& c : s.configs) h << "config " << c << " " << sha256_hex(file_text(c)) << "\n";
   for (const auto& [k, v] : s.sets) h << "set " << k << "=" << v << "\n";
-  for (const auto& p : s.parameters) h << "parameter " << p.key << "\n";
+  for (const auto& p : s.parameters) {
+    h << "parameter " << p.key << "\n";
+    for (const auto& [v, abs] : p.paths) {  // a changed option file changes the points' results
+      std::string items = abs + ",";
+      for (size_t at = 0, c; (c = items.find(',', at)) != std::string::npos; at = c + 1)
+        h << "file " << items.substr(at, c - at) << " " << sha256_hex(file_text(items.substr(at, c - at))) << "\n";
+    }
+  }
   for (const auto& pt : s.points) {
     h << "point";
     for (const auto& v : pt) h << " " << v.size() << ":" << v;
@@ -273,12 +291,32 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
   return s;
 }
 
+std::optional<std::string> resolve_path_value(const std::string& dir, const std::string& value) {
+  if (value.empty() || value.size() > 4096) return std::nullopt;
+  std::string out;
+  const std::string items = value + ",";
+  for (size_t at = 0, c; (c = items.find(',', at)) != std::string::npos; at = c + 1) {
+    const std::string item = items.substr(at, c - at);
+    if (item.empty()) return std::nullopt;
+    const fs::path p = fs::path(item).is_absolute() ? fs::path(item) : (fs::path(dir) / item).lexically_normal();
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) return std::nullopt;
+    out += (out.empty() ? "" : ",") + p.string();
+  }
+  return out;
+}
+
 std::vector<std::string> point_args(const spec& s, size_t i, const std::string& stats) {
   std::vector<std::string> a = {"run"};
   if (!s.workload.empty()) a.insert(a.end(), {"--workload", s.workload});
   for (const auto& c : s.configs) a.insert(a.end(), {"--config", c});
   for (const auto& [k, v] : s.sets) a.insert(a.end(), {"--set", k + "=" + v});
-  for (size_t k = 0; k < s.parameters.size(); ++k) a.insert(a.end(), {"--set", s.parameters[k].key + "=" + s.points[i][k]});
+  for (size_t k = 0; k < s.parameters.size(); ++k) {
+    std::string v = s.points[i][k];
+    for (const auto& [text, abs] : s.parameters[k].paths)
+      if (text == v) v = abs;
+    a.insert(a.end(), {"--set", s.parameters[k].key + "=" + v});
+  }
   a.insert(a.end(), {"--stats", stats});
   return a;
 }

@@ -2,6 +2,7 @@
 // parameters with their values, how to combine them into points, and the metrics to tabulate.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,7 +11,10 @@ namespace gpuvp::sweep {
 
 struct parameter {
   std::string key;                  // a configuration path (interconnect.sysram.width)
-  std::vector<std::string> values;  // as the point's --set will give them
+  std::vector<std::string> values;  // as written in the spec (the CSV shows these)
+  // Values that name files relative to the spec's folder -> the absolute paths the point's --set
+  // gives (so a spec runs from any directory).
+  std::vector<std::pair<std::string, std::string>> paths;
 };
 
 struct metric {
@@ -21,7 +25,7 @@ struct spec {
   std::string file;                 // as given on the command line
   std::string workload;             // name or absolute path; empty: gpuvp run's default
   std::vector<std::string> configs;  // absolute paths
-  std::vector<std::pair<std::string, std::string>> sets;  // common --set values, in order
+  std::vector<std::pair<std::string, std::string>> sets;  // common --set values, in order (file values absolute)
   std::vector<parameter> parameters;
   std::string combine = "grid";     // grid | zip | random
   uint64_t random_points = 0, random_seed = 0;
@@ -38,6 +42,12 @@ constexpr size_t max_points = 1000000;
 // Reads and checks a spec; throws config_error naming file:line and the key on bad input.
 // `is_workload_name(w)` says whether w is a workload name rather than a file.
 spec load_spec(const std::string& file, bool (*is_workload_name)(const std::string&));
+
+// A `set` or parameter value that names files: every comma-separated item, taken relative to
+// `dir` (the spec's folder), is an existing regular file. Returns the value with each item made
+// absolute, or nothing when the value is not such a path (a number, a name, a file relative to
+// the current directory only), in which case it is passed on as written.
+std::optional<std::string> resolve_path_value(const std::string& dir, const std::string& value);
 
 // The `gpuvp run` arguments (after the program name) of point i writing statistics to stats.
 std::vector<std::string> point_args(const spec& s, size_t i, const std::string& stats);

@@ -231,15 +231,27 @@ def write_report(directory, rows):
     os.replace(tmp, os.path.join(directory, "report.html"))
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """gpuvp's conventions: a usage error is one line on standard error, exit 2."""
+
+    def error(self, message):
+        sys.stderr.write(f"{self.prog}: {message} (gpuvp plot --help shows the usage)\n")
+        sys.exit(2)
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(prog="gpuvp plot", description="plot the results of a gpuvp sweep")
-    ap.add_argument("dir")
+    ap = OneLineParser(prog="gpuvp plot", description="plot the results of a gpuvp sweep")
+    ap.add_argument("dir", nargs="?")
     ap.add_argument("--x", help="parameter (or metric, for pareto) on the x axis; default: the first parameter")
     ap.add_argument("--y", help="metric on the y axis; default: every metric, one plot each")
     ap.add_argument("--hue", help="parameter drawn as separate lines/bars; default: the second parameter")
     ap.add_argument("--kind", choices=["line", "bar", "heatmap", "pareto"])
     ap.add_argument("--maximize", action="append", default=[], help="pareto: this metric is better when larger")
-    a = ap.parse_args(argv)
+    a, unknown = ap.parse_known_args(argv)
+    if unknown:  # named before a missing DIR: the option is the likelier mistake
+        ap.error("unrecognized arguments: " + " ".join(unknown))
+    if not a.dir:
+        ap.error("the following arguments are required: dir")
     try:
         rows, params, metrics = load(a.dir)
         if not rows:

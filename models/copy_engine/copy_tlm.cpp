@@ -4,6 +4,7 @@
 #include <vector>
 #include "gpuvp/extension.h"
 #include "gpuvp/timing.h"
+#include "gpuvp/trace.h"
 
 using namespace copy_engine_regs;
 
@@ -44,6 +45,7 @@ void copy_tlm::thread() {
   std::vector<unsigned char> buf;
   for (;;) {
     wait(go_);
+    const sc_core::sc_time started = sc_core::sc_time_stamp();
     gpuvp::local_time lt;
     uint64_t src = (src_hi.get() << 32) | src_lo.get(), dst = (dst_hi.get() << 32) | dst_lo.get();
     uint64_t rem = len.get();
@@ -64,6 +66,10 @@ void copy_tlm::thread() {
       bytes += chunk;
     }
     lt.sync();
+    if (auto& tr = gpuvp::tracer::global(); tr.enabled())
+      tr.span(tr.track(name()), ok ? "copy" : "copy (error)", started, sc_core::sc_time_stamp() - started,
+              "\"src\":\"" + gpuvp::to_hex((src_hi.get() << 32) | src_lo.get()) + "\",\"dst\":\"" +
+                  gpuvp::to_hex((dst_hi.get() << 32) | dst_lo.get()) + "\",\"len\":" + std::to_string(len.get()));
     busy_ = false;
     status = status | (ok ? status_done : status_error);
     ++copies;

@@ -1,4 +1,5 @@
 #include "afuc_asm.h"
+#include "gpuvp/tool_args.h"
 
 #include <algorithm>
 #include <cctype>
@@ -634,6 +635,7 @@ static int parse_gen(const std::string& s) {
 }
 
 int afuc_asm_main(int argc, char** argv) {
+  if (int rc = tool_conventions("afuc-asm", "-g 5|6 IN.asm OUT.fw", argc, argv, {}, {"-g"}); rc >= 0) return rc;
   int gen = 0;
   std::vector<std::string> files;
   for (int i = 1; i < argc; i++) {
@@ -659,6 +661,7 @@ int afuc_asm_main(int argc, char** argv) {
 }
 
 int afuc_disasm_main(int argc, char** argv) {
+  if (int rc = tool_conventions("afuc-disasm", "-g 5|6 [-v] IN.fw", argc, argv, {"-v"}, {"-g"}); rc >= 0) return rc;
   int gen = 0;
   bool verbose = false;
   std::vector<std::string> files;

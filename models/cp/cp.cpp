@@ -111,19 +111,43 @@ struct cp_model::uc : afuc_env {
   // Waits for `ev` until ready() holds. The check after the sync matters: an event notified
   // while this thread was catching up with its local time would otherwise be lost.
   template <typename F>
+  // Trace: the unit's track shows "busy" spans (microcode running, with the packets it took) and
+  // "wait" spans (blocked, with the reason) back to back.
   void block(sc_core::sc_event& ev, counter& why, F ready) {
     catch_up();
     ++why;
     waiting = true;
     lt.sync();
+    auto& tr = tracer::global();
+    const sc_core::sc_time blocked = sc_core::sc_time_stamp();
+    if (tr.enabled() && !track) track = tr.track(std::string(m.name()) + "." + tag);
+    if (tr.enabled() && blocked > busy_since)
+      tr.span(track, "busy", busy_since, blocked - busy_since,
+              "\"packets\":" + std::to_string(packets_seen - busy_packets));
     while (!ready()) sc_core::wait(ev);
     waiting = false;
+    busy_since = sc_core::sc_time_stamp();
+    busy_packets = packets_seen;
+    if (tr.enabled() && busy_since > blocked) {
+      const char* reason = &why == &m.stall_data      ? "packet data"
+                           : &why == &m.stall_compute ? "compute dispatch"
+                           : &why == &m.stall_meq_full ? "MEQ full"
+                                                       : "MEQ empty";
+      tr.span(track, "wait", blocked, busy_since - blocked,
+              std::string("\"for\":\"") + reason + "\"");
+    }
   }
+  sc_core::sc_time busy_since = sc_core::SC_ZERO_TIME;
+  uint64_t busy_packets = 0;
+  uint32_t track = 0;
 
-  // One b_transport at the local time; `delay` (if given) receives the delay it annotated.
-  bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay = nullptr) {
+  // One b_transport at the local time; `delay` (if given) receives the delay it annotated;
+  // dmi_shadow: the caller moves the data through a DMI pointer.
+  bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay = nullptr,
+              bool dmi_shadow = false) {
     catch_up();
     transaction t(cmd, addr, data, len);
+    t.ext.dmi_shadow = dmi_shadow;
     sc_core::sc_time& offset = lt.offset();
     const sc_core::sc_time before = offset;
     m.mem->b_transport(t.gp, offset);
@@ -165,25 +189,16 @@ struct cp_model::uc : afuc_env {
   bool fetch(uint64_t addr, unsigned n, std::deque<uint32_t>& out) {
     ++m.fetches;
     m.fetched += n;
-    // DMI takes the delay b_transport annotated on the last burst of this length (latencies and
-    // link occupancy), so the first burst of each length goes through b_transport.
-    auto learned = m.fetch_delay_.find(n);
-    const uint8_t* p = learned != m.fetch_delay_.end() ? m.dmi_read_ptr(addr, 4 * n) : nullptr;
-    if (p) {
-      catch_up();
-      ++m.dmi_fetches;
-      lt.advance(learned->second);
-      for (unsigned i = 0; i < n; i++) {
-        uint32_t v;
-        std::memcpy(&v, p + 4 * i, 4);
-        out.push_back(v);
-      }
-      return true;
-    }
+    // Through DMI the burst still sends its transaction (dmi_shadow: timed, booked and counted as
+    // any other, the memory moving no data), so fetch_dmi changes no time and no statistic other
+    // than dmi_fetches; the data then comes through the pointer.
+    const uint8_t* p = m.dmi_read_ptr(addr, 4 * n);
     std::vector<uint32_t> tmp(n);
-    sc_core::sc_time delay;
-    if (!access(tlm::TLM_READ_COMMAND, addr, tmp.data(), 4 * n, &delay)) return false;
-    m.fetch_delay_[n] = delay;
+    if (!access(tlm::TLM_READ_COMMAND, addr, tmp.data(), 4 * n, nullptr, p != nullptr)) return false;
+    if (p) {
+      ++m.dmi_fetches;
+      std::memcpy(tmp.data(), p, 4 * n);
+    }
     out.insert(out.end(), tmp.begin(), tmp.end());
     return true;
   }

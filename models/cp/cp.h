@@ -7,7 +7,8 @@
 // Packet fetch (ROQ): from the ring buffer (CP_RB_*) and IB1/IB2 indirect buffers through the
 // `mem` initiator, in bursts. Registers live in the CP window, BAR0 0x400000 + 4 x GPU register
 // dword offset (host 0x1_0040_0000). Firmware $addr/$data writes land in this register file.
-// Fetch bursts go through DMI where the target grants it (fetch_dmi), with b_transport's delay.
+// Fetch bursts go through DMI where the target grants it (fetch_dmi); each still sends its
+// transaction (gpu_ext::dmi_shadow), so timing and statistics do not depend on fetch_dmi.
 // Preemption (a6xx): CP_CONTEXT_SWITCH_CNTL.STOP or PREEMPT_TRIGGER interrupts the SQE into the
 // handler at PREEMPT_INSTR; secure mode follows setsecure (secure_switch).
 #pragma once
@@ -184,7 +185,6 @@ class cp_model : public sc_core::sc_module, public component {
   tlm::tlm_dmi dmi_;
   bool dmi_valid_ = false;
   bool dmi_hint_ = true;  // ask for DMI (again after a b_transport that allowed it)
-  std::map<unsigned, sc_core::sc_time> fetch_delay_;  // b_transport delay of a fetch, by dwords
   std::deque<uint32_t> meq_;
   sc_core::sc_event start_ev_, wptr_ev_, meq_push_ev_, meq_pop_ev_, irq_ev_, never_;
 };

@@ -1,4 +1,6 @@
 #include "pm4.h"
+#include "gpuvp/number.h"
+#include "gpuvp/tool_args.h"
 
 #include <cstdio>
 #include <fstream>
@@ -59,10 +61,12 @@ pm4_program pm4_parse(const std::string& text, const std::string& origin) {
   auto fail = [&](const std::string& m) -> void { throw pm4_error(origin + ":" + std::to_string(line) + ": " + m); };
   auto num = [&](const std::string& t, uint64_t max = 0xffffffffull) -> uint64_t {
     if (t.empty()) fail("expected a number");
-    char* end = nullptr;
-    errno = 0;
-    const uint64_t v = std::strtoull(t.c_str(), &end, 0);
-    if (*end || errno || (t[0] == '-')) fail("bad number '" + t + "'");
+    uint64_t v = 0;
+    try {  // gpuvp's one number parser (gpuvp/number.h): decimal, 0x hex, 0b binary, `_` separators
+      v = parse_number(t);
+    } catch (const std::exception&) {
+      fail("bad number '" + t + "'");
+    }
     if (v > max) fail("value '" + t + "' out of range");
     return v;
   };
@@ -253,6 +257,9 @@ unsigned pm4_decode(const std::vector<uint32_t>& w, std::string& listing, uint64
 }
 
 int pm4_asm_main(int argc, char** argv) {
+  if (int rc = tool_conventions("pm4-asm", "IN.pm4 OUT.bin   (writes the ring stream as little-endian dwords)", argc, argv, {});
+      rc >= 0)
+    return rc;
   if (argc != 3) {
     std::cerr << "usage: gpuvp pm4-asm IN.pm4 OUT.bin   (writes the ring stream as little-endian dwords)\n";
     return 2;
@@ -269,6 +276,7 @@ int pm4_asm_main(int argc, char** argv) {
 }
 
 int pm4_decode_main(int argc, char** argv) {
+  if (int rc = tool_conventions("pm4-decode", "IN.bin|IN.pm4", argc, argv, {}); rc >= 0) return rc;
   if (argc != 2) {
     std::cerr << "usage: gpuvp pm4-decode IN.bin|IN.pm4\n";
     return 2;

@@ -143,17 +143,23 @@ void mmu_nv50::count_fault(fault f) {
 
 bool mmu_nv50::mem_read(target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay) {
   const uint64_t host = host_address(t, linear);
-  for (const auto& r : dmi_) {
+  // Through DMI the read still sends its transaction (dmi_shadow: timed, booked and counted as any
+  // other, the memory moving no data), then takes the data from the pointer.
+  const uint8_t* p = nullptr;
+  for (const auto& r : dmi_)
     if (host >= r.get_start_address() && host + len - 1 <= r.get_end_address()) {
-      std::memcpy(data, r.get_dmi_ptr() + (host - r.get_start_address()), len);
-      delay += r.get_read_latency();
-      ++walk_dmi_reads;
-      return true;
+      p = r.get_dmi_ptr() + (host - r.get_start_address());
+      break;
     }
-  }
   transaction tr(tlm::TLM_READ_COMMAND, host, data, len);
+  tr.ext.dmi_shadow = p != nullptr;
   out->b_transport(tr.gp, delay);
   if (!tr.ok()) return false;
+  if (p) {
+    std::memcpy(data, p, len);
+    ++walk_dmi_reads;
+    return true;
+  }
   if (tr.gp.is_dmi_allowed() && dmi_.size() < 16) {
     transaction q(tlm::TLM_READ_COMMAND, host, nullptr, 0);
     tlm::tlm_dmi dmi;
@@ -420,9 +426,9 @@ unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   return done;
 }
 
-// DMI on `in`: the translation of the requested address (through the engine's TLB, counted as one
-// translation, its walk untimed: the request has no delay; a fault is neither counted nor latched,
-// the access that follows will be) and the downstream's region for its linear address give a
+// DMI on `in`: the translation of the requested address (through the engine's TLB, not counted in
+// translations, dmaobj_hits or TLB hits, its walk untimed: the request has no delay; a fault is
+// neither counted nor latched, the access that follows will be) and the downstream's region for its linear address give a
 // region in DMA object offsets covering the page or contig block, clipped to the object's limit
 // and to the downstream region. Regions hold for the request's side band only (see the header).
 bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
@@ -442,9 +448,17 @@ bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dm
   }
   vm_access a = access_of(gp, e);
   a.size = 1;
+  // The translation through the engine's TLB, untimed, and not counted in the statistics (the
+  // grant follows an access that made the same translation: DMI must change no statistic). The
+  // TLB clock still advances (the entry's LRU stamp moves, as the access just did).
+  const uint64_t misses_before = dmaobj_misses_;
+  const std::array<uint64_t, engine::count> hits_before = hits_;
   sc_core::sc_time scratch = sc_core::SC_ZERO_TIME;
   translation t;
   translate_uncounted(a, scratch, t);
+  ++grant_translations_;
+  dmaobj_misses_ = misses_before;
+  hits_ = hits_before;
   if (!t.ok()) return false;
   const dmaobj& d = dmaobjs_[a.engine * clients + (a.client % clients)].d;
   // Logical range: the block (unpaged: the whole object) within [base, limit].

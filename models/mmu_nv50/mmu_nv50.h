@@ -80,12 +80,13 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   // --- statistics (per engine ones are "<engine>.hits" etc., for engines of the generation) ---
   // translations and dmaobj_hits are read from plain counts (translations_ is also the TLBs'
   // LRU clock): the micro-TLB hit then updates one word for both.
-  gpuvp::gauge translations{this, "translations", "translated accesses (all engines)", [this] { return double(translations_); }};
+  gpuvp::gauge translations{this, "translations", "translated accesses (all engines)",
+                            [this] { return double(translations_ - grant_translations_); }};
   gpuvp::counter linear_accesses{this, "linear_accesses", "untranslated (dma_slot none) accesses passed through"};
   gpuvp::counter flushes{this, "flushes", "TLB flushes through TLB_FLUSH"};
   gpuvp::counter dmaobj_loads{this, "dmaobj_loads", "DMA objects read from memory"};
   gpuvp::gauge dmaobj_hits{this, "dmaobj_hits", "accesses that used the engine's cached DMA object",
-                           [this] { return double(translations_ - dmaobj_misses_); }};
+                           [this] { return double(translations_ - grant_translations_ - dmaobj_misses_); }};
   gpuvp::counter evictions{this, "evictions", "valid TLB entries replaced"};
   gpuvp::counter walk_dmi_reads{this, "walk_dmi_reads", "DMA object/page-table reads done through DMI"};
   gpuvp::counter faults{this, "faults", "faults (all kinds)"};
@@ -200,6 +201,7 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   std::array<micro_entry, micro_entries> micro_{};
   uint64_t translations_ = 0;    // translations so far; the engines' TLBs stamp with it (LRU/FIFO clock)
   uint64_t dmaobj_misses_ = 0;   // translations that used no cached DMA object
+  uint64_t grant_translations_ = 0;  // translations_ made by DMI grants (not in the statistics)
   std::array<uint64_t, gpuvp::nv50::engine::count> hits_{};  // TLB hits per engine (<engine>.hits)
   uint64_t epoch_ = 1;                                        // bumped when micro entries become void (drop_micro)
   std::vector<tlm::tlm_dmi> dmi_;                             // regions granted to the walker

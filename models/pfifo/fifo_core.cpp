@@ -42,8 +42,19 @@ uint64_t engine::accept_time(uint64_t now) const {
   return done_[done_.size() - queue_depth];
 }
 
+void engine::flush_trace(uint64_t now) {
+  if (!batch_methods_ || batch_end_ > now) return;
+  if (trace) trace("methods", batch_ch_, batch_start_, batch_end_, batch_methods_);
+  batch_methods_ = 0;
+}
+
 void engine::channel_switch(unsigned ch, uint64_t now) {
-  if (busy_until_ != never) busy_until_ = std::max(now, busy_until_) + switch_cost_ps;
+  if (trace) flush_trace(never - 1);
+  if (busy_until_ != never) {
+    const uint64_t from = std::max(now, busy_until_);
+    busy_until_ = from + switch_cost_ps;
+    if (trace) trace("switch", ch, from, busy_until_, 0);
+  }
   cur_channel_ = int(ch);
   ++switches;
   on_switch(ch);
@@ -55,6 +66,12 @@ void engine::submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, u
   busy_until_ = start + execute(ch, subc, mthd, param, start);
   done_.push_back(busy_until_);
   ++methods;
+  if (trace && busy_until_ != never) {
+    if (batch_methods_ && (start > batch_end_ || ch != batch_ch_)) flush_trace(never - 1);
+    if (!batch_methods_) batch_start_ = start, batch_ch_ = ch;
+    ++batch_methods_;
+    batch_end_ = busy_until_;
+  }
 }
 
 void engine::finish(uint64_t t) {

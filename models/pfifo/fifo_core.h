@@ -81,6 +81,12 @@ class engine {
   uint64_t switch_cost_ps = 100000;
   uint64_t methods = 0, switches = 0;
 
+  // Trace (set by the owner when tracing): spans of back-to-back methods of one channel ("methods",
+  // with their count) and channel switches ("switch"), in ps. A batch is handed over when the next
+  // method leaves a gap, another channel comes, or flush_trace(now) finds it ended by now.
+  std::function<void(const char* what, unsigned ch, uint64_t start, uint64_t end, uint64_t methods)> trace;
+  void flush_trace(uint64_t now);
+
  protected:
   // Executes one method; returns its execution time in ps (functional effect happens now).
   virtual uint64_t execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) = 0;
@@ -94,6 +100,8 @@ class engine {
   uint64_t busy_until_ = 0;
   int cur_channel_ = -1;
   std::deque<uint64_t> done_;  // completion times of queued methods
+  uint64_t batch_start_ = 0, batch_end_ = 0, batch_methods_ = 0;
+  unsigned batch_ch_ = 0;
 };
 
 // ---- Channel state ----
@@ -310,6 +318,8 @@ class fifo_core {
   const std::vector<error_record>& error_log() const { return log_; }
   uint64_t errors_raised = 0;
   std::function<void(const error_record&)> on_error;  // every raised error (traces)
+  // A semaphore acquire that had to wait ended (acquired or timed out): channel, from, to (ps).
+  std::function<void(unsigned ch, uint64_t from, uint64_t to, bool acquired)> on_semaphore_wait;
 
   // Runs channels until `until`, or until nothing can progress. Returns the time at which
   // something may next happen (never when every channel is idle or stopped).

@@ -35,11 +35,13 @@ void fifo_core::retry_acquire(channel& c, uint64_t& now) {
   if (done) {
     c.acquire_active = false;
     c.stats.semaphore_wait_ps += now - c.acquire_timestamp;
+    if (on_semaphore_wait) on_semaphore_wait(c.id, c.acquire_timestamp, now, true);
     return;
   }
   if (now - c.acquire_timestamp >= cfg_.acquire_timeout_ps) {
     c.acquire_active = false;
     c.stats.semaphore_wait_ps += now - c.acquire_timestamp;
+    if (on_semaphore_wait) on_semaphore_wait(c.id, c.acquire_timestamp, now, false);
     throw fault{err_type::acquire_timeout, 0};
   }
   c.blocked_until = now + cfg_.acquire_retry_ps;

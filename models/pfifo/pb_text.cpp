@@ -1,4 +1,6 @@
 #include "pb_text.h"
+#include "gpuvp/number.h"
+#include "gpuvp/tool_args.h"
 
 #include <cstdio>
 #include <cstring>
@@ -18,12 +20,10 @@ std::vector<std::string> split(const std::string& line) {
   return out;
 }
 
+// gpuvp's one number parser (gpuvp/number.h): decimal, 0x hex, 0b binary, `_` separators.
 uint64_t number(const std::string& t, const char* what) {
   try {
-    size_t used = 0;
-    uint64_t v = std::stoull(t, &used, 0);
-    if (used != t.size()) throw std::invalid_argument(t);
-    return v;
+    return gpuvp::parse_number(t);
   } catch (const std::exception&) {
     throw asm_error(std::string("'") + t + "' is not a valid " + what);
   }
@@ -238,6 +238,9 @@ int usage(const char* tool, const char* text) {
 }  // namespace
 
 int pb_asm_main(int argc, char** argv) {
+  if (int rc = gpuvp::tool_conventions("pb-asm", "[--gen G84] INPUT.txt -o OUTPUT.bin", argc, argv, {}, {"-o", "--output", "--gen"});
+      rc >= 0)
+    return rc;
   std::string in, out, gname = "G84";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -283,6 +286,7 @@ int pb_decode_main(int argc, char** argv) {
   std::string in, gname = "G84";
   listing_mode m;
   const char* u = "[--gen G84] [--ib] [--sli] [--base ADDR] INPUT.bin";
+  if (int rc = gpuvp::tool_conventions("pb-decode", u, argc, argv, {"--ib", "--sli"}, {"--gen", "--base"}); rc >= 0) return rc;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--gen" && i + 1 < argc) gname = argv[++i];

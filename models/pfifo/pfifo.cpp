@@ -334,6 +334,23 @@ std::vector<component::initiator_port> pfifo_component::initiators() { return {{
 void pfifo_component::thread() {
   const uint64_t slice = std::max<uint64_t>(1000, ps(run_slice));
   uint64_t core_now = 0;  // PFIFO's own time: may run ahead of the kernel by up to a slice
+  if (auto& tr = tracer::global(); tr.enabled()) {
+    // Tracks: each engine's method batches and channel switches; each channel's semaphore waits.
+    for (auto& e : engines_) {
+      const uint32_t track = tr.track(std::string(name()) + ".engine." + e->name());
+      e->trace = [track](const char* what, unsigned ch, uint64_t start, uint64_t end, uint64_t methods) {
+        std::string args = "\"channel\": " + std::to_string(ch);
+        if (methods) args += ", \"methods\": " + std::to_string(methods);
+        tracer::global().span(track, what, sc_core::sc_time(double(start), sc_core::SC_PS),
+                              sc_core::sc_time(double(end - start), sc_core::SC_PS), args);
+      };
+    }
+    core_->on_semaphore_wait = [this](unsigned ch, uint64_t from, uint64_t to, bool acquired) {
+      auto& t = tracer::global();
+      t.span(t.track(std::string(name()) + ".ch" + std::to_string(ch)), acquired ? "semaphore wait" : "semaphore wait (timeout)",
+             sc_core::sc_time(double(from), sc_core::SC_PS), sc_core::sc_time(double(to - from), sc_core::SC_PS));
+    };
+  }
   for (;;) {
     stamp_ps_ = ps(sc_core::sc_time_stamp());
     uint64_t now = std::max(core_now, stamp_ps_);
@@ -346,6 +363,8 @@ void pfifo_component::thread() {
         tr.span(track, "run", sc_core::sc_time(double(started), sc_core::SC_PS),
                 sc_core::sc_time(double(now - started), sc_core::SC_PS), "\"channel\": " + std::to_string(core_->current));
     }
+    for (auto& e : engines_)
+      if (e->trace) e->flush_trace(next == never ? never - 1 : now);  // idle: the last batch too
     if (core_->current >= 0) cache_occupancy.add(core_->chan(unsigned(core_->current)).cache.size());
     update_irq();
     // Always wait with kick_ in the sensitivity, so that no host kick is lost.
@@ -370,17 +389,17 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
   const uint32_t k_eng = keyed ? ext->vm_engine : gpu_ext::none, k_client = keyed ? ext->vm_client : gpu_ext::none,
                  k_slot = keyed ? ext->dma_slot : gpu_ext::none, k_bind = keyed ? ext->dma_bind : 0,
                  k_ctx = keyed ? ext->vm_context : gpu_ext::none;
+  // A DMI hit still sends the transaction (dmi_shadow: timed, booked and counted on the way as
+  // any other, the memory moving no data) and then moves the data through the pointer, so that
+  // use_dmi changes no simulated time and no statistic other than dmi_accesses.
+  unsigned char* p = nullptr;
   for (const dmi_region& r : dmis_) {
     const tlm::tlm_dmi& d = r.d;
     if (r.engine != k_eng || r.client != k_client || r.slot != k_slot || r.bind != k_bind || r.context != k_ctx) continue;
     if (addr < d.get_start_address() || addr + len - 1 > d.get_end_address()) continue;
     if (write ? !d.is_write_allowed() : !d.is_read_allowed()) continue;
-    unsigned char* p = d.get_dmi_ptr() + (addr - d.get_start_address());
-    if (write) std::memcpy(p, data, len);
-    else std::memcpy(data, p, len);
-    now += ps(write ? d.get_write_latency() : d.get_read_latency());
-    ++dmi_accesses;
-    return true;
+    p = d.get_dmi_ptr() + (addr - d.get_start_address());
+    break;
   }
   transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
   if (ext) {
@@ -391,6 +410,7 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
     t.ext.vm_context = ext->vm_context;
     t.ext.channel = ext->channel;
   }
+  t.ext.dmi_shadow = p != nullptr;
   sc_core::sc_time delay(double(now - stamp_ps_), sc_core::SC_PS);
   mem->b_transport(t.gp, delay);
   now = stamp_ps_ + ps(delay);
@@ -398,6 +418,12 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
   if (!t.ok()) {
     ++faults;
     return false;
+  }
+  if (p) {
+    if (write) std::memcpy(p, data, len);
+    else std::memcpy(data, p, len);
+    ++dmi_accesses;
+    return true;
   }
   if (use_dmi && t.gp.is_dmi_allowed()) {
     // Through the MMU the request carries the access's side band and command (a region is

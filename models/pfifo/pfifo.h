@@ -113,8 +113,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
                     u_dma_mget = 0x58, u_dma_mget_high = 0x5c, u_dma_get_high = 0x60, u_ib_get = 0x88, u_ib_put = 0x8c };
 
   // --- statistics (per channel ones are ch<N>.*) ---
-  gpuvp::counter transactions{this, "transactions", "memory transactions issued"};
-  gpuvp::counter dmi_accesses{this, "dmi_accesses", "memory accesses done through DMI (flat and through the MMU)"};
+  gpuvp::counter transactions{this, "transactions", "memory transactions issued (those of DMI accesses included)"};
+  gpuvp::counter dmi_accesses{this, "dmi_accesses", "memory accesses whose data moved through DMI (flat and through the MMU; timed and counted as transactions too)"};
   gpuvp::counter faults{this, "faults", "memory accesses answered with an error"};
   gpuvp::histogram cache_occupancy{this, "cache_occupancy", "CACHE entries of the running channel, sampled per run slice", "entries"};
 

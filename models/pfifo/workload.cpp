@@ -396,7 +396,8 @@ void register_workload_kind() {
       std::istringstream words(line);
       std::string key, a, b, c;
       if (!(words >> key >> a)) continue;
-      if (key == "gen" && gen.empty()) gen = a;
+      // An unknown generation is left to the parser, which names the file and line.
+      if (key == "gen" && gen.empty() && parse_gen(a)) gen = a;
       if (key == "compute" && list.empty()) {
         list = a;
         if (words >> b >> c && b == "engine") id = c;

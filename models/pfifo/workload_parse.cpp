@@ -96,7 +96,13 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
         need(2, "a time");
         std::string rest = line.substr(line.find("timeout") + 7);
         rest = rest.substr(0, rest.find('#'));
-        w->timeout_ps = uint64_t(parse_time(rest).to_seconds() * 1e12);
+        rest.erase(0, rest.find_first_not_of(" \t\r"));
+        rest.erase(rest.find_last_not_of(" \t\r") + 1);
+        try {
+          w->timeout_ps = uint64_t(parse_time(rest).to_seconds() * 1e12);
+        } catch (const std::exception& e) {
+          throw std::runtime_error(std::string("timeout: ") + e.what());
+        }
       } else if (t[0] == "channel") {
         need(2, "a channel number");
         auto& c = chan(t[1]);
@@ -249,7 +255,9 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
       }
     } catch (const asm_error& e) {
       throw std::runtime_error(origin + ":" + std::to_string(n) + ": " + e.what());
-    } catch (const std::runtime_error& e) {
+    } catch (const std::exception& e) {
+      // Every failure of a line, including the shared number and time parsers' std::invalid_argument
+      // and std::out_of_range (logic_error, not runtime_error), is reported at its file:line.
       throw std::runtime_error(origin + ":" + std::to_string(n) + ": " + e.what());
     }
   }

@@ -66,7 +66,9 @@ void axi_checker::check_address(const axi_sample::channel& a, const char* ch, ui
   } else if (burst == burst_wrap) {
     if ((len != 1 && len != 3 && len != 7 && len != 15) || (addr & (bytes - 1)))
       fail(cycle, c + "len", "wrap_len", "WRAP burst needs 2, 4, 8 or 16 beats and an address aligned to the size");
-  } else if (burst != burst_fixed) {
+  } else if (burst == burst_fixed) {
+    if (len > 15) fail(cycle, c + "len", "fixed_len", "FIXED burst of " + std::to_string(len + 1) + " beats; at most 16");
+  } else {
     fail(cycle, c + "burst", "burst", "reserved burst type 3");
   }
 }

@@ -7,6 +7,7 @@
 //   4k_boundary    an INCR burst does not cross a 4 KiB boundary (A3.4.1)
 //   size           AxSIZE is not wider than the data bus
 //   wrap_len       a WRAP burst has 2, 4, 8 or 16 beats and a size-aligned address
+//   fixed_len      a FIXED burst has at most 16 beats (A3.4.1)
 //   bid / rid      a response ID matches an outstanding request ID
 // A violation is a message naming the instance, the signal, the cycle (rising edge index) and the
 // rule; the owner turns it into a modelled error. The checker checks both directions, so it also

@@ -10,8 +10,9 @@
 //   m_axi_*   (BUS axi4 MASTER)        AXI4 master: initiator port "mem" through axi2tlm
 //   irq       (IRQ)                    level interrupt to the next PMC line
 //   busy      (optional output)        high while the block works on its own (keeps the clock on)
-// A port left unconnected or misnamed fails at build time (no such member) or at elaboration
-// (SystemC names the unbound port). Parameters of an instance NAME: NAME.clock,
+// A port gpuvp expects but the top lacks (or misnames) fails at build time (no such member); a
+// port of the top that gpuvp does not bind is a configuration error (exit 2) when the component
+// is built, naming the port. Parameters of an instance NAME: NAME.clock,
 // NAME.reset_cycles, NAME.base, NAME.size, NAME.in_bar0 (slaves), NAME.plusargs.
 #pragma once
 #include <memory>
@@ -72,6 +73,7 @@ class rtl_component : public sc_core::sc_module, public component {
       clk.watch_busy(&busy_);
     }
     trace_->add([this](VerilatedFstC* t) { dut->trace(t, 99); });
+    check_ports();
   }
   sc_core::sc_module& module() override { return *this; }
   std::vector<target_port> targets() override {
@@ -93,6 +95,23 @@ class rtl_component : public sc_core::sc_module, public component {
 
  private:
   sc_core::sc_signal<bool> busy_{"busy"};
+
+  // Every port of the RTL top must be one gpuvp binds: an unknown (unconnected) port is a
+  // configuration error naming it, before SystemC's generic "port not bound" at elaboration.
+  void check_ports() {
+    const sc_core::sc_port_base* irq_port = nullptr;  // bound by the platform to its PMC line later
+    if constexpr (Irq) irq_port = &dut->irq;
+    std::string unbound;
+    for (sc_core::sc_object* o : dut->get_child_objects())
+      if (auto* p = dynamic_cast<sc_core::sc_port_base*>(o); p && p != irq_port && p->bind_count() == 0)
+        unbound += std::string(unbound.empty() ? "" : ", ") + p->basename() + " (" + p->kind() + ")";
+    if (unbound.empty()) return;
+    std::string known = "clk, rst_n, ";
+    known += lite ? "s_axil_*" : Master ? "m_axi_*" : "s_axi_*";
+    if constexpr (Irq) known += ", irq";
+    throw config_error(std::string(name()) + ": RTL port(s) left unconnected: " + unbound + "; gpuvp connects " + known +
+                       " and an optional busy output (docs/rtl.md, 'Plugging in your own RTL')");
+  }
 };
 
 template <typename V, bus Bus, bool Master, bool Irq>

@@ -77,18 +77,21 @@ class compute_engine::tlm_mem : public mem_port {
   tlm_mem(compute_engine& e, const std::string& kind) : e_(e), buf_(4096) {
     if (kind != "tlm") inner_ = make_memory(e.cfg_, kind);
   }
-  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) override {
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) override {
     if (bytes > buf_.size()) buf_.resize(bytes);
     sc_core::sc_time d = e_.lt_.offset();
     const sc_core::sc_time before = d;
     e_.transfer(e_.cur_, addr, buf_.data(), bytes, write, d, write ? "write" : "read");
     if (write) ++e_.mem_writes; else ++e_.mem_reads;
-    if (inner_) return inner_->access(addr, bytes, write, cycle);
+    if (inner_) return inner_->access(addr, bytes, write, cycle, client, tag);
     // The miss does not block the SM: only the latency goes back, local time stays.
     const double cyc = (d - before) / e_.period_;
     return uint64_t(std::ceil(cyc - 1e-9));
   }
   mem_stats stats() const override { return inner_ ? inner_->stats() : mem_stats{}; }
+  void cycle(uint64_t c) override {
+    if (inner_) inner_->cycle(c);
+  }
   void kernel_start(uint64_t c) override {
     if (inner_) inner_->kernel_start(c);
   }

@@ -4,6 +4,7 @@
 #include <ostream>
 #include "gpuvp/extension.h"
 #include "gpuvp/timing.h"
+#include "gpuvp/trace.h"
 
 traffic_generator::traffic_generator(sc_core::sc_module_name name, unsigned id) : sc_module(name), id_(id) {
   if (pattern.get() != "sequential" && pattern.get() != "strided" && pattern.get() != "random")
@@ -38,6 +39,13 @@ void traffic_generator::thread() {
   uint64_t choice = seed + 12345 * (id_ + 1);
   const uint64_t ps = sc_core::sc_time(1, sc_core::SC_PS).value();
   const double wf = write_fraction;
+  // Trace: one span per batch of trace_batch transactions (issue of the first to the end of the last).
+  auto& tr = gpuvp::tracer::global();
+  const bool tracing = tr.enabled();
+  const uint32_t track = tracing ? tr.track(name()) : 0;
+  constexpr uint64_t trace_batch = 1024;
+  sc_core::sc_time batch_start = sc_core::sc_time_stamp() + t.offset();
+  uint64_t batch_first = 0;
   for (uint64_t i = 0; i < count; ++i) {
     choice = choice * 6364136223846793005ull + 1442695040888963407ull;  // LCG for the read/write choice
     const bool is_write = double(choice >> 11) * 0x1.0p-53 < wf;
@@ -54,6 +62,13 @@ void traffic_generator::thread() {
       bytes += size;
     }
     if (interval.get() != sc_core::SC_ZERO_TIME) t.advance(interval);
+    if (tracing && ((i + 1) % trace_batch == 0 || i + 1 == count)) {
+      const sc_core::sc_time now = sc_core::sc_time_stamp() + t.offset();
+      tr.span(track, "transactions", batch_start, now - batch_start,
+              "\"first\":" + std::to_string(batch_first) + ",\"count\":" + std::to_string(i + 1 - batch_first));
+      batch_start = now;
+      batch_first = i + 1;
+    }
   }
   t.sync();
   finished_at_ = sc_core::sc_time_stamp();

@@ -115,18 +115,25 @@ uint64_t uat_mmu::stat(view v, const std::string& n) const {
 
 bool uat_mmu::read_table(view v, uint64_t addr, uint64_t& value, sc_core::sc_time& delay) {
   port_state& p = port_of(v);
+  // Through DMI the read still sends its transaction (dmi_shadow: timed, booked and counted as any
+  // other, the memory moving no data), then takes the value from the pointer.
+  const uint8_t* ptr = nullptr;
   for (const auto& d : p.dmi)
     if (addr >= d.get_start_address() && addr + 7 <= d.get_end_address()) {
-      std::memcpy(&value, d.get_dmi_ptr() + (addr - d.get_start_address()), 8);
-      delay += d.get_read_latency();
-      ++walk_dmi_reads;
-      return true;
+      ptr = d.get_dmi_ptr() + (addr - d.get_start_address());
+      break;
     }
   transaction t(tlm::TLM_READ_COMMAND, addr, &value, 8);
+  t.ext.dmi_shadow = ptr != nullptr;
   (*p.socket)->b_transport(t.gp, delay);
   if (!t.ok()) {
     ++walk_bus_errors;
     return false;
+  }
+  if (ptr) {
+    std::memcpy(&value, ptr, 8);
+    ++walk_dmi_reads;
+    return true;
   }
   if (walk_dmi && t.gp.is_dmi_allowed()) {
     transaction q(tlm::TLM_READ_COMMAND, addr, nullptr, 0);

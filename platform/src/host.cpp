@@ -55,9 +55,11 @@ void host::thread() {
   }
   if (!qin_) return;
   std::string line;
-  while (!quit_ && std::getline(*qin_, line)) {
+  for (unsigned n = 1; !quit_ && std::getline(*qin_, line); ++n) {
     if (line.empty() || line[0] == '#') continue;
-    *qout_ << qtest_line(line) << std::endl;
+    const std::string reply = qtest_line(line);
+    *qout_ << reply << std::endl;
+    if (qdiag_ && reply.rfind("FAIL", 0) == 0) *qdiag_ << qorigin_ << ":" << n << ": " << line << ": " << reply << "\n";
   }
   finished_ = true;
   sc_core::sc_stop();

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 
 namespace gpuvp {
@@ -87,7 +88,9 @@ bool sparse_memory::copy(tlm::tlm_generic_payload& gp) {
                                : tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
-  if (gp.is_write()) load(addr, gp.get_data_ptr(), len);
+  const gpu_ext* e = gp.get_extension<gpu_ext>();
+  if (e && e->dmi_shadow) ++dmi_accesses;  // the initiator moves the data through its DMI pointer
+  else if (gp.is_write()) load(addr, gp.get_data_ptr(), len);
   else if (gp.is_read()) peek(addr, gp.get_data_ptr(), len);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;

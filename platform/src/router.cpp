@@ -158,6 +158,9 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     return;
   }
   port& pout = *outputs_[w->index];
+  const gpu_ext* ext = gp.get_extension<gpu_ext>();
+  const bool dmi = ext && ext->dmi_shadow;
+  if (dmi) ++dmi_transactions;
   ++pin.transactions;
   ++pout.transactions;
   pin.bytes += len;
@@ -183,7 +186,7 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     tracer::global().span(pout.track, gp.is_write() ? "write" : "read", sc_core::sc_time::from_value(start),
                           sc_core::sc_time::from_value(transfer),
                           "\"addr\":\"" + to_hex(addr) + "\",\"len\":" + std::to_string(len) + ",\"from\":\"" +
-                              input_names_[id] + "\"");
+                              input_names_[id] + "\"" + (dmi ? ",\"dmi\":true" : ""));
 
   gp.set_address(addr - w->base);
   out[w->index]->b_transport(gp, delay);

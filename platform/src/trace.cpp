@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 #include <string_view>
+#include <nlohmann/json.hpp>
 
 namespace gpuvp {
 
@@ -13,13 +14,9 @@ tracer& tracer::global() {
 }
 
 namespace {
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) q += c;
-  }
-  return q + "\"";
+// A JSON string (nlohmann-json's escaping; invalid UTF-8 replaced, never thrown).
+std::string json_string(const std::string& s) {
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 // Trace-event timestamps are microseconds; keep picosecond precision.
 std::string micros(const sc_core::sc_time& t) {
@@ -39,7 +36,7 @@ bool tracer::open(const std::string& file) {
   // Tracks made during elaboration (before the file was opened) get their names now.
   for (size_t i = 0; i < tracks_.size(); ++i)
     emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(i + 1) +
-         ",\"args\":{\"name\":" + quoted(tracks_[i]) + "}}");
+         ",\"args\":{\"name\":" + json_string(tracks_[i]) + "}}");
   return true;
 }
 
@@ -58,26 +55,26 @@ uint32_t tracer::track(const std::string& name) {
   const uint32_t id = uint32_t(tracks_.size());
   if (out_)
     emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(id) +
-         ",\"args\":{\"name\":" + quoted(name) + "}}");
+         ",\"args\":{\"name\":" + json_string(name) + "}}");
   return id;
 }
 
 void tracer::span(uint32_t track, const char* name, const sc_core::sc_time& start,
                   const sc_core::sc_time& duration, const std::string& args) {
   if (!out_) return;
-  emit("{\"name\":" + quoted(name) + ",\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(track) +
+  emit("{\"name\":" + json_string(name) + ",\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(track) +
        ",\"ts\":" + micros(start) + ",\"dur\":" + micros(duration) + ",\"args\":{" + args + "}}");
 }
 
 void tracer::instant(uint32_t track, const char* name, const sc_core::sc_time& at, const std::string& args) {
   if (!out_) return;
-  emit("{\"name\":" + quoted(name) + ",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":" + std::to_string(track) +
+  emit("{\"name\":" + json_string(name) + ",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":" + std::to_string(track) +
        ",\"ts\":" + micros(at) + ",\"args\":{" + args + "}}");
 }
 
 void tracer::value(uint32_t track, const char* name, const sc_core::sc_time& at, double v) {
   if (!out_) return;
-  emit("{\"name\":" + quoted(name) + ",\"ph\":\"C\",\"pid\":1,\"tid\":" + std::to_string(track) +
+  emit("{\"name\":" + json_string(name) + ",\"ph\":\"C\",\"pid\":1,\"tid\":" + std::to_string(track) +
        ",\"ts\":" + micros(at) + ",\"args\":{\"value\":" + std::to_string(v) + "}}");
 }
 

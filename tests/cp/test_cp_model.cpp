@@ -422,11 +422,12 @@ TEST_F(cpModel, MalformedSetSecureMode) {
 }
 
 // Packet fetch through DMI: the same packets at the same time as through b_transport. 125
-// dwords in the ring, bursts of 16: 7 x 16 + 13, 8 fetches. The first burst of each length goes
-// through b_transport (DMI reuses its delay): 2 memory reads, 6 DMI fetches from one grant (the
-// ring lies in one 64 KiB page); fetch_dmi off: 8 memory reads.
+// dwords in the ring, bursts of 16: 7 x 16 + 13, 8 fetches. The region is asked for at the first
+// fetch and covers the ring (one 64 KiB page): 8 DMI fetches from one grant. Every burst still
+// sends its read (dmi_shadow), so the memory counts 8 reads either way, 8 of them DMI accesses
+// with fetch_dmi on.
 TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
-  struct result { sc_core::sc_time irq; uint64_t fetches, dmi_fetches, grants, mem_reads; };
+  struct result { sc_core::sc_time irq; uint64_t fetches, dmi_fetches, grants, mem_reads, mem_dmi; };
   auto once = [this](bool dmi) {
     config::global().set("bench.cp.fetch_dmi", dmi ? "true" : "false", "test");
     result r{};
@@ -445,6 +446,7 @@ TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
     r.dmi_fetches = b->cp.dmi_fetches.value();
     r.grants = b->mem.dmi_grants.value();
     r.mem_reads = b->mem.reads.value();
+    r.mem_dmi = b->mem.dmi_accesses.value();
     b.reset();
     gpuvp::testing::fresh_simulation();
     return r;
@@ -453,17 +455,20 @@ TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
   EXPECT_EQ(on.irq, off.irq);
   EXPECT_GT(on.irq, sc_core::SC_ZERO_TIME);
   EXPECT_EQ(on.fetches, 8u);
-  EXPECT_EQ(on.dmi_fetches, 6u);
+  EXPECT_EQ(on.dmi_fetches, 8u);
   EXPECT_EQ(on.grants, 1u);
-  EXPECT_EQ(on.mem_reads, 2u);
+  EXPECT_EQ(on.mem_reads, 8u);
+  EXPECT_EQ(on.mem_dmi, 8u);
   EXPECT_EQ(off.fetches, 8u);
   EXPECT_EQ(off.dmi_fetches, 0u);
   EXPECT_EQ(off.grants, 0u);
   EXPECT_EQ(off.mem_reads, 8u);
+  EXPECT_EQ(off.mem_dmi, 0u);
 }
 
 // An invalidation drops the CP's region: the next fetch asks again. Three 2-dword fetches:
-// b_transport (learns the delay), DMI (grant 1), revoke, DMI (grant 2).
+// DMI (grant 1), DMI, revoke, DMI (grant 2: the second fetch's read allowed DMI again). Each
+// still reads memory (dmi_shadow): 3 reads.
 TEST_F(cpModel, DmiInvalidationIsHonoured) {
   run([](cp_bench& b) {
     for (uint32_t v : {1u, 2u, 3u}) {
@@ -474,13 +479,12 @@ TEST_F(cpModel, DmiInvalidationIsHonoured) {
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 3u);
   });
   EXPECT_EQ(b->mem.dmi_grants.value(), 2u);
-  EXPECT_EQ(b->cp.dmi_fetches.value(), 2u);
-  EXPECT_EQ(b->mem.reads.value(), 1u);
+  EXPECT_EQ(b->cp.dmi_fetches.value(), 3u);
+  EXPECT_EQ(b->mem.reads.value(), 3u);
 }
 
 // A target without DMI (memory dmi off): every fetch goes through b_transport. Each of the two
-// 2-dword submissions is one fetch (under the 16-dword burst), so two memory reads; the second
-// fetch would have used DMI (its length's delay is known) had the memory granted it.
+// 2-dword submissions is one fetch (under the 16-dword burst), so two memory reads.
 TEST_F(cpModel, FetchWithoutDmiFromTheTarget) {
   config::global().set("bench.mem.dmi", "false", "test");
   run([](cp_bench& b) {

@@ -38,8 +38,14 @@ TEST(cpPm4Format, PacketsIbsAndExpectations) {
   EXPECT_EQ(p.expects[1].where, 0x883u);
 }
 
-TEST(cpPm4Format, NumbersWithUnderscoresAreRejected) {
-  EXPECT_THROW(pm4_parse("CP_MEM_WRITE addr:0x1_0000_0000 5\n", "t.pm4"), pm4_error);
+// gpuvp's one number parser: `_` separators, 0x hex and 0b binary as everywhere; no sign.
+TEST(cpPm4Format, NumbersTakeSeparatorsAsEverywhere) {
+  EXPECT_EQ(pm4_parse("CP_MEM_WRITE addr:0x1_0000_0000 5\n", "t.pm4").ring,
+            pm4_parse("CP_MEM_WRITE addr:0x100000000 5\n", "t.pm4").ring);
+  EXPECT_EQ(pm4_parse("PKT4 CP_SCRATCH_REG0 0b1_0001 1_000\n", "t.pm4").ring,
+            pm4_parse("PKT4 CP_SCRATCH_REG0 17 1000\n", "t.pm4").ring);
+  EXPECT_THROW(pm4_parse("PKT4 CP_SCRATCH_REG0 -1\n", "t.pm4"), pm4_error);
+  EXPECT_THROW(pm4_parse("PKT4 CP_SCRATCH_REG0 0x1z\n", "t.pm4"), pm4_error);
 }
 
 static std::string parse_error(const std::string& text) {

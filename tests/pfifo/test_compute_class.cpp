@@ -260,6 +260,10 @@ TEST_F(compute_class, ComputeLineAndBadKernelsList) {
   EXPECT_EQ(k->overlay_for("gen GF100\ncompute k.g engine 5\n"),
             "pfifo:\n  generation: GF100\n  engine_map: \"0:m2mf,4:m2mf,5:compute\"\n"
             "  compute_kernels: \"k.g\"\ncomponents:\n  compute: compute\n");
+  // Issue 10: an unknown generation stays out of the overlay (it would be reported as the bare
+  // parameter pfifo.generation), so the parser reports it at file:line.
+  EXPECT_EQ(k->overlay_for("gen 0x1z\n"), "");
+  bad("\ngen 0x1z\n", "w.pb:2: unknown generation '0x1z'");
   // A missing kernelslist is a configuration error naming the parameter.
   config::global().load_yaml_text(default_platform_yaml(), "embedded");
   config::global().load_yaml_text(k->platform_yaml, "overlay");

@@ -177,6 +177,17 @@ TEST_F(pb_run, NewStatementsRejectBadInput) {
   bad("gen G84\nchannel 0 dma\nexpect error 0 DMA_PUSHER MEM_FAULT bogus 1\n", "w.pb:3: usage: expect error CHANNEL TYPE");
 }
 
+// Issue 10: the shared time and number parsers throw std::invalid_argument/std::out_of_range;
+// the .pb parser still names file:line (it used to pass only runtime_error through its catch).
+TEST_F(pb_run, TimeAndNumberErrorsNameFileAndLine) {
+  const auto bad = expect_pb_rejected;
+  bad("gen G84\ntimeout 3 ib order 2\n", "w.pb:2: timeout: '3 ib order 2': unknown time unit 'ib order 2'");
+  bad("gen G84\n\ntimeout us\n", "w.pb:3: timeout: 'us' is not a time");
+  bad("gen G84\ntimeout 7200 s\n", "w.pb:2: timeout: '7200 s' is longer than gpuvp's largest time");
+  bad("gen G84\ntimeout -1 ns\n", "w.pb:2: timeout: '-1 ns' is not a time");
+  bad("gen G84\ntimeout\n", "w.pb:2: 'timeout' needs a time");
+}
+
 // A model that keeps failing the same way (here 25 identical warnings, as a channel faulting on
 // every word would give) writes the message 10 times (gpuvp/trace.h's repeat_limit), says once
 // that it stops, and counts the other 15 in the statistic log.suppressed_lines. Another message

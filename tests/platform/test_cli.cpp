@@ -366,6 +366,45 @@ TEST(cli, wall_limit_ends_a_run_with_complete_results) {
 }
 
 namespace {
+// A model that simulates slowly: one event per simulated nanosecond, 0.2 ms of wall time each
+// (100 us simulated would take 20 s of wall time).
+SC_MODULE(slow_model) {
+  SC_CTOR(slow_model) { SC_THREAD(loop); }
+  void loop() {
+    for (;;) {
+      sc_core::wait(1, sc_core::SC_NS);
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
+  }
+};
+}  // namespace
+
+// Progress lines come every period of wall time whatever the simulated rate, and the wall-clock
+// limit ends the run on time: the kernel's slices shrink to what the model simulates in ~50 ms.
+TEST(cli, progress_lines_follow_wall_time_at_any_simulated_rate) {
+  gpuvp::testing::fresh_simulation();
+  slow_model m("slow");
+  run_limits limits;
+  limits.progress = true;
+  limits.progress_period = std::chrono::milliseconds(250);
+  limits.wall_limit = std::chrono::duration<double>(2.0);
+  std::ostringstream err;
+  const auto start = std::chrono::steady_clock::now();
+  const run_outcome o = simulate(limits, err);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(o.end, run_end::wall_limit);
+  EXPECT_LT(wall, 4.0);  // the limit plus at most one slice (the first: 100 ns simulated, 20 ms)
+  const std::string text = err.str();
+  size_t lines = 0;
+  for (size_t at = text.find("progress: simulated "); at != std::string::npos; at = text.find("progress: simulated ", at + 1))
+    ++lines;
+  EXPECT_GE(lines, 3u) << text;  // about 7 in 2 s
+  EXPECT_GT(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+}
+
+namespace {
 // Runs the endless workload and sends `sig` to the process once the simulation runs.
 result interrupted_run(int sig, const std::string& stats, const std::string& trace) {
   std::atomic<bool> done{false};
@@ -465,4 +504,17 @@ TEST(cli, sm_run_options_are_range_checked) {
   r = sm_run({"--config", dir, list});
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find(dir + ": is a directory"), std::string::npos) << r.err;
+}
+
+// Issue 10: a qtest script file's failed lines are also named FILE:LINE on stderr (the answers on
+// stdout stay the protocol's); comments and empty lines count as lines.
+TEST(cli, qtest_script_failures_name_file_and_line) {
+  const std::string f = ::testing::TempDir() + "lines.qtest";
+  std::ofstream(f) << "# comment\nreadl 0x1z\n\nwritel 0x1000 5\nbogus 1\n";
+  auto r = run_gpuvp({"qtest", "--set", "components.traffic=none", "--script", f});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "FAIL '0x1z' is not a number (bad digit or suffix 'z')\nOK\nFAIL unknown command 'bogus'\n");
+  EXPECT_NE(r.err.find(f + ":2: readl 0x1z: FAIL '0x1z' is not a number"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(f + ":5: bogus 1: FAIL unknown command 'bogus'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(":4:"), std::string::npos) << r.err;
 }

@@ -99,3 +99,28 @@ TEST(axi_checker, each_rule) {
     EXPECT_NE(only(c).find("[rule size]"), std::string::npos) << only(c);
   }
 }
+
+// WRAP and FIXED address rules (A3.4.1): a WRAP burst has 2, 4, 8 or 16 beats and starts at an
+// address aligned to its size; a FIXED burst has 1 to 16 beats. Neither is subject to the INCR
+// 4 KiB check (a WRAP burst stays inside its aligned (len+1)*size window).
+TEST(axi_checker, wrap_and_fixed_bursts) {
+  auto one = [](uint64_t a, uint64_t len, uint64_t size, uint64_t burst) {
+    axi_checker c("t", "m_axi", 8, false);
+    axi_sample s;
+    s.ar = addr(true, true, 0, a, len, size, burst);
+    c.check(s, 4);
+    return c.violations().empty() ? std::string() : only(c);
+  };
+  const uint64_t wrap = 2, fixed = 0;
+  for (uint64_t len : {1, 3, 7, 15}) EXPECT_EQ(one(0xff8, len, 3, wrap), "") << len;  // inside its aligned window below 0x1000
+  EXPECT_EQ(one(0x1006, 3, 1, wrap), "");                                            // 2-byte beats, 2-aligned
+  EXPECT_EQ(one(0x1000, 2, 3, wrap),
+            "AXI protocol violation on t: m_axi_arlen at cycle 4: WRAP burst needs 2, 4, 8 or 16 beats and an address aligned to the size [rule wrap_len]");
+  EXPECT_NE(one(0x1000, 0, 3, wrap).find("[rule wrap_len]"), std::string::npos);   // 1 beat
+  EXPECT_NE(one(0x1000, 31, 3, wrap).find("[rule wrap_len]"), std::string::npos);  // 32 beats
+  EXPECT_NE(one(0x1004, 3, 3, wrap).find("[rule wrap_len]"), std::string::npos);   // 8-byte beats at 4 mod 8
+  EXPECT_EQ(one(0xffc, 15, 2, fixed), "");  // 16 beats at one address, however near 4 KiB
+  EXPECT_EQ(one(0xffc, 16, 2, fixed),
+            "AXI protocol violation on t: m_axi_arlen at cycle 4: FIXED burst of 17 beats; at most 16 [rule fixed_len]");
+  EXPECT_NE(one(0x0, 0, 2, 3).find("reserved burst type 3 [rule burst]"), std::string::npos);
+}

@@ -8,6 +8,7 @@
 
 void gpuvp_register_test_bad_master();
 void gpuvp_register_test_bad_slave();
+void gpuvp_register_test_extra_port();
 
 namespace {
 struct result {
@@ -19,6 +20,7 @@ result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
 #ifdef GPUVP_TEST_RTL
   gpuvp_register_test_bad_master();
   gpuvp_register_test_bad_slave();
+  gpuvp_register_test_extra_port();
 #endif
   args.insert(args.begin(), "gpuvp");
   std::vector<char*> argv;
@@ -161,4 +163,14 @@ TEST(rtl_trace, rtl_copy_writes_an_fst) {
   EXPECT_EQ(r.rc, 0) << r.err;
   ASSERT_TRUE(std::filesystem::exists(f));
   EXPECT_GT(std::filesystem::file_size(f), 1000u);
+}
+
+// An RTL top with a port gpuvp does not bind (`input enable`) is refused when the component is
+// built, naming the instance and the port, before anything runs: a configuration error, exit 2.
+TEST(rtl_component, unconnected_port_is_named) {
+  NEEDS_RTL();
+  auto r = run_gpuvp({"run", "--workload", "traffic", "--set", "components.blk=test_extra_port", "--set", "blk.base=0x300000000"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("blk: RTL port(s) left unconnected: enable (sc_in); gpuvp connects clk, rst_n, s_axil_*"),
+            std::string::npos) << r.err;
 }

@@ -207,3 +207,35 @@ TEST(sweep_cli, collect_tabulates_a_folder_and_bad_options_are_usage_errors) {
   EXPECT_EQ(sh("sweep " + data + "/grid3x3.yaml -j 0").rc, 2);
   EXPECT_EQ(sh("sweep " + data + "/grid3x3.yaml --backend cloud").rc, 2);
 }
+
+// Issue 14: path values (the workload, `config`, and `set`/parameter values naming files, such as
+// compute.config_files) are found relative to the spec's folder, so a spec runs from any
+// directory. The shipped SM example runs from a scratch directory: every point succeeds and the
+// two schedulers' option files reached the runs; the CSV shows the values as written.
+TEST(sweep_cli, file_values_resolve_relative_to_the_spec_from_any_directory) {
+  const std::string d = scratch("paths");
+  const std::string src = env("GPUVP_SOURCE_DIR", GPUVP_SOURCE_DIR_FALLBACK);
+  fs::create_directories(d + "/elsewhere");
+  auto r = sh("sweep " + src + "/examples/sweeps/sm-scheduler.yaml --out " + d + "/o -j 2 --no-plot");
+  // sh() runs from the test's directory; run again from a directory holding nothing of the spec.
+  FILE* p = popen(("cd " + d + "/elsewhere && " + gpuvp + " sweep " + src +
+                   "/examples/sweeps/sm-scheduler.yaml --out ../o2 -j 2 --no-plot 2>&1").c_str(), "r");
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  ASSERT_EQ(pclose(p), 0) << out;
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const std::string csv = slurp(d + "/o2/results.csv");
+  EXPECT_EQ(csv, slurp(d + "/o/results.csv"));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "point,compute.sms,compute.config_files,cycles,ipc,exit_code,error");
+  EXPECT_EQ(lines(csv), 9u);
+  EXPECT_NE(csv.find("\n7,8,sched-gto.config,"), std::string::npos) << csv;
+  std::istringstream rows(csv);
+  std::string row;
+  std::getline(rows, row);
+  while (std::getline(rows, row)) EXPECT_EQ(row.substr(row.size() - 3), ",0,") << row;  // exit 0, no error
+  // The points' commands carry the absolute option file.
+  const std::string manifest = slurp(d + "/o2/sweep.json");
+  EXPECT_NE(manifest.find("compute.config_files=" + fs::path(src + "/examples/sweeps/sched-gto.config").lexically_normal().string()),
+            std::string::npos) << manifest;
+}

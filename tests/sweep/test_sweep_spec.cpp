@@ -1,5 +1,6 @@
 // Sweep specifications: how parameters expand into points (worked out by hand from the rules in
 // docs/formats/sweep.md), the errors that name file:line and the key, and SHA-256 itself.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -101,4 +102,46 @@ TEST(sweep_spec, hash_ignores_comments_but_not_values) {
   const spec c = load_spec(write_spec("h3.yaml", "parameters:\n  a: [1, 3]\n"), names);
   EXPECT_EQ(a.sha256, b.sha256);
   EXPECT_NE(a.sha256, c.sha256);
+}
+
+// Issue 14: a value is a path only when every comma-separated item names a file next to the spec;
+// names, numbers and files elsewhere pass unchanged. A list of files becomes a list of absolute
+// paths in the points' --set, the points themselves keep the text as written (the CSV shows it),
+// and the files' contents are part of the hash.
+TEST(sweep_spec, values_naming_files_next_to_the_spec_become_absolute) {
+  const std::string d = ::testing::TempDir() + "spec-paths";
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d + "/sub");
+  std::ofstream(d + "/a.config") << "-gpgpu_scheduler gto\n";
+  std::ofstream(d + "/sub/b.config") << "-gpgpu_scheduler lrr\n";
+  const std::string f = d + "/spec.yaml";
+  std::ofstream(f) << "workload: traffic\nset:\n  compute.config_files: a.config,sub/b.config\n  traffic.g0.count: 7\n"
+                      "parameters:\n  compute.config_files: [a.config, lrr, sub/b.config, \"a.config,missing.config\", 16]\n";
+  const spec s = load_spec(f, names);
+  ASSERT_EQ(s.points.size(), 5u);
+  EXPECT_EQ(s.points[0][0], "a.config");
+  EXPECT_EQ(s.points[2][0], "sub/b.config");
+  auto arg = [&](size_t i) {
+    const auto a = point_args(s, i, "st.json");
+    std::string last;
+    for (size_t k = 0; k + 1 < a.size(); ++k)
+      if (a[k] == "--set" && a[k + 1].rfind("compute.config_files=", 0) == 0) last = a[k + 1];
+    return last;
+  };
+  const auto a0 = point_args(s, 0, "st.json");
+  EXPECT_NE(std::find(a0.begin(), a0.end(), "compute.config_files=" + d + "/a.config," + d + "/sub/b.config"), a0.end());
+  EXPECT_NE(std::find(a0.begin(), a0.end(), "traffic.g0.count=7"), a0.end());
+  EXPECT_EQ(arg(0), "compute.config_files=" + d + "/a.config");
+  EXPECT_EQ(arg(1), "compute.config_files=lrr");
+  EXPECT_EQ(arg(2), "compute.config_files=" + d + "/sub/b.config");
+  EXPECT_EQ(arg(3), "compute.config_files=a.config,missing.config");  // one item is no file: as written
+  EXPECT_EQ(arg(4), "compute.config_files=16");
+  // Changing a referenced file changes the hash (a resumed sweep would mix results).
+  const std::string h = s.sha256;
+  std::ofstream(d + "/sub/b.config") << "-gpgpu_scheduler gto\n";
+  EXPECT_NE(load_spec(f, names).sha256, h);
+  EXPECT_EQ(resolve_path_value(d, "a.config"), d + "/a.config");
+  EXPECT_EQ(resolve_path_value(d, ""), std::nullopt);
+  EXPECT_EQ(resolve_path_value(d, "a.config,"), std::nullopt);
+  EXPECT_EQ(resolve_path_value(d, "sub"), std::nullopt);  // a directory is not a file value
 }

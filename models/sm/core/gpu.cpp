@@ -54,6 +54,8 @@ bool gpu_sim::step() {
       next_sm_ = (i + 1) % num_sms_;
     }
   }
+  // The memory side first, in the cycle the SMs are about to run (their accesses' clock).
+  if (!sms_.empty()) mem_->cycle(sms_.front()->now() + 1 + sms_.front()->mem_base());
   for (auto& s : sms_) s->cycle();
   // The kernel is done in the cycle its last warp writes back (GPGPU-Sim reclaims it in that
   // cycle's fetch); like gpu_sim_cycle, which gpgpu_sim::cycle() increments after the core cycle,

@@ -199,13 +199,11 @@ void ldst_unit::cycle() {
   if (!miss_queue_.empty() && miss_queue_.front().ready <= now) {
     const request r = miss_queue_.front();
     miss_queue_.pop_front();
-    const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, now + core_.mem_base_);
-    if (r.write) {
-      ++core_.st_.mem_writes;
-      events_.push({now + lat, ev::ack, r.slot});
-    } else {
-      events_.push({now + lat, ev::fill, r.sector_addr});
-    }
+    const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, now + core_.mem_base_, this, r.slot);
+    if (r.write) ++core_.st_.mem_writes;
+    if (lat == mem_port::pending) ++awaiting_;
+    else if (r.write) events_.push({now + lat, ev::ack, r.slot});
+    else events_.push({now + lat, ev::fill, r.sector_addr});
   }
   if (dispatch_reg_.empty()) {
     occupied_ >>= 1;
@@ -235,6 +233,14 @@ void ldst_unit::cycle() {
     done_one(slot_);  // drop the hold: completes now if nothing is outstanding
   }
   occupied_ >>= 1;
+}
+
+// A completion the memory delivers later: an event in the SM's cycles.
+void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) {
+  --awaiting_;
+  const uint64_t at = cycle - std::min(cycle, core_.mem_base_);
+  if (write) events_.push({at, ev::ack, tag});
+  else events_.push({at, ev::fill, addr / 32});
 }
 
 }  // namespace gpuvp::sm

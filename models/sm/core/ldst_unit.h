@@ -10,6 +10,7 @@
 
 #include "fu.h"
 #include "gpu_config.h"
+#include "sm_core.h"
 
 namespace gpuvp::sm {
 
@@ -32,7 +33,7 @@ struct l1_tags {
 // GPGPU-Sim's cache_reservation_fail_reason values that the L1D can hit.
 enum class l1_fail : unsigned { mshr_entry, mshr_merge, miss_queue_full, n };
 
-class ldst_unit : public stallable_unit {
+class ldst_unit : public stallable_unit, public mem_client {
  public:
   ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags);
   bool accepts(op_class op) const override { return op == op_class::mem; }
@@ -41,8 +42,11 @@ class ldst_unit : public stallable_unit {
     simd_function_unit::issue(source, ready);
     prepared_ = false;
   }
-  bool busy() const override { return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty(); }
+  bool busy() const override {
+    return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty() || awaiting_;
+  }
   void cycle() override;
+  void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
 
  private:
   enum class ev : uint8_t { done, fill, ack };
@@ -85,6 +89,7 @@ class ldst_unit : public stallable_unit {
   unsigned slot_ = 0;                  // inflight slot of the dispatch register's instruction
   std::vector<line_access> lines_;     // global/local: line accesses still to make (back = next)
   unsigned conflict_cycles_ = 0;       // shared: cycles still to spend on bank conflicts
+  unsigned awaiting_ = 0;              // accesses the memory answers later (mem_port::pending)
 };
 
 }  // namespace gpuvp::sm

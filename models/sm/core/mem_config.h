@@ -34,6 +34,10 @@ struct mem_config {
   dram_timing dram;
   unsigned dram_buswidth = 16, dram_burst_length = 2, dram_cmd_ratio = 2;  // bytes, beats, data/command
   unsigned frfcfs_queue = 64, dram_return_queue = 192;
+  // -gpgpu_dram_scheduler (0 FIFO, 1 FR-FCFS), -dram_dual_bus_interface (one row and one column
+  // command per cycle), -dram_bnkgrp_indexing_policy (0: bank group from the bank's higher bits,
+  // 1: from its lower bits); GPGPU-Sim's defaults.
+  unsigned dram_scheduler = 1, dram_dual_bus = 0, dram_bnkgrp_lower_bits = 0;
   unsigned flit_size = 40;
   // -gpgpu_memory_partition_indexing: 0 consecutive, 1 bitwise XOR, 2 IPOLY hash (addrdec.cc)
   unsigned partition_indexing = 0;

@@ -68,8 +68,8 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   port_free_.assign(sps, 0);
   l2_free_.assign(sps, 0);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
-  ch_.resize(m_.n_mem);
-  for (auto& c : ch_) c.banks.resize(m_.dram.nbk);
+  ch_.reserve(m_.n_mem);
+  for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_);
 }
 
 dram_address gpu_memory::decode(uint64_t addr) const {
@@ -114,36 +114,55 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
   return nullptr;
 }
 
-// One sector at the DRAM channel of `a`, arriving at t_ps; returns when its data burst ends (ps).
-// Bank: a row hit needs only the column command; otherwise precharge (not before tRAS after the
-// activate) + tRP, activate + tRCD. Column commands are tCCD apart on the channel, data follows
-// CL (WL for writes) later and holds the shared data bus for burst_length / data_command_ratio.
-uint64_t gpu_memory::dram_access(const dram_address& a, bool write, uint64_t t_ps) {
-  const dram_timing& T = m_.dram;
-  channel_state& c = ch_[a.channel];
-  bank_state& b = c.banks[a.bank];
-  uint64_t k = std::max(ceil_div(t_ps, dram_ps_), b.ready);
-  if (b.open_row == a.row) {
-    ++st_.dram_row_hits;
-  } else {
-    if (b.open_row != ~0ull) k = std::max(k, b.activated + T.RAS) + T.RP;
-    b.activated = k;
-    b.open_row = a.row;
-    k += T.RCD;
-  }
-  k = std::max(k, c.last_col + T.CCD);
-  c.last_col = k;
-  const uint64_t burst = std::max(1u, m_.dram_burst_length / m_.dram_cmd_ratio);
-  const uint64_t data = std::max(k + (write ? T.WL : T.CL), c.bus_free);
-  c.bus_free = data + burst;
-  b.ready = k + T.CCD;
+// One sector for the DRAM channel of `a`, reaching it at t_ps (the L2 -> DRAM queue).
+void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t t_ps, uint64_t sector) {
+  ch_[a.channel].push({ceil_div(t_ps, dram_ps_), a.row, a.bank, write, sector});
+  ++dram_queued_;
   if (write) ++st_.dram_writes;
   else ++st_.dram_reads;
   st_.dram_bytes += 32;
-  return (data + burst) * dram_ps_;
 }
 
-uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) {
+// Runs the channels to DRAM cycle `until`. A read's data is in L2 one hop after its last beat;
+// the fill completes the L2 MSHR: every access merged into it gets its answer through the
+// crossbar (unless the waiters belong to a finished kernel's SMs).
+void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
+  for (dram_channel& c : ch_) {
+    if (c.empty()) continue;
+    done_.clear();
+    c.run(until, done_);
+    for (const dram_done& d : done_) {
+      --dram_queued_;
+      if (d.write) continue;
+      const uint64_t t = d.data_end * dram_ps_ + m_.l2_dram_hops * core_ps_;
+      const uint64_t sector = d.token;
+      l2_line* victim = nullptr;
+      if (l2_line* l = l2_find(decode(sector * 32).sub_partition, sector * 32 / m_.l2.line, victim)) {
+        const unsigned s = unsigned(sector * 32 % m_.l2.line / 32) % 4;
+        if (l->ready_ps[s] == ~0ull) l->ready_ps[s] = t;
+      }
+      auto it = fills_.find(sector);
+      if (it == fills_.end()) continue;
+      const uint64_t back = base_ + ceil_div(t + m_.icnt_latency * icnt_ps_, core_ps_);
+      if (!drop_waiters)
+        for (const waiter& w : it->second) w.client->mem_done(sector * 32, false, w.tag, back);
+      fills_.erase(it);
+    }
+  }
+}
+
+void gpu_memory::cycle(uint64_t cycle) {
+  if (!dram_queued_) return;
+  run_dram((cycle - std::min(cycle, base_)) * core_ps_ / dram_ps_, false);
+}
+
+mem_stats gpu_memory::stats() const {
+  mem_stats s = st_;
+  for (const dram_channel& c : ch_) s.dram_row_hits += c.row_hits;
+  return s;
+}
+
+uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) {
   (void)bytes;
   const uint64_t start = (cycle - std::min(cycle, base_)) * core_ps_;  // time since the kernel started
   const dram_address a = decode(addr);
@@ -166,7 +185,7 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
     l = victim;
     if (l->dirty && l->tag != ~0ull) {
       for (unsigned s = 0; s < 4; ++s)
-        if (l->dirty >> s & 1) dram_access(decode(l->tag * m_.l2.line + s * 32), true, t);
+        if (l->dirty >> s & 1) dram_push(decode(l->tag * m_.l2.line + s * 32), true, t, 0);
     }
     *l = l2_line{};
     l->tag = line;
@@ -182,6 +201,11 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
     l->dirty |= bit;
     l->ready_ps[sector] = std::max(l->ready_ps[sector], t);
   } else if (l->valid & bit) {
+    if (l->ready_ps[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
+      ++st_.l2_pending_hits;
+      fills_[addr / 32].push_back({client, tag});
+      return pending;
+    }
     if (l->ready_ps[sector] > t) {
       ++st_.l2_pending_hits;  // merged into the outstanding fill (MSHR)
       t = l->ready_ps[sector];
@@ -189,11 +213,17 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
       ++st_.l2_hits;
     }
   } else {
-    ++st_.l2_misses;
-    t += (m_.l2_dram_hops + cfg_.dram_latency) * core_ps_;
-    t = dram_access(a, false, t) + m_.l2_dram_hops * core_ps_;
     l->valid |= bit;
-    l->ready_ps[sector] = t;
+    l->ready_ps[sector] = ~0ull;
+    auto [it, fresh] = fills_.try_emplace(addr / 32);
+    it->second.push_back({client, tag});
+    if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
+      ++st_.l2_pending_hits;
+      return pending;
+    }
+    ++st_.l2_misses;
+    dram_push(a, false, t + (m_.l2_dram_hops + cfg_.dram_latency) * core_ps_, addr / 32);
+    return pending;
   }
   // Reply through the crossbar.
   t += m_.icnt_latency * icnt_ps_;
@@ -201,14 +231,13 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
+  run_dram(~0ull, true);  // write-backs still queued
+  fills_.clear();
   base_ = gpu_cycle;
   std::fill(port_free_.begin(), port_free_.end(), 0);
   std::fill(l2_free_.begin(), l2_free_.end(), 0);
   for (auto& l : l2_) std::fill(std::begin(l.ready_ps), std::end(l.ready_ps), 0);
-  for (auto& c : ch_) {
-    c.bus_free = c.last_col = 0;
-    for (auto& b : c.banks) b.ready = b.activated = 0;
-  }
+  for (auto& c : ch_) c.reset_timing();
 }
 
 void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {

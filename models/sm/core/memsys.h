@@ -1,15 +1,18 @@
 // GPGPU-Sim's memory side behind the SMs' L1 data caches: the crossbar to the memory
 // sub-partitions, the L2 slices (sectored, write-back, persisting across kernels) and the DRAM
-// channels (banks, row buffers, -gpgpu_dram_timing_opt, clock domains). Timed per 32-byte sector
-// request as it arrives, in picoseconds across the core / interconnect / L2 / DRAM clocks; each
-// shared resource (crossbar port, L2 tag port, DRAM bank, DRAM data bus) keeps the time it is next
-// free, so contention and bandwidth limits emerge without a per-cycle loop.
+// channels. The crossbar and the L2 are timed per 32-byte sector request as it arrives, in
+// picoseconds across the core / interconnect / L2 clocks (each shared resource keeps the time it
+// is next free, no per-cycle loop); an L2 miss goes to its DRAM channel (dram.h), a clocked queue
+// with GPGPU-Sim's FR-FCFS scheduler and bank state machines, run in DRAM cycles from cycle()
+// only while it holds requests. L2 misses therefore answer later (mem_port::pending).
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "dram.h"
 #include "gpu_config.h"
 #include "sm_core.h"
 
@@ -27,12 +30,14 @@ class gpu_memory : public mem_port {
   explicit gpu_memory(const gpu_config& cfg);
   // One sector (bytes <= 32 within one sector) from an SM at core cycle `cycle`: the core cycles
   // until the data (read) or the acknowledgement (write) is back at the SM.
-  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) override;
+  // L1 hits in L2 answer at once; misses (and accesses merged into a pending miss) later.
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) override;
+  void cycle(uint64_t cycle) override;
   dram_address decode(uint64_t addr) const;
-  mem_stats stats() const override { return st_; }
-  // A kernel starts: every request of the previous one has completed, so the timing state
-  // (busy-until times) restarts at 0 with the new kernel's cycles; contents stay (L2 lines,
-  // open DRAM rows).
+  mem_stats stats() const override;
+  // A kernel starts: every read of the previous one has completed; its write-backs still
+  // queued are finished, then the timing state (busy-until times) restarts at 0 with the new
+  // kernel's cycles; contents stay (L2 lines, open DRAM rows).
   void kernel_start(uint64_t gpu_cycle) override;
   // Accel-Sim's perf_memcpy_to_gpu: the range's sectors become present in L2, no time.
   void memcpy_to_device(uint64_t addr, uint64_t bytes) override;
@@ -44,14 +49,12 @@ class gpu_memory : public mem_port {
     uint8_t valid = 0, dirty = 0;
     uint64_t ready_ps[4] = {0, 0, 0, 0};  // fill time of each sector (pending until then)
   };
-  struct bank_state {
-    uint64_t open_row = ~0ull, ready = 0, activated = 0;  // DRAM cycles
+  struct waiter {
+    mem_client* client;
+    unsigned tag;
   };
-  struct channel_state {
-    std::vector<bank_state> banks;
-    uint64_t bus_free = 0, last_col = 0;  // DRAM cycles
-  };
-  uint64_t dram_access(const dram_address& a, bool write, uint64_t t_ps);
+  void dram_push(const dram_address& a, bool write, uint64_t t_ps, uint64_t sector);
+  void run_dram(uint64_t until, bool drop_waiters);
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
 
   const gpu_config& cfg_;
@@ -59,7 +62,10 @@ class gpu_memory : public mem_port {
   uint64_t core_ps_, icnt_ps_, l2_ps_, dram_ps_;
   std::vector<uint64_t> port_free_, l2_free_;  // per sub-partition, ps
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
-  std::vector<channel_state> ch_;
+  std::vector<dram_channel> ch_;
+  std::unordered_map<uint64_t, std::vector<waiter>> fills_;  // L2 MSHRs: sector -> who waits
+  std::vector<dram_done> done_;                               // scratch
+  uint64_t dram_queued_ = 0;                                  // requests in the channels
   uint64_t stamp_ = 0, base_ = 0;  // base_: the GPU cycle the running kernel started in
   mem_stats st_;
 };

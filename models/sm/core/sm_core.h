@@ -37,10 +37,28 @@ struct mem_stats {
 
 // Where L1 misses and stores go. Returns the latency in core cycles until the data is back
 // (reads) or the write is accepted; `cycle` is the SM's current cycle.
+// Who gets an access's completion when the memory answers later (mem_port::pending).
+class mem_client {
+ public:
+  // The access of `addr` that `tag` names completes in memory cycle `cycle` (>= the current one).
+  virtual void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) = 0;
+
+ protected:
+  ~mem_client() = default;
+};
+
+// Memory behind the L1s. `cycle` counts core cycles since the memory's construction (each SM's
+// local cycle + its set_mem_base).
 class mem_port {
  public:
+  static constexpr uint64_t pending = ~0ull;
   virtual ~mem_port() = default;
-  virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle) = 0;
+  // One access: the core cycles until its data / acknowledgement is back, or `pending`: the
+  // memory calls client->mem_done(addr, write, tag, ...) from a later cycle().
+  virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) = 0;
+  // Called once per core cycle before the SMs' (same `cycle` as their accesses of that cycle):
+  // the memory advances its clocked parts and delivers completions. Free when nothing is queued.
+  virtual void cycle(uint64_t /*cycle*/) {}
   virtual mem_stats stats() const { return {}; }  // memory-side counts since construction
   virtual void kernel_start(uint64_t /*gpu_cycle*/) {}
   virtual void memcpy_to_device(uint64_t, uint64_t) {}
@@ -51,7 +69,10 @@ class mem_port {
 class fixed_latency_memory : public mem_port {
  public:
   explicit fixed_latency_memory(uint64_t latency) : latency_(latency) {}
-  uint64_t access(uint64_t, unsigned, bool, uint64_t) override { ++accesses; return latency_; }
+  uint64_t access(uint64_t, unsigned, bool, uint64_t, mem_client*, unsigned) override {
+    ++accesses;
+    return latency_;
+  }
   std::string describe() const override {
     return "fixed latency memory (" + std::to_string(latency_) + " core cycles after L1)";
   }
@@ -102,6 +123,7 @@ class sm_core {
   // The GPU cycle of this SM's cycle 0: memory-side requests carry GPU cycles, so that the
   // memory system (which outlives kernels) sees one time line.
   void set_mem_base(uint64_t gpu_cycle) { mem_base_ = gpu_cycle; }
+  uint64_t mem_base() const { return mem_base_; }
   unsigned id() const { return id_; }
   sm_stats stats() const;
   // Monotonic count of issued instructions (progress watchdog).

@@ -25,6 +25,10 @@ struct gpu_ext : tlm::tlm_extension<gpu_ext> {
   privilege priv = privilege::supervisor;
   cache_attr cache = cache_attr::cached;
   bool debug = false;           // debugger access: no side effects, no timing
+  bool dmi_shadow = false;      // the initiator moves the data through a DMI pointer: this
+                                // transaction carries only the access's timing and statistics
+                                // (every hop times, counts and translates it as usual; the memory
+                                // that granted the pointer moves no data)
 
   tlm::tlm_extension_base* clone() const override { return new gpu_ext(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

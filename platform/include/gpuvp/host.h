@@ -32,7 +32,14 @@ class host : public sc_core::sc_module, public host_port {
   // What the host thread does. Without either, the host stays idle and the run ends when the other
   // initiators are done.
   void run_workload(workload* w) { workload_ = w; }
-  void run_qtest(std::istream& in, std::ostream& out) { qin_ = &in; qout_ = &out; }
+  // A script file (origin = its name) also reports each FAIL answer on `diag` as
+  // "FILE:LINE: COMMAND: FAIL ..."; the protocol on `out` is unchanged.
+  void run_qtest(std::istream& in, std::ostream& out, std::string origin = "", std::ostream* diag = nullptr) {
+    qin_ = &in;
+    qout_ = &out;
+    qorigin_ = std::move(origin);
+    qdiag_ = diag;
+  }
 
   // One qtest line, answered with one line (without the newline). Public for tests.
   std::string qtest_line(const std::string& line);
@@ -58,6 +65,8 @@ class host : public sc_core::sc_module, public host_port {
   workload* workload_ = nullptr;
   std::istream* qin_ = nullptr;
   std::ostream* qout_ = nullptr;
+  std::string qorigin_;
+  std::ostream* qdiag_ = nullptr;
   bool quit_ = false, finished_ = false;
 };
 

@@ -1,6 +1,8 @@
 // Sparse memory: page-granular allocation, so a 1 TiB address space costs only the pages that
 // were written. Untouched pages read as zero. Grants DMI per page (host pointer plus latencies)
-// and can revoke it; backdoor load/peek for images and tests.
+// and can revoke it; backdoor load/peek for images and tests. An access made through a DMI
+// pointer still sends its transaction (gpu_ext::dmi_shadow): timed and counted as any other, the
+// data not copied here.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -28,6 +30,7 @@ class sparse_memory : public sc_core::sc_module {
   counter bytes_read{this, "bytes_read", "bytes read"};
   counter bytes_written{this, "bytes_written", "bytes written"};
   counter dmi_grants{this, "dmi_grants", "DMI regions granted"};
+  counter dmi_accesses{this, "dmi_accesses", "accesses whose data moved through a DMI pointer (counted in reads/writes too)"};
   counter errors{this, "errors", "accesses outside the memory"};
   gauge pages_allocated{this, "pages_allocated", "host pages allocated (64 KiB each)",
                         [this] { return double(pages_.size()); }};

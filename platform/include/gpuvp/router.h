@@ -6,6 +6,8 @@
 // (a ring of time slots with the time booked in each), so the transfer starts at the first free
 // time at or after t, whatever order temporally decoupled initiators called in; it then crosses
 // both port latencies. DMI requests are forwarded with address translation; transport_dbg too.
+// An access made through a DMI pointer sends its transaction all the same (gpu_ext::dmi_shadow),
+// so it books the links and is counted like the transaction it replaces.
 #pragma once
 #include <cstdint>
 #include <array>
@@ -82,6 +84,7 @@ class router : public sc_core::sc_module {
   struct window { uint64_t base, size; unsigned index; std::string name; };
   const std::vector<window>& windows() const { return windows_; }
   counter decode_errors{this, "decode_errors", "accesses to no mapped window"};
+  counter dmi_transactions{this, "dmi_transactions", "transactions whose data moved through a DMI pointer (booked and counted on their ports as any other)"};
 
  private:
   const window* decode(uint64_t addr) const;

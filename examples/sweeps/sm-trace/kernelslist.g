@@ -1,0 +1,3 @@
+MemcpyHtoD,0x00007f4e8a000000,2097152
+kernel-1.traceg
+MemcpyDtoH,0x00007f4e8a200000,1048576

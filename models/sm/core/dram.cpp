@@ -1,0 +1,168 @@
+#include "dram.h"
+
+#include <algorithm>
+
+namespace gpuvp::sm {
+
+dram_channel::dram_channel(const mem_config& m) : m_(m), T_(m.dram) {
+  // dram.cc's derived constraints (in command cycles): a burst holds the data bus BL/ratio
+  // cycles; read -> write, write -> read, write -> precharge; a write's column command may come
+  // WL + 1 cycles before tRCD ends.
+  burst_ = std::max(1u, m.dram_burst_length / m.dram_cmd_ratio);
+  tRTW_ = T_.CL + burst_ + 2 > T_.WL ? T_.CL + burst_ + 2 - T_.WL : 0;
+  tWTR_ = T_.WL + burst_ + T_.CDLR;
+  tWTP_ = T_.WL + burst_ + T_.WR;
+  tRCDWR_ = T_.RCD > T_.WL + 1 ? T_.RCD - (T_.WL + 1) : 0;
+  bk_.resize(T_.nbk);
+  ccdl_.assign(T_.nbkgrp, 0);
+  rtpl_.assign(T_.nbkgrp, 0);
+}
+
+// -dram_bnkgrp_indexing_policy: 0 the bank number's higher bits, 1 its lower bits.
+unsigned dram_channel::group(unsigned b) const {
+  return m_.dram_bnkgrp_lower_bits ? b % T_.nbkgrp : b / (T_.nbk / T_.nbkgrp);
+}
+
+void dram_channel::push(dram_request r) {
+  r.arrive = std::max(r.arrive, now_);
+  auto it = arrivals_.end();
+  while (it != arrivals_.begin() && std::prev(it)->arrive > r.arrive) --it;
+  arrivals_.insert(it, r);
+  ++queued_;
+}
+
+void dram_channel::run(uint64_t until, std::vector<dram_done>& out) {
+  while (queued_ && now_ <= until) {
+    if (pending_ == 0 && in_banks_ == 0) {  // only the L2 -> DRAM queue: skip the idle cycles
+      now_ = std::max(now_, arrivals_.front().arrive);
+      if (now_ > until) break;
+    }
+    cycle(now_++, out);
+  }
+}
+
+void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
+  const unsigned nbk = T_.nbk;
+  // dram_cycle(): one request per cycle from the L2 -> DRAM queue into the scheduler while it
+  // has room (FR-FCFS: the configured size, 0 unbounded; FIFO: mrqq's 2 entries).
+  const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
+  if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) {
+    const dram_request r = arrivals_.front();
+    arrivals_.pop_front();
+    ++pending_;
+    if (m_.dram_scheduler == 1) bk_[r.bank].queue.push_back(r);
+    else fifo_.push_back(r);
+  }
+  // The scheduler hands one request to a bank without one.
+  if (pending_) {
+    if (m_.dram_scheduler == 1) {
+      for (unsigned i = 0; i < nbk; ++i) {
+        const unsigned b = (i + prio_) % nbk;
+        bank& B = bk_[b];
+        if (B.has_mrq || B.queue.empty()) continue;
+        // frfcfs_scheduler::schedule: keep draining the row being served; else the requests of
+        // the bank's current row; else the oldest request's row.
+        if (!B.serving_row) {
+          B.serve_row = B.queue.front().row;
+          for (const dram_request& q : B.queue)
+            if (q.row == B.row) {
+              B.serve_row = B.row;
+              break;
+            }
+          B.serving_row = true;
+        }
+        auto it = std::find_if(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
+        B.mrq = *it;
+        B.queue.erase(it);
+        B.serving_row = std::any_of(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
+        if (B.mrq.row == B.row) ++row_hits;
+        B.has_mrq = true;
+        --pending_;
+        ++in_banks_;
+        prio_ = (prio_ + 1) % nbk;
+        break;
+      }
+    } else if (!bk_[fifo_.front().bank].has_mrq) {
+      bank& B = bk_[fifo_.front().bank];
+      B.mrq = fifo_.front();
+      fifo_.pop_front();
+      if (B.mrq.row == B.row) ++row_hits;
+      B.has_mrq = true;
+      --pending_;
+      ++in_banks_;
+    }
+  }
+  if (!in_banks_) return;
+  bool col = false, row = false;
+  if (m_.dram_dual_bus) {
+    for (unsigned i = 0; i < nbk && !col; ++i) col = col_command((i + prio_) % nbk, k, out);
+    for (unsigned i = 0; i < nbk && !row; ++i) row = row_command((i + prio_) % nbk, k);
+  } else {
+    for (unsigned i = 0; i < nbk && !col && !row; ++i) {
+      const unsigned j = (i + prio_) % nbk;
+      col = col_command(j, k, out);
+      if (!col) row = row_command(j, k);
+    }
+  }
+}
+
+bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& out) {
+  bank& B = bk_[j];
+  if (!B.has_mrq || !B.active || B.row != B.mrq.row) return false;
+  const unsigned g = group(j);
+  if (k < ccd_ || k < ccdl_[g]) return false;
+  uint64_t data;
+  if (!B.mrq.write) {
+    if (k < B.rcd || k < wtr_) return false;
+    rtw_ = k + tRTW_;
+    B.rtp = k + burst_;
+    rtpl_[g] = k + T_.RTPL;
+    data = k + T_.CL;
+  } else {
+    if (k < B.rcdwr || k < rtw_) return false;
+    wtr_ = k + tWTR_;
+    B.wtp = k + tWTP_;
+    data = k + T_.WL;
+  }
+  ccd_ = k + T_.CCD;
+  ccdl_[g] = k + T_.CCDL;
+  data = std::max(data, bus_free_);
+  bus_free_ = data + burst_;
+  out.push_back({B.mrq.token, data + burst_, B.mrq.write});
+  B.has_mrq = false;
+  --in_banks_;
+  --queued_;
+  return true;
+}
+
+bool dram_channel::row_command(unsigned j, uint64_t k) {
+  bank& B = bk_[j];
+  if (!B.has_mrq) return false;
+  if (!B.active) {
+    if (k < rrd_ || k < B.rp || k < B.rc) return false;
+    B.row = B.mrq.row;  // activate
+    B.active = true;
+    rrd_ = k + T_.RRD;
+    B.rcd = k + T_.RCD;
+    B.rcdwr = k + tRCDWR_;
+    B.ras = k + T_.RAS;
+    B.rc = k + T_.RC;
+    ++activates;
+  } else {
+    if (B.row == B.mrq.row || k < B.ras || k < B.wtp || k < B.rtp || k < rtpl_[group(j)]) return false;
+    B.active = false;  // precharge
+    B.rp = k + T_.RP;
+    ++precharges;
+  }
+  prio_ = (j + 1) % T_.nbk;
+  return true;
+}
+
+void dram_channel::reset_timing() {
+  now_ = rrd_ = ccd_ = rtw_ = wtr_ = bus_free_ = 0;
+  std::fill(ccdl_.begin(), ccdl_.end(), 0);
+  std::fill(rtpl_.begin(), rtpl_.end(), 0);
+  for (bank& B : bk_) B.rcd = B.rcdwr = B.ras = B.rc = B.rp = B.wtp = B.rtp = 0;
+}
+
+}  // namespace gpuvp::sm

@@ -1,0 +1,74 @@
+// One DRAM channel as GPGPU-Sim's dram.cc / dram_sched.cc model it, advanced in DRAM command
+// cycles only while it holds requests: the L2 -> DRAM queue (one request per cycle into the
+// scheduler while it has room, -gpgpu_frfcfs_dram_sched_queue_size), the FR-FCFS scheduler
+// (-gpgpu_dram_scheduler 1: per bank, the requests of the row being served first, oldest first;
+// then the oldest request's row) or FIFO (0), one request per cycle handed to a free bank, and the
+// bank state machines with the -gpgpu_dram_timing_opt constraints (tRRD, tRCD, tRAS, tRP, tRC,
+// tCCD, tCCDL, tRTPL, CL, WL and the derived tRTW, tWTR, tWTP, tRCDWR), one row and one column
+// command per cycle with -dram_dual_bus_interface 1, one of either otherwise. Internal to
+// gpu_memory.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "mem_config.h"
+
+namespace gpuvp::sm {
+
+struct dram_request {
+  uint64_t arrive = 0;  // DRAM cycle it reaches the channel (L2 -> DRAM queue)
+  uint64_t row = 0;
+  unsigned bank = 0;
+  bool write = false;
+  uint64_t token = 0;  // the caller's
+};
+
+// A column command's data: the last beat's DRAM cycle.
+struct dram_done {
+  uint64_t token, data_end;
+  bool write;
+};
+
+class dram_channel {
+ public:
+  explicit dram_channel(const mem_config& m);
+  // Queues a request; one arriving before the channel's next cycle arrives then.
+  void push(dram_request r);
+  bool empty() const { return queued_ == 0; }
+  // Runs DRAM cycles up to and including `until` (only while requests are queued) and appends
+  // the requests whose column command issued.
+  void run(uint64_t until, std::vector<dram_done>& out);
+  // Between kernels (the channel is empty): timing restarts at cycle 0, open rows stay.
+  void reset_timing();
+  uint64_t row_hits = 0, activates = 0, precharges = 0;
+
+ private:
+  struct bank {
+    uint64_t row = ~0ull;  // curr_row (kept after a precharge)
+    bool active = false, serving_row = false;
+    uint64_t serve_row = 0;  // FR-FCFS: the row whose requests this bank drains (m_last_row)
+    std::vector<dram_request> queue;  // scheduler queue, oldest first
+    bool has_mrq = false;
+    dram_request mrq;
+    uint64_t rcd = 0, rcdwr = 0, ras = 0, rc = 0, rp = 0, wtp = 0, rtp = 0;  // earliest cycles
+  };
+  void cycle(uint64_t k, std::vector<dram_done>& out);
+  bool col_command(unsigned j, uint64_t k, std::vector<dram_done>& out);
+  bool row_command(unsigned j, uint64_t k);
+  unsigned group(unsigned b) const;
+
+  const mem_config& m_;
+  const dram_timing& T_;
+  unsigned burst_, tRTW_, tWTR_, tWTP_, tRCDWR_;
+  std::vector<bank> bk_;
+  std::vector<uint64_t> ccdl_, rtpl_;  // per bank group
+  std::deque<dram_request> arrivals_;  // L2 -> DRAM queue, by arrival
+  uint64_t now_ = 0;                   // next cycle to run
+  uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;
+  bool last_write_ = false;
+  unsigned prio_ = 0, pending_ = 0, in_banks_ = 0, queued_ = 0;
+  std::deque<dram_request> fifo_;  // -gpgpu_dram_scheduler 0
+};
+
+}  // namespace gpuvp::sm
