@@ -52,14 +52,14 @@ const char* usage_text =
 
 struct common_options {
   std::vector<std::string> configs, sets, logs;
-  std::string workload, stats, trace, vcd, quantum, script, time_limit, wall_limit, platform = "default", rtl_trace;
+  std::string workload, stats, trace, vcd, quantum, script, time_limit, wall_limit, platform, rtl_trace;
   bool quiet = false;
 };
 
 po::options_description platform_options(common_options& o) {
   po::options_description d("options");
   d.add_options()
-      ("platform", po::value(&o.platform), "embedded platform: default, or one listed by --help (e.g. agx)")
+      ("platform", po::value(&o.platform), "embedded platform: default, or one listed by --help (e.g. agx); without it: the one the workload's kind names (AGX scenarios: agx), else default")
       ("config", po::value(&o.configs)->composing(), "YAML configuration file (repeatable)")
       ("set", po::value(&o.sets)->composing(), "override one parameter: path=value (repeatable)")
       ("workload", po::value(&o.workload), "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic")
@@ -80,7 +80,7 @@ po::options_description platform_options(common_options& o) {
 struct workload_choice {
   const workload_kind* kind = nullptr;
   const embedded_workload* embedded = nullptr;
-  std::string path, label;
+  std::string path, label, platform;  // platform: the embedded platform the run uses
   std::unique_ptr<workload> load() const {
     if (!kind) return nullptr;
     if (embedded) return kind->parse(embedded->text, "embedded:" + embedded->name);
@@ -105,23 +105,15 @@ std::string read_text(const std::string& path) {
 // Configuration from every source, in increasing precedence.
 workload_choice configure(const common_options& o, bool qtest_mode) {
   auto& cfg = config::global();
-  // Another embedded platform replaces default.yaml; it has no default workload.
-  const bool default_platform = o.platform == "default";
-  if (default_platform) {
-    cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
-  } else if (const embedded_platform* p = registry::global().find_platform(o.platform)) {
-    cfg.load_yaml_text(p->yaml, o.platform + ".yaml");
-  } else {
-    std::string known = " default";
-    for (const auto& q : registry::global().platforms()) known += " " + q.name;
-    throw config_error("--platform " + o.platform + ": unknown platform (known:" + known + ")");
-  }
+  auto& reg = registry::global();
   workload_choice c;
-  // qtest elaborates the platform of `gpuvp run` (without running its workload).
+  // The workload first: its kind may name the platform it runs on (an AGX scenario: agx). Without
+  // --platform that one is used; another --platform is an error. Only the default platform has a
+  // default workload (qtest elaborates the platform of `gpuvp run`, without running its workload).
+  const bool default_platform = o.platform.empty() || o.platform == "default";
   c.label = o.workload.empty() && default_platform ? default_workload_name() : o.workload;
+  std::string text;
   if (!c.label.empty() && c.label != "traffic") {
-    auto& reg = registry::global();
-    std::string text;
     if ((c.embedded = reg.find_embedded_workload(c.label))) {
       c.kind = reg.find_workload_kind(c.embedded->kind);
       if (!c.kind || !c.kind->parse) throw config_error(c.label + ": embedded workload of unknown kind " + c.embedded->kind);
@@ -138,6 +130,23 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
       check_input_file(c.path, "workload file");
       if (c.kind->overlay_for) text = read_text(c.path);
     }
+  }
+  const std::string needs = c.kind ? c.kind->platform : std::string();
+  c.platform = !o.platform.empty() ? o.platform : !needs.empty() ? needs : "default";
+  if (!needs.empty() && c.platform != needs)
+    throw config_error(c.label + ": " + c.kind->name + " workloads run on --platform " + needs + ", not --platform " + c.platform +
+                       " (leave --platform out to get it)");
+  // Another embedded platform replaces default.yaml; it has no default workload.
+  if (c.platform == "default") {
+    cfg.load_yaml_text(default_platform_yaml(), "default.yaml");
+  } else if (const embedded_platform* p = reg.find_platform(c.platform)) {
+    cfg.load_yaml_text(p->yaml, c.platform + ".yaml");
+  } else {
+    std::string known = " default";
+    for (const auto& q : reg.platforms()) known += " " + q.name;
+    throw config_error("--platform " + c.platform + ": unknown platform (known:" + known + ")");
+  }
+  if (c.kind) {
     if (!c.kind->platform_yaml.empty()) cfg.load_yaml_text(c.kind->platform_yaml, c.kind->name + " workload platform");
     if (c.kind->overlay_for) cfg.load_yaml_text(c.kind->overlay_for(text), c.label + " (platform settings)");
   }
@@ -261,7 +270,7 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     const sc_core::sc_time sim = sc_core::sc_time_stamp();
     rep << "gpuvp run: " << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
                              : choice.label == "traffic" ? std::string("traffic generators (embedded)")
-                             : choice.label.empty()      ? "platform " + o.platform + " without a workload"
+                             : choice.label.empty()      ? "platform " + choice.platform + " without a workload"
                                                          : choice.label) << "\n"
         << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
         << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s\n"

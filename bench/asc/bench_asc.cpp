@@ -109,6 +109,7 @@ class plain_hal : public ascfw::hal {
   }
   uint64_t deep_wfi() override { return 0; }
   void gpu_work(unsigned, uint64_t, uint32_t, uint32_t) override {}
+  void gpu_launch(unsigned, uint32_t) override {}
   void set_current_slot(uint32_t) override {}
   bool invalidate_cmdbuf() const override { return true; }
   uint64_t handoff_va() const override { return 0x10000; }

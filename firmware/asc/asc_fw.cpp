@@ -17,7 +17,7 @@ unsigned cmd::size_of(uint32_t id) {
   switch (id & 0x3f) {
     case end: case barrier: return 8;
     case stamp: return 16;
-    case write64: case work: return 24;
+    case write64: case work: case launch: return 24;
     default: return 0;
   }
 }
@@ -122,38 +122,55 @@ void firmware::execute(uint64_t cb, uint32_t len, uint32_t slot) {
       case cmd::barrier: break;
       case cmd::stamp: {
         const uint32_t value = uint32_t(h_.ld(hal::space::fw, at + 4, 4));
-        const uint64_t sva = h_.ld(hal::space::fw, at + 8, 8);
-        const uint32_t cur = uint32_t(h_.ld(hal::space::fw, sva, 4));
-        if (value != cur + 1)
-          throw fw_assert("non-sequential stamp update at " + hex(sva) + ": " + std::to_string(cur) + " -> " + std::to_string(value));
-        h_.st(hal::space::fw, sva, value, 4);
-        event(ring::evt_stamp, value);
+        stamp(h_.ld(hal::space::fw, at + 8, 8), value, ring::evt_stamp);
         break;
       }
       case cmd::write64:
         h_.st(hal::space::fw, h_.ld(hal::space::fw, at + 8, 8), h_.ld(hal::space::fw, at + 16, 8), 8);
         break;
-      case cmd::work: {
+      case cmd::work: case cmd::launch: {
         const uint32_t s = uint32_t(h_.ld(hal::space::fw, at + 4, 4));
-        const uint64_t va = h_.ld(hal::space::fw, at + 8, 8);
-        const uint32_t n = uint32_t(h_.ld(hal::space::fw, at + 16, 4));
-        const uint32_t v = uint32_t(h_.ld(hal::space::fw, at + 20, 4));
-        if (s == 0 || s >= 64) throw fw_assert("work for context slot " + std::to_string(s) + " (1..63)");
-        lock();  // the current slot changes under the handoff lock
-        hst(handoff::cur_slot, s, 4);
-        h_.set_current_slot(s);
-        unlock();
-        h_.gpu_work(s, va, n, v);
-        lock();
-        hst(handoff::cur_slot, 0, 4);
-        h_.set_current_slot(0);
-        unlock();
+        if (s == 0 || s >= 64)
+          throw fw_assert(std::string(id == cmd::work ? "work" : "launch") + " for context slot " + std::to_string(s) + " (1..63)");
+        if (id == cmd::work) {
+          const uint64_t va = h_.ld(hal::space::fw, at + 8, 8);
+          const uint32_t n = uint32_t(h_.ld(hal::space::fw, at + 16, 4));
+          const uint32_t v = uint32_t(h_.ld(hal::space::fw, at + 20, 4));
+          current_slot(s);
+          h_.gpu_work(s, va, n, v);
+          current_slot(0);
+          break;
+        }
+        const uint32_t kernel = uint32_t(h_.ld(hal::space::fw, at + 8, 4));
+        const uint32_t value = uint32_t(h_.ld(hal::space::fw, at + 12, 4));
+        const uint64_t sva = h_.ld(hal::space::fw, at + 16, 8);
+        current_slot(s);
+        h_.gpu_launch(s, kernel);  // the GPU runs the kernel; the firmware waits for its completion
+        current_slot(0);
+        stamp(sva, value, ring::evt_kernel);
         break;
       }
     }
     (void)slot;
     off += size;
   }
+}
+
+void firmware::current_slot(uint32_t s) {
+  lock();  // the current slot changes under the handoff lock
+  hst(handoff::cur_slot, s, 4);
+  h_.set_current_slot(s);
+  unlock();
+}
+
+// Stamps are uncached u32s: each update must be the previous value + 1 (the real firmware's
+// "non-sequential stamp update" assert); then an event of type `evt` carries the value.
+void firmware::stamp(uint64_t sva, uint32_t value, uint32_t evt) {
+  const uint32_t cur = uint32_t(h_.ld(hal::space::fw, sva, 4));
+  if (value != cur + 1)
+    throw fw_assert("non-sequential stamp update at " + hex(sva) + ": " + std::to_string(cur) + " -> " + std::to_string(value));
+  h_.st(hal::space::fw, sva, value, 4);
+  event(evt, value);
 }
 
 void firmware::event(uint32_t type, uint64_t value) {

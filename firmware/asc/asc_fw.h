@@ -33,7 +33,7 @@ constexpr uint64_t cmd_base = 0x100, cmd_entry = 32;   // entry: type u32, pad u
 constexpr uint64_t evt_base = 0x2000, evt_entry = 16;  // entry: type u32, pad u32, value u64
 constexpr unsigned max_entries = 128;
 constexpr uint32_t type_fwctl = 1, type_submit = 2;  // command ring entry types
-constexpr uint32_t evt_stamp = 1, evt_fwctl = 2;     // event types
+constexpr uint32_t evt_stamp = 1, evt_fwctl = 2, evt_kernel = 3;  // event types (kernel: a launch done)
 // Submit payload: cmdbuf VA u64, length u32, context slot u32. FWCtl payload: the FWCtl message
 // {addr u64, unk_8 u32, context_id u32, unk_10 u16, unk_12 u16}.
 }  // namespace ring
@@ -53,6 +53,7 @@ constexpr uint32_t barrier = 0x11;  // 8 bytes: header, pad
 constexpr uint32_t stamp = 0x12;    // 16 bytes: header, value u32, stamp VA u64 (stamps: uncached)
 constexpr uint32_t write64 = 0x13;  // 24 bytes: header, pad, VA u64, value u64 (a firmware object store)
 constexpr uint32_t work = 0x14;     // 24 bytes: header, context slot u32, VA u64, length u32, value u32
+constexpr uint32_t launch = 0x15;   // 24 bytes: header, context slot u32, kernel u32, stamp value u32, stamp VA u64
 unsigned size_of(uint32_t id);      // 0: unknown
 }  // namespace cmd
 
@@ -81,6 +82,9 @@ class hal {
   virtual uint64_t deep_wfi() = 0;
   // GPU work: `len` bytes of `value` written through the GPU view of `slot` at `va`.
   virtual void gpu_work(unsigned slot, uint64_t va, uint32_t len, uint32_t value) = 0;
+  // GPU launch: runs kernel `kernel` (1-based in the ASC's kernel list) on the compute engine, its
+  // memory through the GPU view of `slot`; returns when it is done (a fault or a bad index: fw_assert).
+  virtual void gpu_launch(unsigned slot, uint32_t kernel) = 0;
   virtual void set_current_slot(uint32_t slot) = 0;  // the user context the ASC maps
   virtual bool invalidate_cmdbuf() const = 0;
   virtual uint64_t handoff_va() const = 0;
@@ -106,6 +110,8 @@ class firmware {
   void submit(uint64_t entry);
   void execute(uint64_t cb, uint32_t len, uint32_t slot);
   void event(uint32_t type, uint64_t value);
+  void stamp(uint64_t sva, uint32_t value, uint32_t evt);  // sequential check, store, event
+  void current_slot(uint32_t s);                           // cur_slot changed under the handoff lock
   uint64_t hld(uint64_t off, unsigned n) { return h_.ld(hal::space::ppl, h_.handoff_va() + off, n); }
   void hst(uint64_t off, uint64_t v, unsigned n) { h_.st(hal::space::ppl, h_.handoff_va() + off, v, n); }
   uint64_t rld(uint64_t off, unsigned n) { return h_.ld(hal::space::fw, h_.ring_va() + off, n); }

@@ -19,6 +19,10 @@ agx_soc::agx_soc(sc_core::sc_module_name name) : sc_module(name) {
   asc.ppl_out.bind(uat.ppl);
   asc.gpu_out.bind(uat.gpu);
   bridge.mmio_out.bind(asc.regs.in);
+  asc.cache.mapping = [this](unsigned v, unsigned slot, uint64_t va) {
+    const auto t = uat.translate_debug(uat::view(v), slot, va, uat::access_type::read);
+    return t.ok() ? t.pa : ~uint64_t(0);
+  };
   asc.on_deep_wfi = [this] {
     uat.flush_view(uat::view::fw);
     uat.flush_view(uat::view::ppl);

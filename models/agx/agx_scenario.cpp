@@ -29,12 +29,12 @@ struct step {
 // Words each step takes (min, max), checked at parse time.
 const std::map<std::string, std::pair<size_t, size_t>>& grammar() {
   static const std::map<std::string, std::pair<size_t, size_t>> g = {
-      {"set", {3, 4}},        {"boot", {1, 1}},        {"alloc", {3, 3}},       {"map", {5, 7}},
+      {"set", {3, 4}},        {"boot", {1, 1}},        {"alloc", {3, 4}},       {"map", {5, 7}},
       {"unmap", {2, 2}},      {"tlbi", {2, 2}},        {"tlbi-all", {1, 1}},    {"fill", {3, 3}},
       {"free", {2, 2}},       {"write", {4, 5}},       {"cmd", {4, 8}},         {"submit", {2, 5}},
       {"wait-stamp", {4, 4}}, {"release", {2, 2}},     {"idle", {1, 1}},        {"wait-powerdown", {1, 1}},
       {"expect-mem", {4, 4}}, {"expect-stat", {3, 3}}, {"wait", {2, 2}},
-      {"kick", {2, 2}},       {"fwctl", {2, 2}}};
+      {"kick", {2, 2}},       {"fwctl", {2, 2}},       {"expect-event", {4, 4}}};
   return g;
 }
 
@@ -83,6 +83,13 @@ class scenario : public workload {
       os << "first stale cache read: view " << uat::view_name(uat::view(sr->view)) << " slot " << sr->slot << " VA " << to_hex(sr->va)
          << " PA " << to_hex(sr->pa) << " (the ASC's clean line differs from DRAM) at " << format_time(sr->when) << " ("
          << agx_->asc.cache.stale_reads.value() << " stale reads)\n";
+      ++failed;
+    }
+    if (const auto* wb = agx_->asc.cache.first_stale_writeback()) {
+      os << "first stale write-back: view " << uat::view_name(uat::view(wb->view)) << " slot " << wb->slot << " VA " << to_hex(wb->va)
+         << " PA " << to_hex(wb->pa) << " (a dirty line of the ASC's cache, written back after its VA stopped mapping that PA: "
+         << "it overwrote the page's next owner) at " << format_time(wb->when) << " (" << agx_->asc.cache.stale_writebacks.value()
+         << " stale write-backs)\n";
       ++failed;
     }
     return failed;
@@ -221,10 +228,19 @@ class scenario : public workload {
     const std::string& op = s.w[0];
     if (op == "set") return true;  // applied as configuration before the run
     if (op == "boot") return boot();
-    if (op == "alloc") {
+    if (op == "alloc") {  // `reused`: the most recently freed pages first (counted at parse time)
       auto& b = bufs_[s.w[1]];
       b = buffer{};
-      for (uint64_t i = 0, n = num(s, 2); i < n; ++i) b.pas.push_back(alloc_page());
+      for (uint64_t i = 0, n = num(s, 2); i < n; ++i) {
+        if (s.w.size() == 4) {
+          b.pas.push_back(freed_.back());
+          freed_.pop_back();
+          std::vector<uint8_t> zero(page, 0);
+          h_->poke(b.pas.back(), zero.data(), unsigned(page));
+        } else {
+          b.pas.push_back(alloc_page());
+        }
+      }
       return true;
     }
     if (op == "map") {
@@ -253,7 +269,11 @@ class scenario : public workload {
       for (uint64_t pa : b.pas) h_->write(pa, v.data(), unsigned(page));
       return true;
     }
-    if (op == "free") return buf(s, 1).pas.clear(), true;  // never reused by our allocator
+    if (op == "free") {  // reused only by `alloc ... reused`
+      buffer& b = buf(s, 1);
+      freed_.insert(freed_.end(), b.pas.begin(), b.pas.end());
+      return b.pas.clear(), true;
+    }
     if (op == "write") {
       buffer& b = buf(s, 1);
       const uint64_t off = num(s, 2), v = num(s, 3);
@@ -299,6 +319,16 @@ class scenario : public workload {
       if (got != want)
         fail("memory of " + s.w[1] + " + " + to_hex(off) + " (PA " + to_hex(b.pas.at(off / page) + off % page) + ") holds " +
              to_hex(got) + ", expected " + to_hex(want) + (agx_->asc.cache.dirty_lines() ? " (the ASC's cache still holds dirty lines)" : ""));
+      return true;
+    }
+    if (op == "expect-event") {
+      const uint64_t i = num(s, 1), type = num(s, 2), want = num(s, 3);
+      const uint64_t e = ctrl_pa() + rg::evt_base + (i % agx_->asc.ring_entries_p) * rg::evt_entry;
+      const uint32_t got_type = h_->read32(e);
+      const uint64_t got = ld64(e + 8);
+      if (got_type != type || got != want)
+        fail("event " + std::to_string(i) + " is {type " + std::to_string(got_type) + ", value " + to_hex(got) + "}, expected {type " +
+             std::to_string(type) + ", value " + to_hex(want) + "}");
       return true;
     }
     if (op == "expect-stat") {
@@ -370,7 +400,8 @@ class scenario : public workload {
     return true;
   }
 
-  // cmd BUF OFF end|barrier|stamp VALUE STAMPBUF|write64 VA VALUE|work SLOT VA LEN VALUE|raw WORD
+  // cmd BUF OFF end|barrier|stamp VALUE STAMPBUF|write64 VA VALUE|work SLOT VA LEN VALUE|
+  //     launch SLOT KERNEL VALUE STAMPBUF|raw WORD
   bool command(const step& s) {
     buffer& b = buf(s, 1);
     const uint64_t off = num(s, 2);
@@ -397,8 +428,13 @@ class scenario : public workload {
       const uint64_t va = num(s, 5);
       w[0] = ascfw::cmd::work, w[1] = uint32_t(num(s, 4)), w[4] = uint32_t(num(s, 6)), w[5] = uint32_t(num(s, 7)), n = 6;
       std::memcpy(&w[2], &va, 8);
+    } else if (c == "launch") {
+      need(8);
+      buffer& sb = buf(s, 7);
+      w[0] = ascfw::cmd::launch, w[1] = uint32_t(num(s, 4)), w[2] = uint32_t(num(s, 5)), w[3] = uint32_t(num(s, 6)), n = 6;
+      std::memcpy(&w[4], &sb.va, 8);
     } else if (c == "raw") need(5), w[0] = uint32_t(num(s, 4)), n = 1;
-    else throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, raw)");
+    else throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, launch, raw)");
     if (off / page >= b.pas.size() || (off % page) + n * 4 > page) throw config_error(s.at + ": command outside the buffer");
     h_->write(b.pas[off / page] + off % page, w, n * 4);
     return true;
@@ -408,6 +444,7 @@ class scenario : public workload {
   platform* p_ = nullptr;
   host_port* h_ = nullptr;
   std::map<std::string, buffer> bufs_;
+  std::vector<uint64_t> freed_;  // freed pages, reused by `alloc NAME N reused`
   uint64_t next_ = heap_base, ctrl_pa_ = 0;
   std::string at_;
   std::vector<std::string> failures_;
@@ -421,6 +458,8 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
   unsigned n = 0;
   bool booted = false;
   std::set<std::string> names;
+  std::map<std::string, uint64_t> pages;  // pages per buffer, and freed ones, for `alloc ... reused`
+  uint64_t freed = 0;
   for (std::string line; std::getline(in, line);) {
     ++n;
     line = line.substr(0, line.find('#'));
@@ -440,25 +479,37 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
     // Input errors are found here (exit 2), never in the middle of the run: numbers, names, permissions.
     static const std::map<std::string, std::vector<size_t>> numeric = {
         {"alloc", {2}}, {"map", {2, 6}}, {"fill", {2}}, {"write", {2, 3}}, {"submit", {2, 3, 4}}, {"wait-stamp", {2, 3}},
-        {"wait", {1}}, {"expect-mem", {2, 3}}, {"expect-stat", {2}}, {"kick", {1}}};
+        {"wait", {1}}, {"expect-mem", {2, 3}}, {"expect-stat", {2}}, {"kick", {1}}, {"expect-event", {1, 2, 3}}};
     if (auto it = numeric.find(s.w[0]); it != numeric.end())
       for (size_t i : it->second)
         if (i < s.w.size()) num(s, i);
     if (s.w[0] == "cmd") {
       num(s, 2);
       const std::string& c = s.w[3];
-      const size_t want = c == "end" || c == "barrier" ? 4 : c == "raw" ? 5 : c == "stamp" || c == "write64" ? 6 : c == "work" ? 8 : 0;
-      if (!want) throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, raw)");
+      const size_t want = c == "end" || c == "barrier" ? 4 : c == "raw" ? 5 : c == "stamp" || c == "write64" ? 6 : c == "work" || c == "launch" ? 8 : 0;
+      if (!want) throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, launch, raw)");
       if (s.w.size() != want) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(want - 4) + " operand(s)");
+      const size_t stampbuf = c == "stamp" ? 5 : c == "launch" ? 7 : 0;
       for (size_t i = 4; i < want; ++i)
-        if (!(c == "stamp" && i == 5)) num(s, i);
-      if (c == "stamp" && !names.count(s.w[5])) throw config_error(s.at + ": no buffer named '" + s.w[5] + "' (alloc it first)");
+        if (i != stampbuf) num(s, i);
+      if (stampbuf && !names.count(s.w[stampbuf]))
+        throw config_error(s.at + ": no buffer named '" + s.w[stampbuf] + "' (alloc it first)");
     }
-    if (s.w[0] == "alloc") names.insert(s.w[1]);
-    if (s.w[0] == "boot") names.insert("handoff"), names.insert("ctrl");
+    if (s.w[0] == "alloc") {
+      if (s.w.size() == 4 && s.w[3] != "reused") throw config_error(s.at + ": alloc NAME PAGES [reused], not '" + s.w[3] + "'");
+      const uint64_t n = num(s, 2);
+      if (s.w.size() == 4) {
+        if (n > freed) throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + " reused: only " + std::to_string(freed) + " freed pages");
+        freed -= n;
+      }
+      names.insert(s.w[1]);
+      pages[s.w[1]] = n;
+    }
+    if (s.w[0] == "boot") names.insert("handoff"), names.insert("ctrl"), pages["handoff"] = pages["ctrl"] = 1;
     static const std::set<std::string> named = {"map", "unmap", "tlbi", "fill", "free", "write", "cmd", "submit",
                                                 "wait-stamp", "release", "expect-mem", "fwctl"};
     if (named.count(s.w[0]) && !names.count(s.w[1])) throw config_error(s.at + ": no buffer named '" + s.w[1] + "' (alloc it first)");
+    if (s.w[0] == "free") freed += pages[s.w[1]], pages[s.w[1]] = 0;
     if (s.w[0] == "map" && s.w[4] != "fw" && s.w[4] != "gpu-fw" && s.w[4] != "gpu" && s.w[4] != "gpu-ro")
       throw config_error(s.at + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + s.w[4] + "'");
     if (s.w[0] == "boot") booted = true;
@@ -488,6 +539,7 @@ std::string overlay(const std::string& text) {
       p = d == std::string::npos ? d : d + 1;
     }
     at->value = value;
+    if (key == "agx.asc.kernels") root.kids["components"].kids["compute"].value = "compute";  // the GPU's cores
   }
   std::ostringstream os;
   auto print = [&](auto&& self, const node& nd, int depth) -> void {
@@ -513,7 +565,8 @@ std::string overlay(const std::string& text) {
 void gpuvp::agx_scenario::register_kind() {
   workload_kind k;
   k.name = "agx-scenario";
-  k.description = "AGX AP driver scenario (.agx, docs/formats/agx.md): page tables, TLBIs, handoff, ASC rings; needs --platform agx";
+  k.description = "AGX AP driver scenario (.agx, docs/formats/agx.md): page tables, TLBIs, handoff, ASC rings; runs on the agx platform";
+  k.platform = "agx";
   k.matches = [](const std::string& path) { return path.ends_with(".agx"); };
   k.overlay_for = overlay;
   k.parse = parse;

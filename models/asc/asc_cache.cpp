@@ -44,6 +44,10 @@ bool asc_cache::write_back(line& l, sc_core::sc_time& delay) {
   if (!l.valid || !l.dirty) return true;
   ++writebacks;
   l.dirty = false;
+  if (detect_stale && mapping && mapping(l.wview, l.wslot, l.wva) != l.tag) {
+    if (stale_wb_count_++ == 0) first_stale_wb_ = {l.wva, l.tag, l.wslot, l.wview, sc_core::sc_time_stamp() + delay};
+    ++stale_writebacks;
+  }
   return bus(tlm::TLM_WRITE_COMMAND, l.tag, l.data.data(), unsigned(line_bytes_), delay);
 }
 
@@ -115,7 +119,11 @@ void asc_cache::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& dela
       }
     }
     l->lru = ++tick_;
-    if (write) std::memcpy(l->data.data() + (a - la), data + done, chunk), l->dirty = true;
+    if (write) {
+      std::memcpy(l->data.data() + (a - la), data + done, chunk);
+      l->dirty = true;
+      l->wva = x->va + (la - addr), l->wslot = x->slot, l->wview = x->view;
+    }
     else std::memcpy(data + done, l->data.data() + (a - la), chunk);
     done += chunk;
   }

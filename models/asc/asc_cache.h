@@ -9,9 +9,13 @@
 //        or with AttrIndex != 0: passed on uncached. An access carrying an asc_maint extension is a
 //        maintenance operation on its (page-sized, translated) range instead: no data moves to the
 //        initiator. DMI and debug accesses pass through (debug reads see DRAM, not the cache).
+//        A dirty line remembers the view, slot and VA of the store that dirtied it: with
+//        detect_stale and `mapping` set, a write-back (eviction or clean) of a line whose VA no
+//        longer maps its PA is a stale write-back (the line overwrites the page's next owner).
 //   out  initiator: to the AXI2AF bridge (line fills, write-backs, uncached accesses).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 #include <systemc>
@@ -32,7 +36,8 @@ struct asc_maint : tlm::tlm_extension<asc_maint> {
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const asc_maint&>(o); }
 };
 
-// A cached read hit on a clean line whose bytes differ from DRAM at that moment.
+// A cached read hit on a clean line whose bytes differ from DRAM at that moment, or a write-back
+// of a dirty line whose VA no longer maps its PA (va, slot, view: the store that dirtied it).
 struct stale_read {
   uint64_t va = 0, pa = 0;
   unsigned slot = 0, view = 0;
@@ -61,6 +66,7 @@ class asc_cache : public sc_core::sc_module {
   counter dirty_dropped{this, "dirty_dropped", "dirty lines dropped by a plain invalidate (their data lost)"};
   counter uncached{this, "uncached", "accesses passed on uncached"};
   counter stale_reads{this, "stale_reads", "cached reads of a clean line that differed from DRAM"};
+  counter stale_writebacks{this, "stale_writebacks", "write-backs of a dirty line whose VA no longer maps its PA"};
   counter maint_ops{this, "maint_ops", "maintenance operations (per page-sized piece)"};
 
   explicit asc_cache(sc_core::sc_module_name name);
@@ -73,6 +79,9 @@ class asc_cache : public sc_core::sc_module {
   unsigned dirty_lines() const;
   bool holds(uint64_t pa, bool* dirty = nullptr) const;  // tests
   const stale_read* first_stale() const { return stale_count_ ? &first_stale_ : nullptr; }
+  const stale_read* first_stale_writeback() const { return stale_wb_count_ ? &first_stale_wb_ : nullptr; }
+  // The PA that (view, slot, va) maps now, or ~0 if none (a debug walk; set by the agx component).
+  std::function<uint64_t(unsigned view, unsigned slot, uint64_t va)> mapping;
 
  private:
   struct line {
@@ -80,6 +89,8 @@ class asc_cache : public sc_core::sc_module {
     bool valid = false, dirty = false;
     uint64_t lru = 0;
     std::vector<uint8_t> data;
+    uint64_t wva = 0;  // VA (line-aligned) of the store that dirtied the line, and its slot, view
+    unsigned wslot = 0, wview = 0;
   };
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
@@ -94,8 +105,8 @@ class asc_cache : public sc_core::sc_module {
   std::vector<line> lines_;  // sets * ways
   uint64_t line_bytes_ = 64, set_mask_ = 63, tick_ = 0;
   unsigned ways_ = 4;
-  uint64_t stale_count_ = 0;
-  stale_read first_stale_;
+  uint64_t stale_count_ = 0, stale_wb_count_ = 0;
+  stale_read first_stale_, first_stale_wb_;
 };
 
 }  // namespace gpuvp::asc

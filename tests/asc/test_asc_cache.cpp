@@ -151,3 +151,30 @@ TEST_F(cache_test, geometry_must_be_a_power_of_two) {
   cache = std::make_unique<asc_cache>("c");
   EXPECT_THROW(cache->end_of_elaboration(), config_error);
 }
+
+// A dirty line remembers the VA of the store that dirtied it (here 0xffffffa000000000 + PA, view
+// 0, slot 0). Its write-back is stale when `mapping` says that VA no longer maps the line's PA:
+// the first write-back (VA still mapped) is not, the second (the page unmapped: ~0) is, and it is
+// named with the store's VA (line-aligned) and the line's PA.
+TEST_F(cache_test, a_write_back_after_the_va_stopped_mapping_its_pa_is_stale) {
+  build();
+  bool mapped = true;
+  cache->mapping = [&](unsigned view, unsigned slot, uint64_t va) {
+    EXPECT_EQ(view, 0u);
+    EXPECT_EQ(slot, 0u);
+    return mapped ? va - 0xffffffa000000000ull : ~uint64_t(0);
+  };
+  wr(0x2010, 1);
+  maint(maint_op::clean, 0x2000, 64);
+  EXPECT_EQ(cache->writebacks.value(), 1u);
+  EXPECT_EQ(cache->stale_writebacks.value(), 0u);
+  wr(0x2018, 2);
+  mapped = false;  // the driver unmapped the page; the line is still dirty
+  cache->clean_invalidate_all();  // deep WFI
+  EXPECT_EQ(cache->stale_writebacks.value(), 1u);
+  ASSERT_NE(cache->first_stale_writeback(), nullptr);
+  EXPECT_EQ(cache->first_stale_writeback()->va, 0xffffffa000002000ull);
+  EXPECT_EQ(cache->first_stale_writeback()->pa, 0x2000u);
+  EXPECT_EQ(dram(0x2018), 2u);  // written back all the same: the line goes over the page's new owner
+  EXPECT_EQ(cache->first_stale(), nullptr);
+}

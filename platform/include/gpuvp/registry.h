@@ -107,6 +107,9 @@ struct workload_kind {
   std::string name, description;
   std::function<bool(const std::string& path)> matches;  // e.g. by extension
   std::string platform_yaml;  // configuration overlay applied before the user's (may be "")
+  // The embedded platform this kind runs on ("": any, the default unless --platform): chosen when
+  // --platform is not given; another --platform is an input error.
+  std::string platform;
   std::function<std::unique_ptr<workload>(const std::string& path)> load;  // throws on bad input
   // Optional overlay computed from the workload's text (e.g. its GPU generation), applied after
   // platform_yaml and before the user's configuration.
