@@ -91,22 +91,30 @@ TEST(rtl_checker, burst_across_4k) {
             std::string::npos) << r.err;
 }
 
-TEST(rtl_checker, response_ids_must_match) {
+// One qtest session per test: each elaborates a platform with the bad slave (+bad_slave_mode=N).
+static std::vector<std::string> bad_slave_args(int mode) {
+  return {"--set", "components.bad=test_bad_slave", "--set", "bad.base=0x300000000",
+          "--set", "bad.plusargs=+bad_slave_mode=" + std::to_string(mode)};
+}
+
+TEST(rtl_checker, a_well_behaved_slave_passes) {
   NEEDS_RTL();
-  std::vector<std::string> a = {"--set", "components.bad=test_bad_slave", "--set", "bad.base=0x300000000"};
-  auto good = [&] { auto v = a; v.insert(v.end(), {"--set", "bad.plusargs=+bad_slave_mode=0"}); return v; }();
-  auto r = qtest(good, "readq 0x300000010\nwriteq 0x300000000 0x5\n");
+  auto r = qtest(bad_slave_args(0), "readq 0x300000010\nwriteq 0x300000000 0x5\n");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(r.out, "OK 0x0000000000000010\nOK\n");  // the slave returns the beat's address
-  auto bid = a;
-  bid.insert(bid.end(), {"--set", "bad.plusargs=+bad_slave_mode=1"});
-  r = qtest(bid, "writeq 0x300000000 0x5\n");
+}
+
+TEST(rtl_checker, write_response_ids_must_match) {
+  NEEDS_RTL();
+  auto r = qtest(bad_slave_args(1), "writeq 0x300000000 0x5\n");
   EXPECT_EQ(r.rc, 1);
   EXPECT_NE(r.err.find("bad.in: s_axi_bid at cycle"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("write response ID 1 matches no outstanding write [rule bid]"), std::string::npos) << r.err;
-  auto rid = a;
-  rid.insert(rid.end(), {"--set", "bad.plusargs=+bad_slave_mode=2"});
-  r = qtest(rid, "readq 0x300000000\n");
+}
+
+TEST(rtl_checker, read_response_ids_must_match) {
+  NEEDS_RTL();
+  auto r = qtest(bad_slave_args(2), "readq 0x300000000\n");
   EXPECT_EQ(r.rc, 1);
   EXPECT_NE(r.err.find("read data ID 1 matches no outstanding read [rule rid]"), std::string::npos) << r.err;
 }
