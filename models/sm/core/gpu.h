@@ -51,6 +51,8 @@ class gpu_sim {
   uint64_t cycle() const { return cycle_; }
   uint64_t watchdog_cycles = 1u << 20;
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
+  // sm_core::on_warp of every SM, with the SM's index (set before start(); may be empty).
+  std::function<void(unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start)> on_warp;
 
  private:
   const gpu_config& cfg_;
