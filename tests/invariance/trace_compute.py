@@ -8,7 +8,7 @@
    the `compute.smS.ctaC` tracks, inside its kernel's span, the last ending in the kernel's last
    cycle; spans on one track never overlap; sampled warps (compute.trace_warp_sample) on the
    `compute.smS.warpW` tracks: the first and every N-th warp launched on each SM, each inside its
-   CTA's span and starting with it; with trace_warp_sample 0 no warp span.
+   CTA's span and starting with it; with trace_warp_sample 0 no warp span; beyond 2^20 exit 2.
 3. Flow arrows of the copy engine, PFIFO (M2MF copy, compute LAUNCH) and CP (CP_EXEC_CS)
    workloads pair up: every "s" has exactly one "f" with the same id and vice versa, and each lies
    inside a complete span on its own track.
@@ -157,6 +157,11 @@ def check_compute(gpuvp, tmp):
         check(not over or outer, f"{name}: an instruction span straddles a warp span")
     print(f"compute: {len(kernels)} kernel, {len(ctas)} CTA, {len(warps)} warp, {len(insts)} instruction spans")
 
+    # Out of its range [0, 2^20]: a configuration error naming the parameter (exit 2).
+    r = subprocess.run([gpuvp, "run", "--quiet"] + base + ["--set", "compute.trace_warp_sample=1048577"],
+                       capture_output=True, text=True, timeout=60, cwd=tmp)
+    check(r.returncode == 2 and "compute.trace_warp_sample" in r.stderr,
+          f"trace_warp_sample=1048577: exit {r.returncode}: {r.stderr.strip()[:200]}")
     # trace_warp_sample 0: no warp span at all.
     if run(gpuvp, base + ["--set", "compute.trace_warp_sample=0"], tmp, trace=trace):
         events, names = load(trace)
