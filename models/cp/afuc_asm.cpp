@@ -628,25 +628,23 @@ void write_words(const std::string& path, const std::vector<uint32_t>& w) {
   if (!f) throw std::runtime_error("write failed: " + path);
 }
 
-static int parse_gen(const std::string& s) {
+// The generation option (-g): 5 (a5xx) or 6 (a6xx); anything else is a usage error.
+static int parse_gen(const tool_args& args, const std::string& s) {
   if (s == "5") return 5;
   if (s == "6") return 6;
-  return 0;
+  return args.usage_error(s.empty() ? "missing -g 5|6" : "-g " + s + ": expected 5 or 6"), 0;
 }
 
 int afuc_asm_main(int argc, char** argv) {
-  if (int rc = tool_conventions("afuc-asm", "-g 5|6 IN.asm OUT.fw", argc, argv, {}, {"-g"}); rc >= 0) return rc;
-  int gen = 0;
-  std::vector<std::string> files;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "-g" && i + 1 < argc) gen = parse_gen(argv[++i]);
-    else files.push_back(a);
-  }
-  if (gen == 0 || files.size() != 2) {
-    std::cerr << "usage: gpuvp afuc-asm -g 5|6 IN.asm OUT.fw\n";
-    return 2;
-  }
+  std::string g, in, out;
+  tool_args args("afuc-asm", "-g 5|6 IN.asm OUT.fw", "Assembles afuc microcode (docs/tools/afuc.md).");
+  args.text(",g", g, "5|6", "GPU generation: 5 (a5xx) or 6 (a6xx); required")
+      .positional("IN.asm", in, "the assembly source")
+      .positional("OUT.fw", out, "the firmware image to write");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
+  const int gen = parse_gen(args, g);
+  if (gen == 0) return 2;
+  const std::vector<std::string> files = {in, out};
   try {
     std::ifstream f(files[0]);
     if (!f) throw std::runtime_error("cannot open " + files[0]);
@@ -661,20 +659,16 @@ int afuc_asm_main(int argc, char** argv) {
 }
 
 int afuc_disasm_main(int argc, char** argv) {
-  if (int rc = tool_conventions("afuc-disasm", "-g 5|6 [-v] IN.fw", argc, argv, {"-v"}, {"-g"}); rc >= 0) return rc;
-  int gen = 0;
+  std::string g, in;
   bool verbose = false;
-  std::vector<std::string> files;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "-g" && i + 1 < argc) gen = parse_gen(argv[++i]);
-    else if (a == "-v") verbose = true;
-    else files.push_back(a);
-  }
-  if (gen == 0 || files.size() != 1) {
-    std::cerr << "usage: gpuvp afuc-disasm -g 5|6 [-v] IN.fw\n";
-    return 2;
-  }
+  tool_args args("afuc-disasm", "-g 5|6 [-v] IN.fw", "Disassembles afuc microcode (docs/tools/afuc.md).");
+  args.text(",g", g, "5|6", "GPU generation: 5 (a5xx) or 6 (a6xx); required")
+      .flag(",v", verbose, "verbose: every word with its pc and encoding")
+      .positional("IN.fw", in, "the firmware image");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
+  const int gen = parse_gen(args, g);
+  if (gen == 0) return 2;
+  const std::vector<std::string> files = {in};
   try {
     const std::vector<uint32_t> words = read_words(files[0]);
     if (words.empty()) {
