@@ -1,6 +1,7 @@
 // The compute engine as a SystemC component: launch interface, completion, timing of L1 misses
 // through a TLM target, modelled errors, and `gpuvp run --workload kernelslist.g` end to end.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -121,6 +122,31 @@ TEST_F(compute_test, per_kernel_outputs_worked_by_hand) {
                            "L1D_total_cache_accesses 8, hits 4, pending_hits 0, misses 4"})
     EXPECT_NE(rep.str().find(want), std::string::npos) << want << "\n" << rep.str();
   EXPECT_NEAR(eng->l1_hit_rate.value(), 0.5, 1e-12);
+}
+
+// compute.results_file is JSON whatever the kernel's name holds (quotes, backslashes, a tab,
+// bytes that are not UTF-8): the name is escaped by nlohmann-json, the rest of the line unchanged.
+TEST_F(compute_test, results_file_is_json_for_any_kernel_name) {
+  const std::string file = ::testing::TempDir() + "/sm_names.json";
+  std::remove(file.c_str());
+  config::global().set("compute.sms", "1", "test");
+  config::global().set("compute.results_file", file, "test");
+  build();
+  const std::string name = "f<\"a\\b\">\tx\xff";
+  auto k = std::make_shared<const kernel_trace>(parse_kernel_trace_text(
+      write_kernel_trace(name, 1, {1, 1, 1}, {32, 1, 1}, 70, 0, 32, {{op("EXIT", {}, {})}}), "generated"));
+  ASSERT_EQ(k->name, name);
+  eng->launch({k->grid, k->block, k});
+  sc_core::sc_start();
+  std::ifstream f(file);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  EXPECT_NE(text.find("  {\"kernel\": 1, \"name\": \"f<\\\"a\\\\b\\\">\\tx\xef\xbf\xbd\", \"cycles\": "), std::string::npos) << text;
+  const auto j = nlohmann::json::parse(text);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["name"], "f<\"a\\b\">\tx\xef\xbf\xbd");  // 0xff became U+FFFD
+  EXPECT_EQ(j[0]["unit_issued"]["INT"], 1);
 }
 
 TEST_F(compute_test, l1_misses_take_the_targets_latency) {
