@@ -314,7 +314,7 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
       out << args.help_text();
       return exit_ok;
     }
-    return args.usage_error(a.empty() ? "missing the subcommand dump" : "unknown subcommand '" + a + "' (expected dump)", err);
+    return tool_args("config", "dump [options]").usage_error(a.empty() ? "missing the subcommand" : "unknown subcommand '" + a + "'", err);
   }
   if (int rc = args.parse(argc - 1, argv + 1, out, err); rc >= 0) return rc;
   const workload_choice choice = configure(o, false);
