@@ -17,6 +17,7 @@
 #include "gpuvp/trace.h"
 #include <tlm_utils/simple_target_socket.h>
 #include "paths.h"
+#include "cli_testing.h"
 #include "testing.h"
 
 using namespace gpuvp;
@@ -315,22 +316,7 @@ TEST_F(compute_test, memcpy_counts_sectors_and_optionally_fills_in_zero_cycles) 
   EXPECT_EQ(e.kernels.value(), 0u);
 }
 
-namespace {
-struct cli_result {
-  int rc;
-  std::string out, err;
-};
-cli_result run_gpuvp(std::vector<std::string> args) {
-  gpuvp::testing::fresh_simulation();
-  args.insert(args.begin(), "gpuvp");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::istringstream in;
-  std::ostringstream out, err;
-  const int rc = gpuvp_main(int(argv.size()), argv.data(), in, out, err);
-  return {rc, out.str(), err.str()};
-}
-}  // namespace
+using gpuvp::testing::run_gpuvp;
 
 TEST(sm_cli, run_workload_kernelslist) {
   auto r = run_gpuvp({"run", "--workload", sm_data_dir() + "/ffma/kernelslist.g", "--set", "compute.sms=2"});
