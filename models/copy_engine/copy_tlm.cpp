@@ -38,7 +38,7 @@ bool copy_tlm::transfer(tlm::tlm_command cmd, uint64_t addr, unsigned char* data
     // Trace: an arrow from the copy's span (strictly inside it) to the access's span.
     if (auto& trc = gpuvp::tracer::global(); trc.enabled()) {
       if (!track_) track_ = trc.track(name());
-      tr.ext.flow = trc.flow_out(track_, std::max(sc_core::sc_time_stamp() + t, started_ + sc_core::sc_time(1, sc_core::SC_PS)));
+      tr.ext.flow = trc.flow_out(track_, std::max(sc_core::sc_time_stamp() + t, started_ + sc_core::sc_time(1, sc_core::SC_NS)));
     }
     mem->b_transport(tr.gp, t);
   }

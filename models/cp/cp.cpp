@@ -370,7 +370,7 @@ struct cp_model::uc : afuc_env {
         lt.sync();  // the kernel starts at this microcontroller's time
         if (auto& tr = tracer::global(); tr.enabled()) {  // an arrow from this unit's span to the kernel's
           if (!track) track = tr.track(std::string(m.name()) + "." + tag);
-          m.exec_cs(std::move(cs_words), tr.flow_out(track, sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_PS)));
+          m.exec_cs(std::move(cs_words), tr.flow_out(track, sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_NS)));
         } else {
           m.exec_cs(std::move(cs_words));
         }

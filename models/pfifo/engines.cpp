@@ -25,8 +25,8 @@ uint64_t m2mf_engine::execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_
     case 0x324: s.format = param; break;
     case 0x328: {
       uint64_t t = start;
-      // Trace: arrows from this method's span (1 ps after each access's start) to the accesses.
-      if (flow) bus_.flow_source = [this](uint64_t at) { return flow(at + 1); };
+      // Trace: arrows from this method's span (1 ns after each access's start) to the accesses.
+      if (flow) bus_.flow_source = [this](uint64_t at) { return flow(at + 1000); };
       std::vector<uint8_t> line(s.line_length);
       bool ok = true;
       for (uint32_t i = 0; i < s.line_count && ok; ++i) {

@@ -11,7 +11,7 @@
    CTA's span and starting with it; with trace_warp_sample 0 no warp span; beyond 2^20 exit 2.
 3. Flow arrows of the copy engine, PFIFO (M2MF copy, compute LAUNCH) and CP (CP_EXEC_CS)
    workloads pair up: every "s" has exactly one "f" with the same id and vice versa, and each lies
-   inside a complete span on its own track.
+   inside a complete span on its own track (a start in a later nanosecond than the span's start).
 
 usage: trace_compute.py GPUVP SOURCE_DIR
 """
@@ -182,9 +182,13 @@ def check_flows(gpuvp, src, tmp, args, from_prefix, to_prefix):
     for e in events:
         if e.get("ph") in ("s", "f"):
             (starts if e["ph"] == "s" else ends).setdefault(e["id"], []).append(e)
+            # Perfetto keeps whole nanoseconds: a start must fall in a later nanosecond than the
+            # start of the span it binds to (else it may come first and bind to nothing).
             t = ps(e["ts"])
-            check(any(a <= t <= b for a, b in spans.get(e["tid"], [])),
-                  f"{args[1]}: flow {e['ph']} {e['id']} on {names.get(e['tid'])} at {t} ps is in no span")
+            inside = [(a, b) for a, b in spans.get(e["tid"], []) if a <= t <= b]
+            if e["ph"] == "s":
+                inside = [(a, b) for a, b in inside if t // 1000 > a // 1000]
+            check(inside, f"{args[1]}: flow {e['ph']} {e['id']} on {names.get(e['tid'])} at {t} ps is in no span")
             check(e["ph"] == "s" or e.get("bp") == "e", f"{args[1]}: flow end without bp e")
     check(starts, f"{args[1]}: no flow arrows")
     check(sorted(starts) == sorted(ends), f"{args[1]}: unpaired flow ids {sorted(set(starts) ^ set(ends))[:10]}")

@@ -28,8 +28,10 @@ class tracer {
   // A counter track value ("C" event).
   void value(uint32_t track, const char* name, const sc_core::sc_time& at, double v);
   // Flow arrows (trace events "s" and "f", category "flow"; Perfetto draws an arrow from one span
-  // to another). flow_out marks a start in the span open on `track` at `at` (a time strictly
-  // inside it) and returns the flow's id, 0 when tracing is off; the initiator passes the id on
+  // to another). flow_out marks a start in the span open on `track` at `at` (a time inside it, at
+  // least 1 ns after its start: Perfetto keeps whole nanoseconds, and a start at the span's own
+  // first nanosecond may bind to nothing) and returns the flow's id, 0 when tracing is off; the
+  // initiator passes the id on
   // (gpu_ext::flow, kernel_launch::flow). flow_in ends it in the span open on `track` at `at`
   // ("bp":"e"): both events are written then, so a start that nothing ends writes nothing. Starts
   // wait in a fixed table of flow_slots entries: one that many newer starts follow is forgotten
