@@ -1,4 +1,4 @@
-// PFIFO core: the puller (seed pfifo-puller.txt): RAMHT and FIFO objects, engine submission and
+// PFIFO core: the puller (envytools puller.rst): RAMHT and FIFO objects, engine submission and
 // the special methods other than the semaphores (fifo_semaphore.cpp).
 #include "fifo_core.h"
 

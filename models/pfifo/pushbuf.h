@@ -1,6 +1,6 @@
 // Pushbuffer command formats (envytools dma-pusher.rst, reference §1): the NV4 format used by all
 // pre-GF100 GPUs, the GF100 format, IB (GPFIFO) entries, GPU generations and the puller's
-// method table (seed pfifo-puller.txt). Pure C++: used by the pusher, pb-asm and pb-decode.
+// method table (envytools puller.rst). Pure C++: used by the pusher, pb-asm and pb-decode.
 #pragma once
 #include <cstdint>
 #include <optional>
