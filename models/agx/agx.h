@@ -49,7 +49,7 @@ struct agx_hv : sc_core::sc_module {
 };
 
 // The AP driver's choices that the AGX scenarios (docs/formats/agx.md) switch: each one is a fix
-// of a bug the seed describes (defaults: the buggy behaviour).
+// of a bug Asahi Lina's notes describe (defaults: the buggy behaviour).
 struct agx_driver : sc_core::sc_module {
   param<bool> tlbi_range_fix{this, "tlbi_range_fix", false, "range TLBIs start at the range's first page (false: at its end, the macOS bug in Asahi Lina's notes)"};
   param<bool> unmap_dance{this, "unmap_dance", false, "unmapping a cached firmware buffer does the flush dance (remap uncached, TLBI, flush slot 64, FWCtl)"};
