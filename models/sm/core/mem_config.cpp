@@ -46,6 +46,7 @@ struct numeric_option {
 };
 const numeric_option numeric_options[] = {
     {"-gpgpu_n_mem", &mem_config::n_mem, 1, 256},
+    {"-gpgpu_l1_banks", &mem_config::l1_banks, 1, 32},
     {"-gpgpu_n_sub_partition_per_mchannel", &mem_config::sub_per_channel, 1, 8},
     {"-gpgpu_dram_buswidth", &mem_config::dram_buswidth, 1, 1024},
     {"-gpgpu_dram_burst_length", &mem_config::dram_burst_length, 1, 64},

@@ -29,6 +29,7 @@ struct mem_config {
   cache_config l1;  // the -gpgpu_cache:dl1 policies (geometry also in gpu_config's l1_* fields)
   cache_config l2{true, 32, 128, 24, 'B', 'm', 'L', 192, 4, 32};
   bool flush_l1 = true;                          // -gpgpu_flush_l1_cache
+  unsigned l1_banks = 1;                         // -gpgpu_l1_banks (sector s goes to bank s mod banks)
   unsigned n_mem = 32, sub_per_channel = 2;      // -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel
   double icnt_mhz = 1132, l2_mhz = 1132, dram_mhz = 850;  // -gpgpu_clock_domains fields 2-4
   dram_timing dram;
