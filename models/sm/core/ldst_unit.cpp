@@ -164,10 +164,20 @@ void ldst_unit::run_banks(uint64_t now) {
 void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
   if (busy()) ++active_cycles;  // an access being made or outstanding
+  // One sector fill per cycle (the L1's fill port: GPGPU-Sim's LDST unit takes one response a
+  // cycle from its response FIFO); another fill due now waits for the next cycle.
+  bool filled = false;
+  later_.clear();
   while (!events_.empty() && events_.top().at <= now) {
     event e = events_.top();
     events_.pop();
+    if (e.kind == ev::fill && filled) {
+      e.at = now + 1;
+      later_.push_back(e);
+      continue;
+    }
     if (e.kind == ev::fill) {
+      filled = true;
       const uint64_t line = e.key / (cfg_.l1_line / 32);
       size_t idx = find_line(line);
       if (idx == SIZE_MAX) idx = allocate_line(line);  // evicted meanwhile: allocate again
@@ -180,6 +190,7 @@ void ldst_unit::cycle() {
       done_one(unsigned(e.key));
     }
   }
+  for (const event& e : later_) events_.push(e);
   run_banks(now);
   // The miss queue sends one request per cycle to the memory side.
   if (!miss_queue_.empty() && miss_queue_.front().ready <= now) {

@@ -88,6 +88,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   const gpu_config& cfg_;
   l1_tags* tags_;
   std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
+  std::vector<event> later_;  // scratch: fills moved to the next cycle
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   std::unordered_map<uint64_t, std::vector<unsigned>> mshrs_;  // sector address -> waiting slots
