@@ -140,7 +140,7 @@ uint8_t parse_reg(const line_parser& lp, const std::string& r, bool is_dst) {
   if (is_dst && r == "usraddr") return REG_USRADDR;
   if (!is_dst && r == "memdata") return REG_MEMDATA;
   if (!is_dst && r == "regdata") return REG_REGDATA;
-  if (!is_dst && r == "addr") return REG_MEMDATA;  // the seed spells reads "mov $03, $addr"
+  if (!is_dst && r == "addr") return REG_MEMDATA;  // Mesa's afuc.rst spells reads "mov $03, $addr"
   if (r.size() == 2 && std::isxdigit(static_cast<unsigned char>(r[0])) &&
       std::isxdigit(static_cast<unsigned char>(r[1]))) {
     const uint64_t v = *number_of("0x" + r);
