@@ -102,6 +102,8 @@ class compute_engine::tlm_mem : public mem_port {
   std::string describe() const override {
     return inner_ ? inner_->describe() : "the platform's memory path: the delay annotated by compute.out's target";
   }
+  gpu_memory* shared() { return dynamic_cast<gpu_memory*>(inner_.get()); }
+  bool own_timing() const { return bool(inner_); }
 
  private:
   compute_engine& e_;
@@ -194,7 +196,7 @@ compute_engine::compute_engine(sc_core::sc_module_name name)
   if (launch_latency >= 0) cfg_.kernel_launch_latency = unsigned(int64_t(launch_latency));
   period_ = sc_core::sc_time(1e3 / cfg_.core_mhz, sc_core::SC_NS);
   GPUVP_LOG(this, info, cfg_.summary());
-  GPUVP_LOG(this, info, "memory: " + mem_->describe());
+  GPUVP_LOG(this, info, "memory: " + memory_path());
   SC_HAS_PROCESS(compute_engine);
   SC_THREAD(thread);
 }
@@ -226,6 +228,7 @@ void compute_engine::thread() {
     gpu_sim g(cfg_, mem_.get(), unsigned(uint64_t(sms)));
     auto& tr = tracer::global();
     const sc_core::sc_time t0 = lt_.now();
+    frame_t0_ = t0;  // g.start() restarts the memory's time frame at core cycle 0
     std::unique_ptr<span_recorder> spans;  // only when tracing: no hook costs anything otherwise
     if (tr.enabled()) {
       spans = std::make_unique<span_recorder>(*this, k, g, t0);
@@ -335,7 +338,7 @@ double utilisation(const gpu_config& c, const kernel_result& r, size_t i) {
 }  // namespace
 
 void compute_engine::report(std::ostream& os) {
-  os << cfg_.summary() << "\n" << "memory: " << mem_->describe() << "\n";
+  os << cfg_.summary() << "\n" << "memory: " << memory_path() << "\n";
   if (memcpys)
     os << "    memcpy: " << memcpys.value() << " MemcpyHtoD, " << memcpy_bytes.value() << " bytes, "
        << memcpy_sectors.value() << " sectors (no cycles)" << (memcpy_fill ? ", zero-filled" : "") << "\n";
@@ -392,5 +395,14 @@ void compute_engine::write_results() const {
 }
 
 std::vector<std::string> compute_engine::modelled_errors() { return errors_; }
+
+gpu_memory* compute_engine::shared_memory() { return mem_->shared(); }
+
+std::string compute_engine::memory_path() const {
+  std::string s = mem_->describe() + "; other engines (copy engine, PFIFO, CP, host): ";
+  if (!mem_->own_timing()) return s + "the same path (the interconnect and its targets)";
+  if (!engine_path_.empty()) return s + "VRAM through " + engine_path_ + " into this memory system";
+  return s + "VRAM through the interconnect, bypassing this memory system (no contention with the SMs)";
+}
 
 }  // namespace gpuvp::sm

@@ -144,6 +144,17 @@ class compute_engine : public sc_core::sc_module, public component {
   const std::vector<kernel_result>& results() const { return results_; }
   const gpu_config& config() const { return cfg_; }
   sc_core::sc_time clock_period() const { return period_; }
+  // The report's "memory:" line: the SMs' memory path (mem_port::describe) and the path of the
+  // other engines' VRAM accesses (copy engine, PFIFO, CP, host): the interconnect, bypassing the
+  // GPU's L2/DRAM model, unless a gpu_l2 component has attached itself (attach_engine_path).
+  std::string memory_path() const;
+  // The GPU's shared L2/DRAM model (memory gpgpu-sim), nullptr with memory fixed or tlm.
+  gpu_memory* shared_memory();
+  // A component that sends other engines' accesses through shared_memory() (gpu_l2) names itself.
+  void attach_engine_path(const std::string& who) { engine_path_ = who; }
+  // SystemC time of core cycle 0 of the running (or last) kernel's memory time frame (0 before
+  // the first kernel): gpu_memory's cycles count from there.
+  sc_core::sc_time frame_start() const { return frame_t0_; }
 
   sc_core::sc_module& module() override { return *this; }
   // Bound to the interconnect; the platform's `compute.out.to` redirects it (e.g. to mmu.in).
@@ -179,6 +190,8 @@ class compute_engine : public sc_core::sc_module, public component {
   std::vector<kernel_result> results_;
   std::vector<std::string> errors_;
   uint32_t track_ = 0;  // trace track of the kernels (0: not made yet)
+  std::string engine_path_;            // gpu_l2 component through which other engines reach memory
+  sc_core::sc_time frame_t0_ = sc_core::SC_ZERO_TIME;
 };
 
 }  // namespace gpuvp::sm

@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "compute.h"
+#include "gpu_l2.h"
 #include "gpuvp/config.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/registry.h"
@@ -136,6 +137,8 @@ void gpuvp_register_sm() {
   auto& r = registry::global();
   r.add_component_type("compute", "SM compute engine running Accel-Sim traces (GPGPU-Sim function units)",
                        [](const std::string& name) { return make_component<sm::compute_engine>(name); });
+  r.add_component_type("gpu_l2", "other engines' VRAM accesses through the compute engine's L2/crossbar/DRAM model",
+                       [](const std::string& name) { return make_component<sm::gpu_l2_port>(name); });
   r.add_tool({"sm-run", "run an Accel-Sim kernelslist.g on the SM model alone (no platform)", [](int argc, char** argv) {
                 try {
                   return sm::sm_run_main(argc, argv);
