@@ -3,7 +3,8 @@
 // very gpu_memory object the compute engine's SMs use (memory gpgpu-sim), so that their traffic
 // and the kernels' contend for the same crossbar ports, L2 tag ports, MSHRs and DRAM banks.
 // Opt-in: the component exists only where configured, and the engines bind to it
-// (`copy_engine.out.to: gpu_l2.in`, or `mmu.out.to: gpu_l2.in` behind a translation).
+// (`copy_engine.mem.to: gpu_l2.in`, `cp.mem.to: gpu_l2.in`, or `mmu.out.to: gpu_l2.in` behind a
+// translation).
 //
 // Sockets:
 //   in   target (unmapped, several initiators may bind): the engines' accesses, with host physical
@@ -51,7 +52,7 @@ namespace gpuvp::sm {
 
 class gpu_l2_port : public sc_core::sc_module, public component, private mem_client {
  public:
-  tlm_utils::multi_passthrough_target_socket<gpu_l2_port> in{"in"};
+  tlm_utils::multi_passthrough_target_socket<gpu_l2_port, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND> in{"in"};
   tlm_utils::simple_initiator_socket<gpu_l2_port> out{"out"};
 
   param<bool> model{this, "model", true, "time VRAM accesses by the GPU's L2/crossbar/DRAM model (false: pass through)"};
