@@ -196,7 +196,7 @@ compute_engine::compute_engine(sc_core::sc_module_name name)
   if (launch_latency >= 0) cfg_.kernel_launch_latency = unsigned(int64_t(launch_latency));
   period_ = sc_core::sc_time(1e3 / cfg_.core_mhz, sc_core::SC_NS);
   GPUVP_LOG(this, info, cfg_.summary());
-  GPUVP_LOG(this, info, "memory: " + memory_path());
+  GPUVP_LOG(this, info, "memory: " + mem_->describe());  // the report adds the other engines' path
   SC_HAS_PROCESS(compute_engine);
   SC_THREAD(thread);
 }

@@ -210,3 +210,23 @@ TEST(gpu_l2_cli, needs_a_compute_engine_with_gpgpu_sim_memory) {
   EXPECT_EQ(r.rc, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("gpu_l2.compute_component: no compute component 'gpu'"), std::string::npos) << r.err;
 }
+
+// `gpuvp run`: a traffic generator bound to gpu_l2.in; the report names the engines' path.
+TEST(gpu_l2_cli, run_report_names_the_engines_memory_path) {
+  const std::string dir = ::testing::TempDir() + "gpu_l2_cli";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/l2.yaml") << "components:\n  compute: compute\n  gpu_l2: gpu_l2\n  traffic: traffic\n"
+                                     "traffic:\n  initiators: 1\n  g0:\n    pattern: sequential\n    base: 0x200000000\n"
+                                     "    range: 1 MiB\n    size: 128\n    count: 4\n    to: gpu_l2.in\n";
+  auto r = gpuvp::testing::run_gpuvp({"run", "--config", dir + "/l2.yaml", "--workload",
+                                      gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("other engines (copy engine, PFIFO, CP, host): VRAM through gpu_l2 (gpu_l2.in) into this memory system"),
+            std::string::npos)
+      << r.out;
+  // 4 reads of 128 bytes = 4 sectors each.
+  EXPECT_NE(r.out.find("gpu_l2: memory path: VRAM [compute's L2 slices, crossbar and DRAM channels]; 4 timed accesses (16 "
+                       "sectors read, 0 written"),
+            std::string::npos)
+      << r.out;
+}
