@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU memory port for engines that are not SMs (component type "gpu_l2"): copy engine, PFIFO, CP
 // or a traffic generator reach VRAM through the GPU's L2 slices, crossbar and DRAM channels, the
 // very gpu_memory object the compute engine's SMs use (memory gpgpu-sim), so that their traffic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The gpu_l2 component: other engines' VRAM accesses through the compute engine's L2/crossbar/
 // DRAM model (docs/models/gpu-memory.md, "Other engines"), driven through its sockets.
 #include <gtest/gtest.h>
