@@ -1,0 +1,236 @@
+// Exactness guard for the SM cycle loop's speed work (idle-cycle skipping, cached scoreboard
+// state): every statistic of a few kernels, compared in full.
+// - recorded_statistics: the values were recorded from main (commit 014e5e2) BEFORE the speed
+//   work, by running this file's kernels and printing fingerprint(); a change in the model's
+//   behaviour (not its speed) must re-record them, saying why in the commit.
+// - idle_skip_on_and_off_agree: the same kernels (and the memory calibration shapes) with the
+//   idle-cycle skip switched on and off give identical statistics, whatever the model's rules.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <functional>
+#include <map>
+
+#include "core/gpu.h"
+#include "core/gpu_config.h"
+#include "core/memsys.h"
+#include "core/trace.h"
+#include "paths.h"
+
+using namespace gpuvp::sm;
+
+namespace {
+
+constexpr uint64_t GBASE = 0x7f4000000000ull;
+
+gpu_config shipped(const std::string& name, const std::string& scheduler = "") {
+  gpu_config c;
+  const std::string dir = sm_config_dir() + "/" + shipped_config_dir(name);
+  load_config_file(c, dir + "/gpgpusim.config");
+  load_config_file(c, dir + "/trace.config");
+  c.kernel_launch_latency = 0;
+  if (!scheduler.empty()) c.scheduler = scheduler;
+  c.validate();
+  return c;
+}
+
+trace_writer_inst op(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src) {
+  return trace_writer_inst{opcode, std::move(dst), std::move(src), 0, {}, 0xffffffffu};
+}
+trace_writer_inst mem(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src, uint64_t base,
+                      uint64_t stride, uint32_t mask = 0xffffffffu) {
+  std::vector<uint64_t> a(32, 0);
+  for (unsigned t = 0, k = 0; t < 32; ++t)
+    if (mask >> t & 1) a[t] = base + (k++) * stride;
+  return trace_writer_inst{opcode, std::move(dst), std::move(src), 4, a, mask};
+}
+
+// The reference's bandwidth-bound kernel (bench/sm: BM_bandwidth_kernel) with `ctas` CTAs of 8
+// warps: 16 x (LDG of line (8c+w)*16+i, 6 independent FFMA), 16 FFMA on the loaded registers.
+kernel_trace bandwidth_kernel(unsigned ctas, unsigned binver) {
+  std::vector<std::vector<std::vector<trace_writer_inst>>> all;
+  std::string text;
+  // write_kernel_trace gives every CTA the same warps; this kernel's addresses differ per CTA,
+  // so the CTAs are written one by one and joined.
+  std::string body;
+  for (unsigned c = 0; c < ctas; ++c) {
+    std::vector<std::vector<trace_writer_inst>> warps;
+    for (unsigned w = 0; w < 8; ++w) {
+      std::vector<trace_writer_inst> v;
+      for (unsigned i = 0; i < 16; ++i) {
+        v.push_back(mem("LDG.E.32", {10 + i}, {2}, GBASE + 128ull * ((8 * c + w) * 16 + i), 4));
+        for (unsigned j = 0; j < 6; ++j) v.push_back(op("FFMA", {30 + j}, {2, 3, 4}));
+      }
+      for (unsigned i = 0; i < 16; ++i) v.push_back(op("FFMA", {40 + i}, {10 + i, 3, 4}));
+      v.push_back(op("EXIT", {}, {}));
+      warps.push_back(v);
+    }
+    std::string one = write_kernel_trace("bw", 1, {1, 1, 1}, {256, 1, 1}, binver, 0, 64, warps);
+    const size_t b = one.find("#BEGIN_TB");
+    if (c == 0) text = one.substr(0, b);
+    std::string tb = one.substr(b);
+    const size_t l = tb.find("thread block = 0,0,0");
+    tb.replace(l, 20, "thread block = " + std::to_string(c) + ",0,0");
+    body += tb;
+  }
+  const size_t g = text.find("grid dim = (1,1,1)");
+  text.replace(g, 18, "grid dim = (" + std::to_string(ctas) + ",1,1)");
+  return parse_kernel_trace_text(text + body, "bandwidth");
+}
+
+std::vector<trace_writer_inst> mixed(unsigned n) {
+  const char* ops[] = {"IMAD", "FFMA", "DFMA", "MUFU.EX2", "IADD3", "FADD", "HMMA.884.F32.F32.STEP0"};
+  std::vector<trace_writer_inst> v;
+  for (unsigned i = 0; i < n; ++i) v.push_back(op(ops[i % 7], {20 + i % 40}, {2 + i % 3, 3}));
+  v.push_back(op("EXIT", {}, {}));
+  return v;
+}
+
+// Loads with partial masks and L1 re-reads, stores, shared memory with and without bank
+// conflicts, a barrier, dependent uses: warp w of 4.
+std::vector<trace_writer_inst> memory_mix(unsigned w) {
+  std::vector<trace_writer_inst> v;
+  v.push_back(mem("LDG.E.32", {10}, {2}, GBASE + 128 * (4 * w), 4));
+  v.push_back(mem("LDG.E.32", {11}, {2}, GBASE + 128 * (4 * w + 1) + 64, 4, 0xffff0000u));
+  v.push_back(op("FFMA", {20}, {10, 3, 4}));
+  v.push_back(mem("STG.E.32", {}, {6, 20}, GBASE + 0x100000 + 128 * w, 4));
+  v.push_back(mem("LDS", {12}, {4}, 0x0, 128));
+  v.push_back(mem("STS", {}, {4, 12}, 0x1000 + 128 * w, 4));
+  v.push_back(op("BAR.SYNC", {}, {}));
+  v.push_back(mem("LDG.E.32", {13}, {2}, GBASE + 128 * (4 * ((w + 1) % 4)), 4));  // another warp's line
+  v.push_back(mem("LDG.E.32", {14}, {13}, GBASE + 128 * (4 * w + 2), 8));
+  v.push_back(op("MUFU.EX2", {21}, {14}));
+  v.push_back(mem("STG.E.32", {}, {6, 21}, GBASE + 0x100000 + 128 * w + 4, 8));
+  v.push_back(op("DFMA", {22}, {21, 11, 13}));
+  v.push_back(op("EXIT", {}, {}));
+  return v;
+}
+
+kernel_trace make(const std::vector<std::vector<trace_writer_inst>>& warps, unsigned ctas, unsigned binver,
+                  unsigned nregs) {
+  std::string text =
+      write_kernel_trace("k", 1, {ctas, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, binver, 0, nregs, warps);
+  return parse_kernel_trace_text(text, "generated");
+}
+
+// Every statistic of a kernel result, in one line.
+std::string fingerprint(const kernel_result& r) {
+  const sm_stats& s = r.stats;
+  const mem_stats& m = r.mem;
+  std::string f = "cyc " + std::to_string(r.cycles);
+  auto add = [&](const char* n, uint64_t v) { f += std::string(" ") + n + " " + std::to_string(v); };
+  add("act", s.active_cycles);
+  add("wi", s.warp_insts);
+  add("ti", s.thread_insts);
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) add("st", s.sched_stalls[i]);
+  add("rbs", s.result_bus_stalls);
+  add("ds", s.dispatch_stalls);
+  add("bc", s.bank_conflicts);
+  add("l1a", s.l1_accesses);
+  add("l1h", s.l1_hits);
+  add("l1p", s.l1_pending_hits);
+  add("l1m", s.l1_misses);
+  add("l1w", s.l1_write_accesses);
+  for (uint64_t v : s.l1_fails) add("l1f", v);
+  add("mr", s.mem_reads);
+  add("mw", s.mem_writes);
+  add("sm", s.smem_accesses);
+  add("smc", s.smem_bank_conflict_cycles);
+  add("ctas", s.ctas_done);
+  for (auto& [n, v] : s.unit_issued) add(("i." + n).c_str(), v);
+  for (auto& [n, v] : s.unit_active) add(("a." + n).c_str(), v);
+  add("l2a", m.l2_accesses);
+  add("l2h", m.l2_hits);
+  add("l2p", m.l2_pending_hits);
+  add("l2m", m.l2_misses);
+  add("l2w", m.l2_writes);
+  add("dr", m.dram_reads);
+  add("dw", m.dram_writes);
+  add("drh", m.dram_row_hits);
+  add("db", m.dram_bytes);
+  add("sms", r.sms_used);
+  add("cps", r.ctas_per_sm);
+  return f;
+}
+
+struct run_case {
+  const char* name;
+  std::string gpu, scheduler, memory;
+  unsigned sms;  // 0: the config's
+  std::function<kernel_trace()> kernel;
+  unsigned repeats;  // kernels run back to back on one gpu_sim (L2/L1 state carried)
+};
+
+std::vector<run_case> cases() {
+  auto mix16 = [] { return make(std::vector(16, mixed(56)), 10, 70, 128); };
+  auto memmix = [](unsigned binver) {
+    return [binver] {
+      std::vector<std::vector<trace_writer_inst>> w;
+      for (unsigned i = 0; i < 4; ++i) w.push_back(memory_mix(i));
+      return make(w, 12, binver, 32);
+    };
+  };
+  return {
+      {"bandwidth_320_qv100", "QV100", "", "gpgpu-sim", 0, [] { return bandwidth_kernel(320, 70); }, 1},
+      {"bandwidth_320_qv100_fixed", "QV100", "", "fixed", 0, [] { return bandwidth_kernel(320, 70); }, 1},
+      {"bandwidth_92_rtx3070", "RTX3070", "", "gpgpu-sim", 0, [] { return bandwidth_kernel(92, 86); }, 1},
+      {"mixed_lrr", "QV100", "lrr", "gpgpu-sim", 4, mix16, 1},
+      {"mixed_gto", "QV100", "gto", "gpgpu-sim", 4, mix16, 1},
+      {"mixed_two_level", "QV100", "two_level_active:2", "gpgpu-sim", 4, mix16, 1},
+      {"memory_mix_qv100", "QV100", "", "gpgpu-sim", 3, memmix(70), 2},
+      {"memory_mix_qv100_gto", "QV100", "gto", "gpgpu-sim", 3, memmix(70), 1},
+      {"memory_mix_a100", "A100", "", "gpgpu-sim", 5, memmix(80), 2},
+      {"memory_mix_h100_fixed", "H100", "", "fixed", 2, memmix(90), 1},
+  };
+}
+
+// Runs a case; one fingerprint per kernel, joined by " | ".
+std::string run(const run_case& rc) {
+  const gpu_config c = shipped(rc.gpu, rc.scheduler);
+  auto m = make_memory(c, rc.memory);
+  gpu_sim g(c, m.get(), rc.sms);
+  const kernel_trace k = rc.kernel();
+  std::string out;
+  for (unsigned i = 0; i < rc.repeats; ++i) out += (i ? " | " : "") + fingerprint(g.run(k));
+  return out;
+}
+
+// Recorded from main 014e5e2 before the speed work (GPUVP_PRINT_FINGERPRINTS=1).
+const std::map<std::string, std::string>& recorded() {
+  static const std::map<std::string, std::string> r = {
+      {"bandwidth_320_qv100",
+       "cyc 7423 act 591240 wi 330240 ti 10567680 st 20024 st 504664 st 1510032 st 0 rbs 0 ds 622144 bc 24568 l1a 163840 l1h 0 l1p 0 l1m 163840 l1w 0 l1f 369464 l1f 0 l1f 26336 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 590280 l2a 163840 l2h 0 l2p 0 l2m 163840 l2w 0 dr 163840 dw 0 drh 123312 db 5242880 sms 80 cps 4"},
+      {"bandwidth_320_qv100_fixed",
+       "cyc 2603 act 208160 wi 330240 ti 10567680 st 13600 st 31040 st 457760 st 0 rbs 0 ds 353600 bc 23600 l1a 163840 l1h 0 l1p 0 l1m 163840 l1w 0 l1f 0 l1f 0 l1f 94480 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 207200 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 80 cps 4"},
+      {"bandwidth_92_rtx3070",
+       "cyc 4431 act 198274 wi 94944 ti 3038208 st 10462 st 518012 st 169678 st 0 rbs 0 ds 120178 bc 6088 l1a 47104 l1h 0 l1p 0 l1m 47104 l1w 0 l1f 110760 l1f 0 l1f 10120 mr 47104 mw 0 sm 0 smc 0 ctas 92 i.SP 82432 i.DP 0 i.INT 736 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 11776 a.SP 104430 a.DP 0 a.INT 736 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 197538 l2a 47104 l2h 0 l2p 0 l2m 47104 l2w 0 dr 47104 dw 0 drh 42660 db 1507328 sms 46 cps 4"},
+      {"mixed_lrr",
+       "cyc 895 act 2980 wi 9120 ti 291840 st 1150 st 0 st 1650 st 0 rbs 36 ds 10636 bc 814 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 7230 a.INT 5280 a.SFU 10900 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+      {"mixed_gto",
+       "cyc 848 act 2824 wi 9120 ti 291840 st 1498 st 0 st 678 st 0 rbs 36 ds 8128 bc 126 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 9096 a.INT 5280 a.SFU 10720 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+      {"mixed_two_level",
+       "cyc 852 act 2834 wi 9120 ti 291840 st 1440 st 0 st 776 st 0 rbs 124 ds 10614 bc 372 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 8018 a.INT 5280 a.SFU 10748 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+      {"memory_mix_qv100",
+       "cyc 1672 act 5010 wi 624 ti 19200 st 4215 st 13680 st 1521 st 0 rbs 0 ds 2061 bc 96 l1a 864 l1h 192 l1p 504 l1m 168 l1w 576 l1f 0 l1f 0 l1f 228 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 4983 l2a 744 l2h 556 l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 48 db 1792 sms 3 cps 16 | cyc 1399 act 4183 wi 624 ti 19200 st 4151 st 10474 st 1483 st 0 rbs 0 ds 2061 bc 96 l1a 864 l1h 192 l1p 504 l1m 168 l1w 576 l1f 0 l1f 0 l1f 228 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 4156 l2a 744 l2h 744 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 3 cps 16"},
+      {"memory_mix_qv100_gto",
+       "cyc 1671 act 5007 wi 624 ti 19200 st 4203 st 14661 st 345 st 195 rbs 0 ds 2091 bc 96 l1a 864 l1h 192 l1p 504 l1m 168 l1w 576 l1f 0 l1f 0 l1f 252 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 4992 l2a 744 l2h 556 l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 48 db 1792 sms 3 cps 16"},
+      {"memory_mix_a100",
+       "cyc 1696 act 8423 wi 624 ti 19200 st 6418 st 25355 st 438 st 857 rbs 0 ds 1769 bc 96 l1a 864 l1h 192 l1p 392 l1m 280 l1w 576 l1f 0 l1f 0 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 8363 l2a 856 l2h 556 l2p 224 l2m 76 l2w 576 dr 56 dw 0 drh 40 db 1792 sms 5 cps 16 | cyc 1344 act 6231 wi 624 ti 19200 st 6060 st 16980 st 487 st 773 rbs 0 ds 1763 bc 96 l1a 864 l1h 192 l1p 392 l1m 280 l1w 576 l1f 0 l1f 0 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 6168 l2a 856 l2h 856 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 5 cps 16"},
+      {"memory_mix_h100_fixed",
+       "cyc 2263 act 4524 wi 624 ti 19200 st 4410 st 12996 st 66 st 0 rbs 0 ds 1852 bc 96 l1a 864 l1h 192 l1p 560 l1m 112 l1w 576 l1f 0 l1f 0 l1f 124 mr 112 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.GMMA 0 i.LDST 384 a.SP 112 a.DP 384 a.INT 96 a.SFU 504 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.GMMA 0 a.LDST 4514 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 2 cps 16"},
+  };
+  return r;
+}
+
+}  // namespace
+
+TEST(sm_exact, recorded_statistics) {
+  const bool print = std::getenv("GPUVP_PRINT_FINGERPRINTS") != nullptr;
+  for (const run_case& rc : cases()) {
+    const std::string f = run(rc);
+    if (print) std::printf("%s: %s\n", rc.name, f.c_str());
+    auto it = recorded().find(rc.name);
+    ASSERT_NE(it, recorded().end()) << rc.name;
+    EXPECT_EQ(f, it->second) << rc.name;
+  }
+}
