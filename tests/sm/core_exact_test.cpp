@@ -185,10 +185,11 @@ std::vector<run_case> cases() {
 }
 
 // Runs a case; one fingerprint per kernel, joined by " | ".
-std::string run(const run_case& rc) {
+std::string run(const run_case& rc, bool skip_idle = true) {
   const gpu_config c = shipped(rc.gpu, rc.scheduler);
   auto m = make_memory(c, rc.memory);
   gpu_sim g(c, m.get(), rc.sms);
+  g.skip_idle_cycles = skip_idle;
   const kernel_trace k = rc.kernel();
   std::string out;
   for (unsigned i = 0; i < rc.repeats; ++i) out += (i ? " | " : "") + fingerprint(g.run(k));
@@ -233,4 +234,38 @@ TEST(sm_exact, recorded_statistics) {
     ASSERT_NE(it, recorded().end()) << rc.name;
     EXPECT_EQ(f, it->second) << rc.name;
   }
+}
+
+// The memory calibration shapes of core_mem_test.cpp (pointer chase, a store burst filling the
+// miss queue) and small versions of the cases above.
+TEST(sm_exact, idle_skip_on_and_off_agree) {
+  std::vector<run_case> v;
+  for (const run_case& rc : cases())
+    if (rc.name != std::string("bandwidth_320_qv100") && rc.name != std::string("bandwidth_320_qv100_fixed")) v.push_back(rc);
+  v.push_back({"bandwidth_160_qv100_20sms", "QV100", "", "gpgpu-sim", 20, [] { return bandwidth_kernel(160, 70); }, 2});
+  v.push_back({"bandwidth_64_qv100_gto", "QV100", "gto", "gpgpu-sim", 8, [] { return bandwidth_kernel(64, 70); }, 1});
+  auto chase = [] {
+    std::vector<trace_writer_inst> w;
+    for (unsigned h = 0; h < 8; ++h) w.push_back(mem("LDG.E.32", {4}, {4}, GBASE + 17 * 128 * h + 8, 0));
+    w.push_back(op("FFMA", {5}, {4, 3, 2}));
+    w.push_back(op("EXIT", {}, {}));
+    return make({w}, 1, 70, 32);
+  };
+  v.push_back({"pointer_chase", "QV100", "", "gpgpu-sim", 1, chase, 2});
+  auto stores = [] {
+    std::vector<std::vector<trace_writer_inst>> st;
+    for (unsigned w = 0; w < 4; ++w) {
+      std::vector<trace_writer_inst> x;
+      for (unsigned i = 0; i < 8; ++i) {
+        x.push_back(op("FFMA", {5}, {2, 3, 4}));
+        x.push_back(mem("STG.E.32", {}, {6, 5}, GBASE + 128 * (8 * w + i), 4));
+      }
+      x.push_back(op("EXIT", {}, {}));
+      st.push_back(x);
+    }
+    return make(st, 3, 70, 32);
+  };
+  v.push_back({"store_burst", "QV100", "", "gpgpu-sim", 1, stores, 1});
+  v.push_back({"store_burst_rtx3070", "RTX3070", "", "gpgpu-sim", 2, stores, 1});
+  for (const run_case& rc : v) EXPECT_EQ(run(rc, true), run(rc, false)) << rc.name;
 }

@@ -132,32 +132,49 @@ int execute_stage::test_res_bus(unsigned latency) const {
   return -1;
 }
 
-void execute_stage::execute() {
+bool execute_stage::execute() {
+  bool moved = false;
   for (auto& b : buses_)
     if (b.any()) b >>= 1;
   for (auto& e : units_) {
     warp_inst* ready = e.port->get_ready(sub_core_ && e.slot != any_slot, e.slot);
     if (e.quiet && !ready) continue;  // nothing in flight and nothing to take: cycle() is a no-op
     simd_function_unit& fu = *e.fu;
-    if (!e.quiet)
+    const bool stallable = fu.stallable();
+    if (!e.quiet) {
+      moved |= !stallable;
       for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
+    }
     e.quiet = fu.quiescent();
     if (!ready || !fu.accepts(ready->op)) continue;
     if (!fu.can_issue(*ready)) {
       ++dispatch_stalls;
       continue;
     }
-    if (!fu.stallable()) {
+    if (!stallable) {
       // Trace latencies are checked against MAX_ALU_LATENCY when the configuration is read.
       int bus = test_res_bus(ready->latency);
       if (bus < 0) {
         ++result_bus_stalls;
+        moved = true;
         continue;
       }
       buses_[bus].set(ready->latency);
     }
     fu.issue(*e.port, *ready);
     e.quiet = false;
+    moved = true;
+  }
+  return moved;
+}
+
+void execute_stage::idle_cycle() {
+  for (auto& b : buses_)
+    if (b.any()) b >>= 1;
+  for (auto& e : units_) {
+    if (e.quiet) continue;
+    e.fu->shift_occupied(e.fu->clock_multiplier());
+    e.quiet = e.fu->quiescent();
   }
 }
 

@@ -110,6 +110,8 @@ class simd_function_unit {
   const std::string& name() const { return name_; }
   const std::bitset<MAX_ALU_LATENCY>& occupied() const { return occupied_; }
   const warp_inst& dispatch_reg() const { return dispatch_reg_; }
+  // n cycles in which cycle() would only shift `occupied` (the SM's idle-cycle skip).
+  void shift_occupied(unsigned n) { occupied_ >>= n; }
   // Statistics: instructions issued into the unit, cycles with something in the pipeline.
   uint64_t issued = 0, active_cycles = 0;
 
@@ -159,8 +161,13 @@ class execute_stage {
   // takes instructions only from slot `sub_core_slot` of that set (any_slot: shared, as LDST).
   static constexpr unsigned any_slot = ~0u;
   void add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port, unsigned sub_core_slot);
-  // GPGPU-Sim's shader_core_ctx::execute(), one core cycle.
-  void execute();
+  // GPGPU-Sim's shader_core_ctx::execute(), one core cycle. Returns false when the cycle only
+  // stepped stallable units (LDST): no pipelined unit had anything in flight, none issued and no
+  // result bus stall happened (the SM's idle-cycle skip checks the stallable unit itself).
+  bool execute();
+  // A cycle the SM skips as idle (execute() returned false and nothing changed since): the
+  // result buses and the stepped units' `occupied` shift as execute() would shift them.
+  void idle_cycle();
   // First result bus whose bit `latency` is free, or -1.
   int test_res_bus(unsigned latency) const;
 

@@ -3,6 +3,7 @@
 // complete when acknowledged). Internal to sm_core.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <deque>
 #include <queue>
 #include <unordered_map>
@@ -46,6 +47,13 @@ class ldst_unit : public stallable_unit, public mem_client {
     return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty() || awaiting_;
   }
   void cycle() override;
+  // Earliest SM cycle in which cycle() has an event to deliver or a miss-queue request that may
+  // leave (UINT64_MAX: none). The SM's idle-cycle skip wakes up then.
+  uint64_t next_event_cycle() const {
+    uint64_t t = events_.empty() ? UINT64_MAX : events_.top().at;
+    if (!miss_queue_.empty()) t = std::min(t, miss_queue_.front().ready);
+    return t;
+  }
   void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
 
  private:

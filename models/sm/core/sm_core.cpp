@@ -179,6 +179,7 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     live_warps_.push_back(wi);
   }
   ++live_ctas_;
+  asleep_ = false;
 }
 
 unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
@@ -225,6 +226,7 @@ void sm_core::writeback() {
     if (w.empty()) continue;
     warp_inst done = w;
     w.clear();
+    progress_ = true;
     // opndcoll_rfu_t::writeback: each destination's bank is allocated for the write, so the
     // first operand-collector step of this cycle cannot read from it (writes have priority).
     for (int d = 0; d < done.ndst; ++d)
@@ -246,10 +248,12 @@ void sm_core::collector_step() {
     if (cu.out->has_free(sc, cu.sched)) {
       cu.out->move_in(sc, cu.sched, cu.inst);
       cu.busy = false;
+      progress_ = true;
     }
   }
   // allocate_reads: each bank serves one read per step, oldest request first
   if (!reads_.empty()) {
+    progress_ = true;
     std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
     size_t keep = 0;
     for (const read_req& r : reads_) {
@@ -296,6 +300,7 @@ void sm_core::collector_step() {
       }
       w->clear();
       progress = true;
+      progress_ = true;
     }
   }
   // process_banks: the write allocations last one step
@@ -327,6 +332,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
   blocked = unsigned(stall_cause::idle);
   while (issued < cfg_.max_insn_issue_per_warp && !w.exited && !w.at_barrier) {
     if (w.next >= w.prog->insts.size()) {  // trace without EXIT: the warp ends here
+      progress_ = true;
       w.exited = true;
       ++ctas_[w.cta_slot].exited;
       release_barrier_if_complete(w.cta_slot);
@@ -383,6 +389,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       for (int i = 0; i < ti.ndst; ++i)
         if (!is_zero_reg(ti.dst[i])) w.longop.set(ti.dst[i]);
     port->move_in(cfg_.sub_core, sched, in);
+    progress_ = true;
     ++w.next;
     --w.ibuf;
     ++st_.warp_insts;
@@ -490,21 +497,78 @@ void sm_core::two_level_order(unsigned s) {
   }
 }
 
+sm_core::idle_counts sm_core::idle_snapshot() const {
+  idle_counts c;
+  std::copy(std::begin(st_.sched_stalls), std::end(st_.sched_stalls), c.sched_stalls);
+  c.dispatch_stalls = ex_->dispatch_stalls;
+  std::copy(std::begin(st_.l1_fails), std::end(st_.l1_fails), c.l1_fails);
+  c.ldst_active = ldst_->active_cycles;
+  return c;
+}
+
 void sm_core::cycle() {
   ++cycle_;
   if (!active()) return;  // every warp done means nothing is in flight
   ++st_.active_cycles;
+  if (asleep_) {
+    if (ldst_->next_event_cycle() > cycle_) return idle_cycle();
+    asleep_ = false;
+  }
+  if (!skip_idle || two_level_active_) {  // two_level_active reorders its lists every cycle
+    full_cycle();
+    return;
+  }
+  // The LDST unit's cycle changes state when an event is due or a request may leave the miss
+  // queue, or when it holds an instruction that is new (prepared this cycle) or whose access
+  // succeeds (a hit/miss/pending-hit or a written sector is counted) or that is not a global
+  // access retried after a reservation fail (shared memory, constant cache).
+  const bool ldst_due = ldst_->next_event_cycle() <= cycle_;
+  const bool ldst_held = !ldst_->dispatch_reg().empty();
+  const bool ldst_fresh = ldst_->issued != ldst_issued_seen_;
+  const idle_counts before = idle_snapshot();
+  const uint64_t acc0 = st_.l1_accesses + st_.l1_write_accesses + st_.smem_accesses;
+  progress_ = false;
+  full_cycle();
+  ldst_issued_seen_ = ldst_->issued;
+  if (progress_ || ldst_due) return;
+  idle_counts after = idle_snapshot();
+  if (ldst_held) {
+    const uint64_t fails = after.l1_fails[0] + after.l1_fails[1] + after.l1_fails[2];
+    const uint64_t fails0 = before.l1_fails[0] + before.l1_fails[1] + before.l1_fails[2];
+    if (ldst_fresh || fails == fails0 || st_.l1_accesses + st_.l1_write_accesses + st_.smem_accesses != acc0) return;
+  }
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) after.sched_stalls[i] -= before.sched_stalls[i];
+  after.dispatch_stalls -= before.dispatch_stalls;
+  for (unsigned i = 0; i < 3; ++i) after.l1_fails[i] -= before.l1_fails[i];
+  after.ldst_active -= before.ldst_active;
+  idle_delta_ = after;
+  asleep_ = true;
+}
+
+void sm_core::full_cycle() {
   writeback();
-  ex_->execute();
+  progress_ |= ex_->execute();
   read_operands();
   issue();
   fetch_decode();
+}
+
+// A cycle that repeats the last full one, which changed nothing but counters.
+void sm_core::idle_cycle() {
+  const idle_counts& d = idle_delta_;
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += d.sched_stalls[i];
+  ex_->dispatch_stalls += d.dispatch_stalls;
+  for (unsigned i = 0; i < 3; ++i) st_.l1_fails[i] += d.l1_fails[i];
+  ldst_->active_cycles += d.ldst_active;
+  ex_->idle_cycle();
+  issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
 }
 
 // Decode (GPGPU-Sim's shader_core_ctx::decode): the fetch buffer's warp gets its next one or two
 // instructions into its instruction buffer.
 void sm_core::decode() {
   if (fetch_buf_ < 0) return;
+  progress_ = true;
   warp_state& w = warps_[unsigned(fetch_buf_)];
   w.ibuf = unsigned(std::min<size_t>(2, w.prog->insts.size() - w.next));
   fetch_buf_ = -1;
@@ -529,6 +593,7 @@ void sm_core::fetch_decode() {
   const size_t k = std::min<size_t>(rounds, fetch_cands_.size());
   std::partial_sort(fetch_cands_.begin(), fetch_cands_.begin() + ptrdiff_t(k), fetch_cands_.end());
   for (size_t i = 0; i < k; ++i) {
+    progress_ = true;
     fetch_buf_ = int(fetch_cands_[i].second);
     last_fetched_ = fetch_cands_[i].second;
     if (i + 1 < rounds) decode();

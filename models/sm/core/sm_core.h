@@ -130,6 +130,12 @@ class sm_core {
   uint64_t issued() const { return st_.warp_insts; }
   // Called with (cta_index) when a CTA finishes.
   std::function<void(unsigned)> on_cta_done;
+  // Idle-cycle skip (on by default; gpu_sim::skip_idle_cycles): after a cycle in which nothing
+  // but counters changed (every warp waiting on the scoreboard or a barrier, pipelines empty, the
+  // LDST unit idle or retrying an access that failed for want of an MSHR), the following cycles
+  // only repeat those counts until the LDST unit has an event due or a CTA is launched. The
+  // statistics are the same either way (tests/sm/core_exact_test.cpp).
+  bool skip_idle = true;
   // Called when a warp issues an instruction (sampled Perfetto spans), may be empty.
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
 
@@ -162,6 +168,14 @@ class sm_core {
     unsigned cu, bank;
   };
 
+  // The counters a repeated idle cycle adds (see skip_idle).
+  struct idle_counts {
+    uint64_t sched_stalls[unsigned(stall_cause::n)] = {};
+    uint64_t dispatch_stalls = 0, l1_fails[3] = {}, ldst_active = 0;
+  };
+  idle_counts idle_snapshot() const;
+  void full_cycle();
+  void idle_cycle();
   void writeback();
   void read_operands();
   void collector_step();
@@ -211,6 +225,10 @@ class sm_core {
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
+  bool progress_ = false;          // the cycle changed state beyond counters (skip_idle)
+  bool asleep_ = false;            // repeating idle_delta_ until the LDST unit's next event
+  idle_counts idle_delta_;
+  uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the end of the last full cycle
   unsigned two_level_active_ = 0;  // 0: not two-level
   unsigned cta_limit_ = 0;         // CTAs of the running kernel per SM
 };
