@@ -173,6 +173,8 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     w.live = true;
     w.cta_slot = slot;
     w.prog = &t.warps[i];
+    w.insts = w.prog->insts.data();
+    w.size = w.prog->insts.size();
     w.age = age_++;
     const unsigned wi = slot * warps_per_cta_ + i;
     age_order_[wi % cfg_.num_sched].push_back(wi);
@@ -199,6 +201,7 @@ void sm_core::complete(const warp_inst& inst) {
     w.longop.reset(inst.dst[d]);
   }
   --w.pending;
+  w.sb_blocked = false;
   warp_maybe_done(inst.warp);
 }
 
@@ -331,7 +334,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
   unsigned issued = 0, prev_kind = ~0u;
   blocked = unsigned(stall_cause::idle);
   while (issued < cfg_.max_insn_issue_per_warp && !w.exited && !w.at_barrier) {
-    if (w.next >= w.prog->insts.size()) {  // trace without EXIT: the warp ends here
+    if (w.next >= w.size) {  // trace without EXIT: the warp ends here
       progress_ = true;
       w.exited = true;
       ++ctas_[w.cta_slot].exited;
@@ -340,7 +343,11 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       break;
     }
     if (w.ibuf == 0) break;  // instruction buffer empty: waiting for fetch/decode
-    const trace_inst& ti = w.prog->insts[w.next];
+    if (w.sb_blocked) {  // nothing wrote back since the scoreboard last refused this instruction
+      if (!issued) blocked = unsigned(stall_cause::scoreboard);
+      break;
+    }
+    const trace_inst& ti = w.insts[w.next];
     const op_class cls = ti.info.cls;
     // The unit it goes to: EXIT/BAR/NOP-class (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and
     // opcodes of a specialized unit the configuration does not enable go to the INT unit.
@@ -352,6 +359,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && w.reserved[ti.src[i]];
     for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && w.reserved[ti.dst[i]];
     if (hazard) {
+      w.sb_blocked = true;
       if (!issued) blocked = unsigned(stall_cause::scoreboard);
       break;
     }
@@ -476,7 +484,7 @@ bool sm_core::two_level_waiting(unsigned wi) const {
   const warp_state& w = warps_[wi];
   if (!w.live || w.exited || w.at_barrier) return true;
   if (w.ibuf == 0) return false;
-  const trace_inst& ti = w.prog->insts[w.next];
+  const trace_inst& ti = w.insts[w.next];
   for (int i = 0; i < ti.nsrc; ++i)
     if (!is_zero_reg(ti.src[i]) && w.longop.test(ti.src[i])) return true;
   return false;
@@ -570,7 +578,7 @@ void sm_core::decode() {
   if (fetch_buf_ < 0) return;
   progress_ = true;
   warp_state& w = warps_[unsigned(fetch_buf_)];
-  w.ibuf = unsigned(std::min<size_t>(2, w.prog->insts.size() - w.next));
+  w.ibuf = unsigned(std::min<size_t>(2, w.size - w.next));
   fetch_buf_ = -1;
 }
 
@@ -586,7 +594,7 @@ void sm_core::fetch_decode() {
   fetch_cands_.clear();
   for (unsigned wi : live_warps_) {
     const warp_state& w = warps_[wi];
-    if (w.exited || w.ibuf || w.next >= w.prog->insts.size()) continue;
+    if (w.exited || w.ibuf || w.next >= w.size) continue;
     fetch_cands_.push_back({(wi + n - last_fetched_ - 1) % n, wi});
   }
   const unsigned rounds = cfg_.inst_fetch_throughput;

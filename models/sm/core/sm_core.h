@@ -142,14 +142,20 @@ class sm_core {
  private:
   friend class ldst_unit;
   struct warp_state {
+    // The fields every issue scan reads come first (one cache line).
     bool live = false, exited = false, at_barrier = false;
+    // The instruction at `next` collides with a pending write (checkCollision): true until one of
+    // the warp's instructions writes back (only then can the scoreboard answer change).
+    bool sb_blocked = false;
     unsigned cta_slot = 0;
-    const trace_warp* prog = nullptr;
-    size_t next = 0;
-    unsigned ibuf = 0;          // decoded instructions ready to issue (instruction buffer)
+    unsigned ibuf = 0;     // decoded instructions ready to issue (instruction buffer)
     unsigned pending = 0;  // issued instructions not yet written back (the warp ends at 0 once exited)
-    std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
+    size_t next = 0;
+    size_t size = 0;       // prog->insts.size()
+    const trace_inst* insts = nullptr;  // prog->insts.data()
+    const trace_warp* prog = nullptr;
     uint64_t age = 0;      // launch order (GTO: oldest first)
+    std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
     std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
   };
   struct cta_state {
