@@ -201,7 +201,7 @@ void sm_core::complete(const warp_inst& inst) {
     w.longop.reset(inst.dst[d]);
   }
   --w.pending;
-  w.sb_blocked = false;
+  if (w.sb == sb_blocked) w.sb = sb_unknown;  // a collision may be gone; a clear answer stays clear
   warp_maybe_done(inst.warp);
 }
 
@@ -343,26 +343,33 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       break;
     }
     if (w.ibuf == 0) break;  // instruction buffer empty: waiting for fetch/decode
-    if (w.sb_blocked) {  // nothing wrote back since the scoreboard last refused this instruction
+    if (w.sb == sb_blocked) {  // nothing wrote back since the scoreboard last refused this instruction
       if (!issued) blocked = unsigned(stall_cause::scoreboard);
       break;
     }
+    if (w.sb == sb_unknown) {
+      const trace_inst& ti = w.insts[w.next];
+      const op_class cls = ti.info.cls;
+      // The unit it goes to: EXIT/BAR/NOP-class (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and
+      // opcodes of a specialized unit the configuration does not enable go to the INT unit.
+      w.unit = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
+      if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) break;
+      // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending
+      // write (RAW and WAW).
+      bool hazard = false;
+      for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && w.reserved[ti.src[i]];
+      for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && w.reserved[ti.dst[i]];
+      w.sb = hazard ? sb_blocked : sb_clear;
+      if (hazard) {
+        if (!issued) blocked = unsigned(stall_cause::scoreboard);
+        break;
+      }
+    } else if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) {
+      break;
+    }
+    const op_class unit = w.unit;
     const trace_inst& ti = w.insts[w.next];
     const op_class cls = ti.info.cls;
-    // The unit it goes to: EXIT/BAR/NOP-class (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and
-    // opcodes of a specialized unit the configuration does not enable go to the INT unit.
-    const op_class unit = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
-    if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(unit) == prev_kind) break;
-    // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending write
-    // (RAW and WAW).
-    bool hazard = false;
-    for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && w.reserved[ti.src[i]];
-    for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && w.reserved[ti.dst[i]];
-    if (hazard) {
-      w.sb_blocked = true;
-      if (!issued) blocked = unsigned(stall_cause::scoreboard);
-      break;
-    }
     register_set* port = id_oc_[unsigned(unit)];
     if (!port->has_free(cfg_.sub_core, sched)) {
       if (!issued) blocked = unsigned(stall_cause::pipeline);
@@ -400,6 +407,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     progress_ = true;
     ++w.next;
     --w.ibuf;
+    w.sb = sb_unknown;
     ++st_.warp_insts;
     st_.thread_insts += std::popcount(ti.mask);
     if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);

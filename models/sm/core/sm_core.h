@@ -141,12 +141,15 @@ class sm_core {
 
  private:
   friend class ldst_unit;
+  enum : uint8_t { sb_unknown, sb_blocked, sb_clear };
   struct warp_state {
     // The fields every issue scan reads come first (one cache line).
     bool live = false, exited = false, at_barrier = false;
-    // The instruction at `next` collides with a pending write (checkCollision): true until one of
-    // the warp's instructions writes back (only then can the scoreboard answer change).
-    bool sb_blocked = false;
+    // The scoreboard's answer for the instruction at `next` (checkCollision), kept until it can
+    // change: a collision until one of the warp's instructions writes back, no collision until
+    // the warp issues. `unit`: that instruction's unit, known once the answer is.
+    uint8_t sb = sb_unknown;
+    op_class unit = op_class::intp;
     unsigned cta_slot = 0;
     unsigned ibuf = 0;     // decoded instructions ready to issue (instruction buffer)
     unsigned pending = 0;  // issued instructions not yet written back (the warp ends at 0 once exited)
