@@ -63,6 +63,7 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
     l1 = own_l1_.get();
   }
   warps_.resize(cfg.max_threads_per_sm / 32);
+  wregs_.resize(warps_.size());
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
   last_issued_.assign(cfg.num_sched, -1);
@@ -170,6 +171,7 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
   for (unsigned i = 0; i < warps_per_cta_; ++i) {
     warp_state& w = warps_[slot * warps_per_cta_ + i];
     w = warp_state{};
+    wregs_[slot * warps_per_cta_ + i] = warp_regs{};
     w.live = true;
     w.cta_slot = slot;
     w.prog = &t.warps[i];
@@ -196,9 +198,10 @@ unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
 
 void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
+  warp_regs& r = wregs_[inst.warp];
   for (int d = 0; d < inst.ndst; ++d) {
-    if (!is_zero_reg(inst.dst[d])) --w.reserved[inst.dst[d]];
-    w.longop.reset(inst.dst[d]);
+    if (!is_zero_reg(inst.dst[d])) --r.reserved[inst.dst[d]];
+    r.longop.reset(inst.dst[d]);
   }
   --w.pending;
   if (w.sb == sb_blocked) w.sb = sb_unknown;  // a collision may be gone; a clear answer stays clear
@@ -357,8 +360,9 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending
       // write (RAW and WAW).
       bool hazard = false;
-      for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && w.reserved[ti.src[i]];
-      for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && w.reserved[ti.dst[i]];
+      const auto& reserved = wregs_[wi].reserved;
+      for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && reserved[ti.src[i]];
+      for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && reserved[ti.dst[i]];
       w.sb = hazard ? sb_blocked : sb_clear;
       if (hazard) {
         if (!issued) blocked = unsigned(stall_cause::scoreboard);
@@ -368,13 +372,13 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       break;
     }
     const op_class unit = w.unit;
-    const trace_inst& ti = w.insts[w.next];
-    const op_class cls = ti.info.cls;
     register_set* port = id_oc_[unsigned(unit)];
     if (!port->has_free(cfg_.sub_core, sched)) {
       if (!issued) blocked = unsigned(stall_cause::pipeline);
       break;
     }
+    const trace_inst& ti = w.insts[w.next];
+    const op_class cls = ti.info.cls;
     warp_inst in;
     in.valid = true;
     in.uid = ++uid_;
@@ -397,12 +401,12 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     if (ti.width) in.addrs = &ctas_[w.cta_slot].k->addresses[ti.addr_index];
     in.issue_cycle = cycle_;
     for (int i = 0; i < ti.ndst; ++i)
-      if (!is_zero_reg(ti.dst[i])) ++w.reserved[ti.dst[i]];
+      if (!is_zero_reg(ti.dst[i])) ++wregs_[wi].reserved[ti.dst[i]];
     ++w.pending;
     // Scoreboard::reserveRegisters marks the destinations of global/local loads as long operations.
     if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
       for (int i = 0; i < ti.ndst; ++i)
-        if (!is_zero_reg(ti.dst[i])) w.longop.set(ti.dst[i]);
+        if (!is_zero_reg(ti.dst[i])) wregs_[wi].longop.set(ti.dst[i]);
     port->move_in(cfg_.sub_core, sched, in);
     progress_ = true;
     ++w.next;
@@ -494,7 +498,7 @@ bool sm_core::two_level_waiting(unsigned wi) const {
   if (w.ibuf == 0) return false;
   const trace_inst& ti = w.insts[w.next];
   for (int i = 0; i < ti.nsrc; ++i)
-    if (!is_zero_reg(ti.src[i]) && w.longop.test(ti.src[i])) return true;
+    if (!is_zero_reg(ti.src[i]) && wregs_[wi].longop.test(ti.src[i])) return true;
   return false;
 }
 

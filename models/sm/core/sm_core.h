@@ -158,8 +158,11 @@ class sm_core {
     const trace_inst* insts = nullptr;  // prog->insts.data()
     const trace_warp* prog = nullptr;
     uint64_t age = 0;      // launch order (GTO: oldest first)
-    std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
+  };
+  // Per warp slot, apart from warp_state so that issue scans touch little memory.
+  struct warp_regs {
     std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
+    std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
   };
   struct cta_state {
     bool live = false;
@@ -205,6 +208,7 @@ class sm_core {
   mem_port* mem_;
   uint64_t cycle_ = 0, uid_ = 0, age_ = 0, mem_base_ = 0;
   std::vector<warp_state> warps_;
+  std::vector<warp_regs> wregs_;
   std::vector<cta_state> ctas_;
   unsigned live_ctas_ = 0, warps_per_cta_ = 0;
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
