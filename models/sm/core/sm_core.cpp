@@ -67,6 +67,8 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
   last_issued_.assign(cfg.num_sched, -1);
+  sched_dirty_.assign(cfg.num_sched, 1);
+  sched_cause_.assign(cfg.num_sched, 0);
   last_fetched_ = 0;  // as GPGPU-Sim's create_front_pipeline: the first fetch scans from warp 1
   for (unsigned w = 0; w < warps_.size(); ++w) sched_warps_[w % cfg.num_sched].push_back(w);
   age_order_.resize(cfg.num_sched);
@@ -184,6 +186,7 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
   }
   ++live_ctas_;
   asleep_ = false;
+  std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
 }
 
 unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
@@ -204,6 +207,7 @@ void sm_core::complete(const warp_inst& inst) {
     r.longop.reset(inst.dst[d]);
   }
   --w.pending;
+  sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
   if (w.sb == sb_blocked) w.sb = sb_unknown;  // a collision may be gone; a clear answer stays clear
   warp_maybe_done(inst.warp);
 }
@@ -212,6 +216,7 @@ void sm_core::warp_maybe_done(unsigned wi) {
   warp_state& w = warps_[wi];
   if (!w.live || !w.exited || w.pending) return;
   w.live = false;
+  std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
   auto& ord = age_order_[wi % cfg_.num_sched];
   ord.erase(std::find(ord.begin(), ord.end(), wi));
   live_warps_.erase(std::find(live_warps_.begin(), live_warps_.end(), wi));
@@ -307,6 +312,7 @@ void sm_core::collector_step() {
       w->clear();
       progress = true;
       progress_ = true;
+      std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);  // an issue port slot is free
     }
   }
   // process_banks: the write allocations last one step
@@ -327,6 +333,7 @@ void sm_core::release_barrier_if_complete(unsigned slot) {
   if (!c.at_barrier || c.at_barrier < c.warps - c.exited) return;
   c.at_barrier = 0;
   for (unsigned i = 0; i < c.warps; ++i) warps_[slot * warps_per_cta_ + i].at_barrier = false;
+  std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
 }
 
 // Issues up to max_insn_issue_per_warp instructions of warp w (GPGPU-Sim's scheduler_unit::cycle
@@ -339,6 +346,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
   while (issued < cfg_.max_insn_issue_per_warp && !w.exited && !w.at_barrier) {
     if (w.next >= w.size) {  // trace without EXIT: the warp ends here
       progress_ = true;
+      std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
       w.exited = true;
       ++ctas_[w.cta_slot].exited;
       release_barrier_if_complete(w.cta_slot);
@@ -436,6 +444,10 @@ void sm_core::issue() {
   const unsigned nsched = unsigned(sched_warps_.size());
   for (unsigned i = 0; i < nsched; ++i) {
     const unsigned s = (issue_prio_ + i) % nsched;
+    if (!sched_dirty_[s]) {  // nothing it looks at changed since it last failed to issue
+      ++st_.sched_stalls[sched_cause_[s]];
+      continue;
+    }
     const auto& mine = sched_warps_[s];
     const unsigned n = unsigned(mine.size());
     bool any_sb = false, any_pipe = false, any_bar = false, done = false;
@@ -483,6 +495,8 @@ void sm_core::issue() {
       stall_cause c = any_sb ? stall_cause::scoreboard : any_pipe ? stall_cause::pipeline
                       : any_bar ? stall_cause::barrier : stall_cause::idle;
       ++st_.sched_stalls[unsigned(c)];
+      sched_cause_[s] = uint8_t(c);
+      sched_dirty_[s] = two_level_active_ != 0;  // two-level reorders its lists every cycle
     }
   }
   issue_prio_ = (issue_prio_ + 1) % nsched;
@@ -591,6 +605,7 @@ void sm_core::decode() {
   progress_ = true;
   warp_state& w = warps_[unsigned(fetch_buf_)];
   w.ibuf = unsigned(std::min<size_t>(2, w.size - w.next));
+  sched_dirty_[unsigned(fetch_buf_) % sched_dirty_.size()] = 1;
   fetch_buf_ = -1;
 }
 

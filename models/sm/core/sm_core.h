@@ -213,6 +213,10 @@ class sm_core {
   unsigned live_ctas_ = 0, warps_per_cta_ = 0;
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
   std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
+  // Per scheduler: 0 when nothing it looks at (its warps' scoreboard answers, instruction
+  // buffers, barriers, liveness, the issue ports) changed since it last failed to issue, so it
+  // fails again for the same cause (sched_cause_) without a scan.
+  std::vector<uint8_t> sched_dirty_, sched_cause_;
   unsigned last_fetched_ = 0;  // GPGPU-Sim's m_last_warp_fetched (0 at start: the first fetch scans from warp 1)
   int fetch_buf_ = -1;         // warp whose fetch waits in the fetch buffer for decode (-1: empty)
   unsigned issue_prio_ = 0;    // scheduler that runs first this cycle (rotates every cycle)
