@@ -15,19 +15,16 @@ const char* op_class_name(op_class c) {
 
 // ---- register_set ----------------------------------------------------------------------------
 
-bool register_set::has_free() const {
-  return std::any_of(regs_.begin(), regs_.end(), [](const warp_inst& w) { return w.empty(); });
-}
+bool register_set::has_free() const { return used_ < regs_.size(); }
 bool register_set::has_free(bool sub_core, unsigned slot) const {
   return sub_core ? regs_[slot % regs_.size()].empty() : has_free();
 }
-bool register_set::has_ready() const {
-  return std::any_of(regs_.begin(), regs_.end(), [](const warp_inst& w) { return !w.empty(); });
-}
+bool register_set::has_ready() const { return used_ != 0; }
 bool register_set::has_ready(bool sub_core, unsigned slot) const {
   return sub_core ? !regs_[slot % regs_.size()].empty() : has_ready();
 }
 warp_inst* register_set::get_ready() {
+  if (!used_) return nullptr;
   warp_inst* best = nullptr;
   for (auto& w : regs_)
     if (!w.empty() && (!best || w.uid < best->uid)) best = &w;
@@ -43,6 +40,7 @@ void register_set::move_in(warp_inst& src) {
     if (w.empty()) {
       w = src;
       src.clear();
+      ++used_;
       return;
     }
   throw std::logic_error("register set " + name_ + " full on move_in");
@@ -53,26 +51,24 @@ void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
   if (!w.empty()) throw std::logic_error("register set " + name_ + " slot busy on move_in");
   w = src;
   src.clear();
+  ++used_;
 }
 void register_set::move_out_to(warp_inst& dst) {
   warp_inst* r = get_ready();
   dst = *r;
-  r->clear();
+  clear_slot(*r);
 }
 void register_set::move_out_to(bool sub_core, unsigned slot, warp_inst& dst) {
   warp_inst* r = get_ready(sub_core, slot);
   dst = *r;
-  r->clear();
-}
-unsigned register_set::occupancy() const {
-  return unsigned(std::count_if(regs_.begin(), regs_.end(), [](const warp_inst& w) { return !w.empty(); }));
+  clear_slot(*r);
 }
 
 // ---- units -----------------------------------------------------------------------------------
 
 void simd_function_unit::issue(register_set& source, warp_inst& ready) {
   dispatch_reg_ = ready;
-  ready.clear();
+  source.clear_slot(ready);
   occupied_.set(dispatch_reg_.latency);
   ++issued;
 }

@@ -82,11 +82,20 @@ class register_set {
   // Moves the oldest ready instruction into `dst` (which must be empty).
   void move_out_to(warp_inst& dst);
   void move_out_to(bool sub_core, unsigned slot, warp_inst& dst);
-  unsigned occupancy() const;
+  // Empties an occupied slot of this set (from get_ready or slot()); slots are emptied only
+  // through the set, which counts its occupied slots.
+  void clear_slot(warp_inst& w) {
+    w.clear();
+    --used_;
+  }
+  unsigned occupancy() const { return used_; }
+  bool empty() const { return used_ == 0; }
   const std::string& name() const { return name_; }
+  const warp_inst& slot(unsigned i) const { return regs_[i]; }
   warp_inst& slot(unsigned i) { return regs_[i]; }
 
  private:
+  unsigned used_ = 0;
   std::vector<warp_inst> regs_;
   std::string name_;
 };

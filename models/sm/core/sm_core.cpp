@@ -232,11 +232,12 @@ void sm_core::warp_maybe_done(unsigned wi) {
 
 void sm_core::writeback() {
   register_set& wb = ex_->ex_wb();
+  if (wb.empty()) return;
   for (unsigned s = 0; s < wb.size(); ++s) {
     warp_inst& w = wb.slot(s);
     if (w.empty()) continue;
     warp_inst done = w;
-    w.clear();
+    wb.clear_slot(w);
     progress_ = true;
     // opndcoll_rfu_t::writeback: each destination's bank is allocated for the write, so the
     // first operand-collector step of this cycle cannot read from it (writes have priority).
@@ -309,7 +310,7 @@ void sm_core::collector_step() {
         reads_.push_back({cu, bank_of(r, w->warp, w->sched)});
         ++c.pending_reads;
       }
-      w->clear();
+      in->clear_slot(*w);
       progress = true;
       progress_ = true;
       std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);  // an issue port slot is free
