@@ -185,7 +185,7 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     live_warps_.push_back(wi);
   }
   ++live_ctas_;
-  asleep_ = false;
+  core_asleep_ = false;
   std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
 }
 
@@ -207,6 +207,7 @@ void sm_core::complete(const warp_inst& inst) {
     r.longop.reset(inst.dst[d]);
   }
   --w.pending;
+  progress_ = true;
   sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
   if (w.sb == sb_blocked) w.sb = sb_unknown;  // a collision may be gone; a clear answer stays clear
   warp_maybe_done(inst.warp);
@@ -538,46 +539,70 @@ sm_core::idle_counts sm_core::idle_snapshot() const {
   c.dispatch_stalls = ex_->dispatch_stalls;
   std::copy(std::begin(st_.l1_fails), std::end(st_.l1_fails), c.l1_fails);
   c.ldst_active = ldst_->active_cycles;
+  c.l1_made = st_.l1_accesses + st_.l1_write_accesses + st_.smem_accesses;
   return c;
 }
 
+// Idle-cycle skip. The core (everything but the LDST unit) sleeps after a cycle in which it
+// changed nothing but counters: no writeback, no pipelined unit busy, no issue into any unit,
+// no operand-collector work, no scheduler issue, no fetch or decode, no instruction completed.
+// While it sleeps its cycles repeat those counts (the schedulers' stall causes) until the LDST
+// unit completes an instruction or takes a new one from its issue port, or a CTA arrives. The
+// LDST unit sleeps too when its cycle changed nothing but counters: no event due, no request
+// ready to leave the miss queue, and either no instruction or one it had already prepared whose
+// global access failed again for want of an MSHR or miss-queue entry (nothing counted as made).
+// Then its cycles repeat those counts until its next event; otherwise it runs alone.
 void sm_core::cycle() {
   ++cycle_;
   if (!active()) return;  // every warp done means nothing is in flight
   ++st_.active_cycles;
-  if (asleep_) {
-    if (ldst_->next_event_cycle() > cycle_) return idle_cycle();
-    asleep_ = false;
-  }
   if (!skip_idle || two_level_active_) {  // two_level_active reorders its lists every cycle
     full_cycle();
     return;
   }
-  // The LDST unit's cycle changes state when an event is due or a request may leave the miss
-  // queue, or when it holds an instruction that is new (prepared this cycle) or whose access
-  // succeeds (a hit/miss/pending-hit or a written sector is counted) or that is not a global
-  // access retried after a reservation fail (shared memory, constant cache).
-  const bool ldst_due = ldst_->next_event_cycle() <= cycle_;
+  const uint64_t next_event = ldst_->next_event_cycle();
+  if (core_asleep_ && ldst_asleep_ && next_event > cycle_) return idle_cycle();
+  const bool ldst_due = next_event <= cycle_;
   const bool ldst_held = !ldst_->dispatch_reg().empty();
+  // An instruction issued into the LDST unit last cycle is prepared in this one.
   const bool ldst_fresh = ldst_->issued != ldst_issued_seen_;
-  const idle_counts before = idle_snapshot();
-  const uint64_t acc0 = st_.l1_accesses + st_.l1_write_accesses + st_.smem_accesses;
-  progress_ = false;
-  full_cycle();
   ldst_issued_seen_ = ldst_->issued;
-  if (progress_ || ldst_due) return;
-  idle_counts after = idle_snapshot();
-  if (ldst_held) {
-    const uint64_t fails = after.l1_fails[0] + after.l1_fails[1] + after.l1_fails[2];
-    const uint64_t fails0 = before.l1_fails[0] + before.l1_fails[1] + before.l1_fails[2];
-    if (ldst_fresh || fails == fails0 || st_.l1_accesses + st_.l1_write_accesses + st_.smem_accesses != acc0) return;
+  const idle_counts before = idle_snapshot();
+  progress_ = false;
+  if (core_asleep_) {
+    // The LDST unit alone (the other units are idle with empty issue ports).
+    const bool moved = ex_->execute();
+    if (!moved && !progress_) {
+      for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
+      issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
+      end_ldst_cycle(before, ldst_due, ldst_held, ldst_fresh);
+      return;
+    }
+    core_asleep_ = false;
+    progress_ = true;
+  } else {
+    writeback();
+    progress_ |= ex_->execute();
   }
-  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) after.sched_stalls[i] -= before.sched_stalls[i];
-  after.dispatch_stalls -= before.dispatch_stalls;
-  for (unsigned i = 0; i < 3; ++i) after.l1_fails[i] -= before.l1_fails[i];
-  after.ldst_active -= before.ldst_active;
-  idle_delta_ = after;
-  asleep_ = true;
+  read_operands();
+  issue();
+  fetch_decode();
+  core_asleep_ = !progress_;
+  if (core_asleep_)
+    for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) core_delta_[i] = st_.sched_stalls[i] - before.sched_stalls[i];
+  end_ldst_cycle(before, ldst_due, ldst_held, ldst_fresh);
+}
+
+void sm_core::end_ldst_cycle(const idle_counts& before, bool due, bool held, bool fresh) {
+  const idle_counts after = idle_snapshot();
+  const uint64_t fails = after.l1_fails[0] + after.l1_fails[1] + after.l1_fails[2];
+  const uint64_t fails0 = before.l1_fails[0] + before.l1_fails[1] + before.l1_fails[2];
+  ldst_asleep_ = !due && !fresh && after.l1_made == before.l1_made && (!held || fails != fails0) &&
+                 ldst_->issued == ldst_issued_seen_;
+  if (!ldst_asleep_) return;
+  ldst_delta_.dispatch_stalls = after.dispatch_stalls - before.dispatch_stalls;
+  for (unsigned i = 0; i < 3; ++i) ldst_delta_.l1_fails[i] = after.l1_fails[i] - before.l1_fails[i];
+  ldst_delta_.ldst_active = after.ldst_active - before.ldst_active;
 }
 
 void sm_core::full_cycle() {
@@ -588,13 +613,12 @@ void sm_core::full_cycle() {
   fetch_decode();
 }
 
-// A cycle that repeats the last full one, which changed nothing but counters.
+// A cycle that repeats the last one of the sleeping core and LDST unit: counters only.
 void sm_core::idle_cycle() {
-  const idle_counts& d = idle_delta_;
-  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += d.sched_stalls[i];
-  ex_->dispatch_stalls += d.dispatch_stalls;
-  for (unsigned i = 0; i < 3; ++i) st_.l1_fails[i] += d.l1_fails[i];
-  ldst_->active_cycles += d.ldst_active;
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
+  ex_->dispatch_stalls += ldst_delta_.dispatch_stalls;
+  for (unsigned i = 0; i < 3; ++i) st_.l1_fails[i] += ldst_delta_.l1_fails[i];
+  ldst_->active_cycles += ldst_delta_.ldst_active;
   ex_->idle_cycle();
   issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
 }

@@ -184,9 +184,11 @@ class sm_core {
   struct idle_counts {
     uint64_t sched_stalls[unsigned(stall_cause::n)] = {};
     uint64_t dispatch_stalls = 0, l1_fails[3] = {}, ldst_active = 0;
+    uint64_t l1_made = 0;  // L1 accesses, written sectors and shared accesses made (snapshot only)
   };
   idle_counts idle_snapshot() const;
   void full_cycle();
+  void end_ldst_cycle(const idle_counts& before, bool due, bool held, bool fresh);
   void idle_cycle();
   void writeback();
   void read_operands();
@@ -243,9 +245,11 @@ class sm_core {
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
   bool progress_ = false;          // the cycle changed state beyond counters (skip_idle)
-  bool asleep_ = false;            // repeating idle_delta_ until the LDST unit's next event
-  idle_counts idle_delta_;
-  uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the end of the last full cycle
+  bool core_asleep_ = false;       // the core repeats core_delta_ (see cycle())
+  bool ldst_asleep_ = false;       // the LDST unit repeats ldst_delta_ until its next event
+  uint64_t core_delta_[unsigned(stall_cause::n)] = {};
+  idle_counts ldst_delta_;
+  uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the start of the last evaluated cycle
   unsigned two_level_active_ = 0;  // 0: not two-level
   unsigned cta_limit_ = 0;         // CTAs of the running kernel per SM
 };
