@@ -15,42 +15,33 @@ const char* op_class_name(op_class c) {
 
 // ---- register_set ----------------------------------------------------------------------------
 
-bool register_set::has_free() const { return used_ < regs_.size(); }
-bool register_set::has_free(bool sub_core, unsigned slot) const {
-  return sub_core ? regs_[slot % regs_.size()].empty() : has_free();
-}
-bool register_set::has_ready() const { return used_ != 0; }
-bool register_set::has_ready(bool sub_core, unsigned slot) const {
-  return sub_core ? !regs_[slot % regs_.size()].empty() : has_ready();
+register_set::register_set(unsigned width, std::string name) : regs_(width), name_(std::move(name)) {
+  if (width == 0 || width > 64) throw std::invalid_argument("register set " + name_ + ": width must be 1-64");
 }
 warp_inst* register_set::get_ready() {
-  if (!used_) return nullptr;
   warp_inst* best = nullptr;
-  for (auto& w : regs_)
-    if (!w.empty() && (!best || w.uid < best->uid)) best = &w;
+  for (uint64_t m = mask_; m; m &= m - 1) {
+    warp_inst& w = regs_[unsigned(__builtin_ctzll(m))];
+    if (!best || w.uid < best->uid) best = &w;
+  }
   return best;
 }
-warp_inst* register_set::get_ready(bool sub_core, unsigned slot) {
-  if (!sub_core) return get_ready();
-  warp_inst& w = regs_[slot % regs_.size()];
-  return w.empty() ? nullptr : &w;
-}
 void register_set::move_in(warp_inst& src) {
-  for (auto& w : regs_)
-    if (w.empty()) {
-      w = src;
-      src.clear();
-      ++used_;
-      return;
-    }
-  throw std::logic_error("register set " + name_ + " full on move_in");
+  const uint64_t free = ~mask_ & (regs_.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << regs_.size()) - 1);
+  if (!free) throw std::logic_error("register set " + name_ + " full on move_in");
+  const unsigned i = unsigned(__builtin_ctzll(free));
+  regs_[i] = src;
+  src.clear();
+  mask_ |= uint64_t(1) << i;
+  ++used_;
 }
 void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
   if (!sub_core) return move_in(src);
-  warp_inst& w = regs_[slot % regs_.size()];
-  if (!w.empty()) throw std::logic_error("register set " + name_ + " slot busy on move_in");
-  w = src;
+  const unsigned i = slot % unsigned(regs_.size());
+  if (mask_ >> i & 1) throw std::logic_error("register set " + name_ + " slot busy on move_in");
+  regs_[i] = src;
   src.clear();
+  mask_ |= uint64_t(1) << i;
   ++used_;
 }
 void register_set::move_out_to(warp_inst& dst) {

@@ -67,15 +67,24 @@ struct warp_inst {
 // A pipeline register set (ID_OC_*, OC_EX_*, EX_WB) of `width` slots.
 class register_set {
  public:
-  explicit register_set(unsigned width = 1, std::string name = "") : regs_(width), name_(std::move(name)) {}
+  // width: 1-64 (-gpgpu_pipeline_widths).
+  explicit register_set(unsigned width = 1, std::string name = "");
   unsigned size() const { return unsigned(regs_.size()); }
-  bool has_free() const;
-  bool has_free(bool sub_core, unsigned slot) const;
-  bool has_ready() const;
-  bool has_ready(bool sub_core, unsigned slot) const;
+  bool has_free() const { return used_ < regs_.size(); }
+  bool has_free(bool sub_core, unsigned slot) const {
+    return sub_core ? !(mask_ >> (slot % regs_.size()) & 1) : has_free();
+  }
+  bool has_ready() const { return used_ != 0; }
+  bool has_ready(bool sub_core, unsigned slot) const {
+    return sub_core ? (mask_ >> (slot % regs_.size()) & 1) != 0 : has_ready();
+  }
   // Oldest (lowest uid) occupied slot, or nullptr; with sub_core only `slot`.
   warp_inst* get_ready();
-  warp_inst* get_ready(bool sub_core, unsigned slot);
+  warp_inst* get_ready(bool sub_core, unsigned slot) {
+    if (!sub_core) return get_ready();
+    const unsigned i = slot % unsigned(regs_.size());
+    return mask_ >> i & 1 ? &regs_[i] : nullptr;
+  }
   // Moves `src` into a free slot (the given slot in sub-core mode); src is emptied.
   void move_in(warp_inst& src);
   void move_in(bool sub_core, unsigned slot, warp_inst& src);
@@ -86,6 +95,7 @@ class register_set {
   // through the set, which counts its occupied slots.
   void clear_slot(warp_inst& w) {
     w.clear();
+    mask_ &= ~(uint64_t(1) << (&w - regs_.data()));
     --used_;
   }
   unsigned occupancy() const { return used_; }
@@ -95,6 +105,9 @@ class register_set {
   warp_inst& slot(unsigned i) { return regs_[i]; }
 
  private:
+  // Occupied slots (bit i: regs_[i]) and their count: empty sets and slots answer without
+  // touching the instructions.
+  uint64_t mask_ = 0;
   unsigned used_ = 0;
   std::vector<warp_inst> regs_;
   std::string name_;
