@@ -63,6 +63,7 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
     l1 = own_l1_.get();
   }
   warps_.resize(cfg.max_threads_per_sm / 32);
+  fetchable_.assign((warps_.size() + 63) / 64, 0);
   wregs_.resize(warps_.size());
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
@@ -183,6 +184,7 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     const unsigned wi = slot * warps_per_cta_ + i;
     age_order_[wi % cfg_.num_sched].push_back(wi);
     live_warps_.push_back(wi);
+    refresh_fetchable(wi);
   }
   ++live_ctas_;
   core_asleep_ = false;
@@ -217,6 +219,7 @@ void sm_core::warp_maybe_done(unsigned wi) {
   warp_state& w = warps_[wi];
   if (!w.live || !w.exited || w.pending) return;
   w.live = false;
+  refresh_fetchable(wi);
   std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
   auto& ord = age_order_[wi % cfg_.num_sched];
   ord.erase(std::find(ord.begin(), ord.end(), wi));
@@ -437,6 +440,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       release_barrier_if_complete(w.cta_slot);
     }
   }
+  refresh_fetchable(wi);
   if (issued) blocked = unsigned(stall_cause::n);
   return issued > 0;
 }
@@ -630,6 +634,7 @@ void sm_core::decode() {
   progress_ = true;
   warp_state& w = warps_[unsigned(fetch_buf_)];
   w.ibuf = unsigned(std::min<size_t>(2, w.size - w.next));
+  refresh_fetchable(unsigned(fetch_buf_));
   sched_dirty_[unsigned(fetch_buf_) % sched_dirty_.size()] = 1;
   fetch_buf_ = -1;
 }
@@ -642,22 +647,40 @@ void sm_core::decode() {
 // 0..T-2 can issue in the next cycle; the one fetched in the last round is decoded the next cycle.
 void sm_core::fetch_decode() {
   decode();
+  // The candidates (fetchable_) in round-robin order from the warp after the last fetched.
   const unsigned n = unsigned(warps_.size());
-  fetch_cands_.clear();
-  for (unsigned wi : live_warps_) {
-    const warp_state& w = warps_[wi];
-    if (w.exited || w.ibuf || w.next >= w.size) continue;
-    fetch_cands_.push_back({(wi + n - last_fetched_ - 1) % n, wi});
-  }
   const unsigned rounds = cfg_.inst_fetch_throughput;
-  const size_t k = std::min<size_t>(rounds, fetch_cands_.size());
-  std::partial_sort(fetch_cands_.begin(), fetch_cands_.begin() + ptrdiff_t(k), fetch_cands_.end());
-  for (size_t i = 0; i < k; ++i) {
+  fetch_cands_.clear();
+  const unsigned start = (last_fetched_ + 1) % n;
+  auto scan = [&](unsigned from, unsigned to) {  // set bits in [from, to), ascending
+    for (unsigned i = from; i < to && fetch_cands_.size() < rounds;) {
+      const unsigned word = i / 64, bit = i % 64;
+      uint64_t m = fetchable_[word] >> bit;
+      if (!m) {
+        i = (word + 1) * 64;
+        continue;
+      }
+      i += unsigned(__builtin_ctzll(m));
+      if (i < to) fetch_cands_.push_back({0, i});
+      ++i;
+    }
+  };
+  scan(start, n);
+  scan(0, start);
+  for (size_t i = 0; i < fetch_cands_.size(); ++i) {
     progress_ = true;
     fetch_buf_ = int(fetch_cands_[i].second);
     last_fetched_ = fetch_cands_[i].second;
     if (i + 1 < rounds) decode();
   }
+}
+
+// fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left.
+void sm_core::refresh_fetchable(unsigned wi) {
+  const warp_state& w = warps_[wi];
+  const uint64_t bit = uint64_t(1) << (wi % 64);
+  if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size) fetchable_[wi / 64] |= bit;
+  else fetchable_[wi / 64] &= ~bit;
 }
 
 sm_stats sm_core::stats() const {

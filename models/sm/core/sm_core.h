@@ -194,6 +194,7 @@ class sm_core {
   void read_operands();
   void collector_step();
   void fetch_decode();
+  void refresh_fetchable(unsigned wi);
   void decode();
   void release_barrier_if_complete(unsigned cta_slot);
   void issue();
@@ -225,7 +226,8 @@ class sm_core {
   std::vector<std::pair<unsigned, unsigned>> fetch_cands_;  // scratch: (round-robin distance, warp)
   // Per scheduler: live warps, oldest first (GTO).
   std::vector<std::vector<unsigned>> age_order_;
-  std::vector<unsigned> live_warps_;              // all live warps (fetch/decode scan)
+  std::vector<unsigned> live_warps_;              // all live warps
+  std::vector<uint64_t> fetchable_;  // bit per warp slot: a fetch candidate (refresh_fetchable)
   // two_level_active: per scheduler the active list (GPGPU-Sim's m_next_cycle_prioritized_warps)
   // and the pending queue, over all the scheduler's warp slots, live or not.
   std::vector<std::vector<unsigned>> tl_active_;
