@@ -6,19 +6,17 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 #include "gpuvp/config.h"
 #include "gpuvp/host.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
+#include "gpuvp/tool_args.h"
 #include "gpuvp/trace.h"
 #include "run_control.h"
 #include "sha256.h"
 #include "sweep.h"
-
-namespace po = boost::program_options;
 
 namespace gpuvp {
 
@@ -56,24 +54,21 @@ struct common_options {
   bool quiet = false;
 };
 
-po::options_description platform_options(common_options& o) {
-  po::options_description d("options");
-  d.add_options()
-      ("platform", po::value(&o.platform), "embedded platform: default, or one listed by --help (e.g. agx); without it: the one the workload's kind names (AGX scenarios: agx), else default")
-      ("config", po::value(&o.configs)->composing(), "YAML configuration file (repeatable)")
-      ("set", po::value(&o.sets)->composing(), "override one parameter: path=value (repeatable)")
-      ("workload", po::value(&o.workload), "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic")
-      ("stats", po::value(&o.stats), "write statistics as JSON to this file")
-      ("trace", po::value(&o.trace), "write a Chrome trace-event JSON (Perfetto) to this file")
-      ("vcd", po::value(&o.vcd), "write interrupt signals as VCD to this file (.vcd is appended)")
-      ("rtl-trace", po::value(&o.rtl_trace), "write FST waveforms of the RTL blocks to this file (same as --set rtl.trace=F)")
-      ("quantum", po::value(&o.quantum), "global quantum (same as --set platform.quantum=T)")
-      ("time-limit", po::value(&o.time_limit), "simulated time limit (same as --set platform.time_limit=T); reaching it is exit 1")
-      ("wall-limit", po::value(&o.wall_limit), "wall-clock limit (e.g. 30 s; a bare number is seconds); reaching it is exit 1; default off")
-      ("log", po::value(&o.logs)->composing(), "log level: LEVEL or MODULE=LEVEL (error, warning, info, debug)")
-      ("quiet,q", po::bool_switch(&o.quiet), "print no report")
-      ("help,h", "show this help");
-  return d;
+// The options of run, qtest and config dump.
+void platform_options(tool_args& a, common_options& o) {
+  a.text("platform", o.platform, "NAME", "embedded platform: default, or one listed by --help (e.g. agx); without it: the one the workload's kind names (AGX scenarios: agx), else default")
+      .texts("config", o.configs, "FILE", "YAML configuration file")
+      .texts("set", o.sets, "PATH=VALUE", "override one parameter")
+      .text("workload", o.workload, "W", "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic")
+      .text("stats", o.stats, "FILE", "write statistics as JSON to this file")
+      .text("trace", o.trace, "FILE", "write a Chrome trace-event JSON (Perfetto) to this file")
+      .text("vcd", o.vcd, "FILE", "write interrupt signals as VCD to this file (.vcd is appended)")
+      .text("rtl-trace", o.rtl_trace, "FILE", "write FST waveforms of the RTL blocks to this file (same as --set rtl.trace=F)")
+      .text("quantum", o.quantum, "T", "global quantum (same as --set platform.quantum=T)")
+      .text("time-limit", o.time_limit, "T", "simulated time limit (same as --set platform.time_limit=T); reaching it is exit 1")
+      .text("wall-limit", o.wall_limit, "T", "wall-clock limit (e.g. 30 s; a bare number is seconds); reaching it is exit 1; default off")
+      .texts("log", o.logs, "LEVEL", "log level: LEVEL or MODULE=LEVEL (error, warning, info, debug)")
+      .flag("quiet,q", o.quiet, "print no report");
 }
 
 // The workload a run uses: a file, an embedded workload, or none (the traffic platform).
@@ -188,22 +183,19 @@ const char* signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGT
 
 int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err, bool qtest_mode) {
   common_options o;
-  auto desc = platform_options(o);
-  if (qtest_mode) desc.add_options()("script", po::value(&o.script), "qtest script file instead of stdin");
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    out << "usage: gpuvp " << (qtest_mode ? "qtest" : "run") << " [options]\n" << desc;
-    return exit_ok;
-  }
+  tool_args args(qtest_mode ? "qtest" : "run", "[options]",
+                 qtest_mode ? "Serves QEMU's qtest protocol on standard input (or --script FILE) (docs/qtest.md)."
+                            : "Runs a workload on the platform (default: the embedded platform and workload).");
+  platform_options(args, o);
+  if (qtest_mode) args.text("script", o.script, "FILE", "qtest script file instead of stdin");
+  if (int rc = args.parse(argc, argv, out, err); rc >= 0) return rc;
   // Output files first: a run must not end with its results unwritable.
-  if (vm.count("stats")) check_output_file(o.stats, "statistics file (--stats)");
-  if (vm.count("trace")) check_output_file(o.trace, "trace file (--trace)");
-  if (vm.count("vcd")) check_output_file(o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd", "VCD file (--vcd)");
-  if (qtest_mode && vm.count("script")) check_input_file(o.script, "qtest script (--script)");
+  if (args.given("stats")) check_output_file(o.stats, "statistics file (--stats)");
+  if (args.given("trace")) check_output_file(o.trace, "trace file (--trace)");
+  if (args.given("vcd")) check_output_file(o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd", "VCD file (--vcd)");
+  if (qtest_mode && args.given("script")) check_input_file(o.script, "qtest script (--script)");
   run_limits limits;
-  if (vm.count("wall-limit")) limits.wall_limit = parse_wall_limit(o.wall_limit);
+  if (args.given("wall-limit")) limits.wall_limit = parse_wall_limit(o.wall_limit);
   const workload_choice choice = configure(o, qtest_mode);
   platform p;
   std::unique_ptr<workload> w = qtest_mode ? nullptr : choice.load();  // qtest drives the platform itself
@@ -212,7 +204,7 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
 
   std::ifstream script;
   if (qtest_mode) {
-    if (vm.count("script")) {
+    if (args.given("script")) {
       script.open(o.script);
       if (!script) throw config_error(o.script + ": cannot open qtest script");
       p.host_initiator().run_qtest(script, out, o.script, &err);
@@ -311,21 +303,20 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
 }
 
 int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  if (argc < 2 || std::string(argv[1]) != "dump") {
-    err << "usage: gpuvp config dump [--platform P] [--config F] [--set k=v] [--workload W] [--describe]\n";
-    return exit_usage;
-  }
   common_options o;
   bool describe = false;
-  auto desc = platform_options(o);
-  desc.add_options()("describe", po::bool_switch(&describe), "add each parameter's description as a comment");
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc - 1, argv + 1).options(desc).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    out << "usage: gpuvp config dump [options]\n" << desc;
-    return exit_ok;
+  tool_args args("config dump", "[options]", "Prints the effective configuration as YAML (docs/configuration.md).");
+  platform_options(args, o);
+  args.flag("describe", describe, "add each parameter's description as a comment");
+  if (argc < 2 || std::string(argv[1]) != "dump") {
+    const std::string a = argc < 2 ? "" : argv[1];
+    if (a == "--help" || a == "-h") {
+      out << args.help_text();
+      return exit_ok;
+    }
+    return tool_args("config", "dump [options]").usage_error(a.empty() ? "missing the subcommand" : "unknown subcommand '" + a + "'", err);
   }
+  if (int rc = args.parse(argc - 1, argv + 1, out, err); rc >= 0) return rc;
   const workload_choice choice = configure(o, false);
   platform p;
   choice.load();
@@ -370,9 +361,6 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
     if (const tool* t = registry::global().find_tool(command)) return t->main(argc - 1, argv + 1);
     if (command.rfind("--", 0) == 0) return cmd_run(argc, argv, in, out, err, false);  // "gpuvp --set ..." = run
     err << "gpuvp: unknown command '" << command << "'\n" << usage_text;
-    return exit_usage;
-  } catch (const po::error& e) {
-    err << "gpuvp " << command << ": " << e.what() << "\n";
     return exit_usage;
   } catch (const config_error& e) {
     err << "gpuvp: configuration error: " << e.what() << "\n";

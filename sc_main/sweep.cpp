@@ -6,18 +6,17 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
-#include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 #include "cli.h"
 #include "gpuvp/config.h"
 #include "gpuvp/registry.h"
+#include "gpuvp/tool_args.h"
 #include "sweep_plot.h"
 #include "sweep_results.h"
 #include "sweep_run.h"
 #include "sweep_slurm.h"
 #include "sweep_spec.h"
 
-namespace po = boost::program_options;
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
@@ -153,47 +152,34 @@ int main_sweep(int argc, char** argv) {
   long task = -1;
   bool resume = false, dry_run = false, no_wait = false, no_plot = false;
   slurm_options so;
-  po::options_description d("options");
-  d.add_options()
-      ("out", po::value(&out), "output folder (default: <spec name>-sweep)")
-      ("jobs,j", po::value(&jobs), "points run at a time (local backend; default: the number of cores)")
-      ("backend", po::value(&backend), "local | slurm")
-      ("resume", po::bool_switch(&resume), "continue a sweep in --out: run only the points without a result")
-      ("dry-run", po::bool_switch(&dry_run), "list the points and their commands, run nothing")
-      ("point-wall-limit", po::value(&wall_limit), "wall-clock seconds per point before it is stopped (0: none; default 3600)")
-      ("no-plot", po::bool_switch(&no_plot), "do not draw the default plots at the end")
-      ("partition", po::value(&so.partition), "slurm: partition")
-      ("time", po::value(&so.time), "slurm: time limit per array task (sbatch --time)")
-      ("mem", po::value(&so.mem), "slurm: memory per array task (sbatch --mem)")
-      ("account", po::value(&so.account), "slurm: account")
-      ("max-array", po::value(&so.max_array), "slurm: most array tasks per job (more points share tasks; default 1000)")
-      ("no-wait", po::bool_switch(&no_wait), "slurm: return once submitted; gather with --collect DIR")
-      ("collect", po::value(&collect), "wait for and tabulate the sweep in DIR (after --no-wait or an interruption)")
-      ("help,h", "show this help");
-  po::options_description hidden;
-  hidden.add_options()("spec", po::value(&spec_file))("worker", po::value(&worker))("batch", po::value(&batch))("task", po::value(&task))
-      ("poll", po::value(&so.poll_s));
-  po::options_description all;
-  all.add(d).add(hidden);
-  po::positional_options_description pos;
-  pos.add("spec", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << "usage: gpuvp sweep SPEC.yaml [--out DIR] [-j N] [--backend local|slurm] [--resume] [--dry-run]\n"
-                 "       gpuvp sweep --collect DIR\n" << d;
-    return exit_ok;
-  }
+  tool_args args("sweep", "SPEC.yaml [--out DIR] [-j N] [--backend local|slurm] [--resume] [--dry-run] | --collect DIR",
+                 "Runs the points of a sweep specification and tabulates their metrics (docs/exploration.md).");
+  args.text("out", out, "DIR", "output folder (default: <spec name>-sweep)")
+      .number("jobs,j", jobs, "N", "points run at a time (local backend; default: the number of cores)", size_t(1), size_t(4096))
+      .text("backend", backend, "NAME", "local | slurm")
+      .flag("resume", resume, "continue a sweep in --out: run only the points without a result")
+      .flag("dry-run", dry_run, "list the points and their commands, run nothing")
+      .real("point-wall-limit", wall_limit, "S", "wall-clock seconds per point before it is stopped (0: none; default 3600)", 0, 1e7)
+      .flag("no-plot", no_plot, "do not draw the default plots at the end")
+      .text("partition", so.partition, "P", "slurm: partition")
+      .text("time", so.time, "T", "slurm: time limit per array task (sbatch --time)")
+      .text("mem", so.mem, "M", "slurm: memory per array task (sbatch --mem)")
+      .text("account", so.account, "A", "slurm: account")
+      .number("max-array", so.max_array, "N", "slurm: most array tasks per job (more points share tasks; default 1000)", size_t(1),
+              size_t(1000000))
+      .flag("no-wait", no_wait, "slurm: return once submitted; gather with --collect DIR")
+      .text("collect", collect, "DIR", "wait for and tabulate the sweep in DIR (after --no-wait or an interruption)")
+      .positional("SPEC.yaml", spec_file, "the sweep specification (docs/formats/sweep.md)", false);
+  // The Slurm array tasks' own command line (sweep_slurm.cpp), and the driver's poll interval.
+  args.hidden().text("worker", worker, "DIR", "").hidden().text("batch", batch, "FILE", "");
+  args.hidden().number("task", task, "N", "", -1l, std::numeric_limits<long>::max());
+  args.hidden().real("poll", so.poll_s, "S", "", 0.1, 600);
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
   if (!worker.empty()) {
     if (task < 0 && std::getenv("SLURM_ARRAY_TASK_ID")) task = std::atol(std::getenv("SLURM_ARRAY_TASK_ID"));
     return slurm_worker(worker, batch, task);
   }
-  if (jobs < 1 || jobs > 4096) throw config_error("-j " + std::to_string(jobs) + ": out of range [1, 4096]");
-  if (wall_limit < 0 || wall_limit > 1e7) throw config_error("--point-wall-limit: out of range [0, 1e7] seconds");
-  if (so.max_array < 1 || so.max_array > 1000000) throw config_error("--max-array: out of range [1, 1000000]");
-  if (so.poll_s < 0.1 || so.poll_s > 600) throw config_error("--poll: out of range [0.1, 600] seconds");
-  if (backend != "local" && backend != "slurm") throw config_error("--backend " + backend + ": expected local or slurm");
+  if (backend != "local" && backend != "slurm") return args.usage_error("--backend " + backend + ": expected local or slurm");
 
   pool p;
   p.exe = self_exe();
@@ -212,7 +198,7 @@ int main_sweep(int argc, char** argv) {
     }
     return finish(p, s, !no_plot);
   }
-  if (spec_file.empty()) throw config_error("sweep: no specification given (gpuvp sweep SPEC.yaml)");
+  if (spec_file.empty()) return args.usage_error("missing SPEC.yaml (or --collect DIR)");
   const spec s = load_spec(spec_file, is_workload_name);
   if (out.empty()) out = fs::path(spec_file).stem().string() + "-sweep";
   p.out = fs::absolute(out).lexically_normal().string();

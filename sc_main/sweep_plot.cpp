@@ -5,6 +5,7 @@
 #include <iostream>
 #include <vector>
 #include "cli.h"
+#include "gpuvp/tool_args.h"
 #include "sweep_run.h"
 
 namespace fs = std::filesystem;
@@ -42,8 +43,26 @@ int run_script(std::vector<std::string> args, std::ostream& err) {
 
 }  // namespace
 
+// The options are checked here (gpuvp's one parser); the script gets them spelt out again.
 int main_plot(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string dir, x, y, hue, kind;
+  std::vector<std::string> maximize;
+  tool_args a("plot", "DIR [--x COLUMN] [--y METRIC] [--hue PARAMETER] [--kind line|bar|heatmap|pareto] [--maximize METRIC]...",
+              "Plots a sweep's results: DIR/plots/<y>-vs-<x>.png and .svg, DIR/report.html (docs/exploration.md).");
+  a.text("x", x, "COLUMN", "parameter (or metric, for pareto) on the x axis; default: the first parameter")
+      .text("y", y, "METRIC", "metric on the y axis; default: every metric, one plot each")
+      .text("hue", hue, "PARAMETER", "parameter drawn as separate lines/bars; default: the second parameter")
+      .text("kind", kind, "KIND", "line (default for a numeric x), bar (default otherwise), heatmap or pareto")
+      .texts("maximize", maximize, "METRIC", "pareto: this metric is better when larger")
+      .positional("DIR", dir, "the sweep's output folder (its results.csv)");
+  if (int rc = a.parse(argc, argv); rc >= 0) return rc;
+  if (a.given("kind") && kind != "line" && kind != "bar" && kind != "heatmap" && kind != "pareto")
+    return a.usage_error("--kind " + kind + ": expected line, bar, heatmap or pareto");
+  std::vector<std::string> args;
+  for (const auto& [name, value] : {std::pair{"--x", &x}, {"--y", &y}, {"--hue", &hue}, {"--kind", &kind}})
+    if (a.given(name + 2)) args.insert(args.end(), {name, *value});
+  for (const auto& m : maximize) args.insert(args.end(), {"--maximize", m});
+  args.insert(args.end(), {"--", dir});
   const int rc = run_script(args, std::cerr);
   return rc < 0 || rc > 2 ? exit_usage : rc;
 }

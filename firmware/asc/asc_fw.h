@@ -27,7 +27,7 @@ constexpr uint32_t no_slot = 0xffffffffu;  // cur_slot 0 or 0xffffffff: none
 // The control page (our choice): ring pointers, the ASC-maintained globals, both rings. Uncached.
 namespace ring {
 constexpr uint64_t cmd_wptr = 0x00, cmd_rptr = 0x04, evt_wptr = 0x08, evt_rptr = 0x0c;
-constexpr uint64_t power = 0x10;      // 1 while the ASC is up, 0 once in deep WFI (the seed's polled global)
+constexpr uint64_t power = 0x10;      // 1 while the ASC is up, 0 in deep WFI (the global Lina's notes poll)
 constexpr uint64_t fw_status = 0x14;  // 0 reset, 1 serving, 0xdead after an assert
 constexpr uint64_t cmd_base = 0x100, cmd_entry = 32;   // entry: type u32, pad u32, payload 24 bytes
 constexpr uint64_t evt_base = 0x2000, evt_entry = 16;  // entry: type u32, pad u32, value u64
@@ -38,7 +38,7 @@ constexpr uint32_t evt_stamp = 1, evt_fwctl = 2, evt_kernel = 3;  // event types
 // {addr u64, unk_8 u32, context_id u32, unk_10 u16, unk_12 u16}.
 }  // namespace ring
 
-// Kick (doorbell) value, the seed's "FWRing Kick 0x84000000000000 (TYPE=0x8, KICK=0x0)": TYPE in
+// Kick (doorbell) value, the macOS trace's "FWRing Kick 0x84000000000000 (TYPE=0x8, KICK=0x0)": TYPE in
 // bits 59:52, KICK (ring index) in bits 31:0 (our reading; other bits ignored).
 constexpr unsigned kick_type(uint64_t v) { return unsigned(v >> 52) & 0xff; }
 constexpr uint32_t kick_index(uint64_t v) { return uint32_t(v); }
@@ -46,7 +46,7 @@ constexpr unsigned kick_type_fw_ring = 0x8;
 constexpr uint64_t make_kick(unsigned type, uint32_t index) { return uint64_t(type) << 52 | uint64_t(0x4) << 48 | index; }
 
 // Command buffer commands (our choice): u32 header whose bits 5:0 are the SKU command id (the
-// seed: "SKU command IDs are masked with 0x3f"); 8-byte aligned, fixed sizes.
+// Asahi Lina's notes: "SKU command IDs are masked with 0x3f"); 8-byte aligned, fixed sizes.
 namespace cmd {
 constexpr uint32_t end = 0x10;      // 8 bytes: header, pad
 constexpr uint32_t barrier = 0x11;  // 8 bytes: header, pad

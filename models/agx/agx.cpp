@@ -46,7 +46,7 @@ sc_core::sc_time agx_soc::tlbi(uat::tlbi_op op, uint64_t operand) {
   ++ap.tlbis;
   sc_core::sc_time start = ap.dvm_latency.get();
   if (ap.stage2) {
-    if (!hv.tlbi_passthrough) {  // the seed's bug: under stage 2 a TLBI stays in the AP
+    if (!hv.tlbi_passthrough) {  // the bug of Asahi Lina's notes: under stage 2 a TLBI stays in the AP
       ++ap.tlbis_dropped;
       GPUVP_LOG(this, debug, "TLBI " << uat::tlbi_name(op) << " " << to_hex(operand) << " not broadcast (stage 2)");
       return sc_core::SC_ZERO_TIME;

@@ -49,11 +49,11 @@ struct agx_hv : sc_core::sc_module {
 };
 
 // The AP driver's choices that the AGX scenarios (docs/formats/agx.md) switch: each one is a fix
-// of a bug the seed describes (defaults: the buggy behaviour).
+// of a bug Asahi Lina's notes describe (defaults: the buggy behaviour).
 struct agx_driver : sc_core::sc_module {
-  param<bool> tlbi_range_fix{this, "tlbi_range_fix", false, "range TLBIs start at the range's first page (false: at its end, the seed's macOS bug)"};
+  param<bool> tlbi_range_fix{this, "tlbi_range_fix", false, "range TLBIs start at the range's first page (false: at its end, the macOS bug in Asahi Lina's notes)"};
   param<bool> unmap_dance{this, "unmap_dance", false, "unmapping a cached firmware buffer does the flush dance (remap uncached, TLBI, flush slot 64, FWCtl)"};
-  param<bool> wait_powerdown{this, "wait_powerdown", false, "after each batch the driver waits for the ASC to power down (the seed's GPU shutdown hack)"};
+  param<bool> wait_powerdown{this, "wait_powerdown", false, "after each batch the driver waits for the ASC to power down (the \"GPU shutdown hack\" of Asahi Lina's notes)"};
   param<sc_core::sc_time> timeout{this, "timeout", sc_core::sc_time(1, sc_core::SC_MS), "longest wait of a scenario step (stamp, flush state, power-down)", sc_core::sc_time(1, sc_core::SC_US), sc_core::sc_time(1, sc_core::SC_SEC)};
   explicit agx_driver(sc_core::sc_module_name n) : sc_module(n) {}
 };

@@ -163,7 +163,7 @@ class scenario : public workload {
   }
 
   // The driver's TLBI of a range: vae1os for one page, rvae1os otherwise (mem.rs), whose base is
-  // the range's end unless agx.driver.tlbi_range_fix (the seed's macOS bug).
+  // the range's end unless agx.driver.tlbi_range_fix (the macOS bug in Asahi Lina's notes).
   void tlbi_range(uint64_t va, uint64_t pages, unsigned asid) {
     if (pages <= 1) {
       agx_->tlbi(uat::tlbi_op::vae1os, uint64_t(asid) << 48 | ((va >> 12) & 0xffffffffffcull));
@@ -374,7 +374,7 @@ class scenario : public workload {
     ring_entry(rg::type_fwctl, p);
   }
 
-  // Unmapping a cached firmware buffer: the seed's dance, or (without agx.driver.unmap_dance) a
+  // Unmapping a cached firmware buffer: macOS's dance of Lina's notes, or (without agx.driver.unmap_dance) a
   // plain unmap + TLBI that leaves the ASC's lines behind.
   bool release(buffer& b) {
     const uint64_t pages = b.pas.size();

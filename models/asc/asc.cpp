@@ -105,7 +105,7 @@ bool asc_core::wait_kick(bool with_timeout, uint64_t& value) {
 uint64_t asc_core::deep_wfi() {
   ++powerdowns;
   power = 0;
-  sc_core::wait(cache.clean_invalidate_all());  // the seed's "GPU shutdown hack": caches and TLBs emptied
+  sc_core::wait(cache.clean_invalidate_all());  // Lina's notes' "GPU shutdown hack": caches and TLBs emptied
   if (on_deep_wfi) on_deep_wfi();
   power_log_.push_back("power down (deep WFI) at " + format_time(sc_core::sc_time_stamp()));
   GPUVP_LOG(this, info, power_log_.back());

@@ -1,9 +1,9 @@
 #include "afuc_asm.h"
+#include "gpuvp/number.h"
 #include "gpuvp/tool_args.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -27,6 +27,19 @@ struct tok {
   uint64_t v = 0;
   int64_t sv = 0;
 };
+
+// gpuvp's one number parser (gpuvp/number.h): decimal, 0x hex, 0b binary, `_` separators (a
+// leading 0 is not octal). A number beyond 64 bits gives ~0, so that the operand's range check
+// names it; text that is no number gives nullopt.
+std::optional<uint64_t> number_of(const std::string& text) {
+  try {
+    return parse_number(text);
+  } catch (const std::out_of_range&) {
+    return ~uint64_t(0);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
 
 struct line_parser {
   const std::string& file;
@@ -67,7 +80,7 @@ struct line_parser {
           bool allhex = in.size() <= 8;
           for (char h : in) allhex = allhex && std::isxdigit(static_cast<unsigned char>(h));
           if (allhex) {
-            out.push_back({tok::literal, in, std::stoull(in, nullptr, 16)});
+            out.push_back({tok::literal, in, *number_of("0x" + in)});
             pos = e + 1;
             continue;
           }
@@ -89,10 +102,9 @@ struct line_parser {
         size_t b = pos;
         while (pos < text.size() && idch(text[pos])) pos++;
         std::string n = text.substr(b, pos - b);
-        char* end = nullptr;
-        uint64_t v = std::strtoull(n.c_str(), &end, 0);
-        if (*end) fail("bad number '" + n + "'");
-        out.push_back({tok::num, n, v});
+        const auto v = number_of(n);
+        if (!v) fail("bad number '" + n + "'");
+        out.push_back({tok::num, n, *v});
         continue;
       }
       if (idch(c) || c == '.') {
@@ -105,8 +117,7 @@ struct line_parser {
         }
         std::string w = text.substr(b, pos - b);
         if (w.size() >= 2 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
-          // More digits than any bit number has: keep it out of range instead of overflowing.
-          out.push_back({tok::bit, w, w.size() > 4 ? ~uint64_t(0) : std::stoull(w.substr(1))});
+          out.push_back({tok::bit, w, *number_of(w.substr(1))});  // decimal digits only
         else
           out.push_back({tok::ident, w});
         continue;
@@ -129,10 +140,10 @@ uint8_t parse_reg(const line_parser& lp, const std::string& r, bool is_dst) {
   if (is_dst && r == "usraddr") return REG_USRADDR;
   if (!is_dst && r == "memdata") return REG_MEMDATA;
   if (!is_dst && r == "regdata") return REG_REGDATA;
-  if (!is_dst && r == "addr") return REG_MEMDATA;  // the seed spells reads "mov $03, $addr"
+  if (!is_dst && r == "addr") return REG_MEMDATA;  // Mesa's afuc.rst spells reads "mov $03, $addr"
   if (r.size() == 2 && std::isxdigit(static_cast<unsigned char>(r[0])) &&
       std::isxdigit(static_cast<unsigned char>(r[1]))) {
-    unsigned v = std::stoul(r, nullptr, 16);
+    const uint64_t v = *number_of("0x" + r);
     if (v < 0x1c) return uint8_t(v);
   }
   lp.fail("bad " + std::string(is_dst ? "destination" : "source") + " register '$" + r + "'");
@@ -217,11 +228,11 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       const tok& l = need(tok::label_ref, "a #label");
       p.label = l.s;
       p.rel = !l.s.empty() && (l.s[0] == '-' || l.s[0] == '+' || std::isdigit(static_cast<unsigned char>(l.s[0])));
-      if (p.rel) {  // "#-3", "#0x10": the whole text must be one number in range
-        char* end = nullptr;
-        errno = 0;
-        p.number = std::strtoll(l.s.c_str(), &end, 0);
-        if (*end || errno == ERANGE || end == l.s.c_str()) lp.fail("bad branch target '#" + l.s + "'");
+      if (p.rel) {  // "#-3", "#+0x10", "#16": the whole text must be one number in range
+        const bool sign = l.s[0] == '-' || l.s[0] == '+';
+        const auto v = number_of(l.s.substr(sign ? 1 : 0));
+        if (!v || *v > uint64_t(INT64_MAX)) lp.fail("bad branch target '#" + l.s + "'");
+        p.number = l.s[0] == '-' ? -int64_t(*v) : int64_t(*v);
       }
     };
     auto control = [&](bool value_is_dst) {
@@ -628,25 +639,23 @@ void write_words(const std::string& path, const std::vector<uint32_t>& w) {
   if (!f) throw std::runtime_error("write failed: " + path);
 }
 
-static int parse_gen(const std::string& s) {
+// The generation option (-g): 5 (a5xx) or 6 (a6xx); anything else is a usage error.
+static int parse_gen(const tool_args& args, const std::string& s) {
   if (s == "5") return 5;
   if (s == "6") return 6;
-  return 0;
+  return args.usage_error(s.empty() ? "missing -g 5|6" : "-g " + s + ": expected 5 or 6"), 0;
 }
 
 int afuc_asm_main(int argc, char** argv) {
-  if (int rc = tool_conventions("afuc-asm", "-g 5|6 IN.asm OUT.fw", argc, argv, {}, {"-g"}); rc >= 0) return rc;
-  int gen = 0;
-  std::vector<std::string> files;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "-g" && i + 1 < argc) gen = parse_gen(argv[++i]);
-    else files.push_back(a);
-  }
-  if (gen == 0 || files.size() != 2) {
-    std::cerr << "usage: gpuvp afuc-asm -g 5|6 IN.asm OUT.fw\n";
-    return 2;
-  }
+  std::string g, in, out;
+  tool_args args("afuc-asm", "-g 5|6 IN.asm OUT.fw", "Assembles afuc microcode (docs/tools/afuc.md).");
+  args.text(",g", g, "5|6", "GPU generation: 5 (a5xx) or 6 (a6xx); required")
+      .positional("IN.asm", in, "the assembly source")
+      .positional("OUT.fw", out, "the firmware image to write");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
+  const int gen = parse_gen(args, g);
+  if (gen == 0) return 2;
+  const std::vector<std::string> files = {in, out};
   try {
     std::ifstream f(files[0]);
     if (!f) throw std::runtime_error("cannot open " + files[0]);
@@ -661,20 +670,16 @@ int afuc_asm_main(int argc, char** argv) {
 }
 
 int afuc_disasm_main(int argc, char** argv) {
-  if (int rc = tool_conventions("afuc-disasm", "-g 5|6 [-v] IN.fw", argc, argv, {"-v"}, {"-g"}); rc >= 0) return rc;
-  int gen = 0;
+  std::string g, in;
   bool verbose = false;
-  std::vector<std::string> files;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "-g" && i + 1 < argc) gen = parse_gen(argv[++i]);
-    else if (a == "-v") verbose = true;
-    else files.push_back(a);
-  }
-  if (gen == 0 || files.size() != 1) {
-    std::cerr << "usage: gpuvp afuc-disasm -g 5|6 [-v] IN.fw\n";
-    return 2;
-  }
+  tool_args args("afuc-disasm", "-g 5|6 [-v] IN.fw", "Disassembles afuc microcode (docs/tools/afuc.md).");
+  args.text(",g", g, "5|6", "GPU generation: 5 (a5xx) or 6 (a6xx); required")
+      .flag(",v", verbose, "verbose: every word with its pc and encoding")
+      .positional("IN.fw", in, "the firmware image");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
+  const int gen = parse_gen(args, g);
+  if (gen == 0) return 2;
+  const std::vector<std::string> files = {in};
   try {
     const std::vector<uint32_t> words = read_words(files[0]);
     if (words.empty()) {

@@ -257,17 +257,14 @@ unsigned pm4_decode(const std::vector<uint32_t>& w, std::string& listing, uint64
 }
 
 int pm4_asm_main(int argc, char** argv) {
-  if (int rc = tool_conventions("pm4-asm", "IN.pm4 OUT.bin   (writes the ring stream as little-endian dwords)", argc, argv, {});
-      rc >= 0)
-    return rc;
-  if (argc != 3) {
-    std::cerr << "usage: gpuvp pm4-asm IN.pm4 OUT.bin   (writes the ring stream as little-endian dwords)\n";
-    return 2;
-  }
+  std::string in, out;
+  tool_args args("pm4-asm", "IN.pm4 OUT.bin", "Writes a .pm4 workload's ring stream as little-endian dwords (docs/formats/pm4.md).");
+  args.positional("IN.pm4", in, "the .pm4 workload").positional("OUT.bin", out, "the binary ring stream to write");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
   try {
-    pm4_program p = pm4_parse_file(argv[1]);
+    pm4_program p = pm4_parse_file(in);
     std::vector<uint32_t> w = p.ring;
-    write_words(argv[2], w);
+    write_words(out, w);
   } catch (const std::exception& e) {
     std::cerr << "pm4-asm: " << e.what() << "\n";
     return 1;
@@ -276,13 +273,11 @@ int pm4_asm_main(int argc, char** argv) {
 }
 
 int pm4_decode_main(int argc, char** argv) {
-  if (int rc = tool_conventions("pm4-decode", "IN.bin|IN.pm4", argc, argv, {}); rc >= 0) return rc;
-  if (argc != 2) {
-    std::cerr << "usage: gpuvp pm4-decode IN.bin|IN.pm4\n";
-    return 2;
-  }
+  std::string in;
+  tool_args args("pm4-decode", "IN.bin|IN.pm4", "Lists PM4 packets (docs/formats/pm4.md).");
+  args.positional("IN.bin|IN.pm4", in, "binary little-endian dwords, or a .pm4 workload (its ring and IBs)");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
   try {
-    const std::string in = argv[1];
     std::string listing;
     unsigned bad = 0;
     if (in.size() > 4 && in.substr(in.size() - 4) == ".pm4") {

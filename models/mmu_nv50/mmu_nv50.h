@@ -55,11 +55,11 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   gpuvp::param<sc_core::sc_time> miss_latency{this, "miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "added on a TLB miss, besides the walk's own memory reads", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<sc_core::sc_time> flush_latency{this, "flush_latency", sc_core::sc_time(200, sc_core::SC_NS), "time from a TLB flush write until TLB_FLUSH bit 0 reads 0", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<bool> dmaobj_cache{this, "dmaobj_cache", true, "engines keep their most recently bound DMA object (per engine and client)"};
-  gpuvp::param<std::string> pde_bit4{this, "pde_bit4", "ignore", "PDE bit 4 (??? in the seed): ignore, or fault RESERVED_BITS"};
-  gpuvp::param<std::string> pte_bits12{this, "pte_bits12", "ignore", "PTE bits 1-2 (??? in the seed): ignore, or fault RESERVED_BITS"};
+  gpuvp::param<std::string> pde_bit4{this, "pde_bit4", "ignore", "PDE bit 4 (undocumented: ??? in envytools): ignore, or fault RESERVED_BITS"};
+  gpuvp::param<std::string> pte_bits12{this, "pte_bits12", "ignore", "PTE bits 1-2 (undocumented: ??? in envytools): ignore, or fault RESERVED_BITS"};
   gpuvp::param<bool> user_super_dmaobj_faults{this, "user_super_dmaobj_faults", true, "a user access through a supervisor DMA object (word 0 bit 31) faults SUPERVISOR"};
   gpuvp::param<bool> comp_vram_only{this, "comp_vram_only", true, "compression is forced to none on SYSRAM targets"};
-  gpuvp::param<bool> limit_inclusive{this, "limit_inclusive", false, "DMA object limit is the last valid byte (nouveau) instead of the seed's base+addr >= limit fault"};
+  gpuvp::param<bool> limit_inclusive{this, "limit_inclusive", false, "DMA object limit is the last valid byte (nouveau) instead of envytools' base+addr >= limit fault"};
   gpuvp::param<bool> check_engine{this, "check_engine", true, "an engine id absent on this generation faults INVALID_ENGINE"};
   gpuvp::param<bool> grant_dmi{this, "grant_dmi", true, "grant DMI on in: translated pages in DMA object offsets, linear accesses as downstream"};
 

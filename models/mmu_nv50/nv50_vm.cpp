@@ -165,7 +165,7 @@ result unpaged_result(const options& o, const dmaobj& d, uint64_t linear) {
   r.pcycle = d.pcycle == 2 ? 1 : 0;
   r.enc = d.enc == 1;
   if (r.comp != comp_mode::none && r.tgt == target::vram) {
-    // The seed's four steps, on the 32-bit VRAM linear address (high 8 bits ignored).
+    // nv50-vm.rst's four steps, on the 32-bit VRAM linear address (high 8 bits ignored).
     const uint64_t vram = linear & 0xffffffffu;
     if (vram < d.comp_base) {
       r.comp = comp_mode::none;

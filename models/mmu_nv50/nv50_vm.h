@@ -29,7 +29,7 @@ const char* target_name(target t);
 
 enum class comp_mode : uint8_t { none = 0, single = 1, dbl = 2 };
 
-// The seed's VM engines (nv50-vm-engine) and clients (nv50-vm-client).
+// envytools' VM engines (nv50-vm-engine) and clients (nv50-vm-client).
 namespace engine {
 constexpr uint32_t pgraph = 0x0, pvp = 0x1, peephole = 0x4, pfifo = 0x5, bar = 0x6, pme = 0x7,
                    pvcomp = 0x7, pmpeg = 0x8, pppp = 0x8, pbsp = 0x9, pvld = 0x9, pcrypt = 0xa,
@@ -42,11 +42,11 @@ constexpr uint32_t strmout = 0x00, dispatch = 0x03, pfifo_write = 0x04, ccache =
                    pvp2 = 0x0c, pbsp = 0x0d, pcrypt = 0x0e, pcounter = 0x0f, pdaemon = 0x11,
                    pcopy = 0x13, pvcomp = 0x14;
 }  // namespace client
-// Whether a VM engine id exists on a generation (the seed's engine list with its gates).
+// Whether a VM engine id exists on a generation (nv50-vm.rst's engine list with its gates).
 bool engine_exists(generation g, uint32_t engine_id);
 
 // Fault kinds. The first seven are the issue's; the others are this model's choices for cases
-// the seed leaves open (documented in docs/models/mmu-nv50.md). The value is the reason code
+// envytools' nv50-vm.rst leaves open (documented in docs/models/mmu-nv50.md). The value is the reason code
 // latched in FAULT_STATUS bits 8-15.
 enum class fault : uint8_t {
   none = 0,
@@ -113,7 +113,7 @@ struct pte {
 };
 pte decode_pte(uint64_t raw, unsigned page_shift, generation g);
 
-// Policies for what the seed leaves open ("???", "todo"). Defaults are documented in the
+// Policies for what envytools' nv50-vm.rst leaves open ("???", "todo"). Defaults are documented in the
 // model page; the SystemC module exposes each as a param.
 enum class reserved_policy : uint8_t { ignore, fault };
 struct options {
@@ -122,11 +122,11 @@ struct options {
   reserved_policy pte_bits12 = reserved_policy::ignore;  // PTE bits 1-2
   bool user_super_dmaobj_faults = true;  // a user access through a supervisor DMA object faults
   bool comp_vram_only = true;            // compression forced to none on a SYSRAM target
-  bool limit_inclusive = false;          // seed: >= limit faults; nouveau writes limit = end - 1
+  bool limit_inclusive = false;          // nv50-vm.rst: >= limit faults; nouveau writes limit = end - 1
   bool check_engine = true;              // an engine id absent on `gen` faults INVALID_ENGINE
 };
 
-// Everything a successful translation gives (the seed's list).
+// Everything a successful translation gives (nv50-vm.rst's list).
 struct result {
   uint64_t linear = 0;    // 40-bit linear address
   target tgt = target::vram;
@@ -185,7 +185,7 @@ result unpaged_result(const options& o, const dmaobj& d, uint64_t linear);
 namespace detail {
 constexpr uint64_t mask40 = (uint64_t(1) << 40) - 1;
 inline comp_mode comp_of(uint8_t v) { return v == 1 ? comp_mode::single : v == 2 ? comp_mode::dbl : comp_mode::none; }
-// Compression is only meaningful on VRAM (seed: "Can only be used on VRAM").
+// Compression is only meaningful on VRAM (nv50-vm.rst: "Can only be used on VRAM").
 inline void finish_comp(const options& o, result& r) {
   if (r.comp == comp_mode::none || (o.comp_vram_only && r.tgt != target::vram)) {
     r.comp = comp_mode::none;

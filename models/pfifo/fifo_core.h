@@ -16,7 +16,7 @@ namespace gpuvp::pfifo {
 
 constexpr uint64_t never = std::numeric_limits<uint64_t>::max();
 
-// ---- Errors (seed + dma-pusher.rst ids) ----
+// ---- Errors (envytools puller.rst + dma-pusher.rst ids) ----
 enum class err_type : uint32_t { none = 0, dma_pusher = 1, cache_error = 2, semaphore = 3, acquire_timeout = 4, hang = 5 };
 namespace pusher_err { enum : uint32_t { call_subr_active = 1, invalid_mthd = 2, ret_subr_inactive = 3, invalid_cmd = 4, ib_empty = 5, mem_fault = 6 }; }
 namespace cache_err { enum : uint32_t { no_hash = 1, empty_subchannel = 2, invalid_mthd = 3 }; }
@@ -170,7 +170,7 @@ struct channel {
   uint64_t fetch_addr = 0;
   // CACHE (this channel's part; saved/restored on channel switch)
   cache_ring cache;
-  // puller (seed "Puller state")
+  // puller (puller.rst "Puller state")
   uint32_t ctx[8] = {};
   uint32_t last_subc = 0;
   uint8_t engines[8] = {};
@@ -189,7 +189,7 @@ struct channel {
   bool pusher_stopped = false;  // DMA_PUSHER error latched: the pusher waits for the host's acknowledge
   bool puller_stopped = false;  // puller error latched: the puller waits (the pusher may fill the CACHE)
   bool stopped() const { return pusher_stopped || puller_stopped; }
-  bool hung = false;     // invalid semaphore operation (seed: "results in hang")
+  bool hung = false;     // invalid semaphore operation (puller.rst: "results in hang")
   uint64_t blocked_until = 0;
   uint64_t wait_start = 0;
   bool waiting_engine = false;

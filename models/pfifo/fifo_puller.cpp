@@ -1,4 +1,4 @@
-// PFIFO core: the puller (seed pfifo-puller.txt): RAMHT and FIFO objects, engine submission and
+// PFIFO core: the puller (envytools puller.rst): RAMHT and FIFO objects, engine submission and
 // the special methods other than the semaphores (fifo_semaphore.cpp).
 #include "fifo_core.h"
 
@@ -242,7 +242,7 @@ void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
       bus_.wrcache_flush(now);
       return;
     case 0x0028: case 0x002c: case 0x0070: case 0x0074: case 0x0078: case 0x007c:
-      ++unknown_methods;  // "???" in the seed: accepted, no modelled effect
+      ++unknown_methods;  // "???" in envytools' puller.rst: accepted, no modelled effect
       return;
     case 0x0050:  // REF_CNT
       wait_engine_idle(c, c.last_engine, now);

@@ -1,4 +1,4 @@
-// PFIFO core: semaphores (seed pfifo-puller.txt): the old-style (NV1A-) and new-style (G84-)
+// PFIFO core: semaphores (envytools puller.rst): the old-style (NV1A-) and new-style (G84-)
 // methods, acquires and their background retries.
 #include "fifo_core.h"
 

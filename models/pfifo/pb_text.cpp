@@ -230,32 +230,17 @@ std::string decode_listing(const std::vector<uint32_t>& words, const listing_mod
   return os.str();
 }
 
-namespace {
-int usage(const char* tool, const char* text) {
-  std::cerr << "usage: gpuvp " << tool << " " << text << "\n";
-  return 2;
-}
-}  // namespace
-
 int pb_asm_main(int argc, char** argv) {
-  if (int rc = gpuvp::tool_conventions("pb-asm", "[--gen G84] INPUT.txt -o OUTPUT.bin", argc, argv, {}, {"-o", "--output", "--gen"});
-      rc >= 0)
-    return rc;
   std::string in, out, gname = "G84";
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if ((a == "-o" || a == "--output") && i + 1 < argc) out = argv[++i];
-    else if (a == "--gen" && i + 1 < argc) gname = argv[++i];
-    else if (a == "-h" || a == "--help") return usage("pb-asm", "[--gen G84] INPUT.txt -o OUTPUT.bin"), 0;
-    else if (in.empty()) in = a;
-    else return usage("pb-asm", "[--gen G84] INPUT.txt -o OUTPUT.bin");
-  }
-  if (in.empty() || out.empty()) return usage("pb-asm", "[--gen G84] INPUT.txt -o OUTPUT.bin");
+  gpuvp::tool_args args("pb-asm", "[--gen G84] INPUT.txt -o OUTPUT.bin",
+                        "Assembles a text pushbuffer into little-endian 32-bit words (docs/tools/pushbuffer.md).");
+  args.text("gen", gname, "GEN", "generation: NV3 ... GF100 (default G84)")
+      .text("output,o", out, "OUTPUT.bin", "the binary pushbuffer to write (required)")
+      .positional("INPUT.txt", in, "the text pushbuffer");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
+  if (out.empty()) return args.usage_error("missing -o OUTPUT.bin");
   auto g = parse_gen(gname);
-  if (!g) {
-    std::cerr << "pb-asm: unknown generation '" << gname << "'\n";
-    return 2;
-  }
+  if (!g) return args.usage_error("--gen " + gname + ": unknown generation (NV3 ... GF100)");
   std::ifstream f(in);
   if (!f) {
     std::cerr << "pb-asm: cannot open " << in << "\n";
@@ -285,30 +270,16 @@ int pb_asm_main(int argc, char** argv) {
 int pb_decode_main(int argc, char** argv) {
   std::string in, gname = "G84";
   listing_mode m;
-  const char* u = "[--gen G84] [--ib] [--sli] [--base ADDR] INPUT.bin";
-  if (int rc = gpuvp::tool_conventions("pb-decode", u, argc, argv, {"--ib", "--sli"}, {"--gen", "--base"}); rc >= 0) return rc;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--gen" && i + 1 < argc) gname = argv[++i];
-    else if (a == "--ib") m.ib = true;
-    else if (a == "--sli") m.sli_enable = true;
-    else if (a == "--base" && i + 1 < argc) {
-      try {
-        m.base = number(argv[++i], "base address");
-      } catch (const asm_error& e) {
-        std::cerr << "pb-decode: " << e.what() << "\n";
-        return 2;
-      }
-    } else if (a == "-h" || a == "--help") return usage("pb-decode", u), 0;
-    else if (in.empty()) in = a;
-    else return usage("pb-decode", u);
-  }
-  if (in.empty()) return usage("pb-decode", u);
+  gpuvp::tool_args args("pb-decode", "[--gen G84] [--ib] [--sli] [--base ADDR] INPUT.bin",
+                        "Lists a binary pushbuffer: commands, subchannels, methods, data (docs/tools/pushbuffer.md).");
+  args.text("gen", gname, "GEN", "generation: NV3 ... GF100 (default G84)")
+      .flag("ib", m.ib, "decode as an IB-mode stream")
+      .flag("sli", m.sli_enable, "enable the SLI conditional command")
+      .number("base", m.base, "ADDR", "address of the first word (default 0)")
+      .positional("INPUT.bin", in, "the binary pushbuffer (little-endian 32-bit words)");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
   auto g = parse_gen(gname);
-  if (!g) {
-    std::cerr << "pb-decode: unknown generation '" << gname << "'\n";
-    return 2;
-  }
+  if (!g) return args.usage_error("--gen " + gname + ": unknown generation (NV3 ... GF100)");
   m.g = *g;
   std::ifstream f(in, std::ios::binary);
   if (!f) {

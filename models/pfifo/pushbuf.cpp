@@ -168,7 +168,7 @@ uint32_t hdr_sli(uint32_t mask) { return 0x00010000 | (mask & 0xfff) << 4; }
 
 namespace {
 struct mthd_entry { uint32_t mthd; gen from, to; const char* name; };
-// The seed's table; `to` is exclusive (gen(0xff) = no end).
+// puller.rst's table; `to` is exclusive (gen(0xff) = no end).
 constexpr gen none_end = gen(0xff);
 constexpr mthd_entry puller_methods[] = {
     {0x0000, gen::nv1, none_end, "OBJECT"},

@@ -1,6 +1,6 @@
 // Pushbuffer command formats (envytools dma-pusher.rst, reference §1): the NV4 format used by all
 // pre-GF100 GPUs, the GF100 format, IB (GPFIFO) entries, GPU generations and the puller's
-// method table (seed pfifo-puller.txt). Pure C++: used by the pusher, pb-asm and pb-decode.
+// method table (envytools puller.rst). Pure C++: used by the pusher, pb-asm and pb-decode.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -9,7 +9,7 @@
 
 namespace gpuvp::pfifo {
 
-// GPU generations in envytools' order, so that `g >= gen::nv1a` reads like the seed's ranges. It is
+// GPU generations in envytools' order, so that `g >= gen::nv1a` reads like puller.rst's ranges. It is
 // not the chipset number: envytools orders the NV10 family NV10, NV15, NV1A, NV11, NV17, ..., so
 // `NV1A-` includes NV11 and `NV11:GF100` excludes NV1A. The values are ranks, never chipset ids.
 enum class gen : uint32_t { nv1 = 1, nv3, nv4, nv10, nv1a, nv11, nv25, nv40, g80, g84, gt215, mcp89, gf100 };
@@ -79,7 +79,7 @@ uint32_t hdr_gf_inline(uint32_t subc, uint32_t mthd, uint32_t data);
 uint32_t hdr_gf_incr_once(uint32_t subc, uint32_t mthd, uint32_t count);
 uint32_t hdr_sli(uint32_t mask);
 
-// The puller's special methods (seed table): does method `mthd` (byte address < 0x100) exist on g?
+// The puller's special methods (puller.rst's table): does method `mthd` (byte address < 0x100) exist on g?
 bool puller_knows_mthd(gen g, uint32_t mthd);
 // Name of a puller method ("SEMAPHORE_ACQUIRE"), or "" if none.
 const char* puller_mthd_name(gen g, uint32_t mthd);

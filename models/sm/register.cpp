@@ -11,6 +11,7 @@
 #include "gpuvp/config.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/registry.h"
+#include "gpuvp/tool_args.h"
 
 namespace gpuvp::sm {
 namespace {
@@ -66,63 +67,40 @@ class accelsim_workload : public workload {
 // `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory M]
 // kernelslist.g`: the SM model alone (no SystemC platform), one block of lines per kernel.
 int sm_run_main(int argc, char** argv) {
-  std::string gpu = "QV100", files, list, memory = "gpgpu-sim";
-  unsigned sms = 0;
-  bool have_list = false;
+  std::string gpu = "QV100", list, memory = "gpgpu-sim", sms_text;
+  std::vector<std::string> config_files;
   long long launch = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-      return argv[++i];
-    };
-    auto number = [&](long long lo, long long hi) {
-      const std::string v = value();
-      size_t end = 0;
-      long long n = 0;
-      try {
-        n = std::stoll(v, &end);
-      } catch (const std::exception&) {
-        end = 0;
-      }
-      if (end != v.size() || n < lo || n > hi)
-        throw config_error(a + ": '" + v + "' is not a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-      return n;
-    };
-    if (a == "--gpu") {
-      gpu = value();
-      if (gpu.empty()) throw config_error("--gpu: empty GPU name (QV100, RTX3070, A100 or H100)");
-    } else if (a == "--config") {
-      const std::string f = value();
-      check_input_file(f, "gpgpusim.config file (--config)");
-      files += (files.empty() ? "" : ",") + f;
-    } else if (a == "--sms") {
-      const std::string v = value();
-      uint64_t n = 0;
-      try {
-        n = parse_u64(v);
-      } catch (const std::exception&) {
-        throw config_error("--sms " + v + ": expected a number of SMs from 0 (the configuration's count) to " +
-                           std::to_string(gpu_config::max_sms));
-      }
-      if (n > gpu_config::max_sms)
-        throw config_error("--sms " + v + ": more than " + std::to_string(gpu_config::max_sms) + " SMs");
-      sms = unsigned(n);
-    }
-    else if (a == "--launch-latency") launch = number(-1, 1 << 30);
-    else if (a == "--memory") {
-      memory = value();
-      if (memory != "gpgpu-sim" && memory != "fixed") throw config_error("--memory: '" + memory + "' (gpgpu-sim or fixed)");
-    }
-    else if (a == "--help" || a == "-h") {
-      std::cout << "usage: gpuvp sm-run [--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N]\n"
-                   "                    [--launch-latency N (0; -1: the configuration's)] [--memory gpgpu-sim|fixed] kernelslist.g\n";
-      return 0;
-    } else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
-    else if (have_list) throw config_error("more than one kernelslist.g given: " + list + " and " + a);
-    else list = a, have_list = true;
+  tool_args args("sm-run",
+                 "[--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N] [--launch-latency N] [--memory gpgpu-sim|fixed] kernelslist.g",
+                 "Runs an Accel-Sim kernelslist.g on the SM model alone (no platform), one block of lines per kernel.");
+  args.text("gpu", gpu, "NAME", "shipped GPU configuration: QV100 (default), RTX3070, A100 or H100")
+      .texts("config", config_files, "FILE", "gpgpusim.config file applied over the GPU's (in order)")
+      .text("sms", sms_text, "N", "SMs to simulate (default 0: the configuration's count)")
+      .number("launch-latency", launch, "N", "kernel launch latency in cycles (default 0; -1: the configuration's)", -1ll,
+              1ll << 30)
+      .text("memory", memory, "M", "memory timing: gpgpu-sim (default) or fixed")
+      .positional("kernelslist.g", list, "the Accel-Sim kernel list");
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
+  if (gpu.empty()) return args.usage_error("--gpu: empty GPU name (QV100, RTX3070, A100 or H100)");
+  std::string files;
+  for (const auto& f : config_files) {
+    check_input_file(f, "gpgpusim.config file (--config)");
+    files += (files.empty() ? "" : ",") + f;
   }
-  if (!have_list) throw config_error("no kernelslist.g given (gpuvp sm-run --help)");
+  unsigned sms = 0;
+  if (args.given("sms")) {
+    uint64_t n = 0;
+    try {
+      n = parse_u64(sms_text);
+    } catch (const std::exception&) {
+      return args.usage_error("--sms " + sms_text + ": expected a number of SMs from 0 (the configuration's count) to " +
+                              std::to_string(gpu_config::max_sms));
+    }
+    if (n > gpu_config::max_sms)
+      return args.usage_error("--sms " + sms_text + ": more than " + std::to_string(gpu_config::max_sms) + " SMs");
+    sms = unsigned(n);
+  }
+  if (memory != "gpgpu-sim" && memory != "fixed") return args.usage_error("--memory " + memory + ": expected gpgpu-sim or fixed");
   check_input_file(list, "kernelslist.g file");
   gpu_config cfg = make_gpu_config(gpu, files);
   if (launch >= 0) cfg.kernel_launch_latency = unsigned(launch);  // as compute.launch_latency

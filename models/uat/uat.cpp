@@ -256,7 +256,7 @@ uat_mmu::translation uat_mmu::translate_debug(view v, unsigned slot, uint64_t va
   return t;
 }
 
-// A hit is stale when memory now holds another leaf for the page (or none): the bug the seed chases.
+// A hit is stale when memory now holds another leaf for the page (or none): the bug Asahi Lina's notes chase.
 void uat_mmu::check_stale(view_state& s, unsigned slot, uint64_t va, const tlb::entry& e) {
   const translation now = translate_debug(s.v, slot, va, access_type::read);
   const bool mapped = now.level == 3 && now.f != fault::invalid && now.f != fault::access_flag;

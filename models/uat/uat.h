@@ -75,7 +75,7 @@ class uat_mmu : public sc_core::sc_module {
   param<uint64_t> ttbat{this, "ttbat", 0x9fff74000ull, "host physical address of the TTBAT (64 slots x {TTB0, TTB1})", 0, ~uint64_t(0)};
   param<uint64_t> handoff{this, "handoff", 0x9fff4c000ull, "host physical address of the uPPL handoff area (our choice)", 0, ~uint64_t(0)};
   param<uint64_t> oas{this, "oas", 40, "output address size in bits (t8103: 40)", 36, 48};
-  param<uint64_t> asid_bits{this, "asid_bits", 8, "ASID bits the TLBs compare (seed: 8; the fields are 16 bits wide)", 1, 16};
+  param<uint64_t> asid_bits{this, "asid_bits", 8, "ASID bits the TLBs compare (Asahi Lina's notes: 8; the fields are 16 bits wide)", 1, 16};
   param<std::string> l12_type0{this, "l12_type0", "table", "a VALID L1/L2 descriptor with TYPE = 0: table (m1n1's walker) or invalid (the kernel's)"};
   param<bool> detect_stale{this, "detect_stale", false, "check every TLB hit against a debug walk and count stale hits (slow)"};
   param<bool> context_cache{this, "context_cache", true, "keep each slot's valid TTBs once read (dropped by vmalle1os and aside1os of their ASID)"};

@@ -6,23 +6,12 @@
 #include <gtest/gtest.h>
 #include "cli.h"
 #include "gpuvp/config.h"
+#include "cli_testing.h"
 #include "testing.h"
 
 namespace {
-struct result {
-  int rc;
-  std::string out, err;
-};
-result run_gpuvp(std::vector<std::string> args) {
-  gpuvp::testing::fresh_simulation();
-  args.insert(args.begin(), "gpuvp");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::istringstream in;
-  std::ostringstream out, err;
-  const int rc = gpuvp::gpuvp_main(int(argv.size()), argv.data(), in, out, err);
-  return {rc, out.str(), err.str()};
-}
+using gpuvp::testing::run_gpuvp;
+using result = gpuvp::testing::cli_result;
 result scenario(const std::string& name, const std::string& set = "") {
   std::vector<std::string> a = {"run", "--platform", "agx", "--workload", name};
   if (!set.empty()) a.push_back("--set"), a.push_back(set);

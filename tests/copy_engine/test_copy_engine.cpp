@@ -4,23 +4,12 @@
 #include <sstream>
 #include <gtest/gtest.h>
 #include "cli.h"
+#include "cli_testing.h"
 #include "testing.h"
 
 namespace {
-struct result {
-  int rc;
-  std::string out, err;
-};
-result run_gpuvp(std::vector<std::string> args) {
-  gpuvp::testing::fresh_simulation();
-  args.insert(args.begin(), "gpuvp");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::istringstream in;
-  std::ostringstream out, err;
-  const int rc = gpuvp::gpuvp_main(int(argv.size()), argv.data(), in, out, err);
-  return {rc, out.str(), err.str()};
-}
+using gpuvp::testing::run_gpuvp;
+using result = gpuvp::testing::cli_result;
 result run_copy(const std::string& impl, std::vector<std::string> extra = {}) {
   std::vector<std::string> a = {"run", "--workload", "rtl-copy", "--set", "copy.impl=" + impl};
   a.insert(a.end(), extra.begin(), extra.end());

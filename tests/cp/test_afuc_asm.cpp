@@ -150,6 +150,28 @@ TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(".nojumptable\nbrne $01, b99999999999999999999, #+2\n", 6), "bad.asm:2: bit number out of range");
 }
 
+// Numbers are gpuvp's (docs/tools/afuc.md): decimal, 0x hex, 0b binary, `_` separators, a leading
+// 0 is decimal (not octal). `mov $02, 0x883` is 0x88020883 (movi: [31:27] 10001, DST 2, imm16).
+TEST(cpAfucAsm, NumbersTakeTheProjectForms) {
+  auto word = [](const std::string& operand) {
+    return afuc_assemble(".nojumptable\nmov $02, " + operand + "\n", 6, "n.asm").at(1);
+  };
+  EXPECT_EQ(word("0x883"), 0x88020883u);
+  EXPECT_EQ(word("2179"), 0x88020883u);
+  EXPECT_EQ(word("0b1000_1000_0011"), 0x88020883u);
+  EXPECT_EQ(word("0x8_83"), 0x88020883u);
+  EXPECT_EQ(word("0100"), 0x88020064u);  // 100, not octal 64
+  // Branch targets: #+N / #-N / #N in the same forms; `jump #-1` is 0xc800ffff.
+  EXPECT_EQ(afuc_assemble(".nojumptable\njump #-0b1\n", 6, "n.asm").at(1), 0xc800ffffu);
+  EXPECT_EQ(afuc_assemble(".nojumptable\njump #-0x1\n", 6, "n.asm").at(1), 0xc800ffffu);
+  EXPECT_EQ(error_of(".nojumptable\nmov $01, 0x1z\n", 6), "bad.asm:2: bad number '0x1z'");
+  EXPECT_EQ(error_of(".nojumptable\nmov $01, 0b102\n", 6), "bad.asm:2: bad number '0b102'");
+  // Beyond 64 bits: the operand's range check names it.
+  EXPECT_EQ(error_of(".nojumptable\nadd $01, $02, 0x1_0000_0000_0000_0000\n", 6),
+            "bad.asm:2: immediate 0x1_0000_0000_0000_0000 out of range");
+  EXPECT_EQ(error_of(".nojumptable\njump #-0x8000_0000_0000_0000\n", 6), "bad.asm:2: bad branch target '#-0x8000_0000_0000_0000'");
+}
+
 // afuc-disasm on an a6xx image without a jump table looks for the table the boot code writes by
 // running it under a budget of instructions ((rep) iterations included): a (rep) with $rem =
 // 0xffffffff in a 7-word image used to run all 2^32 iterations (50 s). Now the boot scan stops at

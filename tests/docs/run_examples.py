@@ -17,6 +17,8 @@ PYTHONPATH holds the built Python package.
 
 usage: run_examples.py SOURCE_DIR BUILD_DIR FILE.md...     (exit 0 when every example passes)
        run_examples.py --links SOURCE_DIR FILE.md...       (every relative link stays in the tree)
+       run_examples.py --self-contained SOURCE_DIR FILE.md...
+                       (no paths outside the tree, no internal notes or jargon: see INTERNAL)
 """
 import os
 import re
@@ -140,7 +142,42 @@ def check_links(source, files):
     return 1 if bad else 0
 
 
+# The pages are self-contained: they name the public sources a model follows (envytools, Mesa,
+# Asahi Linux / m1n1, GPGPU-Sim / Accel-Sim), never the developers' working files or notes.
+# "seed" stays allowed in its random-number sense (`traffic.gN.seed`, `tlb_seed`, fuzz seeds,
+# "seed of the random pattern", `seed: S`); its use for a specification text is not.
+INTERNAL = [
+    (re.compile(r"shared/seeds|shared/reference|shared/design|\.\./shared|/work/"),
+     "names a folder outside the repository"),
+    (re.compile(r"\bthe seeds?\b(?!\s+of\b)", re.I), "says \"the seed\" for a specification: name the public source"),
+    (re.compile(r"\bseeds?(?:'s|')(?!\w)", re.I), "says \"seed's\": name the public source"),
+    (re.compile(r"\bseed\s+(?:enums?|passages?|documents?|texts?|notes?|pseudocode|trace|says|bug)\b", re.I),
+     "calls a specification \"seed\": name the public source"),
+    (re.compile(r"\((?:seed|literal seed)\b|\bliteral seed\b|\bseed/", re.I),
+     "calls a specification \"seed\": name the public source"),
+    (re.compile(r"\b(?:in|no|any|GPU) seeds?\b(?!\s+of\b)", re.I), "calls a specification \"seed\": name the public source"),
+    (re.compile(r"\bseed:\s+[a-z]{2,}"), "\"seed:\" followed by prose: name the public source"),
+    (re.compile(r"\bthe lead\b(?![- ]time)|\blead owns\b|\(not added\b", re.I), "is an internal note"),
+]
+
+
+def check_self_contained(source, files):
+    """No path outside the tree, no internal note, no "seed" meaning a specification text."""
+    bad = 0
+    for f in files:
+        for n, line in enumerate(open(f, encoding="utf-8"), 1):
+            for pattern, why in INTERNAL:
+                m = pattern.search(line)
+                if m:
+                    print("%s:%d: %r %s" % (os.path.relpath(f, source), n, m.group(0), why))
+                    bad += 1
+    print("%d file(s) checked, %d internal reference(s)" % (len(files), bad))
+    return 1 if bad else 0
+
+
 if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "--self-contained":
+        sys.exit(check_self_contained(os.path.abspath(sys.argv[2]), sys.argv[3:]))
     if len(sys.argv) >= 3 and sys.argv[1] == "--links":
         sys.exit(check_links(os.path.abspath(sys.argv[2]), sys.argv[3:]))
     if len(sys.argv) < 4:

@@ -3,12 +3,23 @@
 
 For `gpuvp run`, `gpuvp qtest`, `gpuvp config dump` and every tool `gpuvp --help` lists:
   - `--help` prints the usage on standard output and exits 0 (nothing on standard error);
-  - an unknown option is a usage error: exit 2 and one line on standard error naming the option.
+  - an unknown option is a usage error: exit 2 and one line on standard error naming the option;
+  - so is an option that takes a value given without one, and an option that is not repeatable
+    given twice (checked with the first such option the --help text lists).
 
 usage: cli_conventions.py GPUVP
 """
+import re
 import subprocess
 import sys
+
+# An option line of a --help text: "  --gen GEN   ...", "  -o [ --output ] OUT  ...", "  -g 5|6  ...".
+OPTION = re.compile(r"^  (?:-\w \[ )?(--?[\w-]+)(?: \])? ([^\s\[\]]\S*)\s+(.*)$")
+
+
+def one_line_usage_error(r, needle):
+    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    return r.returncode == 2 and len(lines) == 1 and needle in lines[0]
 
 
 def main():
@@ -25,14 +36,25 @@ def main():
     for cmd in commands:
         name = " ".join(cmd)
         r = subprocess.run([gpuvp] + cmd + ["--help"], capture_output=True, text=True, timeout=60)
+        r_help = r.stdout
         if r.returncode != 0 or not r.stdout.strip() or r.stderr.strip():
             failures.append(f"gpuvp {name} --help: exit {r.returncode}, {len(r.stdout)} bytes on stdout, "
                             f"stderr {r.stderr.strip()[:200]!r}")
         r = subprocess.run([gpuvp] + cmd + ["--no-such-option"], capture_output=True, text=True, timeout=60)
-        lines = [l for l in r.stderr.splitlines() if l.strip()]
-        if r.returncode != 2 or len(lines) != 1 or "no-such-option" not in lines[0]:
+        if not one_line_usage_error(r, "no-such-option"):
             failures.append(f"gpuvp {name} --no-such-option: exit {r.returncode}, stderr {r.stderr.strip()[:300]!r}")
-        print(f"gpuvp {name}: checked")
+        # The first option with a value: without it, then given twice (unless repeatable).
+        valued = [m for m in map(OPTION.match, r_help.splitlines()) if m]
+        if valued:
+            opt, arg, text = valued[0].groups()
+            r = subprocess.run([gpuvp] + cmd + [opt], capture_output=True, text=True, timeout=60)
+            if not one_line_usage_error(r, f"'{opt}' is missing"):
+                failures.append(f"gpuvp {name} {opt} (no value): exit {r.returncode}, stderr {r.stderr.strip()[:300]!r}")
+            if "(repeatable)" not in text:
+                r = subprocess.run([gpuvp] + cmd + [opt, "x", opt, "x"], capture_output=True, text=True, timeout=60)
+                if not one_line_usage_error(r, f"'{opt}' cannot be specified more than once"):
+                    failures.append(f"gpuvp {name} {opt} x {opt} x: exit {r.returncode}, stderr {r.stderr.strip()[:300]!r}")
+        print(f"gpuvp {name}: checked" + (f" (value option {valued[0].group(1)})" if valued else ""))
     for f in failures:
         print("FAIL " + f)
     print(f"{len(commands)} commands, {len(failures)} problems")

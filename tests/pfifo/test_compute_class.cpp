@@ -58,7 +58,7 @@ class compute_class : public gpuvp::testing::sim_test {
 }  // namespace
 
 // models/pfifo/workloads/compute.pb, stepped to see the order of events.
-// Expected by hand from the puller's rules (seed pfifo-puller.txt: REF_CNT waits for the last
+// Expected by hand from the puller's rules (envytools puller.rst: REF_CNT waits for the last
 // engine to be idle; an engine switches channels only when idle here):
 //   channel 0: LAUNCH (kernel A) -> engine busy -> REF_CNT 0x55 blocks until A is done.
 //   channel 1: OBJECT to the busy engine held by channel 0 -> blocks until A is done, then

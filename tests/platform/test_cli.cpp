@@ -13,31 +13,15 @@
 #include "cli.h"
 #include "run_control.h"
 #include "gpuvp/config.h"
+#include "cli_testing.h"
 #include "testing.h"
 
 using namespace gpuvp;
 
 namespace {
-struct result {
-  int rc;
-  std::string out, err;
-};
-result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
-  gpuvp::testing::fresh_simulation();
-  args.insert(args.begin(), "gpuvp");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  const int rc = gpuvp_main(int(argv.size()), argv.data(), in, out, err);
-  return {rc, out.str(), err.str()};
-}
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using gpuvp::testing::run_gpuvp;
+using result = gpuvp::testing::cli_result;
+using gpuvp::testing::slurp;
 const std::vector<std::string> small = {"--set", "traffic.g0.count=500", "--set", "traffic.g1.count=300",
                                         "--set", "traffic.g2.count=200"};
 std::vector<std::string> run_small(std::vector<std::string> extra = {}) {

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <gtest/gtest.h>
 #include "cli.h"
+#include "cli_testing.h"
 #include "testing.h"
 
 void gpuvp_register_test_bad_master();
@@ -11,24 +12,17 @@ void gpuvp_register_test_bad_slave();
 void gpuvp_register_test_extra_port();
 
 namespace {
-struct result {
-  int rc;
-  std::string out, err;
-};
-result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
-  gpuvp::testing::fresh_simulation();
+using result = gpuvp::testing::cli_result;
+// The test RTL component types, registered in each fresh kernel.
+void register_test_rtl() {
 #ifdef GPUVP_TEST_RTL
   gpuvp_register_test_bad_master();
   gpuvp_register_test_bad_slave();
   gpuvp_register_test_extra_port();
 #endif
-  args.insert(args.begin(), "gpuvp");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  const int rc = gpuvp::gpuvp_main(int(argv.size()), argv.data(), in, out, err);
-  return {rc, out.str(), err.str()};
+}
+result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
+  return gpuvp::testing::run_gpuvp(std::move(args), input, register_test_rtl);
 }
 #ifdef GPUVP_TEST_RTL
 #define NEEDS_RTL()

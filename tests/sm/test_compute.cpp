@@ -1,6 +1,7 @@
 // The compute engine as a SystemC component: launch interface, completion, timing of L1 misses
 // through a TLM target, modelled errors, and `gpuvp run --workload kernelslist.g` end to end.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "gpuvp/trace.h"
 #include <tlm_utils/simple_target_socket.h>
 #include "paths.h"
+#include "cli_testing.h"
 #include "testing.h"
 
 using namespace gpuvp;
@@ -121,6 +123,31 @@ TEST_F(compute_test, per_kernel_outputs_worked_by_hand) {
                            "L1D_total_cache_accesses 8, hits 4, pending_hits 0, misses 4"})
     EXPECT_NE(rep.str().find(want), std::string::npos) << want << "\n" << rep.str();
   EXPECT_NEAR(eng->l1_hit_rate.value(), 0.5, 1e-12);
+}
+
+// compute.results_file is JSON whatever the kernel's name holds (quotes, backslashes, a tab,
+// bytes that are not UTF-8): the name is escaped by nlohmann-json, the rest of the line unchanged.
+TEST_F(compute_test, results_file_is_json_for_any_kernel_name) {
+  const std::string file = ::testing::TempDir() + "/sm_names.json";
+  std::remove(file.c_str());
+  config::global().set("compute.sms", "1", "test");
+  config::global().set("compute.results_file", file, "test");
+  build();
+  const std::string name = "f<\"a\\b\">\tx\xff";
+  auto k = std::make_shared<const kernel_trace>(parse_kernel_trace_text(
+      write_kernel_trace(name, 1, {1, 1, 1}, {32, 1, 1}, 70, 0, 32, {{op("EXIT", {}, {})}}), "generated"));
+  ASSERT_EQ(k->name, name);
+  eng->launch({k->grid, k->block, k});
+  sc_core::sc_start();
+  std::ifstream f(file);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  EXPECT_NE(text.find("  {\"kernel\": 1, \"name\": \"f<\\\"a\\\\b\\\">\\tx\xef\xbf\xbd\", \"cycles\": "), std::string::npos) << text;
+  const auto j = nlohmann::json::parse(text);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["name"], "f<\"a\\b\">\tx\xef\xbf\xbd");  // 0xff became U+FFFD
+  EXPECT_EQ(j[0]["unit_issued"]["INT"], 1);
 }
 
 TEST_F(compute_test, l1_misses_take_the_targets_latency) {
@@ -289,22 +316,7 @@ TEST_F(compute_test, memcpy_counts_sectors_and_optionally_fills_in_zero_cycles) 
   EXPECT_EQ(e.kernels.value(), 0u);
 }
 
-namespace {
-struct cli_result {
-  int rc;
-  std::string out, err;
-};
-cli_result run_gpuvp(std::vector<std::string> args) {
-  gpuvp::testing::fresh_simulation();
-  args.insert(args.begin(), "gpuvp");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::istringstream in;
-  std::ostringstream out, err;
-  const int rc = gpuvp_main(int(argv.size()), argv.data(), in, out, err);
-  return {rc, out.str(), err.str()};
-}
-}  // namespace
+using gpuvp::testing::run_gpuvp;
 
 TEST(sm_cli, run_workload_kernelslist) {
   auto r = run_gpuvp({"run", "--workload", sm_data_dir() + "/ffma/kernelslist.g", "--set", "compute.sms=2"});

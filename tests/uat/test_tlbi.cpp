@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include "agx_fixture.h"
 #include "cli.h"
+#include "cli_testing.h"
 
 using namespace agx_test;
 using uat::tlbi_op;
@@ -170,28 +171,8 @@ TEST_F(tlbi_test, broadcast_time_without_hypervisor) {
 
 // ---- the command line ----
 
-namespace {
-struct result {
-  int rc;
-  std::string out, err;
-};
-result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
-  gpuvp::testing::fresh_simulation();
-  args.insert(args.begin(), "gpuvp");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  const int rc = gpuvp::gpuvp_main(int(argv.size()), argv.data(), in, out, err);
-  return {rc, out.str(), err.str()};
-}
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-}  // namespace
+using gpuvp::testing::run_gpuvp;
+using gpuvp::testing::slurp;
 
 TEST(agx_cli, platform_option_help_and_errors) {
   auto r = run_gpuvp({"--help"});

@@ -4,7 +4,12 @@
 
 namespace gpuvp::sm {
 
-dram_channel::dram_channel(const mem_config& m) : m_(m), T_(m.dram) {
+dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency)
+    : m_(m), T_(m.dram), l2q_(std::max(1u, subs)), latency_(latency), last_sub_(std::max(1u, subs) - 1) {
+  // memory_partition_unit's arbitration credits: one private credit per sub-partition and a
+  // shared pool of scheduler queue + return queue - (sub-partitions - 1); no limit when either
+  // queue is unbounded (0).
+  if (m.frfcfs_queue && m.dram_return_queue) credit_limit_ = uint64_t(m.frfcfs_queue) + m.dram_return_queue + 1;
   // dram.cc's derived constraints (in command cycles): a burst holds the data bus BL/ratio
   // cycles; read -> write, write -> read, write -> precharge; a write's column command may come
   // WL + 1 cycles before tRCD ends.
@@ -23,18 +28,22 @@ unsigned dram_channel::group(unsigned b) const {
   return m_.dram_bnkgrp_lower_bits ? b % T_.nbkgrp : b / (T_.nbk / T_.nbkgrp);
 }
 
-void dram_channel::push(dram_request r) {
+void dram_channel::push(dram_request r, unsigned sub) {
   r.arrive = std::max(r.arrive, now_);
-  auto it = arrivals_.end();
-  while (it != arrivals_.begin() && std::prev(it)->arrive > r.arrive) --it;
-  arrivals_.insert(it, r);
+  auto& q = l2q_[sub];
+  auto it = q.end();
+  while (it != q.begin() && std::prev(it)->arrive > r.arrive) --it;
+  q.insert(it, r);
   ++queued_;
 }
 
 void dram_channel::run(uint64_t until, std::vector<dram_done>& out) {
   while (queued_ && now_ <= until) {
-    if (pending_ == 0 && in_banks_ == 0) {  // only the L2 -> DRAM queue: skip the idle cycles
-      now_ = std::max(now_, arrivals_.front().arrive);
+    if (pending_ == 0 && in_banks_ == 0) {  // only queued requests: skip to the first that can move
+      uint64_t next = arrivals_.empty() ? ~0ull : arrivals_.front().arrive;
+      for (const auto& q : l2q_)
+        if (!q.empty()) next = std::min(next, q.front().arrive);
+      now_ = std::max(now_, next);
       if (now_ > until) break;
     }
     cycle(now_++, out);
@@ -43,9 +52,27 @@ void dram_channel::run(uint64_t until, std::vector<dram_done>& out) {
 
 void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   const unsigned nbk = T_.nbk;
-  // dram_cycle(): one request per cycle from the L2 -> DRAM queue into the scheduler while it
-  // has room (FR-FCFS: the configured size, 0 unbounded; FIFO: mrqq's 2 entries).
+  // The scheduler is full (dram_t::full): FR-FCFS at the configured size (0 unbounded), FIFO at
+  // mrqq's 2 entries.
   const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
+  // dram_cycle(): one request per cycle from the sub-partitions' L2 -> DRAM queues (round robin
+  // from the one after the last served) into the latency queue, unless the scheduler is full or
+  // the credits are spent; it leaves the latency queue `latency_` cycles later.
+  if (pending_ < room && (!credit_limit_ || credits_ < credit_limit_)) {
+    const unsigned n = unsigned(l2q_.size());
+    for (unsigned p = 0; p < n; ++p) {
+      const unsigned s = (last_sub_ + 1 + p) % n;
+      if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
+      dram_request r = l2q_[s].front();
+      l2q_[s].pop_front();
+      r.arrive = k + latency_;
+      arrivals_.push_back(r);
+      ++credits_;
+      last_sub_ = s;
+      break;
+    }
+  }
+  // One request per cycle from the latency queue into the scheduler while it has room.
   if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) {
     const dram_request r = arrivals_.front();
     arrivals_.pop_front();
@@ -129,6 +156,7 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   data = std::max(data, bus_free_);
   bus_free_ = data + burst_;
   out.push_back({B.mrq.token, data + burst_, B.mrq.write});
+  if (credits_) --credits_;  // given back with the data (the return queue is not modelled)
   B.has_mrq = false;
   --in_banks_;
   --queued_;

@@ -1,6 +1,9 @@
-// One DRAM channel as GPGPU-Sim's dram.cc / dram_sched.cc model it, advanced in DRAM command
-// cycles only while it holds requests: the L2 -> DRAM queue (one request per cycle into the
-// scheduler while it has room, -gpgpu_frfcfs_dram_sched_queue_size), the FR-FCFS scheduler
+// One DRAM channel as GPGPU-Sim's dram.cc / dram_sched.cc / memory_partition_unit::dram_cycle
+// model it, advanced in DRAM command cycles only while it holds requests: one L2 -> DRAM queue per
+// sub-partition (-gpgpu_dram_partition_queues, second field), drained one request per DRAM cycle
+// round-robin among the sub-partitions while the scheduler is not full and the channel has
+// credits, into the DRAM latency queue (-dram_latency); from it one request per cycle into the
+// scheduler while it has room (-gpgpu_frfcfs_dram_sched_queue_size), the FR-FCFS scheduler
 // (-gpgpu_dram_scheduler 1: per bank, the requests of the row being served first, oldest first;
 // then the oldest request's row) or FIFO (0), one request per cycle handed to a free bank, and the
 // bank state machines with the -gpgpu_dram_timing_opt constraints (tRRD, tRCD, tRAS, tRP, tRC,
@@ -17,7 +20,7 @@
 namespace gpuvp::sm {
 
 struct dram_request {
-  uint64_t arrive = 0;  // DRAM cycle it reaches the channel (L2 -> DRAM queue)
+  uint64_t arrive = 0;  // DRAM cycle it reaches its L2 -> DRAM queue
   uint64_t row = 0;
   unsigned bank = 0;
   bool write = false;
@@ -32,10 +35,15 @@ struct dram_done {
 
 class dram_channel {
  public:
-  explicit dram_channel(const mem_config& m);
-  // Queues a request; one arriving before the channel's next cycle arrives then.
-  void push(dram_request r);
+  // `subs` L2 -> DRAM queues (the channel's sub-partitions); a request popped from one in DRAM
+  // cycle k leaves the latency queue in cycle k + latency.
+  explicit dram_channel(const mem_config& m, unsigned subs = 1, unsigned latency = 0);
+  // Queues a request in sub-partition `sub`'s L2 -> DRAM queue; one arriving before the
+  // channel's next cycle arrives then.
+  void push(dram_request r, unsigned sub = 0);
   bool empty() const { return queued_ == 0; }
+  // Requests in sub-partition `sub`'s L2 -> DRAM queue (the L2 stalls when it is full).
+  size_t l2_queue(unsigned sub) const { return l2q_[sub].size(); }
   // Runs DRAM cycles up to and including `until` (only while requests are queued) and appends
   // the requests whose column command issued.
   void run(uint64_t until, std::vector<dram_done>& out);
@@ -63,8 +71,11 @@ class dram_channel {
   unsigned burst_, tRTW_, tWTR_, tWTP_, tRCDWR_;
   std::vector<bank> bk_;
   std::vector<uint64_t> ccdl_, rtpl_;  // per bank group
-  std::deque<dram_request> arrivals_;  // L2 -> DRAM queue, by arrival
-  uint64_t now_ = 0;                   // next cycle to run
+  std::vector<std::deque<dram_request>> l2q_;  // per sub-partition L2 -> DRAM queue, by arrival
+  std::deque<dram_request> arrivals_;          // DRAM latency queue (arrive: the cycle it leaves)
+  unsigned latency_, last_sub_;  // last_sub_: the sub-partition served last (arbitration)
+  uint64_t credits_ = 0, credit_limit_ = 0;    // requests between L2 -> DRAM queue and data (0: no limit)
+  uint64_t now_ = 0;                           // next cycle to run
   uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;
   bool last_write_ = false;
   unsigned prio_ = 0, pending_ = 0, in_banks_ = 0, queued_ = 0;

@@ -109,7 +109,8 @@ void print_kernel(std::ostream& os, const kernel_result& r) {
      << ", MSHR_MERGE_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_merge)] << ", MISS_QUEUE_FULL "
      << s.l1_fails[unsigned(l1_fail::miss_queue_full)] << ")\n";
   os << "  L2_total_cache_accesses " << m.l2_accesses << " (writes " << m.l2_writes << "), hits " << m.l2_hits
-     << ", pending_hits " << m.l2_pending_hits << ", misses " << m.l2_misses << "\n";
+     << ", pending_hits " << m.l2_pending_hits << ", misses " << m.l2_misses << ", reservation_fails "
+     << m.l2_reservation_fails << "\n";
   std::snprintf(buf, sizeof buf, "  total dram reads %llu, total dram writes %llu, row_buffer_locality %.1f %%, bandwidth %.1f GB/s\n",
                 (unsigned long long)m.dram_reads, (unsigned long long)m.dram_writes,
                 pct(m.dram_row_hits, m.dram_reads + m.dram_writes), r.dram_gbps());

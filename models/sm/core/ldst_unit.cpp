@@ -9,6 +9,7 @@ namespace gpuvp::sm {
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
     : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags) {
   if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways) tags_->reset(cfg.l1_sets * cfg.l1_ways);
+  banks_.resize(cfg.mem.l1_banks);
 }
 
 unsigned ldst_unit::new_slot(const warp_inst& w) {
@@ -50,20 +51,12 @@ size_t ldst_unit::allocate_line(uint64_t line) {
   return victim;
 }
 
-// Requests in the miss queue proper at `now`: those past the L1 latency (the queue is in
-// ready order; the others are still in the L1 latency pipeline ahead of the tag check).
-size_t ldst_unit::queued_at(uint64_t now) const {
-  size_t n = 0;
-  while (n < miss_queue_.size() && miss_queue_[n].ready <= now) ++n;
-  return n;
-}
-
 void ldst_unit::prepare() {
   const warp_inst& w = dispatch_reg_;
   prepared_ = true;
   slot_ = new_slot(w);
   slots_[slot_].outstanding = 1;  // held until the last access is made
-  lines_.clear();
+  sectors_.clear();
   conflict_cycles_ = 0;
   if (w.space == mem_space::shared) {
     // Bank conflict degree: the most distinct 4-byte words any one bank must deliver.
@@ -80,109 +73,111 @@ void ldst_unit::prepare() {
     ++core_.st_.smem_accesses;
     core_.st_.smem_bank_conflict_cycles += degree - 1;
   } else if ((w.space == mem_space::global || w.space == mem_space::local) && w.addrs) {
-    // Coalescing: one access per L1 line touched, with the 32-byte sectors its lanes' bytes
-    // [addr, addr + width) cover, in lane order.
+    // Coalescing (gpgpu_coalesce_arch >= 40: L1 and L2 sectored): one access per 32-byte sector
+    // the lanes' bytes [addr, addr + width) cover. GPGPU-Sim keeps them by address and takes them
+    // from the back of its access queue: the highest address first.
     const unsigned width = std::max<unsigned>(1, w.width);
     for (unsigned t = 0; t < 32; ++t) {
       if (!(w.active_mask >> t & 1)) continue;
-      for (uint64_t b = w.addrs[t] / 32 * 32; b < w.addrs[t] + width; b += 32) {
-        const uint64_t line = b / cfg_.l1_line;
-        const uint8_t bit = uint8_t(1u << (b % cfg_.l1_line / 32 % 8));
-        auto it = std::find_if(lines_.begin(), lines_.end(), [&](const line_access& a) { return a.line == line; });
-        if (it == lines_.end()) lines_.push_back({line, bit});
-        else it->sectors |= bit;
-      }
+      for (uint64_t b = w.addrs[t] / 32; b * 32 < w.addrs[t] + width; ++b) sectors_.push_back(b);
     }
-    std::reverse(lines_.begin(), lines_.end());  // pop_back gives lane order
+    std::sort(sectors_.begin(), sectors_.end());
+    sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
   }
 }
 
-// One line access of a global/local instruction. Loads: every sector is a hit, a pending hit
-// (merged into the sector's MSHR) or a miss (a new MSHR and a miss-queue entry); if any sector
-// cannot get its MSHR or queue entry the whole access fails and is retried next cycle (a
-// reservation fail, counted by cause). Stores write through (-gpgpu_cache:dl1 write policy T):
-// one miss-queue entry per sector, acknowledged by the memory side; a resident sector stays valid.
-bool ldst_unit::global_access(const line_access& a, bool store, uint64_t now) {
+// One sector access at the end of its bank's latency pipeline (GPGPU-Sim's L1D access from
+// l1_latency_queue stage 0). Loads: a hit, a pending hit (merged into the sector's MSHR) or a
+// miss (a new MSHR and a miss-queue entry); a read needs a miss-queue entry free beyond the
+// one it may take (data_cache::miss_queue_full(1)), then an MSHR entry or merge slot. Stores
+// write through (-gpgpu_cache:dl1 write policy T): one miss-queue entry (miss_queue_full(0)),
+// acknowledged by the memory side; a resident sector stays valid. A failure is a reservation
+// fail by cause; the access stays in stage 0 and is tried again next cycle.
+bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   sm_stats& st = core_.st_;
   const mem_config& m = cfg_.mem;
-  const unsigned nsec = unsigned(__builtin_popcount(a.sectors));
-  const uint64_t sec0 = a.line * (cfg_.l1_line / 32);
-  size_t idx = find_line(a.line);
-  const size_t queued = queued_at(now);
-  if (store) {
-    if (queued + nsec > m.l1.miss_queue) {
+  const unsigned per_line = cfg_.l1_line / 32;
+  const uint64_t line = a.sector / per_line;
+  const uint8_t bit = uint8_t(1u << (a.sector % per_line));
+  size_t idx = find_line(line);
+  if (a.store) {
+    if (miss_queue_.size() >= m.l1.miss_queue) {
       ++st.l1_fails[unsigned(l1_fail::miss_queue_full)];
       return false;
     }
     if (idx != SIZE_MAX) tags_->lru[idx] = ++tags_->stamp;
-    for (unsigned s = 0; s < 8; ++s)
-      if (a.sectors >> s & 1) {
-        ++st.l1_write_accesses;
-        ++slots_[slot_].outstanding;
-        miss_queue_.push_back({sec0 + s, now + cfg_.l1_latency, true, slot_});
-      }
+    ++st.l1_write_accesses;
+    miss_queue_.push_back({a.sector, now, true, a.slot});
     return true;
   }
-  // Loads: classify first, commit only if every sector can proceed.
-  unsigned new_mshrs = 0, new_requests = 0;
-  for (unsigned s = 0; s < 8; ++s) {
-    if (!(a.sectors >> s & 1)) continue;
-    if (idx != SIZE_MAX && (tags_->valid[idx] >> s & 1)) continue;
-    auto it = mshrs_.find(sec0 + s);
-    if (it != mshrs_.end()) {
-      if (it->second.size() >= cfg_.l1_mshr_merge) {
-        ++st.l1_fails[unsigned(l1_fail::mshr_merge)];
-        return false;
-      }
-    } else {
-      ++new_mshrs;
-      ++new_requests;
-    }
+  if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
+    tags_->lru[idx] = ++tags_->stamp;
+    ++st.l1_accesses;
+    ++st.l1_hits;
+    done_one(a.slot);  // the data after the L1 latency, which the pipeline was
+    return true;
   }
-  if (mshrs_.size() + new_mshrs > cfg_.l1_mshrs) {
-    ++st.l1_fails[unsigned(l1_fail::mshr_entry)];
-    return false;
-  }
-  if (queued + new_requests > m.l1.miss_queue) {
+  if (miss_queue_.size() + 1 >= m.l1.miss_queue) {
     ++st.l1_fails[unsigned(l1_fail::miss_queue_full)];
     return false;
   }
-  if (idx == SIZE_MAX && new_requests) idx = allocate_line(a.line);  // allocate on miss
-  if (idx != SIZE_MAX) tags_->lru[idx] = ++tags_->stamp;
-  bool any_hit = false;
-  for (unsigned s = 0; s < 8; ++s) {
-    if (!(a.sectors >> s & 1)) continue;
+  auto it = mshrs_.find(a.sector);
+  if (it != mshrs_.end()) {
+    if (it->second.size() >= cfg_.l1_mshr_merge) {
+      ++st.l1_fails[unsigned(l1_fail::mshr_merge)];
+      return false;
+    }
     ++st.l1_accesses;
-    if (idx != SIZE_MAX && (tags_->valid[idx] >> s & 1)) {
-      ++st.l1_hits;
-      any_hit = true;
-      continue;
-    }
-    ++slots_[slot_].outstanding;
-    auto [it, fresh] = mshrs_.try_emplace(sec0 + s);
-    it->second.push_back(slot_);
-    if (fresh) {
-      ++st.l1_misses;
-      ++st.mem_reads;
-      miss_queue_.push_back({sec0 + s, now + cfg_.l1_latency, false, 0});
-    } else {
-      ++st.l1_pending_hits;
-    }
+    ++st.l1_pending_hits;
+    it->second.push_back(a.slot);
+    return true;
   }
-  if (any_hit) {
-    ++slots_[slot_].outstanding;
-    events_.push({now + cfg_.l1_latency, ev::done, slot_});
+  if (mshrs_.size() >= cfg_.l1_mshrs) {
+    ++st.l1_fails[unsigned(l1_fail::mshr_entry)];
+    return false;
   }
+  if (idx == SIZE_MAX) idx = allocate_line(line);  // allocate on miss
+  tags_->lru[idx] = ++tags_->stamp;
+  ++st.l1_accesses;
+  ++st.l1_misses;
+  ++st.mem_reads;
+  mshrs_[a.sector].push_back(a.slot);
+  miss_queue_.push_back({a.sector, now, false, 0});
   return true;
+}
+
+// Each bank's oldest access reaches stage 0 -gpgpu_l1_latency cycles after it entered, and not
+// before the cycle after its predecessor left; there it makes its L1 access, banks in order.
+void ldst_unit::run_banks(uint64_t now) {
+  if (!in_pipe_) return;
+  for (l1_bank& b : banks_) {
+    if (b.pipe.empty()) continue;
+    const pipe_entry& e = b.pipe.front();
+    if (std::max(e.enter + cfg_.l1_latency, b.left) > now) continue;
+    if (!global_access(e, now)) continue;
+    b.pipe.pop_front();
+    b.left = now + 1;
+    --in_pipe_;
+  }
 }
 
 void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
   if (busy()) ++active_cycles;  // an access being made or outstanding
+  // One sector fill per cycle (the L1's fill port: GPGPU-Sim's LDST unit takes one response a
+  // cycle from its response FIFO); another fill due now waits for the next cycle.
+  bool filled = false;
+  later_.clear();
   while (!events_.empty() && events_.top().at <= now) {
     event e = events_.top();
     events_.pop();
+    if (e.kind == ev::fill && filled) {
+      e.at = now + 1;
+      later_.push_back(e);
+      continue;
+    }
     if (e.kind == ev::fill) {
+      filled = true;
       const uint64_t line = e.key / (cfg_.l1_line / 32);
       size_t idx = find_line(line);
       if (idx == SIZE_MAX) idx = allocate_line(line);  // evicted meanwhile: allocate again
@@ -195,6 +190,8 @@ void ldst_unit::cycle() {
       done_one(unsigned(e.key));
     }
   }
+  for (const event& e : later_) events_.push(e);
+  run_banks(now);
   // The miss queue sends one request per cycle to the memory side.
   if (!miss_queue_.empty() && miss_queue_.front().ready <= now) {
     const request r = miss_queue_.front();
@@ -219,14 +216,27 @@ void ldst_unit::cycle() {
       events_.push({now + cfg_.smem_latency, ev::done, slot_});
       finished = true;
     }
-  } else if (lines_.empty()) {
+  } else if (sectors_.empty()) {
     // constant cache, or a memory opcode traced without addresses: an L1-latency access
     ++f.outstanding;
     events_.push({now + cfg_.l1_latency, ev::done, slot_});
     finished = true;
   } else {
-    if (global_access(lines_.back(), w.store, now)) lines_.pop_back();
-    finished = lines_.empty();
+    // ldst_unit::memory_cycle: up to -gpgpu_l1_banks accesses a cycle, each into the last stage
+    // of its bank's pipeline (-gpgpu_l1_latency stages), stopping at the first whose stage is
+    // taken (a bank conflict: again next cycle).
+    for (unsigned j = 0; j < banks_.size() && !sectors_.empty(); ++j) {
+      const uint64_t sec = sectors_.back();
+      l1_bank& b = banks_[sec % banks_.size()];
+      if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
+      b.placed = now;
+      b.pipe.push_back({sec, now, slot_, w.store});
+      ++in_pipe_;
+      ++f.outstanding;
+      sectors_.pop_back();
+    }
+    finished = sectors_.empty();
+    if (cfg_.l1_latency == 0) run_banks(now);
   }
   if (finished) {
     dispatch_reg_.clear();

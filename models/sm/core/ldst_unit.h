@@ -44,7 +44,7 @@ class ldst_unit : public stallable_unit, public mem_client {
     prepared_ = false;
   }
   bool busy() const override {
-    return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty() || awaiting_;
+    return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty() || awaiting_ || in_pipe_;
   }
   void cycle() override;
   // Earliest SM cycle in which cycle() has an event to deliver or a miss-queue request that may
@@ -68,34 +68,44 @@ class ldst_unit : public stallable_unit, public mem_client {
     warp_inst inst;
     unsigned outstanding = 0;
   };
-  struct line_access {
-    uint64_t line;
-    uint8_t sectors;  // bit s: sector s of the line is touched
-  };
   struct request {
     uint64_t sector_addr, ready;  // leaves the miss queue at or after `ready`
     bool write;
     unsigned slot;                // store: the instruction to acknowledge
   };
+  // A sector access in its L1 bank's latency pipeline (GPGPU-Sim's l1_latency_queue).
+  struct pipe_entry {
+    uint64_t sector, enter;  // sector address / 32; the cycle it entered the pipeline
+    unsigned slot;
+    bool store;
+  };
+  struct l1_bank {
+    std::deque<pipe_entry> pipe;  // oldest first
+    uint64_t left = 0;            // the cycle the last access left stage 0, + 1
+    uint64_t placed = ~0ull;      // the cycle an access last entered
+  };
   void prepare();
   unsigned new_slot(const warp_inst& w);
   void done_one(unsigned slot);
-  size_t queued_at(uint64_t now) const;
   size_t find_line(uint64_t line) const;  // index in the tag arrays or SIZE_MAX
   size_t allocate_line(uint64_t line);
-  bool global_access(const line_access& a, bool store, uint64_t now);  // false: reservation fail
+  void run_banks(uint64_t now);
+  bool global_access(const pipe_entry& a, uint64_t now);  // false: reservation fail
 
   sm_core& core_;
   const gpu_config& cfg_;
   l1_tags* tags_;
   std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
+  std::vector<event> later_;  // scratch: fills moved to the next cycle
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   std::unordered_map<uint64_t, std::vector<unsigned>> mshrs_;  // sector address -> waiting slots
   std::deque<request> miss_queue_;
   bool prepared_ = false;
   unsigned slot_ = 0;                  // inflight slot of the dispatch register's instruction
-  std::vector<line_access> lines_;     // global/local: line accesses still to make (back = next)
+  std::vector<uint64_t> sectors_;      // global/local: sector accesses still to make (back = next)
+  std::vector<l1_bank> banks_;         // -gpgpu_l1_banks latency pipelines
+  unsigned in_pipe_ = 0;               // accesses in them
   unsigned conflict_cycles_ = 0;       // shared: cycles still to spend on bank conflicts
   unsigned awaiting_ = 0;              // accesses the memory answers later (mem_port::pending)
 };

@@ -1,6 +1,8 @@
 #include "mem_config.h"
 
 #include <charconv>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -8,6 +10,8 @@
 #include "gpu_config.h"
 
 namespace gpuvp::sm {
+
+bool shipped_icnt_text(const std::string& name, std::string& text);  // generated (models/sm/CMakeLists.txt)
 
 namespace {
 
@@ -42,6 +46,7 @@ struct numeric_option {
 };
 const numeric_option numeric_options[] = {
     {"-gpgpu_n_mem", &mem_config::n_mem, 1, 256},
+    {"-gpgpu_l1_banks", &mem_config::l1_banks, 1, 32},
     {"-gpgpu_n_sub_partition_per_mchannel", &mem_config::sub_per_channel, 1, 8},
     {"-gpgpu_dram_buswidth", &mem_config::dram_buswidth, 1, 1024},
     {"-gpgpu_dram_burst_length", &mem_config::dram_burst_length, 1, 64},
@@ -52,6 +57,11 @@ const numeric_option numeric_options[] = {
     {"-dram_dual_bus_interface", &mem_config::dram_dual_bus, 0, 1},
     {"-dram_bnkgrp_indexing_policy", &mem_config::dram_bnkgrp_lower_bits, 0, 1},
     {"-icnt_flit_size", &mem_config::flit_size, 8, 1024},
+    {"-network_mode", &mem_config::network_mode, 1, 2},
+    {"-icnt_in_buffer_limit", &mem_config::icnt_in_buffer, 1, 1u << 16},
+    {"-icnt_out_buffer_limit", &mem_config::icnt_out_buffer, 1, 1u << 16},
+    {"-icnt_subnets", &mem_config::icnt_subnets, 1, 2},
+    {"-icnt_arbiter_algo", &mem_config::icnt_arbiter, 0, 1},
     {"-gpgpu_memory_partition_indexing", &mem_config::partition_indexing, 0, 2},
     {"-gpuvp_icnt_latency", &mem_config::icnt_latency, 0, 10000},
     {"-gpuvp_l2_dram_hops", &mem_config::l2_dram_hops, 0, 10000},
@@ -109,6 +119,19 @@ bool apply_mem_option(mem_config& m, const std::string& name, const std::string&
     }
   if (name == "-gpgpu_cache:dl2") {
     parse_cache_config(m.l2, name, v, where);
+  } else if (name == "-gpgpu_dram_partition_queues") {
+    auto f = split(v, ':');
+    if (f.size() != 4) fail(where, name + ": expected icnt_L2:L2_dram:dram_L2:L2_icnt, got '" + v + "'");
+    unsigned* into[4] = {&m.icnt_l2_queue, &m.l2_dram_queue, &m.dram_l2_queue, &m.l2_icnt_queue};
+    for (size_t i = 0; i < 4; ++i) *into[i] = number(where, name, f[i], 1, 1u << 16);
+  } else if (name == "-inter_config_file") {
+    // Relative to the folder of the option file that names it (where = "file:line").
+    std::string file = split(v, ' ')[0], dir;
+    const std::string src = where.substr(0, where.rfind(':'));
+    if (auto slash = src.rfind('/'); slash != std::string::npos) dir = src.substr(0, slash + 1);
+    if (file.empty()) fail(where, name + ": empty file name");
+    m.icnt_file = file[0] == '/' ? file : dir + file;
+    load_icnt_file(m, m.icnt_file);
   } else if (name == "-gpgpu_flush_l1_cache") {
     m.flush_l1 = number(where, name, v, 0, 1) != 0;
   } else if (name == "-gpgpu_dram_timing_opt") {
@@ -167,6 +190,39 @@ bool apply_mem_option(mem_config& m, const std::string& name, const std::string&
   return true;
 }
 
+void load_icnt_file(mem_config& m, const std::string& path) {
+  std::ifstream f(path);
+  std::string text;
+  if (f) {
+    std::ostringstream os;
+    os << f.rdbuf();
+    text = os.str();
+  } else if (!shipped_icnt_text(path.substr(path.rfind('/') + 1), text)) {
+    throw config_file_error(path + ": cannot open the interconnect configuration (-inter_config_file)");
+  }
+  std::istringstream in(text);
+  std::string line;
+  unsigned n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (auto c = line.find("//"); c != std::string::npos) line.erase(c);
+    std::string t;
+    for (char ch : line)
+      if (ch != ' ' && ch != '\t' && ch != '\r') t += ch;
+    if (t.empty()) continue;
+    const std::string where = path + ":" + std::to_string(n);
+    const auto eq = t.find('=');
+    if (eq == std::string::npos || eq == 0 || t.back() != ';') fail(where, "expected 'key = value;', got '" + line + "'");
+    const std::string key = t.substr(0, eq), val = t.substr(eq + 1, t.size() - eq - 2);
+    if (val.empty()) fail(where, key + ": empty value");
+    // The keys the model reads; the others (topology, routing, allocators, traffic) are BookSim's.
+    if (key == "flit_size") m.icnt_file_flit_size = number(where, key, val, 8, 1024);
+    else if (key == "input_buffer_size") m.icnt_file_input_buffer = number(where, key, val, 1, 1u << 16);
+    else if (key == "ejection_buffer_size") m.icnt_file_ejection_buffer = number(where, key, val, 1, 1u << 16);
+    else if (key == "subnets") m.icnt_file_subnets = number(where, key, val, 1, 2);
+  }
+}
+
 void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name,
                        const std::string& where) {
   double* into[3] = {&m.icnt_mhz, &m.l2_mhz, &m.dram_mhz};
@@ -201,6 +257,9 @@ void validate(const mem_config& m, const std::string& where) {
     if (n != 16 && n != 32 && n != 64)
       fail(where, "-gpgpu_memory_partition_indexing 2 (IPOLY) needs 16, 32 or 64 sub-partitions (channels rounded up to a power of two), not " + std::to_string(n));
   }
+  if (m.network_mode == 1 && m.icnt_file.empty())
+    fail(where, "-network_mode 1 (BookSim) needs -inter_config_file with a flit_size");
+  if (m.network_mode == 1 && !m.icnt_file_flit_size) fail(where, m.icnt_file + ": no flit_size (needed by -network_mode 1)");
   if (m.partition_indexing == 1 && !pow2(m.n_mem)) fail(where, "-gpgpu_memory_partition_indexing 1 needs a power-of-two -gpgpu_n_mem");
 }
 

@@ -29,6 +29,7 @@ struct mem_config {
   cache_config l1;  // the -gpgpu_cache:dl1 policies (geometry also in gpu_config's l1_* fields)
   cache_config l2{true, 32, 128, 24, 'B', 'm', 'L', 192, 4, 32};
   bool flush_l1 = true;                          // -gpgpu_flush_l1_cache
+  unsigned l1_banks = 1;                         // -gpgpu_l1_banks (sector s goes to bank s mod banks)
   unsigned n_mem = 32, sub_per_channel = 2;      // -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel
   double icnt_mhz = 1132, l2_mhz = 1132, dram_mhz = 850;  // -gpgpu_clock_domains fields 2-4
   dram_timing dram;
@@ -38,7 +39,18 @@ struct mem_config {
   // command per cycle), -dram_bnkgrp_indexing_policy (0: bank group from the bank's higher bits,
   // 1: from its lower bits); GPGPU-Sim's defaults.
   unsigned dram_scheduler = 1, dram_dual_bus = 0, dram_bnkgrp_lower_bits = 0;
+  // -gpgpu_dram_partition_queues icnt->L2 : L2->DRAM : DRAM->L2 : L2->icnt entries per
+  // sub-partition (GPGPU-Sim's default 8:8:8:8). The model bounds the L2 -> DRAM queue (the L2
+  // stalls while it is full); the others are read and checked.
+  unsigned icnt_l2_queue = 8, l2_dram_queue = 8, dram_l2_queue = 8, l2_icnt_queue = 8;
+  // Interconnect: -network_mode (1 BookSim/intersim with -inter_config_file, 2 GPGPU-Sim's local
+  // crossbar), -icnt_in_buffer_limit / -icnt_out_buffer_limit (local crossbar packets),
+  // -icnt_subnets, -icnt_arbiter_algo (0 round robin, 1 iSLIP), -icnt_flit_size.
+  unsigned network_mode = 2, icnt_in_buffer = 64, icnt_out_buffer = 64, icnt_subnets = 2, icnt_arbiter = 1;
   unsigned flit_size = 40;
+  // -inter_config_file (relative to the option file's folder) and the keys the model reads from it.
+  std::string icnt_file;
+  unsigned icnt_file_flit_size = 0, icnt_file_input_buffer = 0, icnt_file_ejection_buffer = 0, icnt_file_subnets = 0;
   // -gpgpu_memory_partition_indexing: 0 consecutive, 1 bitwise XOR, 2 IPOLY hash (addrdec.cc)
   unsigned partition_indexing = 0;
   // -gpgpu_mem_addr_mapping "dramid@N;mask": channel bits inserted at bit N; the mask's B and R
@@ -58,6 +70,9 @@ bool apply_mem_option(mem_config& m, const std::string& name, const std::string&
 // The policy fields of a -gpgpu_cache:dlN value (the geometry too, checked).
 void parse_cache_config(cache_config& c, const std::string& name, const std::string& value, const std::string& where);
 void validate(const mem_config& m, const std::string& where);
+// Reads an -inter_config_file (BookSim "key = value;" lines, // comments) into m's icnt_file_*
+// fields. Throws config_file_error naming file:line for a malformed line or value.
+void load_icnt_file(mem_config& m, const std::string& path);
 // Interconnect, L2 and DRAM clocks from the -gpgpu_clock_domains fields (core:icnt:l2:dram).
 void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name, const std::string& where);
 

@@ -66,10 +66,14 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
       l2_ps_(period_ps(cfg.mem.l2_mhz)), dram_ps_(period_ps(cfg.mem.dram_mhz)) {
   const unsigned sps = m_.sub_partitions();
   port_free_.assign(sps, 0);
-  l2_free_.assign(sps, 0);
+  sp_.resize(sps);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
+  // A request popped from an L2 -> DRAM queue at a DRAM clock edge leaves the latency queue
+  // -dram_latency + l2_dram_hops core cycles later, at the next DRAM edge: a whole number of
+  // DRAM cycles after the pop.
+  const unsigned latency = unsigned(ceil_div((cfg.dram_latency + m_.l2_dram_hops) * core_ps_, dram_ps_));
   ch_.reserve(m_.n_mem);
-  for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_);
+  for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, latency);
 }
 
 dram_address gpu_memory::decode(uint64_t addr) const {
@@ -114,9 +118,9 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
   return nullptr;
 }
 
-// One sector for the DRAM channel of `a`, reaching it at t_ps (the L2 -> DRAM queue).
+// One sector into the L2 -> DRAM queue of `a`'s sub-partition at t_ps (taken at a DRAM edge).
 void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t t_ps, uint64_t sector) {
-  ch_[a.channel].push({ceil_div(t_ps, dram_ps_), a.row, a.bank, write, sector});
+  ch_[a.channel].push({ceil_div(t_ps, dram_ps_), a.row, a.bank, write, sector}, a.sub_partition % m_.sub_per_channel);
   ++dram_queued_;
   if (write) ++st_.dram_writes;
   else ++st_.dram_reads;
@@ -136,8 +140,10 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
       if (d.write) continue;
       const uint64_t t = d.data_end * dram_ps_ + m_.l2_dram_hops * core_ps_;
       const uint64_t sector = d.token;
+      const unsigned sp = decode(sector * 32).sub_partition;
+      if (!drop_waiters) sp_[sp].releases.push(t);  // the L2 MSHR entry is free once the fill is in
       l2_line* victim = nullptr;
-      if (l2_line* l = l2_find(decode(sector * 32).sub_partition, sector * 32 / m_.l2.line, victim)) {
+      if (l2_line* l = l2_find(sp, sector * 32 / m_.l2.line, victim)) {
         const unsigned s = unsigned(sector * 32 % m_.l2.line / 32) % 4;
         if (l->ready_ps[s] == ~0ull) l->ready_ps[s] = t;
       }
@@ -151,9 +157,25 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
   }
 }
 
+// The L2 before the DRAM: an L2 miss served at t <= now enters its L2 -> DRAM queue at the
+// first DRAM edge >= t, which the channel has not run yet.
 void gpu_memory::cycle(uint64_t cycle) {
-  if (!dram_queued_) return;
-  run_dram((cycle - std::min(cycle, base_)) * core_ps_ / dram_ps_, false);
+  if (!dram_queued_ && !l2_queued_) return;
+  const uint64_t now_ps = (cycle - std::min(cycle, base_)) * core_ps_;
+  if (l2_queued_) run_l2(now_ps, false);
+  if (dram_queued_) run_dram(now_ps / dram_ps_, false);
+}
+
+// Each sub-partition serves its input queue in time order up to now_ps, until it stalls.
+void gpu_memory::run_l2(uint64_t now_ps, bool drop_replies) {
+  for (unsigned sp = 0; sp < sp_.size() && l2_queued_; ++sp) {
+    auto& in = sp_[sp].in;
+    while (!in.empty() && in.front().t <= now_ps) {
+      if (!l2_access(sp, in.front(), now_ps, drop_replies)) break;
+      in.pop_front();
+      --l2_queued_;
+    }
+  }
 }
 
 mem_stats gpu_memory::stats() const {
@@ -162,24 +184,59 @@ mem_stats gpu_memory::stats() const {
   return s;
 }
 
+// An SM's sector request: the crossbar (one packet per interconnect cycle per sub-partition
+// output, GPGPU-Sim's local crossbar; a sector fits one -icnt_flit_size flit) and the ROP queue
+// are timed now; the L2 serves it from its input queue when cycle() gets there.
 uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) {
   (void)bytes;
   const uint64_t start = (cycle - std::min(cycle, base_)) * core_ps_;  // time since the kernel started
-  const dram_address a = decode(addr);
-  const unsigned sp = a.sub_partition;
-  // Crossbar: one flit (a sector fits one -icnt_flit_size flit) per interconnect cycle per output.
+  const unsigned sp = decode(addr).sub_partition;
   uint64_t t = std::max(start, port_free_[sp]);
-  port_free_[sp] = t + icnt_ps_;
-  t += m_.icnt_latency * icnt_ps_;
-  // ROP queue, then the L2 tag port (one access per L2 cycle).
-  t += cfg_.l2_rop_latency * l2_ps_;
-  t = std::max(t, l2_free_[sp]);
-  l2_free_[sp] = t + l2_ps_;
-  ++st_.l2_accesses;
-  const uint64_t line = addr / m_.l2.line;
-  const unsigned sector = unsigned(addr % m_.l2.line / 32) % 4;
+  // -network_mode 2 moves one packet per output per cycle whatever its size; with -network_mode 1
+  // a packet (read request: 8 bytes of control, write: 32 + 8) holds the output one cycle per
+  // flit of the interconnect file's flit_size.
+  const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
+  port_free_[sp] = t + flits * icnt_ps_;
+  t += m_.icnt_latency * icnt_ps_ + cfg_.l2_rop_latency * l2_ps_;
+  sp_[sp].in.push_back({t, addr, client, tag, write});
+  ++l2_queued_;
+  return pending;
+}
+
+// One access of sub-partition sp's L2 slice at max(its arrival, the tag port's next free time).
+// memory_sub_partition::cache_cycle: no access while the L2 -> DRAM queue is full; a read miss
+// needs an MSHR entry (one per sector, -gpgpu_cache:dl2 A:N), a read of a sector whose fill is
+// on its way a merge slot (A:N:M). Otherwise the access stalls the input (a reservation fail)
+// and is tried again in the next cycle. With drop_replies (between kernels) nothing stalls and
+// nobody is answered.
+bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bool drop_replies) {
+  sub_partition& P = sp_[sp];
+  uint64_t t = std::max(r.t, P.l2_free);
+  while (!P.releases.empty() && P.releases.top() <= t) {
+    P.releases.pop();
+    if (P.mshrs) --P.mshrs;
+  }
+  const dram_address a = decode(r.addr);
+  const uint64_t line = r.addr / m_.l2.line;
+  const unsigned sector = unsigned(r.addr % m_.l2.line / 32) % 4;
+  const uint8_t bit = uint8_t(1u << sector);
   l2_line* victim = nullptr;
   l2_line* l = l2_find(sp, line, victim);
+  if (!drop_replies) {
+    bool stall = ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue;
+    if (!stall && !r.write && !(l && (l->valid & bit) && l->ready_ps[sector] != ~0ull)) {
+      auto f = fills_.find(r.addr / 32);
+      if (f != fills_.end()) stall = f->second.size() >= m_.l2.mshr_merge;  // joins the fill in DRAM
+      else stall = P.mshrs >= m_.l2.mshrs;                                  // a new miss
+    }
+    if (stall) {
+      ++st_.l2_reservation_fails;
+      P.l2_free = std::max(P.l2_free, (now_ps / l2_ps_ + 1) * l2_ps_);  // again at the next L2 edge
+      return false;
+    }
+  }
+  P.l2_free = t + l2_ps_;
+  ++st_.l2_accesses;
   if (!l) {
     // Allocate (on miss): a dirty victim is written back to DRAM in the background.
     l = victim;
@@ -191,51 +248,58 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
     l->tag = line;
   }
   l->lru = ++stamp_;
-  const uint8_t bit = uint8_t(1u << sector);
-  if (write) {
+  uint64_t back = t;  // when the answer leaves the L2
+  if (r.write) {
     // Write-back L2 with lazy fetch-on-read: the sector is written without a DRAM read.
     ++st_.l2_writes;
     if (l->valid & bit) ++st_.l2_hits;
     else ++st_.l2_misses;
     l->valid |= bit;
     l->dirty |= bit;
-    l->ready_ps[sector] = std::max(l->ready_ps[sector], t);
+    if (l->ready_ps[sector] != ~0ull) l->ready_ps[sector] = std::max(l->ready_ps[sector], t);
   } else if (l->valid & bit) {
     if (l->ready_ps[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
       ++st_.l2_pending_hits;
-      fills_[addr / 32].push_back({client, tag});
-      return pending;
+      fills_[r.addr / 32].push_back({r.client, r.tag});
+      return true;
     }
     if (l->ready_ps[sector] > t) {
       ++st_.l2_pending_hits;  // merged into the outstanding fill (MSHR)
-      t = l->ready_ps[sector];
+      back = l->ready_ps[sector];
     } else {
       ++st_.l2_hits;
     }
   } else {
     l->valid |= bit;
     l->ready_ps[sector] = ~0ull;
-    auto [it, fresh] = fills_.try_emplace(addr / 32);
-    it->second.push_back({client, tag});
+    auto [it, fresh] = fills_.try_emplace(r.addr / 32);
+    it->second.push_back({r.client, r.tag});
     if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
       ++st_.l2_pending_hits;
-      return pending;
+      return true;
     }
     ++st_.l2_misses;
-    dram_push(a, false, t + (m_.l2_dram_hops + cfg_.dram_latency) * core_ps_, addr / 32);
-    return pending;
+    ++P.mshrs;
+    dram_push(a, false, t, r.addr / 32);
+    return true;
   }
   // Reply through the crossbar.
-  t += m_.icnt_latency * icnt_ps_;
-  return ceil_div(t - start, core_ps_);
+  if (!drop_replies)
+    r.client->mem_done(r.addr, r.write, r.tag, base_ + ceil_div(back + m_.icnt_latency * icnt_ps_, core_ps_));
+  return true;
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
+  run_l2(~0ull, true);    // requests nobody waits for any more
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
   base_ = gpu_cycle;
   std::fill(port_free_.begin(), port_free_.end(), 0);
-  std::fill(l2_free_.begin(), l2_free_.end(), 0);
+  for (sub_partition& P : sp_) {
+    P.l2_free = 0;
+    P.mshrs = 0;
+    P.releases = {};
+  }
   for (auto& l : l2_) std::fill(std::begin(l.ready_ps), std::end(l.ready_ps), 0);
   for (auto& c : ch_) c.reset_timing();
 }

@@ -1,13 +1,20 @@
 // GPGPU-Sim's memory side behind the SMs' L1 data caches: the crossbar to the memory
 // sub-partitions, the L2 slices (sectored, write-back, persisting across kernels) and the DRAM
-// channels. The crossbar and the L2 are timed per 32-byte sector request as it arrives, in
-// picoseconds across the core / interconnect / L2 clocks (each shared resource keeps the time it
-// is next free, no per-cycle loop); an L2 miss goes to its DRAM channel (dram.h), a clocked queue
-// with GPGPU-Sim's FR-FCFS scheduler and bank state machines, run in DRAM cycles from cycle()
-// only while it holds requests. L2 misses therefore answer later (mem_port::pending).
+// channels. The crossbar and the ROP queue are timed per 32-byte sector request when it is sent,
+// in picoseconds across the core / interconnect / L2 clocks (each shared resource keeps the time
+// it is next free, no per-cycle loop); the request then waits in its sub-partition's input queue
+// until cycle() reaches its time, and the L2 slice serves it there, in time order, one access per
+// L2 cycle, stalling while its L2 -> DRAM queue is full or a miss finds no MSHR (or a full merge
+// slot) -- GPGPU-Sim's reservation fails. An L2 miss goes to its DRAM channel (dram.h), a clocked
+// queue with GPGPU-Sim's arbitration, latency queue, FR-FCFS scheduler and bank state machines,
+// run in DRAM cycles from cycle() only while it holds requests. Every access therefore answers
+// later (mem_port::pending) with its exact cycle.
 #pragma once
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -53,14 +60,31 @@ class gpu_memory : public mem_port {
     mem_client* client;
     unsigned tag;
   };
+  struct l2_request {  // a sector request past the crossbar and the ROP queue
+    uint64_t t;        // ps: when it reaches the L2's input (icnt -> L2 queue)
+    uint64_t addr;
+    mem_client* client;
+    unsigned tag;
+    bool write;
+  };
+  struct sub_partition {
+    std::deque<l2_request> in;  // icnt -> L2 queue, in time order
+    uint64_t l2_free = 0;       // ps: the tag port's next free time
+    unsigned mshrs = 0;         // sectors with a DRAM fill outstanding (L2 MSHR entries)
+    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> releases;  // their fill times, once known
+  };
   void dram_push(const dram_address& a, bool write, uint64_t t_ps, uint64_t sector);
   void run_dram(uint64_t until, bool drop_waiters);
+  void run_l2(uint64_t now_ps, bool drop_replies);
+  bool l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bool drop_replies);  // false: stalled
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
 
   const gpu_config& cfg_;
   const mem_config& m_;
   uint64_t core_ps_, icnt_ps_, l2_ps_, dram_ps_;
-  std::vector<uint64_t> port_free_, l2_free_;  // per sub-partition, ps
+  std::vector<uint64_t> port_free_;             // crossbar output per sub-partition, ps
+  std::vector<sub_partition> sp_;
+  uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' input queues
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
   std::vector<dram_channel> ch_;
   std::unordered_map<uint64_t, std::vector<waiter>> fills_;  // L2 MSHRs: sector -> who waits

@@ -24,10 +24,12 @@ namespace gpuvp::sm {
 struct mem_stats {
   uint64_t l2_accesses = 0, l2_hits = 0, l2_pending_hits = 0, l2_misses = 0, l2_writes = 0;
   uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_bytes = 0;
+  uint64_t l2_reservation_fails = 0;  // L2 input stalled (L2 -> DRAM queue full, no MSHR or merge slot)
   mem_stats operator-(const mem_stats& o) const {
     return {l2_accesses - o.l2_accesses, l2_hits - o.l2_hits, l2_pending_hits - o.l2_pending_hits,
             l2_misses - o.l2_misses, l2_writes - o.l2_writes, dram_reads - o.dram_reads,
-            dram_writes - o.dram_writes, dram_row_hits - o.dram_row_hits, dram_bytes - o.dram_bytes};
+            dram_writes - o.dram_writes, dram_row_hits - o.dram_row_hits, dram_bytes - o.dram_bytes,
+            l2_reservation_fails - o.l2_reservation_fails};
   }
   double row_buffer_locality() const {
     uint64_t n = dram_reads + dram_writes;

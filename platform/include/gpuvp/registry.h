@@ -30,7 +30,7 @@ class component {
 
   // A target socket (simple or multi). With size > 0 it is mapped at [base, base+size) on the
   // interconnect: a host physical address, or an offset in BAR0 when in_bar0 is set (register
-  // blocks at the offsets the seeds give). With size 0 it is only reachable by binding an
+  // blocks at the offsets the public documentation gives). With size 0 it is only reachable by binding an
   // initiator to "<component>.<name>" (use a multi_passthrough_target_socket if several bind).
   struct target_port {
     std::string name;
