@@ -552,10 +552,10 @@ sm_core::idle_counts sm_core::idle_snapshot() const {
 // no operand-collector work, no scheduler issue, no fetch or decode, no instruction completed.
 // While it sleeps its cycles repeat those counts (the schedulers' stall causes) until the LDST
 // unit completes an instruction or takes a new one from its issue port, or a CTA arrives. The
-// LDST unit sleeps too when its cycle changed nothing but counters: no event due, no request
-// ready to leave the miss queue, and either no instruction or one it had already prepared whose
-// global access failed again for want of an MSHR or miss-queue entry (nothing counted as made).
-// Then its cycles repeat those counts until its next event; otherwise it runs alone.
+// LDST unit sleeps too when its cycle changed nothing but counters (reservation fails, busy
+// cycles): nothing due (ldst_unit::next_event_cycle), no instruction prepared, no access made,
+// its state_summary() unchanged. Then its cycles repeat those counts until its next event;
+// otherwise it runs alone.
 void sm_core::cycle() {
   ++cycle_;
   if (!active()) return;  // every warp done means nothing is in flight
@@ -564,10 +564,11 @@ void sm_core::cycle() {
     full_cycle();
     return;
   }
-  const uint64_t next_event = ldst_->next_event_cycle();
+  const uint64_t next_event = ldst_->next_event_cycle(ldst_ran_);
   if (core_asleep_ && ldst_asleep_ && next_event > cycle_) return idle_cycle();
   const bool ldst_due = next_event <= cycle_;
-  const bool ldst_held = !ldst_->dispatch_reg().empty();
+  const auto ldst_state = ldst_->state_summary();
+  ldst_ran_ = cycle_;
   // An instruction issued into the LDST unit last cycle is prepared in this one.
   const bool ldst_fresh = ldst_->issued != ldst_issued_seen_;
   ldst_issued_seen_ = ldst_->issued;
@@ -579,7 +580,7 @@ void sm_core::cycle() {
     if (!moved && !progress_) {
       for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
       issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
-      end_ldst_cycle(before, ldst_due, ldst_held, ldst_fresh);
+      end_ldst_cycle(before, ldst_due, ldst_state, ldst_fresh);
       return;
     }
     core_asleep_ = false;
@@ -594,15 +595,13 @@ void sm_core::cycle() {
   core_asleep_ = !progress_;
   if (core_asleep_)
     for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) core_delta_[i] = st_.sched_stalls[i] - before.sched_stalls[i];
-  end_ldst_cycle(before, ldst_due, ldst_held, ldst_fresh);
+  end_ldst_cycle(before, ldst_due, ldst_state, ldst_fresh);
 }
 
-void sm_core::end_ldst_cycle(const idle_counts& before, bool due, bool held, bool fresh) {
+void sm_core::end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh) {
   const idle_counts after = idle_snapshot();
-  const uint64_t fails = after.l1_fails[0] + after.l1_fails[1] + after.l1_fails[2];
-  const uint64_t fails0 = before.l1_fails[0] + before.l1_fails[1] + before.l1_fails[2];
-  ldst_asleep_ = !due && !fresh && after.l1_made == before.l1_made && (!held || fails != fails0) &&
-                 ldst_->issued == ldst_issued_seen_;
+  ldst_asleep_ = !due && !fresh && after.l1_made == before.l1_made && ldst_->issued == ldst_issued_seen_ &&
+                 ldst_->state_summary() == state;
   if (!ldst_asleep_) return;
   ldst_delta_.dispatch_stalls = after.dispatch_stalls - before.dispatch_stalls;
   for (unsigned i = 0; i < 3; ++i) ldst_delta_.l1_fails[i] = after.l1_fails[i] - before.l1_fails[i];

@@ -190,7 +190,7 @@ class sm_core {
   };
   idle_counts idle_snapshot() const;
   void full_cycle();
-  void end_ldst_cycle(const idle_counts& before, bool due, bool held, bool fresh);
+  void end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh);
   void idle_cycle();
   void writeback();
   void read_operands();
@@ -253,6 +253,7 @@ class sm_core {
   bool ldst_asleep_ = false;       // the LDST unit repeats ldst_delta_ until its next event
   uint64_t core_delta_[unsigned(stall_cause::n)] = {};
   idle_counts ldst_delta_;
+  uint64_t ldst_ran_ = 0;          // the last cycle the LDST unit's cycle ran (not repeated)
   uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the start of the last evaluated cycle
   unsigned two_level_active_ = 0;  // 0: not two-level
   unsigned cta_limit_ = 0;         // CTAs of the running kernel per SM
