@@ -35,6 +35,11 @@ bool copy_tlm::transfer(tlm::tlm_command cmd, uint64_t addr, unsigned char* data
     tr.gp.set_response_status(tlm::TLM_OK_RESPONSE);
     t += shadow_write_latency_;
   } else {
+    // Trace: an arrow from the copy's span (strictly inside it) to the access's span.
+    if (auto& trc = gpuvp::tracer::global(); trc.enabled()) {
+      if (!track_) track_ = trc.track(name());
+      tr.ext.flow = trc.flow_out(track_, std::max(sc_core::sc_time_stamp() + t, started_ + sc_core::sc_time(1, sc_core::SC_NS)));
+    }
     mem->b_transport(tr.gp, t);
   }
   if (observer) observer(tr.gp);
@@ -45,7 +50,7 @@ void copy_tlm::thread() {
   std::vector<unsigned char> buf;
   for (;;) {
     wait(go_);
-    const sc_core::sc_time started = sc_core::sc_time_stamp();
+    const sc_core::sc_time started = started_ = sc_core::sc_time_stamp();
     gpuvp::local_time lt;
     uint64_t src = (src_hi.get() << 32) | src_lo.get(), dst = (dst_hi.get() << 32) | dst_lo.get();
     uint64_t rem = len.get();
@@ -67,7 +72,7 @@ void copy_tlm::thread() {
     }
     lt.sync();
     if (auto& tr = gpuvp::tracer::global(); tr.enabled())
-      tr.span(tr.track(name()), ok ? "copy" : "copy (error)", started, sc_core::sc_time_stamp() - started,
+      tr.span(track_ ? track_ : (track_ = tr.track(name())), ok ? "copy" : "copy (error)", started, sc_core::sc_time_stamp() - started,
               "\"src\":\"" + gpuvp::to_hex((src_hi.get() << 32) | src_lo.get()) + "\",\"dst\":\"" +
                   gpuvp::to_hex((dst_hi.get() << 32) | dst_lo.get()) + "\",\"len\":" + std::to_string(len.get()));
     busy_ = false;

@@ -71,5 +71,7 @@ class copy_tlm : public sc_core::sc_module {
   uint64_t overhead_;
   bool busy_ = false, shadow_ = false;
   sc_core::sc_time shadow_write_latency_;
+  sc_core::sc_time started_;  // the running copy's GO (its trace span's start)
+  uint32_t track_ = 0;        // trace track (0: not made yet)
   sc_core::sc_event go_, irq_changed_;
 };

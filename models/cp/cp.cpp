@@ -368,7 +368,12 @@ struct cp_model::uc : afuc_env {
       case 0x0f3:
         catch_up();
         lt.sync();  // the kernel starts at this microcontroller's time
-        m.exec_cs(std::move(cs_words));
+        if (auto& tr = tracer::global(); tr.enabled()) {  // an arrow from this unit's span to the kernel's
+          if (!track) track = tr.track(std::string(m.name()) + "." + tag);
+          m.exec_cs(std::move(cs_words), tr.flow_out(track, sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_NS)));
+        } else {
+          m.exec_cs(std::move(cs_words));
+        }
         cs_words.clear();
         break;
       case 0x0f4: {
@@ -571,7 +576,7 @@ sm::compute_engine* cp_model::compute_target() {
   return compute_;
 }
 
-void cp_model::exec_cs(std::vector<uint32_t> words) {
+void cp_model::exec_cs(std::vector<uint32_t> words, uint64_t flow) {
   const size_t n = dispatches_.size();  // this dispatch's index
   dispatches_.push_back({words, false});
   sm::compute_engine* ce = compute_target();
@@ -591,7 +596,7 @@ void cp_model::exec_cs(std::vector<uint32_t> words) {
   }
   const sm::dim3 grid{words[1], words[2], words[3]};
   try {
-    ce->launch({grid, k->block, k}, [this](const sm::kernel_result&) {
+    ce->launch({grid, k->block, k, std::nullopt, flow}, [this](const sm::kernel_result&) {
       --cs_outstanding_;
       ++cs_completed;
       cs_done_ev_.notify(sc_core::SC_ZERO_TIME);

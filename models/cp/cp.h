@@ -164,7 +164,8 @@ class cp_model : public sc_core::sc_module, public component {
   const uint8_t* dmi_read_ptr(uint64_t addr, unsigned len);
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
   // CP_EXEC_CS at the dispatch port; called by the microcontroller at its local time.
-  void exec_cs(std::vector<uint32_t> words);
+  // `flow`: a trace flow arrow (tracer::flow_out) from the dispatching unit to the kernel; 0: none.
+  void exec_cs(std::vector<uint32_t> words, uint64_t flow = 0);
   sm::compute_engine* compute_target();
   std::vector<uint32_t> load_fw(const std::string& path, const std::string& fallback);
 

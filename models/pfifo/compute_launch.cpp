@@ -134,7 +134,9 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
       sb.dma_bind = s.bind_global;
       sb.vm_context = channel_desc ? channel_desc(ch) : 0xffffffffu;
       sb.channel = ch;
-      auto go = [this, c, ce, k = sm::kernel_launch{g, b, tr, sb}]() mutable {
+      // Trace: an arrow from this engine's "work" span (1 ns into it) to the kernel's span.
+      const uint64_t arrow = flow ? flow(start + 1000) : 0;
+      auto go = [this, c, ce, k = sm::kernel_launch{g, b, tr, sb, arrow}]() mutable {
         const size_t errors_before = ce->modelled_errors().size();
         const uint64_t mem_errors_before = ce->mem_errors.value();
         ce->launch(std::move(k), [this, c, ce, errors_before, mem_errors_before](const sm::kernel_result&) {

@@ -25,6 +25,8 @@ uint64_t m2mf_engine::execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_
     case 0x324: s.format = param; break;
     case 0x328: {
       uint64_t t = start;
+      // Trace: arrows from this method's span (1 ns after each access's start) to the accesses.
+      if (flow) bus_.flow_source = [this](uint64_t at) { return flow(at + 1000); };
       std::vector<uint8_t> line(s.line_length);
       bool ok = true;
       for (uint32_t i = 0; i < s.line_count && ok; ++i) {
@@ -42,6 +44,7 @@ uint64_t m2mf_engine::execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_
         if (access(true, ch, s.dma_notify, s.bind_notify, 0, &n, 16, t)) ++notifies;
         s.notify_armed = false;
       }
+      bus_.flow_source = nullptr;
       return t - start + method_cost_ps;
     }
     default: break;  // OBJECT (0) and other methods: accepted, no modelled effect

@@ -66,6 +66,7 @@ void engine::submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, u
   busy_until_ = start + execute(ch, subc, mthd, param, start);
   done_.push_back(busy_until_);
   ++methods;
+  if (trace && busy_until_ == never && async_start_ == never) async_start_ = start, async_ch_ = ch;
   if (trace && busy_until_ != never) {
     if (batch_methods_ && (start > batch_end_ || ch != batch_ch_)) flush_trace(never - 1);
     if (!batch_methods_) batch_start_ = start, batch_ch_ = ch;
@@ -75,6 +76,10 @@ void engine::submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, u
 }
 
 void engine::finish(uint64_t t) {
+  if (async_start_ != never) {
+    if (trace) trace("work", async_ch_, async_start_, std::max(t, async_start_), 1);
+    async_start_ = never;
+  }
   if (busy_until_ == never) busy_until_ = t;
   for (auto& d : done_)
     if (d == never) d = t;

@@ -53,6 +53,9 @@ class fifo_bus {
   // Instance memory (RAMIN / channel structures, RAMHT, DMA objects) by physical address.
   virtual bool inst(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now_ps) = 0;
   virtual void wrcache_flush(uint64_t& now_ps) {}
+  // Trace: while set (by an engine executing a method), each access starts a flow arrow with it
+  // at its time (engine::flow) and carries the id (gpu_ext::flow). Empty otherwise.
+  std::function<uint64_t(uint64_t at_ps)> flow_source;
 };
 
 // ---- Engines ----
@@ -84,7 +87,11 @@ class engine {
   // Trace (set by the owner when tracing): spans of back-to-back methods of one channel ("methods",
   // with their count) and channel switches ("switch"), in ps. A batch is handed over when the next
   // method leaves a gap, another channel comes, or flush_trace(now) finds it ended by now.
+  // A method whose work runs asynchronously (busy_async) gets a span "work" from its start to
+  // finish(). `flow` (set with `trace`) starts a flow arrow in this engine's span at `at` ps and
+  // returns its id (tracer::flow_out), for the work the method hands to another model.
   std::function<void(const char* what, unsigned ch, uint64_t start, uint64_t end, uint64_t methods)> trace;
+  std::function<uint64_t(uint64_t at)> flow;
   void flush_trace(uint64_t now);
 
  protected:
@@ -102,6 +109,8 @@ class engine {
   std::deque<uint64_t> done_;  // completion times of queued methods
   uint64_t batch_start_ = 0, batch_end_ = 0, batch_methods_ = 0;
   unsigned batch_ch_ = 0;
+  uint64_t async_start_ = never;  // start of the asynchronous method running (never: none)
+  unsigned async_ch_ = 0;
 };
 
 // ---- Channel state ----

@@ -344,6 +344,7 @@ void pfifo_component::thread() {
         tracer::global().span(track, what, sc_core::sc_time(double(start), sc_core::SC_PS),
                               sc_core::sc_time(double(end - start), sc_core::SC_PS), args);
       };
+      e->flow = [track](uint64_t at) { return tracer::global().flow_out(track, sc_core::sc_time(double(at), sc_core::SC_PS)); };
     }
     core_->on_semaphore_wait = [this](unsigned ch, uint64_t from, uint64_t to, bool acquired) {
       auto& t = tracer::global();
@@ -411,6 +412,7 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
     t.ext.channel = ext->channel;
   }
   t.ext.dmi_shadow = p != nullptr;
+  if (flow_source) t.ext.flow = flow_source(now);
   sc_core::sc_time delay(double(now - stamp_ps_), sc_core::SC_PS);
   mem->b_transport(t.gp, delay);
   now = stamp_ps_ + ps(delay);

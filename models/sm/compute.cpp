@@ -109,6 +109,80 @@ class compute_engine::tlm_mem : public mem_port {
   std::unique_ptr<mem_port> inner_;
 };
 
+// Trace spans of one kernel's CTAs and sampled warps, made only when tracing: gpu_sim's on_warp
+// and on_issue come here, in the cycle (gpu_sim::cycle) the event happens in.
+class compute_engine::span_recorder {
+ public:
+  span_recorder(compute_engine& e, const kernel_trace& k, const gpu_sim& g, sc_core::sc_time t0)
+      : e_(e), k_(k), g_(g), t0_(t0), wpc_(std::max(1u, k.warps_per_cta())), sample_(e.trace_warp_sample),
+        issue_every_(e.trace_warps) {}
+
+  void on_warp(unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start) {
+    per_sm& s = sm_(sm);
+    const unsigned cs = slot / wpc_;
+    grow(s, slot, cs);
+    const uint64_t c = g_.cycle();
+    if (start) {
+      if (warp == 0) s.ctas[cs] = {c, 0};
+      s.warps[slot] = sample_ && s.launched++ % sample_ == 0 ? c : none;
+      return;
+    }
+    if (s.warps[slot] != none) {
+      tracer::global().span(warp_track(sm, slot), "warp", begin_of(s.warps[slot]), end_of(c) - begin_of(s.warps[slot]),
+                            "\"kernel\":" + std::to_string(k_.id) + ",\"cta\":" + std::to_string(cta) +
+                                ",\"warp\":" + std::to_string(warp));
+      s.warps[slot] = none;
+    }
+    if (++s.ctas[cs].warps_done == wpc_) {
+      if (!s.cta_tracks[cs])
+        s.cta_tracks[cs] = tracer::global().track(std::string(e_.name()) + ".sm" + std::to_string(sm) + ".cta" + std::to_string(cs));
+      tracer::global().span(s.cta_tracks[cs], "cta", begin_of(s.ctas[cs].start), end_of(c) - begin_of(s.ctas[cs].start),
+                            "\"kernel\":" + std::to_string(k_.id) + ",\"cta\":" + std::to_string(cta));
+    }
+  }
+  // trace_warps: one span per instruction issued by every N-th warp slot of SM 0.
+  void on_issue(unsigned sm, unsigned slot, uint16_t op) {
+    if (sm != 0 || slot % issue_every_) return;
+    grow(sm_(sm), slot, slot / wpc_);
+    const uint64_t c = g_.cycle();
+    tracer::global().span(warp_track(sm, slot), k_.opcodes[op].c_str(), begin_of(c), e_.period_);
+  }
+
+ private:
+  static constexpr uint64_t none = ~0ull;
+  struct cta_open { uint64_t start = 0; unsigned warps_done = 0; };
+  struct per_sm {
+    uint64_t launched = 0;                       // warps launched on the SM (sampling)
+    std::vector<uint64_t> warps;                 // per warp slot: sampled warp's start cycle, or none
+    std::vector<cta_open> ctas;                  // per CTA slot
+    std::vector<uint32_t> warp_tracks, cta_tracks;
+  };
+  per_sm& sm_(unsigned sm) {
+    if (sm >= sms_.size()) sms_.resize(sm + 1);
+    return sms_[sm];
+  }
+  static void grow(per_sm& s, unsigned slot, unsigned cs) {
+    if (slot >= s.warps.size()) s.warps.resize(slot + 1, none), s.warp_tracks.resize(slot + 1, 0);
+    if (cs >= s.ctas.size()) s.ctas.resize(cs + 1), s.cta_tracks.resize(cs + 1, 0);
+  }
+  uint32_t warp_track(unsigned sm, unsigned slot) {
+    uint32_t& t = sms_[sm].warp_tracks[slot];
+    if (!t) t = tracer::global().track(std::string(e_.name()) + ".sm" + std::to_string(sm) + ".warp" + std::to_string(slot));
+    return t;
+  }
+  // Cycle c (gpu_sim counts from 1) covers [t0 + (c-1) period, t0 + c period).
+  sc_core::sc_time begin_of(uint64_t c) const { return t0_ + e_.period_ * double(c ? c - 1 : 0); }
+  sc_core::sc_time end_of(uint64_t c) const { return t0_ + e_.period_ * double(c); }
+
+  compute_engine& e_;
+  const kernel_trace& k_;
+  const gpu_sim& g_;
+  const sc_core::sc_time t0_;
+  const unsigned wpc_;
+  const uint64_t sample_, issue_every_;
+  std::vector<per_sm> sms_;
+};
+
 compute_engine::compute_engine(sc_core::sc_module_name name)
     : sc_module(name), cfg_(make_gpu_config(gpu, config_files)) {
   const std::string kind = memory;
@@ -150,15 +224,16 @@ void compute_engine::thread() {
       cur_ = params_sideband();
     }
     gpu_sim g(cfg_, mem_.get(), unsigned(uint64_t(sms)));
-    const uint64_t every = trace_warps;
     auto& tr = tracer::global();
-    if (every && tr.enabled()) {
-      const sc_core::sc_time start = lt_.now();
-      g.on_issue = [this, &k, &tr, every, start](unsigned sm, unsigned warp, uint16_t op, uint64_t cyc) {
-        if (sm != 0 || warp % every) return;
-        uint32_t track = tr.track(std::string(name()) + ".sm0.warp" + std::to_string(warp));
-        tr.span(track, k.opcodes[op].c_str(), start + period_ * double(cyc), period_);
+    const sc_core::sc_time t0 = lt_.now();
+    std::unique_ptr<span_recorder> spans;  // only when tracing: no hook costs anything otherwise
+    if (tr.enabled()) {
+      spans = std::make_unique<span_recorder>(*this, k, g, t0);
+      g.on_warp = [&spans](unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start) {
+        spans->on_warp(sm, slot, cta, warp, start);
       };
+      if (trace_warps)
+        g.on_issue = [&spans](unsigned sm, unsigned warp, uint16_t op, uint64_t) { spans->on_issue(sm, warp, op); };
     }
     kernel_result r;
     bool ok = true;
@@ -183,6 +258,14 @@ void compute_engine::thread() {
       }
       r = g.result();
       if (r.cycles > advanced) lt_.advance(period_ * double(r.cycles - advanced));
+    }
+    if (tr.enabled()) {
+      if (!track_) track_ = tr.track(name());
+      const sc_core::sc_time dur = ok ? period_ * double(r.cycles) : lt_.now() - t0;
+      tr.span(track_, ok ? k.name.c_str() : "kernel (error)", t0, dur,
+              "\"kernel\":" + std::to_string(k.id) + ",\"name\":" + tracer::quote(k.name) + ",\"cycles\":" +
+                  std::to_string(r.cycles) + ",\"ctas\":" + std::to_string(k.ctas.size()));
+      tr.flow_in(p.k.flow, track_, t0 + dur / 2.0);
     }
     lt_.sync();
     if (ok) {

@@ -17,6 +17,13 @@
 // dispatch_stalls, stall_scoreboard / stall_pipeline / stall_barrier / stall_idle, l1_hits,
 // l1_misses, mem_reads, mem_writes, mem_errors, and gauges ipc and l1_hit_rate. report() prints
 // one block per kernel with per-unit utilisation.
+//
+// Trace (--trace; nothing is recorded otherwise, and recording changes no simulated result):
+// track NAME: a span per kernel (launch to its last cycle, args: kernel, id, cycles, CTAs; the
+// end of a flow arrow from the launching command, kernel_launch::flow); tracks NAME.smS.ctaC: a
+// span per CTA in CTA slot C of SM S; tracks NAME.smS.warpW: a span per sampled warp in warp slot
+// W (trace_warp_sample) and, for trace_warps, one per issued instruction. Core cycle c of a kernel
+// started at T0 is [T0 + (c-1) period, T0 + c period).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -59,6 +66,8 @@ struct kernel_launch {
   std::shared_ptr<const kernel_trace> trace;
   // This kernel's side band (e.g. from the launching channel); none: the vm_* / dma_slot params.
   std::optional<mem_sideband> sideband = std::nullopt;
+  // Trace flow arrow from the launching command (tracer::flow_out) to the kernel's span; 0: none.
+  uint64_t flow = 0;
 };
 
 class compute_engine : public sc_core::sc_module, public component {
@@ -82,7 +91,10 @@ class compute_engine : public sc_core::sc_module, public component {
   param<uint64_t> dma_slot{this, "dma_slot", gpu_ext::none, "gpu_ext dma_slot (DMA object selector) of the SM's memory accesses", 0, 0xffffffff};
   param<uint64_t> vm_context{this, "vm_context", gpu_ext::none, "gpu_ext vm_context (channel descriptor) of the SM's memory accesses", 0, ~uint64_t(0)};
   param<uint64_t> trace_warps{this, "trace_warps", 0,
-                              "Perfetto spans for every N-th warp slot of SM 0 (0: none)", 0, 1 << 20};
+                              "Perfetto spans (one per issued instruction) for every N-th warp slot of SM 0 (0: none)", 0, 1 << 20};
+  param<uint64_t> trace_warp_sample{this, "trace_warp_sample", 16,
+                                    "Perfetto span (start to end) for the first and every N-th warp launched on each SM (0: none)",
+                                    0, 1 << 20};
   param<std::string> results_file{this, "results_file", "", "JSON file with one object per kernel (empty: none)"};
   param<bool> memcpy_fill{this, "memcpy_fill", false,
                           "MemcpyHtoD commands also write their range (zeros) through out, in zero cycles"};
@@ -145,6 +157,7 @@ class compute_engine : public sc_core::sc_module, public component {
 
  private:
   class tlm_mem;
+  class span_recorder;
   void thread();
   mem_sideband params_sideband() const;
   bool transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write,
@@ -165,6 +178,7 @@ class compute_engine : public sc_core::sc_module, public component {
   mem_sideband cur_;  // side band of the running kernel's accesses
   std::vector<kernel_result> results_;
   std::vector<std::string> errors_;
+  uint32_t track_ = 0;  // trace track of the kernels (0: not made yet)
 };
 
 }  // namespace gpuvp::sm

@@ -182,11 +182,15 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   const uint64_t transfer = std::max(occ_in, occ_out);
   const uint64_t start = end - transfer;
   delay = sc_core::sc_time::from_value(end - now + pin.latency_value + pout.latency_value);
-  if (tracing_)
-    tracer::global().span(pout.track, gp.is_write() ? "write" : "read", sc_core::sc_time::from_value(start),
-                          sc_core::sc_time::from_value(transfer),
-                          "\"addr\":\"" + to_hex(addr) + "\",\"len\":" + std::to_string(len) + ",\"from\":\"" +
-                              input_names_[id] + "\"" + (dmi ? ",\"dmi\":true" : ""));
+  if (tracing_) {
+    auto& tr = tracer::global();
+    tr.span(pout.track, gp.is_write() ? "write" : "read", sc_core::sc_time::from_value(start),
+            sc_core::sc_time::from_value(transfer),
+            "\"addr\":\"" + to_hex(addr) + "\",\"len\":" + std::to_string(len) + ",\"from\":\"" +
+                input_names_[id] + "\"" + (dmi ? ",\"dmi\":true" : ""));
+    // The command that caused this access (gpu_ext::flow): its arrow ends in the middle of the span.
+    if (ext && ext->flow) tr.flow_in(ext->flow, pout.track, sc_core::sc_time::from_value(start + transfer / 2));
+  }
 
   gp.set_address(addr - w->base);
   out[w->index]->b_transport(gp, delay);

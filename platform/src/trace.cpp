@@ -41,6 +41,8 @@ bool tracer::open(const std::string& file) {
 }
 
 void tracer::close() {
+  flows_.clear();
+  next_flow_ = 0;
   if (!out_) return;
   std::fputs("\n]}\n", out_);
   std::fclose(out_);
@@ -76,6 +78,28 @@ void tracer::value(uint32_t track, const char* name, const sc_core::sc_time& at,
   if (!out_) return;
   emit("{\"name\":" + json_string(name) + ",\"ph\":\"C\",\"pid\":1,\"tid\":" + std::to_string(track) +
        ",\"ts\":" + micros(at) + ",\"args\":{\"value\":" + std::to_string(v) + "}}");
+}
+
+std::string tracer::quote(const std::string& s) { return json_string(s); }
+
+uint64_t tracer::flow_out(uint32_t track, const sc_core::sc_time& at) {
+  if (!out_) return 0;
+  if (flows_.empty()) flows_.resize(flow_slots);
+  const uint64_t id = ++next_flow_;
+  flows_[id % flow_slots] = {id, track, at};
+  return id;
+}
+
+void tracer::flow_in(uint64_t id, uint32_t track, const sc_core::sc_time& at) {
+  if (!out_ || id == 0 || flows_.empty()) return;
+  flow_start& s = flows_[id % flow_slots];
+  if (s.id != id) return;
+  const std::string ids = std::to_string(id);
+  emit("{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"s\",\"id\":" + ids + ",\"pid\":1,\"tid\":" +
+       std::to_string(s.track) + ",\"ts\":" + micros(s.at) + "}");
+  emit("{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" + ids + ",\"pid\":1,\"tid\":" +
+       std::to_string(track) + ",\"ts\":" + micros(at) + "}");
+  s.id = 0;
 }
 
 void tracer::emit(const std::string& event) {

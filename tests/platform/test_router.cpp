@@ -1,10 +1,12 @@
 // Router: decoding, contention arithmetic (worked out by hand below), errors, DMI and debug.
 #include <cstring>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include "gpuvp/extension.h"
 #include "gpuvp/memory.h"
 #include "gpuvp/router.h"
+#include "gpuvp/trace.h"
 #include "testing.h"
 
 using namespace gpuvp;
@@ -207,4 +209,54 @@ TEST_F(router_fixture, dmi_request_before_elaboration_is_refused) {
   EXPECT_FALSE(r.get_direct_mem_ptr(0, t.gp, dmi));
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   EXPECT_TRUE(r.get_direct_mem_ptr(0, t.gp, dmi));
+}
+
+namespace {
+std::vector<std::string> lines_of(const std::string& file) {
+  std::ifstream f(file);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(f, l);) out.push_back(l);
+  return out;
+}
+size_t count_with(const std::vector<std::string>& lines, std::initializer_list<const char*> parts) {
+  size_t n = 0;
+  for (const auto& l : lines) {
+    bool all = true;
+    for (const char* p : parts) all &= l.find(p) != std::string::npos;
+    n += all;
+  }
+  return n;
+}
+}  // namespace
+
+// A flow arrow started by an initiator (gpu_ext::flow) ends on the access's span on the target
+// port's track, in the middle of its transfer: 64 bytes at 8 B per 1 ns cycle take [0, 8 ns], so
+// the end is at 4 ns; the start is where the initiator put it.
+TEST_F(router_fixture, a_flow_arrow_ends_in_the_middle_of_the_access_span) {
+  const std::string file = ::testing::TempDir() + "router_flow.json";
+  auto& tr = tracer::global();
+  EXPECT_EQ(tr.flow_out(1, sc_time(1, SC_NS)), 0u);  // tracing off: no flow
+  ASSERT_TRUE(tr.open(file));
+  build();
+  const uint32_t src = tr.track("test.source");
+  std::vector<uint8_t> buf(64);
+  transaction t(tlm::TLM_READ_COMMAND, 0x10000000, buf.data(), 64);
+  t.ext.flow = tr.flow_out(src, sc_time(2, SC_NS));
+  ASSERT_NE(t.ext.flow, 0u);
+  sc_time at = sc_core::SC_ZERO_TIME;
+  a.out->b_transport(t.gp, at);
+  tr.flow_in(t.ext.flow, src, sc_time(3, SC_NS));  // already ended: writes nothing
+  // A start that flow_slots newer starts follow is forgotten: its end writes nothing.
+  const uint64_t old = tr.flow_out(src, sc_time(2, SC_NS));
+  for (uint32_t i = 0; i < tracer::flow_slots; ++i) tr.flow_out(src, sc_time(2, SC_NS));
+  tr.flow_in(old, src, sc_time(5, SC_NS));
+  tr.close();
+  const auto lines = lines_of(file);
+  const std::string id = "\"id\":" + std::to_string(t.ext.flow) + ",";
+  const std::string src_tid = "\"tid\":" + std::to_string(src) + ",";
+  EXPECT_EQ(count_with(lines, {"\"ph\":\"s\"", id.c_str(), src_tid.c_str(), "\"ts\":0.002000"}), 1u);
+  EXPECT_EQ(count_with(lines, {"\"ph\":\"f\"", "\"bp\":\"e\"", id.c_str(), "\"ts\":0.004000"}), 1u);
+  EXPECT_EQ(count_with(lines, {"\"ph\":\"X\"", "\"ts\":0.000000,\"dur\":0.008000"}), 1u);  // the access
+  EXPECT_EQ(count_with(lines, {"\"ph\":\"s\""}), 1u);
+  EXPECT_EQ(count_with(lines, {"\"ph\":\"f\""}), 1u);
 }

@@ -225,6 +225,20 @@ TEST_F(compute_test, perfetto_spans_for_sampled_warps) {
   EXPECT_NE(t.find("\"FFMA\""), std::string::npos);
   EXPECT_NE(t.find("\"MUFU.RSQ\""), std::string::npos);
   EXPECT_EQ(t.find("\"IADD3\""), std::string::npos);
+  // The kernel's span on the engine's track, its one CTA in CTA slot 0, and warp 0 (the first
+  // warp launched on the SM is always sampled; with the default trace_warp_sample 16 the next
+  // two are not) from start to end on its slot's track.
+  EXPECT_NE(t.find("\"compute\""), std::string::npos);
+  EXPECT_NE(t.find("compute.sm0.cta0"), std::string::npos);
+  EXPECT_EQ(t.find("compute.sm0.cta1"), std::string::npos);
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t p = t.find(what); p != std::string::npos; p = t.find(what, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("\"name\":\"cta\""), 1u);
+  EXPECT_EQ(count("\"name\":\"warp\""), 1u);
+  EXPECT_EQ(count("\"cycles\":"), 1u);  // one kernel span
 }
 
 namespace {

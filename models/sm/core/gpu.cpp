@@ -24,6 +24,8 @@ void gpu_sim::start(const kernel_trace& k) {
     sms_.back()->set_mem_base(cycle_);
     sms_.back()->skip_idle = skip_idle_cycles;
     if (on_issue) sms_.back()->on_issue = on_issue;
+    if (on_warp)
+      sms_.back()->on_warp = [this, i](unsigned slot, unsigned cta, unsigned warp, bool start) { on_warp(i, slot, cta, warp, start); };
   }
   used_.assign(num_sms_, false);
   mem_->kernel_start(cycle_);

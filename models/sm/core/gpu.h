@@ -54,6 +54,8 @@ class gpu_sim {
   // same either way.
   bool skip_idle_cycles = true;
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
+  // sm_core::on_warp of every SM, with the SM's index (set before start(); may be empty).
+  std::function<void(unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start)> on_warp;
 
  private:
   const gpu_config& cfg_;

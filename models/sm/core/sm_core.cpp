@@ -185,6 +185,7 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     age_order_[wi % cfg_.num_sched].push_back(wi);
     live_warps_.push_back(wi);
     refresh_fetchable(wi);
+    if (on_warp) on_warp(wi, cta_index, i, true);
   }
   ++live_ctas_;
   core_asleep_ = false;
@@ -226,6 +227,7 @@ void sm_core::warp_maybe_done(unsigned wi) {
   live_warps_.erase(std::find(live_warps_.begin(), live_warps_.end(), wi));
   if (fetch_buf_ == int(wi)) fetch_buf_ = -1;
   cta_state& c = ctas_[w.cta_slot];
+  if (on_warp) on_warp(wi, c.index, wi % warps_per_cta_, false);
   if (++c.warps_done == c.warps) {
     c.live = false;
     --live_ctas_;

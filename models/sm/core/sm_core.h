@@ -140,6 +140,9 @@ class sm_core {
   bool skip_idle = true;
   // Called when a warp issues an instruction (sampled Perfetto spans), may be empty.
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
+  // Called when a warp starts (its CTA's launch) or ends (its last instruction wrote back), may be
+  // empty (Perfetto spans): warp slot, CTA index, warp within the CTA, start or end.
+  std::function<void(unsigned slot, unsigned cta, unsigned warp, bool start)> on_warp;
 
  private:
   friend class ldst_unit;

@@ -29,6 +29,8 @@ struct gpu_ext : tlm::tlm_extension<gpu_ext> {
                                 // transaction carries only the access's timing and statistics
                                 // (every hop times, counts and translates it as usual; the memory
                                 // that granted the pointer moves no data)
+  uint64_t flow = 0;            // trace flow arrow this access ends (tracer::flow_out; 0: none):
+                                // the interconnect ends it on the access's span
 
   tlm::tlm_extension_base* clone() const override { return new gpu_ext(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

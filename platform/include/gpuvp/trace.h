@@ -23,14 +23,31 @@ class tracer {
   void span(uint32_t track, const char* name, const sc_core::sc_time& start,
             const sc_core::sc_time& duration, const std::string& args = "");
   void instant(uint32_t track, const char* name, const sc_core::sc_time& at, const std::string& args = "");
+  // `s` as a JSON string literal (quoted, escaped; invalid UTF-8 replaced), for span args.
+  static std::string quote(const std::string& s);
   // A counter track value ("C" event).
   void value(uint32_t track, const char* name, const sc_core::sc_time& at, double v);
+  // Flow arrows (trace events "s" and "f", category "flow"; Perfetto draws an arrow from one span
+  // to another). flow_out marks a start in the span open on `track` at `at` (a time inside it, at
+  // least 1 ns after its start: Perfetto keeps whole nanoseconds, and a start at the span's own
+  // first nanosecond may bind to nothing) and returns the flow's id, 0 when tracing is off; the
+  // initiator passes the id on
+  // (gpu_ext::flow, kernel_launch::flow). flow_in ends it in the span open on `track` at `at`
+  // ("bp":"e"): both events are written then, so a start that nothing ends writes nothing. Starts
+  // wait in a fixed table of flow_slots entries: one that many newer starts follow is forgotten
+  // (memory stays constant). flow_in of 0 or of an unknown or already ended id does nothing.
+  static constexpr uint32_t flow_slots = 4096;
+  uint64_t flow_out(uint32_t track, const sc_core::sc_time& at);
+  void flow_in(uint64_t id, uint32_t track, const sc_core::sc_time& at);
 
  private:
   void emit(const std::string& event);
   std::FILE* out_ = nullptr;
   bool first_ = true;
   std::vector<std::string> tracks_;
+  struct flow_start { uint64_t id = 0; uint32_t track = 0; sc_core::sc_time at; };
+  std::vector<flow_start> flows_;  // flow_slots entries once a flow starts, by id % flow_slots
+  uint64_t next_flow_ = 0;
 };
 
 // Log levels: 0 error, 1 warning, 2 info, 3 debug (one line per transaction).
