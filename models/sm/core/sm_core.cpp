@@ -635,6 +635,7 @@ void sm_core::decode() {
   progress_ = true;
   warp_state& w = warps_[unsigned(fetch_buf_)];
   w.ibuf = unsigned(std::min<size_t>(2, w.size - w.next));
+  if (w.next < w.size) __builtin_prefetch(&w.insts[w.next]);  // read at the warp's next issue attempt
   refresh_fetchable(unsigned(fetch_buf_));
   sched_dirty_[unsigned(fetch_buf_) % sched_dirty_.size()] = 1;
   fetch_buf_ = -1;
