@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # gpuvp build helpers.
 #
 # A model lives in models/<name>/ and declares itself with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # RTL co-simulation with Verilator 5 (docs/rtl.md).
 #
 # GPUVP_RTL (ON when Verilator's CMake package is found) builds the RTL parts: the Verilated

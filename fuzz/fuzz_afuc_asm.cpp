@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // afuc assembler (Mesa afuc-asm syntax, docs/tools/afuc.md) for a5xx and a6xx: errors are
 // asm_error "fuzz.asm:LINE: ...". What assembles must disassemble without error.
 #include "afuc_asm.h"

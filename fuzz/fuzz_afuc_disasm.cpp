@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // afuc disassembler (docs/tools/afuc.md) for a5xx and a6xx: any firmware file image lists
 // without error, and the listing assembles back to the same words (the documented round trip; the
 // header word comes back as zero).

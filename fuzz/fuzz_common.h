@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the libFuzzer harnesses (docs/testing.md). A harness feeds its input to one parser or
 // decoder. The parser's documented error exception is a fine answer when its message names where
 // (file:line or the origin); anything else is a finding: a crash, another exception (std::invalid_argument

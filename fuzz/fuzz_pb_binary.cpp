@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binary pushbuffers: the header decoder, IB entries and the pb-decode listing, for the
 // generation and mode chosen by the first input word. Malformed words are listed, never fatal.
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // .pb workload text (docs/formats/pushbuffer.md) and the pb-asm assembler: errors are
 // std::runtime_error "fuzz.pb:LINE: ..." and asm_error "fuzz.pb:LINE: ...".
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binary PM4 streams: the pm4-decode listing. Invalid headers are counted, never fatal.
 #include "fuzz_common.h"
 #include "pm4.h"

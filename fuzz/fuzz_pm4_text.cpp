@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // .pm4 workload text (docs/formats/pm4.md): errors are pm4_error "fuzz.pm4:LINE: ...".
 #include "fuzz_common.h"
 #include "pm4.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // qtest lines (docs/qtest.md) on the default platform without traffic generators. Each input is
 // a session: a fresh SystemC kernel and platform, every line answered by the host exactly as
 // `gpuvp qtest` does. Every answer must be one line starting with OK or FAIL.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPGPU-Sim gpgpusim.config option files as the SM model reads them: errors are
 // config_file_error "fuzz.config:LINE: ..." (validate(): "fuzz.config...").
 #include "core/gpu_config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Accel-Sim traces (docs/formats/accel-sim-traces.md): a kernel-N.traceg and a kernelslist.g.
 // Errors are trace_error "fuzz.traceg:LINE: ..." / "kernelslist.g:LINE: ...".
 #include "core/trace.h"

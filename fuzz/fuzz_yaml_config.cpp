@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // YAML configuration files and --set assignments (docs/configuration.md). The input is loaded as a
 // YAML file, and each of its lines is applied as a --set. Errors are config_error naming
 // "fuzz.yaml:LINE" or "--set ...". Every value then goes through every parameter type's parser;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The gpuvp command line, callable from tests: gpuvp_main(argc, argv, out, err) returns the exit
 // code (0 success, 1 modelled error, 2 usage/configuration/input error).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How a run ends: by itself, at the simulated time limit, at the wall-clock limit, or on SIGINT /
 // SIGTERM. The kernel runs in slices; between slices the loop checks the limits and the signal
 // flag, so every way of ending leaves the kernel paused and the CLI can still write complete

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuvp sweep`: runs the points of a sweep specification as separate `gpuvp run` processes,
 // locally or on Slurm, and tabulates their metrics (docs/formats/sweep.md, docs/exploration.md).
 #include "sweep.h"

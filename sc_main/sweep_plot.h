@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuvp plot DIR ...`: runs tools/gpuvp_plot.py (matplotlib) on a sweep's results.
 #pragma once
 #include <iosfwd>

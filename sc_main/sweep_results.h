@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Results of a sweep on disk: each point's folder (stats.json, log, result.json written
 // atomically when the point ends), metrics read from the statistics, and the tables.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs sweep points as separate `gpuvp run` processes, a bounded number at a time, writing
 // each finished point's result.json atomically. Used by the local backend and by the Slurm
 // array tasks (one process at a time there).

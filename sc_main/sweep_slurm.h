@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Slurm backend of `gpuvp sweep`: points as one job array (chunks of points per array task
 // beyond --max-array), polled with squeue (sacct, where accounting runs, names the failure),
 // points left without a result by a lost task re-submitted once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sweep specification (docs/formats/sweep.md): a YAML file naming a workload, configuration,
 // parameters with their values, how to combine them into points, and the metrics to tabulate.
 #pragma once

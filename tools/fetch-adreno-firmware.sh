@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Fetches the Adreno CP microcode blobs (a530_pfp/pm4, a630/a650/a660_sqe) from Debian's
 # firmware-qcom-soc package (component non-free-firmware) and unpacks them into DEST.
 # The blobs are non-free: never commit them. Tests find them through GPUVP_ADRENO_FW_DIR

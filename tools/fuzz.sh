@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer harnesses (preset "fuzz": clang, ASan + UBSan, build-fuzz/) and runs each
 # for SECONDS (default 20) with seed corpora from the tests' data (docs/testing.md).
 #   tools/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]     e.g. tools/fuzz.sh 600 pm4_text qtest

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Plots of a gpuvp sweep (called by `gpuvp plot DIR` and at the end of `gpuvp sweep`).
 
 Reads DIR/results.csv and DIR/sweep.json (which columns are parameters and which are metrics),

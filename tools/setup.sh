@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets up a Debian bookworm machine (as root) and builds gpuvp: installs the Debian packages that
 # are missing, fetches the Adreno firmware used by tests (never committed), configures and builds.
 # Idempotent: when nothing changed it only checks and runs an incremental build.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ASC's speed: cached accesses per second through its L1 data cache (hits with and without
 // stale detection, misses with evictions) against a baseline in the same run (the same reads sent
 // straight to the memory model), and firmware operations per second: the firmware on the agx

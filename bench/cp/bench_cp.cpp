@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ISS speed on a tight microcode loop, against a bare interpreter loop measured in the same run:
 //   BM_bare_interpreter   - a minimal switch interpreter (3-instruction loop, no afuc semantics)
 //   BM_iss_tight_loop     - afuc_iss::run on "sub; brne; (delay slot) add"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Translations per second of the NV50 MMU: TLB hits and page-table walks, through the direct API
 // and through the TLM socket, against baselines measured in the same run (a hash-map page lookup,
 // and a linear pass-through access of the same socket path). Goal: a TLB hit costs <= 5 ns.

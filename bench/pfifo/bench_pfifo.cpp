@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFIFO throughput: methods per second from a pushbuffer in memory, through the pusher (timed
 // burst fetches over the router), the CACHE and the puller, to an engine, with LT timing.
 // Baselines in the same run: the router's bare 4-byte transaction rate to the same memory, and

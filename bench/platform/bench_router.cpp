@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Router cost against a bare b_transport, measured in the same run, plus the DMI read rate.
 // Topologies, all elaborated once:
 //   bare:   initiator -> sparse memory   (function call + copy: the reference's "bare b_transport")

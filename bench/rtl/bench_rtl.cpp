@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL co-simulation speed, each against a baseline measured in the same run (docs/rtl.md):
 //   BM_copy/0 | BM_copy/1   - the copy engine copying 1 MiB (16 copies of 64 KiB through its
 //                             registers, interrupts and byte checks: the .copies workload) with

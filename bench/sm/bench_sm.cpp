@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SM model speed: simulated warp instructions per wall second on a compute-bound trace, the
 // shape of the Accel-Sim speed figure in shared/reference/accel-sim-sm.md (80 CTAs x 8 warps x
 // 1001 instructions on SM7_QV100, 80 SMs: Accel-Sim ~44 000 warp instructions/s).

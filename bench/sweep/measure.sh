@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Figures of `gpuvp sweep` (not a test): in one run, on the same point,
 #  1. the driver's overhead per point: a sweep of N identical points with -j 1 against N bare
 #     `gpuvp run` of that point, one after the other;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Translations per second of the AGX UAT on the agx platform: TLB hits (goal <= 5 ns, like the
 // NV50 MMU) and page-table walks (TLB misses: table reads through DMI), against a baseline
 // measured in the same run (a hash-map page lookup), and a debug walk (notlb, stale detection).

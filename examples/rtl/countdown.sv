@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // countdown: the example block of docs/rtl.md, an AXI4-Lite countdown timer with an interrupt.
 //   0x0 LOAD    rw  cycles to count
 //   0x4 CTRL    wo  bit0: start (counts LOAD cycles down to 0)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ASC firmware's behaviour: boot handshake, the command ring, FWCtl, command buffers, power.
 #include "asc_fw.h"
 

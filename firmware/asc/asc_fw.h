@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ASC's firmware, host-compiled: gpuvp's own stand-in for Apple's GPU coprocessor firmware
 // (RTKit + uPPL), written from the Asahi sources' descriptions of its interfaces. It runs in the
 // ASC model's SystemC thread (models/asc) and reaches memory only through the hal below: every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // agx: the Apple AGX side of an M1-like SoC (t8103) as one platform component: the GPU's UAT with
 // its sgx register block, the AXI2AF bridge to the ASC coprocessor, the AP's TLBI (DVM) port and
 // the hypervisor that may drop or pass on TLBIs. The `agx` embedded platform (`--platform agx`)

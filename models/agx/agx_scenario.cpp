@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The AGX scenario workload: parsing (steps validated up front) and the AP driver that runs them.
 #include "agx_scenario.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The AGX scenario workload kind (.agx files, docs/formats/agx.md): an AP driver model that maps
 // pages in the UAT's tables, issues TLBIs, speaks the uPPL handoff protocol, submits commands to
 // the ASC through its rings and doorbell, and checks memory, statistics and stale accesses.

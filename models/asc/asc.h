@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // asc: the AGX's ASC coprocessor ("gfx-asc"): a core running the host-compiled firmware of
 // firmware/asc in its own SystemC thread, its L1 data cache (asc_cache), its mailbox registers
 // and its power state. Every firmware access goes through the ASC's UAT views (fw = EL1 firmware,

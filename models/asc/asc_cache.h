@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // asc_cache: the ASC's L1 data cache. Physically indexed and tagged, write-back, write-allocate,
 // LRU, and not coherent with the AP: the AP's stores to DRAM do not touch it and its dirty lines
 // stay invisible until cleaned. It sits behind the ASC's UAT views (fw, ppl): the leaf PTE's

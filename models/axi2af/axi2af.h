@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // axi2af: the AXI2AF bridge (AXI to Apple Fabric) between the ASC coprocessor and the SoC fabric
 // (t8103 at 0x2_0500_0000). It carries the ASC side's memory traffic to the fabric and the AP's
 // TLBI broadcasts to the ASC side, the latter only once its configuration "pokes" (m1n1

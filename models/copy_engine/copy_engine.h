@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // copy_engine: a DMA copy engine component with three implementations (docs/models/copy-engine.md):
 //   impl: tlm       the TLM model (copy_tlm.h): loosely timed, fast
 //   impl: rtl       the Verilated RTL (rtl/copy_engine/copy_engine.sv) through AXI transactors

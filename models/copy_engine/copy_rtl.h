@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // copy_rtl: the Verilated copy engine (rtl/copy_engine/copy_engine.sv) with its transactors:
 // registers through tlm2axil (s_axil_*), memory through axi2tlm (m_axi_*), irq and busy pins.
 // make_copy_rtl returns nullptr when gpuvp was built without the RTL parts (GPUVP_RTL off).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Built without the RTL parts (GPUVP_RTL off): no RTL copy engine.
 #include "copy_rtl.h"
 

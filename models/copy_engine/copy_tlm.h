@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // copy_tlm: the TLM model of the copy engine block (rtl/copy_engine/copy_engine.sv): the same
 // registers and the same memory transactions, loosely timed.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The copy-list workload kind (.copies files) and the embedded workload rtl-copy.
 #include <fstream>
 #include <sstream>

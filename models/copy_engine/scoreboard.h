@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // scoreboard: lock-step comparison of the copy engine's TLM model and its RTL (copy.impl=lockstep).
 // Both see the same register writes; each memory transaction they issue is recorded in its
 // stream (reads, writes) and compared in order within the stream: command, address, length and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // afuc: the Adreno CP microcontroller instruction set (a5xx PFP/ME, a6xx SQE).
 // Encoding per Mesa's isaspec tables (see docs/tools/afuc.md): 32-bit words, bit 26 = (rep).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // afuc assembler and disassembler (Mesa afuc-asm / afuc-disasm syntax) and the firmware file
 // layout: word 0 = file header (stripped by the loader), then the instruction image, whose
 // word 1 holds the jump-table offset in bits 15:0, then (when the image has one) the 0x80-entry

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stand-alone host assembler used by the build (firmware/cp): same as `gpuvp afuc-asm`.
 #include "afuc_asm.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Interpreter ISS for one afuc microcontroller (a5xx PFP or ME, a6xx SQE).
 // The image is decoded once at load; run() executes from the predecoded array. Everything
 // outside the core (packet stream, GPU registers, control registers, memory) goes through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cp: the Adreno command processor. a6xx: one SQE microcontroller; a5xx: PFP and ME with the
 // MEQ FIFO between them (param `generation`). Each microcontroller is an afuc ISS running
 // firmware (by default gpuvp's own, firmware/cp/*.asm assembled at build time) with temporal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CP register layout (no SystemC): GPU register dword offsets in the CP window
 // (BAR0 0x400000 + 4 x offset), fault causes and interrupt bits. See docs/models/cp.md.
 #pragma once

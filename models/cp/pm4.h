@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PM4 workload format (docs/formats/pm4.md): a text file with the ring-buffer stream, indirect
 // buffers, memory contents and expectations; the assembler to dwords and the decoder listing.
 #pragma once

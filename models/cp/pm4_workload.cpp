@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuvp run --workload FILE.pm4`: loads memory and IBs, fills the ring, kicks the CP, waits
 // until it is idle (acknowledging its interrupts like a driver), then checks the expectations.
 #include <ostream>

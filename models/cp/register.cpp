@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Registers the cp model: the CP component, its tools and the .pm4 workload kind.
 #include "afuc_asm.h"
 #include "cp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mmu_nv50.h"
 #include <algorithm>
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mmu_nv50: the NV50 MMU as a translating TLM component between the GPU's engines and the
 // interconnect (nv50-vm.rst). See docs/models/mmu-nv50.md.
 //

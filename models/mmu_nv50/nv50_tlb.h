@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One NV50 VM engine's TLB (pure C++): set-associative, caching PTEs per (channel, block).
 // A contig block of order o over pages of 2^s bytes is one entry of granularity s + o. Lookups
 // first try a small direct-mapped hint table (exact: it is dropped by every insert and flush, so

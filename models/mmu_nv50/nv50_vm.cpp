@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "nv50_vm.h"
 #include <algorithm>
 #include <array>

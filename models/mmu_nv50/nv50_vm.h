@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NV50 virtual memory: the pure translation core (no SystemC), after nv50-vm.rst.
 //
 // logical address (channel descriptor, DMA object selector, 40-bit offset)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "compute_launch.h"
 
 #include <sstream>

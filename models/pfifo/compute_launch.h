@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compute class behind the puller: an engine that launches Accel-Sim kernels on the SM model's
 // compute engine component (models/sm/compute.h) and stays busy until the kernel is done, so that
 // the puller's engine switch and REF_CNT wait for it. Methods (object class 0x50c0 in RAMHT;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Engines behind the puller (engine interface in fifo_core.h): a recording engine for tests and
 // workloads, and the copy engine with the NV50 M2MF class methods (0x5039) that copies through
 // PFIFO's memory bus (DMA objects, i.e. the MMU on G80+). The SOFTWARE engine is not an object:

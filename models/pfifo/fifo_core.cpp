@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFIFO core: error names, the engine interface, channel state, errors and the scheduler.
 #include "fifo_core.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFIFO core: channels, DMA pusher, CACHE, puller, RAMHT, semaphores and the engine interface,
 // written as plain C++ over an abstract memory bus so that it is testable without SystemC.
 // The SystemC component (pfifo.h) owns a core, implements the bus with TLM transactions and

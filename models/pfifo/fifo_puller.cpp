@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFIFO core: the puller (envytools puller.rst): RAMHT and FIFO objects, engine submission and
 // the special methods other than the semaphores (fifo_semaphore.cpp).
 #include "fifo_core.h"

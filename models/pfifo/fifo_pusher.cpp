@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFIFO core: the DMA pusher (dma-pusher.rst): fetch bursts, commands, IB entries, the CACHE.
 #include "fifo_core.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFIFO core: channel switching through RAMFC (NV4:G80 records, G80:GF100 channel table,
 // runlist and unload kick) and the RAMHT set-up.
 #include "fifo_core.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFIFO core: semaphores (envytools puller.rst): the old-style (NV1A-) and new-style (G84-)
 // methods, acquires and their background retries.
 #include "fifo_core.h"

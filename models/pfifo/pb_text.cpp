@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "pb_text.h"
 #include "gpuvp/number.h"
 #include "gpuvp/tool_args.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text form of pushbuffers (docs/formats/pushbuffer.md, "commands"): the assembler behind
 // `gpuvp pb-asm` and the workload format, and the listing behind `gpuvp pb-decode`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pfifo: the PFIFO command front end as a SystemC component (docs/models/pfifo.md).
 //
 // Sockets:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pushbuffer command formats (envytools dma-pusher.rst, reference §1): the NV4 format used by all
 // pre-GF100 GPUs, the GF100 format, IB (GPFIFO) entries, GPU generations and the puller's
 // method table (envytools puller.rst). Pure C++: used by the pusher, pb-asm and pb-decode.

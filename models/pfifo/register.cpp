@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Registers the pfifo component type, the pb-asm/pb-decode tools and the .pb workload kind.
 #include "embedded/pfifo_default_pb.h"
 #include "gpuvp/registry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The .pb workload run like a driver (channel set-up, kicks, interrupt service) and its checks.
 #include "workload.h"
 

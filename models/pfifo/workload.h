@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pushbuffer workload format (docs/formats/pushbuffer.md): channels, memory, DMA objects,
 // RAMHT objects, pushbuffers in pb-asm syntax, IB entries and expectations. `gpuvp run --workload F.pb`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internals of the .pb workload (workload.h): what the parser (workload_parse.cpp) builds and the
 // loader/checker (workload.cpp) runs.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The .pb workload parser (docs/formats/pushbuffer.md): text to channels, memory, objects, blocks and expectations.
 #include "workload.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ptimer.h"
 
 ptimer::ptimer(sc_core::sc_module_name name) : sc_module(name) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PTIMER: the GPU's nanosecond timer (BAR0 0x009000-0x009fff). The time is simulated time in
 // nanoseconds. Reading TIME_LOW latches the high word, so a driver that reads TIME_LOW then
 // TIME_HIGH gets one consistent 64-bit value; reading TIME_HIGH alone gives the current high word.

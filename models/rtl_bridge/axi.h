@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 and AXI4-Lite pin bundles as SystemC signals, with the types Verilator gives the ports of
 // a SystemC model (1 bit: bool, 2-32 bits: uint32_t, 33-64 bits: uint64_t), so an RTL top binds
 // to them directly. Data buses are 64 bits (AXI4) and 32 bits (AXI4-Lite); addresses 64 and 32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // axi2tlm: AXI4 slave pins, driven by an RTL master, turned into TLM-2.0 transactions on an
 // initiator socket (bound to the interconnect, so RTL traffic is routed, contends and is counted
 // like any other initiator's). 64-bit data bus.

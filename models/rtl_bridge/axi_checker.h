@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // axi_checker: an AXI4 / AXI4-Lite protocol checker on one transactor's pins, sampled at every
 // rising edge (ARM IHI 0022, A3.2-A3.4). Rules, each reported with its name:
 //   valid_held     once VALID is high it stays high until the READY handshake (A3.2.1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rtl_clock: the clock and reset of one RTL block, run only while the block has work.
 //
 // Each cycle the clock thread (1) lets every transactor sample the settled pins, (2) raises clk

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rtl_component: a Verilated RTL block as a platform component, as made by the CMake function
 // gpuvp_add_rtl_component (cmake/gpuvp_rtl.cmake, docs/rtl.md).
 //

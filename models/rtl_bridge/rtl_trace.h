@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rtl_trace: the Verilator side of the RTL co-simulation, shared by every RTL block.
 //   - FST waveforms of the RTL blocks: `gpuvp run --rtl-trace waves.fst` (key rtl.trace). Every
 //     Verilated model registers here; the file is opened at the start of the simulation (after

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tlm2axi: a TLM-2.0 target socket driving AXI4 master pins into an RTL slave (64-bit data bus).
 //
 // A transaction becomes one or more bursts of AxSIZE = 8 bytes:

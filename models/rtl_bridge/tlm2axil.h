@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tlm2axil: a TLM-2.0 target socket driving AXI4-Lite master pins into an RTL register block
 // (32-bit data, 32-bit addresses relative to the block).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Transactors between TLM-2.0 and AXI pins (docs/rtl.md):
 //   tlm2axi   TLM target -> AXI4 master pins, into an RTL slave (memories, register files)
 //   tlm2axil  TLM target -> AXI4-Lite master pins, into an RTL register block

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compute engine (component type "compute"): the GPU's SMs running Accel-Sim traces.
 //
 // Launch interface: launch({grid, block, trace}, on_done) queues a kernel; the engine distributes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Registers the "compute" component type and the "accel-sim" workload kind
 // (`gpuvp run --workload path/to/kernelslist.g`).
 #include <chrono>

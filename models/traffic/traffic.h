@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Traffic generator: several independent initiators, each issuing a configurable stream of reads
 // and writes (sequential, strided or random addresses) with temporal decoupling. It measures the
 // latency each transaction saw and the bandwidth each generator got, which shows the

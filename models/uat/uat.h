@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // uat: the Apple AGX MMU ("UAT") as a translating TLM module, shared by the GPU and the ASC
 // coprocessor: one set of page tables (TTBAT + 16 KiB-granule tables in DRAM) read through three
 // views (gpu, fw = ASC EL1, ppl = ASC GL1), each with its own ASID-tagged TLB. See docs/models/uat.md.

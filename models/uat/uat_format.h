@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The UAT (Apple AGX MMU) formats as pure C++: TTBAT entries, table and page descriptors, the
 // permission tables of the three views, the page-table walk and the TLBI operands. Facts from
 // Asahi Linux and m1n1 (hw/uat.py, pgtable.rs, mem.rs); see docs/models/uat.md.

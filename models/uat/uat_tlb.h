@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One view's TLB (pure C++): set-associative, entries tagged with the TTBAT entry's ASID (masked
 // to the ASID width) or global (nG = 0), indexed by UAT page (VA[39:14]).
 #pragma once

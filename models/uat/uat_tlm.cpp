@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The UAT's sockets (translated accesses, debug accesses), fault latching, qtest and reports.
 #include <algorithm>
 #include <ostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gpuvp's one command-line parser (gpuvp/tool_args.h) on Boost.Program_options.
 #include "gpuvp/tool_args.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // copy_engine: an AXI4 master DMA copy engine with AXI4-Lite registers (gpuvp's own RTL).
 //
 // Registers (AXI4-Lite, 32-bit, byte strobes honoured), the same map as the TLM model

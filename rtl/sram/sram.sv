@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sram: an AXI4 slave memory (64-bit data) with wait states (gpuvp's own RTL).
 //
 // 2^ADDR_BITS bytes, mirrored over the whole address range. One write burst and one read burst

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The AGX scenario test fixture of the ASC tests: the agx platform with a scenario's settings,
 // the scenario run to its end, and debug reads of memory.
 #pragma once

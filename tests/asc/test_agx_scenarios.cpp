@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The six embedded AGX scenarios, both ways: by default each fails as the seed describes (exit 1,
 // the firmware's assert text and the first stale access named), and exactly one --set fixes it.
 #include <fstream>

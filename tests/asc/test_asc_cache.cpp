@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ASC's L1 data cache driven through its sockets: a test initiator (standing in for the UAT,
 // attaching the leaf PTE as uat::xlat_ext) on `in`, a sparse memory (DRAM) on `out`. Expected
 // values worked out from the geometry: line 64 bytes; set = (PA / 64) % sets; LRU within a set.

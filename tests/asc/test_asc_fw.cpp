@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ASC firmware on the agx platform, driven by AP driver scenarios (docs/formats/agx.md): the
 // boot handshake, the Dekker lock, rings and events, FWCtl and the flush protocol, power-down and
 // wake-up, the work command, and the firmware's asserts. Expected values from the reference's

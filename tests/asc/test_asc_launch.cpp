@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The launch command: the ASC firmware runs an Accel-Sim kernel on the agx platform's compute
 // engine (models/sm), whose memory goes through the UAT's gpu view of the command's context slot;
 // when the kernel is done the firmware writes the command's stamp and posts a kernel event.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The copy engine through the gpuvp program: the rtl-copy workload with impl tlm, rtl and
 // lockstep, the injected RTL bug caught by the scoreboard, error responses and configuration errors.
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CP test bench: a CP (and, on request, an SM compute engine on its own VRAM) driven
 // through the register socket like the host would. Shared by test_cp_model and test_cp_compute.
 #pragma once

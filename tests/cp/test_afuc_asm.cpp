@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Assembler / disassembler: labels, jump table, file layout, error messages, round trip.
 #include <gtest/gtest.h>
 

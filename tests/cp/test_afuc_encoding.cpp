@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Instruction encodings worked out by hand from the isaspec bit tables
 // (docs/tools/afuc.md): [31:27] opcode, 26 rep, [25:21] SRC1/SHIFT/OFFSET, [20:16] SRC2/DST,
 // [15:11] DST (2-src), [10:9] XMOV, [4:0] ALU op; control [15:12] flags [11:0] imm;

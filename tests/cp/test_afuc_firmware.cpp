@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Real Adreno firmware (Debian firmware-qcom-soc, fetched by tools/fetch-adreno-firmware.sh):
 // disassembly covers every reachable instruction and the round trip through the assembler is
 // exact. Skipped when the blobs are absent.

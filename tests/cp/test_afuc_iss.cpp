@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ISS semantics, every instruction and modifier, values worked out by hand from the reference.
 #include <deque>
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CP_EXEC_CS on the SM compute engine (models/sm): the dispatch port launches the n-th kernel of
 // cp.compute_kernels with grid = NGROUPS from the payload; the CP keeps parsing while the kernel
 // runs and CP_EVENT_WRITE waits for every kernel launched before it. Without a compute

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CP in SystemC: ring buffer, IB1/IB2 fetch, each firmware handler end to end, errors,
 // a5xx PFP + ME + MEQ. Driven through the register socket like the host would.
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PM4 workload text format and the decoder listing.
 #include <gtest/gtest.h>
 

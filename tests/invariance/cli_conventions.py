@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """One set of command-line conventions for every gpuvp command and tool.
 
 For `gpuvp run`, `gpuvp qtest`, `gpuvp config dump` and every tool `gpuvp --help` lists:

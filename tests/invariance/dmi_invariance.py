@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """DMI is a speed switch only: simulated time and statistics do not depend on it.
 
 Runs every shipped workload (the embedded ones `gpuvp --help` lists, each on the first embedded

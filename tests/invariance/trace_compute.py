@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Where time went on the SMs, and the flow arrows: checks a --trace against the run's own figures.
 
 1. A generated Accel-Sim workload (two kernels, CTAs of 4 warps, 2 SMs) runs with and without

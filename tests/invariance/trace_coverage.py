@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Where time went: a workload's --trace has spans covering most of its simulated time.
 
 Runs a workload with --trace and --stats and measures, per track, the union of its complete

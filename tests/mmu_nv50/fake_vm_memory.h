@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A word-addressed fake memory per target for the pure translation core's tests.
 #pragma once
 #include <cstdint>

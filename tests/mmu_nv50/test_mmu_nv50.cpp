@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mmu_nv50 component through its sockets: translation, TLB timing, flushes, faults, qtest.
 #include <cstring>
 #include <functional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pure NV50 VM translation core, with expected values worked out by hand from nv50-vm.rst.
 #include <gtest/gtest.h>
 #include "fake_vm_memory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A PFIFO core over a flat test memory: DMA objects are resolved from a table, instance memory
 // and VM accesses go straight to the memory (VM addresses >= vm_fault_above fault).
 #pragma once

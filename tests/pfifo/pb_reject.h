@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared check for .pb workload parse errors: the text must be refused with a message
 // containing `what` (which names w.pb:LINE where the format has a line).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // G80:GF100 channel set-up the way nouveau does it, driven through the component's sockets:
 // RAMFC in the channel's instance block, the channel table (0x2600), the runlist (0x32f4/0x32ec),
 // CACHES/PUSH0/PULL0 and the unload kick (0x32fc); the USERD read shadow; the VM engines/clients

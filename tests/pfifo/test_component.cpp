@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pfifo component on the platform: channels set up through the registers and USERD by the
 // .pb workloads (as a driver would), run on the SystemC kernel, flat and through the NV50 MMU.
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compute class behind the puller (compute_launch.h): kernels launched from a pushbuffer on
 // the SM model's compute engine, the engine busy until the kernel is done (REF_CNT and the engine
 // switch wait for it), completion notifier and semaphore, and launch errors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFIFO core: pusher, puller methods per generation, RAMHT, semaphores, engines, scheduling.
 // Streams are written in the pb-asm syntax; expected values follow the seed's pseudocode.
 #include "core_fixture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pushbuffer formats, IB entries, RAMHT hash, assembler and listing. Expected values are worked
 // out by hand from dma-pusher.rst / the reference tables (arithmetic in the comments).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runaway channels stay bounded: a pushbuffer loop costs simulated time on every step, an
 // acknowledged MEM_FAULT resumes past the offending word, a channel that keeps faulting keeps a
 // bounded record. Expected values are worked out from dma-pusher.rst in the comments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The .pb workload format's run-time features (docs/formats/pushbuffer.md): expectations after a
 // timeout, error word/position, USERD/RAMFC state, big-endian push blocks, wrapping IB rings and
 // hand-made IB entries, SYSRAM pushbuffers, a channel that keeps faulting, and the parse errors.

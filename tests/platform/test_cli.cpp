@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The gpuvp program: exit codes, messages, qtest protocol, determinism, config dump round trip,
 // and the documentation of every parameter.
 #include <atomic>

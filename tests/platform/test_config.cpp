@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Configuration: number/time parsing, YAML with file:line errors, precedence, dump round trip.
 #include <fstream>
 #include <functional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Interrupt aggregator (PMC): edge latching, W1C acknowledge, enable mask, host line.
 #include <gtest/gtest.h>
 #include "gpuvp/extension.h"

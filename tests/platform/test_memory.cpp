@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sparse memory: allocation on write, zero reads, bounds, DMI grant and revoke.
 #include <cstring>
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Register bank: access policies, partial and spanning accesses, errors, sync.
 #include <gtest/gtest.h>
 #include "gpuvp/extension.h"

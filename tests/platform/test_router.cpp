@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Router: decoding, contention arithmetic (worked out by hand below), errors, DMI and debug.
 #include <cstring>
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gpuvp/tool_args.h, the one command-line parser of every gpuvp command and tool: --help on
 // stdout (exit 0), a usage error as one line on stderr (exit 2), repeatable options, positional
 // arguments, numbers in the project's forms. Expected texts follow the header's contract.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs one qtest script and compares its output with the expected file.
 file(STRINGS ${SCRIPT} _first LIMIT_COUNT 1)
 set(_args "")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The AXI protocol checker on synthetic pin samples (no RTL needed): every rule fires on the
 // sequence that breaks it and stays quiet on a legal one.
 #include <gtest/gtest.h>

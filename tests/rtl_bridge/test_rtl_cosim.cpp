@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL co-simulation through the gpuvp program: the protocol checker on RTL that breaks each rule
 // on purpose, the RTL SRAM behind tlm2axi (qtest), the docs/rtl.md example, FST waveforms.
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tlm2axi at the pins, against a behavioural AXI4 slave written in C++ (no RTL needed): how TLM
 // transactions become bursts (INCR split at the burst length and at 4 KiB, FIXED from the
 // streaming width), WSTRB from byte enables, several outstanding IDs answered out of order, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Function units, result buses and execute(): expected cycles worked out by hand from
 // GPGPU-Sim's function-unit code (shader.h/shader.cc). Cycle c means the c-th call of execute_stage::execute(), from 0.
 #include <gtest/gtest.h>

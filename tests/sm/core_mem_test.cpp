@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory calibration kernels of the reference (Accel-Sim dev 73f9fac + GPGPU-Sim dev 667834cf,
 // SM7_QV100 configs, -gpgpu_kernel_launch_latency 0) and the scheduler kernels at 2 and 4 warps
 // per sub-core. The expected cycles are the oracle's gpu_sim_cycle; the kernels are built as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whole-SM cycle tests on generated traces. Expected cycles are worked out by hand from the
 // pipeline the model documents (docs/models/sm.md "Pipeline of one SM"), which is GPGPU-Sim's:
 //   CTA launched in cycle 1; fetch/decode run -gpgpu_inst_fetch_throughput (4 in the shipped

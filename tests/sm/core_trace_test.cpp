@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Accel-Sim trace parser: the fixture in tests/sm/data/ffma and malformed inputs, each of which
 // must fail with a message naming file:line.
 #include <gtest/gtest.h>

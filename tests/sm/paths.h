@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Locations of the shipped configs and fixtures: from the build (SM_*_DIR) or GPUVP_SOURCE_DIR.
 #pragma once
 #include <cstdlib>

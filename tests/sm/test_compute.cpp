@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compute engine as a SystemC component: launch interface, completion, timing of L1 misses
 // through a TLM target, modelled errors, and `gpuvp run --workload kernelslist.g` end to end.
 #include <gtest/gtest.h>

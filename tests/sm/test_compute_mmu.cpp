@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compute engine's global memory through the real NV50 MMU (compute.out -> mmu.in): the SM's
 // side band selects a paged DMA object, the MMU walks page tables built here, the translated
 // host addresses are the ones accessed, and a page fault comes back as the compute engine's

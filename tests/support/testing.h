@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test support. Each test that elaborates SystemC modules derives its fixture from
 // gpuvp::testing::sim_test: it starts a fresh simulation kernel and a clean configuration,
 // statistics registry and logger, so tests are independent even within one process.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Starts a one-node Slurm cluster on 127.0.0.1 (munged, slurmctld, slurmd as plain processes,
 # configuration and munge key in a temporary folder), runs the sweep SPEC with the slurm backend
 # and with the local backend, and requires byte-identical results.csv. Stops every daemon it

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tools/gpuvp_plot.py on a small hand-written sweep: the files it writes and the pareto points.
 Exits 77 (ctest: skipped) when matplotlib is not installed."""
 import importlib.util

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuvp sweep` end to end: each test runs build/gpuvp as a user would (the sweep starts its
 // points as separate processes of that program) on tiny traffic workloads.
 #include <chrono>

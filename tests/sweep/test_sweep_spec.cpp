@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sweep specifications: how parameters expand into points (worked out by hand from the rules in
 // docs/formats/sweep.md), the errors that name file:line and the key, and SHA-256 itself.
 #include <algorithm>

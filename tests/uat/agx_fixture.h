@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `agx` embedded platform built in a test, with test initiators on the UAT's view sockets and
 // helpers that write page tables into DRAM the way the AP's stores would land there.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TLBI broadcast: ASID and global entries, the seed's operands, the AXI2AF bridge's pokes, stage 2
 // and the hypervisor's passthrough; and the `agx` platform on the command line.
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The UAT through the agx platform: the seed's PTEs, the permission tables of the three views, the
 // walk's invalid levels, faults in FAULT_INFO, the TLBs' ASID tags. Expected values are worked out
 // by hand from the reference (m1n1 hw/uat.py, hw/agx.py; Asahi pgtable.rs) as each comment says.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One DRAM channel as GPGPU-Sim's dram.cc / dram_sched.cc / memory_partition_unit::dram_cycle
 // model it, advanced in DRAM command cycles only while it holds requests: one L2 -> DRAM queue per
 // sub-partition (-gpgpu_dram_partition_queues, second field), drained one request per DRAM cycle

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SM execute stage, modelled exactly as GPGPU-Sim's (seed: sm-function-units.txt).
 //
 // - simd_function_unit: a dispatch register and an `occupied` bitset of MAX_ALU_LATENCY bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GPU's compute side without SystemC: N SMs, CTA distribution, one kernel at a time.
 // The compute engine component steps it inside its SC_THREAD; tests and the benchmark step it
 // directly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU configuration read straight from Accel-Sim's gpgpusim.config / trace.config option files:
 // "-option value" lines, '#' comments. Options the SM model does not use are ignored and counted
 // (one summary line); a malformed value of a known option is a config_file_error naming file:line.

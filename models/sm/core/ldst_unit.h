@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The LDST unit of one SM: shared memory, and the L1 data cache as GPGPU-Sim's -gpgpu_cache:dl1
 // configures it (sectored lines, MSHRs with merging, a miss queue, write-through stores that
 // complete when acknowledged). Internal to sm_core.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Options of GPGPU-Sim's memory system (L1D policies, L2 slices, crossbar, DRAM channels) read
 // from gpgpusim.config, each with a checked range. Kept apart from gpu_config.cpp's SM options.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPGPU-Sim's memory side behind the SMs' L1 data caches: the crossbar to the memory
 // sub-partitions, the L2 slices (sectored, write-back, persisting across kernels) and the DRAM
 // channels. The crossbar and the ROP queue are timed per 32-byte sector request when it is sent,

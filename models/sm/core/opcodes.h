@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SASS opcode -> execution unit maps for Volta, Turing, Ampere and Hopper (after Accel-Sim's
 // gpu-simulator/ISA_Def/*_opcode.h, facts only). The base opcode (text before the first '.')
 // selects the class; memory opcodes also give the address space and direction.

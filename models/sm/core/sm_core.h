@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One SM (GPGPU-Sim's shader_core_ctx), trace driven: per cycle writeback, execute, operand
 // collection, issue (the order GPGPU-Sim's cycle() uses, so a stage sees last cycle's state of the
 // stage after it). Warp schedulers (LRR, GTO, two-level), a scoreboard on destination registers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Accel-Sim trace input: kernelslist.g and post-processed kernel-N.traceg files
 // (docs/formats/accel-sim-traces.md). Parsed once into compact per-warp instruction arrays; every
 // error is a trace_error whose message starts with "file:line: ".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hierarchical configuration: every tunable of every model is a param<T> whose path is the
 // owning SystemC object's name plus the param name ("mmu.tlb_entries"). Values come, in order of
 // precedence, from --set path=value, the --config YAML file(s), the embedded platform defaults,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Side-band data that travels with a TLM generic payload through the platform, the way the
 // hardware carries it beside the address: who asked, on behalf of which VM engine/client/DMA slot
 // and channel, in which address space, with which privilege and cache attribute.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host (application processor) initiator: the driver model. Its thread either runs a workload
 // (`workload::run`) or serves QEMU's qtest protocol line by line (docs/qtest.md), then stops the
 // simulation. Accesses are timed b_transport calls at host physical addresses; the host waits for

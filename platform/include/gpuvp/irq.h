@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Interrupt lines and the interrupt aggregator. A model drives an interrupt with an
 // `sc_core::sc_out<bool>` (level, active high); the platform binds it to a signal and to one input
 // of the aggregator, which latches rising edges into INTR (write 1 to clear), masks them with

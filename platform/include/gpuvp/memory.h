@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sparse memory: page-granular allocation, so a 1 TiB address space costs only the pages that
 // were written. Untouched pages read as zero. Grants DMI per page (host pointer plus latencies)
 // and can revoke it; backdoor load/peek for images and tests. An access made through a DMI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gpuvp's one number parser, without SystemC, for every text format that takes numbers
 // (configuration values, qtest, .pb and .pm4 workloads, pb-decode --base, ...): decimal, 0x hex,
 // 0b binary, `_` separators anywhere ("0x1_0000"), an optional size suffix (k/KiB, M/MiB, G/GiB,

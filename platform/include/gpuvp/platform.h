@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The platform assembled from configuration: the interconnect ("interconnect"), the interrupt
 // aggregator ("pmc"), the host initiator ("host") and every component listed under
 // `components:`. Mapped target ports go on the interconnect, initiator ports are bound where their

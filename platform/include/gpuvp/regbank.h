@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory-mapped register banks. A model declares its registers as members, each with name,
 // offset, width, reset value and access policy, so its header reads like a datasheet:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How models plug into the platform and into the gpuvp program.
 //
 // - A component is a top-level model instance created from configuration

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Address-decoding interconnect with contention. Initiators bind to `in`, targets to `out`;
 // map() assigns each out port an address window (overlaps are a configuration error naming both).
 // The target sees addresses relative to its window base. Timing per transaction, without any

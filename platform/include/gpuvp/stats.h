@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Named statistics per module: counters, histograms and derived values (gauges). Each registers
 // under its owner's SystemC name ("interconnect.sysram.transactions"). `gpuvp run` prints them
 // at the end and writes JSON with --stats; the same inputs give the same numbers, bit for bit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Temporal decoupling for initiators: a thin wrapper over tlm_utils::tlm_quantumkeeper that takes
 // the global quantum from the platform and counts synchronisations.
 #pragma once

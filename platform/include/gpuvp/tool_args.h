@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gpuvp's one command-line parser: every command and tool (`gpuvp run`, `qtest`, `config dump`,
 // `sweep`, `sm-run`, `pb-asm`, `pb-decode`, `afuc-asm`, `afuc-disasm`, `pm4-asm`, `pm4-decode`)
 // declares its options here, on Boost.Program_options, without SystemC, so the model cores'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Observability: a Chrome trace-event JSON writer (open the file in Perfetto or chrome://tracing;
 // one track per model, complete spans for transactions and activity) and per-module logging.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bad_master: an AXI4 master that breaks one protocol rule on purpose (tests/rtl_bridge).
 // Plusarg +bad_mode=N:
 //   0 correct: write 2 beats at 0x1000, then read them back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bad_slave: an AXI4 slave that answers with the wrong ID on purpose (tests/rtl_bridge).
 // Plusarg +bad_slave_mode=N: 0 correct IDs; 1 BID = AWID + 1 (rule bid); 2 RID = ARID + 1 (rule rid).
 // Reads return the address of the beat as data; writes are dropped. One burst at a time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // extra_port: an AXI4-Lite register block with one input gpuvp does not know (`enable`), so the
 // port stays unconnected: gpuvp must refuse the component with a message naming the port.
 module extra_port (
