@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exactness guard for the SM cycle loop's speed work (idle-cycle skipping, cached scoreboard
 // state): every statistic of a few kernels, compared in full.
 // - recorded_statistics: the values were recorded from main's model (commit a860ed6) WITHOUT the
