@@ -51,7 +51,7 @@ struct bench {
       warp_inst& w = ex.ex_wb().slot(s);
       if (!w.empty()) {
         written.push_back({w.uid, cycle});
-        w.clear();
+        ex.ex_wb().clear_slot(w);
       }
     }
     ++cycle;

@@ -121,6 +121,7 @@ TEST(sm_core, config_errors_and_unknown_options) {
   EXPECT_NE(err("-gpgpu_pipeline_widths 1,2,3\n").find("b.config:1: -gpgpu_pipeline_widths: expected 13 values"), std::string::npos);
   EXPECT_NE(err("-specialized_unit_3 1,4,8,4,TENSOR\n").find("b.config:1: -specialized_unit_3: expected enabled"), std::string::npos);
   EXPECT_NE(err("-specialized_unit_9 1,4,8,4,4,X\n").find("outside 1..8"), std::string::npos);
+  EXPECT_NE(err("-specialized_unit_3 1,4,8,65,4,T\n").find("specialized unit 3: register set width above 64"), std::string::npos);
   EXPECT_NE(err("-trace_opcode_latency_initiation_sp 600,1\n").find("sp latency 600 outside [1, 511]"), std::string::npos);
   EXPECT_NE(err("-gpgpu_scheduler fifo\n").find("unknown scheduler 'fifo'"), std::string::npos);
   EXPECT_NE(err("-gpgpu_scheduler two_level_active:x\n").find("expected two_level_active:N[:0:1]"), std::string::npos);

@@ -16,64 +16,51 @@ const char* op_class_name(op_class c) {
 
 // ---- register_set ----------------------------------------------------------------------------
 
-bool register_set::has_free() const {
-  return std::any_of(regs_.begin(), regs_.end(), [](const warp_inst& w) { return w.empty(); });
-}
-bool register_set::has_free(bool sub_core, unsigned slot) const {
-  return sub_core ? regs_[slot % regs_.size()].empty() : has_free();
-}
-bool register_set::has_ready() const {
-  return std::any_of(regs_.begin(), regs_.end(), [](const warp_inst& w) { return !w.empty(); });
-}
-bool register_set::has_ready(bool sub_core, unsigned slot) const {
-  return sub_core ? !regs_[slot % regs_.size()].empty() : has_ready();
+register_set::register_set(unsigned width, std::string name) : regs_(width), name_(std::move(name)) {
+  if (width == 0 || width > 64) throw std::invalid_argument("register set " + name_ + ": width must be 1-64");
 }
 warp_inst* register_set::get_ready() {
   warp_inst* best = nullptr;
-  for (auto& w : regs_)
-    if (!w.empty() && (!best || w.uid < best->uid)) best = &w;
+  for (uint64_t m = mask_; m; m &= m - 1) {
+    warp_inst& w = regs_[unsigned(__builtin_ctzll(m))];
+    if (!best || w.uid < best->uid) best = &w;
+  }
   return best;
 }
-warp_inst* register_set::get_ready(bool sub_core, unsigned slot) {
-  if (!sub_core) return get_ready();
-  warp_inst& w = regs_[slot % regs_.size()];
-  return w.empty() ? nullptr : &w;
-}
 void register_set::move_in(warp_inst& src) {
-  for (auto& w : regs_)
-    if (w.empty()) {
-      w = src;
-      src.clear();
-      return;
-    }
-  throw std::logic_error("register set " + name_ + " full on move_in");
+  const uint64_t free = ~mask_ & (regs_.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << regs_.size()) - 1);
+  if (!free) throw std::logic_error("register set " + name_ + " full on move_in");
+  const unsigned i = unsigned(__builtin_ctzll(free));
+  regs_[i] = src;
+  src.clear();
+  mask_ |= uint64_t(1) << i;
+  ++used_;
 }
 void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
   if (!sub_core) return move_in(src);
-  warp_inst& w = regs_[slot % regs_.size()];
-  if (!w.empty()) throw std::logic_error("register set " + name_ + " slot busy on move_in");
-  w = src;
+  const unsigned i = slot % unsigned(regs_.size());
+  if (mask_ >> i & 1) throw std::logic_error("register set " + name_ + " slot busy on move_in");
+  regs_[i] = src;
   src.clear();
+  mask_ |= uint64_t(1) << i;
+  ++used_;
 }
 void register_set::move_out_to(warp_inst& dst) {
   warp_inst* r = get_ready();
   dst = *r;
-  r->clear();
+  clear_slot(*r);
 }
 void register_set::move_out_to(bool sub_core, unsigned slot, warp_inst& dst) {
   warp_inst* r = get_ready(sub_core, slot);
   dst = *r;
-  r->clear();
-}
-unsigned register_set::occupancy() const {
-  return unsigned(std::count_if(regs_.begin(), regs_.end(), [](const warp_inst& w) { return !w.empty(); }));
+  clear_slot(*r);
 }
 
 // ---- units -----------------------------------------------------------------------------------
 
 void simd_function_unit::issue(register_set& source, warp_inst& ready) {
   dispatch_reg_ = ready;
-  ready.clear();
+  source.clear_slot(ready);
   occupied_.set(dispatch_reg_.latency);
   ++issued;
 }
@@ -133,32 +120,49 @@ int execute_stage::test_res_bus(unsigned latency) const {
   return -1;
 }
 
-void execute_stage::execute() {
+bool execute_stage::execute() {
+  bool moved = false;
   for (auto& b : buses_)
     if (b.any()) b >>= 1;
   for (auto& e : units_) {
     warp_inst* ready = e.port->get_ready(sub_core_ && e.slot != any_slot, e.slot);
     if (e.quiet && !ready) continue;  // nothing in flight and nothing to take: cycle() is a no-op
     simd_function_unit& fu = *e.fu;
-    if (!e.quiet)
+    const bool stallable = fu.stallable();
+    if (!e.quiet) {
+      moved |= !stallable;
       for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
+    }
     e.quiet = fu.quiescent();
     if (!ready || !fu.accepts(ready->op)) continue;
     if (!fu.can_issue(*ready)) {
       ++dispatch_stalls;
       continue;
     }
-    if (!fu.stallable()) {
+    if (!stallable) {
       // Trace latencies are checked against MAX_ALU_LATENCY when the configuration is read.
       int bus = test_res_bus(ready->latency);
       if (bus < 0) {
         ++result_bus_stalls;
+        moved = true;
         continue;
       }
       buses_[bus].set(ready->latency);
     }
     fu.issue(*e.port, *ready);
     e.quiet = false;
+    moved = true;
+  }
+  return moved;
+}
+
+void execute_stage::idle_cycle() {
+  for (auto& b : buses_)
+    if (b.any()) b >>= 1;
+  for (auto& e : units_) {
+    if (e.quiet) continue;
+    e.fu->shift_occupied(e.fu->clock_multiplier());
+    e.quiet = e.fu->quiescent();
   }
 }
 

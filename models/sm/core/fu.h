@@ -68,26 +68,48 @@ struct warp_inst {
 // A pipeline register set (ID_OC_*, OC_EX_*, EX_WB) of `width` slots.
 class register_set {
  public:
-  explicit register_set(unsigned width = 1, std::string name = "") : regs_(width), name_(std::move(name)) {}
+  // width: 1-64 (-gpgpu_pipeline_widths).
+  explicit register_set(unsigned width = 1, std::string name = "");
   unsigned size() const { return unsigned(regs_.size()); }
-  bool has_free() const;
-  bool has_free(bool sub_core, unsigned slot) const;
-  bool has_ready() const;
-  bool has_ready(bool sub_core, unsigned slot) const;
+  bool has_free() const { return used_ < regs_.size(); }
+  bool has_free(bool sub_core, unsigned slot) const {
+    return sub_core ? !(mask_ >> (slot % regs_.size()) & 1) : has_free();
+  }
+  bool has_ready() const { return used_ != 0; }
+  bool has_ready(bool sub_core, unsigned slot) const {
+    return sub_core ? (mask_ >> (slot % regs_.size()) & 1) != 0 : has_ready();
+  }
   // Oldest (lowest uid) occupied slot, or nullptr; with sub_core only `slot`.
   warp_inst* get_ready();
-  warp_inst* get_ready(bool sub_core, unsigned slot);
+  warp_inst* get_ready(bool sub_core, unsigned slot) {
+    if (!sub_core) return get_ready();
+    const unsigned i = slot % unsigned(regs_.size());
+    return mask_ >> i & 1 ? &regs_[i] : nullptr;
+  }
   // Moves `src` into a free slot (the given slot in sub-core mode); src is emptied.
   void move_in(warp_inst& src);
   void move_in(bool sub_core, unsigned slot, warp_inst& src);
   // Moves the oldest ready instruction into `dst` (which must be empty).
   void move_out_to(warp_inst& dst);
   void move_out_to(bool sub_core, unsigned slot, warp_inst& dst);
-  unsigned occupancy() const;
+  // Empties an occupied slot of this set (from get_ready or slot()); slots are emptied only
+  // through the set, which counts its occupied slots.
+  void clear_slot(warp_inst& w) {
+    w.clear();
+    mask_ &= ~(uint64_t(1) << (&w - regs_.data()));
+    --used_;
+  }
+  unsigned occupancy() const { return used_; }
+  bool empty() const { return used_ == 0; }
   const std::string& name() const { return name_; }
+  const warp_inst& slot(unsigned i) const { return regs_[i]; }
   warp_inst& slot(unsigned i) { return regs_[i]; }
 
  private:
+  // Occupied slots (bit i: regs_[i]) and their count: empty sets and slots answer without
+  // touching the instructions.
+  uint64_t mask_ = 0;
+  unsigned used_ = 0;
   std::vector<warp_inst> regs_;
   std::string name_;
 };
@@ -111,6 +133,8 @@ class simd_function_unit {
   const std::string& name() const { return name_; }
   const std::bitset<MAX_ALU_LATENCY>& occupied() const { return occupied_; }
   const warp_inst& dispatch_reg() const { return dispatch_reg_; }
+  // n cycles in which cycle() would only shift `occupied` (the SM's idle-cycle skip).
+  void shift_occupied(unsigned n) { occupied_ >>= n; }
   // Statistics: instructions issued into the unit, cycles with something in the pipeline.
   uint64_t issued = 0, active_cycles = 0;
 
@@ -160,8 +184,13 @@ class execute_stage {
   // takes instructions only from slot `sub_core_slot` of that set (any_slot: shared, as LDST).
   static constexpr unsigned any_slot = ~0u;
   void add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port, unsigned sub_core_slot);
-  // GPGPU-Sim's shader_core_ctx::execute(), one core cycle.
-  void execute();
+  // GPGPU-Sim's shader_core_ctx::execute(), one core cycle. Returns false when the cycle only
+  // stepped stallable units (LDST): no pipelined unit had anything in flight, none issued and no
+  // result bus stall happened (the SM's idle-cycle skip checks the stallable unit itself).
+  bool execute();
+  // A cycle the SM skips as idle (execute() returned false and nothing changed since): the
+  // result buses and the stepped units' `occupied` shift as execute() would shift them.
+  void idle_cycle();
   // First result bus whose bit `latency` is free, or -1.
   int test_res_bus(unsigned latency) const;
 

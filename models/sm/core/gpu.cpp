@@ -23,6 +23,7 @@ void gpu_sim::start(const kernel_trace& k) {
     sms_.push_back(std::make_unique<sm_core>(cfg_, i, mem_, &l1_[i]));
     sms_.back()->on_cta_done = [this](unsigned) { ++ctas_done_; };
     sms_.back()->set_mem_base(cycle_);
+    sms_.back()->skip_idle = skip_idle_cycles;
     if (on_issue) sms_.back()->on_issue = on_issue;
     if (on_warp)
       sms_.back()->on_warp = [this, i](unsigned slot, unsigned cta, unsigned warp, bool start) { on_warp(i, slot, cta, warp, start); };

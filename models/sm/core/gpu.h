@@ -51,6 +51,9 @@ class gpu_sim {
   kernel_result run(const kernel_trace& k);
   uint64_t cycle() const { return cycle_; }
   uint64_t watchdog_cycles = 1u << 20;
+  // sm_core::skip_idle for the SMs of the next start(): a speed switch, the statistics are the
+  // same either way.
+  bool skip_idle_cycles = true;
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
   // sm_core::on_warp of every SM, with the SM's index (set before start(); may be empty).
   std::function<void(unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start)> on_warp;

@@ -151,6 +151,8 @@ void gpu_config::validate() const {
       units_ok(("-specialized_unit_" + std::to_string(i)).c_str(), spec[i].num_units, spec[i].oc_ex_width);
       if (spec[i].id_oc_width == 0 || spec[i].oc_ex_width == 0)
         fail(where, "specialized unit " + std::to_string(i) + ": register set width 0");
+      if (spec[i].id_oc_width > 64 || spec[i].oc_ex_width > 64)
+        fail(where, "specialized unit " + std::to_string(i) + ": register set width above 64 (the limit of -gpgpu_pipeline_widths)");
     }
   if (num_sms() == 0) fail(where, "no SMs configured");
   if (uint64_t(num_clusters) * cores_per_cluster > max_sms)

@@ -4,6 +4,8 @@
 // complete when acknowledged). Internal to sm_core.
 #pragma once
 #include <cstdint>
+#include <algorithm>
+#include <array>
 #include <deque>
 #include <queue>
 #include <unordered_map>
@@ -47,6 +49,28 @@ class ldst_unit : public stallable_unit, public mem_client {
     return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty() || awaiting_ || in_pipe_;
   }
   void cycle() override;
+  // For the SM's idle-cycle skip (sm_core::cycle). The earliest SM cycle after `after` (the last
+  // cycle cycle() ran) in which cycle() has an event to deliver, a miss-queue request that may
+  // leave or an access reaching the end of its L1 bank pipeline (UINT64_MAX: none); accesses that
+  // reached it by `after` were tried then.
+  uint64_t next_event_cycle(uint64_t after) const {
+    uint64_t t = events_.empty() ? UINT64_MAX : events_.top().at;
+    if (!miss_queue_.empty()) t = std::min(t, miss_queue_.front().ready);
+    if (in_pipe_)
+      for (const l1_bank& b : banks_)
+        if (!b.pipe.empty()) {
+          const uint64_t e = std::max(b.pipe.front().enter + cfg_.l1_latency, b.left);
+          if (e > after) t = std::min(t, e);
+        }
+    return t;
+  }
+  // Sizes of the state cycle() changes without counting an access: equal before and after a
+  // cycle that made no access and had nothing due means cycle() changed nothing but counters.
+  // Every such state belongs here.
+  std::array<uint64_t, 3> state_summary() const {
+    return {in_pipe_ | uint64_t(sectors_.size()) << 32, conflict_cycles_ | uint64_t(prepared_) << 32 | uint64_t(dispatch_reg_.valid) << 33,
+            events_.size() | uint64_t(miss_queue_.size()) << 32};
+  }
   void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
 
  private:

@@ -64,9 +64,13 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
     l1 = own_l1_.get();
   }
   warps_.resize(cfg.max_threads_per_sm / 32);
+  fetchable_.assign((warps_.size() + 63) / 64, 0);
+  wregs_.resize(warps_.size());
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
   last_issued_.assign(cfg.num_sched, -1);
+  sched_dirty_.assign(cfg.num_sched, 1);
+  sched_cause_.assign(cfg.num_sched, 0);
   last_fetched_ = 0;  // as GPGPU-Sim's create_front_pipeline: the first fetch scans from warp 1
   for (unsigned w = 0; w < warps_.size(); ++w) sched_warps_[w % cfg.num_sched].push_back(w);
   age_order_.resize(cfg.num_sched);
@@ -171,16 +175,22 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
   for (unsigned i = 0; i < warps_per_cta_; ++i) {
     warp_state& w = warps_[slot * warps_per_cta_ + i];
     w = warp_state{};
+    wregs_[slot * warps_per_cta_ + i] = warp_regs{};
     w.live = true;
     w.cta_slot = slot;
     w.prog = &t.warps[i];
+    w.insts = w.prog->insts.data();
+    w.size = w.prog->insts.size();
     w.age = age_++;
     const unsigned wi = slot * warps_per_cta_ + i;
     age_order_[wi % cfg_.num_sched].push_back(wi);
     live_warps_.push_back(wi);
+    refresh_fetchable(wi);
     if (on_warp) on_warp(wi, cta_index, i, true);
   }
   ++live_ctas_;
+  core_asleep_ = false;
+  std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
 }
 
 unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
@@ -195,11 +205,15 @@ unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
 
 void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
+  warp_regs& r = wregs_[inst.warp];
   for (int d = 0; d < inst.ndst; ++d) {
-    if (!is_zero_reg(inst.dst[d])) --w.reserved[inst.dst[d]];
-    w.longop.reset(inst.dst[d]);
+    if (!is_zero_reg(inst.dst[d])) --r.reserved[inst.dst[d]];
+    r.longop.reset(inst.dst[d]);
   }
   --w.pending;
+  progress_ = true;
+  sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
+  if (w.sb == sb_blocked) w.sb = sb_unknown;  // a collision may be gone; a clear answer stays clear
   warp_maybe_done(inst.warp);
 }
 
@@ -207,6 +221,8 @@ void sm_core::warp_maybe_done(unsigned wi) {
   warp_state& w = warps_[wi];
   if (!w.live || !w.exited || w.pending) return;
   w.live = false;
+  refresh_fetchable(wi);
+  std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
   auto& ord = age_order_[wi % cfg_.num_sched];
   ord.erase(std::find(ord.begin(), ord.end(), wi));
   live_warps_.erase(std::find(live_warps_.begin(), live_warps_.end(), wi));
@@ -223,11 +239,13 @@ void sm_core::warp_maybe_done(unsigned wi) {
 
 void sm_core::writeback() {
   register_set& wb = ex_->ex_wb();
+  if (wb.empty()) return;
   for (unsigned s = 0; s < wb.size(); ++s) {
     warp_inst& w = wb.slot(s);
     if (w.empty()) continue;
     warp_inst done = w;
-    w.clear();
+    wb.clear_slot(w);
+    progress_ = true;
     // opndcoll_rfu_t::writeback: each destination's bank is allocated for the write, so the
     // first operand-collector step of this cycle cannot read from it (writes have priority).
     for (int d = 0; d < done.ndst; ++d)
@@ -249,10 +267,12 @@ void sm_core::collector_step() {
     if (cu.out->has_free(sc, cu.sched)) {
       cu.out->move_in(sc, cu.sched, cu.inst);
       cu.busy = false;
+      progress_ = true;
     }
   }
   // allocate_reads: each bank serves one read per step, oldest request first
   if (!reads_.empty()) {
+    progress_ = true;
     std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
     size_t keep = 0;
     for (const read_req& r : reads_) {
@@ -297,8 +317,10 @@ void sm_core::collector_step() {
         reads_.push_back({cu, bank_of(r, w->warp, w->sched)});
         ++c.pending_reads;
       }
-      w->clear();
+      in->clear_slot(*w);
       progress = true;
+      progress_ = true;
+      std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);  // an issue port slot is free
     }
   }
   // process_banks: the write allocations last one step
@@ -319,6 +341,7 @@ void sm_core::release_barrier_if_complete(unsigned slot) {
   if (!c.at_barrier || c.at_barrier < c.warps - c.exited) return;
   c.at_barrier = 0;
   for (unsigned i = 0; i < c.warps; ++i) warps_[slot * warps_per_cta_ + i].at_barrier = false;
+  std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
 }
 
 // Issues up to max_insn_issue_per_warp instructions of warp w (GPGPU-Sim's scheduler_unit::cycle
@@ -329,7 +352,9 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
   unsigned issued = 0, prev_kind = ~0u;
   blocked = unsigned(stall_cause::idle);
   while (issued < cfg_.max_insn_issue_per_warp && !w.exited && !w.at_barrier) {
-    if (w.next >= w.prog->insts.size()) {  // trace without EXIT: the warp ends here
+    if (w.next >= w.size) {  // trace without EXIT: the warp ends here
+      progress_ = true;
+      std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
       w.exited = true;
       ++ctas_[w.cta_slot].exited;
       release_barrier_if_complete(w.cta_slot);
@@ -337,26 +362,39 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       break;
     }
     if (w.ibuf == 0) break;  // instruction buffer empty: waiting for fetch/decode
-    const trace_inst& ti = w.prog->insts[w.next];
-    const op_class cls = ti.info.cls;
-    // The unit it goes to: EXIT/BAR/NOP-class (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and
-    // opcodes of a specialized unit the configuration does not enable go to the INT unit.
-    const op_class unit = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
-    if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(unit) == prev_kind) break;
-    // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending write
-    // (RAW and WAW).
-    bool hazard = false;
-    for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && w.reserved[ti.src[i]];
-    for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && w.reserved[ti.dst[i]];
-    if (hazard) {
+    if (w.sb == sb_blocked) {  // nothing wrote back since the scoreboard last refused this instruction
       if (!issued) blocked = unsigned(stall_cause::scoreboard);
       break;
     }
+    if (w.sb == sb_unknown) {
+      const trace_inst& ti = w.insts[w.next];
+      const op_class cls = ti.info.cls;
+      // The unit it goes to: EXIT/BAR/NOP-class (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and
+      // opcodes of a specialized unit the configuration does not enable go to the INT unit.
+      w.unit = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
+      if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) break;
+      // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending
+      // write (RAW and WAW).
+      bool hazard = false;
+      const auto& reserved = wregs_[wi].reserved;
+      for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && reserved[ti.src[i]];
+      for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && reserved[ti.dst[i]];
+      w.sb = hazard ? sb_blocked : sb_clear;
+      if (hazard) {
+        if (!issued) blocked = unsigned(stall_cause::scoreboard);
+        break;
+      }
+    } else if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) {
+      break;
+    }
+    const op_class unit = w.unit;
     register_set* port = id_oc_[unsigned(unit)];
     if (!port->has_free(cfg_.sub_core, sched)) {
       if (!issued) blocked = unsigned(stall_cause::pipeline);
       break;
     }
+    const trace_inst& ti = w.insts[w.next];
+    const op_class cls = ti.info.cls;
     warp_inst in;
     in.valid = true;
     in.uid = ++uid_;
@@ -379,15 +417,17 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     if (ti.width) in.addrs = &ctas_[w.cta_slot].k->addresses[ti.addr_index];
     in.issue_cycle = cycle_;
     for (int i = 0; i < ti.ndst; ++i)
-      if (!is_zero_reg(ti.dst[i])) ++w.reserved[ti.dst[i]];
+      if (!is_zero_reg(ti.dst[i])) ++wregs_[wi].reserved[ti.dst[i]];
     ++w.pending;
     // Scoreboard::reserveRegisters marks the destinations of global/local loads as long operations.
     if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
       for (int i = 0; i < ti.ndst; ++i)
-        if (!is_zero_reg(ti.dst[i])) w.longop.set(ti.dst[i]);
+        if (!is_zero_reg(ti.dst[i])) wregs_[wi].longop.set(ti.dst[i]);
     port->move_in(cfg_.sub_core, sched, in);
+    progress_ = true;
     ++w.next;
     --w.ibuf;
+    w.sb = sb_unknown;
     ++st_.warp_insts;
     st_.thread_insts += std::popcount(ti.mask);
     if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
@@ -403,6 +443,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       release_barrier_if_complete(w.cta_slot);
     }
   }
+  refresh_fetchable(wi);
   if (issued) blocked = unsigned(stall_cause::n);
   return issued > 0;
 }
@@ -412,6 +453,10 @@ void sm_core::issue() {
   const unsigned nsched = unsigned(sched_warps_.size());
   for (unsigned i = 0; i < nsched; ++i) {
     const unsigned s = (issue_prio_ + i) % nsched;
+    if (!sched_dirty_[s]) {  // nothing it looks at changed since it last failed to issue
+      ++st_.sched_stalls[sched_cause_[s]];
+      continue;
+    }
     const auto& mine = sched_warps_[s];
     const unsigned n = unsigned(mine.size());
     bool any_sb = false, any_pipe = false, any_bar = false, done = false;
@@ -459,6 +504,8 @@ void sm_core::issue() {
       stall_cause c = any_sb ? stall_cause::scoreboard : any_pipe ? stall_cause::pipeline
                       : any_bar ? stall_cause::barrier : stall_cause::idle;
       ++st_.sched_stalls[unsigned(c)];
+      sched_cause_[s] = uint8_t(c);
+      sched_dirty_[s] = two_level_active_ != 0;  // two-level reorders its lists every cycle
     }
   }
   issue_prio_ = (issue_prio_ + 1) % nsched;
@@ -472,9 +519,9 @@ bool sm_core::two_level_waiting(unsigned wi) const {
   const warp_state& w = warps_[wi];
   if (!w.live || w.exited || w.at_barrier) return true;
   if (w.ibuf == 0) return false;
-  const trace_inst& ti = w.prog->insts[w.next];
+  const trace_inst& ti = w.insts[w.next];
   for (int i = 0; i < ti.nsrc; ++i)
-    if (!is_zero_reg(ti.src[i]) && w.longop.test(ti.src[i])) return true;
+    if (!is_zero_reg(ti.src[i]) && wregs_[wi].longop.test(ti.src[i])) return true;
   return false;
 }
 
@@ -493,23 +540,105 @@ void sm_core::two_level_order(unsigned s) {
   }
 }
 
+sm_core::idle_counts sm_core::idle_snapshot() const {
+  idle_counts c;
+  std::copy(std::begin(st_.sched_stalls), std::end(st_.sched_stalls), c.sched_stalls);
+  c.dispatch_stalls = ex_->dispatch_stalls;
+  std::copy(std::begin(st_.l1_fails), std::end(st_.l1_fails), c.l1_fails);
+  c.ldst_active = ldst_->active_cycles;
+  c.l1_made = st_.l1_accesses + st_.l1_write_accesses + st_.smem_accesses;
+  return c;
+}
+
+// Idle-cycle skip. The core (everything but the LDST unit) sleeps after a cycle in which it
+// changed nothing but counters: no writeback, no pipelined unit busy, no issue into any unit,
+// no operand-collector work, no scheduler issue, no fetch or decode, no instruction completed.
+// While it sleeps its cycles repeat those counts (the schedulers' stall causes) until the LDST
+// unit completes an instruction or takes a new one from its issue port, or a CTA arrives. The
+// LDST unit sleeps too when its cycle changed nothing but counters (reservation fails, busy
+// cycles): nothing due (ldst_unit::next_event_cycle), no instruction prepared, no access made,
+// its state_summary() unchanged. Then its cycles repeat those counts until its next event;
+// otherwise it runs alone.
 void sm_core::cycle() {
   ++cycle_;
   if (!active()) return;  // every warp done means nothing is in flight
   ++st_.active_cycles;
-  writeback();
-  ex_->execute();
+  if (!skip_idle || two_level_active_) {  // two_level_active reorders its lists every cycle
+    full_cycle();
+    return;
+  }
+  const uint64_t next_event = ldst_->next_event_cycle(ldst_ran_);
+  if (core_asleep_ && ldst_asleep_ && next_event > cycle_) return idle_cycle();
+  const bool ldst_due = next_event <= cycle_;
+  const auto ldst_state = ldst_->state_summary();
+  ldst_ran_ = cycle_;
+  // An instruction issued into the LDST unit last cycle is prepared in this one.
+  const bool ldst_fresh = ldst_->issued != ldst_issued_seen_;
+  ldst_issued_seen_ = ldst_->issued;
+  const idle_counts before = idle_snapshot();
+  progress_ = false;
+  if (core_asleep_) {
+    // The LDST unit alone (the other units are idle with empty issue ports).
+    const bool moved = ex_->execute();
+    if (!moved && !progress_) {
+      for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
+      issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
+      end_ldst_cycle(before, ldst_due, ldst_state, ldst_fresh);
+      return;
+    }
+    core_asleep_ = false;
+    progress_ = true;
+  } else {
+    writeback();
+    progress_ |= ex_->execute();
+  }
   read_operands();
   issue();
   fetch_decode();
+  core_asleep_ = !progress_;
+  if (core_asleep_)
+    for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) core_delta_[i] = st_.sched_stalls[i] - before.sched_stalls[i];
+  end_ldst_cycle(before, ldst_due, ldst_state, ldst_fresh);
+}
+
+void sm_core::end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh) {
+  const idle_counts after = idle_snapshot();
+  ldst_asleep_ = !due && !fresh && after.l1_made == before.l1_made && ldst_->issued == ldst_issued_seen_ &&
+                 ldst_->state_summary() == state;
+  if (!ldst_asleep_) return;
+  ldst_delta_.dispatch_stalls = after.dispatch_stalls - before.dispatch_stalls;
+  for (unsigned i = 0; i < 3; ++i) ldst_delta_.l1_fails[i] = after.l1_fails[i] - before.l1_fails[i];
+  ldst_delta_.ldst_active = after.ldst_active - before.ldst_active;
+}
+
+void sm_core::full_cycle() {
+  writeback();
+  progress_ |= ex_->execute();
+  read_operands();
+  issue();
+  fetch_decode();
+}
+
+// A cycle that repeats the last one of the sleeping core and LDST unit: counters only.
+void sm_core::idle_cycle() {
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
+  ex_->dispatch_stalls += ldst_delta_.dispatch_stalls;
+  for (unsigned i = 0; i < 3; ++i) st_.l1_fails[i] += ldst_delta_.l1_fails[i];
+  ldst_->active_cycles += ldst_delta_.ldst_active;
+  ex_->idle_cycle();
+  issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
 }
 
 // Decode (GPGPU-Sim's shader_core_ctx::decode): the fetch buffer's warp gets its next one or two
 // instructions into its instruction buffer.
 void sm_core::decode() {
   if (fetch_buf_ < 0) return;
+  progress_ = true;
   warp_state& w = warps_[unsigned(fetch_buf_)];
-  w.ibuf = unsigned(std::min<size_t>(2, w.prog->insts.size() - w.next));
+  w.ibuf = unsigned(std::min<size_t>(2, w.size - w.next));
+  if (w.next < w.size) __builtin_prefetch(&w.insts[w.next]);  // read at the warp's next issue attempt
+  refresh_fetchable(unsigned(fetch_buf_));
+  sched_dirty_[unsigned(fetch_buf_) % sched_dirty_.size()] = 1;
   fetch_buf_ = -1;
 }
 
@@ -521,21 +650,40 @@ void sm_core::decode() {
 // 0..T-2 can issue in the next cycle; the one fetched in the last round is decoded the next cycle.
 void sm_core::fetch_decode() {
   decode();
+  // The candidates (fetchable_) in round-robin order from the warp after the last fetched.
   const unsigned n = unsigned(warps_.size());
-  fetch_cands_.clear();
-  for (unsigned wi : live_warps_) {
-    const warp_state& w = warps_[wi];
-    if (w.exited || w.ibuf || w.next >= w.prog->insts.size()) continue;
-    fetch_cands_.push_back({(wi + n - last_fetched_ - 1) % n, wi});
-  }
   const unsigned rounds = cfg_.inst_fetch_throughput;
-  const size_t k = std::min<size_t>(rounds, fetch_cands_.size());
-  std::partial_sort(fetch_cands_.begin(), fetch_cands_.begin() + ptrdiff_t(k), fetch_cands_.end());
-  for (size_t i = 0; i < k; ++i) {
+  fetch_cands_.clear();
+  const unsigned start = (last_fetched_ + 1) % n;
+  auto scan = [&](unsigned from, unsigned to) {  // set bits in [from, to), ascending
+    for (unsigned i = from; i < to && fetch_cands_.size() < rounds;) {
+      const unsigned word = i / 64, bit = i % 64;
+      uint64_t m = fetchable_[word] >> bit;
+      if (!m) {
+        i = (word + 1) * 64;
+        continue;
+      }
+      i += unsigned(__builtin_ctzll(m));
+      if (i < to) fetch_cands_.push_back({0, i});
+      ++i;
+    }
+  };
+  scan(start, n);
+  scan(0, start);
+  for (size_t i = 0; i < fetch_cands_.size(); ++i) {
+    progress_ = true;
     fetch_buf_ = int(fetch_cands_[i].second);
     last_fetched_ = fetch_cands_[i].second;
     if (i + 1 < rounds) decode();
   }
+}
+
+// fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left.
+void sm_core::refresh_fetchable(unsigned wi) {
+  const warp_state& w = warps_[wi];
+  const uint64_t bit = uint64_t(1) << (wi % 64);
+  if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size) fetchable_[wi / 64] |= bit;
+  else fetchable_[wi / 64] &= ~bit;
 }
 
 sm_stats sm_core::stats() const {

@@ -133,6 +133,12 @@ class sm_core {
   uint64_t issued() const { return st_.warp_insts; }
   // Called with (cta_index) when a CTA finishes.
   std::function<void(unsigned)> on_cta_done;
+  // Idle-cycle skip (on by default; gpu_sim::skip_idle_cycles): after a cycle in which nothing
+  // but counters changed (every warp waiting on the scoreboard or a barrier, pipelines empty, the
+  // LDST unit idle or retrying an access that failed for want of an MSHR), the following cycles
+  // only repeat those counts until the LDST unit has an event due or a CTA is launched. The
+  // statistics are the same either way (tests/sm/core_exact_test.cpp).
+  bool skip_idle = true;
   // Called when a warp issues an instruction (sampled Perfetto spans), may be empty.
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
   // Called when a warp starts (its CTA's launch) or ends (its last instruction wrote back), may be
@@ -141,16 +147,28 @@ class sm_core {
 
  private:
   friend class ldst_unit;
+  enum : uint8_t { sb_unknown, sb_blocked, sb_clear };
   struct warp_state {
+    // The fields every issue scan reads come first (one cache line).
     bool live = false, exited = false, at_barrier = false;
+    // The scoreboard's answer for the instruction at `next` (checkCollision), kept until it can
+    // change: a collision until one of the warp's instructions writes back, no collision until
+    // the warp issues. `unit`: that instruction's unit, known once the answer is.
+    uint8_t sb = sb_unknown;
+    op_class unit = op_class::intp;
     unsigned cta_slot = 0;
-    const trace_warp* prog = nullptr;
-    size_t next = 0;
-    unsigned ibuf = 0;          // decoded instructions ready to issue (instruction buffer)
+    unsigned ibuf = 0;     // decoded instructions ready to issue (instruction buffer)
     unsigned pending = 0;  // issued instructions not yet written back (the warp ends at 0 once exited)
-    std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
+    size_t next = 0;
+    size_t size = 0;       // prog->insts.size()
+    const trace_inst* insts = nullptr;  // prog->insts.data()
+    const trace_warp* prog = nullptr;
     uint64_t age = 0;      // launch order (GTO: oldest first)
+  };
+  // Per warp slot, apart from warp_state so that issue scans touch little memory.
+  struct warp_regs {
     std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
+    std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
   };
   struct cta_state {
     bool live = false;
@@ -168,10 +186,21 @@ class sm_core {
     unsigned cu, bank;
   };
 
+  // The counters a repeated idle cycle adds (see skip_idle).
+  struct idle_counts {
+    uint64_t sched_stalls[unsigned(stall_cause::n)] = {};
+    uint64_t dispatch_stalls = 0, l1_fails[3] = {}, ldst_active = 0;
+    uint64_t l1_made = 0;  // L1 accesses, written sectors and shared accesses made (snapshot only)
+  };
+  idle_counts idle_snapshot() const;
+  void full_cycle();
+  void end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh);
+  void idle_cycle();
   void writeback();
   void read_operands();
   void collector_step();
   void fetch_decode();
+  void refresh_fetchable(unsigned wi);
   void decode();
   void release_barrier_if_complete(unsigned cta_slot);
   void issue();
@@ -188,17 +217,23 @@ class sm_core {
   mem_port* mem_;
   uint64_t cycle_ = 0, uid_ = 0, age_ = 0, mem_base_ = 0;
   std::vector<warp_state> warps_;
+  std::vector<warp_regs> wregs_;
   std::vector<cta_state> ctas_;
   unsigned live_ctas_ = 0, warps_per_cta_ = 0;
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
   std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
+  // Per scheduler: 0 when nothing it looks at (its warps' scoreboard answers, instruction
+  // buffers, barriers, liveness, the issue ports) changed since it last failed to issue, so it
+  // fails again for the same cause (sched_cause_) without a scan.
+  std::vector<uint8_t> sched_dirty_, sched_cause_;
   unsigned last_fetched_ = 0;  // GPGPU-Sim's m_last_warp_fetched (0 at start: the first fetch scans from warp 1)
   int fetch_buf_ = -1;         // warp whose fetch waits in the fetch buffer for decode (-1: empty)
   unsigned issue_prio_ = 0;    // scheduler that runs first this cycle (rotates every cycle)
   std::vector<std::pair<unsigned, unsigned>> fetch_cands_;  // scratch: (round-robin distance, warp)
   // Per scheduler: live warps, oldest first (GTO).
   std::vector<std::vector<unsigned>> age_order_;
-  std::vector<unsigned> live_warps_;              // all live warps (fetch/decode scan)
+  std::vector<unsigned> live_warps_;              // all live warps
+  std::vector<uint64_t> fetchable_;  // bit per warp slot: a fetch candidate (refresh_fetchable)
   // two_level_active: per scheduler the active list (GPGPU-Sim's m_next_cycle_prioritized_warps)
   // and the pending queue, over all the scheduler's warp slots, live or not.
   std::vector<std::vector<unsigned>> tl_active_;
@@ -217,6 +252,13 @@ class sm_core {
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
+  bool progress_ = false;          // the cycle changed state beyond counters (skip_idle)
+  bool core_asleep_ = false;       // the core repeats core_delta_ (see cycle())
+  bool ldst_asleep_ = false;       // the LDST unit repeats ldst_delta_ until its next event
+  uint64_t core_delta_[unsigned(stall_cause::n)] = {};
+  idle_counts ldst_delta_;
+  uint64_t ldst_ran_ = 0;          // the last cycle the LDST unit's cycle ran (not repeated)
+  uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the start of the last evaluated cycle
   unsigned two_level_active_ = 0;  // 0: not two-level
   unsigned cta_limit_ = 0;         // CTAs of the running kernel per SM
 };

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: Apache-2.0
+// Exactness guard for the SM cycle loop's speed work (idle-cycle skipping, cached scoreboard
+// state): every statistic of a few kernels, compared in full.
+// - recorded_statistics: the values were recorded from main's model (commit a860ed6) WITHOUT the
+//   speed work, by running this file's kernels and printing fingerprint(); a change in the
+//   model's behaviour (not its speed) must re-record them, saying why in the commit.
+// - idle_skip_on_and_off_agree: the same kernels (and the memory calibration shapes) with the
+//   idle-cycle skip switched on and off give identical statistics, whatever the model's rules.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <functional>
+#include <map>
+
+#include "core/gpu.h"
+#include "core/gpu_config.h"
+#include "core/memsys.h"
+#include "core/trace.h"
+#include "paths.h"
+
+using namespace gpuvp::sm;
+
+namespace {
+
+constexpr uint64_t GBASE = 0x7f4000000000ull;
+
+gpu_config shipped(const std::string& name, const std::string& scheduler = "") {
+  gpu_config c;
+  const std::string dir = sm_config_dir() + "/" + shipped_config_dir(name);
+  load_config_file(c, dir + "/gpgpusim.config");
+  load_config_file(c, dir + "/trace.config");
+  c.kernel_launch_latency = 0;
+  if (!scheduler.empty()) c.scheduler = scheduler;
+  c.validate();
+  return c;
+}
+
+trace_writer_inst op(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src) {
+  return trace_writer_inst{opcode, std::move(dst), std::move(src), 0, {}, 0xffffffffu};
+}
+trace_writer_inst mem(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src, uint64_t base,
+                      uint64_t stride, uint32_t mask = 0xffffffffu) {
+  std::vector<uint64_t> a(32, 0);
+  for (unsigned t = 0, k = 0; t < 32; ++t)
+    if (mask >> t & 1) a[t] = base + (k++) * stride;
+  return trace_writer_inst{opcode, std::move(dst), std::move(src), 4, a, mask};
+}
+
+// The reference's bandwidth-bound kernel (bench/sm: BM_bandwidth_kernel) with `ctas` CTAs of 8
+// warps: 16 x (LDG of line (8c+w)*16+i, 6 independent FFMA), 16 FFMA on the loaded registers.
+kernel_trace bandwidth_kernel(unsigned ctas, unsigned binver) {
+  std::vector<std::vector<std::vector<trace_writer_inst>>> all;
+  std::string text;
+  // write_kernel_trace gives every CTA the same warps; this kernel's addresses differ per CTA,
+  // so the CTAs are written one by one and joined.
+  std::string body;
+  for (unsigned c = 0; c < ctas; ++c) {
+    std::vector<std::vector<trace_writer_inst>> warps;
+    for (unsigned w = 0; w < 8; ++w) {
+      std::vector<trace_writer_inst> v;
+      for (unsigned i = 0; i < 16; ++i) {
+        v.push_back(mem("LDG.E.32", {10 + i}, {2}, GBASE + 128ull * ((8 * c + w) * 16 + i), 4));
+        for (unsigned j = 0; j < 6; ++j) v.push_back(op("FFMA", {30 + j}, {2, 3, 4}));
+      }
+      for (unsigned i = 0; i < 16; ++i) v.push_back(op("FFMA", {40 + i}, {10 + i, 3, 4}));
+      v.push_back(op("EXIT", {}, {}));
+      warps.push_back(v);
+    }
+    std::string one = write_kernel_trace("bw", 1, {1, 1, 1}, {256, 1, 1}, binver, 0, 64, warps);
+    const size_t b = one.find("#BEGIN_TB");
+    if (c == 0) text = one.substr(0, b);
+    std::string tb = one.substr(b);
+    const size_t l = tb.find("thread block = 0,0,0");
+    tb.replace(l, 20, "thread block = " + std::to_string(c) + ",0,0");
+    body += tb;
+  }
+  const size_t g = text.find("grid dim = (1,1,1)");
+  text.replace(g, 18, "grid dim = (" + std::to_string(ctas) + ",1,1)");
+  return parse_kernel_trace_text(text + body, "bandwidth");
+}
+
+std::vector<trace_writer_inst> mixed(unsigned n) {
+  const char* ops[] = {"IMAD", "FFMA", "DFMA", "MUFU.EX2", "IADD3", "FADD", "HMMA.884.F32.F32.STEP0"};
+  std::vector<trace_writer_inst> v;
+  for (unsigned i = 0; i < n; ++i) v.push_back(op(ops[i % 7], {20 + i % 40}, {2 + i % 3, 3}));
+  v.push_back(op("EXIT", {}, {}));
+  return v;
+}
+
+// Loads with partial masks and L1 re-reads, stores, shared memory with and without bank
+// conflicts, a barrier, dependent uses: warp w of 4.
+std::vector<trace_writer_inst> memory_mix(unsigned w) {
+  std::vector<trace_writer_inst> v;
+  v.push_back(mem("LDG.E.32", {10}, {2}, GBASE + 128 * (4 * w), 4));
+  v.push_back(mem("LDG.E.32", {11}, {2}, GBASE + 128 * (4 * w + 1) + 64, 4, 0xffff0000u));
+  v.push_back(op("FFMA", {20}, {10, 3, 4}));
+  v.push_back(mem("STG.E.32", {}, {6, 20}, GBASE + 0x100000 + 128 * w, 4));
+  v.push_back(mem("LDS", {12}, {4}, 0x0, 128));
+  v.push_back(mem("STS", {}, {4, 12}, 0x1000 + 128 * w, 4));
+  v.push_back(op("BAR.SYNC", {}, {}));
+  v.push_back(mem("LDG.E.32", {13}, {2}, GBASE + 128 * (4 * ((w + 1) % 4)), 4));  // another warp's line
+  v.push_back(mem("LDG.E.32", {14}, {13}, GBASE + 128 * (4 * w + 2), 8));
+  v.push_back(op("MUFU.EX2", {21}, {14}));
+  v.push_back(mem("STG.E.32", {}, {6, 21}, GBASE + 0x100000 + 128 * w + 4, 8));
+  v.push_back(op("DFMA", {22}, {21, 11, 13}));
+  v.push_back(op("EXIT", {}, {}));
+  return v;
+}
+
+kernel_trace make(const std::vector<std::vector<trace_writer_inst>>& warps, unsigned ctas, unsigned binver,
+                  unsigned nregs) {
+  std::string text =
+      write_kernel_trace("k", 1, {ctas, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, binver, 0, nregs, warps);
+  return parse_kernel_trace_text(text, "generated");
+}
+
+// Every statistic of a kernel result, in one line.
+std::string fingerprint(const kernel_result& r) {
+  const sm_stats& s = r.stats;
+  const mem_stats& m = r.mem;
+  std::string f = "cyc " + std::to_string(r.cycles);
+  auto add = [&](const char* n, uint64_t v) { f += std::string(" ") + n + " " + std::to_string(v); };
+  add("act", s.active_cycles);
+  add("wi", s.warp_insts);
+  add("ti", s.thread_insts);
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) add("st", s.sched_stalls[i]);
+  add("rbs", s.result_bus_stalls);
+  add("ds", s.dispatch_stalls);
+  add("bc", s.bank_conflicts);
+  add("l1a", s.l1_accesses);
+  add("l1h", s.l1_hits);
+  add("l1p", s.l1_pending_hits);
+  add("l1m", s.l1_misses);
+  add("l1w", s.l1_write_accesses);
+  for (uint64_t v : s.l1_fails) add("l1f", v);
+  add("mr", s.mem_reads);
+  add("mw", s.mem_writes);
+  add("sm", s.smem_accesses);
+  add("smc", s.smem_bank_conflict_cycles);
+  add("ctas", s.ctas_done);
+  for (auto& [n, v] : s.unit_issued) add(("i." + n).c_str(), v);
+  for (auto& [n, v] : s.unit_active) add(("a." + n).c_str(), v);
+  add("l2a", m.l2_accesses);
+  add("l2h", m.l2_hits);
+  add("l2p", m.l2_pending_hits);
+  add("l2m", m.l2_misses);
+  add("l2w", m.l2_writes);
+  add("dr", m.dram_reads);
+  add("dw", m.dram_writes);
+  add("drh", m.dram_row_hits);
+  add("db", m.dram_bytes);
+  add("sms", r.sms_used);
+  add("cps", r.ctas_per_sm);
+  return f;
+}
+
+struct run_case {
+  const char* name;
+  std::string gpu, scheduler, memory;
+  unsigned sms;  // 0: the config's
+  std::function<kernel_trace()> kernel;
+  unsigned repeats;  // kernels run back to back on one gpu_sim (L2/L1 state carried)
+};
+
+std::vector<run_case> cases() {
+  auto mix16 = [] { return make(std::vector(16, mixed(56)), 10, 70, 128); };
+  auto memmix = [](unsigned binver) {
+    return [binver] {
+      std::vector<std::vector<trace_writer_inst>> w;
+      for (unsigned i = 0; i < 4; ++i) w.push_back(memory_mix(i));
+      return make(w, 12, binver, 32);
+    };
+  };
+  return {
+      {"bandwidth_320_qv100", "QV100", "", "gpgpu-sim", 0, [] { return bandwidth_kernel(320, 70); }, 1},
+      {"bandwidth_320_qv100_fixed", "QV100", "", "fixed", 0, [] { return bandwidth_kernel(320, 70); }, 1},
+      {"bandwidth_92_rtx3070", "RTX3070", "", "gpgpu-sim", 0, [] { return bandwidth_kernel(92, 86); }, 1},
+      {"mixed_lrr", "QV100", "lrr", "gpgpu-sim", 4, mix16, 1},
+      {"mixed_gto", "QV100", "gto", "gpgpu-sim", 4, mix16, 1},
+      {"mixed_two_level", "QV100", "two_level_active:2", "gpgpu-sim", 4, mix16, 1},
+      {"memory_mix_qv100", "QV100", "", "gpgpu-sim", 3, memmix(70), 2},
+      {"memory_mix_qv100_gto", "QV100", "gto", "gpgpu-sim", 3, memmix(70), 1},
+      {"memory_mix_a100", "A100", "", "gpgpu-sim", 5, memmix(80), 2},
+      {"memory_mix_h100_fixed", "H100", "", "fixed", 2, memmix(90), 1},
+  };
+}
+
+// Runs a case; one fingerprint per kernel, joined by " | ".
+std::string run(const run_case& rc, bool skip_idle = true) {
+  const gpu_config c = shipped(rc.gpu, rc.scheduler);
+  auto m = make_memory(c, rc.memory);
+  gpu_sim g(c, m.get(), rc.sms);
+  g.skip_idle_cycles = skip_idle;
+  const kernel_trace k = rc.kernel();
+  std::string out;
+  for (unsigned i = 0; i < rc.repeats; ++i) out += (i ? " | " : "") + fingerprint(g.run(k));
+  return out;
+}
+
+// Recorded from main a860ed6 (the memory model as merged from memsys4) before the speed work was
+// merged into it: the model files of that commit built with this test, GPUVP_PRINT_FINGERPRINTS=1.
+// (First recorded from 014e5e2; the compute-only cases did not change between the two.)
+const std::map<std::string, std::string>& recorded() {
+  static const std::map<std::string, std::string> r = {
+      {"bandwidth_320_qv100",
+       "cyc 9838 act 778192 wi 330240 ti 10567680 st 21553 st 800422 st 1960553 st 0 rbs 0 ds 738924 bc 23885 l1a 163840 l1h 0 l1p 0 l1m 163840 l1w 0 l1f 1264828 l1f 0 l1f 62108 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 777231 l2a 163840 l2h 0 l2p 0 l2m 163840 l2w 0 dr 163840 dw 0 drh 92957 db 5242880 sms 80 cps 4"},
+      {"bandwidth_320_qv100_fixed",
+       "cyc 2444 act 195440 wi 330240 ti 10567680 st 2800 st 71120 st 377600 st 0 rbs 0 ds 328560 bc 22560 l1a 163840 l1h 0 l1p 0 l1m 163840 l1w 0 l1f 0 l1f 0 l1f 226480 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 194400 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 80 cps 4"},
+      {"bandwidth_92_rtx3070",
+       "cyc 4480 act 200984 wi 94944 ti 3038208 st 5584 st 648244 st 55164 st 0 rbs 0 ds 109224 bc 6162 l1a 47104 l1h 0 l1p 0 l1m 47104 l1w 0 l1f 261400 l1f 0 l1f 28198 mr 47104 mw 0 sm 0 smc 0 ctas 92 i.SP 82432 i.DP 0 i.INT 736 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 11776 a.SP 101640 a.DP 0 a.INT 736 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 200314 l2a 47104 l2h 0 l2p 0 l2m 47104 l2w 0 dr 47104 dw 0 drh 35796 db 1507328 sms 46 cps 4"},
+      {"mixed_lrr",
+       "cyc 895 act 2980 wi 9120 ti 291840 st 1150 st 0 st 1650 st 0 rbs 36 ds 10636 bc 814 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 7230 a.INT 5280 a.SFU 10900 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+      {"mixed_gto",
+       "cyc 848 act 2824 wi 9120 ti 291840 st 1498 st 0 st 678 st 0 rbs 36 ds 8128 bc 126 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 9096 a.INT 5280 a.SFU 10720 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+      {"mixed_two_level",
+       "cyc 852 act 2834 wi 9120 ti 291840 st 1440 st 0 st 776 st 0 rbs 124 ds 10614 bc 372 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 8018 a.INT 5280 a.SFU 10748 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+      {"memory_mix_qv100",
+       "cyc 1832 act 5490 wi 624 ti 19200 st 4191 st 15633 st 1512 st 0 rbs 0 ds 2031 bc 96 l1a 864 l1h 192 l1p 504 l1m 168 l1w 576 l1f 0 l1f 0 l1f 489 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 5442 l2a 744 l2h 556 l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 48 db 1792 sms 3 cps 16 | cyc 1395 act 4178 wi 624 ti 19200 st 4127 st 10484 st 1477 st 0 rbs 0 ds 2009 bc 96 l1a 864 l1h 192 l1p 504 l1m 168 l1w 576 l1f 0 l1f 0 l1f 480 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 4149 l2a 744 l2h 744 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 3 cps 16"},
+      {"memory_mix_qv100_gto",
+       "cyc 1829 act 5481 wi 624 ti 19200 st 4197 st 16563 st 345 st 195 rbs 0 ds 2046 bc 96 l1a 864 l1h 192 l1p 504 l1m 168 l1w 576 l1f 0 l1f 0 l1f 531 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 5448 l2a 744 l2h 556 l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 48 db 1792 sms 3 cps 16"},
+      {"memory_mix_a100",
+       "cyc 2447 act 12166 wi 624 ti 19200 st 6420 st 40326 st 500 st 794 rbs 0 ds 1763 bc 96 l1a 864 l1h 192 l1p 392 l1m 280 l1w 576 l1f 0 l1f 0 l1f 420 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 12116 l2a 856 l2h 556 l2p 224 l2m 76 l2w 576 dr 56 dw 0 drh 40 db 1792 sms 5 cps 16 | cyc 1342 act 6222 wi 624 ti 19200 st 5987 st 17017 st 487 st 773 rbs 0 ds 1757 bc 96 l1a 864 l1h 192 l1p 392 l1m 280 l1w 576 l1f 0 l1f 0 l1f 398 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 6162 l2a 856 l2h 856 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 5 cps 16"},
+      {"memory_mix_h100_fixed",
+       "cyc 2242 act 4482 wi 624 ti 19200 st 4242 st 12996 st 66 st 0 rbs 0 ds 1856 bc 96 l1a 864 l1h 192 l1p 560 l1m 112 l1w 576 l1f 0 l1f 0 l1f 190 mr 112 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.GMMA 0 i.LDST 384 a.SP 112 a.DP 384 a.INT 96 a.SFU 504 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.GMMA 0 a.LDST 4472 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 2 cps 16"},
+  };
+  return r;
+}
+
+}  // namespace
+
+TEST(sm_exact, recorded_statistics) {
+  const bool print = std::getenv("GPUVP_PRINT_FINGERPRINTS") != nullptr;
+  for (const run_case& rc : cases()) {
+    const std::string f = run(rc);
+    if (print) std::printf("%s: %s\n", rc.name, f.c_str());
+    auto it = recorded().find(rc.name);
+    ASSERT_NE(it, recorded().end()) << rc.name;
+    EXPECT_EQ(f, it->second) << rc.name;
+  }
+}
+
+// The memory calibration shapes of core_mem_test.cpp (pointer chase, a store burst filling the
+// miss queue) and small versions of the cases above.
+TEST(sm_exact, idle_skip_on_and_off_agree) {
+  std::vector<run_case> v;
+  for (const run_case& rc : cases())
+    if (rc.name != std::string("bandwidth_320_qv100") && rc.name != std::string("bandwidth_320_qv100_fixed")) v.push_back(rc);
+  v.push_back({"bandwidth_160_qv100_20sms", "QV100", "", "gpgpu-sim", 20, [] { return bandwidth_kernel(160, 70); }, 2});
+  v.push_back({"bandwidth_64_qv100_gto", "QV100", "gto", "gpgpu-sim", 8, [] { return bandwidth_kernel(64, 70); }, 1});
+  auto chase = [] {
+    std::vector<trace_writer_inst> w;
+    for (unsigned h = 0; h < 8; ++h) w.push_back(mem("LDG.E.32", {4}, {4}, GBASE + 17 * 128 * h + 8, 0));
+    w.push_back(op("FFMA", {5}, {4, 3, 2}));
+    w.push_back(op("EXIT", {}, {}));
+    return make({w}, 1, 70, 32);
+  };
+  v.push_back({"pointer_chase", "QV100", "", "gpgpu-sim", 1, chase, 2});
+  auto stores = [] {
+    std::vector<std::vector<trace_writer_inst>> st;
+    for (unsigned w = 0; w < 4; ++w) {
+      std::vector<trace_writer_inst> x;
+      for (unsigned i = 0; i < 8; ++i) {
+        x.push_back(op("FFMA", {5}, {2, 3, 4}));
+        x.push_back(mem("STG.E.32", {}, {6, 5}, GBASE + 128 * (8 * w + i), 4));
+      }
+      x.push_back(op("EXIT", {}, {}));
+      st.push_back(x);
+    }
+    return make(st, 3, 70, 32);
+  };
+  v.push_back({"store_burst", "QV100", "", "gpgpu-sim", 1, stores, 1});
+  v.push_back({"store_burst_rtx3070", "RTX3070", "", "gpgpu-sim", 2, stores, 1});
+  for (const run_case& rc : v) EXPECT_EQ(run(rc, true), run(rc, false)) << rc.name;
+}
