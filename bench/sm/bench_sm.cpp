@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SM model speed: simulated warp instructions per wall second on a compute-bound trace, the
-// shape of the Accel-Sim speed figure in shared/reference/accel-sim-sm.md (80 CTAs x 8 warps x
+// shape of a speed figure measured with Accel-Sim on this class of machine (80 CTAs x 8 warps x
 // 1001 instructions on SM7_QV100, 80 SMs: Accel-Sim ~44 000 warp instructions/s).
 // Baselines measured in the same run: parsing the trace, and a plain replay that touches every
 // instruction once (no timing) — the floor any trace-driven model pays.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SM execute stage, modelled exactly as GPGPU-Sim's (seed: sm-function-units.txt).
+// SM execute stage, modelled exactly as GPGPU-Sim's shader.{h,cc} (function units, pipelines).
 //
 // - simd_function_unit: a dispatch register and an `occupied` bitset of MAX_ALU_LATENCY bits.
 //   can_issue(inst) = dispatch register empty && !occupied[inst.latency]; issue() moves the
