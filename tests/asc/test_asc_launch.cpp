@@ -17,7 +17,9 @@ namespace {
 
 // A kernel list in a temporary folder: kernel-1.traceg (the ffma fixture), kernel-2.traceg (the chain).
 std::string kernel_list() {
-  const std::string dir = ::testing::TempDir() + "/agx_launch_kernels";
+  // One folder per test: ctest runs the tests of this file in parallel processes.
+  const std::string dir =
+      ::testing::TempDir() + "/agx_launch_kernels_" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(gpuvp::testing::source_path("tests/sm/data/ffma/kernel-1.traceg"), dir + "/kernel-1.traceg",
                              std::filesystem::copy_options::overwrite_existing);
