@@ -16,6 +16,7 @@
 #include "core/gpu_config.h"
 #include "core/memsys.h"
 #include "core/trace.h"
+#include "kernel_builder.h"
 #include "paths.h"
 
 using namespace gpuvp::sm;
@@ -24,29 +25,11 @@ namespace {
 
 constexpr uint64_t GBASE = 0x7f4000000000ull;
 
-gpu_config shipped(const std::string& name, const std::string& scheduler = "") {
-  gpu_config c;
-  const std::string dir = sm_config_dir() + "/" + shipped_config_dir(name);
-  load_config_file(c, dir + "/gpgpusim.config");
-  load_config_file(c, dir + "/trace.config");
-  c.kernel_launch_latency = 0;
-  if (!scheduler.empty()) c.scheduler = scheduler;
-  c.validate();
-  return c;
-}
+using gpuvp::sm::testing::mem;
+using gpuvp::sm::testing::op;
+using gpuvp::sm::testing::shipped;
 
-trace_writer_inst op(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src) {
-  return trace_writer_inst{opcode, std::move(dst), std::move(src), 0, {}, 0xffffffffu};
-}
-trace_writer_inst mem(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src, uint64_t base,
-                      uint64_t stride, uint32_t mask = 0xffffffffu) {
-  std::vector<uint64_t> a(32, 0);
-  for (unsigned t = 0, k = 0; t < 32; ++t)
-    if (mask >> t & 1) a[t] = base + (k++) * stride;
-  return trace_writer_inst{opcode, std::move(dst), std::move(src), 4, a, mask};
-}
-
-// The reference's bandwidth-bound kernel (bench/sm: BM_bandwidth_kernel) with `ctas` CTAs of 8
+// The 320-CTA calibration kernel's shape (bench/sm: BM_bandwidth_kernel) with `ctas` CTAs of 8
 // warps: 16 x (LDG of line (8c+w)*16+i, 6 independent FFMA), 16 FFMA on the loaded registers.
 kernel_trace bandwidth_kernel(unsigned ctas, unsigned binver) {
   std::vector<std::vector<std::vector<trace_writer_inst>>> all;

@@ -12,6 +12,7 @@
 #include "core/gpu_config.h"
 #include "core/memsys.h"
 #include "core/trace.h"
+#include "kernel_builder.h"
 #include "paths.h"
 
 using namespace gpuvp::sm;
@@ -20,26 +21,9 @@ namespace {
 
 constexpr uint64_t GBASE = 0x7f4000000000ull;
 
-gpu_config qv100() {
-  gpu_config c;
-  const std::string dir = sm_config_dir() + "/" + shipped_config_dir("QV100");
-  load_config_file(c, dir + "/gpgpusim.config");
-  load_config_file(c, dir + "/trace.config");
-  c.kernel_launch_latency = 0;
-  c.validate();
-  return c;
-}
-
-trace_writer_inst op(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src) {
-  return trace_writer_inst{opcode, std::move(dst), std::move(src), 0, {}, 0xffffffffu};
-}
-trace_writer_inst mem(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src, uint64_t base,
-                      uint64_t stride, uint32_t mask = 0xffffffffu) {
-  std::vector<uint64_t> a(32, 0);
-  for (unsigned t = 0, k = 0; t < 32; ++t)
-    if (mask >> t & 1) a[t] = base + (k++) * stride;
-  return trace_writer_inst{opcode, std::move(dst), std::move(src), 4, a, mask};
-}
+gpu_config qv100() { return gpuvp::sm::testing::shipped("QV100"); }
+using gpuvp::sm::testing::mem;
+using gpuvp::sm::testing::op;
 
 kernel_trace make(const std::vector<std::vector<trace_writer_inst>>& warps, unsigned nregs = 32) {
   std::string text = write_kernel_trace("k", 1, {1, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, 70, 0, nregs, warps);

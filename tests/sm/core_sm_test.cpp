@@ -19,35 +19,21 @@
 #include "core/gpu.h"
 #include "core/gpu_config.h"
 #include "core/trace.h"
+#include "kernel_builder.h"
 #include "paths.h"
 
 using namespace gpuvp::sm;
 
 namespace {
 
-gpu_config shipped(const std::string& name) {
-  gpu_config c;
-  const std::string dir = sm_config_dir() + "/" + shipped_config_dir(name);
-  load_config_file(c, dir + "/gpgpusim.config");
-  load_config_file(c, dir + "/trace.config");
-  c.kernel_launch_latency = 0;  // as the calibration runs (-gpgpu_kernel_launch_latency 0)
-  c.validate();
-  return c;
-}
+using gpuvp::sm::testing::shipped;
 
 unsigned binary_version_of(const std::string& name) {
   return name == "QV100" ? 70 : name == "RTX3070" ? 86 : name == "A100" ? 80 : 90;
 }
 
-trace_writer_inst op(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src) {
-  return trace_writer_inst{opcode, std::move(dst), std::move(src), 0, {}, 0xffffffffu};
-}
-trace_writer_inst mem(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src,
-                      uint64_t base, uint64_t stride) {
-  std::vector<uint64_t> a(32);
-  for (unsigned t = 0; t < 32; ++t) a[t] = base + t * stride;
-  return trace_writer_inst{opcode, std::move(dst), std::move(src), 4, a, 0xffffffffu};
-}
+using gpuvp::sm::testing::mem;
+using gpuvp::sm::testing::op;
 
 kernel_trace make_kernel(unsigned binver, const std::vector<std::vector<trace_writer_inst>>& warps,
                          unsigned ctas = 1) {
