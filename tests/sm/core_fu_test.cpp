@@ -88,9 +88,12 @@ TEST(sm_fu, can_issue_needs_empty_dispatch_and_free_latency_bit) {
   warp_inst a = make_inst(1, op_class::sp, 8, 4);
   EXPECT_TRUE(u.can_issue(a));
   EXPECT_FALSE(u.can_issue(make_inst(9, op_class::dp, 8, 4)));  // unsupported op
-  u.issue(port, a);
+  port.move_in(a);  // issue() takes the instruction from a slot of its source set
+  warp_inst& ready = *port.get_ready();
+  u.issue(port, ready);
   EXPECT_TRUE(u.occupied().test(8));
-  EXPECT_TRUE(a.empty());
+  EXPECT_TRUE(ready.empty());
+  EXPECT_TRUE(port.empty());
   EXPECT_FALSE(u.can_issue(make_inst(2, op_class::sp, 3, 1)));  // dispatch register busy
 }
 
