@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "afuc_asm.h"
 #include "gpuvp/number.h"
-#include "gpuvp/tool_args.h"
 
 #include <algorithm>
 #include <cctype>
@@ -638,68 +637,6 @@ void write_words(const std::string& path, const std::vector<uint32_t>& w) {
     f.write(b, 4);
   }
   if (!f) throw std::runtime_error("write failed: " + path);
-}
-
-// The generation option (-g): 5 (a5xx) or 6 (a6xx); anything else is a usage error.
-static int parse_gen(const tool_args& args, const std::string& s) {
-  if (s == "5") return 5;
-  if (s == "6") return 6;
-  return args.usage_error(s.empty() ? "missing -g 5|6" : "-g " + s + ": expected 5 or 6"), 0;
-}
-
-int afuc_asm_main(int argc, char** argv) {
-  std::string g, in, out;
-  tool_args args("afuc-asm", "-g 5|6 IN.asm OUT.fw", "Assembles afuc microcode (docs/tools/afuc.md).");
-  args.text(",g", g, "5|6", "GPU generation: 5 (a5xx) or 6 (a6xx); required")
-      .positional("IN.asm", in, "the assembly source")
-      .positional("OUT.fw", out, "the firmware image to write");
-  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
-  const int gen = parse_gen(args, g);
-  if (gen == 0) return 2;
-  const std::vector<std::string> files = {in, out};
-  try {
-    std::ifstream f(files[0]);
-    if (!f) throw std::runtime_error("cannot open " + files[0]);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    write_words(files[1], afuc_assemble(ss.str(), gen, files[0]));
-  } catch (const std::exception& e) {
-    std::cerr << "afuc-asm: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
-}
-
-int afuc_disasm_main(int argc, char** argv) {
-  std::string g, in;
-  bool verbose = false;
-  tool_args args("afuc-disasm", "-g 5|6 [-v] IN.fw", "Disassembles afuc microcode (docs/tools/afuc.md).");
-  args.text(",g", g, "5|6", "GPU generation: 5 (a5xx) or 6 (a6xx); required")
-      .flag(",v", verbose, "verbose: every word with its pc and encoding")
-      .positional("IN.fw", in, "the firmware image");
-  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
-  const int gen = parse_gen(args, g);
-  if (gen == 0) return 2;
-  const std::vector<std::string> files = {in};
-  try {
-    const std::vector<uint32_t> words = read_words(files[0]);
-    if (words.empty()) {
-      std::cerr << "afuc-disasm: " << files[0] << ": empty firmware image (expected a header word and microcode)\n";
-      return 2;
-    }
-    disasm_result r = afuc_disassemble(words, gen, verbose);
-    std::cout << r.text;
-    if (r.unknown_reachable) {
-      std::cerr << "afuc-disasm: " << files[0] << ": " << r.unknown_reachable
-                << " reachable words do not decode (first at pc 0x" << std::hex << r.unknown_pcs[0]
-                << ")\n";
-      return 1;
-    }
-  } catch (const std::exception& e) {
-    std::cerr << "afuc-disasm: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
 }
 
 }  // namespace gpuvp::cp
