@@ -9,7 +9,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 
@@ -357,14 +356,6 @@ void compute_engine::report(std::ostream& os) {
   }
 }
 
-namespace {
-// A JSON string, quoted and escaped by nlohmann-json (the project's one JSON writer); bytes that
-// are not UTF-8 (a kernel name from a trace) become U+FFFD instead of breaking the file.
-std::string json_string(const std::string& s) {
-  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-}  // namespace
-
 // One object per kernel, one line each; numbers as the report prints them (6 significant digits).
 void compute_engine::write_results() const {
   if (std::string(results_file).empty()) return;
@@ -373,7 +364,7 @@ void compute_engine::write_results() const {
   for (size_t i = 0; i < results_.size(); ++i) {
     const auto& r = results_[i];
     const auto& s = r.stats;
-    f << "  {\"kernel\": " << r.id << ", \"name\": " << json_string(r.name) << ", \"cycles\": " << r.cycles
+    f << "  {\"kernel\": " << r.id << ", \"name\": " << tracer::quote(r.name) << ", \"cycles\": " << r.cycles
       << ", \"warp_insts\": " << s.warp_insts << ", \"ipc\": " << r.ipc() << ", \"l1_hit_rate\": " << r.l1_hit_rate()
       << ", \"result_bus_stalls\": " << s.result_bus_stalls << ", \"dispatch_stalls\": " << s.dispatch_stalls
       << ", \"stall_scoreboard\": " << s.sched_stalls[unsigned(stall_cause::scoreboard)]
@@ -386,10 +377,10 @@ void compute_engine::write_results() const {
       << ", \"dram_reads\": " << r.mem.dram_reads << ", \"dram_writes\": " << r.mem.dram_writes
       << ", \"unit_issued\": {";
     for (size_t u = 0; u < s.unit_issued.size(); ++u)
-      f << (u ? ", " : "") << json_string(s.unit_issued[u].first) << ": " << s.unit_issued[u].second;
+      f << (u ? ", " : "") << tracer::quote(s.unit_issued[u].first) << ": " << s.unit_issued[u].second;
     f << "}, \"unit_utilisation_pct\": {";
     for (size_t u = 0; u < s.unit_active.size(); ++u)
-      f << (u ? ", " : "") << json_string(s.unit_active[u].first) << ": " << utilisation(cfg_, r, u);
+      f << (u ? ", " : "") << tracer::quote(s.unit_active[u].first) << ": " << utilisation(cfg_, r, u);
     f << "}}" << (i + 1 < results_.size() ? "," : "") << "\n";
   }
   f << "]\n";
