@@ -400,6 +400,7 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-network_mode 3\n").find("-network_mode: 3 outside [1, 2]"), std::string::npos);
   EXPECT_NE(error("-network_mode 1\n").find("-network_mode 1 (BookSim) needs -inter_config_file"), std::string::npos);
   EXPECT_NE(error("-inter_config_file no_such.icnt\n").find("no_such.icnt: cannot open the interconnect configuration"), std::string::npos);
+  EXPECT_NE(error("-inter_config_file /\n").find("/: is a directory, expected an interconnect configuration"), std::string::npos);
 }
 
 // The interconnect options and the BookSim file the QV100 file names (config_volta_islip.icnt,

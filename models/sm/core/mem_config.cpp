@@ -2,6 +2,7 @@
 #include "mem_config.h"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -192,6 +193,9 @@ bool apply_mem_option(mem_config& m, const std::string& name, const std::string&
 }
 
 void load_icnt_file(mem_config& m, const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw config_file_error(path + ": is a directory, expected an interconnect configuration (-inter_config_file)");
   std::ifstream f(path);
   std::string text;
   if (f) {
