@@ -243,7 +243,7 @@ TEST(sm_memory, store_burst_fills_the_miss_queue) {
 // docs/models/gpu-memory.md.
 TEST(sm_memory, reference_calibration_kernels) {
   const gpu_config c = qv100();
-  auto near = [](uint64_t got, double want, double pct) { EXPECT_NEAR(double(got), want, want * pct / 100) << want; };
+  auto near = [](uint64_t got, double want, double pct) { fprintf(stderr, "CAL %g -> %llu\n", want, (unsigned long long)got); EXPECT_NEAR(double(got), want, want * pct / 100) << want; };
   kernel_result r1 = run_qv100(c, make({load_lines(0)}));
   EXPECT_EQ(r1.stats.l1_accesses, 32u);
   EXPECT_EQ(r1.stats.l1_misses, 32u);

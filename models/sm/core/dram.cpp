@@ -5,8 +5,42 @@
 
 namespace gpuvp::sm {
 
-dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency)
-    : m_(m), T_(m.dram), l2q_(std::max(1u, subs)), latency_(latency), last_sub_(std::max(1u, subs) - 1) {
+clock_domains::clock_domains(double core_mhz, double icnt_mhz, double l2_mhz, double dram_mhz)
+    : core_p_(1 / (core_mhz * 1000000)), icnt_p_(1 / (icnt_mhz * 1000000)), l2_p_(1 / (l2_mhz * 1000000)),
+      dram_p_(1 / (dram_mhz * 1000000)) {}
+
+// One call of gpgpu_sim::cycle() after another (next_clock_domain's comparisons) until a DRAM
+// edge has ticked.
+void clock_domains::grow() {
+  for (;;) {
+    double smallest = std::min({core_t_, icnt_t_, dram_t_});
+    bool dram = false, core = false;
+    if (l2_t_ <= smallest) {
+      smallest = l2_t_;
+      l2_t_ += l2_p_;
+    }
+    if (icnt_t_ <= smallest) icnt_t_ += icnt_p_;
+    if (dram_t_ <= smallest) {
+      dram = true;
+      dram_t_ += dram_p_;
+    }
+    if (core_t_ <= smallest) {
+      core = true;
+      core_t_ += core_p_;
+    }
+    if (dram) g_.push_back(uint32_t(std::min<uint64_t>(cores_, UINT32_MAX)));
+    if (core) ++cores_;
+    if (dram) return;
+  }
+}
+
+uint64_t clock_domains::first_edge(uint64_t c) {
+  while (g_.empty() || g_.back() < c) grow();
+  return uint64_t(std::lower_bound(g_.begin(), g_.end(), c) - g_.begin());
+}
+
+dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency, clock_domains* clock)
+    : m_(m), T_(m.dram), l2q_(std::max(1u, subs)), latency_(latency), last_sub_(std::max(1u, subs) - 1), clock_(clock) {
   // memory_partition_unit's arbitration credits: one private credit per sub-partition and a
   // shared pool of scheduler queue + return queue - (sub-partitions - 1); no limit when either
   // queue is unbounded (0).
@@ -66,7 +100,7 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
       if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
       dram_request r = l2q_[s].front();
       l2q_[s].pop_front();
-      r.arrive = k + latency_;
+      r.arrive = clock_ ? std::max(k, clock_->first_edge(clock_->core_at(k) + latency_)) + 1 : k + latency_;
       arrivals_.push_back(r);
       ++credits_;
       last_sub_ = s;

@@ -20,6 +20,31 @@
 
 namespace gpuvp::sm {
 
+// GPGPU-Sim's clock domains (gpgpu_sim::next_clock_domain): each domain's time is a double summed
+// period by period from 0 at the kernel's start (reinit_clock_domains); a call of
+// gpgpu_sim::cycle() ticks every domain whose time is the smallest (ties tick together, the DRAM
+// step before the L2 and core steps), and gpu_sim_cycle counts the core ticks of earlier calls.
+// Reproduced with the same doubles, so that the DRAM edges fall between the same core cycles as
+// in GPGPU-Sim (ties included). Grown lazily, one entry per DRAM edge (4 bytes).
+class clock_domains {
+ public:
+  clock_domains(double core_mhz, double icnt_mhz, double l2_mhz, double dram_mhz);
+  // gpu_sim_cycle during DRAM edge j (edge 0 is at time 0).
+  uint64_t core_at(uint64_t j) {
+    while (g_.size() <= j) grow();
+    return g_[j];
+  }
+  // The first DRAM edge whose gpu_sim_cycle is at least c.
+  uint64_t first_edge(uint64_t c);
+
+ private:
+  void grow();
+  double core_p_, icnt_p_, l2_p_, dram_p_;
+  double core_t_ = 0, icnt_t_ = 0, l2_t_ = 0, dram_t_ = 0;
+  uint64_t cores_ = 0;
+  std::vector<uint32_t> g_;
+};
+
 struct dram_request {
   uint64_t arrive = 0;  // DRAM cycle it reaches its L2 -> DRAM queue
   uint64_t row = 0;
@@ -36,9 +61,13 @@ struct dram_done {
 
 class dram_channel {
  public:
-  // `subs` L2 -> DRAM queues (the channel's sub-partitions); a request popped from one in DRAM
-  // cycle k leaves the latency queue in cycle k + latency.
-  explicit dram_channel(const mem_config& m, unsigned subs = 1, unsigned latency = 0);
+  // `subs` L2 -> DRAM queues (the channel's sub-partitions). Without a clock, a request popped
+  // from one in DRAM cycle k reaches the scheduler in cycle k + latency; with one,
+  // memory_partition_unit::dram_cycle's latency queue: popped at DRAM edge k, it leaves at the
+  // first edge whose gpu_sim_cycle is at least gpu_sim_cycle(k) + `latency` core cycles
+  // (-dram_latency) and reaches the scheduler at the next edge (dram_t::push, then
+  // dram_t::cycle).
+  explicit dram_channel(const mem_config& m, unsigned subs = 1, unsigned latency = 0, clock_domains* clock = nullptr);
   // Queues a request in sub-partition `sub`'s L2 -> DRAM queue; one arriving before the
   // channel's next cycle arrives then.
   void push(dram_request r, unsigned sub = 0);
@@ -74,7 +103,8 @@ class dram_channel {
   std::vector<uint64_t> ccdl_, rtpl_;  // per bank group
   std::vector<std::deque<dram_request>> l2q_;  // per sub-partition L2 -> DRAM queue, by arrival
   std::deque<dram_request> arrivals_;          // DRAM latency queue (arrive: the cycle it leaves)
-  unsigned latency_, last_sub_;  // last_sub_: the sub-partition served last (arbitration)
+  unsigned latency_, last_sub_;
+  clock_domains* clock_;  // last_sub_: the sub-partition served last (arbitration)
   uint64_t credits_ = 0, credit_limit_ = 0;    // requests between L2 -> DRAM queue and data (0: no limit)
   uint64_t now_ = 0;                           // next cycle to run
   uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;

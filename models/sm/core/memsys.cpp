@@ -12,8 +12,21 @@
 namespace gpuvp::sm {
 
 namespace {
-uint64_t period_ps(double mhz) { return uint64_t(std::llround(1e6 / mhz)); }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+// gpgpu_sim::cycle()'s hand-offs in core cycles (interconnect and L2 at the core clock):
+// - a request sent from an L1 miss queue in cycle s (the LDST unit's miss-queue step, one cycle
+//   after the L1 access that queued it, as baseline_cache::cycle runs before
+//   L1_latency_queue_cycle) is in the crossbar's input buffer after s + 1, in the sub-partition's
+//   output buffer after the interconnect step of s + 2, popped by the sub-partition in s + 3;
+constexpr uint64_t request_cycles = 3;
+// - an answer entering the L2 -> icnt queue in cycle q is pushed into the reply crossbar and
+//   moved to the SM's output buffer in q + 1, popped into the cluster's response FIFO in q + 2
+//   (simt_core_cluster::icnt_cycle), handed to the LDST unit and filled into the L1 in q + 3,
+//   taken by ldst_unit::writeback in q + 4, which releases the register in q + 5: a dependent
+//   instruction issues in that cycle;
+constexpr uint64_t reply_cycles = 5;
+// - a store's acknowledgement is consumed by the LDST unit in q + 3 (store_ack).
+constexpr uint64_t ack_cycles = 3;
 // The bits of v selected by mask, packed to the bottom (low bits first).
 uint64_t extract(uint64_t v, uint64_t mask) {
   uint64_t out = 0;
@@ -63,18 +76,15 @@ unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
 }
 
 gpu_memory::gpu_memory(const gpu_config& cfg)
-    : cfg_(cfg), m_(cfg.mem), core_ps_(period_ps(cfg.core_mhz)), icnt_ps_(period_ps(cfg.mem.icnt_mhz)),
-      l2_ps_(period_ps(cfg.mem.l2_mhz)), dram_ps_(period_ps(cfg.mem.dram_mhz)) {
+    : cfg_(cfg), m_(cfg.mem), clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
+      rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
   port_free_.assign(sps, 0);
   sp_.resize(sps);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
-  // A request popped from an L2 -> DRAM queue at a DRAM clock edge leaves the latency queue
-  // -dram_latency + l2_dram_hops core cycles later, at the next DRAM edge: a whole number of
-  // DRAM cycles after the pop.
-  const unsigned latency = unsigned(ceil_div((cfg.dram_latency + m_.l2_dram_hops) * core_ps_, dram_ps_));
+  // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
   ch_.reserve(m_.n_mem);
-  for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, latency);
+  for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, cfg.dram_latency, &clock_);
 }
 
 dram_address gpu_memory::decode(uint64_t addr) const {
@@ -119,18 +129,23 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
   return nullptr;
 }
 
-// One sector into the L2 -> DRAM queue of `a`'s sub-partition at t_ps (taken at a DRAM edge).
-void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t t_ps, uint64_t sector) {
-  ch_[a.channel].push({ceil_div(t_ps, dram_ps_), a.row, a.bank, write, sector}, a.sub_partition % m_.sub_per_channel);
+// One sector from the L2 access in core cycle `cycle`: into the L2's miss queue, in the next
+// cycle into the L2 -> DRAM queue of `a`'s sub-partition (l2_cache::cycle runs before the access
+// step of memory_sub_partition::cache_cycle), poppable from the first DRAM edge after that L2
+// step: gpu_sim_cycle >= cycle + 2.
+void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector) {
+  ch_[a.channel].push({clock_.first_edge(cycle + 2), a.row, a.bank, write, sector}, a.sub_partition % m_.sub_per_channel);
   ++dram_queued_;
   if (write) ++st_.dram_writes;
   else ++st_.dram_reads;
   st_.dram_bytes += 32;
 }
 
-// Runs the channels to DRAM cycle `until`. A read's data is in L2 one hop after its last beat;
-// the fill completes the L2 MSHR: every access merged into it gets its answer through the
-// crossbar (unless the waiters belong to a finished kernel's SMs).
+// Runs the channels to DRAM cycle `until`. A read's data (dram_t's rwq, CL cycles, then its
+// return queue) enters the DRAM -> L2 queue at the edge after its last beat (data_end) and is
+// filled into L2 in the L2 step of that edge's gpu_sim_cycle; the fill completes the L2 MSHR:
+// every access merged into it gets its answer (unless the waiters belong to a finished kernel's
+// SMs), leaving the L2 in the next cycle (access_ready), as a hit's answer does.
 void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
   for (dram_channel& c : ch_) {
     if (c.empty()) continue;
@@ -139,18 +154,18 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
     for (const dram_done& d : done_) {
       --dram_queued_;
       if (d.write) continue;
-      const uint64_t t = d.data_end * dram_ps_ + m_.l2_dram_hops * core_ps_;
+      const uint64_t t = clock_.core_at(d.data_end);  // the fill's L2 cycle
       const uint64_t sector = d.token;
       const unsigned sp = decode(sector * 32).sub_partition;
       if (!drop_waiters) sp_[sp].releases.push(t);  // the L2 MSHR entry is free once the fill is in
       l2_line* victim = nullptr;
       if (l2_line* l = l2_find(sp, sector * 32 / m_.l2.line, victim)) {
         const unsigned s = unsigned(sector * 32 % m_.l2.line / 32) % 4;
-        if (l->ready_ps[s] == ~0ull) l->ready_ps[s] = t;
+        if (l->ready[s] == ~0ull) l->ready[s] = t;
       }
       auto it = fills_.find(sector);
       if (it == fills_.end()) continue;
-      const uint64_t back = base_ + ceil_div(t + m_.icnt_latency * icnt_ps_, core_ps_);
+      const uint64_t back = base_ + t + 1 + reply_cycles;
       if (!drop_waiters)
         for (const waiter& w : it->second) w.client->mem_done(sector * 32, false, w.tag, back);
       fills_.erase(it);
@@ -158,21 +173,25 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
   }
 }
 
-// The L2 before the DRAM: an L2 miss served at t <= now enters its L2 -> DRAM queue at the
-// first DRAM edge >= t, which the channel has not run yet.
+// As gpgpu_sim::cycle(): the DRAM edges up to this core cycle's call (gpu_sim_cycle <= now; a
+// tie runs before the L2 step), then the L2 step. An L2 miss served by now enters its L2 -> DRAM
+// queue at an edge of gpu_sim_cycle >= now + 2, which the channel has not run yet.
 void gpu_memory::cycle(uint64_t cycle) {
   if (!dram_queued_ && !l2_queued_) return;
-  const uint64_t now_ps = (cycle - std::min(cycle, base_)) * core_ps_;
-  if (l2_queued_) run_l2(now_ps, false);
-  if (dram_queued_) run_dram(now_ps / dram_ps_, false);
+  const uint64_t now = cycle - std::min(cycle, base_);
+  if (dram_queued_) {
+    const uint64_t e = clock_.first_edge(now + 1);
+    if (e) run_dram(e - 1, false);
+  }
+  if (l2_queued_) run_l2(now, false);
 }
 
-// Each sub-partition serves its input queue in time order up to now_ps, until it stalls.
-void gpu_memory::run_l2(uint64_t now_ps, bool drop_replies) {
+// Each sub-partition serves its input queue in order up to core cycle `now`, until it stalls.
+void gpu_memory::run_l2(uint64_t now, bool drop_replies) {
   for (unsigned sp = 0; sp < sp_.size() && l2_queued_; ++sp) {
     auto& in = sp_[sp].in;
-    while (!in.empty() && in.front().t <= now_ps) {
-      if (!l2_access(sp, in.front(), now_ps, drop_replies)) break;
+    while (!in.empty() && in.front().t <= now) {
+      if (!l2_access(sp, in.front(), now, drop_replies)) break;
       in.pop_front();
       --l2_queued_;
     }
@@ -185,21 +204,24 @@ mem_stats gpu_memory::stats() const {
   return s;
 }
 
-// An SM's sector request: the crossbar (one packet per interconnect cycle per sub-partition
-// output, GPGPU-Sim's local crossbar; a sector fits one -icnt_flit_size flit) and the ROP queue
-// are timed now; the L2 serves it from its input queue when cycle() gets there.
+// An SM's sector request, sent from its L1's miss queue in core cycle `cycle`: GPGPU-Sim's LDST
+// unit moves a miss into the miss queue in one cycle and pushes it into the crossbar's input
+// buffer in the next (baseline_cache::cycle after the L1 access of L1_latency_queue_cycle), the
+// crossbar moves it to the sub-partition's output buffer in the interconnect step of the cycle
+// after (icnt_transfer), and the sub-partition pops it in its L2 step of the cycle after that (one
+// packet per output per cycle: -network_mode 2 moves a packet whatever its size; with
+// -network_mode 1 a packet -- read request 8 bytes of control, write 32 + 8 -- holds the output
+// one cycle per flit of the interconnect file's flit_size). The ROP queue then holds it
+// -gpgpu_l2_rop_latency cycles; it moves to the icnt -> L2 queue at the end of that L2 step and
+// the L2 may access it from the next cycle. Timed now; the L2 serves it when cycle() gets there.
 uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) {
   (void)bytes;
-  const uint64_t start = (cycle - std::min(cycle, base_)) * core_ps_;  // time since the kernel started
+  const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
   const unsigned sp = decode(addr).sub_partition;
-  uint64_t t = std::max(start, port_free_[sp]);
-  // -network_mode 2 moves one packet per output per cycle whatever its size; with -network_mode 1
-  // a packet (read request: 8 bytes of control, write: 32 + 8) holds the output one cycle per
-  // flit of the interconnect file's flit_size.
+  const uint64_t pop = std::max(sent + request_cycles, port_free_[sp]);
   const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
-  port_free_[sp] = t + flits * icnt_ps_;
-  t += m_.icnt_latency * icnt_ps_ + cfg_.l2_rop_latency * l2_ps_;
-  sp_[sp].in.push_back({t, addr, client, tag, write});
+  port_free_[sp] = pop + flits;
+  sp_[sp].in.push_back({pop + rop_ + 1, addr, client, tag, write});
   ++l2_queued_;
   return pending;
 }
@@ -210,7 +232,7 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
 // on its way a merge slot (A:N:M). Otherwise the access stalls the input (a reservation fail)
 // and is tried again in the next cycle. With drop_replies (between kernels) nothing stalls and
 // nobody is answered.
-bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bool drop_replies) {
+bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies) {
   sub_partition& P = sp_[sp];
   uint64_t t = std::max(r.t, P.l2_free);
   while (!P.releases.empty() && P.releases.top() <= t) {
@@ -225,18 +247,18 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bo
   l2_line* l = l2_find(sp, line, victim);
   if (!drop_replies) {
     bool stall = ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue;
-    if (!stall && !r.write && !(l && (l->valid & bit) && l->ready_ps[sector] != ~0ull)) {
+    if (!stall && !r.write && !(l && (l->valid & bit) && l->ready[sector] != ~0ull)) {
       auto f = fills_.find(r.addr / 32);
       if (f != fills_.end()) stall = f->second.size() >= m_.l2.mshr_merge;  // joins the fill in DRAM
       else stall = P.mshrs >= m_.l2.mshrs;                                  // a new miss
     }
     if (stall) {
       ++st_.l2_reservation_fails;
-      P.l2_free = std::max(P.l2_free, (now_ps / l2_ps_ + 1) * l2_ps_);  // again at the next L2 edge
+      P.l2_free = std::max(P.l2_free, now + 1);  // again in the next cycle
       return false;
     }
   }
-  P.l2_free = t + l2_ps_;
+  P.l2_free = t + 1;
   ++st_.l2_accesses;
   if (!l) {
     // Allocate (on miss): a dirty victim is written back to DRAM in the background.
@@ -257,22 +279,22 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bo
     else ++st_.l2_misses;
     l->valid |= bit;
     l->dirty |= bit;
-    if (l->ready_ps[sector] != ~0ull) l->ready_ps[sector] = std::max(l->ready_ps[sector], t);
+    if (l->ready[sector] != ~0ull) l->ready[sector] = std::max(l->ready[sector], t);
   } else if (l->valid & bit) {
-    if (l->ready_ps[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
+    if (l->ready[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
       ++st_.l2_pending_hits;
       fills_[r.addr / 32].push_back({r.client, r.tag});
       return true;
     }
-    if (l->ready_ps[sector] > t) {
-      ++st_.l2_pending_hits;  // merged into the outstanding fill (MSHR)
-      back = l->ready_ps[sector];
+    if (l->ready[sector] > t) {
+      ++st_.l2_pending_hits;  // merged into the outstanding fill (MSHR): leaves the cycle after it
+      back = l->ready[sector] + 1;
     } else {
       ++st_.l2_hits;
     }
   } else {
     l->valid |= bit;
-    l->ready_ps[sector] = ~0ull;
+    l->ready[sector] = ~0ull;
     auto [it, fresh] = fills_.try_emplace(r.addr / 32);
     it->second.push_back({r.client, r.tag});
     if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
@@ -284,9 +306,9 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bo
     dram_push(a, false, t, r.addr / 32);
     return true;
   }
-  // Reply through the crossbar.
-  if (!drop_replies)
-    r.client->mem_done(r.addr, r.write, r.tag, base_ + ceil_div(back + m_.icnt_latency * icnt_ps_, core_ps_));
+  // Reply through the crossbar: a read's data is usable reply_cycles after it leaves the L2, a
+  // store's acknowledgement reaches the LDST unit two cycles earlier (ack_cycles).
+  if (!drop_replies) r.client->mem_done(r.addr, r.write, r.tag, base_ + back + (r.write ? ack_cycles : reply_cycles));
   return true;
 }
 
@@ -301,7 +323,7 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
     P.mshrs = 0;
     P.releases = {};
   }
-  for (auto& l : l2_) std::fill(std::begin(l.ready_ps), std::end(l.ready_ps), 0);
+  for (auto& l : l2_) std::fill(std::begin(l.ready), std::end(l.ready), 0);
   for (auto& c : ch_) c.reset_timing();
 }
 

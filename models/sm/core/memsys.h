@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPGPU-Sim's memory side behind the SMs' L1 data caches: the crossbar to the memory
 // sub-partitions, the L2 slices (sectored, write-back, persisting across kernels) and the DRAM
-// channels. The crossbar and the ROP queue are timed per 32-byte sector request when it is sent,
-// in picoseconds across the core / interconnect / L2 clocks (each shared resource keeps the time
-// it is next free, no per-cycle loop); the request then waits in its sub-partition's input queue
-// until cycle() reaches its time, and the L2 slice serves it there, in time order, one access per
-// L2 cycle, stalling while its L2 -> DRAM queue is full or a miss finds no MSHR (or a full merge
-// slot) -- GPGPU-Sim's reservation fails. An L2 miss goes to its DRAM channel (dram.h), a clocked
-// queue with GPGPU-Sim's arbitration, latency queue, FR-FCFS scheduler and bank state machines,
-// run in DRAM cycles from cycle() only while it holds requests. Every access therefore answers
-// later (mem_port::pending) with its exact cycle.
+// channels, timed in core cycles as gpgpu_sim::cycle() orders its steps (interconnect and L2 run
+// at the core clock in every shipped configuration; the DRAM edges fall between core cycles as
+// GPGPU-Sim's double-precision clock domains place them, clock_domains in dram.h). A request's
+// crossbar pop and ROP delay are timed when it is sent (each crossbar output keeps the cycle it is
+// next free, no per-cycle loop); the request then waits in its sub-partition's input queue (the
+// icnt -> L2 queue) until cycle() reaches its cycle, and the L2 slice serves it there, in order,
+// one access per cycle, stalling while its L2 -> DRAM queue is full or a miss finds no MSHR (or a
+// full merge slot) -- GPGPU-Sim's reservation fails. An L2 miss goes to its DRAM channel (dram.h),
+// a clocked queue with GPGPU-Sim's arbitration, latency queue, FR-FCFS scheduler and bank state
+// machines, run in DRAM cycles from cycle() only while it holds requests. Every access therefore
+// answers later (mem_port::pending) with its exact cycle.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -55,14 +57,14 @@ class gpu_memory : public mem_port {
   struct l2_line {
     uint64_t tag = ~0ull, lru = 0;
     uint8_t valid = 0, dirty = 0;
-    uint64_t ready_ps[4] = {0, 0, 0, 0};  // fill time of each sector (pending until then)
+    uint64_t ready[4] = {0, 0, 0, 0};  // core cycle each sector's fill is in L2 (pending until then; ~0: in DRAM)
   };
   struct waiter {
     mem_client* client;
     unsigned tag;
   };
   struct l2_request {  // a sector request past the crossbar and the ROP queue
-    uint64_t t;        // ps: when it reaches the L2's input (icnt -> L2 queue)
+    uint64_t t;        // the first core cycle the L2 may access it (in the icnt -> L2 queue)
     uint64_t addr;
     mem_client* client;
     unsigned tag;
@@ -70,20 +72,21 @@ class gpu_memory : public mem_port {
   };
   struct sub_partition {
     std::deque<l2_request> in;  // icnt -> L2 queue, in time order
-    uint64_t l2_free = 0;       // ps: the tag port's next free time
+    uint64_t l2_free = 0;       // the core cycle of the tag port's next access
     unsigned mshrs = 0;         // sectors with a DRAM fill outstanding (L2 MSHR entries)
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> releases;  // their fill times, once known
   };
-  void dram_push(const dram_address& a, bool write, uint64_t t_ps, uint64_t sector);
+  void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector);
   void run_dram(uint64_t until, bool drop_waiters);
-  void run_l2(uint64_t now_ps, bool drop_replies);
-  bool l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bool drop_replies);  // false: stalled
+  void run_l2(uint64_t now, bool drop_replies);
+  bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
 
   const gpu_config& cfg_;
   const mem_config& m_;
-  uint64_t core_ps_, icnt_ps_, l2_ps_, dram_ps_;
-  std::vector<uint64_t> port_free_;             // crossbar output per sub-partition, ps
+  clock_domains clock_;
+  uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
+  std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
   std::vector<sub_partition> sp_;
   uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' input queues
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
