@@ -90,22 +90,11 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   // The scheduler is full (dram_t::full): FR-FCFS at the configured size (0 unbounded), FIFO at
   // mrqq's 2 entries.
   const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
-  // dram_cycle(): one request per cycle from the sub-partitions' L2 -> DRAM queues (round robin
-  // from the one after the last served) into the latency queue, unless the scheduler is full or
-  // the credits are spent; it leaves the latency queue `latency_` cycles later.
-  if (pending_ < room && (!credit_limit_ || credits_ < credit_limit_)) {
-    const unsigned n = unsigned(l2q_.size());
-    for (unsigned p = 0; p < n; ++p) {
-      const unsigned s = (last_sub_ + 1 + p) % n;
-      if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
-      dram_request r = l2q_[s].front();
-      l2q_[s].pop_front();
-      r.arrive = clock_ ? std::max(k, clock_->first_edge(clock_->core_at(k) + latency_)) + 1 : k + latency_;
-      arrivals_.push_back(r);
-      ++credits_;
-      last_sub_ = s;
-      break;
-    }
+  // dram_cycle() first moves the oldest read whose data is out of the return queue into the
+  // DRAM -> L2 queue, giving its credit back.
+  while (!credit_returns_.empty() && credit_returns_.front() <= k) {
+    credit_returns_.pop_front();
+    if (credits_) --credits_;
   }
   // One request per cycle from the latency queue into the scheduler while it has room.
   if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) {
@@ -154,7 +143,29 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
       ++in_banks_;
     }
   }
-  if (!in_banks_) return;
+  if (in_banks_) commands(k, out);
+  // Then (after dram_t::cycle) one request from the sub-partitions' L2 -> DRAM queues (round robin
+  // from the one after the last served) into the latency queue, unless the scheduler is full
+  // (dram_t::full) or the credits are spent; it reaches the scheduler `latency_` cycles later.
+  if (pending_ < room && (!credit_limit_ || credits_ < credit_limit_)) {
+    const unsigned n = unsigned(l2q_.size());
+    for (unsigned p = 0; p < n; ++p) {
+      const unsigned s = (last_sub_ + 1 + p) % n;
+      if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
+      dram_request r = l2q_[s].front();
+      l2q_[s].pop_front();
+      r.arrive = clock_ ? std::max(k, clock_->first_edge(clock_->core_at(k) + latency_)) + 1 : k + latency_;
+      arrivals_.push_back(r);
+      ++credits_;
+      last_sub_ = s;
+      break;
+    }
+  }
+}
+
+// Column and row commands of one DRAM cycle, banks tried from prio.
+void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
+  const unsigned nbk = T_.nbk;
   bool col = false, row = false;
   if (m_.dram_dual_bus) {
     for (unsigned i = 0; i < nbk && !col; ++i) col = col_command((i + prio_) % nbk, k, out);
@@ -191,7 +202,13 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   data = std::max(data, bus_free_);
   bus_free_ = data + burst_;
   out.push_back({B.mrq.token, data + burst_, B.mrq.write});
-  if (credits_) --credits_;  // given back with the data (the return queue is not modelled)
+  // The credit comes back with the data: a read's when it leaves the return queue for the
+  // DRAM -> L2 queue (dram_cycle, the edge after its last beat), a write's when dram_t::cycle
+  // takes it from its data pipeline (memory_partition_unit::set_done).
+  const uint64_t back = B.mrq.write ? data : data + burst_;
+  auto it = credit_returns_.end();
+  while (it != credit_returns_.begin() && *std::prev(it) > back) --it;
+  credit_returns_.insert(it, back);
   B.has_mrq = false;
   --in_banks_;
   --queued_;
@@ -223,6 +240,8 @@ bool dram_channel::row_command(unsigned j, uint64_t k) {
 
 void dram_channel::reset_timing() {
   now_ = rrd_ = ccd_ = rtw_ = wtr_ = bus_free_ = 0;
+  credits_ = 0;
+  credit_returns_.clear();
   std::fill(ccdl_.begin(), ccdl_.end(), 0);
   std::fill(rtpl_.begin(), rtpl_.end(), 0);
   for (bank& B : bk_) B.rcd = B.rcdwr = B.ras = B.rc = B.rp = B.wtp = B.rtp = 0;

@@ -92,6 +92,7 @@ class dram_channel {
     uint64_t rcd = 0, rcdwr = 0, ras = 0, rc = 0, rp = 0, wtp = 0, rtp = 0;  // earliest cycles
   };
   void cycle(uint64_t k, std::vector<dram_done>& out);
+  void commands(uint64_t k, std::vector<dram_done>& out);
   bool col_command(unsigned j, uint64_t k, std::vector<dram_done>& out);
   bool row_command(unsigned j, uint64_t k);
   unsigned group(unsigned b) const;
@@ -106,6 +107,7 @@ class dram_channel {
   unsigned latency_, last_sub_;
   clock_domains* clock_;  // last_sub_: the sub-partition served last (arbitration)
   uint64_t credits_ = 0, credit_limit_ = 0;    // requests between L2 -> DRAM queue and data (0: no limit)
+  std::deque<uint64_t> credit_returns_;        // DRAM cycles the reads' credits come back, in order
   uint64_t now_ = 0;                           // next cycle to run
   uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;
   bool last_write_ = false;

@@ -157,17 +157,20 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
       const uint64_t t = clock_.core_at(d.data_end);  // the fill's L2 cycle
       const uint64_t sector = d.token;
       const unsigned sp = decode(sector * 32).sub_partition;
-      if (!drop_waiters) sp_[sp].releases.push(t);  // the L2 MSHR entry is free once the fill is in
+      auto it = fills_.find(sector);
+      // The merged accesses leave the L2 one a cycle from the next cycle (access_ready /
+      // next_access); the MSHR entry is free once the last has left.
+      const uint64_t n = it == fills_.end() ? 1 : std::max<size_t>(1, it->second.size());
+      if (!drop_waiters) sp_[sp].releases.push(t + n);
       l2_line* victim = nullptr;
       if (l2_line* l = l2_find(sp, sector * 32 / m_.l2.line, victim)) {
         const unsigned s = unsigned(sector * 32 % m_.l2.line / 32) % 4;
         if (l->ready[s] == ~0ull) l->ready[s] = t;
       }
-      auto it = fills_.find(sector);
       if (it == fills_.end()) continue;
-      const uint64_t back = base_ + t + 1 + reply_cycles;
+      uint64_t back = base_ + t + 1 + reply_cycles;
       if (!drop_waiters)
-        for (const waiter& w : it->second) w.client->mem_done(sector * 32, false, w.tag, back);
+        for (const waiter& w : it->second) w.client->mem_done(sector * 32, false, w.tag, back++);
       fills_.erase(it);
     }
   }
