@@ -401,7 +401,7 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_clock_domains 1132:1132:1132:0\n").find("clock 0 MHz outside [1, 100000]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_flush_l1_cache 2\n").find("-gpgpu_flush_l1_cache: 2 outside [0, 1]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,2:0,32\n").find("miss queue 2 and MSHRs 512 must hold the 4 sectors of a line"), std::string::npos);
-  EXPECT_NE(error("-gpuvp_icnt_latency 20000\n").find("outside [0, 10000]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_dram_return_queue_size 70000\n").find("outside [0, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n").find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:0:8:8\n").find("-gpgpu_dram_partition_queues: 0 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_l1_banks 0\n").find("-gpgpu_l1_banks: 0 outside [1, 32]"), std::string::npos);

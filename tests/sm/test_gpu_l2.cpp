@@ -62,25 +62,26 @@ class gpu_l2_test : public gpuvp::testing::sim_test, public rig {};
 
 }  // namespace
 
-// Worked by hand from the QV100 parameters (core, crossbar, L2 883 ps; DRAM 1176 ps; crossbar
-// latency 5, ROP 160, dram_latency 100 + 1 hop, tRCD 12, CL 12, one DRAM cycle per sector), no
-// kernel yet, so the frame starts at 0. A read of a fresh sector at time 0 (cycle 0): crossbar
-// 5 + ROP 160 = 145695 ps at the L2, a miss, into the L2 -> DRAM queue at DRAM cycle 124
-// (145695 / 1176 = 123.9), out of the latency queue ceil(101 * 883 / 1176) = 76 later: activate
-// in 200, column 212, data 224-225 (264600 ps), + 1 hop + crossbar 5 = 269898 ps -> core cycle
-// 306 (305.66): 306 * 883 ps. The same sector read again at 1 us (first edge: cycle 1133,
-// 1132.5) is an L2 hit: 5 + 160 + 5 = 170 cycles, back at cycle 1303. A write (write-back L2,
-// no DRAM read) is acknowledged after the same 170.
+// Worked by hand from the QV100 parameters and the memory model's pipeline (docs/models/gpu-memory.md;
+// core, crossbar, L2 at 1132 MHz, DRAM at 850 MHz: edge j has gpu_sim_cycle ceil(j x 1.3318)), no
+// kernel yet, so the frame starts at 0. A read of a fresh sector at time 0 (cycle 0): popped by
+// its sub-partition in 3, ROP 160, L2 access in 164, a miss, in the L2 -> DRAM queue in 165,
+// popped at DRAM edge 124 (gpu_sim_cycle 166), out of the latency queue (+100) at edge 199 (266):
+// activate in 200, column 212, CL 12 and one data cycle: DRAM -> L2 queue at edge 225 (264.71 ns,
+// core 299.6), L2 fill in 300, out of the L2 in 301, answered 5 cycles later: 306 * 883 ps. The
+// same sector read again at 1 us (first edge: cycle 1133, 1132.5) is an L2 hit: access in 1297,
+// answered in 1302 (169 cycles). A write (write-back L2, no DRAM read) is acknowledged 2 cycles
+// sooner than a read's data would be: 167 cycles.
 TEST_F(gpu_l2_test, l2_miss_and_hit_latency_by_hand) {
   build();
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration: gpu_l2 finds the compute engine
   EXPECT_EQ(access(false, 0x1000, 32), sc_time(306 * P, SC_PS));
-  EXPECT_EQ(access(false, 0x1000, 32, sc_time(1, sc_core::SC_US)), sc_time(1303 * P, SC_PS));
-  EXPECT_EQ(access(true, 0x2000, 32, sc_time(2000 * P, SC_PS)), sc_time(2170 * P, SC_PS));
+  EXPECT_EQ(access(false, 0x1000, 32, sc_time(1, sc_core::SC_US)), sc_time(1302 * P, SC_PS));
+  EXPECT_EQ(access(true, 0x2000, 32, sc_time(2000 * P, SC_PS)), sc_time(2167 * P, SC_PS));
   EXPECT_EQ(l2->accesses.value(), 3u);
   EXPECT_EQ(l2->read_sectors.value(), 2u);
   EXPECT_EQ(l2->write_sectors.value(), 1u);
-  EXPECT_EQ(l2->busy_cycles.value(), 306u + 170 + 170);
+  EXPECT_EQ(l2->busy_cycles.value(), 306u + 169 + 167);
   const mem_stats s = eng->shared_memory()->stats();
   EXPECT_EQ(s.l2_misses, 2u);  // the first read; the write to a line not present
   EXPECT_EQ(s.l2_hits, 1u);
@@ -101,8 +102,8 @@ TEST_F(gpu_l2_test, passes_through_outside_vram_debug_and_model_false) {
   build();
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   EXPECT_EQ(access(false, 0x100000, 64), sc_time(20, sc_core::SC_NS));  // first byte past the window
-  // The last sector inside, at 5 ns: first core edge cycle 6 (5.66), a write: 6 + 170.
-  EXPECT_EQ(access(true, 0xfffe0, 32, sc_time(5, sc_core::SC_NS)), sc_time(176 * P, SC_PS));
+  // The last sector inside, at 5 ns: first core edge cycle 6 (5.66), a write: 6 + 167.
+  EXPECT_EQ(access(true, 0xfffe0, 32, sc_time(5, sc_core::SC_NS)), sc_time(173 * P, SC_PS));
   access(false, 0xffff0, 32);  // straddles the window's end: passed
   ini->ext.debug = true;
   EXPECT_EQ(access(false, 0x40, 4), sc_time(20, sc_core::SC_NS));

@@ -65,8 +65,6 @@ const numeric_option numeric_options[] = {
     {"-icnt_subnets", &mem_config::icnt_subnets, 1, 2},
     {"-icnt_arbiter_algo", &mem_config::icnt_arbiter, 0, 1},
     {"-gpgpu_memory_partition_indexing", &mem_config::partition_indexing, 0, 2},
-    {"-gpuvp_icnt_latency", &mem_config::icnt_latency, 0, 10000},
-    {"-gpuvp_l2_dram_hops", &mem_config::l2_dram_hops, 0, 10000},
 };
 
 }  // namespace

@@ -58,10 +58,6 @@ struct mem_config {
   // bits (of the address with the channel bits taken out) give bank and row.
   unsigned mem_addr_dramid_bit = 8;
   uint64_t bank_mask = 0x7100, row_mask = 0xfff8000;
-  // Not in GPGPU-Sim's option files (gpuvp options): the crossbar's one-way latency in
-  // interconnect cycles (local_interconnect's buffer hops) and the L2 <-> DRAM queue hops, in core
-  // cycles, calibrated on the reference's dependent L2-hit and DRAM-miss round trips.
-  unsigned icnt_latency = 5, l2_dram_hops = 1;
   unsigned sub_partitions() const { return n_mem * sub_per_channel; }
 };
 
