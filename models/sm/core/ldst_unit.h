@@ -72,6 +72,7 @@ class ldst_unit : public stallable_unit, public mem_client {
             events_.size() | uint64_t(miss_queue_.size()) << 32};
   }
   void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
+  unsigned icnt_node() const override { return core_.id() / std::max(1u, cfg_.cores_per_cluster); }
 
  private:
   enum class ev : uint8_t { done, fill, ack };

@@ -80,6 +80,8 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
   port_free_.assign(sps, 0);
+  xin_.resize(size_t(cfg.num_clusters) + 1);
+  next_node_.assign(sps, 0);
   sp_.resize(sps);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
@@ -180,12 +182,13 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
 // tie runs before the L2 step), then the L2 step. An L2 miss served by now enters its L2 -> DRAM
 // queue at an edge of gpu_sim_cycle >= now + 2, which the channel has not run yet.
 void gpu_memory::cycle(uint64_t cycle) {
-  if (!dram_queued_ && !l2_queued_) return;
+  if (!dram_queued_ && !l2_queued_ && !xbar_queued_) return;
   const uint64_t now = cycle - std::min(cycle, base_);
   if (dram_queued_) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
   }
+  if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
   if (l2_queued_) run_l2(now, false);
 }
 
@@ -220,13 +223,78 @@ mem_stats gpu_memory::stats() const {
 uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) {
   (void)bytes;
   const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
-  const unsigned sp = decode(addr).sub_partition;
-  const uint64_t pop = std::max(sent + request_cycles, port_free_[sp]);
-  const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
-  port_free_[sp] = pop + flits;
-  sp_[sp].in.push_back({pop + rop_ + 1, addr, client, tag, write});
-  ++l2_queued_;
+  const unsigned node = client ? client->icnt_node() : ~0u;
+  auto& q = xin_[std::min<size_t>(node, xin_.size() - 1)];
+  q.push_back({sent + request_cycles - 1, decode(addr).sub_partition, {0, addr, client, tag, write}});
+  ++xbar_queued_;
   return pending;
+}
+
+// The request crossbar's step (xbar_router::Advance) in cycle `now`: each input offers the packet
+// at the head of its buffer (a head that loses holds back the packets behind it). iSLIP
+// (-icnt_arbiter_algo 1): outputs in order, each grants the first input after its pointer
+// (upper_bound of the pointer: the input after the last granted is passed over, as GPGPU-Sim
+// does) whose head is for it, one packet per input; the pointer moves past the granted input.
+// Round robin (0): inputs in order from a pointer that moves one node a cycle, one packet per
+// output. The output buffers are not bounded here (-icnt_out_buffer_limit: the L2 input queues
+// are not bounded either).
+void gpu_memory::advance(uint64_t now) {
+  xscratch_.clear();
+  dscratch_.clear();
+  for (unsigned i = 0; i < xin_.size(); ++i)
+    if (!xin_[i].empty() && xin_[i].front().ready <= now) {
+      xscratch_.push_back(i);
+      dscratch_.push_back(xin_[i].front().sp);
+    }
+  if (xscratch_.empty()) return;
+  if (m_.icnt_arbiter == 1) {
+    std::sort(dscratch_.begin(), dscratch_.end());
+    dscratch_.erase(std::unique(dscratch_.begin(), dscratch_.end()), dscratch_.end());
+    for (unsigned dest : dscratch_) {
+      auto it = std::upper_bound(xscratch_.begin(), xscratch_.end(), next_node_[dest]);
+      for (size_t j = 0; j < xscratch_.size(); ++j, ++it) {
+        if (it == xscratch_.end()) it = xscratch_.begin();
+        const unsigned id = *it;
+        if (xin_[id].front().sp != dest) continue;
+        grant(id, now);
+        xscratch_.erase(it);
+        next_node_[dest] = id + 1;
+        break;
+      }
+    }
+  } else {
+    const size_t n = xscratch_.size();
+    const size_t total = xin_.size() + sp_.size();
+    const unsigned start = unsigned(now % total);
+    const size_t first = size_t(std::lower_bound(xscratch_.begin(), xscratch_.end(), start) - xscratch_.begin());
+    dscratch_.clear();  // outputs granted this cycle
+    for (size_t j = 0; j < n; ++j) {
+      const unsigned id = xscratch_[(first + j) % n];
+      const unsigned dest = xin_[id].front().sp;
+      if (std::find(dscratch_.begin(), dscratch_.end(), dest) != dscratch_.end()) continue;
+      dscratch_.push_back(dest);
+      grant(id, now);
+    }
+  }
+}
+
+// The granted packet is in its output buffer after the interconnect step of `now`; the
+// sub-partition pops it in its L2 step of a later cycle, one packet per cycle (-network_mode 2
+// moves a packet whatever its size; with -network_mode 1 a packet -- read request 8 bytes of
+// control, write 32 + 8 -- holds the output one cycle per flit of the interconnect file's
+// flit_size). The ROP queue then holds it -gpgpu_l2_rop_latency cycles; it moves to the icnt -> L2
+// queue at the end of that L2 step and the L2 may access it from the next cycle.
+void gpu_memory::grant(unsigned input, uint64_t now) {
+  const xbar_packet p = xin_[input].front();
+  xin_[input].pop_front();
+  --xbar_queued_;
+  const uint64_t pop = std::max(now + 1, port_free_[p.sp]);
+  const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(p.r.write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
+  port_free_[p.sp] = pop + flits;
+  l2_request r = p.r;
+  r.t = pop + rop_ + 1;
+  sp_[p.sp].in.push_back(r);
+  ++l2_queued_;
 }
 
 // One access of sub-partition sp's L2 slice at max(its arrival, the tag port's next free time).
@@ -316,7 +384,15 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
-  run_l2(~0ull, true);    // requests nobody waits for any more
+  for (auto& q : xin_) {  // requests nobody waits for any more
+    for (const xbar_packet& p : q) {
+      sp_[p.sp].in.push_back(p.r);
+      ++l2_queued_;
+    }
+    q.clear();
+  }
+  xbar_queued_ = 0;
+  run_l2(~0ull, true);
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
   base_ = gpu_cycle;

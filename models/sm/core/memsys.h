@@ -70,6 +70,11 @@ class gpu_memory : public mem_port {
     unsigned tag;
     bool write;
   };
+  struct xbar_packet {  // a request in its crossbar input buffer
+    uint64_t ready;     // the first cycle the crossbar may move it (icnt_transfer)
+    unsigned sp;
+    l2_request r;
+  };
   struct sub_partition {
     std::deque<l2_request> in;  // icnt -> L2 queue, in time order
     uint64_t l2_free = 0;       // the core cycle of the tag port's next access
@@ -79,6 +84,8 @@ class gpu_memory : public mem_port {
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector);
   void run_dram(uint64_t until, bool drop_waiters);
   void run_l2(uint64_t now, bool drop_replies);
+  void advance(uint64_t now);                  // the request crossbar's icnt_transfer of cycle now
+  void grant(unsigned input, uint64_t now);    // moves input's head packet to its output
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
 
@@ -87,6 +94,10 @@ class gpu_memory : public mem_port {
   clock_domains clock_;
   uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
   std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
+  std::vector<std::deque<xbar_packet>> xin_;    // crossbar input buffers: one per SIMT cluster, one for other engines
+  std::vector<unsigned> next_node_;             // iSLIP: per output, the input after the last granted
+  std::vector<unsigned> xscratch_, dscratch_;   // scratch: inputs with a packet, their heads' outputs
+  uint64_t xbar_queued_ = 0;                    // packets in the input buffers
   std::vector<sub_partition> sp_;
   uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' input queues
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways

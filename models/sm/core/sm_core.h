@@ -45,6 +45,9 @@ class mem_client {
  public:
   // The access of `addr` that `tag` names completes in memory cycle `cycle` (>= the current one).
   virtual void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) = 0;
+  // The crossbar input the client's requests enter (its SIMT cluster); ~0u: one input of its
+  // own, after the clusters' (another engine).
+  virtual unsigned icnt_node() const { return ~0u; }
 
  protected:
   ~mem_client() = default;
