@@ -24,9 +24,9 @@ constexpr uint64_t request_cycles = 3;
 //   (simt_core_cluster::icnt_cycle), handed to the LDST unit and filled into the L1 in q + 3,
 //   taken by ldst_unit::writeback in q + 4, which releases the register in q + 5: a dependent
 //   instruction issues in that cycle;
-constexpr uint64_t reply_cycles = 5;
+constexpr uint64_t reply_cycles = 3;  // after the cluster's pop (q + 2 without contention)
 // - a store's acknowledgement is consumed by the LDST unit in q + 3 (store_ack).
-constexpr uint64_t ack_cycles = 3;
+constexpr uint64_t ack_cycles = 1;
 // The bits of v selected by mask, packed to the bottom (low bits first).
 uint64_t extract(uint64_t v, uint64_t mask) {
   uint64_t out = 0;
@@ -82,6 +82,8 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   port_free_.assign(sps, 0);
   xin_.resize(size_t(cfg.num_clusters) + 1);
   next_node_.assign(sps, 0);
+  rout_.resize(size_t(cfg.num_clusters) + 1);
+  rnext_.assign(size_t(cfg.num_clusters) + 1, 0);
   sp_.resize(sps);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
@@ -170,9 +172,9 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
         if (l->ready[s] == ~0ull) l->ready[s] = t;
       }
       if (it == fills_.end()) continue;
-      uint64_t back = base_ + t + 1 + reply_cycles;
+      uint64_t q = t + 1;
       if (!drop_waiters)
-        for (const waiter& w : it->second) w.client->mem_done(sector * 32, false, w.tag, back++);
+        for (const waiter& w : it->second) answer(sp, q++, {0, sector * 32, w.client, w.tag, false});
       fills_.erase(it);
     }
   }
@@ -182,14 +184,16 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
 // tie runs before the L2 step), then the L2 step. An L2 miss served by now enters its L2 -> DRAM
 // queue at an edge of gpu_sim_cycle >= now + 2, which the channel has not run yet.
 void gpu_memory::cycle(uint64_t cycle) {
-  if (!dram_queued_ && !l2_queued_ && !xbar_queued_) return;
+  if (!dram_queued_ && !l2_queued_ && !xbar_queued_ && !replies_queued_) return;
   const uint64_t now = cycle - std::min(cycle, base_);
+  if (replies_queued_) replies(now);
   if (dram_queued_) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
   }
-  if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
   if (l2_queued_) run_l2(now, false);
+  if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
+  if (replies_queued_) reply_advance(now);
 }
 
 // Each sub-partition serves its input queue in order up to core cycle `now`, until it stalls.
@@ -377,10 +381,92 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     dram_push(a, false, t, r.addr / 32);
     return true;
   }
-  // Reply through the crossbar: a read's data is usable reply_cycles after it leaves the L2, a
-  // store's acknowledgement reaches the LDST unit two cycles earlier (ack_cycles).
-  if (!drop_replies) r.client->mem_done(r.addr, r.write, r.tag, base_ + back + (r.write ? ack_cycles : reply_cycles));
+  // Reply through the crossbar.
+  if (!drop_replies) answer(sp, back, {0, r.addr, r.client, r.tag, r.write});
   return true;
+}
+
+// An answer enters sub-partition sp's L2 -> icnt queue in cycle q (answers of one cycle in the
+// order they come).
+void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
+  auto& out = sp_[sp].out;
+  auto it = out.end();
+  while (it != out.begin() && std::prev(it)->q > q) --it;
+  reply a = r;
+  a.q = q;
+  out.insert(it, a);
+  ++replies_queued_;
+}
+
+// gpgpu_sim::cycle()'s reply steps before the L2 step of cycle `now`: each cluster takes one
+// answer from its output buffer of the reply crossbar (simt_core_cluster::icnt_cycle, into its
+// response FIFO), which reaches the LDST unit in the next cycle: a store's acknowledgement is
+// consumed there (now + 1), a read fills the L1 then, ldst_unit::writeback takes it in now + 2 and
+// releases the register in now + 3. Then each sub-partition pushes the head of its L2 -> icnt
+// queue (queued in an earlier cycle) into its input buffer of the reply crossbar.
+void gpu_memory::replies(uint64_t now) {
+  for (auto& o : rout_) {
+    if (o.empty()) continue;
+    const reply r = o.front();
+    o.pop_front();
+    --replies_queued_;
+    r.client->mem_done(r.addr, r.write, r.tag, base_ + now + (r.write ? ack_cycles : reply_cycles));
+  }
+  for (sub_partition& P : sp_)
+    if (!P.out.empty() && P.out.front().q < now) {
+      P.rin.push_back(P.out.front());
+      P.out.pop_front();
+    }
+}
+
+// The reply crossbar's step (xbar_router::Advance, -icnt_arbiter_algo as for requests): inputs
+// are the sub-partitions, outputs the clusters.
+void gpu_memory::reply_advance(uint64_t now) {
+  xscratch_.clear();
+  dscratch_.clear();
+  auto node = [&](const reply& r) {
+    const unsigned n = r.client ? r.client->icnt_node() : ~0u;
+    return unsigned(std::min<size_t>(n, rout_.size() - 1));
+  };
+  for (unsigned i = 0; i < sp_.size(); ++i)
+    if (!sp_[i].rin.empty()) {
+      xscratch_.push_back(i);
+      dscratch_.push_back(node(sp_[i].rin.front()));
+    }
+  if (xscratch_.empty()) return;
+  auto move = [&](unsigned i) {
+    rout_[node(sp_[i].rin.front())].push_back(sp_[i].rin.front());
+    sp_[i].rin.pop_front();
+  };
+  if (m_.icnt_arbiter == 1) {
+    std::sort(dscratch_.begin(), dscratch_.end());
+    dscratch_.erase(std::unique(dscratch_.begin(), dscratch_.end()), dscratch_.end());
+    for (unsigned dest : dscratch_) {
+      auto it = std::upper_bound(xscratch_.begin(), xscratch_.end(), rnext_[dest]);
+      for (size_t j = 0; j < xscratch_.size(); ++j, ++it) {
+        if (it == xscratch_.end()) it = xscratch_.begin();
+        const unsigned id = *it;
+        if (node(sp_[id].rin.front()) != dest) continue;
+        move(id);
+        xscratch_.erase(it);
+        rnext_[dest] = id + 1;
+        break;
+      }
+    }
+  } else {
+    const size_t n = xscratch_.size();
+    const size_t total = rout_.size() + sp_.size();
+    const unsigned start = unsigned(now % total);
+    const size_t first = size_t(std::lower_bound(xscratch_.begin(), xscratch_.end(), start) - xscratch_.begin());
+    dscratch_.clear();
+    for (size_t j = 0; j < n; ++j) {
+      const unsigned id = xscratch_[(first + j) % n];
+      const unsigned dest = node(sp_[id].rin.front());
+      if (std::find(dscratch_.begin(), dscratch_.end(), dest) != dscratch_.end()) continue;
+      dscratch_.push_back(dest);
+      move(id);
+    }
+  }
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
@@ -392,6 +478,12 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
     q.clear();
   }
   xbar_queued_ = 0;
+  for (auto& o : rout_) o.clear();
+  for (sub_partition& P : sp_) {
+    P.out.clear();
+    P.rin.clear();
+  }
+  replies_queued_ = 0;
   run_l2(~0ull, true);
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();

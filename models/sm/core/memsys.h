@@ -75,17 +75,29 @@ class gpu_memory : public mem_port {
     unsigned sp;
     l2_request r;
   };
+  struct reply {  // an answer on its way back to an SM
+    uint64_t q;     // the cycle it entered the L2 -> icnt queue
+    uint64_t addr;
+    mem_client* client;
+    unsigned tag;
+    bool write;
+  };
   struct sub_partition {
     std::deque<l2_request> in;  // icnt -> L2 queue, in time order
     uint64_t l2_free = 0;       // the core cycle of the tag port's next access
     unsigned mshrs = 0;         // sectors with a DRAM fill outstanding (L2 MSHR entries)
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> releases;  // their fill times, once known
+    std::deque<reply> out;  // L2 -> icnt queue, by q
+    std::deque<reply> rin;  // its input buffer of the reply crossbar
   };
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector);
   void run_dram(uint64_t until, bool drop_waiters);
   void run_l2(uint64_t now, bool drop_replies);
   void advance(uint64_t now);                  // the request crossbar's icnt_transfer of cycle now
   void grant(unsigned input, uint64_t now);    // moves input's head packet to its output
+  void answer(unsigned sp, uint64_t q, const reply& r);  // into sp's L2 -> icnt queue in cycle q
+  void replies(uint64_t now);                  // the reply path's steps before the L2 step
+  void reply_advance(uint64_t now);            // the reply crossbar's icnt_transfer
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
 
@@ -98,6 +110,9 @@ class gpu_memory : public mem_port {
   std::vector<unsigned> next_node_;             // iSLIP: per output, the input after the last granted
   std::vector<unsigned> xscratch_, dscratch_;   // scratch: inputs with a packet, their heads' outputs
   uint64_t xbar_queued_ = 0;                    // packets in the input buffers
+  std::vector<std::deque<reply>> rout_;         // reply crossbar output buffers, per cluster (+ other engines)
+  std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster
+  uint64_t replies_queued_ = 0;                 // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;
   uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' input queues
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
