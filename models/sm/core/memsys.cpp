@@ -16,16 +16,17 @@ uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 // gpgpu_sim::cycle()'s hand-offs in core cycles (interconnect and L2 at the core clock):
 // - a request sent from an L1 miss queue in cycle s (the LDST unit's miss-queue step, one cycle
 //   after the L1 access that queued it, as baseline_cache::cycle runs before
-//   L1_latency_queue_cycle) is in the crossbar's input buffer after s + 1, in the sub-partition's
-//   output buffer after the interconnect step of s + 2, popped by the sub-partition in s + 3;
+//   L1_latency_queue_cycle) is in the crossbar's input buffer after s + 1, may be moved to the
+//   sub-partition's output buffer by the interconnect step of s + 2 and popped by the
+//   sub-partition in s + 3 at the earliest;
 constexpr uint64_t request_cycles = 3;
 // - an answer entering the L2 -> icnt queue in cycle q is pushed into the reply crossbar and
-//   moved to the SM's output buffer in q + 1, popped into the cluster's response FIFO in q + 2
-//   (simt_core_cluster::icnt_cycle), handed to the LDST unit and filled into the L1 in q + 3,
-//   taken by ldst_unit::writeback in q + 4, which releases the register in q + 5: a dependent
-//   instruction issues in that cycle;
-constexpr uint64_t reply_cycles = 3;  // after the cluster's pop (q + 2 without contention)
-// - a store's acknowledgement is consumed by the LDST unit in q + 3 (store_ack).
+//   moved to the cluster's output buffer in q + 1 at the earliest, popped into the cluster's
+//   response FIFO in a later cycle p (simt_core_cluster::icnt_cycle; q + 2 without contention),
+//   handed to the LDST unit and filled into the L1 in p + 1, taken by ldst_unit::writeback in
+//   p + 2, which releases the register in p + 3: a dependent instruction issues in that cycle;
+constexpr uint64_t reply_cycles = 3;
+// - a store's acknowledgement is consumed by the LDST unit in p + 1 (store_ack).
 constexpr uint64_t ack_cycles = 1;
 // The bits of v selected by mask, packed to the bottom (low bits first).
 uint64_t extract(uint64_t v, uint64_t mask) {
