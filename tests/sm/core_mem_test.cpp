@@ -312,6 +312,30 @@ TEST(sm_memory, l2_mshr_limit_stalls_the_l2_input) {
   EXPECT_EQ(one.cycles, 463u);
 }
 
+// GPGPU-Sim's clock domains, QV100 (core 1132 MHz: 883.39 ps, DRAM 850 MHz: 1176.47 ps): DRAM
+// edge 0 ticks with core edge 0 (gpu_sim_cycle 0); edge 1 (1.18 ns) falls between core edges 1
+// (0.88) and 2 (1.77): gpu_sim_cycle 2; edge 144 (169.41 ns = 191.8 core periods) 192, edge 219
+// (291.7) 292, edge 245 (326.3) 327. The first edge of gpu_sim_cycle >= 192 is 144 (edge 143:
+// 190.4 -> 191). With one clock for all four domains every call ticks all of them: DRAM edge j
+// runs in core cycle j's call, before the core step, so its gpu_sim_cycle is j.
+TEST(sm_memory, clock_domains_as_gpgpu_sim) {
+  clock_domains q(1132, 1132, 1132, 850);
+  EXPECT_EQ(q.core_at(0), 0u);
+  EXPECT_EQ(q.core_at(1), 2u);
+  EXPECT_EQ(q.core_at(144), 192u);
+  EXPECT_EQ(q.core_at(143), 191u);
+  EXPECT_EQ(q.core_at(219), 292u);
+  EXPECT_EQ(q.core_at(245), 327u);
+  EXPECT_EQ(q.first_edge(0), 0u);
+  EXPECT_EQ(q.first_edge(1), 1u);
+  EXPECT_EQ(q.first_edge(2), 1u);
+  EXPECT_EQ(q.first_edge(192), 144u);
+  EXPECT_EQ(q.first_edge(292), 219u);
+  clock_domains same(1132, 1132, 1132, 1132);
+  for (uint64_t j : {0u, 1u, 566u, 10000u}) EXPECT_EQ(same.core_at(j), j);
+  EXPECT_EQ(same.first_edge(777), 777u);
+}
+
 // A channel with two sub-partitions and a 3-cycle latency queue, one command per cycle
 // (-dram_dual_bus_interface 0). Sub-partition 0 queues A (bank 0) and B (bank 1), sub-partition
 // 1 C (bank 2) and D (bank 3), all row 1, in cycle 0. Round robin from sub-partition 0: A leaves
