@@ -198,15 +198,22 @@ TEST(cli, qtest_protocol_answers_line_by_line) {
   EXPECT_EQ(r.out, expected);
 }
 
-// Parameters of the platforms of the default workload, the traffic workload, a PM4 workload (CP)
-// and an Accel-Sim workload (compute): each is listed in docs/configuration.md, with its range.
+// Parameters of the platforms of the default workload, the traffic workload, a PM4 workload (CP),
+// an Accel-Sim workload (compute) and the gpu-memory platform (PLATFORM|WORKLOAD): each is listed
+// in docs/configuration.md, with its range.
 class cli_docs : public ::testing::TestWithParam<const char*> {};
 INSTANTIATE_TEST_SUITE_P(workloads, cli_docs,
                          ::testing::Values("pfifo-default", "traffic", "tests/cp/data/basic.pm4",
-                                           "tests/sm/data/ffma/kernelslist.g"));
+                                           "tests/sm/data/ffma/kernelslist.g", "gpu-memory|traffic"));
 TEST_P(cli_docs, every_parameter_is_documented_with_its_range) {
-  const std::string w = GetParam();
-  auto r = run_gpuvp({"config", "dump", "--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
+  std::string w = GetParam();
+  std::vector<std::string> args = {"config", "dump"};
+  if (const size_t bar = w.find('|'); bar != std::string::npos) {
+    args.insert(args.end(), {"--platform", w.substr(0, bar)});
+    w = w.substr(bar + 1);
+  }
+  args.insert(args.end(), {"--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
+  auto r = run_gpuvp(args);
   ASSERT_EQ(r.rc, 0) << r.err;
   const std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
   ASSERT_FALSE(doc.empty()) << "docs/configuration.md is missing";
