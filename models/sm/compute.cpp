@@ -59,9 +59,15 @@ bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned ch
   t.ext.channel = sb.channel;
   t.ext.priv = privilege::user;
   sm_timed_ext timed;  // the memory system the SMs share times them: forwarded untimed
-  if (link_) t.gp.set_extension(&timed);
+  struct detach {      // the payload must not free the stack extension, even on an exception
+    tlm::tlm_generic_payload& gp;
+    sm_timed_ext* e;
+    ~detach() {
+      if (e) gp.clear_extension(e);
+    }
+  } guard{t.gp, link_ ? &timed : nullptr};
+  if (guard.e) t.gp.set_extension(&timed);
   out->b_transport(t.gp, d);
-  t.gp.clear_extension(&timed);
   if (t.ok()) return true;
   ++mem_errors;
   if (errors_.size() < 8) {
@@ -420,9 +426,13 @@ void compute_engine::start_of_simulation() {
     transaction t(tlm::TLM_READ_COMMAND, mem_base, &none, 0);
     t.ext.initiator = 0x534d;
     t.ext.debug = true;
+    struct detach {
+      tlm::tlm_generic_payload& gp;
+      gpu_memory_probe* e;
+      ~detach() { gp.clear_extension(e); }
+    } guard{t.gp, &probe};
     t.gp.set_extension(&probe);
     out->transport_dbg(t.gp);
-    t.gp.clear_extension(&probe);
   }
   gpu_memory_link* l = probe.found;
   if (!l) return;

@@ -90,7 +90,7 @@ class compute_engine : public sc_core::sc_module, public component {
                                 "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)", -1, 1 << 30};
   param<std::string> memory{this, "memory", "gpgpu-sim",
                             "timing of L1 misses and stores: gpgpu-sim (the GPU's L2 slices, crossbar and DRAM channels, "
-                            "as sm-run; `out` carries the accesses untimed), fixed (L2 ROP + DRAM latency), tlm (the "
+                            "as sm-run, or those of the gpu_l2 component `out` reaches; `out` carries the accesses untimed), fixed (L2 ROP + DRAM latency), tlm (the "
                             "delay `out`'s target annotates)"};
   param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into", 0, ~uint64_t(0)};
   param<uint64_t> mem_size{this, "mem_size", 1ull << 30, "size of that window (a power of two)", 4096, 1ull << 40};
