@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "compute.h"
+#include "copy_tlm.h"
 #include "gpu_l2.h"
 #include "gpuvp/config.h"
 #include "gpuvp/memory.h"
@@ -319,6 +320,68 @@ TEST_F(gpu_l2_test, kernel_cycles_alone_shared_and_with_a_copy_stream) {
   std::cout << "loads kernel: own memory " << own.r.cycles << " cycles, on gpu_l2's " << shared.r.cycles
             << ", with a 16 KiB-read stream through gpu_l2 " << busy.r.cycles << ", stream on a separate memory system "
             << apart.r.cycles << ", gpu_l2 a wire " << wire.r.cycles << "\n";
+}
+
+namespace {
+// The copy engine's TLM model programmed through its registers by a host thread at time 0.
+struct copy_rig {
+  copy_tlm ce{"copy", sc_time(1, sc_core::SC_NS), 4};
+  gpuvp::testing::test_initiator host{"host"};
+  sc_core::sc_signal<bool> irq{"copy_irq"};
+  copy_rig(uint64_t src, uint64_t dst, uint32_t len) {  // ce.mem is bound by the caller
+    ce.irq.bind(irq);
+    host.out.bind(ce.regs.in);
+    sc_core::sc_spawn([this, src, dst, len] {
+      using namespace copy_engine_regs;
+      host.write32(src_lo, uint32_t(src));
+      host.write32(src_hi, uint32_t(src >> 32));
+      host.write32(dst_lo, uint32_t(dst));
+      host.write32(dst_hi, uint32_t(dst >> 32));
+      host.write32(copy_engine_regs::len, len);
+      host.write32(ctrl, ctrl_go);
+    });
+  }
+};
+}  // namespace
+
+// The copy engine (its TLM model) and a kernel on one memory system: a 256 KiB copy inside VRAM
+// (2048 chunks of 128 bytes, one read and one write each) started with the kernel slows it; the
+// same copy through its own path (bound to the memory, not to gpu_l2) does not.
+TEST_F(gpu_l2_test, copy_engine_and_kernel_contend) {
+  enum setup { alone, through_gpu_l2, beside };
+  auto run = [](setup m, uint64_t& copied, uint64_t& timed) {
+    gpuvp::testing::fresh_simulation();
+    rig t;
+    t.build(true, true);
+    std::unique_ptr<copy_rig> c;
+    std::unique_ptr<sparse_memory> own;
+    if (m != alone) c = std::make_unique<copy_rig>(0x1000000, 0x2000000, 256 * 1024);
+    if (m == through_gpu_l2) c->ce.mem.bind(t.l2->in);
+    if (m == beside) {
+      own = std::make_unique<sparse_memory>("copy_ram");
+      c->ce.mem.bind(own->in);
+    }
+    auto k = loads_kernel();
+    kernel_result got;
+    t.eng->launch({k->grid, k->block, k}, [&](const kernel_result& r) { got = r; });
+    sc_core::sc_start();
+    copied = c ? c->ce.bytes.value() : 0;
+    timed = t.l2->accesses.value();
+    return got;
+  };
+  uint64_t copied = 0, timed = 0;
+  const kernel_result a = run(alone, copied, timed);
+  EXPECT_EQ(timed, 0u);
+  const kernel_result b = run(beside, copied, timed);
+  EXPECT_EQ(copied, 256u * 1024);
+  EXPECT_EQ(timed, 0u);
+  EXPECT_EQ(b.cycles, a.cycles);
+  const kernel_result c = run(through_gpu_l2, copied, timed);
+  EXPECT_EQ(copied, 256u * 1024);
+  EXPECT_EQ(timed, 2u * 2048);  // every chunk's read and write timed by the memory system
+  EXPECT_GT(c.cycles, a.cycles);
+  std::cout << "loads kernel: alone " << a.cycles << " cycles, with a 256 KiB copy on another path " << b.cycles
+            << ", with the copy through gpu_l2 " << c.cycles << "\n";
 }
 
 // The two configurations differ in a memory option: the run stops before it starts, naming both
