@@ -112,7 +112,7 @@ void gpu_l2_port::report(std::ostream& os) {
     os << "pass-through (model false)";
   } else {
     os << "VRAM [" << name() << "'s L2 slices, crossbar and DRAM channels: " << mem_->describe() << "], "
-       << (sms_.empty() ? std::string("no SMs (no compute engine reaches it through its out socket)")
+       << (sms_.empty() ? std::string("no SMs attached (no compute engine with memory gpgpu-sim reaches it through its out socket)")
                         : "shared with the SMs of " + sms_);
   }
   os << "; " << accesses.value() << " timed accesses (" << read_sectors.value() << " sectors read, "

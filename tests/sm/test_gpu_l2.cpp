@@ -114,7 +114,7 @@ TEST_F(gpu_l2_test, l2_miss_and_hit_latency_by_hand) {
                            "DRAM channels x 2 L2 slices"),
             std::string::npos)
       << rep.str();
-  EXPECT_NE(rep.str().find("no SMs (no compute engine reaches it through its out socket); 3 timed accesses (2 sectors read, 1 "
+  EXPECT_NE(rep.str().find("no SMs attached (no compute engine with memory gpgpu-sim reaches it through its out socket); 3 timed accesses (2 sectors read, 1 "
                            "written, 646 core cycles)"),
             std::string::npos)
       << rep.str();
@@ -524,7 +524,7 @@ TEST(gpu_l2_cli, copy_engine_alone_through_gpu_l2) {
   auto r = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload", dir + "/vram.copies", "--set",
                                       "components.compute=none"});
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("no SMs (no compute engine reaches it through its out socket); 16 timed accesses (32 sectors read, 32 "
+  EXPECT_NE(r.out.find("no SMs attached (no compute engine with memory gpgpu-sim reaches it through its out socket); 16 timed accesses (32 sectors read, 32 "
                        "written"),
             std::string::npos)
       << r.out;
