@@ -548,3 +548,20 @@ TEST(gpu_l2_cli, run_report_names_the_engines_memory_path) {
   // 4 reads of 128 bytes = 4 sectors each.
   EXPECT_NE(r.out.find("shared with the SMs of compute; 4 timed accesses (16 sectors read, 0 written"), std::string::npos) << r.out;
 }
+
+// The probe crosses the MMU (no DMA slot: passed through untranslated) to a gpu_l2 behind it; the
+// SMs' accesses, translated there, reach gpu_l2 marked and are forwarded untimed.
+TEST(gpu_l2_cli, found_behind_the_mmu) {
+  const std::string dir = cli_dir();
+  std::ofstream(dir + "/mmu.yaml") << "components:\n  gpu_l2: gpu_l2\ncompute:\n  out:\n    to: mmu.in\n"
+                                      "mmu:\n  out:\n    to: gpu_l2.in\n";
+  auto r = gpuvp::testing::run_gpuvp({"run", "--config", dir + "/mmu.yaml", "--workload",
+                                      gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("owned by gpu_l2 (found through compute.out)"), std::string::npos) << r.out;
+  // The ffma kernel: 5 L1-line accesses (the mmu report's linear accesses), all the SMs'.
+  EXPECT_NE(r.out.find("shared with the SMs of compute; 0 timed accesses (0 sectors read, 0 written, 0 core cycles), 0 passed "
+                       "through, 5 SM accesses forwarded"),
+            std::string::npos)
+      << r.out;
+}
