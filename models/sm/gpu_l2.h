@@ -45,7 +45,7 @@
 // accesses, timed by the compute engine), busy_cycles (core cycles summed over timed accesses);
 // the memory system's totals, SMs and engines together, GPGPU-Sim's names in the descriptions:
 // l2_accesses, l2_hits, l2_pending_hits, l2_misses, l2_writes, l2_reservation_fails,
-// dram_reads, dram_writes, dram_row_hits, row_buffer_locality. report(): one line with the
+// dram_reads, dram_writes, dram_row_hits, dram_bytes, row_buffer_locality. report(): one line with the
 // memory path (which SMs share it) and these counts.
 //
 // Limits: an engine's sector addresses are VRAM offsets, the SMs' are the trace's CUDA virtual
@@ -101,6 +101,7 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
   gauge dram_reads{this, "dram_reads", "DRAM sector reads (total dram reads)", [this] { return double(mem_stats_().dram_reads); }};
   gauge dram_writes{this, "dram_writes", "DRAM sector writes (total dram writes)", [this] { return double(mem_stats_().dram_writes); }};
   gauge dram_row_hits{this, "dram_row_hits", "DRAM accesses to the open row", [this] { return double(mem_stats_().dram_row_hits); }};
+  gauge dram_bytes{this, "dram_bytes", "bytes moved by the DRAM channels (32 per sector)", [this] { return double(mem_stats_().dram_bytes); }};
   gauge row_buffer_locality{this, "row_buffer_locality", "DRAM row hits / DRAM accesses (row_buffer_locality)",
                             [this] { return mem_stats_().row_buffer_locality(); }};
 
