@@ -412,7 +412,7 @@ std::vector<std::string> compute_engine::modelled_errors() { return errors_; }
 
 gpu_memory* compute_engine::shared_memory() { return mem_->shared(); }
 
-std::string compute_engine::memory_owner() const { return mem_->link() ? mem_->link()->owner() : std::string(); }
+std::string compute_engine::memory_owner() const { return link_ ? link_->owner() : std::string(); }
 
 // Looks for a GPU memory system downstream of `out` (gpu_mem_link.h): one debug transaction of
 // length 0 at mem_base with a probe extension. Before any process runs, after every socket's
