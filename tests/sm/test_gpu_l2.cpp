@@ -566,3 +566,27 @@ TEST(gpu_l2_cli, found_behind_the_mmu) {
             std::string::npos)
       << r.out;
 }
+
+// From the command line: on the gpu-memory platform the MMU's output goes through gpu_l2, so a
+// PFIFO workload's channel traffic (pushbuffer fetches, RAMFC, semaphores, M2MF in VRAM) is timed
+// by the memory system the kernels use: the first kernel (cold L2) then waits behind it and takes
+// longer than with the MMU bound past gpu_l2 (the bypass), where no engine access is timed.
+TEST(gpu_l2_cli, pfifo_channels_and_kernels_contend_on_the_gpu_memory_platform) {
+  const std::string pb = gpuvp::testing::source_path("models/pfifo/workloads/compute.pb");
+  const auto first_kernel_cycles = [](const std::string& out) {
+    const size_t at = out.find("kernel 1 _Z9ffma_testPf: ");
+    return at == std::string::npos ? 0ul : std::stoul(out.substr(at + 25));
+  };
+  // compute.pb names its kernelslist relative to the repository root.
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(gpuvp::testing::source_path(""));
+  auto shared = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload", pb});
+  auto bypass = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload", pb, "--set", "mmu.out.to=interconnect"});
+  std::filesystem::current_path(cwd);
+  ASSERT_EQ(shared.rc, 0) << shared.out << shared.err;
+  ASSERT_EQ(bypass.rc, 0) << bypass.out << bypass.err;
+  EXPECT_EQ(shared.out.find("shared with the SMs of compute; 0 timed accesses"), std::string::npos) << shared.out;
+  EXPECT_NE(bypass.out.find("shared with the SMs of compute; 0 timed accesses"), std::string::npos) << bypass.out;
+  EXPECT_GT(first_kernel_cycles(bypass.out), 0u) << bypass.out;
+  EXPECT_GT(first_kernel_cycles(shared.out), first_kernel_cycles(bypass.out)) << shared.out;
+}
