@@ -81,10 +81,9 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
   port_free_.assign(sps, 0);
-  xin_.resize(size_t(cfg.num_clusters) + 1);
+  port_of(cfg.num_clusters - 1);  // the configured clusters' ports (more appear when a client names them)
   next_node_.assign(sps, 0);
-  rout_.resize(size_t(cfg.num_clusters) + 1);
-  rnext_.assign(size_t(cfg.num_clusters) + 1, 0);
+
   sp_.resize(sps);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
@@ -229,10 +228,47 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
   (void)bytes;
   const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
   const unsigned node = client ? client->icnt_node() : ~0u;
-  auto& q = xin_[std::min<size_t>(node, xin_.size() - 1)];
-  q.push_back({sent + request_cycles - 1, decode(addr).sub_partition, {0, addr, client, tag, write}});
+  const unsigned sp = decode(addr).sub_partition;
+  if (node == ~0u) {
+    // Another engine (gpu_l2): no crossbar input of its own (GPGPU-Sim has no such client; one
+    // port would take a 16 KiB access 512 cycles to inject), it enters at the sub-partition's
+    // output as an uncontended request would.
+    const uint64_t pop = std::max(sent + request_cycles, port_free_[sp]);
+    const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
+    port_free_[sp] = pop + flits;
+    sp_[sp].in.push_back({pop + rop_ + 1, addr, client, tag, write});
+    ++l2_queued_;
+    return pending;
+  }
+  xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write}});
   ++xbar_queued_;
   return pending;
+}
+
+// A client's port on both crossbars: cluster n at n (GPGPU-Sim's node numbers), other engines
+// (icnt_node ~0u) at the last port, after every cluster seen.
+unsigned gpu_memory::port_of(unsigned node) {
+  if (node != ~0u && node + 1 >= xin_.size()) {  // grow, keeping the engines' port last
+    const size_t n = size_t(node) + 2;
+    std::deque<xbar_packet> ein;
+    std::deque<reply> eout;
+    unsigned enext = 0;
+    if (!xin_.empty()) {
+      ein = std::move(xin_.back());
+      eout = std::move(rout_.back());
+      enext = rnext_.back();
+      xin_.back().clear();
+      rout_.back().clear();
+      rnext_.back() = 0;
+    }
+    xin_.resize(n);
+    rout_.resize(n);
+    rnext_.resize(n, 0);
+    xin_.back() = std::move(ein);
+    rout_.back() = std::move(eout);
+    rnext_.back() = enext;
+  }
+  return node == ~0u ? unsigned(xin_.size() - 1) : node;
 }
 
 // The request crossbar's step (xbar_router::Advance) in cycle `now`: each input offers the packet
@@ -390,6 +426,10 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
 // An answer enters sub-partition sp's L2 -> icnt queue in cycle q (answers of one cycle in the
 // order they come).
 void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
+  if (!r.client || r.client->icnt_node() == ~0u) {  // another engine: answered as without contention
+    if (r.client) r.client->mem_done(r.addr, r.write, r.tag, base_ + q + 2 + (r.write ? ack_cycles : reply_cycles));
+    return;
+  }
   auto& out = sp_[sp].out;
   auto it = out.end();
   while (it != out.begin() && std::prev(it)->q > q) --it;
@@ -426,8 +466,7 @@ void gpu_memory::reply_advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
   auto node = [&](const reply& r) {
-    const unsigned n = r.client ? r.client->icnt_node() : ~0u;
-    return unsigned(std::min<size_t>(n, rout_.size() - 1));
+    return port_of(r.client ? r.client->icnt_node() : ~0u);
   };
   for (unsigned i = 0; i < sp_.size(); ++i)
     if (!sp_[i].rin.empty()) {

@@ -95,6 +95,7 @@ class gpu_memory : public mem_port {
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector);
   void run_dram(uint64_t until, bool drop_waiters);
   void run_l2(uint64_t now, bool drop_replies);
+  unsigned port_of(unsigned node);             // a client's crossbar port (grows the port vectors)
   void advance(uint64_t now);                  // the request crossbar's icnt_transfer of cycle now
   void grant(unsigned input, uint64_t now);    // moves input's head packet to its output
   void answer(unsigned sp, uint64_t q, const reply& r);  // into sp's L2 -> icnt queue in cycle q
@@ -108,11 +109,11 @@ class gpu_memory : public mem_port {
   clock_domains clock_;
   uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
   std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
-  std::vector<std::deque<xbar_packet>> xin_;    // crossbar input buffers: one per SIMT cluster, one for other engines
+  std::vector<std::deque<xbar_packet>> xin_;    // crossbar input buffers: one per SIMT cluster, then other engines
   std::vector<unsigned> next_node_;             // iSLIP: per output, the input after the last granted
   std::vector<unsigned> xscratch_, dscratch_;   // scratch: inputs with a packet, their heads' outputs
   uint64_t xbar_queued_ = 0;                    // packets in the input buffers
-  std::vector<std::deque<reply>> rout_;         // reply crossbar output buffers, per cluster (+ other engines)
+  std::vector<std::deque<reply>> rout_;         // reply crossbar output buffers, per port as xin_
   std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster
   uint64_t replies_queued_ = 0;                 // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;
