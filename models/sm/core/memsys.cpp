@@ -214,16 +214,9 @@ mem_stats gpu_memory::stats() const {
   return s;
 }
 
-// An SM's sector request, sent from its L1's miss queue in core cycle `cycle`: GPGPU-Sim's LDST
-// unit moves a miss into the miss queue in one cycle and pushes it into the crossbar's input
-// buffer in the next (baseline_cache::cycle after the L1 access of L1_latency_queue_cycle), the
-// crossbar moves it to the sub-partition's output buffer in the interconnect step of the cycle
-// after (icnt_transfer), and the sub-partition pops it in its L2 step of the cycle after that (one
-// packet per output per cycle: -network_mode 2 moves a packet whatever its size; with
-// -network_mode 1 a packet -- read request 8 bytes of control, write 32 + 8 -- holds the output
-// one cycle per flit of the interconnect file's flit_size). The ROP queue then holds it
-// -gpgpu_l2_rop_latency cycles; it moves to the icnt -> L2 queue at the end of that L2 step and
-// the L2 may access it from the next cycle. Timed now; the L2 serves it when cycle() gets there.
+// An SM's sector request, sent from its L1's miss queue in core cycle `cycle`: it enters its
+// cluster's crossbar input buffer (request_cycles above) and moves on when the crossbar grants it
+// (advance, grant); cycle() runs the crossbar.
 uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) {
   (void)bytes;
   const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
@@ -338,7 +331,8 @@ void gpu_memory::grant(unsigned input, uint64_t now) {
   ++l2_queued_;
 }
 
-// One access of sub-partition sp's L2 slice at max(its arrival, the tag port's next free time).
+// One access of sub-partition sp's L2 slice in cycle max(its arrival, the tag port's next free
+// cycle), one a cycle, in order.
 // memory_sub_partition::cache_cycle: no access while the L2 -> DRAM queue is full; a read miss
 // needs an MSHR entry (one per sector, -gpgpu_cache:dl2 A:N), a read of a sector whose fill is
 // on its way a merge slot (A:N:M). Otherwise the access stalls the input (a reservation fail)
