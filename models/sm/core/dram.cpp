@@ -44,7 +44,9 @@ dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency,
   // memory_partition_unit's arbitration credits: one private credit per sub-partition and a
   // shared pool of scheduler queue + return queue - (sub-partitions - 1); no limit when either
   // queue is unbounded (0).
-  if (m.frfcfs_queue && m.dram_return_queue) credit_limit_ = uint64_t(m.frfcfs_queue) + m.dram_return_queue + 1;
+  private_.assign(l2q_.size(), 0);
+  const uint64_t pool = uint64_t(m.frfcfs_queue) + m.dram_return_queue + 1;
+  if (m.frfcfs_queue && m.dram_return_queue && pool > l2q_.size()) shared_limit_ = pool - l2q_.size();
   // dram.cc's derived constraints (in command cycles): a burst holds the data bus BL/ratio
   // cycles; read -> write, write -> read, write -> precharge; a write's column command may come
   // WL + 1 cycles before tRCD ends.
@@ -65,6 +67,7 @@ unsigned dram_channel::group(unsigned b) const {
 
 void dram_channel::push(dram_request r, unsigned sub) {
   r.arrive = std::max(r.arrive, now_);
+  r.sub = sub;
   auto& q = l2q_[sub];
   auto it = q.end();
   while (it != q.begin() && std::prev(it)->arrive > r.arrive) --it;
@@ -92,9 +95,11 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
   // dram_cycle() first moves the oldest read whose data is out of the return queue into the
   // DRAM -> L2 queue, giving its credit back.
-  while (!credit_returns_.empty() && credit_returns_.front() <= k) {
+  while (!credit_returns_.empty() && credit_returns_.front().first <= k) {
+    const unsigned s = credit_returns_.front().second;
     credit_returns_.pop_front();
-    if (credits_) --credits_;
+    if (private_[s]) --private_[s];
+    else if (shared_) --shared_;
   }
   // One request per cycle from the latency queue into the scheduler while it has room.
   if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) {
@@ -147,16 +152,18 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   // Then (after dram_t::cycle) one request from the sub-partitions' L2 -> DRAM queues (round robin
   // from the one after the last served) into the latency queue, unless the scheduler is full
   // (dram_t::full) or the credits are spent; it reaches the scheduler `latency_` cycles later.
-  if (pending_ < room && (!credit_limit_ || credits_ < credit_limit_)) {
+  if (pending_ < room) {
     const unsigned n = unsigned(l2q_.size());
     for (unsigned p = 0; p < n; ++p) {
       const unsigned s = (last_sub_ + 1 + p) % n;
       if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
+      if (private_[s] >= 1 && shared_limit_ && shared_ >= shared_limit_) continue;  // no credit
       dram_request r = l2q_[s].front();
       l2q_[s].pop_front();
       r.arrive = clock_ ? std::max(k, clock_->first_edge(clock_->core_at(k) + latency_)) + 1 : k + latency_;
       arrivals_.push_back(r);
-      ++credits_;
+      if (private_[s] < 1) ++private_[s];
+      else ++shared_;
       last_sub_ = s;
       break;
     }
@@ -207,8 +214,8 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   // takes it from its data pipeline (memory_partition_unit::set_done).
   const uint64_t back = B.mrq.write ? data : data + burst_;
   auto it = credit_returns_.end();
-  while (it != credit_returns_.begin() && *std::prev(it) > back) --it;
-  credit_returns_.insert(it, back);
+  while (it != credit_returns_.begin() && std::prev(it)->first > back) --it;
+  credit_returns_.insert(it, {back, B.mrq.sub});
   B.has_mrq = false;
   --in_banks_;
   --queued_;
@@ -240,7 +247,8 @@ bool dram_channel::row_command(unsigned j, uint64_t k) {
 
 void dram_channel::reset_timing() {
   now_ = rrd_ = ccd_ = rtw_ = wtr_ = bus_free_ = 0;
-  credits_ = 0;
+  std::fill(private_.begin(), private_.end(), 0);
+  shared_ = 0;
   credit_returns_.clear();
   std::fill(ccdl_.begin(), ccdl_.end(), 0);
   std::fill(rtpl_.begin(), rtpl_.end(), 0);

@@ -51,6 +51,7 @@ struct dram_request {
   unsigned bank = 0;
   bool write = false;
   uint64_t token = 0;  // the caller's
+  unsigned sub = 0;    // its sub-partition (set by push)
 };
 
 // A column command's data: the last beat's DRAM cycle.
@@ -106,8 +107,11 @@ class dram_channel {
   std::deque<dram_request> arrivals_;          // DRAM latency queue (arrive: the cycle it leaves)
   unsigned latency_, last_sub_;
   clock_domains* clock_;  // last_sub_: the sub-partition served last (arbitration)
-  uint64_t credits_ = 0, credit_limit_ = 0;    // requests between L2 -> DRAM queue and data (0: no limit)
-  std::deque<uint64_t> credit_returns_;        // DRAM cycles the reads' credits come back, in order
+  // memory_partition_unit::arbitration_metadata: one private credit per sub-partition, a shared
+  // pool (limit 0: no limit).
+  std::vector<unsigned> private_;
+  uint64_t shared_ = 0, shared_limit_ = 0;
+  std::deque<std::pair<uint64_t, unsigned>> credit_returns_;  // (DRAM cycle, sub-partition), in order
   uint64_t now_ = 0;                           // next cycle to run
   uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;
   bool last_write_ = false;
