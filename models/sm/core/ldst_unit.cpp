@@ -8,7 +8,7 @@
 namespace gpuvp::sm {
 
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
-    : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags) {
+    : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags), mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
   if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways) tags_->reset(cfg.l1_sets * cfg.l1_ways);
   banks_.resize(cfg.mem.l1_banks);
 }
@@ -122,15 +122,14 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     ++st.l1_fails[unsigned(l1_fail::miss_queue_full)];
     return false;
   }
-  auto it = mshrs_.find(a.sector);
-  if (it != mshrs_.end()) {
-    if (it->second.size() >= cfg_.l1_mshr_merge) {
+  if (waiter_list* w = mshrs_.find(a.sector)) {
+    if (w->count >= cfg_.l1_mshr_merge) {
       ++st.l1_fails[unsigned(l1_fail::mshr_merge)];
       return false;
     }
     ++st.l1_accesses;
     ++st.l1_pending_hits;
-    it->second.push_back(a.slot);
+    waiters_.push_back(*w, a.slot);
     return true;
   }
   if (mshrs_.size() >= cfg_.l1_mshrs) {
@@ -142,7 +141,7 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   ++st.l1_accesses;
   ++st.l1_misses;
   ++st.mem_reads;
-  mshrs_[a.sector].push_back(a.slot);
+  waiters_.push_back(*mshrs_.try_emplace(a.sector).first, a.slot);
   miss_queue_.push_back({a.sector, now, false, 0});
   return true;
 }
@@ -183,10 +182,11 @@ void ldst_unit::cycle() {
       size_t idx = find_line(line);
       if (idx == SIZE_MAX) idx = allocate_line(line);  // evicted meanwhile: allocate again
       tags_->valid[idx] |= uint8_t(1u << (e.key % (cfg_.l1_line / 32)));
-      auto it = mshrs_.find(e.key);
-      std::vector<unsigned> waiters = std::move(it->second);
-      mshrs_.erase(it);
-      for (unsigned s : waiters) done_one(s);
+      waiter_list* w = mshrs_.find(e.key);
+      woken_.clear();
+      waiters_.drain(*w, woken_);
+      mshrs_.erase(w);
+      for (unsigned s : woken_) done_one(s);
     } else {
       done_one(unsigned(e.key));
     }

@@ -8,9 +8,9 @@
 #include <array>
 #include <deque>
 #include <queue>
-#include <unordered_map>
 #include <vector>
 
+#include "flat_map.h"
 #include "fu.h"
 #include "gpu_config.h"
 #include "sm_core.h"
@@ -116,7 +116,10 @@ class ldst_unit : public stallable_unit, public mem_client {
   std::vector<event> later_;  // scratch: fills moved to the next cycle
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
-  std::unordered_map<uint64_t, std::vector<unsigned>> mshrs_;  // sector address -> waiting slots
+  using waiter_list = fifo_pool<unsigned>::list;
+  sector_map<waiter_list> mshrs_;  // sector address -> waiting slots (in waiters_)
+  fifo_pool<unsigned> waiters_;
+  std::vector<unsigned> woken_;    // scratch: the waiters of a fill
   std::deque<request> miss_queue_;
   bool prepared_ = false;
   unsigned slot_ = 0;                  // inflight slot of the dispatch register's instruction
