@@ -148,12 +148,14 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
         const unsigned s = unsigned(sector * 32 % m_.l2.line / 32) % 4;
         if (l->ready_ps[s] == ~0ull) l->ready_ps[s] = t;
       }
-      auto it = fills_.find(sector);
-      if (it == fills_.end()) continue;
+      auto* f = fills_.find(sector);
+      if (!f) continue;
       const uint64_t back = base_ + ceil_div(t + m_.icnt_latency * icnt_ps_, core_ps_);
+      woken_.clear();
+      fill_waiters_.drain(*f, woken_);
+      fills_.erase(f);
       if (!drop_waiters)
-        for (const waiter& w : it->second) w.client->mem_done(sector * 32, false, w.tag, back);
-      fills_.erase(it);
+        for (const waiter& w : woken_) w.client->mem_done(sector * 32, false, w.tag, back);
     }
   }
 }
@@ -226,8 +228,8 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bo
   if (!drop_replies) {
     bool stall = ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue;
     if (!stall && !r.write && !(l && (l->valid & bit) && l->ready_ps[sector] != ~0ull)) {
-      auto f = fills_.find(r.addr / 32);
-      if (f != fills_.end()) stall = f->second.size() >= m_.l2.mshr_merge;  // joins the fill in DRAM
+      auto* f = fills_.find(r.addr / 32);
+      if (f) stall = f->count >= m_.l2.mshr_merge;  // joins the fill in DRAM
       else stall = P.mshrs >= m_.l2.mshrs;                                  // a new miss
     }
     if (stall) {
@@ -261,7 +263,7 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bo
   } else if (l->valid & bit) {
     if (l->ready_ps[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
       ++st_.l2_pending_hits;
-      fills_[r.addr / 32].push_back({r.client, r.tag});
+      fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
       return true;
     }
     if (l->ready_ps[sector] > t) {
@@ -273,8 +275,8 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now_ps, bo
   } else {
     l->valid |= bit;
     l->ready_ps[sector] = ~0ull;
-    auto [it, fresh] = fills_.try_emplace(r.addr / 32);
-    it->second.push_back({r.client, r.tag});
+    auto [f, fresh] = fills_.try_emplace(r.addr / 32);
+    fill_waiters_.push_back(*f, {r.client, r.tag});
     if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
       ++st_.l2_pending_hits;
       return true;
@@ -294,6 +296,7 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   run_l2(~0ull, true);    // requests nobody waits for any more
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
+  fill_waiters_.clear();
   base_ = gpu_cycle;
   std::fill(port_free_.begin(), port_free_.end(), 0);
   for (sub_partition& P : sp_) {
