@@ -14,22 +14,31 @@ namespace gpuvp::sm {
 namespace {
 uint64_t period_ps(double mhz) { return uint64_t(std::llround(1e6 / mhz)); }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-// The bits of v selected by mask, packed to the bottom (low bits first).
+// The bits of v selected by mask, packed to the bottom (low bits first), a run of adjacent
+// mask bits at a time.
 uint64_t extract(uint64_t v, uint64_t mask) {
   uint64_t out = 0;
   unsigned k = 0;
-  for (uint64_t m = mask; m; m &= m - 1) {
-    const unsigned b = unsigned(__builtin_ctzll(m));
-    out |= (v >> b & 1) << k++;
+  while (mask) {
+    const unsigned lo = unsigned(__builtin_ctzll(mask));
+    const uint64_t run = mask >> lo;
+    const unsigned len = ~run ? unsigned(__builtin_ctzll(~run)) : 64;
+    const uint64_t bits = len == 64 ? ~0ull : (uint64_t(1) << len) - 1;
+    out |= (v >> lo & bits) << k;
+    k += len;
+    mask &= ~(bits << lo);
   }
   return out;
 }
 unsigned bit(uint64_t v, unsigned i) { return unsigned(v >> i & 1); }
-unsigned xor_bits(uint64_t a, std::initializer_list<unsigned> bits) {
-  unsigned r = 0;
-  for (unsigned b : bits) r ^= bit(a, b);
-  return r;
+// The mask of the given bit positions.
+constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
+  uint64_t m = 0;
+  for (unsigned b : bits) m |= uint64_t(1) << b;
+  return m;
 }
+// The XOR of the bits of a that mask selects.
+unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
 }  // namespace
 
 // GPGPU-Sim's ipoly_hash_function (hashing.cc): the index bits XORed with the GF(2) residues of
@@ -37,28 +46,32 @@ unsigned xor_bits(uint64_t a, std::initializer_list<unsigned> bits) {
 // "Pseudo-randomly interleaved memory", ISCA 1991). Other counts: the index unchanged (GPGPU-Sim
 // refuses them; validate() does too).
 unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
+  // Per result bit i: the address bits whose XOR flips index bit i.
+  static constexpr uint64_t h16[] = {
+      bits_mask({11, 10, 9, 8, 6, 4, 3, 0}),
+      bits_mask({12, 8, 7, 6, 5, 3, 1, 0}),
+      bits_mask({9, 8, 7, 6, 4, 2, 1}),
+      bits_mask({10, 9, 8, 7, 5, 3, 2}),
+  };
+  static constexpr uint64_t h32[] = {
+      bits_mask({13, 12, 11, 10, 9, 6, 5, 3, 0}),
+      bits_mask({14, 13, 12, 11, 10, 7, 6, 4, 1}),
+      bits_mask({14, 10, 9, 8, 7, 6, 3, 2, 0}),
+      bits_mask({11, 10, 9, 8, 7, 4, 3, 1}),
+      bits_mask({12, 11, 10, 9, 8, 5, 4, 2}),
+  };
+  static constexpr uint64_t h64[] = {
+      bits_mask({18, 17, 16, 15, 12, 10, 6, 5, 0}),
+      bits_mask({15, 13, 12, 11, 10, 7, 5, 1, 0}),
+      bits_mask({16, 14, 13, 12, 11, 8, 6, 2, 1}),
+      bits_mask({17, 15, 14, 13, 12, 9, 7, 3, 2}),
+      bits_mask({18, 16, 15, 14, 13, 10, 8, 4, 3}),
+      bits_mask({17, 16, 15, 14, 11, 9, 5, 4}),
+  };
+  const uint64_t* h = n == 16 ? h16 : n == 32 ? h32 : n == 64 ? h64 : nullptr;
+  if (!h) return index;
   unsigned r = 0;
-  if (n == 16) {
-    r |= (xor_bits(a, {11, 10, 9, 8, 6, 4, 3, 0}) ^ bit(index, 0)) << 0;
-    r |= (xor_bits(a, {12, 8, 7, 6, 5, 3, 1, 0}) ^ bit(index, 1)) << 1;
-    r |= (xor_bits(a, {9, 8, 7, 6, 4, 2, 1}) ^ bit(index, 2)) << 2;
-    r |= (xor_bits(a, {10, 9, 8, 7, 5, 3, 2}) ^ bit(index, 3)) << 3;
-  } else if (n == 32) {
-    r |= (xor_bits(a, {13, 12, 11, 10, 9, 6, 5, 3, 0}) ^ bit(index, 0)) << 0;
-    r |= (xor_bits(a, {14, 13, 12, 11, 10, 7, 6, 4, 1}) ^ bit(index, 1)) << 1;
-    r |= (xor_bits(a, {14, 10, 9, 8, 7, 6, 3, 2, 0}) ^ bit(index, 2)) << 2;
-    r |= (xor_bits(a, {11, 10, 9, 8, 7, 4, 3, 1}) ^ bit(index, 3)) << 3;
-    r |= (xor_bits(a, {12, 11, 10, 9, 8, 5, 4, 2}) ^ bit(index, 4)) << 4;
-  } else if (n == 64) {
-    r |= (xor_bits(a, {18, 17, 16, 15, 12, 10, 6, 5, 0}) ^ bit(index, 0)) << 0;
-    r |= (xor_bits(a, {15, 13, 12, 11, 10, 7, 5, 1, 0}) ^ bit(index, 1)) << 1;
-    r |= (xor_bits(a, {16, 14, 13, 12, 11, 8, 6, 2, 1}) ^ bit(index, 2)) << 2;
-    r |= (xor_bits(a, {17, 15, 14, 13, 12, 9, 7, 3, 2}) ^ bit(index, 3)) << 3;
-    r |= (xor_bits(a, {18, 16, 15, 14, 13, 10, 8, 4, 3}) ^ bit(index, 4)) << 4;
-    r |= (xor_bits(a, {17, 16, 15, 14, 11, 9, 5, 4}) ^ bit(index, 5)) << 5;
-  } else {
-    r = index;
-  }
+  for (unsigned i = 0; (1u << i) < n; ++i) r |= (xor_bits(a, h[i]) ^ bit(index, i)) << i;
   return r;
 }
 
@@ -83,18 +96,20 @@ dram_address gpu_memory::decode(uint64_t addr) const {
   dram_address a;
   const unsigned lo = m_.mem_addr_dramid_bit;
   const uint64_t high = addr >> lo;
-  a.channel = unsigned(high % m_.n_mem);
-  const uint64_t local = ((high / m_.n_mem) << lo) | (addr & ((1ull << lo) - 1));
-  a.bank = unsigned(extract(local, m_.bank_mask) % m_.dram.nbk);
+  const bool gap = m_.n_mem & (m_.n_mem - 1);
+  const unsigned ch_bits = unsigned(std::bit_width(m_.n_mem - 1)), sp_bits = unsigned(std::bit_width(m_.sub_per_channel - 1));
+  const uint64_t quot = gap ? high / m_.n_mem : high >> ch_bits;  // (no division for 2^k channels)
+  a.channel = unsigned(high - quot * m_.n_mem);
+  const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
+  const uint64_t bank = extract(local, m_.bank_mask);
+  a.bank = unsigned(m_.dram.nbk & (m_.dram.nbk - 1) ? bank % m_.dram.nbk : bank & (m_.dram.nbk - 1));
   a.row = extract(local, m_.row_mask);
   a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
   // -gpgpu_memory_partition_indexing (addrdec_tlx): the address bits above the channel and
   // sub-partition bits (with a power-of-two channel count; otherwise the quotient of the
   // channel division) permute the channel (1, XOR) or the sub-partition (2, IPOLY). Bank and row
   // stay those of the consecutive decode.
-  const bool gap = m_.n_mem & (m_.n_mem - 1);
-  const unsigned ch_bits = unsigned(std::bit_width(m_.n_mem - 1)), sp_bits = unsigned(std::bit_width(m_.sub_per_channel - 1));
-  const uint64_t higher = gap ? high / m_.n_mem : addr >> (lo + ch_bits + sp_bits);
+  const uint64_t higher = gap ? quot : addr >> (lo + ch_bits + sp_bits);
   if (m_.partition_indexing == 1) {
     a.channel = unsigned((a.channel ^ (higher & ((1ull << ch_bits) - 1))) % m_.n_mem);
     a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
@@ -109,13 +124,17 @@ dram_address gpu_memory::decode(uint64_t addr) const {
 }
 
 gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim) {
-  const unsigned ways = m_.l2.ways;
-  l2_line* set = &l2_[(size_t(sp) * m_.l2.sets + line / m_.sub_partitions() % m_.l2.sets) * ways];
-  victim = set;
-  for (unsigned w = 0; w < ways; ++w) {
+  const unsigned ways = m_.l2.ways, nsp = m_.sub_partitions(), sets = m_.l2.sets;
+  // line / sub-partitions % sets, without divisions for powers of two
+  const uint64_t q = nsp & (nsp - 1) ? line / nsp : line >> std::countr_zero(nsp);
+  const uint64_t set_index = sets & (sets - 1) ? q % sets : q & (sets - 1);
+  l2_line* set = &l2_[(size_t(sp) * sets + set_index) * ways];
+  for (unsigned w = 0; w < ways; ++w)
     if (set[w].tag == line) return &set[w];
+  // A miss: the least recently used way (the first of equals) is the victim.
+  victim = set;
+  for (unsigned w = 1; w < ways; ++w)
     if (set[w].lru < victim->lru) victim = &set[w];
-  }
   return nullptr;
 }
 
