@@ -101,7 +101,7 @@ void pipelined_unit::cycle() {
     }
   }
   if (active_ || !dispatch_reg_.empty()) ++active_cycles;
-  occupied_ >>= 1;
+  occupied_.shift();
 }
 
 // ---- execute stage ---------------------------------------------------------------------------
@@ -111,7 +111,8 @@ execute_stage::execute_stage(unsigned ex_wb_width, bool sub_core)
 
 void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port,
                              unsigned sub_core_slot) {
-  units_.push_back({std::move(u), issue_port, sub_core_slot});
+  const bool own = sub_core_ && sub_core_slot != any_slot;
+  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0});
 }
 
 int execute_stage::test_res_bus(unsigned latency) const {
@@ -122,10 +123,9 @@ int execute_stage::test_res_bus(unsigned latency) const {
 
 bool execute_stage::execute() {
   bool moved = false;
-  for (auto& b : buses_)
-    if (b.any()) b >>= 1;
+  for (auto& b : buses_) b.shift();
   for (auto& e : units_) {
-    warp_inst* ready = e.port->get_ready(sub_core_ && e.slot != any_slot, e.slot);
+    warp_inst* ready = e.own_slot ? e.port->ready_at(e.index) : e.port->get_ready();
     if (e.quiet && !ready) continue;  // nothing in flight and nothing to take: cycle() is a no-op
     simd_function_unit& fu = *e.fu;
     const bool stallable = fu.stallable();
@@ -157,8 +157,7 @@ bool execute_stage::execute() {
 }
 
 void execute_stage::idle_cycle() {
-  for (auto& b : buses_)
-    if (b.any()) b >>= 1;
+  for (auto& b : buses_) b.shift();
   for (auto& e : units_) {
     if (e.quiet) continue;
     e.fu->shift_occupied(e.fu->clock_multiplier());

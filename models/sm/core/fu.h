@@ -33,6 +33,41 @@ constexpr unsigned num_op_classes = 17;
 inline op_class spec_class(unsigned n) { return op_class(unsigned(op_class::spec1) + n - 1); }
 const char* op_class_name(op_class c);
 
+// GPGPU-Sim's std::bitset<MAX_ALU_LATENCY> that shifts right by one each cycle (a unit's
+// `occupied`, a result bus), kept as a ring: the shift is O(1) and free while no bit is set.
+class latency_bits {
+ public:
+  bool test(unsigned i) const { return w_[idx(i) / 64] >> (idx(i) % 64) & 1; }
+  void set(unsigned i) {
+    const unsigned k = idx(i);
+    const uint64_t b = uint64_t(1) << (k % 64);
+    if (!(w_[k / 64] & b)) ++count_;
+    w_[k / 64] |= b;
+  }
+  bool none() const { return count_ == 0; }
+  // bitset >>= n: bit 0 drops out, zeros come in at the top.
+  void shift(unsigned n = 1) {
+    for (; n && count_; --n) {
+      const uint64_t b = uint64_t(1) << (base_ % 64);
+      if (w_[base_ / 64] & b) {
+        w_[base_ / 64] &= ~b;
+        --count_;
+      }
+      base_ = (base_ + 1) % MAX_ALU_LATENCY;
+    }
+  }
+  std::bitset<MAX_ALU_LATENCY> bits() const {
+    std::bitset<MAX_ALU_LATENCY> r;
+    for (unsigned i = 0; i < MAX_ALU_LATENCY; ++i) r[i] = test(i);
+    return r;
+  }
+
+ private:
+  unsigned idx(unsigned i) const { return (base_ + i) % MAX_ALU_LATENCY; }
+  uint64_t w_[MAX_ALU_LATENCY / 64] = {};
+  unsigned base_ = 0, count_ = 0;
+};
+
 enum class mem_space : uint8_t { none, global, local, shared, constant, texture };
 
 // One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs).
@@ -86,6 +121,8 @@ class register_set {
     const unsigned i = slot % unsigned(regs_.size());
     return mask_ >> i & 1 ? &regs_[i] : nullptr;
   }
+  // Slot i (< size()) if occupied, or nullptr.
+  warp_inst* ready_at(unsigned i) { return mask_ >> i & 1 ? &regs_[i] : nullptr; }
   // Moves `src` into a free slot (the given slot in sub-core mode); src is emptied.
   void move_in(warp_inst& src);
   void move_in(bool sub_core, unsigned slot, warp_inst& src);
@@ -131,17 +168,17 @@ class simd_function_unit {
   unsigned clock_multiplier() const { return clock_multiplier_; }
   void set_clock_multiplier(unsigned m) { clock_multiplier_ = m ? m : 1; }
   const std::string& name() const { return name_; }
-  const std::bitset<MAX_ALU_LATENCY>& occupied() const { return occupied_; }
+  std::bitset<MAX_ALU_LATENCY> occupied() const { return occupied_.bits(); }
   const warp_inst& dispatch_reg() const { return dispatch_reg_; }
   // n cycles in which cycle() would only shift `occupied` (the SM's idle-cycle skip).
-  void shift_occupied(unsigned n) { occupied_ >>= n; }
+  void shift_occupied(unsigned n) { occupied_.shift(n); }
   // Statistics: instructions issued into the unit, cycles with something in the pipeline.
   uint64_t issued = 0, active_cycles = 0;
 
  protected:
   std::string name_;
   warp_inst dispatch_reg_;
-  std::bitset<MAX_ALU_LATENCY> occupied_;
+  latency_bits occupied_;
   unsigned clock_multiplier_ = 1;
 };
 
@@ -197,7 +234,7 @@ class execute_stage {
   register_set& ex_wb() { return ex_wb_; }
   unsigned num_units() const { return unsigned(units_.size()); }
   simd_function_unit& unit(unsigned i) { return *units_[i].fu; }
-  const std::bitset<MAX_ALU_LATENCY>& result_bus(unsigned i) const { return buses_[i]; }
+  std::bitset<MAX_ALU_LATENCY> result_bus(unsigned i) const { return buses_[i].bits(); }
   unsigned num_result_buses() const { return unsigned(buses_.size()); }
   bool busy() const;
 
@@ -209,10 +246,12 @@ class execute_stage {
     std::unique_ptr<simd_function_unit> fu;
     register_set* port;
     unsigned slot;
+    bool own_slot;     // sub-core mode and a unit of one slot: it takes only port slot `index`
+    unsigned index;    // slot % port size
     bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
   std::vector<entry> units_;
-  std::vector<std::bitset<MAX_ALU_LATENCY>> buses_;
+  std::vector<latency_bits> buses_;
   register_set ex_wb_;
   bool sub_core_;
 };

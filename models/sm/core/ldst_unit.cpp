@@ -204,7 +204,7 @@ void ldst_unit::cycle() {
     else events_.push({now + lat, ev::fill, r.sector_addr});
   }
   if (dispatch_reg_.empty()) {
-    occupied_ >>= 1;
+    occupied_.shift();
     return;
   }
   if (!prepared_) prepare();
@@ -243,7 +243,7 @@ void ldst_unit::cycle() {
     dispatch_reg_.clear();
     done_one(slot_);  // drop the hold: completes now if nothing is outstanding
   }
-  occupied_ >>= 1;
+  occupied_.shift();
 }
 
 // A completion the memory delivers later: an event in the SM's cycles.
