@@ -205,6 +205,7 @@ void ldst_unit::cycle() {
   }
   if (dispatch_reg_.empty()) {
     occupied_.shift();
+    end_cycle(now);
     return;
   }
   if (!prepared_) prepare();
@@ -244,6 +245,14 @@ void ldst_unit::cycle() {
     done_one(slot_);  // drop the hold: completes now if nothing is outstanding
   }
   occupied_.shift();
+  end_cycle(now);
+}
+
+void ldst_unit::end_cycle(uint64_t now) {
+  ran_ = now;
+  next_event_ = events_.empty() ? UINT64_MAX : events_.top().at;
+  if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
+  next_bank_ = bank_event(now);
 }
 
 // A completion the memory delivers later: an event in the SM's cycles.
@@ -252,6 +261,7 @@ void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle
   const uint64_t at = cycle - std::min(cycle, core_.mem_base_);
   if (write) events_.push({at, ev::ack, tag});
   else events_.push({at, ev::fill, addr / 32});
+  next_event_ = std::min(next_event_, at);
 }
 
 }  // namespace gpuvp::sm
