@@ -45,6 +45,20 @@ void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
   mask_ |= uint64_t(1) << i;
   ++used_;
 }
+warp_inst& register_set::emplace(bool sub_core, unsigned slot) {
+  unsigned i;
+  if (sub_core) {
+    i = slot % unsigned(regs_.size());
+    if (mask_ >> i & 1) throw std::logic_error("register set " + name_ + " slot busy on move_in");
+  } else {
+    const uint64_t free = ~mask_ & (regs_.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << regs_.size()) - 1);
+    if (!free) throw std::logic_error("register set " + name_ + " full on move_in");
+    i = unsigned(__builtin_ctzll(free));
+  }
+  mask_ |= uint64_t(1) << i;
+  ++used_;
+  return regs_[i];
+}
 void register_set::move_out_to(warp_inst& dst) {
   warp_inst* r = get_ready();
   dst = *r;

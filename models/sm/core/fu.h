@@ -126,6 +126,8 @@ class register_set {
   // Moves `src` into a free slot (the given slot in sub-core mode); src is emptied.
   void move_in(warp_inst& src);
   void move_in(bool sub_core, unsigned slot, warp_inst& src);
+  // The slot move_in(sub_core, slot, ...) would fill, marked occupied; the caller sets every field.
+  warp_inst& emplace(bool sub_core, unsigned slot);
   // Moves the oldest ready instruction into `dst` (which must be empty).
   void move_out_to(warp_inst& dst);
   void move_out_to(bool sub_core, unsigned slot, warp_inst& dst);

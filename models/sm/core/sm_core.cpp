@@ -395,7 +395,8 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     }
     const trace_inst& ti = w.insts[w.next];
     const op_class cls = ti.info.cls;
-    warp_inst in;
+    // Built in its ID_OC slot, every field set.
+    warp_inst& in = port->emplace(cfg_.sub_core, sched);
     in.valid = true;
     in.uid = ++uid_;
     in.op = unit;
@@ -414,7 +415,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.space = ti.info.space;
     in.store = ti.info.store;
     in.width = ti.width;
-    if (ti.width) in.addrs = &ctas_[w.cta_slot].k->addresses[ti.addr_index];
+    in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
     in.issue_cycle = cycle_;
     for (int i = 0; i < ti.ndst; ++i)
       if (!is_zero_reg(ti.dst[i])) ++wregs_[wi].reserved[ti.dst[i]];
@@ -423,7 +424,6 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
       for (int i = 0; i < ti.ndst; ++i)
         if (!is_zero_reg(ti.dst[i])) wregs_[wi].longop.set(ti.dst[i]);
-    port->move_in(cfg_.sub_core, sched, in);
     progress_ = true;
     ++w.next;
     --w.ibuf;
