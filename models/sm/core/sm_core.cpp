@@ -491,12 +491,13 @@ void sm_core::issue() {
         if (warps_[act[k]].live && (done = attempt(act[k])))
           std::rotate(act.begin(), act.begin() + ptrdiff_t(k) + 1, act.end());
     } else {
-      // lrr: loose round robin from the warp after the last issued
-      unsigned start = 0;
-      if (last_issued_[s] >= 0)
-        start = unsigned(std::find(mine.begin(), mine.end(), unsigned(last_issued_[s])) - mine.begin()) + 1;
-      for (unsigned k = 0; k < n && !done; ++k) {
-        unsigned wi = mine[(start + k) % n];
+      // lrr: loose round robin from the warp after the last issued (mine[k] is warp
+      // k * num_sched + s: the last issued warp's place is its index / num_sched)
+      unsigned at = last_issued_[s] >= 0 ? unsigned(last_issued_[s]) / nsched + 1 : 0;
+      for (unsigned k = 0; k < n; ++k) __builtin_prefetch(&warps_[mine[k]]);
+      for (unsigned k = 0; k < n && !done; ++k, ++at) {
+        if (at >= n) at -= n;
+        unsigned wi = mine[at];
         if (warps_[wi].live) done = attempt(wi);
       }
     }

@@ -176,11 +176,12 @@ class sm_core {
     const kernel_trace* k = nullptr;
   };
   struct collector_unit {
+    // The fields every collector step scans first (one cache line with the start of inst).
     bool busy = false;
-    warp_inst inst;
     unsigned sched = 0;
     unsigned pending_reads = 0;
     register_set* out = nullptr;
+    warp_inst inst;
   };
   struct read_req {
     unsigned cu, bank;
