@@ -126,7 +126,9 @@ execute_stage::execute_stage(unsigned ex_wb_width, bool sub_core)
 void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port,
                              unsigned sub_core_slot) {
   const bool own = sub_core_ && sub_core_slot != any_slot;
-  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0});
+  if (u->stallable()) stallable_.push_back(unsigned(units_.size()));
+  const bool stallable = u->stallable();
+  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, stallable});
 }
 
 int execute_stage::test_res_bus(unsigned latency) const {
@@ -135,39 +137,46 @@ int execute_stage::test_res_bus(unsigned latency) const {
   return -1;
 }
 
-bool execute_stage::execute() {
+bool execute_stage::execute(bool stallable_only) {
   bool moved = false;
   for (auto& b : buses_) b.shift();
-  for (auto& e : units_) {
-    warp_inst* ready = e.own_slot ? e.port->ready_at(e.index) : e.port->get_ready();
-    if (e.quiet && !ready) continue;  // nothing in flight and nothing to take: cycle() is a no-op
-    simd_function_unit& fu = *e.fu;
-    const bool stallable = fu.stallable();
-    if (!e.quiet) {
-      moved |= !stallable;
-      for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
-    }
-    e.quiet = fu.quiescent();
-    if (!ready || !fu.accepts(ready->op)) continue;
-    if (!fu.can_issue(*ready)) {
-      ++dispatch_stalls;
-      continue;
-    }
-    if (!stallable) {
-      // Trace latencies are checked against MAX_ALU_LATENCY when the configuration is read.
-      int bus = test_res_bus(ready->latency);
-      if (bus < 0) {
-        ++result_bus_stalls;
-        moved = true;
-        continue;
-      }
-      buses_[bus].set(ready->latency);
-    }
-    fu.issue(*e.port, *ready);
-    e.quiet = false;
-    moved = true;
+  if (stallable_only) {
+    for (unsigned i : stallable_) moved |= step(units_[i]);
+  } else {
+    for (auto& e : units_) moved |= step(e);
   }
   return moved;
+}
+
+// One unit's part of execute(): its cycle(s), then an issue from its port. True when the cycle
+// counts as moved (see execute()).
+bool execute_stage::step(entry& e) {
+  warp_inst* ready = e.own_slot ? e.port->ready_at(e.index) : e.port->get_ready();
+  if (e.quiet && !ready) return false;  // nothing in flight and nothing to take: cycle() is a no-op
+  simd_function_unit& fu = *e.fu;
+  bool moved = false;
+  if (!e.quiet) {
+    moved = !e.stallable;
+    for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
+  }
+  e.quiet = fu.quiescent();
+  if (!ready || !fu.accepts(ready->op)) return moved;
+  if (!fu.can_issue(*ready)) {
+    ++dispatch_stalls;
+    return moved;
+  }
+  if (!e.stallable) {
+    // Trace latencies are checked against MAX_ALU_LATENCY when the configuration is read.
+    int bus = test_res_bus(ready->latency);
+    if (bus < 0) {
+      ++result_bus_stalls;
+      return true;
+    }
+    buses_[bus].set(ready->latency);
+  }
+  fu.issue(*e.port, *ready);
+  e.quiet = false;
+  return true;
 }
 
 void execute_stage::idle_cycle() {

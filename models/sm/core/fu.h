@@ -226,7 +226,9 @@ class execute_stage {
   // GPGPU-Sim's shader_core_ctx::execute(), one core cycle. Returns false when the cycle only
   // stepped stallable units (LDST): no pipelined unit had anything in flight, none issued and no
   // result bus stall happened (the SM's idle-cycle skip checks the stallable unit itself).
-  bool execute();
+  // stallable_only: only the stallable units' part, for a cycle in which every other unit is
+  // quiescent with an empty issue port (it would skip them).
+  bool execute(bool stallable_only = false);
   // A cycle the SM skips as idle (execute() returned false and nothing changed since): the
   // result buses and the stepped units' `occupied` shift as execute() would shift them.
   void idle_cycle();
@@ -250,9 +252,12 @@ class execute_stage {
     unsigned slot;
     bool own_slot;     // sub-core mode and a unit of one slot: it takes only port slot `index`
     unsigned index;    // slot % port size
+    bool stallable;    // fu->stallable()
     bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
+  bool step(entry& e);
   std::vector<entry> units_;
+  std::vector<unsigned> stallable_;  // indices of the stallable units in units_
   std::vector<latency_bits> buses_;
   register_set ex_wb_;
   bool sub_core_;

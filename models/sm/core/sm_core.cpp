@@ -580,7 +580,7 @@ void sm_core::cycle() {
   progress_ = false;
   if (core_asleep_) {
     // The LDST unit alone (the other units are idle with empty issue ports).
-    const bool moved = ex_->execute();
+    const bool moved = ex_->execute(true);
     if (!moved && !progress_) {
       for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
       issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
