@@ -19,7 +19,7 @@ const char* op_class_name(op_class c) {
 register_set::register_set(unsigned width, std::string name) : regs_(width), name_(std::move(name)) {
   if (width == 0 || width > 64) throw std::invalid_argument("register set " + name_ + ": width must be 1-64");
 }
-warp_inst* register_set::get_ready() {
+warp_inst* register_set::oldest() {
   warp_inst* best = nullptr;
   for (uint64_t m = mask_; m; m &= m - 1) {
     warp_inst& w = regs_[unsigned(__builtin_ctzll(m))];

@@ -115,7 +115,7 @@ class register_set {
     return sub_core ? (mask_ >> (slot % regs_.size()) & 1) != 0 : has_ready();
   }
   // Oldest (lowest uid) occupied slot, or nullptr; with sub_core only `slot`.
-  warp_inst* get_ready();
+  warp_inst* get_ready() { return mask_ ? oldest() : nullptr; }
   warp_inst* get_ready(bool sub_core, unsigned slot) {
     if (!sub_core) return get_ready();
     const unsigned i = slot % unsigned(regs_.size());
@@ -147,6 +147,7 @@ class register_set {
  private:
   // Occupied slots (bit i: regs_[i]) and their count: empty sets and slots answer without
   // touching the instructions.
+  warp_inst* oldest();
   uint64_t mask_ = 0;
   unsigned used_ = 0;
   std::vector<warp_inst> regs_;

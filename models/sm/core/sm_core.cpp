@@ -249,7 +249,10 @@ void sm_core::writeback() {
     // opndcoll_rfu_t::writeback: each destination's bank is allocated for the write, so the
     // first operand-collector step of this cycle cannot read from it (writes have priority).
     for (int d = 0; d < done.ndst; ++d)
-      if (!is_zero_reg(done.dst[d])) bank_write_[bank_of(done.dst[d], done.warp, done.sched)] = 1;
+      if (!is_zero_reg(done.dst[d])) {
+        bank_write_[bank_of(done.dst[d], done.warp, done.sched)] = 1;
+        bank_write_any_ = true;
+      }
     complete(done);
   }
 }
@@ -262,11 +265,13 @@ void sm_core::read_operands() {
 void sm_core::collector_step() {
   const bool sc = cfg_.sub_core;
   // dispatch_ready_cu
-  for (auto& cu : cus_) {
+  for (size_t i = 0; i < cus_.size() && cus_busy_; ++i) {
+    collector_unit& cu = cus_[i];
     if (!cu.busy || cu.pending_reads) continue;
     if (cu.out->has_free(sc, cu.sched)) {
       cu.out->move_in(sc, cu.sched, cu.inst);
       cu.busy = false;
+      --cus_busy_;
       progress_ = true;
     }
   }
@@ -295,7 +300,7 @@ void sm_core::collector_step() {
   // gives nothing to this port, even when a younger instruction of another sub-core could go
   // (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
   // configurations have as many in-ports as collector units, so no port limit is reached).
-  for (bool progress = true; progress;) {
+  for (bool progress = id_oc_used_ != 0; progress;) {  // (nothing to allocate when the ID_OC sets are empty)
     progress = false;
     for (register_set* in : oc_order_) {
       warp_inst* w = in->get_ready();
@@ -305,6 +310,7 @@ void sm_core::collector_step() {
       if (cu == cus_.size()) continue;
       collector_unit& c = cus_[cu];
       c.busy = true;
+      ++cus_busy_;
       c.inst = *w;
       c.out = oc_ex_for(w->op);
       c.pending_reads = 0;
@@ -318,13 +324,15 @@ void sm_core::collector_step() {
         ++c.pending_reads;
       }
       in->clear_slot(*w);
+      --id_oc_used_;
       progress = true;
       progress_ = true;
       std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);  // an issue port slot is free
     }
   }
   // process_banks: the write allocations last one step
-  std::fill(bank_write_.begin(), bank_write_.end(), 0);
+  if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);
+  bank_write_any_ = false;
 }
 
 namespace {
@@ -397,6 +405,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     const op_class cls = ti.info.cls;
     // Built in its ID_OC slot, every field set.
     warp_inst& in = port->emplace(cfg_.sub_core, sched);
+    ++id_oc_used_;
     in.valid = true;
     in.uid = ++uid_;
     in.op = unit;

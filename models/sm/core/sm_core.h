@@ -251,6 +251,9 @@ class sm_core {
   std::unique_ptr<l1_tags> own_l1_;
   std::vector<unsigned> bank_reads_;  // scratch
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
+  bool bank_write_any_ = false;       // some bank_write_ entry is set
+  unsigned cus_busy_ = 0;             // collector units busy
+  unsigned id_oc_used_ = 0;           // occupied slots of the ID_OC sets (the collectors' inputs)
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
   bool progress_ = false;          // the cycle changed state beyond counters (skip_idle)
