@@ -17,7 +17,8 @@ template <class V>
 class sector_map {
  public:
   static constexpr uint64_t empty_key = ~0ull;
-  explicit sector_map(size_t capacity = 16) { rebuild(capacity); }
+  sector_map() { rebuild(16); }
+  explicit sector_map(size_t capacity) { rebuild(capacity); }
   size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
   // The value of `k`, or nullptr. Valid until the next try_emplace or erase.

@@ -35,10 +35,8 @@ void ldst_unit::done_one(unsigned slot) {
 }
 
 size_t ldst_unit::find_line(uint64_t line) const {
-  const size_t base = size_t(line % cfg_.l1_sets) * cfg_.l1_ways;
-  for (unsigned w = 0; w < cfg_.l1_ways; ++w)
-    if (tags_->tag[base + w] == line) return base + w;
-  return SIZE_MAX;
+  const uint32_t* i = tags_->where.find(line);
+  return i ? *i : SIZE_MAX;
 }
 
 size_t ldst_unit::allocate_line(uint64_t line) {
@@ -46,7 +44,9 @@ size_t ldst_unit::allocate_line(uint64_t line) {
   size_t victim = base;
   for (unsigned w = 1; w < cfg_.l1_ways; ++w)
     if (tags_->lru[base + w] < tags_->lru[victim]) victim = base + w;
+  if (tags_->tag[victim] != ~0ull) tags_->where.erase(tags_->where.find(tags_->tag[victim]));
   tags_->tag[victim] = line;
+  *tags_->where.try_emplace(line).first = uint32_t(victim);
   tags_->valid[victim] = 0;
   tags_->lru[victim] = ++tags_->stamp;
   return victim;

@@ -25,11 +25,15 @@ struct l1_tags {
   std::vector<uint64_t> tag, lru;
   std::vector<uint8_t> valid;
   uint64_t stamp = 0;
+  // line -> its index in tag (every valid tag; a line is in at most one way): a lookup without
+  // the scan of its set's ways.
+  sector_map<uint32_t> where;
   void reset(unsigned lines) {
     tag.assign(lines, ~0ull);
     lru.assign(lines, 0);
     valid.assign(lines, 0);
     stamp = 0;
+    where = sector_map<uint32_t>(2 * size_t(lines));
   }
 };
 
