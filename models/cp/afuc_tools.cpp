@@ -36,7 +36,7 @@ int afuc_asm_main(int argc, char** argv) {
     write_words(files[1], afuc_assemble(ss.str(), gen, files[0]));
   } catch (const std::exception& e) {
     std::cerr << "afuc-asm: " << e.what() << "\n";
-    return 1;
+    return 2;  // the source or a file: an input error
   }
   return 0;
 }
@@ -68,7 +68,7 @@ int afuc_disasm_main(int argc, char** argv) {
     }
   } catch (const std::exception& e) {
     std::cerr << "afuc-disasm: " << e.what() << "\n";
-    return 1;
+    return 2;  // the image cannot be read: an input error
   }
   return 0;
 }

@@ -268,7 +268,7 @@ int pm4_asm_main(int argc, char** argv) {
     write_words(out, w);
   } catch (const std::exception& e) {
     std::cerr << "pm4-asm: " << e.what() << "\n";
-    return 1;
+    return 2;  // the source or a file: an input error
   }
   return 0;
 }
@@ -302,7 +302,7 @@ int pm4_decode_main(int argc, char** argv) {
     }
   } catch (const std::exception& e) {
     std::cerr << "pm4-decode: " << e.what() << "\n";
-    return 1;
+    return 2;  // the file cannot be read or parsed: an input error
   }
   return 0;
 }

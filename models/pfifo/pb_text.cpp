@@ -245,7 +245,7 @@ int pb_asm_main(int argc, char** argv) {
   std::ifstream f(in);
   if (!f) {
     std::cerr << "pb-asm: cannot open " << in << "\n";
-    return 1;
+    return 2;
   }
   std::stringstream ss;
   ss << f.rdbuf();
@@ -254,7 +254,7 @@ int pb_asm_main(int argc, char** argv) {
     words = assemble(ss.str(), *g, in);
   } catch (const asm_error& e) {
     std::cerr << "pb-asm: " << e.what() << "\n";
-    return 1;
+    return 2;
   }
   std::ofstream o(out, std::ios::binary);
   for (uint32_t w : words) {
@@ -263,7 +263,7 @@ int pb_asm_main(int argc, char** argv) {
   }
   if (!o) {
     std::cerr << "pb-asm: cannot write " << out << "\n";
-    return 1;
+    return 2;
   }
   return 0;
 }
@@ -285,12 +285,12 @@ int pb_decode_main(int argc, char** argv) {
   std::ifstream f(in, std::ios::binary);
   if (!f) {
     std::cerr << "pb-decode: cannot open " << in << "\n";
-    return 1;
+    return 2;
   }
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (bytes.size() % 4) {
     std::cerr << "pb-decode: " << in << ": size " << bytes.size() << " is not a multiple of 4 bytes\n";
-    return 1;
+    return 2;
   }
   std::vector<uint32_t> words(bytes.size() / 4);
   for (size_t i = 0; i < words.size(); ++i)

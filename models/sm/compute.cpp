@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpu_mem_link.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 
@@ -57,6 +58,15 @@ bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned ch
   t.ext.vm_context = sb.vm_context;
   t.ext.channel = sb.channel;
   t.ext.priv = privilege::user;
+  sm_timed_ext timed;  // the memory system the SMs share times them: forwarded untimed
+  struct detach {      // the payload must not free the stack extension, even on an exception
+    tlm::tlm_generic_payload& gp;
+    sm_timed_ext* e;
+    ~detach() {
+      if (e) gp.clear_extension(e);
+    }
+  } guard{t.gp, link_ ? &timed : nullptr};
+  if (guard.e) t.gp.set_extension(&timed);
   out->b_transport(t.gp, d);
   if (t.ok()) return true;
   ++mem_errors;
@@ -76,7 +86,8 @@ bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned ch
 class compute_engine::tlm_mem : public mem_port {
  public:
   tlm_mem(compute_engine& e, const std::string& kind) : e_(e), buf_(4096) {
-    if (kind != "tlm") inner_ = make_memory(e.cfg_, kind);
+    if (kind != "tlm") own_ = make_memory(e.cfg_, kind);
+    inner_ = own_.get();
   }
   uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) override {
     if (bytes > buf_.size()) buf_.resize(bytes);
@@ -94,6 +105,7 @@ class compute_engine::tlm_mem : public mem_port {
     if (inner_) inner_->cycle(c);
   }
   void kernel_start(uint64_t c) override {
+    if (link_) link_->kernel_frame(e_.frame_t0_);
     if (inner_) inner_->kernel_start(c);
   }
   void memcpy_to_device(uint64_t a, uint64_t n) override {
@@ -102,13 +114,23 @@ class compute_engine::tlm_mem : public mem_port {
   std::string describe() const override {
     return inner_ ? inner_->describe() : "the platform's memory path: the delay annotated by compute.out's target";
   }
-  gpu_memory* shared() { return dynamic_cast<gpu_memory*>(inner_.get()); }
-  bool own_timing() const { return bool(inner_); }
+  gpu_memory* shared() { return dynamic_cast<gpu_memory*>(inner_); }
+  const mem_port* own() const { return own_.get(); }
+  bool own_timing() const { return inner_ != nullptr; }
+  gpu_memory_link* link() const { return link_; }
+  // From now on the SMs use the memory system of `l`; their own is dropped.
+  void use(gpu_memory_link& l) {
+    link_ = &l;
+    inner_ = &l.memory();
+    own_.reset();
+  }
 
  private:
   compute_engine& e_;
   std::vector<unsigned char> buf_;
-  std::unique_ptr<mem_port> inner_;
+  std::unique_ptr<mem_port> own_;   // built from compute's configuration
+  mem_port* inner_ = nullptr;       // own_, the link's memory, or nullptr (memory tlm)
+  gpu_memory_link* link_ = nullptr;
 };
 
 // Trace spans of one kernel's CTAs and sampled warps, made only when tracing: gpu_sim's on_warp
@@ -390,11 +412,58 @@ std::vector<std::string> compute_engine::modelled_errors() { return errors_; }
 
 gpu_memory* compute_engine::shared_memory() { return mem_->shared(); }
 
+std::string compute_engine::memory_owner() const { return link_ ? link_->owner() : std::string(); }
+
+// Looks for a GPU memory system downstream of `out` (gpu_mem_link.h): one debug transaction of
+// length 0 at mem_base with a probe extension. Before any process runs, after every socket's
+// binding is complete (an interconnect forwards debug transport only from here on).
+void compute_engine::start_of_simulation() {
+  const std::string kind = memory;
+  if (kind == "tlm") return;
+  gpu_memory_probe probe;
+  {
+    unsigned char none = 0;  // no byte is moved (length 0); a valid pointer all the same
+    transaction t(tlm::TLM_READ_COMMAND, mem_base, &none, 0);
+    t.ext.initiator = 0x534d;
+    t.ext.debug = true;
+    struct detach {
+      tlm::tlm_generic_payload& gp;
+      gpu_memory_probe* e;
+      ~detach() { gp.clear_extension(e); }
+    } guard{t.gp, &probe};
+    t.gp.set_extension(&probe);
+    out->transport_dbg(t.gp);
+  }
+  gpu_memory_link* l = probe.found;
+  if (!l) return;
+  const std::string me = name(), it = l->owner();
+  if (kind != "gpgpu-sim")
+    throw config_error(me + ".memory is " + kind + ", but " + me + ".out reaches " + it +
+                       ", a GPU memory system: set " + me + ".memory: gpgpu-sim to use it (or tlm to be timed by it "
+                       "as an engine), or bind " + me + ".out elsewhere");
+  std::string diff = memory_config_difference(cfg_, l->config());
+  if (diff.empty() && mem_->own() && mem_->own()->describe() != l->memory().describe())
+    diff = "memory system \"" + mem_->own()->describe() + "\" vs \"" + l->memory().describe() + "\"";
+  if (!diff.empty())
+    throw config_error(me + ".out reaches " + it + ", whose memory system the SMs would use, but the GPU "
+                       "configurations differ (" + me + ".gpu / config_files vs " + it + ".gpu / config_files): " + diff);
+  l->attach_sms(me);
+  mem_->use(*l);
+  link_ = l;
+  GPUVP_LOG(this, info, "memory: " + mem_->describe() + ", owned by " + it + " (found through " + me + ".out)");
+}
+
 std::string compute_engine::memory_path() const {
-  std::string s = mem_->describe() + "; other engines (copy engine, PFIFO, CP, host): ";
-  if (!mem_->own_timing()) return s + "the same path (the interconnect and its targets)";
-  if (!engine_path_.empty()) return s + "VRAM through " + engine_path_ + " into this memory system";
-  return s + "VRAM through the interconnect, bypassing this memory system (no contention with the SMs)";
+  std::string s = mem_->describe();
+  if (!mem_->own_timing()) return s + "; other engines (copy engine, PFIFO, CP, host): the same path (the interconnect and its targets)";
+  if (const gpu_memory_link* l = mem_->link()) {
+    const std::string it = l->owner();
+    return s + ", owned by " + it + " (found through " + name() + ".out); other engines (copy engine, PFIFO, CP, host): " +
+           "VRAM through " + it + " (" + it + ".in) into this memory system where bound to it (contending with the SMs), "
+           "else through the interconnect, bypassing it";
+  }
+  return s + " of " + name() + "'s own; other engines (copy engine, PFIFO, CP, host): VRAM through the interconnect "
+         "(or a gpu_l2 component's memory system), bypassing this memory system (no contention with the SMs)";
 }
 
 }  // namespace gpuvp::sm

@@ -8,11 +8,16 @@
 // only at quantum boundaries (gpuvp::local_time) — never once per cycle.
 //
 // Memory: L1 misses and stores go out of `out` (bound to the interconnect, or with
-// `compute.out.to: mmu.in` to an MMU's target) as timed b_transport reads and writes of one L1
-// line, with a gpu_ext carrying the launch's side band (kernel_launch::sideband) or, for a launch
+// `compute.out.to: mmu.in` to an MMU's target, or `compute.out.to: gpu_l2.in` to the GPU's
+// memory system component) as timed b_transport reads and writes of one L1 line, with a gpu_ext carrying the launch's side band (kernel_launch::sideband) or, for a launch
 // without one, the vm_engine/vm_client/dma_slot/vm_context params; the annotated
 // delay becomes the miss latency in core cycles. Trace addresses (CUDA virtual addresses) are
-// folded into the window [mem_base, mem_base + mem_size).
+// folded into the window [mem_base, mem_base + mem_size). With memory gpgpu-sim (or fixed), a
+// probe sent out of `out` before the simulation starts (gpu_mem_link.h) looks for a GPU memory
+// system component downstream (gpu_l2): if one answers, the SMs use its memory system instead of
+// their own (same cycles; the two configurations' memory options must agree, else a
+// configuration error; with memory fixed, finding one is an error) and mark their accesses so
+// that it forwards them untimed.
 //
 // Statistics (per engine, summed over kernels): kernels, cycles, warp_insts, result_bus_stalls,
 // dispatch_stalls, stall_scoreboard / stall_pipeline / stall_barrier / stall_idle, l1_hits,
@@ -47,6 +52,8 @@
 #include "gpuvp/timing.h"
 
 namespace gpuvp::sm {
+
+class gpu_memory_link;  // gpu_mem_link.h
 
 // The embedded shipped configurations: gpgpusim.config and trace.config texts of "QV100",
 // "RTX3070", "A100", "H100"; false if the name is unknown.
@@ -83,7 +90,7 @@ class compute_engine : public sc_core::sc_module, public component {
                                 "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)", -1, 1 << 30};
   param<std::string> memory{this, "memory", "gpgpu-sim",
                             "timing of L1 misses and stores: gpgpu-sim (the GPU's L2 slices, crossbar and DRAM channels, "
-                            "as sm-run; `out` carries the accesses untimed), fixed (L2 ROP + DRAM latency), tlm (the "
+                            "as sm-run, or those of the gpu_l2 component `out` reaches; `out` carries the accesses untimed), fixed (L2 ROP + DRAM latency), tlm (the "
                             "delay `out`'s target annotates)"};
   param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into", 0, ~uint64_t(0)};
   param<uint64_t> mem_size{this, "mem_size", 1ull << 30, "size of that window (a power of two)", 4096, 1ull << 40};
@@ -145,14 +152,15 @@ class compute_engine : public sc_core::sc_module, public component {
   const std::vector<kernel_result>& results() const { return results_; }
   const gpu_config& config() const { return cfg_; }
   sc_core::sc_time clock_period() const { return period_; }
-  // The report's "memory:" line: the SMs' memory path (mem_port::describe) and the path of the
-  // other engines' VRAM accesses (copy engine, PFIFO, CP, host): the interconnect, bypassing the
-  // GPU's L2/DRAM model, unless a gpu_l2 component has attached itself (attach_engine_path).
+  // The report's "memory:" line: the SMs' memory path (mem_port::describe; whose memory system
+  // it is) and the path of the other engines' VRAM accesses (copy engine, PFIFO, CP, host).
   std::string memory_path() const;
-  // The GPU's shared L2/DRAM model (memory gpgpu-sim), nullptr with memory fixed or tlm.
+  // The gpu_memory the SMs use (memory gpgpu-sim): their own, or that of the gpu_l2 component
+  // found through `out`; nullptr with memory fixed or tlm.
   gpu_memory* shared_memory();
-  // A component that sends other engines' accesses through shared_memory() (gpu_l2) names itself.
-  void attach_engine_path(const std::string& who) { engine_path_ = who; }
+  // The component whose memory system the SMs use (found through `out` before the simulation
+  // starts, gpu_mem_link.h); empty: their own (or memory fixed / tlm).
+  std::string memory_owner() const;
   // SystemC time of core cycle 0 of the running (or last) kernel's memory time frame (0 before
   // the first kernel): gpu_memory's cycles count from there.
   sc_core::sc_time frame_start() const { return frame_t0_; }
@@ -161,6 +169,7 @@ class compute_engine : public sc_core::sc_module, public component {
   // Bound to the interconnect; the platform's `compute.out.to` redirects it (e.g. to mmu.in).
   std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
   void report(std::ostream& os) override;
+  void start_of_simulation() override;
   std::vector<std::string> modelled_errors() override;
   std::vector<std::string> busy() override {
     if (idle()) return {};
@@ -191,8 +200,8 @@ class compute_engine : public sc_core::sc_module, public component {
   std::vector<kernel_result> results_;
   std::vector<std::string> errors_;
   uint32_t track_ = 0;  // trace track of the kernels (0: not made yet)
-  std::string engine_path_;            // gpu_l2 component through which other engines reach memory
   sc_core::sc_time frame_t0_ = sc_core::SC_ZERO_TIME;
+  gpu_memory_link* link_ = nullptr;  // the memory system's owner found through `out`, if any
 };
 
 }  // namespace gpuvp::sm

@@ -3,9 +3,12 @@
 
 #include <cmath>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
+#include "compute.h"  // make_gpu_config
 #include "gpuvp/extension.h"
+#include "gpuvp/trace.h"
 
 namespace gpuvp::sm {
 
@@ -16,22 +19,26 @@ gpu_l2_port::gpu_l2_port(sc_core::sc_module_name name) : sc_module(name) {
   out.register_invalidate_direct_mem_ptr(this, &gpu_l2_port::invalidate_dmi);
   if (uint64_t(vram_base) + uint64_t(vram_size) - 1 < uint64_t(vram_base))
     throw config_error(std::string(this->name()) + ": VRAM window [vram_base, vram_base + vram_size) wraps around");
+  if (!model) return;
+  try {
+    cfg_ = make_gpu_config(gpu, config_files);
+  } catch (const config_error& e) {
+    throw config_error(std::string(this->name()) + ".gpu / " + this->name() + ".config_files: " + e.what());
+  }
+  mem_ = std::make_unique<gpu_memory>(cfg_);
+  period_ = sc_core::sc_time(1e3 / cfg_.core_mhz, sc_core::SC_NS);
+  GPUVP_LOG(this, info, "memory: " + mem_->describe());
 }
 
-// The compute engine is found by name once every component is built; with model true it must
-// exist and keep its own memory system (memory gpgpu-sim).
-void gpu_l2_port::end_of_elaboration() {
-  if (!model) return;
-  const std::string who = compute_component;
-  compute_ = dynamic_cast<compute_engine*>(sc_core::sc_find_object(who.c_str()));
-  if (!compute_)
-    throw config_error(std::string(name()) + ".compute_component: no compute component '" + who +
-                       "' (gpu_l2 shares its memory system; set " + name() + ".model: false to pass through)");
-  mem_ = compute_->shared_memory();
-  if (!mem_)
-    throw config_error(std::string(name()) + ": " + who + ".memory is not gpgpu-sim (no L2/DRAM model to share; set " +
-                       name() + ".model: false to pass through)");
-  compute_->attach_engine_path(std::string(name()) + " (" + name() + ".in)");
+gpu_l2_port::~gpu_l2_port() = default;
+
+void gpu_l2_port::attach_sms(const std::string& who) {
+  if (!sms_.empty() && sms_ != who)
+    throw config_error(std::string(name()) + ": compute engines " + sms_ + " and " + who +
+                       " both reach it through their out socket; one GPU's SMs per memory system (give " + who +
+                       " a gpu_l2 of its own)");
+  sms_ = who;
+  GPUVP_LOG(this, info, "the SMs of " + who + " use this memory system");
 }
 
 void gpu_l2_port::mem_done(uint64_t, bool, unsigned, uint64_t cycle) {
@@ -43,17 +50,21 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;  // when the access leaves the engine
   sc_core::sc_time down = delay;
   out->b_transport(gp, down);
+  if (gp.get_extension<sm_timed_ext>()) {
+    ++sm_forwarded;
+    delay = down;
+    return;
+  }
   const uint64_t a = gp.get_address(), len = gp.get_data_length(), base = vram_base;
   const bool in_vram = len && a >= base && a - base < uint64_t(vram_size) && len <= uint64_t(vram_size) - (a - base);
-  if (!mem_ || !in_vram || ext_of(gp).debug || !gp.is_response_ok() ||
-      (!gp.is_read() && !gp.is_write())) {
+  if (!mem_ || !in_vram || ext_of(gp).debug || !gp.is_response_ok() || (!gp.is_read() && !gp.is_write())) {
     ++passed;
     delay = down;
     return;
   }
   // The first core clock edge at or after `at` in the kernel frame (cycle c at t0 + c period).
-  const sc_core::sc_time t0 = compute_->frame_start(), period = compute_->clock_period();
-  const uint64_t c = at <= t0 ? 0 : uint64_t(std::ceil((at - t0) / period - 1e-9));
+  const sc_core::sc_time t0 = frame_t0_;
+  const uint64_t c = at <= t0 ? 0 : uint64_t(std::ceil((at - t0) / period_ - 1e-9));
   const bool write = gp.is_write();
   const uint64_t off = a - base;
   last_done_ = c;
@@ -76,10 +87,17 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   }
   ++accesses;
   busy_cycles += last_done_ - c;
-  delay = t0 + period * double(last_done_) - sc_core::sc_time_stamp();
+  delay = t0 + period_ * double(last_done_) - sc_core::sc_time_stamp();
 }
 
-unsigned gpu_l2_port::transport_dbg(int, tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
+// A probe is answered here when this component owns a memory system; anything else goes on.
+unsigned gpu_l2_port::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+  if (auto* p = gp.get_extension<gpu_memory_probe>(); p && mem_) {
+    p->found = this;
+    return 0;
+  }
+  return out->transport_dbg(gp);
+}
 
 bool gpu_l2_port::get_dmi(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) { return out->get_direct_mem_ptr(gp, d); }
 
@@ -88,12 +106,101 @@ void gpu_l2_port::invalidate_dmi(sc_dt::uint64 lo, sc_dt::uint64 hi) {
 }
 
 void gpu_l2_port::report(std::ostream& os) {
-  os << "memory path: "
-     << (mem_ ? "VRAM [" + std::string(compute_component) + "'s L2 slices, crossbar and DRAM channels]"
-              : std::string("pass-through (model false)"))
-     << "; " << accesses.value() << " timed accesses (" << read_sectors.value() << " sectors read, "
+  const mem_stats s = mem_stats_();
+  os << "memory path: ";
+  if (!mem_) {
+    os << "pass-through (model false)";
+  } else {
+    os << "VRAM [" << name() << "'s L2 slices, crossbar and DRAM channels: " << mem_->describe() << "], "
+       << (sms_.empty() ? std::string("no SMs attached (no compute engine with memory gpgpu-sim reaches it through its out socket)")
+                        : "shared with the SMs of " + sms_);
+  }
+  os << "; " << accesses.value() << " timed accesses (" << read_sectors.value() << " sectors read, "
      << write_sectors.value() << " written, " << busy_cycles.value() << " core cycles), " << passed.value()
-     << " passed through\n";
+     << " passed through, " << sm_forwarded.value() << " SM accesses forwarded\n";
+  if (mem_) {
+    std::ostringstream rbl;
+    rbl.precision(3);
+    rbl << s.row_buffer_locality();
+    os << "    memory system (SMs and engines): L2 " << s.l2_accesses << " accesses, " << s.l2_hits << " hits, "
+       << s.l2_pending_hits << " pending hits, " << s.l2_misses << " misses, " << s.l2_reservation_fails
+       << " reservation fails; DRAM " << s.dram_reads << " reads, " << s.dram_writes << " writes, row-buffer locality "
+       << rbl.str() << "\n";
+  }
+}
+
+namespace {
+template <class T>
+std::string str(const T& v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+std::string cache_text(const cache_config& c) {
+  return std::string(c.sectored ? "S" : "N") + ":" + str(c.sets) + ":" + str(c.line) + ":" + str(c.ways) + "," +
+         c.write_policy + ":" + c.alloc_policy + ":" + c.write_alloc + ",mshr " + str(c.mshrs) + ":" +
+         str(c.mshr_merge) + ",mq " + str(c.miss_queue);
+}
+std::string timing_text(const dram_timing& t) {
+  return "nbk=" + str(t.nbk) + " CCD=" + str(t.CCD) + " RRD=" + str(t.RRD) + " RCD=" + str(t.RCD) + " RAS=" +
+         str(t.RAS) + " RP=" + str(t.RP) + " RC=" + str(t.RC) + " CL=" + str(t.CL) + " WL=" + str(t.WL) +
+         " CDLR=" + str(t.CDLR) + " WR=" + str(t.WR) + " nbkgrp=" + str(t.nbkgrp) + " CCDL=" + str(t.CCDL) +
+         " RTPL=" + str(t.RTPL);
+}
+}  // namespace
+
+std::string memory_config_difference(const gpu_config& a, const gpu_config& b) {
+  const mem_config &x = a.mem, &y = b.mem;
+  struct field {
+    const char* option;
+    std::string va, vb;
+  };
+  auto hex = [](uint64_t v) {
+    std::ostringstream os;
+    os << "0x" << std::hex << v;
+    return os.str();
+  };
+  const field fields[] = {
+      {"-gpgpu_clock_domains", str(a.core_mhz) + ":" + str(x.icnt_mhz) + ":" + str(x.l2_mhz) + ":" + str(x.dram_mhz),
+       str(b.core_mhz) + ":" + str(y.icnt_mhz) + ":" + str(y.l2_mhz) + ":" + str(y.dram_mhz)},
+      {"-gpgpu_l2_rop_latency", str(a.l2_rop_latency), str(b.l2_rop_latency)},
+      {"-dram_latency", str(a.dram_latency), str(b.dram_latency)},
+      {"-gpgpu_cache:dl2", cache_text(x.l2), cache_text(y.l2)},
+      {"-gpgpu_n_mem", str(x.n_mem), str(y.n_mem)},
+      {"-gpgpu_n_sub_partition_per_mchannel", str(x.sub_per_channel), str(y.sub_per_channel)},
+      {"-gpgpu_dram_timing_opt", timing_text(x.dram), timing_text(y.dram)},
+      {"-gpgpu_dram_buswidth", str(x.dram_buswidth), str(y.dram_buswidth)},
+      {"-gpgpu_dram_burst_length", str(x.dram_burst_length), str(y.dram_burst_length)},
+      {"-dram_data_command_freq_ratio", str(x.dram_cmd_ratio), str(y.dram_cmd_ratio)},
+      {"-gpgpu_frfcfs_dram_sched_queue_size", str(x.frfcfs_queue), str(y.frfcfs_queue)},
+      {"-gpgpu_dram_return_queue_size", str(x.dram_return_queue), str(y.dram_return_queue)},
+      {"-gpgpu_dram_scheduler", str(x.dram_scheduler), str(y.dram_scheduler)},
+      {"-dram_dual_bus_interface", str(x.dram_dual_bus), str(y.dram_dual_bus)},
+      {"-dram_bnkgrp_indexing_policy", str(x.dram_bnkgrp_lower_bits), str(y.dram_bnkgrp_lower_bits)},
+      {"-gpgpu_dram_partition_queues",
+       str(x.icnt_l2_queue) + ":" + str(x.l2_dram_queue) + ":" + str(x.dram_l2_queue) + ":" + str(x.l2_icnt_queue),
+       str(y.icnt_l2_queue) + ":" + str(y.l2_dram_queue) + ":" + str(y.dram_l2_queue) + ":" + str(y.l2_icnt_queue)},
+      {"-network_mode", str(x.network_mode), str(y.network_mode)},
+      {"-icnt_in_buffer_limit", str(x.icnt_in_buffer), str(y.icnt_in_buffer)},
+      {"-icnt_out_buffer_limit", str(x.icnt_out_buffer), str(y.icnt_out_buffer)},
+      {"-icnt_subnets", str(x.icnt_subnets), str(y.icnt_subnets)},
+      {"-icnt_arbiter_algo", str(x.icnt_arbiter), str(y.icnt_arbiter)},
+      {"-icnt_flit_size", str(x.flit_size), str(y.flit_size)},
+      {"-inter_config_file",
+       x.icnt_file + " (flit " + str(x.icnt_file_flit_size) + ", buffers " + str(x.icnt_file_input_buffer) + "/" +
+           str(x.icnt_file_ejection_buffer) + ", subnets " + str(x.icnt_file_subnets) + ")",
+       y.icnt_file + " (flit " + str(y.icnt_file_flit_size) + ", buffers " + str(y.icnt_file_input_buffer) + "/" +
+           str(y.icnt_file_ejection_buffer) + ", subnets " + str(y.icnt_file_subnets) + ")"},
+      {"-gpgpu_memory_partition_indexing", str(x.partition_indexing), str(y.partition_indexing)},
+      {"-gpgpu_mem_addr_mapping",
+       "dramid@" + str(x.mem_addr_dramid_bit) + " bank " + hex(x.bank_mask) + " row " + hex(x.row_mask),
+       "dramid@" + str(y.mem_addr_dramid_bit) + " bank " + hex(y.bank_mask) + " row " + hex(y.row_mask)},
+      {"-gpuvp_icnt_latency", str(x.icnt_latency), str(y.icnt_latency)},
+      {"-gpuvp_l2_dram_hops", str(x.l2_dram_hops), str(y.l2_dram_hops)},
+  };
+  for (const auto& f : fields)
+    if (f.va != f.vb) return std::string(f.option) + " " + f.va + " vs " + f.vb;
+  return {};
 }
 
 }  // namespace gpuvp::sm

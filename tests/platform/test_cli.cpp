@@ -198,15 +198,22 @@ TEST(cli, qtest_protocol_answers_line_by_line) {
   EXPECT_EQ(r.out, expected);
 }
 
-// Parameters of the platforms of the default workload, the traffic workload, a PM4 workload (CP)
-// and an Accel-Sim workload (compute): each is listed in docs/configuration.md, with its range.
+// Parameters of the platforms of the default workload, the traffic workload, a PM4 workload (CP),
+// an Accel-Sim workload (compute) and the gpu-memory platform (PLATFORM|WORKLOAD): each is listed
+// in docs/configuration.md, with its range.
 class cli_docs : public ::testing::TestWithParam<const char*> {};
 INSTANTIATE_TEST_SUITE_P(workloads, cli_docs,
                          ::testing::Values("pfifo-default", "traffic", "tests/cp/data/basic.pm4",
-                                           "tests/sm/data/ffma/kernelslist.g"));
+                                           "tests/sm/data/ffma/kernelslist.g", "gpu-memory|traffic"));
 TEST_P(cli_docs, every_parameter_is_documented_with_its_range) {
-  const std::string w = GetParam();
-  auto r = run_gpuvp({"config", "dump", "--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
+  std::string w = GetParam();
+  std::vector<std::string> args = {"config", "dump"};
+  if (const size_t bar = w.find('|'); bar != std::string::npos) {
+    args.insert(args.end(), {"--platform", w.substr(0, bar)});
+    w = w.substr(bar + 1);
+  }
+  args.insert(args.end(), {"--workload", w.find('/') == std::string::npos ? w : gpuvp::testing::source_path(w)});
+  auto r = run_gpuvp(args);
   ASSERT_EQ(r.rc, 0) << r.err;
   const std::string doc = slurp(gpuvp::testing::source_path("docs/configuration.md"));
   ASSERT_FALSE(doc.empty()) << "docs/configuration.md is missing";
@@ -502,4 +509,59 @@ TEST(cli, qtest_script_failures_name_file_and_line) {
   EXPECT_NE(r.err.find(f + ":2: readl 0x1z: FAIL '0x1z' is not a number"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(f + ":5: bogus 1: FAIL unknown command 'bogus'"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(":4:"), std::string::npos) << r.err;
+}
+
+// The tools follow the run's exit codes: a file they cannot read or write and a source they cannot
+// assemble are input errors (2); a decoder's listing of commands the hardware would fault on is a
+// modelled error (1), after the full listing.
+TEST(cli, tool_input_errors_exit_2_and_faulting_streams_exit_1) {
+  const std::string d = ::testing::TempDir();
+  const std::string missing = d + "no_such_input";
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(d + name, std::ios::binary) << bytes;
+    return d + name;
+  };
+  struct tool_case {
+    std::vector<std::string> args;
+    int rc;
+    std::string message;
+  };
+  const std::string bad_pb = write("bad.txt", "frob 1\n");
+  const std::string bad_pm4 = write("bad.pm4", "frob\n");
+  const std::string bad_afuc = write("bad.asm", "nop\nfrob\n");
+  const std::string odd = write("odd.bin", std::string("\x00\x00\x04", 3));
+  // NV04 INC header, subchannel 0, method 0, count 2 (bits 18-28), and no data word.
+  const std::string truncated = write("truncated.bin", std::string("\x00\x00\x08\x00", 4));
+  // An all-zero dword is no PM4 packet header (types 4 and 7 only).
+  const std::string zero = write("zero.bin", std::string(4, '\0'));
+  const std::vector<tool_case> cases = {
+      {{"pb-asm", missing, "-o", d + "x.bin"}, 2, "cannot open " + missing},
+      {{"pb-asm", bad_pb, "-o", d + "x.bin"}, 2, bad_pb + ":1:"},
+      {{"pb-decode", missing}, 2, "cannot open " + missing},
+      {{"pb-decode", odd}, 2, "size 3 is not a multiple of 4"},
+      {{"pb-decode", truncated}, 1, "1 malformed command(s)"},
+      {{"pm4-asm", missing, d + "x.bin"}, 2, missing},
+      {{"pm4-asm", bad_pm4, d + "x.bin"}, 2, bad_pm4 + ":1"},
+      {{"pm4-decode", missing}, 2, missing},
+      {{"pm4-decode", zero}, 1, "1 invalid or truncated packet(s)"},
+      {{"afuc-asm", "-g", "6", missing, d + "x.fw"}, 2, "cannot open " + missing},
+      {{"afuc-asm", "-g", "6", bad_afuc, d + "x.fw"}, 2, bad_afuc + ":2: unknown instruction 'frob'"},
+      {{"afuc-disasm", "-g", "6", missing}, 2, missing},
+  };
+  for (const tool_case& c : cases) {
+    ::testing::internal::CaptureStdout();
+    ::testing::internal::CaptureStderr();
+    const result r = run_gpuvp(c.args);
+    const std::string err = r.err + ::testing::internal::GetCapturedStderr();
+    ::testing::internal::GetCapturedStdout();
+    EXPECT_EQ(r.rc, c.rc) << c.args[0] << " " << c.args[1] << ": " << err;
+    EXPECT_NE(err.find(c.message), std::string::npos) << c.args[0] << ": " << err;
+  }
+  // Assembling into a folder that does not exist is an input error too.
+  const std::string good_pb = write("good.txt", "inc 0 0x0000 1\n");
+  ::testing::internal::CaptureStderr();
+  const result r = run_gpuvp({"pb-asm", good_pb, "-o", "/nonexistent/dir/x.bin"});
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(r.rc, 2) << err;
+  EXPECT_NE(err.find("cannot write /nonexistent/dir/x.bin"), std::string::npos) << err;
 }

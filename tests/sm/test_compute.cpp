@@ -442,8 +442,8 @@ TEST(sm_cli, run_and_sm_run_agree_on_the_memory_kernels) {
   ASSERT_EQ(run.rc, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("memory: GPGPU-Sim memory system: 32 DRAM channels"), std::string::npos) << run.out;
   // The other engines' path (docs/models/gpu-memory.md, "Other engines"): the default bypass.
-  EXPECT_NE(run.out.find("; other engines (copy engine, PFIFO, CP, host): VRAM through the interconnect, bypassing this "
-                         "memory system (no contention with the SMs)"),
+  EXPECT_NE(run.out.find(" of compute's own; other engines (copy engine, PFIFO, CP, host): VRAM through the interconnect (or a "
+                         "gpu_l2 component's memory system), bypassing this memory system (no contention with the SMs)"),
             std::string::npos)
       << run.out;
   const tool* t = registry::global().find_tool("sm-run");
