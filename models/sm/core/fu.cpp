@@ -33,7 +33,8 @@ void register_set::move_in(warp_inst& src) {
   const unsigned i = unsigned(__builtin_ctzll(free));
   regs_[i] = src;
   src.clear();
-  occupy(i);
+  mask_ |= uint64_t(1) << i;
+  ++used_;
 }
 void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
   if (!sub_core) return move_in(src);
@@ -41,7 +42,8 @@ void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
   if (mask_ >> i & 1) throw std::logic_error("register set " + name_ + " slot busy on move_in");
   regs_[i] = src;
   src.clear();
-  occupy(i);
+  mask_ |= uint64_t(1) << i;
+  ++used_;
 }
 warp_inst& register_set::emplace(bool sub_core, unsigned slot) {
   unsigned i;
@@ -53,7 +55,8 @@ warp_inst& register_set::emplace(bool sub_core, unsigned slot) {
     if (!free) throw std::logic_error("register set " + name_ + " full on move_in");
     i = unsigned(__builtin_ctzll(free));
   }
-  occupy(i);
+  mask_ |= uint64_t(1) << i;
+  ++used_;
   return regs_[i];
 }
 void register_set::move_out_to(warp_inst& dst) {
@@ -125,13 +128,7 @@ void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set
   const bool own = sub_core_ && sub_core_slot != any_slot;
   if (u->stallable()) stallable_.push_back(unsigned(units_.size()));
   const bool stallable = u->stallable();
-  auto w = std::find(watched_.begin(), watched_.end(), issue_port);
-  if (w == watched_.end() && watched_.size() < 64) {
-    issue_port->watch(&ports_used_, uint64_t(1) << watched_.size());
-    w = watched_.insert(w, issue_port);
-  }
-  const uint64_t bit = w == watched_.end() ? 0 : uint64_t(1) << (w - watched_.begin());
-  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, stallable, bit});
+  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, stallable});
 }
 
 int execute_stage::test_res_bus(unsigned latency) const {
@@ -154,7 +151,6 @@ bool execute_stage::execute(bool stallable_only) {
 // One unit's part of execute(): its cycle(s), then an issue from its port. True when the cycle
 // counts as moved (see execute()).
 bool execute_stage::step(entry& e) {
-  if (e.quiet && e.port_bit && !(ports_used_ & e.port_bit)) return false;  // (the port not read)
   warp_inst* ready = e.own_slot ? e.port->ready_at(e.index) : e.port->get_ready();
   if (e.quiet && !ready) return false;  // nothing in flight and nothing to take: cycle() is a no-op
   simd_function_unit& fu = *e.fu;

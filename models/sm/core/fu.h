@@ -137,15 +137,6 @@ class register_set {
     w.clear();
     mask_ &= ~(uint64_t(1) << (&w - regs_.data()));
     --used_;
-    if (!mask_ && watch_) *watch_ &= ~watch_bit_;
-  }
-  // Keeps bit `bit` of *word set while a slot is occupied (the execute stage's view of its
-  // issue ports without reading them).
-  void watch(uint64_t* word, uint64_t bit) {
-    watch_ = word;
-    watch_bit_ = bit;
-    if (mask_) *word |= bit;
-    else *word &= ~bit;
   }
   unsigned occupancy() const { return used_; }
   bool empty() const { return used_ == 0; }
@@ -157,15 +148,8 @@ class register_set {
   // Occupied slots (bit i: regs_[i]) and their count: empty sets and slots answer without
   // touching the instructions.
   warp_inst* oldest();
-  void occupy(unsigned i) {
-    mask_ |= uint64_t(1) << i;
-    ++used_;
-    if (watch_) *watch_ |= watch_bit_;
-  }
   uint64_t mask_ = 0;
   unsigned used_ = 0;
-  uint64_t* watch_ = nullptr;  // bit watch_bit_ of *watch_ is set while a slot is occupied
-  uint64_t watch_bit_ = 0;
   std::vector<warp_inst> regs_;
   std::string name_;
 };
@@ -270,14 +254,11 @@ class execute_stage {
     bool own_slot;     // sub-core mode and a unit of one slot: it takes only port slot `index`
     unsigned index;    // slot % port size
     bool stallable;    // fu->stallable()
-    uint64_t port_bit; // the port's bit in ports_used_ (0: not watched, read the port)
     bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
   bool step(entry& e);
   std::vector<entry> units_;
   std::vector<unsigned> stallable_;  // indices of the stallable units in units_
-  std::vector<register_set*> watched_;  // issue ports watched into ports_used_ (bit = index)
-  uint64_t ports_used_ = 0;             // bit per watched port: a slot is occupied
   std::vector<latency_bits> buses_;
   register_set ex_wb_;
   bool sub_core_;
