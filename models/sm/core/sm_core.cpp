@@ -425,8 +425,6 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.store = ti.info.store;
     in.width = ti.width;
     in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
-    if (in.addrs)  // the LDST unit reads the 32 lane addresses (256 bytes) a few cycles later
-      for (unsigned b = 0; b < 32 * sizeof(uint64_t); b += 64) __builtin_prefetch(reinterpret_cast<const char*>(in.addrs) + b);
     in.issue_cycle = cycle_;
     for (int i = 0; i < ti.ndst; ++i)
       if (!is_zero_reg(ti.dst[i])) ++wregs_[wi].reserved[ti.dst[i]];
@@ -438,8 +436,6 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     progress_ = true;
     ++w.next;
     --w.ibuf;
-    // The trace is read once, in order: fetch the warp's instructions a few ahead into the cache.
-    if (w.next + 4 < w.size) __builtin_prefetch(&w.insts[w.next + 4]);
     w.sb = sb_unknown;
     ++st_.warp_insts;
     st_.thread_insts += std::popcount(ti.mask);
