@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 
 #include "compute.h"
 #include "core/gpu.h"
@@ -87,6 +88,7 @@ const kernel_trace& bandwidth_kernel() {
 
 double g_sim_rate = 0, g_replay_rate = 0, g_bw_rate = 0, g_bw_fixed_rate = 0, g_bw_noskip_rate = 0;
 uint64_t g_bw_cycles = 0;
+kernel_result g_bw_result;  // the whole-memory-system run, printed in full (same statistics check)
 
 // The bandwidth kernel on 80 SMs with the whole memory system (memory = "gpgpu-sim") or, as the
 // same-run baseline, with memory behind L1 at a fixed latency ("fixed").
@@ -103,6 +105,7 @@ void BM_bandwidth_kernel(benchmark::State& st, const char* memory, bool skip_idl
     kernel_result r = g.run(k);
     n += r.stats.warp_insts;
     cycles = r.cycles;
+    if (std::string(memory) != "fixed" && skip_idle) g_bw_result = r;
   }
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   (std::string(memory) == "fixed" ? g_bw_fixed_rate : skip_idle ? g_bw_rate : g_bw_noskip_rate) = double(n) / s;
@@ -182,6 +185,9 @@ int sc_main(int argc, char** argv) {
     std::printf("\nBandwidth kernel (320 CTAs, whole memory system): %llu cycles (Accel-Sim 9690), %.0f warp instructions/s\n",
                 (unsigned long long)g_bw_cycles, g_bw_rate);
     std::printf("  ratio to Accel-Sim's %.0f/s: %.1fx\n", accel_sim_bw_warp_insts_per_s, g_bw_rate / accel_sim_bw_warp_insts_per_s);
+    std::fflush(stdout);
+    print_kernel(std::cout, g_bw_result);
+    std::cout << std::flush;
     if (g_bw_noskip_rate > 0)
       std::printf("  ratio to the same run without the idle-cycle skip (%.0f/s): %.2f\n", g_bw_noskip_rate,
                   g_bw_rate / g_bw_noskip_rate);

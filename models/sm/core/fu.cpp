@@ -19,7 +19,7 @@ const char* op_class_name(op_class c) {
 register_set::register_set(unsigned width, std::string name) : regs_(width), name_(std::move(name)) {
   if (width == 0 || width > 64) throw std::invalid_argument("register set " + name_ + ": width must be 1-64");
 }
-warp_inst* register_set::get_ready() {
+warp_inst* register_set::oldest() {
   warp_inst* best = nullptr;
   for (uint64_t m = mask_; m; m &= m - 1) {
     warp_inst& w = regs_[unsigned(__builtin_ctzll(m))];
@@ -44,6 +44,20 @@ void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
   src.clear();
   mask_ |= uint64_t(1) << i;
   ++used_;
+}
+warp_inst& register_set::emplace(bool sub_core, unsigned slot) {
+  unsigned i;
+  if (sub_core) {
+    i = slot % unsigned(regs_.size());
+    if (mask_ >> i & 1) throw std::logic_error("register set " + name_ + " slot busy on move_in");
+  } else {
+    const uint64_t free = ~mask_ & (regs_.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << regs_.size()) - 1);
+    if (!free) throw std::logic_error("register set " + name_ + " full on move_in");
+    i = unsigned(__builtin_ctzll(free));
+  }
+  mask_ |= uint64_t(1) << i;
+  ++used_;
+  return regs_[i];
 }
 void register_set::move_out_to(warp_inst& dst) {
   warp_inst* r = get_ready();
@@ -101,7 +115,7 @@ void pipelined_unit::cycle() {
     }
   }
   if (active_ || !dispatch_reg_.empty()) ++active_cycles;
-  occupied_ >>= 1;
+  occupied_.shift();
 }
 
 // ---- execute stage ---------------------------------------------------------------------------
@@ -111,7 +125,10 @@ execute_stage::execute_stage(unsigned ex_wb_width, bool sub_core)
 
 void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port,
                              unsigned sub_core_slot) {
-  units_.push_back({std::move(u), issue_port, sub_core_slot});
+  const bool own = sub_core_ && sub_core_slot != any_slot;
+  if (u->stallable()) stallable_.push_back(unsigned(units_.size()));
+  const bool stallable = u->stallable();
+  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, stallable});
 }
 
 int execute_stage::test_res_bus(unsigned latency) const {
@@ -120,45 +137,50 @@ int execute_stage::test_res_bus(unsigned latency) const {
   return -1;
 }
 
-bool execute_stage::execute() {
+bool execute_stage::execute(bool stallable_only) {
   bool moved = false;
-  for (auto& b : buses_)
-    if (b.any()) b >>= 1;
-  for (auto& e : units_) {
-    warp_inst* ready = e.port->get_ready(sub_core_ && e.slot != any_slot, e.slot);
-    if (e.quiet && !ready) continue;  // nothing in flight and nothing to take: cycle() is a no-op
-    simd_function_unit& fu = *e.fu;
-    const bool stallable = fu.stallable();
-    if (!e.quiet) {
-      moved |= !stallable;
-      for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
-    }
-    e.quiet = fu.quiescent();
-    if (!ready || !fu.accepts(ready->op)) continue;
-    if (!fu.can_issue(*ready)) {
-      ++dispatch_stalls;
-      continue;
-    }
-    if (!stallable) {
-      // Trace latencies are checked against MAX_ALU_LATENCY when the configuration is read.
-      int bus = test_res_bus(ready->latency);
-      if (bus < 0) {
-        ++result_bus_stalls;
-        moved = true;
-        continue;
-      }
-      buses_[bus].set(ready->latency);
-    }
-    fu.issue(*e.port, *ready);
-    e.quiet = false;
-    moved = true;
+  for (auto& b : buses_) b.shift();
+  if (stallable_only) {
+    for (unsigned i : stallable_) moved |= step(units_[i]);
+  } else {
+    for (auto& e : units_) moved |= step(e);
   }
   return moved;
 }
 
+// One unit's part of execute(): its cycle(s), then an issue from its port. True when the cycle
+// counts as moved (see execute()).
+bool execute_stage::step(entry& e) {
+  warp_inst* ready = e.own_slot ? e.port->ready_at(e.index) : e.port->get_ready();
+  if (e.quiet && !ready) return false;  // nothing in flight and nothing to take: cycle() is a no-op
+  simd_function_unit& fu = *e.fu;
+  bool moved = false;
+  if (!e.quiet) {
+    moved = !e.stallable;
+    for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
+  }
+  e.quiet = fu.quiescent();
+  if (!ready || !fu.accepts(ready->op)) return moved;
+  if (!fu.can_issue(*ready)) {
+    ++dispatch_stalls;
+    return moved;
+  }
+  if (!e.stallable) {
+    // Trace latencies are checked against MAX_ALU_LATENCY when the configuration is read.
+    int bus = test_res_bus(ready->latency);
+    if (bus < 0) {
+      ++result_bus_stalls;
+      return true;
+    }
+    buses_[bus].set(ready->latency);
+  }
+  fu.issue(*e.port, *ready);
+  e.quiet = false;
+  return true;
+}
+
 void execute_stage::idle_cycle() {
-  for (auto& b : buses_)
-    if (b.any()) b >>= 1;
+  for (auto& b : buses_) b.shift();
   for (auto& e : units_) {
     if (e.quiet) continue;
     e.fu->shift_occupied(e.fu->clock_multiplier());

@@ -33,6 +33,41 @@ constexpr unsigned num_op_classes = 17;
 inline op_class spec_class(unsigned n) { return op_class(unsigned(op_class::spec1) + n - 1); }
 const char* op_class_name(op_class c);
 
+// GPGPU-Sim's std::bitset<MAX_ALU_LATENCY> that shifts right by one each cycle (a unit's
+// `occupied`, a result bus), kept as a ring: the shift is O(1) and free while no bit is set.
+class latency_bits {
+ public:
+  bool test(unsigned i) const { return w_[idx(i) / 64] >> (idx(i) % 64) & 1; }
+  void set(unsigned i) {
+    const unsigned k = idx(i);
+    const uint64_t b = uint64_t(1) << (k % 64);
+    if (!(w_[k / 64] & b)) ++count_;
+    w_[k / 64] |= b;
+  }
+  bool none() const { return count_ == 0; }
+  // bitset >>= n: bit 0 drops out, zeros come in at the top.
+  void shift(unsigned n = 1) {
+    for (; n && count_; --n) {
+      const uint64_t b = uint64_t(1) << (base_ % 64);
+      if (w_[base_ / 64] & b) {
+        w_[base_ / 64] &= ~b;
+        --count_;
+      }
+      base_ = (base_ + 1) % MAX_ALU_LATENCY;
+    }
+  }
+  std::bitset<MAX_ALU_LATENCY> bits() const {
+    std::bitset<MAX_ALU_LATENCY> r;
+    for (unsigned i = 0; i < MAX_ALU_LATENCY; ++i) r[i] = test(i);
+    return r;
+  }
+
+ private:
+  unsigned idx(unsigned i) const { return (base_ + i) % MAX_ALU_LATENCY; }
+  uint64_t w_[MAX_ALU_LATENCY / 64] = {};
+  unsigned base_ = 0, count_ = 0;
+};
+
 enum class mem_space : uint8_t { none, global, local, shared, constant, texture };
 
 // One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs).
@@ -80,15 +115,19 @@ class register_set {
     return sub_core ? (mask_ >> (slot % regs_.size()) & 1) != 0 : has_ready();
   }
   // Oldest (lowest uid) occupied slot, or nullptr; with sub_core only `slot`.
-  warp_inst* get_ready();
+  warp_inst* get_ready() { return mask_ ? oldest() : nullptr; }
   warp_inst* get_ready(bool sub_core, unsigned slot) {
     if (!sub_core) return get_ready();
     const unsigned i = slot % unsigned(regs_.size());
     return mask_ >> i & 1 ? &regs_[i] : nullptr;
   }
+  // Slot i (< size()) if occupied, or nullptr.
+  warp_inst* ready_at(unsigned i) { return mask_ >> i & 1 ? &regs_[i] : nullptr; }
   // Moves `src` into a free slot (the given slot in sub-core mode); src is emptied.
   void move_in(warp_inst& src);
   void move_in(bool sub_core, unsigned slot, warp_inst& src);
+  // The slot move_in(sub_core, slot, ...) would fill, marked occupied; the caller sets every field.
+  warp_inst& emplace(bool sub_core, unsigned slot);
   // Moves the oldest ready instruction into `dst` (which must be empty).
   void move_out_to(warp_inst& dst);
   void move_out_to(bool sub_core, unsigned slot, warp_inst& dst);
@@ -108,6 +147,7 @@ class register_set {
  private:
   // Occupied slots (bit i: regs_[i]) and their count: empty sets and slots answer without
   // touching the instructions.
+  warp_inst* oldest();
   uint64_t mask_ = 0;
   unsigned used_ = 0;
   std::vector<warp_inst> regs_;
@@ -131,17 +171,17 @@ class simd_function_unit {
   unsigned clock_multiplier() const { return clock_multiplier_; }
   void set_clock_multiplier(unsigned m) { clock_multiplier_ = m ? m : 1; }
   const std::string& name() const { return name_; }
-  const std::bitset<MAX_ALU_LATENCY>& occupied() const { return occupied_; }
+  std::bitset<MAX_ALU_LATENCY> occupied() const { return occupied_.bits(); }
   const warp_inst& dispatch_reg() const { return dispatch_reg_; }
   // n cycles in which cycle() would only shift `occupied` (the SM's idle-cycle skip).
-  void shift_occupied(unsigned n) { occupied_ >>= n; }
+  void shift_occupied(unsigned n) { occupied_.shift(n); }
   // Statistics: instructions issued into the unit, cycles with something in the pipeline.
   uint64_t issued = 0, active_cycles = 0;
 
  protected:
   std::string name_;
   warp_inst dispatch_reg_;
-  std::bitset<MAX_ALU_LATENCY> occupied_;
+  latency_bits occupied_;
   unsigned clock_multiplier_ = 1;
 };
 
@@ -187,7 +227,9 @@ class execute_stage {
   // GPGPU-Sim's shader_core_ctx::execute(), one core cycle. Returns false when the cycle only
   // stepped stallable units (LDST): no pipelined unit had anything in flight, none issued and no
   // result bus stall happened (the SM's idle-cycle skip checks the stallable unit itself).
-  bool execute();
+  // stallable_only: only the stallable units' part, for a cycle in which every other unit is
+  // quiescent with an empty issue port (it would skip them).
+  bool execute(bool stallable_only = false);
   // A cycle the SM skips as idle (execute() returned false and nothing changed since): the
   // result buses and the stepped units' `occupied` shift as execute() would shift them.
   void idle_cycle();
@@ -197,7 +239,7 @@ class execute_stage {
   register_set& ex_wb() { return ex_wb_; }
   unsigned num_units() const { return unsigned(units_.size()); }
   simd_function_unit& unit(unsigned i) { return *units_[i].fu; }
-  const std::bitset<MAX_ALU_LATENCY>& result_bus(unsigned i) const { return buses_[i]; }
+  std::bitset<MAX_ALU_LATENCY> result_bus(unsigned i) const { return buses_[i].bits(); }
   unsigned num_result_buses() const { return unsigned(buses_.size()); }
   bool busy() const;
 
@@ -209,10 +251,15 @@ class execute_stage {
     std::unique_ptr<simd_function_unit> fu;
     register_set* port;
     unsigned slot;
+    bool own_slot;     // sub-core mode and a unit of one slot: it takes only port slot `index`
+    unsigned index;    // slot % port size
+    bool stallable;    // fu->stallable()
     bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
+  bool step(entry& e);
   std::vector<entry> units_;
-  std::vector<std::bitset<MAX_ALU_LATENCY>> buses_;
+  std::vector<unsigned> stallable_;  // indices of the stallable units in units_
+  std::vector<latency_bits> buses_;
   register_set ex_wb_;
   bool sub_core_;
 };

@@ -8,7 +8,7 @@
 namespace gpuvp::sm {
 
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
-    : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags) {
+    : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags), mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
   if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways) tags_->reset(cfg.l1_sets * cfg.l1_ways);
   banks_.resize(cfg.mem.l1_banks);
 }
@@ -35,10 +35,8 @@ void ldst_unit::done_one(unsigned slot) {
 }
 
 size_t ldst_unit::find_line(uint64_t line) const {
-  const size_t base = size_t(line % cfg_.l1_sets) * cfg_.l1_ways;
-  for (unsigned w = 0; w < cfg_.l1_ways; ++w)
-    if (tags_->tag[base + w] == line) return base + w;
-  return SIZE_MAX;
+  const uint32_t* i = tags_->where.find(line);
+  return i ? *i : SIZE_MAX;
 }
 
 size_t ldst_unit::allocate_line(uint64_t line) {
@@ -46,7 +44,9 @@ size_t ldst_unit::allocate_line(uint64_t line) {
   size_t victim = base;
   for (unsigned w = 1; w < cfg_.l1_ways; ++w)
     if (tags_->lru[base + w] < tags_->lru[victim]) victim = base + w;
+  if (tags_->tag[victim] != ~0ull) tags_->where.erase(tags_->where.find(tags_->tag[victim]));
   tags_->tag[victim] = line;
+  *tags_->where.try_emplace(line).first = uint32_t(victim);
   tags_->valid[victim] = 0;
   tags_->lru[victim] = ++tags_->stamp;
   return victim;
@@ -122,15 +122,14 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     ++st.l1_fails[unsigned(l1_fail::miss_queue_full)];
     return false;
   }
-  auto it = mshrs_.find(a.sector);
-  if (it != mshrs_.end()) {
-    if (it->second.size() >= cfg_.l1_mshr_merge) {
+  if (waiter_list* w = mshrs_.find(a.sector)) {
+    if (w->count >= cfg_.l1_mshr_merge) {
       ++st.l1_fails[unsigned(l1_fail::mshr_merge)];
       return false;
     }
     ++st.l1_accesses;
     ++st.l1_pending_hits;
-    it->second.push_back(a.slot);
+    waiters_.push_back(*w, a.slot);
     return true;
   }
   if (mshrs_.size() >= cfg_.l1_mshrs) {
@@ -142,7 +141,7 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   ++st.l1_accesses;
   ++st.l1_misses;
   ++st.mem_reads;
-  mshrs_[a.sector].push_back(a.slot);
+  waiters_.push_back(*mshrs_.try_emplace(a.sector).first, a.slot);
   miss_queue_.push_back({a.sector, now, false, 0});
   return true;
 }
@@ -183,10 +182,11 @@ void ldst_unit::cycle() {
       size_t idx = find_line(line);
       if (idx == SIZE_MAX) idx = allocate_line(line);  // evicted meanwhile: allocate again
       tags_->valid[idx] |= uint8_t(1u << (e.key % (cfg_.l1_line / 32)));
-      auto it = mshrs_.find(e.key);
-      std::vector<unsigned> waiters = std::move(it->second);
-      mshrs_.erase(it);
-      for (unsigned s : waiters) done_one(s);
+      waiter_list* w = mshrs_.find(e.key);
+      woken_.clear();
+      waiters_.drain(*w, woken_);
+      mshrs_.erase(w);
+      for (unsigned s : woken_) done_one(s);
     } else {
       done_one(unsigned(e.key));
     }
@@ -204,7 +204,8 @@ void ldst_unit::cycle() {
     else events_.push({now + lat, ev::fill, r.sector_addr});
   }
   if (dispatch_reg_.empty()) {
-    occupied_ >>= 1;
+    occupied_.shift();
+    end_cycle(now);
     return;
   }
   if (!prepared_) prepare();
@@ -243,7 +244,15 @@ void ldst_unit::cycle() {
     dispatch_reg_.clear();
     done_one(slot_);  // drop the hold: completes now if nothing is outstanding
   }
-  occupied_ >>= 1;
+  occupied_.shift();
+  end_cycle(now);
+}
+
+void ldst_unit::end_cycle(uint64_t now) {
+  ran_ = now;
+  next_event_ = events_.empty() ? UINT64_MAX : events_.top().at;
+  if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
+  next_bank_ = bank_event(now);
 }
 
 // A completion the memory delivers later: an event in the SM's cycles.
@@ -252,6 +261,7 @@ void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle
   const uint64_t at = cycle - std::min(cycle, core_.mem_base_);
   if (write) events_.push({at, ev::ack, tag});
   else events_.push({at, ev::fill, addr / 32});
+  next_event_ = std::min(next_event_, at);
 }
 
 }  // namespace gpuvp::sm

@@ -8,9 +8,9 @@
 #include <array>
 #include <deque>
 #include <queue>
-#include <unordered_map>
 #include <vector>
 
+#include "flat_map.h"
 #include "fu.h"
 #include "gpu_config.h"
 #include "sm_core.h"
@@ -25,11 +25,15 @@ struct l1_tags {
   std::vector<uint64_t> tag, lru;
   std::vector<uint8_t> valid;
   uint64_t stamp = 0;
+  // line -> its index in tag (every valid tag; a line is in at most one way): a lookup without
+  // the scan of its set's ways.
+  sector_map<uint32_t> where;
   void reset(unsigned lines) {
     tag.assign(lines, ~0ull);
     lru.assign(lines, 0);
     valid.assign(lines, 0);
     stamp = 0;
+    where = sector_map<uint32_t>(2 * size_t(lines));
   }
 };
 
@@ -54,15 +58,12 @@ class ldst_unit : public stallable_unit, public mem_client {
   // leave or an access reaching the end of its L1 bank pipeline (UINT64_MAX: none); accesses that
   // reached it by `after` were tried then.
   uint64_t next_event_cycle(uint64_t after) const {
+    // The answer kept by cycle() and mem_done() (no walk over the queues) when asked about the
+    // last cycle cycle() ran.
+    if (after == ran_) return std::min(next_event_, next_bank_);
     uint64_t t = events_.empty() ? UINT64_MAX : events_.top().at;
     if (!miss_queue_.empty()) t = std::min(t, miss_queue_.front().ready);
-    if (in_pipe_)
-      for (const l1_bank& b : banks_)
-        if (!b.pipe.empty()) {
-          const uint64_t e = std::max(b.pipe.front().enter + cfg_.l1_latency, b.left);
-          if (e > after) t = std::min(t, e);
-        }
-    return t;
+    return std::min(t, bank_event(after));
   }
   // Sizes of the state cycle() changes without counting an access: equal before and after a
   // cycle that made no access and had nothing due means cycle() changed nothing but counters.
@@ -102,12 +103,24 @@ class ldst_unit : public stallable_unit, public mem_client {
     uint64_t left = 0;            // the cycle the last access left stage 0, + 1
     uint64_t placed = ~0ull;      // the cycle an access last entered
   };
+  // The earliest cycle after `after` in which a bank's oldest access reaches stage 0.
+  uint64_t bank_event(uint64_t after) const {
+    uint64_t t = UINT64_MAX;
+    if (in_pipe_)
+      for (const l1_bank& b : banks_)
+        if (!b.pipe.empty()) {
+          const uint64_t e = std::max(b.pipe.front().enter + cfg_.l1_latency, b.left);
+          if (e > after) t = std::min(t, e);
+        }
+    return t;
+  }
   void prepare();
   unsigned new_slot(const warp_inst& w);
   void done_one(unsigned slot);
   size_t find_line(uint64_t line) const;  // index in the tag arrays or SIZE_MAX
   size_t allocate_line(uint64_t line);
   void run_banks(uint64_t now);
+  void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
   bool global_access(const pipe_entry& a, uint64_t now);  // false: reservation fail
 
   sm_core& core_;
@@ -117,7 +130,10 @@ class ldst_unit : public stallable_unit, public mem_client {
   std::vector<event> later_;  // scratch: fills moved to the next cycle
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
-  std::unordered_map<uint64_t, std::vector<unsigned>> mshrs_;  // sector address -> waiting slots
+  using waiter_list = fifo_pool<unsigned>::list;
+  sector_map<waiter_list> mshrs_;  // sector address -> waiting slots (in waiters_)
+  fifo_pool<unsigned> waiters_;
+  std::vector<unsigned> woken_;    // scratch: the waiters of a fill
   std::deque<request> miss_queue_;
   bool prepared_ = false;
   unsigned slot_ = 0;                  // inflight slot of the dispatch register's instruction
@@ -126,6 +142,9 @@ class ldst_unit : public stallable_unit, public mem_client {
   unsigned in_pipe_ = 0;               // accesses in them
   unsigned conflict_cycles_ = 0;       // shared: cycles still to spend on bank conflicts
   unsigned awaiting_ = 0;              // accesses the memory answers later (mem_port::pending)
+  // next_event_cycle(ran_) as of the end of the last cycle(): the first event or miss-queue
+  // departure (lowered by mem_done) and the first bank pipeline arrival after ran_.
+  uint64_t ran_ = UINT64_MAX, next_event_ = UINT64_MAX, next_bank_ = UINT64_MAX;
 };
 
 }  // namespace gpuvp::sm

@@ -28,22 +28,31 @@ constexpr uint64_t request_cycles = 3;
 constexpr uint64_t reply_cycles = 3;
 // - a store's acknowledgement is consumed by the LDST unit in p + 1 (store_ack).
 constexpr uint64_t ack_cycles = 1;
-// The bits of v selected by mask, packed to the bottom (low bits first).
+// The bits of v selected by mask, packed to the bottom (low bits first), a run of adjacent
+// mask bits at a time.
 uint64_t extract(uint64_t v, uint64_t mask) {
   uint64_t out = 0;
   unsigned k = 0;
-  for (uint64_t m = mask; m; m &= m - 1) {
-    const unsigned b = unsigned(__builtin_ctzll(m));
-    out |= (v >> b & 1) << k++;
+  while (mask) {
+    const unsigned lo = unsigned(__builtin_ctzll(mask));
+    const uint64_t run = mask >> lo;
+    const unsigned len = ~run ? unsigned(__builtin_ctzll(~run)) : 64;
+    const uint64_t bits = len == 64 ? ~0ull : (uint64_t(1) << len) - 1;
+    out |= (v >> lo & bits) << k;
+    k += len;
+    mask &= ~(bits << lo);
   }
   return out;
 }
 unsigned bit(uint64_t v, unsigned i) { return unsigned(v >> i & 1); }
-unsigned xor_bits(uint64_t a, std::initializer_list<unsigned> bits) {
-  unsigned r = 0;
-  for (unsigned b : bits) r ^= bit(a, b);
-  return r;
+// The mask of the given bit positions.
+constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
+  uint64_t m = 0;
+  for (unsigned b : bits) m |= uint64_t(1) << b;
+  return m;
 }
+// The XOR of the bits of a that mask selects.
+unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
 }  // namespace
 
 // GPGPU-Sim's ipoly_hash_function (hashing.cc): the index bits XORed with the GF(2) residues of
@@ -51,28 +60,32 @@ unsigned xor_bits(uint64_t a, std::initializer_list<unsigned> bits) {
 // "Pseudo-randomly interleaved memory", ISCA 1991). Other counts: the index unchanged (GPGPU-Sim
 // refuses them; validate() does too).
 unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
+  // Per result bit i: the address bits whose XOR flips index bit i.
+  static constexpr uint64_t h16[] = {
+      bits_mask({11, 10, 9, 8, 6, 4, 3, 0}),
+      bits_mask({12, 8, 7, 6, 5, 3, 1, 0}),
+      bits_mask({9, 8, 7, 6, 4, 2, 1}),
+      bits_mask({10, 9, 8, 7, 5, 3, 2}),
+  };
+  static constexpr uint64_t h32[] = {
+      bits_mask({13, 12, 11, 10, 9, 6, 5, 3, 0}),
+      bits_mask({14, 13, 12, 11, 10, 7, 6, 4, 1}),
+      bits_mask({14, 10, 9, 8, 7, 6, 3, 2, 0}),
+      bits_mask({11, 10, 9, 8, 7, 4, 3, 1}),
+      bits_mask({12, 11, 10, 9, 8, 5, 4, 2}),
+  };
+  static constexpr uint64_t h64[] = {
+      bits_mask({18, 17, 16, 15, 12, 10, 6, 5, 0}),
+      bits_mask({15, 13, 12, 11, 10, 7, 5, 1, 0}),
+      bits_mask({16, 14, 13, 12, 11, 8, 6, 2, 1}),
+      bits_mask({17, 15, 14, 13, 12, 9, 7, 3, 2}),
+      bits_mask({18, 16, 15, 14, 13, 10, 8, 4, 3}),
+      bits_mask({17, 16, 15, 14, 11, 9, 5, 4}),
+  };
+  const uint64_t* h = n == 16 ? h16 : n == 32 ? h32 : n == 64 ? h64 : nullptr;
+  if (!h) return index;
   unsigned r = 0;
-  if (n == 16) {
-    r |= (xor_bits(a, {11, 10, 9, 8, 6, 4, 3, 0}) ^ bit(index, 0)) << 0;
-    r |= (xor_bits(a, {12, 8, 7, 6, 5, 3, 1, 0}) ^ bit(index, 1)) << 1;
-    r |= (xor_bits(a, {9, 8, 7, 6, 4, 2, 1}) ^ bit(index, 2)) << 2;
-    r |= (xor_bits(a, {10, 9, 8, 7, 5, 3, 2}) ^ bit(index, 3)) << 3;
-  } else if (n == 32) {
-    r |= (xor_bits(a, {13, 12, 11, 10, 9, 6, 5, 3, 0}) ^ bit(index, 0)) << 0;
-    r |= (xor_bits(a, {14, 13, 12, 11, 10, 7, 6, 4, 1}) ^ bit(index, 1)) << 1;
-    r |= (xor_bits(a, {14, 10, 9, 8, 7, 6, 3, 2, 0}) ^ bit(index, 2)) << 2;
-    r |= (xor_bits(a, {11, 10, 9, 8, 7, 4, 3, 1}) ^ bit(index, 3)) << 3;
-    r |= (xor_bits(a, {12, 11, 10, 9, 8, 5, 4, 2}) ^ bit(index, 4)) << 4;
-  } else if (n == 64) {
-    r |= (xor_bits(a, {18, 17, 16, 15, 12, 10, 6, 5, 0}) ^ bit(index, 0)) << 0;
-    r |= (xor_bits(a, {15, 13, 12, 11, 10, 7, 5, 1, 0}) ^ bit(index, 1)) << 1;
-    r |= (xor_bits(a, {16, 14, 13, 12, 11, 8, 6, 2, 1}) ^ bit(index, 2)) << 2;
-    r |= (xor_bits(a, {17, 15, 14, 13, 12, 9, 7, 3, 2}) ^ bit(index, 3)) << 3;
-    r |= (xor_bits(a, {18, 16, 15, 14, 13, 10, 8, 4, 3}) ^ bit(index, 4)) << 4;
-    r |= (xor_bits(a, {17, 16, 15, 14, 11, 9, 5, 4}) ^ bit(index, 5)) << 5;
-  } else {
-    r = index;
-  }
+  for (unsigned i = 0; (1u << i) < n; ++i) r |= (xor_bits(a, h[i]) ^ bit(index, i)) << i;
   return r;
 }
 
@@ -97,18 +110,20 @@ dram_address gpu_memory::decode(uint64_t addr) const {
   dram_address a;
   const unsigned lo = m_.mem_addr_dramid_bit;
   const uint64_t high = addr >> lo;
-  a.channel = unsigned(high % m_.n_mem);
-  const uint64_t local = ((high / m_.n_mem) << lo) | (addr & ((1ull << lo) - 1));
-  a.bank = unsigned(extract(local, m_.bank_mask) % m_.dram.nbk);
+  const bool gap = m_.n_mem & (m_.n_mem - 1);
+  const unsigned ch_bits = unsigned(std::bit_width(m_.n_mem - 1)), sp_bits = unsigned(std::bit_width(m_.sub_per_channel - 1));
+  const uint64_t quot = gap ? high / m_.n_mem : high >> ch_bits;  // (no division for 2^k channels)
+  a.channel = unsigned(high - quot * m_.n_mem);
+  const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
+  const uint64_t bank = extract(local, m_.bank_mask);
+  a.bank = unsigned(m_.dram.nbk & (m_.dram.nbk - 1) ? bank % m_.dram.nbk : bank & (m_.dram.nbk - 1));
   a.row = extract(local, m_.row_mask);
   a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
   // -gpgpu_memory_partition_indexing (addrdec_tlx): the address bits above the channel and
   // sub-partition bits (with a power-of-two channel count; otherwise the quotient of the
   // channel division) permute the channel (1, XOR) or the sub-partition (2, IPOLY). Bank and row
   // stay those of the consecutive decode.
-  const bool gap = m_.n_mem & (m_.n_mem - 1);
-  const unsigned ch_bits = unsigned(std::bit_width(m_.n_mem - 1)), sp_bits = unsigned(std::bit_width(m_.sub_per_channel - 1));
-  const uint64_t higher = gap ? high / m_.n_mem : addr >> (lo + ch_bits + sp_bits);
+  const uint64_t higher = gap ? quot : addr >> (lo + ch_bits + sp_bits);
   if (m_.partition_indexing == 1) {
     a.channel = unsigned((a.channel ^ (higher & ((1ull << ch_bits) - 1))) % m_.n_mem);
     a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
@@ -123,13 +138,17 @@ dram_address gpu_memory::decode(uint64_t addr) const {
 }
 
 gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim) {
-  const unsigned ways = m_.l2.ways;
-  l2_line* set = &l2_[(size_t(sp) * m_.l2.sets + line / m_.sub_partitions() % m_.l2.sets) * ways];
-  victim = set;
-  for (unsigned w = 0; w < ways; ++w) {
+  const unsigned ways = m_.l2.ways, nsp = m_.sub_partitions(), sets = m_.l2.sets;
+  // line / sub-partitions % sets, without divisions for powers of two
+  const uint64_t q = nsp & (nsp - 1) ? line / nsp : line >> std::countr_zero(nsp);
+  const uint64_t set_index = sets & (sets - 1) ? q % sets : q & (sets - 1);
+  l2_line* set = &l2_[(size_t(sp) * sets + set_index) * ways];
+  for (unsigned w = 0; w < ways; ++w)
     if (set[w].tag == line) return &set[w];
+  // A miss: the least recently used way (the first of equals) is the victim.
+  victim = set;
+  for (unsigned w = 1; w < ways; ++w)
     if (set[w].lru < victim->lru) victim = &set[w];
-  }
   return nullptr;
 }
 
@@ -161,21 +180,23 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
       const uint64_t t = clock_.core_at(d.data_end);  // the fill's L2 cycle
       const uint64_t sector = d.token;
       const unsigned sp = decode(sector * 32).sub_partition;
-      auto it = fills_.find(sector);
+      auto* f = fills_.find(sector);
       // The merged accesses leave the L2 one a cycle from the next cycle (access_ready /
       // next_access); the MSHR entry is free once the last has left.
-      const uint64_t n = it == fills_.end() ? 1 : std::max<size_t>(1, it->second.size());
+      const uint64_t n = f ? std::max<uint64_t>(1, f->count) : 1;
       if (!drop_waiters) sp_[sp].releases.push(t + n);
       l2_line* victim = nullptr;
       if (l2_line* l = l2_find(sp, sector * 32 / m_.l2.line, victim)) {
         const unsigned s = unsigned(sector * 32 % m_.l2.line / 32) % 4;
         if (l->ready[s] == ~0ull) l->ready[s] = t;
       }
-      if (it == fills_.end()) continue;
+      if (!f) continue;
       uint64_t q = t + 1;
+      woken_.clear();
+      fill_waiters_.drain(*f, woken_);
+      fills_.erase(f);
       if (!drop_waiters)
-        for (const waiter& w : it->second) answer(sp, q++, {0, sector * 32, w.client, w.tag, false});
-      fills_.erase(it);
+        for (const waiter& w : woken_) answer(sp, q++, {0, sector * 32, w.client, w.tag, false});
     }
   }
 }
@@ -354,8 +375,8 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   if (!drop_replies) {
     bool stall = ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue;
     if (!stall && !r.write && !(l && (l->valid & bit) && l->ready[sector] != ~0ull)) {
-      auto f = fills_.find(r.addr / 32);
-      if (f != fills_.end()) stall = f->second.size() >= m_.l2.mshr_merge;  // joins the fill in DRAM
+      auto* f = fills_.find(r.addr / 32);
+      if (f) stall = f->count >= m_.l2.mshr_merge;  // joins the fill in DRAM
       else stall = P.mshrs >= m_.l2.mshrs;                                  // a new miss
     }
     if (stall) {
@@ -389,7 +410,7 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   } else if (l->valid & bit) {
     if (l->ready[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
       ++st_.l2_pending_hits;
-      fills_[r.addr / 32].push_back({r.client, r.tag});
+      fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
       return true;
     }
     if (l->ready[sector] > t) {
@@ -401,8 +422,8 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   } else {
     l->valid |= bit;
     l->ready[sector] = ~0ull;
-    auto [it, fresh] = fills_.try_emplace(r.addr / 32);
-    it->second.push_back({r.client, r.tag});
+    auto [f, fresh] = fills_.try_emplace(r.addr / 32);
+    fill_waiters_.push_back(*f, {r.client, r.tag});
     if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
       ++st_.l2_pending_hits;
       return true;
@@ -521,6 +542,7 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   run_l2(~0ull, true);
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
+  fill_waiters_.clear();
   base_ = gpu_cycle;
   std::fill(port_free_.begin(), port_free_.end(), 0);
   for (sub_partition& P : sp_) {

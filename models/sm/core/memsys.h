@@ -21,10 +21,10 @@
 #include <memory>
 #include <queue>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "dram.h"
+#include "flat_map.h"
 #include "gpu_config.h"
 #include "sm_core.h"
 
@@ -120,7 +120,9 @@ class gpu_memory : public mem_port {
   uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' input queues
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
   std::vector<dram_channel> ch_;
-  std::unordered_map<uint64_t, std::vector<waiter>> fills_;  // L2 MSHRs: sector -> who waits
+  sector_map<fifo_pool<waiter>::list> fills_;  // L2 MSHRs: sector -> who waits (in fill_waiters_)
+  fifo_pool<waiter> fill_waiters_;
+  std::vector<waiter> woken_;                  // scratch: the waiters of a fill
   std::vector<dram_done> done_;                               // scratch
   uint64_t dram_queued_ = 0;                                  // requests in the channels
   uint64_t stamp_ = 0, base_ = 0;  // base_: the GPU cycle the running kernel started in

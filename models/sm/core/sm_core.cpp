@@ -249,7 +249,10 @@ void sm_core::writeback() {
     // opndcoll_rfu_t::writeback: each destination's bank is allocated for the write, so the
     // first operand-collector step of this cycle cannot read from it (writes have priority).
     for (int d = 0; d < done.ndst; ++d)
-      if (!is_zero_reg(done.dst[d])) bank_write_[bank_of(done.dst[d], done.warp, done.sched)] = 1;
+      if (!is_zero_reg(done.dst[d])) {
+        bank_write_[bank_of(done.dst[d], done.warp, done.sched)] = 1;
+        bank_write_any_ = true;
+      }
     complete(done);
   }
 }
@@ -262,11 +265,13 @@ void sm_core::read_operands() {
 void sm_core::collector_step() {
   const bool sc = cfg_.sub_core;
   // dispatch_ready_cu
-  for (auto& cu : cus_) {
+  for (size_t i = 0; i < cus_.size() && cus_busy_; ++i) {
+    collector_unit& cu = cus_[i];
     if (!cu.busy || cu.pending_reads) continue;
     if (cu.out->has_free(sc, cu.sched)) {
       cu.out->move_in(sc, cu.sched, cu.inst);
       cu.busy = false;
+      --cus_busy_;
       progress_ = true;
     }
   }
@@ -295,7 +300,7 @@ void sm_core::collector_step() {
   // gives nothing to this port, even when a younger instruction of another sub-core could go
   // (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
   // configurations have as many in-ports as collector units, so no port limit is reached).
-  for (bool progress = true; progress;) {
+  for (bool progress = id_oc_used_ != 0; progress;) {  // (nothing to allocate when the ID_OC sets are empty)
     progress = false;
     for (register_set* in : oc_order_) {
       warp_inst* w = in->get_ready();
@@ -305,6 +310,7 @@ void sm_core::collector_step() {
       if (cu == cus_.size()) continue;
       collector_unit& c = cus_[cu];
       c.busy = true;
+      ++cus_busy_;
       c.inst = *w;
       c.out = oc_ex_for(w->op);
       c.pending_reads = 0;
@@ -318,13 +324,15 @@ void sm_core::collector_step() {
         ++c.pending_reads;
       }
       in->clear_slot(*w);
+      --id_oc_used_;
       progress = true;
       progress_ = true;
       std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);  // an issue port slot is free
     }
   }
   // process_banks: the write allocations last one step
-  std::fill(bank_write_.begin(), bank_write_.end(), 0);
+  if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);
+  bank_write_any_ = false;
 }
 
 namespace {
@@ -395,7 +403,9 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     }
     const trace_inst& ti = w.insts[w.next];
     const op_class cls = ti.info.cls;
-    warp_inst in;
+    // Built in its ID_OC slot, every field set.
+    warp_inst& in = port->emplace(cfg_.sub_core, sched);
+    ++id_oc_used_;
     in.valid = true;
     in.uid = ++uid_;
     in.op = unit;
@@ -414,7 +424,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.space = ti.info.space;
     in.store = ti.info.store;
     in.width = ti.width;
-    if (ti.width) in.addrs = &ctas_[w.cta_slot].k->addresses[ti.addr_index];
+    in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
     in.issue_cycle = cycle_;
     for (int i = 0; i < ti.ndst; ++i)
       if (!is_zero_reg(ti.dst[i])) ++wregs_[wi].reserved[ti.dst[i]];
@@ -423,7 +433,6 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
       for (int i = 0; i < ti.ndst; ++i)
         if (!is_zero_reg(ti.dst[i])) wregs_[wi].longop.set(ti.dst[i]);
-    port->move_in(cfg_.sub_core, sched, in);
     progress_ = true;
     ++w.next;
     --w.ibuf;
@@ -491,12 +500,13 @@ void sm_core::issue() {
         if (warps_[act[k]].live && (done = attempt(act[k])))
           std::rotate(act.begin(), act.begin() + ptrdiff_t(k) + 1, act.end());
     } else {
-      // lrr: loose round robin from the warp after the last issued
-      unsigned start = 0;
-      if (last_issued_[s] >= 0)
-        start = unsigned(std::find(mine.begin(), mine.end(), unsigned(last_issued_[s])) - mine.begin()) + 1;
-      for (unsigned k = 0; k < n && !done; ++k) {
-        unsigned wi = mine[(start + k) % n];
+      // lrr: loose round robin from the warp after the last issued (mine[k] is warp
+      // k * num_sched + s: the last issued warp's place is its index / num_sched)
+      unsigned at = last_issued_[s] >= 0 ? unsigned(last_issued_[s]) / nsched + 1 : 0;
+      for (unsigned k = 0; k < n; ++k) __builtin_prefetch(&warps_[mine[k]]);
+      for (unsigned k = 0; k < n && !done; ++k, ++at) {
+        if (at >= n) at -= n;
+        unsigned wi = mine[at];
         if (warps_[wi].live) done = attempt(wi);
       }
     }
@@ -579,7 +589,7 @@ void sm_core::cycle() {
   progress_ = false;
   if (core_asleep_) {
     // The LDST unit alone (the other units are idle with empty issue ports).
-    const bool moved = ex_->execute();
+    const bool moved = ex_->execute(true);
     if (!moved && !progress_) {
       for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
       issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());

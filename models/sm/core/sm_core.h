@@ -179,11 +179,12 @@ class sm_core {
     const kernel_trace* k = nullptr;
   };
   struct collector_unit {
+    // The fields every collector step scans first (one cache line with the start of inst).
     bool busy = false;
-    warp_inst inst;
     unsigned sched = 0;
     unsigned pending_reads = 0;
     register_set* out = nullptr;
+    warp_inst inst;
   };
   struct read_req {
     unsigned cu, bank;
@@ -253,6 +254,9 @@ class sm_core {
   std::unique_ptr<l1_tags> own_l1_;
   std::vector<unsigned> bank_reads_;  // scratch
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
+  bool bank_write_any_ = false;       // some bank_write_ entry is set
+  unsigned cus_busy_ = 0;             // collector units busy
+  unsigned id_oc_used_ = 0;           // occupied slots of the ID_OC sets (the collectors' inputs)
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
   bool progress_ = false;          // the cycle changed state beyond counters (skip_idle)
