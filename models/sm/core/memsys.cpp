@@ -460,6 +460,7 @@ void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
   while (it != out.begin() && std::prev(it)->q > q) --it;
   reply a = r;
   a.q = q;
+  a.port = port_of(r.client->icnt_node());
   out.insert(it, a);
   ++replies_queued_;
 }
@@ -490,9 +491,7 @@ void gpu_memory::replies(uint64_t now) {
 void gpu_memory::reply_advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
-  auto node = [&](const reply& r) {
-    return port_of(r.client ? r.client->icnt_node() : ~0u);
-  };
+  auto node = [](const reply& r) { return r.port; };
   for (unsigned i = 0; i < sp_.size(); ++i)
     if (!sp_[i].rin.empty()) {
       xscratch_.push_back(i);

@@ -84,6 +84,7 @@ class gpu_memory : public mem_port {
     mem_client* client;
     unsigned tag;
     bool write;
+    unsigned port = 0;  // the client's crossbar port (set when it enters the L2 -> icnt queue)
   };
   struct sub_partition {
     std::deque<l2_request> in;  // icnt -> L2 queue, in time order
