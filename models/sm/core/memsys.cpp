@@ -242,7 +242,8 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
   (void)bytes;
   const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
   const unsigned node = client ? client->icnt_node() : ~0u;
-  const unsigned sp = decode(addr).sub_partition;
+  const dram_address a = decode(addr);
+  const unsigned sp = a.sub_partition;
   if (node == ~0u) {
     // Another engine (gpu_l2): no crossbar input of its own (GPGPU-Sim has no such client; one
     // port would take a 16 KiB access 512 cycles to inject), it enters at the sub-partition's
@@ -250,11 +251,11 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
     const uint64_t pop = std::max(sent + request_cycles, port_free_[sp]);
     const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
     port_free_[sp] = pop + flits;
-    sp_[sp].in.push_back({pop + rop_ + 1, addr, client, tag, write});
+    sp_[sp].in.push_back({pop + rop_ + 1, addr, client, tag, write, a});
     ++l2_queued_;
     return pending;
   }
-  xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write}});
+  xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write, a}});
   ++xbar_queued_;
   return pending;
 }
@@ -366,23 +367,32 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     P.releases.pop();
     if (P.mshrs) --P.mshrs;
   }
-  const dram_address a = decode(r.addr);
+  const dram_address& a = r.a;
+  auto fail = [&] {
+    ++st_.l2_reservation_fails;
+    P.l2_free = std::max(P.l2_free, now + 1);  // again in the next cycle
+    return false;
+  };
+  if (!drop_replies) {
+    // Checked in the order of cache_cycle; a stall for want of an MSHR holds while no entry is
+    // released (both checks fail then, one reservation fail a try either way).
+    if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return fail();
+    P.mshr_stall = false;
+    if (ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) return fail();
+  } else {
+    P.mshr_stall = false;
+  }
   const uint64_t line = r.addr / m_.l2.line;
   const unsigned sector = unsigned(r.addr % m_.l2.line / 32) % 4;
   const uint8_t bit = uint8_t(1u << sector);
   l2_line* victim = nullptr;
   l2_line* l = l2_find(sp, line, victim);
-  if (!drop_replies) {
-    bool stall = ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue;
-    if (!stall && !r.write && !(l && (l->valid & bit) && l->ready[sector] != ~0ull)) {
-      auto* f = fills_.find(r.addr / 32);
-      if (f) stall = f->count >= m_.l2.mshr_merge;  // joins the fill in DRAM
-      else stall = P.mshrs >= m_.l2.mshrs;                                  // a new miss
-    }
-    if (stall) {
-      ++st_.l2_reservation_fails;
-      P.l2_free = std::max(P.l2_free, now + 1);  // again in the next cycle
-      return false;
+  if (!drop_replies && !r.write && !(l && (l->valid & bit) && l->ready[sector] != ~0ull)) {
+    if (auto* f = fills_.find(r.addr / 32)) {
+      if (f->count >= m_.l2.mshr_merge) return fail();  // joins the fill in DRAM
+    } else if (P.mshrs >= m_.l2.mshrs) {  // a new miss
+      P.mshr_stall = true;
+      return fail();
     }
   }
   P.l2_free = t + 1;
@@ -450,6 +460,7 @@ void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
   while (it != out.begin() && std::prev(it)->q > q) --it;
   reply a = r;
   a.q = q;
+  a.port = port_of(r.client->icnt_node());
   out.insert(it, a);
   ++replies_queued_;
 }
@@ -480,9 +491,7 @@ void gpu_memory::replies(uint64_t now) {
 void gpu_memory::reply_advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
-  auto node = [&](const reply& r) {
-    return port_of(r.client ? r.client->icnt_node() : ~0u);
-  };
+  auto node = [](const reply& r) { return r.port; };
   for (unsigned i = 0; i < sp_.size(); ++i)
     if (!sp_[i].rin.empty()) {
       xscratch_.push_back(i);
@@ -548,6 +557,7 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   for (sub_partition& P : sp_) {
     P.l2_free = 0;
     P.mshrs = 0;
+    P.mshr_stall = false;
     P.releases = {};
   }
   for (auto& l : l2_) std::fill(std::begin(l.ready), std::end(l.ready), 0);
@@ -555,6 +565,7 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
 }
 
 void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
+  for (sub_partition& P : sp_) P.mshr_stall = false;  // a stalled miss may be a hit now
   for (uint64_t s = addr / 32 * 32; s < addr + bytes; s += 32) {
     const unsigned sp = decode(s).sub_partition;
     const uint64_t line = s / m_.l2.line;

@@ -71,6 +71,7 @@ class gpu_memory : public mem_port {
     mem_client* client;
     unsigned tag;
     bool write;
+    dram_address a;    // decode(addr), worked out once when it is sent
   };
   struct xbar_packet {  // a request in its crossbar input buffer
     uint64_t ready;     // the first cycle the crossbar may move it (icnt_transfer)
@@ -83,11 +84,15 @@ class gpu_memory : public mem_port {
     mem_client* client;
     unsigned tag;
     bool write;
+    unsigned port = 0;  // the client's crossbar port (set when it enters the L2 -> icnt queue)
   };
   struct sub_partition {
     std::deque<l2_request> in;  // icnt -> L2 queue, in time order
     uint64_t l2_free = 0;       // the core cycle of the tag port's next access
     unsigned mshrs = 0;         // sectors with a DRAM fill outstanding (L2 MSHR entries)
+    // The head of `in` is a read miss that stalled for want of an MSHR: only a release (mshrs
+    // falling) can change that, so until then its retries fail without looking it up again.
+    bool mshr_stall = false;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> releases;  // their fill times, once known
     std::deque<reply> out;  // L2 -> icnt queue, by q
     std::deque<reply> rin;  // its input buffer of the reply crossbar
