@@ -36,6 +36,9 @@ struct trace_inst {
   uint32_t addr_index = 0;    // first of 32 addresses in kernel_trace::addresses (width > 0)
 };
 
+// SASS's zero registers as the tracer numbers them, RZ (255) and URZ (511): never a dependence.
+inline bool is_zero_reg(unsigned r) { return r == 255 || r == 511; }
+
 struct trace_warp {
   std::vector<trace_inst> insts;
 };

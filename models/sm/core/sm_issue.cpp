@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+// The SM's issue stage: each scheduler's warp order (lrr, gto, two-level) and the issue of a
+// warp's next instructions into the ID_OC register sets (GPGPU-Sim's scheduler_unit::cycle).
+// Part of sm_core (sm_core.h).
+#include "sm_core.h"
+
+#include <algorithm>
+
+namespace gpuvp::sm {
+
+namespace {
+bool is_control(op_class c) { return c == op_class::exit || c == op_class::barrier || c == op_class::nop; }
+// GPGPU-Sim's exec_unit_type_t for -gpgpu_dual_issue_diff_exec_units: all specialized units are
+// one type.
+unsigned exec_kind(op_class unit) {
+  return unit >= op_class::spec1 && unit <= op_class::spec8 ? unsigned(op_class::spec1) : unsigned(unit);
+}
+}  // namespace
+
+void sm_core::release_barrier_if_complete(unsigned slot) {
+  cta_state& c = ctas_[slot];
+  if (!c.at_barrier || c.at_barrier < c.warps - c.exited) return;
+  c.at_barrier = 0;
+  for (unsigned i = 0; i < c.warps; ++i) warps_[slot * warps_per_cta_ + i].at_barrier = false;
+  std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
+}
+
+// Issues up to max_insn_issue_per_warp instructions of warp w (GPGPU-Sim's scheduler_unit::cycle
+// inner loop); returns whether it issued, and reports in `blocked` why it stopped before the
+// first one.
+bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
+  warp_state& w = warps_[wi];
+  unsigned issued = 0, prev_kind = ~0u;
+  blocked = unsigned(stall_cause::idle);
+  while (issued < cfg_.max_insn_issue_per_warp && !w.exited && !w.at_barrier) {
+    if (w.next >= w.size) {  // trace without EXIT: the warp ends here
+      progress_ = true;
+      std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
+      w.exited = true;
+      ++ctas_[w.cta_slot].exited;
+      release_barrier_if_complete(w.cta_slot);
+      warp_maybe_done(wi);
+      break;
+    }
+    if (w.ibuf == 0) break;  // instruction buffer empty: waiting for fetch/decode
+    if (w.sb == sb_blocked) {  // nothing wrote back since the scoreboard last refused this instruction
+      if (!issued) blocked = unsigned(stall_cause::scoreboard);
+      break;
+    }
+    if (w.sb == sb_unknown) {
+      const trace_inst& ti = w.insts[w.next];
+      const op_class cls = ti.info.cls;
+      // The unit it goes to: EXIT/BAR/NOP-class (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and
+      // opcodes of a specialized unit the configuration does not enable go to the INT unit.
+      w.unit = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
+      if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) break;
+      // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending
+      // write (RAW and WAW).
+      bool hazard = false;
+      const auto& reserved = wregs_[wi].reserved;
+      for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && reserved[ti.src[i]];
+      for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && reserved[ti.dst[i]];
+      w.sb = hazard ? sb_blocked : sb_clear;
+      if (hazard) {
+        if (!issued) blocked = unsigned(stall_cause::scoreboard);
+        break;
+      }
+    } else if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) {
+      break;
+    }
+    const op_class unit = w.unit;
+    register_set* port = id_oc_[unsigned(unit)];
+    if (!port->has_free(cfg_.sub_core, sched)) {
+      if (!issued) blocked = unsigned(stall_cause::pipeline);
+      break;
+    }
+    const trace_inst& ti = w.insts[w.next];
+    const op_class cls = ti.info.cls;
+    // Built in its ID_OC slot, every field set.
+    warp_inst& in = port->emplace(cfg_.sub_core, sched);
+    ++id_oc_used_;
+    in.valid = true;
+    in.uid = ++uid_;
+    in.op = unit;
+    in.opcode = ti.opcode;
+    lat_ii l = cfg_.latency_of(is_control(cls) ? cls : unit);
+    in.latency = l.latency;
+    in.initiation = l.initiation;
+    in.dispatch_cycles = l.initiation;
+    in.warp = wi;
+    in.sched = sched;
+    in.active_mask = ti.mask;
+    in.ndst = int8_t(ti.ndst);
+    in.nsrc = int8_t(ti.nsrc);
+    std::copy(ti.dst, ti.dst + 4, in.dst);
+    std::copy(ti.src, ti.src + 4, in.src);
+    in.space = ti.info.space;
+    in.store = ti.info.store;
+    in.width = ti.width;
+    in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
+    in.issue_cycle = cycle_;
+    for (int i = 0; i < ti.ndst; ++i)
+      if (!is_zero_reg(ti.dst[i])) ++wregs_[wi].reserved[ti.dst[i]];
+    ++w.pending;
+    // Scoreboard::reserveRegisters marks the destinations of global/local loads as long operations.
+    if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
+      for (int i = 0; i < ti.ndst; ++i)
+        if (!is_zero_reg(ti.dst[i])) wregs_[wi].longop.set(ti.dst[i]);
+    progress_ = true;
+    ++w.next;
+    --w.ibuf;
+    w.sb = sb_unknown;
+    ++st_.warp_insts;
+    st_.thread_insts += std::popcount(ti.mask);
+    if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
+    ++issued;
+    prev_kind = exec_kind(unit);
+    if (cls == op_class::exit) {  // functional_done: the warp ends when everything wrote back
+      w.exited = true;
+      ++ctas_[w.cta_slot].exited;
+      release_barrier_if_complete(w.cta_slot);
+    } else if (cls == op_class::barrier) {  // waits until every live warp of the CTA arrived
+      w.at_barrier = true;
+      ++ctas_[w.cta_slot].at_barrier;
+      release_barrier_if_complete(w.cta_slot);
+    }
+  }
+  refresh_fetchable(wi);
+  if (issued) blocked = unsigned(stall_cause::n);
+  return issued > 0;
+}
+
+void sm_core::issue() {
+  // GPGPU-Sim's shader_core_ctx::issue: the scheduler that runs first rotates every cycle.
+  const unsigned nsched = unsigned(sched_warps_.size());
+  for (unsigned i = 0; i < nsched; ++i) {
+    const unsigned s = (issue_prio_ + i) % nsched;
+    if (!sched_dirty_[s]) {  // nothing it looks at changed since it last failed to issue
+      ++st_.sched_stalls[sched_cause_[s]];
+      continue;
+    }
+    const auto& mine = sched_warps_[s];
+    const unsigned n = unsigned(mine.size());
+    bool any_sb = false, any_pipe = false, any_bar = false, done = false;
+    auto attempt = [&](unsigned wi) {
+      warp_state& w = warps_[wi];
+      if (!w.live || w.exited) return false;
+      if (w.at_barrier) {
+        any_bar = true;
+        return false;
+      }
+      unsigned why;
+      if (try_issue(s, wi, why)) {
+        last_issued_[s] = int(wi);
+        return true;
+      }
+      any_sb |= why == unsigned(stall_cause::scoreboard);
+      any_pipe |= why == unsigned(stall_cause::pipeline);
+      return false;
+    };
+    if (gto_) {
+      // greedy: the last issued warp first, then the oldest
+      if (last_issued_[s] >= 0) done = attempt(unsigned(last_issued_[s]));
+      if (!done)
+        for (unsigned wi : age_order_[s])
+          if (int(wi) != last_issued_[s] && (done = attempt(wi))) break;
+    } else if (two_level_active_) {
+      // two_level_active (GPGPU-Sim): order_warps demotes and promotes, then the active list is
+      // tried in order; the warp that issues goes to the back (do_on_warp_issued, inner LRR).
+      two_level_order(s);
+      auto& act = tl_active_[s];
+      for (size_t k = 0; k < act.size() && !done; ++k)
+        if (warps_[act[k]].live && (done = attempt(act[k])))
+          std::rotate(act.begin(), act.begin() + ptrdiff_t(k) + 1, act.end());
+    } else {
+      // lrr: loose round robin from the warp after the last issued (mine[k] is warp
+      // k * num_sched + s: the last issued warp's place is its index / num_sched)
+      unsigned at = last_issued_[s] >= 0 ? unsigned(last_issued_[s]) / nsched + 1 : 0;
+      for (unsigned k = 0; k < n; ++k) __builtin_prefetch(&warps_[mine[k]]);
+      for (unsigned k = 0; k < n && !done; ++k, ++at) {
+        if (at >= n) at -= n;
+        unsigned wi = mine[at];
+        if (warps_[wi].live) done = attempt(wi);
+      }
+    }
+    if (!done) {
+      stall_cause c = any_sb ? stall_cause::scoreboard : any_pipe ? stall_cause::pipeline
+                      : any_bar ? stall_cause::barrier : stall_cause::idle;
+      ++st_.sched_stalls[unsigned(c)];
+      sched_cause_[s] = uint8_t(c);
+      sched_dirty_[s] = two_level_active_ != 0;  // two-level reorders its lists every cycle
+    }
+  }
+  issue_prio_ = (issue_prio_ + 1) % nsched;
+}
+
+// two_level_active_scheduler::order_warps: a warp of the active list is demoted to the back of the
+// pending queue when it is waiting (exited or an empty slot, or at a barrier) or when its next
+// buffered instruction reads a register a global/local load has yet to write; then the front of
+// the pending queue is promoted until the active list holds N again (outer level SRR).
+bool sm_core::two_level_waiting(unsigned wi) const {
+  const warp_state& w = warps_[wi];
+  if (!w.live || w.exited || w.at_barrier) return true;
+  if (w.ibuf == 0) return false;
+  const trace_inst& ti = w.insts[w.next];
+  for (int i = 0; i < ti.nsrc; ++i)
+    if (!is_zero_reg(ti.src[i]) && wregs_[wi].longop.test(ti.src[i])) return true;
+  return false;
+}
+
+void sm_core::two_level_order(unsigned s) {
+  auto& act = tl_active_[s];
+  auto& pend = tl_pending_[s];
+  size_t keep = 0;
+  for (size_t k = 0; k < act.size(); ++k) {
+    if (two_level_waiting(act[k])) pend.push_back(act[k]);
+    else act[keep++] = act[k];
+  }
+  act.resize(keep);
+  while (act.size() < two_level_active_ && !pend.empty()) {
+    act.push_back(pend.front());
+    pend.pop_front();
+  }
+}
+
+}  // namespace gpuvp::sm
