@@ -84,55 +84,11 @@ void dram_channel::run(uint64_t until, std::vector<dram_done>& out) {
       now_ = std::max(now_, next);
       if (now_ > until) break;
     }
-    if (!cycle(now_++, out) && queued_ && now_ <= until)
-      now_ = std::min(next_event(), until + 1);  // nothing moved: skip the cycles in which nothing can
+    cycle(now_++, out);
   }
 }
 
-// The first DRAM cycle from now_ in which cycle() can change anything, the state being frozen
-// until then: a request handed to a free bank, one entering the scheduler from the latency
-// queue or the latency queue from an L2 -> DRAM queue (when its credit is there; a credit coming
-// back counts as an event), a bank's column or row command once its timing allows it. The
-// cycles before it would do nothing (credits coming back are taken, in order, in the cycle run).
-uint64_t dram_channel::next_event() const {
-  const uint64_t k = now_;
-  const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
-  uint64_t e = ~0ull;
-  if (!credit_returns_.empty()) e = std::max(k, credit_returns_.front().first);
-  if (pending_ < room) {
-    if (!arrivals_.empty()) e = std::min(e, std::max(k, arrivals_.front().arrive));
-    for (size_t s = 0; s < l2q_.size(); ++s)
-      if (!l2q_[s].empty() && !(private_[s] >= 1 && shared_limit_ && shared_ >= shared_limit_))
-        e = std::min(e, std::max(k, l2q_[s].front().arrive));
-  }
-  if (pending_) {
-    if (m_.dram_scheduler != 1) {
-      if (!bk_[fifo_.front().bank].has_mrq) return k;
-    } else {
-      for (const bank& B : bk_)
-        if (!B.has_mrq && !B.queue.empty()) return k;
-    }
-  }
-  if (in_banks_) {
-    for (unsigned j = 0; j < T_.nbk; ++j) {
-      const bank& B = bk_[j];
-      if (!B.has_mrq) continue;
-      uint64_t t;
-      if (!B.active) t = std::max({rrd_, B.rp, B.rc});  // activate
-      else if (B.row != B.mrq.row) t = std::max({B.ras, B.wtp, B.rtp, rtpl_[group(j)]});  // precharge
-      else {
-        const unsigned g = group(j);
-        t = std::max(ccd_, ccdl_[g]);
-        t = std::max(t, B.mrq.write ? std::max(B.rcdwr, rtw_) : std::max(B.rcd, wtr_));
-      }
-      e = std::min(e, std::max(k, t));
-    }
-  }
-  return e;
-}
-
-bool dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
-  bool moved = false;
+void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   const unsigned nbk = T_.nbk;
   // The scheduler is full (dram_t::full): FR-FCFS at the configured size (0 unbounded), FIFO at
   // mrqq's 2 entries.
@@ -150,7 +106,6 @@ bool dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
     const dram_request r = arrivals_.front();
     arrivals_.pop_front();
     ++pending_;
-    moved = true;
     if (m_.dram_scheduler == 1) bk_[r.bank].queue.push_back(r);
     else fifo_.push_back(r);
   }
@@ -181,7 +136,6 @@ bool dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
         --pending_;
         ++in_banks_;
         prio_ = (prio_ + 1) % nbk;
-        moved = true;
         break;
       }
     } else if (!bk_[fifo_.front().bank].has_mrq) {
@@ -192,10 +146,9 @@ bool dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
       B.has_mrq = true;
       --pending_;
       ++in_banks_;
-      moved = true;
     }
   }
-  if (in_banks_ && commands(k, out)) moved = true;
+  if (in_banks_) commands(k, out);
   // Then (after dram_t::cycle) one request from the sub-partitions' L2 -> DRAM queues (round robin
   // from the one after the last served) into the latency queue, unless the scheduler is full
   // (dram_t::full) or the credits are spent; it reaches the scheduler `latency_` cycles later.
@@ -212,15 +165,13 @@ bool dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
       if (private_[s] < 1) ++private_[s];
       else ++shared_;
       last_sub_ = s;
-      moved = true;
       break;
     }
   }
-  return moved;
 }
 
 // Column and row commands of one DRAM cycle, banks tried from prio.
-bool dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
+void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
   const unsigned nbk = T_.nbk;
   bool col = false, row = false;
   if (m_.dram_dual_bus) {
@@ -233,7 +184,6 @@ bool dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
       if (!col) row = row_command(j, k);
     }
   }
-  return col || row;
 }
 
 bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& out) {

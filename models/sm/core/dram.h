@@ -92,10 +92,8 @@ class dram_channel {
     dram_request mrq;
     uint64_t rcd = 0, rcdwr = 0, ras = 0, rc = 0, rp = 0, wtp = 0, rtp = 0;  // earliest cycles
   };
-  // One DRAM cycle; false when it changed nothing (taking credits back aside).
-  bool cycle(uint64_t k, std::vector<dram_done>& out);
-  bool commands(uint64_t k, std::vector<dram_done>& out);
-  uint64_t next_event() const;
+  void cycle(uint64_t k, std::vector<dram_done>& out);
+  void commands(uint64_t k, std::vector<dram_done>& out);
   bool col_command(unsigned j, uint64_t k, std::vector<dram_done>& out);
   bool row_command(unsigned j, uint64_t k);
   unsigned group(unsigned b) const;
