@@ -174,19 +174,13 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
 void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
   const unsigned nbk = T_.nbk;
   bool col = false, row = false;
-  // Only banks holding a request can issue, and no column command before tCCD (checks that
-  // col_command and row_command would make themselves, taken out of the loops).
-  const bool col_free = k >= ccd_;
   if (m_.dram_dual_bus) {
-    if (col_free)
-      for (unsigned i = 0, j = prio_; i < nbk && !col; ++i, j = j + 1 == nbk ? 0 : j + 1)
-        if (bk_[j].has_mrq) col = col_command(j, k, out);
-    for (unsigned i = 0, j = prio_; i < nbk && !row; ++i, j = j + 1 == nbk ? 0 : j + 1)
-      if (bk_[j].has_mrq) row = row_command(j, k);
+    for (unsigned i = 0; i < nbk && !col; ++i) col = col_command((i + prio_) % nbk, k, out);
+    for (unsigned i = 0; i < nbk && !row; ++i) row = row_command((i + prio_) % nbk, k);
   } else {
-    for (unsigned i = 0, j = prio_; i < nbk && !col && !row; ++i, j = j + 1 == nbk ? 0 : j + 1) {
-      if (!bk_[j].has_mrq) continue;
-      if (col_free) col = col_command(j, k, out);
+    for (unsigned i = 0; i < nbk && !col && !row; ++i) {
+      const unsigned j = (i + prio_) % nbk;
+      col = col_command(j, k, out);
       if (!col) row = row_command(j, k);
     }
   }
