@@ -169,7 +169,8 @@ void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t cycle, ui
 // every access merged into it gets its answer (unless the waiters belong to a finished kernel's
 // SMs), leaving the L2 in the next cycle (access_ready), as a hit's answer does.
 void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
-  for (dram_channel& c : ch_) {
+  for (unsigned ci = 0; ci < ch_.size(); ++ci) {
+    dram_channel& c = ch_[ci];
     if (c.empty()) continue;
     done_.clear();
     c.run(until, done_);
@@ -178,7 +179,7 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
       if (d.write) continue;
       const uint64_t t = clock_.core_at(d.data_end);  // the fill's L2 cycle
       const uint64_t sector = d.token;
-      const unsigned sp = decode(sector * 32).sub_partition;
+      const unsigned sp = ci * m_.sub_per_channel + d.sub;  // as dram_push queued it
       auto* f = fills_.find(sector);
       // The merged accesses leave the L2 one a cycle from the next cycle (access_ready /
       // next_access); the MSHR entry is free once the last has left.
