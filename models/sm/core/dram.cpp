@@ -208,7 +208,7 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   ccdl_[g] = k + T_.CCDL;
   data = std::max(data, bus_free_);
   bus_free_ = data + burst_;
-  out.push_back({B.mrq.token, data + burst_, B.mrq.write});
+  out.push_back({B.mrq.token, data + burst_, B.mrq.write, B.mrq.sub});
   // The credit comes back with the data: a read's when it leaves the return queue for the
   // DRAM -> L2 queue (dram_cycle, the edge after its last beat), a write's when dram_t::cycle
   // takes it from its data pipeline (memory_partition_unit::set_done).

@@ -58,6 +58,7 @@ struct dram_request {
 struct dram_done {
   uint64_t token, data_end;
   bool write;
+  unsigned sub;  // the request's sub-partition in the channel (as pushed)
 };
 
 class dram_channel {

@@ -28,22 +28,6 @@ constexpr uint64_t request_cycles = 3;
 constexpr uint64_t reply_cycles = 3;
 // - a store's acknowledgement is consumed by the LDST unit in p + 1 (store_ack).
 constexpr uint64_t ack_cycles = 1;
-// The bits of v selected by mask, packed to the bottom (low bits first), a run of adjacent
-// mask bits at a time.
-uint64_t extract(uint64_t v, uint64_t mask) {
-  uint64_t out = 0;
-  unsigned k = 0;
-  while (mask) {
-    const unsigned lo = unsigned(__builtin_ctzll(mask));
-    const uint64_t run = mask >> lo;
-    const unsigned len = ~run ? unsigned(__builtin_ctzll(~run)) : 64;
-    const uint64_t bits = len == 64 ? ~0ull : (uint64_t(1) << len) - 1;
-    out |= (v >> lo & bits) << k;
-    k += len;
-    mask &= ~(bits << lo);
-  }
-  return out;
-}
 unsigned bit(uint64_t v, unsigned i) { return unsigned(v >> i & 1); }
 // The mask of the given bit positions.
 constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
@@ -89,8 +73,23 @@ unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
   return r;
 }
 
+// The runs of adjacent mask bits, low bits first: the bits of v the mask selects, packed to the
+// bottom, are the runs' bits one after the other.
+gpu_memory::bit_runs::bit_runs(uint64_t mask) {
+  unsigned k = 0;
+  while (mask) {
+    const unsigned lo = unsigned(__builtin_ctzll(mask));
+    const uint64_t run = mask >> lo;
+    const unsigned len = ~run ? unsigned(__builtin_ctzll(~run)) : 64;
+    const uint64_t bits = len == 64 ? ~0ull : (uint64_t(1) << len) - 1;
+    r[n++] = {uint8_t(lo), uint8_t(k), bits};
+    k += len;
+    mask &= ~(bits << lo);
+  }
+}
+
 gpu_memory::gpu_memory(const gpu_config& cfg)
-    : cfg_(cfg), m_(cfg.mem), clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
+    : cfg_(cfg), m_(cfg.mem), bank_runs_(m_.bank_mask), row_runs_(m_.row_mask), clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
   port_free_.assign(sps, 0);
@@ -115,9 +114,9 @@ dram_address gpu_memory::decode(uint64_t addr) const {
   const uint64_t quot = gap ? high / m_.n_mem : high >> ch_bits;  // (no division for 2^k channels)
   a.channel = unsigned(high - quot * m_.n_mem);
   const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
-  const uint64_t bank = extract(local, m_.bank_mask);
+  const uint64_t bank = bank_runs_.extract(local);
   a.bank = unsigned(m_.dram.nbk & (m_.dram.nbk - 1) ? bank % m_.dram.nbk : bank & (m_.dram.nbk - 1));
-  a.row = extract(local, m_.row_mask);
+  a.row = row_runs_.extract(local);
   a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
   // -gpgpu_memory_partition_indexing (addrdec_tlx): the address bits above the channel and
   // sub-partition bits (with a power-of-two channel count; otherwise the quotient of the
@@ -170,7 +169,8 @@ void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t cycle, ui
 // every access merged into it gets its answer (unless the waiters belong to a finished kernel's
 // SMs), leaving the L2 in the next cycle (access_ready), as a hit's answer does.
 void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
-  for (dram_channel& c : ch_) {
+  for (unsigned ci = 0; ci < ch_.size(); ++ci) {
+    dram_channel& c = ch_[ci];
     if (c.empty()) continue;
     done_.clear();
     c.run(until, done_);
@@ -179,7 +179,7 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
       if (d.write) continue;
       const uint64_t t = clock_.core_at(d.data_end);  // the fill's L2 cycle
       const uint64_t sector = d.token;
-      const unsigned sp = decode(sector * 32).sub_partition;
+      const unsigned sp = ci * m_.sub_per_channel + d.sub;  // as dram_push queued it
       auto* f = fills_.find(sector);
       // The merged accesses leave the L2 one a cycle from the next cycle (access_ready /
       // next_access); the MSHR entry is free once the last has left.

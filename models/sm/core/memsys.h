@@ -109,8 +109,24 @@ class gpu_memory : public mem_port {
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
 
+  // A mask's runs of adjacent bits, worked out once: extract() packs them to the bottom.
+  struct bit_runs {
+    unsigned n = 0;
+    struct run {
+      uint8_t lo, at;  // the run's lowest bit in the address, its lowest bit in the result
+      uint64_t bits;   // the run's bits, shifted to the bottom
+    } r[32];
+    explicit bit_runs(uint64_t mask);
+    uint64_t extract(uint64_t v) const {
+      uint64_t out = 0;
+      for (unsigned i = 0; i < n; ++i) out |= (v >> r[i].lo & r[i].bits) << r[i].at;
+      return out;
+    }
+  };
+
   const gpu_config& cfg_;
   const mem_config& m_;
+  bit_runs bank_runs_, row_runs_;
   clock_domains clock_;
   uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
   std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
