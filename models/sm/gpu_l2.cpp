@@ -5,6 +5,8 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "compute.h"  // make_gpu_config
 #include "gpuvp/extension.h"
@@ -147,57 +149,53 @@ std::string timing_text(const dram_timing& t) {
          " CDLR=" + str(t.CDLR) + " WR=" + str(t.WR) + " nbkgrp=" + str(t.nbkgrp) + " CCDL=" + str(t.CCDL) +
          " RTPL=" + str(t.RTPL);
 }
-}  // namespace
 
-std::string memory_config_difference(const gpu_config& a, const gpu_config& b) {
-  const mem_config &x = a.mem, &y = b.mem;
-  struct field {
-    const char* option;
-    std::string va, vb;
-  };
+// The memory options of one configuration, as (option, value text), in a fixed order.
+std::vector<std::pair<const char*, std::string>> memory_options(const gpu_config& c) {
+  const mem_config& m = c.mem;
   auto hex = [](uint64_t v) {
     std::ostringstream os;
     os << "0x" << std::hex << v;
     return os.str();
   };
-  const field fields[] = {
-      {"-gpgpu_clock_domains", str(a.core_mhz) + ":" + str(x.icnt_mhz) + ":" + str(x.l2_mhz) + ":" + str(x.dram_mhz),
-       str(b.core_mhz) + ":" + str(y.icnt_mhz) + ":" + str(y.l2_mhz) + ":" + str(y.dram_mhz)},
-      {"-gpgpu_l2_rop_latency", str(a.l2_rop_latency), str(b.l2_rop_latency)},
-      {"-dram_latency", str(a.dram_latency), str(b.dram_latency)},
-      {"-gpgpu_cache:dl2", cache_text(x.l2), cache_text(y.l2)},
-      {"-gpgpu_n_mem", str(x.n_mem), str(y.n_mem)},
-      {"-gpgpu_n_sub_partition_per_mchannel", str(x.sub_per_channel), str(y.sub_per_channel)},
-      {"-gpgpu_dram_timing_opt", timing_text(x.dram), timing_text(y.dram)},
-      {"-gpgpu_dram_buswidth", str(x.dram_buswidth), str(y.dram_buswidth)},
-      {"-gpgpu_dram_burst_length", str(x.dram_burst_length), str(y.dram_burst_length)},
-      {"-dram_data_command_freq_ratio", str(x.dram_cmd_ratio), str(y.dram_cmd_ratio)},
-      {"-gpgpu_frfcfs_dram_sched_queue_size", str(x.frfcfs_queue), str(y.frfcfs_queue)},
-      {"-gpgpu_dram_return_queue_size", str(x.dram_return_queue), str(y.dram_return_queue)},
-      {"-gpgpu_dram_scheduler", str(x.dram_scheduler), str(y.dram_scheduler)},
-      {"-dram_dual_bus_interface", str(x.dram_dual_bus), str(y.dram_dual_bus)},
-      {"-dram_bnkgrp_indexing_policy", str(x.dram_bnkgrp_lower_bits), str(y.dram_bnkgrp_lower_bits)},
+  return {
+      {"-gpgpu_clock_domains", str(c.core_mhz) + ":" + str(m.icnt_mhz) + ":" + str(m.l2_mhz) + ":" + str(m.dram_mhz)},
+      {"-gpgpu_l2_rop_latency", str(c.l2_rop_latency)},
+      {"-dram_latency", str(c.dram_latency)},
+      {"-gpgpu_cache:dl2", cache_text(m.l2)},
+      {"-gpgpu_n_mem", str(m.n_mem)},
+      {"-gpgpu_n_sub_partition_per_mchannel", str(m.sub_per_channel)},
+      {"-gpgpu_dram_timing_opt", timing_text(m.dram)},
+      {"-gpgpu_dram_buswidth", str(m.dram_buswidth)},
+      {"-gpgpu_dram_burst_length", str(m.dram_burst_length)},
+      {"-dram_data_command_freq_ratio", str(m.dram_cmd_ratio)},
+      {"-gpgpu_frfcfs_dram_sched_queue_size", str(m.frfcfs_queue)},
+      {"-gpgpu_dram_return_queue_size", str(m.dram_return_queue)},
+      {"-gpgpu_dram_scheduler", str(m.dram_scheduler)},
+      {"-dram_dual_bus_interface", str(m.dram_dual_bus)},
+      {"-dram_bnkgrp_indexing_policy", str(m.dram_bnkgrp_lower_bits)},
       {"-gpgpu_dram_partition_queues",
-       str(x.icnt_l2_queue) + ":" + str(x.l2_dram_queue) + ":" + str(x.dram_l2_queue) + ":" + str(x.l2_icnt_queue),
-       str(y.icnt_l2_queue) + ":" + str(y.l2_dram_queue) + ":" + str(y.dram_l2_queue) + ":" + str(y.l2_icnt_queue)},
-      {"-network_mode", str(x.network_mode), str(y.network_mode)},
-      {"-icnt_in_buffer_limit", str(x.icnt_in_buffer), str(y.icnt_in_buffer)},
-      {"-icnt_out_buffer_limit", str(x.icnt_out_buffer), str(y.icnt_out_buffer)},
-      {"-icnt_subnets", str(x.icnt_subnets), str(y.icnt_subnets)},
-      {"-icnt_arbiter_algo", str(x.icnt_arbiter), str(y.icnt_arbiter)},
-      {"-icnt_flit_size", str(x.flit_size), str(y.flit_size)},
-      {"-inter_config_file",
-       x.icnt_file + " (flit " + str(x.icnt_file_flit_size) + ", buffers " + str(x.icnt_file_input_buffer) + "/" +
-           str(x.icnt_file_ejection_buffer) + ", subnets " + str(x.icnt_file_subnets) + ")",
-       y.icnt_file + " (flit " + str(y.icnt_file_flit_size) + ", buffers " + str(y.icnt_file_input_buffer) + "/" +
-           str(y.icnt_file_ejection_buffer) + ", subnets " + str(y.icnt_file_subnets) + ")"},
-      {"-gpgpu_memory_partition_indexing", str(x.partition_indexing), str(y.partition_indexing)},
+       str(m.icnt_l2_queue) + ":" + str(m.l2_dram_queue) + ":" + str(m.dram_l2_queue) + ":" + str(m.l2_icnt_queue)},
+      {"-network_mode", str(m.network_mode)},
+      {"-icnt_in_buffer_limit", str(m.icnt_in_buffer)},
+      {"-icnt_out_buffer_limit", str(m.icnt_out_buffer)},
+      {"-icnt_subnets", str(m.icnt_subnets)},
+      {"-icnt_arbiter_algo", str(m.icnt_arbiter)},
+      {"-icnt_flit_size", str(m.flit_size)},
+      {"-inter_config_file", m.icnt_file + " (flit " + str(m.icnt_file_flit_size) + ", buffers " +
+                                 str(m.icnt_file_input_buffer) + "/" + str(m.icnt_file_ejection_buffer) + ", subnets " +
+                                 str(m.icnt_file_subnets) + ")"},
+      {"-gpgpu_memory_partition_indexing", str(m.partition_indexing)},
       {"-gpgpu_mem_addr_mapping",
-       "dramid@" + str(x.mem_addr_dramid_bit) + " bank " + hex(x.bank_mask) + " row " + hex(x.row_mask),
-       "dramid@" + str(y.mem_addr_dramid_bit) + " bank " + hex(y.bank_mask) + " row " + hex(y.row_mask)},
+       "dramid@" + str(m.mem_addr_dramid_bit) + " bank " + hex(m.bank_mask) + " row " + hex(m.row_mask)},
   };
-  for (const auto& f : fields)
-    if (f.va != f.vb) return std::string(f.option) + " " + f.va + " vs " + f.vb;
+}
+}  // namespace
+
+std::string memory_config_difference(const gpu_config& a, const gpu_config& b) {
+  const auto va = memory_options(a), vb = memory_options(b);
+  for (size_t i = 0; i < va.size(); ++i)
+    if (va[i].second != vb[i].second) return std::string(va[i].first) + " " + va[i].second + " vs " + vb[i].second;
   return {};
 }
 
