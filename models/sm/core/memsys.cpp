@@ -37,6 +37,44 @@ constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
 }
 // The XOR of the bits of a that mask selects.
 unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
+// One xbar_router::Advance arbitration. `inputs` (ascending) have a packet whose head is for the
+// output at the same index of `dests`; grant(i) moves input i's head to its output. iSLIP
+// (algo 1): outputs in order, each grants the first input after its pointer in `next` (upper_bound
+// of the pointer: the input after the last granted is passed over, as GPGPU-Sim does) whose head
+// is for it, one packet per input; the pointer moves past the granted input. Round robin (0):
+// inputs in order from a pointer that moves one of `nodes` a cycle, one packet per output.
+template <class DestOf, class Grant>
+void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next,
+               uint64_t now, size_t nodes, DestOf dest_of, Grant grant) {
+  if (algo == 1) {
+    std::sort(dests.begin(), dests.end());
+    dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
+    for (unsigned dest : dests) {
+      auto it = std::upper_bound(inputs.begin(), inputs.end(), next[dest]);
+      for (size_t j = 0; j < inputs.size(); ++j, ++it) {
+        if (it == inputs.end()) it = inputs.begin();
+        const unsigned id = *it;
+        if (dest_of(id) != dest) continue;
+        grant(id);
+        inputs.erase(it);
+        next[dest] = id + 1;
+        break;
+      }
+    }
+    return;
+  }
+  const size_t n = inputs.size();
+  const unsigned start = unsigned(now % nodes);
+  const size_t first = size_t(std::lower_bound(inputs.begin(), inputs.end(), start) - inputs.begin());
+  dests.clear();  // outputs granted this cycle
+  for (size_t j = 0; j < n; ++j) {
+    const unsigned id = inputs[(first + j) % n];
+    const unsigned dest = dest_of(id);
+    if (std::find(dests.begin(), dests.end(), dest) != dests.end()) continue;
+    dests.push_back(dest);
+    grant(id);
+  }
+}
 }  // namespace
 
 // GPGPU-Sim's ipoly_hash_function (hashing.cc): the index bits XORed with the GF(2) residues of
@@ -287,13 +325,9 @@ unsigned gpu_memory::port_of(unsigned node) {
 }
 
 // The request crossbar's step (xbar_router::Advance) in cycle `now`: each input offers the packet
-// at the head of its buffer (a head that loses holds back the packets behind it). iSLIP
-// (-icnt_arbiter_algo 1): outputs in order, each grants the first input after its pointer
-// (upper_bound of the pointer: the input after the last granted is passed over, as GPGPU-Sim
-// does) whose head is for it, one packet per input; the pointer moves past the granted input.
-// Round robin (0): inputs in order from a pointer that moves one node a cycle, one packet per
-// output. The output buffers are not bounded here (-icnt_out_buffer_limit: the L2 input queues
-// are not bounded either).
+// at the head of its buffer (a head that loses holds back the packets behind it), arbitrated by
+// -icnt_arbiter_algo (arbitrate). The output buffers are not bounded here
+// (-icnt_out_buffer_limit: the L2 input queues are not bounded either).
 void gpu_memory::advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
@@ -303,35 +337,9 @@ void gpu_memory::advance(uint64_t now) {
       dscratch_.push_back(xin_[i].front().sp);
     }
   if (xscratch_.empty()) return;
-  if (m_.icnt_arbiter == 1) {
-    std::sort(dscratch_.begin(), dscratch_.end());
-    dscratch_.erase(std::unique(dscratch_.begin(), dscratch_.end()), dscratch_.end());
-    for (unsigned dest : dscratch_) {
-      auto it = std::upper_bound(xscratch_.begin(), xscratch_.end(), next_node_[dest]);
-      for (size_t j = 0; j < xscratch_.size(); ++j, ++it) {
-        if (it == xscratch_.end()) it = xscratch_.begin();
-        const unsigned id = *it;
-        if (xin_[id].front().sp != dest) continue;
-        grant(id, now);
-        xscratch_.erase(it);
-        next_node_[dest] = id + 1;
-        break;
-      }
-    }
-  } else {
-    const size_t n = xscratch_.size();
-    const size_t total = xin_.size() + sp_.size();
-    const unsigned start = unsigned(now % total);
-    const size_t first = size_t(std::lower_bound(xscratch_.begin(), xscratch_.end(), start) - xscratch_.begin());
-    dscratch_.clear();  // outputs granted this cycle
-    for (size_t j = 0; j < n; ++j) {
-      const unsigned id = xscratch_[(first + j) % n];
-      const unsigned dest = xin_[id].front().sp;
-      if (std::find(dscratch_.begin(), dscratch_.end(), dest) != dscratch_.end()) continue;
-      dscratch_.push_back(dest);
-      grant(id, now);
-    }
-  }
+  arbitrate(
+      m_.icnt_arbiter, xscratch_, dscratch_, next_node_, now, xin_.size() + sp_.size(),
+      [&](unsigned i) { return xin_[i].front().sp; }, [&](unsigned i) { grant(i, now); });
 }
 
 // The granted packet is in its output buffer after the interconnect step of `now`; the
@@ -502,35 +510,9 @@ void gpu_memory::reply_advance(uint64_t now) {
     rout_[node(sp_[i].rin.front())].push_back(sp_[i].rin.front());
     sp_[i].rin.pop_front();
   };
-  if (m_.icnt_arbiter == 1) {
-    std::sort(dscratch_.begin(), dscratch_.end());
-    dscratch_.erase(std::unique(dscratch_.begin(), dscratch_.end()), dscratch_.end());
-    for (unsigned dest : dscratch_) {
-      auto it = std::upper_bound(xscratch_.begin(), xscratch_.end(), rnext_[dest]);
-      for (size_t j = 0; j < xscratch_.size(); ++j, ++it) {
-        if (it == xscratch_.end()) it = xscratch_.begin();
-        const unsigned id = *it;
-        if (node(sp_[id].rin.front()) != dest) continue;
-        move(id);
-        xscratch_.erase(it);
-        rnext_[dest] = id + 1;
-        break;
-      }
-    }
-  } else {
-    const size_t n = xscratch_.size();
-    const size_t total = rout_.size() + sp_.size();
-    const unsigned start = unsigned(now % total);
-    const size_t first = size_t(std::lower_bound(xscratch_.begin(), xscratch_.end(), start) - xscratch_.begin());
-    dscratch_.clear();
-    for (size_t j = 0; j < n; ++j) {
-      const unsigned id = xscratch_[(first + j) % n];
-      const unsigned dest = node(sp_[id].rin.front());
-      if (std::find(dscratch_.begin(), dscratch_.end(), dest) != dscratch_.end()) continue;
-      dscratch_.push_back(dest);
-      move(id);
-    }
-  }
+  arbitrate(
+      m_.icnt_arbiter, xscratch_, dscratch_, rnext_, now, rout_.size() + sp_.size(),
+      [&](unsigned i) { return node(sp_[i].rin.front()); }, move);
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
