@@ -67,6 +67,7 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
   last_issued_.assign(cfg.num_sched, -1);
+  sched_live_.assign(cfg.num_sched, 0);
   sched_dirty_.assign(cfg.num_sched, 1);
   sched_cause_.assign(cfg.num_sched, 0);
   last_fetched_ = 0;  // as GPGPU-Sim's create_front_pipeline: the first fetch scans from warp 1
@@ -175,6 +176,7 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     w = warp_state{};
     wregs_[slot * warps_per_cta_ + i] = warp_regs{};
     w.live = true;
+    set_live(slot * warps_per_cta_ + i, true);
     w.cta_slot = slot;
     w.prog = &t.warps[i];
     w.insts = w.prog->insts.data();
@@ -219,6 +221,7 @@ void sm_core::warp_maybe_done(unsigned wi) {
   warp_state& w = warps_[wi];
   if (!w.live || !w.exited || w.pending) return;
   w.live = false;
+  set_live(wi, false);
   refresh_fetchable(wi);
   std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
   auto& ord = age_order_[wi % cfg_.num_sched];

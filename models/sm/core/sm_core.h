@@ -226,6 +226,15 @@ class sm_core {
   unsigned live_ctas_ = 0, warps_per_cta_ = 0;
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
   std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
+  // Per scheduler, bit k: its warp k (slot k * num_sched + s) is live (up to 64 warps each).
+  std::vector<uint64_t> sched_live_;
+  void set_live(unsigned wi, bool live) {
+    const unsigned k = wi / unsigned(sched_live_.size());
+    if (k >= 64) return;
+    const uint64_t bit = uint64_t(1) << k;
+    uint64_t& m = sched_live_[wi % sched_live_.size()];
+    m = live ? m | bit : m & ~bit;
+  }
   // Per scheduler: 0 when nothing it looks at (its warps' scoreboard answers, instruction
   // buffers, barriers, liveness, the issue ports) changed since it last failed to issue, so it
   // fails again for the same cause (sched_cause_) without a scan.
