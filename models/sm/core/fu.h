@@ -257,7 +257,20 @@ class execute_stage {
     bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
   bool step(entry& e);
+  void set_awake(unsigned i, bool quiet) {
+    if (quiet) awake_ &= ~(uint64_t(1) << i);
+    else awake_ |= uint64_t(1) << i;
+  }
   std::vector<entry> units_;
+  // Up to 64 units: a cycle visits only the units that are not quiet (awake_) or whose issue
+  // port holds an instruction (ports_), in unit order; more units: every unit (masks unused).
+  bool masked_ = true;
+  uint64_t awake_ = 0;
+  struct port_units {
+    register_set* port;
+    uint64_t units;  // units issuing from it
+  };
+  std::vector<port_units> ports_;
   std::vector<unsigned> stallable_;  // indices of the stallable units in units_
   std::vector<latency_bits> buses_;
   register_set ex_wb_;
