@@ -265,6 +265,9 @@ class sm_core {
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
   bool bank_write_any_ = false;       // some bank_write_ entry is set
   unsigned cus_busy_ = 0;             // collector units busy
+  // Bit i of word i / 64: cus_[i] is free / busy with all its reads done; per scheduler, its
+  // units (sched_cus_[s * words + word]).
+  std::vector<uint64_t> cu_free_, cu_ready_, sched_cus_;
   unsigned id_oc_used_ = 0;           // occupied slots of the ID_OC sets (the collectors' inputs)
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
