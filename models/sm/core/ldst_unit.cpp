@@ -80,7 +80,8 @@ void ldst_unit::prepare() {
     const unsigned width = std::max<unsigned>(1, w.width);
     for (unsigned t = 0; t < 32; ++t) {
       if (!(w.active_mask >> t & 1)) continue;
-      for (uint64_t b = w.addrs[t] / 32; b * 32 < w.addrs[t] + width; ++b) sectors_.push_back(b);
+      for (uint64_t b = w.addrs[t] / 32; b * 32 < w.addrs[t] + width; ++b)
+        if (sectors_.empty() || sectors_.back() != b) sectors_.push_back(b);  // neighbours often share one
     }
     std::sort(sectors_.begin(), sectors_.end());
     sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
