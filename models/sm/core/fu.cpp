@@ -200,13 +200,13 @@ bool execute_stage::step(entry& e) {
   return true;
 }
 
-void execute_stage::idle_cycle() {
-  for (auto& b : buses_) b.shift();
+void execute_stage::idle_cycle(uint64_t n) {
+  for (auto& b : buses_) b.shift(n);
   if (masked_) {
     for (uint64_t m = awake_; m; m &= m - 1) {
       const unsigned i = unsigned(__builtin_ctzll(m));
       entry& e = units_[i];
-      e.fu->shift_occupied(e.fu->clock_multiplier());
+      e.fu->shift_occupied(n * e.fu->clock_multiplier());
       e.quiet = e.fu->quiescent();
       set_awake(i, e.quiet);
     }
@@ -214,7 +214,7 @@ void execute_stage::idle_cycle() {
   }
   for (auto& e : units_) {
     if (e.quiet) continue;
-    e.fu->shift_occupied(e.fu->clock_multiplier());
+    e.fu->shift_occupied(n * e.fu->clock_multiplier());
     e.quiet = e.fu->quiescent();
   }
 }

@@ -46,7 +46,7 @@ class latency_bits {
   }
   bool none() const { return count_ == 0; }
   // bitset >>= n: bit 0 drops out, zeros come in at the top.
-  void shift(unsigned n = 1) {
+  void shift(uint64_t n = 1) {
     for (; n && count_; --n) {
       const uint64_t b = uint64_t(1) << (base_ % 64);
       if (w_[base_ / 64] & b) {
@@ -174,7 +174,7 @@ class simd_function_unit {
   std::bitset<MAX_ALU_LATENCY> occupied() const { return occupied_.bits(); }
   const warp_inst& dispatch_reg() const { return dispatch_reg_; }
   // n cycles in which cycle() would only shift `occupied` (the SM's idle-cycle skip).
-  void shift_occupied(unsigned n) { occupied_.shift(n); }
+  void shift_occupied(uint64_t n) { occupied_.shift(n); }
   // Statistics: instructions issued into the unit, cycles with something in the pipeline.
   uint64_t issued = 0, active_cycles = 0;
 
@@ -232,7 +232,7 @@ class execute_stage {
   bool execute(bool stallable_only = false);
   // A cycle the SM skips as idle (execute() returned false and nothing changed since): the
   // result buses and the stepped units' `occupied` shift as execute() would shift them.
-  void idle_cycle();
+  void idle_cycle(uint64_t n = 1);  // n such cycles
   // First result bus whose bit `latency` is free, or -1.
   int test_res_bus(unsigned latency) const;
 

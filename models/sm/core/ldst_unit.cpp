@@ -278,6 +278,7 @@ void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle
   if (write) events_.push({at, ev::ack, tag});
   else events_.push({at, ev::fill, addr / 32});
   next_event_ = std::min(next_event_, at);
+  core_.wake_by(at);
 }
 
 }  // namespace gpuvp::sm

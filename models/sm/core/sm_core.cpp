@@ -444,6 +444,26 @@ void sm_core::idle_cycle() {
   issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
 }
 
+uint64_t sm_core::sleep_until() const {
+  if (!active()) return UINT64_MAX;  // nothing in flight: only a launch wakes it
+  if (!skip_idle || two_level_active_ || !core_asleep_ || !ldst_asleep_) return cycle_ + 1;
+  return std::max(cycle_ + 1, ldst_->next_event_cycle(ldst_ran_));
+}
+
+// n cycles of idle_cycle() (or of an SM without warps) in one step.
+void sm_core::idle_cycles(uint64_t n) {
+  if (n == 0) return;
+  cycle_ += n;
+  if (!active()) return;
+  st_.active_cycles += n;
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += n * core_delta_[i];
+  ex_->dispatch_stalls += n * ldst_delta_.dispatch_stalls;
+  for (unsigned i = 0; i < 3; ++i) st_.l1_fails[i] += n * ldst_delta_.l1_fails[i];
+  ldst_->active_cycles += n * ldst_delta_.ldst_active;
+  ex_->idle_cycle(n);
+  issue_prio_ = unsigned((issue_prio_ + n) % sched_warps_.size());
+}
+
 // Decode (GPGPU-Sim's shader_core_ctx::decode): the fetch buffer's warp gets its next one or two
 // instructions into its instruction buffer.
 void sm_core::decode() {

@@ -142,6 +142,17 @@ class sm_core {
   // only repeat those counts until the LDST unit has an event due or a CTA is launched. The
   // statistics are the same either way (tests/sm/core_exact_test.cpp).
   bool skip_idle = true;
+  // Whole-SM sleep (gpu_sim): after cycle(), the next cycle in which cycle() must run; the
+  // cycles before it only repeat the last cycle's counts (the idle-cycle skip with the LDST unit
+  // asleep too, or no warp at all), unless the memory answers an access first (it lowers
+  // *wake_slot through wake_by) or a CTA arrives (the caller wakes it). idle_cycles(n) applies n
+  // such cycles at once, exactly as n calls of cycle() would.
+  uint64_t sleep_until() const;
+  void idle_cycles(uint64_t n);
+  void set_wake_slot(uint64_t* slot) { wake_slot_ = slot; }
+  void wake_by(uint64_t sm_cycle) {
+    if (wake_slot_ && *wake_slot_ > sm_cycle) *wake_slot_ = sm_cycle;
+  }
   // Called when a warp issues an instruction (sampled Perfetto spans), may be empty.
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
   // Called when a warp starts (its CTA's launch) or ends (its last instruction wrote back), may be
@@ -280,6 +291,7 @@ class sm_core {
   uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the start of the last evaluated cycle
   unsigned two_level_active_ = 0;  // 0: not two-level
   unsigned cta_limit_ = 0;         // CTAs of the running kernel per SM
+  uint64_t* wake_slot_ = nullptr;  // see sleep_until
 };
 
 }  // namespace gpuvp::sm
