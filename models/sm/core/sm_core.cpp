@@ -215,7 +215,7 @@ void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
   warp_regs& r = wregs_[inst.warp];
   for (int d = 0; d < inst.ndst; ++d) {
-    if (!is_zero_reg(inst.dst[d])) --r.reserved[inst.dst[d]];
+    if (!is_zero_reg(inst.dst[d])) r.reserved.reset(inst.dst[d]);
     r.longop.reset(inst.dst[d]);
   }
   --w.pending;

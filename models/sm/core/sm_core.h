@@ -181,7 +181,10 @@ class sm_core {
   };
   // Per warp slot, apart from warp_state so that issue scans touch little memory.
   struct warp_regs {
-    std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
+    // Scoreboard: R0-R255, UR0-UR255 with a pending write. A bit, not a count: an instruction
+    // never issues while one of its destinations is reserved, so only one instruction (its
+    // destinations all set and released together) holds a register. One cache line per warp.
+    std::bitset<512> reserved;
     std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
   };
   struct cta_state {

@@ -100,7 +100,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
     in.issue_cycle = cycle_;
     for (int i = 0; i < ti.ndst; ++i)
-      if (!is_zero_reg(ti.dst[i])) ++wregs_[wi].reserved[ti.dst[i]];
+      if (!is_zero_reg(ti.dst[i])) wregs_[wi].reserved.set(ti.dst[i]);
     ++w.pending;
     // Scoreboard::reserveRegisters marks the destinations of global/local loads as long operations.
     if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
