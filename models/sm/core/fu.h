@@ -70,26 +70,26 @@ class latency_bits {
 
 enum class mem_space : uint8_t { none, global, local, shared, constant, texture };
 
-// One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs).
+// One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs). Copied
+// from stage to stage, so kept to one 64-byte cache line (widest fields first).
 struct warp_inst {
-  bool valid = false;
   uint64_t uid = 0;           // issue order: register_set::get_ready picks the oldest
-  op_class op = op_class::nop;
-  uint16_t opcode = 0;        // index into the opcode table (stats, names)
+  // Memory instructions: addresses (32, 0 = inactive), space, access size per thread, store?
+  const uint64_t* addrs = nullptr;
   unsigned latency = 1;       // cycles through the unit (bit of occupied / result bus)
   unsigned initiation = 1;    // initiation interval
   unsigned dispatch_cycles = 0;  // the dispatch-delay counter, = initiation at scheduler issue
-  unsigned warp = 0, sched = 0;  // warp slot in the SM, issuing scheduler (sub-core slot)
   uint32_t active_mask = 0xffffffffu;
-  int8_t ndst = 0, nsrc = 0;
+  uint16_t warp = 0, sched = 0;  // warp slot in the SM (< 128), issuing scheduler (< 64)
+  uint16_t opcode = 0;        // index into the opcode table (stats, names)
   uint16_t dst[4] = {0, 0, 0, 0};
   uint16_t src[4] = {0, 0, 0, 0};
-  // Memory instructions: space, access size per thread, store?, addresses (32, 0 = inactive).
+  op_class op = op_class::nop;
+  int8_t ndst = 0, nsrc = 0;
   mem_space space = mem_space::none;
   bool store = false;
   uint8_t width = 0;
-  const uint64_t* addrs = nullptr;
-  uint64_t issue_cycle = 0;
+  bool valid = false;
 
   bool empty() const { return !valid; }
   void clear() { valid = false; }
@@ -99,6 +99,8 @@ struct warp_inst {
     return dispatch_cycles > 0;
   }
 };
+
+static_assert(sizeof(warp_inst) <= 64, "warp_inst is copied through the pipeline: keep it to one cache line");
 
 // A pipeline register set (ID_OC_*, OC_EX_*, EX_WB) of `width` slots.
 class register_set {

@@ -87,8 +87,8 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.latency = l.latency;
     in.initiation = l.initiation;
     in.dispatch_cycles = l.initiation;
-    in.warp = wi;
-    in.sched = sched;
+    in.warp = uint16_t(wi);
+    in.sched = uint16_t(sched);
     in.active_mask = ti.mask;
     in.ndst = int8_t(ti.ndst);
     in.nsrc = int8_t(ti.nsrc);
@@ -98,7 +98,6 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.store = ti.info.store;
     in.width = ti.width;
     in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
-    in.issue_cycle = cycle_;
     for (int i = 0; i < ti.ndst; ++i)
       if (!is_zero_reg(ti.dst[i])) wregs_[wi].reserved.set(ti.dst[i]);
     ++w.pending;
