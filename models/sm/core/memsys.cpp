@@ -250,21 +250,65 @@ void gpu_memory::cycle(uint64_t cycle) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
   }
-  if (l2_queued_) run_l2(now, false);
+  if (l2_queued_) run_l2(now);
   if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
   if (replies_queued_) reply_advance(now);
 }
 
-// Each sub-partition serves its input queue in order up to core cycle `now`, until it stalls.
-void gpu_memory::run_l2(uint64_t now, bool drop_replies) {
-  for (unsigned sp = 0; sp < sp_.size() && l2_queued_; ++sp) {
-    auto& in = sp_[sp].in;
-    while (!in.empty() && in.front().t <= now) {
-      if (!l2_access(sp, in.front(), now, drop_replies)) break;
-      in.pop_front();
-      --l2_queued_;
+// The sub-partitions' L2 steps of the cycles from the first not stepped yet up to `now` (one
+// per call while cycle() is called every cycle; none for a cycle already stepped).
+void gpu_memory::run_l2(uint64_t now) {
+  for (uint64_t c = l2_stepped_; c <= now && l2_queued_; ++c) {
+    for (unsigned sp = 0; sp < sp_.size(); ++sp) step_sub_partition(sp, c);
+    l2_stepped_ = c + 1;
+  }
+  l2_stepped_ = std::max(l2_stepped_, now + 1);
+}
+
+// gpgpu_sim::cycle's L2 step for sub-partition sp in cycle c: the pop of the crossbar's output
+// buffer into the ROP delay queue (one packet a cycle; -network_mode 1 holds the output one cycle
+// per flit of the interconnect file's flit_size: read request 8 bytes of control, write 32 + 8),
+// then memory_sub_partition::cache_cycle: one L2 access of the icnt -> L2 queue's head (in order;
+// a stalled access is tried again in the next cycle), and at its end the move of the ROP queue's
+// head whose -gpgpu_l2_rop_latency is over into the icnt -> L2 queue.
+void gpu_memory::step_sub_partition(unsigned sp, uint64_t c) {
+  sub_partition& P = sp_[sp];
+  if (!P.xout.empty() && P.xout.front().t <= c && port_free_[sp] <= c) {
+    l2_request r = P.xout.front();
+    P.xout.pop_front();
+    const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(r.write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
+    port_free_[sp] = c + flits;
+    r.t = c + rop_;
+    P.rop.push_back(r);
+  }
+  if (!P.in.empty() && P.in.front().t <= c && l2_access(sp, P.in.front(), c, false)) {
+    P.in.pop_front();
+    --l2_queued_;
+  }
+  if (!P.rop.empty() && P.rop.front().t <= c) {
+    l2_request r = P.rop.front();
+    P.rop.pop_front();
+    r.t = c + 1;
+    P.in.push_back(r);
+  }
+}
+
+// Between kernels: every request still queued is served in order, nobody answered and nothing
+// stalled.
+void gpu_memory::drain_l2() {
+  for (unsigned sp = 0; sp < sp_.size(); ++sp) {
+    sub_partition& P = sp_[sp];
+    for (auto* q : {&P.in, &P.rop, &P.xout}) {
+      for (const l2_request& r : *q) l2_access(sp, r, ~0ull, true);
+      q->clear();
     }
   }
+  l2_queued_ = 0;
+}
+
+// A request entered a sub-partition's queues, which cannot move it before cycle t.
+void gpu_memory::l2_queued(uint64_t t) {
+  if (!l2_queued_++) l2_stepped_ = std::max(l2_stepped_, t);
 }
 
 mem_stats gpu_memory::stats() const {
@@ -286,11 +330,14 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
     // Another engine (gpu_l2): no crossbar input of its own (GPGPU-Sim has no such client; one
     // port would take a 16 KiB access 512 cycles to inject), it enters at the sub-partition's
     // output as an uncontended request would.
-    const uint64_t pop = std::max(sent + request_cycles, port_free_[sp]);
-    const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
-    port_free_[sp] = pop + flits;
-    sp_[sp].in.push_back({pop + rop_ + 1, addr, client, tag, write, a});
-    ++l2_queued_;
+    // In the output buffer from sent + request_cycles, after the crossbar's packets granted
+    // before then (granted in cycle g, they are there from g + 1).
+    auto& xout = sp_[sp].xout;
+    const uint64_t t = sent + request_cycles;
+    auto it = xout.end();
+    while (it != xout.begin() && std::prev(it)->t > t) --it;
+    xout.insert(it, {t, addr, client, tag, write, a});
+    l2_queued(t);
     return pending;
   }
   xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write, a}});
@@ -343,22 +390,15 @@ void gpu_memory::advance(uint64_t now) {
 }
 
 // The granted packet is in its output buffer after the interconnect step of `now`; the
-// sub-partition pops it in its L2 step of a later cycle, one packet per cycle (-network_mode 2
-// moves a packet whatever its size; with -network_mode 1 a packet -- read request 8 bytes of
-// control, write 32 + 8 -- holds the output one cycle per flit of the interconnect file's
-// flit_size). The ROP queue then holds it -gpgpu_l2_rop_latency cycles; it moves to the icnt -> L2
-// queue at the end of that L2 step and the L2 may access it from the next cycle.
+// sub-partition pops it in its L2 step of a later cycle (step_sub_partition).
 void gpu_memory::grant(unsigned input, uint64_t now) {
   const xbar_packet p = xin_[input].front();
   xin_[input].pop_front();
   --xbar_queued_;
-  const uint64_t pop = std::max(now + 1, port_free_[p.sp]);
-  const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(p.r.write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
-  port_free_[p.sp] = pop + flits;
   l2_request r = p.r;
-  r.t = pop + rop_ + 1;
-  sp_[p.sp].in.push_back(r);
-  ++l2_queued_;
+  r.t = now + 1;
+  sp_[p.sp].xout.push_back(r);
+  l2_queued(r.t);
 }
 
 // One access of sub-partition sp's L2 slice in cycle max(its arrival, the tag port's next free
@@ -517,10 +557,7 @@ void gpu_memory::reply_advance(uint64_t now) {
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   for (auto& q : xin_) {  // requests nobody waits for any more
-    for (const xbar_packet& p : q) {
-      sp_[p.sp].in.push_back(p.r);
-      ++l2_queued_;
-    }
+    for (const xbar_packet& p : q) sp_[p.sp].xout.push_back(p.r);
     q.clear();
   }
   xbar_queued_ = 0;
@@ -530,11 +567,12 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
     P.rin.clear();
   }
   replies_queued_ = 0;
-  run_l2(~0ull, true);
+  drain_l2();
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
   fill_waiters_.clear();
   base_ = gpu_cycle;
+  l2_stepped_ = 0;
   std::fill(port_free_.begin(), port_free_.end(), 0);
   for (sub_partition& P : sp_) {
     P.l2_free = 0;
