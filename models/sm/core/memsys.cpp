@@ -268,12 +268,16 @@ void gpu_memory::run_l2(uint64_t now) {
 // gpgpu_sim::cycle's L2 step for sub-partition sp in cycle c: the pop of the crossbar's output
 // buffer into the ROP delay queue (one packet a cycle; -network_mode 1 holds the output one cycle
 // per flit of the interconnect file's flit_size: read request 8 bytes of control, write 32 + 8),
-// then memory_sub_partition::cache_cycle: one L2 access of the icnt -> L2 queue's head (in order;
-// a stalled access is tried again in the next cycle), and at its end the move of the ROP queue's
-// head whose -gpgpu_l2_rop_latency is over into the icnt -> L2 queue.
+// only while the icnt -> L2 queue (-gpgpu_dram_partition_queues' first field) has room for the
+// four sectors a request may split into (memory_sub_partition::full(SECTOR_CHUNCK_SIZE):
+// fifo_pipeline::is_avilable_size, length + 4 - 1 >= limit is full; the ROP queue itself is not
+// bounded), then memory_sub_partition::cache_cycle: one L2 access of the icnt -> L2 queue's head
+// (in order; a stalled access is tried again in the next cycle), and at its end the move of the
+// ROP queue's head whose -gpgpu_l2_rop_latency is over into the icnt -> L2 queue if that is not full.
 void gpu_memory::step_sub_partition(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
-  if (!P.xout.empty() && P.xout.front().t <= c && port_free_[sp] <= c) {
+  const size_t limit = m_.icnt_l2_queue;
+  if (!P.xout.empty() && P.xout.front().t <= c && port_free_[sp] <= c && P.in.size() + 3 < limit) {
     l2_request r = P.xout.front();
     P.xout.pop_front();
     const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(r.write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
@@ -285,7 +289,7 @@ void gpu_memory::step_sub_partition(unsigned sp, uint64_t c) {
     P.in.pop_front();
     --l2_queued_;
   }
-  if (!P.rop.empty() && P.rop.front().t <= c) {
+  if (!P.rop.empty() && P.rop.front().t <= c && P.in.size() < limit) {
     l2_request r = P.rop.front();
     P.rop.pop_front();
     r.t = c + 1;
