@@ -38,18 +38,20 @@ constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
 // The XOR of the bits of a that mask selects.
 unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
 // One xbar_router::Advance arbitration. `inputs` (ascending) have a packet whose head is for the
-// output at the same index of `dests`; grant(i) moves input i's head to its output. iSLIP
-// (algo 1): outputs in order, each grants the first input after its pointer in `next` (upper_bound
-// of the pointer: the input after the last granted is passed over, as GPGPU-Sim does) whose head
-// is for it, one packet per input; the pointer moves past the granted input. Round robin (0):
-// inputs in order from a pointer that moves one of `nodes` a cycle, one packet per output.
-template <class DestOf, class Grant>
+// output at the same index of `dests`; grant(i) moves input i's head to its output; an output
+// whose buffer is full (room(dest) false: Has_Buffer_Out, -icnt_out_buffer_limit) takes nothing.
+// iSLIP (algo 1): outputs in order, each grants the first input after its pointer in `next`
+// (upper_bound of the pointer: the input after the last granted is passed over, as GPGPU-Sim does)
+// whose head is for it, one packet per input; the pointer moves past the granted input. Round
+// robin (0): inputs in order from a pointer that moves one of `nodes` a cycle, one packet per output.
+template <class DestOf, class Room, class Grant>
 void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next,
-               uint64_t now, size_t nodes, DestOf dest_of, Grant grant) {
+               uint64_t now, size_t nodes, DestOf dest_of, Room room, Grant grant) {
   if (algo == 1) {
     std::sort(dests.begin(), dests.end());
     dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
     for (unsigned dest : dests) {
+      if (!room(dest)) continue;
       auto it = std::upper_bound(inputs.begin(), inputs.end(), next[dest]);
       for (size_t j = 0; j < inputs.size(); ++j, ++it) {
         if (it == inputs.end()) it = inputs.begin();
@@ -70,7 +72,7 @@ void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigne
   for (size_t j = 0; j < n; ++j) {
     const unsigned id = inputs[(first + j) % n];
     const unsigned dest = dest_of(id);
-    if (std::find(dests.begin(), dests.end(), dest) != dests.end()) continue;
+    if (!room(dest) || std::find(dests.begin(), dests.end(), dest) != dests.end()) continue;
     dests.push_back(dest);
     grant(id);
   }
@@ -377,8 +379,8 @@ unsigned gpu_memory::port_of(unsigned node) {
 
 // The request crossbar's step (xbar_router::Advance) in cycle `now`: each input offers the packet
 // at the head of its buffer (a head that loses holds back the packets behind it), arbitrated by
-// -icnt_arbiter_algo (arbitrate). The output buffers are not bounded here
-// (-icnt_out_buffer_limit: the L2 input queues are not bounded either).
+// -icnt_arbiter_algo (arbitrate) into the sub-partitions' output buffers of -icnt_out_buffer_limit
+// packets (other engines' sectors, which enter there directly, count too).
 void gpu_memory::advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
@@ -390,7 +392,8 @@ void gpu_memory::advance(uint64_t now) {
   if (xscratch_.empty()) return;
   arbitrate(
       m_.icnt_arbiter, xscratch_, dscratch_, next_node_, now, xin_.size() + sp_.size(),
-      [&](unsigned i) { return xin_[i].front().sp; }, [&](unsigned i) { grant(i, now); });
+      [&](unsigned i) { return xin_[i].front().sp; },
+      [&](unsigned dest) { return sp_[dest].xout.size() < m_.icnt_out_buffer; }, [&](unsigned i) { grant(i, now); });
 }
 
 // The granted packet is in its output buffer after the interconnect step of `now`; the
@@ -556,7 +559,7 @@ void gpu_memory::reply_advance(uint64_t now) {
   };
   arbitrate(
       m_.icnt_arbiter, xscratch_, dscratch_, rnext_, now, rout_.size() + sp_.size(),
-      [&](unsigned i) { return node(sp_[i].rin.front()); }, move);
+      [&](unsigned i) { return node(sp_[i].rin.front()); }, [](unsigned) { return true; }, move);
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
