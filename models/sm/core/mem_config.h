@@ -17,6 +17,9 @@ struct cache_config {
   char alloc_policy = 'm';  // m on miss, f on fill, s streaming
   char write_alloc = 'L';   // N no, W write-allocate, F fetch-on-write, L lazy fetch-on-read
   unsigned mshrs = 512, mshr_merge = 8, miss_queue = 16;
+  // Set index function (cache_config::set_index): L linear, P IPOLY hash, X bitwise XOR of the
+  // higher bits (H Fermi hash, C custom: read; the L2 model refuses them).
+  char set_index = 'L';
   unsigned sectors() const { return sectored ? line / 32 : 1; }
 };
 
@@ -28,7 +31,7 @@ struct dram_timing {
 
 struct mem_config {
   cache_config l1;  // the -gpgpu_cache:dl1 policies (geometry also in gpu_config's l1_* fields)
-  cache_config l2{true, 32, 128, 24, 'B', 'm', 'L', 192, 4, 32};
+  cache_config l2{true, 32, 128, 24, 'B', 'm', 'L', 192, 4, 32, 'P'};
   bool flush_l1 = true;                          // -gpgpu_flush_l1_cache
   unsigned l1_banks = 1;                         // -gpgpu_l1_banks (sector s goes to bank s mod banks)
   unsigned n_mem = 32, sub_per_channel = 2;      // -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel

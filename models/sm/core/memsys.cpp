@@ -113,6 +113,17 @@ unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
   return r;
 }
 
+// The bank-mask bits that pick the sub-partition (addrdec's sub_partition_id_mask): the lowest
+// log2(-gpgpu_n_sub_partition_per_mchannel) bits of the bank mask.
+static uint64_t sub_partition_bits(const mem_config& m) {
+  uint64_t mask = 0, bank = m.bank_mask;
+  for (unsigned n = 1; n < m.sub_per_channel && bank; n *= 2) {
+    mask |= bank & ~(bank - 1);
+    bank &= bank - 1;
+  }
+  return mask;
+}
+
 // The runs of adjacent mask bits, low bits first: the bits of v the mask selects, packed to the
 // bottom, are the runs' bits one after the other.
 gpu_memory::bit_runs::bit_runs(uint64_t mask) {
@@ -129,7 +140,7 @@ gpu_memory::bit_runs::bit_runs(uint64_t mask) {
 }
 
 gpu_memory::gpu_memory(const gpu_config& cfg)
-    : cfg_(cfg), m_(cfg.mem), bank_runs_(m_.bank_mask), row_runs_(m_.row_mask), clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
+    : cfg_(cfg), m_(cfg.mem), bank_runs_(m_.bank_mask), row_runs_(m_.row_mask), part_runs_(~sub_partition_bits(m_)), clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
   port_free_.assign(sps, 0);
@@ -141,6 +152,29 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
   ch_.reserve(m_.n_mem);
   for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, cfg.dram_latency, &clock_);
+}
+
+// GPGPU-Sim's l2_cache_config::set_index: the set function of -gpgpu_cache:dl2 applied to the
+// partition address (linear_to_raw_address_translation::partition_address: the address without
+// its channel bits -- the quotient of the channel division with a non-power-of-two count -- and
+// without the bank bits that pick the sub-partition, "to reduce set camping"): linear takes the
+// line number's low bits, X XORs them with the bits above (bitwise_hash_function), P hashes those
+// into them (ipoly_hash_function). A linear index of a non-power-of-two set count takes the
+// remainder.
+unsigned gpu_memory::l2_set(uint64_t line) const {
+  const uint64_t addr = line * m_.l2.line;
+  const unsigned lo = m_.mem_addr_dramid_bit;
+  const uint64_t high = addr >> lo;
+  const uint64_t quot = m_.n_mem & (m_.n_mem - 1) ? high / m_.n_mem : high >> std::bit_width(m_.n_mem - 1);
+  const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
+  const uint64_t pl = part_runs_.extract(local) >> std::countr_zero(m_.l2.line);
+  const unsigned sets = m_.l2.sets;
+  if (sets & (sets - 1)) return unsigned(pl % sets);
+  const unsigned index = unsigned(pl & (sets - 1));
+  const uint64_t higher = pl >> std::countr_zero(sets);
+  if (m_.l2.set_index == 'P') return ipoly_hash(higher, index, sets);
+  if (m_.l2.set_index == 'X') return index ^ unsigned(higher & (sets - 1));
+  return index;
 }
 
 dram_address gpu_memory::decode(uint64_t addr) const {
@@ -177,11 +211,8 @@ dram_address gpu_memory::decode(uint64_t addr) const {
 }
 
 gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim) {
-  const unsigned ways = m_.l2.ways, nsp = m_.sub_partitions(), sets = m_.l2.sets;
-  // line / sub-partitions % sets, without divisions for powers of two
-  const uint64_t q = nsp & (nsp - 1) ? line / nsp : line >> std::countr_zero(nsp);
-  const uint64_t set_index = sets & (sets - 1) ? q % sets : q & (sets - 1);
-  l2_line* set = &l2_[(size_t(sp) * sets + set_index) * ways];
+  const unsigned ways = m_.l2.ways, sets = m_.l2.sets;
+  l2_line* set = &l2_[(size_t(sp) * sets + l2_set(line)) * ways];
   for (unsigned w = 0; w < ways; ++w)
     if (set[w].tag == line) return &set[w];
   // A miss: the least recently used way (the first of equals) is the victim.

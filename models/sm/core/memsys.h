@@ -115,6 +115,7 @@ class gpu_memory : public mem_port {
   void reply_advance(uint64_t now);            // the reply crossbar's icnt_transfer
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
+  unsigned l2_set(uint64_t line) const;  // the L2 set of a line (l2_cache_config::set_index)
 
   // A mask's runs of adjacent bits, worked out once: extract() packs them to the bottom.
   struct bit_runs {
@@ -134,6 +135,7 @@ class gpu_memory : public mem_port {
   const gpu_config& cfg_;
   const mem_config& m_;
   bit_runs bank_runs_, row_runs_;
+  bit_runs part_runs_;  // the channel-local address without its sub-partition bits (partition_address)
   clock_domains clock_;
   uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
   std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
