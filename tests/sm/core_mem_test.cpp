@@ -288,8 +288,9 @@ TEST(sm_memory, reference_calibration_kernels) {
 // channel of one sub-partition the partition address is the address itself: line n = addr / 128,
 // GBASE's line n0 = 0xfe80000000 (bits 0 and 1 clear). Two sets of one way: the linear function
 // (L) takes n mod 2, so n0 and n0 + 2 (GBASE + 256) share set 0, the second load's miss evicts the
-// first line and a second kernel's load of GBASE misses again; X XORs bit 1 of n (the bit above
-// the set bits) into the index: n0 + 2 goes to set 1 and the second kernel hits in L2.
+// first line (once its fill is in: a way whose sector is pending is not replaced) and a second
+// kernel's load of GBASE misses again; X XORs bit 1 of n (the bit above the set bits) into the
+// index: n0 + 2 goes to set 1 and the second kernel hits in L2.
 TEST(sm_memory, l2_set_index_function) {
   for (char f : {'L', 'X'}) {
     gpu_config c = qv100();
@@ -306,6 +307,11 @@ TEST(sm_memory, l2_set_index_function) {
     gpu_sim g(c, &m, 1);
     const kernel_result a = g.run(k1), b = g.run(k2);
     EXPECT_EQ(a.mem.l2_misses, 2u) << f;
+    // L: the second line needs the first's way, whose fill is pending until its L2 fill in 327
+    // (single_dependent_miss's timing; DRAM banks start idle whatever the channel count): the
+    // second sector reaches the L2 in 191 (as sector 1 of l2_mshr_limit_stalls_the_l2_input) and
+    // fails to allocate (LINE_ALLOC_FAIL) in 191..326, replacing the filled line in 327.
+    EXPECT_EQ(a.mem.l2_reservation_fails, f == 'L' ? 136u : 0u) << f;
     EXPECT_EQ(b.mem.l2_misses, f == 'L' ? 1u : 0u) << f;
     EXPECT_EQ(b.mem.l2_hits, f == 'L' ? 0u : 1u) << f;
   }

@@ -210,15 +210,20 @@ dram_address gpu_memory::decode(uint64_t addr) const {
   return a;
 }
 
-gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim) {
+gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t) {
   const unsigned ways = m_.l2.ways, sets = m_.l2.sets;
   l2_line* set = &l2_[(size_t(sp) * sets + l2_set(line)) * ways];
   for (unsigned w = 0; w < ways; ++w)
     if (set[w].tag == line) return &set[w];
-  // A miss: the least recently used way (the first of equals) is the victim.
-  victim = set;
-  for (unsigned w = 1; w < ways; ++w)
-    if (set[w].lru < victim->lru) victim = &set[w];
+  // A miss: the least recently used way (the first of equals) is the victim, passing over the
+  // reserved ways (tag_array::probe: a line with a sector whose fill is pending is not replaced).
+  victim = nullptr;
+  for (unsigned w = 0; w < ways; ++w) {
+    const l2_line& x = set[w];
+    bool reserved = false;
+    for (unsigned s = 0; s < 4; ++s) reserved |= (x.valid >> s & 1) && x.ready[s] > t;
+    if (!reserved && (!victim || x.lru < victim->lru)) victim = &set[w];
+  }
   return nullptr;
 }
 
@@ -443,8 +448,9 @@ void gpu_memory::grant(unsigned input, uint64_t now) {
 // cycle), one a cycle, in order.
 // memory_sub_partition::cache_cycle: no access while the L2 -> DRAM queue is full; a read miss
 // needs an MSHR entry (one per sector, -gpgpu_cache:dl2 A:N), a read of a sector whose fill is
-// on its way a merge slot (A:N:M). Otherwise the access stalls the input (a reservation fail)
-// and is tried again in the next cycle. With drop_replies (between kernels) nothing stalls and
+// on its way a merge slot (A:N:M), a line to allocate a way whose sectors are not pending.
+// Otherwise the access stalls the input (a reservation fail) and is tried again in the next
+// cycle. With drop_replies (between kernels) nothing stalls and
 // nobody is answered.
 bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies) {
   sub_partition& P = sp_[sp];
@@ -472,7 +478,11 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   const unsigned sector = unsigned(r.addr % m_.l2.line / 32) % 4;
   const uint8_t bit = uint8_t(1u << sector);
   l2_line* victim = nullptr;
-  l2_line* l = l2_find(sp, line, victim);
+  // Between kernels any way may be replaced (t = ~0: nothing counts as pending).
+  l2_line* l = l2_find(sp, line, victim, drop_replies ? ~0ull : t);
+  // Every way of the set has a fill pending (tag_array::probe's RESERVATION_FAIL, counted as
+  // LINE_ALLOC_FAIL by data_cache::process_tag_probe): stalled, reads and writes alike.
+  if (!l && !victim) return fail();
   if (!drop_replies && !r.write && !(l && (l->valid & bit) && l->ready[sector] != ~0ull)) {
     if (auto* f = fills_.find(r.addr / 32)) {
       if (f->count >= m_.l2.mshr_merge) return fail();  // joins the fill in DRAM
@@ -628,7 +638,7 @@ void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
     const unsigned sp = decode(s).sub_partition;
     const uint64_t line = s / m_.l2.line;
     l2_line* victim = nullptr;
-    l2_line* l = l2_find(sp, line, victim);
+    l2_line* l = l2_find(sp, line, victim, ~0ull);
     if (!l) {
       l = victim;
       *l = l2_line{};

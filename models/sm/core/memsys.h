@@ -114,7 +114,9 @@ class gpu_memory : public mem_port {
   void replies(uint64_t now);                  // the reply path's steps before the L2 step
   void reply_advance(uint64_t now);            // the reply crossbar's icnt_transfer
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
-  l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
+  // The line's way in its set, or nullptr and in `victim` the least recently used way without a
+  // sector whose fill is pending at cycle t (nullptr: every way has one).
+  l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t = 0);
   unsigned l2_set(uint64_t line) const;  // the L2 set of a line (l2_cache_config::set_index)
 
   // A mask's runs of adjacent bits, worked out once: extract() packs them to the bottom.
