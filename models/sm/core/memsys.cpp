@@ -446,7 +446,8 @@ void gpu_memory::grant(unsigned input, uint64_t now) {
 
 // One access of sub-partition sp's L2 slice in cycle max(its arrival, the tag port's next free
 // cycle), one a cycle, in order.
-// memory_sub_partition::cache_cycle: no access while the L2 -> DRAM queue is full; a read miss
+// memory_sub_partition::cache_cycle: no access while the L2 -> DRAM or the L2 -> icnt queue is
+// full (-gpgpu_dram_partition_queues' second and fourth fields); a read miss
 // needs an MSHR entry (one per sector, -gpgpu_cache:dl2 A:N), a read of a sector whose fill is
 // on its way a merge slot (A:N:M), a line to allocate a way whose sectors are not pending.
 // Otherwise the access stalls the input (a reservation fail) and is tried again in the next
@@ -471,6 +472,12 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return fail();
     P.mshr_stall = false;
     if (ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) return fail();
+    // No access while the L2 -> icnt queue is full (cache_cycle's output_full): the answers that
+    // entered it by this cycle (by q; `out` is ordered by q) and have not moved on.
+    if (P.out.size() >= m_.l2_icnt_queue) {
+      const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
+      if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return fail();
+    }
   } else {
     P.mshr_stall = false;
   }
@@ -566,7 +573,8 @@ void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
 // response FIFO), which reaches the LDST unit in the next cycle: a store's acknowledgement is
 // consumed there (now + 1), a read fills the L1 then, ldst_unit::writeback takes it in now + 2 and
 // releases the register in now + 3. Then each sub-partition pushes the head of its L2 -> icnt
-// queue (queued in an earlier cycle) into its input buffer of the reply crossbar.
+// queue (queued in an earlier cycle) into its input buffer of the reply crossbar if that has room
+// (icnt_has_buffer: -icnt_in_buffer_limit packets).
 void gpu_memory::replies(uint64_t now) {
   for (auto& o : rout_) {
     if (o.empty()) continue;
@@ -576,14 +584,14 @@ void gpu_memory::replies(uint64_t now) {
     r.client->mem_done(r.addr, r.write, r.tag, base_ + now + (r.write ? ack_cycles : reply_cycles));
   }
   for (sub_partition& P : sp_)
-    if (!P.out.empty() && P.out.front().q < now) {
+    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < m_.icnt_in_buffer) {
       P.rin.push_back(P.out.front());
       P.out.pop_front();
     }
 }
 
 // The reply crossbar's step (xbar_router::Advance, -icnt_arbiter_algo as for requests): inputs
-// are the sub-partitions, outputs the clusters.
+// are the sub-partitions, outputs the clusters' buffers of -icnt_out_buffer_limit packets.
 void gpu_memory::reply_advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
@@ -600,7 +608,8 @@ void gpu_memory::reply_advance(uint64_t now) {
   };
   arbitrate(
       m_.icnt_arbiter, xscratch_, dscratch_, rnext_, now, rout_.size() + sp_.size(),
-      [&](unsigned i) { return node(sp_[i].rin.front()); }, [](unsigned) { return true; }, move);
+      [&](unsigned i) { return node(sp_[i].rin.front()); },
+      [&](unsigned dest) { return rout_[dest].size() < m_.icnt_out_buffer; }, move);
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
