@@ -387,6 +387,11 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
   return pending;
 }
 
+bool gpu_memory::full(const mem_client* client) const {
+  const unsigned node = client ? client->icnt_node() : ~0u;
+  return node != ~0u && node + 1 < xin_.size() && xin_[node].size() >= m_.icnt_in_buffer;
+}
+
 // A client's port on both crossbars: cluster n at n (GPGPU-Sim's node numbers), other engines
 // (icnt_node ~0u) at the last port, after every cluster seen.
 unsigned gpu_memory::port_of(unsigned node) {

@@ -44,6 +44,9 @@ class gpu_memory : public mem_port {
   // until the data (read) or the acknowledgement (write) is back at the SM.
   // L1 hits in L2 answer at once; misses (and accesses merged into a pending miss) later.
   uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) override;
+  // An SM's cluster input buffer of the request crossbar holds -icnt_in_buffer_limit packets
+  // (xbar_router::Has_Buffer_In); other engines are never refused.
+  bool full(const mem_client* client) const override;
   void cycle(uint64_t cycle) override;
   dram_address decode(uint64_t addr) const;
   mem_stats stats() const override;
