@@ -588,3 +588,46 @@ TEST(sm_memory, a100_and_h100_memory_options) {
                 .find("IPOLY) needs 16, 32 or 64 sub-partitions"), std::string::npos);
   EXPECT_NE(error("-gpgpu_n_mem 40\n-gpgpu_memory_partition_indexing 1\n").find("needs a power-of-two -gpgpu_n_mem"), std::string::npos);
 }
+
+namespace {
+// A crossbar client: one SIMT cluster's port, recording when each answer is back.
+struct cluster_port final : mem_client {
+  explicit cluster_port(unsigned n) : node(n) {}
+  void mem_done(uint64_t, bool, unsigned, uint64_t cycle) override { done = cycle; }
+  unsigned icnt_node() const override { return node; }
+  unsigned node;
+  uint64_t done = 0;
+};
+
+// Clusters 0, 1 and 2 each read one sector of the same L2 line (present in L2: hits) in cycle
+// `sent`; the answers' cycles, cluster by cluster.
+std::vector<uint64_t> three_clusters_one_sub_partition(unsigned algo, uint64_t sent) {
+  gpu_config c = qv100();
+  c.mem.icnt_arbiter = algo;
+  gpu_memory m(c);
+  m.memcpy_to_device(GBASE, 128);
+  std::vector<cluster_port> ports{cluster_port(0), cluster_port(1), cluster_port(2)};
+  for (uint64_t cyc = 0; cyc < sent + 200; ++cyc) {
+    m.cycle(cyc);
+    if (cyc != sent) continue;
+    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(m.access(GBASE + 32 * i, 4, false, cyc, &ports[i], i), mem_port::pending);
+  }
+  return {ports[0].done, ports[1].done, ports[2].done};
+}
+}  // namespace
+
+// The request crossbar's arbitration (local_interconnect.cc), three inputs for one output.
+// Sent in cycle s, each packet may move in s + 2; one moves a cycle (one packet per output),
+// popped by the sub-partition one cycle later, ROP 160: the k-th granted (k = 0, 1, 2) makes its
+// L2 access (a hit) in s + 3 + k + 161 and is back 5 cycles later: s + 169 + k.
+// - iSLIP: the output's pointer starts at node 0 and the first input after it is granted:
+//   cluster 1, pointer 2; then from 2 with wrap-around cluster 0, pointer 1; then cluster 2.
+// - Round robin: the inputs from node (Advance count mod 144 nodes: 80 clusters + 64
+//   sub-partitions), one a cycle. Sent in 0: pointer 2 in cycle 2 (cluster 2), 3 in cycle 3
+//   (wraps: cluster 0), 4 (cluster 1). Sent in 143: pointer 145 mod 144 = 1 in cycle 145
+//   (cluster 1), 2 (cluster 2), 3 (wraps: cluster 0).
+TEST(sm_memory, crossbar_arbitration_islip_and_round_robin) {
+  EXPECT_EQ(three_clusters_one_sub_partition(1, 0), (std::vector<uint64_t>{170, 169, 171}));
+  EXPECT_EQ(three_clusters_one_sub_partition(0, 0), (std::vector<uint64_t>{170, 171, 169}));
+  EXPECT_EQ(three_clusters_one_sub_partition(0, 143), (std::vector<uint64_t>{143 + 171, 143 + 169, 143 + 170}));
+}

@@ -37,16 +37,18 @@ constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
 }
 // The XOR of the bits of a that mask selects.
 unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
-// One xbar_router::Advance arbitration. `inputs` (ascending) have a packet whose head is for the
-// output at the same index of `dests`; grant(i) moves input i's head to its output; an output
-// whose buffer is full (room(dest) false: Has_Buffer_Out, -icnt_out_buffer_limit) takes nothing.
-// iSLIP (algo 1): outputs in order, each grants the first input after its pointer in `next`
-// (upper_bound of the pointer: the input after the last granted is passed over, as GPGPU-Sim does)
-// whose head is for it, one packet per input; the pointer moves past the granted input. Round
-// robin (0): inputs in order from a pointer that moves one of `nodes` a cycle, one packet per output.
+// One xbar_router::Advance arbitration. `inputs` (ascending GPGPU-Sim node ids: clusters 0..n-1,
+// then the sub-partitions) have a packet whose head is for the output at the same index of
+// `dests`; grant(i) moves input i's head to its output; an output whose buffer is full (room(dest)
+// false: Has_Buffer_Out, -icnt_out_buffer_limit) takes nothing. iSLIP (algo 1): outputs in order,
+// each grants the first input after its pointer in `next` (upper_bound of the pointer: the input
+// after the last granted is passed over, as GPGPU-Sim does) whose head is for it, one packet per
+// input; the pointer moves past the granted input. Round robin (0): inputs in order from node
+// `pointer` (the router's Advance count modulo its `nodes`, clusters + sub-partitions), one
+// packet per output.
 template <class DestOf, class Room, class Grant>
 void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next,
-               uint64_t now, size_t nodes, DestOf dest_of, Room room, Grant grant) {
+               uint64_t pointer, DestOf dest_of, Room room, Grant grant) {
   if (algo == 1) {
     std::sort(dests.begin(), dests.end());
     dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
@@ -66,7 +68,7 @@ void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigne
     return;
   }
   const size_t n = inputs.size();
-  const unsigned start = unsigned(now % nodes);
+  const unsigned start = unsigned(pointer);
   const size_t first = size_t(std::lower_bound(inputs.begin(), inputs.end(), start) - inputs.begin());
   dests.clear();  // outputs granted this cycle
   for (size_t j = 0; j < n; ++j) {
@@ -432,8 +434,7 @@ void gpu_memory::advance(uint64_t now) {
     }
   if (xscratch_.empty()) return;
   arbitrate(
-      m_.icnt_arbiter, xscratch_, dscratch_, next_node_, now, xin_.size() + sp_.size(),
-      [&](unsigned i) { return xin_[i].front().sp; },
+      m_.icnt_arbiter, xscratch_, dscratch_, next_node_, rr_pointer(now), [&](unsigned i) { return xin_[i].front().sp; },
       [&](unsigned dest) { return sp_[dest].xout.size() < m_.icnt_out_buffer; }, [&](unsigned i) { grant(i, now); });
 }
 
@@ -596,26 +597,33 @@ void gpu_memory::replies(uint64_t now) {
 }
 
 // The reply crossbar's step (xbar_router::Advance, -icnt_arbiter_algo as for requests): inputs
-// are the sub-partitions, outputs the clusters' buffers of -icnt_out_buffer_limit packets.
+// are the sub-partitions, numbered after the clusters as GPGPU-Sim's mem2device does (so a
+// cluster's first iSLIP grant starts from sub-partition 0), outputs the clusters' buffers of
+// -icnt_out_buffer_limit packets.
 void gpu_memory::reply_advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
-  auto node = [](const reply& r) { return r.port; };
+  const unsigned first = cfg_.num_clusters;  // sub-partition i is node first + i
   for (unsigned i = 0; i < sp_.size(); ++i)
     if (!sp_[i].rin.empty()) {
-      xscratch_.push_back(i);
-      dscratch_.push_back(node(sp_[i].rin.front()));
+      xscratch_.push_back(first + i);
+      dscratch_.push_back(sp_[i].rin.front().port);
     }
   if (xscratch_.empty()) return;
-  auto move = [&](unsigned i) {
-    rout_[node(sp_[i].rin.front())].push_back(sp_[i].rin.front());
-    sp_[i].rin.pop_front();
-  };
   arbitrate(
-      m_.icnt_arbiter, xscratch_, dscratch_, rnext_, now, rout_.size() + sp_.size(),
-      [&](unsigned i) { return node(sp_[i].rin.front()); },
-      [&](unsigned dest) { return rout_[dest].size() < m_.icnt_out_buffer; }, move);
+      m_.icnt_arbiter, xscratch_, dscratch_, rnext_, rr_pointer(now),
+      [&](unsigned n) { return sp_[n - first].rin.front().port; },
+      [&](unsigned dest) { return rout_[dest].size() < m_.icnt_out_buffer; },
+      [&](unsigned n) {
+        auto& rin = sp_[n - first].rin;
+        rout_[rin.front().port].push_back(rin.front());
+        rin.pop_front();
+      });
 }
+
+// Round robin's first node in cycle `now`: both routers advance once a crossbar cycle from the
+// GPU's first cycle (not reset between kernels) over clusters + sub-partitions nodes.
+uint64_t gpu_memory::rr_pointer(uint64_t now) const { return (base_ + now) % (cfg_.num_clusters + sp_.size()); }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   for (auto& q : xin_) {  // requests nobody waits for any more

@@ -116,6 +116,7 @@ class gpu_memory : public mem_port {
   void answer(unsigned sp, uint64_t q, const reply& r);  // into sp's L2 -> icnt queue in cycle q
   void replies(uint64_t now);                  // the reply path's steps before the L2 step
   void reply_advance(uint64_t now);            // the reply crossbar's icnt_transfer
+  uint64_t rr_pointer(uint64_t now) const;     // -icnt_arbiter_algo 0: the first node offered in cycle now
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
   // The line's way in its set, or nullptr and in `victim` the least recently used way without a
   // sector whose fill is pending at cycle t (nullptr: every way has one).
@@ -149,7 +150,7 @@ class gpu_memory : public mem_port {
   std::vector<unsigned> xscratch_, dscratch_;   // scratch: inputs with a packet, their heads' outputs
   uint64_t xbar_queued_ = 0;                    // packets in the input buffers
   std::vector<std::deque<reply>> rout_;         // reply crossbar output buffers, per port as xin_
-  std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster
+  std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster (node ids)
   uint64_t replies_queued_ = 0;                 // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;
   uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' xout, rop and in queues
