@@ -219,13 +219,19 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
     if (set[w].tag == line) return &set[w];
   // A miss: the least recently used way (the first of equals) is the victim, passing over the
   // reserved ways (tag_array::probe: a line with a sector whose fill is pending is not replaced).
+  // (The least recently used way overall is that victim unless it is reserved itself.)
+  auto reserved = [t](const l2_line& x) {
+    bool r = false;
+    for (unsigned s = 0; s < 4; ++s) r |= (x.valid >> s & 1) && x.ready[s] > t;
+    return r;
+  };
+  victim = set;
+  for (unsigned w = 1; w < ways; ++w)
+    if (set[w].lru < victim->lru) victim = &set[w];
+  if (!reserved(*victim)) return nullptr;
   victim = nullptr;
-  for (unsigned w = 0; w < ways; ++w) {
-    const l2_line& x = set[w];
-    bool reserved = false;
-    for (unsigned s = 0; s < 4; ++s) reserved |= (x.valid >> s & 1) && x.ready[s] > t;
-    if (!reserved && (!victim || x.lru < victim->lru)) victim = &set[w];
-  }
+  for (unsigned w = 0; w < ways; ++w)
+    if (!reserved(set[w]) && (!victim || set[w].lru < victim->lru)) victim = &set[w];
   return nullptr;
 }
 
