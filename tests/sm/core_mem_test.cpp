@@ -464,6 +464,7 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_dram_return_queue_size 70000\n").find("outside [0, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n").find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:0:8:8\n").find("-gpgpu_dram_partition_queues: 0 outside [1, 65536]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_dram_partition_queues 3:8:8:8\n").find("an icnt->L2 queue of 3 never takes a request"), std::string::npos);
   EXPECT_NE(error("-gpgpu_l1_banks 0\n").find("-gpgpu_l1_banks: 0 outside [1, 32]"), std::string::npos);
   EXPECT_NE(error("-network_mode 3\n").find("-network_mode: 3 outside [1, 2]"), std::string::npos);
   EXPECT_NE(error("-network_mode 1\n").find("-network_mode 1 (BookSim) needs -inter_config_file"), std::string::npos);

@@ -249,6 +249,9 @@ void validate(const mem_config& m, const std::string& where) {
   if (m.l1.miss_queue < sectors || m.l1.mshrs < sectors)
     fail(where, "-gpgpu_cache:dl1: miss queue " + std::to_string(m.l1.miss_queue) + " and MSHRs " +
                     std::to_string(m.l1.mshrs) + " must hold the " + std::to_string(sectors) + " sectors of a line");
+  if (m.icnt_l2_queue < 4)
+    fail(where, "-gpgpu_dram_partition_queues: an icnt->L2 queue of " + std::to_string(m.icnt_l2_queue) +
+                    " never takes a request (the crossbar is popped only with room for 4 sectors)");
   if (m.l2.set_index == 'H' || m.l2.set_index == 'C')
     fail(where, std::string("-gpgpu_cache:dl2: set index function ") + m.l2.set_index + " not modelled (L, P or X)");
   if (m.l2.set_index != 'L' && !pow2(m.l2.sets))
