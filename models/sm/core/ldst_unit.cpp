@@ -208,8 +208,9 @@ void ldst_unit::cycle() {
   }
   for (const event& e : later_) events_.push(e);
   run_banks(now);
-  // The miss queue sends one request per cycle to the memory side.
-  if (!miss_queue_.empty() && miss_queue_.front().ready <= now) {
+  // The miss queue sends one request per cycle to the memory side, if that has room for it
+  // (baseline_cache::cycle: !m_memport->full(), the cluster's crossbar input buffer).
+  if (!miss_queue_.empty() && miss_queue_.front().ready <= now && !core_.mem_->full(this)) {
     const request r = miss_queue_.front();
     miss_queue_.pop_front();
     ++mq_pops_;
