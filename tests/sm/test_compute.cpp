@@ -375,6 +375,12 @@ TEST(sm_cli, sm_run_tool) {
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(t->main(int(argv2.size()), argv2.data()), 2);  // an unknown --gpu is an option error
   EXPECT_NE(::testing::internal::GetCapturedStderr().find("unknown shipped GPU configuration 'GTX480'"), std::string::npos);
+  std::vector<std::string> zero{"sm-run", "--threads", "0", list};
+  std::vector<char*> argv3;
+  for (auto& x : zero) argv3.push_back(x.data());
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(t->main(int(argv3.size()), argv3.data()), 2);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find("--threads 0: '0' is out of range [1, 64]"), std::string::npos);
 }
 
 // `gpuvp run --workload` and `gpuvp sm-run` give the same cycles for the reference's memory
@@ -456,6 +462,13 @@ TEST(sm_cli, run_and_sm_run_agree_on_the_memory_kernels) {
   const auto a = cycles_of("\n" + run.out), b = cycles_of(smrun);
   ASSERT_EQ(a.size(), 5u) << run.out;
   EXPECT_EQ(a, b) << run.out << smrun;
+  // The SMs on host threads (a speed switch): the same cycles.
+  std::vector<std::string> args3{"sm-run", "--threads", "3", dir + "/kernelslist.g"};
+  std::vector<char*> argv3;
+  for (auto& x : args3) argv3.push_back(x.data());
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(t->main(int(argv3.size()), argv3.data()), 0);
+  EXPECT_EQ(cycles_of("\n" + ::testing::internal::GetCapturedStdout()), a);
   // The second 4-warp kernel hits L2 and is faster than the first (persisting L2, flushed L1).
   EXPECT_NE(smrun.find("kernel 5 k5: "), std::string::npos);
 }

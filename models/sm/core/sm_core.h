@@ -68,6 +68,10 @@ class mem_port {
   virtual mem_stats stats() const { return {}; }  // memory-side counts since construction
   virtual void kernel_start(uint64_t /*gpu_cycle*/) {}
   virtual void memcpy_to_device(uint64_t, uint64_t) {}
+  // Whether access() may be called from several host threads at once for clients of different
+  // crossbar nodes below `nodes` (one node's accesses all from one thread, in order); a memory
+  // that can prepares for it here.
+  virtual bool concurrent_access(unsigned /*nodes*/) { return false; }
   virtual std::string describe() const { return "memory behind L1"; }
 };
 
