@@ -462,7 +462,19 @@ TEST(sm_cli, run_and_sm_run_agree_on_the_memory_kernels) {
   const auto a = cycles_of("\n" + run.out), b = cycles_of(smrun);
   ASSERT_EQ(a.size(), 5u) << run.out;
   EXPECT_EQ(a, b) << run.out << smrun;
-  // The SMs on host threads (a speed switch): the same cycles.
+  // The SMs on host threads (a speed switch): the same report (every component's statistics,
+  // the SMs' transactions through compute.out among them) but for the host's speed, and the same
+  // cycles from sm-run.
+  auto threaded = run_gpuvp({"run", "--workload", dir + "/kernelslist.g", "--set", "compute.sim_threads=2"});
+  ASSERT_EQ(threaded.rc, 0) << threaded.err;
+  auto simulated = [](const std::string& out) {
+    std::istringstream in(out);
+    std::string line, kept;
+    while (std::getline(in, line))
+      if (line.find("wall time") == std::string::npos && line.find("simulation speed") == std::string::npos) kept += line + "\n";
+    return kept;
+  };
+  EXPECT_EQ(simulated(threaded.out), simulated(run.out));
   std::vector<std::string> args3{"sm-run", "--threads", "3", dir + "/kernelslist.g"};
   std::vector<char*> argv3;
   for (auto& x : args3) argv3.push_back(x.data());

@@ -115,6 +115,7 @@ void gpu_sim::step_sms() {
   team_->run([this](unsigned g) {
     for (unsigned i = g ? group_end_[g - 1] : 0; i < group_end_[g]; ++i) sms_[i]->cycle();
   });
+  mem_->sms_stepped();
 }
 
 kernel_result gpu_sim::result() const {

@@ -72,6 +72,9 @@ class mem_port {
   // crossbar nodes below `nodes` (one node's accesses all from one thread, in order); a memory
   // that can prepares for it here.
   virtual bool concurrent_access(unsigned /*nodes*/) { return false; }
+  // After each cycle's SM steps when they ran on several threads (concurrent_access said yes):
+  // work the memory deferred from access() is done here, on the calling thread.
+  virtual void sms_stepped() {}
   virtual std::string describe() const { return "memory behind L1"; }
 };
 
