@@ -190,6 +190,16 @@ std::string run(const run_case& rc, bool skip_idle = true, unsigned threads = 1)
 // DRAM credits back with the data, private and shared credits per sub-partition): the
 // memory-bound cases changed on purpose, the compute-only
 // ones (mixed_*, *_fixed) did not. (Before: main a860ed6, first 014e5e2.)
+// Branch exact320: memory_mix_a100's first kernel 2046 -> 2082 cycles when each L2 slice makes
+// one access a cycle in that cycle (memory_sub_partition::cache_cycle) instead of serving a
+// backlog at once with later access times. bandwidth_92_rtx3070 4643 -> 4665 when the sub-partition
+// pops the crossbar only while its icnt -> L2 queue (64) has room for 4 (memory_sub_partition::full):
+// the same DRAM row hits, the L2 waiting for the ROP queue after a pause; bandwidth_320_qv100 stays.
+// Then 4665 -> 4627 when the request crossbar moves a packet only into an output buffer with room
+// (Has_Buffer_Out; the RTX 3070 file leaves -icnt_out_buffer_limit at GPGPU-Sim's 64; QV100's 512
+// does not bind on the 320-CTA kernel: at most 474 packets). Then 4627 -> 4621 when an L1 miss
+// queue sends only while its cluster's crossbar input buffer has room (-icnt_in_buffer_limit, 64
+// there: up to 311 packets waited in it before; QV100's 512: at most 315).
 const std::map<std::string, std::string>& recorded() {
   static const std::map<std::string, std::string> r = {
       {"bandwidth_320_qv100",
@@ -197,7 +207,7 @@ const std::map<std::string, std::string>& recorded() {
       {"bandwidth_320_qv100_fixed",
        "cyc 2444 act 195440 wi 330240 ti 10567680 st 2800 st 71120 st 377600 st 0 rbs 0 ds 328560 bc 22560 l1a 163840 l1h 0 l1p 0 l1m 163840 l1w 0 l1f 0 l1f 0 l1f 226480 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 194400 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 80 cps 4"},
       {"bandwidth_92_rtx3070",
-       "cyc 4643 act 209529 wi 94944 ti 3038208 st 5761 st 688350 st 49061 st 0 rbs 0 ds 114997 bc 6178 l1a 47104 l1h 0 l1p 0 l1m 47104 l1w 0 l1f 271242 l1f 0 l1f 28198 mr 47104 mw 0 sm 0 smc 0 ctas 92 i.SP 82432 i.DP 0 i.INT 736 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 11776 a.SP 100808 a.DP 0 a.INT 736 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 208843 l2a 47104 l2h 0 l2p 0 l2m 47104 l2w 0 dr 47104 dw 0 drh 36248 db 1507328 sms 46 cps 4"},
+       "cyc 4621 act 205908 wi 94944 ti 3038208 st 8565 st 486992 st 233131 st 0 rbs 0 ds 133573 bc 6295 l1a 47104 l1h 0 l1p 0 l1m 47104 l1w 0 l1f 10421 l1f 0 l1f 373540 mr 47104 mw 0 sm 0 smc 0 ctas 92 i.SP 82432 i.DP 0 i.INT 736 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 11776 a.SP 99073 a.DP 0 a.INT 736 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 205229 l2a 47104 l2h 0 l2p 0 l2m 47104 l2w 0 dr 47104 dw 0 drh 35610 db 1507328 sms 46 cps 4"},
       {"mixed_lrr",
        "cyc 895 act 2980 wi 9120 ti 291840 st 1150 st 0 st 1650 st 0 rbs 36 ds 10636 bc 814 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 7230 a.INT 5280 a.SFU 10900 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
       {"mixed_gto",
@@ -209,7 +219,7 @@ const std::map<std::string, std::string>& recorded() {
       {"memory_mix_qv100_gto",
        "cyc 1727 act 5046 wi 624 ti 19200 st 4081 st 14516 st 691 st 272 rbs 0 ds 1861 bc 96 l1a 864 l1h 192 l1p 504 l1m 168 l1w 576 l1f 0 l1f 0 l1f 503 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 5031 l2a 744 l2h 556 l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 48 db 1792 sms 3 cps 16"},
       {"memory_mix_a100",
-       "cyc 2046 act 10121 wi 624 ti 19200 st 7838 st 30806 st 376 st 840 rbs 0 ds 1752 bc 96 l1a 864 l1h 192 l1p 392 l1m 280 l1w 576 l1f 0 l1f 0 l1f 187 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 10096 l2a 856 l2h 556 l2p 224 l2m 76 l2w 576 dr 56 dw 0 drh 40 db 1792 sms 5 cps 16 | cyc 1352 act 6233 wi 624 ti 19200 st 6119 st 16748 st 432 st 1009 rbs 0 ds 1754 bc 96 l1a 864 l1h 192 l1p 392 l1m 280 l1w 576 l1f 0 l1f 0 l1f 396 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 6177 l2a 856 l2h 856 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 5 cps 16"},
+       "cyc 2082 act 10290 wi 624 ti 19200 st 8198 st 30467 st 297 st 1574 rbs 0 ds 1753 bc 96 l1a 864 l1h 192 l1p 392 l1m 280 l1w 576 l1f 0 l1f 0 l1f 253 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 10265 l2a 856 l2h 556 l2p 224 l2m 76 l2w 576 dr 56 dw 0 drh 40 db 1792 sms 5 cps 16 | cyc 1352 act 6233 wi 624 ti 19200 st 6119 st 16748 st 432 st 1009 rbs 0 ds 1754 bc 96 l1a 864 l1h 192 l1p 392 l1m 280 l1w 576 l1f 0 l1f 0 l1f 396 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 6177 l2a 856 l2h 856 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 5 cps 16"},
       {"memory_mix_h100_fixed",
        "cyc 2242 act 4482 wi 624 ti 19200 st 4242 st 12996 st 66 st 0 rbs 0 ds 1856 bc 96 l1a 864 l1h 192 l1p 560 l1m 112 l1w 576 l1f 0 l1f 0 l1f 190 mr 112 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.GMMA 0 i.LDST 384 a.SP 112 a.DP 384 a.INT 96 a.SFU 504 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.GMMA 0 a.LDST 4472 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 2 cps 16"},
   };

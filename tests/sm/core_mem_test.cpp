@@ -284,6 +284,39 @@ TEST(sm_memory, reference_calibration_kernels) {
   EXPECT_EQ(p.cycles, 668u);
 }
 
+// The L2 set is GPGPU-Sim's l2_cache_config::set_index of the partition address. With one
+// channel of one sub-partition the partition address is the address itself: line n = addr / 128,
+// GBASE's line n0 = 0xfe80000000 (bits 0 and 1 clear). Two sets of one way: the linear function
+// (L) takes n mod 2, so n0 and n0 + 2 (GBASE + 256) share set 0, the second load's miss evicts the
+// first line (once its fill is in: a way whose sector is pending is not replaced) and a second
+// kernel's load of GBASE misses again; X XORs bit 1 of n (the bit above the set bits) into the
+// index: n0 + 2 goes to set 1 and the second kernel hits in L2.
+TEST(sm_memory, l2_set_index_function) {
+  for (char f : {'L', 'X'}) {
+    gpu_config c = qv100();
+    c.mem.n_mem = 1;
+    c.mem.sub_per_channel = 1;
+    c.mem.partition_indexing = 0;
+    c.mem.l2.sets = 2;
+    c.mem.l2.ways = 1;
+    c.mem.l2.set_index = f;
+    const kernel_trace k1 = make({{mem("LDG.E.32", {4}, {2}, GBASE, 0), mem("LDG.E.32", {5}, {2}, GBASE + 256, 0),
+                                   op("EXIT", {}, {})}});
+    const kernel_trace k2 = make({{mem("LDG.E.32", {4}, {2}, GBASE, 0), op("EXIT", {}, {})}});
+    gpu_memory m(c);
+    gpu_sim g(c, &m, 1);
+    const kernel_result a = g.run(k1), b = g.run(k2);
+    EXPECT_EQ(a.mem.l2_misses, 2u) << f;
+    // L: the second line needs the first's way, whose fill is pending until its L2 fill in 327
+    // (single_dependent_miss's timing; DRAM banks start idle whatever the channel count): the
+    // second sector reaches the L2 in 191 (as sector 1 of l2_mshr_limit_stalls_the_l2_input) and
+    // fails to allocate (LINE_ALLOC_FAIL) in 191..326, replacing the filled line in 327.
+    EXPECT_EQ(a.mem.l2_reservation_fails, f == 'L' ? 136u : 0u) << f;
+    EXPECT_EQ(b.mem.l2_misses, f == 'L' ? 1u : 0u) << f;
+    EXPECT_EQ(b.mem.l2_hits, f == 'L' ? 0u : 1u) << f;
+  }
+}
+
 // The L2 input stalls on a full MSHR table (-gpgpu_cache:dl2 A:1). One LDG of lanes 0..15 (64
 // bytes: sectors 0 and 1 of GBASE's line, L1 banks 0 and 1) enters the L1 pipelines in 6; in 26
 // bank 0 then bank 1 miss, the miss queue sends sector 0 in 26 and sector 1 in 27. Sector 0 is
@@ -420,6 +453,9 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_dram_timing_opt \"nbk=16:\n").find("unterminated quoted value"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl2 S:32:100:24\n").find("line size 100 is not a power of two"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl2 S:32:128:24,L:Q:m:L:P\n").find("write policy 'Q' not one of RBTEWL"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:H\n").find("-gpgpu_cache:dl2: set index function H not modelled (L, P or X)"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_cache:dl2 S:128:128:24,L:B:m:L:P\n").find("set index function P (IPOLY) needs 16, 32 or 64 sets, not 128"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_cache:dl2 S:24:128:24,L:B:m:L:X\n").find("set index function X needs a power-of-two set count, not 24"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,0:0,32\n").find("miss queue: 0 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_mem_addr_mapping dramid@8;0000CCCC\n").find("needs B (bank) and R (row) bits"), std::string::npos);
   EXPECT_NE(error("-gpgpu_clock_domains 1132:1132:1132:0\n").find("clock 0 MHz outside [1, 100000]"), std::string::npos);
@@ -428,6 +464,7 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_dram_return_queue_size 70000\n").find("outside [0, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n").find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:0:8:8\n").find("-gpgpu_dram_partition_queues: 0 outside [1, 65536]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_dram_partition_queues 3:8:8:8\n").find("an icnt->L2 queue of 3 never takes a request"), std::string::npos);
   EXPECT_NE(error("-gpgpu_l1_banks 0\n").find("-gpgpu_l1_banks: 0 outside [1, 32]"), std::string::npos);
   EXPECT_NE(error("-network_mode 3\n").find("-network_mode: 3 outside [1, 2]"), std::string::npos);
   EXPECT_NE(error("-network_mode 1\n").find("-network_mode 1 (BookSim) needs -inter_config_file"), std::string::npos);

@@ -193,8 +193,9 @@ void ldst_unit::cycle() {
   }
   for (const event& e : later_) events_.push(e);
   run_banks(now);
-  // The miss queue sends one request per cycle to the memory side.
-  if (!miss_queue_.empty() && miss_queue_.front().ready <= now) {
+  // The miss queue sends one request per cycle to the memory side, if that has room for it
+  // (baseline_cache::cycle: !m_memport->full(), the cluster's crossbar input buffer).
+  if (!miss_queue_.empty() && miss_queue_.front().ready <= now && !core_.mem_->full(this)) {
     const request r = miss_queue_.front();
     miss_queue_.pop_front();
     const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, now + core_.mem_base_, this, r.slot);

@@ -90,12 +90,12 @@ void parse_cache_config(cache_config& c, const std::string& name, const std::str
         fail(where, name + ": " + what + " '" + pol[i] + "' not one of " + std::string(allowed));
       into = pol[i][0];
     };
-    char repl = 'L', index = 'L';
+    char repl = 'L';
     letter(0, "replacement policy", "LF", repl);
     letter(1, "write policy", "RBTEWL", n.write_policy);
     letter(2, "allocation policy", "mfs", n.alloc_policy);
     letter(3, "write-allocate policy", "NWFL", n.write_alloc);
-    letter(4, "set index function", "LHPXC", index);
+    letter(4, "set index function", "LHPXC", n.set_index);
   }
   if (groups.size() > 2) {
     auto m = split(groups[2], ':');
@@ -249,6 +249,15 @@ void validate(const mem_config& m, const std::string& where) {
   if (m.l1.miss_queue < sectors || m.l1.mshrs < sectors)
     fail(where, "-gpgpu_cache:dl1: miss queue " + std::to_string(m.l1.miss_queue) + " and MSHRs " +
                     std::to_string(m.l1.mshrs) + " must hold the " + std::to_string(sectors) + " sectors of a line");
+  if (m.icnt_l2_queue < 4)
+    fail(where, "-gpgpu_dram_partition_queues: an icnt->L2 queue of " + std::to_string(m.icnt_l2_queue) +
+                    " never takes a request (the crossbar is popped only with room for 4 sectors)");
+  if (m.l2.set_index == 'H' || m.l2.set_index == 'C')
+    fail(where, std::string("-gpgpu_cache:dl2: set index function ") + m.l2.set_index + " not modelled (L, P or X)");
+  if (m.l2.set_index != 'L' && !pow2(m.l2.sets))
+    fail(where, std::string("-gpgpu_cache:dl2: set index function ") + m.l2.set_index + " needs a power-of-two set count, not " + std::to_string(m.l2.sets));
+  if (m.l2.set_index == 'P' && m.l2.sets != 16 && m.l2.sets != 32 && m.l2.sets != 64)
+    fail(where, "-gpgpu_cache:dl2: set index function P (IPOLY) needs 16, 32 or 64 sets, not " + std::to_string(m.l2.sets));
   if (m.l2.line % 32 || m.l1.line % 32) fail(where, "-gpgpu_cache:dl1/dl2: line size must be a multiple of 32 (sectors)");
   if (m.dram.nbk % m.dram.nbkgrp) fail(where, "-gpgpu_dram_timing_opt: nbk not a multiple of nbkgrp");
   if (!(m.icnt_mhz > 0 && m.l2_mhz > 0 && m.dram_mhz > 0)) fail(where, "-gpgpu_clock_domains: clocks must be > 0");

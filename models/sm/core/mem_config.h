@@ -17,6 +17,9 @@ struct cache_config {
   char alloc_policy = 'm';  // m on miss, f on fill, s streaming
   char write_alloc = 'L';   // N no, W write-allocate, F fetch-on-write, L lazy fetch-on-read
   unsigned mshrs = 512, mshr_merge = 8, miss_queue = 16;
+  // Set index function (cache_config::set_index): L linear, P IPOLY hash, X bitwise XOR of the
+  // higher bits (H Fermi hash, C custom: read; the L2 model refuses them).
+  char set_index = 'L';
   unsigned sectors() const { return sectored ? line / 32 : 1; }
 };
 
@@ -28,7 +31,7 @@ struct dram_timing {
 
 struct mem_config {
   cache_config l1;  // the -gpgpu_cache:dl1 policies (geometry also in gpu_config's l1_* fields)
-  cache_config l2{true, 32, 128, 24, 'B', 'm', 'L', 192, 4, 32};
+  cache_config l2{true, 32, 128, 24, 'B', 'm', 'L', 192, 4, 32, 'P'};
   bool flush_l1 = true;                          // -gpgpu_flush_l1_cache
   unsigned l1_banks = 1;                         // -gpgpu_l1_banks (sector s goes to bank s mod banks)
   unsigned n_mem = 32, sub_per_channel = 2;      // -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel
@@ -41,8 +44,9 @@ struct mem_config {
   // 1: from its lower bits); GPGPU-Sim's defaults.
   unsigned dram_scheduler = 1, dram_dual_bus = 0, dram_bnkgrp_lower_bits = 0;
   // -gpgpu_dram_partition_queues icnt->L2 : L2->DRAM : DRAM->L2 : L2->icnt entries per
-  // sub-partition (GPGPU-Sim's default 8:8:8:8). The model bounds the L2 -> DRAM queue (the L2
-  // stalls while it is full); the others are read and checked.
+  // sub-partition (GPGPU-Sim's default 8:8:8:8). The model bounds icnt -> L2 (the crossbar is
+  // popped only with room for 4), L2 -> DRAM and L2 -> icnt (the L2 stalls while either is full);
+  // DRAM -> L2 is read and checked.
   unsigned icnt_l2_queue = 8, l2_dram_queue = 8, dram_l2_queue = 8, l2_icnt_queue = 8;
   // Interconnect: -network_mode (1 BookSim/intersim with -inter_config_file, 2 GPGPU-Sim's local
   // crossbar), -icnt_in_buffer_limit / -icnt_out_buffer_limit (local crossbar packets),

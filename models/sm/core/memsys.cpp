@@ -39,19 +39,21 @@ constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
 unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
 // One xbar_router::Advance arbitration. `inputs` (ascending GPGPU-Sim node ids: clusters 0..n-1,
 // then the sub-partitions) have a packet whose head is for the output at the same index of
-// `dests`; grant(i) moves input i's head to its output. iSLIP (algo 1): outputs in order, each
-// grants the first input after its pointer in `next` (upper_bound of the pointer: the input after
-// the last granted is passed over, as GPGPU-Sim does) whose head is for it, one packet per input;
-// the pointer moves past the granted input. Round robin (0): inputs in order from node
+// `dests`; grant(i) moves input i's head to its output; an output whose buffer is full (room(dest)
+// false: Has_Buffer_Out, -icnt_out_buffer_limit) takes nothing. iSLIP (algo 1): outputs in order,
+// each grants the first input after its pointer in `next` (upper_bound of the pointer: the input
+// after the last granted is passed over, as GPGPU-Sim does) whose head is for it, one packet per
+// input; the pointer moves past the granted input. Round robin (0): inputs in order from node
 // `pointer` (the router's Advance count modulo its `nodes`, clusters + sub-partitions), one
 // packet per output.
-template <class DestOf, class Grant>
+template <class DestOf, class Room, class Grant>
 void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next,
-               uint64_t pointer, DestOf dest_of, Grant grant) {
+               uint64_t pointer, DestOf dest_of, Room room, Grant grant) {
   if (algo == 1) {
     std::sort(dests.begin(), dests.end());
     dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
     for (unsigned dest : dests) {
+      if (!room(dest)) continue;
       auto it = std::upper_bound(inputs.begin(), inputs.end(), next[dest]);
       for (size_t j = 0; j < inputs.size(); ++j, ++it) {
         if (it == inputs.end()) it = inputs.begin();
@@ -72,7 +74,7 @@ void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigne
   for (size_t j = 0; j < n; ++j) {
     const unsigned id = inputs[(first + j) % n];
     const unsigned dest = dest_of(id);
-    if (std::find(dests.begin(), dests.end(), dest) != dests.end()) continue;
+    if (!room(dest) || std::find(dests.begin(), dests.end(), dest) != dests.end()) continue;
     dests.push_back(dest);
     grant(id);
   }
@@ -113,6 +115,17 @@ unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
   return r;
 }
 
+// The bank-mask bits that pick the sub-partition (addrdec's sub_partition_id_mask): the lowest
+// log2(-gpgpu_n_sub_partition_per_mchannel) bits of the bank mask.
+static uint64_t sub_partition_bits(const mem_config& m) {
+  uint64_t mask = 0, bank = m.bank_mask;
+  for (unsigned n = 1; n < m.sub_per_channel && bank; n *= 2) {
+    mask |= bank & ~(bank - 1);
+    bank &= bank - 1;
+  }
+  return mask;
+}
+
 // The runs of adjacent mask bits, low bits first: the bits of v the mask selects, packed to the
 // bottom, are the runs' bits one after the other.
 gpu_memory::bit_runs::bit_runs(uint64_t mask) {
@@ -129,7 +142,7 @@ gpu_memory::bit_runs::bit_runs(uint64_t mask) {
 }
 
 gpu_memory::gpu_memory(const gpu_config& cfg)
-    : cfg_(cfg), m_(cfg.mem), bank_runs_(m_.bank_mask), row_runs_(m_.row_mask), clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
+    : cfg_(cfg), m_(cfg.mem), bank_runs_(m_.bank_mask), row_runs_(m_.row_mask), part_runs_(~sub_partition_bits(m_)), clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
   port_free_.assign(sps, 0);
@@ -141,6 +154,29 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
   ch_.reserve(m_.n_mem);
   for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, cfg.dram_latency, &clock_);
+}
+
+// GPGPU-Sim's l2_cache_config::set_index: the set function of -gpgpu_cache:dl2 applied to the
+// partition address (linear_to_raw_address_translation::partition_address: the address without
+// its channel bits -- the quotient of the channel division with a non-power-of-two count -- and
+// without the bank bits that pick the sub-partition, "to reduce set camping"): linear takes the
+// line number's low bits, X XORs them with the bits above (bitwise_hash_function), P hashes those
+// into them (ipoly_hash_function). A linear index of a non-power-of-two set count takes the
+// remainder.
+unsigned gpu_memory::l2_set(uint64_t line) const {
+  const uint64_t addr = line * m_.l2.line;
+  const unsigned lo = m_.mem_addr_dramid_bit;
+  const uint64_t high = addr >> lo;
+  const uint64_t quot = m_.n_mem & (m_.n_mem - 1) ? high / m_.n_mem : high >> std::bit_width(m_.n_mem - 1);
+  const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
+  const uint64_t pl = part_runs_.extract(local) >> std::countr_zero(m_.l2.line);
+  const unsigned sets = m_.l2.sets;
+  if (sets & (sets - 1)) return unsigned(pl % sets);
+  const unsigned index = unsigned(pl & (sets - 1));
+  const uint64_t higher = pl >> std::countr_zero(sets);
+  if (m_.l2.set_index == 'P') return ipoly_hash(higher, index, sets);
+  if (m_.l2.set_index == 'X') return index ^ unsigned(higher & (sets - 1));
+  return index;
 }
 
 dram_address gpu_memory::decode(uint64_t addr) const {
@@ -176,18 +212,26 @@ dram_address gpu_memory::decode(uint64_t addr) const {
   return a;
 }
 
-gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim) {
-  const unsigned ways = m_.l2.ways, nsp = m_.sub_partitions(), sets = m_.l2.sets;
-  // line / sub-partitions % sets, without divisions for powers of two
-  const uint64_t q = nsp & (nsp - 1) ? line / nsp : line >> std::countr_zero(nsp);
-  const uint64_t set_index = sets & (sets - 1) ? q % sets : q & (sets - 1);
-  l2_line* set = &l2_[(size_t(sp) * sets + set_index) * ways];
+gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t) {
+  const unsigned ways = m_.l2.ways, sets = m_.l2.sets;
+  l2_line* set = &l2_[(size_t(sp) * sets + l2_set(line)) * ways];
   for (unsigned w = 0; w < ways; ++w)
     if (set[w].tag == line) return &set[w];
-  // A miss: the least recently used way (the first of equals) is the victim.
+  // A miss: the least recently used way (the first of equals) is the victim, passing over the
+  // reserved ways (tag_array::probe: a line with a sector whose fill is pending is not replaced).
+  // (The least recently used way overall is that victim unless it is reserved itself.)
+  auto reserved = [t](const l2_line& x) {
+    bool r = false;
+    for (unsigned s = 0; s < 4; ++s) r |= (x.valid >> s & 1) && x.ready[s] > t;
+    return r;
+  };
   victim = set;
   for (unsigned w = 1; w < ways; ++w)
     if (set[w].lru < victim->lru) victim = &set[w];
+  if (!reserved(*victim)) return nullptr;
+  victim = nullptr;
+  for (unsigned w = 0; w < ways; ++w)
+    if (!reserved(set[w]) && (!victim || set[w].lru < victim->lru)) victim = &set[w];
   return nullptr;
 }
 
@@ -252,21 +296,69 @@ void gpu_memory::cycle(uint64_t cycle) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
   }
-  if (l2_queued_) run_l2(now, false);
+  if (l2_queued_) run_l2(now);
   if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
   if (replies_queued_) reply_advance(now);
 }
 
-// Each sub-partition serves its input queue in order up to core cycle `now`, until it stalls.
-void gpu_memory::run_l2(uint64_t now, bool drop_replies) {
-  for (unsigned sp = 0; sp < sp_.size() && l2_queued_; ++sp) {
-    auto& in = sp_[sp].in;
-    while (!in.empty() && in.front().t <= now) {
-      if (!l2_access(sp, in.front(), now, drop_replies)) break;
-      in.pop_front();
-      --l2_queued_;
+// The sub-partitions' L2 steps of the cycles from the first not stepped yet up to `now` (one
+// per call while cycle() is called every cycle; none for a cycle already stepped).
+void gpu_memory::run_l2(uint64_t now) {
+  for (uint64_t c = l2_stepped_; c <= now && l2_queued_; ++c) {
+    for (unsigned sp = 0; sp < sp_.size(); ++sp) step_sub_partition(sp, c);
+    l2_stepped_ = c + 1;
+  }
+  l2_stepped_ = std::max(l2_stepped_, now + 1);
+}
+
+// gpgpu_sim::cycle's L2 step for sub-partition sp in cycle c: the pop of the crossbar's output
+// buffer into the ROP delay queue (one packet a cycle; -network_mode 1 holds the output one cycle
+// per flit of the interconnect file's flit_size: read request 8 bytes of control, write 32 + 8),
+// only while the icnt -> L2 queue (-gpgpu_dram_partition_queues' first field) has room for the
+// four sectors a request may split into (memory_sub_partition::full(SECTOR_CHUNCK_SIZE):
+// fifo_pipeline::is_avilable_size, length + 4 - 1 >= limit is full; the ROP queue itself is not
+// bounded), then memory_sub_partition::cache_cycle: one L2 access of the icnt -> L2 queue's head
+// (in order; a stalled access is tried again in the next cycle), and at its end the move of the
+// ROP queue's head whose -gpgpu_l2_rop_latency is over into the icnt -> L2 queue if that is not full.
+void gpu_memory::step_sub_partition(unsigned sp, uint64_t c) {
+  sub_partition& P = sp_[sp];
+  const size_t limit = m_.icnt_l2_queue;
+  if (!P.xout.empty() && P.xout.front().t <= c && port_free_[sp] <= c && P.in.size() + 3 < limit) {
+    l2_request r = P.xout.front();
+    P.xout.pop_front();
+    const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(r.write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
+    port_free_[sp] = c + flits;
+    r.t = c + rop_;
+    P.rop.push_back(r);
+  }
+  if (!P.in.empty() && P.in.front().t <= c && l2_access(sp, P.in.front(), c, false)) {
+    P.in.pop_front();
+    --l2_queued_;
+  }
+  if (!P.rop.empty() && P.rop.front().t <= c && P.in.size() < limit) {
+    l2_request r = P.rop.front();
+    P.rop.pop_front();
+    r.t = c + 1;
+    P.in.push_back(r);
+  }
+}
+
+// Between kernels: every request still queued is served in order, nobody answered and nothing
+// stalled.
+void gpu_memory::drain_l2() {
+  for (unsigned sp = 0; sp < sp_.size(); ++sp) {
+    sub_partition& P = sp_[sp];
+    for (auto* q : {&P.in, &P.rop, &P.xout}) {
+      for (const l2_request& r : *q) l2_access(sp, r, ~0ull, true);
+      q->clear();
     }
   }
+  l2_queued_ = 0;
+}
+
+// A request entered a sub-partition's queues, which cannot move it before cycle t.
+void gpu_memory::l2_queued(uint64_t t) {
+  if (!l2_queued_++) l2_stepped_ = std::max(l2_stepped_, t);
 }
 
 mem_stats gpu_memory::stats() const {
@@ -288,11 +380,14 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
     // Another engine (gpu_l2): no crossbar input of its own (GPGPU-Sim has no such client; one
     // port would take a 16 KiB access 512 cycles to inject), it enters at the sub-partition's
     // output as an uncontended request would.
-    const uint64_t pop = std::max(sent + request_cycles, port_free_[sp]);
-    const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
-    port_free_[sp] = pop + flits;
-    sp_[sp].in.push_back({pop + rop_ + 1, addr, client, tag, write, a});
-    ++l2_queued_;
+    // In the output buffer from sent + request_cycles, after the crossbar's packets granted
+    // before then (granted in cycle g, they are there from g + 1).
+    auto& xout = sp_[sp].xout;
+    const uint64_t t = sent + request_cycles;
+    auto it = xout.end();
+    while (it != xout.begin() && std::prev(it)->t > t) --it;
+    xout.insert(it, {t, addr, client, tag, write, a});
+    l2_queued(t);
     return pending;
   }
   xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write, a}});
@@ -303,6 +398,11 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
 bool gpu_memory::concurrent_access(unsigned nodes) {
   if (nodes) port_of(nodes - 1);  // grown now: access() must not resize the port vectors
   return true;
+}
+
+bool gpu_memory::full(const mem_client* client) const {
+  const unsigned node = client ? client->icnt_node() : ~0u;
+  return node != ~0u && node + 1 < xin_.size() && xin_[node].size() >= m_.icnt_in_buffer;
 }
 
 // A client's port on both crossbars: cluster n at n (GPGPU-Sim's node numbers), other engines
@@ -333,8 +433,8 @@ unsigned gpu_memory::port_of(unsigned node) {
 
 // The request crossbar's step (xbar_router::Advance) in cycle `now`: each input offers the packet
 // at the head of its buffer (a head that loses holds back the packets behind it), arbitrated by
-// -icnt_arbiter_algo (arbitrate). The output buffers are not bounded here
-// (-icnt_out_buffer_limit: the L2 input queues are not bounded either).
+// -icnt_arbiter_algo (arbitrate) into the sub-partitions' output buffers of -icnt_out_buffer_limit
+// packets (other engines' sectors, which enter there directly, count too).
 void gpu_memory::advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
@@ -346,34 +446,29 @@ void gpu_memory::advance(uint64_t now) {
   if (xscratch_.empty()) return;
   arbitrate(
       m_.icnt_arbiter, xscratch_, dscratch_, next_node_, rr_pointer(now), [&](unsigned i) { return xin_[i].front().sp; },
-      [&](unsigned i) { grant(i, now); });
+      [&](unsigned dest) { return sp_[dest].xout.size() < m_.icnt_out_buffer; }, [&](unsigned i) { grant(i, now); });
 }
 
 // The granted packet is in its output buffer after the interconnect step of `now`; the
-// sub-partition pops it in its L2 step of a later cycle, one packet per cycle (-network_mode 2
-// moves a packet whatever its size; with -network_mode 1 a packet -- read request 8 bytes of
-// control, write 32 + 8 -- holds the output one cycle per flit of the interconnect file's
-// flit_size). The ROP queue then holds it -gpgpu_l2_rop_latency cycles; it moves to the icnt -> L2
-// queue at the end of that L2 step and the L2 may access it from the next cycle.
+// sub-partition pops it in its L2 step of a later cycle (step_sub_partition).
 void gpu_memory::grant(unsigned input, uint64_t now) {
   const xbar_packet p = xin_[input].front();
   xin_[input].pop_front();
   --xbar_queued_;
-  const uint64_t pop = std::max(now + 1, port_free_[p.sp]);
-  const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(p.r.write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
-  port_free_[p.sp] = pop + flits;
   l2_request r = p.r;
-  r.t = pop + rop_ + 1;
-  sp_[p.sp].in.push_back(r);
-  ++l2_queued_;
+  r.t = now + 1;
+  sp_[p.sp].xout.push_back(r);
+  l2_queued(r.t);
 }
 
 // One access of sub-partition sp's L2 slice in cycle max(its arrival, the tag port's next free
 // cycle), one a cycle, in order.
-// memory_sub_partition::cache_cycle: no access while the L2 -> DRAM queue is full; a read miss
+// memory_sub_partition::cache_cycle: no access while the L2 -> DRAM or the L2 -> icnt queue is
+// full (-gpgpu_dram_partition_queues' second and fourth fields); a read miss
 // needs an MSHR entry (one per sector, -gpgpu_cache:dl2 A:N), a read of a sector whose fill is
-// on its way a merge slot (A:N:M). Otherwise the access stalls the input (a reservation fail)
-// and is tried again in the next cycle. With drop_replies (between kernels) nothing stalls and
+// on its way a merge slot (A:N:M), a line to allocate a way whose sectors are not pending.
+// Otherwise the access stalls the input (a reservation fail) and is tried again in the next
+// cycle. With drop_replies (between kernels) nothing stalls and
 // nobody is answered.
 bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies) {
   sub_partition& P = sp_[sp];
@@ -394,6 +489,12 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return fail();
     P.mshr_stall = false;
     if (ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) return fail();
+    // No access while the L2 -> icnt queue is full (cache_cycle's output_full): the answers that
+    // entered it by this cycle (by q; `out` is ordered by q) and have not moved on.
+    if (P.out.size() >= m_.l2_icnt_queue) {
+      const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
+      if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return fail();
+    }
   } else {
     P.mshr_stall = false;
   }
@@ -401,7 +502,11 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   const unsigned sector = unsigned(r.addr % m_.l2.line / 32) % 4;
   const uint8_t bit = uint8_t(1u << sector);
   l2_line* victim = nullptr;
-  l2_line* l = l2_find(sp, line, victim);
+  // Between kernels any way may be replaced (t = ~0: nothing counts as pending).
+  l2_line* l = l2_find(sp, line, victim, drop_replies ? ~0ull : t);
+  // Every way of the set has a fill pending (tag_array::probe's RESERVATION_FAIL, counted as
+  // LINE_ALLOC_FAIL by data_cache::process_tag_probe): stalled, reads and writes alike.
+  if (!l && !victim) return fail();
   if (!drop_replies && !r.write && !(l && (l->valid & bit) && l->ready[sector] != ~0ull)) {
     if (auto* f = fills_.find(r.addr / 32)) {
       if (f->count >= m_.l2.mshr_merge) return fail();  // joins the fill in DRAM
@@ -485,7 +590,8 @@ void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
 // response FIFO), which reaches the LDST unit in the next cycle: a store's acknowledgement is
 // consumed there (now + 1), a read fills the L1 then, ldst_unit::writeback takes it in now + 2 and
 // releases the register in now + 3. Then each sub-partition pushes the head of its L2 -> icnt
-// queue (queued in an earlier cycle) into its input buffer of the reply crossbar.
+// queue (queued in an earlier cycle) into its input buffer of the reply crossbar if that has room
+// (icnt_has_buffer: -icnt_in_buffer_limit packets).
 void gpu_memory::replies(uint64_t now) {
   for (auto& o : rout_) {
     if (o.empty()) continue;
@@ -495,7 +601,7 @@ void gpu_memory::replies(uint64_t now) {
     r.client->mem_done(r.addr, r.write, r.tag, base_ + now + (r.write ? ack_cycles : reply_cycles));
   }
   for (sub_partition& P : sp_)
-    if (!P.out.empty() && P.out.front().q < now) {
+    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < m_.icnt_in_buffer) {
       P.rin.push_back(P.out.front());
       P.out.pop_front();
     }
@@ -503,7 +609,8 @@ void gpu_memory::replies(uint64_t now) {
 
 // The reply crossbar's step (xbar_router::Advance, -icnt_arbiter_algo as for requests): inputs
 // are the sub-partitions, numbered after the clusters as GPGPU-Sim's mem2device does (so a
-// cluster's first iSLIP grant starts from sub-partition 0), outputs the clusters.
+// cluster's first iSLIP grant starts from sub-partition 0), outputs the clusters' buffers of
+// -icnt_out_buffer_limit packets.
 void gpu_memory::reply_advance(uint64_t now) {
   xscratch_.clear();
   dscratch_.clear();
@@ -517,6 +624,7 @@ void gpu_memory::reply_advance(uint64_t now) {
   arbitrate(
       m_.icnt_arbiter, xscratch_, dscratch_, rnext_, rr_pointer(now),
       [&](unsigned n) { return sp_[n - first].rin.front().port; },
+      [&](unsigned dest) { return rout_[dest].size() < m_.icnt_out_buffer; },
       [&](unsigned n) {
         auto& rin = sp_[n - first].rin;
         rout_[rin.front().port].push_back(rin.front());
@@ -530,10 +638,7 @@ uint64_t gpu_memory::rr_pointer(uint64_t now) const { return (base_ + now) % (cf
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   for (auto& q : xin_) {  // requests nobody waits for any more
-    for (const xbar_packet& p : q) {
-      sp_[p.sp].in.push_back(p.r);
-      ++l2_queued_;
-    }
+    for (const xbar_packet& p : q) sp_[p.sp].xout.push_back(p.r);
     q.clear();
   }
   xbar_queued_ = 0;
@@ -543,11 +648,12 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
     P.rin.clear();
   }
   replies_queued_ = 0;
-  run_l2(~0ull, true);
+  drain_l2();
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
   fill_waiters_.clear();
   base_ = gpu_cycle;
+  l2_stepped_ = 0;
   std::fill(port_free_.begin(), port_free_.end(), 0);
   for (sub_partition& P : sp_) {
     P.l2_free = 0;
@@ -565,7 +671,7 @@ void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
     const unsigned sp = decode(s).sub_partition;
     const uint64_t line = s / m_.l2.line;
     l2_line* victim = nullptr;
-    l2_line* l = l2_find(sp, line, victim);
+    l2_line* l = l2_find(sp, line, victim, ~0ull);
     if (!l) {
       l = victim;
       *l = l2_line{};

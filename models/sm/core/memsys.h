@@ -45,6 +45,9 @@ class gpu_memory : public mem_port {
   // until the data (read) or the acknowledgement (write) is back at the SM.
   // L1 hits in L2 answer at once; misses (and accesses merged into a pending miss) later.
   uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) override;
+  // An SM's cluster input buffer of the request crossbar holds -icnt_in_buffer_limit packets
+  // (xbar_router::Has_Buffer_In); other engines are never refused.
+  bool full(const mem_client* client) const override;
   void cycle(uint64_t cycle) override;
   dram_address decode(uint64_t addr) const;
   mem_stats stats() const override;
@@ -90,7 +93,11 @@ class gpu_memory : public mem_port {
     unsigned port = 0;  // the client's crossbar port (set when it enters the L2 -> icnt queue)
   };
   struct sub_partition {
-    std::deque<l2_request> in;  // icnt -> L2 queue, in time order
+    // A request granted by the request crossbar waits in the crossbar's output buffer (`xout`,
+    // t: the first cycle it may be popped), is popped into the ROP delay queue (`rop`, t: the cycle
+    // its delay ends), moves to the icnt -> L2 queue (`in`, t: the first cycle the L2 may access
+    // it) and is served from there (memory_sub_partition::push and cache_cycle).
+    std::deque<l2_request> xout, rop, in;
     uint64_t l2_free = 0;       // the core cycle of the tag port's next access
     unsigned mshrs = 0;         // sectors with a DRAM fill outstanding (L2 MSHR entries)
     // The head of `in` is a read miss that stalled for want of an MSHR: only a release (mshrs
@@ -102,7 +109,10 @@ class gpu_memory : public mem_port {
   };
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector);
   void run_dram(uint64_t until, bool drop_waiters);
-  void run_l2(uint64_t now, bool drop_replies);
+  void run_l2(uint64_t now);
+  void step_sub_partition(unsigned sp, uint64_t c);  // one cycle of gpgpu_sim::cycle's L2 step for sp
+  void drain_l2();                                   // between kernels: every queued request, unanswered
+  void l2_queued(uint64_t t);                        // counts a request in; no step before cycle t
   unsigned port_of(unsigned node);             // a client's crossbar port (grows the port vectors)
   void advance(uint64_t now);                  // the request crossbar's icnt_transfer of cycle now
   void grant(unsigned input, uint64_t now);    // moves input's head packet to its output
@@ -111,7 +121,10 @@ class gpu_memory : public mem_port {
   void reply_advance(uint64_t now);            // the reply crossbar's icnt_transfer
   uint64_t rr_pointer(uint64_t now) const;     // -icnt_arbiter_algo 0: the first node offered in cycle now
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
-  l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim);
+  // The line's way in its set, or nullptr and in `victim` the least recently used way without a
+  // sector whose fill is pending at cycle t (nullptr: every way has one).
+  l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t = 0);
+  unsigned l2_set(uint64_t line) const;  // the L2 set of a line (l2_cache_config::set_index)
 
   // A mask's runs of adjacent bits, worked out once: extract() packs them to the bottom.
   struct bit_runs {
@@ -131,6 +144,7 @@ class gpu_memory : public mem_port {
   const gpu_config& cfg_;
   const mem_config& m_;
   bit_runs bank_runs_, row_runs_;
+  bit_runs part_runs_;  // the channel-local address without its sub-partition bits (partition_address)
   clock_domains clock_;
   uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
   std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
@@ -142,7 +156,8 @@ class gpu_memory : public mem_port {
   std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster (node ids)
   uint64_t replies_queued_ = 0;                 // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;
-  uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' input queues
+  uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' xout, rop and in queues
+  uint64_t l2_stepped_ = 0;                      // the last cycle run_l2 stepped (+1; 0: none this kernel)
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
   std::vector<dram_channel> ch_;
   sector_map<fifo_pool<waiter>::list> fills_;  // L2 MSHRs: sector -> who waits (in fill_waiters_)

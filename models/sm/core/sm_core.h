@@ -62,6 +62,8 @@ class mem_port {
   // One access: the core cycles until its data / acknowledgement is back, or `pending`: the
   // memory calls client->mem_done(addr, write, tag, ...) from a later cycle().
   virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) = 0;
+  // The client may not send now: its way in has no room (GPGPU-Sim's icnt_has_buffer).
+  virtual bool full(const mem_client* /*client*/) const { return false; }
   // Called once per core cycle before the SMs' (same `cycle` as their accesses of that cycle):
   // the memory advances its clocked parts and delivers completions. Free when nothing is queued.
   virtual void cycle(uint64_t /*cycle*/) {}
