@@ -116,6 +116,7 @@ class compute_engine::tlm_mem : public mem_port {
       q.clear();
     }
   }
+  bool full(const mem_client* client) const override { return inner_ && inner_->full(client); }
   mem_stats stats() const override { return inner_ ? inner_->stats() : mem_stats{}; }
   void cycle(uint64_t c) override {
     if (inner_) inner_->cycle(c);
