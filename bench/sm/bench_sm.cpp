@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include "compute.h"
 #include "core/gpu.h"
@@ -87,6 +89,8 @@ const kernel_trace& bandwidth_kernel() {
 }
 
 double g_sim_rate = 0, g_replay_rate = 0, g_bw_rate = 0, g_bw_fixed_rate = 0, g_bw_noskip_rate = 0;
+std::map<unsigned, double> g_bw_threads_rate;  // host threads -> rate (gpu_sim::threads > 1)
+std::map<unsigned, kernel_result> g_bw_threads_result;
 uint64_t g_bw_cycles = 0;
 kernel_result g_bw_result;  // the whole-memory-system run, printed in full (same statistics check)
 
@@ -94,7 +98,7 @@ kernel_result g_bw_result;  // the whole-memory-system run, printed in full (sam
 // same-run baseline, with memory behind L1 at a fixed latency ("fixed").
 // `skip_idle` false: the same run without the SMs' idle-cycle skip (same cycles, every SM cycle
 // evaluated in full), the baseline of the skip's gain.
-void BM_bandwidth_kernel(benchmark::State& st, const char* memory, bool skip_idle) {
+void BM_bandwidth_kernel(benchmark::State& st, const char* memory, bool skip_idle, unsigned threads = 1) {
   const kernel_trace& k = bandwidth_kernel();
   uint64_t n = 0, cycles = 0;
   auto t0 = std::chrono::steady_clock::now();
@@ -102,14 +106,21 @@ void BM_bandwidth_kernel(benchmark::State& st, const char* memory, bool skip_idl
     auto mem = make_memory(qv100(), memory);
     gpu_sim g(qv100(), mem.get());
     g.skip_idle_cycles = skip_idle;
+    g.threads = threads;
     kernel_result r = g.run(k);
     n += r.stats.warp_insts;
     cycles = r.cycles;
-    if (std::string(memory) != "fixed" && skip_idle) g_bw_result = r;
+    if (threads > 1)
+      g_bw_threads_result[threads] = r;
+    else if (std::string(memory) != "fixed" && skip_idle)
+      g_bw_result = r;
   }
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  (std::string(memory) == "fixed" ? g_bw_fixed_rate : skip_idle ? g_bw_rate : g_bw_noskip_rate) = double(n) / s;
-  if (std::string(memory) != "fixed" && skip_idle) g_bw_cycles = cycles;
+  if (threads > 1)
+    g_bw_threads_rate[threads] = double(n) / s;
+  else
+    (std::string(memory) == "fixed" ? g_bw_fixed_rate : skip_idle ? g_bw_rate : g_bw_noskip_rate) = double(n) / s;
+  if (std::string(memory) != "fixed" && skip_idle && threads == 1) g_bw_cycles = cycles;
   st.counters["warp_insts_per_s"] = benchmark::Counter(double(n), benchmark::Counter::kIsRate);
   st.counters["kernel_cycles"] = double(cycles);
 }
@@ -168,6 +179,9 @@ BENCHMARK(BM_sm_simulate_qv100)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, memory_system, "gpgpu-sim", true)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, fixed_latency_baseline, "fixed", true)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, no_idle_skip_baseline, "gpgpu-sim", false)->Unit(benchmark::kMillisecond)->Iterations(1);
+// The same run with the SMs on 2 and 4 host threads (gpu_sim::threads): same statistics.
+BENCHMARK_CAPTURE(BM_bandwidth_kernel, two_host_threads, "gpgpu-sim", true, 2u)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_bandwidth_kernel, four_host_threads, "gpgpu-sim", true, 4u)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 int sc_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
@@ -194,6 +208,13 @@ int sc_main(int argc, char** argv) {
     if (g_bw_fixed_rate > 0)
       std::printf("  ratio to the fixed-latency-memory baseline in this run (%.0f/s): %.3f\n", g_bw_fixed_rate,
                   g_bw_rate / g_bw_fixed_rate);
+    for (const auto& [threads, rate] : g_bw_threads_rate) {
+      std::ostringstream a, b;
+      print_kernel(a, g_bw_result);
+      print_kernel(b, g_bw_threads_result[threads]);
+      std::printf("  %u host threads: %.0f/s, %.2fx one thread, %.1fx Accel-Sim; statistics %s\n", threads, rate,
+                  rate / g_bw_rate, rate / accel_sim_bw_warp_insts_per_s, a.str() == b.str() ? "identical" : "DIFFER");
+    }
   }
   return 0;
 }

@@ -90,16 +90,33 @@ class compute_engine::tlm_mem : public mem_port {
     inner_ = own_.get();
   }
   uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) override {
-    if (bytes > buf_.size()) buf_.resize(bytes);
-    sc_core::sc_time d = e_.lt_.offset();
-    const sc_core::sc_time before = d;
-    e_.transfer(e_.cur_, addr, buf_.data(), bytes, write, d, write ? "write" : "read");
-    if (write) ++e_.mem_writes; else ++e_.mem_reads;
+    if (!deferred_.empty()) {  // SMs on several threads: the transaction after the cycle (sms_stepped)
+      deferred_[client->icnt_node()].push_back({addr, bytes, write});
+      return inner_->access(addr, bytes, write, cycle, client, tag);
+    }
+    const sc_core::sc_time delay = send(addr, bytes, write);
     if (inner_) return inner_->access(addr, bytes, write, cycle, client, tag);
     // The miss does not block the SM: only the latency goes back, local time stays.
-    const double cyc = (d - before) / e_.period_;
+    const double cyc = delay / e_.period_;
     return uint64_t(std::ceil(cyc - 1e-9));
   }
+  // With the GPU's own timing the transaction only carries the access (no latency comes back), so
+  // the SMs may run on several threads: each cluster's transactions are kept in order and sent
+  // after the cycle, cluster by cluster -- the order one thread sends them in.
+  bool concurrent_access(unsigned nodes) override {
+    deferred_.clear();
+    if (!inner_ || !inner_->concurrent_access(nodes)) return false;
+    deferred_.resize(nodes);
+    return true;
+  }
+  void sms_stepped() override {
+    inner_->sms_stepped();
+    for (auto& q : deferred_) {
+      for (const deferred& a : q) send(a.addr, a.bytes, a.write);
+      q.clear();
+    }
+  }
+  bool full(const mem_client* client) const override { return inner_ && inner_->full(client); }
   mem_stats stats() const override { return inner_ ? inner_->stats() : mem_stats{}; }
   void cycle(uint64_t c) override {
     if (inner_) inner_->cycle(c);
@@ -131,6 +148,21 @@ class compute_engine::tlm_mem : public mem_port {
   std::unique_ptr<mem_port> own_;   // built from compute's configuration
   mem_port* inner_ = nullptr;       // own_, the link's memory, or nullptr (memory tlm)
   gpu_memory_link* link_ = nullptr;
+  // The access as a transaction through compute.out at the SM's local time; its annotated delay.
+  sc_core::sc_time send(uint64_t addr, unsigned bytes, bool write) {
+    if (bytes > buf_.size()) buf_.resize(bytes);
+    sc_core::sc_time d = e_.lt_.offset();
+    const sc_core::sc_time before = d;
+    e_.transfer(e_.cur_, addr, buf_.data(), bytes, write, d, write ? "write" : "read");
+    if (write) ++e_.mem_writes; else ++e_.mem_reads;
+    return d - before;
+  }
+  struct deferred {
+    uint64_t addr;
+    unsigned bytes;
+    bool write;
+  };
+  std::vector<std::vector<deferred>> deferred_;  // per cluster, while the SMs run on several threads
 };
 
 // Trace spans of one kernel's CTAs and sampled warps, made only when tracing: gpu_sim's on_warp
@@ -248,6 +280,7 @@ void compute_engine::thread() {
       cur_ = params_sideband();
     }
     gpu_sim g(cfg_, mem_.get(), unsigned(uint64_t(sms)));
+    g.threads = unsigned(uint64_t(sim_threads));
     auto& tr = tracer::global();
     const sc_core::sc_time t0 = lt_.now();
     frame_t0_ = t0;  // g.start() restarts the memory's time frame at core cycle 0

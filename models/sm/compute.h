@@ -103,6 +103,8 @@ class compute_engine : public sc_core::sc_module, public component {
   param<uint64_t> trace_warp_sample{this, "trace_warp_sample", 16,
                                     "Perfetto span (start to end) for the first and every N-th warp launched on each SM (0: none)",
                                     0, 1 << 20};
+  param<uint64_t> sim_threads{this, "sim_threads", 1,
+                              "host threads stepping the SMs (a speed switch: same results; one while tracing)", 1, 64};
   param<std::string> results_file{this, "results_file", "", "JSON file with one object per kernel (empty: none)"};
   param<bool> memcpy_fill{this, "memcpy_fill", false,
                           "MemcpyHtoD commands also write their range (zeros) through out, in zero cycles"};

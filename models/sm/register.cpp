@@ -67,14 +67,15 @@ class accelsim_workload : public workload {
   std::string problem_;
 };
 
-// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory M]
+// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory M] [--threads N]
 // kernelslist.g`: the SM model alone (no SystemC platform), one block of lines per kernel.
 int sm_run_main(int argc, char** argv) {
   std::string gpu = "QV100", list, memory = "gpgpu-sim", sms_text;
   std::vector<std::string> config_files;
-  long long launch = 0;
+  long long launch = 0, threads = 1;
   tool_args args("sm-run",
-                 "[--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N] [--launch-latency N] [--memory gpgpu-sim|fixed] kernelslist.g",
+                 "[--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N] [--launch-latency N] [--memory gpgpu-sim|fixed] "
+                 "[--threads N] kernelslist.g",
                  "Runs an Accel-Sim kernelslist.g on the SM model alone (no platform), one block of lines per kernel.");
   args.text("gpu", gpu, "NAME", "shipped GPU configuration: QV100 (default), RTX3070, A100 or H100")
       .texts("config", config_files, "FILE", "gpgpusim.config file applied over the GPU's (in order)")
@@ -82,6 +83,8 @@ int sm_run_main(int argc, char** argv) {
       .number("launch-latency", launch, "N", "kernel launch latency in cycles (default 0; -1: the configuration's)", -1ll,
               1ll << 30)
       .text("memory", memory, "M", "memory timing: gpgpu-sim (default) or fixed")
+      .number("threads", threads, "N", "host threads stepping the SMs (default 1; a speed switch: same results)", 1ll,
+              (long long)thread_team::max_threads)
       .positional("kernelslist.g", list, "the Accel-Sim kernel list");
   if (int rc = args.parse(argc, argv); rc >= 0) return rc;
   if (gpu.empty()) return args.usage_error("--gpu: empty GPU name (QV100, RTX3070, A100 or H100)");
@@ -112,6 +115,7 @@ int sm_run_main(int argc, char** argv) {
   std::unique_ptr<mem_port> mem = make_memory(cfg, memory);
   std::cout << "memory: " << mem->describe() << "\n";
   gpu_sim g(cfg, mem.get(), sms);
+  g.threads = unsigned(threads);
   for (const auto& e : kl.entries) {
     if (!e.is_kernel) {
       if (e.copy.to_device) {  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles

@@ -6,15 +6,19 @@
 //   model's behaviour (not its speed) must re-record them, saying why in the commit.
 // - idle_skip_on_and_off_agree: the same kernels (and the memory calibration shapes) with the
 //   idle-cycle skip switched on and off give identical statistics, whatever the model's rules.
+// - host_threads_agree: the same with the SMs stepped on 2 and 3 host threads.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <stdexcept>
+#include <thread>
 
 #include "core/gpu.h"
 #include "core/gpu_config.h"
 #include "core/memsys.h"
+#include "core/thread_team.h"
 #include "core/trace.h"
 #include "kernel_builder.h"
 #include "paths.h"
@@ -29,37 +33,8 @@ using gpuvp::sm::testing::mem;
 using gpuvp::sm::testing::op;
 using gpuvp::sm::testing::shipped;
 
-// The 320-CTA calibration kernel's shape (bench/sm: BM_bandwidth_kernel) with `ctas` CTAs of 8
-// warps: 16 x (LDG of line (8c+w)*16+i, 6 independent FFMA), 16 FFMA on the loaded registers.
 kernel_trace bandwidth_kernel(unsigned ctas, unsigned binver) {
-  std::vector<std::vector<std::vector<trace_writer_inst>>> all;
-  std::string text;
-  // write_kernel_trace gives every CTA the same warps; this kernel's addresses differ per CTA,
-  // so the CTAs are written one by one and joined.
-  std::string body;
-  for (unsigned c = 0; c < ctas; ++c) {
-    std::vector<std::vector<trace_writer_inst>> warps;
-    for (unsigned w = 0; w < 8; ++w) {
-      std::vector<trace_writer_inst> v;
-      for (unsigned i = 0; i < 16; ++i) {
-        v.push_back(mem("LDG.E.32", {10 + i}, {2}, GBASE + 128ull * ((8 * c + w) * 16 + i), 4));
-        for (unsigned j = 0; j < 6; ++j) v.push_back(op("FFMA", {30 + j}, {2, 3, 4}));
-      }
-      for (unsigned i = 0; i < 16; ++i) v.push_back(op("FFMA", {40 + i}, {10 + i, 3, 4}));
-      v.push_back(op("EXIT", {}, {}));
-      warps.push_back(v);
-    }
-    std::string one = write_kernel_trace("bw", 1, {1, 1, 1}, {256, 1, 1}, binver, 0, 64, warps);
-    const size_t b = one.find("#BEGIN_TB");
-    if (c == 0) text = one.substr(0, b);
-    std::string tb = one.substr(b);
-    const size_t l = tb.find("thread block = 0,0,0");
-    tb.replace(l, 20, "thread block = " + std::to_string(c) + ",0,0");
-    body += tb;
-  }
-  const size_t g = text.find("grid dim = (1,1,1)");
-  text.replace(g, 18, "grid dim = (" + std::to_string(ctas) + ",1,1)");
-  return parse_kernel_trace_text(text + body, "bandwidth");
+  return parse_kernel_trace_text(gpuvp::sm::testing::bandwidth_kernel_text(ctas, binver), "bandwidth");
 }
 
 std::vector<trace_writer_inst> mixed(unsigned n) {
@@ -169,11 +144,12 @@ std::vector<run_case> cases() {
 }
 
 // Runs a case; one fingerprint per kernel, joined by " | ".
-std::string run(const run_case& rc, bool skip_idle = true) {
+std::string run(const run_case& rc, bool skip_idle = true, unsigned threads = 1) {
   const gpu_config c = shipped(rc.gpu, rc.scheduler);
   auto m = make_memory(c, rc.memory);
   gpu_sim g(c, m.get(), rc.sms);
   g.skip_idle_cycles = skip_idle;
+  g.threads = threads;
   const kernel_trace k = rc.kernel();
   std::string out;
   for (unsigned i = 0; i < rc.repeats; ++i) out += (i ? " | " : "") + fingerprint(g.run(k));
@@ -236,7 +212,7 @@ TEST(sm_exact, recorded_statistics) {
 
 // The memory calibration shapes of core_mem_test.cpp (pointer chase, a store burst filling the
 // miss queue) and small versions of the cases above.
-TEST(sm_exact, idle_skip_on_and_off_agree) {
+std::vector<run_case> small_cases() {
   std::vector<run_case> v;
   for (const run_case& rc : cases())
     if (rc.name != std::string("bandwidth_320_qv100") && rc.name != std::string("bandwidth_320_qv100_fixed")) v.push_back(rc);
@@ -265,5 +241,68 @@ TEST(sm_exact, idle_skip_on_and_off_agree) {
   };
   v.push_back({"store_burst", "QV100", "", "gpgpu-sim", 1, stores, 1});
   v.push_back({"store_burst_rtx3070", "RTX3070", "", "gpgpu-sim", 2, stores, 1});
-  for (const run_case& rc : v) EXPECT_EQ(run(rc, true), run(rc, false)) << rc.name;
+  return v;
+}
+
+TEST(sm_exact, idle_skip_on_and_off_agree) {
+  for (const run_case& rc : small_cases()) EXPECT_EQ(run(rc, true), run(rc, false)) << rc.name;
+}
+
+// Threads are groups of whole clusters (an uneven split too); the fixed-latency memory (one shared counter) and the
+// tracing hooks keep the SMs on the calling thread.
+TEST(sm_exact, host_threads_agree) {
+  for (const run_case& rc : small_cases()) {
+    const std::string one = run(rc, true, 1);
+    EXPECT_EQ(run(rc, true, 2), one) << rc.name;
+    if (rc.sms != 20) continue;
+    EXPECT_EQ(run(rc, true, 3), one) << rc.name;  // groups of 6, 7 and 7 clusters
+  }
+  const gpu_config c = shipped("QV100", "");
+  const kernel_trace k = bandwidth_kernel(16, 70);
+  auto used = [&](const char* memory, unsigned sms, unsigned threads, bool hook) {
+    auto m = make_memory(c, memory);
+    gpu_sim g(c, m.get(), sms);
+    g.threads = threads;
+    if (hook) g.on_warp = [](unsigned, unsigned, unsigned, unsigned, bool) {};
+    g.start(k);
+    return g.threads_used();
+  };
+  EXPECT_EQ(used("gpgpu-sim", 8, 3, false), 3u);
+  EXPECT_EQ(used("gpgpu-sim", 2, 3, false), 2u);  // two clusters
+  EXPECT_EQ(used("fixed", 8, 3, false), 1u);
+  EXPECT_EQ(used("gpgpu-sim", 8, 3, true), 1u);
+  EXPECT_THROW(used("gpgpu-sim", 8, 0, false), std::invalid_argument);
+  EXPECT_THROW(used("gpgpu-sim", 8, 65, false), std::invalid_argument);
+}
+
+// The team runs every group once per run(), group 0 on the calling thread, and hands back the
+// lowest group's exception after all groups have finished.
+TEST(sm_exact, thread_team_runs_every_group_and_rethrows) {
+  thread_team team(3);
+  EXPECT_EQ(team.size(), 3u);
+  std::vector<int> hits(3, 0);
+  const auto caller = std::this_thread::get_id();
+  std::thread::id group0;
+  for (int r = 0; r < 100; ++r)
+    team.run([&](unsigned g) {
+      ++hits[g];
+      if (g == 0) group0 = std::this_thread::get_id();
+    });
+  EXPECT_EQ(hits, (std::vector<int>{100, 100, 100}));
+  EXPECT_EQ(group0, caller);
+  std::vector<int> done(3, 0);
+  try {
+    team.run([&](unsigned g) {
+      done[g] = 1;
+      if (g >= 1) throw std::runtime_error("group " + std::to_string(g));
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "group 1");
+  }
+  EXPECT_EQ(done, (std::vector<int>{1, 1, 1}));
+  team.run([&](unsigned g) { ++hits[g]; });  // usable after an exception
+  EXPECT_EQ(hits, (std::vector<int>{101, 101, 101}));
+  EXPECT_THROW(thread_team(1), std::invalid_argument);
+  EXPECT_THROW(thread_team(thread_team::max_threads + 1), std::invalid_argument);
 }

@@ -38,4 +38,36 @@ inline trace_writer_inst mem(const std::string& opcode, std::vector<unsigned> ds
   return trace_writer_inst{opcode, std::move(dst), std::move(src), 4, a, mask};
 }
 
+// The 320-CTA calibration kernel's shape (bench/sm: BM_bandwidth_kernel) with `ctas` CTAs of 8
+// warps (nregs 64): 16 x (LDG of line (8c+w)*16+i, 6 independent FFMA), 16 FFMA on the loaded registers.
+inline std::string bandwidth_kernel_text(unsigned ctas, unsigned binver) {
+  std::string text;
+  // write_kernel_trace gives every CTA the same warps; this kernel's addresses differ per CTA,
+  // so the CTAs are written one by one and joined.
+  std::string body;
+  for (unsigned c = 0; c < ctas; ++c) {
+    std::vector<std::vector<trace_writer_inst>> warps;
+    for (unsigned w = 0; w < 8; ++w) {
+      std::vector<trace_writer_inst> v;
+      for (unsigned i = 0; i < 16; ++i) {
+        v.push_back(mem("LDG.E.32", {10 + i}, {2}, 0x7f4000000000ull + 128ull * ((8 * c + w) * 16 + i), 4));
+        for (unsigned j = 0; j < 6; ++j) v.push_back(op("FFMA", {30 + j}, {2, 3, 4}));
+      }
+      for (unsigned i = 0; i < 16; ++i) v.push_back(op("FFMA", {40 + i}, {10 + i, 3, 4}));
+      v.push_back(op("EXIT", {}, {}));
+      warps.push_back(v);
+    }
+    std::string one = write_kernel_trace("bw", 1, {1, 1, 1}, {256, 1, 1}, binver, 0, 64, warps);
+    const size_t b = one.find("#BEGIN_TB");
+    if (c == 0) text = one.substr(0, b);
+    std::string tb = one.substr(b);
+    const size_t l = tb.find("thread block = 0,0,0");
+    tb.replace(l, 20, "thread block = " + std::to_string(c) + ",0,0");
+    body += tb;
+  }
+  const size_t g = text.find("grid dim = (1,1,1)");
+  text.replace(g, 18, "grid dim = (" + std::to_string(ctas) + ",1,1)");
+  return text + body;
+}
+
 }  // namespace gpuvp::sm::testing

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "compute.h"
+#include "kernel_builder.h"
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/memory.h"
@@ -375,6 +376,12 @@ TEST(sm_cli, sm_run_tool) {
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(t->main(int(argv2.size()), argv2.data()), 2);  // an unknown --gpu is an option error
   EXPECT_NE(::testing::internal::GetCapturedStderr().find("unknown shipped GPU configuration 'GTX480'"), std::string::npos);
+  std::vector<std::string> zero{"sm-run", "--threads", "0", list};
+  std::vector<char*> argv3;
+  for (auto& x : zero) argv3.push_back(x.data());
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(t->main(int(argv3.size()), argv3.data()), 2);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find("--threads 0: '0' is out of range [1, 64]"), std::string::npos);
 }
 
 // `gpuvp run --workload` and `gpuvp sm-run` give the same cycles for the reference's memory
@@ -456,6 +463,52 @@ TEST(sm_cli, run_and_sm_run_agree_on_the_memory_kernels) {
   const auto a = cycles_of("\n" + run.out), b = cycles_of(smrun);
   ASSERT_EQ(a.size(), 5u) << run.out;
   EXPECT_EQ(a, b) << run.out << smrun;
+  // The SMs on host threads (a speed switch): the same report (every component's statistics,
+  // the SMs' transactions through compute.out among them) but for the host's speed, and the same
+  // cycles from sm-run.
+  auto threaded = run_gpuvp({"run", "--workload", dir + "/kernelslist.g", "--set", "compute.sim_threads=2"});
+  ASSERT_EQ(threaded.rc, 0) << threaded.err;
+  auto simulated = [](const std::string& out) {
+    std::istringstream in(out);
+    std::string line, kept;
+    while (std::getline(in, line))
+      if (line.find("wall time") == std::string::npos && line.find("simulation speed") == std::string::npos) kept += line + "\n";
+    return kept;
+  };
+  EXPECT_EQ(simulated(threaded.out), simulated(run.out));
+  std::vector<std::string> args3{"sm-run", "--threads", "3", dir + "/kernelslist.g"};
+  std::vector<char*> argv3;
+  for (auto& x : args3) argv3.push_back(x.data());
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(t->main(int(argv3.size()), argv3.data()), 0);
+  EXPECT_EQ(cycles_of("\n" + ::testing::internal::GetCapturedStdout()), a);
   // The second 4-warp kernel hits L2 and is faster than the first (persisting L2, flushed L1).
   EXPECT_NE(smrun.find("kernel 5 k5: "), std::string::npos);
+}
+
+// The RTX 3070's interconnect buffers (GPGPU-Sim's default 64 packets: its option file sets none)
+// bind on the bandwidth kernel's shape (92 CTAs, 2 per SM): an L1 miss queue waits while its
+// cluster's crossbar input is full (mem_port::full). The compute engine's memory path asks the
+// same memory system, so `gpuvp run` and `gpuvp sm-run` give the same cycles.
+TEST(sm_cli, run_and_sm_run_agree_where_the_crossbar_input_fills) {
+  gpuvp::testing::fresh_simulation();
+  const std::string dir = ::testing::TempDir() + "/sm_run_vs_run_rtx3070";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/kernel-1.traceg") << gpuvp::sm::testing::bandwidth_kernel_text(92, 86);
+  std::ofstream(dir + "/kernelslist.g") << "kernel-1.traceg\n";
+  auto cycles_line = [](const std::string& out) {
+    const size_t p = out.find("kernel 1 bw: ");
+    return p == std::string::npos ? out : out.substr(p, out.find(" cycles", p) - p);
+  };
+  auto run = run_gpuvp({"run", "--workload", dir + "/kernelslist.g", "--set", "compute.gpu=RTX3070"});
+  ASSERT_EQ(run.rc, 0) << run.err;
+  const tool* t = registry::global().find_tool("sm-run");
+  std::vector<std::string> args{"sm-run", "--gpu", "RTX3070", dir + "/kernelslist.g"};
+  std::vector<char*> argv;
+  for (auto& x : args) argv.push_back(x.data());
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(t->main(int(argv.size()), argv.data()), 0);
+  const std::string smrun = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(cycles_line(run.out), cycles_line(smrun));
+  EXPECT_NE(smrun.find("kernel 1 bw: "), std::string::npos) << smrun;
 }

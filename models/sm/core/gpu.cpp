@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 namespace gpuvp::sm {
 
@@ -33,6 +35,7 @@ void gpu_sim::start(const kernel_trace& k) {
       sms_.back()->on_warp = [this, i](unsigned slot, unsigned cta, unsigned warp, bool start) { on_warp(i, slot, cta, warp, start); };
   }
   used_.assign(num_sms_, false);
+  plan_threads();
   mem_->kernel_start(cycle_);
   mem_at_start_ = mem_->stats();
   k_ = &k;
@@ -67,12 +70,7 @@ bool gpu_sim::step() {
   // The memory side first, in the cycle the SMs are about to run (their accesses' clock).
   ++sm_now_;
   if (!sms_.empty()) mem_->cycle(sm_now_ + mem_base_);
-  for (unsigned i = 0; i < sms_.size(); ++i) {
-    if (wake_[i] > sm_now_) continue;  // asleep (its state is not even read)
-    catch_up(i, sm_now_ - 1);
-    sms_[i]->cycle();
-    wake_[i] = sms_[i]->sleep_until();
-  }
+  step_sms();
   // The kernel is done in the cycle its last warp writes back (GPGPU-Sim reclaims it in that
   // cycle's fetch); like gpu_sim_cycle, which gpgpu_sim::cycle() increments after the core cycle,
   // the count includes that cycle's increment.
@@ -95,6 +93,46 @@ bool gpu_sim::step() {
     }
   }
   return !finished_;
+}
+
+// Thread groups of whole clusters (a cluster's SMs share its crossbar input), as even as the
+// cluster count allows; one thread when the memory or a hook needs the SMs in order.
+void gpu_sim::plan_threads() {
+  if (threads < 1 || threads > thread_team::max_threads)
+    throw std::invalid_argument("gpu_sim: threads " + std::to_string(threads) + " outside [1, " +
+                                std::to_string(thread_team::max_threads) + "]");
+  const unsigned per_cluster = std::max(1u, cfg_.cores_per_cluster);
+  const unsigned clusters = (num_sms_ + per_cluster - 1) / per_cluster;
+  unsigned n = std::min(threads, clusters);
+  if (n > 1 && (on_issue || on_warp || !mem_->concurrent_access(clusters))) n = 1;
+  if (n < 2)
+    team_.reset();
+  else if (!team_ || team_->size() != n)
+    team_ = std::make_unique<thread_team>(n);
+  group_end_.clear();
+  for (unsigned g = 1; g <= n; ++g)
+    group_end_.push_back(std::min(num_sms_, unsigned(uint64_t(clusters) * g / n) * per_cluster));
+}
+
+// Every SM's cycle: in SM order on this thread, or each thread group's SMs in order on its
+// thread (an SM touches only its own state and its cluster's crossbar input).
+void gpu_sim::step_sms() {
+  if (!team_) {
+    for (unsigned i = 0; i < sms_.size(); ++i) step_sm(i);
+    return;
+  }
+  team_->run([this](unsigned g) {
+    for (unsigned i = g ? group_end_[g - 1] : 0; i < group_end_[g]; ++i) step_sm(i);
+  });
+  mem_->sms_stepped();
+}
+
+// SM i's cycle sm_now_, unless it sleeps through it (its state is not even read).
+void gpu_sim::step_sm(unsigned i) {
+  if (wake_[i] > sm_now_) return;
+  catch_up(i, sm_now_ - 1);
+  sms_[i]->cycle();
+  wake_[i] = sms_[i]->sleep_until();
 }
 
 kernel_result gpu_sim::result() const {

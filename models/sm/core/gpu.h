@@ -3,6 +3,7 @@
 // The compute engine component steps it inside its SC_THREAD; tests and the benchmark step it
 // directly.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -11,6 +12,7 @@
 #include "gpu_config.h"
 #include "ldst_unit.h"
 #include "sm_core.h"
+#include "thread_team.h"
 #include "trace.h"
 
 namespace gpuvp::sm {
@@ -55,6 +57,13 @@ class gpu_sim {
   // sm_core::skip_idle for the SMs of the next start(): a speed switch, the statistics are the
   // same either way.
   bool skip_idle_cycles = true;
+  // Host threads stepping the SMs of the next start() (1..thread_team::max_threads, capped at
+  // the clusters simulated): a speed switch, the statistics are the same either way. Only with a
+  // memory that takes concurrent accesses (mem_port::concurrent_access: the gpgpu-sim model) and
+  // without on_issue / on_warp; otherwise the SMs run on the calling thread.
+  unsigned threads = 1;
+  // The threads the running kernel's SMs are stepped on.
+  unsigned threads_used() const { return team_ ? team_->size() : 1; }
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
   // sm_core::on_warp of every SM, with the SM's index (set before start(); may be empty).
   std::function<void(unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start)> on_warp;
@@ -65,7 +74,13 @@ class gpu_sim {
   unsigned num_sms_;
   std::vector<std::unique_ptr<sm_core>> sms_;
   const kernel_trace* k_ = nullptr;
-  size_t next_cta_ = 0, ctas_done_ = 0;
+  size_t next_cta_ = 0;
+  std::atomic<size_t> ctas_done_{0};  // counted by the SMs, on their threads
+  std::unique_ptr<thread_team> team_;
+  std::vector<unsigned> group_end_;   // the SMs of thread group g: group_end_[g - 1] .. group_end_[g] - 1
+  void plan_threads();
+  void step_sms();
+  void step_sm(unsigned i);
   uint64_t cycle_ = 0, start_ = 0, launch_wait_ = 0;
   unsigned next_sm_ = 0, ctas_per_sm_ = 0;
   bool finished_ = false;

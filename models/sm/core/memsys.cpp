@@ -391,8 +391,13 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
     return pending;
   }
   xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write, a}});
-  ++xbar_queued_;
+  xbar_queued_.fetch_add(1, std::memory_order_relaxed);
   return pending;
+}
+
+bool gpu_memory::concurrent_access(unsigned nodes) {
+  if (nodes) port_of(nodes - 1);  // grown now: access() must not resize the port vectors
+  return true;
 }
 
 bool gpu_memory::full(const mem_client* client) const {

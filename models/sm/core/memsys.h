@@ -15,6 +15,7 @@
 // DRAM cycles from cycle() only while it holds requests. Every access therefore answers later
 // (mem_port::pending) with its exact cycle.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -56,6 +57,8 @@ class gpu_memory : public mem_port {
   void kernel_start(uint64_t gpu_cycle) override;
   // Accel-Sim's perf_memcpy_to_gpu: the range's sectors become present in L2, no time.
   void memcpy_to_device(uint64_t addr, uint64_t bytes) override;
+  // Clusters' accesses only touch their own crossbar input (and an atomic count).
+  bool concurrent_access(unsigned nodes) override;
   std::string describe() const override;
 
  private:
@@ -148,7 +151,7 @@ class gpu_memory : public mem_port {
   std::vector<std::deque<xbar_packet>> xin_;    // crossbar input buffers: one per SIMT cluster, then other engines
   std::vector<unsigned> next_node_;             // iSLIP: per output, the input after the last granted
   std::vector<unsigned> xscratch_, dscratch_;   // scratch: inputs with a packet, their heads' outputs
-  uint64_t xbar_queued_ = 0;                    // packets in the input buffers
+  std::atomic<uint64_t> xbar_queued_{0};        // packets in the input buffers (counted by the SMs' threads)
   std::vector<std::deque<reply>> rout_;         // reply crossbar output buffers, per port as xin_
   std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster (node ids)
   uint64_t replies_queued_ = 0;                 // answers in the L2 -> icnt queues and the reply crossbar

@@ -70,6 +70,13 @@ class mem_port {
   virtual mem_stats stats() const { return {}; }  // memory-side counts since construction
   virtual void kernel_start(uint64_t /*gpu_cycle*/) {}
   virtual void memcpy_to_device(uint64_t, uint64_t) {}
+  // Whether access() may be called from several host threads at once for clients of different
+  // crossbar nodes below `nodes` (one node's accesses all from one thread, in order); a memory
+  // that can prepares for it here.
+  virtual bool concurrent_access(unsigned /*nodes*/) { return false; }
+  // After each cycle's SM steps when they ran on several threads (concurrent_access said yes):
+  // work the memory deferred from access() is done here, on the calling thread.
+  virtual void sms_stepped() {}
   virtual std::string describe() const { return "memory behind L1"; }
 };
 
