@@ -129,6 +129,15 @@ void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set
   if (u->stallable()) stallable_.push_back(unsigned(units_.size()));
   const bool stallable = u->stallable();
   units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, stallable});
+  const unsigned i = unsigned(units_.size() - 1);
+  if (i >= 64) {
+    masked_ = false;
+    return;
+  }
+  set_awake(i, units_.back().quiet);
+  auto p = std::find_if(ports_.begin(), ports_.end(), [&](const port_units& x) { return x.port == issue_port; });
+  if (p == ports_.end()) p = ports_.insert(ports_.end(), {issue_port, 0});
+  p->units |= uint64_t(1) << i;
 }
 
 int execute_stage::test_res_bus(unsigned latency) const {
@@ -141,7 +150,19 @@ bool execute_stage::execute(bool stallable_only) {
   bool moved = false;
   for (auto& b : buses_) b.shift();
   if (stallable_only) {
-    for (unsigned i : stallable_) moved |= step(units_[i]);
+    for (unsigned i : stallable_) {
+      moved |= step(units_[i]);
+      if (masked_) set_awake(i, units_[i].quiet);
+    }
+  } else if (masked_) {
+    uint64_t visit = awake_;
+    for (const port_units& p : ports_)
+      if (p.port->has_ready()) visit |= p.units;
+    for (; visit; visit &= visit - 1) {
+      const unsigned i = unsigned(__builtin_ctzll(visit));
+      moved |= step(units_[i]);
+      set_awake(i, units_[i].quiet);
+    }
   } else {
     for (auto& e : units_) moved |= step(e);
   }
@@ -179,11 +200,21 @@ bool execute_stage::step(entry& e) {
   return true;
 }
 
-void execute_stage::idle_cycle() {
-  for (auto& b : buses_) b.shift();
+void execute_stage::idle_cycle(uint64_t n) {
+  for (auto& b : buses_) b.shift(n);
+  if (masked_) {
+    for (uint64_t m = awake_; m; m &= m - 1) {
+      const unsigned i = unsigned(__builtin_ctzll(m));
+      entry& e = units_[i];
+      e.fu->shift_occupied(n * e.fu->clock_multiplier());
+      e.quiet = e.fu->quiescent();
+      set_awake(i, e.quiet);
+    }
+    return;
+  }
   for (auto& e : units_) {
     if (e.quiet) continue;
-    e.fu->shift_occupied(e.fu->clock_multiplier());
+    e.fu->shift_occupied(n * e.fu->clock_multiplier());
     e.quiet = e.fu->quiescent();
   }
 }

@@ -46,7 +46,7 @@ class latency_bits {
   }
   bool none() const { return count_ == 0; }
   // bitset >>= n: bit 0 drops out, zeros come in at the top.
-  void shift(unsigned n = 1) {
+  void shift(uint64_t n = 1) {
     for (; n && count_; --n) {
       const uint64_t b = uint64_t(1) << (base_ % 64);
       if (w_[base_ / 64] & b) {
@@ -70,26 +70,26 @@ class latency_bits {
 
 enum class mem_space : uint8_t { none, global, local, shared, constant, texture };
 
-// One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs).
+// One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs). Copied
+// from stage to stage, so kept to one 64-byte cache line (widest fields first).
 struct warp_inst {
-  bool valid = false;
   uint64_t uid = 0;           // issue order: register_set::get_ready picks the oldest
-  op_class op = op_class::nop;
-  uint16_t opcode = 0;        // index into the opcode table (stats, names)
+  // Memory instructions: addresses (32, 0 = inactive), space, access size per thread, store?
+  const uint64_t* addrs = nullptr;
   unsigned latency = 1;       // cycles through the unit (bit of occupied / result bus)
   unsigned initiation = 1;    // initiation interval
   unsigned dispatch_cycles = 0;  // the dispatch-delay counter, = initiation at scheduler issue
-  unsigned warp = 0, sched = 0;  // warp slot in the SM, issuing scheduler (sub-core slot)
   uint32_t active_mask = 0xffffffffu;
-  int8_t ndst = 0, nsrc = 0;
+  uint16_t warp = 0, sched = 0;  // warp slot in the SM (< 128), issuing scheduler (< 64)
+  uint16_t opcode = 0;        // index into the opcode table (stats, names)
   uint16_t dst[4] = {0, 0, 0, 0};
   uint16_t src[4] = {0, 0, 0, 0};
-  // Memory instructions: space, access size per thread, store?, addresses (32, 0 = inactive).
+  op_class op = op_class::nop;
+  int8_t ndst = 0, nsrc = 0;
   mem_space space = mem_space::none;
   bool store = false;
   uint8_t width = 0;
-  const uint64_t* addrs = nullptr;
-  uint64_t issue_cycle = 0;
+  bool valid = false;
 
   bool empty() const { return !valid; }
   void clear() { valid = false; }
@@ -99,6 +99,8 @@ struct warp_inst {
     return dispatch_cycles > 0;
   }
 };
+
+static_assert(sizeof(warp_inst) <= 64, "warp_inst is copied through the pipeline: keep it to one cache line");
 
 // A pipeline register set (ID_OC_*, OC_EX_*, EX_WB) of `width` slots.
 class register_set {
@@ -174,7 +176,7 @@ class simd_function_unit {
   std::bitset<MAX_ALU_LATENCY> occupied() const { return occupied_.bits(); }
   const warp_inst& dispatch_reg() const { return dispatch_reg_; }
   // n cycles in which cycle() would only shift `occupied` (the SM's idle-cycle skip).
-  void shift_occupied(unsigned n) { occupied_.shift(n); }
+  void shift_occupied(uint64_t n) { occupied_.shift(n); }
   // Statistics: instructions issued into the unit, cycles with something in the pipeline.
   uint64_t issued = 0, active_cycles = 0;
 
@@ -232,7 +234,7 @@ class execute_stage {
   bool execute(bool stallable_only = false);
   // A cycle the SM skips as idle (execute() returned false and nothing changed since): the
   // result buses and the stepped units' `occupied` shift as execute() would shift them.
-  void idle_cycle();
+  void idle_cycle(uint64_t n = 1);  // n such cycles
   // First result bus whose bit `latency` is free, or -1.
   int test_res_bus(unsigned latency) const;
 
@@ -257,7 +259,20 @@ class execute_stage {
     bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
   bool step(entry& e);
+  void set_awake(unsigned i, bool quiet) {
+    if (quiet) awake_ &= ~(uint64_t(1) << i);
+    else awake_ |= uint64_t(1) << i;
+  }
   std::vector<entry> units_;
+  // Up to 64 units: a cycle visits only the units that are not quiet (awake_) or whose issue
+  // port holds an instruction (ports_), in unit order; more units: every unit (masks unused).
+  bool masked_ = true;
+  uint64_t awake_ = 0;
+  struct port_units {
+    register_set* port;
+    uint64_t units;  // units issuing from it
+  };
+  std::vector<port_units> ports_;
   std::vector<unsigned> stallable_;  // indices of the stallable units in units_
   std::vector<latency_bits> buses_;
   register_set ex_wb_;

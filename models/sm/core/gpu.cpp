@@ -20,12 +20,16 @@ void gpu_sim::start(const kernel_trace& k) {
   // Fresh SMs per kernel: each kernel's statistics start from zero. The L1D contents survive
   // only without -gpgpu_flush_l1_cache (the L2 behind mem_ keeps its own).
   sms_.clear();
+  wake_.assign(num_sms_, 0);
+  sm_now_ = 0;
+  mem_base_ = cycle_;
   if (l1_.size() != num_sms_ || cfg_.mem.flush_l1) l1_.assign(num_sms_, l1_tags{});
   for (unsigned i = 0; i < num_sms_; ++i) {
     sms_.push_back(std::make_unique<sm_core>(cfg_, i, mem_, &l1_[i]));
     sms_.back()->on_cta_done = [this](unsigned) { ++ctas_done_; };
     sms_.back()->set_mem_base(cycle_);
     sms_.back()->skip_idle = skip_idle_cycles;
+    sms_.back()->set_wake_slot(&wake_[i]);
     if (on_issue) sms_.back()->on_issue = on_issue;
     if (on_warp)
       sms_.back()->on_warp = [this, i](unsigned slot, unsigned cta, unsigned warp, bool start) { on_warp(i, slot, cta, warp, start); };
@@ -56,18 +60,22 @@ bool gpu_sim::step() {
   for (unsigned n = 0; n < num_sms_ && next_cta_ < k_->ctas.size(); ++n) {
     unsigned i = (first + n) % num_sms_;
     if (sms_[i]->can_take_cta() || !sms_[i]->active()) {
+      catch_up(i, sm_now_);
+      wake_[i] = 0;
       sms_[i]->launch_cta(*k_, unsigned(next_cta_++));
       used_[i] = true;
       next_sm_ = (i + 1) % num_sms_;
     }
   }
   // The memory side first, in the cycle the SMs are about to run (their accesses' clock).
-  if (!sms_.empty()) mem_->cycle(sms_.front()->now() + 1 + sms_.front()->mem_base());
+  ++sm_now_;
+  if (!sms_.empty()) mem_->cycle(sm_now_ + mem_base_);
   step_sms();
   // The kernel is done in the cycle its last warp writes back (GPGPU-Sim reclaims it in that
   // cycle's fetch); like gpu_sim_cycle, which gpgpu_sim::cycle() increments after the core cycle,
   // the count includes that cycle's increment.
   if (ctas_done_ == k_->ctas.size()) {
+    catch_up_all();
     finished_ = true;
     ++cycle_;
   }
@@ -78,6 +86,7 @@ bool gpu_sim::step() {
       last_issued_ = issued;
       last_progress_cycle_ = cycle_;
     } else if (cycle_ - last_progress_cycle_ > watchdog_cycles) {
+      catch_up_all();
       finished_ = true;
       throw std::runtime_error(k_->file + ": kernel " + k_->name + ": no instruction issued for " +
                                std::to_string(cycle_ - last_progress_cycle_) + " cycles (deadlock)");
@@ -109,13 +118,21 @@ void gpu_sim::plan_threads() {
 // thread (an SM touches only its own state and its cluster's crossbar input).
 void gpu_sim::step_sms() {
   if (!team_) {
-    for (auto& s : sms_) s->cycle();
+    for (unsigned i = 0; i < sms_.size(); ++i) step_sm(i);
     return;
   }
   team_->run([this](unsigned g) {
-    for (unsigned i = g ? group_end_[g - 1] : 0; i < group_end_[g]; ++i) sms_[i]->cycle();
+    for (unsigned i = g ? group_end_[g - 1] : 0; i < group_end_[g]; ++i) step_sm(i);
   });
   mem_->sms_stepped();
+}
+
+// SM i's cycle sm_now_, unless it sleeps through it (its state is not even read).
+void gpu_sim::step_sm(unsigned i) {
+  if (wake_[i] > sm_now_) return;
+  catch_up(i, sm_now_ - 1);
+  sms_[i]->cycle();
+  wake_[i] = sms_[i]->sleep_until();
 }
 
 kernel_result gpu_sim::result() const {

@@ -44,7 +44,8 @@ class gpu_sim {
   gpu_sim(const gpu_config& cfg, mem_port* mem, unsigned num_sms = 0);
   // Starts a kernel; throws std::runtime_error if one CTA does not fit an SM.
   void start(const kernel_trace& k);
-  // One core cycle; false once the kernel has finished (then result() is final). Throws
+  // One core cycle; false once the kernel has finished (then result() is final; while it runs,
+  // an SM asleep has its slept cycles counted only when it next runs). Throws
   // std::runtime_error if no SM issued an instruction for `watchdog_cycles` (a deadlock).
   bool step();
   bool running() const { return k_ != nullptr && !finished_; }
@@ -79,11 +80,21 @@ class gpu_sim {
   std::vector<unsigned> group_end_;   // the SMs of thread group g: group_end_[g - 1] .. group_end_[g] - 1
   void plan_threads();
   void step_sms();
+  void step_sm(unsigned i);
   uint64_t cycle_ = 0, start_ = 0, launch_wait_ = 0;
   unsigned next_sm_ = 0, ctas_per_sm_ = 0;
   bool finished_ = false;
   uint64_t last_progress_cycle_ = 0, last_issued_ = 0;
   std::vector<bool> used_;
+  // Whole-SM sleep: the SMs' common local cycle (cycles they have been stepped), and per SM the
+  // first local cycle in which it must run (sm_core::sleep_until); the cycles it sleeps through
+  // are applied at once (catch_up) before it next runs, takes a CTA or the kernel ends.
+  uint64_t sm_now_ = 0, mem_base_ = 0;
+  std::vector<uint64_t> wake_;
+  void catch_up(unsigned i, uint64_t sm_cycle) { sms_[i]->idle_cycles(sm_cycle - sms_[i]->now()); }
+  void catch_up_all() {
+    for (unsigned i = 0; i < sms_.size(); ++i) catch_up(i, sm_now_);
+  }
   std::vector<l1_tags> l1_;
   mem_stats mem_at_start_;  // per SM; reset at each kernel start when -gpgpu_flush_l1_cache 1
 };

@@ -80,7 +80,8 @@ void ldst_unit::prepare() {
     const unsigned width = std::max<unsigned>(1, w.width);
     for (unsigned t = 0; t < 32; ++t) {
       if (!(w.active_mask >> t & 1)) continue;
-      for (uint64_t b = w.addrs[t] / 32; b * 32 < w.addrs[t] + width; ++b) sectors_.push_back(b);
+      for (uint64_t b = w.addrs[t] / 32; b * 32 < w.addrs[t] + width; ++b)
+        if (sectors_.empty() || sectors_.back() != b) sectors_.push_back(b);  // neighbours often share one
     }
     std::sort(sectors_.begin(), sectors_.end());
     sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
@@ -103,15 +104,17 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   size_t idx = find_line(line);
   if (a.store) {
     if (miss_queue_.size() >= m.l1.miss_queue) {
-      ++st.l1_fails[unsigned(l1_fail::miss_queue_full)];
+      ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
       return false;
     }
+    ++l1_gen_;
     if (idx != SIZE_MAX) tags_->lru[idx] = ++tags_->stamp;
     ++st.l1_write_accesses;
     miss_queue_.push_back({a.sector, now, true, a.slot});
     return true;
   }
   if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
+    ++l1_gen_;
     tags_->lru[idx] = ++tags_->stamp;
     ++st.l1_accesses;
     ++st.l1_hits;
@@ -119,23 +122,25 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     return true;
   }
   if (miss_queue_.size() + 1 >= m.l1.miss_queue) {
-    ++st.l1_fails[unsigned(l1_fail::miss_queue_full)];
+    ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
     return false;
   }
   if (waiter_list* w = mshrs_.find(a.sector)) {
     if (w->count >= cfg_.l1_mshr_merge) {
-      ++st.l1_fails[unsigned(l1_fail::mshr_merge)];
+      ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_merge)];
       return false;
     }
+    ++l1_gen_;
     ++st.l1_accesses;
     ++st.l1_pending_hits;
     waiters_.push_back(*w, a.slot);
     return true;
   }
   if (mshrs_.size() >= cfg_.l1_mshrs) {
-    ++st.l1_fails[unsigned(l1_fail::mshr_entry)];
+    ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_entry)];
     return false;
   }
+  ++l1_gen_;
   if (idx == SIZE_MAX) idx = allocate_line(line);  // allocate on miss
   tags_->lru[idx] = ++tags_->stamp;
   ++st.l1_accesses;
@@ -154,7 +159,16 @@ void ldst_unit::run_banks(uint64_t now) {
     if (b.pipe.empty()) continue;
     const pipe_entry& e = b.pipe.front();
     if (std::max(e.enter + cfg_.l1_latency, b.left) > now) continue;
-    if (!global_access(e, now)) continue;
+    if (b.fail_gen == l1_gen_ && (b.fail_pops == mq_pops_ || b.fail_cause != unsigned(l1_fail::miss_queue_full))) {
+      ++core_.st_.l1_fails[b.fail_cause];  // nothing it depends on changed since it failed
+      continue;
+    }
+    if (!global_access(e, now)) {
+      b.fail_gen = l1_gen_;
+      b.fail_pops = mq_pops_;
+      b.fail_cause = last_fail_;
+      continue;
+    }
     b.pipe.pop_front();
     b.left = now + 1;
     --in_pipe_;
@@ -178,6 +192,7 @@ void ldst_unit::cycle() {
     }
     if (e.kind == ev::fill) {
       filled = true;
+      ++l1_gen_;
       const uint64_t line = e.key / (cfg_.l1_line / 32);
       size_t idx = find_line(line);
       if (idx == SIZE_MAX) idx = allocate_line(line);  // evicted meanwhile: allocate again
@@ -198,6 +213,7 @@ void ldst_unit::cycle() {
   if (!miss_queue_.empty() && miss_queue_.front().ready <= now && !core_.mem_->full(this)) {
     const request r = miss_queue_.front();
     miss_queue_.pop_front();
+    ++mq_pops_;
     const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, now + core_.mem_base_, this, r.slot);
     if (r.write) ++core_.st_.mem_writes;
     if (lat == mem_port::pending) ++awaiting_;
@@ -263,6 +279,7 @@ void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle
   if (write) events_.push({at, ev::ack, tag});
   else events_.push({at, ev::fill, addr / 32});
   next_event_ = std::min(next_event_, at);
+  core_.wake_by(at);
 }
 
 }  // namespace gpuvp::sm

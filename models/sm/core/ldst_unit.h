@@ -102,6 +102,10 @@ class ldst_unit : public stallable_unit, public mem_client {
     std::deque<pipe_entry> pipe;  // oldest first
     uint64_t left = 0;            // the cycle the last access left stage 0, + 1
     uint64_t placed = ~0ull;      // the cycle an access last entered
+    // The oldest access failed for `fail_cause` at generation `fail_gen` (and `fail_pops`
+    // miss-queue departures): until they change, it fails again for the same cause.
+    uint64_t fail_gen = ~0ull, fail_pops = 0;
+    unsigned fail_cause = 0;
   };
   // The earliest cycle after `after` in which a bank's oldest access reaches stage 0.
   uint64_t bank_event(uint64_t after) const {
@@ -142,6 +146,11 @@ class ldst_unit : public stallable_unit, public mem_client {
   unsigned in_pipe_ = 0;               // accesses in them
   unsigned conflict_cycles_ = 0;       // shared: cycles still to spend on bank conflicts
   unsigned awaiting_ = 0;              // accesses the memory answers later (mem_port::pending)
+  // Generation of the state an L1 access's outcome depends on (tags, MSHRs, miss queue): counts
+  // the successful accesses and fills (a failed access changes nothing). A miss-queue departure
+  // (mq_pops_) only frees a miss-queue entry: it matters only to a MISS_QUEUE_FULL failure.
+  uint64_t l1_gen_ = 0, mq_pops_ = 0;
+  unsigned last_fail_ = 0;             // cause of global_access's last failure
   // next_event_cycle(ran_) as of the end of the last cycle(): the first event or miss-queue
   // departure (lowered by mem_done) and the first bank pipeline arrival after ran_.
   uint64_t ran_ = UINT64_MAX, next_event_ = UINT64_MAX, next_bank_ = UINT64_MAX;

@@ -67,6 +67,7 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
   last_issued_.assign(cfg.num_sched, -1);
+  sched_live_.assign(cfg.num_sched, 0);
   sched_dirty_.assign(cfg.num_sched, 1);
   sched_cause_.assign(cfg.num_sched, 0);
   last_fetched_ = 0;  // as GPGPU-Sim's create_front_pipeline: the first fetch scans from warp 1
@@ -128,7 +129,15 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
                                   : cfg.oc_units_sp + cfg.oc_units_dp + cfg.oc_units_sfu + cfg.oc_units_int +
                                         cfg.oc_units_tensor + cfg.oc_units_mem;
   cus_.resize(std::max(ncu, cfg.num_sched));
-  for (unsigned i = 0; i < cus_.size(); ++i) cus_[i].sched = unsigned(uint64_t(i) * cfg.num_sched / cus_.size());
+  const size_t words = (cus_.size() + 63) / 64;
+  cu_free_.assign(words, 0);
+  cu_ready_.assign(words, 0);
+  sched_cus_.assign(cfg.num_sched * words, 0);
+  for (unsigned i = 0; i < cus_.size(); ++i) {
+    cus_[i].sched = unsigned(uint64_t(i) * cfg.num_sched / cus_.size());
+    cu_free_[i / 64] |= uint64_t(1) << (i % 64);
+    sched_cus_[cus_[i].sched * words + i / 64] |= uint64_t(1) << (i % 64);
+  }
   bank_reads_.resize(std::max(1u, cfg.reg_banks));
   bank_write_.assign(bank_reads_.size(), 0);
   // The generic collectors' input sets in GPGPU-Sim's create_exec_pipeline order.
@@ -175,6 +184,7 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     w = warp_state{};
     wregs_[slot * warps_per_cta_ + i] = warp_regs{};
     w.live = true;
+    set_live(slot * warps_per_cta_ + i, true);
     w.cta_slot = slot;
     w.prog = &t.warps[i];
     w.insts = w.prog->insts.data();
@@ -205,7 +215,7 @@ void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
   warp_regs& r = wregs_[inst.warp];
   for (int d = 0; d < inst.ndst; ++d) {
-    if (!is_zero_reg(inst.dst[d])) --r.reserved[inst.dst[d]];
+    if (!is_zero_reg(inst.dst[d])) r.reserved.reset(inst.dst[d]);
     r.longop.reset(inst.dst[d]);
   }
   --w.pending;
@@ -219,6 +229,7 @@ void sm_core::warp_maybe_done(unsigned wi) {
   warp_state& w = warps_[wi];
   if (!w.live || !w.exited || w.pending) return;
   w.live = false;
+  set_live(wi, false);
   refresh_fetchable(wi);
   std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
   auto& ord = age_order_[wi % cfg_.num_sched];
@@ -262,17 +273,20 @@ void sm_core::read_operands() {
 
 void sm_core::collector_step() {
   const bool sc = cfg_.sub_core;
-  // dispatch_ready_cu
-  for (size_t i = 0; i < cus_.size() && cus_busy_; ++i) {
-    collector_unit& cu = cus_[i];
-    if (!cu.busy || cu.pending_reads) continue;
-    if (cu.out->has_free(sc, cu.sched)) {
-      cu.out->move_in(sc, cu.sched, cu.inst);
-      cu.busy = false;
-      --cus_busy_;
-      progress_ = true;
+  // dispatch_ready_cu: the units whose reads are done, in unit order
+  for (size_t wd = 0; wd < cu_ready_.size() && cus_busy_; ++wd)
+    for (uint64_t m = cu_ready_[wd]; m; m &= m - 1) {
+      const unsigned i = unsigned(wd * 64 + unsigned(__builtin_ctzll(m)));
+      collector_unit& cu = cus_[i];
+      if (cu.out->has_free(sc, cu.sched)) {
+        cu.out->move_in(sc, cu.sched, cu.inst);
+        cu.busy = false;
+        cu_ready_[wd] &= ~(uint64_t(1) << (i % 64));
+        cu_free_[wd] |= uint64_t(1) << (i % 64);
+        --cus_busy_;
+        progress_ = true;
+      }
     }
-  }
   // allocate_reads: each bank serves one read per step, oldest request first
   if (!reads_.empty()) {
     progress_ = true;
@@ -283,7 +297,7 @@ void sm_core::collector_step() {
         reads_[keep++] = r;  // the bank writes a result this step
       } else if (bank_reads_[r.bank] == 0) {
         ++bank_reads_[r.bank];
-        --cus_[r.cu].pending_reads;
+        if (--cus_[r.cu].pending_reads == 0) cu_ready_[r.cu / 64] |= uint64_t(1) << (r.cu % 64);
       } else {
         ++st_.bank_conflicts;
         reads_[keep++] = r;  // stays queued, order kept
@@ -303,10 +317,17 @@ void sm_core::collector_step() {
     for (register_set* in : oc_order_) {
       warp_inst* w = in->get_ready();
       if (!w) continue;
-      unsigned cu = 0;
-      while (cu < cus_.size() && (cus_[cu].busy || (sc && cus_[cu].sched != w->sched % cfg_.num_sched))) ++cu;
+      // the first free unit (of the instruction's scheduler in sub-core mode)
+      const uint64_t* mine = sc ? &sched_cus_[(w->sched % cfg_.num_sched) * cu_free_.size()] : nullptr;
+      unsigned cu = unsigned(cus_.size());
+      for (size_t wd = 0; wd < cu_free_.size(); ++wd)
+        if (const uint64_t m = cu_free_[wd] & (mine ? mine[wd] : ~uint64_t(0))) {
+          cu = unsigned(wd * 64 + unsigned(__builtin_ctzll(m)));
+          break;
+        }
       if (cu == cus_.size()) continue;
       collector_unit& c = cus_[cu];
+      cu_free_[cu / 64] &= ~(uint64_t(1) << (cu % 64));
       c.busy = true;
       ++cus_busy_;
       c.inst = *w;
@@ -321,6 +342,7 @@ void sm_core::collector_step() {
         reads_.push_back({cu, bank_of(r, w->warp, w->sched)});
         ++c.pending_reads;
       }
+      if (c.pending_reads == 0) cu_ready_[cu / 64] |= uint64_t(1) << (cu % 64);
       in->clear_slot(*w);
       --id_oc_used_;
       progress = true;
@@ -420,6 +442,26 @@ void sm_core::idle_cycle() {
   ldst_->active_cycles += ldst_delta_.ldst_active;
   ex_->idle_cycle();
   issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
+}
+
+uint64_t sm_core::sleep_until() const {
+  if (!active()) return UINT64_MAX;  // nothing in flight: only a launch wakes it
+  if (!skip_idle || two_level_active_ || !core_asleep_ || !ldst_asleep_) return cycle_ + 1;
+  return std::max(cycle_ + 1, ldst_->next_event_cycle(ldst_ran_));
+}
+
+// n cycles of idle_cycle() (or of an SM without warps) in one step.
+void sm_core::idle_cycles(uint64_t n) {
+  if (n == 0) return;
+  cycle_ += n;
+  if (!active()) return;
+  st_.active_cycles += n;
+  for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += n * core_delta_[i];
+  ex_->dispatch_stalls += n * ldst_delta_.dispatch_stalls;
+  for (unsigned i = 0; i < 3; ++i) st_.l1_fails[i] += n * ldst_delta_.l1_fails[i];
+  ldst_->active_cycles += n * ldst_delta_.ldst_active;
+  ex_->idle_cycle(n);
+  issue_prio_ = unsigned((issue_prio_ + n) % sched_warps_.size());
 }
 
 // Decode (GPGPU-Sim's shader_core_ctx::decode): the fetch buffer's warp gets its next one or two

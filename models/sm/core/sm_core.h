@@ -151,6 +151,17 @@ class sm_core {
   // only repeat those counts until the LDST unit has an event due or a CTA is launched. The
   // statistics are the same either way (tests/sm/core_exact_test.cpp).
   bool skip_idle = true;
+  // Whole-SM sleep (gpu_sim): after cycle(), the next cycle in which cycle() must run; the
+  // cycles before it only repeat the last cycle's counts (the idle-cycle skip with the LDST unit
+  // asleep too, or no warp at all), unless the memory answers an access first (it lowers
+  // *wake_slot through wake_by) or a CTA arrives (the caller wakes it). idle_cycles(n) applies n
+  // such cycles at once, exactly as n calls of cycle() would.
+  uint64_t sleep_until() const;
+  void idle_cycles(uint64_t n);
+  void set_wake_slot(uint64_t* slot) { wake_slot_ = slot; }
+  void wake_by(uint64_t sm_cycle) {
+    if (wake_slot_ && *wake_slot_ > sm_cycle) *wake_slot_ = sm_cycle;
+  }
   // Called when a warp issues an instruction (sampled Perfetto spans), may be empty.
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
   // Called when a warp starts (its CTA's launch) or ends (its last instruction wrote back), may be
@@ -179,7 +190,10 @@ class sm_core {
   };
   // Per warp slot, apart from warp_state so that issue scans touch little memory.
   struct warp_regs {
-    std::array<uint8_t, 512> reserved{};  // scoreboard: pending writes to R0-R255, UR0-UR255
+    // Scoreboard: R0-R255, UR0-UR255 with a pending write. A bit, not a count: an instruction
+    // never issues while one of its destinations is reserved, so only one instruction (its
+    // destinations all set and released together) holds a register. One cache line per warp.
+    std::bitset<512> reserved;
     std::bitset<512> longop;  // registers a global/local load in flight will write (Scoreboard::longopregs)
   };
   struct cta_state {
@@ -235,6 +249,15 @@ class sm_core {
   unsigned live_ctas_ = 0, warps_per_cta_ = 0;
   std::vector<std::vector<unsigned>> sched_warps_;  // warps supervised by each scheduler
   std::vector<int> last_issued_;                    // per scheduler, warp (GTO greedy / LRR start)
+  // Per scheduler, bit k: its warp k (slot k * num_sched + s) is live (up to 64 warps each).
+  std::vector<uint64_t> sched_live_;
+  void set_live(unsigned wi, bool live) {
+    const unsigned k = wi / unsigned(sched_live_.size());
+    if (k >= 64) return;
+    const uint64_t bit = uint64_t(1) << k;
+    uint64_t& m = sched_live_[wi % sched_live_.size()];
+    m = live ? m | bit : m & ~bit;
+  }
   // Per scheduler: 0 when nothing it looks at (its warps' scoreboard answers, instruction
   // buffers, barriers, liveness, the issue ports) changed since it last failed to issue, so it
   // fails again for the same cause (sched_cause_) without a scan.
@@ -265,6 +288,9 @@ class sm_core {
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
   bool bank_write_any_ = false;       // some bank_write_ entry is set
   unsigned cus_busy_ = 0;             // collector units busy
+  // Bit i of word i / 64: cus_[i] is free / busy with all its reads done; per scheduler, its
+  // units (sched_cus_[s * words + word]).
+  std::vector<uint64_t> cu_free_, cu_ready_, sched_cus_;
   unsigned id_oc_used_ = 0;           // occupied slots of the ID_OC sets (the collectors' inputs)
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
@@ -277,6 +303,7 @@ class sm_core {
   uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the start of the last evaluated cycle
   unsigned two_level_active_ = 0;  // 0: not two-level
   unsigned cta_limit_ = 0;         // CTAs of the running kernel per SM
+  uint64_t* wake_slot_ = nullptr;  // see sleep_until
 };
 
 }  // namespace gpuvp::sm

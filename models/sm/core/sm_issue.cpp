@@ -87,8 +87,8 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.latency = l.latency;
     in.initiation = l.initiation;
     in.dispatch_cycles = l.initiation;
-    in.warp = wi;
-    in.sched = sched;
+    in.warp = uint16_t(wi);
+    in.sched = uint16_t(sched);
     in.active_mask = ti.mask;
     in.ndst = int8_t(ti.ndst);
     in.nsrc = int8_t(ti.nsrc);
@@ -98,9 +98,8 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.store = ti.info.store;
     in.width = ti.width;
     in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
-    in.issue_cycle = cycle_;
     for (int i = 0; i < ti.ndst; ++i)
-      if (!is_zero_reg(ti.dst[i])) ++wregs_[wi].reserved[ti.dst[i]];
+      if (!is_zero_reg(ti.dst[i])) wregs_[wi].reserved.set(ti.dst[i]);
     ++w.pending;
     // Scoreboard::reserveRegisters marks the destinations of global/local loads as long operations.
     if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
@@ -149,6 +148,20 @@ void sm_core::issue() {
         any_bar = true;
         return false;
       }
+      // The common stalls answer without try_issue (nothing changes, no trace read): the
+      // scoreboard refused the buffered instruction and nothing wrote back since, the
+      // instruction buffer waits for fetch, or a clear instruction's issue port is full.
+      if (w.next < w.size) {
+        if (w.ibuf == 0) return false;
+        if (w.sb == sb_blocked) {
+          any_sb = true;
+          return false;
+        }
+        if (w.sb == sb_clear && !id_oc_[unsigned(w.unit)]->has_free(cfg_.sub_core, s)) {
+          any_pipe = true;  // its issue port slot is taken
+          return false;
+        }
+      }
       unsigned why;
       if (try_issue(s, wi, why)) {
         last_issued_[s] = int(wi);
@@ -176,8 +189,13 @@ void sm_core::issue() {
       // lrr: loose round robin from the warp after the last issued (mine[k] is warp
       // k * num_sched + s: the last issued warp's place is its index / num_sched)
       unsigned at = last_issued_[s] >= 0 ? unsigned(last_issued_[s]) / nsched + 1 : 0;
-      for (unsigned k = 0; k < n; ++k) __builtin_prefetch(&warps_[mine[k]]);
-      for (unsigned k = 0; k < n && !done; ++k, ++at) {
+      if (n <= 64) {  // the live warps' bits from `at` round, without touching the others
+        const uint64_t live = sched_live_[s];
+        const uint64_t from = at >= n ? live : live >> at << at;
+        for (uint64_t m = from; m && !done; m &= m - 1) done = attempt(mine[unsigned(__builtin_ctzll(m))]);
+        for (uint64_t m = live & ~from; m && !done; m &= m - 1) done = attempt(mine[unsigned(__builtin_ctzll(m))]);
+      }
+      for (unsigned k = 0; n > 64 && k < n && !done; ++k, ++at) {
         if (at >= n) at -= n;
         unsigned wi = mine[at];
         if (warps_[wi].live) done = attempt(wi);
