@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace gpuvp::sm {
 
@@ -103,7 +104,9 @@ void gpu_sim::plan_threads() {
                                 std::to_string(thread_team::max_threads) + "]");
   const unsigned per_cluster = std::max(1u, cfg_.cores_per_cluster);
   const unsigned clusters = (num_sms_ + per_cluster - 1) / per_cluster;
-  unsigned n = std::min(threads, clusters);
+  // More threads than the host runs at once would only wait for each other (each spins).
+  const unsigned host = std::max(1u, std::thread::hardware_concurrency());
+  unsigned n = std::min({threads, clusters, host});
   if (n > 1 && (on_issue || on_warp || !mem_->concurrent_access(clusters))) n = 1;
   if (n < 2)
     team_.reset();

@@ -58,7 +58,7 @@ class gpu_sim {
   // same either way.
   bool skip_idle_cycles = true;
   // Host threads stepping the SMs of the next start() (1..thread_team::max_threads, capped at
-  // the clusters simulated): a speed switch, the statistics are the same either way. Only with a
+  // the clusters simulated and the host's hardware threads): a speed switch, the statistics are the same either way. Only with a
   // memory that takes concurrent accesses (mem_port::concurrent_access: the gpgpu-sim model) and
   // without on_issue / on_warp; otherwise the SMs run on the calling thread.
   unsigned threads = 1;
