@@ -5,6 +5,20 @@
 
 namespace gpuvp::sm {
 
+namespace {
+// Calls f(b) for the set bits b of m from bit `from` (< 64) upward, then from bit 0, until f
+// returns true; returns whether one did.
+template <class F>
+bool visit_from(uint64_t m, unsigned from, F f) {
+  const uint64_t hi = m >> from << from;
+  for (uint64_t x = hi; x; x &= x - 1)
+    if (f(unsigned(__builtin_ctzll(x)))) return true;
+  for (uint64_t x = m & ~hi; x; x &= x - 1)
+    if (f(unsigned(__builtin_ctzll(x)))) return true;
+  return false;
+}
+}  // namespace
+
 clock_domains::clock_domains(double core_mhz, double icnt_mhz, double l2_mhz, double dram_mhz)
     : core_p_(1 / (core_mhz * 1000000)), icnt_p_(1 / (icnt_mhz * 1000000)), l2_p_(1 / (l2_mhz * 1000000)),
       dram_p_(1 / (dram_mhz * 1000000)) {}
@@ -56,6 +70,7 @@ dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency,
   tWTP_ = T_.WL + burst_ + T_.WR;
   tRCDWR_ = T_.RCD > T_.WL + 1 ? T_.RCD - (T_.WL + 1) : 0;
   bk_.resize(T_.nbk);
+  masked_ = T_.nbk <= 64;
   ccdl_.assign(T_.nbkgrp, 0);
   rtpl_.assign(T_.nbkgrp, 0);
 }
@@ -106,16 +121,19 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
     const dram_request r = arrivals_.front();
     arrivals_.pop_front();
     ++pending_;
-    if (m_.dram_scheduler == 1) bk_[r.bank].queue.push_back(r);
-    else fifo_.push_back(r);
+    if (m_.dram_scheduler == 1) {
+      bk_[r.bank].queue.push_back(r);
+      if (masked_) queue_mask_ |= uint64_t(1) << r.bank;
+    } else {
+      fifo_.push_back(r);
+    }
   }
   // The scheduler hands one request to a bank without one.
   if (pending_) {
     if (m_.dram_scheduler == 1) {
-      for (unsigned i = 0; i < nbk; ++i) {
-        const unsigned b = (i + prio_) % nbk;
+      auto schedule = [&](unsigned b) {
         bank& B = bk_[b];
-        if (B.has_mrq || B.queue.empty()) continue;
+        if (B.has_mrq || B.queue.empty()) return false;
         // frfcfs_scheduler::schedule: keep draining the row being served; else the requests of
         // the bank's current row; else the oldest request's row.
         if (!B.serving_row) {
@@ -133,10 +151,20 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
         B.serving_row = std::any_of(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
         if (B.mrq.row == B.row) ++row_hits;
         B.has_mrq = true;
+        if (masked_) {
+          mrq_mask_ |= uint64_t(1) << b;
+          if (B.queue.empty()) queue_mask_ &= ~(uint64_t(1) << b);
+        }
         --pending_;
         ++in_banks_;
         prio_ = (prio_ + 1) % nbk;
-        break;
+        return true;
+      };
+      if (masked_) {
+        visit_from(queue_mask_ & ~mrq_mask_, prio_, schedule);
+      } else {
+        for (unsigned i = 0; i < nbk; ++i)
+          if (schedule((i + prio_) % nbk)) break;
       }
     } else if (!bk_[fifo_.front().bank].has_mrq) {
       bank& B = bk_[fifo_.front().bank];
@@ -144,6 +172,7 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
       fifo_.pop_front();
       if (B.mrq.row == B.row) ++row_hits;
       B.has_mrq = true;
+      if (masked_) mrq_mask_ |= uint64_t(1) << (&B - bk_.data());
       --pending_;
       ++in_banks_;
     }
@@ -174,6 +203,16 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
 void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
   const unsigned nbk = T_.nbk;
   bool col = false, row = false;
+  if (masked_) {  // the banks without a request (has_mrq) would refuse both commands
+    if (m_.dram_dual_bus) {
+      // Before tCCD has passed every column command waits (col_command's bank-independent test).
+      if (k >= ccd_) visit_from(mrq_mask_, prio_, [&](unsigned j) { return col_command(j, k, out); });
+      visit_from(mrq_mask_, prio_, [&](unsigned j) { return row_command(j, k); });
+    } else {
+      visit_from(mrq_mask_, prio_, [&](unsigned j) { return col_command(j, k, out) || row_command(j, k); });
+    }
+    return;
+  }
   if (m_.dram_dual_bus) {
     for (unsigned i = 0; i < nbk && !col; ++i) col = col_command((i + prio_) % nbk, k, out);
     for (unsigned i = 0; i < nbk && !row; ++i) row = row_command((i + prio_) % nbk, k);
@@ -217,6 +256,7 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   while (it != credit_returns_.begin() && std::prev(it)->first > back) --it;
   credit_returns_.insert(it, {back, B.mrq.sub});
   B.has_mrq = false;
+  if (masked_) mrq_mask_ &= ~(uint64_t(1) << j);
   --in_banks_;
   --queued_;
   return true;

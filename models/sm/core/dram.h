@@ -117,6 +117,10 @@ class dram_channel {
   uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;
   bool last_write_ = false;
   unsigned prio_ = 0, pending_ = 0, in_banks_ = 0, queued_ = 0;
+  // With up to 64 banks, bit b: bank b holds a request (has_mrq) / has scheduler requests
+  // queued: the per-cycle bank scans visit only those banks, in the same order.
+  uint64_t mrq_mask_ = 0, queue_mask_ = 0;
+  bool masked_ = true;
   std::deque<dram_request> fifo_;  // -gpgpu_dram_scheduler 0
 };
 
