@@ -343,11 +343,17 @@ void sm_core::collector_step() {
         ++c.pending_reads;
       }
       if (c.pending_reads == 0) cu_ready_[cu / 64] |= uint64_t(1) << (cu % 64);
+      const unsigned freed = unsigned(w - &in->slot(0));
       in->clear_slot(*w);
       --id_oc_used_;
       progress = true;
       progress_ = true;
-      std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);  // an issue port slot is free
+      // An issue port slot is free: in sub-core mode only the schedulers that issue into that
+      // slot (scheduler s into slot s % width) see it; otherwise every scheduler.
+      if (sc)
+        for (size_t s = freed; s < sched_dirty_.size(); s += in->size()) sched_dirty_[s] = 1;
+      else
+        std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
     }
   }
   // process_banks: the write allocations last one step
