@@ -28,7 +28,6 @@ constexpr uint64_t request_cycles = 3;
 constexpr uint64_t reply_cycles = 3;
 // - a store's acknowledgement is consumed by the LDST unit in p + 1 (store_ack).
 constexpr uint64_t ack_cycles = 1;
-unsigned bit(uint64_t v, unsigned i) { return unsigned(v >> i & 1); }
 // The mask of the given bit positions.
 constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
   uint64_t m = 0;
@@ -66,11 +65,27 @@ unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
       bits_mask({18, 16, 15, 14, 13, 10, 8, 4, 3}),
       bits_mask({17, 16, 15, 14, 11, 9, 5, 4}),
   };
-  const uint64_t* h = n == 16 ? h16 : n == 32 ? h32 : n == 64 ? h64 : nullptr;
-  if (!h) return index;
-  unsigned r = 0;
-  for (unsigned i = 0; (1u << i) < n; ++i) r |= (xor_bits(a, h[i]) ^ bit(index, i)) << i;
-  return r;
+  if (n != 16 && n != 32 && n != 64) return index;
+  // The residue is linear over GF(2) and the masks take bits 0-18: per table, per byte of
+  // bits 0-23, the residue of each byte value, worked out once; a hash XORs three of them.
+  struct byte_tables {
+    uint8_t t[3][3][256];
+  };
+  static const byte_tables tables = [] {
+    byte_tables x{};
+    const uint64_t* hs[3] = {h16, h32, h64};
+    for (unsigned k = 0; k < 3; ++k)
+      for (unsigned b = 0; b < 3; ++b)
+        for (unsigned v = 0; v < 256; ++v) {
+          const uint64_t av = uint64_t(v) << (8 * b);
+          unsigned r = 0;
+          for (unsigned i = 0; i < 4 + k; ++i) r |= xor_bits(av, hs[k][i]) << i;
+          x.t[k][b][v] = uint8_t(r);
+        }
+    return x;
+  }();
+  const auto& t = tables.t[n == 16 ? 0 : n == 32 ? 1 : 2];
+  return (index ^ t[0][a & 255] ^ t[1][a >> 8 & 255] ^ t[2][a >> 16 & 255]) & (n - 1);
 }
 
 // The bank-mask bits that pick the sub-partition (addrdec's sub_partition_id_mask): the lowest
