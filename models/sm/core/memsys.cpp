@@ -278,7 +278,10 @@ void gpu_memory::cycle(uint64_t cycle) {
 // per call while cycle() is called every cycle; none for a cycle already stepped).
 void gpu_memory::run_l2(uint64_t now) {
   for (uint64_t c = l2_stepped_; c <= now && l2_queued_; ++c) {
-    for (unsigned sp = 0; sp < sp_.size(); ++sp) step_sub_partition(sp, c);
+    for (unsigned sp = 0; sp < sp_.size(); ++sp) {
+      const sub_partition& P = sp_[sp];
+      if (!P.xout.empty() || !P.rop.empty() || !P.in.empty()) step_sub_partition(sp, c);  // else it has nothing to do
+    }
     l2_stepped_ = c + 1;
   }
   l2_stepped_ = std::max(l2_stepped_, now + 1);
