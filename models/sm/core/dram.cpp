@@ -153,6 +153,7 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
         B.has_mrq = true;
         if (masked_) {
           mrq_mask_ |= uint64_t(1) << b;
+          set_open(b);
           if (B.queue.empty()) queue_mask_ &= ~(uint64_t(1) << b);
         }
         --pending_;
@@ -172,7 +173,10 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
       fifo_.pop_front();
       if (B.mrq.row == B.row) ++row_hits;
       B.has_mrq = true;
-      if (masked_) mrq_mask_ |= uint64_t(1) << (&B - bk_.data());
+      if (masked_) {
+        mrq_mask_ |= uint64_t(1) << (&B - bk_.data());
+        set_open(unsigned(&B - bk_.data()));
+      }
       --pending_;
       ++in_banks_;
     }
@@ -206,8 +210,8 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
   if (masked_) {  // the banks without a request (has_mrq) would refuse both commands
     if (m_.dram_dual_bus) {
       // Before tCCD has passed every column command waits (col_command's bank-independent test).
-      if (k >= ccd_) visit_from(mrq_mask_, prio_, [&](unsigned j) { return col_command(j, k, out); });
-      visit_from(mrq_mask_, prio_, [&](unsigned j) { return row_command(j, k); });
+      if (k >= ccd_) visit_from(open_mask_, prio_, [&](unsigned j) { return col_command(j, k, out); });
+      visit_from(mrq_mask_ & ~open_mask_, prio_, [&](unsigned j) { return row_command(j, k); });
     } else {
       visit_from(mrq_mask_, prio_, [&](unsigned j) { return col_command(j, k, out) || row_command(j, k); });
     }
@@ -256,7 +260,10 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   while (it != credit_returns_.begin() && std::prev(it)->first > back) --it;
   credit_returns_.insert(it, {back, B.mrq.sub});
   B.has_mrq = false;
-  if (masked_) mrq_mask_ &= ~(uint64_t(1) << j);
+  if (masked_) {
+    mrq_mask_ &= ~(uint64_t(1) << j);
+    open_mask_ &= ~(uint64_t(1) << j);
+  }
   --in_banks_;
   --queued_;
   return true;
@@ -269,6 +276,7 @@ bool dram_channel::row_command(unsigned j, uint64_t k) {
     if (k < rrd_ || k < B.rp || k < B.rc) return false;
     B.row = B.mrq.row;  // activate
     B.active = true;
+    if (masked_) set_open(j);
     rrd_ = k + T_.RRD;
     B.rcd = k + T_.RCD;
     B.rcdwr = k + tRCDWR_;
@@ -278,6 +286,7 @@ bool dram_channel::row_command(unsigned j, uint64_t k) {
   } else {
     if (B.row == B.mrq.row || k < B.ras || k < B.wtp || k < B.rtp || k < rtpl_[group(j)]) return false;
     B.active = false;  // precharge
+    if (masked_) set_open(j);
     B.rp = k + T_.RP;
     ++precharges;
   }

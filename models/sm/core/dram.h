@@ -119,7 +119,14 @@ class dram_channel {
   unsigned prio_ = 0, pending_ = 0, in_banks_ = 0, queued_ = 0;
   // With up to 64 banks, bit b: bank b holds a request (has_mrq) / has scheduler requests
   // queued: the per-cycle bank scans visit only those banks, in the same order.
-  uint64_t mrq_mask_ = 0, queue_mask_ = 0;
+  // open_mask_: the banks among mrq_mask_ whose request's row is open (active, same row): only
+  // they can take a column command and none of them a row command.
+  uint64_t mrq_mask_ = 0, queue_mask_ = 0, open_mask_ = 0;
+  void set_open(unsigned j) {
+    const bank& B = bk_[j];
+    const uint64_t b = uint64_t(1) << j;
+    open_mask_ = B.has_mrq && B.active && B.row == B.mrq.row ? open_mask_ | b : open_mask_ & ~b;
+  }
   bool masked_ = true;
   std::deque<dram_request> fifo_;  // -gpgpu_dram_scheduler 0
 };
