@@ -283,6 +283,7 @@ void sm_core::collector_step() {
         cu.busy = false;
         cu_ready_[wd] &= ~(uint64_t(1) << (i % 64));
         cu_free_[wd] |= uint64_t(1) << (i % 64);
+        alloc_blocked_ = false;
         --cus_busy_;
         progress_ = true;
       }
@@ -312,7 +313,7 @@ void sm_core::collector_step() {
   // gives nothing to this port, even when a younger instruction of another sub-core could go
   // (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
   // configurations have as many in-ports as collector units, so no port limit is reached).
-  for (bool progress = id_oc_used_ != 0; progress;) {  // (nothing to allocate when the ID_OC sets are empty)
+  for (bool progress = id_oc_used_ != 0 && !alloc_blocked_; progress;) {  // (nothing to allocate when the ID_OC sets are empty)
     progress = false;
     for (register_set* in : oc_order_) {
       warp_inst* w = in->get_ready();
@@ -356,6 +357,7 @@ void sm_core::collector_step() {
         std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
     }
   }
+  alloc_blocked_ = true;  // the last pass (if any) allocated nothing
   // process_banks: the write allocations last one step
   if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);
   bank_write_any_ = false;

@@ -292,6 +292,9 @@ class sm_core {
   // units (sched_cus_[s * words + word]).
   std::vector<uint64_t> cu_free_, cu_ready_, sched_cus_;
   unsigned id_oc_used_ = 0;           // occupied slots of the ID_OC sets (the collectors' inputs)
+  // allocate_cu's last pass allocated nothing and neither the ID_OC sets nor the free collector
+  // units changed since: a pass would allocate nothing again.
+  bool alloc_blocked_ = false;
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
   bool progress_ = false;          // the cycle changed state beyond counters (skip_idle)

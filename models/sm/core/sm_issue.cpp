@@ -79,6 +79,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     // Built in its ID_OC slot, every field set.
     warp_inst& in = port->emplace(cfg_.sub_core, sched);
     ++id_oc_used_;
+    alloc_blocked_ = false;
     in.valid = true;
     in.uid = ++uid_;
     in.op = unit;
@@ -141,7 +142,7 @@ void sm_core::issue() {
     const auto& mine = sched_warps_[s];
     const unsigned n = unsigned(mine.size());
     bool any_sb = false, any_pipe = false, any_bar = false, done = false;
-    auto attempt = [&](unsigned wi) {
+    auto attempt = [&](unsigned wi) __attribute__((always_inline)) {
       warp_state& w = warps_[wi];
       if (!w.live || w.exited) return false;
       if (w.at_barrier) {
