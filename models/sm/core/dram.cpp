@@ -42,7 +42,11 @@ void clock_domains::grow() {
       core = true;
       core_t_ += core_p_;
     }
-    if (dram) g_.push_back(uint32_t(std::min<uint64_t>(cores_, UINT32_MAX)));
+    if (dram) {
+      g_.push_back(uint32_t(std::min<uint64_t>(cores_, UINT32_MAX)));
+      // The core cycles up to this edge's that no earlier edge reached have it as first edge.
+      while (first_.size() <= g_.back() && first_.size() < (uint64_t(1) << 24)) first_.push_back(uint32_t(g_.size() - 1));
+    }
     if (core) ++cores_;
     if (dram) return;
   }
@@ -50,6 +54,7 @@ void clock_domains::grow() {
 
 uint64_t clock_domains::first_edge(uint64_t c) {
   while (g_.empty() || g_.back() < c) grow();
+  if (c < first_.size()) return first_[c];
   return uint64_t(std::lower_bound(g_.begin(), g_.end(), c) - g_.begin());
 }
 

@@ -43,6 +43,7 @@ class clock_domains {
   double core_t_ = 0, icnt_t_ = 0, l2_t_ = 0, dram_t_ = 0;
   uint64_t cores_ = 0;
   std::vector<uint32_t> g_;
+  std::vector<uint32_t> first_;  // first_[c]: first_edge(c) for c <= g_.back() (kept by grow)
 };
 
 struct dram_request {
