@@ -17,24 +17,32 @@ namespace {
 // input; the pointer moves past the granted input. Round robin (0): inputs in order from node
 // `pointer` (the router's Advance count modulo its `nodes`, clusters + sub-partitions), one
 // packet per output.
+// `after` and `any` are scratch.
 template <class DestOf, class Room, class Grant>
 void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next,
-               uint64_t pointer, DestOf dest_of, Room room, Grant grant) {
+               uint64_t pointer, DestOf dest_of, Room room, Grant grant, std::vector<unsigned>& after,
+               std::vector<unsigned>& any) {
   if (algo == 1) {
     std::sort(dests.begin(), dests.end());
     dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
+    // An input offers one packet, to one output, so a grant takes it from no other output's
+    // candidates: per output, the scan from the pointer finds its first input above the pointer,
+    // else its first input; both worked out in one pass over the inputs.
+    if (after.size() < next.size()) {
+      after.resize(next.size());
+      any.resize(next.size());
+    }
+    for (unsigned dest : dests) after[dest] = any[dest] = ~0u;
+    for (unsigned id : inputs) {
+      const unsigned d = dest_of(id);
+      if (any[d] == ~0u) any[d] = id;
+      if (after[d] == ~0u && id > next[d]) after[d] = id;
+    }
     for (unsigned dest : dests) {
       if (!room(dest)) continue;
-      auto it = std::upper_bound(inputs.begin(), inputs.end(), next[dest]);
-      for (size_t j = 0; j < inputs.size(); ++j, ++it) {
-        if (it == inputs.end()) it = inputs.begin();
-        const unsigned id = *it;
-        if (dest_of(id) != dest) continue;
-        grant(id);
-        inputs.erase(it);
-        next[dest] = id + 1;
-        break;
-      }
+      const unsigned id = after[dest] != ~0u ? after[dest] : any[dest];
+      grant(id);
+      next[dest] = id + 1;
     }
     return;
   }
@@ -103,7 +111,8 @@ void gpu_memory::advance(uint64_t now) {
   if (xscratch_.empty()) return;
   arbitrate(
       m_.icnt_arbiter, xscratch_, dscratch_, next_node_, rr_pointer(now), [&](unsigned i) { return xin_[i].front().sp; },
-      [&](unsigned dest) { return sp_[dest].xout.size() < m_.icnt_out_buffer; }, [&](unsigned i) { grant(i, now); });
+      [&](unsigned dest) { return sp_[dest].xout.size() < m_.icnt_out_buffer; }, [&](unsigned i) { grant(i, now); },
+      ascratch_, bscratch_);
 }
 
 // The granted packet is in its output buffer after the interconnect step of `now`; the
@@ -140,7 +149,8 @@ void gpu_memory::reply_advance(uint64_t now) {
         auto& rin = sp_[n - first].rin;
         rout_[rin.front().port].push_back(rin.front());
         rin.pop_front();
-      });
+      },
+      ascratch_, bscratch_);
 }
 
 // Round robin's first node in cycle `now`: both routers advance once a crossbar cycle from the
