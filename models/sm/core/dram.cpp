@@ -216,7 +216,11 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
     if (m_.dram_dual_bus) {
       // Before tCCD has passed every column command waits (col_command's bank-independent test).
       if (k >= ccd_) visit_from(open_mask_, prio_, [&](unsigned j) { return col_command(j, k, out); });
-      visit_from(mrq_mask_ & ~open_mask_, prio_, [&](unsigned j) { return row_command(j, k); });
+      visit_from(mrq_mask_ & ~open_mask_, prio_, [&](unsigned j) {
+        const bank& B = bk_[j];  // row_command's per-bank timing tests first, without the call
+        if (B.active ? k < B.ras || k < B.wtp || k < B.rtp : k < rrd_ || k < B.rp || k < B.rc) return false;
+        return row_command(j, k);
+      });
     } else {
       visit_from(mrq_mask_, prio_, [&](unsigned j) { return col_command(j, k, out) || row_command(j, k); });
     }
