@@ -227,10 +227,33 @@ TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
   EXPECT_EQ(r2.stats.l1_reservation_fails(), r2.stats.l1_fails[unsigned(l1_fail::mshr_entry)]);
   // All 32 sectors are in L1 bank 0 (128-byte stride): they enter its latency pipeline one per
   // cycle from 6 and the MSHR check is made at its end (stage 0), as GPGPU-Sim's
-  // l1_latency_queue does: line 0 misses in 26 and is sent then, its fill is back in 126, where
-  // line 1 (waiting in stage 0, failing every cycle) gets the MSHR and is sent ... line 31 sent
-  // at 26 + 31*100 = 3126, back at 3226, kernel 3227.
-  EXPECT_EQ(r2.cycles, 3227u);
+  // l1_latency_queue does: line 0 misses in 26 and is sent then; its register is released in 126
+  // (the fixed memory's 100 cycles), after the L1 fill in 124 and the write-back stage taking the
+  // access in 125 (ldst_unit::writeback -> mshr_table::next_access), which frees the MSHR entry:
+  // line 1 (waiting in stage 0, failing every cycle) gets it in 125 and is sent ... line 31 sent
+  // at 26 + 31*99 = 3095, back at 3195, kernel 3196.
+  EXPECT_EQ(r2.cycles, 3196u);
+}
+
+TEST(sm_core, merged_loads_write_back_one_a_cycle) {
+  // Three LDG of one sector (every lane at one address) into R1, R2, R3, then FFMA R5 <- R3: the
+  // first misses, the other two merge into its MSHR entry (pending hits). The fill brings all
+  // three, but the LDST unit's write-back stage takes one access a cycle (mshr_table::next_access,
+  // one m_next_wb): R1 is released when a lone load's register would be, R2 one cycle later, R3
+  // two. The same kernel with the LDG into R3 alone misses at the same cycle (it is the first
+  // instruction either way), so the FFMA waits exactly 2 cycles more with the merges.
+  gpu_config c = shipped("QV100");
+  std::vector<trace_writer_inst> merged{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10000, 0),
+                                        mem("LDG.E", {3}, {4}, 0x10000, 0), op("FFMA", {5}, {3, 3, 3}),
+                                        op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> alone{mem("LDG.E", {3}, {4}, 0x10000, 0), op("FFMA", {5}, {3, 3, 3}),
+                                       op("EXIT", {}, {})};
+  kernel_result m = run1(c, make_kernel(70, {merged}));
+  kernel_result a = run1(c, make_kernel(70, {alone}));
+  EXPECT_EQ(m.stats.l1_misses, 1u);
+  EXPECT_EQ(m.stats.l1_pending_hits, 2u);
+  EXPECT_EQ(a.stats.l1_misses, 1u);
+  EXPECT_EQ(m.cycles, a.cycles + 2);
 }
 
 TEST(sm_core, shared_memory_bank_conflicts) {
