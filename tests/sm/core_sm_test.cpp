@@ -258,16 +258,24 @@ TEST(sm_core, merged_loads_write_back_one_a_cycle) {
 
 TEST(sm_core, shared_memory_bank_conflicts) {
   // LDS with a 128-byte stride: all 32 threads hit bank 0 at distinct words: 32 cycles in the
-  // dispatch register (issue 2, unit issue 5, done at 5+32 = 37), result after smem latency 20
-  // -> 57, kernel 58.
+  // dispatch register (issue 2, unit issue 5, done at 5+32 = 37), then into the last of the
+  // 20 shared-memory pipeline stages (m_pipeline_reg[smem_latency - 1]), one stage down a cycle:
+  // stage 0 at 56; the write-back stage takes it in 57 (client 0) and writes it back in 58, which
+  // releases R1: kernel 59.
   gpu_config c = shipped("QV100");
   std::vector<trace_writer_inst> w{mem("LDS", {1}, {4}, 0x0, 128), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
   EXPECT_EQ(r.stats.smem_bank_conflict_cycles, 31u);
-  EXPECT_EQ(r.cycles, 58u);
-  // Conflict-free (stride 4): one cycle -> done at 6, result at 26, kernel 27.
+  EXPECT_EQ(r.cycles, 59u);
+  // Conflict-free (stride 4): one cycle -> done at 6, stage 0 at 25, taken in 26, written back
+  // in 27, kernel 28 (one cycle more than an L1 hit, whose register is released at stage 0).
   std::vector<trace_writer_inst> w2{mem("LDS", {1}, {4}, 0x0, 4), op("EXIT", {}, {})};
-  EXPECT_EQ(run1(c, make_kernel(70, {w2})).cycles, 27u);
+  EXPECT_EQ(run1(c, make_kernel(70, {w2})).cycles, 28u);
+  // A shared store is done when it leaves the dispatch register ("stores exit pipeline here"),
+  // without the pipeline: STS with the 128-byte stride done at 5+32 = 37, the warp (its EXIT long
+  // done) retires then: kernel 38.
+  std::vector<trace_writer_inst> w3{mem("STS", {}, {4, 5}, 0x0, 128), op("EXIT", {}, {})};
+  EXPECT_EQ(run1(c, make_kernel(70, {w3})).cycles, 38u);
 }
 
 TEST(sm_core, cta_occupancy_and_distribution) {

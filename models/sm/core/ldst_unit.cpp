@@ -195,14 +195,29 @@ void ldst_unit::writeback() {
     wb_slot_ = ~0u;
     done_one(s);
   }
-  if (filled_.empty()) return;
-  waiter_list* m = mshrs_.find(filled_.front());
-  wb_slot_ = waiters_.pop_front(*m);
-  if (m->count == 0) {
-    mshrs_.erase(m);
-    filled_.pop_front();
-    ++l1_gen_;
+  // The free stage serves the first ready client from the round robin's pointer, which then
+  // moves past it.
+  const uint64_t now = core_.cycle_;
+  for (unsigned c = 0; c < wb_clients && wb_slot_ == ~0u; ++c) {
+    const unsigned client = (wb_arb_ + c) % wb_clients;
+    if (client == wb_shared && smem_ready() <= now) {
+      wb_slot_ = smem_pipe_.front().slot;
+      smem_pipe_.pop_front();
+      smem_left_ = now + 1;
+    } else if (client == wb_l1d && !filled_.empty()) {
+      waiter_list* m = mshrs_.find(filled_.front());
+      wb_slot_ = waiters_.pop_front(*m);
+      if (m->count == 0) {
+        mshrs_.erase(m);
+        filled_.pop_front();
+        ++l1_gen_;
+      }
+    } else {
+      continue;
+    }
+    wb_arb_ = (client + 1) % wb_clients;
   }
+  if (wb_slot_ == ~0u) return;
   const warp_inst& w = slots_[wb_slot_].inst;
   wb_dsts_ = 0;
   for (int d = 0; d < w.ndst; ++d)
@@ -212,7 +227,7 @@ void ldst_unit::writeback() {
 void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
   if (busy()) ++active_cycles;  // an access being made or outstanding
-  if (wb_pending()) writeback();
+  if (wb_pending() || smem_ready() <= now) writeback();
   // One sector fill per cycle (the L1's fill port: GPGPU-Sim's LDST unit takes one response a
   // cycle from its response FIFO); another fill due now waits for the next cycle.
   bool filled = false;
@@ -263,9 +278,18 @@ void ldst_unit::cycle() {
   const warp_inst& w = dispatch_reg_;
   bool finished = false;
   if (w.space == mem_space::shared) {
-    if (--conflict_cycles_ == 0) {
+    // The instruction stays `degree` cycles (shared_cycle's dispatch delay). A store is done then
+    // ("stores exit pipeline here"); a load enters the last stage of the -gpgpu_smem_latency
+    // pipeline if it is free, moves down a stage a cycle while the one below is free and waits in
+    // stage 0 for the write-back stage (ldst_unit::writeback, client 0).
+    if (conflict_cycles_ > 1) {
+      --conflict_cycles_;
+    } else if (w.store) {
+      finished = true;
+    } else if (smem_pipe_.size() < cfg_.smem_latency) {
+      conflict_cycles_ = 0;
       ++f.outstanding;
-      events_.push({now + cfg_.smem_latency, ev::done, slot_});
+      smem_pipe_.push_back({slot_, now + cfg_.smem_latency});
       finished = true;
     }
   } else if (sectors_.empty()) {
@@ -300,7 +324,7 @@ void ldst_unit::cycle() {
 
 void ldst_unit::end_cycle(uint64_t now) {
   ran_ = now;
-  next_event_ = events_.empty() ? UINT64_MAX : events_.top().at;
+  next_event_ = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()));
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
   next_bank_ = bank_event(now);
 }
