@@ -227,24 +227,55 @@ TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
   EXPECT_EQ(r2.stats.l1_reservation_fails(), r2.stats.l1_fails[unsigned(l1_fail::mshr_entry)]);
   // All 32 sectors are in L1 bank 0 (128-byte stride): they enter its latency pipeline one per
   // cycle from 6 and the MSHR check is made at its end (stage 0), as GPGPU-Sim's
-  // l1_latency_queue does: line 0 misses in 26 and is sent then, its fill is back in 126, where
-  // line 1 (waiting in stage 0, failing every cycle) gets the MSHR and is sent ... line 31 sent
-  // at 26 + 31*100 = 3126, back at 3226, kernel 3227.
-  EXPECT_EQ(r2.cycles, 3227u);
+  // l1_latency_queue does: line 0 misses in 26 and is sent then; its register is released in 126
+  // (the fixed memory's 100 cycles), after the L1 fill in 124 and the write-back stage taking the
+  // access in 125 (ldst_unit::writeback -> mshr_table::next_access), which frees the MSHR entry:
+  // line 1 (waiting in stage 0, failing every cycle) gets it in 125 and is sent ... line 31 sent
+  // at 26 + 31*99 = 3095, back at 3195, kernel 3196.
+  EXPECT_EQ(r2.cycles, 3196u);
+}
+
+TEST(sm_core, merged_loads_write_back_one_a_cycle) {
+  // Three LDG of one sector (every lane at one address) into R1, R2, R3, then FFMA R5 <- R3: the
+  // first misses, the other two merge into its MSHR entry (pending hits). The fill brings all
+  // three, but the LDST unit's write-back stage takes one access a cycle (mshr_table::next_access,
+  // one m_next_wb): R1 is released when a lone load's register would be, R2 one cycle later, R3
+  // two. The same kernel with the LDG into R3 alone misses at the same cycle (it is the first
+  // instruction either way), so the FFMA waits exactly 2 cycles more with the merges.
+  gpu_config c = shipped("QV100");
+  std::vector<trace_writer_inst> merged{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10000, 0),
+                                        mem("LDG.E", {3}, {4}, 0x10000, 0), op("FFMA", {5}, {3, 3, 3}),
+                                        op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> alone{mem("LDG.E", {3}, {4}, 0x10000, 0), op("FFMA", {5}, {3, 3, 3}),
+                                       op("EXIT", {}, {})};
+  kernel_result m = run1(c, make_kernel(70, {merged}));
+  kernel_result a = run1(c, make_kernel(70, {alone}));
+  EXPECT_EQ(m.stats.l1_misses, 1u);
+  EXPECT_EQ(m.stats.l1_pending_hits, 2u);
+  EXPECT_EQ(a.stats.l1_misses, 1u);
+  EXPECT_EQ(m.cycles, a.cycles + 2);
 }
 
 TEST(sm_core, shared_memory_bank_conflicts) {
   // LDS with a 128-byte stride: all 32 threads hit bank 0 at distinct words: 32 cycles in the
-  // dispatch register (issue 2, unit issue 5, done at 5+32 = 37), result after smem latency 20
-  // -> 57, kernel 58.
+  // dispatch register (issue 2, unit issue 5, done at 5+32 = 37), then into the last of the
+  // 20 shared-memory pipeline stages (m_pipeline_reg[smem_latency - 1]), one stage down a cycle:
+  // stage 0 at 56; the write-back stage takes it in 57 (client 0) and writes it back in 58, which
+  // releases R1: kernel 59.
   gpu_config c = shipped("QV100");
   std::vector<trace_writer_inst> w{mem("LDS", {1}, {4}, 0x0, 128), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
   EXPECT_EQ(r.stats.smem_bank_conflict_cycles, 31u);
-  EXPECT_EQ(r.cycles, 58u);
-  // Conflict-free (stride 4): one cycle -> done at 6, result at 26, kernel 27.
+  EXPECT_EQ(r.cycles, 59u);
+  // Conflict-free (stride 4): one cycle -> done at 6, stage 0 at 25, taken in 26, written back
+  // in 27, kernel 28 (one cycle more than an L1 hit, whose register is released at stage 0).
   std::vector<trace_writer_inst> w2{mem("LDS", {1}, {4}, 0x0, 4), op("EXIT", {}, {})};
-  EXPECT_EQ(run1(c, make_kernel(70, {w2})).cycles, 27u);
+  EXPECT_EQ(run1(c, make_kernel(70, {w2})).cycles, 28u);
+  // A shared store is done when it leaves the dispatch register ("stores exit pipeline here"),
+  // without the pipeline: STS with the 128-byte stride done at 5+32 = 37, the warp (its EXIT long
+  // done) retires then: kernel 38.
+  std::vector<trace_writer_inst> w3{mem("STS", {}, {4, 5}, 0x0, 128), op("EXIT", {}, {})};
+  EXPECT_EQ(run1(c, make_kernel(70, {w3})).cycles, 38u);
 }
 
 TEST(sm_core, cta_occupancy_and_distribution) {

@@ -122,6 +122,17 @@ class fifo_pool {
     }
     l = list{};
   }
+  // Removes and returns l's first value (l must not be empty).
+  T pop_front(list& l) {
+    const uint32_t n = l.head;
+    const T v = nodes_[n].v;
+    l.head = nodes_[n].next;
+    if (l.head == nil) l.tail = nil;
+    nodes_[n].next = free_;
+    free_ = n;
+    --l.count;
+    return v;
+  }
   void clear() {
     nodes_.clear();
     free_ = nil;

@@ -134,6 +134,8 @@ void gpu_config::validate() const {
   if (max_insn_issue_per_warp == 0) fail(where, "-gpgpu_max_insn_issue_per_warp 0");
   if (max_threads_per_sm < 32 || max_ctas_per_sm == 0) fail(where, "need >= 32 threads and >= 1 CTA per SM");
   if (smem_banks == 0 || l1_mshrs == 0) fail(where, "need >= 1 shared-memory bank and >= 1 L1 MSHR");
+  if (smem_latency < 2 || smem_latency > 4096)
+    fail(where, "-gpgpu_smem_latency " + std::to_string(smem_latency) + " outside [2, 4096] (the LDST unit's shared-memory pipeline stages; GPGPU-Sim asserts > 1)");
   // Every scheduler's slot of a unit kind's OC_EX set must be served by some unit (in sub-core
   // mode unit k serves slot k mod width, scheduler s uses slot s mod width), else it deadlocks.
   auto units_ok = [&](const char* what, unsigned units, unsigned width) {

@@ -175,9 +175,59 @@ void ldst_unit::run_banks(uint64_t now) {
   }
 }
 
+// ldst_unit::writeback, first in the LDST unit's cycle. The access taken last cycle is written
+// back if the banks of its destination registers are free (opndcoll_rfu_t::writeback: this
+// cycle's ALU write-backs hold theirs; a bank taken stays taken for the next try); the last
+// access of an instruction releases its registers. Then, with the stage free, the next access of
+// the oldest filled sector is taken, which releases that sector's MSHR entry with its last one.
+void ldst_unit::writeback() {
+  if (wb_slot_ != ~0u) {
+    const warp_inst& w = slots_[wb_slot_].inst;
+    for (int d = 0; d < w.ndst; ++d) {
+      if (!(wb_dsts_ >> d & 1)) continue;
+      const unsigned b = core_.bank_of(w.dst[d], w.warp, w.sched);
+      if (core_.bank_write_[b]) return;  // again next cycle
+      core_.bank_write_[b] = 1;
+      core_.bank_write_any_ = true;
+      wb_dsts_ &= uint8_t(~(1u << d));
+    }
+    const unsigned s = wb_slot_;
+    wb_slot_ = ~0u;
+    done_one(s);
+  }
+  // The free stage serves the first ready client from the round robin's pointer, which then
+  // moves past it.
+  const uint64_t now = core_.cycle_;
+  for (unsigned c = 0; c < wb_clients && wb_slot_ == ~0u; ++c) {
+    const unsigned client = (wb_arb_ + c) % wb_clients;
+    if (client == wb_shared && smem_ready() <= now) {
+      wb_slot_ = smem_pipe_.front().slot;
+      smem_pipe_.pop_front();
+      smem_left_ = now + 1;
+    } else if (client == wb_l1d && !filled_.empty()) {
+      waiter_list* m = mshrs_.find(filled_.front());
+      wb_slot_ = waiters_.pop_front(*m);
+      if (m->count == 0) {
+        mshrs_.erase(m);
+        filled_.pop_front();
+        ++l1_gen_;
+      }
+    } else {
+      continue;
+    }
+    wb_arb_ = (client + 1) % wb_clients;
+  }
+  if (wb_slot_ == ~0u) return;
+  const warp_inst& w = slots_[wb_slot_].inst;
+  wb_dsts_ = 0;
+  for (int d = 0; d < w.ndst; ++d)
+    if (!is_zero_reg(w.dst[d])) wb_dsts_ |= uint8_t(1u << d);
+}
+
 void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
   if (busy()) ++active_cycles;  // an access being made or outstanding
+  if (wb_pending() || smem_ready() <= now) writeback();
   // One sector fill per cycle (the L1's fill port: GPGPU-Sim's LDST unit takes one response a
   // cycle from its response FIFO); another fill due now waits for the next cycle.
   bool filled = false;
@@ -191,17 +241,15 @@ void ldst_unit::cycle() {
       continue;
     }
     if (e.kind == ev::fill) {
+      // baseline_cache::fill: the sector becomes valid and its MSHR entry ready; the entry is
+      // released when the write-back stage has taken its last access (mshr_table::next_access).
       filled = true;
       ++l1_gen_;
       const uint64_t line = e.key / (cfg_.l1_line / 32);
       size_t idx = find_line(line);
       if (idx == SIZE_MAX) idx = allocate_line(line);  // evicted meanwhile: allocate again
       tags_->valid[idx] |= uint8_t(1u << (e.key % (cfg_.l1_line / 32)));
-      waiter_list* w = mshrs_.find(e.key);
-      woken_.clear();
-      waiters_.drain(*w, woken_);
-      mshrs_.erase(w);
-      for (unsigned s : woken_) done_one(s);
+      filled_.push_back(e.key);
     } else {
       done_one(unsigned(e.key));
     }
@@ -218,7 +266,7 @@ void ldst_unit::cycle() {
     if (r.write) ++core_.st_.mem_writes;
     if (lat == mem_port::pending) ++awaiting_;
     else if (r.write) events_.push({now + lat, ev::ack, r.slot});
-    else events_.push({now + lat, ev::fill, r.sector_addr});
+    else events_.push({fill_cycle(now + lat), ev::fill, r.sector_addr});
   }
   if (dispatch_reg_.empty()) {
     occupied_.shift();
@@ -230,9 +278,18 @@ void ldst_unit::cycle() {
   const warp_inst& w = dispatch_reg_;
   bool finished = false;
   if (w.space == mem_space::shared) {
-    if (--conflict_cycles_ == 0) {
+    // The instruction stays `degree` cycles (shared_cycle's dispatch delay). A store is done then
+    // ("stores exit pipeline here"); a load enters the last stage of the -gpgpu_smem_latency
+    // pipeline if it is free, moves down a stage a cycle while the one below is free and waits in
+    // stage 0 for the write-back stage (ldst_unit::writeback, client 0).
+    if (conflict_cycles_ > 1) {
+      --conflict_cycles_;
+    } else if (w.store) {
+      finished = true;
+    } else if (smem_pipe_.size() < cfg_.smem_latency) {
+      conflict_cycles_ = 0;
       ++f.outstanding;
-      events_.push({now + cfg_.smem_latency, ev::done, slot_});
+      smem_pipe_.push_back({slot_, now + cfg_.smem_latency});
       finished = true;
     }
   } else if (sectors_.empty()) {
@@ -267,7 +324,7 @@ void ldst_unit::cycle() {
 
 void ldst_unit::end_cycle(uint64_t now) {
   ran_ = now;
-  next_event_ = events_.empty() ? UINT64_MAX : events_.top().at;
+  next_event_ = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()));
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
   next_bank_ = bank_event(now);
 }
@@ -276,10 +333,10 @@ void ldst_unit::end_cycle(uint64_t now) {
 void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) {
   --awaiting_;
   const uint64_t at = cycle - std::min(cycle, core_.mem_base_);
-  if (write) events_.push({at, ev::ack, tag});
-  else events_.push({at, ev::fill, addr / 32});
-  next_event_ = std::min(next_event_, at);
-  core_.wake_by(at);
+  const uint64_t e = write ? at : fill_cycle(at);
+  events_.push({e, write ? ev::ack : ev::fill, write ? tag : addr / 32});
+  next_event_ = std::min(next_event_, e);
+  core_.wake_by(e);
 }
 
 }  // namespace gpuvp::sm

@@ -50,7 +50,8 @@ class ldst_unit : public stallable_unit, public mem_client {
     prepared_ = false;
   }
   bool busy() const override {
-    return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty() || awaiting_ || in_pipe_;
+    return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty() || awaiting_ || in_pipe_ || wb_pending() ||
+           !smem_pipe_.empty();
   }
   void cycle() override;
   // For the SM's idle-cycle skip (sm_core::cycle). The earliest SM cycle after `after` (the last
@@ -60,8 +61,9 @@ class ldst_unit : public stallable_unit, public mem_client {
   uint64_t next_event_cycle(uint64_t after) const {
     // The answer kept by cycle() and mem_done() (no walk over the queues) when asked about the
     // last cycle cycle() ran.
+    if (wb_pending()) return after + 1;  // the write-back stage works every cycle
     if (after == ran_) return std::min(next_event_, next_bank_);
-    uint64_t t = events_.empty() ? UINT64_MAX : events_.top().at;
+    uint64_t t = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(after + 1, smem_ready()));
     if (!miss_queue_.empty()) t = std::min(t, miss_queue_.front().ready);
     return std::min(t, bank_event(after));
   }
@@ -70,7 +72,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   // Every such state belongs here.
   std::array<uint64_t, 3> state_summary() const {
     return {in_pipe_ | uint64_t(sectors_.size()) << 32, conflict_cycles_ | uint64_t(prepared_) << 32 | uint64_t(dispatch_reg_.valid) << 33,
-            events_.size() | uint64_t(miss_queue_.size()) << 32};
+            events_.size() | uint64_t(miss_queue_.size()) << 32 | uint64_t(smem_pipe_.size()) << 48 | uint64_t(wb_pending()) << 63};
   }
   void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
   unsigned icnt_node() const override { return core_.id() / std::max(1u, cfg_.cores_per_cluster); }
@@ -118,6 +120,16 @@ class ldst_unit : public stallable_unit, public mem_client {
         }
     return t;
   }
+  // ldst_unit::writeback: a load's L1 fill is written back one access a cycle, through the
+  // operand collector's register banks.
+  bool wb_pending() const { return wb_slot_ != ~0u || !filled_.empty(); }
+  // The cycle the shared-memory pipeline's oldest load can be taken (UINT64_MAX: none): it has
+  // gone down the pipeline, and reached stage 0 no earlier than the cycle its predecessor left it.
+  uint64_t smem_ready() const { return smem_pipe_.empty() ? UINT64_MAX : std::max(smem_pipe_.front().ready, smem_left_); }
+  void writeback();
+  // A read whose register the memory releases in `release` (uncontended) fills the L1 two
+  // cycles before: the write-back stage takes it the next cycle and writes it back the one after.
+  uint64_t fill_cycle(uint64_t release) const { return std::max(core_.cycle_ + 1, release - std::min<uint64_t>(release, 2)); }
   void prepare();
   unsigned new_slot(const warp_inst& w);
   void done_one(unsigned slot);
@@ -137,8 +149,26 @@ class ldst_unit : public stallable_unit, public mem_client {
   using waiter_list = fifo_pool<unsigned>::list;
   sector_map<waiter_list> mshrs_;  // sector address -> waiting slots (in waiters_)
   fifo_pool<unsigned> waiters_;
-  std::vector<unsigned> woken_;    // scratch: the waiters of a fill
   std::deque<request> miss_queue_;
+  // The write-back stage (GPGPU-Sim's m_next_wb and the MSHR table's m_current_response): the
+  // sectors filled whose MSHR entries still hold waiting accesses, oldest fill first, and the
+  // access being written back (its instruction's slot; ~0u: none) with the destinations that
+  // still need a register bank.
+  std::deque<uint64_t> filled_;
+  unsigned wb_slot_ = ~0u;
+  uint8_t wb_dsts_ = 0;
+  // The write-back stage's clients in GPGPU-Sim's round robin (m_writeback_arb): 0 shared
+  // memory, 1 texture, 2 constant, 3 uncached global, 4 L1D; this model has 0 and 4.
+  static constexpr unsigned wb_clients = 5, wb_shared = 0, wb_l1d = 4;
+  unsigned wb_arb_ = 0;
+  // Shared-memory loads in their -gpgpu_smem_latency pipeline (m_pipeline_reg), oldest first:
+  // the instruction's slot and the cycle the write-back stage can take it from stage 0.
+  struct smem_entry {
+    unsigned slot;
+    uint64_t ready;
+  };
+  std::deque<smem_entry> smem_pipe_;
+  uint64_t smem_left_ = 0;  // the cycle after the last load left stage 0
   bool prepared_ = false;
   unsigned slot_ = 0;                  // inflight slot of the dispatch register's instruction
   std::vector<uint64_t> sectors_;      // global/local: sector accesses still to make (back = next)

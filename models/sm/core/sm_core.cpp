@@ -404,6 +404,9 @@ void sm_core::cycle() {
     // The LDST unit alone (the other units are idle with empty issue ports).
     const bool moved = ex_->execute(true);
     if (!moved && !progress_) {
+      // No operand-collector step runs: a bank the LDST write-back took is free again next cycle.
+      if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);
+      bank_write_any_ = false;
       for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
       issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
       end_ldst_cycle(before, ldst_due, ldst_state, ldst_fresh);
