@@ -428,9 +428,12 @@ void sm_core::cycle() {
 }
 
 void sm_core::end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh) {
+  if (due || fresh) {  // an event or a new instruction: awake (no snapshot needed)
+    ldst_asleep_ = false;
+    return;
+  }
   const idle_counts after = idle_snapshot();
-  ldst_asleep_ = !due && !fresh && after.l1_made == before.l1_made && ldst_->issued == ldst_issued_seen_ &&
-                 ldst_->state_summary() == state;
+  ldst_asleep_ = after.l1_made == before.l1_made && ldst_->issued == ldst_issued_seen_ && ldst_->state_summary() == state;
   if (!ldst_asleep_) return;
   ldst_delta_.dispatch_stalls = after.dispatch_stalls - before.dispatch_stalls;
   for (unsigned i = 0; i < 3; ++i) ldst_delta_.l1_fails[i] = after.l1_fails[i] - before.l1_fails[i];
