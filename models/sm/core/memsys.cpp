@@ -35,7 +35,7 @@ constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
   return m;
 }
 // The XOR of the bits of a that mask selects.
-unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
+constexpr unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
 }  // namespace
 
 // GPGPU-Sim's ipoly_hash_function (hashing.cc): the index bits XORed with the GF(2) residues of
@@ -67,11 +67,11 @@ unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
   };
   if (n != 16 && n != 32 && n != 64) return index;
   // The residue is linear over GF(2) and the masks take bits 0-18: per table, per byte of
-  // bits 0-23, the residue of each byte value, worked out once; a hash XORs three of them.
+  // bits 0-23, the residue of each byte value, worked out at compile time; a hash XORs three.
   struct byte_tables {
     uint8_t t[3][3][256];
   };
-  static const byte_tables tables = [] {
+  static constexpr byte_tables tables = [] {
     byte_tables x{};
     const uint64_t* hs[3] = {h16, h32, h64};
     for (unsigned k = 0; k < 3; ++k)
