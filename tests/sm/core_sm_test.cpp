@@ -129,6 +129,76 @@ TEST(sm_core, config_errors_and_unknown_options) {
                 .find("-specialized_unit_3: 2 units"), std::string::npos);
   EXPECT_NE(err("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:0:8,16:0,32\n").find("-gpgpu_cache:dl1 MSHR entries: 0 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(err("-gpgpu_num_sp_units 0\n").find("-gpgpu_num_sp_units: 0 units, need at least 1"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_smem_latency 1\n").find("-gpgpu_smem_latency 1 outside [2, 4096]"), std::string::npos);
+  // Adaptive L1D: a unified size that is a whole multiple of the dl1 size (32 KB here), options
+  // that leave some L1D.
+  const std::string dl1 = "-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32\n-gpgpu_adaptive_cache_config 1\n";
+  EXPECT_EQ(err(dl1 + "-gpgpu_shmem_option 0,96\n-gpgpu_unified_l1d_size 128\n"), "no error");
+  EXPECT_NE(err(dl1 + "-gpgpu_shmem_option 0,96\n").find("needs -gpgpu_unified_l1d_size in [1, 4096] KB (got 0)"), std::string::npos);
+  EXPECT_NE(err(dl1 + "-gpgpu_shmem_option 0,8\n-gpgpu_unified_l1d_size 48\n").find("48 KB is not a whole multiple"), std::string::npos);
+  EXPECT_NE(err(dl1 + "-gpgpu_unified_l1d_size 128\n").find("needs -gpgpu_shmem_option"), std::string::npos);
+  EXPECT_NE(err(dl1 + "-gpgpu_shmem_option 128,0\n-gpgpu_unified_l1d_size 128\n").find("128 KB leaves no L1D"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_cache:dl1 N:1024:32:32,L:T:m:L:L,A:512:8,16:0,32\n-gpgpu_adaptive_cache_config 1\n"
+                "-gpgpu_shmem_option 0\n-gpgpu_unified_l1d_size 4096\n")
+                .find("4096 KB is more than 65536 L1D lines"),
+            std::string::npos);
+}
+
+TEST(sm_core, adaptive_l1_takes_what_shared_memory_leaves) {
+  // GPGPU-Sim's adaptive cache configuration: ways = max ways x (1 - option / unified) + 0.5,
+  // max ways = dl1 ways x unified / dl1 size. QV100: 64 ways x 128 / 32 = 256.
+  gpu_config q = shipped("QV100");
+  ASSERT_TRUE(q.adaptive_l1);
+  EXPECT_EQ(q.shmem_options_kb, (std::vector<unsigned>{0, 8, 16, 32, 64, 96}));
+  EXPECT_EQ(q.l1_ways_for(0), 256u);             // 128 KB
+  EXPECT_EQ(q.l1_ways_for(8 * 1024), 240u);      // option 8: 256 x 120/128
+  EXPECT_EQ(q.l1_ways_for(40 * 1024), 128u);     // option 64: 64 KB
+  EXPECT_EQ(q.l1_ways_for(96 * 1024), 64u);      // option 96: 32 KB
+  EXPECT_THROW(q.l1_ways_for(97 * 1024), std::runtime_error);
+  // A100: 64 ways x 192 / 32 = 384; option 164: 384 x (1 - 164/192) = 56.0 -> 56.
+  gpu_config a = shipped("A100");
+  EXPECT_EQ(a.l1_ways_for(0), 384u);
+  EXPECT_EQ(a.l1_ways_for(100 * 1024), 56u);
+  // RTX 3070: the dl1 is already the unified 128 KB (256 ways).
+  EXPECT_EQ(shipped("RTX3070").l1_ways_for(0), 256u);
+  EXPECT_EQ(shipped("H100").l1_ways_for(0), 512u);  // 256 KB of 32 KB x 64 ways
+  // One warp reads 512 lines (one sector each, 64 KB) twice. Without shared memory the L1D is
+  // 128 KB: the second pass hits all 512. With a 90 KB shared-memory CTA (option 96) it is
+  // 32 KB (4 sets x 64 ways, LRU): each set cycles 128 lines through 64 ways, the second pass
+  // misses them all.
+  std::vector<trace_writer_inst> w;
+  for (unsigned pass = 0; pass < 2; ++pass)
+    for (unsigned l = 0; l < 512; ++l) w.push_back(mem("LDG.E", {10 + l % 8}, {4}, 0x100000 + 128ull * l, 0));
+  w.push_back(op("EXIT", {}, {}));
+  kernel_trace k = make_kernel(70, {w});
+  kernel_result big = run1(q, k);
+  EXPECT_EQ(big.l1d_kb, 128u);
+  EXPECT_EQ(big.stats.l1_misses, 512u);
+  EXPECT_EQ(big.stats.l1_hits, 512u);
+  k.shmem = 90 * 1024;
+  kernel_result small = run1(q, k);
+  EXPECT_EQ(small.l1d_kb, 32u);
+  EXPECT_EQ(small.stats.l1_misses, 1024u);
+  EXPECT_EQ(small.stats.l1_hits, 0u);
+  // The shared memory of every CTA an SM holds counts: 4 CTAs of 20 KB on one SM need option 96.
+  kernel_trace k4 = make_kernel(70, {{op("EXIT", {}, {})}}, 4);
+  k4.shmem = 20 * 1024;
+  fixed_latency_memory m(100);
+  gpu_sim g(q, &m, 1);
+  EXPECT_EQ(g.run(k4).l1d_kb, 32u);
+  // Too much shared memory for every option: a clear error naming the kernel.
+  gpu_config q2 = q;
+  q2.shmem_options_kb = {0, 8};
+  k4.shmem = 9 * 1024;
+  gpu_sim g2(q2, &m, 4);
+  try {
+    g2.run(k4);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("9216 bytes of shared memory per SM, more than the largest -gpgpu_shmem_option (8 KB)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(sm_core, dependent_ffma_chain_qv100) {
@@ -235,6 +305,27 @@ TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
   EXPECT_EQ(r2.cycles, 3196u);
 }
 
+TEST(sm_core, l1_line_alloc_fail_while_every_way_waits_for_a_fill) {
+  // An L1D of one set and two ways: three LDG of one sector each, to three lines (all in L1 bank
+  // 0). The first two miss in 26 and 27 and reserve both ways; the third reaches stage 0 in 28
+  // and finds no way without a pending fill (tag_array::probe: all_reserved, LINE_ALLOC_FAIL),
+  // every cycle until the first line's fill in 124 (its register released in 126, the fixed
+  // memory's 100 after 26): 28..123 = 96 fails. Then it replaces that line (the LRU way that is
+  // not reserved) and misses.
+  gpu_config c = shipped("QV100");
+  c.adaptive_l1 = false;
+  c.l1_sets = 1;
+  c.l1_ways = 2;
+  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10200, 0),
+                                   mem("LDG.E", {3}, {4}, 0x10400, 0), op("EXIT", {}, {})};
+  kernel_result r = run1(c, make_kernel(70, {w}));
+  EXPECT_EQ(r.stats.l1_misses, 3u);
+  EXPECT_EQ(r.stats.l1_fails[unsigned(l1_fail::line_alloc)], 96u);
+  EXPECT_EQ(r.stats.l1_reservation_fails(), 96u);
+  // LDG 3 sent in 124, its register released in 224: kernel 225.
+  EXPECT_EQ(r.cycles, 225u);
+}
+
 TEST(sm_core, merged_loads_write_back_one_a_cycle) {
   // Three LDG of one sector (every lane at one address) into R1, R2, R3, then FFMA R5 <- R3: the
   // first misses, the other two merge into its MSHR entry (pending hits). The fill brings all
@@ -282,8 +373,15 @@ TEST(sm_core, cta_occupancy_and_distribution) {
   gpu_config c = shipped("QV100");
   kernel_trace k = make_kernel(70, {chain("FFMA", 10, 1, {1, 2, 3})}, 8);
   EXPECT_EQ(sm_core::max_ctas(c, k), 32u);  // 1-warp CTAs, 32 regs: CTA slots limit
-  k.nregs = 255;                             // 255*32 regs per CTA: 65536/8160 = 8
+  k.nregs = 255;                             // rounded to 256: 256*32 regs per CTA: 65536/8192 = 8
   EXPECT_EQ(sm_core::max_ctas(c, k), 8u);
+  // GPGPU-Sim's max_cta rounds registers per thread up to a multiple of 4: 8-warp CTAs with 50
+  // registers count as 52: 65536 / (52 * 256) = 4 CTAs (50 would give 5).
+  kernel_trace k8 = make_kernel(70, std::vector<std::vector<trace_writer_inst>>(8, {op("EXIT", {}, {})}));
+  k8.nregs = 50;
+  EXPECT_EQ(sm_core::max_ctas(c, k8), 4u);
+  k8.nregs = 48;
+  EXPECT_EQ(sm_core::max_ctas(c, k8), 5u);
   k.shmem = 49152;  // 98304 / 49152 = 2
   EXPECT_EQ(sm_core::max_ctas(c, k), 2u);
   k.shmem = 200000;

@@ -19,14 +19,25 @@ void gpu_sim::start(const kernel_trace& k) {
                              " threads, " + std::to_string(k.nregs) + " registers/thread, " +
                              std::to_string(k.shmem) + " B shared) does not fit an SM");
   // Fresh SMs per kernel: each kernel's statistics start from zero. The L1D contents survive
-  // only without -gpgpu_flush_l1_cache (the L2 behind mem_ keeps its own).
+  // only without -gpgpu_flush_l1_cache (the L2 behind mem_ keeps its own) and while its size
+  // stays.
   sms_.clear();
+  // Adaptive L1D: the shared memory of the CTAs an SM holds at once, as GPGPU-Sim's max_cta
+  // counts them (no more than the kernel's CTAs spread over the SMs).
+  uint64_t resident = ctas_per_sm_;
+  if (k.ctas.size() < resident * num_sms_) resident = (k.ctas.size() + num_sms_ - 1) / num_sms_;
+  kernel_cfg_ = cfg_;
+  try {
+    kernel_cfg_.l1_ways = cfg_.l1_ways_for(uint64_t(k.shmem) * resident);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(k.file + ": kernel " + k.name + ": " + e.what());
+  }
   wake_.assign(num_sms_, 0);
   sm_now_ = 0;
   mem_base_ = cycle_;
   if (l1_.size() != num_sms_ || cfg_.mem.flush_l1) l1_.assign(num_sms_, l1_tags{});
   for (unsigned i = 0; i < num_sms_; ++i) {
-    sms_.push_back(std::make_unique<sm_core>(cfg_, i, mem_, &l1_[i]));
+    sms_.push_back(std::make_unique<sm_core>(kernel_cfg_, i, mem_, &l1_[i]));
     sms_.back()->on_cta_done = [this](unsigned) { ++ctas_done_; };
     sms_.back()->set_mem_base(cycle_);
     sms_.back()->skip_idle = skip_idle_cycles;
@@ -150,6 +161,7 @@ kernel_result gpu_sim::result() const {
   r.core_mhz = cfg_.core_mhz;
   for (bool u : used_) r.sms_used += u;
   r.ctas_per_sm = ctas_per_sm_;
+  r.l1d_kb = unsigned(uint64_t(kernel_cfg_.l1_sets) * kernel_cfg_.l1_line * kernel_cfg_.l1_ways / 1024);
   return r;
 }
 
@@ -165,7 +177,8 @@ void print_kernel(std::ostream& os, const kernel_result& r) {
      << ", misses " << s.l1_misses << ", write sectors " << s.l1_write_accesses << ", reservation_fails "
      << s.l1_reservation_fails() << " (MSHR_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_entry)]
      << ", MSHR_MERGE_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_merge)] << ", MISS_QUEUE_FULL "
-     << s.l1_fails[unsigned(l1_fail::miss_queue_full)] << ")\n";
+     << s.l1_fails[unsigned(l1_fail::miss_queue_full)] << ", LINE_ALLOC_FAIL " << s.l1_fails[unsigned(l1_fail::line_alloc)]
+     << "), size " << r.l1d_kb << " KB\n";
   os << "  L2_total_cache_accesses " << m.l2_accesses << " (writes " << m.l2_writes << "), hits " << m.l2_hits
      << ", pending_hits " << m.l2_pending_hits << ", misses " << m.l2_misses << ", reservation_fails "
      << m.l2_reservation_fails << "\n";

@@ -27,6 +27,7 @@ struct kernel_result {
   // Achieved DRAM bandwidth (GB/s) over the kernel.
   double dram_gbps() const { return cycles && core_mhz > 0 ? double(mem.dram_bytes) * core_mhz / double(cycles) / 1000.0 : 0.0; }
   unsigned sms_used = 0, ctas_per_sm = 0;
+  unsigned l1d_kb = 0;  // the L1D size the kernel ran with (adaptive L1D: per kernel)
   double ipc() const { return cycles ? double(stats.warp_insts) / double(cycles) : 0.0; }
   double l1_hit_rate() const {
     uint64_t a = stats.l1_hits + stats.l1_misses;
@@ -70,6 +71,7 @@ class gpu_sim {
 
  private:
   const gpu_config& cfg_;
+  gpu_config kernel_cfg_;  // cfg_ with the running kernel's L1D ways (adaptive L1D); the SMs' configuration
   mem_port* mem_;
   unsigned num_sms_;
   std::vector<std::unique_ptr<sm_core>> sms_;

@@ -162,7 +162,38 @@ void gpu_config::validate() const {
                     std::to_string(cores_per_cluster) + " is more than " + std::to_string(max_sms) + " SMs");
   if (uint64_t(l1_sets) * l1_ways > 65536)
     fail(where, "-gpgpu_cache:dl1: " + std::to_string(l1_sets) + " sets x " + std::to_string(l1_ways) + " ways is more than 65536 lines");
+  if (adaptive_l1) {
+    // l1d_cache_config::get_max_cache_multiplier: the unified size is a whole multiple of the dl1 size.
+    const uint64_t dl1_bytes = uint64_t(l1_sets) * l1_line * l1_ways;
+    if (unified_l1d_kb == 0 || unified_l1d_kb > 4096)
+      fail(where, "-gpgpu_adaptive_cache_config 1 needs -gpgpu_unified_l1d_size in [1, 4096] KB (got " + std::to_string(unified_l1d_kb) + ")");
+    if (dl1_bytes % 1024 || unified_l1d_kb % (dl1_bytes / 1024))
+      fail(where, "-gpgpu_unified_l1d_size " + std::to_string(unified_l1d_kb) + " KB is not a whole multiple of the -gpgpu_cache:dl1 size (" +
+                      std::to_string(dl1_bytes) + " bytes)");
+    if (shmem_options_kb.empty()) fail(where, "-gpgpu_adaptive_cache_config 1 needs -gpgpu_shmem_option (a list of KB)");
+    if (shmem_options_kb.back() >= unified_l1d_kb)
+      fail(where, "-gpgpu_shmem_option " + std::to_string(shmem_options_kb.back()) + " KB leaves no L1D of the " +
+                      std::to_string(unified_l1d_kb) + " KB unified size");
+    if (uint64_t(l1_sets) * l1_ways * (unified_l1d_kb / (dl1_bytes / 1024)) > 65536)
+      fail(where, "-gpgpu_unified_l1d_size " + std::to_string(unified_l1d_kb) + " KB is more than 65536 L1D lines");
+  }
   sm::validate(mem, where);
+}
+
+// GPGPU-Sim's adaptive cache configuration (shader_core_config::max_cta): the first shared-memory
+// option (sorted) holding the kernel's, then ways = max ways x (1 - option / unified) rounded,
+// in single precision as GPGPU-Sim computes it.
+unsigned gpu_config::l1_ways_for(uint64_t total_shmem) const {
+  if (!adaptive_l1) return l1_ways;
+  const unsigned max_ways = l1_ways * (unified_l1d_kb / unsigned(uint64_t(l1_sets) * l1_line * l1_ways / 1024));
+  for (unsigned kb : shmem_options_kb)
+    if (total_shmem <= uint64_t(kb) * 1024) {
+      const float l1_ratio = 1 - float(kb * 1024) / float(unified_l1d_kb * 1024);
+      return std::max(1u, unsigned(float(max_ways) * l1_ratio + 0.5f));
+    }
+  throw std::runtime_error("the kernel's resident CTAs use " + std::to_string(total_shmem) +
+                           " bytes of shared memory per SM, more than the largest -gpgpu_shmem_option (" +
+                           std::to_string(shmem_options_kb.back()) + " KB)");
 }
 
 std::string gpu_config::summary() const {
@@ -229,7 +260,12 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     }
     if (!(c.core_mhz > 0 && c.core_mhz <= 100000)) fail(where, name + ": core clock must be in (0, 100000] MHz");
     set_memory_clocks(c.mem, parts, name, where);
-  } else if (name == "-gpgpu_l1_latency") c.l1_latency = u();
+  } else if (name == "-gpgpu_adaptive_cache_config") c.adaptive_l1 = to_bool(where, name, v);
+  else if (name == "-gpgpu_shmem_option") {
+    c.shmem_options_kb = uint_list(where, name, v, ',', 0);
+    std::sort(c.shmem_options_kb.begin(), c.shmem_options_kb.end());
+  } else if (name == "-gpgpu_unified_l1d_size") c.unified_l1d_kb = u();
+  else if (name == "-gpgpu_l1_latency") c.l1_latency = u();
   else if (name == "-gpgpu_smem_latency") c.smem_latency = u();
   else if (name == "-gpgpu_shmem_num_banks") c.smem_banks = u();
   else if (name == "-gpgpu_l2_rop_latency") c.l2_rop_latency = u();

@@ -60,6 +60,15 @@ struct gpu_config {
   double core_mhz = 1132;
   unsigned l1_latency = 20, smem_latency = 20, smem_banks = 32;
   unsigned l1_sets = 4, l1_line = 128, l1_ways = 64, l1_mshrs = 512, l1_mshr_merge = 8;
+  // Adaptive L1D (-gpgpu_adaptive_cache_config, -gpgpu_shmem_option in KB, -gpgpu_unified_l1d_size
+  // in KB): per kernel the L1D gets what the smallest shared-memory option holding the kernel's
+  // resident CTAs' shared memory leaves of the unified size, as ways of the dl1 sets.
+  bool adaptive_l1 = false;
+  std::vector<unsigned> shmem_options_kb;  // sorted
+  unsigned unified_l1d_kb = 0;
+  // The L1D ways of a kernel whose resident CTAs use `total_shmem` bytes of shared memory per SM
+  // (l1_ways without the adaptive configuration); throws std::runtime_error if no option holds it.
+  unsigned l1_ways_for(uint64_t total_shmem) const;
   unsigned l2_rop_latency = 160, dram_latency = 100;
   unsigned kernel_launch_latency = 0;
   mem_config mem;  // L1D policies, L2, crossbar, DRAM (mem_config.h)

@@ -39,11 +39,14 @@ size_t ldst_unit::find_line(uint64_t line) const {
   return i ? *i : SIZE_MAX;
 }
 
+// tag_array::probe's victim: the least recently used way without a pending fill (an unused way
+// has the oldest stamp).
 size_t ldst_unit::allocate_line(uint64_t line) {
   const size_t base = size_t(line % cfg_.l1_sets) * cfg_.l1_ways;
-  size_t victim = base;
-  for (unsigned w = 1; w < cfg_.l1_ways; ++w)
-    if (tags_->lru[base + w] < tags_->lru[victim]) victim = base + w;
+  size_t victim = SIZE_MAX;
+  for (unsigned w = 0; w < cfg_.l1_ways; ++w)
+    if (!tags_->reserved[base + w] && (victim == SIZE_MAX || tags_->lru[base + w] < tags_->lru[victim])) victim = base + w;
+  if (victim == SIZE_MAX) return victim;
   if (tags_->tag[victim] != ~0ull) tags_->where.erase(tags_->where.find(tags_->tag[victim]));
   tags_->tag[victim] = line;
   *tags_->where.try_emplace(line).first = uint32_t(victim);
@@ -121,6 +124,17 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     done_one(a.slot);  // the data after the L1 latency, which the pipeline was
     return true;
   }
+  // tag_array::probe first: a line not present needs a way without a pending fill (all_reserved:
+  // LINE_ALLOC_FAIL), then the miss queue, then the MSHRs.
+  if (idx == SIZE_MAX) {
+    const size_t base = size_t(line % cfg_.l1_sets) * cfg_.l1_ways;
+    bool all_reserved = true;
+    for (unsigned w = 0; w < cfg_.l1_ways && all_reserved; ++w) all_reserved = tags_->reserved[base + w] != 0;
+    if (all_reserved) {
+      ++st.l1_fails[last_fail_ = unsigned(l1_fail::line_alloc)];
+      return false;
+    }
+  }
   if (miss_queue_.size() + 1 >= m.l1.miss_queue) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
     return false;
@@ -141,7 +155,8 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     return false;
   }
   ++l1_gen_;
-  if (idx == SIZE_MAX) idx = allocate_line(line);  // allocate on miss
+  if (idx == SIZE_MAX) idx = allocate_line(line);  // allocate on miss (a way is free: checked above)
+  tags_->reserved[idx] |= bit;
   tags_->lru[idx] = ++tags_->stamp;
   ++st.l1_accesses;
   ++st.l1_misses;
@@ -246,9 +261,13 @@ void ldst_unit::cycle() {
       filled = true;
       ++l1_gen_;
       const uint64_t line = e.key / (cfg_.l1_line / 32);
+      const uint8_t bit = uint8_t(1u << (e.key % (cfg_.l1_line / 32)));
       size_t idx = find_line(line);
-      if (idx == SIZE_MAX) idx = allocate_line(line);  // evicted meanwhile: allocate again
-      tags_->valid[idx] |= uint8_t(1u << (e.key % (cfg_.l1_line / 32)));
+      if (idx == SIZE_MAX) idx = allocate_line(line);  // gone meanwhile (the L1 reset between kernels)
+      if (idx != SIZE_MAX) {
+        tags_->valid[idx] |= bit;
+        tags_->reserved[idx] &= uint8_t(~bit);
+      }
       filled_.push_back(e.key);
     } else {
       done_one(unsigned(e.key));

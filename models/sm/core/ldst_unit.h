@@ -20,10 +20,11 @@ namespace gpuvp::sm {
 class sm_core;
 
 // The tag state of one L1D (kept by gpu_sim so that -gpgpu_flush_l1_cache 0 keeps it across
-// kernels). Per line: tag, LRU stamp and one valid bit per 32-byte sector.
+// kernels). Per line: tag, LRU stamp, one valid bit per 32-byte sector and one bit per sector
+// whose fill is pending (GPGPU-Sim's RESERVED sector: such a line is not replaced).
 struct l1_tags {
   std::vector<uint64_t> tag, lru;
-  std::vector<uint8_t> valid;
+  std::vector<uint8_t> valid, reserved;
   uint64_t stamp = 0;
   // line -> its index in tag (every valid tag; a line is in at most one way): a lookup without
   // the scan of its set's ways.
@@ -32,13 +33,14 @@ struct l1_tags {
     tag.assign(lines, ~0ull);
     lru.assign(lines, 0);
     valid.assign(lines, 0);
+    reserved.assign(lines, 0);
     stamp = 0;
     where = sector_map<uint32_t>(2 * size_t(lines));
   }
 };
 
 // GPGPU-Sim's cache_reservation_fail_reason values that the L1D can hit.
-enum class l1_fail : unsigned { mshr_entry, mshr_merge, miss_queue_full, n };
+enum class l1_fail : unsigned { mshr_entry, mshr_merge, miss_queue_full, line_alloc, n };
 
 class ldst_unit : public stallable_unit, public mem_client {
  public:
@@ -134,7 +136,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   unsigned new_slot(const warp_inst& w);
   void done_one(unsigned slot);
   size_t find_line(uint64_t line) const;  // index in the tag arrays or SIZE_MAX
-  size_t allocate_line(uint64_t line);
+  size_t allocate_line(uint64_t line);  // SIZE_MAX: every way of the set has a pending fill
   void run_banks(uint64_t now);
   void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
   bool global_access(const pipe_entry& a, uint64_t now);  // false: reservation fail

@@ -50,7 +50,8 @@ unsigned sm_core::max_ctas(const gpu_config& cfg, const kernel_trace& k) {
   const unsigned wpc = k.warps_per_cta();
   unsigned n = cfg.max_ctas_per_sm;
   n = std::min(n, cfg.max_threads_per_sm / (wpc * 32));
-  const uint64_t regs = uint64_t(std::max(1u, k.nregs)) * wpc * 32;
+  // Registers per thread rounded up to a multiple of 4, as GPGPU-Sim's max_cta does.
+  const uint64_t regs = ((uint64_t(std::max(1u, k.nregs)) + 3) & ~uint64_t(3)) * wpc * 32;
   n = unsigned(std::min<uint64_t>(n, cfg.registers_per_sm / regs));
   if (k.shmem) n = std::min(n, cfg.shmem_per_sm / k.shmem);
   return n;
@@ -436,7 +437,7 @@ void sm_core::end_ldst_cycle(const idle_counts& before, bool due, const std::arr
   ldst_asleep_ = after.l1_made == before.l1_made && ldst_->issued == ldst_issued_seen_ && ldst_->state_summary() == state;
   if (!ldst_asleep_) return;
   ldst_delta_.dispatch_stalls = after.dispatch_stalls - before.dispatch_stalls;
-  for (unsigned i = 0; i < 3; ++i) ldst_delta_.l1_fails[i] = after.l1_fails[i] - before.l1_fails[i];
+  for (unsigned i = 0; i < unsigned(l1_fail::n); ++i) ldst_delta_.l1_fails[i] = after.l1_fails[i] - before.l1_fails[i];
   ldst_delta_.ldst_active = after.ldst_active - before.ldst_active;
 }
 
@@ -452,7 +453,7 @@ void sm_core::full_cycle() {
 void sm_core::idle_cycle() {
   for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += core_delta_[i];
   ex_->dispatch_stalls += ldst_delta_.dispatch_stalls;
-  for (unsigned i = 0; i < 3; ++i) st_.l1_fails[i] += ldst_delta_.l1_fails[i];
+  for (unsigned i = 0; i < unsigned(l1_fail::n); ++i) st_.l1_fails[i] += ldst_delta_.l1_fails[i];
   ldst_->active_cycles += ldst_delta_.ldst_active;
   ex_->idle_cycle();
   issue_prio_ = (issue_prio_ + 1) % unsigned(sched_warps_.size());
@@ -472,7 +473,7 @@ void sm_core::idle_cycles(uint64_t n) {
   st_.active_cycles += n;
   for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) st_.sched_stalls[i] += n * core_delta_[i];
   ex_->dispatch_stalls += n * ldst_delta_.dispatch_stalls;
-  for (unsigned i = 0; i < 3; ++i) st_.l1_fails[i] += n * ldst_delta_.l1_fails[i];
+  for (unsigned i = 0; i < unsigned(l1_fail::n); ++i) st_.l1_fails[i] += n * ldst_delta_.l1_fails[i];
   ldst_->active_cycles += n * ldst_delta_.ldst_active;
   ex_->idle_cycle(n);
   issue_prio_ = unsigned((issue_prio_ + n) % sched_warps_.size());

@@ -107,9 +107,9 @@ struct sm_stats {
   // L1D, per 32-byte sector as GPGPU-Sim counts: load accesses = hits + pending hits + misses;
   // reservation fails per cause (l1_fail), store sectors written through.
   uint64_t l1_accesses = 0, l1_hits = 0, l1_pending_hits = 0, l1_misses = 0, l1_write_accesses = 0;
-  uint64_t l1_fails[3] = {};
+  uint64_t l1_fails[4] = {};  // by l1_fail cause
   uint64_t mem_reads = 0, mem_writes = 0;  // sector requests sent to the memory side
-  uint64_t l1_reservation_fails() const { return l1_fails[0] + l1_fails[1] + l1_fails[2]; }
+  uint64_t l1_reservation_fails() const { return l1_fails[0] + l1_fails[1] + l1_fails[2] + l1_fails[3]; }
   uint64_t smem_accesses = 0, smem_bank_conflict_cycles = 0;
   uint64_t ctas_done = 0;
   std::vector<std::pair<std::string, uint64_t>> unit_issued, unit_active;  // per unit name
@@ -216,7 +216,7 @@ class sm_core {
   // The counters a repeated idle cycle adds (see skip_idle).
   struct idle_counts {
     uint64_t sched_stalls[unsigned(stall_cause::n)] = {};
-    uint64_t dispatch_stalls = 0, l1_fails[3] = {}, ldst_active = 0;
+    uint64_t dispatch_stalls = 0, l1_fails[4] = {}, ldst_active = 0;
     uint64_t l1_made = 0;  // L1 accesses, written sectors and shared accesses made (snapshot only)
   };
   idle_counts idle_snapshot() const;
