@@ -9,7 +9,7 @@ namespace gpuvp::sm {
 
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
     : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags), mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
-  if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways) tags_->reset(cfg.l1_sets * cfg.l1_ways);
+  if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways) tags_->reset(cfg.l1_sets, cfg.l1_ways);
   banks_.resize(cfg.mem.l1_banks);
 }
 
@@ -126,14 +126,9 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   }
   // tag_array::probe first: a line not present needs a way without a pending fill (all_reserved:
   // LINE_ALLOC_FAIL), then the miss queue, then the MSHRs.
-  if (idx == SIZE_MAX) {
-    const size_t base = size_t(line % cfg_.l1_sets) * cfg_.l1_ways;
-    bool all_reserved = true;
-    for (unsigned w = 0; w < cfg_.l1_ways && all_reserved; ++w) all_reserved = tags_->reserved[base + w] != 0;
-    if (all_reserved) {
-      ++st.l1_fails[last_fail_ = unsigned(l1_fail::line_alloc)];
-      return false;
-    }
+  if (idx == SIZE_MAX && tags_->set_reserved[line % cfg_.l1_sets] == cfg_.l1_ways) {
+    ++st.l1_fails[last_fail_ = unsigned(l1_fail::line_alloc)];
+    return false;
   }
   if (miss_queue_.size() + 1 >= m.l1.miss_queue) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
@@ -156,6 +151,7 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   }
   ++l1_gen_;
   if (idx == SIZE_MAX) idx = allocate_line(line);  // allocate on miss (a way is free: checked above)
+  if (!tags_->reserved[idx]) ++tags_->set_reserved[line % cfg_.l1_sets];
   tags_->reserved[idx] |= bit;
   tags_->lru[idx] = ++tags_->stamp;
   ++st.l1_accesses;
@@ -266,7 +262,10 @@ void ldst_unit::cycle() {
       if (idx == SIZE_MAX) idx = allocate_line(line);  // gone meanwhile (the L1 reset between kernels)
       if (idx != SIZE_MAX) {
         tags_->valid[idx] |= bit;
-        tags_->reserved[idx] &= uint8_t(~bit);
+        if (tags_->reserved[idx] & bit) {
+          tags_->reserved[idx] &= uint8_t(~bit);
+          if (!tags_->reserved[idx]) --tags_->set_reserved[line % cfg_.l1_sets];
+        }
       }
       filled_.push_back(e.key);
     } else {

@@ -25,17 +25,20 @@ class sm_core;
 struct l1_tags {
   std::vector<uint64_t> tag, lru;
   std::vector<uint8_t> valid, reserved;
+  std::vector<uint32_t> set_reserved;  // per set: its lines with a pending fill
   uint64_t stamp = 0;
   // line -> its index in tag (every valid tag; a line is in at most one way): a lookup without
   // the scan of its set's ways.
   sector_map<uint32_t> where;
-  void reset(unsigned lines) {
+  void reset(unsigned sets, unsigned ways) {
+    const size_t lines = size_t(sets) * ways;
     tag.assign(lines, ~0ull);
     lru.assign(lines, 0);
     valid.assign(lines, 0);
     reserved.assign(lines, 0);
+    set_reserved.assign(sets, 0);
     stamp = 0;
-    where = sector_map<uint32_t>(2 * size_t(lines));
+    where = sector_map<uint32_t>(2 * lines);
   }
 };
 
