@@ -83,7 +83,8 @@ std::vector<std::vector<trace_writer_inst>> store_kernel() {
 // and L2 1132 MHz (core cycle c at c x 883.39 ps), DRAM 850 MHz (edge j at j x 1176.47 ps); a
 // DRAM edge between core cycles c - 1 and c has gpu_sim_cycle c. The LDG issues in cycle 2,
 // reaches the LDST unit in 5, makes its L1 access in 6 (a miss), enters the miss queue after the
-// L1 latency and is sent in 26. Crossbar: popped by its sub-partition in 29; ROP 160: L2 access
+// L1 latency in 26 and is sent in 27 (pushed into the crossbar's input). Crossbar: moved in 28,
+// popped by its sub-partition in 29; ROP 160: L2 access
 // in 190, a miss, in the L2 -> DRAM queue in 191, popped at the first DRAM edge of
 // gpu_sim_cycle >= 192: edge 144 (169.41 ns, core 191.8 -> 192); out of the latency queue at the
 // first edge of gpu_sim_cycle >= 192 + 100: edge 219 (257.65 ns, 291.7 -> 292); to the scheduler
@@ -102,7 +103,7 @@ TEST(sm_memory, single_dependent_miss) {
 }
 
 // The same kernel twice on one GPU: L1 flushed between kernels (-gpgpu_flush_l1_cache 1), L2
-// kept. The second LDG misses L1 and hits L2: sent in 26 as above, L2 access in 190, a hit: the
+// kept. The second LDG misses L1 and hits L2: queued in 26 as above, L2 access in 190, a hit: the
 // answer leaves the L2 in that cycle, register released in 195, FFMA write-back in 202, kernel
 // 203 (the oracle's two-launch kernel: 169 cycles per dependent L2 hit).
 TEST(sm_memory, l2_hit_after_l1_flush) {

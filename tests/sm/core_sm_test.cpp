@@ -297,11 +297,11 @@ TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
   EXPECT_EQ(r2.stats.l1_reservation_fails(), r2.stats.l1_fails[unsigned(l1_fail::mshr_entry)]);
   // All 32 sectors are in L1 bank 0 (128-byte stride): they enter its latency pipeline one per
   // cycle from 6 and the MSHR check is made at its end (stage 0), as GPGPU-Sim's
-  // l1_latency_queue does: line 0 misses in 26 and is sent then; its register is released in 126
+  // l1_latency_queue does: line 0 misses in 26 (sent in 27); its register is released in 126
   // (the fixed memory's 100 cycles), after the L1 fill in 124 and the write-back stage taking the
   // access in 125 (ldst_unit::writeback -> mshr_table::next_access), which frees the MSHR entry:
-  // line 1 (waiting in stage 0, failing every cycle) gets it in 125 and is sent ... line 31 sent
-  // at 26 + 31*99 = 3095, back at 3195, kernel 3196.
+  // line 1 (waiting in stage 0, failing every cycle) gets it in 125 ... line 31 misses in
+  // 26 + 31*99 = 3095, back at 3195, kernel 3196.
   EXPECT_EQ(r2.cycles, 3196u);
 }
 

@@ -113,7 +113,7 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     ++l1_gen_;
     if (idx != SIZE_MAX) tags_->lru[idx] = ++tags_->stamp;
     ++st.l1_write_accesses;
-    miss_queue_.push_back({a.sector, now, true, a.slot});
+    miss_queue_.push_back({a.sector, now + 1, true, a.slot});
     return true;
   }
   if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
@@ -158,7 +158,7 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   ++st.l1_misses;
   ++st.mem_reads;
   waiters_.push_back(*mshrs_.try_emplace(a.sector).first, a.slot);
-  miss_queue_.push_back({a.sector, now, false, 0});
+  miss_queue_.push_back({a.sector, now + 1, false, 0});
   return true;
 }
 
@@ -273,19 +273,23 @@ void ldst_unit::cycle() {
     }
   }
   for (const event& e : later_) events_.push(e);
-  run_banks(now);
   // The miss queue sends one request per cycle to the memory side, if that has room for it
-  // (baseline_cache::cycle: !m_memport->full(), the cluster's crossbar input buffer).
+  // (baseline_cache::cycle: !m_memport->full(), the cluster's crossbar input buffer), before
+  // this cycle's L1 accesses, as GPGPU-Sim's L1D cycle comes before L1_latency_queue_cycle. The
+  // memory side counts the request from the cycle before (its hand-offs are numbered from the
+  // L1 access's cycle, docs/models/gpu-memory.md).
   if (!miss_queue_.empty() && miss_queue_.front().ready <= now && !core_.mem_->full(this)) {
     const request r = miss_queue_.front();
     miss_queue_.pop_front();
     ++mq_pops_;
-    const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, now + core_.mem_base_, this, r.slot);
+    const uint64_t sent = now - 1;
+    const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, sent + core_.mem_base_, this, r.slot);
     if (r.write) ++core_.st_.mem_writes;
     if (lat == mem_port::pending) ++awaiting_;
-    else if (r.write) events_.push({now + lat, ev::ack, r.slot});
-    else events_.push({fill_cycle(now + lat), ev::fill, r.sector_addr});
+    else if (r.write) events_.push({sent + lat, ev::ack, r.slot});
+    else events_.push({fill_cycle(sent + lat), ev::fill, r.sector_addr});
   }
+  run_banks(now);
   if (dispatch_reg_.empty()) {
     occupied_.shift();
     end_cycle(now);

@@ -14,8 +14,8 @@ namespace gpuvp::sm {
 namespace {
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 // gpgpu_sim::cycle()'s hand-offs in core cycles (interconnect and L2 at the core clock):
-// - a request sent from an L1 miss queue in cycle s (the LDST unit's miss-queue step, one cycle
-//   after the L1 access that queued it, as baseline_cache::cycle runs before
+// - a request queued in an L1 miss queue by the L1 access of cycle s (the `cycle` access() is
+//   given; the miss queue sends it in s + 1 at the earliest, as baseline_cache::cycle runs before
 //   L1_latency_queue_cycle) is in the crossbar's input buffer after s + 1, may be moved to the
 //   sub-partition's output buffer by the interconnect step of s + 2 and popped by the
 //   sub-partition in s + 3 at the earliest;
