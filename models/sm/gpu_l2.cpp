@@ -126,7 +126,7 @@ void gpu_l2_port::report(std::ostream& os) {
     rbl << s.row_buffer_locality();
     os << "    memory system (SMs and engines): L2 " << s.l2_accesses << " accesses, " << s.l2_hits << " hits, "
        << s.l2_pending_hits << " pending hits, " << s.l2_misses << " misses, " << s.l2_reservation_fails
-       << " reservation fails; DRAM " << s.dram_reads << " reads, " << s.dram_writes << " writes, row-buffer locality "
+       << " reservation fails, " << s.l2_queue_stalls << " cycles stalled on a full queue; DRAM " << s.dram_reads << " reads, " << s.dram_writes << " writes, row-buffer locality "
        << rbl.str() << "\n";
   }
 }

@@ -44,7 +44,7 @@
 // untimed: outside the window, debug, errors or model false), sm_forwarded (the attached SMs'
 // accesses, timed by the compute engine), busy_cycles (core cycles summed over timed accesses);
 // the memory system's totals, SMs and engines together, GPGPU-Sim's names in the descriptions:
-// l2_accesses, l2_hits, l2_pending_hits, l2_misses, l2_writes, l2_reservation_fails,
+// l2_accesses, l2_hits, l2_pending_hits, l2_misses, l2_writes, l2_reservation_fails, l2_queue_stalls,
 // dram_reads, dram_writes, dram_row_hits, dram_bytes, row_buffer_locality. report(): one line with the
 // memory path (which SMs share it) and these counts.
 //
@@ -96,8 +96,10 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
                         [this] { return double(mem_stats_().l2_pending_hits); }};
   gauge l2_misses{this, "l2_misses", "L2 sector misses (L2_total_cache_misses)", [this] { return double(mem_stats_().l2_misses); }};
   gauge l2_writes{this, "l2_writes", "L2 sector writes", [this] { return double(mem_stats_().l2_writes); }};
-  gauge l2_reservation_fails{this, "l2_reservation_fails", "cycles an L2 input stalled (L2_total_cache_reservation_fails)",
+  gauge l2_reservation_fails{this, "l2_reservation_fails", "L2 accesses failed for an MSHR, a merge slot or a way (L2_total_cache_reservation_fails)",
                              [this] { return double(mem_stats_().l2_reservation_fails); }};
+  gauge l2_queue_stalls{this, "l2_queue_stalls", "cycles an L2 made no access on a full L2 -> DRAM or L2 -> icnt queue",
+                        [this] { return double(mem_stats_().l2_queue_stalls); }};
   gauge dram_reads{this, "dram_reads", "DRAM sector reads (total dram reads)", [this] { return double(mem_stats_().dram_reads); }};
   gauge dram_writes{this, "dram_writes", "DRAM sector writes (total dram writes)", [this] { return double(mem_stats_().dram_writes); }};
   gauge dram_row_hits{this, "dram_row_hits", "DRAM accesses to the open row", [this] { return double(mem_stats_().dram_row_hits); }};

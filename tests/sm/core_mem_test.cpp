@@ -313,6 +313,8 @@ TEST(sm_memory, l2_set_index_function) {
     // second sector reaches the L2 in 191 (as sector 1 of l2_mshr_limit_stalls_the_l2_input) and
     // fails to allocate (LINE_ALLOC_FAIL) in 191..326, replacing the filled line in 327.
     EXPECT_EQ(a.mem.l2_reservation_fails, f == 'L' ? 136u : 0u) << f;
+    EXPECT_EQ(a.mem.l2_fail_line_alloc, a.mem.l2_reservation_fails) << f;
+    EXPECT_EQ(a.mem.l2_queue_stalls, 0u) << f;
     EXPECT_EQ(b.mem.l2_misses, f == 'L' ? 1u : 0u) << f;
     EXPECT_EQ(b.mem.l2_hits, f == 'L' ? 0u : 1u) << f;
   }
@@ -320,7 +322,8 @@ TEST(sm_memory, l2_set_index_function) {
 
 // The L2 input stalls on a full MSHR table (-gpgpu_cache:dl2 A:1). One LDG of lanes 0..15 (64
 // bytes: sectors 0 and 1 of GBASE's line, L1 banks 0 and 1) enters the L1 pipelines in 6; in 26
-// bank 0 then bank 1 miss, the miss queue sends sector 0 in 26 and sector 1 in 27. Sector 0 is
+// bank 0 then bank 1 miss, the miss queue sends sector 0 in 27 and sector 1 in 28 (the memory
+// counting from 26 and 27, the cycles of their L1 accesses). Sector 0 is
 // single_dependent_miss's: L2 access 190, filled into L2 in 327, register in 333. Sector 1 is
 // popped in 30 and reaches the L2 in 191, finds the only MSHR taken and stalls: one reservation
 // fail per cycle 191..327 (the entry is free once sector 0's answer has left the L2, in 328); in
@@ -343,6 +346,18 @@ TEST(sm_memory, l2_mshr_limit_stalls_the_l2_input) {
   EXPECT_EQ(one.mem.l2_misses, 2u);
   EXPECT_EQ(one.mem.dram_row_hits, 1u);
   EXPECT_EQ(one.mem.l2_reservation_fails, 137u);  // cycles 191..327
+  EXPECT_EQ(one.mem.l2_fail_mshr_entry, 137u);
+  EXPECT_EQ(one.mem.l2_queue_stalls, 0u);
+  // An L2 -> DRAM queue of one entry (-gpgpu_dram_partition_queues 64:1:64:64), 192 MSHRs: sector
+  // 0's miss (190) holds it until DRAM edge 144 (gpu_sim_cycle 192) takes it, so sector 1 (at the
+  // L2 in 191) is not tried in 191 (cache_cycle: the queue is full; no reservation fail) and
+  // misses in 192.
+  c.mem.l2.mshrs = 192;
+  c.mem.l2_dram_queue = 1;
+  kernel_result q1 = run_qv100(c, make({v}));
+  EXPECT_EQ(q1.mem.l2_queue_stalls, 1u);
+  EXPECT_EQ(q1.mem.l2_reservation_fails, 0u);
+  EXPECT_EQ(q1.mem.l2_misses, 2u);
   EXPECT_EQ(one.cycles, 463u);
 }
 

@@ -388,22 +388,25 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     if (P.mshrs) --P.mshrs;
   }
   const dram_address& a = r.a;
-  auto fail = [&] {
-    ++st_.l2_reservation_fails;
+  // The access waits for the next cycle: a reservation fail by cause (`counter`), or a cycle
+  // without an access (a full queue: stall).
+  auto fail = [&](uint64_t& counter) {
+    if (&counter != &st_.l2_queue_stalls) ++st_.l2_reservation_fails;
+    ++counter;
     P.l2_free = std::max(P.l2_free, now + 1);  // again in the next cycle
     return false;
   };
   if (!drop_replies) {
     // Checked in the order of cache_cycle; a stall for want of an MSHR holds while no entry is
     // released (both checks fail then, one reservation fail a try either way).
-    if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return fail();
+    if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return fail(st_.l2_fail_mshr_entry);
     P.mshr_stall = false;
-    if (ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) return fail();
+    if (ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) return fail(st_.l2_queue_stalls);
     // No access while the L2 -> icnt queue is full (cache_cycle's output_full): the answers that
     // entered it by this cycle (by q; `out` is ordered by q) and have not moved on.
     if (P.out.size() >= m_.l2_icnt_queue) {
       const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
-      if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return fail();
+      if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return fail(st_.l2_queue_stalls);
     }
   } else {
     P.mshr_stall = false;
@@ -416,13 +419,13 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   l2_line* l = l2_find(sp, line, victim, drop_replies ? ~0ull : t);
   // Every way of the set has a fill pending (tag_array::probe's RESERVATION_FAIL, counted as
   // LINE_ALLOC_FAIL by data_cache::process_tag_probe): stalled, reads and writes alike.
-  if (!l && !victim) return fail();
+  if (!l && !victim) return fail(st_.l2_fail_line_alloc);
   if (!drop_replies && !r.write && !(l && (l->valid & bit) && l->ready[sector] != ~0ull)) {
     if (auto* f = fills_.find(r.addr / 32)) {
-      if (f->count >= m_.l2.mshr_merge) return fail();  // joins the fill in DRAM
+      if (f->count >= m_.l2.mshr_merge) return fail(st_.l2_fail_mshr_merge);  // joins the fill in DRAM
     } else if (P.mshrs >= m_.l2.mshrs) {  // a new miss
       P.mshr_stall = true;
-      return fail();
+      return fail(st_.l2_fail_mshr_entry);
     }
   }
   P.l2_free = t + 1;

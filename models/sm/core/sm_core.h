@@ -25,12 +25,19 @@ namespace gpuvp::sm {
 struct mem_stats {
   uint64_t l2_accesses = 0, l2_hits = 0, l2_pending_hits = 0, l2_misses = 0, l2_writes = 0;
   uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_bytes = 0;
-  uint64_t l2_reservation_fails = 0;  // L2 input stalled (L2 -> DRAM queue full, no MSHR or merge slot)
+  // L2 accesses that failed and stalled the input (L2_total_cache_reservation_fails), by
+  // GPGPU-Sim's cause: no MSHR entry, no merge slot, no way without a pending fill.
+  uint64_t l2_reservation_fails = 0, l2_fail_mshr_entry = 0, l2_fail_mshr_merge = 0, l2_fail_line_alloc = 0;
+  // Cycles the L2 made no access because its L2 -> DRAM or L2 -> icnt queue was full
+  // (memory_sub_partition::cache_cycle does not try then: not reservation fails).
+  uint64_t l2_queue_stalls = 0;
   mem_stats operator-(const mem_stats& o) const {
     return {l2_accesses - o.l2_accesses, l2_hits - o.l2_hits, l2_pending_hits - o.l2_pending_hits,
             l2_misses - o.l2_misses, l2_writes - o.l2_writes, dram_reads - o.dram_reads,
             dram_writes - o.dram_writes, dram_row_hits - o.dram_row_hits, dram_bytes - o.dram_bytes,
-            l2_reservation_fails - o.l2_reservation_fails};
+            l2_reservation_fails - o.l2_reservation_fails, l2_fail_mshr_entry - o.l2_fail_mshr_entry,
+            l2_fail_mshr_merge - o.l2_fail_mshr_merge, l2_fail_line_alloc - o.l2_fail_line_alloc,
+            l2_queue_stalls - o.l2_queue_stalls};
   }
   double row_buffer_locality() const {
     uint64_t n = dram_reads + dram_writes;
