@@ -388,25 +388,32 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     if (P.mshrs) --P.mshrs;
   }
   const dram_address& a = r.a;
-  // The access waits for the next cycle: a reservation fail by cause (`counter`), or a cycle
-  // without an access (a full queue: stall).
-  auto fail = [&](uint64_t& counter) {
-    if (&counter != &st_.l2_queue_stalls) ++st_.l2_reservation_fails;
-    ++counter;
+  // The access waits for the next cycle: not tried (a full queue), or tried and failed (a
+  // reservation fail, counted by its cause).
+  auto retry = [&] {
     P.l2_free = std::max(P.l2_free, now + 1);  // again in the next cycle
     return false;
+  };
+  auto stall = [&] {
+    ++st_.l2_queue_stalls;
+    return retry();
+  };
+  auto fail = [&](uint64_t& cause) {
+    ++st_.l2_reservation_fails;
+    ++cause;
+    return retry();
   };
   if (!drop_replies) {
     // Checked in the order of cache_cycle; a stall for want of an MSHR holds while no entry is
     // released (both checks fail then, one reservation fail a try either way).
     if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return fail(st_.l2_fail_mshr_entry);
     P.mshr_stall = false;
-    if (ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) return fail(st_.l2_queue_stalls);
+    if (ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) return stall();
     // No access while the L2 -> icnt queue is full (cache_cycle's output_full): the answers that
     // entered it by this cycle (by q; `out` is ordered by q) and have not moved on.
     if (P.out.size() >= m_.l2_icnt_queue) {
       const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
-      if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return fail(st_.l2_queue_stalls);
+      if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return stall();
     }
   } else {
     P.mshr_stall = false;
