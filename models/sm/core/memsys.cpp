@@ -262,16 +262,34 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
 // tie runs before the L2 step), then the L2 step. An L2 miss served by now enters its L2 -> DRAM
 // queue at an edge of gpu_sim_cycle >= now + 2, which the channel has not run yet.
 void gpu_memory::cycle(uint64_t cycle) {
+  const bool ahead = ahead_ == cycle;
+  ahead_ = ~0ull;
   if (!dram_queued_ && !l2_queued_ && !xbar_queued_ && !replies_queued_) return;
   const uint64_t now = cycle - std::min(cycle, base_);
-  if (replies_queued_) replies(now);
+  if (replies_queued_) {
+    deliver_replies(now);
+    if (!ahead) push_replies(now);
+  }
+  if (!ahead) run_memory(now);
+  if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
+  if (replies_queued_) reply_advance(now);
+}
+
+bool gpu_memory::prepare_ahead(uint64_t cycle) {
+  ahead_ = cycle;
+  const uint64_t now = cycle - std::min(cycle, base_);
+  if (replies_queued_) push_replies(now);
+  return dram_queued_ || l2_queued_;
+}
+
+void gpu_memory::run_ahead(uint64_t cycle) { run_memory(cycle - std::min(cycle, base_)); }
+
+void gpu_memory::run_memory(uint64_t now) {
   if (dram_queued_) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
   }
   if (l2_queued_) run_l2(now);
-  if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
-  if (replies_queued_) reply_advance(now);
 }
 
 // The sub-partitions' L2 steps of the cycles from the first not stepped yet up to `now` (one
@@ -512,7 +530,7 @@ void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
 // releases the register in now + 3. Then each sub-partition pushes the head of its L2 -> icnt
 // queue (queued in an earlier cycle) into its input buffer of the reply crossbar if that has room
 // (icnt_has_buffer: -icnt_in_buffer_limit packets).
-void gpu_memory::replies(uint64_t now) {
+void gpu_memory::deliver_replies(uint64_t now) {
   for (auto& o : rout_) {
     if (o.empty()) continue;
     const reply r = o.front();
@@ -520,6 +538,9 @@ void gpu_memory::replies(uint64_t now) {
     --replies_queued_;
     r.client->mem_done(r.addr, r.write, r.tag, base_ + now + (r.write ? ack_cycles : reply_cycles));
   }
+}
+
+void gpu_memory::push_replies(uint64_t now) {
   for (sub_partition& P : sp_)
     if (!P.out.empty() && P.out.front().q < now && P.rin.size() < m_.icnt_in_buffer) {
       P.rin.push_back(P.out.front());
@@ -528,6 +549,7 @@ void gpu_memory::replies(uint64_t now) {
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
+  ahead_ = ~0ull;  // (set only if the last kernel was abandoned: an error thrown by an SM)
   for (auto& q : xin_) {  // requests nobody waits for any more
     for (const xbar_packet& p : q) sp_[p.sp].xout.push_back(p.r);
     q.clear();
