@@ -45,8 +45,8 @@ struct mem_config {
   unsigned dram_scheduler = 1, dram_dual_bus = 0, dram_bnkgrp_lower_bits = 0;
   // -gpgpu_dram_partition_queues icnt->L2 : L2->DRAM : DRAM->L2 : L2->icnt entries per
   // sub-partition (GPGPU-Sim's default 8:8:8:8). The model bounds icnt -> L2 (the crossbar is
-  // popped only with room for 4), L2 -> DRAM and L2 -> icnt (the L2 stalls while either is full);
-  // DRAM -> L2 is read and checked.
+  // popped only with room for 4), L2 -> DRAM and L2 -> icnt (the L2 stalls while either is full)
+  // and DRAM -> L2 (the return queue's head waits, the arbitration passes the sub-partition over).
   unsigned icnt_l2_queue = 8, l2_dram_queue = 8, dram_l2_queue = 8, l2_icnt_queue = 8;
   // Interconnect: -network_mode (1 BookSim/intersim with -inter_config_file, 2 GPGPU-Sim's local
   // crossbar), -icnt_in_buffer_limit / -icnt_out_buffer_limit (local crossbar packets),
