@@ -480,6 +480,8 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_DOUBLE_EQ(q.mem.dram_mhz, 850.0);
   EXPECT_EQ(q.mem.bank_mask, 0x7100u);     // ...RBBBCCCB.CCCSSSSS: bits 8, 12-14
   EXPECT_EQ(q.mem.row_mask, 0xfff8000u);   // bits 15-27
+  EXPECT_EQ(q.mem.cluster_ejection_buffer, 8u);  // GPGPU-Sim's defaults, not in the QV100 file
+  EXPECT_EQ(q.mem.ldst_response_buffer, 2u);
   gpu_memory m(q);
   EXPECT_EQ(m.decode(0x100).channel, 1u);  // channel bits from bit 8
   EXPECT_NE(m.describe().find("32 DRAM channels x 2 L2 slices (96 KiB each)"), std::string::npos) << m.describe();
@@ -518,6 +520,8 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n").find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:0:8:8\n").find("-gpgpu_dram_partition_queues: 0 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 3:8:8:8\n").find("an icnt->L2 queue of 3 never takes a request"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_n_cluster_ejection_buffer_size 0\n").find("m.config:1: -gpgpu_n_cluster_ejection_buffer_size: 0 outside [1, 65536]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_n_ldst_response_buffer_size 65537\n").find("-gpgpu_n_ldst_response_buffer_size: 65537 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_l1_banks 0\n").find("-gpgpu_l1_banks: 0 outside [1, 32]"), std::string::npos);
   EXPECT_NE(error("-network_mode 3\n").find("-network_mode: 3 outside [1, 2]"), std::string::npos);
   EXPECT_NE(error("-network_mode 1\n").find("-network_mode 1 (BookSim) needs -inter_config_file"), std::string::npos);
