@@ -190,6 +190,9 @@ std::string run(const run_case& rc, bool skip_idle = true, unsigned threads = 1)
 // queue sends before the cycle's L1 accesses (GPGPU-Sim's order), so the crossbar input's room is
 // checked after that cycle's crossbar step: bandwidth_92_rtx3070 4652 -> 4668 (its 64-packet
 // input buffers fill); every QV100 case unchanged (512 never fills).
+// Then the DRAM -> L2 queue's bound (the return queue's head waits, the arbitration passes a
+// sub-partition with a full one over) and the L2's one fill a cycle per sub-partition: no case
+// changed (QV100's DRAM clock is below the L2's; the A100 and RTX 3070 cases never fill it).
 const std::map<std::string, std::string>& recorded() {
   static const std::map<std::string, std::string> r = {
       {"bandwidth_320_qv100",

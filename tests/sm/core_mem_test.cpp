@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <tuple>
 
 #include "core/gpu.h"
 #include "core/dram.h"
@@ -412,6 +413,42 @@ TEST(sm_memory, dram_arbitration_and_latency_queue) {
   EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{'A', 28}, {'B', 31}, {'C', 34}, {'D', 37}}));
 }
 
+// The DRAM -> L2 queue (-gpgpu_dram_partition_queues' third field) with a DRAM clock four times
+// the core's. GPGPU-Sim's double-summed edges: DRAM edges 25..28 fall in core cycle 7, 29..32
+// in 8, 33..36 in 9, 37..40 in 10, 41..44 in 11, 49..52 in 13. Sub-partition 0 queues A, B, C
+// (bank 0, row 1) in cycle 0 and E in 29, sub-partition 1 D (same row) in 3; no latency queue,
+// so each reaches the scheduler the edge after it leaves its L2 -> DRAM queue: activate in 1,
+// columns tCCDL 2 apart from 13 (A, B, C, D), last beats out (data_end) at 26, 28, 30, 32. The
+// L2 takes one read a cycle per sub-partition: A in 7, B (ready in 7) in 8, C in 9, D in 8.
+// E leaves its queue in 29, column in 30, out at 43 (core 11). With a one-entry queue: B waits
+// in the return queue until the edge after the L2 step of 7 (29), C until after 8's (33), and D
+// behind C (the return queue's head holds it) to 34: core 9. Sub-partition 0's queue holds B
+// from 29 and C from 33 to 36, so E goes to the DRAM only in 37 (can_issue_to_dram), column in
+// 38, out at 51: core 13.
+TEST(sm_memory, dram_to_l2_queue_bound) {
+  auto run = [](unsigned limit) {
+    mem_config m;
+    m.dram_l2_queue = limit;
+    clock_domains clock(1000, 1000, 1000, 4000);
+    EXPECT_EQ(clock.core_at(28), 7u);
+    EXPECT_EQ(clock.core_at(29), 8u);
+    EXPECT_EQ(clock.core_at(33), 9u);
+    EXPECT_EQ(clock.core_at(37), 10u);
+    dram_channel ch(m, 2, 0, &clock);
+    for (char t : {'A', 'B', 'C'}) ch.push({0, 1, 0, false, uint64_t(t)}, 0);
+    ch.push({3, 1, 0, false, 'D'}, 1);
+    ch.push({29, 1, 0, false, 'E'}, 0);
+    std::vector<dram_done> out;
+    ch.run(1000, out);
+    std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> got;
+    for (const dram_done& d : out) got.emplace_back(d.token, d.data_end, d.fill);
+    return got;
+  };
+  using v = std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>;
+  EXPECT_EQ(run(64), (v{{'A', 26, 7}, {'B', 28, 8}, {'C', 30, 9}, {'D', 32, 8}, {'E', 43, 11}}));
+  EXPECT_EQ(run(1), (v{{'A', 26, 7}, {'B', 28, 8}, {'C', 30, 9}, {'D', 32, 9}, {'E', 51, 13}}));
+}
+
 // 16 warps of mixed units (4 per sub-core): the oracle takes 299 cycles. Two causes of the
 // earlier 284: the oracle's SM7_QV100 file (accel-sim branch of gpgpu-sim_distribution) sets
 // -gpgpu_scheduler lrr, not gto; and GPGPU-Sim's allocate_cu moves from each ID_OC set only its
@@ -443,6 +480,8 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_DOUBLE_EQ(q.mem.dram_mhz, 850.0);
   EXPECT_EQ(q.mem.bank_mask, 0x7100u);     // ...RBBBCCCB.CCCSSSSS: bits 8, 12-14
   EXPECT_EQ(q.mem.row_mask, 0xfff8000u);   // bits 15-27
+  EXPECT_EQ(q.mem.cluster_ejection_buffer, 8u);  // GPGPU-Sim's defaults, not in the QV100 file
+  EXPECT_EQ(q.mem.ldst_response_buffer, 2u);
   gpu_memory m(q);
   EXPECT_EQ(m.decode(0x100).channel, 1u);  // channel bits from bit 8
   EXPECT_NE(m.describe().find("32 DRAM channels x 2 L2 slices (96 KiB each)"), std::string::npos) << m.describe();
@@ -481,6 +520,8 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n").find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:0:8:8\n").find("-gpgpu_dram_partition_queues: 0 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 3:8:8:8\n").find("an icnt->L2 queue of 3 never takes a request"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_n_cluster_ejection_buffer_size 0\n").find("m.config:1: -gpgpu_n_cluster_ejection_buffer_size: 0 outside [1, 65536]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_n_ldst_response_buffer_size 65537\n").find("-gpgpu_n_ldst_response_buffer_size: 65537 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_l1_banks 0\n").find("-gpgpu_l1_banks: 0 outside [1, 32]"), std::string::npos);
   EXPECT_NE(error("-network_mode 3\n").find("-network_mode: 3 outside [1, 2]"), std::string::npos);
   EXPECT_NE(error("-network_mode 1\n").find("-network_mode 1 (BookSim) needs -inter_config_file"), std::string::npos);

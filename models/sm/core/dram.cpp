@@ -64,6 +64,7 @@ dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency,
   // shared pool of scheduler queue + return queue - (sub-partitions - 1); no limit when either
   // queue is unbounded (0).
   private_.assign(l2q_.size(), 0);
+  dram_l2_.resize(l2q_.size());
   const uint64_t pool = uint64_t(m.frfcfs_queue) + m.dram_return_queue + 1;
   if (m.frfcfs_queue && m.dram_return_queue && pool > l2q_.size()) shared_limit_ = pool - l2q_.size();
   // dram.cc's derived constraints (in command cycles): a burst holds the data bus BL/ratio
@@ -189,13 +190,15 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   if (in_banks_) commands(k, out);
   // Then (after dram_t::cycle) one request from the sub-partitions' L2 -> DRAM queues (round robin
   // from the one after the last served) into the latency queue, unless the scheduler is full
-  // (dram_t::full) or the credits are spent; it reaches the scheduler `latency_` cycles later.
+  // (dram_t::full); a sub-partition whose credits are spent or whose DRAM -> L2 queue is full
+  // is passed over (can_issue_to_dram); it reaches the scheduler `latency_` cycles later.
   if (pending_ < room) {
     const unsigned n = unsigned(l2q_.size());
     for (unsigned p = 0; p < n; ++p) {
       const unsigned s = (last_sub_ + 1 + p) % n;
       if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
       if (private_[s] >= 1 && shared_limit_ && shared_ >= shared_limit_) continue;  // no credit
+      if (dram_l2_full(s, k)) continue;  // its DRAM -> L2 queue is full
       dram_request r = l2q_[s].front();
       l2q_[s].pop_front();
       r.arrive = clock_ ? std::max(k, clock_->first_edge(clock_->core_at(k) + latency_)) + 1 : k + latency_;
@@ -260,11 +263,12 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   ccdl_[g] = k + T_.CCDL;
   data = std::max(data, bus_free_);
   bus_free_ = data + burst_;
-  out.push_back({B.mrq.token, data + burst_, B.mrq.write, B.mrq.sub});
+  uint64_t fill = 0;
   // The credit comes back with the data: a read's when it leaves the return queue for the
-  // DRAM -> L2 queue (dram_cycle, the edge after its last beat), a write's when dram_t::cycle
-  // takes it from its data pipeline (memory_partition_unit::set_done).
-  const uint64_t back = B.mrq.write ? data : data + burst_;
+  // DRAM -> L2 queue (dram_cycle, the edge after its last beat at the earliest), a write's when
+  // dram_t::cycle takes it from its data pipeline (memory_partition_unit::set_done).
+  const uint64_t back = B.mrq.write ? data : leave_return_queue(k, data + burst_, B.mrq.sub, fill);
+  out.push_back({B.mrq.token, data + burst_, B.mrq.write, B.mrq.sub, fill});
   auto it = credit_returns_.end();
   while (it != credit_returns_.begin() && std::prev(it)->first > back) --it;
   credit_returns_.insert(it, {back, B.mrq.sub});
@@ -303,7 +307,58 @@ bool dram_channel::row_command(unsigned j, uint64_t k) {
   return true;
 }
 
+// A read whose data is in the return queue after its last beat (DRAM cycle `ready`; decided by
+// the column command of cycle k < ready): memory_partition_unit::dram_cycle moves the queue's
+// head (one a DRAM cycle, in order: a head that waits holds back the reads behind it) into its
+// sub-partition's DRAM -> L2 queue at the first edge from `ready` on that finds room there
+// (-gpgpu_dram_partition_queues' third field; fifo_pipeline::full: length >= limit).
+// memory_sub_partition::cache_cycle takes that queue's head into the L2 (the fill port: one a
+// cycle) in each L2 step, so at an edge of gpu_sim_cycle g the queue holds the reads that
+// entered by then whose L2 step is g or later (the L2 step of g runs after the edge), and a read
+// entering at that edge is taken in the L2 step of g, or after the reads ahead of it. Returns
+// the edge it leaves the return queue (its credit's return); `fill` gets its L2 step.
+uint64_t dram_channel::leave_return_queue(uint64_t k, uint64_t ready, unsigned sub, uint64_t& fill) {
+  auto core = [&](uint64_t e) { return clock_ ? clock_->core_at(e) : e; };
+  auto& q = dram_l2_[sub];
+  const uint64_t now = core(k);
+  while (!q.empty() && q.front().second < now) q.pop_front();  // taken by L2 steps before k
+  uint64_t e = std::max(ready, last_leave_);
+  uint64_t g = core(e);
+  // Every read queued entered before e; those taken by the L2 steps before g have left.
+  auto first = [&] {
+    return size_t(std::lower_bound(q.begin(), q.end(), g, [](const auto& x, uint64_t v) { return x.second < v; }) -
+                  q.begin());
+  };
+  size_t i = first();
+  if (q.size() - i >= m_.dram_l2_queue) {  // full: wait for the L2 step that makes room
+    const uint64_t c = q[q.size() - m_.dram_l2_queue].second + 1;
+    e = std::max(e, clock_ ? clock_->first_edge(c) : c);
+    g = core(e);
+    i = first();
+  }
+  fill = i == q.size() ? g : std::max(g, q.back().second + 1);
+  q.emplace_back(e, fill);
+  last_leave_ = e + 1;
+  return e;
+}
+
+// The sub-partition's DRAM -> L2 queue is full at DRAM cycle k, after dram_cycle's move of that
+// edge (can_issue_to_dram: no request of it goes to the DRAM then).
+bool dram_channel::dram_l2_full(unsigned sub, uint64_t k) {
+  auto& q = dram_l2_[sub];
+  if (q.size() < m_.dram_l2_queue) return false;
+  const uint64_t now = clock_ ? clock_->core_at(k) : k;
+  while (!q.empty() && q.front().second < now) q.pop_front();
+  size_t in = 0;
+  for (const auto& x : q)
+    if (x.first <= k) ++in;
+    else break;
+  return in >= m_.dram_l2_queue;
+}
+
 void dram_channel::reset_timing() {
+  for (auto& q : dram_l2_) q.clear();
+  last_leave_ = 0;
   now_ = rrd_ = ccd_ = rtw_ = wtr_ = bus_free_ = 0;
   std::fill(private_.begin(), private_.end(), 0);
   shared_ = 0;

@@ -9,8 +9,9 @@
 // then the oldest request's row) or FIFO (0), one request per cycle handed to a free bank, and the
 // bank state machines with the -gpgpu_dram_timing_opt constraints (tRRD, tRCD, tRAS, tRP, tRC,
 // tCCD, tCCDL, tRTPL, CL, WL and the derived tRTW, tWTR, tWTP, tRCDWR), one row and one column
-// command per cycle with -dram_dual_bus_interface 1, one of either otherwise. Internal to
-// gpu_memory.
+// command per cycle with -dram_dual_bus_interface 1, one of either otherwise; a read's data
+// leaves through the return queue into its sub-partition's DRAM -> L2 queue (third field),
+// taken by the L2 one a cycle. Internal to gpu_memory.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -59,7 +60,8 @@ struct dram_request {
 struct dram_done {
   uint64_t token, data_end;
   bool write;
-  unsigned sub;  // the request's sub-partition in the channel (as pushed)
+  unsigned sub;       // the request's sub-partition in the channel (as pushed)
+  uint64_t fill = 0;  // a read: the core cycle whose L2 step takes it from the DRAM -> L2 queue
 };
 
 class dram_channel {
@@ -114,6 +116,13 @@ class dram_channel {
   std::vector<unsigned> private_;
   uint64_t shared_ = 0, shared_limit_ = 0;
   std::deque<std::pair<uint64_t, unsigned>> credit_returns_;  // (DRAM cycle, sub-partition), in order
+  // The return queue and the DRAM -> L2 queues (-gpgpu_dram_partition_queues' third field): per
+  // sub-partition its reads as (DRAM cycle it enters, core cycle whose L2 step takes it), both
+  // rising; the next DRAM cycle the return queue may give a read (one a cycle, head first).
+  std::vector<std::deque<std::pair<uint64_t, uint64_t>>> dram_l2_;
+  uint64_t last_leave_ = 0;
+  uint64_t leave_return_queue(uint64_t k, uint64_t ready, unsigned sub, uint64_t& fill);
+  bool dram_l2_full(unsigned sub, uint64_t k);
   uint64_t now_ = 0;                           // next cycle to run
   uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;
   bool last_write_ = false;

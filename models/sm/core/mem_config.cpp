@@ -55,6 +55,8 @@ const numeric_option numeric_options[] = {
     {"-dram_data_command_freq_ratio", &mem_config::dram_cmd_ratio, 1, 16},
     {"-gpgpu_frfcfs_dram_sched_queue_size", &mem_config::frfcfs_queue, 0, 1u << 16},
     {"-gpgpu_dram_return_queue_size", &mem_config::dram_return_queue, 0, 1u << 16},
+    {"-gpgpu_n_cluster_ejection_buffer_size", &mem_config::cluster_ejection_buffer, 1, 1u << 16},
+    {"-gpgpu_n_ldst_response_buffer_size", &mem_config::ldst_response_buffer, 1, 1u << 16},
     {"-gpgpu_dram_scheduler", &mem_config::dram_scheduler, 0, 1},
     {"-dram_dual_bus_interface", &mem_config::dram_dual_bus, 0, 1},
     {"-dram_bnkgrp_indexing_policy", &mem_config::dram_bnkgrp_lower_bits, 0, 1},

@@ -39,14 +39,19 @@ struct mem_config {
   dram_timing dram;
   unsigned dram_buswidth = 16, dram_burst_length = 2, dram_cmd_ratio = 2;  // bytes, beats, data/command
   unsigned frfcfs_queue = 64, dram_return_queue = 192;
+  // The reply side's buffers in front of the LDST unit: -gpgpu_n_cluster_ejection_buffer_size (the
+  // cluster's response FIFO, simt_core_cluster::icnt_cycle) and -gpgpu_n_ldst_response_buffer_size
+  // (ldst_unit's response FIFO); GPGPU-Sim's defaults 8 and 2. Read and checked: they never bind
+  // (docs/models/gpu-memory.md, the reply crossbar).
+  unsigned cluster_ejection_buffer = 8, ldst_response_buffer = 2;
   // -gpgpu_dram_scheduler (0 FIFO, 1 FR-FCFS), -dram_dual_bus_interface (one row and one column
   // command per cycle), -dram_bnkgrp_indexing_policy (0: bank group from the bank's higher bits,
   // 1: from its lower bits); GPGPU-Sim's defaults.
   unsigned dram_scheduler = 1, dram_dual_bus = 0, dram_bnkgrp_lower_bits = 0;
   // -gpgpu_dram_partition_queues icnt->L2 : L2->DRAM : DRAM->L2 : L2->icnt entries per
   // sub-partition (GPGPU-Sim's default 8:8:8:8). The model bounds icnt -> L2 (the crossbar is
-  // popped only with room for 4), L2 -> DRAM and L2 -> icnt (the L2 stalls while either is full);
-  // DRAM -> L2 is read and checked.
+  // popped only with room for 4), L2 -> DRAM and L2 -> icnt (the L2 stalls while either is full)
+  // and DRAM -> L2 (the return queue's head waits, the arbitration passes the sub-partition over).
   unsigned icnt_l2_queue = 8, l2_dram_queue = 8, dram_l2_queue = 8, l2_icnt_queue = 8;
   // Interconnect: -network_mode (1 BookSim/intersim with -inter_config_file, 2 GPGPU-Sim's local
   // crossbar), -icnt_in_buffer_limit / -icnt_out_buffer_limit (local crossbar packets),

@@ -221,8 +221,9 @@ void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t cycle, ui
 }
 
 // Runs the channels to DRAM cycle `until`. A read's data (dram_t's rwq, CL cycles, then its
-// return queue) enters the DRAM -> L2 queue at the edge after its last beat (data_end) and is
-// filled into L2 in the L2 step of that edge's gpu_sim_cycle; the fill completes the L2 MSHR:
+// return queue) enters the DRAM -> L2 queue at the edge after its last beat (data_end) when that
+// has room and is filled into L2 in the L2 step of that edge's gpu_sim_cycle, one a cycle per
+// sub-partition (dram_channel::leave_return_queue: `fill`); the fill completes the L2 MSHR:
 // every access merged into it gets its answer (unless the waiters belong to a finished kernel's
 // SMs), leaving the L2 in the next cycle (access_ready), as a hit's answer does.
 void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
@@ -234,7 +235,7 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
     for (const dram_done& d : done_) {
       --dram_queued_;
       if (d.write) continue;
-      const uint64_t t = clock_.core_at(d.data_end);  // the fill's L2 cycle
+      const uint64_t t = d.fill;  // the fill's L2 cycle
       const uint64_t sector = d.token;
       const unsigned sp = ci * m_.sub_per_channel + d.sub;  // as dram_push queued it
       auto* f = fills_.find(sector);
