@@ -70,8 +70,9 @@ class gpu_memory : public mem_port {
   std::string describe() const override;
 
  private:
+  // A line's state; its tag and LRU stamp are in l2_tag_ and l2_lru_ at the same index (a set's
+  // tags in three host cache lines: the lookup does not touch every way's state).
   struct l2_line {
-    uint64_t tag = ~0ull, lru = 0;
     uint8_t valid = 0, dirty = 0;
     uint64_t ready[4] = {0, 0, 0, 0};  // core cycle each sector's fill is in L2 (pending until then; ~0: in DRAM)
   };
@@ -170,6 +171,7 @@ class gpu_memory : public mem_port {
   uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' xout, rop and in queues
   uint64_t l2_stepped_ = 0;                      // the last cycle run_l2 stepped (+1; 0: none this kernel)
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
+  std::vector<uint64_t> l2_tag_, l2_lru_;       // per line of l2_: its line address (~0: none), LRU stamp
   std::vector<dram_channel> ch_;
   sector_map<fifo_pool<waiter>::list> fills_;  // L2 MSHRs: sector -> who waits (in fill_waiters_)
   fifo_pool<waiter> fill_waiters_;
