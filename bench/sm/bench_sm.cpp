@@ -182,9 +182,10 @@ BENCHMARK(BM_sm_simulate_qv100)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, memory_system, "gpgpu-sim", true)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, fixed_latency_baseline, "fixed", true)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, no_idle_skip_baseline, "gpgpu-sim", false)->Unit(benchmark::kMillisecond)->Iterations(1);
-// The same run with the SMs on 2 and 4 host threads (gpu_sim::threads): same statistics.
+// The same run with the SMs on 2, 4 and 8 host threads (gpu_sim::threads): same statistics.
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, two_host_threads, "gpgpu-sim", true, 2u)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, four_host_threads, "gpgpu-sim", true, 4u)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_bandwidth_kernel, eight_host_threads, "gpgpu-sim", true, 8u)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 int sc_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
