@@ -91,6 +91,7 @@ const kernel_trace& bandwidth_kernel() {
 double g_sim_rate = 0, g_replay_rate = 0, g_bw_rate = 0, g_bw_fixed_rate = 0, g_bw_noskip_rate = 0;
 std::map<unsigned, double> g_bw_threads_rate;  // host threads -> rate (gpu_sim::threads > 1)
 std::map<unsigned, kernel_result> g_bw_threads_result;
+std::map<unsigned, uint64_t> g_bw_threads_ahead;  // host threads -> cycles the memory ran ahead
 uint64_t g_bw_cycles = 0;
 kernel_result g_bw_result;  // the whole-memory-system run, printed in full (same statistics check)
 
@@ -110,8 +111,10 @@ void BM_bandwidth_kernel(benchmark::State& st, const char* memory, bool skip_idl
     kernel_result r = g.run(k);
     n += r.stats.warp_insts;
     cycles = r.cycles;
-    if (threads > 1)
+    if (threads > 1) {
       g_bw_threads_result[threads] = r;
+      g_bw_threads_ahead[threads] = g.memory_ahead_cycles();
+    }
     else if (std::string(memory) != "fixed" && skip_idle)
       g_bw_result = r;
   }
@@ -179,9 +182,10 @@ BENCHMARK(BM_sm_simulate_qv100)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, memory_system, "gpgpu-sim", true)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, fixed_latency_baseline, "fixed", true)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, no_idle_skip_baseline, "gpgpu-sim", false)->Unit(benchmark::kMillisecond)->Iterations(1);
-// The same run with the SMs on 2 and 4 host threads (gpu_sim::threads): same statistics.
+// The same run with the SMs on 2, 4 and 8 host threads (gpu_sim::threads): same statistics.
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, two_host_threads, "gpgpu-sim", true, 2u)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_bandwidth_kernel, four_host_threads, "gpgpu-sim", true, 4u)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_bandwidth_kernel, eight_host_threads, "gpgpu-sim", true, 8u)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 int sc_main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
@@ -212,8 +216,9 @@ int sc_main(int argc, char** argv) {
       std::ostringstream a, b;
       print_kernel(a, g_bw_result);
       print_kernel(b, g_bw_threads_result[threads]);
-      std::printf("  %u host threads: %.0f/s, %.2fx one thread, %.1fx Accel-Sim; statistics %s\n", threads, rate,
-                  rate / g_bw_rate, rate / accel_sim_bw_warp_insts_per_s, a.str() == b.str() ? "identical" : "DIFFER");
+      std::printf("  %u host threads: %.0f/s, %.2fx one thread, %.1fx Accel-Sim; statistics %s; memory ahead in %llu cycles\n",
+                  threads, rate, rate / g_bw_rate, rate / accel_sim_bw_warp_insts_per_s,
+                  a.str() == b.str() ? "identical" : "DIFFER", (unsigned long long)g_bw_threads_ahead[threads]);
     }
   }
   return 0;

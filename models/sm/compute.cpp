@@ -121,6 +121,9 @@ class compute_engine::tlm_mem : public mem_port {
   void cycle(uint64_t c) override {
     if (inner_) inner_->cycle(c);
   }
+  // Not with a memory system other engines reach between the SMs' cycles (a gpu_l2 link).
+  bool prepare_ahead(uint64_t c) override { return inner_ && !link_ && inner_->prepare_ahead(c); }
+  void run_ahead(uint64_t c) override { inner_->run_ahead(c); }
   void kernel_start(uint64_t c) override {
     if (link_) link_->kernel_frame(e_.frame_t0_);
     if (inner_) inner_->kernel_start(c);

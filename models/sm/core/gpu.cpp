@@ -47,6 +47,12 @@ void gpu_sim::start(const kernel_trace& k) {
       sms_.back()->on_warp = [this, i](unsigned slot, unsigned cta, unsigned warp, bool start) { on_warp(i, slot, cta, warp, start); };
   }
   used_.assign(num_sms_, false);
+  insts_total_ = 0;
+  issued_total_ = 0;
+  ahead_cycles_ = 0;
+  const unsigned wpc = k.warps_per_cta();
+  for (const trace_cta& c : k.ctas)
+    for (size_t w = 0; w < c.warps.size() && w < wpc; ++w) insts_total_ += c.warps[w].insts.size();
   plan_threads();
   mem_->kernel_start(cycle_);
   mem_at_start_ = mem_->stats();
@@ -82,11 +88,18 @@ bool gpu_sim::step() {
   // The memory side first, in the cycle the SMs are about to run (their accesses' clock).
   ++sm_now_;
   if (!sms_.empty()) mem_->cycle(sm_now_ + mem_base_);
-  step_sms();
+  // The memory's next cycle runs ahead beside this one's SMs only when this step surely ends
+  // with the kernel still running: an instruction is left to issue (so no warp finishes the
+  // kernel now) and the watchdog does not look this cycle.
+  const bool ahead = team_ && !sms_.empty() && issued_total_ < insts_total_ && (cycle_ & 0xfff) != 0 &&
+                     mem_->prepare_ahead(sm_now_ + 1 + mem_base_);
+  ahead_cycles_ += ahead;
+  step_sms(ahead);
   // The kernel is done in the cycle its last warp writes back (GPGPU-Sim reclaims it in that
   // cycle's fetch); like gpu_sim_cycle, which gpgpu_sim::cycle() increments after the core cycle,
   // the count includes that cycle's increment.
   if (ctas_done_ == k_->ctas.size()) {
+    if (ahead) throw std::logic_error("gpu_sim: the kernel finished while the memory ran ahead");
     catch_up_all();
     finished_ = true;
     ++cycle_;
@@ -107,8 +120,9 @@ bool gpu_sim::step() {
   return !finished_;
 }
 
-// Thread groups of whole clusters (a cluster's SMs share its crossbar input), as even as the
-// cluster count allows; one thread when the memory or a hook needs the SMs in order.
+// Threads for the SMs: chunks of whole clusters (a cluster's SMs share its crossbar input, so
+// one thread steps them in order), four per thread for balance; one thread when the memory or a
+// hook needs the SMs in order.
 void gpu_sim::plan_threads() {
   if (threads < 1 || threads > thread_team::max_threads)
     throw std::invalid_argument("gpu_sim: threads " + std::to_string(threads) + " outside [1, " +
@@ -123,30 +137,45 @@ void gpu_sim::plan_threads() {
     team_.reset();
   else if (!team_ || team_->size() != n)
     team_ = std::make_unique<thread_team>(n);
-  group_end_.clear();
-  for (unsigned g = 1; g <= n; ++g)
-    group_end_.push_back(std::min(num_sms_, unsigned(uint64_t(clusters) * g / n) * per_cluster));
+  chunk_end_.clear();
+  const unsigned chunks = std::min(clusters, 4 * n);
+  for (unsigned c = 1; c <= chunks; ++c)
+    chunk_end_.push_back(std::min(num_sms_, unsigned(uint64_t(clusters) * c / chunks) * per_cluster));
 }
 
-// Every SM's cycle: in SM order on this thread, or each thread group's SMs in order on its
-// thread (an SM touches only its own state and its cluster's crossbar input).
-void gpu_sim::step_sms() {
+// Every SM's cycle: in SM order on this thread, or chunk by chunk on the threads (an SM touches
+// only its own state and its cluster's crossbar input); with `memory_ahead` the calling thread
+// first runs the memory's next cycle ahead (mem_port::run_ahead), which touches neither.
+void gpu_sim::step_sms(bool memory_ahead) {
   if (!team_) {
-    for (unsigned i = 0; i < sms_.size(); ++i) step_sm(i);
+    uint64_t issued = 0;
+    for (unsigned i = 0; i < sms_.size(); ++i) issued += step_sm(i);
+    issued_total_ += issued;
     return;
   }
-  team_->run([this](unsigned g) {
-    for (unsigned i = g ? group_end_[g - 1] : 0; i < group_end_[g]; ++i) step_sm(i);
+  next_chunk_.store(0, std::memory_order_relaxed);
+  team_->share([this, memory_ahead](unsigned g) {
+    if (memory_ahead && g == 0) mem_->run_ahead(sm_now_ + 1 + mem_base_);
+    for (;;) {
+      const unsigned c = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+      if (c >= chunk_end_.size()) break;
+      uint64_t issued = 0;
+      for (unsigned i = c ? chunk_end_[c - 1] : 0; i < chunk_end_[c]; ++i) issued += step_sm(i);
+      issued_total_.fetch_add(issued, std::memory_order_relaxed);
+    }
   });
   mem_->sms_stepped();
 }
 
 // SM i's cycle sm_now_, unless it sleeps through it (its state is not even read).
-void gpu_sim::step_sm(unsigned i) {
-  if (wake_[i] > sm_now_) return;
+uint64_t gpu_sim::step_sm(unsigned i) {
+  if (wake_[i] > sm_now_) return 0;
   catch_up(i, sm_now_ - 1);
-  sms_[i]->cycle();
-  wake_[i] = sms_[i]->sleep_until();
+  sm_core& s = *sms_[i];
+  const uint64_t before = s.issued();
+  s.cycle();
+  wake_[i] = s.sleep_until();
+  return s.issued() - before;
 }
 
 kernel_result gpu_sim::result() const {

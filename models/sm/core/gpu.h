@@ -65,6 +65,9 @@ class gpu_sim {
   unsigned threads = 1;
   // The threads the running kernel's SMs are stepped on.
   unsigned threads_used() const { return team_ ? team_->size() : 1; }
+  // The running kernel's cycles in which the memory ran its next cycle ahead beside the SMs
+  // (mem_port::prepare_ahead; several threads only).
+  uint64_t memory_ahead_cycles() const { return ahead_cycles_; }
   std::function<void(unsigned sm, unsigned warp, uint16_t opcode, uint64_t cycle)> on_issue;
   // sm_core::on_warp of every SM, with the SM's index (set before start(); may be empty).
   std::function<void(unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start)> on_warp;
@@ -79,10 +82,19 @@ class gpu_sim {
   size_t next_cta_ = 0;
   std::atomic<size_t> ctas_done_{0};  // counted by the SMs, on their threads
   std::unique_ptr<thread_team> team_;
-  std::vector<unsigned> group_end_;   // the SMs of thread group g: group_end_[g - 1] .. group_end_[g] - 1
+  // With several threads the SMs are stepped in chunks of whole clusters, each chunk taken by the
+  // next free thread: chunk c is SMs chunk_end_[c - 1] .. chunk_end_[c] - 1.
+  std::vector<unsigned> chunk_end_;
+  std::atomic<unsigned> next_chunk_{0};
+  // Warp instructions the kernel's SMs can issue, and issued so far: while some are left, no SM
+  // finishes the kernel in this cycle, and the memory may run ahead beside the SMs
+  // (mem_port::prepare_ahead).
+  uint64_t insts_total_ = 0;
+  std::atomic<uint64_t> issued_total_{0};
+  uint64_t ahead_cycles_ = 0;
   void plan_threads();
-  void step_sms();
-  void step_sm(unsigned i);
+  void step_sms(bool memory_ahead);
+  uint64_t step_sm(unsigned i);  // the warp instructions it issued
   uint64_t cycle_ = 0, start_ = 0, launch_wait_ = 0;
   unsigned next_sm_ = 0, ctas_per_sm_ = 0;
   bool finished_ = false;

@@ -9,7 +9,7 @@ namespace gpuvp::sm {
 
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
     : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags), mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
-  if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways) tags_->reset(cfg.l1_sets, cfg.l1_ways);
+  if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways || tags_->ways != cfg.l1_ways) tags_->reset(cfg.l1_sets, cfg.l1_ways);
   banks_.resize(cfg.mem.l1_banks);
 }
 
@@ -39,19 +39,15 @@ size_t ldst_unit::find_line(uint64_t line) const {
   return i ? *i : SIZE_MAX;
 }
 
-// tag_array::probe's victim: the least recently used way without a pending fill (an unused way
-// has the oldest stamp).
+// The victim way of a miss (l1_tags::victim) takes the line.
 size_t ldst_unit::allocate_line(uint64_t line) {
-  const size_t base = size_t(line % cfg_.l1_sets) * cfg_.l1_ways;
-  size_t victim = SIZE_MAX;
-  for (unsigned w = 0; w < cfg_.l1_ways; ++w)
-    if (!tags_->reserved[base + w] && (victim == SIZE_MAX || tags_->lru[base + w] < tags_->lru[victim])) victim = base + w;
-  if (victim == SIZE_MAX) return victim;
+  const uint32_t victim = tags_->victim(unsigned(line % cfg_.l1_sets));
+  if (victim == l1_tags::none) return SIZE_MAX;
   if (tags_->tag[victim] != ~0ull) tags_->where.erase(tags_->where.find(tags_->tag[victim]));
   tags_->tag[victim] = line;
-  *tags_->where.try_emplace(line).first = uint32_t(victim);
+  *tags_->where.try_emplace(line).first = victim;
   tags_->valid[victim] = 0;
-  tags_->lru[victim] = ++tags_->stamp;
+  tags_->touch(victim);
   return victim;
 }
 
@@ -111,14 +107,14 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
       return false;
     }
     ++l1_gen_;
-    if (idx != SIZE_MAX) tags_->lru[idx] = ++tags_->stamp;
+    if (idx != SIZE_MAX) tags_->touch(idx);
     ++st.l1_write_accesses;
     miss_queue_.push_back({a.sector, now + 1, true, a.slot});
     return true;
   }
   if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
     ++l1_gen_;
-    tags_->lru[idx] = ++tags_->stamp;
+    tags_->touch(idx);
     ++st.l1_accesses;
     ++st.l1_hits;
     done_one(a.slot);  // the data after the L1 latency, which the pipeline was
@@ -153,7 +149,7 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   if (idx == SIZE_MAX) idx = allocate_line(line);  // allocate on miss (a way is free: checked above)
   if (!tags_->reserved[idx]) ++tags_->set_reserved[line % cfg_.l1_sets];
   tags_->reserved[idx] |= bit;
-  tags_->lru[idx] = ++tags_->stamp;
+  tags_->touch(idx);
   ++st.l1_accesses;
   ++st.l1_misses;
   ++st.mem_reads;

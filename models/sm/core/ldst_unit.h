@@ -20,25 +20,61 @@ namespace gpuvp::sm {
 class sm_core;
 
 // The tag state of one L1D (kept by gpu_sim so that -gpgpu_flush_l1_cache 0 keeps it across
-// kernels). Per line: tag, LRU stamp, one valid bit per 32-byte sector and one bit per sector
-// whose fill is pending (GPGPU-Sim's RESERVED sector: such a line is not replaced).
+// kernels). Per line: tag, one valid bit per 32-byte sector and one bit per sector whose fill is
+// pending (GPGPU-Sim's RESERVED sector: such a line is not replaced), and its place in its set's
+// LRU order: a list from the least recently used way (never-used ways first, lowest way first, as
+// their equal oldest stamps order them in tag_array::probe) to the most recent.
 struct l1_tags {
-  std::vector<uint64_t> tag, lru;
+  static constexpr uint32_t none = ~0u;
+  std::vector<uint64_t> tag;
   std::vector<uint8_t> valid, reserved;
   std::vector<uint32_t> set_reserved;  // per set: its lines with a pending fill
-  uint64_t stamp = 0;
+  std::vector<uint32_t> older, newer;  // per line: its neighbours in its set's LRU list
+  std::vector<uint32_t> oldest, newest;  // per set: the list's ends
+  unsigned ways = 0;
   // line -> its index in tag (every valid tag; a line is in at most one way): a lookup without
   // the scan of its set's ways.
   sector_map<uint32_t> where;
-  void reset(unsigned sets, unsigned ways) {
+  void reset(unsigned sets, unsigned ways_per_set) {
+    ways = ways_per_set;
     const size_t lines = size_t(sets) * ways;
     tag.assign(lines, ~0ull);
-    lru.assign(lines, 0);
     valid.assign(lines, 0);
     reserved.assign(lines, 0);
     set_reserved.assign(sets, 0);
-    stamp = 0;
+    older.resize(lines);
+    newer.resize(lines);
+    oldest.resize(sets);
+    newest.resize(sets);
+    for (size_t i = 0; i < lines; ++i) {
+      older[i] = i % ways ? uint32_t(i - 1) : none;
+      newer[i] = (i + 1) % ways ? uint32_t(i + 1) : none;
+    }
+    for (unsigned s = 0; s < sets; ++s) {
+      oldest[s] = s * ways;
+      newest[s] = s * ways + ways - 1;
+    }
     where = sector_map<uint32_t>(2 * lines);
+  }
+  // Line i was used now: the most recent of its set.
+  void touch(size_t i) {
+    const unsigned s = unsigned(i / ways);
+    if (newest[s] == i) return;
+    const uint32_t o = older[i], n = newer[i];  // n != none: i is not the newest
+    (o == none ? oldest[s] : newer[o]) = n;
+    older[n] = o;
+    older[i] = newest[s];
+    newer[i] = none;
+    newer[newest[s]] = uint32_t(i);
+    newest[s] = uint32_t(i);
+  }
+  // tag_array::probe's victim in set s: the least recently used way without a pending fill
+  // (none: every way has one).
+  uint32_t victim(unsigned s) const {
+    if (set_reserved[s] == ways) return none;
+    uint32_t i = oldest[s];
+    while (reserved[i]) i = newer[i];
+    return i;
   }
 };
 

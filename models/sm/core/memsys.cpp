@@ -124,6 +124,8 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
 
   sp_.resize(sps);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
+  l2_tag_.assign(l2_.size(), ~0ull);
+  l2_lru_.assign(l2_.size(), 0);
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
   ch_.reserve(m_.n_mem);
   for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, cfg.dram_latency, &clock_);
@@ -187,9 +189,10 @@ dram_address gpu_memory::decode(uint64_t addr) const {
 
 gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t) {
   const unsigned ways = m_.l2.ways, sets = m_.l2.sets;
-  l2_line* set = &l2_[(size_t(sp) * sets + l2_set(line)) * ways];
+  const size_t base = (size_t(sp) * sets + l2_set(line)) * ways;
+  const uint64_t* tag = &l2_tag_[base];
   for (unsigned w = 0; w < ways; ++w)
-    if (set[w].tag == line) return &set[w];
+    if (tag[w] == line) return &l2_[base + w];
   // A miss: the least recently used way (the first of equals) is the victim, passing over the
   // reserved ways (tag_array::probe: a line with a sector whose fill is pending is not replaced).
   // (The least recently used way overall is that victim unless it is reserved itself.)
@@ -198,13 +201,15 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
     for (unsigned s = 0; s < 4; ++s) r |= (x.valid >> s & 1) && x.ready[s] > t;
     return r;
   };
-  victim = set;
+  const uint64_t* lru = &l2_lru_[base];
+  unsigned v = 0;
   for (unsigned w = 1; w < ways; ++w)
-    if (set[w].lru < victim->lru) victim = &set[w];
+    if (lru[w] < lru[v]) v = w;
+  victim = &l2_[base + v];
   if (!reserved(*victim)) return nullptr;
   victim = nullptr;
   for (unsigned w = 0; w < ways; ++w)
-    if (!reserved(set[w]) && (!victim || set[w].lru < victim->lru)) victim = &set[w];
+    if (!reserved(l2_[base + w]) && (!victim || lru[w] < lru[victim - &l2_[base]])) victim = &l2_[base + w];
   return nullptr;
 }
 
@@ -263,16 +268,34 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
 // tie runs before the L2 step), then the L2 step. An L2 miss served by now enters its L2 -> DRAM
 // queue at an edge of gpu_sim_cycle >= now + 2, which the channel has not run yet.
 void gpu_memory::cycle(uint64_t cycle) {
+  const bool ahead = ahead_ == cycle;
+  ahead_ = ~0ull;
   if (!dram_queued_ && !l2_queued_ && !xbar_queued_ && !replies_queued_) return;
   const uint64_t now = cycle - std::min(cycle, base_);
-  if (replies_queued_) replies(now);
+  if (replies_queued_) {
+    deliver_replies(now);
+    if (!ahead) push_replies(now);
+  }
+  if (!ahead) run_memory(now);
+  if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
+  if (replies_queued_) reply_advance(now);
+}
+
+bool gpu_memory::prepare_ahead(uint64_t cycle) {
+  ahead_ = cycle;
+  const uint64_t now = cycle - std::min(cycle, base_);
+  if (replies_queued_) push_replies(now);
+  return dram_queued_ || l2_queued_;
+}
+
+void gpu_memory::run_ahead(uint64_t cycle) { run_memory(cycle - std::min(cycle, base_)); }
+
+void gpu_memory::run_memory(uint64_t now) {
   if (dram_queued_) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
   }
   if (l2_queued_) run_l2(now);
-  if (xbar_queued_) advance(now);  // what it moves reaches the L2 after now
-  if (replies_queued_) reply_advance(now);
 }
 
 // The sub-partitions' L2 steps of the cycles from the first not stepped yet up to `now` (one
@@ -441,14 +464,15 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   if (!l) {
     // Allocate (on miss): a dirty victim is written back to DRAM in the background.
     l = victim;
-    if (l->dirty && l->tag != ~0ull) {
+    const uint64_t old = l2_tag_[size_t(l - l2_.data())];
+    if (l->dirty && old != ~0ull) {
       for (unsigned s = 0; s < 4; ++s)
-        if (l->dirty >> s & 1) dram_push(decode(l->tag * m_.l2.line + s * 32), true, t, 0);
+        if (l->dirty >> s & 1) dram_push(decode(old * m_.l2.line + s * 32), true, t, 0);
     }
     *l = l2_line{};
-    l->tag = line;
+    l2_tag_[size_t(l - l2_.data())] = line;
   }
-  l->lru = ++stamp_;
+  l2_lru_[size_t(l - l2_.data())] = ++stamp_;
   uint64_t back = t;  // when the answer leaves the L2
   if (r.write) {
     // Write-back L2 with lazy fetch-on-read: the sector is written without a DRAM read.
@@ -513,7 +537,7 @@ void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
 // releases the register in now + 3. Then each sub-partition pushes the head of its L2 -> icnt
 // queue (queued in an earlier cycle) into its input buffer of the reply crossbar if that has room
 // (icnt_has_buffer: -icnt_in_buffer_limit packets).
-void gpu_memory::replies(uint64_t now) {
+void gpu_memory::deliver_replies(uint64_t now) {
   for (auto& o : rout_) {
     if (o.empty()) continue;
     const reply r = o.front();
@@ -521,6 +545,9 @@ void gpu_memory::replies(uint64_t now) {
     --replies_queued_;
     r.client->mem_done(r.addr, r.write, r.tag, base_ + now + (r.write ? ack_cycles : reply_cycles));
   }
+}
+
+void gpu_memory::push_replies(uint64_t now) {
   for (sub_partition& P : sp_)
     if (!P.out.empty() && P.out.front().q < now && P.rin.size() < m_.icnt_in_buffer) {
       P.rin.push_back(P.out.front());
@@ -529,6 +556,7 @@ void gpu_memory::replies(uint64_t now) {
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
+  ahead_ = ~0ull;  // (set only if the last kernel was abandoned: an error thrown by an SM)
   for (auto& q : xin_) {  // requests nobody waits for any more
     for (const xbar_packet& p : q) sp_[p.sp].xout.push_back(p.r);
     q.clear();
@@ -567,9 +595,9 @@ void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
     if (!l) {
       l = victim;
       *l = l2_line{};
-      l->tag = line;
+      l2_tag_[size_t(l - l2_.data())] = line;
     }
-    l->lru = ++stamp_;
+    l2_lru_[size_t(l - l2_.data())] = ++stamp_;
     l->valid |= uint8_t(1u << (s % m_.l2.line / 32));
   }
 }

@@ -59,11 +59,20 @@ class gpu_memory : public mem_port {
   void memcpy_to_device(uint64_t addr, uint64_t bytes) override;
   // Clusters' accesses only touch their own crossbar input (and an atomic count).
   bool concurrent_access(unsigned nodes) override;
+  // cycle(c) is gpgpu_sim::cycle's order: the reply crossbar's deliveries to the clusters (A) and
+  // the sub-partitions' pushes into it (B), the DRAM channels (D), the L2 steps (L), the request
+  // crossbar (X), the reply crossbar (R); then the SMs step (S). B, D and L of cycle c touch only
+  // the sub-partitions' queues, L2 and DRAM, which S(c - 1) does not (an SM's access only enters
+  // its cluster's crossbar input, which X moves): prepare_ahead does B(c), run_ahead D(c) and
+  // L(c) beside S(c - 1), and cycle(c) then A(c), X(c) and R(c).
+  bool prepare_ahead(uint64_t cycle) override;
+  void run_ahead(uint64_t cycle) override;
   std::string describe() const override;
 
  private:
+  // A line's state; its tag and LRU stamp are in l2_tag_ and l2_lru_ at the same index (a set's
+  // tags in three host cache lines: the lookup does not touch every way's state).
   struct l2_line {
-    uint64_t tag = ~0ull, lru = 0;
     uint8_t valid = 0, dirty = 0;
     uint64_t ready[4] = {0, 0, 0, 0};  // core cycle each sector's fill is in L2 (pending until then; ~0: in DRAM)
   };
@@ -117,7 +126,9 @@ class gpu_memory : public mem_port {
   void advance(uint64_t now);                  // the request crossbar's icnt_transfer of cycle now
   void grant(unsigned input, uint64_t now);    // moves input's head packet to its output
   void answer(unsigned sp, uint64_t q, const reply& r);  // into sp's L2 -> icnt queue in cycle q
-  void replies(uint64_t now);                  // the reply path's steps before the L2 step
+  void deliver_replies(uint64_t now);          // A: the clusters take an answer each
+  void push_replies(uint64_t now);             // B: L2 -> icnt queues into the reply crossbar
+  void run_memory(uint64_t now);               // D and L
   void reply_advance(uint64_t now);            // the reply crossbar's icnt_transfer
   uint64_t rr_pointer(uint64_t now) const;     // -icnt_arbiter_algo 0: the first node offered in cycle now
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
@@ -160,6 +171,7 @@ class gpu_memory : public mem_port {
   uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' xout, rop and in queues
   uint64_t l2_stepped_ = 0;                      // the last cycle run_l2 stepped (+1; 0: none this kernel)
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
+  std::vector<uint64_t> l2_tag_, l2_lru_;       // per line of l2_: its line address (~0: none), LRU stamp
   std::vector<dram_channel> ch_;
   sector_map<fifo_pool<waiter>::list> fills_;  // L2 MSHRs: sector -> who waits (in fill_waiters_)
   fifo_pool<waiter> fill_waiters_;
@@ -167,6 +179,7 @@ class gpu_memory : public mem_port {
   std::vector<dram_done> done_;                               // scratch
   uint64_t dram_queued_ = 0;                                  // requests in the channels
   uint64_t stamp_ = 0, base_ = 0;  // base_: the GPU cycle the running kernel started in
+  uint64_t ahead_ = ~0ull;         // the cycle whose B, D and L prepare_ahead / run_ahead did (~0: none)
   mem_stats st_;
 };
 

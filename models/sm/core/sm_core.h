@@ -84,6 +84,14 @@ class mem_port {
   // After each cycle's SM steps when they ran on several threads (concurrent_access said yes):
   // work the memory deferred from access() is done here, on the calling thread.
   virtual void sms_stepped() {}
+  // Running ahead (a speed switch, same results): right after cycle(c - 1), the memory may do
+  // the part of cycle(c) that does not depend on the SMs' cycle c - 1 (nor they on it), so that
+  // run_ahead(c) can run on another host thread while the SMs step. prepare_ahead(c) does the
+  // serial share on the calling thread and says whether run_ahead(c) has work; when it returns
+  // true, run_ahead(c) must follow before cycle(c), which then does only the rest. Only while no
+  // other engine reaches the memory before cycle(c).
+  virtual bool prepare_ahead(uint64_t /*cycle*/) { return false; }
+  virtual void run_ahead(uint64_t /*cycle*/) {}
   virtual std::string describe() const { return "memory behind L1"; }
 };
 
