@@ -530,13 +530,11 @@ void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
   ++replies_queued_;
 }
 
-// gpgpu_sim::cycle()'s reply steps before the L2 step of cycle `now`: each cluster takes one
-// answer from its output buffer of the reply crossbar (simt_core_cluster::icnt_cycle, into its
-// response FIFO), which reaches the LDST unit in the next cycle: a store's acknowledgement is
+// gpgpu_sim::cycle()'s reply steps before the L2 step of cycle `now`. First each cluster takes
+// one answer from its output buffer of the reply crossbar (simt_core_cluster::icnt_cycle, into
+// its response FIFO), which reaches the LDST unit in the next cycle: a store's acknowledgement is
 // consumed there (now + 1), a read fills the L1 then, ldst_unit::writeback takes it in now + 2 and
-// releases the register in now + 3. Then each sub-partition pushes the head of its L2 -> icnt
-// queue (queued in an earlier cycle) into its input buffer of the reply crossbar if that has room
-// (icnt_has_buffer: -icnt_in_buffer_limit packets).
+// releases the register in now + 3.
 void gpu_memory::deliver_replies(uint64_t now) {
   for (auto& o : rout_) {
     if (o.empty()) continue;
@@ -547,6 +545,9 @@ void gpu_memory::deliver_replies(uint64_t now) {
   }
 }
 
+// Then each sub-partition pushes the head of its L2 -> icnt queue (queued in an earlier cycle)
+// into its input buffer of the reply crossbar if that has room (icnt_has_buffer:
+// -icnt_in_buffer_limit packets).
 void gpu_memory::push_replies(uint64_t now) {
   for (sub_partition& P : sp_)
     if (!P.out.empty() && P.out.front().q < now && P.rin.size() < m_.icnt_in_buffer) {
