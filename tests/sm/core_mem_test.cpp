@@ -480,7 +480,7 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_DOUBLE_EQ(q.mem.dram_mhz, 850.0);
   EXPECT_EQ(q.mem.bank_mask, 0x7100u);     // ...RBBBCCCB.CCCSSSSS: bits 8, 12-14
   EXPECT_EQ(q.mem.row_mask, 0xfff8000u);   // bits 15-27
-  EXPECT_EQ(q.mem.cluster_ejection_buffer, 8u);  // GPGPU-Sim's defaults, not in the QV100 file
+  EXPECT_EQ(q.mem.cluster_ejection_buffer, 8u);  // GPGPU-Sim's defaults, added to our QV100 file as [spec]
   EXPECT_EQ(q.mem.ldst_response_buffer, 2u);
   gpu_memory m(q);
   EXPECT_EQ(m.decode(0x100).channel, 1u);  // channel bits from bit 8
