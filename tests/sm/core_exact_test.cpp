@@ -274,7 +274,7 @@ TEST(sm_exact, idle_skip_on_and_off_agree) {
 // threads, with the memory's next cycle beside them; the fixed-latency memory (one shared
 // counter) and the tracing hooks keep the SMs on the calling thread.
 TEST(sm_exact, host_threads_agree) {
-  // Cases with 3 or more SMs (fewer run on one thread), 3 SMs split 1 + 2.
+  // Cases with 3 or more SMs (fewer run on one thread); 3 SMs are clusters of 2 and 1.
   for (const run_case& rc : small_cases()) {
     if (rc.sms < 3) continue;
     EXPECT_EQ(run(rc, true, 2), run(rc, true, 1)) << rc.name;
