@@ -207,9 +207,10 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
     if (lru[w] < lru[v]) v = w;
   victim = &l2_[base + v];
   if (!reserved(*victim)) return nullptr;
-  victim = nullptr;
+  unsigned best = ways;  // none
   for (unsigned w = 0; w < ways; ++w)
-    if (!reserved(l2_[base + w]) && (!victim || lru[w] < lru[victim - &l2_[base]])) victim = &l2_[base + w];
+    if (!reserved(l2_[base + w]) && (best == ways || lru[w] < lru[best])) best = w;
+  victim = best == ways ? nullptr : &l2_[base + best];
   return nullptr;
 }
 
