@@ -480,8 +480,8 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_DOUBLE_EQ(q.mem.dram_mhz, 850.0);
   EXPECT_EQ(q.mem.bank_mask, 0x7100u);     // ...RBBBCCCB.CCCSSSSS: bits 8, 12-14
   EXPECT_EQ(q.mem.row_mask, 0xfff8000u);   // bits 15-27
-  EXPECT_EQ(q.mem.cluster_ejection_buffer, 8u);  // GPGPU-Sim's defaults, added to our QV100 file as [spec]
-  EXPECT_EQ(q.mem.ldst_response_buffer, 2u);
+  EXPECT_EQ(q.mem.cluster_ejection_buffer, 32u);  // as tested-cfgs/SM7_QV100 sets it (GPGPU-Sim's default: 8)
+  EXPECT_EQ(q.mem.ldst_response_buffer, 2u);      // not in that file: GPGPU-Sim's default, marked [spec]
   gpu_memory m(q);
   EXPECT_EQ(m.decode(0x100).channel, 1u);  // channel bits from bit 8
   EXPECT_NE(m.describe().find("32 DRAM channels x 2 L2 slices (96 KiB each)"), std::string::npos) << m.describe();
