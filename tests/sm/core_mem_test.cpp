@@ -247,6 +247,76 @@ TEST(sm_memory, store_burst_fills_the_miss_queue) {
   EXPECT_EQ(r.cycles, 134u);
 }
 
+// Stores write the L1 as -gpgpu_cache:dl1's lazy fetch-on-read write-allocate policy (L) makes
+// them (data_cache::wr_miss_wa_lazy_fetch_on_read / wr_hit_wt), besides writing through. One
+// warp stores a line, then loads it: each of the store's four sector accesses covers all 32 bytes
+// of its sector (8 lanes x 4 bytes), so the sectors are MODIFIED and readable, and the load's
+// four accesses, one cycle behind the store's in the same bank pipelines, hit. With write-allocate
+// N the store leaves the L1 as it was: the load misses all four sectors (the L2, written by the
+// store first, answers them).
+TEST(sm_memory, store_then_load_lazy_fetch_on_read) {
+  const auto kernel = [](uint32_t store_mask, uint32_t second_store_mask) {
+    std::vector<trace_writer_inst> v{mem("STG.E.32", {}, {6, 5}, GBASE, 4, store_mask)};
+    if (second_store_mask) {  // the lanes after the first store's, continuing its addresses
+      trace_writer_inst s2 = mem("STG.E.32", {}, {6, 5}, GBASE, 4, second_store_mask);
+      for (unsigned t = 0; t < 32; ++t)
+        if (second_store_mask >> t & 1) s2.addrs[t] = GBASE + 4 * t;
+      v.push_back(s2);
+    }
+    v.push_back(mem("LDG.E.32", {10}, {2}, GBASE, 4));
+    v.push_back(op("FFMA", {11}, {10, 3, 4}));
+    v.push_back(op("EXIT", {}, {}));
+    return make({v});
+  };
+  const gpu_config c = qv100();
+  ASSERT_EQ(c.mem.l1.write_alloc, 'L');  // the shipped QV100 file's -gpgpu_cache:dl1 L:T:m:L:L
+  kernel_result full = run_qv100(c, kernel(0xffffffffu, 0));
+  EXPECT_EQ(full.stats.l1_write_accesses, 4u);
+  EXPECT_EQ(full.stats.l1_hits, 4u);
+  EXPECT_EQ(full.stats.l1_misses, 0u);
+  EXPECT_EQ(full.stats.mem_reads, 0u);
+  EXPECT_EQ(full.mem.l2_writes, 4u);
+  EXPECT_EQ(full.mem.dram_reads, 0u);
+  // Lanes 0-3 write bytes 0-15 of sector 0 only: that sector is MODIFIED but not readable (a
+  // SECTOR_MISS for the load), the other three are not in the L1: four misses.
+  kernel_result partial = run_qv100(c, kernel(0x0000000fu, 0));
+  EXPECT_EQ(partial.stats.l1_write_accesses, 1u);
+  EXPECT_EQ(partial.stats.l1_hits, 0u);
+  EXPECT_EQ(partial.stats.l1_misses, 4u);
+  // A second store of lanes 4-7 writes bytes 16-31: the sector's byte mask is full, it is
+  // readable (update_m_readable), and the load hits it.
+  kernel_result completed = run_qv100(c, kernel(0x0000000fu, 0x000000f0u));
+  EXPECT_EQ(completed.stats.l1_write_accesses, 2u);
+  EXPECT_EQ(completed.stats.l1_hits, 1u);
+  EXPECT_EQ(completed.stats.l1_misses, 3u);
+  gpu_config no_allocate = c;
+  no_allocate.mem.l1.write_alloc = 'N';
+  kernel_result through = run_qv100(no_allocate, kernel(0xffffffffu, 0));
+  EXPECT_EQ(through.stats.l1_hits, 0u);
+  EXPECT_EQ(through.stats.l1_misses, 4u);
+  EXPECT_EQ(through.mem.l2_hits, 4u);
+  // A store to sectors whose fill is pending (HIT_RESERVED): they become MODIFIED and, fully
+  // written, readable at once, so a second load hits them instead of merging into the MSHRs.
+  const auto reserved_kernel = make({{mem("LDG.E.32", {10}, {2}, GBASE, 4), mem("STG.E.32", {}, {6, 5}, GBASE, 4),
+                                      mem("LDG.E.32", {12}, {2}, GBASE, 4), op("FFMA", {11}, {10, 12, 4}), op("EXIT", {}, {})}});
+  kernel_result over_fill = run_qv100(c, reserved_kernel);
+  EXPECT_EQ(over_fill.stats.l1_misses, 4u);
+  EXPECT_EQ(over_fill.stats.l1_hits, 4u);
+  EXPECT_EQ(over_fill.stats.l1_pending_hits, 0u);
+  kernel_result merged = run_qv100(no_allocate, reserved_kernel);
+  EXPECT_EQ(merged.stats.l1_misses, 4u);
+  EXPECT_EQ(merged.stats.l1_pending_hits, 4u);
+  // Cycles: the STG issues in 2 and the LDG in 3; their sectors enter the bank pipelines in 5
+  // and 6 and reach stage 0 in 25 and 26. The stores take the miss queue and are sent one a cycle
+  // in 26-29; the load hits in 26, so its FFMA issues in 27 (a dependent L1 hit, as in
+  // l2_hit_after_l1_flush one cycle later). The kernel lasts until the last store is acknowledged:
+  // sent in 29, L2 access 163 cycles later in 192 (single_dependent_miss: sent 27, access 190),
+  // acknowledged two cycles before a read's release (192 + 5 - 2 = 195), kernel 197. Without the
+  // allocation the load's misses go to the L2 behind the four stores and the kernel is longer.
+  EXPECT_EQ(full.cycles, 197u);
+  EXPECT_GT(through.cycles, full.cycles);
+}
+
 // The reference's memory calibration kernels. Statistics: exact (they follow from coalescing
 // and the caches' rules; the store kernel's 153 reservation fails are the oracle's). Cycles: the
 // oracle's, exactly (the 320-CTA bandwidth kernel, not exact yet, is in core_exact_test.cpp and
@@ -512,6 +582,9 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_cache:dl2 S:128:128:24,L:B:m:L:P\n").find("set index function P (IPOLY) needs 16, 32 or 64 sets, not 128"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl2 S:24:128:24,L:B:m:L:X\n").find("set index function X needs a power-of-two set count, not 24"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,0:0,32\n").find("miss queue: 0 outside [1, 65536]"), std::string::npos);
+  // The L1's lines hold whole 32-byte sectors, at most 8 (a 16-byte line would have none).
+  EXPECT_NE(error("-gpgpu_cache:dl1 S:4:16:64,L:T:m:L:L,A:512:8,16:0,32\n").find("line 16 outside [32, 256] bytes"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_cache:dl1 S:4:512:64,L:T:m:L:L,A:512:8,16:0,32\n").find("line 512 outside [32, 256] bytes"), std::string::npos);
   EXPECT_NE(error("-gpgpu_mem_addr_mapping dramid@8;0000CCCC\n").find("needs B (bank) and R (row) bits"), std::string::npos);
   EXPECT_NE(error("-gpgpu_clock_domains 1132:1132:1132:0\n").find("clock 0 MHz outside [1, 100000]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_flush_l1_cache 2\n").find("-gpgpu_flush_l1_cache: 2 outside [0, 1]"), std::string::npos);

@@ -289,6 +289,8 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     }
     if (!c.l1_sets || !c.l1_line || !c.l1_ways || (c.l1_line & (c.l1_line - 1)))
       fail(where, name + ": sets, ways must be > 0 and the line a power of two");
+    if (c.l1_line < 32 || c.l1_line > 256)  // whole 32-byte sectors, at most 8 a line (the L1's sector bits)
+      fail(where, name + ": line " + std::to_string(c.l1_line) + " outside [32, 256] bytes");
     parse_cache_config(c.mem.l1, name, v, where);  // policies, miss queue (mem_config.cpp)
   } else if (name.rfind("-trace_opcode_latency_initiation_", 0) == 0) {
     std::string k = name.substr(33);

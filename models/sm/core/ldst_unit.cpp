@@ -9,7 +9,9 @@ namespace gpuvp::sm {
 
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
     : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags), mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
-  if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways || tags_->ways != cfg.l1_ways) tags_->reset(cfg.l1_sets, cfg.l1_ways);
+  const unsigned per_line = std::max(1u, cfg.l1_line / 32);
+  if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways || tags_->ways != cfg.l1_ways || tags_->sectors != per_line)
+    tags_->reset(cfg.l1_sets, cfg.l1_ways, per_line);
   banks_.resize(cfg.mem.l1_banks);
 }
 
@@ -47,6 +49,8 @@ size_t ldst_unit::allocate_line(uint64_t line) {
   tags_->tag[victim] = line;
   *tags_->where.try_emplace(line).first = victim;
   tags_->valid[victim] = 0;
+  tags_->modified[victim] = 0;
+  std::fill_n(&tags_->written[size_t(victim) * tags_->sectors], tags_->sectors, 0u);
   tags_->touch(victim);
   return victim;
 }
@@ -84,6 +88,16 @@ void ldst_unit::prepare() {
     }
     std::sort(sectors_.begin(), sectors_.end());
     sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
+    if (w.store) {  // the bytes each sector's access writes (mem_access_t's byte mask)
+      sector_bytes_.assign(sectors_.size(), 0);
+      for (unsigned t = 0; t < 32; ++t) {
+        if (!(w.active_mask >> t & 1)) continue;
+        for (uint64_t b = w.addrs[t]; b < w.addrs[t] + width; ++b) {
+          const size_t i = size_t(std::lower_bound(sectors_.begin(), sectors_.end(), b / 32) - sectors_.begin());
+          sector_bytes_[i] |= uint32_t(1) << (b % 32);
+        }
+      }
+    }
   }
 }
 
@@ -100,18 +114,8 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   const unsigned per_line = cfg_.l1_line / 32;
   const uint64_t line = a.sector / per_line;
   const uint8_t bit = uint8_t(1u << (a.sector % per_line));
+  if (a.store) return store_access(a, now);
   size_t idx = find_line(line);
-  if (a.store) {
-    if (miss_queue_.size() >= m.l1.miss_queue) {
-      ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
-      return false;
-    }
-    ++l1_gen_;
-    if (idx != SIZE_MAX) tags_->touch(idx);
-    ++st.l1_write_accesses;
-    miss_queue_.push_back({a.sector, now + 1, true, a.slot});
-    return true;
-  }
   if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
     ++l1_gen_;
     tags_->touch(idx);
@@ -155,6 +159,56 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   ++st.mem_reads;
   waiters_.push_back(*mshrs_.try_emplace(a.sector).first, a.slot);
   miss_queue_.push_back({a.sector, now + 1, false, 0});
+  return true;
+}
+
+// A store: write-through, one miss-queue entry (miss_queue_full(0)). With the lazy fetch-on-read
+// write-allocate policy (-gpgpu_cache:dl1 write-allocate L, data_cache::wr_hit_wt and
+// wr_miss_wa_lazy_fetch_on_read) the store also writes the L1: a line not present takes a way
+// (none without a pending fill: LINE_ALLOC_FAIL, checked before the miss queue as
+// process_tag_probe does), the sector becomes MODIFIED, no longer RESERVED if its fill is
+// pending (the fill then leaves it MODIFIED), and readable by loads once all its 32 bytes are
+// written (update_m_readable; a partial write makes it unreadable until then, or until a
+// pending fill arrives). Other write-allocate policies: written through only (as N).
+bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
+  sm_stats& st = core_.st_;
+  const unsigned per_line = tags_->sectors;
+  const uint64_t line = a.sector / per_line;
+  const unsigned s = unsigned(a.sector % per_line);
+  const uint8_t bit = uint8_t(1u << s);
+  const bool allocate = cfg_.mem.l1.write_alloc == 'L';
+  size_t idx = find_line(line);
+  if (allocate && idx == SIZE_MAX && tags_->set_reserved[line % cfg_.l1_sets] == cfg_.l1_ways) {
+    ++st.l1_fails[last_fail_ = unsigned(l1_fail::line_alloc)];
+    return false;
+  }
+  if (miss_queue_.size() >= cfg_.mem.l1.miss_queue) {
+    ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
+    return false;
+  }
+  ++l1_gen_;
+  ++st.l1_write_accesses;
+  miss_queue_.push_back({a.sector, now + 1, true, a.slot});
+  if (!allocate) {
+    if (idx != SIZE_MAX) tags_->touch(idx);
+    return true;
+  }
+  if (idx == SIZE_MAX) idx = allocate_line(line);  // a way is free: checked above
+  tags_->touch(idx);
+  // A hit (VALID or MODIFIED, wr_hit_wt) keeps the sector's readability; a miss (wr_miss_*)
+  // makes it readable only if the written bytes cover it.
+  const bool hit = (tags_->valid[idx] | tags_->modified[idx]) & bit && !(tags_->reserved[idx] & bit);
+  if (!hit) {
+    if (tags_->reserved[idx] & bit) {  // HIT_RESERVED: MODIFIED from now, its fill still due
+      tags_->reserved[idx] &= uint8_t(~bit);
+      if (!tags_->reserved[idx]) --tags_->set_reserved[line % cfg_.l1_sets];
+    }
+    tags_->valid[idx] &= uint8_t(~bit);
+  }
+  uint32_t& bytes = tags_->written[idx * per_line + s];  // the line's byte mask (cleared when it is allocated)
+  bytes |= a.bytes;
+  tags_->modified[idx] |= bit;
+  if (a.bytes == ~0u || bytes == ~0u) tags_->valid[idx] |= bit;
   return true;
 }
 
@@ -324,7 +378,7 @@ void ldst_unit::cycle() {
       l1_bank& b = banks_[sec % banks_.size()];
       if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
       b.placed = now;
-      b.pipe.push_back({sec, now, slot_, w.store});
+      b.pipe.push_back({sec, now, slot_, w.store ? sector_bytes_[sectors_.size() - 1] : 0u, w.store});
       ++in_pipe_;
       ++f.outstanding;
       sectors_.pop_back();

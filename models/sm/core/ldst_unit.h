@@ -20,27 +20,34 @@ namespace gpuvp::sm {
 class sm_core;
 
 // The tag state of one L1D (kept by gpu_sim so that -gpgpu_flush_l1_cache 0 keeps it across
-// kernels). Per line: tag, one valid bit per 32-byte sector and one bit per sector whose fill is
-// pending (GPGPU-Sim's RESERVED sector: such a line is not replaced), and its place in its set's
-// LRU order: a list from the least recently used way (never-used ways first, lowest way first, as
-// their equal oldest stamps order them in tag_array::probe) to the most recent.
+// kernels). Per line: tag, one bit per 32-byte sector that a load hits (VALID, or MODIFIED and
+// readable), one per sector whose fill is pending (GPGPU-Sim's RESERVED sector: such a line is
+// not replaced), one per sector a store wrote (MODIFIED) with the bytes it wrote (the lazy
+// fetch-on-read write-allocate policy: a sector is readable once all 32 of its bytes are
+// written), and its place in its set's LRU order: a list from the least recently used way
+// (never-used ways first, lowest way first, as their equal oldest stamps order them in
+// tag_array::probe) to the most recent.
 struct l1_tags {
   static constexpr uint32_t none = ~0u;
   std::vector<uint64_t> tag;
-  std::vector<uint8_t> valid, reserved;
+  std::vector<uint8_t> valid, reserved, modified;
+  std::vector<uint32_t> written;  // per line and sector (line * sectors + s): the bytes written
   std::vector<uint32_t> set_reserved;  // per set: its lines with a pending fill
   std::vector<uint32_t> older, newer;  // per line: its neighbours in its set's LRU list
   std::vector<uint32_t> oldest, newest;  // per set: the list's ends
-  unsigned ways = 0;
+  unsigned ways = 0, sectors = 4;
   // line -> its index in tag (every valid tag; a line is in at most one way): a lookup without
   // the scan of its set's ways.
   sector_map<uint32_t> where;
-  void reset(unsigned sets, unsigned ways_per_set) {
+  void reset(unsigned sets, unsigned ways_per_set, unsigned sectors_per_line) {
     ways = ways_per_set;
+    sectors = sectors_per_line;
     const size_t lines = size_t(sets) * ways;
     tag.assign(lines, ~0ull);
     valid.assign(lines, 0);
     reserved.assign(lines, 0);
+    modified.assign(lines, 0);
+    written.assign(lines * sectors, 0);
     set_reserved.assign(sets, 0);
     older.resize(lines);
     newer.resize(lines);
@@ -139,6 +146,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   struct pipe_entry {
     uint64_t sector, enter;  // sector address / 32; the cycle it entered the pipeline
     unsigned slot;
+    uint32_t bytes;          // a store: the sector's bytes it writes (bit i: byte i)
     bool store;
   };
   struct l1_bank {
@@ -176,6 +184,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   void done_one(unsigned slot);
   size_t find_line(uint64_t line) const;  // index in the tag arrays or SIZE_MAX
   size_t allocate_line(uint64_t line);  // SIZE_MAX: every way of the set has a pending fill
+  bool store_access(const pipe_entry& a, uint64_t now);  // global_access's store part
   void run_banks(uint64_t now);
   void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
   bool global_access(const pipe_entry& a, uint64_t now);  // false: reservation fail
@@ -213,6 +222,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   bool prepared_ = false;
   unsigned slot_ = 0;                  // inflight slot of the dispatch register's instruction
   std::vector<uint64_t> sectors_;      // global/local: sector accesses still to make (back = next)
+  std::vector<uint32_t> sector_bytes_;  // a store: the bytes it writes in each of sectors_
   std::vector<l1_bank> banks_;         // -gpgpu_l1_banks latency pipelines
   unsigned in_pipe_ = 0;               // accesses in them
   unsigned conflict_cycles_ = 0;       // shared: cycles still to spend on bank conflicts
