@@ -30,7 +30,7 @@ thread_team::thread_team(unsigned threads) : errors_(threads) {
 }
 
 thread_team::~thread_team() {
-  stop_ = true;
+  stop_.store(true, std::memory_order_relaxed);  // published by the epoch's release
   epoch_.fetch_add(1, std::memory_order_release);
   epoch_.notify_all();
   for (auto& t : workers_) t.join();
@@ -63,7 +63,7 @@ void thread_team::work(unsigned group) {
   for (;;) {
     wait_while(epoch_, seen);
     seen = epoch_.load(std::memory_order_acquire);
-    if (stop_) return;
+    if (stop_.load(std::memory_order_relaxed)) return;  // true after the destructor's epoch (acquired above)
     // Join the call of epoch `seen` if it is still open.
     uint64_t g = gate_.load(std::memory_order_acquire);
     bool in = false;

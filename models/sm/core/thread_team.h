@@ -38,7 +38,9 @@ class thread_team {
   static constexpr uint64_t closed = uint64_t(1) << 31, joined_mask = closed - 1;
   std::atomic<uint64_t> gate_{0};
   std::atomic<uint32_t> finished_{0};  // workers of this call whose f returned
-  bool stop_ = false;
+  // Set by the destructor before the epoch it wakes the workers with; atomic because a worker
+  // that woke for an earlier call may test it while the destructor sets it.
+  std::atomic<bool> stop_{false};
   std::vector<std::exception_ptr> errors_;  // per group
 };
 
