@@ -253,7 +253,9 @@ TEST(sm_memory, store_burst_fills_the_miss_queue) {
 // of its sector (8 lanes x 4 bytes), so the sectors are MODIFIED and readable, and the load's
 // four accesses, one cycle behind the store's in the same bank pipelines, hit. With write-allocate
 // N the store leaves the L1 as it was: the load misses all four sectors (the L2, written by the
-// store first, answers them).
+// store first, answers them). The stores count in the L1's accesses as GPGPU-Sim counts writes:
+// a store to a sector not in the L1 is a miss, to a VALID or MODIFIED one a hit, to one whose
+// fill is due a pending hit.
 TEST(sm_memory, store_then_load_lazy_fetch_on_read) {
   const auto kernel = [](uint32_t store_mask, uint32_t second_store_mask) {
     std::vector<trace_writer_inst> v{mem("STG.E.32", {}, {6, 5}, GBASE, 4, store_mask)};
@@ -272,40 +274,43 @@ TEST(sm_memory, store_then_load_lazy_fetch_on_read) {
   ASSERT_EQ(c.mem.l1.write_alloc, 'L');  // the shipped QV100 file's -gpgpu_cache:dl1 L:T:m:L:L
   kernel_result full = run_qv100(c, kernel(0xffffffffu, 0));
   EXPECT_EQ(full.stats.l1_write_accesses, 4u);
-  EXPECT_EQ(full.stats.l1_hits, 4u);
-  EXPECT_EQ(full.stats.l1_misses, 0u);
+  EXPECT_EQ(full.stats.l1_accesses, 8u);
+  EXPECT_EQ(full.stats.l1_hits, 4u);    // the load's
+  EXPECT_EQ(full.stats.l1_misses, 4u);  // the store's
   EXPECT_EQ(full.stats.mem_reads, 0u);
   EXPECT_EQ(full.mem.l2_writes, 4u);
   EXPECT_EQ(full.mem.dram_reads, 0u);
   // Lanes 0-3 write bytes 0-15 of sector 0 only: that sector is MODIFIED but not readable (a
-  // SECTOR_MISS for the load), the other three are not in the L1: four misses.
+  // SECTOR_MISS for the load), the other three are not in the L1: four misses, and the store's.
   kernel_result partial = run_qv100(c, kernel(0x0000000fu, 0));
   EXPECT_EQ(partial.stats.l1_write_accesses, 1u);
   EXPECT_EQ(partial.stats.l1_hits, 0u);
-  EXPECT_EQ(partial.stats.l1_misses, 4u);
+  EXPECT_EQ(partial.stats.l1_misses, 5u);
   // A second store of lanes 4-7 writes bytes 16-31: the sector's byte mask is full, it is
-  // readable (update_m_readable), and the load hits it.
+  // readable (update_m_readable), and the load hits it. The second store hits the MODIFIED sector.
   kernel_result completed = run_qv100(c, kernel(0x0000000fu, 0x000000f0u));
   EXPECT_EQ(completed.stats.l1_write_accesses, 2u);
-  EXPECT_EQ(completed.stats.l1_hits, 1u);
-  EXPECT_EQ(completed.stats.l1_misses, 3u);
+  EXPECT_EQ(completed.stats.l1_hits, 2u);    // the second store, the load's sector 0
+  EXPECT_EQ(completed.stats.l1_misses, 4u);  // the first store, the load's sectors 1-3
   gpu_config no_allocate = c;
   no_allocate.mem.l1.write_alloc = 'N';
   kernel_result through = run_qv100(no_allocate, kernel(0xffffffffu, 0));
   EXPECT_EQ(through.stats.l1_hits, 0u);
-  EXPECT_EQ(through.stats.l1_misses, 4u);
+  EXPECT_EQ(through.stats.l1_misses, 8u);
   EXPECT_EQ(through.mem.l2_hits, 4u);
   // A store to sectors whose fill is pending (HIT_RESERVED): they become MODIFIED and, fully
   // written, readable at once, so a second load hits them instead of merging into the MSHRs.
+  // The store's four accesses are pending hits (HIT_RESERVED), with either policy.
   const auto reserved_kernel = make({{mem("LDG.E.32", {10}, {2}, GBASE, 4), mem("STG.E.32", {}, {6, 5}, GBASE, 4),
                                       mem("LDG.E.32", {12}, {2}, GBASE, 4), op("FFMA", {11}, {10, 12, 4}), op("EXIT", {}, {})}});
   kernel_result over_fill = run_qv100(c, reserved_kernel);
   EXPECT_EQ(over_fill.stats.l1_misses, 4u);
   EXPECT_EQ(over_fill.stats.l1_hits, 4u);
-  EXPECT_EQ(over_fill.stats.l1_pending_hits, 0u);
+  EXPECT_EQ(over_fill.stats.l1_pending_hits, 4u);
   kernel_result merged = run_qv100(no_allocate, reserved_kernel);
   EXPECT_EQ(merged.stats.l1_misses, 4u);
-  EXPECT_EQ(merged.stats.l1_pending_hits, 4u);
+  EXPECT_EQ(merged.stats.l1_hits, 0u);
+  EXPECT_EQ(merged.stats.l1_pending_hits, 8u);  // the store's and the second load's
   // Cycles: the STG issues in 2 and the LDG in 3; their sectors enter the bank pipelines in 5
   // and 6 and reach stage 0 in 25 and 26. The stores take the miss queue and are sent one a cycle
   // in 26-29; the load hits in 26, so its FFMA issues in 27 (a dependent L1 hit, as in
@@ -333,6 +338,8 @@ TEST(sm_memory, reference_calibration_kernels) {
   for (unsigned i = 0; i < 4; ++i) EXPECT_EQ(run_qv100(c, make({pointer_chase(hops[i])})).cycles, oracle[i]) << hops[i];
   kernel_result st = run_qv100(c, make(store_kernel()));
   EXPECT_EQ(st.stats.l1_write_accesses, 128u);
+  EXPECT_EQ(st.stats.l1_accesses, 128u);  // GPGPU-Sim's L1D_total_cache_accesses counts the stores:
+  EXPECT_EQ(st.stats.l1_misses, 128u);    // 32 lines written once, four sectors each, all misses
   EXPECT_EQ(st.mem.l2_writes, 128u);
   EXPECT_EQ(st.stats.l1_fails[unsigned(l1_fail::miss_queue_full)], 153u);  // the oracle's count
   EXPECT_EQ(st.stats.l1_reservation_fails(), 153u);

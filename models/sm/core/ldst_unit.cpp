@@ -169,7 +169,9 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
 // process_tag_probe does), the sector becomes MODIFIED, no longer RESERVED if its fill is
 // pending (the fill then leaves it MODIFIED), and readable by loads once all its 32 bytes are
 // written (update_m_readable; a partial write makes it unreadable until then, or until a
-// pending fill arrives). Other write-allocate policies: written through only (as N).
+// pending fill arrives). Other write-allocate policies: a miss is written through only (as N,
+// wr_miss_no_wa). Every store counts in the L1's accesses as a hit, a pending hit (its sector's
+// fill is due) or a miss, as GPGPU-Sim's cache statistics count writes.
 bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
   sm_stats& st = core_.st_;
   const unsigned per_line = tags_->sectors;
@@ -178,6 +180,9 @@ bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
   const uint8_t bit = uint8_t(1u << s);
   const bool allocate = cfg_.mem.l1.write_alloc == 'L';
   size_t idx = find_line(line);
+  // tag_array::probe for a write: HIT (VALID or MODIFIED), HIT_RESERVED, or a (sector) miss.
+  const bool reserved = idx != SIZE_MAX && (tags_->reserved[idx] & bit);
+  const bool hit = idx != SIZE_MAX && !reserved && ((tags_->valid[idx] | tags_->modified[idx]) & bit);
   if (allocate && idx == SIZE_MAX && tags_->set_reserved[line % cfg_.l1_sets] == cfg_.l1_ways) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::line_alloc)];
     return false;
@@ -188,27 +193,24 @@ bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
   }
   ++l1_gen_;
   ++st.l1_write_accesses;
+  ++st.l1_accesses;  // counted by the probe's outcome, as GPGPU-Sim's select_stats_status
+  ++(hit ? st.l1_hits : reserved ? st.l1_pending_hits : st.l1_misses);
   miss_queue_.push_back({a.sector, now + 1, true, a.slot});
-  if (!allocate) {
-    if (idx != SIZE_MAX) tags_->touch(idx);
-    return true;
-  }
-  if (idx == SIZE_MAX) idx = allocate_line(line);  // a way is free: checked above
-  tags_->touch(idx);
-  // A hit (VALID or MODIFIED, wr_hit_wt) keeps the sector's readability; a miss (wr_miss_*)
-  // makes it readable only if the written bytes cover it.
-  const bool hit = (tags_->valid[idx] | tags_->modified[idx]) & bit && !(tags_->reserved[idx] & bit);
   if (!hit) {
-    if (tags_->reserved[idx] & bit) {  // HIT_RESERVED: MODIFIED from now, its fill still due
+    if (!allocate) return true;  // wr_miss_no_wa: written through, the tags untouched
+    if (idx == SIZE_MAX) idx = allocate_line(line);  // a way is free: checked above
+    if (reserved) {  // MODIFIED from now, its fill still due
       tags_->reserved[idx] &= uint8_t(~bit);
       if (!tags_->reserved[idx]) --tags_->set_reserved[line % cfg_.l1_sets];
     }
-    tags_->valid[idx] &= uint8_t(~bit);
+    tags_->valid[idx] &= uint8_t(~bit);  // readable only once its bytes are all written
   }
+  // wr_hit_wt keeps the sector's readability; both make it MODIFIED with the bytes written.
+  tags_->touch(idx);
   uint32_t& bytes = tags_->written[idx * per_line + s];  // the line's byte mask (cleared when it is allocated)
   bytes |= a.bytes;
   tags_->modified[idx] |= bit;
-  if (a.bytes == ~0u || bytes == ~0u) tags_->valid[idx] |= bit;
+  if (bytes == ~0u) tags_->valid[idx] |= bit;
   return true;
 }
 

@@ -119,8 +119,9 @@ struct sm_stats {
   uint64_t cycles = 0, active_cycles = 0, warp_insts = 0, thread_insts = 0;
   uint64_t sched_stalls[unsigned(stall_cause::n)] = {};
   uint64_t result_bus_stalls = 0, dispatch_stalls = 0, bank_conflicts = 0;
-  // L1D, per 32-byte sector as GPGPU-Sim counts: load accesses = hits + pending hits + misses;
-  // reservation fails per cause (l1_fail), store sectors written through.
+  // L1D, per 32-byte sector as GPGPU-Sim counts (cache_stats::get_sub_stats): accesses, loads
+  // and stores alike, = hits + pending hits + misses; reservation fails per cause (l1_fail); the
+  // store sectors among the accesses (written through).
   uint64_t l1_accesses = 0, l1_hits = 0, l1_pending_hits = 0, l1_misses = 0, l1_write_accesses = 0;
   uint64_t l1_fails[4] = {};  // by l1_fail cause
   uint64_t mem_reads = 0, mem_writes = 0;  // sector requests sent to the memory side
