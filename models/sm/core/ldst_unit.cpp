@@ -104,17 +104,16 @@ void ldst_unit::prepare() {
 // One sector access at the end of its bank's latency pipeline (GPGPU-Sim's L1D access from
 // l1_latency_queue stage 0). Loads: a hit, a pending hit (merged into the sector's MSHR) or a
 // miss (a new MSHR and a miss-queue entry); a read needs a miss-queue entry free beyond the
-// one it may take (data_cache::miss_queue_full(1)), then an MSHR entry or merge slot. Stores
-// write through (-gpgpu_cache:dl1 write policy T): one miss-queue entry (miss_queue_full(0)),
-// acknowledged by the memory side; a resident sector stays valid. A failure is a reservation
-// fail by cause; the access stays in stage 0 and is tried again next cycle.
+// one it may take (data_cache::miss_queue_full(1)), then an MSHR entry or merge slot. Stores:
+// store_access. A failure is a reservation fail by cause; the access stays in stage 0 and is
+// tried again next cycle.
 bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
+  if (a.store) return store_access(a, now);
   sm_stats& st = core_.st_;
   const mem_config& m = cfg_.mem;
-  const unsigned per_line = cfg_.l1_line / 32;
+  const unsigned per_line = tags_->sectors;
   const uint64_t line = a.sector / per_line;
   const uint8_t bit = uint8_t(1u << (a.sector % per_line));
-  if (a.store) return store_access(a, now);
   size_t idx = find_line(line);
   if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
     ++l1_gen_;

@@ -370,7 +370,7 @@ sm_core::idle_counts sm_core::idle_snapshot() const {
   c.dispatch_stalls = ex_->dispatch_stalls;
   std::copy(std::begin(st_.l1_fails), std::end(st_.l1_fails), c.l1_fails);
   c.ldst_active = ldst_->active_cycles;
-  c.l1_made = st_.l1_accesses + st_.l1_write_accesses + st_.smem_accesses;
+  c.l1_made = st_.l1_accesses + st_.smem_accesses;  // stores count in l1_accesses
   return c;
 }
 

@@ -233,7 +233,7 @@ class sm_core {
   struct idle_counts {
     uint64_t sched_stalls[unsigned(stall_cause::n)] = {};
     uint64_t dispatch_stalls = 0, l1_fails[4] = {}, ldst_active = 0;
-    uint64_t l1_made = 0;  // L1 accesses, written sectors and shared accesses made (snapshot only)
+    uint64_t l1_made = 0;  // L1 accesses (loads and stores) and shared accesses made (snapshot only)
   };
   idle_counts idle_snapshot() const;
   void full_cycle();
