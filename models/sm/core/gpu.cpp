@@ -18,6 +18,11 @@ void gpu_sim::start(const kernel_trace& k) {
     throw std::runtime_error(k.file + ": kernel " + k.name + ": one CTA (" + std::to_string(k.block.count()) +
                              " threads, " + std::to_string(k.nregs) + " registers/thread, " +
                              std::to_string(k.shmem) + " B shared) does not fit an SM");
+  for (const trace_cta& c : k.ctas)
+    for (const trace_warp& w : c.warps)
+      if (w.insts.size() > UINT32_MAX)
+        throw std::runtime_error(k.file + ": kernel " + k.name + ": a warp of " + std::to_string(w.insts.size()) +
+                                 " instructions (at most 4294967295)");
   // Fresh SMs per kernel: each kernel's statistics start from zero. The L1D contents survive
   // only without -gpgpu_flush_l1_cache (the L2 behind mem_ keeps its own) and while its size
   // stays.

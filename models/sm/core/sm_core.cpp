@@ -186,11 +186,9 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     wregs_[slot * warps_per_cta_ + i] = warp_regs{};
     w.live = true;
     set_live(slot * warps_per_cta_ + i, true);
-    w.cta_slot = slot;
-    w.prog = &t.warps[i];
-    w.insts = w.prog->insts.data();
-    w.size = w.prog->insts.size();
-    w.age = age_++;
+    w.cta_slot = uint16_t(slot);
+    w.insts = t.warps[i].insts.data();
+    w.size = uint32_t(t.warps[i].insts.size());
     const unsigned wi = slot * warps_per_cta_ + i;
     age_order_[wi % cfg_.num_sched].push_back(wi);
     live_warps_.push_back(wi);
@@ -485,7 +483,7 @@ void sm_core::decode() {
   if (fetch_buf_ < 0) return;
   progress_ = true;
   warp_state& w = warps_[unsigned(fetch_buf_)];
-  w.ibuf = unsigned(std::min<size_t>(2, w.size - w.next));
+  w.ibuf = uint8_t(std::min(2u, w.size - w.next));
   if (w.next < w.size) __builtin_prefetch(&w.insts[w.next]);  // read at the warp's next issue attempt
   refresh_fetchable(unsigned(fetch_buf_));
   sched_dirty_[unsigned(fetch_buf_) % sched_dirty_.size()] = 1;

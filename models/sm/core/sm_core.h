@@ -188,21 +188,19 @@ class sm_core {
   friend class ldst_unit;
   enum : uint8_t { sb_unknown, sb_blocked, sb_clear };
   struct warp_state {
-    // The fields every issue scan reads come first (one cache line).
+    // 32 bytes, two to a cache line: every issue scan reads them.
     bool live = false, exited = false, at_barrier = false;
     // The scoreboard's answer for the instruction at `next` (checkCollision), kept until it can
     // change: a collision until one of the warp's instructions writes back, no collision until
     // the warp issues. `unit`: that instruction's unit, known once the answer is.
     uint8_t sb = sb_unknown;
     op_class unit = op_class::intp;
-    unsigned cta_slot = 0;
-    unsigned ibuf = 0;     // decoded instructions ready to issue (instruction buffer)
-    unsigned pending = 0;  // issued instructions not yet written back (the warp ends at 0 once exited)
-    size_t next = 0;
-    size_t size = 0;       // prog->insts.size()
-    const trace_inst* insts = nullptr;  // prog->insts.data()
-    const trace_warp* prog = nullptr;
-    uint64_t age = 0;      // launch order (GTO: oldest first)
+    uint8_t ibuf = 0;       // decoded instructions ready to issue (instruction buffer, at most 2)
+    uint16_t cta_slot = 0;
+    uint32_t pending = 0;   // issued instructions not yet written back (the warp ends at 0 once exited)
+    uint32_t next = 0;
+    uint32_t size = 0;      // its trace's instruction count (checked at launch to fit)
+    const trace_inst* insts = nullptr;  // its trace's instructions
   };
   // Per warp slot, apart from warp_state so that issue scans touch little memory.
   struct warp_regs {
@@ -258,7 +256,7 @@ class sm_core {
   const gpu_config& cfg_;
   unsigned id_;
   mem_port* mem_;
-  uint64_t cycle_ = 0, uid_ = 0, age_ = 0, mem_base_ = 0;
+  uint64_t cycle_ = 0, uid_ = 0, mem_base_ = 0;
   std::vector<warp_state> warps_;
   std::vector<warp_regs> wregs_;
   std::vector<cta_state> ctas_;
