@@ -142,6 +142,11 @@ INSTANTIATE_TEST_SUITE_P(
         malformed_case{"trailing text", header + tb + "0000 ffffffff 0 EXIT 0 0 junk\n#END_TB\n", "t.traceg:13: trailing text 'junk'"},
         malformed_case{"empty", "", "t.traceg:0: missing '-grid dim'"},
         malformed_case{"block too large", "-block dim = (2048,1,1)\n", "t.traceg:1: block dim has 2048 threads"},
+        malformed_case{"instruction count above 2^32-1", header + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4294967296\n",
+                       "t.traceg:12: instruction count 4294967296 above 4294967295"},
+        malformed_case{"mask wider than a warp", header + tb + "0000 1ffffffff 0 EXIT 0 0\n#END_TB\n", "t.traceg:13: active mask 1ffffffff wider than 32 lanes"},
+        malformed_case{"mask above 2^64-1", header + tb + "0000 10000000000000000 0 EXIT 0 0\n#END_TB\n", "t.traceg:13: bad active mask '10000000000000000'"},
+        malformed_case{"register count overflows", header + tb + "0000 ffffffff 18446744073709551616 EXIT 0 0\n#END_TB\n", "t.traceg:13: bad destination count"},
         malformed_case{"header in body", header + tb + "-shmem = 4\n", "t.traceg:13: header line inside"}));
 
 TEST(sm_trace, kernelslist_errors_name_file_and_line) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -361,6 +362,7 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
       if (!warp) c.fail("'insts =' before 'warp ='");
       cursor v{name, i + 1, trim(l.substr(l.find('=') + 1))};
       expect_insts = v.number("instruction count", 10);
+      if (expect_insts > UINT32_MAX) c.fail("instruction count " + std::to_string(expect_insts) + " above 4294967295");
       warp->insts.reserve(size_t(std::min<uint64_t>(expect_insts, 1u << 16)));
       continue;
     }
@@ -368,7 +370,13 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
     // PC mask dest_num [R..] opcode src_num [R..] mem_width [addr_mode addresses]
     trace_inst ti;
     ti.pc = uint32_t(c.number("PC", 16));
-    ti.mask = uint32_t(c.number("active mask", 16));
+    const uint64_t mask = c.number("active mask", 16);
+    if (mask > UINT32_MAX) {
+      char hex[24];
+      std::snprintf(hex, sizeof hex, "%llx", (unsigned long long)mask);
+      c.fail(std::string("active mask ") + hex + " wider than 32 lanes");
+    }
+    ti.mask = uint32_t(mask);
     uint64_t nd = c.number("destination count", 10);
     if (nd > 4) c.fail("destination count " + std::to_string(nd) + " > 4");
     ti.ndst = uint8_t(nd);
