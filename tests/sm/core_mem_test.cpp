@@ -748,7 +748,7 @@ std::vector<uint64_t> three_clusters_one_sub_partition(unsigned algo, uint64_t s
   for (uint64_t cyc = 0; cyc < sent + 200; ++cyc) {
     m.cycle(cyc);
     if (cyc != sent) continue;
-    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(m.access(GBASE + 32 * i, 4, false, cyc, &ports[i], i), mem_port::pending);
+    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(m.access(GBASE + 32 * i, 4, false, mem_port::whole_sector, cyc, &ports[i], i), mem_port::pending);
   }
   return {ports[0].done, ports[1].done, ports[2].done};
 }
