@@ -480,8 +480,8 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   ++st_.l2_accesses;
   if (!l) {
     // Allocate (on miss): a dirty victim is written back to DRAM in the background, one write
-    // per MODIFIED sector (evicted_block_info's sector mask; a partly written sector's write-back
-    // carries its byte mask, the DRAM moves the whole 32-byte burst either way).
+    // per MODIFIED sector, a partly written one too (its write-back carries the byte mask; the
+    // DRAM moves the whole 32-byte burst either way).
     l = victim;
     const uint64_t old = l2_tag_[size_t(l - l2_.data())];
     if (l->dirty && old != ~0ull) {
