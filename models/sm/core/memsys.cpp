@@ -125,6 +125,7 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   sp_.resize(sps);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
   l2_tag_.assign(l2_.size(), ~0ull);
+  l2_written_.assign(l2_.size(), {0, 0, 0, 0});
   l2_lru_.assign(l2_.size(), 0);
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
   ch_.reserve(m_.n_mem);
@@ -490,6 +491,7 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     }
     *l = l2_line{};
     l2_tag_[size_t(l - l2_.data())] = line;
+    l2_written_[size_t(l - l2_.data())] = {0, 0, 0, 0};
   }
   l2_lru_[size_t(l - l2_.data())] = ++stamp_;
   uint64_t back = t;  // when the answer leaves the L2
@@ -500,7 +502,7 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     // probe: HIT (VALID or MODIFIED, readable or not), HIT_RESERVED (a fill is due: the sector
     // is MODIFIED from now, readable at the fill) or MISS / SECTOR_MISS.
     ++st_.l2_writes;
-    uint32_t& w = l->written[sector];
+    uint32_t& w = l2_written_[size_t(l - l2_.data())][sector];
     w |= r.written;
     const bool complete = w == mem_port::whole_sector;
     if (reserved) {
@@ -651,6 +653,7 @@ void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
       l = victim;
       *l = l2_line{};
       l2_tag_[size_t(l - l2_.data())] = line;
+      l2_written_[size_t(l - l2_.data())] = {0, 0, 0, 0};
     }
     l2_lru_[size_t(l - l2_.data())] = ++stamp_;
     const uint8_t bit = uint8_t(1u << (s % m_.l2.line / 32));

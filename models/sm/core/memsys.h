@@ -15,6 +15,7 @@
 // DRAM cycles from cycle() only while it holds requests. Every access therefore answers later
 // (mem_port::pending) with its exact cycle.
 #pragma once
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -79,8 +80,8 @@ class gpu_memory : public mem_port {
     // sector whose 32 bytes are not all written is `unreadable` (m_readable false: a read is a
     // SECTOR_MISS that fetches it from DRAM); a sector written while its fill is due is `early`:
     // MODIFIED instead of RESERVED until the fill, which makes it readable (m_set_readable_on_fill).
+    // (The bytes written are in l2_written_, touched by writes only.)
     uint8_t unreadable = 0, early = 0;
-    uint32_t written[4] = {0, 0, 0, 0};  // per sector, the bytes written since the line was allocated (m_dirty_byte_mask)
     uint64_t ready[4] = {0, 0, 0, 0};  // core cycle each sector's fill is in L2 (pending until then; ~0: in DRAM)
   };
   struct waiter {
@@ -180,6 +181,9 @@ class gpu_memory : public mem_port {
   uint64_t l2_stepped_ = 0;                      // the last cycle run_l2 stepped (+1; 0: none this kernel)
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
   std::vector<uint64_t> l2_tag_, l2_lru_;       // per line of l2_: its line address (~0: none), LRU stamp
+  // Per line of l2_, per sector: the bytes written since the line was allocated (bit i: byte i;
+  // GPGPU-Sim's m_dirty_byte_mask).
+  std::vector<std::array<uint32_t, 4>> l2_written_;
   std::vector<dram_channel> ch_;
   sector_map<fifo_pool<waiter>::list> fills_;  // L2 MSHRs: sector -> who waits (in fill_waiters_)
   fifo_pool<waiter> fill_waiters_;
