@@ -89,13 +89,14 @@ class compute_engine::tlm_mem : public mem_port {
     if (kind != "tlm") own_ = make_memory(e.cfg_, kind);
     inner_ = own_.get();
   }
-  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) override {
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
+                  unsigned tag) override {
     if (!deferred_.empty()) {  // SMs on several threads: the transaction after the cycle (sms_stepped)
       deferred_[client->icnt_node()].push_back({addr, bytes, write});
-      return inner_->access(addr, bytes, write, cycle, client, tag);
+      return inner_->access(addr, bytes, write, written, cycle, client, tag);
     }
     const sc_core::sc_time delay = send(addr, bytes, write);
-    if (inner_) return inner_->access(addr, bytes, write, cycle, client, tag);
+    if (inner_) return inner_->access(addr, bytes, write, written, cycle, client, tag);
     // The miss does not block the SM: only the latency goes back, local time stays.
     const double cyc = delay / e_.period_;
     return uint64_t(std::ceil(cyc - 1e-9));

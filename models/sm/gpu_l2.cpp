@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu_l2.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <sstream>
@@ -72,7 +73,11 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   last_done_ = c;
   for (uint64_t s = off / 32 * 32; s < off + len; s += 32) {
     ++outstanding_;
-    const uint64_t r = mem_->access(s, 32, write, c, this, 0);
+    // A write's bytes in this sector: the first and last sectors of an unaligned range are
+    // written in part (the L2 keeps such a sector unreadable until a read fetches it).
+    const uint64_t lo = std::max(s, off), hi = std::min(s + 32, off + len);
+    const uint32_t written = hi - lo == 32 ? mem_port::whole_sector : ((uint32_t(1) << (hi - lo)) - 1) << (lo - s);
+    const uint64_t r = mem_->access(s, 32, write, written, c, this, 0);
     if (r != mem_port::pending) mem_done(s, write, 0, c + r);
     ++sectors;
     if (write) ++write_sectors;

@@ -19,7 +19,8 @@
 //          SMs take their latency from the memory system directly;
 //        - another access inside [vram_base, vram_base + vram_size) that is not a debug access
 //          and is answered OK is timed by the memory system: its 32-byte sectors (VRAM offset =
-//          address - vram_base) enter the crossbar at the first core clock edge at or after
+//          address - vram_base; a write's first and last sectors with the bytes it covers, so a
+//          partly written sector stays unreadable in L2) enter the crossbar at the first core clock edge at or after
 //          sc_time_stamp() + delay, in the time frame of the attached compute engine's running
 //          (or last) kernel (SystemC time 0 when no kernel has run), and the delay becomes the
 //          time until the last sector's data (read) or acknowledgement (write) is back: the

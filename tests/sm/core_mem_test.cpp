@@ -5,6 +5,7 @@
 // the reference describes them (GBASE = 0x7f4000000000, lane t at GBASE + ... + 4t).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstdio>
 #include <tuple>
 
@@ -320,6 +321,137 @@ TEST(sm_memory, store_then_load_lazy_fetch_on_read) {
   // allocation the load's misses go to the L2 behind the four stores and the kernel is longer.
   EXPECT_EQ(full.cycles, 197u);
   EXPECT_GT(through.cycles, full.cycles);
+}
+
+// The L2 as GPGPU-Sim's write-back, lazy fetch-on-read L2 (-gpgpu_cache:dl2 ...,L:B:m:L:P:
+// data_cache::wr_miss_wa_lazy_fetch_on_read, wr_hit_wb, update_m_readable, tag_array::probe):
+// a store writes its bytes of a sector without a DRAM read; a sector not all of whose 32 bytes
+// are written is MODIFIED but not readable, so a read of it is a SECTOR_MISS (an L2 miss) that
+// fetches it from DRAM; the fill makes it readable and leaves it MODIFIED, so its eviction
+// writes it back. One warp's stores in one kernel, a load of sector 0 of GBASE's line (lanes
+// 0-7: bytes 0-31) in the next: the L1 is flushed between kernels, the L2 kept, so the load
+// reaches the L2. Its cycles: an L2 hit as in l2_hit_after_l1_flush (203), a miss to DRAM as in
+// single_dependent_miss (341: the same sector, the DRAM banks idle with no row open, since the
+// stores wrote nothing to DRAM).
+TEST(sm_memory, l2_partial_writes_lazy_fetch_on_read) {
+  const gpu_config c = qv100();
+  ASSERT_EQ(c.mem.l2.write_alloc, 'L');  // the shipped QV100 file's -gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P
+  const kernel_trace load = make({{mem("LDG.E.32", {10}, {2}, GBASE, 4, 0x000000ffu), op("FFMA", {11}, {10, 3, 4}), op("EXIT", {}, {})}});
+  // Lanes 0-3 store bytes 0-15, lanes 4-7 bytes 16-31, lanes 0-7 all 32 bytes of sector 0.
+  const auto store = [](uint32_t mask) { return mem("STG.E.32", {}, {6, 5}, GBASE + 4 * unsigned(std::countr_zero(mask)), 4, mask); };
+  struct outcome {
+    kernel_result st, ld, again;
+  };
+  const auto run = [&](const gpu_config& cfg, std::vector<trace_writer_inst> stores) {
+    stores.push_back(op("EXIT", {}, {}));
+    gpu_memory m(cfg);
+    gpu_sim g(cfg, &m, 1);
+    outcome o;
+    o.st = g.run(make({stores}));
+    o.ld = g.run(load);
+    o.again = g.run(load);
+    return o;
+  };
+  // A partial store, then the load: the store is an L2 write miss (the sector allocated
+  // MODIFIED with bytes 0-15, unreadable); the load a SECTOR_MISS: one L2 miss, one DRAM read.
+  const outcome partial = run(c, {store(0x0000000fu)});
+  EXPECT_EQ(partial.st.mem.l2_writes, 1u);
+  EXPECT_EQ(partial.st.mem.l2_misses, 1u);
+  EXPECT_EQ(partial.st.mem.dram_reads + partial.st.mem.dram_writes, 0u);
+  EXPECT_EQ(partial.ld.mem.l2_accesses, 1u);
+  EXPECT_EQ(partial.ld.mem.l2_misses, 1u);
+  EXPECT_EQ(partial.ld.mem.l2_hits, 0u);
+  EXPECT_EQ(partial.ld.mem.dram_reads, 1u);
+  EXPECT_EQ(partial.ld.cycles, 341u);
+  // The fill made the sector readable: the load again hits, no DRAM access.
+  EXPECT_EQ(partial.again.mem.l2_hits, 1u);
+  EXPECT_EQ(partial.again.mem.dram_reads, 0u);
+  EXPECT_EQ(partial.again.cycles, 203u);
+  // Two stores of complementary halves: a write miss, then a write hit (the sector MODIFIED,
+  // readable or not, is a HIT for a write) that completes the byte mask: the load hits.
+  const outcome halves = run(c, {store(0x0000000fu), store(0x000000f0u)});
+  EXPECT_EQ(halves.st.mem.l2_writes, 2u);
+  EXPECT_EQ(halves.st.mem.l2_misses, 1u);
+  EXPECT_EQ(halves.st.mem.l2_hits, 1u);
+  EXPECT_EQ(halves.ld.mem.l2_accesses, 1u);
+  EXPECT_EQ(halves.ld.mem.l2_hits, 1u);
+  EXPECT_EQ(halves.ld.mem.dram_reads, 0u);
+  EXPECT_EQ(halves.ld.cycles, 203u);
+  // A store of the whole sector: readable at once, the load hits (as before partial writes).
+  const outcome full = run(c, {store(0x000000ffu)});
+  EXPECT_EQ(full.st.mem.l2_misses, 1u);
+  EXPECT_EQ(full.ld.mem.l2_hits, 1u);
+  EXPECT_EQ(full.ld.mem.dram_reads, 0u);
+  EXPECT_EQ(full.ld.cycles, 203u);
+  // The fetched sector stays dirty (allocate_sector's m_set_modified_on_fill): with one L2 set of
+  // one way (one channel, one sub-partition), a load of another line evicts it and writes it
+  // back, one 32-byte DRAM write (the whole sector, its byte mask with it).
+  gpu_config tiny = c;
+  tiny.mem.n_mem = 1;
+  tiny.mem.sub_per_channel = 1;
+  tiny.mem.partition_indexing = 0;
+  tiny.mem.l2.sets = 1;
+  tiny.mem.l2.ways = 1;
+  {
+    gpu_memory m(tiny);
+    gpu_sim g(tiny, &m, 1);
+    g.run(make({{store(0x0000000fu), op("EXIT", {}, {})}}));
+    const kernel_result ld = g.run(load);
+    EXPECT_EQ(ld.mem.l2_misses, 1u);
+    EXPECT_EQ(ld.mem.dram_reads, 1u);
+    const kernel_result other = g.run(make({{mem("LDG.E.32", {10}, {2}, GBASE + 128, 0), op("EXIT", {}, {})}}));
+    EXPECT_EQ(other.mem.l2_misses, 1u);
+    EXPECT_EQ(other.mem.dram_reads, 1u);
+    EXPECT_EQ(other.mem.dram_writes, 1u);
+  }
+}
+
+// The same rules for accesses to a sector whose fill is due, driven at the memory's port:
+// cluster 0 sends a read of sector 0 of GBASE's line in cycle 26 (it reaches the L2 in 190, a
+// miss: the timing of single_dependent_miss, filled into L2 in 327, leaving it in 328, back in
+// 333), a write of it in 27 (L2 access 191: HIT_RESERVED, a pending hit; the sector is MODIFIED
+// from now, its fill still due; acknowledged at 191 + 3 = 194) and a read in 28 (L2 access 192).
+// With bytes 0-15 written, that read is a SECTOR_MISS: an L2 miss that joins the fill in DRAM
+// (send_read_request's MSHR hit) and makes the sector RESERVED again (allocate_sector), answered
+// with the fill, one a cycle after the first: it leaves the L2 in 329, back in 334; a read in 29
+// (L2 access 193) then merges as a pending hit (330, 335); after the fill a read in 400 (L2
+// access 564) hits, back in 569. With all 32 bytes written the read in 28 hits the MODIFIED
+// sector at once (GPGPU-Sim's probe: MODIFIED and readable is a HIT), back in 197, before the fill.
+TEST(sm_memory, l2_write_to_a_sector_whose_fill_is_due) {
+  const auto run = [](uint32_t written) {
+    const gpu_config c = qv100();
+    gpu_memory m(c);
+    struct port final : mem_client {
+      void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
+      unsigned icnt_node() const override { return 0; }
+      uint64_t done[5] = {0, 0, 0, 0, 0};
+    } p;
+    const uint64_t sends[5] = {26, 27, 28, 29, 400};
+    for (uint64_t cyc = 0; cyc < 700; ++cyc) {
+      m.cycle(cyc);
+      for (unsigned i = 0; i < 5; ++i)
+        if (cyc == sends[i]) {
+          EXPECT_EQ(m.access(GBASE, 32, i == 1, i == 1 ? written : mem_port::whole_sector, cyc, &p, i), mem_port::pending);
+        }
+    }
+    return std::make_pair(std::vector<uint64_t>(p.done, p.done + 5), m.stats());
+  };
+  const auto [partial, ps] = run(0x0000ffffu);
+  EXPECT_EQ(partial, (std::vector<uint64_t>{333, 194, 334, 335, 569}));
+  EXPECT_EQ(ps.l2_accesses, 5u);
+  EXPECT_EQ(ps.l2_writes, 1u);
+  EXPECT_EQ(ps.l2_misses, 2u);        // the first read, the SECTOR_MISS
+  EXPECT_EQ(ps.l2_pending_hits, 2u);  // the write, the read in 29
+  EXPECT_EQ(ps.l2_hits, 1u);          // the read after the fill
+  EXPECT_EQ(ps.dram_reads, 1u);
+  const auto [whole, ws] = run(mem_port::whole_sector);
+  EXPECT_EQ(whole[1], 194u);
+  EXPECT_EQ(whole[2], 197u);
+  EXPECT_EQ(whole[3], 198u);
+  EXPECT_EQ(ws.l2_misses, 1u);
+  EXPECT_EQ(ws.l2_pending_hits, 1u);
+  EXPECT_EQ(ws.l2_hits, 3u);
+  EXPECT_EQ(ws.dram_reads, 1u);
 }
 
 // The reference's memory calibration kernels. Statistics: exact (they follow from coalescing
@@ -748,7 +880,7 @@ std::vector<uint64_t> three_clusters_one_sub_partition(unsigned algo, uint64_t s
   for (uint64_t cyc = 0; cyc < sent + 200; ++cyc) {
     m.cycle(cyc);
     if (cyc != sent) continue;
-    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(m.access(GBASE + 32 * i, 4, false, cyc, &ports[i], i), mem_port::pending);
+    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(m.access(GBASE + 32 * i, 4, false, mem_port::whole_sector, cyc, &ports[i], i), mem_port::pending);
   }
   return {ports[0].done, ports[1].done, ports[2].done};
 }

@@ -129,6 +129,34 @@ TEST_F(gpu_l2_test, l2_miss_and_hit_latency_by_hand) {
       << rep.str();
 }
 
+// An engine's write covers part of a sector when its range does: the L2 keeps such a sector
+// unreadable (GPGPU-Sim's lazy fetch-on-read L2, docs/models/gpu-memory.md) until a read fetches
+// it from DRAM; a sector written whole is read as an L2 hit. 4 bytes at 0x3004: a write miss
+// (sector 0x3000 allocated MODIFIED, unreadable); a read of the sector: a SECTOR_MISS, one DRAM
+// read; again: a hit (the fill made it readable). 48 bytes at 0x4010: bytes 16-31 of sector
+// 0x4000 and all of 0x4020, two write misses; a read of 0x4020 hits, one of 0x4000 misses to
+// DRAM. 7 sector accesses: 5 misses, 2 hits, 2 DRAM reads, no DRAM write (write-back L2).
+TEST_F(gpu_l2_test, partial_sector_writes_from_an_engine) {
+  build();
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  access(true, 0x3004, 4);
+  access(false, 0x3000, 32, sc_time(1, sc_core::SC_US));
+  EXPECT_EQ(l2->memory().stats().dram_reads, 1u);
+  access(false, 0x3000, 32, sc_time(2, sc_core::SC_US));
+  access(true, 0x4010, 48, sc_time(3, sc_core::SC_US));
+  access(false, 0x4020, 32, sc_time(4, sc_core::SC_US));
+  EXPECT_EQ(l2->memory().stats().dram_reads, 1u);
+  access(false, 0x4000, 32, sc_time(5, sc_core::SC_US));
+  const mem_stats s = l2->memory().stats();
+  EXPECT_EQ(s.l2_accesses, 7u);
+  EXPECT_EQ(s.l2_writes, 3u);
+  EXPECT_EQ(s.l2_misses, 5u);
+  EXPECT_EQ(s.l2_hits, 2u);
+  EXPECT_EQ(s.l2_pending_hits, 0u);
+  EXPECT_EQ(s.dram_reads, 2u);
+  EXPECT_EQ(s.dram_writes, 0u);
+}
+
 // Outside the VRAM window, debug accesses and model false: forwarded with the downstream delay.
 TEST_F(gpu_l2_test, passes_through_outside_vram_debug_and_model_false) {
   config::global().set("gpu_l2.vram_size", "1 MiB", "test");

@@ -157,7 +157,7 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   ++st.l1_misses;
   ++st.mem_reads;
   waiters_.push_back(*mshrs_.try_emplace(a.sector).first, a.slot);
-  miss_queue_.push_back({a.sector, now + 1, false, 0});
+  miss_queue_.push_back({a.sector, now + 1, false, 0, mem_port::whole_sector});
   return true;
 }
 
@@ -194,7 +194,7 @@ bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
   ++st.l1_write_accesses;
   ++st.l1_accesses;  // counted by the probe's outcome, as GPGPU-Sim's select_stats_status
   ++(hit ? st.l1_hits : reserved ? st.l1_pending_hits : st.l1_misses);
-  miss_queue_.push_back({a.sector, now + 1, true, a.slot});
+  miss_queue_.push_back({a.sector, now + 1, true, a.slot, a.bytes});
   if (!hit) {
     if (!allocate) return true;  // wr_miss_no_wa: written through, the tags untouched
     if (idx == SIZE_MAX) idx = allocate_line(line);  // a way is free: checked above
@@ -334,7 +334,7 @@ void ldst_unit::cycle() {
     miss_queue_.pop_front();
     ++mq_pops_;
     const uint64_t sent = now - 1;
-    const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, sent + core_.mem_base_, this, r.slot);
+    const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, r.written, sent + core_.mem_base_, this, r.slot);
     if (r.write) ++core_.st_.mem_writes;
     if (lat == mem_port::pending) ++awaiting_;
     else if (r.write) events_.push({sent + lat, ev::ack, r.slot});

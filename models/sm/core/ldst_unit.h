@@ -140,6 +140,7 @@ class ldst_unit : public stallable_unit, public mem_client {
     uint64_t sector_addr, ready;  // leaves the miss queue at or after `ready`
     bool write;
     unsigned slot;                // store: the instruction to acknowledge
+    uint32_t written;             // store: the sector's bytes it writes (bit i: byte i)
   };
   // A sector access in its L1 bank's latency pipeline (GPGPU-Sim's l1_latency_queue).
   struct pipe_entry {

@@ -125,6 +125,7 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   sp_.resize(sps);
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
   l2_tag_.assign(l2_.size(), ~0ull);
+  l2_written_.assign(l2_.size(), {0, 0, 0, 0});
   l2_lru_.assign(l2_.size(), 0);
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
   ch_.reserve(m_.n_mem);
@@ -196,9 +197,10 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
   // A miss: the least recently used way (the first of equals) is the victim, passing over the
   // reserved ways (tag_array::probe: a line with a sector whose fill is pending is not replaced).
   // (The least recently used way overall is that victim unless it is reserved itself.)
+  // (A sector written while its fill is due is MODIFIED, not RESERVED: is_reserved_line.)
   auto reserved = [t](const l2_line& x) {
     bool r = false;
-    for (unsigned s = 0; s < 4; ++s) r |= (x.valid >> s & 1) && x.ready[s] > t;
+    for (unsigned s = 0; s < 4; ++s) r |= (x.valid >> s & 1) && !(x.early >> s & 1) && x.ready[s] > t;
     return r;
   };
   const uint64_t* lru = &l2_lru_[base];
@@ -374,7 +376,8 @@ mem_stats gpu_memory::stats() const {
 // An SM's sector request, sent from its L1's miss queue in core cycle `cycle`: it enters its
 // cluster's crossbar input buffer (request_cycles above) and moves on when the crossbar grants it
 // (advance, grant); cycle() runs the crossbar.
-uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) {
+uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
+                            unsigned tag) {
   (void)bytes;
   const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
   const unsigned node = client ? client->icnt_node() : ~0u;
@@ -390,11 +393,11 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint64_t 
     const uint64_t t = sent + request_cycles;
     auto it = xout.end();
     while (it != xout.begin() && std::prev(it)->t > t) --it;
-    xout.insert(it, {t, addr, client, tag, write, a});
+    xout.insert(it, {t, addr, client, tag, write ? written : mem_port::whole_sector, write, a});
     l2_queued(t);
     return pending;
   }
-  xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write, a}});
+  xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, a}});
   xbar_queued_.fetch_add(1, std::memory_order_relaxed);
   return pending;
 }
@@ -455,7 +458,21 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   // Every way of the set has a fill pending (tag_array::probe's RESERVATION_FAIL, counted as
   // LINE_ALLOC_FAIL by data_cache::process_tag_probe): stalled, reads and writes alike.
   if (!l && !victim) return fail(st_.l2_fail_line_alloc);
-  if (!drop_replies && !r.write && !(l && (l->valid & bit) && l->ready[sector] != ~0ull)) {
+  // The sector as tag_array::probe sees it. A sector written while its fill was due has had the
+  // fill by t: MODIFIED and readable (sector_cache_block::fill, m_set_readable_on_fill).
+  if (l && (l->early & bit) && l->ready[sector] <= t) {
+    l->early &= uint8_t(~bit);
+    l->unreadable &= uint8_t(~bit);
+  }
+  const bool present = l && (l->valid & bit);
+  const bool early = present && (l->early & bit);                   // MODIFIED, its fill still due
+  const bool reserved = present && !early && l->ready[sector] > t;  // RESERVED: its fill is due
+  // A read hits a VALID sector and a MODIFIED one whose bytes are all written (or fetched).
+  const bool read_hit = present && !reserved && !(l->unreadable & bit);
+  // A read that is no hit joins the sector's fill (already in L2 at a known cycle: waits for it;
+  // still in DRAM: a merge slot of its MSHR entry) or needs a new MSHR entry.
+  const bool fill_timed = (reserved || early) && l->ready[sector] != ~0ull;
+  if (!drop_replies && !r.write && !read_hit && !fill_timed) {
     if (auto* f = fills_.find(r.addr / 32)) {
       if (f->count >= m_.l2.mshr_merge) return fail(st_.l2_fail_mshr_merge);  // joins the fill in DRAM
     } else if (P.mshrs >= m_.l2.mshrs) {  // a new miss
@@ -466,7 +483,9 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   P.l2_free = t + 1;
   ++st_.l2_accesses;
   if (!l) {
-    // Allocate (on miss): a dirty victim is written back to DRAM in the background.
+    // Allocate (on miss): a dirty victim is written back to DRAM in the background, one write
+    // per MODIFIED sector, a partly written one too (its write-back carries the byte mask; the
+    // DRAM moves the whole 32-byte burst either way).
     l = victim;
     const uint64_t old = l2_tag_[size_t(l - l2_.data())];
     if (l->dirty && old != ~0ull) {
@@ -475,31 +494,63 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     }
     *l = l2_line{};
     l2_tag_[size_t(l - l2_.data())] = line;
+    l2_written_[size_t(l - l2_.data())] = {0, 0, 0, 0};
   }
   l2_lru_[size_t(l - l2_.data())] = ++stamp_;
   uint64_t back = t;  // when the answer leaves the L2
   if (r.write) {
-    // Write-back L2 with lazy fetch-on-read: the sector is written without a DRAM read.
+    // Write-back L2 with lazy fetch-on-read (data_cache::wr_hit_wb, wr_miss_wa_lazy_fetch_on_read):
+    // the sector becomes MODIFIED with the written bytes added to its byte mask, without a DRAM
+    // read, and is readable once all 32 bytes are written (update_m_readable). Counted by the
+    // probe: HIT (VALID or MODIFIED, readable or not), HIT_RESERVED (a fill is due: the sector
+    // is MODIFIED from now, readable at the fill) or MISS / SECTOR_MISS.
     ++st_.l2_writes;
-    if (l->valid & bit) ++st_.l2_hits;
-    else ++st_.l2_misses;
-    l->valid |= bit;
+    uint32_t& w = l2_written_[size_t(l - l2_.data())][sector];
+    w |= r.written;
+    const bool complete = w == mem_port::whole_sector;
+    if (reserved) {
+      ++st_.l2_pending_hits;
+      l->early |= bit;
+      if (complete) l->unreadable &= uint8_t(~bit);
+      else l->unreadable |= bit;
+    } else if (present) {
+      ++st_.l2_hits;
+      if (complete) l->unreadable &= uint8_t(~bit);
+    } else {
+      ++st_.l2_misses;
+      l->valid |= bit;
+      if (complete) l->unreadable &= uint8_t(~bit);
+      else l->unreadable |= bit;
+    }
     l->dirty |= bit;
     if (l->ready[sector] != ~0ull) l->ready[sector] = std::max(l->ready[sector], t);
-  } else if (l->valid & bit) {
+  } else if (read_hit) {
+    ++st_.l2_hits;
+  } else if (reserved) {
+    ++st_.l2_pending_hits;
     if (l->ready[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
-      ++st_.l2_pending_hits;
       fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
       return true;
     }
-    if (l->ready[sector] > t) {
-      ++st_.l2_pending_hits;  // merged into the outstanding fill (MSHR): leaves the cycle after it
-      back = l->ready[sector] + 1;
-    } else {
-      ++st_.l2_hits;
+    back = l->ready[sector] + 1;  // merged into the outstanding fill (MSHR): leaves the cycle after it
+  } else if (early) {
+    // A SECTOR_MISS on a partly written sector whose fill is due (send_read_request's MSHR hit):
+    // it joins that fill and the sector is RESERVED again (sector_cache_block::allocate_sector),
+    // MODIFIED and readable once the fill is in.
+    ++st_.l2_misses;
+    l->early &= uint8_t(~bit);
+    l->unreadable &= uint8_t(~bit);
+    if (l->ready[sector] == ~0ull) {
+      fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
+      return true;
     }
+    back = l->ready[sector] + 1;
   } else {
+    // A MISS, or a SECTOR_MISS on a sector not all of whose bytes are written (rd_miss_base): a
+    // fill from DRAM; the sector is RESERVED until it is in and stays dirty
+    // (allocate_sector's m_set_modified_on_fill), the fill merging with the written bytes.
     l->valid |= bit;
+    l->unreadable &= uint8_t(~bit);
     l->ready[sector] = ~0ull;
     auto [f, fresh] = fills_.try_emplace(r.addr / 32);
     fill_waiters_.push_back(*f, {r.client, r.tag});
@@ -586,7 +637,11 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
     P.mshr_stall = false;
     P.releases = {};
   }
-  for (auto& l : l2_) std::fill(std::begin(l.ready), std::end(l.ready), 0);
+  for (auto& l : l2_) {  // every fill is in: a sector written while it was due is readable
+    std::fill(std::begin(l.ready), std::end(l.ready), 0);
+    l.unreadable &= uint8_t(~l.early);
+    l.early = 0;
+  }
   for (auto& c : ch_) c.reset_timing();
 }
 
@@ -601,9 +656,12 @@ void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
       l = victim;
       *l = l2_line{};
       l2_tag_[size_t(l - l2_.data())] = line;
+      l2_written_[size_t(l - l2_.data())] = {0, 0, 0, 0};
     }
     l2_lru_[size_t(l - l2_.data())] = ++stamp_;
-    l->valid |= uint8_t(1u << (s % m_.l2.line / 32));
+    const uint8_t bit = uint8_t(1u << (s % m_.l2.line / 32));
+    l->valid |= bit;
+    l->unreadable &= uint8_t(~bit);  // the copied data is there: a read hits
   }
 }
 

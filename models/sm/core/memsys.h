@@ -15,6 +15,7 @@
 // DRAM cycles from cycle() only while it holds requests. Every access therefore answers later
 // (mem_port::pending) with its exact cycle.
 #pragma once
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -40,10 +41,11 @@ struct dram_address {
 class gpu_memory : public mem_port {
  public:
   explicit gpu_memory(const gpu_config& cfg);
-  // One sector (bytes <= 32 within one sector) from an SM at core cycle `cycle`: the core cycles
-  // until the data (read) or the acknowledgement (write) is back at the SM.
-  // L1 hits in L2 answer at once; misses (and accesses merged into a pending miss) later.
-  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) override;
+  // One sector (bytes <= 32 within one sector; a write writes the bytes of `written`) from an SM
+  // at core cycle `cycle`: always `pending`, answered through client->mem_done in the cycle the
+  // data (read) or the acknowledgement (write) is back at the SM.
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
+                  unsigned tag) override;
   // An SM's cluster input buffer of the request crossbar holds -icnt_in_buffer_limit packets
   // (xbar_router::Has_Buffer_In); other engines are never refused.
   bool full(const mem_client* client) const override;
@@ -73,6 +75,12 @@ class gpu_memory : public mem_port {
   // tags in three host cache lines: the lookup does not touch every way's state).
   struct l2_line {
     uint8_t valid = 0, dirty = 0;
+    // Partly written sectors (GPGPU-Sim's sector_cache_block with lazy fetch-on-read): a MODIFIED
+    // sector whose 32 bytes are not all written is `unreadable` (m_readable false: a read is a
+    // SECTOR_MISS that fetches it from DRAM); a sector written while its fill is due is `early`:
+    // MODIFIED instead of RESERVED until the fill, which makes it readable (m_set_readable_on_fill).
+    // (The bytes written are in l2_written_, touched by writes only.)
+    uint8_t unreadable = 0, early = 0;
     uint64_t ready[4] = {0, 0, 0, 0};  // core cycle each sector's fill is in L2 (pending until then; ~0: in DRAM)
   };
   struct waiter {
@@ -84,6 +92,7 @@ class gpu_memory : public mem_port {
     uint64_t addr;
     mem_client* client;
     unsigned tag;
+    uint32_t written;  // a write's bytes in the sector (mem_port::access)
     bool write;
     dram_address a;    // decode(addr), worked out once when it is sent
   };
@@ -171,6 +180,9 @@ class gpu_memory : public mem_port {
   uint64_t l2_stepped_ = 0;                      // the last cycle run_l2 stepped (+1; 0: none this kernel)
   std::vector<l2_line> l2_;                     // sub_partition × sets × ways
   std::vector<uint64_t> l2_tag_, l2_lru_;       // per line of l2_: its line address (~0: none), LRU stamp
+  // Per line of l2_, per sector: the bytes written since the line was allocated (bit i: byte i;
+  // GPGPU-Sim's m_dirty_byte_mask).
+  std::vector<std::array<uint32_t, 4>> l2_written_;
   std::vector<dram_channel> ch_;
   sector_map<fifo_pool<waiter>::list> fills_;  // L2 MSHRs: sector -> who waits (in fill_waiters_)
   fifo_pool<waiter> fill_waiters_;

@@ -65,10 +65,14 @@ class mem_client {
 class mem_port {
  public:
   static constexpr uint64_t pending = ~0ull;
+  static constexpr uint32_t whole_sector = ~0u;  // a write's byte mask: all 32 bytes of its sector
   virtual ~mem_port() = default;
   // One access: the core cycles until its data / acknowledgement is back, or `pending`: the
-  // memory calls client->mem_done(addr, write, tag, ...) from a later cycle().
-  virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint64_t cycle, mem_client* client, unsigned tag) = 0;
+  // memory calls client->mem_done(addr, write, tag, ...) from a later cycle(). `written`: the
+  // bytes a write writes in the 32-byte sector of `addr` (bit i: byte addr / 32 * 32 + i;
+  // GPGPU-Sim's mem_fetch byte mask), whole_sector for reads.
+  virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
+                          unsigned tag) = 0;
   // The client may not send now: its way in has no room (GPGPU-Sim's icnt_has_buffer).
   virtual bool full(const mem_client* /*client*/) const { return false; }
   // Called once per core cycle before the SMs' (same `cycle` as their accesses of that cycle):
@@ -99,7 +103,7 @@ class mem_port {
 class fixed_latency_memory : public mem_port {
  public:
   explicit fixed_latency_memory(uint64_t latency) : latency_(latency) {}
-  uint64_t access(uint64_t, unsigned, bool, uint64_t, mem_client*, unsigned) override {
+  uint64_t access(uint64_t, unsigned, bool, uint32_t, uint64_t, mem_client*, unsigned) override {
     ++accesses;
     return latency_;
   }
