@@ -141,6 +141,7 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   }
   bank_reads_.resize(std::max(1u, cfg.reg_banks));
   bank_write_.assign(bank_reads_.size(), 0);
+  bank_span_ = cfg.sub_core ? std::max(1u, unsigned(bank_reads_.size()) / cfg.num_sched) : unsigned(bank_reads_.size());
   // The generic collectors' input sets in GPGPU-Sim's create_exec_pipeline order.
   auto in_set = [&](op_class c) {
     if (register_set* r = id_oc_[unsigned(c)]) oc_order_.push_back(r);
@@ -201,13 +202,10 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
 }
 
 unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
-  const unsigned nb = unsigned(bank_reads_.size());
-  unsigned bank = reg + warp;  // GPGPU-Sim's register_bank: warp id skews the bank
-  if (cfg_.sub_core) {
-    unsigned per = std::max(1u, nb / cfg_.num_sched);
-    return (bank % per) + sched * per;
-  }
-  return bank % nb;
+  const unsigned bank = reg + warp;  // GPGPU-Sim's register_bank: warp id skews the bank
+  // bank_span_ banks per scheduler in sub-core mode, else all of them (a power of two: a mask)
+  const unsigned in_span = (bank_span_ & (bank_span_ - 1)) == 0 ? bank & (bank_span_ - 1) : bank % bank_span_;
+  return cfg_.sub_core ? in_span + sched * bank_span_ : in_span;
 }
 
 void sm_core::complete(const warp_inst& inst) {

@@ -303,6 +303,7 @@ class sm_core {
   ldst_unit* ldst_ = nullptr;
   std::unique_ptr<l1_tags> own_l1_;
   std::vector<unsigned> bank_reads_;  // scratch
+  unsigned bank_span_ = 1;            // register banks a warp's registers spread over (bank_of)
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
   bool bank_write_any_ = false;       // some bank_write_ entry is set
   unsigned cus_busy_ = 0;             // collector units busy
