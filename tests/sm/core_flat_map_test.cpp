@@ -4,6 +4,8 @@
 // the nodes it gets back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <random>
 #include <vector>
@@ -84,4 +86,52 @@ TEST(sm_flat_map, fifo_pool_keeps_order_and_reuses_nodes) {
   out.clear();
   pool.drain(c, out);  // an empty list drains to nothing
   EXPECT_TRUE(out.empty());
+}
+
+// ring<T> against std::deque over a random mix of pushes, pops and in-order inserts that wraps
+// its head round the buffer and grows it several times.
+TEST(sm_flat_map, ring_matches_a_deque) {
+  ring<uint64_t> r;
+  std::deque<uint64_t> ref;
+  std::mt19937_64 rng(7);
+  for (unsigned step = 0; step < 20000; ++step) {
+    const unsigned op = unsigned(rng() % 8);
+    if (op < 3 || ref.empty()) {
+      r.push_back(step);
+      ref.push_back(step);
+    } else if (op < 6) {
+      ASSERT_EQ(r.front(), ref.front());
+      r.pop_front();
+      ref.pop_front();
+    } else if (op == 6) {  // insert before the last k elements
+      const size_t k = size_t(rng() % (ref.size() + 1));
+      r.insert(r.end() - ptrdiff_t(k), step);
+      ref.insert(ref.end() - ptrdiff_t(k), step);
+    } else {
+      ASSERT_EQ(r.back(), ref.back());
+      r.pop_back();
+      ref.pop_back();
+    }
+    ASSERT_EQ(r.size(), ref.size());
+    ASSERT_EQ(r.empty(), ref.empty());
+  }
+  ASSERT_TRUE(std::equal(r.begin(), r.end(), ref.begin(), ref.end()));
+  for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(r[i], ref[i]);
+  // ordered search through its iterators (as the L2 -> icnt queue's bound uses it)
+  ring<unsigned> q;
+  for (unsigned v : {1u, 3u, 3u, 5u}) q.push_back(v);
+  EXPECT_EQ(std::upper_bound(q.begin(), q.end(), 3u) - q.begin(), 3);
+  // a moved-from ring is empty and usable
+  ring<unsigned> m = std::move(q);
+  EXPECT_EQ(m.size(), 4u);
+  EXPECT_TRUE(q.empty());
+  q.push_back(9);
+  EXPECT_EQ(q.front(), 9u);
+  q = std::move(m);
+  EXPECT_EQ(q.size(), 4u);
+  EXPECT_EQ(q.back(), 5u);
+  EXPECT_TRUE(m.empty());
+  m.clear();
+  m.emplace_back(2u);
+  EXPECT_EQ(m.front(), 2u);
 }

@@ -5,9 +5,14 @@
 //   (no tombstones). No iteration: results cannot depend on the hashing.
 // - fifo_pool<T>: FIFO lists of T (MSHR waiters) sharing one node vector with a free list, so
 //   adding and dropping waiters does not allocate once the pool has grown.
+// - ring<T>: a FIFO queue in one power-of-two vector (the model's queues and pipelines): size()
+//   is a load (std::deque's walks its node pointers, and the queues' bounds ask it every cycle).
+//   Unlike std::deque, a push may move every element: hold no reference across one.
 #pragma once
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -145,6 +150,103 @@ class fifo_pool {
   };
   std::vector<node> nodes_;
   uint32_t free_ = nil;
+};
+
+template <class T>
+class ring {
+  template <class R, class V>
+  struct iter {
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using pointer = V*;
+    using reference = V&;
+    R* r = nullptr;
+    size_t i = 0;
+    V& operator*() const { return (*r)[i]; }
+    V* operator->() const { return &(*r)[i]; }
+    V& operator[](difference_type d) const { return (*r)[size_t(difference_type(i) + d)]; }
+    iter& operator++() { return ++i, *this; }
+    iter& operator--() { return --i, *this; }
+    iter operator++(int) { return {r, i++}; }
+    iter operator--(int) { return {r, i--}; }
+    iter& operator+=(difference_type d) { return i = size_t(difference_type(i) + d), *this; }
+    iter& operator-=(difference_type d) { return i = size_t(difference_type(i) - d), *this; }
+    friend iter operator+(iter a, difference_type d) { return a += d; }
+    friend iter operator+(difference_type d, iter a) { return a += d; }
+    friend iter operator-(iter a, difference_type d) { return a -= d; }
+    friend difference_type operator-(const iter& a, const iter& b) { return difference_type(a.i) - difference_type(b.i); }
+    friend bool operator==(const iter& a, const iter& b) { return a.i == b.i; }
+    friend auto operator<=>(const iter& a, const iter& b) { return a.i <=> b.i; }
+  };
+
+ public:
+  using value_type = T;
+  using iterator = iter<ring, T>;
+  using const_iterator = iter<const ring, const T>;
+  ring() = default;
+  ring(const ring&) = default;
+  ring& operator=(const ring&) = default;
+  ring(ring&& o) noexcept : buf_(std::move(o.buf_)), head_(o.head_), n_(o.n_), mask_(o.mask_) { o.buf_.clear(), o.head_ = o.n_ = o.mask_ = 0; }
+  ring& operator=(ring&& o) noexcept {
+    buf_.swap(o.buf_);
+    std::swap(head_, o.head_);
+    std::swap(n_, o.n_);
+    std::swap(mask_, o.mask_);
+    o.clear();
+    return *this;
+  }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  T& operator[](size_t i) { return buf_[(head_ + i) & mask_]; }
+  const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
+  T& front() { return buf_[head_]; }
+  const T& front() const { return buf_[head_]; }
+  T& back() { return (*this)[n_ - 1]; }
+  const T& back() const { return (*this)[n_ - 1]; }
+  void push_back(const T& v) {
+    if (n_ == buf_.size()) grow();
+    buf_[(head_ + n_) & mask_] = v;
+    ++n_;
+  }
+  template <class... A>
+  T& emplace_back(A&&... a) {
+    if (n_ == buf_.size()) grow();
+    T& x = buf_[(head_ + n_) & mask_];
+    x = T{std::forward<A>(a)...};
+    ++n_;
+    return x;
+  }
+  // Inserts v before pos (the elements from pos on move back by one: cheap near the end).
+  template <class It>
+  iterator insert(It pos, const T& v) {
+    const size_t at = pos.i;
+    push_back(v);
+    for (size_t i = n_ - 1; i > at; --i) (*this)[i] = std::move((*this)[i - 1]);
+    (*this)[at] = v;
+    return {this, at};
+  }
+  void pop_front() {
+    head_ = (head_ + 1) & mask_;
+    --n_;
+  }
+  void pop_back() { --n_; }
+  void clear() { head_ = n_ = 0; }
+  iterator begin() { return {this, 0}; }
+  iterator end() { return {this, n_}; }
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, n_}; }
+
+ private:
+  void grow() {
+    std::vector<T> b(std::max<size_t>(16, 2 * buf_.size()));
+    for (size_t i = 0; i < n_; ++i) b[i] = std::move((*this)[i]);
+    buf_.swap(b);
+    head_ = 0;
+    mask_ = buf_.size() - 1;
+  }
+  std::vector<T> buf_;
+  size_t head_ = 0, n_ = 0, mask_ = 0;
 };
 
 }  // namespace gpuvp::sm

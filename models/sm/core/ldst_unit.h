@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <queue>
 #include <vector>
 
@@ -150,7 +149,7 @@ class ldst_unit : public stallable_unit, public mem_client {
     bool store;
   };
   struct l1_bank {
-    std::deque<pipe_entry> pipe;  // oldest first
+    ring<pipe_entry> pipe;  // oldest first
     uint64_t left = 0;            // the cycle the last access left stage 0, + 1
     uint64_t placed = ~0ull;      // the cycle an access last entered
     // The oldest access failed for `fail_cause` at generation `fail_gen` (and `fail_pops`
@@ -199,12 +198,12 @@ class ldst_unit : public stallable_unit, public mem_client {
   using waiter_list = fifo_pool<unsigned>::list;
   sector_map<waiter_list> mshrs_;  // sector address -> waiting slots (in waiters_)
   fifo_pool<unsigned> waiters_;
-  std::deque<request> miss_queue_;
+  ring<request> miss_queue_;
   // The write-back stage (GPGPU-Sim's m_next_wb and the MSHR table's m_current_response): the
   // sectors filled whose MSHR entries still hold waiting accesses, oldest fill first, and the
   // access being written back (its instruction's slot; ~0u: none) with the destinations that
   // still need a register bank.
-  std::deque<uint64_t> filled_;
+  ring<uint64_t> filled_;
   unsigned wb_slot_ = ~0u;
   uint8_t wb_dsts_ = 0;
   // The write-back stage's clients in GPGPU-Sim's round robin (m_writeback_arb): 0 shared
@@ -217,7 +216,7 @@ class ldst_unit : public stallable_unit, public mem_client {
     unsigned slot;
     uint64_t ready;
   };
-  std::deque<smem_entry> smem_pipe_;
+  ring<smem_entry> smem_pipe_;
   uint64_t smem_left_ = 0;  // the cycle after the last load left stage 0
   bool prepared_ = false;
   unsigned slot_ = 0;                  // inflight slot of the dispatch register's instruction

@@ -349,10 +349,13 @@ void gpu_memory::step_sub_partition(unsigned sp, uint64_t c) {
 void gpu_memory::drain_l2() {
   for (unsigned sp = 0; sp < sp_.size(); ++sp) {
     sub_partition& P = sp_[sp];
-    for (auto* q : {&P.in, &P.rop, &P.xout}) {
-      for (const l2_request& r : *q) l2_access(sp, r, ~0ull, true);
-      q->clear();
-    }
+    auto drain = [&](auto& q) {
+      for (const l2_request& r : q) l2_access(sp, r, ~0ull, true);
+      q.clear();
+    };
+    drain(P.in);
+    drain(P.rop);
+    drain(P.xout);
   }
   l2_queued_ = 0;
 }

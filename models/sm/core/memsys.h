@@ -17,7 +17,6 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -106,15 +105,15 @@ class gpu_memory : public mem_port {
     // t: the first cycle it may be popped), is popped into the ROP delay queue (`rop`, t: the cycle
     // its delay ends), moves to the icnt -> L2 queue (`in`, t: the first cycle the L2 may access
     // it) and is served from there (memory_sub_partition::push and cache_cycle).
-    std::deque<l2_request> xout, rop, in;
+    ring<l2_request> xout, rop, in;
     uint64_t l2_free = 0;       // the core cycle of the tag port's next access
     unsigned mshrs = 0;         // sectors with a DRAM fill outstanding (L2 MSHR entries)
     // The head of `in` is a read miss that stalled for want of an MSHR: only a release (mshrs
     // falling) can change that, so until then its retries fail without looking it up again.
     bool mshr_stall = false;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> releases;  // their fill times, once known
-    std::deque<reply> out;  // L2 -> icnt queue, by q
-    std::deque<reply> rin;  // its input buffer of the reply crossbar
+    ring<reply> out;  // L2 -> icnt queue, by q
+    ring<reply> rin;  // its input buffer of the reply crossbar
   };
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector);
   void run_dram(uint64_t until, bool drop_waiters);
@@ -159,12 +158,12 @@ class gpu_memory : public mem_port {
   clock_domains clock_;
   uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
   std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
-  std::vector<std::deque<xbar_packet>> xin_;    // crossbar input buffers: one per SIMT cluster, then other engines
+  std::vector<ring<xbar_packet>> xin_;          // crossbar input buffers: one per SIMT cluster, then other engines
   std::vector<unsigned> next_node_;             // iSLIP: per output, the input after the last granted
   std::vector<unsigned> xscratch_, dscratch_;   // scratch: inputs with a packet, their heads' outputs
   std::vector<unsigned> ascratch_, bscratch_;   // scratch: iSLIP's candidates per output (arbitrate)
   std::atomic<uint64_t> xbar_queued_{0};        // packets in the input buffers (counted by the SMs' threads)
-  std::vector<std::deque<reply>> rout_;         // reply crossbar output buffers, per port as xin_
+  std::vector<ring<reply>> rout_;               // reply crossbar output buffers, per port as xin_
   std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster (node ids)
   uint64_t replies_queued_ = 0;                 // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;

@@ -75,8 +75,8 @@ bool gpu_memory::full(const mem_client* client) const {
 unsigned gpu_memory::port_of(unsigned node) {
   if (node != ~0u && node + 1 >= xin_.size()) {  // grow, keeping the engines' port last
     const size_t n = size_t(node) + 2;
-    std::deque<xbar_packet> ein;
-    std::deque<reply> eout;
+    ring<xbar_packet> ein;
+    ring<reply> eout;
     unsigned enext = 0;
     if (!xin_.empty()) {
       ein = std::move(xin_.back());
