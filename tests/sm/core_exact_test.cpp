@@ -199,6 +199,8 @@ std::string run(const run_case& rc, bool skip_idle = true, unsigned threads = 1)
 // writes (lines 0x100000 + 128 j, j = 0..4: STG 1 a full line per warp, STG 2 half of each
 // sector of two lines) misses, every later one hits them MODIFIED, so l1m + 20 per SM (3 SMs on
 // QV100, 5 on A100, 2 on H100) and l1h + 576 - that.
+// Then the DRAM return queue's own bound (a full return queue holds the rwq delay line, a full
+// rwq refuses column commands): no case changed (no DRAM edge is held in any of them).
 const std::map<std::string, std::string>& recorded() {
   static const std::map<std::string, std::string> r = {
       {"bandwidth_320_qv100",

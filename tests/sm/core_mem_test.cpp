@@ -658,6 +658,101 @@ TEST(sm_memory, dram_to_l2_queue_bound) {
   EXPECT_EQ(run(1), (v{{'A', 26, 7}, {'B', 28, 8}, {'C', 30, 9}, {'D', 32, 9}, {'E', 51, 13}}));
 }
 
+// The return queue's own bound (-gpgpu_dram_return_queue_size; GPGPU-Sim's dram_t::cycle pops
+// its rwq delay line only while the return queue is below the bound after dram_cycle's move of
+// that edge). The clock of dram_to_l2_queue_bound (DRAM edges 4c - 3 .. 4c in core cycle c) and
+// a one-entry DRAM -> L2 queue per sub-partition. Sub-partition 0 queues A, B, C (bank 0, row 1)
+// in cycle 0, sub-partition 1 D (same bank and row) in 20: columns 13, 15, 17 (tCCDL 2) and 21
+// (D leaves its L2 -> DRAM queue in 20, reaches the scheduler in 21), CL 12 pops each.
+// - Return queue of 192 (as before): pops 25, 27, 29, 33, out (data_end) 26, 28, 30, 34. A
+//   leaves the return queue in 26 (fill in core 7), B waits while A is in the DRAM -> L2 queue
+//   (core 7's edges) to 29 (core 8), C to 33 (core 9); D leaves in 34 behind C: core 9.
+// - Return queue of 1: A pops 25 and leaves 26; B pops 27 and waits to 29, so edge 28 finds the
+//   return queue full and the rwq stands still (C, 12 pops after its column in 17, pops in 30,
+//   not 29); C waits to 33, so 31 and 32 are held as well, and D (12 pops after 21: 22..27, 29,
+//   30, 33..36) pops in 36, is out at 37 and leaves the return queue in 37: its fill moves from
+//   core 9 to 10. Three held edges (28, 31, 32).
+// - Size 0 is a 1024-entry queue (dram_t's constructor), so the same as 192 here.
+TEST(sm_memory, dram_return_queue_bound_holds_the_rwq) {
+  auto run = [](unsigned size, uint64_t* held = nullptr) {
+    mem_config m;
+    m.dram_l2_queue = 1;
+    m.dram_return_queue = size;
+    clock_domains clock(1000, 1000, 1000, 4000);
+    dram_channel ch(m, 2, 0, &clock);
+    for (char t : {'A', 'B', 'C'}) ch.push({0, 1, 0, false, uint64_t(t)}, 0);
+    ch.push({20, 1, 0, false, 'D'}, 1);
+    std::vector<dram_done> out;
+    ch.run(1000, out);
+    if (held) *held = ch.return_queue_stalls;
+    EXPECT_EQ(ch.rwq_full_cycles, 0u);
+    std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> got;
+    for (const dram_done& d : out) got.emplace_back(d.token, d.data_end, d.fill);
+    return got;
+  };
+  using v = std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>;
+  uint64_t held = 99;
+  EXPECT_EQ(run(192, &held), (v{{'A', 26, 7}, {'B', 28, 8}, {'C', 30, 9}, {'D', 34, 9}}));
+  EXPECT_EQ(held, 0u);
+  EXPECT_EQ(run(0, &held), (v{{'A', 26, 7}, {'B', 28, 8}, {'C', 30, 9}, {'D', 34, 9}}));
+  EXPECT_EQ(held, 0u);
+  EXPECT_EQ(run(1, &held), (v{{'A', 26, 7}, {'B', 28, 8}, {'C', 31, 9}, {'D', 37, 10}}));
+  EXPECT_EQ(held, 3u);
+}
+
+// A full rwq (CL + 1 = 13 entries) refuses column commands. One sub-partition, 17 reads R1..R17
+// of bank 0, row 1 queued in cycle 0, tCCDL 1: each reaches the scheduler the edge after it
+// leaves the L2 -> DRAM queue (R_i in i), so the columns follow the activate (1) from 13, one a
+// cycle: R_i in 12 + i, 12 pops later.
+// The summed doubles put the first DRAM edge of core cycle c at 4c - 3 up to c = 10 (37), at
+// 4c - 4 from 11 to 18 (40 .. 68), 4c - 3 again from 19 (73, .., 89 for 23).
+// - Return queue of 192: R_i pops in 24 + i, out at 25 + i. The DRAM -> L2 queue (1 entry, one
+//   fill a core cycle) takes R1 in 26 (core 7) and R_i (i >= 2) at the first edge of core
+//   6 + i (R2 29, R3 33): fill 6 + i.
+// - Return queue of 1: R2 pops in 26 and waits to 29, and from then on the rwq pops only at the
+//   edge the return queue's read leaves (the first edge of the next core cycle), every other
+//   edge from 27 on is held: R_i (i >= 3) pops when R_(i-1) leaves, at the first edge of core
+//   5 + i, and is out one edge later (R3 30, R5 38, R6 41, R13 69, R14 74, R17 86). The fills
+//   stay 6 + i (the DRAM -> L2 queue is the bottleneck either way). The rwq's last data is at
+//   pop count 24 + i after R_i's column: R15's column in 27 (pops so far 26, held 27: its data 13
+//   deep, the rwq full), so R16 is refused in 28 and goes in 29 (pops 27), R17 is refused in 30,
+//   31 and 32 (held) and goes in 33: 4 cycles.
+TEST(sm_memory, dram_full_rwq_refuses_column_commands) {
+  auto run = [](unsigned size, uint64_t* refused) {
+    mem_config m;
+    m.dram_l2_queue = 1;
+    m.dram_return_queue = size;
+    m.dram.CCDL = 1;
+    clock_domains clock(1000, 1000, 1000, 4000);
+    EXPECT_EQ(clock.first_edge(10), 37u);
+    EXPECT_EQ(clock.first_edge(11), 40u);
+    EXPECT_EQ(clock.first_edge(18), 68u);
+    EXPECT_EQ(clock.first_edge(19), 73u);
+    EXPECT_EQ(clock.first_edge(22), 85u);
+    dram_channel ch(m, 1, 0, &clock);
+    for (uint64_t i = 1; i <= 17; ++i) ch.push({0, 1, 0, false, i}, 0);
+    std::vector<dram_done> out;
+    ch.run(1000, out);
+    *refused = ch.rwq_full_cycles;
+    std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> got;
+    for (const dram_done& d : out) got.emplace_back(d.token, d.data_end, d.fill);
+    return got;
+  };
+  clock_domains clock(1000, 1000, 1000, 4000);
+  std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> large, small;
+  for (uint64_t i = 1; i <= 17; ++i) {
+    large.emplace_back(i, 25 + i, 6 + i);
+    small.emplace_back(i, i <= 2 ? 25 + i : clock.first_edge(5 + i) + 1, 6 + i);
+  }
+  EXPECT_EQ(std::get<1>(small[5]), 41u);
+  EXPECT_EQ(std::get<1>(small[16]), 86u);
+  uint64_t refused = 99;
+  EXPECT_EQ(run(192, &refused), large);
+  EXPECT_EQ(refused, 0u);
+  EXPECT_EQ(run(1, &refused), small);
+  EXPECT_EQ(refused, 4u);
+}
+
 // 16 warps of mixed units (4 per sub-core): the oracle takes 299 cycles. Two causes of the
 // earlier 284: the oracle's SM7_QV100 file (accel-sim branch of gpgpu-sim_distribution) sets
 // -gpgpu_scheduler lrr, not gto; and GPGPU-Sim's allocate_cu moves from each ID_OC set only its
@@ -728,7 +823,8 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_clock_domains 1132:1132:1132:0\n").find("clock 0 MHz outside [1, 100000]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_flush_l1_cache 2\n").find("-gpgpu_flush_l1_cache: 2 outside [0, 1]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,2:0,32\n").find("miss queue 2 and MSHRs 512 must hold the 4 sectors of a line"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_dram_return_queue_size 70000\n").find("outside [0, 65536]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_dram_return_queue_size 70000\n").find("m.config:1: -gpgpu_dram_return_queue_size: 70000 outside [0, 65536]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_dram_return_queue_size x\n").find("m.config:1: -gpgpu_dram_return_queue_size"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n").find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:0:8:8\n").find("-gpgpu_dram_partition_queues: 0 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 3:8:8:8\n").find("an icnt->L2 queue of 3 never takes a request"), std::string::npos);

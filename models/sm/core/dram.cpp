@@ -59,7 +59,8 @@ uint64_t clock_domains::first_edge(uint64_t c) {
 }
 
 dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency, clock_domains* clock)
-    : m_(m), T_(m.dram), l2q_(std::max(1u, subs)), latency_(latency), last_sub_(std::max(1u, subs) - 1), clock_(clock) {
+    : m_(m), T_(m.dram), l2q_(std::max(1u, subs)), latency_(latency), last_sub_(std::max(1u, subs) - 1), clock_(clock),
+      return_queue_size_(m.dram_return_queue ? m.dram_return_queue : 1024) {
   // memory_partition_unit's arbitration credits: one private credit per sub-partition and a
   // shared pool of scheduler queue + return queue - (sub-partitions - 1); no limit when either
   // queue is unbounded (0).
@@ -215,10 +216,18 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
 void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
   const unsigned nbk = T_.nbk;
   bool col = false, row = false;
+  col_ok_ = !rwq_full(k);
+  if (!col_ok_) {
+    bool open = masked_ && open_mask_;
+    for (unsigned j = 0; !masked_ && j < nbk && !open; ++j)
+      open = bk_[j].has_mrq && bk_[j].active && bk_[j].row == bk_[j].mrq.row;
+    if (open) ++rwq_full_cycles;
+  }
   if (masked_) {  // the banks without a request (has_mrq) would refuse both commands
     if (m_.dram_dual_bus) {
-      // Before tCCD has passed every column command waits (col_command's bank-independent test).
-      if (k >= ccd_) visit_from(open_mask_, prio_, [&](unsigned j) { return col_command(j, k, out); });
+      // Before tCCD has passed, or while the rwq is full, every column command waits
+      // (col_command's bank-independent tests).
+      if (k >= ccd_ && col_ok_) visit_from(open_mask_, prio_, [&](unsigned j) { return col_command(j, k, out); });
       visit_from(mrq_mask_ & ~open_mask_, prio_, [&](unsigned j) {
         const bank& B = bk_[j];  // row_command's per-bank timing tests first, without the call
         if (B.active ? k < B.ras || k < B.wtp || k < B.rtp : k < rrd_ || k < B.rp || k < B.rc) return false;
@@ -243,31 +252,36 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
 
 bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& out) {
   bank& B = bk_[j];
-  if (!B.has_mrq || !B.active || B.row != B.mrq.row) return false;
+  if (!B.has_mrq || !B.active || B.row != B.mrq.row || !col_ok_) return false;
   const unsigned g = group(j);
   if (k < ccd_ || k < ccdl_[g]) return false;
-  uint64_t data;
+  unsigned latency;
   if (!B.mrq.write) {
     if (k < B.rcd || k < wtr_) return false;
     rtw_ = k + tRTW_;
     B.rtp = k + burst_;
     rtpl_[g] = k + T_.RTPL;
-    data = k + T_.CL;
+    latency = T_.CL;
   } else {
     if (k < B.rcdwr || k < rtw_) return false;
     wtr_ = k + tWTR_;
     B.wtp = k + tWTP_;
-    data = k + T_.WL;
+    latency = T_.WL;
   }
   ccd_ = k + T_.CCD;
   ccdl_[g] = k + T_.CCDL;
-  data = std::max(data, bus_free_);
-  bus_free_ = data + burst_;
+  // Into the rwq: CL (WL) pops from now, behind the data already in it; popped at `data`.
+  settle(k);
+  const uint64_t slot = std::max(pops(k) + latency, bus_free_);
+  bus_free_ = slot + burst_;
+  last_data_ = slot + 1;
+  const uint64_t data = place(slot);
   uint64_t fill = 0;
   // The credit comes back with the data: a read's when it leaves the return queue for the
   // DRAM -> L2 queue (dram_cycle, the edge after its last beat at the earliest), a write's when
   // dram_t::cycle takes it from its data pipeline (memory_partition_unit::set_done).
   const uint64_t back = B.mrq.write ? data : leave_return_queue(k, data + burst_, B.mrq.sub, fill);
+  if (!B.mrq.write) retq_.push_back(back);  // in the return queue from `data` to `back`
   out.push_back({B.mrq.token, data + burst_, B.mrq.write, B.mrq.sub, fill});
   auto it = credit_returns_.end();
   while (it != credit_returns_.begin() && std::prev(it)->first > back) --it;
@@ -356,7 +370,67 @@ bool dram_channel::dram_l2_full(unsigned sub, uint64_t k) {
   return in >= m_.dram_l2_queue;
 }
 
+// The return queue's bound (dram_t::cycle: no rwq pop while returnq->full()). Settles the DRAM
+// edges after horizon_ up to e: every read in the return queue entered by horizon_ (retq_: their
+// leave edges, rising), so an edge x is held while return_queue_size_ or more of them leave after
+// x: the edges before the return_queue_size_-th last leave.
+void dram_channel::settle(uint64_t e) {
+  if (e <= horizon_) return;
+  while (!retq_.empty() && retq_.front() <= horizon_) retq_.pop_front();
+  if (retq_.size() >= return_queue_size_) {
+    const uint64_t last = std::min(e, retq_[retq_.size() - return_queue_size_] - 1);
+    if (last > horizon_) {
+      if (!held_runs_.empty() && held_runs_.back().second == horizon_) held_runs_.back().second = last;
+      else held_runs_.emplace_back(horizon_ + 1, last);
+      held_ += last - horizon_;
+      return_queue_stalls += last - horizon_;
+    }
+  }
+  horizon_ = e;
+}
+
+// The rwq pops up to edge k (k <= horizon_): k minus the held edges up to k.
+uint64_t dram_channel::pops(uint64_t k) {
+  while (!held_runs_.empty() && held_runs_.front().second < k) {
+    held_base_ += held_runs_.front().second - held_runs_.front().first + 1;
+    held_runs_.pop_front();
+  }
+  uint64_t h = held_base_;
+  for (const auto& r : held_runs_) {
+    if (r.first > k) break;
+    h += std::min(r.second, k) - r.first + 1;
+  }
+  return k - h;
+}
+
+// The edge whose pop takes the data of pop count d: after horizon_ the held edges come first (no
+// read enters the return queue before this data), then one pop an edge. (d <= the pops up to
+// horizon_ only with CL or WL 0: popped in the cycle it was pushed, as the model had it.)
+uint64_t dram_channel::place(uint64_t d) {
+  const uint64_t v = horizon_ - held_;
+  if (d <= v) return horizon_;
+  while (!retq_.empty() && retq_.front() <= horizon_) retq_.pop_front();
+  uint64_t start = horizon_;
+  if (retq_.size() >= return_queue_size_) start = std::max(start, retq_[retq_.size() - return_queue_size_] - 1);
+  const uint64_t e = start + (d - v);
+  settle(e);
+  return e;
+}
+
+// fifo_pipeline::full: the rwq holds CL + 1 entries (its data up to the last one and the padding
+// before it) after cycle k's pop. Its minimum length (CL, or WL after a write) is below that in
+// every configuration GPGPU-Sim accepts (WL > CL would overfill it).
+bool dram_channel::rwq_full(uint64_t k) {
+  if (!last_data_) return false;
+  settle(k);
+  return last_data_ - 1 >= pops(k) + T_.CL + 1;
+}
+
 void dram_channel::reset_timing() {
+  horizon_ = held_ = held_base_ = last_data_ = 0;
+  held_runs_.clear();
+  retq_.clear();
+  col_ok_ = true;
   for (auto& q : dram_l2_) q.clear();
   last_leave_ = 0;
   now_ = rrd_ = ccd_ = rtw_ = wtr_ = bus_free_ = 0;

@@ -10,8 +10,10 @@
 // bank state machines with the -gpgpu_dram_timing_opt constraints (tRRD, tRCD, tRAS, tRP, tRC,
 // tCCD, tCCDL, tRTPL, CL, WL and the derived tRTW, tWTR, tWTP, tRCDWR), one row and one column
 // command per cycle with -dram_dual_bus_interface 1, one of either otherwise; a read's data
-// leaves through the return queue into its sub-partition's DRAM -> L2 queue (third field),
-// taken by the L2 one a cycle. Internal to gpu_memory.
+// leaves the `rwq` delay line (CL cycles) into the return queue (-gpgpu_dram_return_queue_size;
+// while it is full the delay line stands still and, once it holds CL + 1 entries, refuses column
+// commands) and from there into its sub-partition's DRAM -> L2 queue (third field), taken by the
+// L2 one a cycle. Internal to gpu_memory.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -85,6 +87,10 @@ class dram_channel {
   // Between kernels (the channel is empty): timing restarts at cycle 0, open rows stay.
   void reset_timing();
   uint64_t row_hits = 0, activates = 0, precharges = 0;
+  // DRAM cycles in which the full return queue held the rwq delay line (dram_t::cycle took no
+  // data from it), and cycles in which a full rwq refused a column command to a bank whose
+  // request's row was open (GPGPU-Sim's rwq_limit cause). Counted, not reported.
+  uint64_t return_queue_stalls = 0, rwq_full_cycles = 0;
 
  private:
   struct bank {
@@ -123,6 +129,27 @@ class dram_channel {
   uint64_t last_leave_ = 0;
   uint64_t leave_return_queue(uint64_t k, uint64_t ready, unsigned sub, uint64_t& fill);
   bool dram_l2_full(unsigned sub, uint64_t k);
+  // dram_t's rwq (fifo_pipeline of minimum length CL, or WL after a write, and maximum CL + 1)
+  // and its return queue (-gpgpu_dram_return_queue_size entries, 1024 for 0). Each DRAM cycle
+  // dram_t::cycle pops the rwq's head (data or padding) unless the return queue is full after
+  // dram_cycle's move of that edge; a column command's data goes behind the last data, at least
+  // L = CL (WL) pops later. So the data's pop is kept in "pops": v(e) = e - (held cycles up to
+  // e), the data of a column command in cycle k pops at the unheld edge whose v is
+  // max(v(k) + L, the previous data's + burst), and without a held cycle that is the edge itself.
+  // The edges up to horizon_ are settled: a cycle is held while the return queue holds
+  // return_queue_size_ reads; a read enters it when it pops and leaves it at its
+  // leave_return_queue edge (retq_, rising); every data ahead of a new column command has been
+  // placed, so the edges up to its pop are settled when it issues.
+  unsigned return_queue_size_;
+  uint64_t horizon_ = 0, held_ = 0, held_base_ = 0;  // held_: held cycles up to horizon_
+  std::deque<std::pair<uint64_t, uint64_t>> held_runs_;  // held cycles [first, last], after held_base_
+  std::deque<uint64_t> retq_;                             // leave edges of the reads in the return queue
+  uint64_t last_data_ = 0;                                // v of the last data placed (+1; 0: none)
+  void settle(uint64_t e);
+  uint64_t pops(uint64_t k);  // v(k), k <= horizon_, k not decreasing between calls
+  uint64_t place(uint64_t d);  // the edge the data of v = d pops, settling up to it
+  bool rwq_full(uint64_t k);
+  bool col_ok_ = true;  // the rwq takes a column command this cycle
   uint64_t now_ = 0;                           // next cycle to run
   uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;
   bool last_write_ = false;

@@ -38,6 +38,8 @@ struct mem_config {
   double icnt_mhz = 1132, l2_mhz = 1132, dram_mhz = 850;  // -gpgpu_clock_domains fields 2-4
   dram_timing dram;
   unsigned dram_buswidth = 16, dram_burst_length = 2, dram_cmd_ratio = 2;  // bytes, beats, data/command
+  // -gpgpu_frfcfs_dram_sched_queue_size (0: unbounded), -gpgpu_dram_return_queue_size (0: 1024
+  // entries, as dram_t sizes it); either 0: no credit limit in the channel's arbitration.
   unsigned frfcfs_queue = 64, dram_return_queue = 192;
   // The reply side's buffers in front of the LDST unit: -gpgpu_n_cluster_ejection_buffer_size (the
   // cluster's response FIFO, simt_core_cluster::icnt_cycle) and -gpgpu_n_ldst_response_buffer_size
