@@ -16,9 +16,9 @@
 // L2 one a cycle. Internal to gpu_memory.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <vector>
 
+#include "flat_map.h"
 #include "mem_config.h"
 
 namespace gpuvp::sm {
@@ -113,19 +113,19 @@ class dram_channel {
   unsigned burst_, tRTW_, tWTR_, tWTP_, tRCDWR_;
   std::vector<bank> bk_;
   std::vector<uint64_t> ccdl_, rtpl_;  // per bank group
-  std::vector<std::deque<dram_request>> l2q_;  // per sub-partition L2 -> DRAM queue, by arrival
-  std::deque<dram_request> arrivals_;          // DRAM latency queue (arrive: the cycle it leaves)
+  std::vector<ring<dram_request>> l2q_;  // per sub-partition L2 -> DRAM queue, by arrival
+  ring<dram_request> arrivals_;          // DRAM latency queue (arrive: the cycle it leaves)
   unsigned latency_, last_sub_;
   clock_domains* clock_;  // last_sub_: the sub-partition served last (arbitration)
   // memory_partition_unit::arbitration_metadata: one private credit per sub-partition, a shared
   // pool (limit 0: no limit).
   std::vector<unsigned> private_;
   uint64_t shared_ = 0, shared_limit_ = 0;
-  std::deque<std::pair<uint64_t, unsigned>> credit_returns_;  // (DRAM cycle, sub-partition), in order
+  ring<std::pair<uint64_t, unsigned>> credit_returns_;  // (DRAM cycle, sub-partition), in order
   // The return queue and the DRAM -> L2 queues (-gpgpu_dram_partition_queues' third field): per
   // sub-partition its reads as (DRAM cycle it enters, core cycle whose L2 step takes it), both
   // rising; the next DRAM cycle the return queue may give a read (one a cycle, head first).
-  std::vector<std::deque<std::pair<uint64_t, uint64_t>>> dram_l2_;
+  std::vector<ring<std::pair<uint64_t, uint64_t>>> dram_l2_;
   uint64_t last_leave_ = 0;
   uint64_t leave_return_queue(uint64_t k, uint64_t ready, unsigned sub, uint64_t& fill);
   bool dram_l2_full(unsigned sub, uint64_t k);
@@ -142,8 +142,8 @@ class dram_channel {
   // placed, so the edges up to its pop are settled when it issues.
   unsigned return_queue_size_;
   uint64_t horizon_ = 0, held_ = 0, held_base_ = 0;  // held_: held cycles up to horizon_
-  std::deque<std::pair<uint64_t, uint64_t>> held_runs_;  // held cycles [first, last], after held_base_
-  std::deque<uint64_t> retq_;                             // leave edges of the reads in the return queue
+  ring<std::pair<uint64_t, uint64_t>> held_runs_;  // held cycles [first, last], after held_base_
+  ring<uint64_t> retq_;                             // leave edges of the reads in the return queue
   uint64_t last_data_ = 0;                                // v of the last data placed (+1; 0: none)
   void settle(uint64_t e);
   uint64_t pops(uint64_t k);  // v(k), k <= horizon_, k not decreasing between calls
@@ -165,7 +165,7 @@ class dram_channel {
     open_mask_ = B.has_mrq && B.active && B.row == B.mrq.row ? open_mask_ | b : open_mask_ & ~b;
   }
   bool masked_ = true;
-  std::deque<dram_request> fifo_;  // -gpgpu_dram_scheduler 0
+  ring<dram_request> fifo_;  // -gpgpu_dram_scheduler 0
 };
 
 }  // namespace gpuvp::sm
