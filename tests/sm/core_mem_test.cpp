@@ -207,6 +207,28 @@ TEST(sm_memory, dram_fr_fcfs_serves_row_hits_first) {
   EXPECT_EQ(fi_pre, 2u);
 }
 
+// The same three reads with the RTX 3070's data bus (BL 16, ratio 4: 2 B x 16 = one 32-byte atom
+// in 4 DRAM cycles). dram_t::cycle pops the delay line once a cycle and one pop delivers an atom,
+// so the reads leave as with QV100's bus (column + CL + 1): 26, 28, 66; BL / ratio enters only
+// tRTP (4: row 2's precharge still waits for tRAS, 29) and the read-write turnarounds. (Holding
+// the bus BL / ratio cycles per read gave 29, 33, 69.)
+TEST(sm_memory, dram_data_leaves_in_one_pop_whatever_the_burst) {
+  mem_config m;
+  m.dram_bnkgrp_lower_bits = 1;
+  m.dram_buswidth = 2;
+  m.dram_burst_length = 16;
+  m.dram_cmd_ratio = 4;
+  dram_channel ch(m);
+  ch.push({0, 1, 0, false, 1});
+  ch.push({0, 2, 0, false, 2});
+  ch.push({0, 1, 0, false, 3});
+  std::vector<dram_done> out;
+  ch.run(1000, out);
+  std::vector<std::pair<uint64_t, uint64_t>> got;
+  for (const dram_done& d : out) got.emplace_back(d.token, d.data_end);
+  EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{1, 26}, {3, 28}, {2, 66}}));
+}
+
 // A full scheduler queue holds requests back in the L2 -> DRAM queue: with room for one request,
 // the row-1 request arriving third cannot overtake the row-2 one (it enters the scheduler only
 // when row 2's has gone to the bank), so the order is the FIFO's.
@@ -823,6 +845,9 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_clock_domains 1132:1132:1132:0\n").find("clock 0 MHz outside [1, 100000]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_flush_l1_cache 2\n").find("-gpgpu_flush_l1_cache: 2 outside [0, 1]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,2:0,32\n").find("miss queue 2 and MSHRs 512 must hold the 4 sectors of a line"), std::string::npos);
+  // One column command moves dram_t's atom, BL x bus width: below a sector an access would take several.
+  EXPECT_NE(error("-gpgpu_dram_buswidth 8\n").find("8 B x 2 = 16 B per column command, below a 32-byte sector"), std::string::npos);
+  EXPECT_EQ(error("-gpgpu_dram_buswidth 2\n-gpgpu_dram_burst_length 16\n"), "no error");  // RTX 3070: 32 B
   EXPECT_NE(error("-gpgpu_dram_return_queue_size 70000\n").find("m.config:1: -gpgpu_dram_return_queue_size: 70000 outside [0, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_return_queue_size x\n").find("m.config:1: -gpgpu_dram_return_queue_size"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n").find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"), std::string::npos);

@@ -272,17 +272,19 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   ccdl_[g] = k + T_.CCDL;
   // Into the rwq: CL (WL) pops from now, behind the data already in it; popped at `data`.
   settle(k);
+  // One pop of the delay line delivers the access (dram_t::cycle: its 32-byte atom, BL x bus
+  // width, checked to hold a sector), whatever BL / ratio the data bus takes.
   const uint64_t slot = std::max(pops(k) + latency, bus_free_);
-  bus_free_ = slot + burst_;
+  bus_free_ = slot + 1;
   last_data_ = slot + 1;
   const uint64_t data = place(slot);
   uint64_t fill = 0;
   // The credit comes back with the data: a read's when it leaves the return queue for the
   // DRAM -> L2 queue (dram_cycle, the edge after its last beat at the earliest), a write's when
   // dram_t::cycle takes it from its data pipeline (memory_partition_unit::set_done).
-  const uint64_t back = B.mrq.write ? data : leave_return_queue(k, data + burst_, B.mrq.sub, fill);
+  const uint64_t back = B.mrq.write ? data : leave_return_queue(k, data + 1, B.mrq.sub, fill);
   if (!B.mrq.write) retq_.push_back(back);  // in the return queue from `data` to `back`
-  out.push_back({B.mrq.token, data + burst_, B.mrq.write, B.mrq.sub, fill});
+  out.push_back({B.mrq.token, data + 1, B.mrq.write, B.mrq.sub, fill});
   auto it = credit_returns_.end();
   while (it != credit_returns_.begin() && std::prev(it)->first > back) --it;
   credit_returns_.insert(it, {back, B.mrq.sub});

@@ -261,6 +261,12 @@ void validate(const mem_config& m, const std::string& where) {
   if (m.l2.set_index == 'P' && m.l2.sets != 16 && m.l2.sets != 32 && m.l2.sets != 64)
     fail(where, "-gpgpu_cache:dl2: set index function P (IPOLY) needs 16, 32 or 64 sets, not " + std::to_string(m.l2.sets));
   if (m.l2.line % 32 || m.l1.line % 32) fail(where, "-gpgpu_cache:dl1/dl2: line size must be a multiple of 32 (sectors)");
+  // dram_t's atom (BL x bus width) is what one column command moves: a 32-byte sector would
+  // need several column commands per access below it (not modelled).
+  if (uint64_t(m.dram_buswidth) * m.dram_burst_length < 32)
+    fail(where, "-gpgpu_dram_buswidth x -gpgpu_dram_burst_length: " + std::to_string(m.dram_buswidth) + " B x " +
+                    std::to_string(m.dram_burst_length) + " = " + std::to_string(m.dram_buswidth * m.dram_burst_length) +
+                    " B per column command, below a 32-byte sector (several column commands per access: not modelled)");
   if (m.dram.nbk % m.dram.nbkgrp) fail(where, "-gpgpu_dram_timing_opt: nbk not a multiple of nbkgrp");
   if (!(m.icnt_mhz > 0 && m.l2_mhz > 0 && m.dram_mhz > 0)) fail(where, "-gpgpu_clock_domains: clocks must be > 0");
   if (!pow2(m.sub_per_channel)) fail(where, "-gpgpu_n_sub_partition_per_mchannel: not a power of two");
