@@ -273,9 +273,9 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   // Into the rwq: CL (WL) pops from now, behind the data already in it; popped at `data`.
   settle(k);
   // One pop of the delay line delivers the access (dram_t::cycle: its 32-byte atom, BL x bus
-  // width, checked to hold a sector), whatever BL / ratio the data bus takes.
-  const uint64_t slot = std::max(pops(k) + latency, bus_free_);
-  bus_free_ = slot + 1;
+  // width, checked to hold a sector), whatever BL / ratio the data bus takes; after the last
+  // data placed (last_data_ is its pop + 1).
+  const uint64_t slot = std::max(pops(k) + latency, last_data_);
   last_data_ = slot + 1;
   const uint64_t data = place(slot);
   uint64_t fill = 0;
@@ -435,7 +435,7 @@ void dram_channel::reset_timing() {
   col_ok_ = true;
   for (auto& q : dram_l2_) q.clear();
   last_leave_ = 0;
-  now_ = rrd_ = ccd_ = rtw_ = wtr_ = bus_free_ = 0;
+  now_ = rrd_ = ccd_ = rtw_ = wtr_ = 0;
   std::fill(private_.begin(), private_.end(), 0);
   shared_ = 0;
   credit_returns_.clear();

@@ -151,7 +151,7 @@ class dram_channel {
   bool rwq_full(uint64_t k);
   bool col_ok_ = true;  // the rwq takes a column command this cycle
   uint64_t now_ = 0;                           // next cycle to run
-  uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0, bus_free_ = 0;
+  uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0;
   bool last_write_ = false;
   unsigned prio_ = 0, pending_ = 0, in_banks_ = 0, queued_ = 0;
   // With up to 64 banks, bit b: bank b holds a request (has_mrq) / has scheduler requests
