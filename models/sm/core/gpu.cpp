@@ -143,9 +143,11 @@ void gpu_sim::plan_threads() {
   else if (!team_ || team_->size() != n)
     team_ = std::make_unique<thread_team>(n);
   chunk_end_.clear();
-  const unsigned chunks = std::min(clusters, 4 * n);
+  const unsigned chunks = std::min(clusters, chunks_per_thread * n);
   for (unsigned c = 1; c <= chunks; ++c)
     chunk_end_.push_back(std::min(num_sms_, unsigned(uint64_t(clusters) * c / chunks) * per_cluster));
+  chunks_.reset(chunks);
+  step_number_ = 0;
 }
 
 // Every SM's cycle: in SM order on this thread, or chunk by chunk on the threads (an SM touches
@@ -158,18 +160,21 @@ void gpu_sim::step_sms(bool memory_ahead) {
     issued_total_ += issued;
     return;
   }
-  next_chunk_.store(0, std::memory_order_relaxed);
-  team_->share([this, memory_ahead](unsigned g) {
+  const uint32_t step = ++step_number_ ? step_number_ : ++step_number_;  // never 0 (the flags' start)
+  const unsigned n = team_->size();
+  team_->share([this, memory_ahead, step, n](unsigned g) {
     if (memory_ahead && g == 0) mem_->run_ahead(sm_now_ + 1 + mem_base_);
-    for (;;) {
-      const unsigned c = next_chunk_.fetch_add(1, std::memory_order_relaxed);
-      if (c >= chunk_end_.size()) break;
-      uint64_t issued = 0;
-      for (unsigned i = c ? chunk_end_[c - 1] : 0; i < chunk_end_[c]; ++i) issued += step_sm(i);
-      issued_total_.fetch_add(issued, std::memory_order_relaxed);
-    }
+    uint64_t issued = 0;
+    chunks_.run(g, n, step, [&](unsigned c) { issued += step_chunk(c); });
+    issued_total_.fetch_add(issued, std::memory_order_relaxed);
   });
   mem_->sms_stepped();
+}
+
+uint64_t gpu_sim::step_chunk(unsigned c) {
+  uint64_t issued = 0;
+  for (unsigned i = c ? chunk_end_[c - 1] : 0; i < chunk_end_[c]; ++i) issued += step_sm(i);
+  return issued;
 }
 
 // SM i's cycle sm_now_, unless it sleeps through it (its state is not even read).

@@ -82,10 +82,14 @@ class gpu_sim {
   size_t next_cta_ = 0;
   std::atomic<size_t> ctas_done_{0};  // counted by the SMs, on their threads
   std::unique_ptr<thread_team> team_;
-  // With several threads the SMs are stepped in chunks of whole clusters, each chunk taken by the
-  // next free thread: chunk c is SMs chunk_end_[c - 1] .. chunk_end_[c] - 1.
+  // With several threads the SMs are stepped in chunks of whole clusters: chunk c is SMs
+  // chunk_end_[c - 1] .. chunk_end_[c] - 1, each thread its own range of chunks first (the same
+  // every cycle, so an SM's state stays in one core's cache; owned_chunks).
+  static constexpr unsigned chunks_per_thread = 4;
   std::vector<unsigned> chunk_end_;
-  std::atomic<unsigned> next_chunk_{0};
+  owned_chunks chunks_;
+  uint32_t step_number_ = 0;
+  uint64_t step_chunk(unsigned c);  // the warp instructions its SMs issued
   // Warp instructions the kernel's SMs can issue, and issued so far: while some are left, no SM
   // finishes the kernel in this cycle, and the memory may run ahead beside the SMs
   // (mem_port::prepare_ahead).

@@ -1,17 +1,53 @@
 // SPDX-License-Identifier: Apache-2.0
 // A team of host threads that share one pool of work per call: the compute model's SMs are
-// stepped in chunks taken from a shared counter, between the serial steps of a cycle (CTA
-// distribution, the memory's crossbars). A speed switch only: each chunk has state of its own,
+// stepped in chunks (gpu_sim::step_sms: each thread its own range first, then the others'),
+// between the serial steps of a cycle (CTA distribution, the memory's crossbars). A speed switch only: each chunk has state of its own,
 // so the result is the same whichever thread takes it, and with any number of threads.
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
 namespace gpuvp::sm {
+
+// Chunks 0..n-1 of a cycle's work, split into one range per thread: in each step thread g walks
+// its own range upwards, then the other ranges from their tops down, each until it meets a
+// chunk already claimed (claimed by writing the step's number into the chunk's flag, one cache
+// line each). So a chunk is stepped by the same thread step after step unless that thread falls
+// behind, and every chunk is claimed once the calling thread (g = 0) returns, whichever workers
+// joined (a range is claimed from its bottom by its owner and from its top by the others: a
+// claim that fails means the rest of that side is taken).
+class owned_chunks {
+ public:
+  void reset(unsigned chunks) {
+    flags_ = std::make_unique<flag[]>(chunks);
+    n_ = chunks;
+  }
+  unsigned size() const { return n_; }
+  // f(c) for each chunk c that thread g of `threads` claims in step `step` (never 0 twice in a
+  // row: steps count from 1).
+  template <class F>
+  void run(unsigned g, unsigned threads, uint32_t step, F&& f) {
+    auto claim = [&](unsigned c) { return flags_[c].step.exchange(step, std::memory_order_relaxed) != step; };
+    auto lo = [&](unsigned t) { return unsigned(uint64_t(t) * n_ / threads); };
+    for (unsigned c = lo(g); c < lo(g + 1) && claim(c); ++c) f(c);
+    for (unsigned r = 1; r < threads; ++r) {
+      const unsigned o = (g + r) % threads;
+      for (unsigned c = lo(o + 1); c-- > lo(o) && claim(c);) f(c);
+    }
+  }
+
+ private:
+  struct alignas(64) flag {
+    std::atomic<uint32_t> step{0};
+  };
+  std::unique_ptr<flag[]> flags_;
+  unsigned n_ = 0;
+};
 
 class thread_team {
  public:
