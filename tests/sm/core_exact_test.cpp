@@ -208,6 +208,16 @@ std::string run(const run_case& rc, bool skip_idle = true, unsigned threads = 1)
 // core cycle earlier for most of them (tCCD 4 kept the column commands 4 apart either way; the
 // row-hit count moves with the scheduler's timing, 35368 -> 35208); every QV100, A100 and H100
 // case unchanged (BL / ratio 1: one pop before too).
+// Branch a100cfg (config provenance fix, no model change): the A100, H100 and RTX 3070 files take
+// every option read from their public gpgpusim.config (docs/models/sm.md, "Shipped"); their
+// issue/execute values had been copied from older QV100 / RTX 3070 files. memory_mix_a100
+// 2019 -> 2097 and 1380 -> 1381, memory_mix_h100_fixed 2223 -> 2415: all from -gpgpu_scheduler
+// gto -> lrr (with gto and the other new values the old cycles come back; 32 register banks and
+// -gpgpu_smem_latency 28 alone change no cycle of these kernels). bandwidth_92_rtx3070 4647 ->
+// 4627 from gto -> lrr (alone 4594 with gto), 16 -> 8 register banks (4632 with 16),
+// -icnt_in/out_buffer_limit 64 -> 512 (4639 with 64) and -dram_bnkgrp_indexing_policy 0 -> 1
+// (4626 with 0); -gpgpu_shader_cta 16 -> 32 changes nothing (4 CTAs per SM by registers). Every
+// QV100 case unchanged.
 const std::map<std::string, std::string>& recorded() {
   static const std::map<std::string, std::string> r = {
       {"bandwidth_320_qv100",
@@ -215,7 +225,7 @@ const std::map<std::string, std::string>& recorded() {
       {"bandwidth_320_qv100_fixed",
        "cyc 2516 act 201200 wi 330240 ti 10567680 st 3520 st 97360 st 373680 st 0 rbs 0 ds 327120 bc 22480 l1a 163840 l1h 0 l1p 0 l1m 163840 l1w 0 l1f 0 l1f 0 l1f 226960 l1f 0 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 200240 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 80 cps 4"},
       {"bandwidth_92_rtx3070",
-       "cyc 4647 act 207844 wi 94944 ti 3038208 st 10531 st 517140 st 208761 st 0 rbs 0 ds 131513 bc 6379 l1a 47104 l1h 0 l1p 0 l1m 47104 l1w 0 l1f 4947 l1f 0 l1f 379719 l1f 0 mr 47104 mw 0 sm 0 smc 0 ctas 92 i.SP 82432 i.DP 0 i.INT 736 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 11776 a.SP 99356 a.DP 0 a.INT 736 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 207139 l2a 47104 l2h 0 l2p 0 l2m 47104 l2w 0 dr 47104 dw 0 drh 35208 db 1507328 sms 46 cps 4"},
+       "cyc 4627 act 210726 wi 94944 ti 3038208 st 5459 st 314312 st 428189 st 0 rbs 0 ds 112901 bc 168890 l1a 47104 l1h 0 l1p 0 l1m 47104 l1w 0 l1f 281932 l1f 0 l1f 27416 l1f 0 mr 47104 mw 0 sm 0 smc 0 ctas 92 i.SP 82432 i.DP 0 i.INT 736 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 11776 a.SP 120159 a.DP 0 a.INT 736 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 210143 l2a 47104 l2h 0 l2p 0 l2m 47104 l2w 0 dr 47104 dw 0 drh 37016 db 1507328 sms 46 cps 4"},
       {"mixed_lrr",
        "cyc 895 act 2980 wi 9120 ti 291840 st 1150 st 0 st 1650 st 0 rbs 36 ds 10636 bc 814 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 7230 a.INT 5280 a.SFU 10900 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
       {"mixed_gto",
@@ -227,9 +237,9 @@ const std::map<std::string, std::string>& recorded() {
       {"memory_mix_qv100_gto",
        "cyc 1773 act 5171 wi 624 ti 19200 st 4203 st 15181 st 340 st 336 rbs 0 ds 1845 bc 96 l1a 1440 l1h 708 l1p 504 l1m 228 l1w 576 l1f 0 l1f 0 l1f 281 l1f 0 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 5156 l2a 744 l2h 556 l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 48 db 1792 sms 3 cps 16"},
       {"memory_mix_a100",
-       "cyc 2019 act 10020 wi 624 ti 19200 st 7743 st 29831 st 298 st 1584 rbs 0 ds 1754 bc 96 l1a 1440 l1h 668 l1p 392 l1m 380 l1w 576 l1f 0 l1f 0 l1f 319 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 9995 l2a 856 l2h 556 l2p 224 l2m 76 l2w 576 dr 56 dw 0 drh 40 db 1792 sms 5 cps 16 | cyc 1380 act 6312 wi 624 ti 19200 st 5873 st 17316 st 410 st 1025 rbs 0 ds 1745 bc 96 l1a 1440 l1h 668 l1p 392 l1m 380 l1w 576 l1f 0 l1f 0 l1f 173 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 6287 l2a 856 l2h 856 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 5 cps 16"},
+       "cyc 2097 act 10289 wi 624 ti 19200 st 7298 st 31427 st 214 st 1593 rbs 0 ds 1761 bc 96 l1a 1440 l1h 668 l1p 392 l1m 380 l1w 576 l1f 0 l1f 0 l1f 234 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 10264 l2a 856 l2h 556 l2p 224 l2m 76 l2w 576 dr 56 dw 0 drh 40 db 1792 sms 5 cps 16 | cyc 1381 act 6330 wi 624 ti 19200 st 5921 st 16726 st 682 st 1367 rbs 0 ds 1748 bc 96 l1a 1440 l1h 668 l1p 392 l1m 380 l1w 576 l1f 0 l1f 0 l1f 163 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 6305 l2a 856 l2h 856 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 5 cps 16"},
       {"memory_mix_h100_fixed",
-       "cyc 2223 act 4444 wi 624 ti 19200 st 4050 st 12882 st 220 st 0 rbs 0 ds 1858 bc 96 l1a 1440 l1h 728 l1p 560 l1m 152 l1w 576 l1f 0 l1f 0 l1f 16 l1f 0 mr 112 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.GMMA 0 i.LDST 384 a.SP 112 a.DP 384 a.INT 96 a.SFU 504 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.GMMA 0 a.LDST 4434 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 2 cps 16"},
+       "cyc 2415 act 4828 wi 624 ti 19200 st 4050 st 13310 st 1328 st 0 rbs 0 ds 1850 bc 96 l1a 1440 l1h 728 l1p 560 l1m 152 l1w 576 l1f 0 l1f 0 l1f 126 l1f 0 mr 112 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.GMMA 0 i.LDST 384 a.SP 112 a.DP 384 a.INT 96 a.SFU 504 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.GMMA 0 a.LDST 4818 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 2 cps 16"},
   };
   return r;
 }

@@ -936,7 +936,8 @@ TEST(sm_memory, partition_indexing_as_addrdec) {
   for (unsigned n : seen) EXPECT_EQ(n, 1u);
 }
 
-// A100 / H100 memory options as accel-sim-framework's tested-cfgs give them: 40 channels x 4
+// A100 / H100 memory options as their public files give them (gpgpu-sim/gpgpu-sim_distribution
+// baf2b8f0 SM80_A100; jc19chaoj/accel-sim-framework 0caad296 SM90_H100): 40 channels x 4
 // sub-partitions (not a power of two: channel = (addr >> 8) mod 40), consecutive indexing.
 TEST(sm_memory, a100_and_h100_memory_options) {
   auto load = [](const char* g) {

@@ -87,6 +87,46 @@ TEST(sm_core, shipped_configs_load_with_reference_values) {
   EXPECT_EQ(shipped("A100").spec[3].op.initiation, 8u);
 }
 
+// The A100, H100 and RTX 3070 files take every option read from one public gpgpusim.config each
+// (named in their headers, docs/models/sm.md "Shipped"); values as those files give them:
+// SM80_A100 and SM86_RTX3070 of gpgpu-sim/gpgpu-sim_distribution baf2b8f0, SM90_H100 of
+// jc19chaoj/accel-sim-framework 0caad296 (gpu-simulator/gpgpu-sim/configs/tested-cfgs).
+TEST(sm_core, shipped_files_follow_public_tested_cfgs) {
+  auto file = [](const std::string& name) {
+    gpu_config c;
+    load_config_file(c, sm_config_dir() + "/" + shipped_config_dir(name) + "/gpgpusim.config");
+    return c;
+  };
+  const gpu_config a = file("A100"), h = file("H100"), r = file("RTX3070");
+  EXPECT_EQ(a.num_sms(), 108u);
+  EXPECT_EQ(a.max_ctas_per_sm, 32u);
+  EXPECT_EQ(a.registers_per_sm, 65536u);
+  EXPECT_EQ(a.shmem_per_sm, 167936u);  // 164 KB
+  EXPECT_EQ(a.smem_latency, 28u);
+  EXPECT_EQ(a.scheduler, "lrr");
+  EXPECT_EQ(a.reg_banks, 32u);
+  EXPECT_EQ(a.kernel_launch_latency, 5000u);
+  EXPECT_EQ(h.num_sms(), 132u);
+  EXPECT_EQ(h.max_ctas_per_sm, 32u);
+  EXPECT_EQ(h.shmem_per_sm, 233472u);  // 228 KB
+  EXPECT_EQ(h.smem_latency, 28u);
+  EXPECT_EQ(h.l1_latency, 34u);
+  EXPECT_EQ(h.scheduler, "lrr");
+  EXPECT_EQ(h.reg_banks, 32u);
+  EXPECT_EQ(h.kernel_launch_latency, 5000u);
+  EXPECT_EQ(h.shmem_options_kb, (std::vector<unsigned>{0, 8, 16, 32, 64, 100, 132, 164, 228}));
+  EXPECT_EQ(r.max_ctas_per_sm, 32u);
+  EXPECT_EQ(r.max_threads_per_sm, 1536u);
+  EXPECT_EQ(r.scheduler, "lrr");
+  EXPECT_EQ(r.reg_banks, 8u);
+  EXPECT_EQ(r.smem_latency, 29u);
+  EXPECT_EQ(r.kernel_launch_latency, 5000u);
+  EXPECT_EQ(r.mem.icnt_in_buffer, 512u);
+  EXPECT_EQ(r.mem.icnt_out_buffer, 512u);
+  EXPECT_EQ(r.mem.dram_bnkgrp_lower_bits, 1u);
+  EXPECT_EQ(r.mem.dram_dual_bus, 0u);
+}
+
 TEST(sm_core, config_errors_and_unknown_options) {
   gpu_config c;
   load_config_text(c, "# comment\n-gpgpu_foo 3\n-gpgpu_num_sp_units 2 # trailing\n-bar_flag\n", "a.config");
@@ -161,7 +201,11 @@ TEST(sm_core, adaptive_l1_takes_what_shared_memory_leaves) {
   EXPECT_EQ(a.l1_ways_for(100 * 1024), 56u);
   // RTX 3070: the dl1 is already the unified 128 KB (256 ways).
   EXPECT_EQ(shipped("RTX3070").l1_ways_for(0), 256u);
-  EXPECT_EQ(shipped("H100").l1_ways_for(0), 512u);  // 256 KB of 32 KB x 64 ways
+  // H100: 64 ways x 256 / 32 = 512 (256 KB without shared memory); 90 KB of shared memory takes
+  // option 100: 512 x (1 - 100/256) + 0.5 = 312.5 -> 312 ways (option 228 would leave 56).
+  const gpu_config h = shipped("H100");
+  EXPECT_EQ(h.l1_ways_for(0), 512u);
+  EXPECT_EQ(h.l1_ways_for(90 * 1024), 312u);
   // One warp reads 512 lines (one sector each, 64 KB) twice. Without shared memory the L1D is
   // 128 KB: the second pass hits all 512. With a 90 KB shared-memory CTA (option 96) it is
   // 32 KB (4 sets x 64 ways, LRU): each set cycles 128 lines through 64 ways, the second pass
@@ -245,10 +289,14 @@ TEST(sm_core, independent_ffma_four_warps_qv100) {
 TEST(sm_core, hmma_on_tensor_unit_each_shipped_config) {
   // 50 dependent HMMA (R8 <- R16 R18 R8) on specialized unit 3: first issue 2, last writeback
   // 2 + 50*(L+5) (EXIT, on the INT unit with latency 1, is back no later), kernel one more:
-  // 3 + 50*(L+5) (QV100: 353, Accel-Sim's calibration point).
+  // 3 + 50*(L+5) (QV100: 353, Accel-Sim's calibration point). The RTX 3070 file's 8 register
+  // banks are 2 per sub-core (GPGPU-Sim's register_bank: (reg + warp) mod 2 in the scheduler's
+  // span): R16, R18 and R8 all fall in one bank, and the two collector steps a cycle
+  // (-gpgpu_reg_file_port_throughput 2) read one operand of a bank each, so the three reads take
+  // 2 cycles instead of 1 (16 or 32 banks: R18 in another bank than R16 and R8): L+6 per HMMA.
   struct expect_t { const char* gpu; uint64_t cycles; };
   for (auto e : {expect_t{"QV100", 3 + 50 * (2 + 5)},     // spec_op_3 2,2
-                 expect_t{"RTX3070", 3 + 50 * (32 + 5)},  // 32,32
+                 expect_t{"RTX3070", 3 + 50 * (32 + 6)},  // 32,32; one bank for all three sources
                  expect_t{"A100", 3 + 50 * (12 + 5)},     // 12,8
                  expect_t{"H100", 3 + 50 * (12 + 5)}}) {  // 12,4
     gpu_config c = shipped(e.gpu);
