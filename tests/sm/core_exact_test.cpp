@@ -341,36 +341,48 @@ TEST(sm_exact, host_threads_agree) {
 // take part; whoever takes them, every item is done once. An exception comes back (the lowest
 // group's), and the team stays usable.
 // Each thread walks its own range of chunks upwards, then the others' from their tops down; a
-// thread alone (workers not joined) claims them all, each once per step.
+// thread alone (workers not joined) claims them all, each once per step. rebalance() sizes the
+// ranges by the chunks each thread claimed.
 TEST(sm_exact, owned_chunks_own_range_first_then_the_others_from_the_top) {
   owned_chunks chunks;
-  chunks.reset(10);  // 3 threads: ranges 0-2, 3-5, 6-9
+  chunks.reset(10, 3);  // ranges 0-2, 3-5, 6-9
+  EXPECT_EQ(chunks.lo(1), 3u);
+  EXPECT_EQ(chunks.lo(2), 6u);
   std::vector<unsigned> order;
-  chunks.run(0, 3, 1, [&](unsigned c) { order.push_back(c); });
+  chunks.run(0, 1, [&](unsigned c) { order.push_back(c); });
   EXPECT_EQ(order, (std::vector<unsigned>{0, 1, 2, 5, 4, 3, 9, 8, 7, 6}));
   order.clear();
-  chunks.run(1, 3, 1, [&](unsigned c) { order.push_back(c); });  // all claimed in step 1
+  chunks.run(1, 1, [&](unsigned c) { order.push_back(c); });  // all claimed in step 1
   EXPECT_TRUE(order.empty());
   // Step 2, thread 2 alone: its own range, then range 0 and range 1, each from the top.
-  chunks.run(2, 3, 2, [&](unsigned c) { order.push_back(c); });
+  chunks.run(2, 2, [&](unsigned c) { order.push_back(c); });
   EXPECT_EQ(order, (std::vector<unsigned>{6, 7, 8, 9, 2, 1, 0, 5, 4, 3}));
   order.clear();
-  chunks.run(0, 3, 2, [&](unsigned c) { order.push_back(c); });
+  chunks.run(0, 2, [&](unsigned c) { order.push_back(c); });
   EXPECT_TRUE(order.empty());
   // A thread meets the owner coming up: thread 1 owns 3-5 and has taken 3; thread 0 takes the
   // rest of range 1 from the top (5, 4) and stops at 3.
-  order.clear();
-  chunks.run(1, 3, 3, [&](unsigned c) {
+  chunks.run(1, 3, [&](unsigned c) {
     order.push_back(c);
-    if (c == 3) chunks.run(0, 3, 3, [&](unsigned d) { order.push_back(100 + d); });
+    if (c == 3) chunks.run(0, 3, [&](unsigned d) { order.push_back(100 + d); });
   });
   EXPECT_EQ(order, (std::vector<unsigned>{3, 100, 101, 102, 105, 104, 109, 108, 107, 106}));
-  // With the team: every chunk once per step, whoever joins.
+  // Claimed since the start: thread 0 10 + 9, thread 1 0 + 1, thread 2 10: ranges of
+  // 10 x 19/30, 10 x 1/30, 10 x 10/30 chunks, bounds rounded: 0, 6, 7 (6.33, 6.67).
+  chunks.rebalance();
+  EXPECT_EQ(chunks.lo(0), 0u);
+  EXPECT_EQ(chunks.lo(1), 6u);
+  EXPECT_EQ(chunks.lo(2), 7u);
+  EXPECT_EQ(chunks.lo(3), 10u);
+  chunks.rebalance();  // nothing claimed since: unchanged
+  EXPECT_EQ(chunks.lo(1), 6u);
+  // With the team: every chunk once per step, whoever joins, rebalanced every 16 steps.
   thread_team team(3);
-  chunks.reset(12);
+  chunks.reset(12, 3);
   for (uint32_t step = 1; step <= 300; ++step) {
+    if (step % 16 == 0) chunks.rebalance();
     std::vector<std::atomic<int>> done(12);
-    team.share([&](unsigned g) { chunks.run(g, 3, step, [&](unsigned c) { ++done[c]; }); });
+    team.share([&](unsigned g) { chunks.run(g, step, [&](unsigned c) { ++done[c]; }); });
     for (unsigned c = 0; c < 12; ++c) ASSERT_EQ(done[c].load(), 1) << "step " << step << " chunk " << c;
   }
 }

@@ -146,7 +146,7 @@ void gpu_sim::plan_threads() {
   const unsigned chunks = std::min(clusters, chunks_per_thread * n);
   for (unsigned c = 1; c <= chunks; ++c)
     chunk_end_.push_back(std::min(num_sms_, unsigned(uint64_t(clusters) * c / chunks) * per_cluster));
-  chunks_.reset(chunks);
+  chunks_.reset(chunks, n);
   step_number_ = 0;
 }
 
@@ -161,11 +161,11 @@ void gpu_sim::step_sms(bool memory_ahead) {
     return;
   }
   const uint32_t step = ++step_number_ ? step_number_ : ++step_number_;  // never 0 (the flags' start)
-  const unsigned n = team_->size();
-  team_->share([this, memory_ahead, step, n](unsigned g) {
+  if ((step & (rebalance_steps - 1)) == 0) chunks_.rebalance();
+  team_->share([this, memory_ahead, step](unsigned g) {
     if (memory_ahead && g == 0) mem_->run_ahead(sm_now_ + 1 + mem_base_);
     uint64_t issued = 0;
-    chunks_.run(g, n, step, [&](unsigned c) { issued += step_chunk(c); });
+    chunks_.run(g, step, [&](unsigned c) { issued += step_chunk(c); });
     issued_total_.fetch_add(issued, std::memory_order_relaxed);
   });
   mem_->sms_stepped();

@@ -85,7 +85,8 @@ class gpu_sim {
   // With several threads the SMs are stepped in chunks of whole clusters: chunk c is SMs
   // chunk_end_[c - 1] .. chunk_end_[c] - 1, each thread its own range of chunks first (the same
   // every cycle, so an SM's state stays in one core's cache; owned_chunks).
-  static constexpr unsigned chunks_per_thread = 4;
+  static constexpr unsigned chunks_per_thread = 16;
+  static constexpr uint32_t rebalance_steps = 1024;  // owned_chunks::rebalance every so many cycles (a power of two)
   std::vector<unsigned> chunk_end_;
   owned_chunks chunks_;
   uint32_t step_number_ = 0;

@@ -20,32 +20,66 @@ namespace gpuvp::sm {
 // line each). So a chunk is stepped by the same thread step after step unless that thread falls
 // behind, and every chunk is claimed once the calling thread (g = 0) returns, whichever workers
 // joined (a range is claimed from its bottom by its owner and from its top by the others: a
-// claim that fails means the rest of that side is taken).
+// claim that fails means the rest of that side is taken). rebalance() sizes the ranges by the
+// chunks each thread claimed since the last call (the calling thread also runs the memory's
+// next cycle, so it steps fewer SMs), so that the owners rarely change.
 class owned_chunks {
  public:
-  void reset(unsigned chunks) {
+  // `chunks` chunks in equal ranges for `threads` threads.
+  void reset(unsigned chunks, unsigned threads) {
     flags_ = std::make_unique<flag[]>(chunks);
+    taken_ = std::make_unique<counter[]>(threads);
     n_ = chunks;
+    lo_.resize(threads + 1);
+    for (unsigned t = 0; t <= threads; ++t) lo_[t] = unsigned(uint64_t(t) * chunks / threads);
   }
   unsigned size() const { return n_; }
-  // f(c) for each chunk c that thread g of `threads` claims in step `step` (never 0 twice in a
-  // row: steps count from 1).
+  // Thread t's range: chunks lo(t) .. lo(t + 1) - 1.
+  unsigned lo(unsigned t) const { return lo_[t]; }
+  // f(c) for each chunk c that thread g claims in step `step` (never 0 twice in a row: steps
+  // count from 1).
   template <class F>
-  void run(unsigned g, unsigned threads, uint32_t step, F&& f) {
-    auto claim = [&](unsigned c) { return flags_[c].step.exchange(step, std::memory_order_relaxed) != step; };
-    auto lo = [&](unsigned t) { return unsigned(uint64_t(t) * n_ / threads); };
-    for (unsigned c = lo(g); c < lo(g + 1) && claim(c); ++c) f(c);
+  void run(unsigned g, uint32_t step, F&& f) {
+    const unsigned threads = unsigned(lo_.size() - 1);
+    uint64_t n = 0;
+    auto claim = [&](unsigned c) {
+      if (flags_[c].step.exchange(step, std::memory_order_relaxed) == step) return false;
+      ++n;
+      return true;
+    };
+    for (unsigned c = lo_[g]; c < lo_[g + 1] && claim(c); ++c) f(c);
     for (unsigned r = 1; r < threads; ++r) {
       const unsigned o = (g + r) % threads;
-      for (unsigned c = lo(o + 1); c-- > lo(o) && claim(c);) f(c);
+      for (unsigned c = lo_[o + 1]; c-- > lo_[o] && claim(c);) f(c);
     }
+    taken_[g].v += n;
+  }
+  // Between steps: each thread's range in proportion to the chunks it claimed since the last call
+  // (unchanged if none were).
+  void rebalance() {
+    const unsigned threads = unsigned(lo_.size() - 1);
+    uint64_t total = 0;
+    for (unsigned t = 0; t < threads; ++t) total += taken_[t].v;
+    if (!total) return;
+    uint64_t sum = 0;
+    for (unsigned t = 0; t < threads; ++t) {
+      lo_[t] = unsigned((sum * n_ + total / 2) / total);
+      sum += taken_[t].v;
+      taken_[t].v = 0;
+    }
+    lo_[threads] = n_;
   }
 
  private:
   struct alignas(64) flag {
     std::atomic<uint32_t> step{0};
   };
+  struct alignas(64) counter {
+    uint64_t v = 0;  // written by its thread only, read between steps
+  };
   std::unique_ptr<flag[]> flags_;
+  std::unique_ptr<counter[]> taken_;
+  std::vector<unsigned> lo_;
   unsigned n_ = 0;
 };
 
