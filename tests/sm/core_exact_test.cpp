@@ -208,7 +208,7 @@ std::string run(const run_case& rc, bool skip_idle = true, unsigned threads = 1)
 // core cycle earlier for most of them (tCCD 4 kept the column commands 4 apart either way; the
 // row-hit count moves with the scheduler's timing, 35368 -> 35208); every QV100, A100 and H100
 // case unchanged (BL / ratio 1: one pop before too).
-// Branch a100cfg (config provenance fix, no model change): the A100, H100 and RTX 3070 files take
+// November 2026, the configuration files' provenance (no model change): the A100, H100 and RTX 3070 files take
 // every option read from their public gpgpusim.config (docs/models/sm.md, "Shipped"); their
 // issue/execute values had been copied from older QV100 / RTX 3070 files. memory_mix_a100
 // 2019 -> 2097 and 1380 -> 1381, memory_mix_h100_fixed 2223 -> 2415: all from -gpgpu_scheduler
@@ -337,9 +337,6 @@ TEST(sm_exact, host_threads_agree) {
   EXPECT_THROW(used("gpgpu-sim", 8, 65, false), std::invalid_argument);
 }
 
-// The team shares one pool per call: the calling thread runs group 0 and the workers that join
-// take part; whoever takes them, every item is done once. An exception comes back (the lowest
-// group's), and the team stays usable.
 // Each thread walks its own range of chunks upwards, then the others' from their tops down; a
 // thread alone (workers not joined) claims them all, each once per step. rebalance() sizes the
 // ranges by the chunks each thread claimed.
@@ -387,6 +384,9 @@ TEST(sm_exact, owned_chunks_own_range_first_then_the_others_from_the_top) {
   }
 }
 
+// The team shares one pool per call: the calling thread runs group 0 and the workers that join
+// take part; whoever takes them, every item is done once. An exception comes back (the lowest
+// group's), and the team stays usable.
 TEST(sm_exact, thread_team_shares_a_pool_and_rethrows) {
   thread_team team(3);
   EXPECT_EQ(team.size(), 3u);

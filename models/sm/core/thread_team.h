@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // A team of host threads that share one pool of work per call: the compute model's SMs are
 // stepped in chunks (gpu_sim::step_sms: each thread its own range first, then the others'),
-// between the serial steps of a cycle (CTA distribution, the memory's crossbars). A speed switch only: each chunk has state of its own,
-// so the result is the same whichever thread takes it, and with any number of threads.
+// between the serial steps of a cycle (CTA distribution, the memory's crossbars). A speed switch
+// only: each chunk has state of its own, so the result is the same whichever thread takes it,
+// and with any number of threads.
 #pragma once
 #include <atomic>
 #include <cstdint>
