@@ -160,7 +160,7 @@ void gpu_sim::step_sms(bool memory_ahead) {
     issued_total_ += issued;
     return;
   }
-  const uint32_t step = ++step_number_ ? step_number_ : ++step_number_;  // never 0 (the flags' start)
+  const uint32_t step = ++step_number_;  // 1 first after plan_threads(), then differs from the last
   if ((step & (rebalance_steps - 1)) == 0) chunks_.rebalance();
   team_->share([this, memory_ahead, step](unsigned g) {
     if (memory_ahead && g == 0) mem_->run_ahead(sm_now_ + 1 + mem_base_);

@@ -34,11 +34,10 @@ class owned_chunks {
     lo_.resize(threads + 1);
     for (unsigned t = 0; t <= threads; ++t) lo_[t] = unsigned(uint64_t(t) * chunks / threads);
   }
-  unsigned size() const { return n_; }
   // Thread t's range: chunks lo(t) .. lo(t + 1) - 1.
   unsigned lo(unsigned t) const { return lo_[t]; }
-  // f(c) for each chunk c that thread g claims in step `step` (never 0 twice in a row: steps
-  // count from 1).
+  // f(c) for each chunk c that thread g claims in step `step`: a number other than the previous
+  // step's (the flags hold it) and, first after reset(), other than 0.
   template <class F>
   void run(unsigned g, uint32_t step, F&& f) {
     const unsigned threads = unsigned(lo_.size() - 1);
