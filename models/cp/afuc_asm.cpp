@@ -528,8 +528,9 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
   // Labels: jump-table entries by packet name, branch targets as lNNNN.
   std::vector<std::vector<std::string>> names(listed + 1);
   std::vector<std::string> first(listed + 1);
+  // An entry may name the end of the code (offset == listed): its label goes after the last line.
   for (uint32_t id = 0; id < entries.size(); id++)
-    if (entries[id] != 0 && entries[id] < listed) names[entries[id]].push_back(pm4_id_name(id));
+    if (entries[id] != 0 && entries[id] <= listed) names[entries[id]].push_back(pm4_id_name(id));
   // Branch target (may lie outside the image); nullopt for instructions without one.
   auto target_of = [&](uint32_t pc, const afuc_instr& in) -> std::optional<int64_t> {
     if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa)

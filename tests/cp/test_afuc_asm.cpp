@@ -108,6 +108,21 @@ TEST(cpAfucAsm, BranchOutsideTheImageStaysRaw) {
   EXPECT_EQ(afuc_assemble(d3.text, 5, "far.asm"), w3);
 }
 
+TEST(cpAfucAsm, JumpTableEntryAtTheEndOfTheCodeRoundTrips) {
+  // Found by fuzz_afuc_disasm. Word 1 (jump-table offset) 2 with 2 + 128 instructions makes a
+  // table at instruction 2; an entry equal to that offset points just past the last code word.
+  // Such an entry passed the "entries within the code" check but got no label, so the table
+  // came back with 0 there. Its label must be printed after the last instruction.
+  std::vector<uint32_t> w(1 + 2 + 128, 0);
+  w[2] = 2;                 // jump-table offset = code size
+  w[1 + 2 + 0x10] = 2;      // CP_NOP -> end of code
+  w[1 + 2 + 4] = 1;         // PKT4 -> instruction 1
+  disasm_result d = afuc_disassemble(w, 5);
+  EXPECT_EQ(d.text.find(".nojumptable"), std::string::npos) << d.text;
+  EXPECT_NE(d.text.find("CP_NOP:\n"), std::string::npos) << d.text;
+  EXPECT_EQ(afuc_assemble(d.text, 5, "end.asm"), w);
+}
+
 static std::string error_of(const std::string& src, int gen) {
   try {
     afuc_assemble(src, gen, "bad.asm");
