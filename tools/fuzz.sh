@@ -53,5 +53,8 @@ for h in "${harnesses[@]}"; do
   [ -n "${FUZZ_FORK:-}" ] && ls build-fuzz/findings | grep -q "^$h-" && { result="FINDINGS in build-fuzz/findings"; status=1; }
   printf 'fuzz %-12s %10s executions in %4ss, corpus %5s files: %s\n' "$h" "${execs:-?}" "$(( $(date +%s) - start ))" \
     "$(ls "$corpus" | wc -l)" "$result"
+  # What was found and where the input lies, so that a CI log alone says enough to reproduce it.
+  [ "$result" = ok ] || grep -a -m7 -e '^gpuvp fuzz finding' -e 'ERROR: ' -e '^SUMMARY' -e 'Test unit written to' -e '^Base64:' "$log" |
+    cut -c1-300 | sed 's/^/  | /' || true
 done
 exit $status
