@@ -109,10 +109,10 @@ TEST(cpAfucAsm, BranchOutsideTheImageStaysRaw) {
 }
 
 TEST(cpAfucAsm, JumpTableEntryAtTheEndOfTheCodeRoundTrips) {
-  // Found by fuzz_afuc_disasm. Word 1 (jump-table offset) 2 with 2 + 128 instructions makes a
-  // table at instruction 2; an entry equal to that offset points just past the last code word.
-  // Such an entry passed the "entries within the code" check but got no label, so the table
-  // came back with 0 there. Its label must be printed after the last instruction.
+  // Found by fuzz_afuc_disasm. After the header come 2 + 128 words and instruction 1 (the
+  // jump-table offset) is 2, so the table starts at instruction 2; an entry equal to 2 points just
+  // past the last code word. Such an entry passed the "entries within the code" check but got no
+  // label, so the table came back with 0 there. Its label must follow the last instruction.
   std::vector<uint32_t> w(1 + 2 + 128, 0);
   w[2] = 2;                 // jump-table offset = code size
   w[1 + 2 + 0x10] = 2;      // CP_NOP -> end of code
