@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "testing.h"
 #include <cstdlib>
+#include <filesystem>
 #include "gpuvp/config.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
@@ -33,6 +34,15 @@ static std::string env_or(const char* name, const char* fallback) {
 }
 std::string source_path(const std::string& relative) { return env_or("GPUVP_SOURCE_DIR", GPUVP_SOURCE_DIR_DEFAULT) + "/" + relative; }
 std::string binary_path(const std::string& relative) { return env_or("GPUVP_BINARY_DIR", GPUVP_BINARY_DIR_DEFAULT) + "/" + relative; }
+static std::string real_dir() { return env_or("GPUVP_REAL_DIR", (env_or("GPUVP_SOURCE_DIR", GPUVP_SOURCE_DIR_DEFAULT) + "/../shared/real").c_str()); }
+std::string real_data_path(const std::string& relative) {
+  const std::string path = real_dir() + "/" + relative;
+  return std::filesystem::exists(path) ? path : std::string();
+}
+std::string real_data_missing(const std::string& relative) {
+  return "real input " + relative + " not found in " + real_dir() +
+         " (public captures and traces kept beside the checkout; set GPUVP_REAL_DIR to their folder)";
+}
 
 }  // namespace gpuvp::testing
 

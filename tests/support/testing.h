@@ -51,5 +51,10 @@ struct test_initiator : sc_core::sc_module {
 std::string source_path(const std::string& relative);
 // Path in the build tree (from GPUVP_BINARY_DIR).
 std::string binary_path(const std::string& relative);
+// Path of a file among the public real inputs (captures, traces, results nobody on the team wrote)
+// kept beside the checkout in ../shared/real (or $GPUVP_REAL_DIR); "" when that folder is absent,
+// as in a fresh clone. Tests that need it skip with real_data_missing().
+std::string real_data_path(const std::string& relative);
+std::string real_data_missing(const std::string& relative);
 
 }  // namespace gpuvp::testing
