@@ -167,7 +167,9 @@ class EveryOptionReachesItsEffect(unittest.TestCase):
         self.assertEqual(j["series"][0]["values"], [10.0, 6.0, 12.0])
         self.assertEqual(j["series"][1]["values"], [8.0, 9.0, None])  # width 32 at 10us failed: no bar
         r = gpuvp_plot(d, "--x", "quantum", "--y", "time", "--hue", "width")
-        self.assertEqual(len(described(d, "time-vs-quantum")["series"]), 3)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([s["label"] for s in described(d, "time-vs-quantum")["series"]],
+                         ["width=8", "width=16", "width=32"])
 
     def test_kind_heatmap_as_in_the_docs(self):
         d = sweep_dir(self)
