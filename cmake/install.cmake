@@ -9,6 +9,7 @@
 #   lib/cmake/gpuvp/gpuvpConfig.cmake       find_package(gpuvp): targets gpuvp::platform,
 #                                           gpuvp::<model>, gpuvp::all, gpuvp::cli
 #   share/gpuvp/firmware/cp/*.fw            gpuvp's own CP firmware (when the cp model is built)
+#   share/gpuvp/gpuvp_plot.py               the script behind `gpuvp plot` and a sweep's plots
 # Exported names drop the gpuvp_ prefix: gpuvp_pfifo is gpuvp::pfifo.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -90,5 +91,6 @@ function(gpuvp_install)
   if(TARGET cp_firmware)
     install(DIRECTORY ${PROJECT_BINARY_DIR}/firmware/cp DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuvp/firmware)
   endif()
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/gpuvp_plot.py DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuvp)
   install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/gpuvp)
 endfunction()

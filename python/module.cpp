@@ -214,11 +214,13 @@ class session {
   }
   ~session() { finish(); }
 
-  // Sends one line; returns the reply line. Asynchronous "IRQ ..." lines that come before it are
+  // Sends one line; returns the reply line ("" for an empty line or a comment, which qtest skips
+  // without an answer: host::thread). Asynchronous "IRQ ..." lines that come before it are
   // kept for irqs(). Raises EOFError when the simulation process has ended.
   std::string command(const std::string& line) {
     if (line.find('\n') != std::string::npos) throw py::value_error("gpuvp: a command is one line");
     if (pid_ <= 0) throw py::value_error("gpuvp: the session is closed");
+    if (line.empty() || line[0] == '#') return "";  // qtest skips these without an answer
     py::gil_scoped_release unlocked;
     const std::string text = line + "\n";
     if (!write_all(cmd_, text.data(), text.size())) throw_ended();

@@ -15,12 +15,21 @@ namespace gpuvp::sweep {
 
 namespace {
 
-// The plot script: $GPUVP_PLOT_SCRIPT, next to the program (build/../tools), or in the sources.
-std::string plot_script() {
+// The plot script: $GPUVP_PLOT_SCRIPT; installed, <prefix>/share/gpuvp beside <prefix>/bin; in the
+// build tree, beside the program (a link to tools/); for a program built on an installed gpuvp
+// (examples/custom-model), the installation's. Never the source tree: an installed gpuvp must not
+// depend on it. Empty when none exists; `looked` lists the places tried.
+std::string plot_script(std::string& looked) {
   if (const char* e = std::getenv("GPUVP_PLOT_SCRIPT")) return e;
-  const fs::path near = fs::path(self_exe()).parent_path() / ".." / "tools" / "gpuvp_plot.py";
-  if (fs::exists(near)) return near.lexically_normal().string();
-  return GPUVP_SOURCE_DIR "/tools/gpuvp_plot.py";
+  const fs::path exe_dir = fs::path(self_exe()).parent_path();
+  for (const fs::path& p : {exe_dir / ".." / "share" / "gpuvp" / "gpuvp_plot.py", exe_dir / "gpuvp_plot.py",
+                            fs::path(GPUVP_INSTALL_DATADIR) / "gpuvp_plot.py"}) {
+    const fs::path normal = p.lexically_normal();
+    std::error_code ec;
+    if (fs::is_regular_file(normal, ec)) return normal.string();
+    looked += (looked.empty() ? "" : ", ") + normal.string();
+  }
+  return "";
 }
 
 // A Python 3 with matplotlib: $GPUVP_PYTHON, python3 on the PATH, or Debian's /usr/bin/python3
@@ -38,7 +47,14 @@ int run_script(std::vector<std::string> args, std::ostream& err) {
     err << "gpuvp plot: no python3 with matplotlib found (install python3-matplotlib, or set GPUVP_PYTHON)\n";
     return exit_usage;
   }
-  args.insert(args.begin(), {py, plot_script()});
+  std::string looked;
+  const std::string script = plot_script(looked);
+  if (script.empty()) {
+    err << "gpuvp plot: the plot script gpuvp_plot.py is not installed (looked for " << looked
+        << "; set GPUVP_PLOT_SCRIPT to its path)\n";
+    return exit_usage;
+  }
+  args.insert(args.begin(), {py, script});
   return run_to_file(args, "");
 }
 

@@ -3,7 +3,8 @@
 """Plots of a gpuvp sweep (called by `gpuvp plot DIR` and at the end of `gpuvp sweep`).
 
 Reads DIR/results.csv and DIR/sweep.json (which columns are parameters and which are metrics),
-writes DIR/plots/<y>-vs-<x>.png and .svg and DIR/report.html (the table and every plot).
+writes DIR/plots/<y>-vs-<x>.png and .svg, what each plot shows in DIR/plots/<y>-vs-<x>.json (axis
+labels, title, every series with its label and values), and DIR/report.html (the table and every plot).
 Kinds: line (default for numeric x), bar (default otherwise), heatmap (x by hue, colour = y),
 pareto (two metrics: every point, the non-dominated ones marked and listed in
 DIR/plots/<y>-vs-<x>.pareto.csv). wall_s from DIR/timing.csv is a column too. Points that failed (exit_code != 0) or lack the value are left
@@ -12,6 +13,7 @@ out of the plots. Several rows with the same x (and hue) are averaged.
 import argparse
 import csv
 import html
+import io
 import json
 import math
 import os
@@ -46,27 +48,104 @@ def numeric(text):
     return None
 
 
+class InputError(UsageError):
+    """A damaged input file: named with its line."""
+
+    def __init__(self, path, line, problem):
+        super().__init__(f"{path}:{line}: {problem}" if line else f"{path}: {problem}")
+
+
+def read_text(path):
+    """A file's text; a byte that is not UTF-8 is named with its line."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read: {e.strerror}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(path, data[:e.start].count(b"\n") + 1, f"not UTF-8 text ({e.reason})")
+
+
+def read_table(path, required):
+    """The header and rows (dicts) of a CSV file; every row has the header's number of fields."""
+    reader = csv.reader(io.StringIO(read_text(path), newline=""))
+    try:
+        header = next(reader, None)
+        if not header or not any(c.strip() for c in header):
+            raise InputError(path, 1, "no header line")
+        for c in required:
+            if c not in header:
+                raise InputError(path, 1, f"no '{c}' column in the header ({', '.join(header)})")
+        dup = next((c for c in header if header.count(c) > 1), None)
+        if dup is not None:
+            raise InputError(path, 1, f"column '{dup}' appears twice in the header")
+        rows = []
+        for fields in reader:
+            if not fields:
+                continue  # a blank line
+            if len(fields) != len(header):
+                raise InputError(path, reader.line_num, f"{len(fields)} fields where the header has {len(header)}")
+            rows.append(dict(zip(header, fields)))
+    except csv.Error as e:
+        raise InputError(path, reader.line_num, f"not valid CSV: {e}")
+    return header, rows
+
+
+def line_naming(text, word):
+    """The first line of a JSON text that holds "word" (0 when none does)."""
+    return next((n for n, l in enumerate(text.splitlines(), 1) if f'"{word}"' in l), 0)
+
+
+def json_type_error(path, text, key, expected):
+    """A wrongly typed key, at the line that names it."""
+    if key is None:
+        return InputError(path, 1, f"the top level must be {expected}")
+    return InputError(path, line_naming(text, key), f"'{key}' must be {expected}")
+
+
+def read_manifest(path, header):
+    """The parameters and metrics a sweep.json names; each must be a column of results.csv."""
+    text = read_text(path)
+    try:
+        m = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(path, e.lineno, f"not valid JSON: {e.msg} (column {e.colno})")
+    if not isinstance(m, dict):
+        raise json_type_error(path, text, None, "an object")
+    params = m.get("parameters")
+    if not isinstance(params, list) or not all(isinstance(p, str) for p in params):
+        raise json_type_error(path, text, "parameters", "a list of column names")
+    metrics = m.get("metrics")
+    if not isinstance(metrics, list) or not all(isinstance(x, dict) and isinstance(x.get("name"), str) for x in metrics):
+        raise json_type_error(path, text, "metrics", "a list of objects with a 'name'")
+    metrics = [x["name"] for x in metrics]
+    for what, names in (("parameter", params), ("metric", metrics)):
+        for c in names:
+            if c not in header:
+                raise InputError(path, line_naming(text, c), f"{what} '{c}' is not a column of results.csv")
+    return params, metrics
+
+
 def load(directory):
     path = os.path.join(directory, "results.csv")
     if not os.path.exists(path):
         raise UsageError(f"{path}: no results (run gpuvp sweep first)")
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-        header = list(rows[0].keys()) if rows else []
+    header, rows = read_table(path, ["point"])
+    if not rows:
+        raise InputError(path, 2, "no data rows (only the header)")
     HEADER[:] = header
     # Wall times (timing.csv) can be plotted too (--y wall_s), never being in results.csv.
     timing = os.path.join(directory, "timing.csv")
     if os.path.exists(timing):
-        with open(timing, newline="") as f:
-            walls = {r["point"]: r.get("wall_s", "") for r in csv.DictReader(f)}
+        _, trows = read_table(timing, ["point", "wall_s"])
+        walls = {r["point"]: r["wall_s"] for r in trows}
         for r in rows:
             r.setdefault("wall_s", walls.get(r["point"], ""))
     manifest = os.path.join(directory, "sweep.json")
     if os.path.exists(manifest):
-        with open(manifest) as f:
-            m = json.load(f)
-        params = list(m.get("parameters", []))
-        metrics = [x["name"] for x in m.get("metrics", [])]
+        params, metrics = read_manifest(manifest, header)
     else:  # a table from elsewhere: every non-special column may be either
         params = [c for c in header if c not in SPECIAL]
         metrics = list(params)
@@ -180,7 +259,7 @@ def plot(directory, rows, x, y, hue, kind, maximize=()):
         elif kind == "bar":
             width = 0.8 / len(hues)
             for k, h in enumerate(hues):
-                ax.bar([i + k * width for i in range(len(xs))], [means.get((h, v), 0) for v in xs], width,
+                ax.bar([i + k * width for i in range(len(xs))], [means.get((h, v), math.nan) for v in xs], width,
                        label=f"{hue}={h}" if hue else None)
             ax.set_xticks([i + width * (len(hues) - 1) / 2 for i in range(len(xs))], xs)
         else:
@@ -197,6 +276,9 @@ def plot(directory, rows, x, y, hue, kind, maximize=()):
     base = os.path.join(directory, "plots", f"{safe(y)}-vs-{safe(x)}")
     fig.savefig(base + ".png", metadata={"Software": None})
     fig.savefig(base + ".svg", metadata={"Date": None})
+    with open(base + ".json", "w") as f:
+        json.dump(describe(fig, ax, kind), f, indent=1)
+        f.write("\n")
     plt.close(fig)
     if chosen is not None:
         with open(base + ".pareto.csv", "w", newline="") as f:
@@ -206,6 +288,35 @@ def plot(directory, rows, x, y, hue, kind, maximize=()):
                 if r["point"] in chosen:
                     w.writerow([r["point"], r[x], r[y]])
     return base, chosen
+
+
+def number_or_none(v):
+    v = float(v)
+    return None if math.isnan(v) else v
+
+
+def describe(fig, ax, kind):
+    """What the figure shows, read back from what matplotlib drew: the axis labels, the title,
+    and each series (line, bar group, scatter, heatmap row) with its label and values.
+    Written beside the plot as <y>-vs-<x>.json for scripts and tests."""
+    series = []
+    for line in ax.get_lines():
+        series.append({"type": "line", "label": line.get_label(),
+                       "points": [[number_or_none(a), number_or_none(b)] for a, b in zip(line.get_xdata(), line.get_ydata())]})
+    for bars in ax.containers:
+        series.append({"type": "bar", "label": bars.get_label(),
+                       "values": [number_or_none(r.get_height()) for r in bars.patches]})
+    for coll in ax.collections:
+        series.append({"type": "scatter", "label": coll.get_label(),
+                       "points": [[number_or_none(a), number_or_none(b)] for a, b in coll.get_offsets()]})
+    for im in ax.get_images():
+        rows = [t.get_text() for t in ax.get_yticklabels()]
+        for label, values in zip(rows, im.get_array().filled(math.nan).tolist()):
+            series.append({"type": "heatmap-row", "label": label, "values": [number_or_none(v) for v in values]})
+    colorbar = [a.get_ylabel() for a in fig.axes if a is not ax]
+    return {"kind": kind, "title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
+            "colorbar": colorbar[0] if colorbar else None, "xscale": ax.get_xscale(),
+            "xticks": [t.get_text() for t in ax.get_xticklabels()], "series": series}
 
 
 def write_report(directory, rows):
@@ -255,8 +366,6 @@ def main(argv):
         ap.error("the following arguments are required: dir")
     try:
         rows, params, metrics = load(a.dir)
-        if not rows:
-            raise UsageError(f"{a.dir}/results.csv has no rows")
         if a.kind == "pareto":
             if not a.x or not a.y:
                 raise UsageError("--kind pareto needs --x and --y (two metrics)")
@@ -266,6 +375,7 @@ def main(argv):
             hue = a.hue if a.hue is not None else next((p for p in params if p != x), None)
             ys = [a.y] if a.y else metrics
             todo = [(x, y, hue) for y in ys]
+        drawn = 0
         for x, y, hue in todo:
             kind = a.kind
             if not kind:
@@ -277,12 +387,19 @@ def main(argv):
                     raise
                 print(f"gpuvp plot: {y}: skipped: {e}", file=sys.stderr)
                 continue
+            drawn += 1
             print(f"gpuvp plot: {base}.png" + (f" (non-dominated points: {' '.join(chosen)})" if chosen is not None else ""))
         write_report(a.dir, rows)
+        if not drawn:
+            raise UsageError(f"no plot drawn ({'every metric was skipped, see above' if todo else 'sweep.json names no metric'}); "
+                             f"the table is in {os.path.join(a.dir, 'report.html')}")
         print(f"gpuvp plot: {os.path.join(a.dir, 'report.html')}")
     except UsageError as e:
         print(f"gpuvp plot: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # a fault of this script, still one line (and no traceback)
+        print(f"gpuvp plot: internal error ({type(e).__name__}: {e}); please report it with {a.dir}", file=sys.stderr)
+        return 1
     return 0
 
 

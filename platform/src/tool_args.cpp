@@ -138,17 +138,22 @@ int tool_args::usage_error(const std::string& problem, std::ostream& err) const 
 
 bool tool_args::given(const std::string& name) const {
   if (!state_) return false;
-  const std::string key = name.size() == 1 ? "-" + name : name;
-  for (const auto& o : options_) {
-    if (o.kind == option::positional) continue;
-    const std::string k = key_of(o.names);
-    const auto comma = o.names.find(',');
-    const bool match = k == key || (comma != std::string::npos && "-" + o.names.substr(comma + 1) == key);
-    if (!match) continue;
-    const auto it = state_->vm.find(k);
-    return it != state_->vm.end() && !it->second.defaulted();
-  }
-  return false;
+  // A long name first (`--x` is "x"), then a one-letter name as a short form (`-j` is "j").
+  const auto find = [&](bool as_short) -> const option* {
+    for (const auto& o : options_) {
+      if (o.kind == option::positional) continue;
+      const auto comma = o.names.find(',');
+      if (as_short ? comma != std::string::npos && o.names.substr(comma + 1) == name
+                   : comma != 0 && o.names.substr(0, comma) == name)
+        return &o;
+    }
+    return nullptr;
+  };
+  const option* o = find(false);
+  if (!o && name.size() == 1) o = find(true);
+  if (!o) return false;
+  const auto it = state_->vm.find(key_of(o->names));
+  return it != state_->vm.end() && !it->second.defaulted();
 }
 
 int tool_args::parse(int argc, char** argv, std::ostream& out, std::ostream& err) {

@@ -65,13 +65,39 @@ def _problem(err):
     return "\n".join(cleaned) or "gpuvp failed"
 
 
-def run(workload=None, config=[], set={}, platform="default"):
+def _time(name, v):
+    """A time option's text: a string with its unit ("10 ns"); a bare number is refused."""
+    if isinstance(v, str):
+        return v
+    raise TypeError("%s must be a time with its unit, as a string such as '10 ns' (got %r)" % (name, v))
+
+
+def _run_options(trace, vcd, quantum, time_limit, wall_limit):
+    """The `gpuvp run` options of run()'s keywords, each as the command line spells it."""
+    args = []
+    for option, path in (("--trace", trace), ("--vcd", vcd)):
+        if path is not None:
+            args += [option, os.fspath(path)]
+    for option, name, v in (("--quantum", "quantum", quantum), ("--time-limit", "time_limit", time_limit)):
+        if v is not None:
+            args += [option, _time(name, v)]
+    if wall_limit is not None:
+        if isinstance(wall_limit, bool) or not isinstance(wall_limit, (int, float, str)):
+            raise TypeError("wall_limit must be seconds (a number) or a time string such as '30 s'")
+        args += ["--wall-limit", wall_limit if isinstance(wall_limit, str) else "%r s" % float(wall_limit)]
+    return args
+
+
+def run(workload=None, config=[], set={}, platform="default", trace=None, vcd=None, quantum=None,
+        time_limit=None, wall_limit=None):
     """Runs like `gpuvp run` and returns the statistics as a dict: what --stats writes, with its
     "run" metadata entry completed by simulated_ns, report (the printed report) and stderr.
 
-    Raises ModelledError (carrying the same dict) on a modelled error and ValueError, naming the
-    key or option, on a configuration or usage error."""
-    args = ["run"] + _options(config, set, platform, workload)
+    trace, vcd: files written as --trace/--vcd write them; quantum, time_limit: times with their
+    unit ("10 us"); wall_limit: seconds (a number) or a time string. Raises ModelledError
+    (carrying the same dict) on a modelled error and ValueError, naming the key, option or
+    workload, on a configuration or usage error."""
+    args = ["run"] + _options(config, set, platform, workload) + _run_options(trace, vcd, quantum, time_limit, wall_limit)
     fd, path = tempfile.mkstemp(prefix="gpuvp-stats-", suffix=".json")
     os.close(fd)
     try:
@@ -140,7 +166,8 @@ class Session:
         self.command("stats platform.")
 
     def command(self, line):
-        """Sends one qtest command line and returns its answer line ("OK ..." or "FAIL ...")."""
+        """Sends one qtest command line and returns its answer line ("OK ..." or "FAIL ...").
+        An empty line or a comment ("# ...") has no answer in qtest: it returns "" unsent."""
         try:
             reply = self._s.command(line)
         except SessionEnded:

@@ -121,3 +121,39 @@ def test_sessions_side_by_side_and_after_runs():
 def test_session_configuration_error_is_raised_at_creation():
     with pytest.raises(ValueError, match="mmu.tlb_entries"):
         gpuvp.Session(set={"mmu.tlb_entries": 0})  # range 1..65536
+
+
+def test_run_takes_the_command_line_options(tmp_path):
+    trace, vcd = tmp_path / "t.json", tmp_path / "irq"
+    s = gpuvp.run(workload="traffic", set=SMALL, trace=trace, vcd=vcd, quantum="100 ns", wall_limit=3600)
+    assert s["run"]["quantum_ps"] == 100_000
+    with open(trace) as f:
+        assert f.read().lstrip().startswith("{")  # a Chrome trace-event JSON
+    with open(str(vcd) + ".vcd") as f:  # as --vcd: .vcd is appended
+        assert "$enddefinitions" in f.read()
+    # time_limit is --time-limit: far too short for the workload, a modelled error.
+    with pytest.raises(gpuvp.ModelledError, match="time limit"):
+        gpuvp.run(workload="traffic", set=SMALL, time_limit="100 ns")
+    # A wall-clock limit reaches the program: 0 is refused there, naming the option.
+    with pytest.raises(ValueError, match="--wall-limit"):
+        gpuvp.run(workload="traffic", set=SMALL, wall_limit="0 s")
+
+
+def test_run_option_types_are_checked():
+    with pytest.raises(TypeError, match="quantum"):
+        gpuvp.run(workload="traffic", quantum=100)  # no unit: 100 what?
+    with pytest.raises(TypeError, match="wall_limit"):
+        gpuvp.run(workload="traffic", wall_limit=True)
+
+
+def test_a_bad_workload_name_raises_naming_it():
+    with pytest.raises(ValueError, match="trafic"):
+        gpuvp.run(workload="trafic")
+
+
+def test_session_command_of_an_empty_line_or_a_comment_returns():
+    # qtest answers neither; the call returns "" instead of waiting for an answer forever.
+    with gpuvp.Session() as s:
+        assert s.command("") == ""
+        assert s.command("# a comment") == ""
+        assert s.readl(0x1_0000_9400) == 3  # the session still answers, in step (docs/qtest.md)

@@ -6,6 +6,11 @@ A fenced block is an example when the line before its opening fence is an HTML c
 `<!-- example ... -->` (invisible when rendered). Attributes in the comment:
   exit=N          the expected exit status (default 0)
   contains="T"    the standard output must contain T (repeatable)
+  stderr="T"      the standard error must contain T (repeatable)
+  timeout=S       seconds the block may take (default 240)
+A block that shows a gpuvp command and cannot run in a test (it installs packages, needs a Slurm
+cluster, or is a usage synopsis) is preceded by `<!-- not-run: REASON -->` instead; --covered
+fails on a block that shows a gpuvp command with neither marker.
 Blocks of language sh/bash/console run with bash -e -o pipefail; python blocks with python3.
 In a block whose lines start with "$ ", those lines are the commands and the other lines are
 their expected standard output, exactly.
@@ -16,6 +21,7 @@ checkout and files that examples write stay out of the checkout. `gpuvp` is also
 PYTHONPATH holds the built Python package.
 
 usage: run_examples.py SOURCE_DIR BUILD_DIR FILE.md...     (exit 0 when every example passes)
+       run_examples.py --covered SOURCE_DIR FILE.md...     (every gpuvp command block is marked)
        run_examples.py --links SOURCE_DIR FILE.md...       (every relative link stays in the tree)
        run_examples.py --self-contained SOURCE_DIR FILE.md...
                        (no paths outside the tree, no internal notes or jargon: see INTERNAL)
@@ -30,6 +36,10 @@ import tempfile
 
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 MARKER = re.compile(r"^\s*<!--\s*example\b(.*?)-->\s*$")
+NOT_RUN = re.compile(r"^\s*<!--\s*not-run:\s*\S.*-->\s*$")
+# A line that runs gpuvp or a program built on it (a command, a transcript's "$ ", after | && ;).
+COMMAND = re.compile(r"(^\s*(\$ )?|\|\s*|&&\s*|;\s*)(\S*/)?(gpuvp|my-gpuvp)(\s|$)")
+NOT_SHELL = {"cpp", "c", "yaml", "python", "py", "json", "cmake", "systemverilog", "verilog", "text"}
 
 
 def examples(path):
@@ -41,13 +51,13 @@ def examples(path):
         m = MARKER.match(lines[i])
         if m and i + 1 < len(lines) and FENCE.match(lines[i + 1]):
             fence = FENCE.match(lines[i + 1])
-            attrs = {"exit": "0", "contains": []}
+            attrs = {"exit": "0", "contains": [], "stderr": [], "timeout": "240"}
             for word in shlex.split(m.group(1).strip().lstrip(":")):
                 key, _, value = word.partition("=")
-                if key == "contains":
-                    attrs["contains"].append(value)
-                elif key == "exit":
-                    attrs["exit"] = value
+                if key in ("contains", "stderr"):
+                    attrs[key].append(value)
+                elif key in ("exit", "timeout"):
+                    attrs[key] = value
                 else:
                     raise SystemExit("%s:%d: unknown example attribute %r" % (path, i + 1, key))
             body = []
@@ -81,13 +91,19 @@ def run_one(where, lang, attrs, body, env):
         cmd = [sys.executable, "-c", script]
     else:
         cmd = ["bash", "-e", "-o", "pipefail", "-c", script]
-    r = subprocess.run(cmd, cwd=where, env=env, capture_output=True, text=True, timeout=240)
+    try:
+        r = subprocess.run(cmd, cwd=where, env=env, capture_output=True, text=True, timeout=float(attrs["timeout"]))
+    except subprocess.TimeoutExpired:
+        return ["did not end within %s s" % attrs["timeout"]]
     problems = []
     if str(r.returncode) != attrs["exit"]:
         problems.append("exit status %d, expected %s" % (r.returncode, attrs["exit"]))
     for text in attrs["contains"]:
         if text not in r.stdout:
             problems.append("output does not contain %r" % text)
+    for text in attrs["stderr"]:
+        if text not in r.stderr:
+            problems.append("standard error does not contain %r" % text)
     if expected is not None and r.stdout.strip() != expected.strip():
         problems.append("output differs:\n--- expected\n%s\n--- got\n%s" % (expected, r.stdout.rstrip()))
     if problems:
@@ -101,6 +117,7 @@ def check_examples(source, build, files):
     env["PATH"] = build + os.pathsep + env.get("PATH", "")
     env["PYTHONPATH"] = os.path.join(build, "python") + os.pathsep + env.get("PYTHONPATH", "")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["CCACHE_BASEDIR"] = where  # a build in the scratch folder (README's quick build) shares ccache's hits
     failed = count = 0
     try:
         for f in files:
@@ -117,6 +134,31 @@ def check_examples(source, build, files):
         shutil.rmtree(where)  # the links and what the examples wrote, never what the links name
     print("%d example(s), %d failed" % (count, failed))
     return 1 if failed or count == 0 else 0
+
+
+def check_covered(source, files):
+    """Every fenced block that shows a gpuvp command runs as an example or says why it cannot."""
+    bad = 0
+    for f in files:
+        lines = open(f, encoding="utf-8").read().splitlines()
+        i = 0
+        while i < len(lines):
+            fence = FENCE.match(lines[i])
+            if not fence:
+                i += 1
+                continue
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith(fence.group(2)):
+                j += 1
+            before = lines[i - 1] if i else ""
+            shows = fence.group(3) not in NOT_SHELL and any(COMMAND.search(l) for l in lines[i + 1:j])
+            if shows and not MARKER.match(before) and not NOT_RUN.match(before):
+                print("%s:%d: a gpuvp command block that no test runs: mark it <!-- example ... --> "
+                      "(tests/docs/run_examples.py) or <!-- not-run: REASON -->" % (os.path.relpath(f, source), i + 1))
+                bad += 1
+            i = j + 1
+    print("%d file(s) checked, %d unmarked command block(s)" % (len(files), bad))
+    return 1 if bad else 0
 
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -178,6 +220,8 @@ def check_self_contained(source, files):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "--self-contained":
         sys.exit(check_self_contained(os.path.abspath(sys.argv[2]), sys.argv[3:]))
+    if len(sys.argv) >= 3 and sys.argv[1] == "--covered":
+        sys.exit(check_covered(os.path.abspath(sys.argv[2]), sys.argv[3:]))
     if len(sys.argv) >= 3 and sys.argv[1] == "--links":
         sys.exit(check_links(os.path.abspath(sys.argv[2]), sys.argv[3:]))
     if len(sys.argv) < 4:

@@ -92,6 +92,21 @@ TEST(cli_args, values_flags_and_positionals_land_in_their_variables) {
   EXPECT_EQ(d.jobs, 3u);
 }
 
+// A one-letter LONG name (`gpuvp plot --x`) is found by given(), not mistaken for a short -x.
+TEST(cli_args, given_finds_a_one_letter_long_option) {
+  std::string x, y;
+  tool_args a{"plot", "DIR"};
+  a.text("x", x, "COLUMN", "x axis").text("y,Y", y, "METRIC", "y axis");
+  std::string prog = "plot", opt = "--x", val = "width";
+  char* argv[] = {prog.data(), opt.data(), val.data()};
+  std::ostringstream o, e;
+  ASSERT_EQ(a.parse(3, argv, o, e), -1) << e.str();
+  EXPECT_TRUE(a.given("x"));
+  EXPECT_EQ(x, "width");
+  EXPECT_FALSE(a.given("y"));
+  EXPECT_FALSE(a.given("Y"));
+}
+
 TEST(cli_args, values_may_follow_an_equals_sign_or_a_short_letter_directly) {
   demo d;
   ASSERT_EQ(d.parse({"--gen=NV50", "-g5", "--output=x", "in"}).rc, -1);

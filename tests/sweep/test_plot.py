@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""tools/gpuvp_plot.py on a small hand-written sweep: the files it writes and the pareto points.
+"""tools/gpuvp_plot.py on a small hand-written sweep: the files it writes and the pareto points;
+every option of `gpuvp plot` reaching its effect (through the program, $GPUVP_BINARY, when set),
+read back from the JSON each plot is described in; damaged inputs named with file:line, exit 2.
 Exits 77 (ctest: skipped) when matplotlib is not installed."""
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import shutil
@@ -108,6 +112,154 @@ class PlotScript(unittest.TestCase):
         self.assertEqual(run(d, "--kind", "pareto", "--x", "time").returncode, 2)
         self.assertEqual(run(d, "--kind", "line", "--x", "quantum", "--y", "time", "--hue", "width").returncode, 0)
         self.assertEqual(run(os.path.join(d, "missing")).returncode, 2)
+
+
+def described(d, name):
+    with open(os.path.join(d, "plots", name + ".json")) as f:
+        return json.load(f)
+
+
+GPUVP = os.environ.get("GPUVP_BINARY")
+
+
+def gpuvp_plot(*args):
+    """`gpuvp plot ARGS` through the program (its option parser), else the script alone."""
+    if GPUVP:
+        return subprocess.run([GPUVP, "plot", *args], capture_output=True, text=True)
+    return run(*args)
+
+
+class EveryOptionReachesItsEffect(unittest.TestCase):
+    """Each option changes what is drawn: the axis labels, the kind, the series and their count."""
+
+    def test_default_x_is_the_first_parameter_hue_the_second(self):
+        d = sweep_dir(self)
+        r = gpuvp_plot(d)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = described(d, "time-vs-width")
+        self.assertEqual((j["kind"], j["xlabel"], j["ylabel"]), ("line", "width", "time"))
+        # hue quantum: 1us at widths 8, 16, 32; 10us at 8, 16 (point 5 failed)
+        self.assertEqual([(s["label"], len(s["points"])) for s in j["series"]],
+                         [("quantum=1us", 3), ("quantum=10us", 2)])
+        self.assertTrue(os.path.exists(os.path.join(d, "plots", "energy-vs-width.json")))
+
+    def test_x_and_y(self):
+        d = sweep_dir(self)
+        r = gpuvp_plot(d, "--x", "quantum", "--y", "energy")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(os.path.join(d, "plots"))),
+                         ["energy-vs-quantum.json", "energy-vs-quantum.png", "energy-vs-quantum.svg"])
+        j = described(d, "energy-vs-quantum")
+        self.assertEqual((j["xlabel"], j["ylabel"], j["title"]), ("quantum", "energy", "energy vs quantum"))
+        # hue = width (the first parameter that is not x): 3 lines; width 8 is (1us, 9), (10us, 8)
+        self.assertEqual([s["label"] for s in j["series"]], ["width=8", "width=16", "width=32"])
+        for got, want in zip(j["series"][0]["points"], [[1e-6, 9.0], [1e-5, 8.0]], strict=True):
+            self.assertAlmostEqual(got[0], want[0], delta=1e-12)
+            self.assertEqual(got[1], want[1])
+
+    def test_hue_and_kind_bar(self):
+        d = sweep_dir(self)
+        r = gpuvp_plot(d, "--x", "width", "--y", "time", "--hue", "quantum", "--kind", "bar")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = described(d, "time-vs-width")
+        self.assertEqual(j["kind"], "bar")
+        self.assertEqual([(s["type"], s["label"]) for s in j["series"]], [("bar", "quantum=1us"), ("bar", "quantum=10us")])
+        self.assertEqual(j["series"][0]["values"], [10.0, 6.0, 12.0])
+        self.assertEqual(j["series"][1]["values"], [8.0, 9.0, None])  # width 32 at 10us failed: no bar
+        r = gpuvp_plot(d, "--x", "quantum", "--y", "time", "--hue", "width")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([s["label"] for s in described(d, "time-vs-quantum")["series"]],
+                         ["width=8", "width=16", "width=32"])
+
+    def test_kind_heatmap_as_in_the_docs(self):
+        d = sweep_dir(self)
+        r = gpuvp_plot(d, "--y", "time", "--x", "quantum", "--hue", "width", "--kind", "heatmap")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(p for p in os.listdir(os.path.join(d, "plots")) if p.endswith(".json")),
+                         ["time-vs-quantum.json"])  # only the plot asked for, not the defaults
+        j = described(d, "time-vs-quantum")
+        self.assertEqual((j["kind"], j["xlabel"], j["ylabel"], j["colorbar"]), ("heatmap", "quantum", "width", "time"))
+        self.assertEqual([(s["label"], s["values"]) for s in j["series"]],
+                         [("8", [10.0, 8.0]), ("16", [6.0, 9.0]), ("32", [12.0, None])])
+
+    def test_kind_pareto_and_maximize(self):
+        d = sweep_dir(self)
+        r = gpuvp_plot(d, "--kind", "pareto", "--x", "time", "--y", "energy")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("non-dominated points: 1 2 3 4", r.stdout)
+        j = described(d, "energy-vs-time")
+        self.assertEqual((j["kind"], j["xlabel"], j["ylabel"]), ("pareto", "time", "energy"))
+        self.assertEqual(len(j["series"][1]["points"]), 5)  # the scatter: every successful point
+        # Energy maximised: (8,8) is beaten by (6,10), (10,9) by (6,10); left 2 (6,10) alone.
+        r = gpuvp_plot(d, "--kind", "pareto", "--x", "time", "--y", "energy", "--maximize", "energy")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("(non-dominated points: 2)", r.stdout)
+        self.assertEqual(described(d, "energy-vs-time")["series"][0]["points"], [[6.0, 10.0]])
+
+    def test_y_wall_s(self):
+        d = sweep_dir(self)
+        r = gpuvp_plot(d, "--y", "wall_s")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = described(d, "wall_s-vs-width")
+        self.assertEqual(j["ylabel"], "wall_s")
+        self.assertEqual(j["series"][0]["points"], [[8.0, 1.0], [16.0, 2.0], [32.0, 3.0]])  # 1 + point/2
+
+    def test_bad_kind_and_unknown_option_are_usage_errors(self):
+        d = sweep_dir(self)
+        for args in (["--kind", "pie"], ["--z", "width"], ["--kind", "pareto", "--x", "time"]):
+            r = gpuvp_plot(d, *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(d, "plots")))
+
+
+class DamagedInputs(unittest.TestCase):
+    """A damaged results.csv, timing.csv or sweep.json: file:line and the problem, exit 2."""
+
+    def check(self, name, text, expected, mode="w"):
+        d = sweep_dir(self)
+        with open(os.path.join(d, name), mode) as f:
+            f.write(text)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = plot.main([d])
+        self.assertEqual(rc, 2, err.getvalue())
+        self.assertIn(os.path.join(d, expected), err.getvalue())
+        self.assertNotIn("Traceback", err.getvalue())
+        self.assertFalse(os.path.exists(os.path.join(d, "plots")), "a plot was drawn")
+        return err.getvalue()
+
+    def test_results_csv(self):
+        self.check("results.csv", "", "results.csv:1: no header line")
+        self.check("results.csv", "point,width,quantum,time,energy\n", "results.csv:2: no data rows")
+        self.check("results.csv", "width,time\n8,1\n", "results.csv:1: no 'point' column")
+        self.check("results.csv", CSV.replace("point,width,", "point,with,"), "sweep.json:1: parameter 'width' is not a column")
+        self.check("results.csv", CSV.replace("1,8,10us,8,8,0,", "1,8,10us"), "results.csv:3: 3 fields where the header has 7")
+        self.check("results.csv", "point,time,time\n0,1,2\n", "results.csv:1: column 'time' appears twice")
+        self.check("results.csv", CSV.encode().replace(b"1us", b"1\xb5s", 1), "results.csv:2: not UTF-8", "wb")
+
+    def test_timing_csv(self):
+        self.check("timing.csv", "point,host\n0,vm\n", "timing.csv:1: no 'wall_s' column")
+        self.check("timing.csv", "point,wall_s,host\n0,1,vm\n1,2\n", "timing.csv:3: 2 fields where the header has 3")
+
+    def test_sweep_json(self):
+        self.check("sweep.json", '{"parameters": ["width",\n  "quantum"\n', "sweep.json:3: not valid JSON")
+        self.check("sweep.json", '{\n "parameters": "width",\n "metrics": []}', "sweep.json:2: 'parameters' must be a list")
+        self.check("sweep.json", '{"parameters": [],\n "metrics": [1, 2]}', "sweep.json:2: 'metrics' must be")
+        self.check("sweep.json", '[]', "sweep.json:1: the top level must be an object")
+        self.check("sweep.json", '{"parameters": ["width"],\n "metrics": [{"name": "power"}]}',
+                   "sweep.json:2: metric 'power' is not a column of results.csv")
+
+    def test_nothing_to_plot_is_an_error_not_a_silent_exit_0(self):
+        # No metric in the manifest, or every point failed: no plot, a message, exit 2.
+        self.check("sweep.json", '{"parameters": ["width"], "metrics": []}', "report.html")
+        d = sweep_dir(self)
+        with open(os.path.join(d, "results.csv"), "w") as f:
+            f.write("point,width,quantum,time,energy,exit_code,error\n0,8,1us,,,1,x\n")
+        r = run(d)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no plot drawn", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
 
 
 if __name__ == "__main__":

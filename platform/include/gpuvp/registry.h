@@ -56,7 +56,8 @@ class component {
   // A qtest line this component understands (words[0] is the command). Return true and set
   // reply ("OK ..." / "FAIL ...") if handled.
   virtual bool qtest(const std::vector<std::string>& words, std::string& reply) { return false; }
-  // Main figures for the end-of-run report, one "name: value" line each.
+  // Main figures for the end-of-run report. The platform writes "  NAME: " before them, so they
+  // do not repeat the component's name.
   virtual void report(std::ostream& os) {}
   // Modelled errors seen during the run (faults, unhandled interrupts): non-empty makes exit 1.
   virtual std::vector<std::string> modelled_errors() { return {}; }
