@@ -7,7 +7,9 @@
 #   include/gpuvp/*.h                       the platform's public headers (and gpuvp/main.h)
 #   include/gpuvp/models/<model>/...        each model's headers
 #   lib/cmake/gpuvp/gpuvpConfig.cmake       find_package(gpuvp): targets gpuvp::platform,
-#                                           gpuvp::<model>, gpuvp::all, gpuvp::cli
+#                                           gpuvp::<model>, gpuvp::all, gpuvp::cli; with
+#                                           gpuvp_rtl.cmake and rtl_ports.py the functions
+#                                           gpuvp_add_rtl_component and gpuvp_add_program
 #   share/gpuvp/firmware/cp/*.fw            gpuvp's own CP firmware (when the cp model is built)
 #   share/gpuvp/gpuvp_plot.py               the script behind `gpuvp plot` and a sweep's plots
 # Exported names drop the gpuvp_ prefix: gpuvp_pfifo is gpuvp::pfifo.
@@ -87,6 +89,9 @@ function(gpuvp_install)
   write_basic_package_version_file(${PROJECT_BINARY_DIR}/gpuvpConfigVersion.cmake
                                    COMPATIBILITY SameMinorVersion)
   install(FILES ${PROJECT_BINARY_DIR}/gpuvpConfig.cmake ${PROJECT_BINARY_DIR}/gpuvpConfigVersion.cmake
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpuvp)
+  # RTL co-simulation for out-of-tree projects: gpuvp_add_rtl_component, gpuvp_add_program.
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/gpuvp_rtl.cmake ${PROJECT_SOURCE_DIR}/models/rtl_bridge/rtl_ports.py
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpuvp)
   if(TARGET cp_firmware)
     install(DIRECTORY ${PROJECT_BINARY_DIR}/firmware/cp DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuvp/firmware)

@@ -6,8 +6,8 @@
 
 namespace gpuvp::rtl {
 
-axi2tlm::axi2tlm(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& p)
-    : transactor(name, clock, p.prefix, axi4_bus_bytes, false), pins(p) {}
+axi2tlm::axi2tlm(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& p, unsigned bus_bytes)
+    : transactor(name, clock, p.prefix, bus_bytes, false), pins(p), bus_bytes_(bus_bytes) {}
 
 // Address of each beat (AXI4 A3.4.1).
 std::vector<uint64_t> axi2tlm::beat_addresses(const request& r) const {
@@ -50,7 +50,7 @@ void axi2tlm::do_read(request& r) {
     for (size_t k = i; k <= j; ++k) {
       const uint64_t beat_lo = addrs[k], beat_hi = (addrs[k] & ~(bytes - 1)) + bytes;
       for (uint64_t a = beat_lo; a < beat_hi; ++a)
-        r.data[k] |= uint64_t(buf[a - lo]) << (8 * (a % axi4_bus_bytes));
+        r.data[k] |= uint64_t(buf[a - lo]) << (8 * (a % bus_bytes_));
     }
     i = j + 1;
   }
@@ -72,7 +72,7 @@ void axi2tlm::do_write(request& r) {
   for (size_t k = 0; k < addrs.size() && k < r.data.size(); ++k) {
     const uint64_t lo = addrs[k], hi = (addrs[k] & ~(bytes - 1)) + bytes;
     for (uint64_t a = lo; a < hi; ++a) {
-      const unsigned lane = unsigned(a % axi4_bus_bytes);
+      const unsigned lane = unsigned(a % bus_bytes_);
       if (!(r.strb[k] & (1u << lane))) {
         flush();
         continue;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // axi2tlm: AXI4 slave pins, driven by an RTL master, turned into TLM-2.0 transactions on an
 // initiator socket (bound to the interconnect, so RTL traffic is routed, contends and is counted
-// like any other initiator's). 64-bit data bus.
+// like any other initiator's). 32- or 64-bit data bus (32: byte lanes 0-3 of the pins' data).
 //
 // Reads: the AR request is queued (up to max_outstanding); when it reaches the head, its bytes
 // are read with b_transport: beats whose byte ranges are contiguous (INCR; the partial first
@@ -38,7 +38,7 @@ class axi2tlm : public transactor {
   counter bursts{this, "bursts", "AXI bursts received"};
   counter beats{this, "beats", "AXI data beats transferred"};
 
-  axi2tlm(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& pins);
+  axi2tlm(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& pins, unsigned bus_bytes = axi4_bus_bytes);
   // Sees every TLM transaction after it returned (the lock-step scoreboard listens here).
   std::function<void(const tlm::tlm_generic_payload&)> observer;
 
@@ -66,6 +66,7 @@ class axi2tlm : public transactor {
   std::deque<response> b_;
   axi_sample s_;
   uint64_t aw_wait_ = 0, ar_wait_ = 0;
+  const unsigned bus_bytes_;
 };
 
 }  // namespace gpuvp::rtl

@@ -7,6 +7,7 @@ rtl_clock::rtl_clock(sc_core::sc_module_name name, const sc_core::sc_time& perio
     : sc_module(name), period_(period), half_(period / 2), reset_cycles_(reset_cycles) {
   SC_HAS_PROCESS(rtl_clock);
   SC_THREAD(thread);
+  thread_ = sc_core::sc_get_current_process_handle();
 }
 
 uint64_t rtl_clock::cycles_for(const sc_core::sc_time& t) const {
@@ -36,6 +37,7 @@ void rtl_clock::edge() {
   ++cycles;
   if (!reset_done_ && cycles >= reset_cycles_) {
     rst_n.write(true);
+    rst.write(false);
     reset_done_ = true;
   }
   for (auto* c : parts_) c->update(cycle);

@@ -12,7 +12,8 @@
 // the next multiple of the period (edges lie on a fixed grid from time 0, so cycle numbers in
 // messages are sc_time_stamp() / period and runs are reproducible).
 //
-// Reset: rst_n is low for the first `reset_cycles` rising edges after time 0.
+// Reset: rst_n is low (rst, its active-high twin, high) for the first `reset_cycles` rising
+// edges after time 0.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -32,7 +33,7 @@ class clocked {
 
 class rtl_clock : public sc_core::sc_module {
  public:
-  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"};
+  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, rst{"rst", true};
 
   counter cycles{this, "cycles", "RTL clock cycles simulated (only while the RTL has work)"};
   counter wakeups{this, "wakeups", "times the clock started again after sleeping"};
@@ -49,6 +50,9 @@ class rtl_clock : public sc_core::sc_module {
   // Cycles (rounded up) that cover a TLM annotated delay.
   uint64_t cycles_for(const sc_core::sc_time& t) const;
   bool in_reset() const { return !reset_done_; }
+  // True in the clock's own thread (a transactor's update() calling out through TLM): a slave
+  // transactor reached from there would wait for edges the blocked thread cannot make.
+  bool in_clock_thread() const { return sc_core::sc_get_current_process_handle() == thread_; }
 
  private:
   void thread();
@@ -61,6 +65,7 @@ class rtl_clock : public sc_core::sc_module {
   const sc_core::sc_signal_in_if<bool>* busy_ = nullptr;
   std::vector<clocked*> parts_;
   sc_core::sc_event wake_;
+  sc_core::sc_process_handle thread_;
 };
 
 }  // namespace gpuvp::rtl

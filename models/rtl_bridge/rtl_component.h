@@ -1,24 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
-// rtl_component: a Verilated RTL block as a platform component, as made by the CMake function
+// rtl_block: a Verilated RTL block as a platform component, as made by the CMake function
 // gpuvp_add_rtl_component (cmake/gpuvp_rtl.cmake, docs/rtl.md).
 //
-// The RTL top's ports follow fixed names:
-//   clk, rst_n                         clock and active-low reset (from the `clock` and
-//                                      `reset_cycles` parameters; clocked only while busy)
-//   s_axi_*   (BUS axi4 SLAVE)         AXI4 slave, 64-bit data, 64-bit address, 4-bit IDs:
-//                                      target port "in" through tlm2axi, mapped at [base, base+size)
-//   s_axil_*  (BUS axi4lite SLAVE)     AXI4-Lite slave, 32-bit: target port "regs" through tlm2axil
-//   m_axi_*   (BUS axi4 MASTER)        AXI4 master: initiator port "mem" through axi2tlm
-//   irq       (IRQ)                    level interrupt to the next PMC line
-//   busy      (optional output)        high while the block works on its own (keeps the clock on)
-// A port gpuvp expects but the top lacks (or misnames) fails at build time (no such member); a
-// port of the top that gpuvp does not bind is a configuration error (exit 2) when the component
-// is built, naming the port. Parameters of an instance NAME: NAME.clock,
-// NAME.reset_cycles, NAME.base, NAME.size, NAME.in_bar0 (slaves), NAME.plusargs.
+// The call names the top's ports: CLOCK, RESET (active high or low), any number of BUS ports
+// (AXI4 slave, AXI4-Lite slave, AXI4 master, each by its prefix), IRQ outputs, an optional BUSY
+// output and TIE-offs. rtl_ports.py reads the top's real ports from Verilator and generates the
+// binding (build_fn); this class owns the clock, one transactor per bus and the adapters:
+//   - a port whose type differs from the transactor's pin (a 16-bit address, a 32-bit data bus,
+//     a 1-bit ID) goes through a pin_cast: addresses keep their low bits, data sits in the low
+//     byte lanes (the transactor knows the bus width);
+//   - optional AXI inputs the IP has (AxPROT, AxCACHE, AxLOCK, AxQOS, AxREGION, *USER) are tied
+//     to 0; optional outputs are left unread and listed at elaboration;
+//   - a port nobody claimed is a configuration error (exit 2) naming it.
+// Parameters of an instance NAME: NAME.clock, NAME.reset_cycles, NAME.plusargs; with one bus
+// NAME.base, NAME.size, NAME.in_bar0 (slave), with several NAME.<bus>.base/size/in_bar0 per slave
+// (<bus>: the prefix, lower case, without the trailing '_'), and for AXI4 slaves
+// NAME[.<bus>].lockstep_memory (tlm2axi.h: reads compared with a TLM shadow memory).
 #pragma once
+#include <functional>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <vector>
 #include <systemc>
 #include "axi.h"
 #include "axi2tlm.h"
@@ -30,96 +35,136 @@
 
 namespace gpuvp::rtl {
 
-enum class bus { axi4, axi4lite };
-
 // Splits "+a +b=1" and hands each word to Verilator.
 inline void add_plusargs(const std::string& words) {
   std::istringstream in(words);
   for (std::string w; in >> w;) rtl_trace::add_plusarg(w);
 }
 
-template <typename V, bus Bus, bool Master, bool Irq>
-class rtl_component : public sc_core::sc_module, public component {
-  static constexpr bool lite = Bus == bus::axi4lite;
-  using pins_t = std::conditional_t<lite, axil_pins, axi4_pins>;
-  using bridge_t = std::conditional_t<Master, axi2tlm, std::conditional_t<lite, tlm2axil, tlm2axi>>;
+struct bus_spec {
+  const char* name;    // lower-case prefix without '_': the YAML key NAME.<name>.*
+  const char* prefix;  // the ports' prefix without '_', as in messages and waveforms
+  const char* port;    // target / initiator port (and transactor) name
+  bool lite, master;
+  unsigned data_bytes, addr_bits, id_bits;
+};
+struct block_spec {
+  const char* type;
+  const char* top;
+  bool reset_active_high;
+  bool single_window;  // one bus: its window is NAME.base / NAME.size
+  std::vector<bus_spec> buses;
+};
+
+// Copies one signal into another of another type whenever it changes (width adaptation).
+template <typename To, typename From>
+class pin_cast : public sc_core::sc_module {
+ public:
+  pin_cast(sc_core::sc_module_name n, const sc_core::sc_signal<From>& from, sc_core::sc_signal<To>& to)
+      : sc_module(n), from_(from), to_(to) {
+    SC_HAS_PROCESS(pin_cast);
+    SC_METHOD(copy);
+    sensitive << from_;
+  }
 
  private:
+  void copy() { to_.write(static_cast<To>(from_.read())); }
+  const sc_core::sc_signal<From>& from_;
+  sc_core::sc_signal<To>& to_;
+};
+
+class rtl_block;
+using build_fn = std::unique_ptr<sc_core::sc_module> (*)(rtl_block&);
+
+class rtl_block : public sc_core::sc_module, public component {
   std::shared_ptr<rtl_trace> trace_;  // first: tracing is switched on before the model is built
 
  public:
   param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "RTL clock period",
                                 sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_US)};
-  param<uint64_t> reset_cycles{this, "reset_cycles", 4, "cycles rst_n is held low at time 0", 1, 1000};
-  param<uint64_t> base{this, "base", 0, "address of the slave port (host physical, or BAR0 offset)"};
-  param<uint64_t> size{this, "size", 0x10000, "size of the slave port's window", 1, uint64_t(1) << 40};
-  param<bool> in_bar0{this, "in_bar0", false, "map the slave port in BAR0 (base is an offset)"};
+  param<uint64_t> reset_cycles{this, "reset_cycles", 4, "cycles the reset is held at time 0", 1, 1000};
   param<std::string> plusargs{this, "plusargs", "", "plusargs for the RTL, space-separated (+name=value)"};
 
   rtl_clock clk{"clk", clock, reset_cycles};
-  pins_t pins{lite ? "s_axil" : Master ? "m_axi" : "s_axi"};
-  bridge_t bridge{Master ? "mem" : lite ? "regs" : "in", clk, pins};
-  std::unique_ptr<V> dut;
 
-  explicit rtl_component(sc_core::sc_module_name name) : sc_module(name), trace_(rtl_trace::instance()) {
-    add_plusargs(plusargs);
-    dut = std::make_unique<V>("rtl");
-    dut->clk(clk.clk);
-    dut->rst_n(clk.rst_n);
-    if constexpr (lite) GPUVP_BIND_AXIL(*dut, s_axil, pins);
-    else if constexpr (Master) GPUVP_BIND_AXI4(*dut, m_axi, pins);
-    else GPUVP_BIND_AXI4(*dut, s_axi, pins);
-    if constexpr (requires(V& v) { v.busy; }) {
-      dut->busy(busy_);
-      clk.watch_busy(&busy_);
-    }
-    trace_->add([this](VerilatedFstC* t) { dut->trace(t, 99); });
-    check_ports();
-  }
+  rtl_block(sc_core::sc_module_name name, const block_spec& spec, build_fn build);
   sc_core::sc_module& module() override { return *this; }
-  std::vector<target_port> targets() override {
-    if constexpr (Master) return {};
-    else return {{lite ? "regs" : "in", &bridge.in, base, size, in_bar0}};
+  std::vector<target_port> targets() override;
+  std::vector<initiator_port> initiators() override;
+  std::vector<irq_port> irqs() override;
+  std::vector<std::string> modelled_errors() override;
+  void report(std::ostream& os) override;
+  const std::vector<std::string>& unread_outputs() const { return unread_; }
+
+  // --- used by the generated build function ---
+  axi4_pins& axi4_bus(size_t bus) { return *buses_.at(bus).a4; }
+  axil_pins& axil_bus(size_t bus) { return *buses_.at(bus).al; }
+  template <typename T, typename U>
+  void wire(sc_core::sc_in<T>& port, sc_core::sc_signal<U>& ours) {
+    if constexpr (std::is_same_v<T, U>) {
+      port(ours);
+    } else {
+      auto& s = own(new sc_core::sc_signal<T>(sc_core::sc_gen_unique_name(port.basename())));
+      own(new pin_cast<T, U>(sc_core::sc_gen_unique_name("cast"), ours, s));
+      port(s);
+    }
   }
-  std::vector<initiator_port> initiators() override {
-    if constexpr (Master) return {{"mem", &bridge.out}};
-    else return {};
+  template <typename T, typename U>
+  void wire(sc_core::sc_out<T>& port, sc_core::sc_signal<U>& ours) {
+    if constexpr (std::is_same_v<T, U>) {
+      port(ours);
+    } else {
+      auto& s = own(new sc_core::sc_signal<T>(sc_core::sc_gen_unique_name(port.basename())));
+      own(new pin_cast<U, T>(sc_core::sc_gen_unique_name("cast"), s, ours));
+      port(s);
+    }
   }
-  std::vector<irq_port> irqs() override {
-    if constexpr (Irq) return {{"irq", &dut->irq}};
-    else return {};
+  template <typename T>
+  void tie(sc_core::sc_in<T>& port, uint64_t value) {
+    T v{};
+    if constexpr (std::is_arithmetic_v<T>) v = static_cast<T>(value);
+    else v = value;
+    port(own(new sc_core::sc_signal<T>(sc_core::sc_gen_unique_name(port.basename()), v)));
   }
-  std::vector<std::string> modelled_errors() override { return bridge.errors(); }
-  void report(std::ostream& os) override {
-    os << clk.cycles.value() << " RTL cycles, " << clk.wakeups.value() << " wake-ups\n";
+  template <typename T>
+  void unread(sc_core::sc_out<T>& port) {
+    port(own(new sc_core::sc_signal<T>(sc_core::sc_gen_unique_name(port.basename()))));
+    unread_.push_back(port.basename());
   }
+  void irq(sc_core::sc_out<bool>& port) { irq_ports_.push_back(&port); }
+  void busy(sc_core::sc_out<bool>& port) {
+    port(busy_);
+    clk.watch_busy(&busy_);
+  }
+  void traced(std::function<void(VerilatedFstC*)> f) { trace_->add(std::move(f)); }
 
  private:
-  sc_core::sc_signal<bool> busy_{"busy"};
-
-  // Every port of the RTL top must be one gpuvp binds: an unknown (unconnected) port is a
-  // configuration error naming it, before SystemC's generic "port not bound" at elaboration.
-  void check_ports() {
-    const sc_core::sc_port_base* irq_port = nullptr;  // bound by the platform to its PMC line later
-    if constexpr (Irq) irq_port = &dut->irq;
-    std::string unbound;
-    for (sc_core::sc_object* o : dut->get_child_objects())
-      if (auto* p = dynamic_cast<sc_core::sc_port_base*>(o); p && p != irq_port && p->bind_count() == 0)
-        unbound += std::string(unbound.empty() ? "" : ", ") + p->basename() + " (" + p->kind() + ")";
-    if (unbound.empty()) return;
-    std::string known = "clk, rst_n, ";
-    known += lite ? "s_axil_*" : Master ? "m_axi_*" : "s_axi_*";
-    if constexpr (Irq) known += ", irq";
-    throw config_error(std::string(name()) + ": RTL port(s) left unconnected: " + unbound + "; gpuvp connects " + known +
-                       " and an optional busy output (docs/rtl.md, 'Plugging in your own RTL')");
+  struct bus {
+    bus_spec spec;
+    std::unique_ptr<axi4_pins> a4;
+    std::unique_ptr<axil_pins> al;
+    std::unique_ptr<tlm2axi> to_axi;
+    std::unique_ptr<tlm2axil> to_axil;
+    std::unique_ptr<axi2tlm> from_axi;
+    std::unique_ptr<param<uint64_t>> base, size;
+    std::unique_ptr<param<bool>> in_bar0, lockstep_memory;
+    transactor& x() const;
+  };
+  template <typename T>
+  T& own(T* object) {
+    owned_.emplace_back(std::shared_ptr<T>(object));
+    return *object;
   }
+  void check_ports(const block_spec& spec);
+  std::vector<bus> buses_;
+  std::unique_ptr<sc_core::sc_module> dut_;
+  std::vector<sc_core::sc_out<bool>*> irq_ports_;
+  std::vector<std::string> unread_;
+  std::vector<std::shared_ptr<void>> owned_;  // adapters' signals and casts
+  sc_core::sc_signal<bool> busy_{"busy"};
 };
 
-template <typename V, bus Bus, bool Master, bool Irq>
-void register_rtl_component(const std::string& type, const std::string& description) {
-  registry::global().add_component_type(type, description, [](const std::string& name) -> std::unique_ptr<component> {
-    return std::make_unique<rtl_component<V, Bus, Master, Irq>>(sc_core::sc_module_name(name.c_str()));
-  });
-}
+// Registers the component type spec.type (components: {x: <type>} in YAML).
+void register_rtl_block(const block_spec& spec, build_fn build);
 
 }  // namespace gpuvp::rtl

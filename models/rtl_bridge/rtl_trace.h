@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // rtl_trace: the Verilator side of the RTL co-simulation, shared by every RTL block.
-//   - FST waveforms of the RTL blocks: `gpuvp run --rtl-trace waves.fst` (key rtl.trace). Every
+//   - Waveforms of the RTL blocks: `gpuvp run --rtl-trace waves.fst|waves.vcd` (key rtl.trace),
+//     the format chosen by the extension (any other is a configuration error, exit 2). Every
 //     Verilated model registers here; the file is opened at the start of the simulation (after
-//     elaboration, as Verilator requires) and closed at its end. The AXI pins appear under the
+//     elaboration, as Verilator requires) and closed at its end. The models are built with FST
+//     tracing only (Verilator 5.006 compiles one format per model), so a .vcd is written as FST
+//     beside it (FILE.fst.tmp) and converted with the FST reader Verilator ships when it closes. The AXI pins appear under the
 //     RTL's port names (s_axi_*, m_axi_*, s_axil_*) inside each block's scope; GTKWave opens it.
 //   - Plusargs: `add_plusarg("+copy_inject_bug")` during elaboration (after instance()). Verilator keeps
 //     plusargs per process (one VerilatedContext), so they reach every RTL block of the run.
@@ -22,7 +25,7 @@ namespace gpuvp::rtl {
 
 class rtl_trace : public sc_core::sc_module {
  public:
-  param<std::string> file{"rtl.trace", "", "FST waveform file of the RTL blocks, '' for none (--rtl-trace)"};
+  param<std::string> file{"rtl.trace", "", "waveform file of the RTL blocks (.fst or .vcd), '' for none (--rtl-trace)"};
 
   // The one instance, shared by the RTL blocks that hold it: the first creates it (a child module
   // "rtl_trace" of that block), it goes when the last lets go (with the platform).
@@ -39,6 +42,7 @@ class rtl_trace : public sc_core::sc_module {
   void end_of_simulation() override { close(); }
   std::vector<std::function<void(VerilatedFstC*)>> models_;
   VerilatedFstSc* fst_ = nullptr;
+  std::string fst_file_;  // what the FST writer writes (file, or a temporary for .vcd)
 };
 
 }  // namespace gpuvp::rtl

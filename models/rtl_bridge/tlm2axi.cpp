@@ -2,16 +2,22 @@
 #include "tlm2axi.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace gpuvp::rtl {
 
-tlm2axi::tlm2axi(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& p)
-    : transactor(name, clock, p.prefix, axi4_bus_bytes, false), pins(p) {
+tlm2axi::tlm2axi(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& p, unsigned bus_bytes, unsigned id_bits)
+    : transactor(name, clock, p.prefix, bus_bytes, false),
+      pins(p),
+      bus_bytes_(bus_bytes),
+      size_log2_(unsigned(__builtin_ctz(bus_bytes))),
+      id_count_(id_bits >= 4 ? axi4_id_count : 1u << id_bits) {
   in.register_b_transport(this, &tlm2axi::b_transport);
 }
 
 void tlm2axi::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (refuse_own_master(gp)) return;
   wait(delay);  // the request reaches the pins at the initiator's local time
   delay = sc_core::SC_ZERO_TIME;
   ++transactions;
@@ -20,7 +26,7 @@ void tlm2axi::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
     gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  if (sw < len && ((sw != 1 && sw != 2 && sw != 4 && sw != 8) || gp.get_address() % sw || len % sw)) {
+  if (sw < len && ((sw != 1 && sw != 2 && sw != 4 && sw != 8) || sw > bus_bytes_ || gp.get_address() % sw || len % sw)) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
@@ -30,6 +36,30 @@ void tlm2axi::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   clock_.wake();
   wait(j.done);
   gp.set_response_status(to_tlm(j.resp));
+  if (lockstep_ && gp.is_response_ok()) shadow(gp);
+}
+
+void tlm2axi::shadow(const tlm::tlm_generic_payload& gp) {
+  const unsigned char* be = gp.get_byte_enable_ptr();
+  const unsigned len = gp.get_data_length(), sw = gp.get_streaming_width();
+  for (unsigned i = 0; i < len; ++i) {
+    if (be && !be[i % gp.get_byte_enable_length()]) continue;
+    const uint64_t a = gp.get_address() + i % sw;  // streaming: the same bytes again
+    const uint8_t v = gp.get_data_ptr()[i];
+    if (gp.is_write()) {
+      shadow_[a] = v;
+      continue;
+    }
+    auto it = shadow_.find(a);
+    if (it == shadow_.end() || it->second == v || !lockstep_errors_.empty()) continue;
+    char m[200];
+    std::snprintf(m, sizeof m, "lock-step memory mismatch at %s: read of %u bytes at offset 0x%llx: byte at offset 0x%llx is 0x%02x from the RTL, "
+                  "0x%02x in the TLM shadow memory (the last value written)",
+                  format_time(sc_core::sc_time_stamp()).c_str(), len, (unsigned long long)gp.get_address(),
+                  (unsigned long long)a, v, it->second);
+    lockstep_errors_.push_back(m);
+    sc_core::sc_stop();
+  }
 }
 
 // Cuts the transaction into bursts and lays out, for each beat, which byte lane maps to which
@@ -59,7 +89,7 @@ void tlm2axi::split(job& j) {
     }
   };
   if (sw < len) {  // FIXED: every beat at the same address, sw bytes wide
-    const unsigned lane0 = base % axi4_bus_bytes, n = len / sw;
+    const unsigned lane0 = base % bus_bytes_, n = len / sw;
     for (unsigned k = 0; k < n;) {
       auto b = start(base, __builtin_ctz(sw), burst_fixed);
       for (unsigned i = 0; i < 16 && k < n; ++i, ++k) {
@@ -76,13 +106,13 @@ void tlm2axi::split(job& j) {
   }
   const uint64_t end = base + len;
   for (uint64_t a = base; a < end;) {
-    const uint64_t beat0 = a & ~uint64_t(axi4_bus_bytes - 1);
-    const uint64_t stop = std::min({end, (a | 0xfff) + 1, beat0 + max_burst_beats * axi4_bus_bytes});
-    auto b = start(a, 3, burst_incr);
-    for (uint64_t bb = beat0; bb < stop; bb += axi4_bus_bytes) {
+    const uint64_t beat0 = a & ~uint64_t(bus_bytes_ - 1);
+    const uint64_t stop = std::min({end, (a | 0xfff) + 1, beat0 + max_burst_beats * bus_bytes_});
+    auto b = start(a, size_log2_, burst_incr);
+    for (uint64_t bb = beat0; bb < stop; bb += bus_bytes_) {
       lane_map m;
       std::fill(std::begin(m.gp_offset), std::end(m.gp_offset), -1);
-      for (unsigned l = 0; l < axi4_bus_bytes; ++l)
+      for (unsigned l = 0; l < bus_bytes_; ++l)
         if (bb + l >= a && bb + l < stop) put(m, l, unsigned(bb + l - base));
       b->beat.push_back(m);
     }
@@ -145,7 +175,7 @@ void tlm2axi::update(uint64_t cycle) {
         const lane_map& m = b.beat[b.next++];
         auto& gp = *b.owner->gp;
         const unsigned char* be = gp.get_byte_enable_ptr();
-        for (unsigned l = 0; l < axi4_bus_bytes; ++l)
+        for (unsigned l = 0; l < bus_bytes_; ++l)
           if (m.gp_offset[l] >= 0 && (!be || be[m.gp_offset[l] % gp.get_byte_enable_length()]))
             gp.get_data_ptr()[m.gp_offset[l]] = uint8_t(rdata_ >> (8 * l));
       }
@@ -159,7 +189,7 @@ void tlm2axi::update(uint64_t cycle) {
   // Issue waiting bursts that can have an ID.
   while (!waiting_.empty() && !clock_.in_reset()) {
     auto& inflight = waiting_.front()->write ? writes_ : reads_;
-    if (inflight.size() >= max_outstanding) break;
+    if (inflight.size() >= std::min<uint64_t>(max_outstanding, id_count_)) break;
     uint32_t id = 0;
     while (inflight.count(id)) ++id;
     burst* b = waiting_.front().get();

@@ -18,6 +18,7 @@ bool tlm2axil::run(transfer& t) {
 }
 
 void tlm2axil::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (refuse_own_master(gp)) return;
   wait(delay);
   delay = sc_core::SC_ZERO_TIME;
   const uint64_t addr = gp.get_address();

@@ -14,6 +14,18 @@ transactor::transactor(sc_core::sc_module_name name, rtl_clock& clock, const std
   clock.add(this);
 }
 
+bool transactor::refuse_own_master(tlm::tlm_generic_payload& gp) {
+  if (!clock_.in_clock_thread()) return false;
+  gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+  if (errors_.empty()) {
+    errors_ = checker_.violations();
+    errors_.push_back(std::string(name()) + ": reached from a master port of the same RTL block (its clock would wait on "
+                      "itself); map the block's own slaves out of its masters' reach");
+    sc_core::sc_stop();
+  }
+  return true;
+}
+
 tlm::tlm_response_status to_tlm(uint32_t resp) {
   switch (resp) {
     case resp_okay: case resp_exokay: return tlm::TLM_OK_RESPONSE;

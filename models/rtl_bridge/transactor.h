@@ -36,14 +36,19 @@ class transactor : public sc_core::sc_module, public clocked {
 
   transactor(sc_core::sc_module_name name, rtl_clock& clock, const std::string& prefix, unsigned bus_bytes, bool lite);
   // Protocol violations (modelled errors of the owning component).
-  const std::vector<std::string>& errors() const { return checker_.violations(); }
+  const std::vector<std::string>& errors() const { return errors_.empty() ? checker_.violations() : errors_; }
 
  protected:
   void check_pins(const axi_sample& s, uint64_t cycle) {
     if (check) checker_.check(s, cycle);
   }
+  // A slave transactor reached from its own block's master (through the interconnect): the
+  // block's clock thread is the caller and cannot clock the request, so it is refused (SLVERR to
+  // the master) as a modelled error instead of hanging.
+  bool refuse_own_master(tlm::tlm_generic_payload& gp);
   rtl_clock& clock_;
   axi_checker checker_;
+  std::vector<std::string> errors_;
 };
 
 // TLM response of an AXI response code, and back.

@@ -203,7 +203,8 @@ std::vector<std::string> platform::modelled_errors() {
   for (const auto& name : order_)
     for (auto& e : components_[name]->modelled_errors())  // prefixed with the component, once
       errors.push_back(e.rfind(name + ": ", 0) == 0 ? e : name + ": " + e);
-  const uint32_t pending = uint32_t(pmc_->intr.get() & pmc_->intr_en.get());
+  // A line acknowledged at its source (level low again) was handled, even if INTR still holds it.
+  const uint32_t pending = uint32_t(pmc_->intr.get() & pmc_->intr_en.get() & pmc_->levels());
   if (fail_on_pending_irq && pending)
     for (unsigned i = 0; i < irq_controller::max_lines; ++i)
       if (pending & (1u << i))

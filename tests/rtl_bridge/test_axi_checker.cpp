@@ -125,3 +125,40 @@ TEST(axi_checker, wrap_and_fixed_bursts) {
             "AXI protocol violation on t: m_axi_arlen at cycle 4: FIXED burst of 17 beats; at most 16 [rule fixed_len]");
   EXPECT_NE(one(0x0, 0, 2, 3).find("reserved burst type 3 [rule burst]"), std::string::npos);
 }
+
+// RLAST (A3.4.1, A2.6): high on the ARLEN+1-th beat of a read burst and only there.
+TEST(axi_checker, rlast_on_the_wrong_beat) {
+  auto run = [](uint64_t last_on_first, uint64_t last_on_second) {
+    axi_checker c("t", "s_axi", 8, false);
+    axi_sample s;
+    s.ar = addr(true, true, 1, 0x100, 1);  // 2 beats
+    c.check(s, 1);
+    s = {};
+    s.r = {true, true, {1, 0, 0, last_on_first}};
+    c.check(s, 2);
+    s.r = {true, true, {1, 0, 0, last_on_second}};
+    c.check(s, 3);
+    return c.violations();
+  };
+  EXPECT_TRUE(run(0, 1).empty());
+  const auto early = run(1, 1);
+  ASSERT_FALSE(early.empty());
+  EXPECT_NE(early[0].find("s_axi_rlast at cycle 2: high before the last beat"), std::string::npos) << early[0];
+  EXPECT_NE(early[0].find("[rule rlast]"), std::string::npos) << early[0];
+  const auto missing = run(0, 0);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_NE(missing[0].find("s_axi_rlast at cycle 3: low on the last beat"), std::string::npos) << missing[0];
+}
+
+// On a 32-bit bus (a third-party block's DATA_WIDTH=32) 8-byte beats are too wide (A3.4.1).
+TEST(axi_checker, size_follows_the_bus_width) {
+  axi_checker c("t", "m_axi", 4, false);
+  axi_sample s;
+  s.aw = addr(true, true, 0, 0x0, 0, 2);  // 4-byte beats: fine
+  c.check(s, 1);
+  EXPECT_TRUE(c.violations().empty());
+  s.aw = addr(true, true, 1, 0x8, 0, 3);
+  c.check(s, 2);
+  EXPECT_NE(only(c).find("m_axi_awsize at cycle 2"), std::string::npos) << only(c);
+  EXPECT_NE(only(c).find("4-byte data bus [rule size]"), std::string::npos) << only(c);
+}

@@ -2,6 +2,7 @@
 // RTL co-simulation through the gpuvp program: the protocol checker on RTL that breaks each rule
 // on purpose, the RTL SRAM behind tlm2axi (qtest), the docs/rtl.md example, FST waveforms.
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <gtest/gtest.h>
 #include "cli.h"
@@ -11,6 +12,8 @@
 void gpuvp_register_test_bad_master();
 void gpuvp_register_test_bad_slave();
 void gpuvp_register_test_extra_port();
+void gpuvp_register_test_tdma();
+void gpuvp_register_example_countdown();
 
 namespace {
 using result = gpuvp::testing::cli_result;
@@ -20,6 +23,8 @@ void register_test_rtl() {
   gpuvp_register_test_bad_master();
   gpuvp_register_test_bad_slave();
   gpuvp_register_test_extra_port();
+  gpuvp_register_test_tdma();
+  gpuvp_register_example_countdown();
 #endif
 }
 result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
@@ -174,6 +179,164 @@ TEST(rtl_component, unconnected_port_is_named) {
   NEEDS_RTL();
   auto r = run_gpuvp({"run", "--workload", "traffic", "--set", "components.blk=test_extra_port", "--set", "blk.base=0x300000000"});
   EXPECT_EQ(r.rc, 2) << r.err;
-  EXPECT_NE(r.err.find("blk: RTL port(s) left unconnected: enable (sc_in); gpuvp connects clk, rst_n, s_axil_*"),
+  EXPECT_NE(r.err.find("blk: RTL port(s) left unconnected: enable (sc_in); gpuvp connects the clock, the reset, s_axil_*"),
             std::string::npos) << r.err;
+}
+
+// ---- RTL written the way third-party IP is: tests/rtl_bridge/rtl/tdma.sv (one Verilated top) ----
+// Control (AXI4-Lite, 16-bit address) at BAR0 + 0xe10000, scratch RAM (AXI4, 16-bit address,
+// 64-bit data, no IDs, no AxPROT) at 12 GiB, the DMA master (32-bit data, 1-bit IDs) on the
+// interconnect; active-high reset i_reset.
+namespace {
+const std::vector<std::string> tdma_args = {"--set", "components.dma=test_tdma", "--set", "dma.s_axil.base=0xe10000", "--set",
+                                            "dma.s_axil.size=0x1000", "--set", "dma.s_axil.in_bar0=true", "--set",
+                                            "dma.s_axi.base=0x300000000", "--set", "dma.s_axi.size=0x10000"};
+std::string hex_bytes(int n, int seed) {
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    char b[3];
+    snprintf(b, sizeof b, "%02x", (i * 13 + seed) & 0xff);
+    s += b;
+  }
+  return s;
+}
+// Programs a DMA copy of len bytes from src to dst through the control registers.
+std::string tdma_copy(uint64_t src, uint64_t dst, unsigned len) {
+  char s[400];
+  snprintf(s, sizeof s,
+           "writel 0x100e10000 0x%llx\nwritel 0x100e10004 0x%llx\nwritel 0x100e10008 0x%llx\nwritel 0x100e1000c 0x%llx\n"
+           "writel 0x100e10010 %u\nwritel 0x100e10014 1\n",
+           (unsigned long long)(src & 0xffffffff), (unsigned long long)(src >> 32), (unsigned long long)(dst & 0xffffffff),
+           (unsigned long long)(dst >> 32), len);
+  return s;
+}
+}  // namespace
+
+// The DMA, programmed through its AXI-Lite registers, copies 36 bytes of system memory through
+// the interconnect (32-bit master beats: 9 reads, 9 writes), raises its interrupt and drops it
+// when DONE is acknowledged at the block: qtest exits 0.
+TEST(rtl_third_party, dma_copies_through_its_registers) {
+  NEEDS_RTL();
+  const std::string data = hex_bytes(36, 5);
+  testing::internal::CaptureStderr();  // the elaboration note goes to the process's stderr
+  auto r = qtest(tdma_args, "irq_intercept\nwrite 0x1000 36 0x" + data + "\n" + tdma_copy(0x1000, 0x2004, 36) +
+                                "clock_step 2000\nreadl 0x100e10018\nread 0x2004 36\nreadl 0x100e10010\n"
+                                "writel 0x100e10018 2\nreadl 0x100e10018\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("IRQ raise"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("OK 0x0000000000000002\n"), std::string::npos) << r.out;  // DONE, not BUSY
+  EXPECT_NE(r.out.find("OK 0x" + data + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("OK 0x0000000000000024\n"), std::string::npos) << r.out;  // LEN read back: 36
+  EXPECT_NE(r.out.find("IRQ lower"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("OK 0x0000000000000000\n"), std::string::npos) << r.out;  // STATUS after the acknowledge
+  // Optional outputs the master has and gpuvp does not use are listed, not refused.
+  const std::string note = testing::internal::GetCapturedStderr();
+  EXPECT_NE(note.find("dma: RTL outputs left unread (optional AXI signals): M_AXI_AWCACHE, M_AXI_AWPROT, M_AXI_ARCACHE, "
+                      "M_AXI_ARPROT\n"), std::string::npos) << note;
+}
+
+// A block's master that reaches the block's own slave would wait on its own clock: refused with
+// a message (exit 1) instead of a hang.
+TEST(rtl_third_party, own_slave_through_own_master_is_refused) {
+  NEEDS_RTL();
+  auto r = qtest(tdma_args, tdma_copy(0x1000, 0x300000000, 8) + "clock_step 2000\n");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("dma.s_axi: reached from a master port of the same RTL block"), std::string::npos) << r.err;
+}
+
+// The scratch RAM: 16-bit address (the window's low bits: 4 KiB mirrored), 64-bit data, no IDs
+// (one burst in flight per direction), unaligned and byte accesses.
+TEST(rtl_third_party, slave_without_ids_and_16_bit_address) {
+  NEEDS_RTL();
+  const std::string data = hex_bytes(200, 1);
+  auto r = qtest(tdma_args, "write 0x300000ff3 200 0x" + data + "\nread 0x300000ff3 200\nwriteb 0x300000002 0xa5\n"
+                                "readq 0x300001000\nreadq 0x300000000\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  std::vector<std::string> lines;
+  std::istringstream in(r.out);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 5u) << r.out;
+  // 0x...ff3 + 200 runs into the mirror at 0x000-0x0ba: the bytes read back whole.
+  EXPECT_EQ(lines[1], "OK 0x" + data);
+  // 0x300001000 is 0x300000000 again (4 KiB mirror seen through a 16-bit address): both show
+  // the byte written at +2 (bits 16-23 of the little-endian quad).
+  EXPECT_EQ(lines[3], lines[4]);
+  EXPECT_EQ(lines[4].substr(5 + 10, 2), "a5") << lines[4];
+}
+
+// Several buses: each slave has its own window key; with one bus the keys stay NAME.base.
+TEST(rtl_third_party, several_buses_have_their_own_windows) {
+  NEEDS_RTL();
+  auto a = tdma_args;
+  a.insert(a.begin(), {"config", "dump"});
+  auto r = run_gpuvp(a);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  // config dump nests the keys: dma: {s_axil: {base: ...}, s_axi: {lockstep_memory: ...}, m_axi: {check: ...}}
+  const auto dma = r.out.find("\ndma:\n");
+  ASSERT_NE(dma, std::string::npos) << r.out;
+  for (const char* k : {"\n  s_axil:\n", "\n  s_axi:\n", "\n  m_axi:\n", "\n    lockstep_memory: false\n", "\n    base: 14745600\n"})
+    EXPECT_NE(r.out.find(k, dma), std::string::npos) << k << "\n" << r.out.substr(dma);
+  // dma.base belongs to a one-bus component: here it is an unknown key (exit 2).
+  a.insert(a.end(), {"--set", "dma.base=0"});
+  EXPECT_EQ(run_gpuvp(a).rc, 2);
+}
+
+// Lock-step memory: +tdma_ram_bug makes the RAM flip bit 0 of word 3 on reads; the shadow memory
+// catches the first read that covers it.
+TEST(rtl_third_party, lockstep_memory_catches_a_bad_read) {
+  NEEDS_RTL();
+  auto a = tdma_args;
+  a.insert(a.end(), {"--set", "dma.s_axi.lockstep_memory=true", "--set", "dma.plusargs=+tdma_ram_bug"});
+  auto r = qtest(a, "writeq 0x300000010 0x1111\nreadq 0x300000010\nwriteq 0x300000018 0x2222\nreadq 0x300000018\n");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.out.find("OK 0x0000000000001111\n"), std::string::npos) << r.out;  // word 2: right
+  EXPECT_NE(r.err.find("lock-step memory mismatch at"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("read of 8 bytes at offset 0x18: byte at offset 0x18 is 0x23 from the RTL, 0x22 in the TLM shadow memory"), std::string::npos)
+      << r.err;
+  // Without the bug: no mismatch.
+  a.pop_back();
+  a.push_back("dma.plusargs=");
+  EXPECT_EQ(qtest(a, "writeq 0x300000018 0x2222\nreadq 0x300000018\n").rc, 0);
+}
+
+// The countdown example exactly as docs/rtl.md runs it: its script, acknowledged at the block.
+TEST(rtl_example, example_qtest_exits_0) {
+  NEEDS_RTL();
+  auto r = qtest({"--config", gpuvp::testing::source_path("examples/rtl/example.yaml"), "--script",
+                  gpuvp::testing::source_path("examples/rtl/example.qtest")},
+                 "");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("IRQ raise 2\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("IRQ lower 2\n"), std::string::npos) << r.out;
+}
+
+// --rtl-trace: the format follows the extension; anything else is refused (exit 2).
+TEST(rtl_trace, vcd_and_fst_by_extension) {
+  NEEDS_RTL();
+  const std::string vcd = gpuvp::testing::binary_path("rtl_trace_test.vcd"), fst = gpuvp::testing::binary_path("rtl_trace_test.fst");
+  std::filesystem::remove(vcd);
+  std::filesystem::remove(fst);
+  const std::string script = tdma_copy(0, 0x2000, 8) + "clock_step 500\nwritel 0x100e10018 2\n";  // copy, acknowledge
+  auto a = tdma_args;
+  a.insert(a.end(), {"--rtl-trace", vcd});
+  EXPECT_EQ(qtest(a, script).rc, 0);
+  std::ifstream v(vcd);
+  std::stringstream text;
+  text << v.rdbuf();
+  const std::string t = text.str();
+  EXPECT_EQ(t.rfind("$version", 0), 0u) << t.substr(0, 200);
+  EXPECT_NE(t.find("$enddefinitions"), std::string::npos);
+  EXPECT_NE(t.find(" S_AXIL_AWVALID "), std::string::npos);  // the IP's own port names
+  EXPECT_NE(t.find("\n#"), std::string::npos);                // value changes
+  EXPECT_FALSE(std::filesystem::exists(vcd + ".fst.tmp"));
+  a.back() = fst;
+  EXPECT_EQ(qtest(a, script).rc, 0);
+  std::ifstream f(fst, std::ios::binary);
+  char head = 0;
+  f.read(&head, 1);
+  EXPECT_EQ(head, 0) << "FST files start with a header block (type 0)";
+  a.back() = gpuvp::testing::binary_path("rtl_trace_test.txt");
+  auto r = qtest(a, script);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("must end in .fst (FST) or .vcd (VCD)"), std::string::npos) << r.err;
 }

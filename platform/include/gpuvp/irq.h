@@ -32,6 +32,8 @@ class irq_controller : public sc_core::sc_module {
   // Name of each line (for reports and the qtest "IRQ raise N" lines).
   std::vector<std::string> line_names = std::vector<std::string>(max_lines);
   // Called on every line change: (line, level). qtest's irq_intercept uses it.
+  // Current level of every line (bit per line).
+  uint32_t levels() const { return levels_; }
   std::function<void(unsigned, bool)> observer;
 
  private:
