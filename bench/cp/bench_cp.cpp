@@ -5,13 +5,15 @@
 //   BM_cp_sqe_decoupled   - the same loop as SQE firmware in the SystemC CP, temporal decoupling on
 //   BM_cp_ring_fetch/0|1  - gpuvp's firmware consuming a ring of CP_NOPs (fetch-bound), packet
 //                           fetch through b_transport (0) or DMI (1); items = dwords fetched
-// Each reports items_per_second = instructions per second; compare the ratios.
+// Each reports items_per_second = instructions per second; the ratios to the bare loop follow the
+// table, with the goal of the SQE figure (>= 0.6x).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <fstream>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "../ratio_reporter.h"
 #include "afuc_asm.h"
 #include "afuc_iss.h"
 #include "cp.h"
@@ -111,7 +113,9 @@ void fresh_simulation() {
 }
 }  // namespace
 
-// The SQE runs the loop from boot until its first waitin (the ring is empty).
+// The SQE runs the loop from boot until its first waitin (the ring is empty). Timed: the run after
+// the first batch, so that building and elaborating the platform (a fresh simulation context each
+// iteration) stays out of the figure; counted: the instructions of the timed part only.
 static void BM_cp_sqe_decoupled(benchmark::State& state) {
   const std::string fw = "/tmp/gpuvp_bench_cp_loop.fw";
   std::string src = std::string(loop_src).substr(std::string(".nojumptable\n").size());
@@ -123,16 +127,18 @@ static void BM_cp_sqe_decoupled(benchmark::State& state) {
     fresh_simulation();
     gpuvp::config::global().set("top.cp.firmware", fw, "bench");
     auto top = std::make_unique<cp_bench_top>("top");
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration, start of simulation, the first batch
+    const uint64_t before = top->cp.iss(0).stats().instructions;
     state.ResumeTiming();
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
     state.PauseTiming();
-    executed += top->cp.iss(0).stats().instructions;
+    executed += top->cp.iss(0).stats().instructions - before;
     top.reset();
     state.ResumeTiming();
   }
   state.SetItemsProcessed(int64_t(executed));
 }
-BENCHMARK(BM_cp_sqe_decoupled)->Arg(1 << 22)->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cp_sqe_decoupled)->Arg(1 << 22)->Unit(benchmark::kMillisecond);
 
 // A ring of 4000 CP_NOPs with 14 payload dwords each (60000 dwords, bursts of 16), fetched
 // through b_transport (arg 0) or DMI (arg 1). The simulation ends when the SQE waits for input.
@@ -165,8 +171,13 @@ static void BM_cp_ring_fetch(benchmark::State& state) {
 BENCHMARK(BM_cp_ring_fetch)->Arg(0)->Arg(1)->Iterations(5)->Unit(benchmark::kMillisecond);
 
 int sc_main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
+  gpuvp::bench::initialize_steady(argc, argv);
+  gpuvp::bench::ratio_reporter rep([](gpuvp::bench::ratio_reporter& r) {
+    r.rate_ratio("BM_iss_tight_loop/4194304", "BM_bare_interpreter/4194304");
+    r.rate_ratio("BM_cp_sqe_decoupled/4194304", "BM_bare_interpreter/4194304", 0.6);
+    r.rate_ratio("BM_cp_ring_fetch/1/iterations:5", "BM_cp_ring_fetch/0/iterations:5");
+  });
+  benchmark::RunSpecifiedBenchmarks(&rep);
   benchmark::Shutdown();
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 #include <benchmark/benchmark.h>
+#include "../ratio_reporter.h"
 #include <tlm_utils/simple_initiator_socket.h>
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
@@ -177,51 +178,22 @@ BENCHMARK(BM_core_translate_walk);
 BENCHMARK(BM_socket_linear_baseline);
 BENCHMARK(BM_socket_translated_hit);
 
-// Prints the usual table, then ratios against the baselines of the same run.
-class ratio_reporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    // CPU time (default unit: ns; the shared machine is loaded); with --benchmark_repetitions the
-    // median of the repetitions.
-    for (const auto& r : runs) {
-      if (r.run_type == Run::RT_Iteration && !ns_.count(r.run_name.function_name)) ns_[r.run_name.function_name] = r.GetAdjustedCPUTime();
-      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") ns_[r.run_name.function_name] = r.GetAdjustedCPUTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    auto ratio = [&](const char* a, const char* b) {
-      if (ns_.count(a) && ns_.count(b) && ns_[b] > 0)
-        std::printf("  %-28s %8.2f ns = %6.2fx %s\n", a, ns_[a], ns_[a] / ns_[b], b);
-    };
-    std::printf("\nratios (same run):\n");
-    ratio("BM_tlb_lookup_hit", "BM_baseline_hashmap_lookup");
-    ratio("BM_mmu_translate_hit", "BM_baseline_hashmap_lookup");
-    ratio("BM_mmu_translate_hit_stream", "BM_baseline_hashmap_lookup");
-    ratio("BM_mmu_translate_walk", "BM_mmu_translate_hit");
-    ratio("BM_core_translate_walk", "BM_baseline_hashmap_lookup");
-    ratio("BM_socket_translated_hit", "BM_socket_linear_baseline");
-    if (ns_.count("BM_mmu_translate_hit") && ns_.count("BM_mmu_translate_hit_stream") &&
-        ns_.count("BM_mmu_translate_walk")) {  // all three ran (no --benchmark_filter left one out)
-      std::printf("  translations/s: %.1f M on TLB hits (random pages), %.1f M on TLB hits (stream), %.2f M on walks\n",
-                  1e3 / ns_["BM_mmu_translate_hit"], 1e3 / ns_["BM_mmu_translate_hit_stream"],
-                  1e3 / ns_["BM_mmu_translate_walk"]);
-      std::printf("  TLB hit goal (<= 5 ns): random pages %s, stream %s\n",
-                  ns_["BM_mmu_translate_hit"] <= 5.0 ? "met" : "NOT met",
-                  ns_["BM_mmu_translate_hit_stream"] <= 5.0 ? "met" : "NOT met");
-    }
-  }
-
- private:
-  std::map<std::string, double> ns_;
-};
-
 }  // namespace
 
 int sc_main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  ratio_reporter rep;
+  bench::initialize_steady(argc, argv);
+  bench::ratio_reporter rep([](bench::ratio_reporter& r) {
+    r.time_ratio("BM_tlb_lookup_hit", "BM_baseline_hashmap_lookup");
+    r.time_ratio("BM_mmu_translate_hit", "BM_baseline_hashmap_lookup");
+    r.time_ratio("BM_mmu_translate_hit_stream", "BM_baseline_hashmap_lookup");
+    r.time_ratio("BM_mmu_translate_walk", "BM_mmu_translate_hit");
+    r.time_ratio("BM_core_translate_walk", "BM_baseline_hashmap_lookup");
+    r.time_ratio("BM_socket_translated_hit", "BM_socket_linear_baseline");
+    for (const char* b : {"BM_mmu_translate_hit", "BM_mmu_translate_hit_stream", "BM_mmu_translate_walk"})
+      if (r.has(b)) std::printf("  %-44s %.1f M translations/s\n", b, 1e3 / r.time(b));
+    r.time_goal("TLB hit, random pages", "BM_mmu_translate_hit", 5);
+    r.time_goal("TLB hit, streaming pages", "BM_mmu_translate_hit_stream", 5);
+  });
   benchmark::RunSpecifiedBenchmarks(&rep);
   benchmark::Shutdown();
   return 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 #include <benchmark/benchmark.h>
+#include "../ratio_reporter.h"
 #include "agx.h"
 #include "gpuvp/config.h"
 #include "gpuvp/memory.h"
@@ -104,38 +105,16 @@ BENCHMARK(BM_uat_translate_hit);
 BENCHMARK(BM_uat_translate_walk);
 BENCHMARK(BM_uat_debug_walk);
 
-class ratio_reporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const auto& r : runs) {
-      if (r.run_type == Run::RT_Iteration && !ns_.count(r.run_name.function_name)) ns_[r.run_name.function_name] = r.GetAdjustedCPUTime();
-      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") ns_[r.run_name.function_name] = r.GetAdjustedCPUTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    auto ratio = [&](const char* a, const char* b) {
-      if (ns_.count(a) && ns_.count(b) && ns_[b] > 0)
-        std::printf("  %-24s %8.2f ns = %6.2fx %s\n", a, ns_[a], ns_[a] / ns_[b], b);
-    };
-    std::printf("\nratios (same run):\n");
-    ratio("BM_uat_translate_hit", "BM_baseline_hashmap_lookup");
-    ratio("BM_uat_translate_walk", "BM_uat_translate_hit");
-    ratio("BM_uat_debug_walk", "BM_uat_translate_hit");
-    if (ns_.count("BM_uat_translate_hit"))
-      std::printf("  TLB hit goal (<= 5 ns): %s\n", ns_["BM_uat_translate_hit"] <= 5.0 ? "met" : "NOT met");
-  }
-
- private:
-  std::map<std::string, double> ns_;
-};
-
 }  // namespace
 
 int sc_main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  ratio_reporter rep;
+  bench::initialize_steady(argc, argv);
+  bench::ratio_reporter rep([](bench::ratio_reporter& r) {
+    r.time_ratio("BM_uat_translate_hit", "BM_baseline_hashmap_lookup", 1.5);
+    r.time_ratio("BM_uat_translate_walk", "BM_uat_translate_hit");
+    r.time_ratio("BM_uat_debug_walk", "BM_uat_translate_hit");
+    r.time_goal("TLB hit", "BM_uat_translate_hit", 5);
+  });
   benchmark::RunSpecifiedBenchmarks(&rep);
   benchmark::Shutdown();
   return 0;

@@ -22,34 +22,54 @@ bool pm4_decode_header(uint32_t h, pm4_header& o) {
   return false;
 }
 
+// The fast-path form of a register-only instruction without modifiers (f_exit for the others).
+afuc_iss::fast_op afuc_iss::fast_form(const afuc_instr& in) {
+  fast_op f;
+  if (in.rep || in.xmov) return f;
+  const bool plain_src1 = in.src1 < REG_MEMDATA, plain_src2 = in.has_immed || in.src2 < REG_MEMDATA;
+  f.dst = in.dst ? in.dst : sink;
+  f.src1 = in.src1;
+  f.src2 = in.src2;
+  f.alu = in.op;
+  f.imm = in.immed;
+  f.offset = in.offset;
+  if (is_alu(in.op)) {
+    if (in.dst >= REG_ADDR) return fast_op{};
+    const bool one = in.op == afuc_op::not_ || in.op == afuc_op::msb;
+    if (in.has_immed && in.op == afuc_op::not_) f.kind = f_not_i;  // ~immed, no register read
+    else if (!plain_src1) return fast_op{};
+    else if (in.has_immed) f.kind = in.op == afuc_op::add ? f_add_i : in.op == afuc_op::sub ? f_sub_i : f_alu_i;
+    else if (one) f.kind = f_alu_r, f.src2 = 0;  // the second operand is unused (reads $00)
+    else if (plain_src2) f.kind = f_alu_r;
+    else return fast_op{};
+  } else if (in.op == afuc_op::movi) {
+    if (in.dst >= REG_ADDR) return fast_op{};
+    f.kind = f_movi;
+    f.imm = in.immed << in.shift;
+  } else if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
+             in.op == afuc_op::breqb) {
+    if (!plain_src1) return fast_op{};
+    f.kind = in.op == afuc_op::brnei ? f_brnei : in.op == afuc_op::breqi ? f_breqi
+           : in.op == afuc_op::brneb ? f_brneb : f_breqb;
+    if (in.op == afuc_op::brneb || in.op == afuc_op::breqb) f.imm = 1u << in.bit;
+  } else if (in.op == afuc_op::nop || in.op == afuc_op::payload) {
+    f.kind = f_nop;
+  }
+  return f;
+}
+
 afuc_iss::afuc_iss(int gen, unsigned call_depth) : gen_(gen), depth_(call_depth), stack_(call_depth) {}
 
 void afuc_iss::load(const std::vector<uint32_t>& image) {
   words_ = image;
   code_.assign(image.size(), afuc_instr{});
   valid_.assign(image.size(), 0);
-  fast_.assign(image.size(), 0);
+  fast_.assign(image.size(), fast_op{});
   for (size_t i = 0; i < image.size(); i++) {
     if (auto d = afuc_decode(image[i], gen_)) {
       code_[i] = *d;
       valid_[i] = 1;
-      // Register-only instructions without modifiers run in run()'s fast path.
-      const afuc_instr& in = *d;
-      const bool plain_src1 = in.src1 < REG_MEMDATA, plain_src2 = in.has_immed || in.src2 < REG_MEMDATA;
-      if (in.rep || in.xmov) continue;
-      if (is_alu(in.op)) {
-        const bool one = in.op == afuc_op::not_ || in.op == afuc_op::msb;
-        const bool reads1 = !(in.has_immed && in.op == afuc_op::not_);
-        const bool reads2 = !in.has_immed && !one;
-        fast_[i] = (!reads1 || plain_src1) && (!reads2 || plain_src2) && in.dst < REG_ADDR;
-      } else if (in.op == afuc_op::movi) {
-        fast_[i] = in.dst < REG_ADDR;
-      } else if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
-                 in.op == afuc_op::breqb) {
-        fast_[i] = plain_src1;
-      } else if (in.op == afuc_op::nop || in.op == afuc_op::payload) {
-        fast_[i] = 1;
-      }
+      fast_[i] = fast_form(*d);
     }
   }
   for (auto& e : jt_) e = 0;
@@ -397,57 +417,60 @@ void afuc_iss::step() {
 uint64_t afuc_iss::run(uint64_t max_instrs) {
   const uint64_t start = stats_.instructions;
   const uint64_t end = max_instrs > ~start ? ~uint64_t(0) : start + max_instrs;
-  const afuc_instr* const code = code_.data();
-  const uint8_t* const fast = fast_.data();
-  const uint32_t size = uint32_t(code_.size());
+  const fast_op* const fast = fast_.data();
+  const uint32_t size = uint32_t(fast_.size());
+  uint32_t* const r = regs_;
   while (st_ == state::running && stats_.instructions < end) {
     if (irq_pending_ && !in_handler_ && !rep_in_progress_) take_interrupt();
     // Fast path: register-only ALU, movi, branches and nops outside a waitin delay slot, with
-    // the PC, pending branch and count in locals. It does exactly what step() does for them.
+    // the PC, pending branch, carry and count in locals. It does exactly what step() does for them.
     if (!waitin_ && !iret_) {  // (an iret's delay slot goes through step())
-      uint32_t pc = pc_;
+      uint32_t pc = pc_, carry = carry_;
       int64_t branch = branch_;
       uint64_t n = stats_.instructions;
       bool both_taken = false;
-      while (n < end && pc < size && fast[pc]) {
-        const afuc_instr& in = code[pc];
+      while (n < end && pc < size) {
+        const fast_op& f = fast[pc];
+        if (f.kind == f_exit) break;
         const int64_t pending = branch;
         branch = -1;
-        switch (in.op) {
-          case afuc_op::nop: case afuc_op::payload: break;
-          case afuc_op::movi:
-            if (in.dst) regs_[in.dst] = in.immed << in.shift;
-            break;
-          case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb: {
-            const uint32_t v = regs_[in.src1];
-            bool taken;
-            if (in.op == afuc_op::brnei) taken = v != in.immed;
-            else if (in.op == afuc_op::breqi) taken = v == in.immed;
-            else if (in.op == afuc_op::brneb) taken = !(v & (1u << in.bit));
-            else taken = (v & (1u << in.bit)) != 0;
-            if (taken) {
-              if (pending >= 0) {
-                branch = pending;
-                both_taken = true;
-                break;
-              }
-              branch = int64_t(pc) + in.offset;
-            }
+        bool taken = false;
+        switch (f.kind) {
+          case f_exit: case f_nop: break;
+          case f_movi: r[f.dst] = f.imm; break;
+          case f_add_i: {
+            const uint64_t t = uint64_t(r[f.src1]) + f.imm;
+            carry = uint32_t(t >> 32);
+            r[f.dst] = uint32_t(t);
             break;
           }
-          default: {
-            const uint32_t a = in.has_immed && in.op == afuc_op::not_ ? in.immed : regs_[in.src1];
-            const uint32_t b = in.has_immed ? in.immed : regs_[in.src2];
-            const uint32_t r = alu(in.op, a, b, carry_);
-            if (in.dst) regs_[in.dst] = r;
+          case f_sub_i: {
+            const uint64_t t = uint64_t(r[f.src1]) - f.imm;
+            carry = uint32_t(t >> 32);
+            r[f.dst] = uint32_t(t);
             break;
           }
+          case f_alu_i: r[f.dst] = alu(f.alu, r[f.src1], f.imm, carry); break;
+          case f_alu_r: r[f.dst] = alu(f.alu, r[f.src1], r[f.src2], carry); break;
+          case f_not_i: r[f.dst] = ~f.imm; break;
+          case f_brnei: taken = r[f.src1] != f.imm; break;
+          case f_breqi: taken = r[f.src1] == f.imm; break;
+          case f_brneb: taken = !(r[f.src1] & f.imm); break;
+          case f_breqb: taken = (r[f.src1] & f.imm) != 0; break;
         }
-        if (both_taken) break;
+        if (taken) {
+          if (pending >= 0) {
+            branch = pending;
+            both_taken = true;
+            break;
+          }
+          branch = int64_t(pc) + f.offset;
+        }
         n++;
         pc = pending >= 0 ? uint32_t(pending) : pc + 1;
       }
       pc_ = pc;
+      carry_ = carry;
       branch_ = branch;
       stats_.instructions = n;
       if (both_taken) {

@@ -113,8 +113,21 @@ class afuc_iss {
   std::vector<uint32_t> words_;
   std::vector<afuc_instr> code_;
   std::vector<uint8_t> valid_;
-  std::vector<uint8_t> fast_;  // may run in run()'s fast path
-  uint32_t regs_[32] = {};
+  // run()'s fast path: register-only instructions predecoded for one switch, with what each
+  // needs resolved at load (immediate forms, shifted movi value, branch bit mask).
+  static constexpr uint8_t sink = 32;  // register index that takes writes to $00
+  enum fast_kind : uint8_t { f_exit, f_nop, f_movi, f_add_i, f_sub_i, f_alu_i, f_alu_r, f_not_i,
+                             f_brnei, f_breqi, f_brneb, f_breqb };
+  struct fast_op {
+    fast_kind kind = f_exit;  // f_exit: step() runs it
+    uint8_t dst = sink, src1 = 0, src2 = 0;  // dst $00 is the sink register (writes ignored)
+    afuc_op alu = afuc_op::nop;
+    uint32_t imm = 0;   // ALU immediate, movi value, branch compare value or bit mask
+    int32_t offset = 0;  // branch offset
+  };
+  static fast_op fast_form(const afuc_instr& in);
+  std::vector<fast_op> fast_;
+  uint32_t regs_[33] = {};  // $00..$1f and the sink
   uint32_t carry_ = 0;
   uint32_t pc_ = 0;
   int64_t branch_ = -1;       // taken branch waiting for its delay slot

@@ -19,16 +19,6 @@ struct uat_mmu::view_state {
   counter hits, misses, walks, faults, stale_hits, evictions, context_reads, entries_invalidated;
   std::array<std::unique_ptr<counter>, 4> tlbis;  // by tlbi_op
   histogram walk_time;
-  // Hints (simulation speed only): direct-mapped by page, the TLB entry a (slot, page) hit last
-  // time. Valid only while nothing was inserted, invalidated or re-read since (epoch), so a hint
-  // always names the entry lookup() would find, and the hit has the same effects.
-  struct hint {
-    uint64_t key = ~uint64_t(0), epoch = 0;
-    tlb::entry* e = nullptr;
-  };
-  static constexpr unsigned hint_count = 64;
-  std::array<hint, hint_count> hints{};
-  uint64_t epoch = 1;
   bool has_stale = false;
   stale_hit first;
   view_state(const std::string& p, view vw)
@@ -69,6 +59,9 @@ uat_mmu::uat_mmu(sc_core::sc_module_name name) : sc_module(name) {
     } catch (const std::invalid_argument& e) {
       throw config_error(s->tlb_entries.path() + ": " + e.what());
     }
+    hints_[i].clock = &s->t.use_clock();
+    hints_[i].hits = &s->hits;
+    hints_[i].faults = &s->faults;
   }
   gpu.register_b_transport(this, &uat_mmu::b_gpu);
   fw.register_b_transport(this, &uat_mmu::b_fw);
@@ -167,7 +160,7 @@ bool uat_mmu::context(view_state& s, unsigned slot, unsigned half, sc_core::sc_t
   ++s.context_reads;
   if (!read_table(s.v, ttb_address(cfg_, slot, half), ttb, delay)) return false;
   if (context_cache && ttb_fields::valid(ttb)) s.ctx[i] = ttb, s.ctx_valid[i] = true;
-  ++s.epoch;  // a slot's hints were made with the TTB it had then
+  ++hints_[size_t(s.v)].epoch;  // a slot's hints were made with the TTB it had then
   return true;
 }
 
@@ -182,17 +175,10 @@ bool uat_mmu::context(view_state& s, unsigned slot, unsigned half, sc_core::sc_t
   if (!t.ok()) ++s.faults;
 }
 
-uat_mmu::translation uat_mmu::translate(view v, unsigned slot, uint64_t va, access_type a, sc_core::sc_time& delay) {
+uat_mmu::translation uat_mmu::translate_slow(view v, unsigned slot, uint64_t va, access_type a, sc_core::sc_time& delay) {
   view_state& s = *views_[size_t(v)];
   translation t;
   delay += hit_latency.get();
-  const uint64_t key = uint64_t(slot) << 32 | ((va >> page_shift) & vpn_mask);
-  view_state::hint& h = s.hints[(va >> page_shift) & (view_state::hint_count - 1)];
-  if (h.key == key && h.epoch == s.epoch) {
-    s.t.touch(h.e);
-    hit(s, slot, va, a, *h.e, t);
-    return t;
-  }
   uint64_t ttb = 0;
   if (!context(s, slot, half_of(va), delay, ttb) || !ttb_fields::valid(ttb)) {
     t.f = fault::invalid;
@@ -203,7 +189,12 @@ uat_mmu::translation uat_mmu::translate(view v, unsigned slot, uint64_t va, acce
   }
   const uint64_t vpn = (va >> page_shift) & vpn_mask;
   if (tlb::entry* e = s.t.lookup(vpn, ttb_fields::asid(ttb))) {
-    if (context_cache) h = {key, s.epoch, e};  // without the cache every access reads the TTB
+    // Without the context cache every access reads the TTB; with detect_stale every hit walks.
+    if (context_cache && !detect_stale) {
+      hint_table& ht = hints_[size_t(v)];
+      ht.h[vpn & (hint_table::count - 1)] = {uint64_t(slot) << 32 | vpn, ht.epoch, e->pte,
+                                             output_address(cfg_, e->pte, 0), s.t.stamp_to_touch(e), e->rights};
+    }
     hit(s, slot, va, a, *e, t);
     return t;
   }
@@ -239,7 +230,7 @@ void uat_mmu::miss(view_state& s, unsigned slot, uint64_t va, uint64_t ttb, acce
   const uint8_t r = rights(s.v, w.pte);
   bool evicted = false;
   s.t.insert((va >> page_shift) & vpn_mask, ttb_fields::asid(ttb), w.pte, w.pte_addr, r, evicted);
-  ++s.epoch;
+  ++hints_[size_t(s.v)].epoch;
   if (evicted) ++s.evictions;
   t.f = check_rights(r, a);
 }
@@ -280,7 +271,7 @@ void uat_mmu::apply_tlbi(bool asc_side, tlbi_op op, uint64_t operand) {
     view_state& s = *sp;
     if ((s.v != view::gpu) != asc_side) continue;
     ++*s.tlbis[size_t(op)];
-    ++s.epoch;
+    ++hints_[size_t(s.v)].epoch;
     s.entries_invalidated += s.t.invalidate(sc);
     for (unsigned i = 0; i < slots * 2; ++i)
       if (s.ctx_valid[i] && (sc.all || (sc.by_asid && ((ttb_fields::asid(s.ctx[i]) ^ sc.asid) & asid_mask_) == 0)))
@@ -294,7 +285,7 @@ void uat_mmu::flush_view(view v) {
   all.all = true;
   s.entries_invalidated += s.t.invalidate(all);
   s.ctx_valid.fill(false);
-  ++s.epoch;
+  ++hints_[size_t(v)].epoch;
 }
 
 void uat_mmu::tlbi_transport(bool asc_side, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

@@ -112,7 +112,23 @@ class uat_mmu : public sc_core::sc_module {
 
   // Through the view's TLB (fills it; timed: delay accumulates the lookup and any walk); counts
   // statistics, latches nothing. Call from a SystemC thread (walk reads are b_transport calls).
-  translation translate(view v, unsigned slot, uint64_t va, access_type a, sc_core::sc_time& delay);
+  // Inline: a hit the hint table answers; everything else in translate_slow.
+  [[gnu::always_inline]] translation translate(view v, unsigned slot, uint64_t va, access_type a, sc_core::sc_time& delay) {
+    hint_table& ht = hints_[size_t(v)];
+    const uint64_t page = (va >> page_shift) & vpn_mask;
+    const hint& h = ht.h[page & (hint_table::count - 1)];
+    if (h.key != (uint64_t(slot) << 32 | page) || h.epoch != ht.epoch) return translate_slow(v, slot, va, a, delay);
+    delay += hit_latency.get();
+    if (h.stamp) *h.stamp = ++*ht.clock;  // tlb::touch
+    ++*ht.hits;
+    translation t;
+    t.hit = true;
+    t.level = 3;
+    t.pte = h.pte;
+    t.pa = h.pa | (va & (page_size - 1));
+    if (!(h.rights & right_needed(a))) t.f = check_rights(h.rights, a), ++*ht.faults;
+    return t;
+  }
   // A walk of memory only (debug reads, no TLB, no statistics).
   translation translate_debug(view v, unsigned slot, uint64_t va, access_type a);
   // Applies a TLBI to the views of a side (tlbi_gpu: gpu; tlbi_asc: fw and ppl).
@@ -149,6 +165,26 @@ class uat_mmu : public sc_core::sc_module {
   unsigned transport_dbg(view v, tlm::tlm_generic_payload& gp);
   void tlbi_transport(bool asc_side, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   port_state& port_of(view v) { return v == view::gpu ? gpu_port_ : asc_port_; }
+  translation translate_slow(view v, unsigned slot, uint64_t va, access_type a, sc_core::sc_time& delay);
+  // Hints (simulation speed only): direct-mapped by page, per view, a copy of the TLB entry a
+  // (slot, page) hit last time. Valid only while nothing was inserted, invalidated or re-read
+  // since (epoch), so a hint always gives what lookup() would find, and the hit has the same
+  // effects (LRU stamp, counters). Not filled with detect_stale or without the context cache.
+  struct hint {
+    uint64_t key = ~uint64_t(0), epoch = 0;  // slot << 32 | page
+    uint64_t pte = 0, pa = 0;                // the leaf; its output address without the page offset
+    uint64_t* stamp = nullptr;               // the TLB entry's LRU stamp (nullptr: not LRU)
+    uint8_t rights = 0;
+  };
+  struct hint_table {
+    static constexpr unsigned count = 64;
+    std::array<hint, count> h{};
+    uint64_t epoch = 1;
+    uint64_t* clock = nullptr;  // the TLB's use clock
+    counter* hits = nullptr;
+    counter* faults = nullptr;
+  };
+
   bool read_table(view v, uint64_t addr, uint64_t& value, sc_core::sc_time& delay);
   bool read_debug(view v, uint64_t addr, uint64_t& value);
   bool context(view_state& s, unsigned slot, unsigned half, sc_core::sc_time& delay, uint64_t& ttb);
@@ -161,6 +197,7 @@ class uat_mmu : public sc_core::sc_module {
   walk_config cfg_;
   uint16_t asid_mask_ = 0xff;
   std::array<std::unique_ptr<view_state>, view_count> views_;
+  std::array<hint_table, view_count> hints_;
   port_state gpu_port_{&gpu_out, {}}, asc_port_{&asc_out, {}};
   std::vector<std::string> fault_log_;
 };

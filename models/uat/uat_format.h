@@ -58,9 +58,11 @@ uint8_t rights(view v, uint64_t pte);
 // only reading is allowed is read_only, a read where only writing is allowed write_only (the names
 // of FAULT_INFO's reasons); anything else denied, execute included, no_access. Inline: every
 // translation calls it.
+inline uint8_t right_needed(access_type a) {
+  return a == access_type::read ? right_r : a == access_type::write ? right_w : right_x;
+}
 inline fault check_rights(uint8_t r, access_type a) {
-  const uint8_t need = a == access_type::read ? right_r : a == access_type::write ? right_w : right_x;
-  if (r & need) return fault::none;
+  if (r & right_needed(a)) return fault::none;
   if (a == access_type::write && (r & right_r)) return fault::read_only;
   if (a == access_type::read && (r & right_w)) return fault::write_only;
   return fault::no_access;

@@ -39,10 +39,10 @@ class tlb {
     }
     return nullptr;
   }
-  // A hit found without lookup() (the UAT's hint table) records its use as lookup() would.
-  void touch(entry* e) {
-    if (policy_ == tlb_policy::lru) e->stamp = ++clock_;
-  }
+  // A hit found without lookup() (the UAT's hint table) records its use as lookup() would:
+  // *stamp_to_touch(e) = ++use_clock() (no stamp to touch unless LRU).
+  uint64_t* stamp_to_touch(entry* e) { return policy_ == tlb_policy::lru ? &e->stamp : nullptr; }
+  uint64_t& use_clock() { return clock_; }
   // Caches a page; `evicted` tells whether a valid entry was replaced.
   entry* insert(uint64_t vpn, uint16_t asid, uint64_t pte, uint64_t pte_addr, uint8_t rights, bool& evicted);
   // Invalidations; each returns the number of entries dropped.

@@ -3,7 +3,10 @@
 
 #include <cstring>
 #include <fstream>
+#include <algorithm>
+#include <new>
 #include <stdexcept>
+#include <sys/mman.h>
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 
@@ -15,16 +18,39 @@ sparse_memory::sparse_memory(sc_core::sc_module_name name) : sc_module(name) {
   in.register_get_direct_mem_ptr(this, &sparse_memory::get_direct_mem_ptr);
 }
 
+sparse_memory::~sparse_memory() {
+  for (const arena& a : arenas_) munmap(a.base, a.bytes);
+}
+
+uint8_t* sparse_memory::new_page() const {
+  // Arenas of up to 64 MiB of address space (no more than the memory needs): reserved, not
+  // committed (MAP_NORESERVE), and without transparent huge pages, which would make one touch
+  // cost 2 MiB.
+  constexpr uint64_t arena_max = uint64_t(64) << 20;
+  if (arenas_.empty() || arena_used_ == arenas_.back().bytes) {
+    const uint64_t bytes = std::min(arena_max, (size.get() + page_size - 1) & ~(page_size - 1));
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_NOHUGEPAGE
+    madvise(p, bytes, MADV_NOHUGEPAGE);  // advice only: a kernel without it still works
+#endif
+    arenas_.push_back({static_cast<uint8_t*>(p), bytes});
+    arena_used_ = 0;
+  }
+  uint8_t* page = arenas_.back().base + arena_used_;
+  arena_used_ += page_size;
+  return page;
+}
+
 uint8_t* sparse_memory::page(uint64_t page_number, bool allocate) const {
   if (page_number == last_page_) return last_ptr_;
   auto it = pages_.find(page_number);
   if (it == pages_.end()) {
     if (!allocate) return nullptr;
-    auto mem = std::make_unique<uint8_t[]>(page_size);  // zero-initialised
-    it = pages_.emplace(page_number, std::move(mem)).first;
+    it = pages_.emplace(page_number, new_page()).first;  // zero until written (anonymous memory)
   }
   last_page_ = page_number;
-  last_ptr_ = it->second.get();
+  last_ptr_ = it->second;
   return last_ptr_;
 }
 

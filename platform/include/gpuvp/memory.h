@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Sparse memory: page-granular allocation, so a 1 TiB address space costs only the pages that
-// were written. Untouched pages read as zero. Grants DMI per page (host pointer plus latencies)
+// were written. Untouched pages read as zero. Pages are carved from arenas of anonymous memory
+// (mmap): the kernel zeroes each 4 KiB host page on its first touch, so nothing is cleared up
+// front and resident memory follows the bytes touched. Pages live as long as the memory. Grants DMI per page (host pointer plus latencies)
 // and can revoke it; backdoor load/peek for images and tests. An access made through a DMI
 // pointer still sends its transaction (gpu_ext::dmi_shadow): timed and counted as any other, the
 // data not copied here.
@@ -9,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -40,6 +43,7 @@ class sparse_memory : public sc_core::sc_module {
   static constexpr uint64_t page_size = uint64_t(1) << page_bits;
 
   explicit sparse_memory(sc_core::sc_module_name name);
+  ~sparse_memory() override;
 
   // Backdoor access (no timing, no statistics). Throws std::out_of_range outside the memory.
   void load(uint64_t offset, const void* data, uint64_t length);
@@ -58,8 +62,12 @@ class sparse_memory : public sc_core::sc_module {
 
  private:
   uint8_t* page(uint64_t page_number, bool allocate) const;
+  uint8_t* new_page() const;  // the next page of the current arena (a new arena when it is used up)
   bool copy(tlm::tlm_generic_payload& gp);
-  mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  mutable std::unordered_map<uint64_t, uint8_t*> pages_;
+  struct arena { uint8_t* base; uint64_t bytes; };
+  mutable std::vector<arena> arenas_;
+  mutable uint64_t arena_used_ = 0;  // bytes of the last arena handed out as pages
   mutable uint64_t last_page_ = ~uint64_t(0);
   mutable uint8_t* last_ptr_ = nullptr;
 };
