@@ -15,7 +15,8 @@
 
 namespace gpuvp::sm {
 
-gpu_config make_gpu_config(const std::string& gpu, const std::string& files) {
+gpu_config make_gpu_config(const std::string& gpu, const std::string& files, const std::string& gpu_key,
+                           bool allow_unmodelled) {
   gpu_config c;
   try {
     if (gpu.empty() && files.find_first_not_of(',') == std::string::npos)
@@ -23,15 +24,26 @@ gpu_config make_gpu_config(const std::string& gpu, const std::string& files) {
     if (!gpu.empty()) {
       std::string g, t;
       if (!shipped_config_text(gpu, g, t))
-        throw config_file_error("unknown shipped GPU configuration '" + gpu + "' (QV100, RTX3070, A100, H100)");
+        throw config_file_error("unknown shipped GPU configuration '" + gpu + "' given to " + gpu_key + " (shipped: " +
+                                shipped_config_names() + ")");
       const std::string dir = "models/sm/configs/" + shipped_config_dir(gpu);
       load_config_text(c, g, dir + "/gpgpusim.config");
       load_config_text(c, t, dir + "/trace.config");
+    } else {
+      load_config_text(c, gpgpusim_defaults_text(), "GPGPU-Sim defaults");
+      c.files.clear();
+      c.defaults_base = true;
     }
     std::stringstream ss(files);
     for (std::string f; std::getline(ss, f, ',');)
       if (!f.empty()) load_config_file(c, f);
     c.validate();
+    const auto timing = c.unmodelled_timing(c.defaults_base);
+    if (!timing.empty() && !allow_unmodelled) {
+      std::string msg = "options that change Accel-Sim's timing are not modelled (allow with --allow-unmodelled):";
+      for (const auto& t : timing) msg += "\n  " + t;
+      throw config_file_error(msg);
+    }
   } catch (const config_file_error& e) {
     throw config_error(e.what());
   }
@@ -244,7 +256,7 @@ class compute_engine::span_recorder {
 };
 
 compute_engine::compute_engine(sc_core::sc_module_name name)
-    : sc_module(name), cfg_(make_gpu_config(gpu, config_files)) {
+    : sc_module(name), cfg_(make_gpu_config(gpu, config_files, std::string(this->name()) + ".gpu")) {
   const std::string kind = memory;
   if (kind != "gpgpu-sim" && kind != "fixed" && kind != "tlm")
     throw config_error(std::string(this->name()) + ".memory: '" + kind + "' (gpgpu-sim, fixed or tlm)");

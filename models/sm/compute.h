@@ -58,8 +58,11 @@ class gpu_memory_link;  // gpu_mem_link.h
 // The embedded shipped configurations: gpgpusim.config and trace.config texts of "QV100",
 // "RTX3070", "A100", "H100"; false if the name is unknown.
 bool shipped_config_text(const std::string& name, std::string& gpgpusim, std::string& trace);
-// Builds a gpu_config from a shipped name and/or a comma-separated list of option files.
-gpu_config make_gpu_config(const std::string& gpu, const std::string& files);
+// Builds a gpu_config from a shipped name (given to `gpu_key`) and/or a comma-separated list of
+// option files, applied over the shipped GPU's, or over GPGPU-Sim's defaults without one. An
+// option not modelled whose value changes Accel-Sim's timing is an error unless `allow_unmodelled`.
+gpu_config make_gpu_config(const std::string& gpu, const std::string& files, const std::string& gpu_key,
+                           bool allow_unmodelled = false);
 
 // The gpu_ext side band of one kernel's memory accesses (the SM's accesses are user accesses).
 struct mem_sideband {

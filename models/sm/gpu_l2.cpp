@@ -24,7 +24,7 @@ gpu_l2_port::gpu_l2_port(sc_core::sc_module_name name) : sc_module(name) {
     throw config_error(std::string(this->name()) + ": VRAM window [vram_base, vram_base + vram_size) wraps around");
   if (!model) return;
   try {
-    cfg_ = make_gpu_config(gpu, config_files);
+    cfg_ = make_gpu_config(gpu, config_files, std::string(this->name()) + ".gpu");
   } catch (const config_error& e) {
     throw config_error(std::string(this->name()) + ".gpu / " + this->name() + ".config_files: " + e.what());
   }

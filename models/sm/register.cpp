@@ -73,21 +73,27 @@ int sm_run_main(int argc, char** argv) {
   std::string gpu = "QV100", list, memory = "gpgpu-sim", sms_text;
   std::vector<std::string> config_files;
   long long launch = 0, threads = 1;
+  bool allow_unmodelled = false;
   tool_args args("sm-run",
-                 "[--gpu QV100|RTX3070|A100|H100] [--config FILE]... [--sms N] [--launch-latency N] [--memory gpgpu-sim|fixed] "
-                 "[--threads N] kernelslist.g",
+                 "[--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory gpgpu-sim|fixed] "
+                 "[--threads N] [--allow-unmodelled] kernelslist.g",
                  "Runs an Accel-Sim kernelslist.g on the SM model alone (no platform), one block of lines per kernel.");
-  args.text("gpu", gpu, "NAME", "shipped GPU configuration: QV100 (default), RTX3070, A100 or H100")
-      .texts("config", config_files, "FILE", "gpgpusim.config file applied over the GPU's (in order)")
+  args.text("gpu", gpu, "NAME", "shipped GPU configuration: " + shipped_config_names() + " (default QV100 without --config)")
+      .texts("config", config_files, "FILE", "Accel-Sim option file applied over the GPU's, or over GPGPU-Sim's defaults without --gpu (in order)")
       .text("sms", sms_text, "N", "SMs to simulate (default 0: the configuration's count)")
       .number("launch-latency", launch, "N", "kernel launch latency in cycles (default 0; -1: the configuration's)", -1ll,
               1ll << 30)
       .text("memory", memory, "M", "memory timing: gpgpu-sim (default) or fixed")
+      .flag("allow-unmodelled", allow_unmodelled,
+            "run although an option not modelled would change Accel-Sim's timing (listed as a warning)")
       .number("threads", threads, "N", "host threads stepping the SMs (default 1; a speed switch: same results)", 1ll,
               (long long)thread_team::max_threads)
       .positional("kernelslist.g", list, "the Accel-Sim kernel list");
   if (int rc = args.parse(argc, argv); rc >= 0) return rc;
-  if (gpu.empty()) return args.usage_error("--gpu: empty GPU name (QV100, RTX3070, A100 or H100)");
+  if (args.given("gpu") && gpu.empty()) return args.usage_error("--gpu: empty GPU name (" + shipped_config_names() + ")");
+  // Accel-Sim's files as they are: without --gpu they apply over GPGPU-Sim's defaults, as in
+  // Accel-Sim, not over a shipped GPU.
+  if (!args.given("gpu") && !config_files.empty()) gpu.clear();
   std::string files;
   for (const auto& f : config_files) {
     check_input_file(f, "gpgpusim.config file (--config)");
@@ -108,9 +114,12 @@ int sm_run_main(int argc, char** argv) {
   }
   if (memory != "gpgpu-sim" && memory != "fixed") return args.usage_error("--memory " + memory + ": expected gpgpu-sim or fixed");
   check_input_file(list, "kernelslist.g file");
-  gpu_config cfg = make_gpu_config(gpu, files);
+  gpu_config cfg = make_gpu_config(gpu, files, "--gpu", allow_unmodelled);
   if (launch >= 0) cfg.kernel_launch_latency = unsigned(launch);  // as compute.launch_latency
   std::cout << cfg.summary() << "\n";
+  if (!cfg.ignored.empty()) std::cout << cfg.unmodelled_list() << "\n";
+  for (const auto& t : cfg.unmodelled_timing(cfg.defaults_base))
+    std::cerr << "warning: not modelled, changes timing: " << t << "\n";
   kernelslist kl = parse_kernelslist(list);
   std::unique_ptr<mem_port> mem = make_memory(cfg, memory);
   std::cout << "memory: " << mem->describe() << "\n";

@@ -144,7 +144,7 @@ TEST(sm_core, config_errors_and_unknown_options) {
     return std::string("no error");
   };
   EXPECT_EQ(err("\n-gpgpu_num_sp_units x4\n"), "b.config:2: -gpgpu_num_sp_units: 'x4' is not an unsigned number");
-  EXPECT_NE(err("-gpgpu_pipeline_widths 1,2,3\n").find("b.config:1: -gpgpu_pipeline_widths: expected 13 values"), std::string::npos);
+  EXPECT_NE(err("-gpgpu_pipeline_widths 1,2,3\n").find("b.config:1: -gpgpu_pipeline_widths: expected 11 values"), std::string::npos);
   EXPECT_NE(err("-specialized_unit_3 1,4,8,4,TENSOR\n").find("b.config:1: -specialized_unit_3: expected enabled"), std::string::npos);
   EXPECT_NE(err("-specialized_unit_9 1,4,8,4,4,X\n").find("outside 1..8"), std::string::npos);
   EXPECT_NE(err("-specialized_unit_3 1,4,8,65,4,T\n").find("specialized unit 3: register set width above 64"), std::string::npos);

@@ -101,8 +101,44 @@ TEST(sm_trace, opcode_maps_per_architecture) {
   EXPECT_EQ(classify_opcode(sass_arch::hopper, "HGMMA.64x128x16.F32")->cls, op_class::spec5);
   EXPECT_EQ(classify_opcode(sass_arch::hopper, "STS.128")->space, mem_space::shared);
   EXPECT_TRUE(classify_opcode(sass_arch::hopper, "STS.128")->store);
-  EXPECT_FALSE(arch_from_binary_version(61));
+  EXPECT_FALSE(arch_from_binary_version(50));
+  EXPECT_FALSE(arch_from_binary_version(62));
   EXPECT_EQ(*arch_from_binary_version(90), sass_arch::hopper);
+}
+
+TEST(sm_trace, binary_versions_select_accel_sims_opcode_maps) {
+  // trace_kernel_info_t: 35 Kepler, 60/61 Pascal, 70 Volta, 75 Turing, 80/86 Ampere.
+  EXPECT_EQ(*arch_from_binary_version(35), sass_arch::kepler);
+  EXPECT_EQ(*arch_from_binary_version(60), sass_arch::pascal);
+  EXPECT_EQ(*arch_from_binary_version(61), sass_arch::pascal);
+  EXPECT_EQ(*arch_from_binary_version(70), sass_arch::volta);
+  EXPECT_EQ(*arch_from_binary_version(75), sass_arch::turing);
+  EXPECT_EQ(*arch_from_binary_version(80), sass_arch::ampere);
+  EXPECT_EQ(*arch_from_binary_version(86), sass_arch::ampere);
+  // kepler_opcode.h: ISUB/ISAD INTP_OP, FSWZ SP_OP, LD is a global load (OP_LDG), ST a global
+  // store, conversions and textures ALU_OP (the INT unit), no XMAD.
+  EXPECT_EQ(classify_opcode(sass_arch::kepler, "ISUB")->cls, op_class::intp);
+  EXPECT_EQ(classify_opcode(sass_arch::kepler, "FSWZ")->cls, op_class::sp);
+  EXPECT_EQ(classify_opcode(sass_arch::kepler, "LD.E")->space, mem_space::global);
+  EXPECT_TRUE(classify_opcode(sass_arch::kepler, "ST.E")->store);
+  EXPECT_EQ(classify_opcode(sass_arch::kepler, "F2F.F32")->cls, op_class::intp);
+  EXPECT_EQ(classify_opcode(sass_arch::kepler, "TEX")->cls, op_class::intp);
+  EXPECT_EQ(classify_opcode(sass_arch::kepler, "LDSLK")->space, mem_space::shared);
+  EXPECT_FALSE(classify_opcode(sass_arch::kepler, "XMAD"));
+  // pascal_opcode.h: XMAD INTP_OP, branches BRANCH_OP (no specialized unit), TEX ALU_OP, DMNMX
+  // DP_OP, HFMA2 SP_OP; no ISUB, no uniform or tensor opcodes.
+  EXPECT_EQ(classify_opcode(sass_arch::pascal, "XMAD.PSL.CBCC")->cls, op_class::intp);
+  EXPECT_EQ(classify_opcode(sass_arch::pascal, "BRA")->cls, op_class::intp);
+  EXPECT_EQ(classify_opcode(sass_arch::pascal, "TEX.B")->cls, op_class::intp);
+  EXPECT_EQ(classify_opcode(sass_arch::pascal, "DMNMX")->cls, op_class::dp);
+  EXPECT_EQ(classify_opcode(sass_arch::pascal, "HFMA2")->cls, op_class::sp);
+  EXPECT_EQ(classify_opcode(sass_arch::pascal, "LDG.E.CG")->space, mem_space::global);
+  EXPECT_EQ(classify_opcode(sass_arch::pascal, "ATOMS.ADD")->space, mem_space::shared);
+  EXPECT_EQ(classify_opcode(sass_arch::pascal, "EXIT")->cls, op_class::exit);
+  EXPECT_FALSE(classify_opcode(sass_arch::pascal, "ISUB"));
+  EXPECT_FALSE(classify_opcode(sass_arch::pascal, "UMOV"));
+  EXPECT_FALSE(classify_opcode(sass_arch::pascal, "HMMA"));
+  EXPECT_EQ(std::string(supported_binary_versions()).find("35, 60, 61, 70"), 0u);
 }
 
 struct malformed_case {
@@ -122,6 +158,7 @@ TEST_P(sm_trace_malformed, names_file_and_line) {
 }
 
 const std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n";
+const std::string tb2 = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n";
 INSTANTIATE_TEST_SUITE_P(
     cases, sm_trace_malformed,
     ::testing::Values(
@@ -130,12 +167,14 @@ INSTANTIATE_TEST_SUITE_P(
         malformed_case{"missing field", header + tb + "0000 ffffffff 1 R1 FFMA 3 R1 R2\n#END_TB\n", "t.traceg:13: missing source register"},
         malformed_case{"bad mask", header + tb + "0000 fffffzff 0 EXIT 0 0\n#END_TB\n", "t.traceg:13: bad active mask"},
         malformed_case{"insts mismatch", header + tb + "#END_TB\n", "t.traceg:11: warp declares insts = 1 but has 0"},
-        malformed_case{"too many lines", header + tb + "0000 ffffffff 0 EXIT 0 0\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n", "t.traceg:14: more instruction lines"},
+        malformed_case{"too many lines", header + tb + "0000 ffffffff 0 NOP 0 0\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n", "t.traceg:14: more instruction lines"},
         malformed_case{"no END_TB", header + tb + "0000 ffffffff 0 EXIT 0 0\n", "t.traceg:13: end of file inside a thread block"},
         malformed_case{"warp outside block", header + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 2\n", "t.traceg:11: warp 2 outside the block (2 warps)"},
         malformed_case{"block outside grid", header + "#BEGIN_TB\nthread block = 5,0,0\n", "t.traceg:10: thread block outside the grid"},
         malformed_case{"bad dims", "-grid dim = (1,1)\n", "t.traceg:1: bad grid dim"},
-        malformed_case{"unsupported arch", "-binary version = 61\n", "t.traceg:1: unsupported binary version 61"},
+        malformed_case{"unsupported arch", "-binary version = 50\n", "t.traceg:1: unsupported binary version 50 (supported: 35, 60, 61, 70, 72, 75, 80, 86"},
+        malformed_case{"EXIT of an exited lane", header + tb2 + "0000 ffffffff 0 EXIT 0 0\n0010 00000001 0 EXIT 0 0\n#END_TB\n",
+                       "t.traceg:14: EXIT of lanes 00000001 that already exited"},
         malformed_case{"line outside TB", header + "0000 ffffffff 0 EXIT 0 0\n", "t.traceg:9: instruction or block line outside"},
         malformed_case{"bad address mode", header + tb + "0000 ffffffff 1 R1 LDG.E 1 R2 4 7 0x0\n#END_TB\n", "t.traceg:13: unknown address format 7"},
         malformed_case{"short address list", header + tb + "0000 00000003 1 R1 LDG.E 1 R2 4 0 0x10\n#END_TB\n", "t.traceg:13: missing address"},

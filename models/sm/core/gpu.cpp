@@ -212,6 +212,7 @@ void print_kernel(std::ostream& os, const kernel_result& r) {
   std::snprintf(buf, sizeof buf, "kernel %u %s: %llu cycles, %llu warp instructions, IPC %.3f\n", r.id, r.name.c_str(),
                 (unsigned long long)r.cycles, (unsigned long long)s.warp_insts, r.ipc());
   os << buf;
+  os << "  gpu_sim_insn " << s.thread_insts << " (thread instructions)\n";
   os << "  L1D_total_cache_accesses " << s.l1_accesses << ", hits " << s.l1_hits << ", pending_hits " << s.l1_pending_hits
      << ", misses " << s.l1_misses << ", write sectors " << s.l1_write_accesses << ", reservation_fails "
      << s.l1_reservation_fails() << " (MSHR_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_entry)]

@@ -93,6 +93,15 @@ bool to_bool(const std::string& where, const std::string& opt, const std::string
 
 }  // namespace
 
+bool option_is_read(const std::string& name) {
+  gpu_config scratch;
+  try {
+    return apply_option(scratch, name, "", "");
+  } catch (const config_file_error&) {
+    return true;  // refused an empty value: an option it parses
+  }
+}
+
 lat_ii gpu_config::latency_of(op_class c) const {
   switch (c) {
     case op_class::sp: return lat_sp;
@@ -126,8 +135,14 @@ void gpu_config::validate() const {
       check(("spec_op_" + std::to_string(i)).c_str(), spec[i].op);
       if (spec[i].max_latency == 0) fail(where, "specialized unit " + std::to_string(i) + " max latency 0");
     }
-  for (unsigned w : widths)
-    if (w == 0) fail(where, "-gpgpu_pipeline_widths: a width of 0");
+  // A width may be 0 only for units the configuration has none of (their work goes elsewhere:
+  // INT to SP, DP to SFU; no opcode class uses the tensor-core unit without units).
+  for (unsigned i = 0; i < N_PIPELINE_STAGES; ++i) {
+    const bool unused = ((i == ID_OC_DP || i == OC_EX_DP) && num_dp == 0) || ((i == ID_OC_INT || i == OC_EX_INT) && num_int == 0) ||
+                        ((i == ID_OC_TENSOR_CORE || i == OC_EX_TENSOR_CORE) && num_tensor == 0);
+    if (widths[i] == 0 && !unused)
+      fail(where, "-gpgpu_pipeline_widths: width " + std::to_string(i + 1) + " is 0 but its units are configured");
+  }
   if (num_sched == 0 || warp_size != 32) fail(where, "need >= 1 scheduler and warp size 32");
   if (inst_fetch_throughput == 0 || inst_fetch_throughput > 64)
     fail(where, "-gpgpu_inst_fetch_throughput " + std::to_string(inst_fetch_throughput) + " outside [1, 64]");
@@ -145,8 +160,8 @@ void gpu_config::validate() const {
                       (sub_core ? " (one per scheduler slot in sub-core mode)" : ""));
   };
   units_ok("-gpgpu_num_sp_units", num_sp, widths[OC_EX_SP]);
-  units_ok("-gpgpu_num_dp_units", num_dp, widths[OC_EX_DP]);
-  units_ok("-gpgpu_num_int_units", num_int, widths[OC_EX_INT]);
+  if (num_dp) units_ok("-gpgpu_num_dp_units", num_dp, widths[OC_EX_DP]);  // 0: DP runs on the SFUs
+  if (num_int) units_ok("-gpgpu_num_int_units", num_int, widths[OC_EX_INT]);  // 0: INT runs on the SPs
   units_ok("-gpgpu_num_sfu_units", num_sfu, widths[OC_EX_SFU]);
   for (unsigned i = 1; i <= SPECIALIZED_UNIT_NUM; ++i)
     if (spec[i].enabled) {
@@ -178,6 +193,33 @@ void gpu_config::validate() const {
       fail(where, "-gpgpu_unified_l1d_size " + std::to_string(unified_l1d_kb) + " KB is more than 65536 L1D lines");
   }
   sm::validate(mem, where);
+  check_state_size(where);
+}
+
+// Each option is range-checked alone; their products size the caches' state. Refused before
+// anything is allocated when they need more than state_limit_bytes (no real GPU comes near:
+// an H100's 50 MB L2 is ~30 MB of model state).
+void gpu_config::check_state_size(const std::string& where) const {
+  constexpr uint64_t l2_line_bytes = 72, l1_line_bytes = 56;  // l2_line + tag, LRU, bytes written; l1_tags
+  auto gib = [](uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(1ull << 30));
+    return std::string(buf);
+  };
+  const uint64_t l2_lines = uint64_t(mem.sub_partitions()) * mem.l2.sets * mem.l2.ways;
+  const uint64_t l2_bytes = l2_lines * l2_line_bytes;
+  if (l2_bytes > state_limit_bytes)
+    fail(where, "-gpgpu_cache:dl2: " + std::to_string(mem.l2.sets) + " sets x " + std::to_string(mem.l2.ways) + " ways x " +
+                    std::to_string(mem.sub_partitions()) + " sub-partitions (-gpgpu_n_mem x -gpgpu_n_sub_partition_per_mchannel) = " +
+                    std::to_string(l2_lines) + " L2 lines need " + gib(l2_bytes) + " of model state, more than the " +
+                    gib(state_limit_bytes) + " allowed");
+  uint64_t l1_lines = uint64_t(l1_sets) * l1_ways;
+  if (adaptive_l1 && l1_sets && l1_line && l1_ways) l1_lines *= std::max<uint64_t>(1, unified_l1d_kb / std::max<uint64_t>(1, l1_lines * l1_line / 1024));
+  const uint64_t l1_bytes = l1_lines * num_sms() * l1_line_bytes;
+  if (l2_bytes + l1_bytes > state_limit_bytes)
+    fail(where, "-gpgpu_cache:dl1: " + std::to_string(l1_lines) + " L1D lines x " + std::to_string(num_sms()) +
+                    " SMs (-gpgpu_n_clusters x -gpgpu_n_cores_per_cluster) need " + gib(l1_bytes) + " of model state (" +
+                    gib(l2_bytes) + " more for the L2), more than the " + gib(state_limit_bytes) + " allowed");
 }
 
 // GPGPU-Sim's adaptive cache configuration (shader_core_config::max_cta): the first shared-memory
@@ -194,6 +236,76 @@ unsigned gpu_config::l1_ways_for(uint64_t total_shmem) const {
   throw std::runtime_error("the kernel's resident CTAs use " + std::to_string(total_shmem) +
                            " bytes of shared memory per SM, more than the largest -gpgpu_shmem_option (" +
                            std::to_string(shmem_options_kb.back()) + " KB)");
+}
+
+void gpu_config::note_unmodelled(const std::string& name, const std::string& value, const std::string& where) {
+  for (auto& o : ignored)
+    if (o.name == name) {
+      o.value = value;
+      o.where = where;
+      return;
+    }
+  ignored.push_back({name, value, where});
+}
+
+namespace {
+// Options the model does not read but whose value changes Accel-Sim's timing: the value the
+// model behaves as, GPGPU-Sim's default (gpu-sim.cc reg_options), and what it would take.
+struct timing_option {
+  const char *name, *modelled, *gpgpusim_default, *what;
+};
+constexpr timing_option timing_options[] = {
+    {"-gpgpu_perfect_inst_const_cache", "1", "0", "instruction and constant cache misses are not modelled (always hit)"},
+    {"-gpgpu_gmem_skip_L1D", "0", "0", "global accesses bypassing the L1D are not modelled"},
+    {"-gpgpu_cache:dl2_texture_only", "0", "1", "the L2 serves every access (a texture-only L2 is not modelled)"},
+    {"-gpgpu_perfect_mem", "0", "0", "perfect memory is not modelled"},
+    {"-l2_ideal", "0", "0", "an ideal L2 is not modelled"},
+    {"-gpgpu_simple_dram_model", "0", "0", "only the detailed DRAM model exists"},
+    {"-dram_seperate_write_queue_enable", "0", "0", "a separate DRAM write queue is not modelled"},
+    {"-dram_elimnate_rw_turnaround", "0", "0", "DRAM read/write turnaround is always modelled"},
+    {"-dram_bnk_indexing_policy", "0", "0", "only the plain bank indexing is modelled"},
+    {"-gpgpu_l1_banks_byte_interleaving", "32", "32", "L1D banks interleave 32 bytes"},
+    {"-gpgpu_l1_banks_hashing_function", "0", "0", "L1D banks are picked without hashing"},
+    {"-gpgpu_concurrent_kernel_sm", "0", "0", "kernels do not share an SM"},
+    {"-gpgpu_ignore_resources_limitation", "0", "0", "CTA resource limits always apply"},
+    {"-gpgpu_TB_launch_latency", "0", "0", "CTAs launch without latency"},
+    {"-gpgpu_max_cycle", "0", "0", "kernels run to the end"},
+    {"-gpgpu_max_insn", "0", "0", "kernels run to the end"},
+    {"-gpgpu_max_cta", "0", "0", "kernels run to the end"},
+    {"-gpgpu_max_completed_cta", "0", "0", "kernels run to the end"},
+    {"-gpgpu_flush_l2_cache", "0", "0", "the L2 is not flushed between kernels"},
+};
+
+// A value as GPGPU-Sim's option parser reads a number: its leading word.
+std::string first_word(const std::string& v) {
+  size_t b = v.find_first_not_of(" \t\"");
+  if (b == std::string::npos) return "";
+  size_t e = v.find_first_of(" \t\"", b);
+  return v.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+}  // namespace
+
+std::vector<std::string> gpu_config::unmodelled_timing(bool from_defaults) const {
+  std::vector<std::string> out;
+  for (const auto& t : timing_options) {
+    std::string value = from_defaults ? t.gpgpusim_default : t.modelled, where = "GPGPU-Sim's default";
+    for (const auto& o : ignored)
+      if (o.name == t.name) {
+        value = first_word(o.value);
+        where = o.where;
+      }
+    if (value != t.modelled)
+      out.push_back(std::string(t.name) + " " + value + " (" + where + "): " + t.what + ", as if " + t.modelled);
+  }
+  return out;
+}
+
+std::string gpu_config::unmodelled_list() const {
+  if (ignored.empty()) return "";
+  std::string s = "not modelled:";
+  for (size_t i = 0; i < ignored.size(); ++i)
+    s += (i ? ", " : " ") + ignored[i].name + (ignored[i].value.empty() ? "" : " " + ignored[i].value);
+  return s;
 }
 
 std::string gpu_config::summary() const {
@@ -217,8 +329,10 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
   else if (name == "-gpgpu_shader_registers") c.registers_per_sm = u();
   else if (name == "-gpgpu_shmem_size") c.shmem_per_sm = u();
   else if (name == "-gpgpu_pipeline_widths") {
-    auto l = uint_list(where, name, v, ',', N_PIPELINE_STAGES);
-    for (unsigned i = 0; i < N_PIPELINE_STAGES; ++i) c.widths[i] = l[i];
+    // GPGPU-Sim reads the last two (tensor core) widths only with -gpgpu_tensor_core_avail 1:
+    // files for GPUs without tensor cores give 11.
+    auto l = uint_list(where, name, v, ',', ID_OC_TENSOR_CORE);
+    for (unsigned i = 0; i < N_PIPELINE_STAGES; ++i) c.widths[i] = i < l.size() ? l[i] : 0;
   } else if (name == "-gpgpu_num_sp_units") c.num_sp = u();
   else if (name == "-gpgpu_num_dp_units") c.num_dp = u();
   else if (name == "-gpgpu_num_sfu_units") c.num_sfu = u();
@@ -305,7 +419,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
       if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
       c.spec[n].op = p;
     } else {
-      c.ignored.push_back(name);
+      c.note_unmodelled(name, v, where);
       return false;
     }
   } else if (name.rfind("-specialized_unit_", 0) == 0) {
@@ -323,7 +437,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     s.name = parts[5];
     if (s.name.empty()) fail(where, name + ": empty unit name");
   } else if (!apply_mem_option(c.mem, name, v, where)) {  // the memory system's options (mem_config.cpp)
-    c.ignored.push_back(name);
+    c.note_unmodelled(name, v, where);
     return false;
   }
   return true;
@@ -342,8 +456,10 @@ void load_config_text(gpu_config& c, const std::string& text, const std::string&
     const std::string where = name + ":" + std::to_string(n);
     if (opt[0] != '-') fail(where, "expected an option starting with '-', got '" + opt + "'");
     if (!(ls >> val)) {
-      // A few Accel-Sim options are bare flags; none is one the SM model reads.
-      c.ignored.push_back(opt);
+      // A few Accel-Sim options are bare flags; none is one the SM model reads, so an option the
+      // model reads (one apply_option takes or refuses) given bare is a mistake, not a flag.
+      if (option_is_read(opt)) fail(where, opt + ": no value (the model reads this option)");
+      c.note_unmodelled(opt, "", where);
       continue;
     }
     std::string rest;
@@ -375,12 +491,23 @@ void load_config_file(gpu_config& c, const std::string& path) {
   load_config_text(c, os.str(), path);
 }
 
+namespace {
+// --gpu / compute.gpu names and their folders under models/sm/configs/ (models/sm/CMakeLists.txt
+// compiles the same list in).
+constexpr std::pair<const char*, const char*> shipped_configs[] = {
+    {"QV100", "SM7_QV100"}, {"RTX3070", "SM86_RTX3070"}, {"A100", "SM80_A100"}, {"H100", "SM90_H100"}};
+}  // namespace
+
 std::string shipped_config_dir(const std::string& name) {
-  if (name == "QV100") return "SM7_QV100";
-  if (name == "RTX3070") return "SM86_RTX3070";
-  if (name == "A100") return "SM80_A100";
-  if (name == "H100") return "SM90_H100";
+  for (const auto& [n, dir] : shipped_configs)
+    if (name == n) return dir;
   return "";
+}
+
+std::string shipped_config_names() {
+  std::string out;
+  for (const auto& c : shipped_configs) out += (out.empty() ? "" : ", ") + std::string(c.first);
+  return out;
 }
 
 }  // namespace gpuvp::sm

@@ -75,22 +75,44 @@ struct gpu_config {
 
   // Bookkeeping
   std::vector<std::string> files;
-  std::vector<std::string> ignored;  // unknown option names, in order seen
+  // Options the model does not read, each once with its last value and where it was given.
+  struct unmodelled_option {
+    std::string name, value, where;
+  };
+  std::vector<unmodelled_option> ignored;
+  void note_unmodelled(const std::string& name, const std::string& value, const std::string& where);
+  // Options not modelled whose value (given, or GPGPU-Sim's default when `defaults_base`) would
+  // change timing in Accel-Sim: "-option value (file:line): what differs", one per line.
+  std::vector<std::string> unmodelled_timing(bool defaults_base) const;
+  bool defaults_base = false;  // loaded over GPGPU-Sim's defaults (no shipped GPU)
 
   static constexpr unsigned max_sms = 1024;  // largest SM count (-gpgpu_n_clusters x cores_per_cluster)
   unsigned num_sms() const { return num_clusters * cores_per_cluster; }
   lat_ii latency_of(op_class c) const;
   // Throws config_file_error if a latency does not fit MAX_ALU_LATENCY or a width is zero.
   void validate() const;
+  // The caches' state their geometry options multiply to, at most state_limit_bytes (else a
+  // config_file_error naming the option and the memory needed).
+  static constexpr uint64_t state_limit_bytes = 4ull << 30;
+  void check_state_size(const std::string& where) const;
   std::string summary() const;  // one line: files, SMs, ignored option count
+  std::string unmodelled_list() const;  // "not modelled: -opt value, -opt value, ..." ("" if none)
 };
 
-// Applies one option; returns false if the option is unknown (and records it in `ignored`).
+// Applies one option; returns false if the option is unknown (and records it in `ignored`, with
+// its value).
 bool apply_option(gpu_config& c, const std::string& name, const std::string& value, const std::string& where);
+// Whether the model reads option `name` (apply_option knows it), for the bare-option check.
+bool option_is_read(const std::string& name);
 void load_config_text(gpu_config& c, const std::string& text, const std::string& name);
 void load_config_file(gpu_config& c, const std::string& path);
 // Shipped configurations "QV100", "RTX3070", "A100", "H100": their directory under
 // models/sm/configs/ ("" if unknown).
 std::string shipped_config_dir(const std::string& name);
+std::string shipped_config_names();  // "QV100, RTX3070, ..."
+// GPGPU-Sim's defaults of the options the model reads (configs/GPGPUSIM_DEFAULTS, compiled in):
+// what Accel-Sim takes for an option its files do not give; the base of files given without a
+// shipped GPU name.
+const char* gpgpusim_defaults_text();
 
 }  // namespace gpuvp::sm

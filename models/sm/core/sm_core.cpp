@@ -92,6 +92,10 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   ex_ = std::make_unique<execute_stage>(cfg.widths[EX_WB], cfg.sub_core);
   const bool sc = cfg.sub_core;
   auto make_sets = [&](op_class c, unsigned id_oc_w, unsigned oc_ex_w, const std::string& n) {
+    // A width of 0 (a unit kind without units, whose work issues elsewhere: validate) gets an
+    // unused set of one.
+    id_oc_w = std::max(1u, id_oc_w);
+    oc_ex_w = std::max(1u, oc_ex_w);
     sets_.push_back(std::make_unique<register_set>(id_oc_w, "ID_OC_" + n));
     id_oc_[unsigned(c)] = sets_.back().get();
     id_oc_list_.push_back(sets_.back().get());
@@ -112,10 +116,11 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   make_sets(op_class::sfu, W[ID_OC_SFU], W[OC_EX_SFU], "SFU");
   make_sets(op_class::tensor, W[ID_OC_TENSOR_CORE], W[OC_EX_TENSOR_CORE], "TENSOR_CORE");
   make_sets(op_class::mem, W[ID_OC_MEM], W[OC_EX_MEM], "MEM");
-  add_units(op_class::sp, cfg.num_sp, cfg.lat_sp.latency, "SP");
+  // Without INT (DP) units the SP (SFU) units also run INT (DP) work: deep enough for both.
+  add_units(op_class::sp, cfg.num_sp, std::max(cfg.lat_sp.latency, cfg.num_int ? 0 : cfg.lat_int.latency), "SP");
   add_units(op_class::dp, cfg.num_dp, cfg.lat_dp.latency, "DP");
   add_units(op_class::intp, cfg.num_int, cfg.lat_int.latency, "INT");
-  add_units(op_class::sfu, cfg.num_sfu, cfg.lat_sfu.latency, "SFU");
+  add_units(op_class::sfu, cfg.num_sfu, std::max(cfg.lat_sfu.latency, cfg.num_dp ? 0 : cfg.lat_dp.latency), "SFU");
   add_units(op_class::tensor, cfg.num_tensor, cfg.lat_tensor.latency, "TENSOR_CORE");
   for (unsigned n = 1; n <= SPECIALIZED_UNIT_NUM; ++n) {
     const auto& s = cfg.spec[n];
@@ -190,6 +195,8 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
     w.cta_slot = uint16_t(slot);
     w.insts = t.warps[i].insts.data();
     w.size = uint32_t(t.warps[i].insts.size());
+    const uint64_t threads = std::min<uint64_t>(32, k.block.count() - uint64_t(i) * 32);
+    w.lanes_left = threads == 32 ? ~0u : (1u << threads) - 1;
     const unsigned wi = slot * warps_per_cta_ + i;
     age_order_[wi % cfg_.num_sched].push_back(wi);
     live_warps_.push_back(wi);

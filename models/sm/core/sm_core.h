@@ -204,6 +204,9 @@ class sm_core {
     uint32_t pending = 0;   // issued instructions not yet written back (the warp ends at 0 once exited)
     uint32_t next = 0;
     uint32_t size = 0;      // its trace's instruction count (checked at launch to fit)
+    // Lanes that have not executed an EXIT yet (shd_warp_t's active threads): its threads in the
+    // block at launch; an EXIT clears its active lanes, the warp is done at 0 (functional_done).
+    uint32_t lanes_left = 0;
     const trace_inst* insts = nullptr;  // its trace's instructions
   };
   // Per warp slot, apart from warp_state so that issue scans touch little memory.
@@ -247,6 +250,7 @@ class sm_core {
   void fetch_decode();
   void refresh_fetchable(unsigned wi);
   void decode();
+  op_class unit_for(op_class cls) const;
   void release_barrier_if_complete(unsigned cta_slot);
   void issue();
   void two_level_order(unsigned sched);

@@ -17,6 +17,17 @@ unsigned exec_kind(op_class unit) {
 }
 }  // namespace
 
+// The unit an instruction of class `cls` issues to (scheduler_unit::cycle): EXIT/BAR/NOP-class
+// (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and opcodes of a specialized unit the
+// configuration does not enable go to the INT unit; without INT units (Fermi, Pascal) INT work
+// goes to the SP units, without DP units DP work to the SFUs.
+op_class sm_core::unit_for(op_class cls) const {
+  op_class u = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
+  if (u == op_class::intp && cfg_.num_int == 0) u = op_class::sp;
+  if (u == op_class::dp && cfg_.num_dp == 0) u = op_class::sfu;
+  return u;
+}
+
 void sm_core::release_barrier_if_complete(unsigned slot) {
   cta_state& c = ctas_[slot];
   if (!c.at_barrier || c.at_barrier < c.warps - c.exited) return;
@@ -50,9 +61,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     if (w.sb == sb_unknown) {
       const trace_inst& ti = w.insts[w.next];
       const op_class cls = ti.info.cls;
-      // The unit it goes to: EXIT/BAR/NOP-class (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and
-      // opcodes of a specialized unit the configuration does not enable go to the INT unit.
-      w.unit = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
+      w.unit = unit_for(cls);
       if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) break;
       // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending
       // write (RAW and WAW).
@@ -84,7 +93,8 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     in.uid = ++uid_;
     in.op = unit;
     in.opcode = ti.opcode;
-    lat_ii l = cfg_.latency_of(is_control(cls) ? cls : unit);
+    // Latency by the opcode's class (trace_config::set_latency), whichever unit runs it.
+    lat_ii l = cfg_.latency_of(is_control(cls) || id_oc_[unsigned(cls)] ? cls : op_class::intp);
     in.latency = l.latency;
     in.initiation = l.initiation;
     in.dispatch_cycles = l.initiation;
@@ -115,10 +125,16 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
     ++issued;
     prev_kind = exec_kind(unit);
-    if (cls == op_class::exit) {  // functional_done: the warp ends when everything wrote back
-      w.exited = true;
-      ++ctas_[w.cta_slot].exited;
-      release_barrier_if_complete(w.cta_slot);
+    if (cls == op_class::exit) {
+      // trace_shader_core_ctx::checkExecutionStatusAndUpdate: only the EXIT's active lanes are
+      // done; once all are (functional_done) the warp issues no more and ends when everything
+      // wrote back. A zero-mask (predicated-off) EXIT changes nothing.
+      w.lanes_left &= ~ti.mask;
+      if (w.lanes_left == 0) {
+        w.exited = true;
+        ++ctas_[w.cta_slot].exited;
+        release_barrier_if_complete(w.cta_slot);
+      }
     } else if (cls == op_class::barrier) {  // waits until every live warp of the CTA arrived
       w.at_barrier = true;
       ++ctas_[w.cta_slot].at_barrier;
@@ -203,7 +219,9 @@ void sm_core::issue() {
       }
     }
     if (!done) {
-      stall_cause c = any_sb ? stall_cause::scoreboard : any_pipe ? stall_cause::pipeline
+      // scheduler_unit::cycle's order: no valid instruction (idle; here barrier waits apart),
+      // else none past the scoreboard (scoreboard), else ready but no free pipeline (pipeline).
+      stall_cause c = any_pipe ? stall_cause::pipeline : any_sb ? stall_cause::scoreboard
                       : any_bar ? stall_cause::barrier : stall_cause::idle;
       ++st_.sched_stalls[unsigned(c)];
       sched_cause_[s] = uint8_t(c);

@@ -280,6 +280,7 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
   trace_warp* warp = nullptr;
   uint64_t expect_insts = 0;
   unsigned warp_line = 0;
+  uint32_t lanes_left = 0;  // the current warp's lanes that have not exited
   auto check_warp_done = [&](const cursor& c) {
     if (warp && warp->insts.size() != expect_insts)
       cursor{name, warp_line, {}}.fail("warp declares insts = " + std::to_string(expect_insts) + " but has " +
@@ -308,8 +309,8 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
       else if (key == "binary version") {
         k.binary_version = unsigned(v.number("binary version", 10));
         auto a = arch_from_binary_version(k.binary_version);
-        if (!a) c.fail("unsupported binary version " + std::to_string(k.binary_version) +
-                       " (known: 70, 72, 75, 80, 86, 87, 89, 90)");
+        if (!a) c.fail("unsupported binary version " + std::to_string(k.binary_version) + " (supported: " +
+                       supported_binary_versions() + ")");
         k.arch = *a;
         have_version = true;
       } else if (key == "cuda stream id") k.stream = v.number("cuda stream id", 10);
@@ -356,6 +357,8 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
       if (!warp->insts.empty()) c.fail("warp " + std::to_string(w) + " listed twice in this block");
       warp_line = i + 1;
       expect_insts = 0;
+      const uint64_t threads = std::min<uint64_t>(32, k.block.count() - w * 32);
+      lanes_left = threads == 32 ? ~0u : (1u << threads) - 1;
       continue;
     }
     if (l.rfind("insts", 0) == 0 && l.find('=') != std::string_view::npos) {
@@ -392,6 +395,16 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
     }
     ti.opcode = it->second.first;
     ti.info = it->second.second;
+    if (ti.info.cls == op_class::exit) {
+      // Each lane exits once, and only a thread of the block can (Accel-Sim asserts both in
+      // shd_warp_t::set_completed).
+      if (ti.mask & ~lanes_left) {
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "%08x", ti.mask & ~lanes_left);
+        c.fail(std::string("EXIT of lanes ") + hex + " that already exited or are not threads of the block");
+      }
+      lanes_left &= ~ti.mask;
+    }
     uint64_t ns = c.number("source count", 10);
     if (ns > 4) c.fail("source count " + std::to_string(ns) + " > 4");
     ti.nsrc = uint8_t(ns);
