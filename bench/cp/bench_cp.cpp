@@ -189,7 +189,7 @@ static void BM_cp_rd_replay(benchmark::State& state) {
     state.SkipWithError("the capture has no submit");
     return;
   }
-  constexpr uint64_t ring = 0xfff00000, fw_at = ring + 0x10000;  // free in the Mesa captures
+  constexpr uint64_t ring = 0x3ff00000, fw_at = ring + 0x10000;  // below 1 GiB, free in the Mesa captures
   std::vector<uint32_t> words;
   if (real) words = {pm4_type7(0x48, 8), 0x2f, 0x3, 0x20000000, 0, 0, 0, 0, 0};  // CP_ME_INIT as msm
   for (const auto& ib : c.submits[0].ibs)
