@@ -436,8 +436,9 @@ struct cp_model::uc : afuc_env {
     r &= 0xfff;
     if (r == 0x054) return level;  // IB_LEVEL
     if (r == 0x0fb) {  // gpuvp firmware: 64-bit timestamp in cycles, low dword; latches the high
-      ts_high = uint32_t(timestamp() >> 32);
-      return uint32_t(timestamp());
+      const uint64_t t = timestamp();
+      ts_high = uint32_t(t >> 32);
+      return uint32_t(t);
     }
     if (r == 0x0fc) return ts_high;
     if (!kept_as_stored(r)) m.unmodelled_ctrl_.insert(r);
