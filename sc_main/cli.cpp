@@ -15,6 +15,7 @@
 #include "gpuvp/stats.h"
 #include "gpuvp/tool_args.h"
 #include "gpuvp/trace.h"
+#include "gpuvp/workload_json.h"
 #include "run_control.h"
 #include "sha256.h"
 #include "sweep.h"
@@ -160,12 +161,22 @@ std::string effective_config_text() {
   return std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(false);
 }
 
+// The workload's own top-level statistics objects, if it has any.
+std::string workload_json(workload& w) {
+  auto* j = dynamic_cast<workload_stats_json*>(&w);
+  return j ? j->stats_json() : std::string();
+}
+
 // Statistics JSON: the `run` metadata object first, then every statistic by path.
-void write_stats_json(const std::string& path, nlohmann::ordered_json run) {
+void write_stats_json(const std::string& path, nlohmann::ordered_json run, const std::string& extra) {
   const nlohmann::ordered_json stats = nlohmann::ordered_json::parse(stats_registry::global().to_json());
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   j["run"] = std::move(run);
   for (auto it = stats.begin(); it != stats.end(); ++it) j[it.key()] = it.value();
+  if (!extra.empty()) {  // the workload's own objects (e.g. a .rd replay's cp_registers)
+    const nlohmann::ordered_json w = nlohmann::ordered_json::parse(extra);
+    for (auto it = w.begin(); it != w.end(); ++it) j[it.key()] = it.value();
+  }
   std::ofstream js(path);
   if (!js) throw config_error(path + ": cannot create statistics file");
   js << j.dump(2) << "\n";
@@ -296,7 +307,8 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     write_stats_json(o.stats, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
                                {"wall_s", wall}, {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
                                {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
-                               {"errors", errors}});
+                               {"errors", errors}},
+                     w ? workload_json(*w) : std::string());
   }
   for (const auto& m : problems) err << "error: " << m << "\n";
   if (failed) err << check_messages.str() << "error: " << failed << " expectation(s) failed\n";

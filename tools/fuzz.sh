@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 shift || true
-all=(pb_text pb_binary pm4_text pm4_binary afuc_asm afuc_disasm sm_trace sm_config yaml_config qtest)
+all=(pb_text pb_binary pm4_text pm4_binary afuc_asm afuc_disasm sm_trace sm_config yaml_config qtest rd)
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all[@]}")
 
@@ -30,6 +30,7 @@ seeds_for() {
     sm_config) echo models/sm/configs/*/*.config ;;
     yaml_config) echo platform/default.yaml fuzz/seeds/yaml_config/* ;;
     qtest) echo tests/qtest/*.qtest ;;
+    rd) echo fuzz/seeds/rd/* ;;
   esac
 }
 

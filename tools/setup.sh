@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config git
           libsystemc-dev libboost-dev libboost-program-options-dev
           libyaml-cpp-dev nlohmann-json3-dev
+          zlib1g-dev  # .rd.gz captures (docs/formats/rd.md)
           libgtest-dev libgmock-dev libbenchmark-dev
           verilator  # RTL co-simulation (docs/rtl.md); without it the build leaves the RTL parts out
           xz-utils zstd  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)

@@ -5,6 +5,9 @@
 //   BM_cp_sqe_decoupled   - the same loop as SQE firmware in the SystemC CP, temporal decoupling on
 //   BM_cp_ring_fetch/0|1  - gpuvp's firmware consuming a ring of CP_NOPs (fetch-bound), packet
 //                           fetch through b_transport (0) or DMI (1); items = dwords fetched
+//   BM_cp_rd_replay/0|1   - submit 0 of a Mesa capture (GPUVP_RD_CAPTURE, default the glmark2
+//                           shadow capture in ../shared/real/adreno) with gpuvp's firmware (0) or
+//                           Debian's a630_sqe.fw (1, GPUVP_ADRENO_FW_DIR); items = PM4 packets
 // Each reports items_per_second = instructions per second; the ratios to the bare loop follow the
 // table, with the goal of the SQE figure (>= 0.6x).
 #include <benchmark/benchmark.h>
@@ -16,6 +19,7 @@
 #include "../ratio_reporter.h"
 #include "afuc_asm.h"
 #include "afuc_iss.h"
+#include "rd.h"
 #include "cp.h"
 #include "gpuvp/config.h"
 #include "gpuvp/memory.h"
@@ -169,6 +173,66 @@ static void BM_cp_ring_fetch(benchmark::State& state) {
   state.SetItemsProcessed(int64_t(fetched));
 }
 BENCHMARK(BM_cp_ring_fetch)->Arg(0)->Arg(1)->Iterations(5)->Unit(benchmark::kMillisecond);
+
+// Submit 0 of a capture, every IB1 on the ring at once (its buffers written first); with the real
+// firmware the image boots from memory and CP_ME_INIT goes first, as `gpuvp run` does it
+// (docs/formats/rd.md). The simulation ends when the SQE waits for input.
+static void BM_cp_rd_replay(benchmark::State& state) {
+  auto env = [](const char* n, const std::string& def) { return std::getenv(n) ? std::string(std::getenv(n)) : def; };
+  const std::string cap = env("GPUVP_RD_CAPTURE", std::string(GPUVP_SOURCE_DIR) + "/../shared/real/adreno/shadow.rd.gz");
+  const std::string fw = env("GPUVP_ADRENO_FW_DIR", GPUVP_BINARY_DIR "/adreno-fw") + "/a630_sqe.fw";
+  const bool real = state.range(0) != 0;
+  rd_capture c;
+  std::vector<uint32_t> image;
+  try {
+    c = rd_parse(rd_read_file(cap), cap);
+    if (real) image = read_words(fw);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  if (c.submits.empty()) {
+    state.SkipWithError("the capture has no submit");
+    return;
+  }
+  constexpr uint64_t ring = 0x3ff00000, fw_at = ring + 0x10000;  // below 1 GiB, free in the Mesa captures
+  std::vector<uint32_t> words;
+  if (real) words = {pm4_type7(0x48, 8), 0x2f, 0x3, 0x20000000, 0, 0, 0, 0, 0};  // CP_ME_INIT as msm
+  for (const auto& ib : c.submits[0].ibs)
+    words.insert(words.end(), {pm4_type7(0x3f, 3), uint32_t(ib.addr), uint32_t(ib.addr >> 32), ib.dwords});
+  uint64_t packets = 0, instructions = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    fresh_simulation();
+    if (real) {
+      gpuvp::config::global().set("top.cp.firmware", fw, "bench");
+      gpuvp::config::global().set("top.cp.autostart", "false", "bench");
+    }
+    auto top = std::make_unique<cp_bench_top>("top");
+    for (const auto& b : c.submits[0].buffers) top->mem.load(b.addr, b.bytes.data(), b.bytes.size());
+    for (size_t i = 0; i < words.size(); i++) top->mem.write32(ring + 4 * i, words[i]);
+    if (real) {
+      top->mem.load(fw_at, image.data() + 1, 4 * (image.size() - 1));
+      top->cp.sqe_instr_base = uint32_t(fw_at);
+      top->cp.sqe_cntl = 1;
+    }
+    top->cp.rb_base = uint32_t(ring);
+    top->cp.rb_cntl = 12;  // 8 << 12 bytes = 8192 dwords
+    top->cp.rb_wptr = words.size();
+    state.ResumeTiming();
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    state.PauseTiming();
+    if (top->cp.rb_rptr.get() != words.size() || !top->cp.modelled_errors().empty())
+      state.SkipWithError("the replay did not finish");
+    packets += top->cp.packets.value();
+    instructions += top->cp.iss(0).stats().instructions;
+    top.reset();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(int64_t(packets));
+  state.counters["instructions"] = benchmark::Counter(double(instructions), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_cp_rd_replay)->Arg(0)->Arg(1)->Iterations(5)->Unit(benchmark::kMillisecond);
 
 int sc_main(int argc, char** argv) {
   gpuvp::bench::initialize_steady(argc, argv);

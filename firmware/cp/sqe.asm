@@ -4,7 +4,8 @@
 ;   no $addr auto-increment), CP_SCRATCH_REG0..7 0x883..0x88a.
 ;   Private control registers: 0x0f1 raise CP interrupt bits, 0x0f2/0x0f3 compute-dispatch
 ;   word/end, 0x0f4 stall N cycles, 0x0f5 event record, 0x0f6 unknown opcode (header),
-;   0x0f7 malformed packet (header), 0x0f9 secure-mode switch refused.
+;   0x0f7 malformed packet (header), 0x0f9 secure-mode switch refused, 0x0fa packet without
+;   effect in the model (header), reads of 0x0fb/0x0fc: 64-bit timestamp, low then high.
 ; Registers: $01 = current header (type bits masked for PKT4), $rem = payload dwords left.
 [00000001]      ; version
 [00000000]      ; jump-table offset (patched by the assembler)
@@ -17,6 +18,12 @@ PKT4:
 	shl $02, $01, 0x6
 	ushr $addr, $02, 0xe
 	(rep)mov $data, $data
+	waitin
+	mov $01, $data
+
+; --- IN_IB_END: the CP dispatches it (a6xx) when an IB's dwords are consumed; the model keeps the
+; IB level itself, so nothing is left to do ---
+IN_IB_END:
 	waitin
 	mov $01, $data
 
@@ -182,26 +189,75 @@ CP_SCRATCH_WRITE:
 	waitin
 	mov $01, $data
 
-; --- CP_EVENT_WRITE {EVENT[7:0] | TIMESTAMP[30] | IRQ[31], addr_lo, addr_hi, value} ---
+; --- CP_EVENT_WRITE {EVENT[7:0] | TIMESTAMP[30] | IRQ[31][, addr_lo, addr_hi[, value]]} ---
+; Mesa adreno_pm4.xml: with an address the event writes `value`, or with TIMESTAMP the CP's
+; 64-bit timestamp (private control registers 0x0fb/0x0fc, low then high) instead of it.
 CP_EVENT_WRITE:
 	breq $rem, 0x0, #malformed
 	nop
 	mov $02, $data
 	cwrite $02, [$00 + 0x0f5], 0x0  ; event record (statistics)
-	brne $02, b30, #ev_irq
+	breq $rem, 0x0, #ev_irq         ; no address: nothing to write
 	nop
-	brne $rem, 0x3, #malformed
+	breq $rem, b1, #ev_len          ; 2 or 3 dwords left: an address follows
 	nop
-	mov $addr, 0x840
+	jump #malformed                 ; 1 dword left: half an address
+	nop
+ev_len:
+	mov $addr, 0x840                ; CP_ME_NRT_ADDR_LO
 	mov $data, $data
 	mov $data, $data
-	mov $addr, 0x842
-	mov $data, $data                ; the timestamp
+	mov $addr, 0x842                ; CP_ME_NRT_DATA
+	breq $02, b30, #ev_ts
+	nop
+	breq $rem, 0x0, #ev_irq         ; no value: the event writes nothing of ours
+	nop
+	jump #ev_irq
+	mov $data, $data                ; delay slot: the value
+ev_ts:
+	cread $03, [$00 + 0x0fb], 0x0   ; timestamp, low dword (latches the high one)
+	mov $data, $03
+	cread $03, [$00 + 0x0fc], 0x0
+	mov $data, $03
 ev_irq:
 	brne $02, b31, #ev_done
 	mov $03, 0x2                    ; delay slot: CP_INT_STATUS bit 1 (event)
 	cwrite $03, [$00 + 0x0f1], 0x0
 ev_done:
+	(rep)mov $00, $data             ; anything left (a value beside TIMESTAMP)
+	waitin
+	mov $01, $data
+
+; --- CP_REG_WRITE {TRACKER[3:0], reg, value}: the register write (the tracker is not modelled) ---
+CP_REG_WRITE:
+	brne $rem, 0x3, #malformed
+	nop
+	mov $00, $data
+	mov $addr, $data
+	mov $data, $data
+	waitin
+	mov $01, $data
+
+; --- CP_COND_REG_EXEC {flags, dwords}: the predicate is not modelled; the body runs ---
+CP_COND_REG_EXEC:
+	brne $rem, 0x2, #malformed
+	nop
+	cwrite $01, [$00 + 0x0fa], 0x0  ; counted in cp.packets_noop
+	(rep)mov $00, $data
+	waitin
+	mov $01, $data
+
+; --- Packets whose effect lies outside the CP (draws, blits, binning, caches, markers, waits on
+; units the model does not have): payload consumed, counted in cp.packets_noop (docs/models/cp.md).
+CP_WAIT_MEM_WRITES: CP_WAIT_FOR_ME: CP_WAIT_MEM_GTE: CP_WAIT_FOR_IDLE:
+CP_SKIP_IB2_ENABLE_GLOBAL: CP_SKIP_IB2_ENABLE_LOCAL: CP_SET_MODE: CP_SET_VISIBILITY_OVERRIDE:
+CP_SET_MARKER: CP_SET_BIN_DATA5: CP_SET_BIN_DATA5_OFFSET: CP_SET_DRAW_STATE: CP_REG_TEST:
+CP_COND_WRITE5: CP_BLIT: CP_DRAW_INDX: CP_DRAW_INDX_OFFSET: CP_DRAW_INDIRECT:
+CP_DRAW_INDX_INDIRECT: CP_DRAW_INDIRECT_MULTI: CP_DRAW_AUTO: CP_LOAD_STATE6: CP_LOAD_STATE6_GEOM:
+CP_LOAD_STATE6_FRAG: CP_INVALIDATE_STATE: CP_SET_SUBDRAW_SIZE: CP_SET_INDEX_BUFFER:
+CP_DRAW_PRED_ENABLE_GLOBAL: CP_DRAW_PRED_ENABLE_LOCAL: CP_DRAW_PRED_SET: CP_CONTEXT_UPDATE:
+CP_SET_PSEUDO_REG: CP_RECORD_PFP_TIMESTAMP: CP_PREEMPT_DISABLE: CP_SET_AMBLE:
+	cwrite $01, [$00 + 0x0fa], 0x0
 	(rep)mov $00, $data
 	waitin
 	mov $01, $data
@@ -364,18 +420,18 @@ malformed:
 
 ; every other packet id
 UNKN0: UNKN1: UNKN2: UNKN3: UNKN5: UNKN6: UNKN7: UNKN8:
-UNKN9: UNKN10: UNKN11: UNKN12: UNKN13: UNKN14: UNKN17:
-UNKN18: UNKN19: UNKN20: UNKN21: UNKN22: UNKN23: UNKN24: UNKN25:
-UNKN26: UNKN27: UNKN28: UNKN29: UNKN30: UNKN31: UNKN32: UNKN33:
-UNKN34: UNKN35: UNKN36: UNKN37: UNKN38: UNKN39: UNKN40: UNKN41:
-UNKN42: UNKN43: UNKN44: UNKN45: UNKN46: UNKN47: UNKN48: UNKN49:
-UNKN50: UNKN52: UNKN53: UNKN54: UNKN55: UNKN56: UNKN57: UNKN58:
-UNKN59: UNKN64: UNKN65: UNKN67: UNKN68: UNKN69: UNKN71: UNKN73:
-UNKN74: UNKN75: UNKN77: UNKN78: UNKN79: UNKN80: UNKN81: UNKN82:
-UNKN83: UNKN84: UNKN85: UNKN86: UNKN87: UNKN88: UNKN89: UNKN90:
-UNKN91: UNKN92: UNKN93: UNKN94: UNKN95: UNKN96: UNKN97: UNKN98:
-UNKN99: UNKN100: UNKN101: UNKN103: UNKN104: UNKN105: UNKN106:
-UNKN107: UNKN108: UNKN109: UNKN110: UNKN111: UNKN112: UNKN113: UNKN114:
+UNKN9: UNKN11: UNKN12: UNKN13: UNKN14: 
+UNKN21: UNKN22: UNKN23: UNKN24: 
+UNKN27: UNKN28: UNKN30: UNKN31: UNKN33:
+UNKN37: UNKN39: 
+UNKN43: UNKN45: UNKN48: UNKN49:
+UNKN55: UNKN58:
+UNKN64: UNKN65: UNKN68: UNKN73:
+UNKN74: UNKN75: UNKN77: UNKN79: UNKN80: UNKN81: UNKN82:
+UNKN83: UNKN84: UNKN87: UNKN88: UNKN89: UNKN90:
+UNKN91: UNKN92: UNKN93: UNKN95: UNKN96: UNKN97: UNKN98:
+UNKN103: UNKN104: UNKN105: UNKN106:
+UNKN107: UNKN110: UNKN111: UNKN112: UNKN113: UNKN114:
 UNKN116: UNKN117: UNKN118: UNKN119: UNKN120: UNKN121: UNKN122: UNKN123:
 UNKN124: UNKN125: UNKN126: UNKN127:
 unknown:

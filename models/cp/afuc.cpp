@@ -218,26 +218,44 @@ const named a6_ctrl[] = {
     {"SCRATCH_REG2", 0x172}, {"SCRATCH_REG3", 0x173}, {"SCRATCH_REG4", 0x174},
     {"SCRATCH_REG5", 0x175}, {"SCRATCH_REG6", 0x176}, {"SCRATCH_REG7", 0x177},
     {"PRED_REG", 0x17f}};
-// PM4 type-7 opcodes (adreno_pm4.xml), plus the type-4 handler id.
+// PM4 type-7 opcodes of a6xx (Mesa adreno_pm4.xml, adreno_pm4_type3_packets), plus the
+// firmware's internal jump-table entries (PKT4, IN_*).
 const named pm4_ids[] = {
-    {"PKT4", 0x04}, {"CP_NOP", 0x10}, {"CP_WAIT_MEM_WRITES", 0x12}, {"CP_WAIT_FOR_ME", 0x13},
-    {"CP_WAIT_MEM_GTE", 0x14}, {"CP_REG_RMW", 0x21}, {"CP_DRAW_INDX", 0x22},
-    {"CP_DRAW_AUTO", 0x24}, {"CP_SET_STATE", 0x25}, {"CP_WAIT_FOR_IDLE", 0x26},
-    {"CP_DRAW_INDIRECT", 0x28}, {"CP_DRAW_INDX_INDIRECT", 0x29}, {"CP_DRAW_INDIRECT_MULTI", 0x2a},
-    {"CP_BLIT", 0x2c}, {"CP_LOAD_STATE4", 0x30}, {"CP_LOAD_STATE6_GEOM", 0x32},
-    {"CP_EXEC_CS", 0x33}, {"CP_LOAD_STATE6_FRAG", 0x34}, {"CP_LOAD_STATE6", 0x36},
+    {"PKT4", 0x04}, {"IN_IB_END", 0x0a}, {"IN_GMU_INTERRUPT", 0x0b}, {"IN_PREEMPT", 0x0f},
+    {"CP_NOP", 0x10}, {"CP_RECORD_PFP_TIMESTAMP", 0x11}, {"CP_WAIT_MEM_WRITES", 0x12},
+    {"CP_WAIT_FOR_ME", 0x13}, {"CP_WAIT_MEM_GTE", 0x14}, {"CP_DRAW_PRED_ENABLE_GLOBAL", 0x19},
+    {"CP_DRAW_PRED_ENABLE_LOCAL", 0x1a}, {"CP_SKIP_IB2_ENABLE_GLOBAL", 0x1d},
+    {"CP_SET_INDEX_BUFFER", 0x20}, {"CP_REG_RMW", 0x21}, {"CP_DRAW_INDX", 0x22},
+    {"CP_SKIP_IB2_ENABLE_LOCAL", 0x23}, {"CP_DRAW_AUTO", 0x24}, {"CP_DRAW_INDX_INDIRECT_IMPLICIT", 0x25},
+    {"CP_WAIT_FOR_IDLE", 0x26}, {"CP_IM_LOAD", 0x27}, {"CP_DRAW_INDIRECT", 0x28},
+    {"CP_DRAW_INDX_INDIRECT", 0x29}, {"CP_DRAW_INDIRECT_MULTI", 0x2a}, {"CP_IM_LOAD_IMMEDIATE", 0x2b},
+    {"CP_BLIT", 0x2c}, {"CP_SET_BIN_DATA5_OFFSET", 0x2e}, {"CP_SET_BIN_DATA5", 0x2f},
+    {"CP_RUN_OPENCL", 0x31}, {"CP_LOAD_STATE6_GEOM", 0x32}, {"CP_EXEC_CS", 0x33},
+    {"CP_LOAD_STATE6_FRAG", 0x34}, {"CP_SET_SUBDRAW_SIZE", 0x35}, {"CP_LOAD_STATE6", 0x36},
     {"CP_INDIRECT_BUFFER_PFD", 0x37}, {"CP_DRAW_INDX_OFFSET", 0x38}, {"CP_REG_TEST", 0x39},
-    {"CP_COND_INDIRECT_BUFFER_PFE", 0x3a}, {"CP_INVALIDATE_STATE", 0x3b},
-    {"CP_WAIT_REG_MEM", 0x3c}, {"CP_MEM_WRITE", 0x3d}, {"CP_REG_TO_MEM", 0x3e},
-    {"CP_INDIRECT_BUFFER", 0x3f}, {"CP_INTERRUPT", 0x40}, {"CP_EXEC_CS_INDIRECT", 0x41},
-    {"CP_MEM_TO_REG", 0x42}, {"CP_SET_DRAW_STATE", 0x43}, {"CP_COND_EXEC", 0x44},
-    {"CP_COND_WRITE5", 0x45}, {"CP_EVENT_WRITE", 0x46}, {"CP_COND_REG_EXEC", 0x47},
-    {"CP_ME_INIT", 0x48}, {"CP_REG_TO_SCRATCH", 0x4a}, {"CP_SCRATCH_WRITE", 0x4c},
-    {"CP_SCRATCH_TO_REG", 0x4d}, {"CP_MEM_WRITE_CNTR", 0x4f}, {"CP_WAIT_REG_EQ", 0x52},
-    {"CP_SMMU_TABLE_UPDATE", 0x53}, {"CP_SET_PSEUDO_REG", 0x56},
-    {"CP_INDIRECT_BUFFER_CHAIN", 0x57}, {"CP_SET_MARKER", 0x65}, {"CP_SET_SECURE_MODE", 0x66},
-    {"CP_BOOTSTRAP_UCODE", 0x6f}, {"CP_WAIT_TWO_REGS", 0x70}, {"CP_MEM_TO_MEM", 0x73},
+    {"CP_INVALIDATE_STATE", 0x3b}, {"CP_WAIT_REG_MEM", 0x3c}, {"CP_MEM_WRITE", 0x3d},
+    {"CP_REG_TO_MEM", 0x3e}, {"CP_INDIRECT_BUFFER", 0x3f}, {"CP_INTERRUPT", 0x40},
+    {"CP_EXEC_CS_INDIRECT", 0x41}, {"CP_MEM_TO_REG", 0x42}, {"CP_SET_DRAW_STATE", 0x43},
+    {"CP_COND_EXEC", 0x44}, {"CP_COND_WRITE5", 0x45}, {"CP_EVENT_WRITE", 0x46},
+    {"CP_COND_REG_EXEC", 0x47}, {"CP_ME_INIT", 0x48}, {"CP_REG_TO_SCRATCH", 0x4a},
+    {"CP_SET_DRAW_INIT_FLAGS", 0x4b}, {"CP_SCRATCH_WRITE", 0x4c}, {"CP_SCRATCH_TO_REG", 0x4d},
+    {"CP_DRAW_PRED_SET", 0x4e}, {"CP_MEM_WRITE_CNTR", 0x4f}, {"CP_START_BIN", 0x50},
+    {"CP_END_BIN", 0x51}, {"CP_WAIT_REG_EQ", 0x52}, {"CP_SMMU_TABLE_UPDATE", 0x53},
+    {"CP_CONTEXT_SWITCH", 0x54}, {"CP_SET_AMBLE", 0x55}, {"CP_SET_PSEUDO_REG", 0x56},
+    {"CP_INDIRECT_BUFFER_CHAIN", 0x57}, {"CP_EVENT_WRITE_SHD", 0x58}, {"CP_EVENT_WRITE_CFL", 0x59},
+    {"CP_EVENT_WRITE_ZPD", 0x5b}, {"CP_CONTEXT_REG_BUNCH", 0x5c}, {"CP_CONTEXT_UPDATE", 0x5e},
+    {"CP_SET_PROTECTED_MODE", 0x5f}, {"CP_WHERE_AM_I", 0x62}, {"CP_SET_MODE", 0x63},
+    {"CP_SET_VISIBILITY_OVERRIDE", 0x64}, {"CP_SET_MARKER", 0x65}, {"CP_SET_SECURE_MODE", 0x66},
+    {"CP_CONTEXT_SWITCH_YIELD", 0x6b}, {"CP_PREEMPT_DISABLE", 0x6c}, {"CP_REG_WRITE", 0x6d},
+    {"CP_BOOTSTRAP_UCODE", 0x6f}, {"CP_WAIT_TWO_REGS", 0x70}, {"CP_TEST_TWO_MEMS", 0x71},
+    {"CP_REG_TO_MEM_OFFSET_REG", 0x72}, {"CP_MEM_TO_MEM", 0x73}, {"CP_REG_TO_MEM_OFFSET_MEM", 0x74},
     {"CP_MEMCPY", 0x75}, {"CP_REG_WR_NO_CTXT", 0x78}};
+// a5xx where adreno_pm4.xml names an id differently (looked up before the a6xx table).
+const named pm4_ids_a5[] = {
+    {"CP_PREEMPT_ENABLE", 0x1c}, {"CP_PREEMPT_TOKEN", 0x1e}, {"CP_SET_STATE", 0x25},
+    {"CP_LOAD_STATE4", 0x30}, {"CP_COND_INDIRECT_BUFFER_PFE", 0x3a}, {"CP_PERFCOUNTER_ACTION", 0x50},
+    {"CP_PREEMPT_ENABLE_GLOBAL", 0x69}, {"CP_PREEMPT_ENABLE_LOCAL", 0x6a}, {"CP_SET_RENDER_MODE", 0x6c},
+    {"CP_COMPUTE_CHECKPOINT", 0x6e}};
 
 template <size_t N>
 const char* find_name(const named (&t)[N], uint32_t v) {
@@ -257,8 +275,14 @@ std::optional<uint32_t> control_reg_by_name(const std::string& name, int gen) {
 const char* control_reg_name(uint32_t offset, int gen) {
   return gen >= 6 ? find_name(a6_ctrl, offset) : find_name(a5_ctrl, offset);
 }
-const char* pm4_name_or_null(uint32_t id) { return find_name(pm4_ids, id); }
-std::optional<uint32_t> pm4_id_by_name(const std::string& name) {
+const char* pm4_name_or_null(uint32_t id, int gen) {
+  if (gen == 5)
+    if (const char* n = find_name(pm4_ids_a5, id)) return n;
+  return find_name(pm4_ids, id);
+}
+std::optional<uint32_t> pm4_id_by_name(const std::string& name, int gen) {
+  if (gen == 5)
+    if (auto v = find_value(pm4_ids_a5, name)) return v;
   if (auto v = find_value(pm4_ids, name)) return v;
   if (name.size() > 4 && name.compare(0, 4, "UNKN") == 0) {
     uint32_t v = 0;
@@ -271,8 +295,8 @@ std::optional<uint32_t> pm4_id_by_name(const std::string& name) {
   }
   return std::nullopt;
 }
-std::string pm4_id_name(uint32_t id) {
-  if (const char* n = pm4_name_or_null(id)) return n;
+std::string pm4_id_name(uint32_t id, int gen) {
+  if (const char* n = pm4_name_or_null(id, gen)) return n;
   return "UNKN" + std::to_string(id);
 }
 

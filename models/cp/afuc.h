@@ -52,9 +52,10 @@ uint32_t afuc_encode(const afuc_instr& in, int gen);
 // Names of control registers (@NAME) and PM4 packet ids (jump-table labels).
 std::optional<uint32_t> control_reg_by_name(const std::string& name, int gen);
 const char* control_reg_name(uint32_t offset, int gen);  // nullptr if unnamed
-std::optional<uint32_t> pm4_id_by_name(const std::string& name);  // incl. PKT4 and UNKN<n>
-std::string pm4_id_name(uint32_t id);                              // UNKN<n> if unnamed
-const char* pm4_name_or_null(uint32_t id);
+// PM4 packet names of Mesa's adreno_pm4.xml: a6xx, and for gen 5 the a5xx names where they differ.
+std::optional<uint32_t> pm4_id_by_name(const std::string& name, int gen = 6);  // incl. PKT4 and UNKN<n>
+std::string pm4_id_name(uint32_t id, int gen = 6);                              // UNKN<n> if unnamed
+const char* pm4_name_or_null(uint32_t id, int gen = 6);
 
 // One instruction as text (Mesa afuc-disasm syntax). label_at(pc) returns the label name for
 // a branch/call target (empty: print as a numeric offset).

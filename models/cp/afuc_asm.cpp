@@ -70,6 +70,14 @@ struct line_parser {
         if (c == '#' && pos < text.size() && (text[pos] == '-' || text[pos] == '+')) pos++;
         while (pos < text.size() && idch(text[pos])) pos++;
         out.push_back({c == '#' ? tok::label_ref : tok::ctrl, text.substr(b, pos - b)});
+        // Mesa's `@NAME+N`: a control register plus an offset (e.g. @MEM_READ_ADDR+0x1).
+        if (c == '@' && pos + 1 < text.size() && text[pos] == '+' && std::isdigit(static_cast<unsigned char>(text[pos + 1]))) {
+          const size_t nb = ++pos;
+          while (pos < text.size() && idch(text[pos])) pos++;
+          const auto v = number_of(text.substr(nb, pos - nb));
+          if (!v) fail("bad offset in '@" + out.back().s + "+" + text.substr(nb, pos - nb) + "'");
+          out.back().v = *v;
+        }
         continue;
       }
       if (c == '[' ) {
@@ -247,7 +255,8 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
       if (i < t.size() && t[i].k == tok::ctrl) {
         auto v = control_reg_by_name(t[i].s, gen);
         if (!v) lp.fail("unknown control register '@" + t[i].s + "'");
-        in.immed = *v;
+        if (*v + t[i].v > 0xfff) lp.fail("control offset '@" + t[i].s + "+" + std::to_string(t[i].v) + "' out of range");
+        in.immed = uint32_t(*v + t[i].v);
         i++;
       } else {
         in.immed = imm(0xfff, "control offset");
@@ -431,7 +440,7 @@ std::vector<uint32_t> afuc_assemble(const std::string& text, int gen, const std:
   if (jumptable) {
     std::vector<uint32_t> jt(jumptable_entries, 0);
     for (const auto& [name, off] : label_order)
-      if (auto id = pm4_id_by_name(name); id && *id < jumptable_entries) jt[*id] = off;
+      if (auto id = pm4_id_by_name(name, gen); id && *id < jumptable_entries) jt[*id] = off;
     out.insert(out.end(), jt.begin(), jt.end());
   }
   return out;
@@ -530,7 +539,7 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
   std::vector<std::string> first(listed + 1);
   // An entry may name the end of the code (offset == listed): its label goes after the last line.
   for (uint32_t id = 0; id < entries.size(); id++)
-    if (entries[id] != 0 && entries[id] <= listed) names[entries[id]].push_back(pm4_id_name(id));
+    if (entries[id] != 0 && entries[id] <= listed) names[entries[id]].push_back(pm4_id_name(id, gen));
   // Branch target (may lie outside the image); nullopt for instructions without one.
   auto target_of = [&](uint32_t pc, const afuc_instr& in) -> std::optional<int64_t> {
     if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa)

@@ -94,16 +94,18 @@ struct cp_model::uc : afuc_env {
       m.ctx_switch_cntl = m.ctx_switch_cntl.get() & ~uint64_t(1);
     }
     if (st.packets != packets_seen) {
-      if (role != pfp) m.packets += st.packets - packets_seen;  // the ME executes them
+      // IN_IB_END dispatches are the CP's own, not the stream's packets (cp.ib_ends counts them).
+      const uint64_t internal = gen() >= 6 ? st.packets_by_id[PM4_IN_IB_END] - by_id_seen[PM4_IN_IB_END] : 0;
+      if (role != pfp) m.packets += st.packets - packets_seen - internal;  // the ME executes them
       packets_seen = st.packets;
       for (unsigned id = 0; id < 128; id++) {
         if (st.packets_by_id[id] == by_id_seen[id]) continue;
         const uint64_t d = st.packets_by_id[id] - by_id_seen[id];
         by_id_seen[id] = st.packets_by_id[id];
-        if (role == pfp) continue;  // the ME executes them
+        if (role == pfp || (id == PM4_IN_IB_END && gen() >= 6)) continue;  // the ME executes them; internal
         m.by_opcode_[id] += d;
         auto& c = m.opcode_counters_[id];
-        if (!c) c = std::make_unique<counter>(&m, "packets." + pm4_id_name(id), "packets of this opcode");
+        if (!c) c = std::make_unique<counter>(&m, "packets." + pm4_id_name(id, gen()), "packets of this opcode");
         *c += d;
       }
     }
@@ -262,6 +264,14 @@ struct cp_model::uc : afuc_env {
         }
         level--;  // this IB is done: back to its parent
         update_ib_regs();
+        if (gen() >= 6) {
+          // The SQE runs IN_IB_END (jump-table entry 0x0a, Mesa adreno_pm4.xml: "called when ROQ
+          // is empty, returns from an IB") before the parent's next packet: the real firmware
+          // keeps its own IB level there.
+          ++m.ib_ends;
+          v = pm4_type7(PM4_IN_IB_END, 0);
+          return true;
+        }
         continue;
       }
       const uint32_t size = ring_dwords();
@@ -288,6 +298,13 @@ struct cp_model::uc : afuc_env {
 
   // addr bits 17:0 are the register; bits above are flags (kept across the increment).
   void reg_write(uint32_t& addr, uint32_t v, bool) override {
+    if (gen() >= 6 && (addr & (1u << 20))) {
+      // A register-protection read test (Mesa adreno_control_regs.xml, REG_READ_TEST_RESULT: the
+      // register | bit 20, then the count to $data): the model protects nothing, so the result
+      // is READY (bit 0) without VIOLATION (bit 2) at once.
+      ctrl[CTRL_REG_READ_TEST_RESULT] = 1;
+      return;
+    }
     if ((addr & 0x3ffff) == CP_ME_NRT_DATA) {  // memory data port: the address register advances instead
       mem_write32(nrt_next(), v);
       return;
@@ -320,11 +337,11 @@ struct cp_model::uc : afuc_env {
 
   // Control registers whose stored value is all the behaviour they need (not reported as
   // unmodelled): REG_WRITE_ADDR, REG_READ_DWORDS/_ADDR, LOAD_STORE_HI, PREEMPT_TRIGGER,
-  // SECURE_MODE, THREAD_SYNC and MEM_READ_ADDR/_HI/_DWORDS.
+  // SECURE_MODE, THREAD_SYNC, REG_READ_TEST_RESULT and MEM_READ_ADDR/_HI/_DWORDS.
   bool kept_as_stored(uint32_t r) const {
     switch (r) {
       case 0x024: case 0x026: case 0x027: case 0x058:
-      case CTRL_PREEMPT_TRIGGER: case CTRL_SECURE_MODE: case CTRL_THREAD_SYNC: return true;
+      case CTRL_PREEMPT_TRIGGER: case CTRL_SECURE_MODE: case CTRL_THREAD_SYNC: case CTRL_REG_READ_TEST_RESULT: return true;
       default: return r >= mem_read_base() && r <= mem_read_base() + 2;
     }
   }
@@ -397,10 +414,11 @@ struct cp_model::uc : afuc_env {
         break;
       case 0x0f7:
         m.fault(FAULT_MALFORMED, opcode_of(v),
-                m.name() + std::string(": malformed PM4 packet, opcode ") + pm4_id_name(opcode_of(v)) +
+                m.name() + std::string(": malformed PM4 packet, opcode ") + pm4_id_name(opcode_of(v), gen()) +
                     " (header " + hex32(v) + ")");
         break;
       case 0x060: case 0x061: break;  // PACKET_TABLE_WRITE_ADDR / PACKET_TABLE_WRITE (in the ISS)
+      case 0x0fa: ++m.packets_noop; break;  // gpuvp firmware: a packet without effect in the model
       case 0x0f8:  // PFP -> MEQ
         if (m.meq_.size() >= m.meq_depth)
           block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
@@ -417,20 +435,61 @@ struct cp_model::uc : afuc_env {
   uint32_t ctrl_read(uint32_t r) override {
     r &= 0xfff;
     if (r == 0x054) return level;  // IB_LEVEL
+    if (r == 0x0fb) {  // gpuvp firmware: 64-bit timestamp in cycles, low dword; latches the high
+      const uint64_t t = timestamp();
+      ts_high = uint32_t(t >> 32);
+      return uint32_t(t);
+    }
+    if (r == 0x0fc) return ts_high;
     if (!kept_as_stored(r)) m.unmodelled_ctrl_.insert(r);
     return ctrl[r];
   }
 
-  // a6xx pipe registers (Mesa adreno_pipe_regs.xml): NRT_ADDR 0xa0/0xa1 and NRT_DATA 0xa2
-  // replace CP_ME_NRT; the others (events, waits) are counted, not modelled.
+  // The CP timestamp: this microcontroller's local time in clock cycles.
+  uint64_t timestamp() {
+    catch_up();
+    return uint64_t(lt.now() / m.clock.get());
+  }
+  uint32_t ts_high = 0;
+
+  // a6xx pipe registers (Mesa adreno_pipe_regs.xml): NRT_ADDR 0xa0/0xa1 and NRT_DATA 0xa2 replace
+  // CP_ME_NRT; the event pipe EVENT_CMD 0xe7, EVENT_TS_ADDR 0xe8/0xe9, EVENT_TS_CTRL 0xea
+  // (TIMESTAMP bit 1, INTERRUPT bit 2) and EVENT_TS_DATA 0xeb: the event happens at once (no
+  // pipeline behind the CP), so its write goes to memory when the firmware gives it: the
+  // timestamp when CTRL says TIMESTAMP, else EVENT_TS_DATA. The others are counted only.
+  uint64_t ev_addr = 0;
+  uint32_t ev_ctrl = 0;
   void pipe_write(uint32_t id, uint32_t v) override {
-    if (id == 0xa0) { m.nrt_addr_lo = v; return; }
-    if (id == 0xa1) { m.nrt_addr_hi = v; return; }
-    if (id == 0xa2) {
-      mem_write32(nrt_next(), v);
-      return;
+    switch (id) {
+      case 0xa0: m.nrt_addr_lo = v; return;
+      case 0xa1: m.nrt_addr_hi = v; return;
+      case 0xa2: mem_write32(nrt_next(), v); return;
+      case 0xe7:
+        ++m.pipe_events;
+        ++m.events;
+        if (m.cs_outstanding_)  // the event completes after every kernel launched before it
+          block(m.cs_done_ev_, m.stall_compute, [this] { return m.cs_outstanding_ == 0; });
+        return;
+      case 0xe8: ev_addr = (ev_addr & ~uint64_t(0xffffffffu)) | v; return;
+      case 0xe9: ev_addr = (ev_addr & 0xffffffffu) | uint64_t(v) << 32; return;
+      case 0xea:
+        ev_ctrl = v;
+        if (v & 2) {  // TIMESTAMP: 64 bits
+          const uint64_t t = timestamp();
+          ++m.pipe_ts_writes;
+          mem_write32(ev_addr, uint32_t(t));
+          mem_write32(ev_addr + 4, uint32_t(t >> 32));
+        }
+        if (v & 4) m.raise(INT_EVENT);
+        return;
+      case 0xeb:
+        if (!(ev_ctrl & 2)) {
+          ++m.pipe_ts_writes;
+          mem_write32(ev_addr, v);
+        }
+        return;
+      default: ++m.pipe_other; return;
     }
-    ++m.pipe_other;
   }
 
   uint32_t mem_read(uint64_t a) override { return mem_read32(a); }
@@ -534,6 +593,7 @@ void cp_model::reg_write(uint32_t r, uint32_t v) {
     // THREAD_SYNC bit 1 (the SQE's boot code waits for it after setting bit 0).
     ucs_[0]->ctrl[CTRL_THREAD_SYNC] |= 2u;
   }
+  written_[r] = v;
   if (reg* R = regs.find(uint64_t(r) * 4)) {
     R->set(v);
     if (R == &rb_wptr) wptr_ev_.notify(sc_core::SC_ZERO_TIME);
@@ -553,6 +613,7 @@ void cp_model::raise(uint32_t bits) {
 
 void cp_model::fault(uint32_t cause, uint32_t detail, const std::string& msg) {
   if (hw_fault.get() == 0) hw_fault = cause | detail << 8;
+  if (errors_.empty()) ib1_rem_at_fault_ = uint32_t(ib1_rem.get());
   errors_.push_back(msg);
   GPUVP_LOG(this, error, msg);
   raise(INT_ERROR);
@@ -638,6 +699,12 @@ void cp_model::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 
 void cp_model::request_preempt() { ucs_.at(0)->request_preempt(); }
 
+std::string cp_model::iss_position() const {
+  std::string s;
+  for (auto& u : ucs_) s += (s.empty() ? "" : ", ") + std::string(u->tag) + " pc " + to_hex(u->iss.pc());
+  return s;
+}
+
 bool cp_model::halted() const {
   for (auto& u : ucs_)
     if (u->iss.st() == afuc_iss::state::halted) return true;
@@ -666,7 +733,7 @@ void cp_model::report(std::ostream& os) {
   os << packets.value() << " packets (";
   bool first = true;
   for (auto& [id, n] : by_opcode_) {
-    os << (first ? "" : ", ") << pm4_id_name(id) << " " << n;
+    os << (first ? "" : ", ") << pm4_id_name(id, int(generation.get())) << " " << n;
     first = false;
   }
   os << "), " << dispatches_.size() << " compute dispatches (" << cs_launched.value() << " launched, "

@@ -101,14 +101,25 @@ class cp_model : public sc_core::sc_module, public component {
   param<std::string> compute_kernels{this, "compute_kernels", "",
                                      "kernelslist.g: the n-th CP_EXEC_CS launches its n-th kernel (empty: record only)"};
 
+  // .rd replay (rd_workload.cpp, docs/formats/rd.md).
+  param<uint64_t> rd_submits{this, "rd.submits", 0, "replay only the first N submits of a .rd capture (0: all)", 0, 1u << 30};
+  param<uint64_t> rd_ibs{this, "rd.ibs", 0, "replay only the first N IB1s of each submit (0: all)", 0, 1u << 30};
+  param<sc_core::sc_time> rd_hang_timeout{this, "rd.hang_timeout", sc_core::sc_time(1, sc_core::SC_MS),
+                                          "a busy CP that dispatches no packet this long is hung (.rd replay)",
+                                          sc_core::sc_time(1, sc_core::SC_US), sc_core::sc_time(10, sc_core::SC_SEC)};
+
   counter packets{this, "packets", "PM4 packets dispatched (by the SQE or the ME)"};
   counter fetched{this, "fetched_dwords", "dwords fetched by the ROQ"};
   counter fetches{this, "fetches", "ROQ fetch transactions"};
   counter mem_reads{this, "mem_reads", "firmware memory reads (CP_ME_NRT / MEM_READ / load)"};
   counter mem_writes{this, "mem_writes", "firmware memory writes"};
   counter events{this, "events", "CP_EVENT_WRITE packets"};
+  counter ib_ends{this, "ib_ends", "IN_IB_END dispatches (a6xx: an IB's dwords consumed)"};
   counter interrupts{this, "interrupts", "CP interrupt bits raised"};
-  counter pipe_other{this, "pipe_writes_unmodelled", "pipe register writes other than NRT_ADDR/NRT_DATA"};
+  counter pipe_other{this, "pipe_writes_unmodelled", "pipe register writes without behaviour (see docs/models/cp.md)"};
+  counter packets_noop{this, "packets_noop", "packets gpuvp's firmware accepts without effect (draws, blits, markers, waits)"};
+  counter pipe_events{this, "pipe_events", "event pipe: EVENT_CMD writes (a6xx pipe register 0xe7)"};
+  counter pipe_ts_writes{this, "pipe_ts_writes", "event pipe: timestamps or EVENT_TS_DATA written to EVENT_TS_ADDR"};
   counter stall_data{this, "stalls.packet_data", "waits for ring-buffer data"};
   counter stall_meq_full{this, "stalls.meq_full", "PFP waits on a full MEQ"};
   counter stall_meq_empty{this, "stalls.meq_empty", "ME waits on an empty MEQ"};
@@ -142,6 +153,12 @@ class cp_model : public sc_core::sc_module, public component {
   uint32_t gpu_reg(uint32_t r) const;
   const std::vector<cs_dispatch>& dispatches() const { return dispatches_; }
   const std::map<uint32_t, uint64_t>& packets_by_opcode() const { return by_opcode_; }
+  // CP_IB1_REM_SIZE when the first fault came (the IB1 dwords not consumed yet).
+  uint32_t ib1_rem_at_fault() const { return ib1_rem_at_fault_; }
+  // Every GPU register the microcontrollers wrote, with its last value.
+  const std::map<uint32_t, uint32_t>& written_registers() const { return written_; }
+  // "sqe pc 0x0c1" (each microcontroller's pc), for messages.
+  std::string iss_position() const;
   const afuc_iss& iss(unsigned i) const;  // 0: SQE or PFP, 1: ME
   unsigned num_ucs() const;
   // Control registers the firmware used that the model stores without behaviour.
@@ -172,6 +189,7 @@ class cp_model : public sc_core::sc_module, public component {
 
   std::vector<std::unique_ptr<uc>> ucs_;
   std::map<uint32_t, uint32_t> other_regs_;  // GPU registers without a reg member
+  std::map<uint32_t, uint32_t> written_;     // every register the firmware wrote: last value
   std::vector<cs_dispatch> dispatches_;
   sm::compute_engine* compute_ = nullptr;
   bool compute_looked_up_ = false;
@@ -182,6 +200,7 @@ class cp_model : public sc_core::sc_module, public component {
   std::map<uint32_t, uint64_t> by_opcode_;
   std::map<uint32_t, std::unique_ptr<counter>> opcode_counters_;
   std::vector<std::string> errors_;
+  uint32_t ib1_rem_at_fault_ = 0;
   std::set<uint32_t> unmodelled_ctrl_;
   bool secure_ = false;
   tlm::tlm_dmi dmi_;

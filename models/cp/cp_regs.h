@@ -18,12 +18,15 @@ enum : uint32_t {
   CP_LPAC_SQE_CNTL = 0xb81,        // a6xx: the SQE's boot code starts LPAC by writing it
 };
 // Control registers with behaviour (a6xx SQE; Mesa adreno_control_regs.xml).
-enum : uint32_t { CTRL_PREEMPT_TRIGGER = 0x072, CTRL_SECURE_MODE = 0x075, CTRL_THREAD_SYNC = 0x200 };
+enum : uint32_t { CTRL_REG_READ_TEST_RESULT = 0x05b, CTRL_PREEMPT_TRIGGER = 0x072, CTRL_SECURE_MODE = 0x075,
+                  CTRL_THREAD_SYNC = 0x200 };
 // SQE registers (swrite/sread) with behaviour: the preemption handler's address.
 enum : uint32_t { SQE_PREEMPT_INSTR = 0x004 };
 // CP_HW_FAULT causes (bits 7:0; bits 31:8 = detail: PC or PM4 opcode).
 enum : uint32_t { FAULT_MICROCODE = 1, FAULT_UNKNOWN_OPCODE = 2, FAULT_MALFORMED = 3,
                   FAULT_IB_NESTING = 4, FAULT_BUS = 5, FAULT_COMPUTE = 6, FAULT_SECURE = 7 };
+// Jump-table entry the a6xx SQE runs when an IB's dwords are consumed (Mesa adreno_pm4.xml).
+enum : uint32_t { PM4_IN_IB_END = 0x0a };
 // CP_INT_STATUS bits.
 enum : uint32_t { INT_ERROR = 1u << 0, INT_EVENT = 1u << 1, INT_PREEMPT = 1u << 2 };
 

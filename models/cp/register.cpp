@@ -7,6 +7,7 @@
 
 namespace gpuvp::cp {
 void register_pm4_workload();
+void register_rd_workload();
 }
 
 void gpuvp_register_cp() {
@@ -18,4 +19,5 @@ void gpuvp_register_cp() {
   r.add_tool({"pm4-asm", "assemble a .pm4 workload's ring stream: IN.pm4 OUT.bin", gpuvp::cp::pm4_asm_main});
   r.add_tool({"pm4-decode", "list PM4 packets: IN.bin | IN.pm4", gpuvp::cp::pm4_decode_main});
   gpuvp::cp::register_pm4_workload();
+  gpuvp::cp::register_rd_workload();
 }

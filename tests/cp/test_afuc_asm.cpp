@@ -199,3 +199,37 @@ TEST(cpAfucDisasm, RepWithHugeRemEndsTheBootScan) {
   EXPECT_NE(d.text.find("(rep)add $01, $01, 0x1"), std::string::npos) << d.text;
   EXPECT_NE(d.text.find(".nojumptable"), std::string::npos) << d.text;
 }
+
+// Mesa's `@NAME+N` operand: the control register's offset plus N (MEM_READ_ADDR is 0x018 on a6xx,
+// Mesa adreno_control_regs.xml). Out of range and malformed offsets are errors.
+TEST(cpAfucAsm, ControlRegisterPlusOffset) {
+  using cp_test::asm1;
+  EXPECT_EQ(asm1("cwrite $02, [$00 + @MEM_READ_ADDR+0x1], 0x0", 6), asm1("cwrite $02, [$00 + 0x019], 0x0", 6));
+  EXPECT_EQ(asm1("cread $02, [$03 + @IB1_BASE+4], 0x0", 6), asm1("cread $02, [$03 + 0x014], 0x0", 6));
+  EXPECT_THROW(asm1("cwrite $02, [$00 + @MEM_READ_ADDR+0xfff], 0x0", 6), asm_error);
+  EXPECT_THROW(asm1("cwrite $02, [$00 + @MEM_READ_ADDR+0xz], 0x0", 6), asm_error);
+}
+
+// Jump-table entries come from Mesa's adreno_pm4.xml names, a6xx and a5xx where they differ:
+// labels named after packets the old table lacked fill their entries.
+TEST(cpAfucAsm, JumpTableFromA6xxAndA5xxPacketNames) {
+  const char* src = "[00000001]\n[00000000]\nboot:\n\twaitin\n\tmov $01, $data\n"
+                    "CP_SET_MODE:\n\tnop\nCP_SET_VISIBILITY_OVERRIDE:\n\tnop\nCP_SKIP_IB2_ENABLE_LOCAL:\n\tnop\n"
+                    "CP_SET_BIN_DATA5:\n\tnop\nCP_REG_WRITE:\n\tnop\nIN_IB_END:\n\tnop\n";
+  const std::vector<uint32_t> w6 = afuc_assemble(src, 6, "t.asm");
+  const size_t jt = w6.size() - 0x80;  // the jump table closes the image
+  // Entries count from the file's first word (two header words before `boot`).
+  EXPECT_EQ(w6[jt + 0x63], 4u);
+  EXPECT_EQ(w6[jt + 0x64], 5u);
+  EXPECT_EQ(w6[jt + 0x23], 6u);
+  EXPECT_EQ(w6[jt + 0x2f], 7u);
+  EXPECT_EQ(w6[jt + 0x6d], 8u);
+  EXPECT_EQ(w6[jt + 0x0a], 9u);
+  EXPECT_EQ(pm4_id_name(0x6c, 6), "CP_PREEMPT_DISABLE");
+  EXPECT_EQ(pm4_id_name(0x6c, 5), "CP_SET_RENDER_MODE");
+  EXPECT_EQ(pm4_id_name(0x25, 5), "CP_SET_STATE");
+  EXPECT_EQ(pm4_id_name(0x25, 6), "CP_DRAW_INDX_INDIRECT_IMPLICIT");
+  EXPECT_EQ(*pm4_id_by_name("CP_LOAD_STATE4", 5), 0x30u);
+  EXPECT_FALSE(pm4_id_by_name("CP_LOAD_STATE4", 6).has_value());
+  EXPECT_EQ(pm4_id_name(0x7a, 6), "UNKN122");
+}

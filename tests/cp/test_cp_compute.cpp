@@ -43,7 +43,7 @@ TEST_F(cpCompute, ExecCsRunsTheKernelAndEventWriteWaitsForIt) {
     EXPECT_EQ(b.cp.cs_launched.value(), 1u);
     EXPECT_FALSE(b.cp.idle());                 // a launched kernel keeps the CP busy
     // CP_EVENT_WRITE {TIMESTAMP | IRQ | event 4, addr lo, hi, 0x77}: written after the kernel.
-    b.submit({t7(0x46, 4), 0xc0000004u, uint32_t(ts_addr), 0, 0x77});
+    b.submit({t7(0x46, 4), 0x80000004u, uint32_t(ts_addr), 0, 0x77});  // IRQ, the value (no TIMESTAMP)
     ASSERT_TRUE(b.until([&] { return b.mem.read32(ts_addr) == 0x77; }));
     EXPECT_EQ(b.compute->kernels.value(), 1u);  // the timestamp landed after kernel_done
     ASSERT_TRUE(b.until([&] { return b.cp.idle(); }));
@@ -88,7 +88,7 @@ TEST_F(cpCompute, A5xxMeLaunchesThroughTheMeq) {
   // The PFP forwards CP_EXEC_CS and CP_EVENT_WRITE through the MEQ; the ME runs the same handlers.
   config::global().set("bench.cp.generation", "5", "test");
   run([](cp_bench& b) {
-    b.submit({t7(0x33, 4), 0, 1, 1, 1, t7(0x46, 4), 0x40000004u, uint32_t(ts_addr), 0, 0x55});
+    b.submit({t7(0x33, 4), 0, 1, 1, 1, t7(0x46, 4), 0x4u, uint32_t(ts_addr), 0, 0x55});
     ASSERT_TRUE(b.until([&] { return b.mem.read32(ts_addr) == 0x55; }));
     EXPECT_EQ(b.compute->kernels.value(), 1u);
   });

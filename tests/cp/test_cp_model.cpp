@@ -179,13 +179,19 @@ TEST_F(cpModel, ScratchWrite) {
 
 TEST_F(cpModel, EventWriteTimestampAndInterrupt) {
   run([](cp_bench& b) {
-    // CACHE_FLUSH_TS (4) | TIMESTAMP (1<<30), no IRQ: only the write
-    b.submit({t7(0x46, 4), 0x40000004, 0xb000, 0, 0x76});
+    // CACHE_FLUSH_TS (4), no IRQ: only the write of the value (Mesa adreno_pm4.xml)
+    b.submit({t7(0x46, 4), 0x00000004, 0xb000, 0, 0x76});
     ASSERT_TRUE(b.wait_idle());
     EXPECT_EQ(b.mem.read32(0xb000), 0x76u);
     EXPECT_FALSE(b.irq_sig.read());
+    // TIMESTAMP (1<<30): the 64-bit CP timestamp instead of the value
+    b.submit({t7(0x46, 4), 0x40000004, 0xb008, 0, 0x75});
+    ASSERT_TRUE(b.wait_idle());
+    EXPECT_NE(b.mem.read32(0xb008), 0x75u);
+    EXPECT_GT(b.mem.read32(0xb008), 0u);  // cycles since time 0
+    EXPECT_EQ(b.mem.read32(0xb00c), 0u);
     // with IRQ (1<<31)
-    b.submit({t7(0x46, 4), 0xc0000004, 0xb000, 0, 0x77});
+    b.submit({t7(0x46, 4), 0x80000004, 0xb000, 0, 0x77});
     ASSERT_TRUE(b.wait_idle());
     EXPECT_EQ(b.mem.read32(0xb000), 0x77u);
     EXPECT_EQ(b.read_reg(CP_INT_STATUS), INT_EVENT);
@@ -195,7 +201,7 @@ TEST_F(cpModel, EventWriteTimestampAndInterrupt) {
     EXPECT_FALSE(b.irq_sig.read());
     EXPECT_EQ(b.read_reg(CP_INT_STATUS), INT_EVENT);
   });
-  EXPECT_EQ(b->cp.events.value(), 2u);
+  EXPECT_EQ(b->cp.events.value(), 3u);
 }
 
 TEST_F(cpModel, WaitRegMemPollsMemoryUntilEqual) {
@@ -435,7 +441,7 @@ TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
     run([&r](cp_bench& b) {
       std::vector<uint32_t> s;
       for (uint32_t i = 0; i < 60; i++) s.insert(s.end(), {t4(CP_SCRATCH_REG0, 1), i});
-      s.insert(s.end(), {t7(0x46, 4), 0xc0000004, 0xb000, 0, 0x99});  // timestamp + IRQ
+      s.insert(s.end(), {t7(0x46, 4), 0x80000004, 0xb000, 0, 0x99});  // value + IRQ
       b.submit(s);
       sc_core::wait(b.irq_sig.posedge_event());
       r.irq = sc_core::sc_time_stamp();
