@@ -133,10 +133,10 @@ class scenario : public workload {
   uint64_t peek64(uint64_t pa) { uint64_t v = 0; h_->peek(pa, &v, 8); return v; }
   uint64_t alloc_page() {
     if (next_ + page > heap_end_) throw config_error(at_ + ": out of DRAM for the driver's pages (" + to_hex(heap_end_) + ")");
+    // A fresh page is zero already: nothing wrote above next_ (the sparse DRAM reads 0 where it
+    // holds nothing), so no stores (a 1 GiB buffer would otherwise allocate 1 GiB of host memory).
     const uint64_t pa = next_;
     next_ += page;
-    std::vector<uint8_t> zero(page, 0);
-    h_->poke(pa, zero.data(), unsigned(page));
     return pa;
   }
   uint64_t handoff_pa() const { return agx_->uat.handoff; }
