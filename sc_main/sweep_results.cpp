@@ -198,12 +198,7 @@ std::optional<std::string> metric_cell(const std::map<std::string, json>& stats,
     dsum += v.get<double>();
   }
   if (!any) return std::nullopt;
-  if (!ints) return format_number(dsum);
-  std::string digits;
-  const bool neg = isum < 0;
-  for (unsigned __int128 u = neg ? -(unsigned __int128)isum : (unsigned __int128)isum; u || digits.empty(); u /= 10)
-    digits.insert(digits.begin(), char('0' + int(u % 10)));
-  return (neg ? "-" : "") + digits;
+  return ints ? format_decimal(isum, 0) : format_number(dsum);
 }
 
 std::string explain_failure(const std::string& pdir, int exit_code, int signal) {

@@ -94,22 +94,6 @@ __int128 pow10(int k) {
   return r;
 }
 
-std::string format_decimal(__int128 m, int exp) {
-  const bool neg = m < 0;
-  std::string digits;
-  for (unsigned __int128 u = neg ? -(unsigned __int128)m : (unsigned __int128)m; u || digits.empty(); u /= 10)
-    digits.insert(digits.begin(), char('0' + int(u % 10)));
-  if (exp >= 0) {
-    if (digits != "0") digits.append(size_t(exp), '0');
-  } else {
-    const size_t f = size_t(-exp);
-    if (digits.size() <= f) digits.insert(0, f - digits.size() + 1, '0');
-    digits.insert(digits.size() - f, ".");
-    while (digits.back() == '0') digits.pop_back();
-    if (digits.back() == '.') digits.pop_back();
-  }
-  return (neg && digits != "0" ? "-" : "") + digits;
-}
 
 // {range: {from, to, step}}: from, from + step, ... while within `to` (inclusive).
 std::vector<std::string> range_values(const std::string& file, const YAML::Node& r, const std::string& what) {
@@ -232,6 +216,23 @@ std::string file_text(const std::string& path) {
 }
 
 }  // namespace
+
+std::string format_decimal(__int128 m, int exp) {
+  const bool neg = m < 0;
+  std::string digits;
+  for (unsigned __int128 u = neg ? -(unsigned __int128)m : (unsigned __int128)m; u || digits.empty(); u /= 10)
+    digits.insert(digits.begin(), char('0' + int(u % 10)));
+  if (exp >= 0) {
+    if (digits != "0") digits.append(size_t(exp), '0');
+  } else {
+    const size_t f = size_t(-exp);
+    if (digits.size() <= f) digits.insert(0, f - digits.size() + 1, '0');
+    digits.insert(digits.size() - f, ".");
+    while (digits.back() == '0') digits.pop_back();
+    if (digits.back() == '.') digits.pop_back();
+  }
+  return (neg && digits != "0" ? "-" : "") + digits;
+}
 
 std::string format_number(double v) {
   char buf[64];

@@ -58,6 +58,9 @@ std::vector<std::string> point_args(const spec& s, size_t i, const std::string& 
 // configuration arguments that `gpuvp config dump` checks.
 std::vector<std::string> config_args(const spec& s, const std::vector<std::string>& values);
 
+// m * 10^exp as a plain decimal without trailing zeros (1234 -2 -> "12.34"; 5 3 -> "5000").
+std::string format_decimal(__int128 m, int exp);
+
 // Shortest text that reads back as the same double (1, 0.5, 1e-09).
 std::string format_number(double v);
 
