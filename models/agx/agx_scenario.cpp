@@ -533,7 +533,7 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
       if (s.w.size() == 4) {
         if (count > freed) throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + " reused: only " + std::to_string(freed) + " freed pages");
         freed -= count;
-      } else if (count > max_heap_pages - heap) {
+      } else if (heap > max_heap_pages || count > max_heap_pages - heap) {
         throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + ": more pages than any DRAM holds (" + std::to_string(max_heap_pages) +
                            " pages of 16 KiB in all)");
       } else {
