@@ -3,15 +3,20 @@
 // locally or on Slurm, and tabulates their metrics (docs/formats/sweep.md, docs/exploration.md).
 #include "sweep.h"
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
+#include <set>
 #include <filesystem>
 #include <iostream>
 #include <thread>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 #include "cli.h"
 #include "gpuvp/config.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/tool_args.h"
+#include "run_control.h"
 #include "sweep_plot.h"
 #include "sweep_results.h"
 #include "sweep_run.h"
@@ -38,6 +43,12 @@ std::string shell_quote(const std::string& w) {
   return q + "'";
 }
 
+// The most --point-wall-limit: the most gpuvp run's --wall-limit takes (max_time(), in whole seconds).
+double max_wall_limit_s() { return std::floor(max_time().to_seconds()); }
+
+// --point-wall-limit S as the point's --wall-limit (with its unit, as gpuvp run reads it).
+std::string wall_limit_arg(double s) { return format_number(s) + "s"; }
+
 // Each point's run gets the per-point wall-clock limit as its own --wall-limit: it then ends by
 // itself with complete statistics and a modelled error naming the limit (the driver's SIGTERM is
 // only a backstop, 30 s later).
@@ -45,7 +56,7 @@ commands make_commands(const spec& s, const std::string& out, double wall_limit)
   commands c;
   for (size_t i = 0; i < s.points.size(); ++i) {
     c.push_back(point_args(s, i, point_dir(out, i, s.points.size()) + "/stats.json"));
-    if (wall_limit > 0) c.back().insert(c.back().begin() + 1, {"--wall-limit", format_number(wall_limit)});
+    if (wall_limit > 0) c.back().insert(c.back().begin() + 1, {"--wall-limit", wall_limit_arg(wall_limit)});
   }
   return c;
 }
@@ -65,33 +76,108 @@ void write_manifest(const std::string& out, const spec& s, const commands& c, do
 }  // namespace
 
 spec load_manifest(const std::string& out, commands& c, double& wall_limit, std::string& backend) {
-  const json j = json::parse(read_file((fs::path(out) / "sweep.json").string()), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw config_error(out + ": no sweep here (no readable sweep.json)");
+  const std::string file = (fs::path(out) / "sweep.json").string();
+  std::error_code ec;
+  if (!fs::exists(file, ec)) throw config_error(out + ": no sweep here (no sweep.json)");
+  namespace jr = json_read;
+  const json j = jr::object_file(file, "sweep manifest");
   spec s;
-  s.file = j.value("spec", "");
-  s.sha256 = j.value("spec_sha256", "");
-  for (const auto& p : j["parameters"]) s.parameters.push_back({p.get<std::string>(), {}, {}});
-  for (const auto& m : j["metrics"]) s.metrics.push_back({m["name"].get<std::string>(), m["path"].get<std::string>()});
-  s.points = j["points"].get<std::vector<std::vector<std::string>>>();
-  c = j["commands"].get<commands>();
-  wall_limit = j.value("wall_limit_s", 0.0);
-  backend = j.value("backend", "local");
+  s.file = jr::text(jr::field(j, "spec", file), "spec", file);
+  s.sha256 = jr::text(jr::field(j, "spec_sha256", file), "spec_sha256", file);
+  for (const auto& p : jr::texts(jr::field(j, "parameters", file), "parameters", file, max_points))
+    s.parameters.push_back({p, {}, {}});
+  for (const auto& m : jr::array(jr::field(j, "metrics", file), "metrics", file, max_points)) {
+    const std::string what = "metrics[" + std::to_string(s.metrics.size()) + "]";
+    const std::string path = jr::text(jr::field(m, "path", file), what + ".path", file);
+    if (path.size() > max_metric_path) throw config_error(file + ": " + what + ".path: longer than " + std::to_string(max_metric_path) + " characters");
+    s.metrics.push_back({jr::text(jr::field(m, "name", file), what + ".name", file), path});
+  }
+  for (const auto& pt : jr::array(jr::field(j, "points", file), "points", file, max_points)) {
+    const std::string what = "points[" + std::to_string(s.points.size()) + "]";
+    s.points.push_back(jr::texts(pt, what, file, s.parameters.size()));
+    if (s.points.back().size() != s.parameters.size())
+      throw config_error(file + ": " + what + ": " + std::to_string(s.points.back().size()) + " values for " +
+                         std::to_string(s.parameters.size()) + " parameters (a damaged sweep folder?)");
+  }
+  if (s.points.empty()) throw config_error(file + ": points: empty (a damaged sweep folder?)");
+  const json& cs = jr::array(jr::field(j, "commands", file), "commands", file, max_points);
+  if (cs.size() != s.points.size())
+    throw config_error(file + ": " + std::to_string(cs.size()) + " commands for " + std::to_string(s.points.size()) +
+                       " points (a damaged sweep folder?)");
+  c.clear();
+  for (const auto& cmd : cs) {
+    const std::string what = "commands[" + std::to_string(c.size()) + "]";
+    c.push_back(jr::texts(cmd, what, file, 100000));
+    if (c.back().empty() || c.back()[0] != "run") throw config_error(file + ": " + what + ": expected a `gpuvp run` command line");
+  }
+  wall_limit = jr::number(jr::field(j, "wall_limit_s", file), "wall_limit_s", file, 0, max_wall_limit_s());
+  backend = jr::text(jr::field(j, "backend", file), "backend", file);
+  if (backend != "local" && backend != "slurm") throw config_error(file + ": backend: expected local or slurm, not '" + backend + "'");
   return s;
 }
 
 namespace {
 
-// The first point's configuration, checked by `gpuvp config dump` before anything runs: names
-// an unknown parameter (or a bad common setting) at once.
-void check_configuration(const spec& s, const std::string& exe, const std::string& log) {
-  std::vector<std::string> argv = {exe, "config", "dump"};
-  auto args = point_args(s, 0, "");
-  argv.insert(argv.end(), args.begin() + 1, args.end() - 2);  // without "run" and "--stats F"
-  const int rc = run_to_file(argv, log);
-  if (rc == 0) return;
-  std::string msg = read_file(log);
-  while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-  throw config_error(s.file + ": the first point's configuration is not valid:\n" + msg);
+// Before anything runs (or goes to Slurm): `gpuvp config dump` of the first point and, for every
+// parameter, of the first point with that parameter at each of its other values (as the points
+// use them), `jobs` at a time. Refuses the spec naming every value that fails.
+void check_configurations(const spec& s, const std::string& exe, size_t jobs) {
+  if (s.points.empty()) return;
+  struct check {
+    std::string what;
+    std::vector<std::string> values;
+  };
+  std::vector<check> checks = {{"the first point", s.points[0]}};
+  for (size_t k = 0; k < s.parameters.size(); ++k) {
+    std::set<std::string> seen = {s.points[0][k]};
+    for (const auto& pt : s.points)
+      if (seen.insert(pt[k]).second) {
+        checks.push_back({s.parameters[k].key + "=" + pt[k], s.points[0]});
+        checks.back().values[k] = pt[k];
+      }
+  }
+  const fs::path dir = fs::temp_directory_path() / ("gpuvp-sweep-check-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::vector<std::vector<std::string>> argvs;
+  std::vector<std::string> logs;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    argvs.push_back({exe, "config", "dump"});
+    const auto a = config_args(s, checks[i].values);
+    argvs.back().insert(argvs.back().end(), a.begin(), a.end());
+    logs.push_back((dir / (std::to_string(i) + ".log")).string());
+  }
+  std::vector<int> codes;
+  try {
+    codes = run_all_to_files(argvs, logs, jobs);
+  } catch (...) {
+    fs::remove_all(dir);
+    throw;
+  }
+  // Each distinct message once: a bad first value fails every check that keeps it.
+  std::vector<std::string> messages;
+  std::string report;
+  size_t bad = 0;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    if (codes[i] == 0) continue;
+    std::string msg = codes[i] < 0 ? "cannot run " + exe : read_file(logs[i]);
+    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    if (msg.empty()) msg = "gpuvp config dump exited with " + std::to_string(codes[i]);
+    if (std::find(messages.begin(), messages.end(), msg) != messages.end()) continue;
+    messages.push_back(msg);
+    ++bad;
+    std::string indented;
+    for (size_t at = 0; at < msg.size();) {
+      const size_t nl = std::min(msg.find('\n', at), msg.size());
+      indented += "\n    " + msg.substr(at, nl - at);
+      at = nl + 1;
+    }
+    report += "\n  " + checks[i].what + ":" + indented;
+  }
+  fs::remove_all(dir);
+  if (bad)
+    throw config_error(s.file + ": " + std::to_string(bad) + " configuration" + (bad > 1 ? "s" : "") +
+                       " of the sweep cannot run (nothing was run; checked the first point and every other value of each "
+                       "parameter):" + report);
 }
 
 // Every metric must be in the first point's statistics (when it wrote any).
@@ -136,6 +222,15 @@ int finish(pool& p, const spec& s, bool plots) {
   std::cerr << "gpuvp sweep: " << done << " of " << p.total << " points finished, " << p.failed << " failed: " << p.out
             << "/results.csv\n";
   if (plots && done == p.total) draw_default_plots(p.out, std::cerr);
+  // A point that gpuvp run refused (exit 2: its configuration or input) makes the sweep's exit 2.
+  size_t refused = 0;
+  for (size_t i = 0; i < p.total; ++i)
+    if (auto r = read_result(point_dir(p.out, i, p.total)); r && r->exit_code == exit_usage) ++refused;
+  if (refused) {
+    std::cerr << "gpuvp sweep: " << refused << " point(s) failed on a configuration or input error (exit 2; see the error "
+              << "column of " << p.out << "/results.csv)\n";
+    return exit_usage;
+  }
   return done == p.total ? exit_ok : exit_modelled_error;
 }
 
@@ -160,7 +255,8 @@ int main_sweep(int argc, char** argv) {
       .text("backend", backend, "NAME", "local | slurm")
       .flag("resume", resume, "continue a sweep in --out: run only the points without a result")
       .flag("dry-run", dry_run, "list the points and their commands, run nothing")
-      .real("point-wall-limit", wall_limit, "S", "wall-clock seconds per point before it is stopped (0: none; default 3600)", 0, 1e7)
+      .real("point-wall-limit", wall_limit, "S", "wall-clock seconds per point before it is stopped (0: none; default and most: 3600)", 0,
+            max_wall_limit_s())
       .flag("no-plot", no_plot, "do not draw the default plots at the end")
       .text("partition", so.partition, "P", "slurm: partition")
       .text("time", so.time, "T", "slurm: time limit per array task (sbatch --time)")
@@ -181,6 +277,13 @@ int main_sweep(int argc, char** argv) {
     return slurm_worker(worker, batch, task);
   }
   if (backend != "local" && backend != "slurm") return args.usage_error("--backend " + backend + ": expected local or slurm");
+  if (wall_limit > 0) {  // the range gpuvp run accepts for each point's --wall-limit
+    try {
+      parse_wall_limit(wall_limit_arg(wall_limit));
+    } catch (const config_error& e) {
+      return args.usage_error("--point-wall-limit " + format_number(wall_limit) + ": " + e.what());
+    }
+  }
 
   pool p;
   p.exe = self_exe();
@@ -189,6 +292,8 @@ int main_sweep(int argc, char** argv) {
     commands cmds;
     p.out = fs::absolute(collect).lexically_normal().string();
     const spec s = load_manifest(p.out, cmds, p.wall_limit_s, backend);
+    if (backend == "slurm") check_slurm_commands();
+    const folder_lock lock(p.out);
     p.total = s.points.size();
     count_finished(p);
     if (backend == "slurm") {
@@ -200,7 +305,9 @@ int main_sweep(int argc, char** argv) {
     return finish(p, s, !no_plot);
   }
   if (spec_file.empty()) return args.usage_error("missing SPEC.yaml (or --collect DIR)");
+  if (backend == "slurm") check_slurm_commands();
   const spec s = load_spec(spec_file, is_workload_name);
+  check_configurations(s, p.exe, jobs);
   if (out.empty()) out = fs::path(spec_file).stem().string() + "-sweep";
   p.out = fs::absolute(out).lexically_normal().string();
   p.total = s.points.size();
@@ -208,14 +315,6 @@ int main_sweep(int argc, char** argv) {
   const commands cmds = make_commands(s, p.out, wall_limit);
 
   if (dry_run) {
-    const std::string log = (fs::temp_directory_path() / ("gpuvp-sweep-check-" + std::to_string(getpid()) + ".log")).string();
-    try {
-      check_configuration(s, p.exe, log);
-    } catch (...) {
-      fs::remove(log);
-      throw;
-    }
-    fs::remove(log);
     std::cout << s.points.size() << " points (" << s.combine << "), output " << p.out << "\n";
     for (size_t i = 0; i < s.points.size(); ++i) {
       std::cout << "point " << i << ":";
@@ -227,6 +326,9 @@ int main_sweep(int argc, char** argv) {
     return exit_ok;
   }
 
+  // Locked before the folder is read: a second sweep (a --resume while this one runs) is refused.
+  fs::create_directories(p.out);
+  const folder_lock lock(p.out);
   const std::string manifest = (fs::path(p.out) / "sweep.json").string();
   if (fs::exists(manifest)) {
     if (!resume) throw config_error(p.out + " already holds a sweep: continue it with --resume, or choose another --out");
@@ -240,7 +342,6 @@ int main_sweep(int argc, char** argv) {
                          "...): refusing to resume; choose another --out");
   }
   fs::create_directories(fs::path(p.out) / "points");
-  check_configuration(s, p.exe, (fs::path(p.out) / "check.log").string());
   write_manifest(p.out, s, cmds, wall_limit, backend);
   count_finished(p);
 
@@ -256,7 +357,8 @@ int main_sweep(int argc, char** argv) {
     return finish(p, s, !no_plot);
   }
   if (first_pending) {
-    std::cerr << "gpuvp sweep: submitted the first point as job " << slurm_submit(p, {0}, so) << "\n";
+    const std::string job = slurm_submit(p, {0}, so);  // (throws before anything is printed)
+    std::cerr << "gpuvp sweep: submitted the first point as job " << job << "\n";
     slurm_wait(p, so, sig);
     if (sig) return interrupted_exit(p, s, sig);
   }

@@ -15,6 +15,47 @@ using json = nlohmann::json;
 
 namespace gpuvp::sweep {
 
+namespace json_read {
+namespace {
+[[noreturn]] void bad(const std::string& file, const std::string& what, const std::string& expected) {
+  throw config_error(file + ": " + what + ": expected " + expected + " (a damaged sweep folder?)");
+}
+}  // namespace
+const json& field(const json& object, const std::string& key, const std::string& file) {
+  if (!object.is_object()) bad(file, key, "an object around it");
+  auto it = object.find(key);
+  if (it == object.end()) throw config_error(file + ": '" + key + "' is missing (a damaged sweep folder?)");
+  return *it;
+}
+std::string text(const json& v, const std::string& what, const std::string& file) {
+  if (!v.is_string()) bad(file, what, "a string");
+  return v.get<std::string>();
+}
+double number(const json& v, const std::string& what, const std::string& file, double lo, double hi) {
+  if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi))
+    bad(file, what, "a number in [" + format_number(lo) + ", " + format_number(hi) + "]");
+  return v.get<double>();
+}
+uint64_t integer(const json& v, const std::string& what, const std::string& file, uint64_t hi) {
+  if (!v.is_number_unsigned() || v.get<uint64_t>() > hi) bad(file, what, "an integer in [0, " + std::to_string(hi) + "]");
+  return v.get<uint64_t>();
+}
+const json& array(const json& v, const std::string& what, const std::string& file, size_t most) {
+  if (!v.is_array() || v.size() > most) bad(file, what, "a list of at most " + std::to_string(most) + " items");
+  return v;
+}
+std::vector<std::string> texts(const json& v, const std::string& what, const std::string& file, size_t most) {
+  std::vector<std::string> out;
+  for (const auto& e : array(v, what, file, most)) out.push_back(text(e, what + "[" + std::to_string(out.size()) + "]", file));
+  return out;
+}
+json object_file(const std::string& path, const std::string& what) {
+  json j = json::parse(read_file(path), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw config_error(path + ": not a readable " + what + " (a JSON object; a damaged sweep folder?)");
+  return j;
+}
+}  // namespace json_read
+
 std::string point_dir(const std::string& out, size_t i, size_t n) {
   size_t width = 4;
   for (size_t m = n ? n - 1 : 0; m >= 10000; m /= 10) ++width;
@@ -45,16 +86,21 @@ void write_file_atomic(const std::string& path, const std::string& text) {
 }
 
 std::optional<point_result> read_result(const std::string& pdir) {
-  const std::string text = read_file(pdir + "/result.json");
-  if (text.empty()) return std::nullopt;
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("exit_code")) return std::nullopt;
-  point_result r;
-  r.exit_code = j.value("exit_code", 0);
-  r.error = j.value("error", "");
-  r.wall_s = j.value("wall_s", 0.0);
-  r.host = j.value("host", "");
-  return r;
+  const std::string file = pdir + "/result.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::nullopt;
+  // Written atomically by the sweep: anything else is damage, named with the way out.
+  try {
+    const json j = json_read::object_file(file, "point result");
+    point_result r;
+    r.exit_code = int(json_read::integer(json_read::field(j, "exit_code", file), "exit_code", file, 255));
+    r.error = json_read::text(json_read::field(j, "error", file), "error", file);
+    r.wall_s = json_read::number(json_read::field(j, "wall_s", file), "wall_s", file, 0, 1e9);
+    r.host = json_read::text(json_read::field(j, "host", file), "host", file);
+    return r;
+  } catch (const config_error& e) {
+    throw config_error(std::string(e.what()) + "; delete it to run the point again");
+  }
 }
 
 void write_result(const std::string& pdir, const point_result& r) {
@@ -63,9 +109,12 @@ void write_result(const std::string& pdir, const point_result& r) {
 }
 
 namespace {
-void flatten(const json& j, const std::string& prefix, std::map<std::string, json>& out) {
+// Statistics nest a few levels; deeper (damaged) parts are left out rather than recursed into.
+constexpr int max_stats_depth = 32;
+void flatten(const json& j, const std::string& prefix, std::map<std::string, json>& out, int depth = 0) {
   if (j.is_object()) {
-    for (const auto& [k, v] : j.items()) flatten(v, prefix.empty() ? k : prefix + "." + k, out);
+    if (depth >= max_stats_depth) return;
+    for (const auto& [k, v] : j.items()) flatten(v, prefix.empty() ? k : prefix + "." + k, out, depth + 1);
   } else if (!j.is_array()) {
     out[prefix] = j;
   }
@@ -82,18 +131,37 @@ std::vector<std::string> segments(const std::string& p) {
   return out;
 }
 
-// Glob on one segment: * any run of characters, ? one character.
-bool glob(const char* p, const char* s) {
-  if (!*p) return !*s;
-  if (*p == '*') return glob(p + 1, s) || (*s && glob(p, s + 1));
-  return *s && (*p == '?' || *p == *s) && glob(p + 1, s + 1);
+}  // namespace
+
+// Glob on one segment: * any run of characters, ? one character. Greedy with one resume point
+// (the last *): a later * supersedes the earlier ones, so no backtracking beyond it and at most
+// len(p) * len(s) steps, whatever the number of stars.
+bool glob_match(std::string_view p, std::string_view s) {
+  size_t pi = 0, si = 0, star = std::string_view::npos, resume = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && (p[pi] == '?' || (p[pi] != '*' && p[pi] == s[si]))) {
+      ++pi, ++si;
+    } else if (pi < p.size() && p[pi] == '*') {
+      star = pi++;
+      resume = si;
+    } else if (star != std::string_view::npos) {
+      pi = star + 1;
+      si = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '*') ++pi;
+  return pi == p.size();
 }
+
+namespace {
 
 bool matches(const std::vector<std::string>& pat, const std::string& path) {
   const auto segs = segments(path);
   if (segs.size() != pat.size()) return false;
   for (size_t i = 0; i < segs.size(); ++i)
-    if (!glob(pat[i].c_str(), segs[i].c_str())) return false;
+    if (!glob_match(pat[i], segs[i])) return false;
   return true;
 }
 
@@ -119,17 +187,18 @@ std::optional<std::string> metric_cell(const std::map<std::string, json>& stats,
   }
   const auto pat = segments(path);
   bool any = false, ints = true;
-  uint64_t isum = 0;
+  __int128 isum = 0;  // exact for any count of int64/uint64 statistics
   double dsum = 0;
   for (const auto& [k, v] : stats) {
     if (!v.is_number() || !matches(pat, k)) continue;
     any = true;
-    if (v.is_number_unsigned() || v.is_number_integer()) isum += v.get<uint64_t>();
+    if (v.is_number_unsigned()) isum += v.get<uint64_t>();
+    else if (v.is_number_integer()) isum += v.get<int64_t>();
     else ints = false;
     dsum += v.get<double>();
   }
   if (!any) return std::nullopt;
-  return ints ? std::to_string(isum) : format_number(dsum);
+  return ints ? format_decimal(isum, 0) : format_number(dsum);
 }
 
 std::string explain_failure(const std::string& pdir, int exit_code, int signal) {
@@ -142,7 +211,7 @@ std::string explain_failure(const std::string& pdir, int exit_code, int signal) 
   const json j = json::parse(read_file(pdir + "/stats.json"), nullptr, false);
   if (!j.is_discarded() && j.contains("run") && j["run"].contains("errors") && !j["run"]["errors"].empty()) {
     std::string e;
-    for (const auto& m : j["run"]["errors"]) e += (e.empty() ? "" : "; ") + m.get<std::string>();
+    for (const auto& m : j["run"]["errors"]) e += (e.empty() ? "" : "; ") + (m.is_string() ? m.get<std::string>() : m.dump());
     return e;
   }
   // Otherwise the last error line of the log (configuration errors, crashes in the model).

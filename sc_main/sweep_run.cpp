@@ -3,16 +3,20 @@
 
 #include <chrono>
 #include <climits>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "gpuvp/config.h"
 #include "sweep_results.h"
 
 namespace fs = std::filesystem;
@@ -108,6 +112,56 @@ int run_to_file(const std::vector<std::string>& argv, const std::string& log) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::vector<int> run_all_to_files(const std::vector<std::vector<std::string>>& argvs, const std::vector<std::string>& logs,
+                                  size_t jobs) {
+  sigset_t cur;
+  sigprocmask(SIG_SETMASK, nullptr, &cur);
+  std::vector<int> codes(argvs.size(), -1);
+  std::map<pid_t, size_t> live;
+  size_t next = 0;
+  while (next < argvs.size() || !live.empty()) {
+    while (live.size() < std::max<size_t>(jobs, 1) && next < argvs.size()) {
+      const pid_t pid = spawn(argvs[next], logs[next], cur);
+      if (pid < 0) throw std::runtime_error("cannot start a process (fork failed)");
+      live[pid] = next++;
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    auto it = live.find(pid);
+    if (it == live.end()) continue;
+    codes[it->second] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    live.erase(it);
+  }
+  return codes;
+}
+
+folder_lock::folder_lock(const std::string& dir) {
+  const std::string path = (fs::path(dir) / "sweep.lock").string();
+  fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw config_error(path + ": cannot create the sweep's lock file: " + std::strerror(errno));
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    char buf[32] = {};
+    const ssize_t n = pread(fd_, buf, sizeof buf - 1, 0);
+    std::string pid = n > 0 ? std::string(buf, size_t(n)) : std::string("unknown");
+    while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+    close(fd_);
+    fd_ = -1;
+    throw config_error(dir + " is in use by another gpuvp sweep (process " + pid +
+                       "): wait for it to end, or choose another --out");
+  }
+  const std::string me = std::to_string(getpid()) + "\n";
+  if (ftruncate(fd_, 0) != 0 || pwrite(fd_, me.data(), me.size(), 0) != ssize_t(me.size()))
+    throw config_error(path + ": cannot write the sweep's lock file: " + std::strerror(errno));
+}
+
+folder_lock::~folder_lock() {
+  if (fd_ >= 0) close(fd_);  // releases the lock; the file stays (another sweep may hold it already)
 }
 
 int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {

@@ -2,6 +2,8 @@
 #include "sweep_slurm.h"
 
 #include <csignal>
+#include <cstdlib>
+#include <unistd.h>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -18,9 +20,37 @@ namespace {
 
 std::string slurm_dir(const pool& p) { return (fs::path(p.out) / "slurm").string(); }
 
+// DIR/slurm/jobs.json: [{job, batch, ids, resubmission}], checked (a damaged one is named).
 json load_jobs(const pool& p) {
-  const json j = json::parse(read_file(slurm_dir(p) + "/jobs.json"), nullptr, false);
-  return j.is_array() ? j : json::array();
+  const std::string file = slurm_dir(p) + "/jobs.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return json::array();
+  const json j = json::parse(read_file(file), nullptr, false);
+  namespace jr = json_read;
+  if (j.is_discarded()) throw config_error(file + ": not readable JSON (a damaged sweep folder?)");
+  for (const auto& e : jr::array(j, "jobs", file, max_points)) {
+    const std::string job = jr::text(jr::field(e, "job", file), "job", file);
+    if (job.empty() || job.find_first_not_of("0123456789") != std::string::npos)
+      throw config_error(file + ": job: expected a Slurm job id, not '" + job + "' (a damaged sweep folder?)");
+    for (const auto& id : jr::array(jr::field(e, "ids", file), "ids", file, max_points)) jr::integer(id, "ids", file, p.total - 1);
+  }
+  return j;
+}
+
+// "text" on one line: a Slurm command's output in a message.
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+bool on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string d; std::getline(dirs, d, ':');)
+    if (!d.empty() && access((fs::path(d) / name).c_str(), X_OK) == 0) return true;
+  return false;
 }
 
 // Runs a Slurm command; its output (stdout and stderr) in `text`.
@@ -47,7 +77,7 @@ bool in_queue(const pool& p, const std::string& id, int& failures) {
     return text.find_first_not_of(" \n") != std::string::npos;
   }
   if (text.find("Invalid job id") != std::string::npos) return false;  // long gone from the controller
-  if (++failures > 30) throw config_error("squeue keeps failing (" + text + "); gather later with gpuvp sweep --collect " + p.out);
+  if (++failures > 30) throw config_error("squeue keeps failing (" + one_line(text) + "); gather later with gpuvp sweep --collect " + p.out);
   return true;
 }
 
@@ -76,6 +106,13 @@ int nap(double s) {
 
 }  // namespace
 
+void check_slurm_commands() {
+  for (const char* c : {"sbatch", "squeue"})
+    if (!on_path(c))
+      throw config_error(std::string("--backend slurm: ") + c +
+                         " is not on the PATH (run the sweep where Slurm's commands are, or use --backend local)");
+}
+
 std::string slurm_submit(const pool& p, const std::vector<size_t>& ids, const slurm_options& o) {
   fs::create_directories(slurm_dir(p));
   json jobs = load_jobs(p);
@@ -102,7 +139,8 @@ std::string slurm_submit(const pool& p, const std::vector<size_t>& ids, const sl
   const int rc = slurm_command(p, argv, text);
   const std::string id = text.substr(0, text.find_first_of(";\n"));
   if (rc != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
-    throw config_error("sbatch failed (exit " + std::to_string(rc) + "): " + text);
+    throw config_error("sbatch failed (exit " + std::to_string(rc) + "): " + one_line(text) +
+                       " (is the cluster reachable? the sweep folder is kept: --resume continues it)");
   // A point goes back to Slurm once: the batches after the first submission of a point.
   bool again = false;
   for (const auto& j : jobs)
@@ -137,7 +175,8 @@ std::vector<size_t> slurm_wait(pool& p, const slurm_options& o, int& interrupted
       for (const auto& j : jobs) why += sacct_failures(p, j["job"].get<std::string>());
     if (!retry.empty()) {
       std::cerr << "gpuvp sweep: " << retry.size() << " point(s) lost their Slurm task; re-submitting them once\n" << why;
-      std::cerr << "gpuvp sweep: re-submitted as job " << slurm_submit(p, retry, o) << "\n";
+      const std::string job = slurm_submit(p, retry, o);
+      std::cerr << "gpuvp sweep: re-submitted as job " << job << "\n";
       continue;
     }
     if (!lost.empty())
@@ -156,12 +195,16 @@ int slurm_worker(const std::string& out, const std::string& batch, long task) {
   p.exe = self_exe();
   p.total = s.points.size();
   p.progress = false;
-  const json b = json::parse(read_file(slurm_dir(p) + "/batch-" + batch + ".json"), nullptr, false);
-  if (b.is_discarded() || task < 0 || size_t(task) >= b["tasks"].size())
-    throw config_error(out + ": batch " + batch + " has no task " + std::to_string(task));
+  if (batch.empty() || batch.find_first_not_of("0123456789") != std::string::npos)
+    throw config_error("--batch " + batch + ": expected a batch number");
+  const std::string file = slurm_dir(p) + "/batch-" + batch + ".json";
+  namespace jr = json_read;
+  const json b = jr::object_file(file, "Slurm batch");
+  const json& tasks = jr::array(jr::field(b, "tasks", file), "tasks", file, max_points);
+  if (task < 0 || size_t(task) >= tasks.size()) throw config_error(out + ": batch " + batch + " has no task " + std::to_string(task));
   std::vector<size_t> ids;
-  for (size_t id : b["tasks"][size_t(task)].get<std::vector<size_t>>())
-    if (id < p.total && !read_result(point_dir(out, id, p.total))) ids.push_back(id);
+  for (const auto& id : jr::array(tasks[size_t(task)], "tasks", file, max_points))
+    if (const size_t i = jr::integer(id, "tasks", file, p.total - 1); !read_result(point_dir(out, i, p.total))) ids.push_back(i);
   const int sig = run_points(p, ids, cmds);
   return sig ? 128 + sig : 0;
 }

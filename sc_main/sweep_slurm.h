@@ -13,6 +13,9 @@ namespace gpuvp::sweep {
 // Reads DIR/sweep.json, the sweep's manifest (throws config_error when missing or damaged).
 spec load_manifest(const std::string& out, commands& c, double& wall_limit, std::string& backend);
 
+// sbatch and squeue are on the PATH; else a config_error saying so (before anything is written).
+void check_slurm_commands();
+
 struct slurm_options {
   std::string partition, time, mem, account;
   size_t max_array = 1000;  // array tasks per submission (Slurm's default MaxArraySize is 1001)

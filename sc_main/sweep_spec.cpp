@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sweep_spec.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include <sstream>
 #include <yaml-cpp/yaml.h>
 #include "gpuvp/config.h"
+#include "gpuvp/yaml.h"
 #include "sha256.h"
 
 namespace fs = std::filesystem;
@@ -29,24 +32,102 @@ std::string scalar(const std::string& file, const YAML::Node& n, const std::stri
   return n.Scalar();
 }
 
-// A number of a range: integers stay integers, anything else is a double.
-struct number {
-  bool integer = true;
-  int64_t i = 0;
-  double d = 0;
+YAML::Node child(const std::string& file, const YAML::Node& m, const char* key, const std::string& what);
+
+// A range bound or step as an exact decimal: mantissa * 10^exp, with an optional unit (1.5 us).
+// Ranges are computed on these in 128-bit integers, so every value is exact (no binary
+// fractions, no rounding past 2^53, no overflow of int64).
+struct decimal {
+  __int128 mantissa = 0;
+  int exp = 0;
+  std::string unit;
 };
-number parse_number(const std::string& file, const YAML::Node& n, const std::string& what) {
+constexpr int max_digits = 30;  // significant digits and |exponent| of a range's numbers
+
+decimal parse_decimal(const std::string& file, const YAML::Node& n, const std::string& what) {
   const std::string t = scalar(file, n, what);
-  number r;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), r.i);
-  if (ec == std::errc() && p == t.data() + t.size()) {
-    r.d = double(r.i);
-    return r;
+  auto bad = [&](const std::string& why) { fail(file, n, what + ": '" + t + "' " + why); };
+  size_t i = 0;
+  const bool neg = i < t.size() && t[i] == '-';
+  if (neg || (i < t.size() && t[i] == '+')) ++i;
+  decimal d;
+  int digits = 0, frac = 0;
+  bool any = false, point = false;
+  for (; i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || (t[i] == '.' && !point)); ++i) {
+    if (t[i] == '.') {
+      point = true;
+      continue;
+    }
+    any = true;
+    if (d.mantissa == 0 && t[i] == '0') {
+      if (point) ++frac;
+      continue;
+    }
+    if (++digits > max_digits) bad("has more than " + std::to_string(max_digits) + " significant digits");
+    d.mantissa = d.mantissa * 10 + (t[i] - '0');
+    if (point) ++frac;
   }
-  r.integer = false;
-  auto [p2, ec2] = std::from_chars(t.data(), t.data() + t.size(), r.d);
-  if (ec2 != std::errc() || p2 != t.data() + t.size() || !std::isfinite(r.d)) fail(file, n, what + ": '" + t + "' is not a number");
+  if (!any) bad("is not a number");
+  long e = 0;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    size_t j = i + 1;
+    const bool eneg = j < t.size() && t[j] == '-';
+    if (eneg || (j < t.size() && t[j] == '+')) ++j;
+    if (j >= t.size() || !std::isdigit(static_cast<unsigned char>(t[j]))) bad("is not a number");
+    for (; j < t.size() && std::isdigit(static_cast<unsigned char>(t[j])); ++j)
+      if ((e = e * 10 + (t[j] - '0')) > max_digits) bad("has an exponent beyond +-" + std::to_string(max_digits));
+    e = eneg ? -e : e;
+    i = j;
+  }
+  while (i < t.size() && t[i] == ' ') ++i;
+  d.unit = t.substr(i);
+  if (!std::all_of(d.unit.begin(), d.unit.end(), [](unsigned char c) { return std::isalpha(c); })) bad("is not a number");
+  d.exp = int(e) - frac;
+  if (d.exp < -2 * max_digits) bad("is too small");
+  if (neg) d.mantissa = -d.mantissa;
+  return d;
+}
+
+__int128 pow10(int k) {
+  __int128 r = 1;
+  while (k-- > 0) r *= 10;
   return r;
+}
+
+
+// {range: {from, to, step}}: from, from + step, ... while within `to` (inclusive).
+std::vector<std::string> range_values(const std::string& file, const YAML::Node& r, const std::string& what) {
+  decimal v[3] = {parse_decimal(file, child(file, r, "from", what), what + ": from"),
+                  parse_decimal(file, child(file, r, "to", what), what + ": to"),
+                  parse_decimal(file, child(file, r, "step", what), what + ": step")};
+  if (v[1].unit != v[0].unit || v[2].unit != v[0].unit)
+    fail(file, r, what + ": from, to and step need the same unit ('" + v[0].unit + "', '" + v[1].unit + "', '" + v[2].unit + "')");
+  // One exponent for all three: |mantissa| < 10^30, shifted by at most 10^7, stays below 2^123.
+  const int e = std::min({v[0].exp, v[1].exp, v[2].exp});
+  __int128 m[3];
+  for (int k = 0; k < 3; ++k) {
+    const int shift = v[k].exp - e;
+    if (shift > 7) fail(file, r, what + ": from, to and step differ too much in scale (more than 7 decimal places apart)");
+    m[k] = v[k].mantissa * pow10(shift);
+  }
+  const __int128 span = m[1] - m[0], step = m[2];
+  if (step == 0 || (span != 0 && (span < 0) != (step < 0)))
+    fail(file, r, what + ": step must be non-zero and lead from 'from' to 'to'");
+  const __int128 n = span / step + 1;
+  if (n > __int128(max_values)) fail(file, r, what + ": more than " + std::to_string(max_values) + " values");
+  std::vector<std::string> out;
+  for (__int128 k = 0; k < n; ++k)
+    out.push_back(format_decimal(m[0] + k * step, e) + (v[0].unit.empty() ? "" : " " + v[0].unit));
+  return out;
+}
+
+// log2 bounds: integers.
+int64_t parse_integer(const std::string& file, const YAML::Node& n, const std::string& what) {
+  const std::string t = scalar(file, n, what);
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size()) fail(file, n, what + ": '" + t + "' is not an integer");
+  return v;
 }
 
 YAML::Node child(const std::string& file, const YAML::Node& m, const char* key, const std::string& what) {
@@ -73,25 +154,16 @@ std::vector<std::string> values_of(const std::string& file, const std::string& k
   } else if (v.IsMap() && v.size() == 1 && v.begin()->first.Scalar() == "range") {
     const YAML::Node r = v.begin()->second;
     only_keys(file, r, {"from", "to", "step"}, what + ": range");
-    const number from = parse_number(file, child(file, r, "from", what), what + ": from");
-    const number to = parse_number(file, child(file, r, "to", what), what + ": to");
-    const number step = parse_number(file, child(file, r, "step", what), what + ": step");
-    if (step.d == 0 || (to.d - from.d) / step.d < 0) fail(file, r, what + ": step must be non-zero and lead from 'from' to 'to'");
-    const double n = std::floor((to.d - from.d) / step.d + 1e-9) + 1;
-    if (n > double(max_values)) fail(file, r, what + ": more than " + std::to_string(max_values) + " values");
-    const bool ints = from.integer && to.integer && step.integer;
-    for (int64_t k = 0; k < int64_t(n); ++k)
-      out.push_back(ints ? std::to_string(from.i + k * step.i) : format_number(from.d + double(k) * step.d));
+    out = range_values(file, r, what);
   } else if (v.IsMap() && v.size() == 1 && v.begin()->first.Scalar() == "log2") {
     const YAML::Node r = v.begin()->second;
     only_keys(file, r, {"from", "to"}, what + ": log2");
-    const number from = parse_number(file, child(file, r, "from", what), what + ": from");
-    const number to = parse_number(file, child(file, r, "to", what), what + ": to");
-    if (!from.integer || !to.integer || from.i < 1 || to.i < from.i)
-      fail(file, r, what + ": log2 needs integers 1 <= from <= to");
-    for (int64_t x = from.i; x <= to.i; x *= 2) {
+    const int64_t from = parse_integer(file, child(file, r, "from", what), what + ": from");
+    const int64_t to = parse_integer(file, child(file, r, "to", what), what + ": to");
+    if (from < 1 || to < from) fail(file, r, what + ": log2 needs integers 1 <= from <= to");
+    for (int64_t x = from; x <= to; x *= 2) {
       out.push_back(std::to_string(x));
-      if (x > to.i / 2) break;
+      if (x > to / 2) break;
     }
   } else {
     fail(file, v, what + ": expected a list of values, {range: {from, to, step}} or {log2: {from, to}}");
@@ -129,7 +201,10 @@ void flatten(const std::string& file, const YAML::Node& n, const std::string& pr
   if (n.IsMap()) {
     for (const auto& kv : n) flatten(file, kv.second, prefix.empty() ? kv.first.Scalar() : prefix + "." + kv.first.Scalar(), out);
   } else {
-    out.emplace_back(prefix, scalar(file, n, "set: " + prefix));
+    const std::string v = scalar(file, n, "set: " + prefix);
+    for (const auto& [k, old] : out)
+      if (k == prefix) fail(file, n, "set: " + prefix + " is given twice");
+    out.emplace_back(prefix, v);
   }
 }
 
@@ -142,6 +217,23 @@ std::string file_text(const std::string& path) {
 
 }  // namespace
 
+std::string format_decimal(__int128 m, int exp) {
+  const bool neg = m < 0;
+  std::string digits;
+  for (unsigned __int128 u = neg ? -(unsigned __int128)m : (unsigned __int128)m; u || digits.empty(); u /= 10)
+    digits.insert(digits.begin(), char('0' + int(u % 10)));
+  if (exp >= 0) {
+    if (digits != "0") digits.append(size_t(exp), '0');
+  } else {
+    const size_t f = size_t(-exp);
+    if (digits.size() <= f) digits.insert(0, f - digits.size() + 1, '0');
+    digits.insert(digits.size() - f, ".");
+    while (digits.back() == '0') digits.pop_back();
+    if (digits.back() == '.') digits.pop_back();
+  }
+  return (neg && digits != "0" ? "-" : "") + digits;
+}
+
 std::string format_number(double v) {
   char buf[64];
   auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
@@ -149,14 +241,8 @@ std::string format_number(double v) {
 }
 
 spec load_spec(const std::string& file, bool (*is_workload_name)(const std::string&)) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(file);
-  } catch (const YAML::BadFile&) {
-    throw config_error(file + ": cannot open sweep specification");
-  } catch (const YAML::Exception& e) {
-    throw config_error(file + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
+  check_input_file(file, "sweep specification");
+  YAML::Node root = load_yaml(file_text(file), file, "sweep specification");
   if (!root.IsMap()) throw config_error(file + ": a sweep specification is a YAML mapping");
   only_keys(file, root, {"workload", "config", "set", "parameters", "combine", "metrics"}, "sweep specification");
   const fs::path dir = fs::absolute(fs::path(file)).parent_path();
@@ -202,15 +288,16 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
     } else if (c.IsMap() && c.size() == 1 && c.begin()->first.Scalar() == "random") {
       const YAML::Node r = c.begin()->second;
       only_keys(file, r, {"points", "seed"}, "combine: random");
-      const number n = parse_number(file, child(file, r, "points", "combine: random"), "combine: random: points");
-      if (!n.integer || n.i < 1 || uint64_t(n.i) > max_points)
-        fail(file, r, "combine: random: points must be an integer in [1, " + std::to_string(max_points) + "]");
+      const YAML::Node pn = child(file, r, "points", "combine: random");
+      const int64_t n = parse_integer(file, pn, "combine: random: points");
+      if (n < 1 || uint64_t(n) > max_points)
+        fail(file, pn, "combine: random: points must be an integer in [1, " + std::to_string(max_points) + "]");
       s.combine = "random";
-      s.random_points = uint64_t(n.i);
+      s.random_points = uint64_t(n);
       if (r["seed"]) {
-        const number sd = parse_number(file, r["seed"], "combine: random: seed");
-        if (!sd.integer || sd.i < 0) fail(file, r["seed"], "combine: random: seed must be a non-negative integer");
-        s.random_seed = uint64_t(sd.i);
+        const int64_t sd = parse_integer(file, r["seed"], "combine: random: seed");
+        if (sd < 0) fail(file, r["seed"], "combine: random: seed must be a non-negative integer");
+        s.random_seed = uint64_t(sd);
       }
     } else {
       fail(file, c, "combine: expected grid, zip or {random: {points: N, seed: S}}");
@@ -221,7 +308,10 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
     for (const auto& kv : ms) {
       const std::string name = kv.first.Scalar();
       if (!columns.insert(name).second) fail(file, kv.first, "metric " + name + ": duplicate column name");
-      s.metrics.push_back({name, scalar(file, kv.second, "metric " + name)});
+      const std::string path = scalar(file, kv.second, "metric " + name);
+      if (path.empty() || path.size() > max_metric_path)
+        fail(file, kv.second, "metric " + name + ": a statistics path of 1 to " + std::to_string(max_metric_path) + " characters");
+      s.metrics.push_back({name, path});
     }
   } else {
     s.metrics.push_back({"sim_time_ps", "run.sim_time_ps"});
@@ -307,17 +397,24 @@ std::optional<std::string> resolve_path_value(const std::string& dir, const std:
   return out;
 }
 
-std::vector<std::string> point_args(const spec& s, size_t i, const std::string& stats) {
-  std::vector<std::string> a = {"run"};
+std::vector<std::string> config_args(const spec& s, const std::vector<std::string>& values) {
+  std::vector<std::string> a;
   if (!s.workload.empty()) a.insert(a.end(), {"--workload", s.workload});
   for (const auto& c : s.configs) a.insert(a.end(), {"--config", c});
   for (const auto& [k, v] : s.sets) a.insert(a.end(), {"--set", k + "=" + v});
-  for (size_t k = 0; k < s.parameters.size(); ++k) {
-    std::string v = s.points[i][k];
+  for (size_t k = 0; k < s.parameters.size() && k < values.size(); ++k) {
+    std::string v = values[k];
     for (const auto& [text, abs] : s.parameters[k].paths)
       if (text == v) v = abs;
     a.insert(a.end(), {"--set", s.parameters[k].key + "=" + v});
   }
+  return a;
+}
+
+std::vector<std::string> point_args(const spec& s, size_t i, const std::string& stats) {
+  std::vector<std::string> a = {"run"};
+  const auto c = config_args(s, s.points[i]);
+  a.insert(a.end(), c.begin(), c.end());
   a.insert(a.end(), {"--stats", stats});
   return a;
 }

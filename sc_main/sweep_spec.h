@@ -39,6 +39,8 @@ struct spec {
 // Limits (checked): values per parameter and points per sweep.
 constexpr size_t max_values = 100000;
 constexpr size_t max_points = 1000000;
+// Characters of a metric's statistics path (its glob is matched against every statistic).
+constexpr size_t max_metric_path = 1000;
 
 // Reads and checks a spec; throws config_error naming file:line and the key on bad input.
 // `is_workload_name(w)` says whether w is a workload name rather than a file.
@@ -52,6 +54,12 @@ std::optional<std::string> resolve_path_value(const std::string& dir, const std:
 
 // The `gpuvp run` arguments (after the program name) of point i writing statistics to stats.
 std::vector<std::string> point_args(const spec& s, size_t i, const std::string& stats);
+// The same for any parameter values (one per parameter), without "run" and --stats: the
+// configuration arguments that `gpuvp config dump` checks.
+std::vector<std::string> config_args(const spec& s, const std::vector<std::string>& values);
+
+// m * 10^exp as a plain decimal without trailing zeros (1234 -2 -> "12.34"; 5 3 -> "5000").
+std::string format_decimal(__int128 m, int exp);
 
 // Shortest text that reads back as the same double (1, 0.5, 1e-09).
 std::string format_number(double v);

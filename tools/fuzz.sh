@@ -11,7 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 shift || true
-all=(pb_text pb_binary pm4_text pm4_binary afuc_asm afuc_disasm sm_trace sm_config yaml_config qtest rd)
+# Every harness that fuzz/CMakeLists.txt builds (its GPUVP_FUZZERS list, which may span lines).
+read -r -a all <<<"$(sed -n '/^set(GPUVP_FUZZERS/,/)/p' fuzz/CMakeLists.txt | tr '\n' ' ' | sed 's/^set(GPUVP_FUZZERS//; s/).*//')"
+[ ${#all[@]} -gt 0 ] || { echo "fuzz: no harness list in fuzz/CMakeLists.txt" >&2; exit 2; }
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all[@]}")
 
@@ -31,6 +33,9 @@ seeds_for() {
     yaml_config) echo platform/default.yaml fuzz/seeds/yaml_config/* ;;
     qtest) echo tests/qtest/*.qtest ;;
     rd) echo fuzz/seeds/rd/* ;;
+    agx_scenario) echo models/agx/scenarios/*.agx ;;
+    sweep_spec) echo tests/sweep/data/*.yaml examples/sweeps/*.yaml ;;
+    sweep_json|metric_glob) echo fuzz/seeds/$1/* ;;
   esac
 }
 

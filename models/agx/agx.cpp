@@ -80,7 +80,9 @@ bool agx_soc::qtest(const std::vector<std::string>& w, std::string& reply) {
   }
   if (w.empty() || w[0] != "tlbi") return false;
   const auto op = w.size() >= 2 ? uat::parse_tlbi_op(w[1]) : std::nullopt;
-  if (!op || w.size() > 3 || (w.size() == 2 && *op != uat::tlbi_op::vmalle1os)) {
+  // vmalle1os takes no operand (refused, not ignored); the others take exactly one.
+  const size_t operands = op && *op == uat::tlbi_op::vmalle1os ? 0 : 1;
+  if (!op || w.size() != 2 + operands) {
     reply = "FAIL usage: tlbi vmalle1os | tlbi aside1os|vae1os|rvae1os VALUE";
     return true;
   }

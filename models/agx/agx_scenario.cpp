@@ -2,6 +2,7 @@
 // The AGX scenario workload: parsing (steps validated up front) and the AP driver that runs them.
 #include "agx_scenario.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -50,9 +51,24 @@ uint64_t num(const step& s, size_t i) {
 class scenario : public workload {
  public:
   std::vector<step> steps;
+  std::vector<std::pair<std::string, uint64_t>> heap_need;  // (step, heap pages needed up to it)
 
   void validate(platform& p) override {
-    if (!p.find_as<agx_soc>("agx")) throw config_error("AGX scenarios need the agx platform (--platform agx): no component 'agx'");
+    auto* agx = p.find_as<agx_soc>("agx");
+    if (!agx) throw config_error("AGX scenarios need the agx platform (--platform agx): no component 'agx'");
+    // The driver's pages come from heap_base upwards: within the DRAM window there and below the
+    // UAT's fixed structures (handoff area, TTBAT) when they lie above it.
+    uint64_t end = 0;
+    for (const auto& win : p.interconnect().windows())
+      if (heap_base >= win.base && heap_base - win.base < win.size) end = win.base + win.size;
+    for (uint64_t fixed : {agx->uat.handoff.get(), agx->uat.ttbat.get()})
+      if (fixed >= heap_base) end = std::min(end, fixed);
+    heap_end_ = std::max(end, heap_base);
+    const uint64_t avail = (heap_end_ - heap_base) / page;
+    for (const auto& [at, need] : heap_need)
+      if (need > avail)
+        throw config_error(at + ": the scenario's pages (with their page tables) need up to " + std::to_string(need) + " pages of 16 KiB from " +
+                           to_hex(heap_base) + "; the DRAM there holds " + std::to_string(avail) + " below " + to_hex(heap_end_));
   }
 
   void run(platform& p, host_port& host) override {
@@ -116,10 +132,11 @@ class scenario : public workload {
   uint64_t ld64(uint64_t pa) { uint64_t v = 0; h_->read(pa, &v, 8); return v; }
   uint64_t peek64(uint64_t pa) { uint64_t v = 0; h_->peek(pa, &v, 8); return v; }
   uint64_t alloc_page() {
+    if (next_ + page > heap_end_) throw config_error(at_ + ": out of DRAM for the driver's pages (" + to_hex(heap_end_) + ")");
+    // A fresh page is zero already: nothing wrote above next_ (the sparse DRAM reads 0 where it
+    // holds nothing), so no stores (a 1 GiB buffer would otherwise allocate 1 GiB of host memory).
     const uint64_t pa = next_;
     next_ += page;
-    std::vector<uint8_t> zero(page, 0);
-    h_->poke(pa, zero.data(), unsigned(page));
     return pa;
   }
   uint64_t handoff_pa() const { return agx_->uat.handoff; }
@@ -446,11 +463,42 @@ class scenario : public workload {
   host_port* h_ = nullptr;
   std::map<std::string, buffer> bufs_;
   std::vector<uint64_t> freed_;  // freed pages, reused by `alloc NAME N reused`
-  uint64_t next_ = heap_base, ctrl_pa_ = 0;
+  uint64_t next_ = heap_base, ctrl_pa_ = 0, heap_end_ = ~uint64_t(0);
   std::string at_;
   std::vector<std::string> failures_;
 };
 
+}  // namespace
+
+namespace {
+// Operand limits checked when the file is read (docs/formats/agx.md).
+constexpr uint64_t u32_max = 0xffffffffull;
+constexpr uint64_t slots = 64;                       // TTBAT entries
+constexpr uint64_t user_va_end = uint64_t(1) << 39;  // TTB0: [0, 2^39); TTB1: the top 2^39
+constexpr uint64_t kernel_va_base = ~(user_va_end - 1);
+constexpr uint64_t max_heap_pages = uint64_t(1) << 22;  // 64 GiB: beyond any DRAM; validate() checks the real one
+constexpr uint64_t fwctl_max_pages = 0xffff;            // FWCtl's page count is a u16
+
+// Number operand i, at most `most` (named `what` in the message).
+uint64_t operand(const step& s, size_t i, uint64_t most, const char* what) {
+  const uint64_t v = num(s, i);
+  if (v > most) throw config_error(s.at + ": " + s.w[0] + ": " + what + " " + s.w[i] + " is out of range [0, " + to_hex(most) + "]");
+  return v;
+}
+// `bytes` at OFFSET of a buffer of `pages`: inside it, and inside one page (its pages are not contiguous).
+void check_access(const step& s, size_t i, uint64_t pages, uint64_t bytes) {
+  const uint64_t off = num(s, i);
+  if (off >= pages * page || off + bytes > pages * page)
+    throw config_error(s.at + ": " + s.w[0] + ": " + std::to_string(bytes) + " bytes at offset " + s.w[i] + " lie outside " + s.w[1] +
+                       " (" + to_hex(pages * page) + " bytes)");
+  if (off % page + bytes > page)
+    throw config_error(s.at + ": " + s.w[0] + ": " + std::to_string(bytes) + " bytes at offset " + s.w[i] +
+                       " cross a 16 KiB page boundary of " + s.w[1] + " (its pages are not contiguous)");
+}
+// Bytes a `cmd` writes (ascfw::cmd layouts).
+uint64_t command_bytes(const std::string& c) {
+  return c == "end" || c == "barrier" ? 8 : c == "stamp" ? 16 : c == "raw" ? 4 : 24;
+}
 }  // namespace
 
 std::unique_ptr<workload> parse(const std::string& text, const std::string& origin) {
@@ -458,9 +506,8 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
   std::istringstream in(text);
   unsigned n = 0;
   bool booted = false;
-  std::set<std::string> names;
-  std::map<std::string, uint64_t> pages;  // pages per buffer, and freed ones, for `alloc ... reused`
-  uint64_t freed = 0;
+  std::map<std::string, uint64_t> pages;  // pages per buffer (0 once freed), for operand and `reused` checks
+  uint64_t freed = 0, heap = 0;           // freed pages; heap pages used (buffers + an upper bound of tables)
   for (std::string line; std::getline(in, line);) {
     ++n;
     line = line.substr(0, line.find('#'));
@@ -468,54 +515,99 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
     step s{{}, origin + ":" + std::to_string(n)};
     for (std::string x; words >> x;) s.w.push_back(x);
     if (s.w.empty()) continue;
-    const auto g = grammar().find(s.w[0]);
-    if (g == grammar().end()) throw config_error(s.at + ": unknown step '" + s.w[0] + "'");
+    const std::string& op = s.w[0];
+    const auto g = grammar().find(op);
+    if (g == grammar().end()) throw config_error(s.at + ": unknown step '" + op + "'");
     if (s.w.size() < g->second.first || s.w.size() > g->second.second)
-      throw config_error(s.at + ": '" + s.w[0] + "' takes " + std::to_string(g->second.first - 1) + " to " +
+      throw config_error(s.at + ": '" + op + "' takes " + std::to_string(g->second.first - 1) + " to " +
                          std::to_string(g->second.second - 1) + " operands");
-    if (s.w[0] == "map") {
+    static const std::set<std::string> named = {"map", "unmap", "tlbi", "fill", "free", "write", "cmd", "submit",
+                                                "wait-stamp", "release", "expect-mem", "fwctl"};
+    if (named.count(op) && !pages.count(s.w[1])) throw config_error(s.at + ": no buffer named '" + s.w[1] + "' (alloc it first)");
+    const uint64_t size = named.count(op) ? pages[s.w[1]] : 0;  // pages of the step's buffer
+    // Input errors are found here (exit 2), never in the middle of the run: numbers, ranges, names, permissions.
+    if (op == "alloc") {
+      if (s.w.size() == 4 && s.w[3] != "reused") throw config_error(s.at + ": alloc NAME PAGES [reused], not '" + s.w[3] + "'");
+      const uint64_t count = num(s, 2);
+      if (count == 0) throw config_error(s.at + ": alloc " + s.w[1] + ": PAGES must be at least 1");
+      if (s.w.size() == 4) {
+        if (count > freed) throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + " reused: only " + std::to_string(freed) + " freed pages");
+        freed -= count;
+      } else if (heap > max_heap_pages || count > max_heap_pages - heap) {
+        throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + ": more pages than any DRAM holds (" + std::to_string(max_heap_pages) +
+                           " pages of 16 KiB in all)");
+      } else {
+        heap += count;
+      }
+      pages[s.w[1]] = count;
+    } else if (op == "map") {
       if (s.w[3] != "cached" && s.w[3] != "uncached") throw config_error(s.at + ": map takes cached or uncached, not '" + s.w[3] + "'");
       if (s.w.size() == 6 || (s.w.size() == 7 && s.w[5] != "slot")) throw config_error(s.at + ": map ... [slot S]");
-    }
-    // Input errors are found here (exit 2), never in the middle of the run: numbers, names, permissions.
-    static const std::map<std::string, std::vector<size_t>> numeric = {
-        {"alloc", {2}}, {"map", {2, 6}}, {"fill", {2}}, {"write", {2, 3}}, {"submit", {2, 3, 4}}, {"wait-stamp", {2, 3}},
-        {"wait", {1}}, {"expect-mem", {2, 3}}, {"expect-stat", {2}}, {"kick", {1}}, {"expect-event", {1, 2, 3}}};
-    if (auto it = numeric.find(s.w[0]); it != numeric.end())
-      for (size_t i : it->second)
-        if (i < s.w.size()) num(s, i);
-    if (s.w[0] == "cmd") {
-      num(s, 2);
+      if (s.w[4] != "fw" && s.w[4] != "gpu-fw" && s.w[4] != "gpu" && s.w[4] != "gpu-ro")
+        throw config_error(s.at + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + s.w[4] + "'");
+      const uint64_t va = num(s, 2);
+      if (s.w.size() == 7) operand(s, 6, slots - 1, "slot");
+      if (va % page) throw config_error(s.at + ": map: VA " + s.w[2] + " is not 16 KiB aligned");
+      const bool user = va < user_va_end;
+      if (!user && va < kernel_va_base)
+        throw config_error(s.at + ": map: VA " + s.w[2] + " is neither a user VA (below " + to_hex(user_va_end) + ") nor a kernel VA (from " +
+                           to_hex(kernel_va_base) + ")");
+      if (size * page > (user ? user_va_end : 0) - va)  // the bytes left in the half (2^64 - va for kernel VAs)
+        throw config_error(s.at + ": map: " + s.w[1] + "'s " + std::to_string(size) + " pages from VA " + s.w[2] + " run past the end of the " +
+                           (user ? "user" : "kernel") + " half");
+      heap += size / 2048 + 5;  // tables: a leaf table per 32 MiB, an L2 per 64 GiB, the L1 (upper bound)
+    } else if (op == "fill") {
+      operand(s, 2, 0xff, "BYTE");
+    } else if (op == "free") {
+      freed += size, pages[s.w[1]] = 0;
+    } else if (op == "write") {
+      if (s.w.size() == 5 && s.w[4] != "u32") throw config_error(s.at + ": write NAME OFFSET VALUE [u32], not '" + s.w[4] + "'");
+      const bool w32 = s.w.size() == 5;
+      operand(s, 3, w32 ? u32_max : ~uint64_t(0), "VALUE");
+      check_access(s, 2, size, w32 ? 4 : 8);
+    } else if (op == "cmd") {
       const std::string& c = s.w[3];
       const size_t want = c == "end" || c == "barrier" ? 4 : c == "raw" ? 5 : c == "stamp" || c == "write64" ? 6 : c == "work" || c == "launch" ? 8 : 0;
       if (!want) throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, launch, raw)");
       if (s.w.size() != want) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(want - 4) + " operand(s)");
       const size_t stampbuf = c == "stamp" ? 5 : c == "launch" ? 7 : 0;
-      for (size_t i = 4; i < want; ++i)
-        if (i != stampbuf) num(s, i);
-      if (stampbuf && !names.count(s.w[stampbuf]))
-        throw config_error(s.at + ": no buffer named '" + s.w[stampbuf] + "' (alloc it first)");
+      for (size_t i = 4; i < want; ++i)  // every operand is a u32 field but write64's VA and VALUE and work's VA
+        if (i != stampbuf) operand(s, i, c == "write64" || (c == "work" && i == 5) ? ~uint64_t(0) : u32_max, "operand");
+      if (stampbuf && !pages.count(s.w[stampbuf])) throw config_error(s.at + ": no buffer named '" + s.w[stampbuf] + "' (alloc it first)");
+      check_access(s, 2, size, command_bytes(c));
+    } else if (op == "submit") {
+      if (s.w.size() >= 3 && num(s, 2) >= size * page)
+        throw config_error(s.at + ": submit: offset " + s.w[2] + " lies outside " + s.w[1] + " (" + to_hex(size * page) + " bytes)");
+      if (s.w.size() >= 4) operand(s, 3, u32_max, "LEN");
+      else if (size * page > u32_max) throw config_error(s.at + ": submit: " + s.w[1] + " is larger than a u32 length; give LEN");
+      if (s.w.size() >= 5) operand(s, 4, u32_max, "SLOT");
+    } else if (op == "wait-stamp") {
+      operand(s, 3, u32_max, "VALUE");
+      check_access(s, 2, size, 4);
+    } else if (op == "expect-mem") {
+      num(s, 3);
+      check_access(s, 2, size, 8);
+    } else if (op == "expect-event") {
+      num(s, 1), num(s, 3);
+      operand(s, 2, u32_max, "TYPE");
+    } else if (op == "expect-stat") {
+      num(s, 2);
+    } else if (op == "wait") {
+      operand(s, 1, uint64_t(max_time().to_seconds()) * 1000000000ull, "NS");
+    } else if (op == "kick") {
+      num(s, 1);
+    } else if ((op == "fwctl" || op == "release") && size > fwctl_max_pages) {
+      throw config_error(s.at + ": " + op + ": " + s.w[1] + " has " + std::to_string(size) + " pages; a FWCtl message counts at most " +
+                         std::to_string(fwctl_max_pages));
     }
-    if (s.w[0] == "alloc") {
-      if (s.w.size() == 4 && s.w[3] != "reused") throw config_error(s.at + ": alloc NAME PAGES [reused], not '" + s.w[3] + "'");
-      const uint64_t n = num(s, 2);
-      if (s.w.size() == 4) {
-        if (n > freed) throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + " reused: only " + std::to_string(freed) + " freed pages");
-        freed -= n;
-      }
-      names.insert(s.w[1]);
-      pages[s.w[1]] = n;
+    if (op == "boot") {
+      pages["handoff"] = pages["ctrl"] = 1;
+      heap += 1 + 2 * 5;  // the control page and the tables of the two boot mappings
     }
-    if (s.w[0] == "boot") names.insert("handoff"), names.insert("ctrl"), pages["handoff"] = pages["ctrl"] = 1;
-    static const std::set<std::string> named = {"map", "unmap", "tlbi", "fill", "free", "write", "cmd", "submit",
-                                                "wait-stamp", "release", "expect-mem", "fwctl"};
-    if (named.count(s.w[0]) && !names.count(s.w[1])) throw config_error(s.at + ": no buffer named '" + s.w[1] + "' (alloc it first)");
-    if (s.w[0] == "free") freed += pages[s.w[1]], pages[s.w[1]] = 0;
-    if (s.w[0] == "map" && s.w[4] != "fw" && s.w[4] != "gpu-fw" && s.w[4] != "gpu" && s.w[4] != "gpu-ro")
-      throw config_error(s.at + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + s.w[4] + "'");
-    if (s.w[0] == "boot") booted = true;
-    else if (s.w[0] != "set" && s.w[0] != "alloc" && !booted && s.w[0] != "map" && s.w[0] != "fill" && s.w[0] != "write" && s.w[0] != "cmd")
-      throw config_error(s.at + ": '" + s.w[0] + "' before boot");
+    if (op == "boot") booted = true;
+    else if (op != "set" && op != "alloc" && !booted && op != "map" && op != "fill" && op != "write" && op != "cmd")
+      throw config_error(s.at + ": '" + op + "' before boot");
+    if (op == "alloc" || op == "map" || op == "boot") w->heap_need.emplace_back(s.at, heap);
     w->steps.push_back(std::move(s));
   }
   if (!booted) throw config_error(origin + ": no boot step");
@@ -523,34 +615,33 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
 }
 
 std::string overlay(const std::string& text) {
-  // A tree of the `set` keys, printed as YAML; stale detection on in the UAT.
-  struct node { std::map<std::string, node> kids; std::string value; };
-  node root;
-  root.kids["agx"].kids["uat"].kids["detect_stale"].value = "true";
+  // Line n of the YAML is the scenario's line n (a `set` line's "key": "value", else empty), so
+  // that a configuration error names the scenario's own line. After them: stale detection on and,
+  // for a kernel list, the compute component, unless the scenario sets them itself.
+  auto quoted = [](const std::string& v) {
+    std::string q = "\"";
+    for (unsigned char c : v) {
+      if (c == '"' || c == '\\') q += '\\', q += char(c);
+      else if (c < 0x20 || c == 0x7f) q += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
+      else q += char(c);
+    }
+    return q + "\"";
+  };
+  std::ostringstream os;
+  std::set<std::string> keys;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line.substr(0, line.find('#')));
     std::string k, key, value, unit;
-    if (!(words >> k) || k != "set" || !(words >> key >> value)) continue;
-    if (words >> unit) value += " " + unit;  // a time: "20 us"
-    node* at = &root;
-    for (size_t p = 0; p != std::string::npos;) {
-      const size_t d = key.find('.', p);
-      at = &at->kids[key.substr(p, d == std::string::npos ? d : d - p)];
-      p = d == std::string::npos ? d : d + 1;
+    if ((words >> k) && k == "set" && (words >> key >> value)) {
+      if (words >> unit) value += " " + unit;  // a time: "20 us"
+      os << quoted(key) << ": " << quoted(value);
+      keys.insert(key);
     }
-    at->value = value;
-    if (key == "agx.asc.kernels") root.kids["components"].kids["compute"].value = "compute";  // the GPU's cores
+    os << "\n";
   }
-  std::ostringstream os;
-  auto print = [&](auto&& self, const node& nd, int depth) -> void {
-    for (const auto& [name, kid] : nd.kids) {
-      os << std::string(2 * depth, ' ') << name << ":";
-      if (kid.kids.empty()) os << " " << kid.value << "\n";
-      else os << "\n", self(self, kid, depth + 1);
-    }
-  };
-  print(print, root, 0);
+  if (!keys.count("agx.uat.detect_stale")) os << "agx.uat.detect_stale: true\n";
+  if (keys.count("agx.asc.kernels") && !keys.count("components.compute")) os << "components.compute: compute\n";  // the GPU's cores
   return os.str();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpuvp/config.h"
 #include "gpuvp/number.h"
+#include "gpuvp/yaml.h"
 
 #include <algorithm>
 #include <cctype>
@@ -147,41 +148,61 @@ constexpr size_t yaml_max_nodes = 100000;
 
 // Walks the parser's events before the document is built: rejects an alias inside the node its
 // anchor names (a cycle), bounds nesting depth and node count as the aliases would expand them,
-// and rejects a second document. Each error names file:line.
+// rejects a key given twice in one mapping and a second document. Each error names file:line.
 class yaml_guard : public YAML::EventHandler {
  public:
-  explicit yaml_guard(std::string origin) : origin_(std::move(origin)) {}
+  yaml_guard(std::string origin, std::string what) : origin_(std::move(origin)), what_(std::move(what)) {}
   void OnDocumentStart(const YAML::Mark& mark) override {
     if (++documents_ > 1)
-      fail(mark, "a second YAML document ('---' or content after '...'); a configuration file holds one mapping");
+      fail(mark, "a second YAML document ('---' or content after '...'); a " + what_ + " holds one mapping");
   }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string&) override {
-    leaf(mark, anchor);
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, nullptr); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    if (anchor != YAML::NullAnchor) scalars_[anchor] = value;
+    leaf(mark, anchor, &value);
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     for (const auto& f : open_)
       if (f.anchor == anchor && anchor != YAML::NullAnchor)
         fail(mark, "alias refers to a node that contains it (recursive alias)");
+    auto s = scalars_.find(anchor);
+    item(mark, s == scalars_.end() ? nullptr : &s->second);
     auto it = anchors_.find(anchor);
     const expansion e = it == anchors_.end() ? expansion{1, 0} : it->second;
     add(mark, e.nodes, open_.size() + e.depth);
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
-    open(mark, anchor);
+    open(mark, anchor, false);
   }
   void OnSequenceEnd() override { close(); }
   void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
-    open(mark, anchor);
+    open(mark, anchor, true);
   }
   void OnMapEnd() override { close(); }
 
  private:
   struct expansion { size_t nodes, depth; };  // nodes in the subtree, levels below its root
-  struct frame { YAML::anchor_t anchor; size_t nodes, depth; YAML::Mark mark; };
+  struct frame {
+    YAML::anchor_t anchor;
+    size_t nodes, depth;
+    YAML::Mark mark;
+    bool map = false;
+    size_t items = 0;                   // children so far (a mapping's keys are the even ones)
+    std::map<std::string, int> keys;    // a mapping's scalar keys -> line
+  };
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
     throw config_error(origin_ + ":" + std::to_string(mark.line + 1) + ": " + what);
+  }
+  // One more child of the open node; a mapping's key (scalar text when known) must be new.
+  void item(const YAML::Mark& mark, const std::string* text) {
+    if (open_.empty()) return;
+    frame& f = open_.back();
+    if (f.map && f.items % 2 == 0 && text) {
+      auto [it, fresh] = f.keys.try_emplace(*text, mark.line + 1);
+      if (!fresh) fail(mark, "duplicate key '" + *text + "' (first given on line " + std::to_string(it->second) + ")");
+    }
+    ++f.items;
   }
   // A subtree of `nodes` nodes whose deepest node lies at absolute depth `depth`.
   void add(const YAML::Mark& mark, size_t nodes, size_t depth) {
@@ -194,29 +215,36 @@ class yaml_guard : public YAML::EventHandler {
       open_.back().depth = std::max(open_.back().depth, depth);
     }
   }
-  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, const std::string* text) {
     if (anchor != YAML::NullAnchor) anchors_[anchor] = {1, 0};
+    item(mark, text);
     add(mark, 1, open_.size());
   }
-  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool map) {
     if (open_.size() + 1 > yaml_max_depth) fail(mark, "nested deeper than " + std::to_string(yaml_max_depth) + " levels");
-    open_.push_back({anchor, 0, open_.size(), mark});
+    open_.push_back({anchor, 0, open_.size(), mark, map, 0, {}});
   }
   void close() {
-    const frame f = open_.back();
+    const size_t nodes = open_.back().nodes, depth = open_.back().depth;
+    const YAML::anchor_t anchor = open_.back().anchor;
+    const YAML::Mark mark = open_.back().mark;
     open_.pop_back();
-    if (f.anchor != YAML::NullAnchor) anchors_[f.anchor] = {f.nodes + 1, f.depth - open_.size()};
-    total_ -= f.nodes;  // add() counts them again as part of this node
-    add(f.mark, f.nodes + 1, f.depth);
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = {nodes + 1, depth - open_.size()};
+    item(mark, nullptr);
+    total_ -= nodes;  // add() counts them again as part of this node
+    add(mark, nodes + 1, depth);
   }
-  std::string origin_;
+  std::string origin_, what_;
   int documents_ = 0;
   size_t total_ = 0;
   std::vector<frame> open_;
   std::map<YAML::anchor_t, expansion> anchors_;
+  std::map<YAML::anchor_t, std::string> scalars_;  // anchors of scalars (an alias used as a key)
 };
 
-void flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin, config& cfg, size_t depth = 0) {
+// A path given twice in one file (`a.b: 1` beside `a: {b: 2}`) is refused like a duplicate key.
+void flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin, config& cfg,
+             std::map<std::string, std::string>& seen, size_t depth = 0) {
   const std::string where = origin + ":" + std::to_string(node.Mark().line + 1);
   if (depth > yaml_max_depth) throw config_error(where + ": nested deeper than " + std::to_string(yaml_max_depth) + " levels");
   switch (node.Type()) {
@@ -225,16 +253,18 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
         if (!kv.first.IsScalar())
           throw config_error(origin + ":" + std::to_string(kv.first.Mark().line + 1) + ": a key must be a plain name");
         const std::string key = kv.first.Scalar();
-        flatten(kv.second, prefix.empty() ? key : prefix + "." + key, origin, cfg, depth + 1);
+        flatten(kv.second, prefix.empty() ? key : prefix + "." + key, origin, cfg, seen, depth + 1);
       }
       break;
     case YAML::NodeType::Sequence: {
       size_t i = 0;
-      for (const auto& item : node) flatten(item, prefix + "." + std::to_string(i++), origin, cfg, depth + 1);
+      for (const auto& item : node) flatten(item, prefix + "." + std::to_string(i++), origin, cfg, seen, depth + 1);
       break;
     }
     case YAML::NodeType::Scalar:
       if (prefix.empty()) throw config_error(where + ": expected a mapping of configuration keys");
+      if (auto [it, fresh] = seen.try_emplace(prefix, where); !fresh)
+        throw config_error(where + ": " + prefix + " is given twice in this file (also at " + it->second + ")");
       cfg.set(prefix, node.Scalar(), where);
       break;
     case YAML::NodeType::Null:
@@ -246,28 +276,31 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
 }
 }  // namespace
 
-void config::load_yaml_text(const std::string& text, const std::string& origin_name) {
+YAML::Node load_yaml(const std::string& text, const std::string& origin, const std::string& what) {
   // Directives (%YAML, %TAG) only make sense before further documents; gpuvp reads one plain one.
   {
     std::istringstream lines(text);
     std::string line;
     for (size_t n = 1; std::getline(lines, line); ++n)
       if (!line.empty() && line[0] == '%')
-        throw config_error(origin_name + ":" + std::to_string(n) + ": YAML directive '" + trim(line) +
-                           "' is not supported (a configuration file is one plain mapping)");
+        throw config_error(origin + ":" + std::to_string(n) + ": YAML directive '" + trim(line) + "' is not supported (a " +
+                           what + " is one plain mapping)");
   }
-  YAML::Node root;
   try {
     std::istringstream in(text);
     YAML::Parser parser(in);
-    yaml_guard guard(origin_name);
+    yaml_guard guard(origin, what);
     while (parser.HandleNextDocument(guard)) {
     }
-    root = YAML::Load(text);
+    return YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw config_error(origin_name + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    throw config_error(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
-  flatten(root, "", origin_name, *this);
+}
+
+void config::load_yaml_text(const std::string& text, const std::string& origin_name) {
+  std::map<std::string, std::string> seen;
+  flatten(load_yaml(text, origin_name, "configuration file"), "", origin_name, *this, seen);
 }
 
 void config::load_yaml_file(const std::string& file) {

@@ -143,7 +143,13 @@ TEST_F(fw_test, scenario_errors_name_file_and_line) {
   }
 }
 
-TEST_F(fw_test, overlay_nests_set_keys) {
-  EXPECT_EQ(agx_scenario::overlay("set agx.ap.stage2 true\nset agx.asc.idle_timeout 20 us\n"),
-            "agx:\n  ap:\n    stage2: true\n  asc:\n    idle_timeout: 20 us\n  uat:\n    detect_stale: true\n");
+// Line n of the overlay is the scenario's line n (errors name the scenario's line); the fixed
+// settings follow, unless the scenario gives them.
+TEST_F(fw_test, overlay_keeps_the_scenarios_line_numbers) {
+  EXPECT_EQ(agx_scenario::overlay("set agx.ap.stage2 true\nboot\nset agx.asc.idle_timeout 20 us # c\n"),
+            "\"agx.ap.stage2\": \"true\"\n\n\"agx.asc.idle_timeout\": \"20 us\"\nagx.uat.detect_stale: true\n");
+  EXPECT_EQ(agx_scenario::overlay("set agx.uat.detect_stale false\nset agx.asc.kernels k.g\n"),
+            "\"agx.uat.detect_stale\": \"false\"\n\"agx.asc.kernels\": \"k.g\"\ncomponents.compute: compute\n");
+  // Quotes and backslashes in a value stay text.
+  EXPECT_EQ(agx_scenario::overlay("set a.b x\"\\y\n"), "\"a.b\": \"x\\\"\\\\y\"\nagx.uat.detect_stale: true\n");
 }

@@ -253,3 +253,19 @@ TEST(config, content_after_the_first_document_or_a_directive_is_an_error) {
   // One document, with its optional start and end markers, is fine.
   EXPECT_NO_THROW(c.load_yaml_text("---\na: 1\n...\n", "one.yaml"));
 }
+
+// Issue 33: a key given twice was merged silently (the last one won). Refused with both lines,
+// also where an alias names the key and where a dotted key meets the nested one.
+TEST(config, duplicate_keys_are_refused_naming_both_lines) {
+  gpuvp::testing::fresh_simulation();
+  auto& c = config::global();
+  EXPECT_EQ(config_error_of([&] { c.load_yaml_text("vram:\n  size: 1\n  base: 0\n  size: 2\n", "dup.yaml"); }),
+            "dup.yaml:4: duplicate key 'size' (first given on line 2)");
+  EXPECT_EQ(config_error_of([&] { c.load_yaml_text("a: &k size\nb: {size: 1, *k : 2}\n", "alias.yaml"); }),
+            "alias.yaml:2: duplicate key 'size' (first given on line 2)");
+  EXPECT_EQ(config_error_of([&] { c.load_yaml_text("vram.size: 1\nvram:\n  size: 2\n", "dots.yaml"); }),
+            "dots.yaml:3: vram.size is given twice in this file (also at dots.yaml:1)");
+  // The same key in two mappings, or in two files, is fine (a later file overrides).
+  EXPECT_NO_THROW(c.load_yaml_text("a: {size: 1}\nb: {size: 1}\n", "ok.yaml"));
+  EXPECT_NO_THROW(c.load_yaml_text("a: {size: 2}\n", "later.yaml"));
+}

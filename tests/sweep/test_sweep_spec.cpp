@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include "gpuvp/config.h"
 #include "sha256.h"
+#include "sweep_results.h"
 #include "sweep_spec.h"
 #include "testing.h"
 
@@ -145,4 +146,77 @@ TEST(sweep_spec, values_naming_files_next_to_the_spec_become_absolute) {
   EXPECT_EQ(resolve_path_value(d, ""), std::nullopt);
   EXPECT_EQ(resolve_path_value(d, "a.config,"), std::nullopt);
   EXPECT_EQ(resolve_path_value(d, "sub"), std::nullopt);  // a directory is not a file value
+}
+
+// Issue 29 item 1: the spec goes through the configuration's YAML reader (aliases bounded, one
+// document, no duplicate keys): a recursive alias once crashed, an alias bomb ran out of memory.
+TEST(sweep_spec, yaml_aliases_and_duplicate_keys_are_refused_naming_the_line) {
+  EXPECT_EQ(load_error("set: &a\n  x: *a\n"), ::testing::TempDir() + "bad.yaml:2: alias refers to a node that contains it (recursive alias)");
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'h'; ++c)
+    bomb += std::string(1, c) + ": &" + c + " [*" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) +
+            ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" +
+            char(c - 1) + "]\n";
+  // 10 + 10 * 11 + ... grows tenfold per line: line 5 passes 100000 nodes.
+  EXPECT_NE(load_error(bomb).find(":5: more than 100000 nodes once aliases are expanded"), std::string::npos) << load_error(bomb);
+  EXPECT_NE(load_error("workload: traffic\nparameters:\n  a: [1]\n  a: [2]\n").find("bad.yaml:4: duplicate key 'a' (first given on line 3)"),
+            std::string::npos)
+      << load_error("workload: traffic\nparameters:\n  a: [1]\n  a: [2]\n");
+  EXPECT_NE(load_error("set:\n  a.b: 1\n  a:\n    b: 2\n").find("bad.yaml:4: set: a.b is given twice"), std::string::npos)
+      << load_error("set:\n  a.b: 1\n  a:\n    b: 2\n");
+}
+
+// Issue 29 item 7: ranges in exact arithmetic. Worked out by hand: each value is from + k * step
+// while it does not pass `to`.
+TEST(sweep_spec, ranges_are_exact_past_2_to_the_53_at_int64_limits_and_in_decimals) {
+  auto values = [](const std::string& range) {
+    return load_spec(write_spec("r.yaml", "parameters:\n  a: {range: " + range + "}\n"), names).parameters[0].values;
+  };
+  using v = std::vector<std::string>;
+  // Near INT64_MAX: 800, 803, 806 (809 would pass 807); nothing wraps to a negative value.
+  EXPECT_EQ(values("{from: 9223372036854775800, to: 9223372036854775807, step: 3}"),
+            (v{"9223372036854775800", "9223372036854775803", "9223372036854775806"}));
+  EXPECT_EQ(values("{from: -9223372036854775808, to: -9223372036854775806, step: 1}"),
+            (v{"-9223372036854775808", "-9223372036854775807", "-9223372036854775806"}));
+  // Past 2^53 = 9007199254740992 doubles step by 2: odd values must still come out, none past `to`.
+  EXPECT_EQ(values("{from: 9007199254740993, to: 9007199254740997, step: 2}"),
+            (v{"9007199254740993", "9007199254740995", "9007199254740997"}));
+  // 0.1 + 2 * 0.1 is 0.30000000000000004 in binary; in decimal it is 0.3, and `to` is reached.
+  EXPECT_EQ(values("{from: 0.1, to: 0.3, step: 0.1}"), (v{"0.1", "0.2", "0.3"}));
+  EXPECT_EQ(values("{from: 3, to: 1, step: -1}"), (v{"3", "2", "1"}));
+  EXPECT_EQ(values("{from: 1e3, to: 3e3, step: 1e3}"), (v{"1000", "2000", "3000"}));
+  // Times: one unit for all three, kept on each value.
+  EXPECT_EQ(values("{from: 1 us, to: 2 us, step: 0.5 us}"), (v{"1 us", "1.5 us", "2 us"}));
+  EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1 us, to: 2 ns, step: 1 ns}}\n").find("need the same unit"), std::string::npos);
+  EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1, to: 1000000, step: 1}}\n").find("more than 100000 values"), std::string::npos);
+  EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1, to: 5, step: -1}}\n").find("step must be non-zero and lead from"),
+            std::string::npos);
+  EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1x2, to: 5, step: 1}}\n").find("bad.yaml:2: parameter a: from: '1x2' is not a number"),
+            std::string::npos)
+      << load_error("parameters:\n  a: {range: {from: 1x2, to: 5, step: 1}}\n");
+}
+
+// Issue 29 item 3: many stars once backtracked exponentially (the sweep never ended).
+TEST(sweep_spec, metric_glob_matches_without_backtracking) {
+  EXPECT_TRUE(glob_match("a*b", "ab"));
+  EXPECT_TRUE(glob_match("a*b", "axxb"));
+  EXPECT_TRUE(glob_match("a?c", "abc"));
+  EXPECT_TRUE(glob_match("*", ""));
+  EXPECT_TRUE(glob_match("*x*y*", "axbyc"));
+  EXPECT_TRUE(glob_match("ab*cd*", "abxcdcdy"));
+  EXPECT_FALSE(glob_match("?", ""));
+  EXPECT_FALSE(glob_match("a*", "b"));
+  EXPECT_FALSE(glob_match("*x*y*", "ayxc"));
+  EXPECT_FALSE(glob_match("a*bc", "abcb"));
+  // 40 stars against 300 'a's that never end in 'b': exponential recursion never returns.
+  std::string stars;
+  for (int i = 0; i < 40; ++i) stars += "*a";
+  EXPECT_FALSE(glob_match(stars + "b", std::string(300, 'a')));
+  EXPECT_TRUE(glob_match(stars, std::string(300, 'a')));
+  std::map<std::string, nlohmann::json> stats = {{"m.tlb0.hits", 3}, {"m.tlb1.hits", 4}, {"m.tlb1.misses", 9}, {"m.x.hits", -2}};
+  EXPECT_EQ(metric_cell(stats, "m.tlb*.hits"), "7");
+  EXPECT_EQ(metric_cell(stats, "m.*.hits"), "5");  // signed statistics sum as signed
+  EXPECT_EQ(metric_cell(stats, "m.*" + stars + "*.hits"), std::nullopt);
+  EXPECT_NE(load_error("metrics:\n  m: " + std::string(1001, 'a') + "\n").find("bad.yaml:2: metric m: a statistics path of 1 to 1000 characters"),
+            std::string::npos);
 }
