@@ -428,9 +428,10 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     rep << "gpuvp run: "
         << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
-            : choice.label.empty()      ? std::string("no workload")
+            : choice.label.empty()      ? std::string()
                                         : choice.label)
-        << " on platform " << choice.platform << applied_settings(o) << "\n"
+        << (choice.label.empty() ? "platform " + choice.platform + " without a workload" : " on platform " + choice.platform)
+        << applied_settings(o) << "\n"
         << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
         << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up "
         << outcome.setup_seconds << " s, simulation " << sim_wall << " s)\n"
