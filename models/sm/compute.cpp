@@ -289,9 +289,8 @@ void compute_engine::thread() {
     }
     gpu_sim g(cfg_, mem_.get(), unsigned(uint64_t(sms)));
     g.threads = unsigned(uint64_t(sim_threads));
-    // Launches are numbered in order (as Accel-Sim's kernel uids): a list naming one trace 60
-    // times runs kernels 1 to 60, whatever id the trace's header gives.
-    const auto number = unsigned(++launches_);
+    const unsigned number = p.k.number ? p.k.number : k.id;  // kernel_launch::number
+    running_number_ = number;
     running_ = &g;
     running_ctas_ = k.ctas.size();
     auto& tr = tracer::global();
@@ -367,7 +366,7 @@ void compute_engine::thread() {
 
 std::vector<std::string> compute_engine::busy() {
   if (idle()) return {};
-  std::string s = "kernel " + std::to_string(launches_) + " running";
+  std::string s = "kernel " + std::to_string(running_number_) + " running";
   if (running_ && running_->running())
     s += " (cycle " + std::to_string(running_->cycle()) + ", CTAs " + std::to_string(running_->ctas_done()) + " of " +
          std::to_string(running_ctas_) + " done)";

@@ -78,6 +78,10 @@ struct kernel_launch {
   std::optional<mem_sideband> sideband = std::nullopt;
   // Trace flow arrow from the launching command (tracer::flow_out) to the kernel's span; 0: none.
   uint64_t flow = 0;
+  // The kernel's number in the report, the results file and the trace: a kernel list numbers its
+  // launches in list order (as Accel-Sim's kernel uids: one trace named 60 times runs kernels 1
+  // to 60); 0: the trace header's id (a launch that picks a kernel of a list by its id).
+  unsigned number = 0;
 };
 
 class compute_engine : public sc_core::sc_module, public component {
@@ -175,8 +179,8 @@ class compute_engine : public sc_core::sc_module, public component {
   void report(std::ostream& os) override;
   void start_of_simulation() override;
   std::vector<std::string> modelled_errors() override;
-  // "kernel 10 running (cycle 5000, CTAs 120 of 640 done); 9 completed, 0 queued"; kernels are
-  // numbered in launch order (1, 2, ...), in the report, the results file and the trace.
+  // "kernel 10 running (cycle 5000, CTAs 120 of 640 done); 9 completed, 0 queued" (the running
+  // kernel's number: kernel_launch::number).
   std::vector<std::string> busy() override;
   // The running kernel's CTAs done / its CTAs (0 when none runs), for an estimate of the time left.
   double running_fraction() const;
@@ -205,7 +209,7 @@ class compute_engine : public sc_core::sc_module, public component {
   std::vector<kernel_result> results_;
   std::vector<std::string> errors_;
   uint32_t track_ = 0;  // trace track of the kernels (0: not made yet)
-  uint64_t launches_ = 0;            // kernels started, the running one included (its number)
+  unsigned running_number_ = 0;      // the running kernel's number (kernel_launch::number)
   const gpu_sim* running_ = nullptr;  // the running kernel's simulation (progress lines)
   size_t running_ctas_ = 0;           // and its CTAs
   sc_core::sc_time frame_t0_ = sc_core::SC_ZERO_TIME;

@@ -44,7 +44,9 @@ class accelsim_workload : public workload, public progress_reporter {
     for (const auto& entry : list_.entries) {
       if (entry.is_kernel) {
         const auto& t = kernels_[k++];
-        e.launch({t->grid, t->block, t});
+        kernel_launch l{t->grid, t->block, t};
+        l.number = unsigned(k);  // launches numbered in list order
+        e.launch(std::move(l));
         while (!e.idle()) sc_core::wait(e.kernel_done);
       } else if (entry.copy.to_device) {
         e.memcpy_to_device(entry.copy.addr, entry.copy.size);
