@@ -3,16 +3,23 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 #include "gpuvp/config.h"
 #include "gpuvp/host.h"
+#include "gpuvp/output_file.h"
 #include "gpuvp/platform.h"
+#include "gpuvp/progress.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
+#include "gpuvp/suggest.h"
 #include "gpuvp/tool_args.h"
 #include "gpuvp/trace.h"
 #include "gpuvp/workload_json.h"
@@ -99,6 +106,27 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+// The error for a --workload that is neither an embedded workload nor a file of a known kind: what
+// it is (no such file, a directory, a file of no known kind), the closest embedded name, and every
+// embedded workload and file kind.
+std::string unknown_workload(const std::string& w) {
+  auto& reg = registry::global();
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(w, ec), dir = exists && std::filesystem::is_directory(w, ec);
+  std::vector<std::string> names{"traffic"};
+  for (const auto& e : reg.embedded_workloads()) names.push_back(e.name);
+  std::string text = w + (dir      ? ": is a directory; --workload takes a file or an embedded workload's name"
+                          : exists ? ": no workload kind recognises this file"
+                                   : ": no embedded workload of that name and no such file");
+  const std::string near = exists ? "" : closest_name(w, names);
+  if (!near.empty()) text += " (did you mean '" + near + "'?)";
+  text += "\n  embedded workloads (gpuvp --help describes them):";
+  for (const auto& n : names) text += " " + n;
+  text += "\n  workload files, by kind:";
+  for (const auto& k : reg.workload_kinds()) text += "\n    " + k.name + ": " + k.description;
+  return text;
+}
+
 // Configuration from every source, in increasing precedence.
 workload_choice configure(const common_options& o, bool qtest_mode) {
   auto& cfg = config::global();
@@ -118,12 +146,8 @@ workload_choice configure(const common_options& o, bool qtest_mode) {
     } else {
       c.path = c.label;
       c.kind = reg.find_workload_kind(c.path);
-      if (!c.kind) {
-        std::string known;
-        for (const auto& k : reg.workload_kinds()) known += "\n  " + k.name + ": " + k.description;
-        throw config_error(c.path + ": no workload kind recognises this file" +
-                           (known.empty() ? std::string(" (none registered)") : "; known kinds:" + known));
-      }
+      std::error_code ec;
+      if (!c.kind || std::filesystem::is_directory(c.path, ec)) throw config_error(unknown_workload(c.path));
       check_input_file(c.path, "workload file");
       if (c.kind->overlay_for) text = read_text(c.path);
     }
@@ -180,6 +204,33 @@ void write_stats_json(const std::string& path, nlohmann::ordered_json run, const
   std::ofstream js(path);
   if (!js) throw config_error(path + ": cannot create statistics file");
   js << j.dump(2) << "\n";
+  js.close();
+  if (!js) throw config_error(path + ": writing the statistics file failed (disk full or device error)");
+}
+
+// The VCD file: SystemC writes it without reporting write errors, so it goes to a temporary file
+// first and is copied to its place here, where a failed write or close is an error naming it.
+unsigned vcd_files = 0;  // temporary VCD files made by this process (a name each)
+void copy_vcd(const std::string& from, const std::string& to) {
+  std::ifstream in(from, std::ios::binary);
+  std::ofstream out(to, std::ios::binary | std::ios::trunc);
+  if (!out) throw config_error(to + ": cannot create the VCD file (--vcd)");
+  out << in.rdbuf();
+  out.close();
+  if (!in || !out) throw config_error(to + ": writing the VCD file (--vcd) failed (disk full or device error)");
+}
+
+// The settings a run applied, as given on the command line, for the report's first line.
+std::string applied_settings(const common_options& o) {
+  std::string s;
+  auto add = [&](const std::string& opt, const std::string& v) { s += " " + opt + " " + v; };
+  for (const auto& f : o.configs) add("--config", f);
+  if (!o.quantum.empty()) add("--quantum", o.quantum);
+  if (!o.time_limit.empty()) add("--time-limit", o.time_limit);
+  if (!o.wall_limit.empty()) add("--wall-limit", o.wall_limit);
+  if (!o.rtl_trace.empty()) add("--rtl-trace", o.rtl_trace);
+  for (const auto& v : o.sets) add("--set", v);
+  return s;
 }
 
 // What a stopped run was still doing: each component's busy() and the host's workload.
@@ -191,7 +242,82 @@ std::string still_busy(platform& p) {
   return list.empty() ? "no component reports activity" : list;
 }
 
-const char* signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
+// A number without a unit ("5", "2.5"): a time option then takes its default unit.
+bool is_bare_number(const std::string& t) {
+  return !t.empty() && t.find_first_not_of("0123456789._eE+ \t") == std::string::npos;
+}
+
+// The report's interconnect lines: per target link, its booked transactions on the simulated time
+// line (busy, queueing) and the transactions it only carried for the GPU's memory system, whose
+// timing is that model's (untimed_ext), so that no figure contradicts the kernels'.
+void report_interconnect(platform& p, std::ostream& rep) {
+  rep << "  interconnect:\n";
+  auto& st = stats_registry::global();
+  for (const auto& win : p.interconnect().windows()) {
+    const std::string prefix = "interconnect." + win.name + ".";
+    const auto tx = uint64_t(st.value(prefix + "transactions"));
+    if (tx == 0) continue;
+    const auto untimed = uint64_t(st.value(prefix + "untimed"));
+    rep << "    " << win.name << ": " << tx << " transactions, " << uint64_t(st.value(prefix + "bytes")) << " bytes";
+    if (untimed) rep << " (" << untimed << " of them timed by the GPU's memory system, carried here untimed: not in busy or queueing)";
+    rep << ", busy " << std::fixed << std::setprecision(1) << 100.0 * st.value(prefix + "busy") << " %" << std::defaultfloat;
+    for (const auto& e : st.list(prefix + "queueing"))
+      if (e.h && e.h->count()) rep << ", queueing mean " << std::fixed << std::setprecision(2) << e.h->mean() / 1000.0 << " ns, max "
+                                   << e.h->max() / 1000.0 << " ns" << std::defaultfloat;
+    rep << "\n";
+  }
+}
+
+// Where a key that this platform does not have lives: the embedded platforms and workload kinds
+// whose `components:` name its first part. Empty where this platform has that component (then the
+// key is a typo inside it, and the edit-distance hint says so).
+std::string key_home(const std::string& key, platform& p) {
+  const size_t dot = key.find('.');
+  if (dot == std::string::npos) return "";
+  const std::string comp = key.substr(0, dot);
+  if (comp == "platform" || comp == "interconnect" || comp == "components" || p.find(comp)) return "";
+  auto& reg = registry::global();
+  std::string where, type;
+  auto scan = [&](const std::string& what, const std::string& yaml) {
+    try {
+      const YAML::Node root = YAML::Load(yaml);
+      const YAML::Node n = root["components"];
+      if (!n || !n.IsMap() || !n[comp] || !n[comp].IsScalar() || n[comp].as<std::string>() == "none") return;
+      where += (where.empty() ? "" : ", ") + what;
+      if (type.empty()) type = n[comp].as<std::string>();
+    } catch (const std::exception&) {  // an embedded text: never malformed; no hint then
+    }
+  };
+  scan("platform default", default_platform_yaml());
+  for (const auto& q : reg.platforms()) scan("platform " + q.name + " (--platform " + q.name + ")", q.yaml);
+  for (const auto& k : reg.workload_kinds())
+    if (!k.platform_yaml.empty()) scan(k.name + " workloads", k.platform_yaml);
+  if (type.empty() && reg.component_types().count(comp)) type = comp;
+  if (type.empty()) return "";
+  return "; " + key + " is a parameter of the " + comp + " component (type " + type + "), which this platform does not have: " +
+         (where.empty() ? std::string() : "it is on " + where + ", or ") + "add it with `components: {" + comp + ": " + type +
+         "}` (gpuvp config dump --all lists every platform's keys)";
+}
+
+// check_unused(), with each unknown key's home added (key_home).
+void check_unused_keys(platform& p) {
+  try {
+    config::global().check_unused();
+  } catch (const config_error& e) {
+    std::istringstream lines(e.what());
+    std::string text;
+    for (std::string line; std::getline(lines, line);) {
+      const std::string mark = "unknown configuration key '";
+      const size_t at = line.find(mark);
+      if (at != std::string::npos) {
+        const size_t from = at + mark.size(), to = line.find('\'', from);
+        if (to != std::string::npos) line += key_home(line.substr(from, to - from), p);
+      }
+      text += (text.empty() ? "" : "\n") + line;
+    }
+    throw config_error(text);
+  }
+}
 
 int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err, bool qtest_mode) {
   common_options o;
@@ -201,17 +327,29 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   platform_options(args, o);
   if (qtest_mode) args.text("script", o.script, "FILE", "qtest script file instead of stdin");
   if (int rc = args.parse(argc, argv, out, err); rc >= 0) return rc;
+  // An option given an empty value is refused, not taken as "not given".
+  for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"time-limit", o.time_limit}, {"quantum", o.quantum},
+                                     {"rtl-trace", o.rtl_trace}, {"workload", o.workload}, {"platform", o.platform},
+                                     {"vcd", o.vcd}, {"wall-limit", o.wall_limit}})
+    if (args.given(name) && value.empty()) return args.usage_error(std::string("--") + name + ": empty value", err);
   // Output files first: a run must not end with its results unwritable.
   if (args.given("stats")) check_output_file(o.stats, "statistics file (--stats)");
   if (args.given("trace")) check_output_file(o.trace, "trace file (--trace)");
-  if (args.given("vcd")) check_output_file(o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd", "VCD file (--vcd)");
+  const std::string vcd_path = o.vcd.empty() || o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd";
+  if (args.given("vcd")) check_output_file(vcd_path, "VCD file (--vcd)");
   if (qtest_mode && args.given("script")) check_input_file(o.script, "qtest script (--script)");
   run_limits limits;
-  if (args.given("wall-limit")) limits.wall_limit = parse_wall_limit(o.wall_limit);
+  if (args.given("wall-limit")) {
+    bool bare = false;
+    limits.wall_limit = parse_wall_limit(o.wall_limit, &bare);
+    if (bare) err << "note: --wall-limit " << o.wall_limit << " is read as " << o.wall_limit << " s (wall-clock seconds)\n";
+  }
+  if (is_bare_number(o.time_limit))
+    err << "note: --time-limit " << o.time_limit << " is read as " << o.time_limit << " ns (simulated nanoseconds)\n";
   const workload_choice choice = configure(o, qtest_mode);
   platform p;
   std::unique_ptr<workload> w = qtest_mode ? nullptr : choice.load();  // qtest drives the platform itself
-  config::global().check_unused();
+  check_unused_keys(p);
   if (w) w->validate(p);
 
   std::ifstream script;
@@ -228,16 +366,29 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   }
   if (!o.trace.empty() && !tracer::global().open(o.trace)) throw config_error(o.trace + ": cannot create trace file");
   sc_core::sc_trace_file* vcd = nullptr;
+  std::string vcd_temp;  // SystemC writes here (it appends .vcd); copied to vcd_path after the run
   if (!o.vcd.empty()) {
-    std::string base = o.vcd;
-    if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
-    vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
+    vcd_temp = (std::filesystem::temp_directory_path() / ("gpuvp-" + std::to_string(::getpid()) + "-" + std::to_string(++vcd_files) + "-vcd")).string();
+    vcd = sc_core::sc_create_vcd_trace_file(vcd_temp.c_str());
     p.trace_signals(vcd);
   }
 
   // qtest: the host answers FAIL where time would pass the limit, and the session goes on.
   limits.time_limit = qtest_mode ? sc_core::sc_max_time() : p.time_limit.get();
   limits.progress = !(o.quiet || qtest_mode);
+  limits.terminal = is_terminal(err);
+  limits.describe = [&p, &w](double& fraction) {
+    if (auto* r = dynamic_cast<progress_reporter*>(w.get())) {
+      const progress_reporter::info i = r->progress(p);
+      if (!i.text.empty()) {
+        fraction = i.fraction;
+        return i.text;
+      }
+    }
+    std::string list;
+    for (const auto& b : p.busy()) list += (list.empty() ? "" : ", ") + b;
+    return list;
+  };
   run_outcome outcome;
   std::vector<std::string> problems;
   try {
@@ -246,8 +397,20 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     problems.push_back(std::string("simulation error: ") + e.what());
   }
   const double wall = outcome.wall_seconds;
+  std::vector<std::string> write_errors;  // output files that could not be written
   tracer::global().close();
-  if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+  if (!o.trace.empty() && trace_write_failed())
+    write_errors.push_back(o.trace + ": writing the trace file (--trace) failed (disk full or device error)");
+  if (vcd) {
+    sc_core::sc_close_vcd_trace_file(vcd);
+    try {
+      copy_vcd(vcd_temp + ".vcd", vcd_path);
+    } catch (const config_error& e) {
+      write_errors.push_back(e.what());
+    }
+    std::error_code ec;
+    std::filesystem::remove(vcd_temp + ".vcd", ec);
+  }
 
   int rc = exit_ok;
   switch (outcome.end) {
@@ -272,31 +435,26 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   std::ostream& rep = qtest_mode ? err : out;
   if (!o.quiet && !qtest_mode) {
     const sc_core::sc_time sim = sc_core::sc_time_stamp();
-    rep << "gpuvp run: " << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
-                             : choice.label == "traffic" ? std::string("traffic generators (embedded)")
-                             : choice.label.empty()      ? "platform " + choice.platform + " without a workload"
-                                                         : choice.label) << "\n"
+    const double sim_wall = outcome.sim_seconds();
+    rep << "gpuvp run: "
+        << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
+            : choice.label == "traffic" ? std::string("traffic generators (embedded)")
+            : choice.label.empty()      ? std::string()
+                                        : choice.label)
+        << (choice.label.empty() ? "platform " + choice.platform + " without a workload" : " on platform " + choice.platform)
+        << applied_settings(o) << "\n"
         << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
-        << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s\n"
+        << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up "
+        << outcome.setup_seconds << " s, simulation " << sim_wall << " s)\n"
         << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
-        << " simulated us per wall s\n" << std::defaultfloat;
+        << " simulated us per wall s (" << (sim_wall > 0 ? sim.to_seconds() * 1e6 / sim_wall : 0.0)
+        << " during the simulation alone)\n" << std::defaultfloat;
     p.report(rep);
-    rep << "  interconnect:\n";
-    for (const auto& win : p.interconnect().windows()) {
-      const std::string prefix = "interconnect." + win.name + ".";
-      auto& st = stats_registry::global();
-      const auto tx = uint64_t(st.value(prefix + "transactions"));
-      if (tx == 0) continue;
-      rep << "    " << win.name << ": " << tx << " transactions, " << uint64_t(st.value(prefix + "bytes")) << " bytes, busy "
-          << std::fixed << std::setprecision(1) << 100.0 * st.value(prefix + "busy") << " %" << std::defaultfloat;
-      for (const auto& e : st.list(prefix + "queueing"))
-        if (e.h) rep << ", queueing mean " << std::fixed << std::setprecision(2) << e.h->mean() / 1000.0 << " ns, max "
-                     << e.h->max() / 1000.0 << " ns" << std::defaultfloat;
-      rep << "\n";
-    }
+    report_interconnect(p, rep);
   }
   if (!problems.empty() || failed) rc = exit_modelled_error;
   if (outcome.end == run_end::signal) rc = 128 + outcome.signal;  // the shell's convention: 130, 143
+  if (!write_errors.empty() && rc == exit_ok) rc = exit_usage;
   if (!o.stats.empty()) {
     nlohmann::ordered_json errors = nlohmann::ordered_json::array();
     for (const auto& m : problems) errors.push_back(m);
@@ -304,14 +462,22 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     for (std::string line; std::getline(checks, line);)
       if (!line.empty()) errors.push_back(line);
     if (failed) errors.push_back(std::to_string(failed) + " expectation(s) failed");
-    write_stats_json(o.stats, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
-                               {"wall_s", wall}, {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
-                               {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
-                               {"errors", errors}},
-                     w ? workload_json(*w) : std::string());
+    for (const auto& m : write_errors) errors.push_back(m);
+    try {
+      write_stats_json(o.stats, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
+                                 {"wall_s", wall},
+                                 {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
+                                 {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
+                                 {"errors", errors}},
+                       w ? workload_json(*w) : std::string());
+    } catch (const config_error& e) {
+      write_errors.push_back(e.what());
+      if (rc == exit_ok) rc = exit_usage;
+    }
   }
   for (const auto& m : problems) err << "error: " << m << "\n";
   if (failed) err << check_messages.str() << "error: " << failed << " expectation(s) failed\n";
+  for (const auto& m : write_errors) err << "error: " << m << "\n";
   return rc;
 }
 
@@ -329,19 +495,57 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
     }
     return tool_args("config", "dump [options]").usage_error(a.empty() ? "missing the subcommand" : "unknown subcommand '" + a + "'", err);
   }
+  bool all = false;
+  args.flag("all", all, "every embedded platform's configuration, one after the other (no --platform, --workload)");
   if (int rc = args.parse(argc - 1, argv + 1, out, err); rc >= 0) return rc;
-  const workload_choice choice = configure(o, false);
-  platform p;
-  choice.load();
-  config::global().check_unused();
-  out << (describe ? std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(true)
-                   : effective_config_text());
+  if (!all) {
+    const workload_choice choice = configure(o, false);
+    platform p;
+    choice.load();
+    check_unused_keys(p);
+    out << (describe ? std::string("# gpuvp ") + GPUVP_VERSION + " effective configuration\n" + config::global().dump_yaml(true)
+                     : effective_config_text());
+    return exit_ok;
+  }
+  if (!o.platform.empty() || !o.workload.empty())
+    return args.usage_error("--all lists every platform: leave out --platform and --workload", err);
+  // Each platform elaborates in a simulation context of its own (SystemC elaborates once per
+  // context), destroyed once its dump is written; the program's own context comes back after.
+  std::vector<std::string> names{"default"};
+  for (const auto& q : registry::global().platforms()) names.push_back(q.name);
+  sc_core::sc_simcontext* const original = sc_core::sc_curr_simcontext;
+  for (const auto& name : names) {
+    auto context = std::make_unique<sc_core::sc_simcontext>();
+    sc_core::sc_curr_simcontext = sc_core::sc_default_global_context = context.get();
+    config::global().reset();
+    common_options one = o;
+    one.platform = name;
+    try {
+      configure(one, true);
+      platform p;
+      check_unused_keys(p);
+      out << "# platform " << name << "\n" << config::global().dump_yaml(describe) << "\n";
+    } catch (const config_error& e) {
+      out << "# platform " << name << ": does not elaborate alone: " << e.what() << "\n\n";
+    }
+    sc_core::sc_curr_simcontext = sc_core::sc_default_global_context = original;
+  }
   return exit_ok;
+}
+
+// A parameter's "is not a valid time/uint (description)" message, with the forms such a value takes.
+std::string with_units(std::string m) {
+  if (m.find("is not a valid time (") != std::string::npos)
+    m += "; a time is a number and a unit: fs, ps, ns, us, ms, s (10 ns, 1.5us)";
+  else if (m.find("is not a valid uint (") != std::string::npos)
+    m += "; a count or size is decimal, 0x hex or 0b binary, sizes with k/KiB, M/MiB, G/GiB or T/TiB (4KiB, 1 MiB)";
+  return m;
 }
 
 }  // namespace
 
 int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  set_program_start(std::chrono::steady_clock::now());  // wall time and --wall-limit count from here
   register_all_models();
   register_sweep_commands();
   logger::global().set_sink(&err);
@@ -376,7 +580,7 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
     err << "gpuvp: unknown command '" << command << "'\n" << usage_text;
     return exit_usage;
   } catch (const config_error& e) {
-    err << "gpuvp: configuration error: " << e.what() << "\n";
+    err << "gpuvp: configuration error: " << with_units(e.what()) << "\n";
     return exit_usage;
   } catch (const sc_core::sc_report& e) {
     err << "gpuvp: simulation error: " << e.what() << "\n";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run_control.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <condition_variable>
@@ -13,40 +14,11 @@
 #include <sstream>
 #include <thread>
 #include "gpuvp/config.h"
+#include "gpuvp/progress.h"
 
 namespace gpuvp {
 
 namespace {
-std::atomic<int> pending_signal{0};
-std::atomic<bool> running{false};
-static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
-
-extern "C" void on_signal(int sig) { pending_signal.store(sig); }
-
-// Handlers for one run: the first SIGINT/SIGTERM asks the loop to stop (SA_RESETHAND: a second
-// one terminates the process the default way, for a run stuck inside one slice).
-class signal_scope {
- public:
-  signal_scope() {
-    pending_signal.store(0);
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-    running.store(true);
-  }
-  ~signal_scope() {
-    running.store(false);
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
-
 // The last resort for a model that never returns to the kernel loop (a zero-time livelock inside
 // one slice): after the wall limit plus a grace period, say so and exit 1. The slices normally
 // end long before; this thread then just ends with the run.
@@ -84,7 +56,7 @@ class hard_watchdog {
 };
 }  // namespace
 
-bool simulation_running() { return running.load(); }
+bool simulation_running() { return interrupt_scope::active(); }
 
 std::string human_time(const sc_core::sc_time& t) {
   std::ostringstream os;
@@ -96,11 +68,13 @@ std::string human_time(const sc_core::sc_time& t) {
   return os.str();
 }
 
-std::chrono::duration<double> parse_wall_limit(const std::string& text) {
+std::chrono::duration<double> parse_wall_limit(const std::string& text, bool* bare_number) {
   // The time syntax of configuration values, with seconds as the unit of a bare number.
   std::string t = text;
   while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
   const bool bare = !t.empty() && (std::isdigit(static_cast<unsigned char>(t.back())) || t.back() == '.');
+  if (bare_number) *bare_number = bare;
+  if (t.empty()) throw config_error("--wall-limit: empty; give a time with a unit (30 s, 500 ms; units fs, ps, ns, us, ms, s)");
   sc_core::sc_time v;
   try {
     v = parse_time(bare ? t + " s" : t);
@@ -114,25 +88,31 @@ std::chrono::duration<double> parse_wall_limit(const std::string& text) {
 run_outcome simulate(const run_limits& limits, std::ostream& err) {
   using clock = std::chrono::steady_clock;
   run_outcome o;
-  const auto wall_start = clock::now();
-  auto last_progress = wall_start;
+  const auto started = program_start();
+  const auto sim_start = clock::now();
+  o.setup_seconds = std::chrono::duration<double>(sim_start - started).count();
   const sc_core::sc_time limit = limits.time_limit;
   // Slice length in simulated time, adapted so that one slice takes about 50 ms of wall time.
   sc_core::sc_time slice(100, sc_core::SC_NS);
   const sc_core::sc_time min_slice(1, sc_core::SC_NS), max_slice(10, sc_core::SC_MS);
-  signal_scope signals;
+  interrupt_scope signals;
   std::optional<hard_watchdog> watchdog;
-  if (limits.wall_limit) watchdog.emplace(*limits.wall_limit);
+  if (limits.wall_limit) {
+    const std::chrono::duration<double> left = *limits.wall_limit - (sim_start - started);
+    watchdog.emplace(std::max(left, std::chrono::duration<double>(0)));
+  }
+  progress_line line(err, limits.terminal, limits.progress_period);
   auto finish = [&](run_end e) {
+    line.finish();
     o.end = e;
-    o.signal = e == run_end::signal ? pending_signal.load() : 0;
-    o.wall_seconds = std::chrono::duration<double>(clock::now() - wall_start).count();
+    o.signal = e == run_end::signal ? interrupt_scope::pending() : 0;
+    o.wall_seconds = std::chrono::duration<double>(clock::now() - started).count();
     return o;
   };
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
-    if (pending_signal.load()) return finish(run_end::signal);
-    if (limits.wall_limit && clock::now() - wall_start > *limits.wall_limit) return finish(run_end::wall_limit);
+    if (interrupt_scope::pending()) return finish(run_end::signal);
+    if (limits.wall_limit && clock::now() - started > *limits.wall_limit) return finish(run_end::wall_limit);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time next = sc_core::sc_time_to_pending_activity();
     if (now > limit || next > limit - now) return finish(run_end::time_limit);
@@ -142,13 +122,17 @@ run_outcome simulate(const run_limits& limits, std::ostream& err) {
     const auto after = clock::now();
     if (after - slice_start > std::chrono::milliseconds(100) && slice > min_slice) slice = std::max(min_slice, slice / 4);
     else if (after - slice_start < std::chrono::milliseconds(20) && slice < max_slice) slice = std::min(max_slice, slice * 2);
-    if (limits.progress && after - last_progress >= limits.progress_period) {
-      last_progress = after;
-      err << "progress: simulated " << human_time(sc_core::sc_time_stamp()) << ", wall "
-          << std::chrono::duration_cast<std::chrono::seconds>(last_progress - wall_start).count() << " s\n";
+    if (limits.progress && line.due()) {
+      double fraction = -1;
+      const std::string what = limits.describe ? limits.describe(fraction) : std::string();
+      const double spent = std::chrono::duration<double>(after - sim_start).count();
+      const std::string left = time_left(spent, fraction);
+      line.update("progress: simulated " + human_time(sc_core::sc_time_stamp()) + ", wall " +
+                  std::to_string(std::chrono::duration_cast<std::chrono::seconds>(after - started).count()) + " s" +
+                  (what.empty() ? "" : "; " + what) + (left.empty() ? "" : "; " + left));
     }
   }
-  if (pending_signal.load()) return finish(run_end::signal);
+  if (interrupt_scope::pending()) return finish(run_end::signal);
   return finish(run_end::finished);
 }
 

@@ -12,6 +12,7 @@
 #include "gpu_mem_link.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
+#include "gpuvp/untimed.h"
 
 namespace gpuvp::sm {
 
@@ -56,10 +57,11 @@ mem_sideband compute_engine::params_sideband() const {
 }
 
 // One transaction of `bytes` at trace address `addr`, folded into the window, with the side band
-// `sb` (user privilege), sent at local offset `d` (updated by the target). An error response is
+// `sb` (user privilege), sent at local offset `d` (updated by the target); `untimed`: timed by the
+// GPU's memory system (or free, a memcpy), so the interconnect books no link time for it. An error response is
 // counted in mem_errors and, for the first 8, described (`what` names the access).
 bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write,
-                              sc_core::sc_time& d, const char* what) {
+                              sc_core::sc_time& d, const char* what, bool untimed) {
   const uint64_t folded = uint64_t(mem_base) + (addr & (uint64_t(mem_size) - 1));
   transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, folded, data, bytes);
   t.ext.initiator = 0x534d;  // "SM"
@@ -70,6 +72,7 @@ bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned ch
   t.ext.vm_context = sb.vm_context;
   t.ext.channel = sb.channel;
   t.ext.priv = privilege::user;
+  untimed_scope carried(t.gp, untimed);  // the memory system times it: the interconnect books nothing
   sm_timed_ext timed;  // the memory system the SMs share times them: forwarded untimed
   struct detach {      // the payload must not free the stack extension, even on an exception
     tlm::tlm_generic_payload& gp;
@@ -169,7 +172,7 @@ class compute_engine::tlm_mem : public mem_port {
     if (bytes > buf_.size()) buf_.resize(bytes);
     sc_core::sc_time d = e_.lt_.offset();
     const sc_core::sc_time before = d;
-    e_.transfer(e_.cur_, addr, buf_.data(), bytes, write, d, write ? "write" : "read");
+    e_.transfer(e_.cur_, addr, buf_.data(), bytes, write, d, write ? "write" : "read", inner_ != nullptr);
     if (write) ++e_.mem_writes; else ++e_.mem_reads;
     return d - before;
   }
@@ -185,8 +188,8 @@ class compute_engine::tlm_mem : public mem_port {
 // and on_issue come here, in the cycle (gpu_sim::cycle) the event happens in.
 class compute_engine::span_recorder {
  public:
-  span_recorder(compute_engine& e, const kernel_trace& k, const gpu_sim& g, sc_core::sc_time t0)
-      : e_(e), k_(k), g_(g), t0_(t0), wpc_(std::max(1u, k.warps_per_cta())), sample_(e.trace_warp_sample),
+  span_recorder(compute_engine& e, const kernel_trace& k, unsigned number, const gpu_sim& g, sc_core::sc_time t0)
+      : e_(e), k_(k), number_(number), g_(g), t0_(t0), wpc_(std::max(1u, k.warps_per_cta())), sample_(e.trace_warp_sample),
         issue_every_(e.trace_warps) {}
 
   void on_warp(unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start) {
@@ -201,7 +204,7 @@ class compute_engine::span_recorder {
     }
     if (s.warps[slot] != none) {
       tracer::global().span(warp_track(sm, slot), "warp", begin_of(s.warps[slot]), end_of(c) - begin_of(s.warps[slot]),
-                            "\"kernel\":" + std::to_string(k_.id) + ",\"cta\":" + std::to_string(cta) +
+                            "\"kernel\":" + std::to_string(number_) + ",\"cta\":" + std::to_string(cta) +
                                 ",\"warp\":" + std::to_string(warp));
       s.warps[slot] = none;
     }
@@ -209,7 +212,7 @@ class compute_engine::span_recorder {
       if (!s.cta_tracks[cs])
         s.cta_tracks[cs] = tracer::global().track(std::string(e_.name()) + ".sm" + std::to_string(sm) + ".cta" + std::to_string(cs));
       tracer::global().span(s.cta_tracks[cs], "cta", begin_of(s.ctas[cs].start), end_of(c) - begin_of(s.ctas[cs].start),
-                            "\"kernel\":" + std::to_string(k_.id) + ",\"cta\":" + std::to_string(cta));
+                            "\"kernel\":" + std::to_string(number_) + ",\"cta\":" + std::to_string(cta));
     }
   }
   // trace_warps: one span per instruction issued by every N-th warp slot of SM 0.
@@ -248,6 +251,7 @@ class compute_engine::span_recorder {
 
   compute_engine& e_;
   const kernel_trace& k_;
+  const unsigned number_;  // the launch's number (compute_engine::busy)
   const gpu_sim& g_;
   const sc_core::sc_time t0_;
   const unsigned wpc_;
@@ -297,12 +301,16 @@ void compute_engine::thread() {
     }
     gpu_sim g(cfg_, mem_.get(), unsigned(uint64_t(sms)));
     g.threads = unsigned(uint64_t(sim_threads));
+    const unsigned number = p.k.number ? p.k.number : k.id;  // kernel_launch::number
+    running_number_ = number;
+    running_ = &g;
+    running_ctas_ = k.ctas.size();
     auto& tr = tracer::global();
     const sc_core::sc_time t0 = lt_.now();
     frame_t0_ = t0;  // g.start() restarts the memory's time frame at core cycle 0
     std::unique_ptr<span_recorder> spans;  // only when tracing: no hook costs anything otherwise
     if (tr.enabled()) {
-      spans = std::make_unique<span_recorder>(*this, k, g, t0);
+      spans = std::make_unique<span_recorder>(*this, k, number, g, t0);
       g.on_warp = [&spans](unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start) {
         spans->on_warp(sm, slot, cta, warp, start);
       };
@@ -333,11 +341,13 @@ void compute_engine::thread() {
       r = g.result();
       if (r.cycles > advanced) lt_.advance(period_ * double(r.cycles - advanced));
     }
+    r.id = number;
+    running_ = nullptr;
     if (tr.enabled()) {
       if (!track_) track_ = tr.track(name());
       const sc_core::sc_time dur = ok ? period_ * double(r.cycles) : lt_.now() - t0;
       tr.span(track_, ok ? k.name.c_str() : "kernel (error)", t0, dur,
-              "\"kernel\":" + std::to_string(k.id) + ",\"name\":" + tracer::quote(k.name) + ",\"cycles\":" +
+              "\"kernel\":" + std::to_string(number) + ",\"name\":" + tracer::quote(k.name) + ",\"cycles\":" +
                   std::to_string(r.cycles) + ",\"ctas\":" + std::to_string(k.ctas.size()));
       tr.flow_in(p.k.flow, track_, t0 + dur / 2.0);
     }
@@ -366,6 +376,19 @@ void compute_engine::thread() {
   }
 }
 
+std::vector<std::string> compute_engine::busy() {
+  if (idle()) return {};
+  std::string s = "kernel " + std::to_string(running_number_) + " running";
+  if (running_ && running_->running())
+    s += " (cycle " + std::to_string(running_->cycle()) + ", CTAs " + std::to_string(running_->ctas_done()) + " of " +
+         std::to_string(running_ctas_) + " done)";
+  return {s + "; " + std::to_string(kernels.value()) + " completed, " + std::to_string(queue_.size()) + " queued"};
+}
+
+double compute_engine::running_fraction() const {
+  return running_ && running_ctas_ ? double(running_->ctas_done()) / double(running_ctas_) : 0.0;
+}
+
 bool compute_engine::memcpy_to_device(uint64_t addr, uint64_t bytes) {
   ++memcpys;
   memcpy_bytes += bytes;
@@ -380,7 +403,7 @@ bool compute_engine::memcpy_to_device(uint64_t addr, uint64_t bytes) {
     // The part of this line inside the range (the first and last lines may be partial).
     const uint64_t lo = std::max(a, addr), hi = std::min(a + line, addr + bytes);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;  // Accel-Sim charges no cycles for a memcpy
-    ok &= transfer(sb, lo, zeros.data(), unsigned(hi - lo), true, d, "MemcpyHtoD write");
+    ok &= transfer(sb, lo, zeros.data(), unsigned(hi - lo), true, d, "MemcpyHtoD write", true);
     ++memcpy_writes;
   }
   return ok;

@@ -17,7 +17,9 @@
 // system component downstream (gpu_l2): if one answers, the SMs use its memory system instead of
 // their own (same cycles; the two configurations' memory options must agree, else a
 // configuration error; with memory fixed, finding one is an error) and mark their accesses so
-// that it forwards them untimed.
+// that it forwards them untimed. With memory gpgpu-sim or fixed every access carries
+// an untimed_ext (gpuvp/untimed.h): the interconnect counts it but books no link time (its timing is the memory
+// system's).
 //
 // Statistics (per engine, summed over kernels): kernels, cycles, warp_insts, result_bus_stalls,
 // dispatch_stalls, stall_scoreboard / stall_pipeline / stall_barrier / stall_idle, l1_hits,
@@ -79,6 +81,10 @@ struct kernel_launch {
   std::optional<mem_sideband> sideband = std::nullopt;
   // Trace flow arrow from the launching command (tracer::flow_out) to the kernel's span; 0: none.
   uint64_t flow = 0;
+  // The kernel's number in the report, the results file and the trace: a kernel list numbers its
+  // launches in list order (as Accel-Sim's kernel uids: one trace named 60 times runs kernels 1
+  // to 60); 0: the trace header's id (a launch that picks a kernel of a list by its id).
+  unsigned number = 0;
 };
 
 class compute_engine : public sc_core::sc_module, public component {
@@ -176,10 +182,11 @@ class compute_engine : public sc_core::sc_module, public component {
   void report(std::ostream& os) override;
   void start_of_simulation() override;
   std::vector<std::string> modelled_errors() override;
-  std::vector<std::string> busy() override {
-    if (idle()) return {};
-    return {"kernel running (" + std::to_string(kernels.value()) + " completed, " + std::to_string(queue_.size()) + " queued)"};
-  }
+  // "kernel 10 running (cycle 5000, CTAs 120 of 640 done); 9 completed, 0 queued" (the running
+  // kernel's number: kernel_launch::number).
+  std::vector<std::string> busy() override;
+  // The running kernel's CTAs done / its CTAs (0 when none runs), for an estimate of the time left.
+  double running_fraction() const;
 
  private:
   class tlm_mem;
@@ -187,7 +194,7 @@ class compute_engine : public sc_core::sc_module, public component {
   void thread();
   mem_sideband params_sideband() const;
   bool transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write,
-                sc_core::sc_time& d, const char* what);
+                sc_core::sc_time& d, const char* what, bool untimed);
   void write_results() const;
 
   gpu_config cfg_;
@@ -205,6 +212,9 @@ class compute_engine : public sc_core::sc_module, public component {
   std::vector<kernel_result> results_;
   std::vector<std::string> errors_;
   uint32_t track_ = 0;  // trace track of the kernels (0: not made yet)
+  unsigned running_number_ = 0;      // the running kernel's number (kernel_launch::number)
+  const gpu_sim* running_ = nullptr;  // the running kernel's simulation (progress lines)
+  size_t running_ctas_ = 0;           // and its CTAs
   sc_core::sc_time frame_t0_ = sc_core::SC_ZERO_TIME;
   gpu_memory_link* link_ = nullptr;  // the memory system's owner found through `out`, if any
 };

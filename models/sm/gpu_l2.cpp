@@ -12,6 +12,7 @@
 #include "compute.h"  // make_gpu_config
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
+#include "gpuvp/untimed.h"
 
 namespace gpuvp::sm {
 
@@ -51,16 +52,21 @@ void gpu_l2_port::mem_done(uint64_t, bool, unsigned, uint64_t cycle) {
 
 void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;  // when the access leaves the engine
+  const uint64_t a = gp.get_address(), len = gp.get_data_length(), base = vram_base;
+  const bool in_vram = len && a >= base && a - base < uint64_t(vram_size) && len <= uint64_t(vram_size) - (a - base);
+  const bool sm = gp.get_extension<sm_timed_ext>() != nullptr;
+  const bool timed_here = !sm && mem_ && in_vram && !ext_of(gp).debug && (gp.is_read() || gp.is_write());
   sc_core::sc_time down = delay;
-  out->b_transport(gp, down);
-  if (gp.get_extension<sm_timed_ext>()) {
+  {
+    untimed_scope carried(gp, timed_here);  // timed here: the hops behind only carry it, as the SMs' accesses
+    out->b_transport(gp, down);
+  }
+  if (sm) {
     ++sm_forwarded;
     delay = down;
     return;
   }
-  const uint64_t a = gp.get_address(), len = gp.get_data_length(), base = vram_base;
-  const bool in_vram = len && a >= base && a - base < uint64_t(vram_size) && len <= uint64_t(vram_size) - (a - base);
-  if (!mem_ || !in_vram || ext_of(gp).debug || !gp.is_response_ok() || (!gp.is_read() && !gp.is_write())) {
+  if (!timed_here || !gp.is_response_ok()) {
     ++passed;
     delay = down;
     return;

@@ -13,8 +13,9 @@
 //
 // Sockets:
 //   in   target (unmapped, several initiators may bind): accesses with host physical addresses.
-//        Each is forwarded unchanged to `out` (data, errors, translation downstream); the
-//        interconnect still books its links. Then:
+//        Each is forwarded to `out` (data, errors, translation downstream); one this component
+//        times (below) or the SMs' goes with an untimed_ext (gpuvp/untimed.h), so the interconnect carries
+//        and counts it without booking its links (one time line: the memory system's). Then:
 //        - an attached compute engine's access (sm_timed_ext) keeps the downstream delay: the
 //          SMs take their latency from the memory system directly;
 //        - another access inside [vram_base, vram_base + vram_size) that is not a debug access

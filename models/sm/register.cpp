@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Registers the "compute" and "gpu_l2" component types, the "gpu-memory" platform and the
 // "accel-sim" workload kind (`gpuvp run --workload path/to/kernelslist.g`).
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -13,6 +16,7 @@
 #include "gpu_l2.h"
 #include "gpuvp/config.h"
 #include "gpuvp/platform.h"
+#include "gpuvp/progress.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/tool_args.h"
 
@@ -23,7 +27,7 @@ namespace {
 // parsed when the workload is loaded, so a malformed one fails before the simulation starts.
 // MemcpyHtoD lines go to compute_engine::memcpy_to_device in list order (Accel-Sim's
 // perf_memcpy_to_gpu: no data, no cycles); MemcpyDtoH lines (no Accel-Sim command) are skipped.
-class accelsim_workload : public workload {
+class accelsim_workload : public workload, public progress_reporter {
  public:
   explicit accelsim_workload(const std::string& path) : list_(parse_kernelslist(path)) {
     for (const auto& e : list_.entries)
@@ -40,21 +44,42 @@ class accelsim_workload : public workload {
     for (const auto& entry : list_.entries) {
       if (entry.is_kernel) {
         const auto& t = kernels_[k++];
-        e.launch({t->grid, t->block, t});
+        kernel_launch l{t->grid, t->block, t};
+        l.number = unsigned(k);  // launches numbered in list order
+        e.launch(std::move(l));
         while (!e.idle()) sc_core::wait(e.kernel_done);
       } else if (entry.copy.to_device) {
         e.memcpy_to_device(entry.copy.addr, entry.copy.size);
       }
     }
-    done_ = e.results().size();
+  }
+  // "kernels 9 of 60 done, 1 running; CTAs 1234 of 3840 done"; the fraction is that of the CTAs.
+  info progress(platform& p) override {
+    auto engines = p.all_of<compute_engine>();
+    if (engines.empty()) return {};
+    const compute_engine& e = *engines.front();
+    size_t total = 0, done = 0;
+    for (size_t i = 0; i < kernels_.size(); ++i) {
+      total += kernels_[i]->ctas.size();
+      if (i < e.results().size()) done += kernels_[i]->ctas.size();
+    }
+    const bool running = !e.idle();
+    if (running && e.results().size() < kernels_.size())
+      done += size_t(std::llround(e.running_fraction() * double(kernels_[e.results().size()]->ctas.size())));
+    return {"kernels " + std::to_string(e.results().size()) + " of " + std::to_string(kernels_.size()) + " done, " +
+                (running ? "1" : "0") + " running; CTAs " + std::to_string(done) + " of " + std::to_string(total) + " done",
+            total ? double(done) / double(total) : -1.0};
   }
   int check(platform& p, std::ostream& os) override {
     if (!problem_.empty()) {
       os << list_.file << ": " << problem_ << "\n";
       return 1;
     }
-    if (done_ != kernels_.size()) {
-      os << list_.file << ": " << done_ << " of " << kernels_.size() << " kernels completed\n";
+    // Counted now, not when run() returned: an interrupted run says how far it came.
+    auto engines = p.all_of<compute_engine>();
+    const size_t done = engines.empty() ? 0 : engines.front()->results().size();
+    if (done != kernels_.size()) {
+      os << list_.file << ": " << done << " of " << kernels_.size() << " kernels completed\n";
       return 1;
     }
     return 0;
@@ -63,7 +88,6 @@ class accelsim_workload : public workload {
  private:
   kernelslist list_;
   std::vector<std::shared_ptr<const kernel_trace>> kernels_;
-  size_t done_ = 0;
   std::string problem_;
 };
 
@@ -122,9 +146,23 @@ int sm_run_main(int argc, char** argv) {
     std::cerr << "warning: not modelled, changes timing: " << t << "\n";
   kernelslist kl = parse_kernelslist(list);
   std::unique_ptr<mem_port> mem = make_memory(cfg, memory);
-  std::cout << "memory: " << mem->describe() << "\n";
+  // Ctrl-C / SIGTERM stop the cycle loop: the running kernel's figures so far are printed, then
+  // the wall time, and the exit code is 128 + the signal. A progress line on stderr meanwhile.
+  interrupt_scope signals;
+  std::cout << "memory: " << mem->describe() << std::endl;  // flushed: from here on Ctrl-C is ours
   gpu_sim g(cfg, mem.get(), sms);
   g.threads = unsigned(threads);
+  progress_line line(std::cerr, is_terminal(std::cerr));
+  size_t kernels_total = 0, kernels_done = 0, ctas_total = 0, ctas_before = 0;
+  for (const auto& e : kl.entries)
+    if (e.is_kernel) ++kernels_total;
+  const auto sim_start = std::chrono::steady_clock::now();
+  auto wall_line = [&] {
+    const double wall = seconds_since_program_start();
+    const double setup = std::chrono::duration<double>(sim_start - program_start()).count();
+    std::cout << "wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up " << setup
+              << " s, simulation " << wall - setup << " s)\n" << std::defaultfloat;
+  };
   for (const auto& e : kl.entries) {
     if (!e.is_kernel) {
       if (e.copy.to_device) {  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles
@@ -135,12 +173,44 @@ int sm_run_main(int argc, char** argv) {
       continue;
     }
     kernel_trace k = parse_kernel_trace(e.trace_path);
+    ctas_total = ctas_before + k.ctas.size();  // the later kernels' traces are not parsed yet
     const auto t0 = std::chrono::steady_clock::now();
-    kernel_result r = g.run(k);
+    g.start(k);
+    const uint64_t c0 = g.cycle();  // gpu_sim counts cycles across kernels
+    int sig = 0;
+    while (g.step()) {
+      if ((g.cycle() & 1023) != 0) continue;
+      if ((sig = interrupt_scope::pending())) break;
+      if (!line.due()) continue;
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - sim_start).count();
+      // The fraction: kernels done plus the running one's share of CTAs.
+      const double f = (double(kernels_done) + double(g.ctas_done()) / double(std::max<size_t>(1, k.ctas.size()))) /
+                       double(std::max<size_t>(1, kernels_total));
+      const std::string left = time_left(spent, f);
+      line.update("progress: kernels " + std::to_string(kernels_done) + " of " + std::to_string(kernels_total) +
+                  " done, 1 running (cycle " + std::to_string(g.cycle() - c0) + ", CTAs " + std::to_string(g.ctas_done()) + " of " +
+                  std::to_string(k.ctas.size()) + " done); CTAs " + std::to_string(ctas_before + g.ctas_done()) + " done so far" +
+                  (left.empty() ? "" : "; " + left));
+    }
+    kernel_result r = g.result();
+    r.id = unsigned(kernels_done + 1);  // launches numbered in list order, as the platform's compute engine
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    line.finish();
+    if (sig) {
+      std::cout << "interrupted by " << signal_name(sig) << " in kernel " << r.id << " at cycle " << r.cycles << " (CTAs "
+                << g.ctas_done() << " of " << k.ctas.size() << " done); its figures so far:\n";
+      print_kernel(std::cout, r);
+      std::cout << kernels_done << " of " << kernels_total << " kernels completed\n";
+      wall_line();
+      std::cerr << "gpuvp sm-run: error: interrupted by " << signal_name(sig) << "\n";
+      return 128 + sig;
+    }
+    ++kernels_done;
+    ctas_before = ctas_total;
     print_kernel(std::cout, r);
     std::cout << "  simulation speed " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0) << " warp instructions/s\n";
   }
+  wall_line();
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpuvp/config.h"
 #include "gpuvp/number.h"
+#include "gpuvp/suggest.h"
 #include "gpuvp/yaml.h"
 
 #include <algorithm>
@@ -27,7 +28,17 @@ std::string lower(std::string s) {
 }
 }  // namespace
 
-uint64_t parse_u64(const std::string& text) { return parse_number(text); }
+// parse_number, whose "not a number" message here also lists the size suffixes (configuration
+// values and qtest operands are often byte counts).
+uint64_t parse_u64(const std::string& text) {
+  try {
+    return parse_number(text);
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    if (what.find("suffix") == std::string::npos) throw;
+    throw std::invalid_argument(what.substr(0, what.size() - 1) + "; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)");
+  }
+}
 
 int64_t parse_i64(const std::string& text) {
   std::string t = trim(text);
@@ -61,7 +72,7 @@ sc_core::sc_time parse_time(const std::string& text) {
   const double v = starts ? std::strtod(t.c_str(), &end) : 0.0;
   const size_t pos = starts ? size_t(end - t.c_str()) : 0;
   if (pos == 0 || t.find_first_of("xXnN") < pos || !std::isfinite(v))
-    throw std::invalid_argument("'" + text + "' is not a time (a number and a unit: 10 ns, 1.5 us)");
+    throw std::invalid_argument("'" + text + "' is not a time (a number and a unit: 10 ns, 1.5 us; units fs, ps, ns, us, ms, s)");
   const std::string unit = lower(trim(t.substr(pos)));
   static const struct { const char* name; double scale; sc_core::sc_time_unit unit; } units[] = {
       {"fs", 1e-15, sc_core::SC_FS}, {"ps", 1e-12, sc_core::SC_PS}, {"ns", 1e-9, sc_core::SC_NS},
@@ -76,6 +87,12 @@ sc_core::sc_time parse_time(const std::string& text) {
     const sc_core::sc_time r(v, sc_unit);
     if (v > 0 && r == sc_core::SC_ZERO_TIME)
       throw std::out_of_range("'" + text + "' is below the time resolution, " +
+                              format_time(sc_core::sc_get_time_resolution()));
+    // sc_time rounds to the resolution: 0.5 ps would silently become 1 ps. Refuse what does not
+    // land on a step (relative tolerance: a double's decimal 1.1 ns is 1100.0000000000002 ps).
+    const double steps = seconds / sc_core::sc_get_time_resolution().to_seconds();
+    if (std::fabs(steps - std::round(steps)) > std::max(1e-6, steps * 1e-12))
+      throw std::out_of_range("'" + text + "' is not a whole number of the time resolution, " +
                               format_time(sc_core::sc_get_time_resolution()));
     return r;
   }
@@ -347,7 +364,6 @@ void config::declare(declared d) {
   declared_.push_back(std::move(d));
 }
 
-namespace {
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -362,7 +378,21 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   }
   return row[b.size()];
 }
-}  // namespace
+
+std::string closest_name(const std::string& word, const std::vector<std::string>& candidates, size_t below) {
+  auto norm = [](std::string t) {
+    for (char& c : t) c = c == '_' ? '-' : char(std::tolower(static_cast<unsigned char>(c)));
+    return t;
+  };
+  std::string best;
+  size_t best_d = below;
+  for (const auto& c : candidates) {
+    size_t d = edit_distance(word, c);
+    if (d > 1 && (norm(word) == norm(c) || (!word.empty() && norm(c).rfind(norm(word), 0) == 0))) d = 1;
+    if (d < best_d) best_d = d, best = c;
+  }
+  return best;
+}
 
 void config::ignore_prefix(const std::string& prefix) {
   for (auto& [key, s] : settings_)
@@ -435,7 +465,10 @@ std::string config::dump_yaml(bool with_descriptions) const {
     std::string part;
     while (std::getline(ss, part, '.')) node = &node->child(part);
     node->leaf = true;
-    node->value = d.value;
+    // Addresses in hex, as every document writes them (every reader takes either form).
+    const std::string name = d.path.substr(d.path.rfind('.') + 1);
+    const bool address = name == "base" || name.ends_with("_base") || name == "addr" || name.ends_with("_addr");
+    node->value = address && d.type == "uint" ? to_hex(parse_u64(d.value)) : d.value;
     node->description = d.description;
     if (!d.min.empty() || !d.max.empty()) node->description += " [" + d.min + ", " + d.max + "]";
   }

@@ -17,57 +17,72 @@ router::port::port(const std::string& path, router& owner)
       bytes(path + ".bytes", "bytes through this port"),
       queueing(path + ".queueing", "queueing delay before the port was free", "ps"),
       stale(path + ".stale", "transactions older than the booking calendar's horizon (not queued)"),
-      busy(path + ".busy", "fraction of simulated time the port was transferring",
+      untimed(path + ".untimed", "transactions carried without booking the link: timed by the GPU's memory system"),
+      busy(path + ".busy", "fraction of simulated time the port was transferring (booked time up to now)",
            [this] {
-             const double now = sc_core::sc_time_stamp().to_double();
-             return now > 0 ? std::min(1.0, double(busy_time) / now) : 0.0;
+             const uint64_t now = sc_core::sc_time_stamp().value();
+             if (now == 0) return 0.0;
+             const double b = double(busy_time - booked_after(now)) / double(now);
+             return single_server ? b : std::min(1.0, b);  // without contention transfers may overlap
            }) {
   if (clock.get() == sc_core::SC_ZERO_TIME) throw config_error(path + ".clock: must be greater than 0");
   cycle = clock.get().value();
-  // Slots of at least slot_cycles cycles, a power of two of time units (index by shift).
-  // (clock <= 1 ms and slot_cycles <= 2^20 keep this below 2^50 time units: no overflow, shift < 64)
+  // The horizon: 256 slots of at least slot_cycles cycles, each a power of two of time units.
+  // (clock <= 1 ms and slot_cycles <= 2^20 keep this below 2^58 time units: no overflow)
   const uint64_t want = cycle * owner.slot_cycles;
-  slot_shift = 0;
+  unsigned slot_shift = 0;
   while (slot_shift < 62 && (uint64_t(1) << slot_shift) < want) ++slot_shift;
-  slot_id.fill(~uint64_t(0));
+  horizon = uint64_t(256) << slot_shift;
+  single_server = owner.contention.get();
   bytes_per_cycle = width;
   if ((bytes_per_cycle & (bytes_per_cycle - 1)) == 0) width_shift = __builtin_ctzll(bytes_per_cycle);
   latency_value = latency.get().value();
 }
 
 uint64_t router::port::book(uint64_t t, uint64_t occ) {
-  uint64_t slot = t >> slot_shift;
+  pieces.clear();
+  if (occ == 0) return t;
+  if (latest > horizon && t < latest - horizon) {  // older than the calendar remembers
+    ++stale;
+    return t + occ;
+  }
+  // The interval holding t, if any, pushes the start to its end (intervals never touch).
+  auto next = booked.upper_bound(t);
+  if (next != booked.begin()) {
+    auto prev = std::prev(next);
+    if (prev->second > t) t = prev->second;
+  }
   uint64_t end = t;
   while (occ) {
-    if (slot >= full_from && slot < full_below) {  // a backlog of full slots: skip it at once
-      slot = full_below;
-      t = std::max(t, slot << slot_shift);
+    // Free from t up to the next interval's start: take what fits, merging with the neighbours.
+    const uint64_t gap = next == booked.end() ? ~uint64_t(0) - t : next->first - t;
+    const uint64_t chunk = std::min(occ, gap);
+    pieces.emplace_back(t, chunk);
+    auto cur = next;
+    if (next != booked.begin() && std::prev(next)->second == t) {
+      cur = std::prev(next);
+      cur->second = t + chunk;
+    } else {
+      cur = booked.emplace_hint(next, t, t + chunk);
     }
-    const unsigned k = unsigned(slot % ring);
-    if (slot_id[k] != slot) {
-      if (slot_id[k] != ~uint64_t(0) && slot_id[k] > slot) {  // older than the ring's horizon
-        ++stale;
-        return std::max(end, t) + occ;
-      }
-      slot_id[k] = slot;
-      slot_used[k] = 0;
+    if (next != booked.end() && cur->second == next->first) {  // the gap is full: continue after next
+      cur->second = next->second;
+      next = booked.erase(next);
     }
-    const uint64_t slot_start = slot << slot_shift, slot_end = slot_start + (uint64_t(1) << slot_shift);
-    const uint64_t start = std::max(t, slot_start + slot_used[k]);
-    if (start < slot_end) {  // free time left in this slot: transfer what fits
-      const uint64_t chunk = std::min(occ, slot_end - start);
-      slot_used[k] += chunk;  // booked time, as if the slot's bookings ran back to back from its start
-      occ -= chunk;
-      end = start + chunk;
-      if (slot_used[k] == uint64_t(1) << slot_shift) {  // now full: extend or restart the run
-        if (slot == full_below) ++full_below;
-        else full_from = slot, full_below = slot + 1;
-      }
-    }
-    ++slot;
-    t = std::max(t, slot_end);
+    occ -= chunk;
+    end = t + chunk;
+    t = cur->second;
   }
+  latest = std::max(latest, end);
+  // Forget what lies beyond the horizon (amortised: each interval is erased once).
+  while (!booked.empty() && latest - booked.begin()->second > horizon) booked.erase(booked.begin());
   return end;
+}
+
+uint64_t router::port::booked_after(uint64_t t) const {
+  uint64_t sum = 0;
+  for (auto it = booked.rbegin(); it != booked.rend() && it->second > t; ++it) sum += it->second - std::max(it->first, t);
+  return sum;
 }
 
 router::router(sc_core::sc_module_name name) : sc_module(name) {
@@ -168,35 +183,50 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   pout.bytes += len;
 
   // Occupancy: the target link is booked in its calendar at or after the arrival; the initiator's
-  // link only has to carry the bytes (one initiator does not contend with itself).
+  // link only has to carry the bytes (one initiator does not contend with itself). An access
+  // another model times (the GPU's memory system) books nothing: only the latencies.
   const uint64_t now = sc_core::sc_time_stamp().value();
   const uint64_t arrival = now + delay.value();
-  const uint64_t occ_in = pin.occupancy(len), occ_out = pout.occupancy(len);
-  uint64_t end = arrival + std::max(occ_in, occ_out);
-  if (contention) {
-    end = std::max(pout.book(arrival, occ_out), arrival + occ_in);
-    const uint64_t waited = end - arrival - std::max(occ_in, occ_out);
-    pout.queueing.add(waited == 0 ? 0 : waited / ps_);
+  if (gp.get_extension<untimed_ext>()) {
+    ++pin.untimed;
+    ++pout.untimed;
+    delay = sc_core::sc_time::from_value(arrival - now + pin.latency_value + pout.latency_value);
+  } else {
+    const uint64_t occ_in = pin.occupancy(len), occ_out = pout.occupancy(len);
+    const uint64_t transfer = std::max(occ_in, occ_out);
+    uint64_t end = arrival + transfer;
+    pout.pieces.clear();
+    if (contention) {
+      end = std::max(pout.book(arrival, occ_out), arrival + occ_in);
+      const uint64_t waited = end - arrival - transfer;
+      pout.queueing.add(waited == 0 ? 0 : waited / ps_);
+      if (!pout.pieces.empty()) pout.busy_time += occ_out;  // not a stale one: it booked nothing
+    } else {
+      pout.busy_time += occ_out;
+      pout.pieces.emplace_back(arrival, occ_out);
+    }
+    pin.busy_time += occ_in;
+    delay = sc_core::sc_time::from_value(end - now + pin.latency_value + pout.latency_value);
+    if (tracing_) trace_access(id, pout, gp, ext, end - transfer, transfer);
   }
-  pin.busy_time += occ_in;
-  pout.busy_time += occ_out;
-  const uint64_t transfer = std::max(occ_in, occ_out);
-  const uint64_t start = end - transfer;
-  delay = sc_core::sc_time::from_value(end - now + pin.latency_value + pout.latency_value);
-  if (tracing_) {
-    auto& tr = tracer::global();
-    tr.span(pout.track, gp.is_write() ? "write" : "read", sc_core::sc_time::from_value(start),
-            sc_core::sc_time::from_value(transfer),
-            "\"addr\":\"" + to_hex(addr) + "\",\"len\":" + std::to_string(len) + ",\"from\":\"" +
-                input_names_[id] + "\"" + (dmi ? ",\"dmi\":true" : ""));
-    // The command that caused this access (gpu_ext::flow): its arrow ends in the middle of the span.
-    if (ext && ext->flow) tr.flow_in(ext->flow, pout.track, sc_core::sc_time::from_value(start + transfer / 2));
-  }
-
   gp.set_address(addr - w->base);
   out[w->index]->b_transport(gp, delay);
   gp.set_address(addr);
   if (log_debug_) log_transaction(id, *w, gp, delay);
+}
+
+// The access's spans on its target link's track: one per booked piece (one unless the transfer was
+// split over free gaps), so that spans on the track never overlap; a flow arrow from the command
+// that caused it ends in the middle of its transfer.
+void router::trace_access(int id, const port& pout, const tlm::tlm_generic_payload& gp, const gpu_ext* ext, uint64_t start,
+                          uint64_t transfer) {
+  auto& tr = tracer::global();
+  const std::string args = "\"addr\":\"" + to_hex(gp.get_address()) + "\",\"len\":" + std::to_string(gp.get_data_length()) +
+                           ",\"from\":\"" + input_names_[id] + "\"" + (ext && ext->dmi_shadow ? ",\"dmi\":true" : "");
+  const char* what = gp.is_write() ? "write" : "read";
+  for (const auto& [at, length] : pout.pieces)
+    tr.span(pout.track, what, sc_core::sc_time::from_value(at), sc_core::sc_time::from_value(length), args);
+  if (ext && ext->flow) tr.flow_in(ext->flow, pout.track, sc_core::sc_time::from_value(start + transfer / 2));
 }
 
 void router::log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpuvp/trace.h"
+#include "gpuvp/output_file.h"
 
 #include <cinttypes>
 #include <algorithm>
@@ -41,13 +42,22 @@ bool tracer::open(const std::string& file) {
   return true;
 }
 
+namespace {
+bool trace_failed = false;  // the last close() found a write error (trace_write_failed)
+}  // namespace
+
+bool trace_write_failed() { return trace_failed; }
+
 void tracer::close() {
   flows_.clear();
   next_flow_ = 0;
   if (!out_) return;
   std::fputs("\n]}\n", out_);
-  std::fclose(out_);
+  // A full disk shows in the stream's error flag (buffered writes) or in fclose's final flush.
+  const bool ok = std::fflush(out_) == 0 && !std::ferror(out_);
+  const bool closed = std::fclose(out_) == 0;
   out_ = nullptr;
+  trace_failed = !(ok && closed);
 }
 
 

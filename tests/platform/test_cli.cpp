@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "run_control.h"
 #include "gpuvp/config.h"
+#include "gpuvp/progress.h"
 #include "cli_testing.h"
 #include "testing.h"
 
@@ -100,7 +101,7 @@ TEST(cli, time_limit_is_a_modelled_error) {
 TEST(cli, unknown_workload_is_an_input_error) {
   auto r = run_gpuvp({"run", "--workload", "something.unknown"});
   EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.err.find("something.unknown: no workload kind recognises this file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("something.unknown: no embedded workload of that name and no such file"), std::string::npos) << r.err;
 }
 
 TEST(cli, identical_runs_give_identical_statistics) {
@@ -277,7 +278,7 @@ TEST(cli, a_directory_is_not_an_input_file) {
   const std::string pb = temp_dir("dir_input.pb");  // the extension picks a kind; the file is a directory
   r = run_gpuvp({"run", "--workload", pb});
   EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.err.find(pb + ": is a directory, expected a workload file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(pb + ": is a directory; --workload takes a file or an embedded workload's name"), std::string::npos) << r.err;
   r = run_gpuvp({"qtest", "--script", dir});
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find(dir + ": is a directory, expected a qtest script (--script)"), std::string::npos) << r.err;
@@ -384,6 +385,7 @@ TEST(cli, progress_lines_follow_wall_time_at_any_simulated_rate) {
   limits.wall_limit = std::chrono::duration<double>(2.0);
   std::ostringstream err;
   const auto start = std::chrono::steady_clock::now();
+  gpuvp::set_program_start(start);  // the wall limit counts from the program's start
   const run_outcome o = simulate(limits, err);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(o.end, run_end::wall_limit);
@@ -439,8 +441,8 @@ TEST(cli, qtest_rejects_malformed_numbers) {
                      "writel 0x1000 0x1z\nreadl 0x1z\nwrite 0x1000 2 0x1z\nclock_step 99999999999999999999\n");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(r.out,
-            "FAIL '0x1z' is not a number (bad digit or suffix 'z')\n"
-            "FAIL '0x1z' is not a number (bad digit or suffix 'z')\n"
+            "FAIL '0x1z' is not a number (bad digit or suffix 'z'; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)\n"
+            "FAIL '0x1z' is not a number (bad digit or suffix 'z'; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)\n"
             "FAIL data 0x1z: 'z' is not a hex digit\n"
             "FAIL '99999999999999999999' does not fit in 64 bits\n");
 }
@@ -505,7 +507,7 @@ TEST(cli, qtest_script_failures_name_file_and_line) {
   std::ofstream(f) << "# comment\nreadl 0x1z\n\nwritel 0x1000 5\nbogus 1\n";
   auto r = run_gpuvp({"qtest", "--set", "components.traffic=none", "--script", f});
   EXPECT_EQ(r.rc, 0) << r.err;
-  EXPECT_EQ(r.out, "FAIL '0x1z' is not a number (bad digit or suffix 'z')\nOK\nFAIL unknown command 'bogus'\n");
+  EXPECT_EQ(r.out, "FAIL '0x1z' is not a number (bad digit or suffix 'z'; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)\nOK\nFAIL unknown command 'bogus'\n");
   EXPECT_NE(r.err.find(f + ":2: readl 0x1z: FAIL '0x1z' is not a number"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(f + ":5: bogus 1: FAIL unknown command 'bogus'"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(":4:"), std::string::npos) << r.err;

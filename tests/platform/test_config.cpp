@@ -151,7 +151,7 @@ std::string what_of(const std::function<void()>& f) {
 
 TEST(config, bad_numbers_name_the_text_never_a_library_function) {
   // "0x1z": the z is neither a hex digit nor a size suffix.
-  EXPECT_EQ(what_of([] { parse_u64("0x1z"); }), "'0x1z' is not a number (bad digit or suffix 'z')");
+  EXPECT_EQ(what_of([] { parse_u64("0x1z"); }), "'0x1z' is not a number (bad digit or suffix 'z'; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)");
   // 2^64 does not fit; std::stoull would have said only "stoull".
   EXPECT_EQ(what_of([] { parse_u64("18446744073709551616"); }), "'18446744073709551616' does not fit in 64 bits");
   EXPECT_EQ(parse_u64("18446744073709551615"), ~uint64_t(0));

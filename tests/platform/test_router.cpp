@@ -8,6 +8,7 @@
 #include "gpuvp/memory.h"
 #include "gpuvp/router.h"
 #include "gpuvp/trace.h"
+#include "gpuvp/untimed.h"
 #include "testing.h"
 
 using namespace gpuvp;
@@ -107,6 +108,48 @@ TEST_F(router_fixture, an_arrival_older_than_the_calendar_is_counted_stale_and_n
   // too old to book; it crosses without queueing: 4 transfer + 2 latencies + 10 memory.
   EXPECT_EQ(b.read(0x10000100, 32, sc_time(3211264, sc_core::SC_PS)), sc_time(3227264, sc_core::SC_PS));
   EXPECT_EQ(stats_registry::global().value("r.mem.stale"), 1.0);
+}
+
+TEST_F(router_fixture, a_later_arrival_never_shares_the_link_with_an_earlier_booking) {
+  build();
+  // a books 50..54 ns; b (decoupled, called later) 0..4 ns: both free.
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(50, SC_NS)), sc_time(66, SC_NS));
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
+  // a again at 51 ns: the link is a's until 54 ns (a per-slot sum would have let it start at 51,
+  // two transfers at once): 54..58, delay 58 + 2 + 10 = 70 ns, queueing 3 ns.
+  EXPECT_EQ(a.read(0x10000200, 32, sc_time(51, SC_NS)), sc_time(70, SC_NS));
+  auto* q = stats_registry::global().list("r.mem.queueing").at(0).h;
+  EXPECT_EQ(q->sum(), 3000u);
+}
+
+TEST_F(router_fixture, an_untimed_access_is_carried_and_counted_but_books_nothing) {
+  build();
+  std::vector<uint8_t> buf(32);
+  transaction t(tlm::TLM_READ_COMMAND, 0x10000000, buf.data(), 32);
+  untimed_ext carried;
+  t.gp.set_extension(&carried);
+  sc_time d = sc_core::SC_ZERO_TIME;
+  a.out->b_transport(t.gp, d);
+  t.gp.clear_extension(&carried);
+  EXPECT_TRUE(t.ok());
+  EXPECT_EQ(d, sc_time(12, SC_NS));  // the two port latencies and the memory's 10 ns, no transfer
+  // b at 0 finds the link free: 4 + 2 + 10.
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
+  auto& st = stats_registry::global();
+  EXPECT_EQ(st.value("r.mem.transactions"), 2.0);
+  EXPECT_EQ(st.value("r.mem.untimed"), 1.0);
+  EXPECT_EQ(st.value("r.mem.bytes"), 64.0);
+  EXPECT_EQ(st.list("r.mem.queueing").at(0).h->count(), 1u);  // b's only
+}
+
+TEST_F(router_fixture, busy_counts_the_booked_time_up_to_now_only) {
+  build();
+  b.read(0x10000000, 32, sc_time(0, SC_NS));    // 0..4 ns
+  a.read(0x10000100, 32, sc_time(100, SC_NS));  // 100..104 ns: after the 10 ns simulated below
+  sc_core::sc_start(10, SC_NS);
+  EXPECT_DOUBLE_EQ(stats_registry::global().value("r.mem.busy"), 0.4);  // 4 ns of 10
+  sc_core::sc_start(92, SC_NS);                                            // now 102 ns
+  EXPECT_DOUBLE_EQ(stats_registry::global().value("r.mem.busy"), 6.0 / 102.0);
 }
 
 struct router_without_contention : router_fixture {

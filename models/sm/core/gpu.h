@@ -54,6 +54,7 @@ class gpu_sim {
   // Runs a whole kernel, returns its result.
   kernel_result run(const kernel_trace& k);
   uint64_t cycle() const { return cycle_; }
+  size_t ctas_done() const { return ctas_done_.load(); }  // of the running kernel (progress lines)
   uint64_t watchdog_cycles = 1u << 20;
   // sm_core::skip_idle for the SMs of the next start(): a speed switch, the statistics are the
   // same either way.

@@ -4,14 +4,17 @@
 // The target sees addresses relative to its window base. Timing per transaction, without any
 // kernel event: the transaction reaches the router at t = now + delay and needs its target link
 // for ceil(length / width) cycles of that port's clock. Each target link keeps a booking calendar
-// (a ring of time slots with the time booked in each), so the transfer starts at the first free
-// time at or after t, whatever order temporally decoupled initiators called in; it then crosses
-// both port latencies. DMI requests are forwarded with address translation; transport_dbg too.
+// (its busy intervals, exact), so the transfer takes the first free time at or after t, whatever
+// order temporally decoupled initiators called in (split over the free gaps where one is too
+// short: a link is one server, never two transfers at once); it then crosses both port latencies.
+// A transaction already timed by another model (untimed_ext: the GPU's memory system) is
+// carried, counted and translated, but books no link time. DMI requests are forwarded with address translation; transport_dbg too.
 // An access made through a DMI pointer sends its transaction all the same (gpu_ext::dmi_shadow),
 // so it books the links and is counted like the transaction it replaces.
 #pragma once
 #include <cstdint>
-#include <array>
+#include <map>
+#include <utility>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +23,8 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include "gpuvp/config.h"
+#include "gpuvp/extension.h"
+#include "gpuvp/untimed.h"
 #include "gpuvp/stats.h"
 
 namespace gpuvp {
@@ -33,7 +38,7 @@ class router : public sc_core::sc_module {
   param<uint64_t> width{this, "width", 32, "default port width in bytes per cycle", 1, 4096};
   param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "default port clock period", sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_MS)};
   param<bool> contention{this, "contention", true, "model link occupancy and queueing"};
-  param<uint64_t> slot_cycles{this, "slot_cycles", 64, "booking-calendar slot length in port cycles (rounded up to a power of two of time units)", 1, 1 << 20};
+  param<uint64_t> slot_cycles{this, "slot_cycles", 64, "booking-calendar horizon: 256 slots of this many port cycles (rounded up to a power of two of time units); older arrivals are not queued", 1, 1 << 20};
 
   // One link of the router, on the initiator side or the target side. Its params and statistics
   // live under "<router>.<port name>" and default to the router-wide params above.
@@ -46,19 +51,22 @@ class router : public sc_core::sc_module {
     counter bytes;
     histogram queueing;  // queueing delay, ps
     counter stale;       // bookings older than the calendar's horizon (not queued)
-    gauge busy;          // busy fraction of simulated time
+    counter untimed;     // carried without booking: timed by another model (untimed_ext)
+    gauge busy;          // booked time up to now / now
     // Hot-path state in kernel time units (sc_time::value()), cached from the params.
-    uint64_t busy_time = 0;
-    // Booking calendar: slot k of the ring holds absolute slot slot_id[k] (length 2^slot_shift),
-    // booked from its start up to slot_used[k]. Transactions older than the ring's horizon are not
+    uint64_t busy_time = 0;  // booked (contention off: transferring) time, summed
+    bool single_server = true;  // contention on: transfers on this link never overlap
+    // Booking calendar: the link's busy intervals [start, end), disjoint and never adjacent
+    // (merged), back to `horizon` before the latest end booked. Arrivals older than that are not
     // queued (counted in the `stale` statistic).
-    static constexpr unsigned ring = 256;
-    unsigned slot_shift = 16;
-    std::array<uint64_t, ring> slot_id{};
-    std::array<uint64_t, ring> slot_used{};
-    uint64_t full_from = 0, full_below = 0;  // a run of consecutive full slots, skipped in one step
-    // Books `occ` time units at or after t; returns when the transfer ends.
+    std::map<uint64_t, uint64_t> booked;  // start -> end
+    uint64_t horizon = 0, latest = 0;
+    // The pieces of the last book() (one unless it was split over gaps), for the trace.
+    std::vector<std::pair<uint64_t, uint64_t>> pieces;
+    // Books `occ` time units at or after t in the free gaps; returns when the transfer ends.
     uint64_t book(uint64_t t, uint64_t occ);
+    // Booked time after `t` still in the calendar (the busy gauge counts up to now only).
+    uint64_t booked_after(uint64_t t) const;
     uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
     int width_shift = -1;  // log2(width) when width is a power of two: a shift instead of a division
     uint32_t track = 0;    // trace track
@@ -92,6 +100,8 @@ class router : public sc_core::sc_module {
   // Before the simulation starts the multi-sockets have not completed their bindings: debug and
   // DMI requests then find no target.
   static bool bindings_complete() { return sc_core::sc_get_status() >= sc_core::SC_START_OF_SIMULATION; }
+  void trace_access(int id, const port& pout, const tlm::tlm_generic_payload& gp, const gpu_ext* ext, uint64_t start,
+                    uint64_t transfer);
   void log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
   port& port_at(std::vector<std::unique_ptr<port>>& ports, std::vector<std::string>& names, unsigned index,
                 const char* prefix);
