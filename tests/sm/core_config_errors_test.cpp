@@ -71,13 +71,13 @@ TEST(sm_config_errors, unknown_gpu_name_names_the_key_and_the_shipped_ones) {
 
 TEST(sm_config_errors, unmodelled_timing_options_are_refused_unless_allowed) {
   // Over a shipped GPU an option the model does not read is listed, and refused when it changes
-  // timing (the L1D bypass of global accesses is not modelled).
+  // timing (perfect memory is not modelled).
   gpu_config c;
-  load_config_text(c, "-gpgpu_gmem_skip_L1D 1\n-gpgpu_ptx_sim_mode 0\n-gpgpu_gmem_skip_L1D 1   # again\n", "o.config");
-  EXPECT_EQ(c.unmodelled_list(), "not modelled: -gpgpu_gmem_skip_L1D 1, -gpgpu_ptx_sim_mode 0");
+  load_config_text(c, "-gpgpu_perfect_mem 1\n-gpgpu_ptx_sim_mode 0\n-gpgpu_perfect_mem 1   # again\n", "o.config");
+  EXPECT_EQ(c.unmodelled_list(), "not modelled: -gpgpu_perfect_mem 1, -gpgpu_ptx_sim_mode 0");
   auto t = c.unmodelled_timing(false);
   ASSERT_EQ(t.size(), 1u);
-  EXPECT_EQ(t[0], "-gpgpu_gmem_skip_L1D 1 (o.config:3): global accesses bypassing the L1D are not modelled, as if 0");
+  EXPECT_EQ(t[0], "-gpgpu_perfect_mem 1 (o.config:3): perfect memory is not modelled, as if 0");
   // Over GPGPU-Sim's defaults, a default the model does not follow counts too: the instruction
   // cache is real there (-gpgpu_perfect_inst_const_cache 0), the L2 texture-only.
   gpu_config d;
