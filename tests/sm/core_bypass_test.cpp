@@ -118,3 +118,48 @@ TEST(sm_bypass, memcpy_fills_the_l2_at_the_address_modulo_4_gib) {
   EXPECT_EQ(m.stats().l2_hits, 1u);
   EXPECT_EQ(m.stats().dram_reads, 1u);
 }
+
+// -gpgpu_perfect_inst_const_cache 0 with an L1I of 8 sets x 128-byte lines (-gpgpu_cache:il1
+// N:8:128:4,L:R:f:N:L,A:2:48,4, the GTX 1080 file's). One warp of 20 IMADs and EXIT at PCs 0,
+// 16, ..., 320 (the trace writer's 16-byte steps): each fetch takes two instructions into the
+// instruction buffer, so the warp fetches at PCs 0, 32, ..., 320: 11 fetches, 4 in line 0, 4 in
+// line 1, 3 in line 2. The first fetch in each line misses (its 4 sectors go to the memory, 100
+// cycles away), the warp waits, and the filled entry hands it its fetch without a new access; the
+// other 8 fetches hit. The three misses come one after the other (the warp fetches line 1 only
+// once it has issued line 0's instructions), so with the memory 100 cycles further away the
+// kernel takes exactly 300 cycles more; with a perfect instruction cache it does not depend on it.
+TEST(sm_icache, fetch_misses_once_per_line) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  std::vector<trace_writer_inst> v;
+  for (unsigned i = 0; i < 20; ++i) v.push_back(op("IMAD", {20 + i}, {2, 3}));
+  v.push_back(op("EXIT", {}, {}));
+  const kernel_result perfect = run_fixed(c, make({v}));
+  EXPECT_EQ(perfect.stats.l1i_accesses, 0u);
+  load_config_text(c, "-gpgpu_perfect_inst_const_cache 0\n-gpgpu_cache:il1 N:8:128:4,L:R:f:N:L,A:2:48,4\n", "il1.config");
+  fixed_latency_memory m(100), far(200);
+  gpu_sim g(c, &m, 1), g_far(c, &far, 1);
+  const kernel_result r = g.run(make({v})), r_far = g_far.run(make({v}));
+  EXPECT_EQ(r.stats.l1i_accesses, 11u);
+  EXPECT_EQ(r.stats.l1i_hits, 8u);
+  EXPECT_EQ(r.stats.l1i_misses, 3u);
+  EXPECT_EQ(r.stats.l1i_mshr_hits, 0u);
+  EXPECT_EQ(m.accesses, 12u);  // 3 lines x 4 sectors
+  EXPECT_EQ(r_far.cycles, r.cycles + 300);
+  EXPECT_GT(r.cycles, perfect.cycles + 3 * 50);  // each miss costs at least half the memory latency
+  EXPECT_EQ(r.stats.warp_insts, 21u);
+}
+
+// Two warps fetch line 0 together: the first misses, the second merges into its MSHR entry
+// (MSHR_HIT, counted among the misses as GPGPU-Sim counts INST_ACC_R); one line request.
+TEST(sm_icache, second_warp_merges_into_the_pending_line) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  load_config_text(c, "-gpgpu_perfect_inst_const_cache 0\n-gpgpu_cache:il1 N:8:128:4,L:R:f:N:L,A:2:48,4\n", "il1.config");
+  std::vector<trace_writer_inst> v{op("IMAD", {20}, {2, 3}), op("EXIT", {}, {})};
+  fixed_latency_memory m(100);
+  gpu_sim g(c, &m, 1);
+  const kernel_result r = g.run(make({v, v}));
+  EXPECT_EQ(r.stats.l1i_accesses, 2u);
+  EXPECT_EQ(r.stats.l1i_misses, 2u);
+  EXPECT_EQ(r.stats.l1i_mshr_hits, 1u);
+  EXPECT_EQ(m.accesses, 4u);
+}

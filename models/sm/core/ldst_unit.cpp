@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "icache.h"
 #include "sm_core.h"
 
 namespace gpuvp::sm {
@@ -432,10 +433,22 @@ void ldst_unit::end_cycle(uint64_t now) {
   next_bank_ = bank_event(now);
 }
 
+bool ldst_unit::icache_send(uint64_t addr, uint64_t sent) {
+  if (core_.mem_->full(this)) return false;
+  const uint64_t lat = core_.mem_->access(addr, 32, false, mem_port::whole_sector, sent + core_.mem_base_, this, icache_tag);
+  if (lat != mem_port::pending) core_.icache_->fills.push_back({fill_cycle(sent + lat), addr});
+  return true;
+}
+
 // A completion the memory delivers later: an event in the SM's cycles.
 void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) {
-  --awaiting_;
   const uint64_t at = cycle - std::min(cycle, core_.mem_base_);
+  if (!write && tag == icache_tag) {  // an L1I sector: filled in the cycle the L1D's would be
+    core_.icache_->fills.push_back({fill_cycle(at), addr});
+    core_.wake_by(fill_cycle(at));
+    return;
+  }
+  --awaiting_;
   const uint64_t e = write ? at : fill_cycle(at);
   // A bypassing load's reply (its slot's instruction is a global load past the L1D) or a fill.
   const bool bypassed = !write && (tag & bypass_tag);

@@ -122,6 +122,9 @@ class ldst_unit : public stallable_unit, public mem_client {
             events_.size() | uint64_t(miss_queue_.size()) << 32 | uint64_t(smem_pipe_.size()) << 48 | uint64_t(wb_pending()) << 63};
   }
   void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
+  // The L1I's miss-queue head (a sector read) through this cluster's crossbar input, handed over
+  // in `sent` + 1; false: no room this cycle.
+  bool icache_send(uint64_t addr, uint64_t sent);
   unsigned icnt_node() const override { return core_.id() / std::max(1u, cfg_.cores_per_cluster); }
 
  private:
@@ -218,6 +221,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   unsigned next_global_ = ~0u;
   // mem_done's tag of a bypassing load's access: its slot with this bit (an L1 fill's read is 0).
   static constexpr unsigned bypass_tag = 1u << 31;
+  static constexpr unsigned icache_tag = 1u << 30;  // an L1I read's tag
   bool bypass_ = false;  // the dispatch register's instruction goes past the L1D
   unsigned wb_arb_ = 0;
   // Shared-memory loads in their -gpgpu_smem_latency pipeline (m_pipeline_reg), oldest first:
