@@ -71,19 +71,20 @@ TEST(sm_config_errors, unknown_gpu_name_names_the_key_and_the_shipped_ones) {
 
 TEST(sm_config_errors, unmodelled_timing_options_are_refused_unless_allowed) {
   // Over a shipped GPU an option the model does not read is listed, and refused when it changes
-  // timing (the L1D bypass of global accesses is not modelled).
+  // timing (perfect memory is not modelled).
   gpu_config c;
-  load_config_text(c, "-gpgpu_gmem_skip_L1D 1\n-gpgpu_ptx_sim_mode 0\n-gpgpu_gmem_skip_L1D 1   # again\n", "o.config");
-  EXPECT_EQ(c.unmodelled_list(), "not modelled: -gpgpu_gmem_skip_L1D 1, -gpgpu_ptx_sim_mode 0");
+  load_config_text(c, "-gpgpu_perfect_mem 1\n-gpgpu_ptx_sim_mode 0\n-gpgpu_perfect_mem 1   # again\n", "o.config");
+  EXPECT_EQ(c.unmodelled_list(), "not modelled: -gpgpu_perfect_mem 1, -gpgpu_ptx_sim_mode 0");
   auto t = c.unmodelled_timing(false);
   ASSERT_EQ(t.size(), 1u);
-  EXPECT_EQ(t[0], "-gpgpu_gmem_skip_L1D 1 (o.config:3): global accesses bypassing the L1D are not modelled, as if 0");
-  // Over GPGPU-Sim's defaults, a default the model does not follow counts too: the instruction
-  // cache is real there (-gpgpu_perfect_inst_const_cache 0), the L2 texture-only.
+  EXPECT_EQ(t[0], "-gpgpu_perfect_mem 1 (o.config:3): perfect memory is not modelled, as if 0");
+  // Over GPGPU-Sim's defaults, a default the model does not follow counts too: the L2 is
+  // texture-only there. (Its real instruction cache, -gpgpu_perfect_inst_const_cache 0, is
+  // modelled.)
   gpu_config d;
   load_config_text(d, gpgpusim_defaults_text(), "defaults");
+  EXPECT_FALSE(d.perfect_icache);
   auto td = d.unmodelled_timing(true);
-  ASSERT_EQ(td.size(), 2u);
-  EXPECT_EQ(td[0].rfind("-gpgpu_perfect_inst_const_cache 0 (GPGPU-Sim's default)", 0), 0u) << td[0];
-  EXPECT_EQ(td[1].rfind("-gpgpu_cache:dl2_texture_only 1 (GPGPU-Sim's default)", 0), 0u) << td[1];
+  ASSERT_EQ(td.size(), 1u);
+  EXPECT_EQ(td[0].rfind("-gpgpu_cache:dl2_texture_only 1 (GPGPU-Sim's default)", 0), 0u) << td[0];
 }

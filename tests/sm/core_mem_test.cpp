@@ -997,12 +997,13 @@ std::vector<uint64_t> three_clusters_one_sub_partition(unsigned algo, uint64_t s
   gpu_config c = qv100();
   c.mem.icnt_arbiter = algo;
   gpu_memory m(c);
-  m.memcpy_to_device(GBASE, 128);
+  const uint64_t base = 0x40000000;  // below 4 GiB: perf_memcpy_to_gpu keeps 32 address bits
+  m.memcpy_to_device(base, 128);
   std::vector<cluster_port> ports{cluster_port(0), cluster_port(1), cluster_port(2)};
   for (uint64_t cyc = 0; cyc < sent + 200; ++cyc) {
     m.cycle(cyc);
     if (cyc != sent) continue;
-    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(m.access(GBASE + 32 * i, 4, false, mem_port::whole_sector, cyc, &ports[i], i), mem_port::pending);
+    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(m.access(base + 32 * i, 4, false, mem_port::whole_sector, cyc, &ports[i], i), mem_port::pending);
   }
   return {ports[0].done, ports[1].done, ports[2].done};
 }

@@ -219,6 +219,9 @@ void print_kernel(std::ostream& os, const kernel_result& r) {
      << ", MSHR_MERGE_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_merge)] << ", MISS_QUEUE_FULL "
      << s.l1_fails[unsigned(l1_fail::miss_queue_full)] << ", LINE_ALLOC_FAIL " << s.l1_fails[unsigned(l1_fail::line_alloc)]
      << "), size " << r.l1d_kb << " KB\n";
+  if (s.l1i_accesses)
+    os << "  L1I_total_cache_accesses " << s.l1i_accesses << ", hits " << s.l1i_hits << ", misses " << s.l1i_misses
+       << " (MSHR_HIT " << s.l1i_mshr_hits << ")\n";
   os << "  L2_total_cache_accesses " << m.l2_accesses << " (writes " << m.l2_writes << "), hits " << m.l2_hits
      << ", pending_hits " << m.l2_pending_hits << ", misses " << m.l2_misses << ", reservation_fails "
      << m.l2_reservation_fails << " (MSHR_ENRTY_FAIL " << m.l2_fail_mshr_entry << ", MSHR_MERGE_ENRTY_FAIL "

@@ -255,8 +255,6 @@ struct timing_option {
   const char *name, *modelled, *gpgpusim_default, *what;
 };
 constexpr timing_option timing_options[] = {
-    {"-gpgpu_perfect_inst_const_cache", "1", "0", "instruction and constant cache misses are not modelled (always hit)"},
-    {"-gpgpu_gmem_skip_L1D", "0", "0", "global accesses bypassing the L1D are not modelled"},
     {"-gpgpu_cache:dl2_texture_only", "0", "1", "the L2 serves every access (a texture-only L2 is not modelled)"},
     {"-gpgpu_perfect_mem", "0", "0", "perfect memory is not modelled"},
     {"-l2_ideal", "0", "0", "an ideal L2 is not modelled"},
@@ -380,6 +378,9 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     std::sort(c.shmem_options_kb.begin(), c.shmem_options_kb.end());
   } else if (name == "-gpgpu_unified_l1d_size") c.unified_l1d_kb = u();
   else if (name == "-gpgpu_l1_latency") c.l1_latency = u();
+  else if (name == "-gpgpu_gmem_skip_L1D") c.gmem_skip_l1d = to_bool(where, name, v);
+  else if (name == "-gpgpu_perfect_inst_const_cache") c.perfect_icache = to_bool(where, name, v);
+  else if (name == "-gpgpu_cache:il1") parse_cache_config(c.il1, name, v, where);
   else if (name == "-gpgpu_smem_latency") c.smem_latency = u();
   else if (name == "-gpgpu_shmem_num_banks") c.smem_banks = u();
   else if (name == "-gpgpu_l2_rop_latency") c.l2_rop_latency = u();

@@ -69,6 +69,13 @@ struct gpu_config {
   // The L1D ways of a kernel whose resident CTAs use `total_shmem` bytes of shared memory per SM
   // (l1_ways without the adaptive configuration); throws std::runtime_error if no option holds it.
   unsigned l1_ways_for(uint64_t total_shmem) const;
+  // -gpgpu_gmem_skip_L1D: global loads and stores bypass the L1D (ldst_unit::memory_cycle's
+  // bypassL1D), going to the crossbar one access a cycle; local accesses still use the L1D.
+  bool gmem_skip_l1d = false;
+  // -gpgpu_perfect_inst_const_cache: the instruction cache always hits; else -gpgpu_cache:il1
+  // (icache.h). GPGPU-Sim's default is 0 (configs/GPGPUSIM_DEFAULTS), the tested files give 1.
+  bool perfect_icache = true;
+  cache_config il1{false, 4, 256, 4, 'R', 'f', 'N', 2, 32, 4, 'L'};
   unsigned l2_rop_latency = 160, dram_latency = 100;
   unsigned kernel_launch_latency = 0;
   mem_config mem;  // L1D policies, L2, crossbar, DRAM (mem_config.h)

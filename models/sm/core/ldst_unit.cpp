@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "icache.h"
 #include "sm_core.h"
 
 namespace gpuvp::sm {
@@ -62,6 +63,7 @@ void ldst_unit::prepare() {
   slots_[slot_].outstanding = 1;  // held until the last access is made
   sectors_.clear();
   conflict_cycles_ = 0;
+  bypass_ = cfg_.gmem_skip_l1d && w.space == mem_space::global;
   if (w.space == mem_space::shared) {
     // Bank conflict degree: the most distinct 4-byte words any one bank must deliver.
     std::vector<std::vector<uint64_t>> banks(cfg_.smem_banks);
@@ -266,6 +268,9 @@ void ldst_unit::writeback() {
       wb_slot_ = smem_pipe_.front().slot;
       smem_pipe_.pop_front();
       smem_left_ = now + 1;
+    } else if (client == wb_global && next_global_ != ~0u) {
+      wb_slot_ = next_global_;
+      next_global_ = ~0u;
     } else if (client == wb_l1d && !filled_.empty()) {
       waiter_list* m = mshrs_.find(filled_.front());
       wb_slot_ = waiters_.pop_front(*m);
@@ -297,12 +302,15 @@ void ldst_unit::cycle() {
   while (!events_.empty() && events_.top().at <= now) {
     event e = events_.top();
     events_.pop();
-    if (e.kind == ev::fill && filled) {
+    if ((e.kind == ev::fill || e.kind == ev::reply) && (filled || (e.kind == ev::reply && next_global_ != ~0u))) {
       e.at = now + 1;
       later_.push_back(e);
       continue;
     }
-    if (e.kind == ev::fill) {
+    if (e.kind == ev::reply) {  // to the write-back stage's client 3, not the L1D
+      filled = true;
+      next_global_ = unsigned(e.key);
+    } else if (e.kind == ev::fill) {
       // baseline_cache::fill: the sector becomes valid and its MSHR entry ready; the entry is
       // released when the write-back stage has taken its last access (mshr_table::next_access).
       filled = true;
@@ -365,6 +373,9 @@ void ldst_unit::cycle() {
       smem_pipe_.push_back({slot_, now + cfg_.smem_latency});
       finished = true;
     }
+  } else if (bypass_) {
+    bypass_send(now);
+    finished = sectors_.empty();
   } else if (sectors_.empty()) {
     // constant cache, or a memory opcode traced without addresses: an L1-latency access
     ++f.outstanding;
@@ -395,19 +406,53 @@ void ldst_unit::cycle() {
   end_cycle(now);
 }
 
+// -gpgpu_gmem_skip_L1D (ldst_unit::memory_cycle with bypassL1D): the next access goes straight
+// into the cluster's crossbar input, one a cycle, if it has room (else ICNT_RC_FAIL, again next
+// cycle); no L1D access, tag or MSHR. A store is acknowledged by its write ack; a load's data
+// comes back through the response FIFO to the write-back stage's uncached-global client. The
+// memory side numbers the hand-off from the cycle before, as for the miss queue's.
+void ldst_unit::bypass_send(uint64_t now) {
+  if (sectors_.empty() || core_.mem_->full(this)) return;
+  const warp_inst& w = dispatch_reg_;
+  const uint64_t sector = sectors_.back();
+  const uint32_t bytes = w.store ? sector_bytes_[sectors_.size() - 1] : mem_port::whole_sector;
+  sectors_.pop_back();
+  ++slots_[slot_].outstanding;
+  const uint64_t sent = now - 1;
+  const uint64_t lat = core_.mem_->access(sector * 32, 32, w.store, bytes, sent + core_.mem_base_, this, w.store ? slot_ : slot_ | bypass_tag);
+  ++(w.store ? core_.st_.mem_writes : core_.st_.mem_reads);
+  if (lat == mem_port::pending) ++awaiting_;
+  else events_.push({w.store ? sent + lat : fill_cycle(sent + lat), w.store ? ev::ack : ev::reply, slot_});
+}
+
 void ldst_unit::end_cycle(uint64_t now) {
   ran_ = now;
   next_event_ = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()));
+  if (bypass_pending()) next_event_ = now + 1;
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
   next_bank_ = bank_event(now);
 }
 
+bool ldst_unit::icache_send(uint64_t addr, uint64_t sent) {
+  if (core_.mem_->full(this)) return false;
+  const uint64_t lat = core_.mem_->access(addr, 32, false, mem_port::whole_sector, sent + core_.mem_base_, this, icache_tag);
+  if (lat != mem_port::pending) core_.icache_->fills.push_back({fill_cycle(sent + lat), addr});
+  return true;
+}
+
 // A completion the memory delivers later: an event in the SM's cycles.
 void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) {
-  --awaiting_;
   const uint64_t at = cycle - std::min(cycle, core_.mem_base_);
+  if (!write && tag == icache_tag) {  // an L1I sector: filled in the cycle the L1D's would be
+    core_.icache_->fills.push_back({fill_cycle(at), addr});
+    core_.wake_by(fill_cycle(at));
+    return;
+  }
+  --awaiting_;
   const uint64_t e = write ? at : fill_cycle(at);
-  events_.push({e, write ? ev::ack : ev::fill, write ? tag : addr / 32});
+  // A bypassing load's reply (its slot's instruction is a global load past the L1D) or a fill.
+  const bool bypassed = !write && (tag & bypass_tag);
+  events_.push({e, write ? ev::ack : bypassed ? ev::reply : ev::fill, write ? tag : bypassed ? tag & ~bypass_tag : addr / 32});
   next_event_ = std::min(next_event_, e);
   core_.wake_by(e);
 }

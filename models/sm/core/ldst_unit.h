@@ -108,7 +108,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   uint64_t next_event_cycle(uint64_t after) const {
     // The answer kept by cycle() and mem_done() (no walk over the queues) when asked about the
     // last cycle cycle() ran.
-    if (wb_pending()) return after + 1;  // the write-back stage works every cycle
+    if (wb_pending() || bypass_pending()) return after + 1;  // the write-back stage / the bypass send work every cycle
     if (after == ran_) return std::min(next_event_, next_bank_);
     uint64_t t = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(after + 1, smem_ready()));
     if (!miss_queue_.empty()) t = std::min(t, miss_queue_.front().ready);
@@ -122,10 +122,13 @@ class ldst_unit : public stallable_unit, public mem_client {
             events_.size() | uint64_t(miss_queue_.size()) << 32 | uint64_t(smem_pipe_.size()) << 48 | uint64_t(wb_pending()) << 63};
   }
   void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
+  // The L1I's miss-queue head (a sector read) through this cluster's crossbar input, handed over
+  // in `sent` + 1; false: no room this cycle.
+  bool icache_send(uint64_t addr, uint64_t sent);
   unsigned icnt_node() const override { return core_.id() / std::max(1u, cfg_.cores_per_cluster); }
 
  private:
-  enum class ev : uint8_t { done, fill, ack };
+  enum class ev : uint8_t { done, fill, ack, reply };  // reply: a bypassing load's access (key: slot)
   struct event {
     uint64_t at;
     ev kind;
@@ -171,7 +174,10 @@ class ldst_unit : public stallable_unit, public mem_client {
   }
   // ldst_unit::writeback: a load's L1 fill is written back one access a cycle, through the
   // operand collector's register banks.
-  bool wb_pending() const { return wb_slot_ != ~0u || !filled_.empty(); }
+  bool wb_pending() const { return wb_slot_ != ~0u || !filled_.empty() || next_global_ != ~0u; }
+  // A global access of the dispatch register waits to go past the L1D (-gpgpu_gmem_skip_L1D).
+  bool bypass_pending() const { return bypass_ && !sectors_.empty(); }
+  void bypass_send(uint64_t now);
   // The cycle the shared-memory pipeline's oldest load can be taken (UINT64_MAX: none): it has
   // gone down the pipeline, and reached stage 0 no earlier than the cycle its predecessor left it.
   uint64_t smem_ready() const { return smem_pipe_.empty() ? UINT64_MAX : std::max(smem_pipe_.front().ready, smem_left_); }
@@ -209,7 +215,14 @@ class ldst_unit : public stallable_unit, public mem_client {
   uint8_t wb_dsts_ = 0;
   // The write-back stage's clients in GPGPU-Sim's round robin (m_writeback_arb): 0 shared
   // memory, 1 texture, 2 constant, 3 uncached global, 4 L1D; this model has 0 and 4.
-  static constexpr unsigned wb_clients = 5, wb_shared = 0, wb_l1d = 4;
+  static constexpr unsigned wb_clients = 5, wb_shared = 0, wb_global = 3, wb_l1d = 4;
+  // Client 3 (m_next_global): the bypassing load access taken from the response FIFO (its
+  // instruction's slot; ~0u: none); the FIFO takes no other until the write-back stage has it.
+  unsigned next_global_ = ~0u;
+  // mem_done's tag of a bypassing load's access: its slot with this bit (an L1 fill's read is 0).
+  static constexpr unsigned bypass_tag = 1u << 31;
+  static constexpr unsigned icache_tag = 1u << 30;  // an L1I read's tag
+  bool bypass_ = false;  // the dispatch register's instruction goes past the L1D
   unsigned wb_arb_ = 0;
   // Shared-memory loads in their -gpgpu_smem_latency pipeline (m_pipeline_reg), oldest first:
   // the instruction's slot and the cycle the write-back stage can take it from stage 0.

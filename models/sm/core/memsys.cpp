@@ -647,7 +647,11 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
 
 void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
   for (sub_partition& P : sp_) P.mshr_stall = false;  // a stalled miss may be a hit now
-  for (uint64_t s = addr / 32 * 32; s < addr + bytes; s += 32) {
+  // gpgpu_sim::perf_memcpy_to_gpu: one sector per 32 bytes from the start, its address held in
+  // a 32-bit unsigned (wr_addr): above 4 GiB the L2 gets the truncated address's tag, and the
+  // kernel's accesses to the real address miss.
+  for (uint64_t counter = 0; counter < bytes; counter += 32) {
+    const uint64_t s = uint32_t(addr + counter) / 32 * 32;
     const unsigned sp = decode(s).sub_partition;
     const uint64_t line = s / m_.l2.line;
     l2_line* victim = nullptr;

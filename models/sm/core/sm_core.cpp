@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sm_core.h"
 
+#include "icache.h"
 #include "ldst_unit.h"
 
 #include <algorithm>
@@ -33,6 +34,10 @@ void sm_stats::merge(const sm_stats& o) {
   l1_hits += o.l1_hits;
   l1_pending_hits += o.l1_pending_hits;
   l1_misses += o.l1_misses;
+  l1i_accesses += o.l1i_accesses;
+  l1i_hits += o.l1i_hits;
+  l1i_misses += o.l1i_misses;
+  l1i_mshr_hits += o.l1i_mshr_hits;
   l1_write_accesses += o.l1_write_accesses;
   for (unsigned i = 0; i < unsigned(l1_fail::n); ++i) l1_fails[i] += o.l1_fails[i];
   mem_reads += o.mem_reads;
@@ -64,6 +69,8 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   }
   warps_.resize(cfg.max_threads_per_sm / 32);
   fetchable_.assign((warps_.size() + 63) / 64, 0);
+  imiss_.assign(warps_.size(), 0);
+  if (!cfg.perfect_icache) icache_ = std::make_unique<inst_cache>(cfg.il1);
   wregs_.resize(warps_.size());
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);
@@ -390,7 +397,7 @@ void sm_core::cycle() {
   ++cycle_;
   if (!active()) return;  // every warp done means nothing is in flight
   ++st_.active_cycles;
-  if (!skip_idle || two_level_active_) {  // two_level_active reorders its lists every cycle
+  if (!skip_idle || two_level_active_ || icache_) {  // two_level_active reorders its lists every cycle; the L1I's fills and sends are not events
     full_cycle();
     return;
   }
@@ -464,7 +471,7 @@ void sm_core::idle_cycle() {
 
 uint64_t sm_core::sleep_until() const {
   if (!active()) return UINT64_MAX;  // nothing in flight: only a launch wakes it
-  if (!skip_idle || two_level_active_ || !core_asleep_ || !ldst_asleep_) return cycle_ + 1;
+  if (!skip_idle || two_level_active_ || icache_ || !core_asleep_ || !ldst_asleep_) return cycle_ + 1;
   return std::max(cycle_ + 1, ldst_->next_event_cycle(ldst_ran_));
 }
 
@@ -521,6 +528,34 @@ void sm_core::fetch_decode() {
       ++i;
     }
   };
+  if (icache_) {
+    // One fetch a round: a warp whose line has come back first (access_ready: the oldest filled
+    // MSHR entry's next warp), else the first candidate probes the L1I; a miss or a reservation
+    // fail ends the round without a fetch.
+    for (unsigned r = 0; r < rounds; ++r) {
+      icache_->apply_fills(cycle_);
+      if (fetch_buf_ >= 0) decode();
+      if (!icache_->ready.empty()) {
+        auto& e = icache_->ready.front();
+        const unsigned wi = e.warps.front();
+        e.warps.erase(e.warps.begin());
+        if (e.warps.empty()) icache_->ready.pop_front();
+        imiss_[wi] = 0;
+        progress_ = true;
+        fetch_buf_ = int(wi);
+        refresh_fetchable(wi);
+        continue;
+      }
+      fetch_cands_.clear();
+      const unsigned from = (last_fetched_ + 1) % n;
+      scan(from, n);
+      scan(0, from);
+      if (fetch_cands_.empty()) break;
+      fetch_icache(fetch_cands_[0].second);
+    }
+    icache_cycle();
+    return;
+  }
   scan(start, n);
   scan(0, start);
   for (size_t i = 0; i < fetch_cands_.size(); ++i) {
@@ -531,17 +566,48 @@ void sm_core::fetch_decode() {
   }
 }
 
-// fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left.
+bool sm_core::fetch_icache(unsigned wi) {
+  progress_ = true;
+  last_fetched_ = wi;
+  const warp_state& w = warps_[wi];
+  const uint64_t addr = inst_cache::program_mem_start + w.insts[w.next].pc;
+  const auto r = icache_->access(addr, wi);
+  if (r == inst_cache::result::hit) {
+    fetch_buf_ = int(wi);
+    return true;
+  }
+  if (r == inst_cache::result::miss) {
+    imiss_[wi] = 1;
+    refresh_fetchable(wi);
+  }
+  return false;
+}
+
+// m_L1I->cycle(): the miss queue's head goes to the cluster's crossbar input if it has room,
+// numbered from the cycle before as the L1D's are.
+void sm_core::icache_cycle() {
+  if (!icache_->miss_queue.empty() && ldst_->icache_send(icache_->miss_queue.front(), cycle_ - 1))
+    icache_->miss_queue.pop_front();
+}
+
+// fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left, no
+// instruction-cache miss pending.
 void sm_core::refresh_fetchable(unsigned wi) {
   const warp_state& w = warps_[wi];
   const uint64_t bit = uint64_t(1) << (wi % 64);
-  if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size) fetchable_[wi / 64] |= bit;
+  if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size && !imiss_[wi]) fetchable_[wi / 64] |= bit;
   else fetchable_[wi / 64] &= ~bit;
 }
 
 sm_stats sm_core::stats() const {
   sm_stats s = st_;
   s.cycles = cycle_;
+  if (icache_) {
+    s.l1i_accesses = icache_->accesses;
+    s.l1i_hits = icache_->hits;
+    s.l1i_misses = icache_->misses;
+    s.l1i_mshr_hits = icache_->mshr_hits;
+  }
   s.result_bus_stalls = ex_->result_bus_stalls;
   s.dispatch_stalls = ex_->dispatch_stalls;
   for (unsigned i = 0; i < ex_->num_units(); ++i) {

@@ -131,6 +131,9 @@ struct sm_stats {
   uint64_t mem_reads = 0, mem_writes = 0;  // sector requests sent to the memory side
   uint64_t l1_reservation_fails() const { return l1_fails[0] + l1_fails[1] + l1_fails[2] + l1_fails[3]; }
   uint64_t smem_accesses = 0, smem_bank_conflict_cycles = 0;
+  // L1I (-gpgpu_perfect_inst_const_cache 0): fetch accesses = hits + misses; misses include the
+  // MSHR hits (merged into a pending line), as GPGPU-Sim counts INST_ACC_R.
+  uint64_t l1i_accesses = 0, l1i_hits = 0, l1i_misses = 0, l1i_mshr_hits = 0;
   uint64_t ctas_done = 0;
   std::vector<std::pair<std::string, uint64_t>> unit_issued, unit_active;  // per unit name
   void merge(const sm_stats& o);
@@ -138,6 +141,7 @@ struct sm_stats {
 
 class ldst_unit;
 struct l1_tags;
+struct inst_cache;
 
 class sm_core {
  public:
@@ -250,6 +254,8 @@ class sm_core {
   void fetch_decode();
   void refresh_fetchable(unsigned wi);
   void decode();
+  bool fetch_icache(unsigned wi);  // shader_core_ctx::fetch through the L1I: true if it fetched
+  void icache_cycle();             // the L1I's miss queue: one request a cycle
   op_class unit_for(op_class cls) const;
   void release_barrier_if_complete(unsigned cta_slot);
   void issue();
@@ -292,6 +298,8 @@ class sm_core {
   std::vector<std::vector<unsigned>> age_order_;
   std::vector<unsigned> live_warps_;              // all live warps
   std::vector<uint64_t> fetchable_;  // bit per warp slot: a fetch candidate (refresh_fetchable)
+  std::unique_ptr<inst_cache> icache_;  // null: -gpgpu_perfect_inst_const_cache 1
+  std::vector<uint8_t> imiss_;          // per warp slot: its fetch waits for an L1I fill (imiss_pending)
   // two_level_active: per scheduler the active list (GPGPU-Sim's m_next_cycle_prioritized_warps)
   // and the pending queue, over all the scheduler's warp slots, live or not.
   std::vector<std::vector<unsigned>> tl_active_;

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+// Global accesses past the L1D (-gpgpu_gmem_skip_L1D 1, ldst_unit::memory_cycle's bypassL1D) and
+// GPGPU-Sim's perf_memcpy_to_gpu, which keeps 32 bits of the copied range's addresses.
+#include <gtest/gtest.h>
+
+#include "core/gpu.h"
+#include "core/gpu_config.h"
+#include "core/memsys.h"
+#include "core/trace.h"
+#include "kernel_builder.h"
+#include "paths.h"
+
+using namespace gpuvp::sm;
+using gpuvp::sm::testing::mem;
+using gpuvp::sm::testing::op;
+
+namespace {
+
+constexpr uint64_t GBASE = 0x7f4000000000ull;
+
+kernel_trace make(const std::vector<std::vector<trace_writer_inst>>& warps) {
+  return parse_kernel_trace_text(write_kernel_trace("k", 1, {1, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, 70, 0, 32, warps),
+                                 "generated");
+}
+
+kernel_result run_fixed(const gpu_config& c, const kernel_trace& k) {
+  fixed_latency_memory m(100);
+  gpu_sim g(c, &m, 1);
+  return g.run(k);
+}
+
+}  // namespace
+
+TEST(sm_bypass, option_read_and_not_listed_as_unmodelled) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  EXPECT_FALSE(c.gmem_skip_l1d);
+  load_config_text(c, "-gpgpu_gmem_skip_L1D 1\n", "o.config");
+  EXPECT_TRUE(c.gmem_skip_l1d);
+  EXPECT_EQ(c.unmodelled_list().find("skip_L1D"), std::string::npos) << c.unmodelled_list();
+  for (const auto& t : c.unmodelled_timing(false)) EXPECT_EQ(t.find("skip_L1D"), std::string::npos) << t;
+  try {
+    load_config_text(c, "-gpgpu_gmem_skip_L1D maybe\n", "o.config");
+    FAIL() << "a bad value is accepted";
+  } catch (const config_file_error& e) {
+    EXPECT_NE(std::string(e.what()).find("o.config:1"), std::string::npos) << e.what();
+  }
+}
+
+// The two stores of sm_memory.store_burst_fills_the_miss_queue (two lines, 4 sectors each, memory
+// 100 cycles away) past the L1D. There STG1's sectors made their L1 accesses after the 20-cycle
+// L1 pipeline, in 26, and left the miss queue the cycles after; the memory numbers a request from
+// the cycle before it is handed over (the L1 access's), so STG1's were 26..29, STG2's 30..33,
+// last ack 133, kernel 134. Here STG1 enters the LDST unit in 6 as there and hands a sector a
+// cycle straight to the crossbar in 6..9 (numbered 5..8); STG2, taken into the dispatch register
+// freed in 9, in 10..13 (9..12): 21 cycles earlier (the L1 pipeline and the miss queue's cycle),
+// last ack 112, kernel 113. The L1D sees none of them (no access, no miss-queue entry, so no
+// MISS_QUEUE_FULL fails).
+TEST(sm_bypass, stores_go_to_the_crossbar_one_sector_a_cycle) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.mem.l1.miss_queue = 4;
+  c.gmem_skip_l1d = true;
+  std::vector<trace_writer_inst> v{mem("STG.E.32", {}, {6, 7}, GBASE, 4), mem("STG.E.32", {}, {8, 9}, GBASE + 128, 4),
+                                   op("EXIT", {}, {})};
+  kernel_result r = run_fixed(c, make({v}));
+  EXPECT_EQ(r.stats.mem_writes, 8u);
+  EXPECT_EQ(r.stats.l1_accesses, 0u);
+  EXPECT_EQ(r.stats.l1_write_accesses, 0u);
+  EXPECT_EQ(r.stats.l1_reservation_fails(), 0u);
+  EXPECT_EQ(r.cycles, 113u);
+}
+
+// One load of a line (4 sectors) and an FFMA on it. Through the L1D the sectors reach stage 0
+// of their bank pipelines 20 cycles after they entered (6 -> 26), miss, and leave the miss queue
+// the cycle after (27..30); past the L1D the LDST unit hands them to the crossbar itself in 6..9,
+// 21 cycles earlier. The replies then take the same path into the write-back stage (client 3, uncached
+// global, instead of client 4, the L1D), one a cycle: the kernel ends 21 cycles sooner, with no
+// L1D access. A second run shows the L1D kept nothing: the load misses it again (no fill).
+TEST(sm_bypass, loads_skip_the_l1d_tags_and_mshrs) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  std::vector<trace_writer_inst> v{mem("LDG.E.32", {10}, {2}, GBASE, 4), op("FFMA", {11}, {10, 3, 4}), op("EXIT", {}, {})};
+  const kernel_result through = run_fixed(c, make({v}));
+  EXPECT_EQ(through.stats.l1_misses, 4u);
+  c.gmem_skip_l1d = true;
+  const kernel_result past = run_fixed(c, make({v}));
+  EXPECT_EQ(past.stats.l1_accesses, 0u);
+  EXPECT_EQ(past.stats.mem_reads, 4u);
+  EXPECT_EQ(past.cycles + 21, through.cycles);
+}
+
+// Only global accesses go past the L1D: a local load (LDL) still misses it and fills it.
+TEST(sm_bypass, local_loads_still_use_the_l1d) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.gmem_skip_l1d = true;
+  std::vector<trace_writer_inst> v{mem("LDL", {10}, {2}, 0x1000, 4), mem("LDG.E.32", {12}, {2}, GBASE, 4),
+                                   op("FFMA", {11}, {10, 12, 4}), op("EXIT", {}, {})};
+  const kernel_result r = run_fixed(c, make({v}));
+  EXPECT_EQ(r.stats.l1_misses, 4u);  // the LDL's 4 sectors
+  EXPECT_EQ(r.stats.mem_reads, 8u);
+}
+
+// perf_memcpy_to_gpu holds each sector's address in a 32-bit unsigned: a copy to 4 GiB + X
+// fills the L2 lines of X. A read of the copied address then misses the L2 (and goes to DRAM);
+// a read of X hits.
+TEST(sm_bypass, memcpy_fills_the_l2_at_the_address_modulo_4_gib) {
+  const gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  struct port final : mem_client {
+    void mem_done(uint64_t, bool, unsigned, uint64_t) override { ++done; }
+    unsigned icnt_node() const override { return 0; }
+    unsigned done = 0;
+  } p;
+  gpu_memory m(c);
+  m.memcpy_to_device(0x140000000ull, 32);
+  m.access(0x140000000ull, 4, false, mem_port::whole_sector, 0, &p, 0);
+  m.access(0x40000000ull, 4, false, mem_port::whole_sector, 1, &p, 1);
+  for (uint64_t cyc = 0; cyc < 2000 && p.done < 2; ++cyc) m.cycle(cyc);
+  EXPECT_EQ(p.done, 2u);
+  EXPECT_EQ(m.stats().l2_misses, 1u);
+  EXPECT_EQ(m.stats().l2_hits, 1u);
+  EXPECT_EQ(m.stats().dram_reads, 1u);
+}
+
+// -gpgpu_perfect_inst_const_cache 0 with an L1I of 8 sets x 128-byte lines (-gpgpu_cache:il1
+// N:8:128:4,L:R:f:N:L,A:2:48,4, the GTX 1080 file's). One warp of 20 IMADs and EXIT at PCs 0,
+// 16, ..., 320 (the trace writer's 16-byte steps): each fetch takes two instructions into the
+// instruction buffer, so the warp fetches at PCs 0, 32, ..., 320: 11 fetches, 4 in line 0, 4 in
+// line 1, 3 in line 2. The first fetch in each line misses (its 4 sectors go to the memory, 100
+// cycles away), the warp waits, and the filled entry hands it its fetch without a new access; the
+// other 8 fetches hit. The three misses come one after the other (the warp fetches line 1 only
+// once it has issued line 0's instructions), so with the memory 100 cycles further away the
+// kernel takes exactly 300 cycles more; with a perfect instruction cache it does not depend on it.
+TEST(sm_icache, fetch_misses_once_per_line) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  std::vector<trace_writer_inst> v;
+  for (unsigned i = 0; i < 20; ++i) v.push_back(op("IMAD", {20 + i}, {2, 3}));
+  v.push_back(op("EXIT", {}, {}));
+  const kernel_result perfect = run_fixed(c, make({v}));
+  EXPECT_EQ(perfect.stats.l1i_accesses, 0u);
+  load_config_text(c, "-gpgpu_perfect_inst_const_cache 0\n-gpgpu_cache:il1 N:8:128:4,L:R:f:N:L,A:2:48,4\n", "il1.config");
+  fixed_latency_memory m(100), far(200);
+  gpu_sim g(c, &m, 1), g_far(c, &far, 1);
+  const kernel_result r = g.run(make({v})), r_far = g_far.run(make({v}));
+  EXPECT_EQ(r.stats.l1i_accesses, 11u);
+  EXPECT_EQ(r.stats.l1i_hits, 8u);
+  EXPECT_EQ(r.stats.l1i_misses, 3u);
+  EXPECT_EQ(r.stats.l1i_mshr_hits, 0u);
+  EXPECT_EQ(m.accesses, 12u);  // 3 lines x 4 sectors
+  EXPECT_EQ(r_far.cycles, r.cycles + 300);
+  EXPECT_GT(r.cycles, perfect.cycles + 3 * 50);  // each miss costs at least half the memory latency
+  EXPECT_EQ(r.stats.warp_insts, 21u);
+}
+
+// Two warps fetch line 0 together: the first misses, the second merges into its MSHR entry
+// (MSHR_HIT, counted among the misses as GPGPU-Sim counts INST_ACC_R); one line request.
+TEST(sm_icache, second_warp_merges_into_the_pending_line) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  load_config_text(c, "-gpgpu_perfect_inst_const_cache 0\n-gpgpu_cache:il1 N:8:128:4,L:R:f:N:L,A:2:48,4\n", "il1.config");
+  std::vector<trace_writer_inst> v{op("IMAD", {20}, {2, 3}), op("EXIT", {}, {})};
+  fixed_latency_memory m(100);
+  gpu_sim g(c, &m, 1);
+  const kernel_result r = g.run(make({v, v}));
+  EXPECT_EQ(r.stats.l1i_accesses, 2u);
+  EXPECT_EQ(r.stats.l1i_misses, 2u);
+  EXPECT_EQ(r.stats.l1i_mshr_hits, 1u);
+  EXPECT_EQ(m.accesses, 4u);
+}
