@@ -4,20 +4,7 @@ cmake_policy(SET CMP0007 NEW)
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
-function(run_checked what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-endfunction()
-
-function(expect_in text pattern what)
-  string(FIND "${text}" "${pattern}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "${what}: expected '${pattern}' in:\n${text}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../support/package_testing.cmake)
 
 run_checked("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 foreach(f bin/gpuvp share/gpuvp/gpuvp_plot.py include/gpuvp/registry.h include/gpuvp/main.h lib/cmake/gpuvp/gpuvpConfig.cmake
