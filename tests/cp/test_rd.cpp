@@ -4,6 +4,7 @@
 // pipe registers and CP_EVENT_WRITE with and without TIMESTAMP.
 #include <sys/wait.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -46,9 +47,15 @@ struct run_result {
   std::string out;         // stdout and stderr
   nlohmann::json stats;    // the --stats file (null if none was written)
 };
-// `gpuvp run --quiet --workload FILE --stats ... ARGS`.
+// `gpuvp run --quiet --workload FILE --stats ... ARGS`. The stats file goes to the test's temporary
+// folder under the running test's own name: never next to the workload (the real captures' folder
+// may be read-only, and parameterised tests of one capture run in parallel).
 run_result gpuvp_run(const std::string& workload, const std::string& args = "") {
-  const std::string stats = workload + ".stats.json";
+  const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(t->test_suite_name()) + "." + t->name();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
+  const std::string stats = ::testing::TempDir() + name + ".stats.json";
   std::filesystem::remove(stats);
   const std::string cmd = gpuvp::testing::binary_path("gpuvp") + " run --quiet --workload " + workload + " --stats " + stats +
                           " " + args + " 2>&1";
@@ -61,6 +68,7 @@ run_result gpuvp_run(const std::string& workload, const std::string& args = "") 
   r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   std::ifstream f(stats);
   if (f) r.stats = nlohmann::json::parse(f, nullptr, false);
+  if (r.rc == 0 && !r.stats.is_object()) ADD_FAILURE() << "no readable stats file " << stats << " after: " << cmd;
   return r;
 }
 std::string reg_of(const run_result& r, uint32_t reg) {
@@ -302,6 +310,9 @@ TEST_F(rdEventPipe, TimestampOrDataGoesToTheAddressAndInterruptRaises) {
 // --- the real captures (Mesa's test corpus: ../shared/real/adreno) ------------------------------
 
 struct capture_case { const char* name; bool real_firmware; };
+void PrintTo(const capture_case& c, std::ostream* os) {  // readable, stable ctest names
+  *os << c.name << (c.real_firmware ? " on a630_sqe.fw" : " on gpuvp's firmware");
+}
 class rdRealCapture : public ::testing::TestWithParam<capture_case> {};
 
 // The first IB1 of submit 0 (expected.json's scope): every register it writes directly by PKT4
