@@ -237,7 +237,8 @@ std::string applied_settings(const common_options& o) {
 std::string still_busy(platform& p) {
   std::string list;
   auto add = [&](const std::string& what) { list += (list.empty() ? "" : ", ") + what; };
-  if (p.host_initiator().has_work() && !p.host_initiator().finished()) add("host (workload not finished)");
+  if (p.host_initiator().has_work() && !p.host_initiator().finished())
+    add(p.host_initiator().qtest_session() ? "host (qtest session not finished)" : "host (workload not finished)");
   for (const auto& b : p.busy()) add(b);
   return list.empty() ? "no component reports activity" : list;
 }
@@ -414,7 +415,13 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
 
   int rc = exit_ok;
   switch (outcome.end) {
-    case run_end::finished: break;
+    case run_end::finished:
+      // Nothing left to simulate, yet the host never got its answer (a target that never
+      // responds): a stalled run, never a silent success.
+      if (const std::string why = p.host_initiator().unfinished(); !why.empty())
+        problems.push_back("simulation stalled at " + human_time(sc_core::sc_time_stamp()) +
+                           ": no model has pending activity, but " + why + "; still busy: " + still_busy(p));
+      break;
     case run_end::time_limit:
       problems.push_back("time limit of " + format_time(p.time_limit) + " reached before the workload finished; still busy: " +
                          still_busy(p));

@@ -58,12 +58,19 @@ void host::thread() {
   std::string line;
   for (unsigned n = 1; !quit_ && std::getline(*qin_, line); ++n) {
     if (line.empty() || line[0] == '#') continue;
+    current_line_ = (qorigin_.empty() ? std::string("stdin") : qorigin_) + ":" + std::to_string(n) + ": " + line;
     const std::string reply = qtest_line(line);
     *qout_ << reply << std::endl;
     if (qdiag_ && reply.rfind("FAIL", 0) == 0) *qdiag_ << qorigin_ << ":" << n << ": " << line << ": " << reply << "\n";
   }
   finished_ = true;
   sc_core::sc_stop();
+}
+
+std::string host::unfinished() const {
+  if (finished_ || !has_work()) return "";
+  if (workload_) return "the host's workload had not finished";
+  return "the host was still answering qtest line " + current_line_;
 }
 
 namespace {

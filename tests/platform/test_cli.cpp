@@ -11,10 +11,12 @@
 #include <thread>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <tlm_utils/simple_target_socket.h>
 #include "cli.h"
 #include "run_control.h"
 #include "gpuvp/config.h"
 #include "gpuvp/progress.h"
+#include "gpuvp/registry.h"
 #include "cli_testing.h"
 #include "testing.h"
 
@@ -566,4 +568,34 @@ TEST(cli, tool_input_errors_exit_2_and_faulting_streams_exit_1) {
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(r.rc, 2) << err;
   EXPECT_NE(err.find("cannot write /nonexistent/dir/x.bin"), std::string::npos) << err;
+}
+
+// A target that never answers: its b_transport waits on an event nobody notifies (an RTL slave
+// that never raises RVALID, say). The simulation then runs out of activity with the host's access
+// still open: a stalled run, exit 1 naming the qtest line, never a silent exit 0.
+namespace {
+struct never_answering_target : sc_core::sc_module, gpuvp::component {
+  tlm_utils::simple_target_socket<never_answering_target> in{"in"};
+  sc_core::sc_event never;
+  explicit never_answering_target(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    in.register_b_transport(this, &never_answering_target::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) { sc_core::wait(never); }
+  sc_core::sc_module& module() override { return *this; }
+  std::vector<target_port> targets() override { return {{"in", &in, 0x300000000ull, 0x1000, false}}; }
+};
+void register_never_answering() {
+  gpuvp::registry::global().add_component_type("never_answering", "test: a target that never answers",
+                                               gpuvp::make_component<never_answering_target>);
+}
+}  // namespace
+
+TEST(cli, qtest_on_a_stalled_simulation_exits_1_naming_the_line) {
+  const auto r = run_gpuvp({"qtest", "--set", "components.traffic=none", "--set", "components.stall=never_answering"},
+                           "readl 0x100009400\nreadl 0x300000000\nreadl 0x100009400\n", register_never_answering);
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("OK 0x"), std::string::npos) << r.out;  // the first line is answered
+  EXPECT_NE(r.err.find("error: simulation stalled at "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("but the host was still answering qtest line stdin:2: readl 0x300000000"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("still busy: host (qtest session not finished)"), std::string::npos) << r.err;
 }

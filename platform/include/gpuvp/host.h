@@ -49,6 +49,10 @@ class host : public sc_core::sc_module, public host_port {
   bool finished() const { return finished_; }
   // A workload or a qtest session was given (else the host idles from the start).
   bool has_work() const { return workload_ || qin_; }
+  bool qtest_session() const { return qin_ != nullptr; }
+  // What the host was doing when the simulation stopped without it finishing ("" if it finished
+  // or had nothing to do): the qtest line it was answering, or the workload.
+  std::string unfinished() const;
 
   bool read(uint64_t addr, void* data, unsigned len) override;
   bool write(uint64_t addr, const void* data, unsigned len) override;
@@ -68,6 +72,7 @@ class host : public sc_core::sc_module, public host_port {
   std::ostream* qout_ = nullptr;
   std::string qorigin_;
   std::ostream* qdiag_ = nullptr;
+  std::string current_line_;  // the qtest line being answered, "ORIGIN:N: TEXT"
   bool quit_ = false, finished_ = false;
 };
 
