@@ -301,9 +301,8 @@ def check_figures(source, files):
             loose = [x for x in figures(line) if not re.search(r"(?<![\d.])" + re.escape(x) + r"(?![\d])", checked)]
             if loose:
                 print("%s:%d: figure(s) %s that no example on the page checks: check them in an example, or mark "
-                      "the section *Figures not checked by a test: REASON* or say \"not checked by a test\" in the paragraph "
-                  "(docs/testing.md)"
-                      % (os.path.relpath(f, source), n, ", ".join(loose)))
+                      "the section *Figures not checked by a test: REASON* or say \"not checked by a test\" in the "
+                      "paragraph (docs/testing.md)" % (os.path.relpath(f, source), n, ", ".join(loose)))
                 bad += 1
     print("%d file(s) checked, %d line(s) with unchecked figures" % (len(files), bad))
     return 1 if bad else 0
