@@ -233,6 +233,10 @@ BOUND = re.compile(r"(?:at least|at most|above|below|under|over|than|up to|withi
 UNCHECKED = re.compile(r"^\s*\*Figures not checked by a test: \S.*\*\s*$")
 UNCHECKED_TEXT = "not checked by a test"
 HEADING = re.compile(r"^(#+)\s")
+# A table of results: its header names a measured quantity; every number in its rows is a figure.
+RESULT_TABLE = re.compile(r"cycles|IPC|speed|\brate\b|measured|simulated time|wall|ns per|per second|/s\b|%|Accel-Sim", re.I)
+TABLE_SEPARATOR = re.compile(r"^\|[\s:|-]+\|\s*$")
+NUMBER = re.compile(r"(?<![\w.])(\d[\d,.]*)")
 
 
 def figures(line):
@@ -277,7 +281,13 @@ def check_figures(source, files):
                 start = n + 1
         level = 0
         fence = None
+        result_rows = False  # inside the body of a table of results
         for n, line in enumerate(lines, 1):
+            if not line.startswith("|"):
+                result_rows = False
+            elif n < len(lines) and TABLE_SEPARATOR.match(lines[n]) and fence is None:
+                result_rows = bool(RESULT_TABLE.search(line))
+                continue
             h = HEADING.match(line)
             if h and fence is None:
                 level = len(h.group(1))
@@ -298,7 +308,8 @@ def check_figures(source, files):
                 continue
             if fence == "sh":
                 line = line.split("#", 1)[1] if "#" in line else ""  # a command's comment may quote a result
-            loose = [x for x in figures(line) if not re.search(r"(?<![\d.])" + re.escape(x) + r"(?![\d])", checked)]
+            found = [x.rstrip(".,") for x in NUMBER.findall(line)] if result_rows and not TABLE_SEPARATOR.match(line) else figures(line)
+            loose = [x for x in found if not re.search(r"(?<![\d.])" + re.escape(x) + r"(?![\d])", checked)]
             if loose:
                 print("%s:%d: figure(s) %s that no example on the page checks: check them in an example, or mark "
                       "the section *Figures not checked by a test: REASON* or say \"not checked by a test\" in the "
