@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include "cli_testing.h"
@@ -113,7 +114,7 @@ struct result {
   std::string out, err;
 };
 std::string scratch(const std::string& name) {
-  const std::string d = ::testing::TempDir() + "cli-options-" + name;
+  const std::string d = ::testing::TempDir() + "cli-options-" + name + "-" + std::to_string(::getpid());
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -122,7 +123,8 @@ std::string scratch(const std::string& name) {
 result program(const std::string& args, const std::string& dir = ::testing::TempDir(), const std::string& input = "",
              const std::string& env = "") {
   static int runs = 0;
-  const std::string base = ::testing::TempDir() + "cli-options-run" + std::to_string(++runs);
+  // Per process: ctest runs each test in a process of its own, two at a time.
+  const std::string base = ::testing::TempDir() + "cli-options-" + std::to_string(::getpid()) + "-run" + std::to_string(++runs);
   std::ofstream(base + ".in") << input;
   const std::string cmd = "cd '" + dir + "' && " + env + " '" + binary_path("gpuvp") + "' " + args + " <" + base + ".in >" + base +
                           ".out 2>" + base + ".err";
