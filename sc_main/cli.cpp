@@ -63,21 +63,26 @@ struct common_options {
   bool quiet = false;
 };
 
-// The options of run, qtest and config dump.
-void platform_options(tool_args& a, common_options& o) {
+// The options of run, qtest and config dump. Each command lists only the options that act in it:
+// config dump runs nothing (no output files, limits, log or report); qtest prints no report and
+// its session waits on QEMU's commands, which no wall-clock limit can interrupt.
+enum class command_kind { run, qtest, config_dump };
+void platform_options(tool_args& a, common_options& o, command_kind k) {
   a.text("platform", o.platform, "NAME", "embedded platform: default, or one listed by --help (e.g. agx); without it: the one the workload's kind names (AGX scenarios: agx), else default")
       .texts("config", o.configs, "FILE", "YAML configuration file")
       .texts("set", o.sets, "PATH=VALUE", "override one parameter")
-      .text("workload", o.workload, "W", "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic")
-      .text("stats", o.stats, "FILE", "write statistics as JSON to this file")
-      .text("trace", o.trace, "FILE", "write a Chrome trace-event JSON (Perfetto) to this file")
-      .text("vcd", o.vcd, "FILE", "write interrupt signals as VCD to this file (.vcd is appended)")
-      .text("rtl-trace", o.rtl_trace, "FILE", "write FST waveforms of the RTL blocks to this file (same as --set rtl.trace=F)")
+      .text("workload", o.workload, "W", "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic");
+  if (k != command_kind::config_dump)
+    a.text("stats", o.stats, "FILE", "write statistics as JSON to this file")
+        .text("trace", o.trace, "FILE", "write a Chrome trace-event JSON (Perfetto) to this file")
+        .text("vcd", o.vcd, "FILE", "write interrupt signals as VCD to this file (.vcd is appended)");
+  a.text("rtl-trace", o.rtl_trace, "FILE", "write FST waveforms of the RTL blocks to this file (same as --set rtl.trace=F)")
       .text("quantum", o.quantum, "T", "global quantum (same as --set platform.quantum=T)")
-      .text("time-limit", o.time_limit, "T", "simulated time limit (same as --set platform.time_limit=T); reaching it is exit 1")
-      .text("wall-limit", o.wall_limit, "T", "wall-clock limit (e.g. 30 s; a bare number is seconds); reaching it is exit 1; default off")
-      .texts("log", o.logs, "LEVEL", "log level: LEVEL or MODULE=LEVEL (error, warning, info, debug)")
-      .flag("quiet,q", o.quiet, "print no report");
+      .text("time-limit", o.time_limit, "T", "simulated time limit (same as --set platform.time_limit=T); reaching it is exit 1");
+  if (k == command_kind::run)
+    a.text("wall-limit", o.wall_limit, "T", "wall-clock limit (e.g. 30 s; a bare number is seconds); reaching it is exit 1; default off");
+  if (k != command_kind::config_dump) a.texts("log", o.logs, "LEVEL", "log level: LEVEL or MODULE=LEVEL (error, warning, info, debug)");
+  if (k == command_kind::run) a.flag("quiet,q", o.quiet, "print no report");
 }
 
 // The workload a run uses: a file, an embedded workload, or none (the traffic platform).
@@ -325,7 +330,7 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   tool_args args(qtest_mode ? "qtest" : "run", "[options]",
                  qtest_mode ? "Serves QEMU's qtest protocol on standard input (or --script FILE) (docs/qtest.md)."
                             : "Runs a workload on the platform (default: the embedded platform and workload).");
-  platform_options(args, o);
+  platform_options(args, o, qtest_mode ? command_kind::qtest : command_kind::run);
   if (qtest_mode) args.text("script", o.script, "FILE", "qtest script file instead of stdin");
   if (int rc = args.parse(argc, argv, out, err); rc >= 0) return rc;
   // An option given an empty value is refused, not taken as "not given".
@@ -492,8 +497,10 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
   common_options o;
   bool describe = false;
   tool_args args("config dump", "[options]", "Prints the effective configuration as YAML (docs/configuration.md).");
-  platform_options(args, o);
+  platform_options(args, o, command_kind::config_dump);
   args.flag("describe", describe, "add each parameter's description as a comment");
+  bool all = false;
+  args.flag("all", all, "every embedded platform's configuration, one after the other (no --platform, --workload)");
   if (argc < 2 || std::string(argv[1]) != "dump") {
     const std::string a = argc < 2 ? "" : argv[1];
     if (a == "--help" || a == "-h") {
@@ -502,8 +509,6 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
     }
     return tool_args("config", "dump [options]").usage_error(a.empty() ? "missing the subcommand" : "unknown subcommand '" + a + "'", err);
   }
-  bool all = false;
-  args.flag("all", all, "every embedded platform's configuration, one after the other (no --platform, --workload)");
   if (int rc = args.parse(argc - 1, argv + 1, out, err); rc >= 0) return rc;
   if (!all) {
     const workload_choice choice = configure(o, false);

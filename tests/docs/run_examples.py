@@ -25,6 +25,8 @@ usage: run_examples.py SOURCE_DIR BUILD_DIR FILE.md...     (exit 0 when every ex
        run_examples.py --links SOURCE_DIR FILE.md...       (every relative link stays in the tree)
        run_examples.py --self-contained SOURCE_DIR FILE.md...
                        (no paths outside the tree, no internal notes or jargon: see INTERNAL)
+       run_examples.py --figures SOURCE_DIR FILE.md...      (every measured figure is checked or
+                       marked: see check_figures)
 """
 import os
 import re
@@ -38,7 +40,7 @@ FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 MARKER = re.compile(r"^\s*<!--\s*example\b(.*?)-->\s*$")
 NOT_RUN = re.compile(r"^\s*<!--\s*not-run:\s*\S.*-->\s*$")
 # A line that runs gpuvp or a program built on it (a command, a transcript's "$ ", after | && ;).
-COMMAND = re.compile(r"(^\s*(\$ )?|\|\s*|&&\s*|;\s*)(\S*/)?(gpuvp|my-gpuvp)(\s|$)")
+COMMAND = re.compile(r"(^\s*(\$ )?|\|\s*|&&\s*|;\s*)(\S*/)?(gpuvp|my-gpuvp|gpuvp-rtl-example)(\s|$)")
 NOT_SHELL = {"cpp", "c", "yaml", "python", "py", "json", "cmake", "systemverilog", "verilog", "text"}
 
 
@@ -145,6 +147,11 @@ def check_covered(source, files):
         while i < len(lines):
             fence = FENCE.match(lines[i])
             if not fence:
+                # An indented code block (after a blank line) cannot carry a marker: fence it.
+                if lines[i].startswith("    ") and i and not lines[i - 1].strip() and COMMAND.search(lines[i]):
+                    print("%s:%d: a gpuvp command in an indented code block: make it a fenced block and mark it "
+                          "<!-- example ... --> or <!-- not-run: REASON -->" % (os.path.relpath(f, source), i + 1))
+                    bad += 1
                 i += 1
                 continue
             j = i + 1
@@ -217,11 +224,108 @@ def check_self_contained(source, files):
     return 1 if bad else 0
 
 
+# A measured figure: cycles, a percentage, a rate or speed-up, or a wall/CPU time (a time on a line
+# that says it was measured). Configuration values, ranges and thresholds are not figures.
+FIGURE = re.compile(r"(?<![\w.^])(\d{3}[\d,.]*(?: \d{3})*|\d{1,2}(?: \d{3})+)\s?cycles\b|(?<![\w.^])(\d[\d,.]*)\s?(?:%|[kMG]?B/s\b|M? ?[a-z]+(?: [a-z]+)?/s\b)|(?<![\w.^])(\d[\d.]*)×")
+TIMING = re.compile(r"(?<![\w.])(\d[\d.]*)\s?(?:ms|s)\b")
+MEASURED = re.compile(r"\b(?:wall time:|CPU|took|takes|median|measured|for the sweep|a point|for the \d+ points)", re.I)
+BOUND = re.compile(r"(?:at least|at most|above|below|under|over|than|up to|within|never|capped at|≤|≥|<=|>=|<|>|every|default|goal|\[)\s*$", re.I)
+UNCHECKED = re.compile(r"^\s*\*Figures not checked by a test: \S.*\*\s*$")
+UNCHECKED_TEXT = "not checked by a test"
+HEADING = re.compile(r"^(#+)\s")
+# A table of results: its header names a measured quantity; every number in its rows is a figure.
+RESULT_TABLE = re.compile(r"cycles|IPC|speed|\brate\b|measured|simulated time|wall|ns per|per second|/s\b|%|Accel-Sim", re.I)
+TABLE_SEPARATOR = re.compile(r"^\|[\s:|-]+\|\s*$")
+NUMBER = re.compile(r"(?<![\w.])(\d[\d,.]*)")
+
+
+def figures(line):
+    """The measured figures a line quotes (the numbers, as written)."""
+    found = []
+    for pattern in ([FIGURE, TIMING] if MEASURED.search(line) else [FIGURE]):
+        for m in pattern.finditer(line):
+            if not BOUND.search(line[:m.start()][-14:]):
+                found.append(next(g for g in m.groups() if g).rstrip(".,"))
+    return found
+
+
+def checked_text(path):
+    """What the page's examples check: their expected outputs and contains/stderr texts."""
+    text = []
+    for _, _, attrs, body in examples(path):
+        text += attrs["contains"] + attrs["stderr"]
+        if any(l.startswith("$ ") for l in body):
+            text += [l for l in body if not l.startswith("$ ")]
+    return "\n".join(text)
+
+
+def check_figures(source, files):
+    """Every measured figure in prose, tables and output blocks is one the page's examples check
+    (it appears in what they expect), or lies in a section marked `*Figures not checked by a
+    test: REASON*` (the marker covers the rest of its section, subsections included), or in a
+    paragraph that says "not checked by a test"."""
+    bad = 0
+    for f in files:
+        lines = open(f, encoding="utf-8").read().splitlines()
+        checked = checked_text(f)
+        in_example = set()
+        for line, _, _, body in examples(f):
+            in_example.update(range(line, line + len(body) + 1))
+        marked_level = None  # the heading level whose section the last marker covers
+        # Paragraphs (runs of non-blank lines) that say they quote figures no test checks.
+        exempt, start = set(), 0
+        for n in range(len(lines) + 1):
+            if n == len(lines) or not lines[n].strip():
+                if any(UNCHECKED_TEXT in l for l in lines[start:n]):
+                    exempt.update(range(start + 1, n + 1))
+                start = n + 1
+        level = 0
+        fence = None
+        result_rows = False  # inside the body of a table of results
+        for n, line in enumerate(lines, 1):
+            if not line.startswith("|"):
+                result_rows = False
+            elif n < len(lines) and TABLE_SEPARATOR.match(lines[n]) and fence is None:
+                result_rows = bool(RESULT_TABLE.search(line))
+                continue
+            h = HEADING.match(line)
+            if h and fence is None:
+                level = len(h.group(1))
+                if marked_level is not None and level <= marked_level:
+                    marked_level = None
+                continue
+            if UNCHECKED.match(line):
+                marked_level = level
+                continue
+            m = FENCE.match(line)
+            if m and fence is None:
+                fence = m.group(3) or "text"
+                continue
+            if m and fence is not None and line.strip().startswith(m.group(2)):
+                fence = None
+                continue
+            if marked_level is not None or n in in_example or n in exempt or (fence is not None and fence not in ("text", "console", "sh")):
+                continue
+            if fence == "sh":
+                line = line.split("#", 1)[1] if "#" in line else ""  # a command's comment may quote a result
+            found = [x.rstrip(".,") for x in NUMBER.findall(line)] if result_rows and not TABLE_SEPARATOR.match(line) else figures(line)
+            loose = [x for x in found if not re.search(r"(?<![\d.])" + re.escape(x) + r"(?![\d])", checked)]
+            if loose:
+                print("%s:%d: figure(s) %s that no example on the page checks: check them in an example, or mark "
+                      "the section *Figures not checked by a test: REASON* or say \"not checked by a test\" in the "
+                      "paragraph (docs/testing.md)" % (os.path.relpath(f, source), n, ", ".join(loose)))
+                bad += 1
+    print("%d file(s) checked, %d line(s) with unchecked figures" % (len(files), bad))
+    return 1 if bad else 0
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "--self-contained":
         sys.exit(check_self_contained(os.path.abspath(sys.argv[2]), sys.argv[3:]))
     if len(sys.argv) >= 3 and sys.argv[1] == "--covered":
         sys.exit(check_covered(os.path.abspath(sys.argv[2]), sys.argv[3:]))
+    if len(sys.argv) >= 3 and sys.argv[1] == "--figures":
+        sys.exit(check_figures(os.path.abspath(sys.argv[2]), sys.argv[3:]))
     if len(sys.argv) >= 3 and sys.argv[1] == "--links":
         sys.exit(check_links(os.path.abspath(sys.argv[2]), sys.argv[3:]))
     if len(sys.argv) < 4:
