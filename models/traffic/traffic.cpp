@@ -3,6 +3,7 @@
 
 #include <iomanip>
 #include <ostream>
+#include <set>
 #include "gpuvp/extension.h"
 #include "gpuvp/timing.h"
 #include "gpuvp/trace.h"
@@ -85,12 +86,22 @@ double traffic_generator::bandwidth_bpns() const {
 traffic::traffic(sc_core::sc_module_name name) : sc_module(name) {
   for (unsigned i = 0; i < generator_count; ++i)
     gens_.push_back(std::make_unique<traffic_generator>(("g" + std::to_string(i)).c_str(), i));
-  // Settings of generators beyond the count (e.g. from default.yaml) are not errors.
+  // Settings of generators beyond the count (default.yaml's g2 when a sweep sets initiators=1) are
+  // not errors, but only where they name a generator parameter: a misspelt key is refused anywhere.
   auto& cfg = gpuvp::config::global();
-  for (const auto& child : cfg.children(this->name()))
-    if (child.size() > 1 && child[0] == 'g' && child.find_first_not_of("0123456789", 1) == std::string::npos &&
-        (child.size() > 4 || std::stoul(child.substr(1)) >= generator_count))  // g1000+: beyond any count
-      cfg.ignore_prefix(std::string(this->name()) + "." + child);
+  const std::string g0 = std::string(this->name()) + ".g0.";
+  std::set<std::string> generator_params;
+  for (const auto& d : cfg.declarations())
+    if (d.path.compare(0, g0.size(), g0) == 0) generator_params.insert(d.path.substr(g0.size()));
+  for (const auto& child : cfg.children(this->name())) {
+    if (child.size() < 2 || child[0] != 'g' || child.find_first_not_of("0123456789", 1) != std::string::npos ||
+        (child.size() <= 4 && std::stoul(child.substr(1)) < generator_count))  // g1000+: beyond any count
+      continue;
+    const std::string prefix = std::string(this->name()) + "." + child;
+    if (generator_params.empty()) cfg.ignore_prefix(prefix);  // no generator declared them: cannot tell
+    for (const auto& leaf : cfg.children(prefix))
+      if (generator_params.count(leaf)) cfg.find(prefix + "." + leaf);  // claimed, unused
+  }
 }
 
 std::vector<gpuvp::component::initiator_port> traffic::initiators() {

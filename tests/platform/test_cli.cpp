@@ -599,3 +599,13 @@ TEST(cli, qtest_on_a_stalled_simulation_exits_1_naming_the_line) {
   EXPECT_NE(r.err.find("but the host was still answering qtest line stdin:2: readl 0x300000000"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("still busy: host (qtest session not finished)"), std::string::npos) << r.err;
 }
+
+// default.yaml sets g0-g2; with fewer initiators the rest are ignored (sweeps over the count need
+// that), but a key that is no generator parameter is refused even under a generator beyond it.
+TEST(cli, a_generator_beyond_the_count_ignores_parameters_not_typos) {
+  auto r = run_gpuvp({"config", "dump", "--workload", "traffic", "--set", "traffic.initiators=1", "--set", "traffic.g9.count=5"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  r = run_gpuvp({"config", "dump", "--workload", "traffic", "--set", "traffic.g9.bogus=5"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("--set traffic.g9.bogus=5: unknown configuration key 'traffic.g9.bogus'"), std::string::npos) << r.err;
+}
