@@ -27,6 +27,10 @@ using namespace gpuvp;
 namespace {
 struct initiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<initiator> out{"out"};
+  // The initiator's local time: it goes on from one benchmark run to the next, as a real
+  // initiator's does (restarting at 0 would find the router's calendar ahead of every read: those
+  // reads are stale, counted without booking, and the run would time that cheaper path).
+  sc_core::sc_time local_time = sc_core::SC_ZERO_TIME;
   explicit initiator(sc_core::sc_module_name n) : sc_module(n) {}
 };
 
@@ -55,18 +59,19 @@ struct bench_system {
 bench_system* sys;
 
 // Back-to-back reads as a loosely-timed initiator issues them: each one when the previous is done
-// (its annotated delay accumulates as the initiator's local time).
+// (its annotated delay accumulates as the initiator's local time), booking the router's links.
 void run_reads(benchmark::State& state, initiator& init, uint64_t base) {
   uint64_t data = 0;
   transaction t(tlm::TLM_READ_COMMAND, base, &data, 8);
   uint64_t i = 0;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delay = init.local_time;
   for (auto _ : state) {
     t.gp.set_address(base + ((i++ & 1023) << 3));
     t.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     init.out->b_transport(t.gp, delay);
     benchmark::DoNotOptimize(delay);
   }
+  init.local_time = delay;
   state.SetItemsProcessed(state.iterations());
 }
 

@@ -7,6 +7,15 @@
 
 namespace gpuvp {
 
+// The horizon: 256 slots of at least slot_cycles cycles, each a power of two of time units.
+// (clock <= 1 ms and slot_cycles <= 2^20 keep this below 2^58 time units: no overflow)
+uint64_t router::port::calendar_horizon(uint64_t cycle, uint64_t slot_cycles) {
+  const uint64_t want = cycle * slot_cycles;
+  unsigned slot_shift = 0;
+  while (slot_shift < 62 && (uint64_t(1) << slot_shift) < want) ++slot_shift;
+  return uint64_t(256) << slot_shift;
+}
+
 router::port::port(const std::string& path, router& owner)
     : latency(path + ".latency", owner.latency.get(), "latency of this port", sc_core::SC_ZERO_TIME,
               sc_core::sc_time(1, sc_core::SC_SEC)),
@@ -24,65 +33,14 @@ router::port::port(const std::string& path, router& owner)
              if (now == 0) return 0.0;
              const double b = double(busy_time - booked_after(now)) / double(now);
              return single_server ? b : std::min(1.0, b);  // without contention transfers may overlap
-           }) {
+           }),
+      calendar(calendar_horizon(clock.get().value(), owner.slot_cycles)) {
   if (clock.get() == sc_core::SC_ZERO_TIME) throw config_error(path + ".clock: must be greater than 0");
   cycle = clock.get().value();
-  // The horizon: 256 slots of at least slot_cycles cycles, each a power of two of time units.
-  // (clock <= 1 ms and slot_cycles <= 2^20 keep this below 2^58 time units: no overflow)
-  const uint64_t want = cycle * owner.slot_cycles;
-  unsigned slot_shift = 0;
-  while (slot_shift < 62 && (uint64_t(1) << slot_shift) < want) ++slot_shift;
-  horizon = uint64_t(256) << slot_shift;
   single_server = owner.contention.get();
   bytes_per_cycle = width;
   if ((bytes_per_cycle & (bytes_per_cycle - 1)) == 0) width_shift = __builtin_ctzll(bytes_per_cycle);
   latency_value = latency.get().value();
-}
-
-uint64_t router::port::book(uint64_t t, uint64_t occ) {
-  pieces.clear();
-  if (occ == 0) return t;
-  if (latest > horizon && t < latest - horizon) {  // older than the calendar remembers
-    ++stale;
-    return t + occ;
-  }
-  // The interval holding t, if any, pushes the start to its end (intervals never touch).
-  auto next = booked.upper_bound(t);
-  if (next != booked.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second > t) t = prev->second;
-  }
-  uint64_t end = t;
-  while (occ) {
-    // Free from t up to the next interval's start: take what fits, merging with the neighbours.
-    const uint64_t gap = next == booked.end() ? ~uint64_t(0) - t : next->first - t;
-    const uint64_t chunk = std::min(occ, gap);
-    pieces.emplace_back(t, chunk);
-    auto cur = next;
-    if (next != booked.begin() && std::prev(next)->second == t) {
-      cur = std::prev(next);
-      cur->second = t + chunk;
-    } else {
-      cur = booked.emplace_hint(next, t, t + chunk);
-    }
-    if (next != booked.end() && cur->second == next->first) {  // the gap is full: continue after next
-      cur->second = next->second;
-      next = booked.erase(next);
-    }
-    occ -= chunk;
-    end = t + chunk;
-    t = cur->second;
-  }
-  latest = std::max(latest, end);
-  // Forget what lies beyond the horizon (amortised: each interval is erased once).
-  while (!booked.empty() && latest - booked.begin()->second > horizon) booked.erase(booked.begin());
-  return end;
-}
-
-uint64_t router::port::booked_after(uint64_t t) const {
-  uint64_t sum = 0;
-  for (auto it = booked.rbegin(); it != booked.rend() && it->second > t; ++it) sum += it->second - std::max(it->first, t);
-  return sum;
 }
 
 router::router(sc_core::sc_module_name name) : sc_module(name) {
@@ -148,7 +106,11 @@ void router::before_end_of_elaboration() {
   log_debug_ = logger::global().enabled(name(), log_level::debug);
 }
 
-void router::start_of_simulation() { tracing_ = tracer::global().enabled(); }
+void router::start_of_simulation() {
+  tracing_ = tracer::global().enabled();
+  for (auto& p : outputs_)
+    if (p) p->record_pieces = tracing_;
+}
 
 const router::window* router::decode(uint64_t addr) const {
   auto it = std::upper_bound(windows_.begin(), windows_.end(), addr,
@@ -185,28 +147,25 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   // Occupancy: the target link is booked in its calendar at or after the arrival; the initiator's
   // link only has to carry the bytes (one initiator does not contend with itself). An access
   // another model times (the GPU's memory system) books nothing: only the latencies.
-  const uint64_t now = sc_core::sc_time_stamp().value();
-  const uint64_t arrival = now + delay.value();
   if (gp.get_extension<untimed_ext>()) {
     ++pin.untimed;
     ++pout.untimed;
-    delay = sc_core::sc_time::from_value(arrival - now + pin.latency_value + pout.latency_value);
+    pin.add_delay(delay, pin.latency_value + pout.latency_value);
   } else {
+    const uint64_t arrival = simcontext()->time_stamp().value() + delay.value();
     const uint64_t occ_in = pin.occupancy(len), occ_out = pout.occupancy(len);
     const uint64_t transfer = std::max(occ_in, occ_out);
     uint64_t end = arrival + transfer;
-    pout.pieces.clear();
     if (contention) {
       end = std::max(pout.book(arrival, occ_out), arrival + occ_in);
       const uint64_t waited = end - arrival - transfer;
       pout.queueing.add(waited == 0 ? 0 : waited / ps_);
-      if (!pout.pieces.empty()) pout.busy_time += occ_out;  // not a stale one: it booked nothing
     } else {
       pout.busy_time += occ_out;
-      pout.pieces.emplace_back(arrival, occ_out);
+      if (tracing_) pout.pieces.assign(1, {arrival, occ_out});
     }
     pin.busy_time += occ_in;
-    delay = sc_core::sc_time::from_value(end - now + pin.latency_value + pout.latency_value);
+    pin.add_delay(delay, end - arrival + pin.latency_value + pout.latency_value);
     if (tracing_) trace_access(id, pout, gp, ext, end - transfer, transfer);
   }
   gp.set_address(addr - w->base);

@@ -30,15 +30,6 @@ histogram::histogram(std::string path, const std::string& description, std::stri
 }
 histogram::~histogram() { stats_registry::global().remove(this); }
 
-void histogram::add(uint64_t v) {
-  const unsigned bucket = v == 0 ? 0 : 64 - __builtin_clzll(v);
-  ++bins_[bucket];
-  ++count_;
-  sum_ += v;
-  min_ = std::min(min_, v);
-  max_ = std::max(max_, v);
-}
-
 gauge::gauge(const sc_core::sc_object* owner, const std::string& name, const std::string& description,
              std::function<double()> fn)
     : gauge(path_of(owner, name), description, std::move(fn)) {}

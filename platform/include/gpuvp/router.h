@@ -13,7 +13,6 @@
 // so it books the links and is counted like the transaction it replaces.
 #pragma once
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <memory>
 #include <string>
@@ -24,6 +23,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
+#include "gpuvp/link_calendar.h"
 #include "gpuvp/untimed.h"
 #include "gpuvp/stats.h"
 
@@ -56,21 +56,41 @@ class router : public sc_core::sc_module {
     // Hot-path state in kernel time units (sc_time::value()), cached from the params.
     uint64_t busy_time = 0;  // booked (contention off: transferring) time, summed
     bool single_server = true;  // contention on: transfers on this link never overlap
-    // Booking calendar: the link's busy intervals [start, end), disjoint and never adjacent
-    // (merged), back to `horizon` before the latest end booked. Arrivals older than that are not
-    // queued (counted in the `stale` statistic).
-    std::map<uint64_t, uint64_t> booked;  // start -> end
-    uint64_t horizon = 0, latest = 0;
-    // The pieces of the last book() (one unless it was split over gaps), for the trace.
-    std::vector<std::pair<uint64_t, uint64_t>> pieces;
-    // Books `occ` time units at or after t in the free gaps; returns when the transfer ends.
-    uint64_t book(uint64_t t, uint64_t occ);
+    // Booking calendar: arrivals older than its horizon are not queued (`stale`).
+    static uint64_t calendar_horizon(uint64_t cycle, uint64_t slot_cycles);
+    link_calendar calendar;
+    // The pieces of the last booking (one unless it was split over gaps), kept for the trace only.
+    bool record_pieces = false;
+    link_calendar::piece_list pieces;
+    // Books `occ` time units at or after t in the link's free time (adding them to busy_time);
+    // returns when the transfer ends.
+    [[gnu::always_inline]] uint64_t book(uint64_t t, uint64_t occ) {
+      if (record_pieces) pieces.clear();
+      if (occ == 0) return t;
+      if (!calendar.remembers(t)) {
+        ++stale;
+        return t + occ;
+      }
+      busy_time += occ;
+      return calendar.book(t, occ, record_pieces ? &pieces : nullptr);
+    }
     // Booked time after `t` still in the calendar (the busy gauge counts up to now only).
-    uint64_t booked_after(uint64_t t) const;
+    uint64_t booked_after(uint64_t t) const { return calendar.booked_after(t); }
     uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
     int width_shift = -1;  // log2(width) when width is a power of two: a shift instead of a division
     uint32_t track = 0;    // trace track
     const void* last_window = nullptr;  // initiator side: the window this initiator used last
+    // Initiator side: delay += `units` kernel time units. sc_time::from_value is a library call:
+    // the last increment is kept as an sc_time (an initiator's increments mostly repeat).
+    uint64_t last_increment = 0;
+    sc_core::sc_time last_increment_time = sc_core::SC_ZERO_TIME;
+    void add_delay(sc_core::sc_time& delay, uint64_t units) {
+      if (units != last_increment) {
+        last_increment = units;
+        last_increment_time = sc_core::sc_time::from_value(units);
+      }
+      delay += last_increment_time;
+    }
     uint64_t occupancy(unsigned length) const {
       const uint64_t cycles = width_shift >= 0 ? (length + bytes_per_cycle - 1) >> width_shift
                                                : (length + bytes_per_cycle - 1) / bytes_per_cycle;
