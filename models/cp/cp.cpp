@@ -71,6 +71,7 @@ struct cp_model::uc : afuc_env {
         cycles(&model, std::string(tag) + ".cycles", std::string("cycles of the ") + tag + " (instructions and poll delays)") {
     iss.load(image);
     iss.set_env(this);
+    iss.set_headers_from_pfp(r == me);
     ctrl[0] = uint32_t(model.ctrl0.get());
   }
 
@@ -264,10 +265,10 @@ struct cp_model::uc : afuc_env {
         }
         level--;  // this IB is done: back to its parent
         update_ib_regs();
-        if (gen() >= 6) {
-          // The SQE runs IN_IB_END (jump-table entry 0x0a, Mesa adreno_pm4.xml: "called when ROQ
-          // is empty, returns from an IB") before the parent's next packet: the real firmware
-          // keeps its own IB level there.
+        if (gen() >= 6 || role == pfp) {
+          // The SQE (a5xx: the PFP) runs IN_IB_END (jump-table entry 0x0a, Mesa adreno_pm4.xml:
+          // "called when ROQ is empty, returns from an IB") before the parent's next packet: the
+          // real firmware keeps its own IB level there.
           ++m.ib_ends;
           v = pm4_type7(PM4_IN_IB_END, 0);
           return true;
@@ -297,7 +298,20 @@ struct cp_model::uc : afuc_env {
   }
 
   // addr bits 17:0 are the register; bits above are flags (kept across the increment).
+  // a5xx PFP -> ME: a dword into the MEQ; a full MEQ stalls the PFP.
+  void meq_push(uint32_t v) {
+    if (m.meq_.size() >= m.meq_depth)
+      block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
+    m.meq_.push_back(v);
+    m.meq_occupancy.add(m.meq_.size());
+    m.meq_push_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+
   void reg_write(uint32_t& addr, uint32_t v, bool) override {
+    if (role == pfp) {  // the a5xx PFP's register-write port ($addr/$data) feeds the ME (real firmware)
+      meq_push(v);
+      return;
+    }
     if (gen() >= 6 && (addr & (1u << 20))) {
       // A register-protection read test (Mesa adreno_control_regs.xml, REG_READ_TEST_RESULT: the
       // register | bit 20, then the count to $data): the model protects nothing, so the result
@@ -419,12 +433,8 @@ struct cp_model::uc : afuc_env {
         break;
       case 0x060: case 0x061: break;  // PACKET_TABLE_WRITE_ADDR / PACKET_TABLE_WRITE (in the ISS)
       case 0x0fa: ++m.packets_noop; break;  // gpuvp firmware: a packet without effect in the model
-      case 0x0f8:  // PFP -> MEQ
-        if (m.meq_.size() >= m.meq_depth)
-          block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
-        m.meq_.push_back(v);
-        m.meq_occupancy.add(m.meq_.size());
-        m.meq_push_ev_.notify(sc_core::SC_ZERO_TIME);
+      case 0x0f8:  // PFP -> MEQ (gpuvp firmware)
+        meq_push(v);
         break;
       default:
         if (!kept_as_stored(r)) m.unmodelled_ctrl_.insert(r);  // stored, no behaviour: listed for the report
