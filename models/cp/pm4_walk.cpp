@@ -125,7 +125,7 @@ class walker {
         r_.bad++;
         return;
       }
-      if (!h.type4) follow(p.name, &w[i + 1], h.count, at + 4, level);
+      if (!h.type4) follow(p.name, w.data() + i + 1, h.count, at + 4, level);
       i += 1 + h.count;
     }
   }

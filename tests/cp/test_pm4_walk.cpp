@@ -4,8 +4,6 @@
 // CP_COND_* bodies in place, --once per render mode). Expected values come from the packet
 // layouts written by hand here, from cffdump's reference decode of the dEQP-VK capture (Mesa
 // src/freedreno/tests/reference/, `--frame 0 --once`), and from a small independent decoder.
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "cp_bench.h"
+#include "cp_test_util.h"
 #include "pm4_walk.h"
 #include "rd.h"
 #include "rd_writer.h"
@@ -44,20 +43,8 @@ std::vector<seen> listed(const pm4_walk_result& r) {
   return v;
 }
 
-struct cli_result {
-  int rc = -1;
-  std::string out;
-};
-cli_result pm4_decode(const std::string& args) {
-  const std::string cmd = gpuvp::testing::binary_path("gpuvp") + " pm4-decode " + args + " 2>&1";
-  cli_result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+command_result pm4_decode(const std::string& args) {
+  return run_command(gpuvp::testing::binary_path("gpuvp") + " pm4-decode " + args + " 2>&1");
 }
 
 constexpr uint32_t IB = 0x3f, SDS = 0x43, SET_MARKER = 0x65, DRAW_INDX_OFFSET = 0x38, COND_REG_EXEC = 0x47,
@@ -143,8 +130,8 @@ TEST(pm4Walk, LoopsAndBudgetStop) {
   const std::vector<uint32_t> words(64, t7(WAIT_FOR_IDLE, 0));
   pm4_walk_options opt;
   opt.max_packets = 10;
-  const pm4_walk_result r = pm4_walk([&](uint64_t, uint32_t n) { return std::vector<uint32_t>(words.begin(), words.begin() + n); },
-                                     0x1000, 64, opt);
+  const pm4_memory mem = [&](uint64_t, uint32_t n) { return std::vector<uint32_t>(words.begin(), words.begin() + n); };
+  const pm4_walk_result r = pm4_walk(mem, 0x1000, 64, opt);
   EXPECT_EQ(r.packets.size(), 10u);
   EXPECT_NE(r.listing.find("listing stops after 10 packets"), std::string::npos);
 }
@@ -152,7 +139,7 @@ TEST(pm4Walk, LoopsAndBudgetStop) {
 TEST(pm4Walk, CommandLine) {
   const std::string f = gpuvp::testing::binary_path("pm4_walk_nested.rd");
   nested_capture().save(f, true);
-  cli_result r = pm4_decode(f + " --once");
+  command_result r = pm4_decode(f + " --once");
   EXPECT_EQ(r.rc, 0) << r.out;
   char line[96];
   std::snprintf(line, sizeof line, "0000000000200000: %08x    CP_COND_REG_EXEC (2)\n", t7(COND_REG_EXEC, 2));
@@ -208,7 +195,8 @@ std::vector<seen> flat(const rd_capture::submit& s, uint64_t addr, uint32_t dwor
   };
   static const std::map<uint32_t, std::string> names = {
       {0x26, "CP_WAIT_FOR_IDLE"}, {0x46, "CP_EVENT_WRITE"}, {0x43, "CP_SET_DRAW_STATE"}, {0x2c, "CP_BLIT"},
-      {0x1d, "CP_SKIP_IB2_ENABLE_GLOBAL"}, {0x23, "CP_SKIP_IB2_ENABLE_LOCAL"}, {0x65, "CP_SET_MARKER"}, {0x64, "CP_SET_VISIBILITY_OVERRIDE"},
+      {0x1d, "CP_SKIP_IB2_ENABLE_GLOBAL"}, {0x23, "CP_SKIP_IB2_ENABLE_LOCAL"}, {0x65, "CP_SET_MARKER"},
+      {0x64, "CP_SET_VISIBILITY_OVERRIDE"},
       {0x63, "CP_SET_MODE"}, {0x3f, "CP_INDIRECT_BUFFER"}, {0x47, "CP_COND_REG_EXEC"}, {0x6d, "CP_REG_WRITE"},
       {0x13, "CP_WAIT_FOR_ME"}, {0x2a, "CP_DRAW_INDIRECT_MULTI"}, {0x38, "CP_DRAW_INDX_OFFSET"}, {0x10, "CP_NOP"}};
   for (uint32_t i = 0; i < dwords;) {

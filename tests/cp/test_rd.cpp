@@ -2,8 +2,6 @@
 // .rd captures: the reader (sections, submits, malformed files, gzip), the replay through
 // `gpuvp run --workload X.rd` with gpuvp's firmware and Debian's a630 SQE firmware, the event
 // pipe registers and CP_EVENT_WRITE with and without TIMESTAMP.
-#include <sys/wait.h>
-
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +13,7 @@
 
 #include "afuc_asm.h"
 #include "cp_bench.h"
+#include "cp_test_util.h"
 #include "gpuvp/config.h"
 #include "rd.h"
 #include "rd_writer.h"
@@ -59,13 +58,10 @@ run_result gpuvp_run(const std::string& workload, const std::string& args = "") 
   std::filesystem::remove(stats);
   const std::string cmd = gpuvp::testing::binary_path("gpuvp") + " run --quiet --workload " + workload + " --stats " + stats +
                           " " + args + " 2>&1";
+  const command_result c = run_command(cmd);
   run_result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.rc = c.rc;
+  r.out = c.out;
   std::ifstream f(stats);
   if (f) r.stats = nlohmann::json::parse(f, nullptr, false);
   if (r.rc == 0 && !r.stats.is_object()) ADD_FAILURE() << "no readable stats file " << stats << " after: " << cmd;
