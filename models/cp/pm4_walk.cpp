@@ -41,8 +41,11 @@ class walker {
   walker(const pm4_memory& mem, const pm4_walk_options& opt) : mem_(mem), opt_(opt) {}
 
   void walk(uint64_t addr, uint32_t dwords, int level) {
-    const std::vector<uint32_t> w = mem_(addr, dwords);
-    if (w.size() < dwords) {
+    if (stopped_) return;
+    // Never fetch more than the budget has left: a huge IB costs no more than a small one.
+    const uint64_t left = opt_.max_dwords - std::min(opt_.max_dwords, dwords_);
+    const std::vector<uint32_t> w = mem_(addr, uint32_t(std::min<uint64_t>(dwords, left + 1)));
+    if (w.size() < dwords && w.size() <= left) {
       note(level, w.empty() ? "not in the capture: " + std::to_string(dwords) + " dwords at " + hex(addr)
                             : "only " + std::to_string(w.size()) + " of " + std::to_string(dwords) +
                                   " dwords in the capture");
@@ -78,8 +81,10 @@ class walker {
   void walk_words(const std::vector<uint32_t>& w, uint64_t base, int level) {
     size_t i = 0;
     while (i < w.size()) {
-      if (r_.packets.size() >= opt_.max_packets) {
-        if (!stopped_) note(level, "listing stops after " + std::to_string(opt_.max_packets) + " packets");
+      if (r_.packets.size() >= opt_.max_packets || dwords_ >= opt_.max_dwords) {
+        if (!stopped_)
+          note(level, "listing stops after " + std::to_string(r_.packets.size()) + " packets, " + std::to_string(dwords_) +
+                          " dwords (the budget)");
         stopped_ = true;
         return;
       }
@@ -106,6 +111,7 @@ class walker {
       }
       if (stopped_) return;
       r_.packets.push_back(p);
+      dwords_ += 1 + h.count;
       char b[32];
       std::snprintf(b, sizeof b, "0x%x", h.reg);
       const char* rn = h.type4 ? cp_reg_name(h.reg) : nullptr;
@@ -228,6 +234,7 @@ class walker {
   unsigned mode_ = mode_all;
   std::map<uint64_t, unsigned> dumped_;
   bool loading_ = false, stopped_ = false;
+  uint64_t dwords_ = 0;  // dwords of the packets listed
 };
 
 }  // namespace

@@ -19,7 +19,9 @@ struct pm4_walk_options {
   int generation = 6;      // packet names (a5xx names where they differ) and CP_SET_MARKER's modes
   bool once = false;       // cffdump --once: an IB already listed for the current mode is not again
   unsigned addr_digits = 16;  // address column width (cffdump: 16 on a5xx and later)
-  uint64_t max_packets = 1u << 22;  // listing budget: a stream that calls itself cannot run away
+  // Listing budget, so that a stream that calls itself or huge IBs cannot run away (time, memory).
+  uint64_t max_packets = 1u << 20;
+  uint64_t max_dwords = 1u << 22;
 };
 
 // One listed packet: where it is, how deep, and what it is.

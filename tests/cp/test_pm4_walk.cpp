@@ -133,7 +133,19 @@ TEST(pm4Walk, LoopsAndBudgetStop) {
   const pm4_memory mem = [&](uint64_t, uint32_t n) { return std::vector<uint32_t>(words.begin(), words.begin() + n); };
   const pm4_walk_result r = pm4_walk(mem, 0x1000, 64, opt);
   EXPECT_EQ(r.packets.size(), 10u);
-  EXPECT_NE(r.listing.find("listing stops after 10 packets"), std::string::npos);
+  EXPECT_NE(r.listing.find("listing stops after 10 packets, 10 dwords (the budget)"), std::string::npos) << r.listing;
+  // A dword budget: an IB far larger than it is fetched only up to the budget.
+  opt.max_packets = 1000;
+  opt.max_dwords = 20;
+  uint32_t asked = 0;
+  const pm4_memory big = [&](uint64_t, uint32_t n) {
+    asked = n;
+    return std::vector<uint32_t>(n, t7(WAIT_FOR_IDLE, 0));
+  };
+  const pm4_walk_result b = pm4_walk(big, 0x1000, 0xffffffffu, opt);
+  EXPECT_EQ(asked, 21u);
+  EXPECT_EQ(b.packets.size(), 20u);
+  EXPECT_EQ(b.missing, 0u);  // cut by the budget, not missing from the capture
 }
 
 TEST(pm4Walk, CommandLine) {
