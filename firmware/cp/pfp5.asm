@@ -39,9 +39,15 @@ ib_too_deep:
 	waitin
 	mov $01, $data
 
+; --- IN_IB_END: the CP dispatches it when an IB's dwords are consumed (as on a6xx); fetch keeps
+; the IB level itself, so there is nothing to do
+IN_IB_END:
+	waitin
+	mov $01, $data
+
 ; every other packet: forward to the ME
 UNKN0: UNKN1: UNKN2: UNKN3: UNKN5: UNKN6: UNKN7: UNKN8:
-UNKN9: UNKN10: UNKN11: UNKN12: UNKN13: UNKN14: UNKN15: UNKN16:
+UNKN9: UNKN11: UNKN12: UNKN13: UNKN14: UNKN15: UNKN16:
 UNKN17: UNKN18: UNKN19: UNKN20: UNKN21: UNKN22: UNKN23: UNKN24:
 UNKN25: UNKN26: UNKN27: UNKN28: UNKN29: UNKN30: UNKN31: UNKN32:
 UNKN33: UNKN34: UNKN35: UNKN36: UNKN37: UNKN38: UNKN39: UNKN40:

@@ -312,7 +312,12 @@ void afuc_iss::exec(const afuc_instr& in) {
 
 void afuc_iss::dispatch() {
   pm4_header h;
-  if (!pm4_decode_header(regs_[1], h)) {
+  const uint32_t w = regs_[1];
+  if (headers_from_pfp_ && w >> 28 == 7) {
+    h = {false, (w >> 16) & 0x7f, w & 0x3fff, 0};
+  } else if (headers_from_pfp_ && (w >> 28 == 4 || w >> 28 == 0)) {  // PKT4 as the PFP's $01 holds it
+    h = {true, 4, w & 0x7f, (w >> 8) & 0x3ffff};
+  } else if (!pm4_decode_header(w, h)) {
     char b[64];
     std::snprintf(b, sizeof b, "invalid PM4 header 0x%08x", regs_[1]);
     fail(b);

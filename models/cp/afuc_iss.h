@@ -56,6 +56,10 @@ class afuc_iss {
   void load(const std::vector<uint32_t>& image);
   void reset();
   void set_env(afuc_env* e) { env_ = e; }
+  // a5xx ME: packet headers come from the PFP through the MEQ, already checked there, and the
+  // PFP makes some of its own (an IB start is opcode 0x3f without parity; a PKT4 header comes as
+  // the PFP's $01 holds it, type bits cleared): they are decoded without parity checks.
+  void set_headers_from_pfp(bool on) { headers_from_pfp_ = on; }
 
   // Runs at most max_instrs instructions; returns the number executed. Stops early when
   // starved (no packet data) or halted (microcode error). (rep) iterations count one by one: a
@@ -109,6 +113,7 @@ class afuc_iss {
 
   int gen_;
   unsigned depth_;
+  bool headers_from_pfp_ = false;
   afuc_env* env_ = nullptr;
   std::vector<uint32_t> words_;
   std::vector<afuc_instr> code_;

@@ -114,7 +114,7 @@ class cp_model : public sc_core::sc_module, public component {
   counter mem_reads{this, "mem_reads", "firmware memory reads (CP_ME_NRT / MEM_READ / load)"};
   counter mem_writes{this, "mem_writes", "firmware memory writes"};
   counter events{this, "events", "CP_EVENT_WRITE packets"};
-  counter ib_ends{this, "ib_ends", "IN_IB_END dispatches (a6xx: an IB's dwords consumed)"};
+  counter ib_ends{this, "ib_ends", "IN_IB_END dispatches (an IB's dwords consumed; a5xx: on the PFP)"};
   counter interrupts{this, "interrupts", "CP interrupt bits raised"};
   counter pipe_other{this, "pipe_writes_unmodelled", "pipe register writes without behaviour (see docs/models/cp.md)"};
   counter packets_noop{this, "packets_noop", "packets gpuvp's firmware accepts without effect (draws, blits, markers, waits)"};

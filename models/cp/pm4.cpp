@@ -13,6 +13,7 @@
 #include "afuc_asm.h"
 #include "afuc_iss.h"
 #include "cp_regs.h"
+#include "pm4_walk.h"
 
 namespace gpuvp::cp {
 
@@ -275,9 +276,28 @@ int pm4_asm_main(int argc, char** argv) {
 
 int pm4_decode_main(int argc, char** argv) {
   std::string in;
-  tool_args args("pm4-decode", "IN.bin|IN.pm4", "Lists PM4 packets (docs/formats/pm4.md).");
-  args.positional("IN.bin|IN.pm4", in, "binary little-endian dwords, or a .pm4 workload (its ring and IBs)");
+  uint64_t submit = 0, ib = 0;
+  bool once = false;
+  tool_args args("pm4-decode", "[--submit N] [--ib K] [--once] IN.bin|IN.pm4|CAPTURE.rd[.gz]",
+                 "Lists PM4 packets (docs/tools/pm4-decode.md).");
+  args.number("submit", submit, "N", "capture: the submit (default 0)", uint64_t(0), uint64_t(1) << 32)
+      .number("ib", ib, "K", "capture: the IB1 of that submit (default 0)", uint64_t(0), uint64_t(1) << 32)
+      .flag("once", once, "capture: an IB already listed in the current render mode is not listed again (cffdump --once)")
+      .positional("IN.bin|IN.pm4|CAPTURE.rd[.gz]", in,
+                  "binary little-endian dwords, a .pm4 workload (its ring and IBs), or a Mesa .rd capture");
   if (int rc = args.parse(argc, argv); rc >= 0) return rc;
+  auto ends_with = [&](const std::string& s) { return in.size() > s.size() && in.compare(in.size() - s.size(), s.size(), s) == 0; };
+  const bool capture = ends_with(".rd") || ends_with(".rd.gz");
+  if (!capture && (args.given("submit") || args.given("ib") || args.given("once")))
+    return args.usage_error("--submit, --ib and --once apply to a .rd capture only");
+  if (capture) {
+    try {
+      return pm4_decode_rd(in, submit, ib, once);
+    } catch (const std::exception& e) {
+      std::cerr << "pm4-decode: " << e.what() << "\n";
+      return 2;  // an unreadable or malformed capture, a submit or IB it does not have
+    }
+  }
   try {
     std::string listing;
     unsigned bad = 0;

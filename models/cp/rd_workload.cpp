@@ -25,8 +25,14 @@ constexpr uint32_t pkt7(uint32_t op, uint32_t cnt) {
   return 0x70000000u | cnt | odd(cnt) << 15 | op << 16 | odd(op) << 23;
 }
 constexpr uint32_t CP_INDIRECT_BUFFER_OP = 0x3f, CP_ME_INIT_OP = 0x48;
-// Linux msm a6xx_cp_init (a5xx_me_init sends the same first dwords): 8 dwords.
-constexpr uint32_t me_init[8] = {0x2f, 0x3, 0x20000000, 0, 0, 0, 0, 0};
+// Linux msm a6xx_cp_init / a5xx_me_init: 8 dwords. a5xx_me_init's sixth dword names microcode
+// workarounds: 0xb (token end syncs, WFI after direct-render draws) on a505/a506/a530, 1 on a510.
+std::vector<uint32_t> me_init(int generation, uint32_t gpu_id) {
+  uint32_t workarounds = 0;
+  if (generation == 5 && (gpu_id == 505 || gpu_id == 506 || gpu_id == 530)) workarounds = 0xb;
+  if (generation == 5 && gpu_id == 510) workarounds = 0x1;
+  return {0x2f, 0x3, 0x20000000, 0, 0, workarounds, 0, 0};
+}
 
 std::string hex32(uint32_t v) {
   char b[16];
@@ -104,7 +110,8 @@ class rd_workload : public workload, public workload_stats_json {
     wr(CP_SQE_CNTL, 1);
     if (real_fw) {
       std::vector<uint32_t> p{pkt7(CP_ME_INIT_OP, 8)};
-      p.insert(p.end(), std::begin(me_init), std::end(me_init));
+      const std::vector<uint32_t> init = me_init(int(cp_->generation), c_.gpu_id);
+      p.insert(p.end(), init.begin(), init.end());
       if (!submit_ring(host, win, p)) return;
     }
     for (size_t s = 0; s < n_submits_; s++) {

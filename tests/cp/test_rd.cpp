@@ -2,8 +2,6 @@
 // .rd captures: the reader (sections, submits, malformed files, gzip), the replay through
 // `gpuvp run --workload X.rd` with gpuvp's firmware and Debian's a630 SQE firmware, the event
 // pipe registers and CP_EVENT_WRITE with and without TIMESTAMP.
-#include <sys/wait.h>
-
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +13,7 @@
 
 #include "afuc_asm.h"
 #include "cp_bench.h"
+#include "cp_test_util.h"
 #include "gpuvp/config.h"
 #include "rd.h"
 #include "rd_writer.h"
@@ -59,13 +58,10 @@ run_result gpuvp_run(const std::string& workload, const std::string& args = "") 
   std::filesystem::remove(stats);
   const std::string cmd = gpuvp::testing::binary_path("gpuvp") + " run --quiet --workload " + workload + " --stats " + stats +
                           " " + args + " 2>&1";
+  const command_result c = run_command(cmd);
   run_result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.rc = c.rc;
+  r.out = c.out;
   std::ifstream f(stats);
   if (f) r.stats = nlohmann::json::parse(f, nullptr, false);
   if (r.rc == 0 && !r.stats.is_object()) ADD_FAILURE() << "no readable stats file " << stats << " after: " << cmd;
@@ -231,6 +227,33 @@ TEST(rdReplay, IbsLimitAndA5xxCapture) {
   ASSERT_EQ(one.rc, 0) << one.out;
   EXPECT_NE(one.out.find("submit 0: 1 IBs, 1 packets"), std::string::npos) << one.out;
   EXPECT_EQ(reg_of(one, SCRATCH0), "0x00000001");
+}
+
+// Debian's a530 PFP + ME firmware (cp.pfp_firmware / cp.firmware) boots with CP_ME_INIT as msm's
+// a5xx_me_init emits it and runs a self-made a5xx capture to the end: two IB1s, PKT4 writes of
+// several registers, CP_MEM_WRITE, CP_WAIT_FOR_IDLE, CP_NOP, CP_EVENT_WRITE.
+TEST(rdReplay, A5xxRealFirmwareRunsToTheEnd) {
+  const std::string pfp = adreno_fw("a530_pfp.fw"), me = adreno_fw("a530_pm4.fw");
+  if (!std::filesystem::exists(pfp) || !std::filesystem::exists(me))
+    GTEST_SKIP() << pfp << " / " << me << " not found (tools/fetch-adreno-firmware.sh DIR; GPUVP_ADRENO_FW_DIR)";
+  rd_writer w;
+  w.gpu_id(530).submit().buffer(0x200000, std::vector<uint32_t>(16, 0));
+  w.ib_words(0x100000, {t4(SCRATCH0, 3), 0x11, 0x22, 0x33, t7(0x3d, 3), 0x200000, 0, 0xabcd, t7(0x26, 0),
+                        t7(0x10, 1), 0xdead, t7(0x46, 4), 0x4, 0x200010, 0, 0x77});
+  w.ib_words(0x101000, {t4(SCRATCH0 + 3, 1), 0x44});
+  const std::string f = path_for("rd_a5xx_real_fw.rd");
+  w.save(f);
+  const run_result r = gpuvp_run(f, "--set cp.firmware=" + me + " --set cp.pfp_firmware=" + pfp);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("submit 0: 2 IBs, "), std::string::npos) << r.out;
+  EXPECT_EQ(reg_of(r, SCRATCH0), "0x00000011");
+  EXPECT_EQ(reg_of(r, SCRATCH0 + 1), "0x00000022");
+  EXPECT_EQ(reg_of(r, SCRATCH0 + 2), "0x00000033");
+  EXPECT_EQ(reg_of(r, SCRATCH0 + 3), "0x00000044");  // the second IB1: the PFP left the first (IN_IB_END)
+  EXPECT_EQ(r.stats.at("cp.packets.CP_ME_INIT").get<double>(), 1);  // the ME ran msm's CP_ME_INIT
+  EXPECT_EQ(r.stats.at("cp.packets.CP_MEM_WRITE").get<double>(), 1);
+  EXPECT_EQ(r.stats.at("cp.packets.CP_EVENT_WRITE").get<double>(), 1);
+  EXPECT_EQ(r.stats.at("cp.ib_ends").get<double>(), 2);
 }
 
 TEST(rdReplay, InputErrorsExitTwo) {
