@@ -185,6 +185,8 @@ dram_address gpu_memory::decode(uint64_t addr) const {
     a.sub_partition = sp;
     a.channel = sp / m_.sub_per_channel;
   }
+  // -dram_bnk_indexing_policy 1: the DRAM bank (dram_req_t), not the sub-partition's, XORs the row in.
+  if (m_.dram_bnk_xor_row) a.bank ^= unsigned(a.row & (m_.dram.nbk - 1));
   return a;
 }
 
