@@ -23,7 +23,6 @@ using gpuvp::sm::testing::op;
 namespace {
 
 kernel_trace ldg_coal_6warp() {
-  std::string text;
   std::vector<std::vector<trace_writer_inst>> warps;
   for (unsigned w = 0; w < 6; ++w) {
     std::vector<trace_writer_inst> v;
