@@ -91,7 +91,7 @@ class compute_engine : public sc_core::sc_module, public component {
  public:
   tlm_utils::simple_initiator_socket<compute_engine> out{"out"};
 
-  param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration: QV100, RTX3070, A100 or H100"};
+  param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
   param<std::string> config_files{this, "config_files", "",
                                   "comma-separated Accel-Sim option files read after the shipped configuration"};
   param<uint64_t> sms{this, "sms", 0, "number of SMs (0: the configuration's count)", 0, 1024};

@@ -34,7 +34,7 @@
 // Parameters:
 //   model         bool, true: own and use the memory system; false: a plain wire (answers no
 //                 probe, times nothing: exactly as if everything were bound to the interconnect)
-//   gpu           string, "QV100": shipped GPU configuration (QV100, RTX3070, A100, H100)
+//   gpu           string, "QV100": shipped GPU configuration (docs/models/sm.md, "Shipped")
 //   config_files  string, "": comma-separated Accel-Sim option files read after it
 //   vram_base     [0, 2^64-1], 0x200000000: host physical address of VRAM offset 0
 //   vram_size     [4096, 2^40], 1 GiB: size of the VRAM window
@@ -78,7 +78,7 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
   tlm_utils::simple_initiator_socket<gpu_l2_port> out{"out"};
 
   param<bool> model{this, "model", true, "own the GPU's L2/crossbar/DRAM model and time VRAM accesses by it (false: pass through)"};
-  param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration of the memory system: QV100, RTX3070, A100 or H100"};
+  param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration of the memory system: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
   param<std::string> config_files{this, "config_files", "",
                                   "comma-separated Accel-Sim option files read after the shipped configuration"};
   param<uint64_t> vram_base{this, "vram_base", 0x200000000ull, "host physical address of VRAM offset 0", 0, ~uint64_t(0)};

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -19,6 +20,8 @@
 #include "gpuvp/progress.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/tool_args.h"
+#include "core/mem_log.h"
+#include "core/memsys.h"
 
 namespace gpuvp::sm {
 namespace {
@@ -91,10 +94,38 @@ class accelsim_workload : public workload, public progress_reporter {
   std::string problem_;
 };
 
+// The memory statistics per L2 sub-partition and DRAM channel of one kernel (the counts since
+// `before`), in the columns of Accel-Sim's per-bank / per-channel calibration files.
+struct memory_unit_counts {
+  std::vector<std::array<uint64_t, 5>> l2;
+  std::vector<std::array<uint64_t, 5>> dram;  // activates, precharges, reads, writes, row hits
+  explicit memory_unit_counts(const gpu_memory& m) : l2(m.l2_bank_stats()) {
+    for (const auto& c : m.channels()) dram.push_back({c.activates, c.precharges, c.reads, c.writes, c.row_hits});
+  }
+};
+void write_unit_stats(std::ostream& os, const gpu_memory& m, const memory_unit_counts& before) {
+  const memory_unit_counts now(m);
+  os << "# l2_per_bank\nsub_partition,access,miss,pending_hits,reservation_fails\n";
+  for (size_t i = 0; i < now.l2.size(); ++i) {
+    uint64_t d[5];
+    for (unsigned k = 0; k < 5; ++k) d[k] = now.l2[i][k] - before.l2[i][k];
+    os << i << "," << d[0] + d[1] + d[2] + d[4] << "," << d[2] + d[4] << "," << d[1] << "," << d[3] << "\n";
+  }
+  os << "# dram_per_channel\nchannel,n_act,n_pre,n_rd,n_write,row_hits,Row_Buffer_Locality,mrqq_max\n";
+  for (size_t i = 0; i < now.dram.size(); ++i) {
+    uint64_t d[5];
+    for (unsigned k = 0; k < 5; ++k) d[k] = now.dram[i][k] - before.dram[i][k];
+    char loc[32];
+    std::snprintf(loc, sizeof loc, "%.6f", d[2] + d[3] ? double(d[4]) / double(d[2] + d[3]) : 0.0);
+    os << i << "," << d[0] << "," << d[1] << "," << d[2] << "," << d[3] << "," << d[4] << "," << loc << ","
+       << m.channels()[i].queue_max << "\n";
+  }
+}
+
 // `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory M] [--threads N]
-// kernelslist.g`: the SM model alone (no SystemC platform), one block of lines per kernel.
+// [--mem-log FILE] kernelslist.g`: the SM model alone (no SystemC platform), one block of lines per kernel.
 int sm_run_main(int argc, char** argv) {
-  std::string gpu = "QV100", list, memory = "gpgpu-sim", sms_text;
+  std::string gpu = "QV100", list, memory = "gpgpu-sim", sms_text, mem_log_path;
   std::vector<std::string> config_files;
   long long launch = 0, threads = 1;
   bool allow_unmodelled = false;
@@ -110,6 +141,9 @@ int sm_run_main(int argc, char** argv) {
       .text("memory", memory, "M", "memory timing: gpgpu-sim (default) or fixed")
       .flag("allow-unmodelled", allow_unmodelled,
             "run although an option not modelled would change Accel-Sim's timing (listed as a warning)")
+      .text("mem-log", mem_log_path, "FILE",
+            "write every sector request's memory events and per-L2-bank / per-DRAM-channel statistics to FILE "
+            "(CSV, docs/models/gpu-memory.md; --memory gpgpu-sim, --threads 1)")
       .number("threads", threads, "N", "host threads stepping the SMs (default 1; a speed switch: same results)", 1ll,
               (long long)thread_team::max_threads)
       .positional("kernelslist.g", list, "the Accel-Sim kernel list");
@@ -137,6 +171,11 @@ int sm_run_main(int argc, char** argv) {
     sms = unsigned(n);
   }
   if (memory != "gpgpu-sim" && memory != "fixed") return args.usage_error("--memory " + memory + ": expected gpgpu-sim or fixed");
+  if (args.given("mem-log")) {
+    if (mem_log_path.empty()) return args.usage_error("--mem-log: empty file name");
+    if (memory != "gpgpu-sim") return args.usage_error("--mem-log needs --memory gpgpu-sim (the fixed-latency memory has no events)");
+    if (threads != 1) return args.usage_error("--mem-log needs --threads 1 (the events are recorded on one thread)");
+  }
   check_input_file(list, "kernelslist.g file");
   gpu_config cfg = make_gpu_config(gpu, files, "--gpu", allow_unmodelled);
   if (launch >= 0) cfg.kernel_launch_latency = unsigned(launch);  // as compute.launch_latency
@@ -146,6 +185,17 @@ int sm_run_main(int argc, char** argv) {
     std::cerr << "warning: not modelled, changes timing: " << t << "\n";
   kernelslist kl = parse_kernelslist(list);
   std::unique_ptr<mem_port> mem = make_memory(cfg, memory);
+  // --mem-log: at most mem_log_limit events a kernel (the rest counted on the file's last line).
+  constexpr uint64_t mem_log_limit = 4000000;
+  mem_event_log events(mem_log_limit);
+  std::ofstream mem_log;
+  auto* gm = dynamic_cast<gpu_memory*>(mem.get());
+  if (!mem_log_path.empty()) {
+    mem_log.open(mem_log_path);
+    if (!mem_log) throw config_error("--mem-log " + mem_log_path + ": cannot open the file for writing");
+    mem_log << "event,cycle,unit,addr,f5,f6,f7\n";
+    gm->set_event_log(&events);
+  }
   // Ctrl-C / SIGTERM stop the cycle loop: the running kernel's figures so far are printed, then
   // the wall time, and the exit code is 128 + the signal. A progress line on stderr meanwhile.
   interrupt_scope signals;
@@ -173,6 +223,8 @@ int sm_run_main(int argc, char** argv) {
       continue;
     }
     kernel_trace k = parse_kernel_trace(e.trace_path);
+    std::unique_ptr<memory_unit_counts> counts_before;
+    if (mem_log.is_open()) counts_before = std::make_unique<memory_unit_counts>(*gm);
     ctas_total = ctas_before + k.ctas.size();  // the later kernels' traces are not parsed yet
     const auto t0 = std::chrono::steady_clock::now();
     g.start(k);
@@ -204,6 +256,11 @@ int sm_run_main(int argc, char** argv) {
       wall_line();
       std::cerr << "gpuvp sm-run: error: interrupted by " << signal_name(sig) << "\n";
       return 128 + sig;
+    }
+    if (mem_log.is_open()) {
+      events.flush(mem_log, r.id, k.name);
+      write_unit_stats(mem_log, *gm, *counts_before);
+      if (!mem_log.flush()) throw std::runtime_error("--mem-log " + mem_log_path + ": write failed");
     }
     ++kernels_done;
     ctas_before = ctas_total;

@@ -103,8 +103,13 @@ void dram_channel::run(uint64_t until, std::vector<dram_done>& out) {
       uint64_t next = arrivals_.empty() ? ~0ull : arrivals_.front().arrive;
       for (const auto& q : l2q_)
         if (!q.empty()) next = std::min(next, q.front().arrive);
+      // No further than `until` + 1: a request pushed later may still arrive before `next`
+      // (skipping on to `next` delayed it to there; mem-log's first difference on ldg_coal_6warp).
+      if (next > until) {
+        now_ = std::max(now_, until + 1);
+        break;
+      }
       now_ = std::max(now_, next);
-      if (now_ > until) break;
     }
     cycle(now_++, out);
   }
@@ -128,6 +133,9 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
     const dram_request r = arrivals_.front();
     arrivals_.pop_front();
     ++pending_;
+    queue_max = std::max<uint64_t>(queue_max, pending_);
+    // dram_t::push ran at the edge before (the latency queue's pop, then dram_t::cycle's move).
+    if (log) log->add(mem_event_log::DQ, clock_ && k ? clock_->core_at(k - 1) : k, log_id, r.write ? 0 : r.token * 32, r.bank, r.row);
     if (m_.dram_scheduler == 1) {
       bk_[r.bank].queue.push_back(r);
       if (masked_) queue_mask_ |= uint64_t(1) << r.bank;
@@ -270,6 +278,8 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   }
   ccd_ = k + T_.CCD;
   ccdl_[g] = k + T_.CCDL;
+  ++(B.mrq.write ? writes : reads);
+  if (log && !B.mrq.write) log->add(mem_event_log::RD, clock_ ? clock_->core_at(k) : k, log_id, B.mrq.token * 32, j, B.mrq.row);
   // Into the rwq: CL (WL) pops from now, behind the data already in it; popped at `data`.
   settle(k);
   // One pop of the delay line delivers the access (dram_t::cycle: its 32-byte atom, BL x bus
@@ -303,6 +313,8 @@ bool dram_channel::row_command(unsigned j, uint64_t k) {
   if (!B.has_mrq) return false;
   if (!B.active) {
     if (k < rrd_ || k < B.rp || k < B.rc) return false;
+    if (log)  // GPGPU-Sim's bank starts at row 0
+      log->add(mem_event_log::ACT, clock_ ? clock_->core_at(k) : k, log_id, 0, j, B.mrq.row, B.row == ~0ull ? 0 : B.row);
     B.row = B.mrq.row;  // activate
     B.active = true;
     if (masked_) set_open(j);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "flat_map.h"
+#include "mem_log.h"
 #include "mem_config.h"
 
 namespace gpuvp::sm {
@@ -87,6 +88,11 @@ class dram_channel {
   // Between kernels (the channel is empty): timing restarts at cycle 0, open rows stay.
   void reset_timing();
   uint64_t row_hits = 0, activates = 0, precharges = 0;
+  // Read and write column commands, and the most requests the scheduler held (mrqq_max).
+  uint64_t reads = 0, writes = 0, queue_max = 0;
+  // sm-run --mem-log: this channel's DQ, ACT and RD events, as channel `log_id` (nullptr: none).
+  mem_event_log* log = nullptr;
+  unsigned log_id = 0;
   // DRAM cycles in which the full return queue held the rwq delay line (dram_t::cycle took no
   // data from it), and cycles in which a full rwq refused a column command to a bank whose
   // request's row was open (GPGPU-Sim's rwq_limit cause). Counted, not reported.

@@ -63,7 +63,8 @@ void gpu_sim::start(const kernel_trace& k) {
   mem_at_start_ = mem_->stats();
   k_ = &k;
   next_cta_ = ctas_done_ = 0;
-  next_sm_ = 0;
+  next_cluster_ = 0;
+  last_core_.assign(clusters(), cluster_size() - 1);  // the first CTA of a cluster goes to its core 0
   start_ = cycle_;
   launch_wait_ = cfg_.kernel_launch_latency;
   finished_ = false;
@@ -78,16 +79,22 @@ bool gpu_sim::step() {
     --launch_wait_;
     return true;
   }
-  // Distribute CTAs: one per SM per cycle, round robin from where the last cycle stopped.
-  const unsigned first = next_sm_;
-  for (unsigned n = 0; n < num_sms_ && next_cta_ < k_->ctas.size(); ++n) {
-    unsigned i = (first + n) % num_sms_;
-    if (sms_[i]->can_take_cta() || !sms_[i]->active()) {
+  // Distribute CTAs (gpgpu_sim::issue_block2core): every cluster, round robin from the one after
+  // the last that took a CTA, gives at most one CTA a cycle to the first of its cores, round
+  // robin after the one that took its last, that can take it.
+  const unsigned first = next_cluster_, per = cluster_size();
+  for (unsigned n = 0; n < clusters() && next_cta_ < k_->ctas.size(); ++n) {
+    const unsigned c = (first + n) % clusters();
+    for (unsigned j = 0; j < per; ++j) {
+      const unsigned core = (last_core_[c] + 1 + j) % per, i = c * per + core;
+      if (i >= num_sms_ || !(sms_[i]->can_take_cta() || !sms_[i]->active())) continue;
       catch_up(i, sm_now_);
       wake_[i] = 0;
       sms_[i]->launch_cta(*k_, unsigned(next_cta_++));
       used_[i] = true;
-      next_sm_ = (i + 1) % num_sms_;
+      last_core_[c] = core;
+      next_cluster_ = (c + 1) % clusters();
+      break;
     }
   }
   // The memory side first, in the cycle the SMs are about to run (their accesses' clock).

@@ -3,6 +3,7 @@
 // The compute engine component steps it inside its SC_THREAD; tests and the benchmark step it
 // directly.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <ostream>
@@ -78,6 +79,8 @@ class gpu_sim {
   gpu_config kernel_cfg_;  // cfg_ with the running kernel's L1D ways (adaptive L1D); the SMs' configuration
   mem_port* mem_;
   unsigned num_sms_;
+  unsigned cluster_size() const { return std::max(1u, cfg_.cores_per_cluster); }
+  unsigned clusters() const { return (num_sms_ + cluster_size() - 1) / cluster_size(); }
   std::vector<std::unique_ptr<sm_core>> sms_;
   const kernel_trace* k_ = nullptr;
   size_t next_cta_ = 0;
@@ -102,7 +105,10 @@ class gpu_sim {
   void step_sms(bool memory_ahead);
   uint64_t step_sm(unsigned i);  // the warp instructions it issued
   uint64_t cycle_ = 0, start_ = 0, launch_wait_ = 0;
-  unsigned next_sm_ = 0, ctas_per_sm_ = 0;
+  // CTA distribution (gpgpu_sim::issue_block2core): the next cluster to try first, and per
+  // cluster the core that took its last CTA (simt_core_cluster::m_cta_issue_next_core).
+  unsigned next_cluster_ = 0, ctas_per_sm_ = 0;
+  std::vector<unsigned> last_core_;
   bool finished_ = false;
   uint64_t last_progress_cycle_ = 0, last_issued_ = 0;
   std::vector<bool> used_;

@@ -261,11 +261,10 @@ constexpr timing_option timing_options[] = {
     {"-gpgpu_simple_dram_model", "0", "0", "only the detailed DRAM model exists"},
     {"-dram_seperate_write_queue_enable", "0", "0", "a separate DRAM write queue is not modelled"},
     {"-dram_elimnate_rw_turnaround", "0", "0", "DRAM read/write turnaround is always modelled"},
-    {"-dram_bnk_indexing_policy", "0", "0", "only the plain bank indexing is modelled"},
+    {"-gpgpu_memory_partition_indexing", "0", "0", "PAE (3), random (4) and custom (5) channel indexing are not modelled"},
     {"-gpgpu_l1_banks_byte_interleaving", "32", "32", "L1D banks interleave 32 bytes"},
     {"-gpgpu_l1_banks_hashing_function", "0", "0", "L1D banks are picked without hashing"},
     {"-gpgpu_concurrent_kernel_sm", "0", "0", "kernels do not share an SM"},
-    {"-gpgpu_ignore_resources_limitation", "0", "0", "CTA resource limits always apply"},
     {"-gpgpu_TB_launch_latency", "0", "0", "CTAs launch without latency"},
     {"-gpgpu_max_cycle", "0", "0", "kernels run to the end"},
     {"-gpgpu_max_insn", "0", "0", "kernels run to the end"},
@@ -379,6 +378,12 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
   } else if (name == "-gpgpu_unified_l1d_size") c.unified_l1d_kb = u();
   else if (name == "-gpgpu_l1_latency") c.l1_latency = u();
   else if (name == "-gpgpu_gmem_skip_L1D") c.gmem_skip_l1d = to_bool(where, name, v);
+  else if (name == "-gpgpu_ignore_resources_limitation") c.ignore_resources_limitation = to_bool(where, name, v);
+  else if (name == "-gpgpu_memory_partition_indexing" && !v.empty() && to_uint(where, name, first_word(v)) >= 3 &&
+           to_uint(where, name, first_word(v)) <= 5) {
+    c.note_unmodelled(name, v, where);  // PAE, random, custom: listed (unmodelled_timing), run as 0
+    return false;
+  }
   else if (name == "-gpgpu_perfect_inst_const_cache") c.perfect_icache = to_bool(where, name, v);
   else if (name == "-gpgpu_cache:il1") parse_cache_config(c.il1, name, v, where);
   else if (name == "-gpgpu_smem_latency") c.smem_latency = u();
@@ -496,7 +501,9 @@ namespace {
 // --gpu / compute.gpu names and their folders under models/sm/configs/ (models/sm/CMakeLists.txt
 // compiles the same list in).
 constexpr std::pair<const char*, const char*> shipped_configs[] = {
-    {"QV100", "SM7_QV100"}, {"RTX3070", "SM86_RTX3070"}, {"A100", "SM80_A100"}, {"H100", "SM90_H100"}};
+    {"QV100", "SM7_QV100"}, {"RTX3070", "SM86_RTX3070"}, {"A100", "SM80_A100"},   {"H100", "SM90_H100"},
+    {"TITANX", "SM6_TITANX"}, {"GV100", "SM7_GV100"},       {"TITANV", "SM7_TITANV"}, {"RTX2060", "SM75_RTX2060"},
+    {"RTX2060_S", "SM75_RTX2060_S"}};
 }  // namespace
 
 std::string shipped_config_dir(const std::string& name) {

@@ -72,6 +72,9 @@ struct gpu_config {
   // -gpgpu_gmem_skip_L1D: global loads and stores bypass the L1D (ldst_unit::memory_cycle's
   // bypassL1D), going to the crossbar one access a cycle; local accesses still use the L1D.
   bool gmem_skip_l1d = false;
+  // -gpgpu_ignore_resources_limitation: a kernel whose CTA does not fit an SM's registers or
+  // shared memory still runs one CTA per SM (shader_core_config::max_cta returns 1).
+  bool ignore_resources_limitation = false;
   // -gpgpu_perfect_inst_const_cache: the instruction cache always hits; else -gpgpu_cache:il1
   // (icache.h). GPGPU-Sim's default is 0 (configs/GPGPUSIM_DEFAULTS), the tested files give 1.
   bool perfect_icache = true;
@@ -113,7 +116,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& val
 bool option_is_read(const std::string& name);
 void load_config_text(gpu_config& c, const std::string& text, const std::string& name);
 void load_config_file(gpu_config& c, const std::string& path);
-// Shipped configurations "QV100", "RTX3070", "A100", "H100": their directory under
+// Shipped configurations "QV100", "RTX3070", ... (docs/models/sm.md): their directory under
 // models/sm/configs/ ("" if unknown).
 std::string shipped_config_dir(const std::string& name);
 std::string shipped_config_names();  // "QV100, RTX3070, ..."

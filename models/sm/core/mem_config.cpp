@@ -60,6 +60,7 @@ const numeric_option numeric_options[] = {
     {"-gpgpu_dram_scheduler", &mem_config::dram_scheduler, 0, 1},
     {"-dram_dual_bus_interface", &mem_config::dram_dual_bus, 0, 1},
     {"-dram_bnkgrp_indexing_policy", &mem_config::dram_bnkgrp_lower_bits, 0, 1},
+    {"-dram_bnk_indexing_policy", &mem_config::dram_bnk_xor_row, 0, 1},
     {"-icnt_flit_size", &mem_config::flit_size, 8, 1024},
     {"-network_mode", &mem_config::network_mode, 1, 2},
     {"-icnt_in_buffer_limit", &mem_config::icnt_in_buffer, 1, 1u << 16},
@@ -268,6 +269,8 @@ void validate(const mem_config& m, const std::string& where) {
                     std::to_string(m.dram_burst_length) + " = " + std::to_string(m.dram_buswidth * m.dram_burst_length) +
                     " B per column command, below a 32-byte sector (several column commands per access: not modelled)");
   if (m.dram.nbk % m.dram.nbkgrp) fail(where, "-gpgpu_dram_timing_opt: nbk not a multiple of nbkgrp");
+  if (m.dram_bnk_xor_row && !pow2(m.dram.nbk))
+    fail(where, "-dram_bnk_indexing_policy 1 (bank XOR row) needs a power-of-two nbk, not " + std::to_string(m.dram.nbk));
   if (!(m.icnt_mhz > 0 && m.l2_mhz > 0 && m.dram_mhz > 0)) fail(where, "-gpgpu_clock_domains: clocks must be > 0");
   if (!pow2(m.sub_per_channel)) fail(where, "-gpgpu_n_sub_partition_per_mchannel: not a power of two");
   if (m.partition_indexing == 2) {

@@ -48,8 +48,10 @@ struct mem_config {
   unsigned cluster_ejection_buffer = 8, ldst_response_buffer = 2;
   // -gpgpu_dram_scheduler (0 FIFO, 1 FR-FCFS), -dram_dual_bus_interface (one row and one column
   // command per cycle), -dram_bnkgrp_indexing_policy (0: bank group from the bank's higher bits,
-  // 1: from its lower bits); GPGPU-Sim's defaults.
-  unsigned dram_scheduler = 1, dram_dual_bus = 0, dram_bnkgrp_lower_bits = 0;
+  // 1: from its lower bits), -dram_bnk_indexing_policy (0: the decoded bank, 1: the bank XOR the
+  // row's low bits, dram_req_t's BITWISE_XORING_BK_INDEX; the sub-partition keeps the decoded
+  // bank); GPGPU-Sim's defaults.
+  unsigned dram_scheduler = 1, dram_dual_bus = 0, dram_bnkgrp_lower_bits = 0, dram_bnk_xor_row = 0;
   // -gpgpu_dram_partition_queues icnt->L2 : L2->DRAM : DRAM->L2 : L2->icnt entries per
   // sub-partition (GPGPU-Sim's default 8:8:8:8). The model bounds icnt -> L2 (the crossbar is
   // popped only with room for 4), L2 -> DRAM and L2 -> icnt (the L2 stalls while either is full)

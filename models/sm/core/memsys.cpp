@@ -123,6 +123,7 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   next_node_.assign(sps, 0);
 
   sp_.resize(sps);
+  sp_stats_.assign(sps, {});
   l2_.resize(size_t(sps) * m_.l2.sets * m_.l2.ways);
   l2_tag_.assign(l2_.size(), ~0ull);
   l2_written_.assign(l2_.size(), {0, 0, 0, 0});
@@ -185,6 +186,8 @@ dram_address gpu_memory::decode(uint64_t addr) const {
     a.sub_partition = sp;
     a.channel = sp / m_.sub_per_channel;
   }
+  // -dram_bnk_indexing_policy 1: the DRAM bank (dram_req_t), not the sub-partition's, XORs the row in.
+  if (m_.dram_bnk_xor_row) a.bank ^= unsigned(a.row & (m_.dram.nbk - 1));
   return a;
 }
 
@@ -376,6 +379,14 @@ mem_stats gpu_memory::stats() const {
 // An SM's sector request, sent from its L1's miss queue in core cycle `cycle`: it enters its
 // cluster's crossbar input buffer (request_cycles above) and moves on when the crossbar grants it
 // (advance, grant); cycle() runs the crossbar.
+void gpu_memory::set_event_log(mem_event_log* log) {
+  log_ = log;
+  for (unsigned i = 0; i < ch_.size(); ++i) {
+    ch_[i].log = log;
+    ch_[i].log_id = i;
+  }
+}
+
 uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
                             unsigned tag) {
   (void)bytes;
@@ -397,6 +408,8 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t 
     l2_queued(t);
     return pending;
   }
+  // (Logged in the cycle after: the L1's miss queue gives its head to the crossbar then.)
+  if (log_) log_->add(mem_event_log::INJ, sent + 1, node, addr & ~uint64_t(31), 1u << (addr % m_.l2.line / 32 % 4), sp, write ? 4 : 0);
   xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, a}});
   xbar_queued_.fetch_add(1, std::memory_order_relaxed);
   return pending;
@@ -429,8 +442,16 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     ++st_.l2_queue_stalls;
     return retry();
   };
+  // A probe's outcome: counted (in total and per sub-partition) and logged (--mem-log) with
+  // the status data_cache::access returns (0 HIT, 1 HIT_RESERVED, 2 MISS, a sector miss too,
+  // 3 RESERVATION_FAIL).
+  auto probe = [&](uint64_t& total, unsigned status, uint64_t at) {
+    ++total;
+    ++sp_stats_[sp][status];
+    if (log_) log_->add(mem_event_log::L2, at, sp, r.addr & ~uint64_t(31), 1u << (r.addr % m_.l2.line / 32 % 4), status);
+  };
   auto fail = [&](uint64_t& cause) {
-    ++st_.l2_reservation_fails;
+    probe(st_.l2_reservation_fails, 3, t);
     ++cause;
     return retry();
   };
@@ -509,15 +530,15 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     w |= r.written;
     const bool complete = w == mem_port::whole_sector;
     if (reserved) {
-      ++st_.l2_pending_hits;
+      probe(st_.l2_pending_hits, 1, t);
       l->early |= bit;
       if (complete) l->unreadable &= uint8_t(~bit);
       else l->unreadable |= bit;
     } else if (present) {
-      ++st_.l2_hits;
+      probe(st_.l2_hits, 0, t);
       if (complete) l->unreadable &= uint8_t(~bit);
     } else {
-      ++st_.l2_misses;
+      probe(st_.l2_misses, 2, t);
       l->valid |= bit;
       if (complete) l->unreadable &= uint8_t(~bit);
       else l->unreadable |= bit;
@@ -525,9 +546,9 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     l->dirty |= bit;
     if (l->ready[sector] != ~0ull) l->ready[sector] = std::max(l->ready[sector], t);
   } else if (read_hit) {
-    ++st_.l2_hits;
+    probe(st_.l2_hits, 0, t);
   } else if (reserved) {
-    ++st_.l2_pending_hits;
+    probe(st_.l2_pending_hits, 1, t);
     if (l->ready[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
       fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
       return true;
@@ -537,7 +558,7 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     // A SECTOR_MISS on a partly written sector whose fill is due (send_read_request's MSHR hit):
     // it joins that fill and the sector is RESERVED again (sector_cache_block::allocate_sector),
     // MODIFIED and readable once the fill is in.
-    ++st_.l2_misses;
+    probe(st_.l2_misses, 2, t);
     l->early &= uint8_t(~bit);
     l->unreadable &= uint8_t(~bit);
     if (l->ready[sector] == ~0ull) {
@@ -555,10 +576,10 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     auto [f, fresh] = fills_.try_emplace(r.addr / 32);
     fill_waiters_.push_back(*f, {r.client, r.tag});
     if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
-      ++st_.l2_pending_hits;
+      probe(st_.l2_pending_hits, 1, t);
       return true;
     }
-    ++st_.l2_misses;
+    probe(st_.l2_misses, 2, t);
     ++P.mshrs;
     dram_push(a, false, t, r.addr / 32);
     return true;
@@ -596,6 +617,7 @@ void gpu_memory::deliver_replies(uint64_t now) {
     const reply r = o.front();
     o.pop_front();
     --replies_queued_;
+    if (log_) log_->add(mem_event_log::RSP, now, r.client->icnt_node(), r.addr & ~uint64_t(31), 1u << (r.addr % m_.l2.line / 32 % 4), 0);
     r.client->mem_done(r.addr, r.write, r.tag, base_ + now + (r.write ? ack_cycles : reply_cycles));
   }
 }

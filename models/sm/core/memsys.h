@@ -27,6 +27,7 @@
 #include "dram.h"
 #include "flat_map.h"
 #include "gpu_config.h"
+#include "mem_log.h"
 #include "sm_core.h"
 
 namespace gpuvp::sm {
@@ -69,6 +70,13 @@ class gpu_memory : public mem_port {
   bool prepare_ahead(uint64_t cycle) override;
   void run_ahead(uint64_t cycle) override;
   std::string describe() const override;
+  // sm-run --mem-log (single-threaded runs only): the events of every request from now on
+  // (nullptr: none). Statistics per sub-partition (L2 accesses by the status data_cache::access
+  // returns: HIT, HIT_RESERVED, MISS, RESERVATION_FAIL; index 4 unused) and per channel, since
+  // the memory was made.
+  void set_event_log(mem_event_log* log);
+  const std::vector<std::array<uint64_t, 5>>& l2_bank_stats() const { return sp_stats_; }
+  const std::vector<dram_channel>& channels() const { return ch_; }
 
  private:
   // A line's state; its tag and LRU stamp are in l2_tag_ and l2_lru_ at the same index (a set's
@@ -192,6 +200,8 @@ class gpu_memory : public mem_port {
   uint64_t stamp_ = 0, base_ = 0;  // base_: the GPU cycle the running kernel started in
   uint64_t ahead_ = ~0ull;         // the cycle whose B, D and L prepare_ahead / run_ahead did (~0: none)
   mem_stats st_;
+  std::vector<std::array<uint64_t, 5>> sp_stats_;  // per sub-partition: probes by status
+  mem_event_log* log_ = nullptr;
 };
 
 // "gpgpu-sim": gpu_memory; "fixed": fixed_latency_memory at -gpgpu_l2_rop_latency + -dram_latency.

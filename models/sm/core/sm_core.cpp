@@ -59,6 +59,8 @@ unsigned sm_core::max_ctas(const gpu_config& cfg, const kernel_trace& k) {
   const uint64_t regs = ((uint64_t(std::max(1u, k.nregs)) + 3) & ~uint64_t(3)) * wpc * 32;
   n = unsigned(std::min<uint64_t>(n, cfg.registers_per_sm / regs));
   if (k.shmem) n = std::min(n, cfg.shmem_per_sm / k.shmem);
+  // GPGPU-Sim runs one CTA anyway; the model still needs its warps to fit the SM's warp slots.
+  if (n == 0 && cfg.ignore_resources_limitation && wpc * 32 <= cfg.max_threads_per_sm && cfg.max_ctas_per_sm) n = 1;
   return n;
 }
 
