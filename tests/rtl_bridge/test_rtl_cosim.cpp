@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include "cli.h"
 #include "cli_testing.h"
+#include "rtl_testing.h"
 #include "testing.h"
 
 void gpuvp_register_test_bad_master();
@@ -30,11 +31,6 @@ void register_test_rtl() {
 result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
   return gpuvp::testing::run_gpuvp(std::move(args), input, register_test_rtl);
 }
-#ifdef GPUVP_TEST_RTL
-#define NEEDS_RTL()
-#else
-#define NEEDS_RTL() GTEST_SKIP() << "built without Verilator (GPUVP_RTL off): RTL co-simulation not available"
-#endif
 
 // The bad master alone on the platform, AWREADY held back 2 cycles so that waiting is visible.
 result bad_master(int mode) {
@@ -191,15 +187,7 @@ namespace {
 const std::vector<std::string> tdma_args = {"--set", "components.dma=test_tdma", "--set", "dma.s_axil.base=0xe10000", "--set",
                                             "dma.s_axil.size=0x1000", "--set", "dma.s_axil.in_bar0=true", "--set",
                                             "dma.s_axi.base=0x300000000", "--set", "dma.s_axi.size=0x10000"};
-std::string hex_bytes(int n, int seed) {
-  std::string s;
-  for (int i = 0; i < n; ++i) {
-    char b[3];
-    snprintf(b, sizeof b, "%02x", (i * 13 + seed) & 0xff);
-    s += b;
-  }
-  return s;
-}
+using gpuvp::testing::hex_bytes;
 // Programs a DMA copy of len bytes from src to dst through the control registers.
 std::string tdma_copy(uint64_t src, uint64_t dst, unsigned len) {
   char s[400];
