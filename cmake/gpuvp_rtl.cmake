@@ -75,6 +75,13 @@ function(gpuvp_verilate target)
   if(GPUVP_SANITIZE)
     target_compile_options(${target} PRIVATE -fno-sanitize=alignment)  # Verilator's trace code: see the runtime
   endif()
+  if(V_PLAIN_CXX)
+    # Linked with the shared runtime (built with VM_SC=1): keep that definition, not verilate()'s
+    # VM_SC=0 beside it (a redefinition warning in every file).
+    get_target_property(defs ${target} COMPILE_DEFINITIONS)
+    list(FILTER defs EXCLUDE REGEX "^VM_SC=")
+    set_property(TARGET ${target} PROPERTY COMPILE_DEFINITIONS ${defs})
+  endif()
   get_target_property(srcs ${target} SOURCES)
   list(FILTER srcs EXCLUDE REGEX "^${VERILATOR_ROOT}/include/.*\\.cpp$")
   set_property(TARGET ${target} PROPERTY SOURCES ${srcs})
