@@ -14,6 +14,7 @@ void gpuvp_register_test_bad_master();
 void gpuvp_register_test_bad_slave();
 void gpuvp_register_test_extra_port();
 void gpuvp_register_test_tdma();
+void gpuvp_register_test_tdma128();
 void gpuvp_register_example_countdown();
 
 namespace {
@@ -25,6 +26,7 @@ void register_test_rtl() {
   gpuvp_register_test_bad_slave();
   gpuvp_register_test_extra_port();
   gpuvp_register_test_tdma();
+  gpuvp_register_test_tdma128();
   gpuvp_register_example_countdown();
 #endif
 }
@@ -221,6 +223,22 @@ TEST(rtl_third_party, dma_copies_through_its_registers) {
   const std::string note = testing::internal::GetCapturedStderr();
   EXPECT_NE(note.find("dma: RTL outputs left unread (optional AXI signals): M_AXI_AWCACHE, M_AXI_AWPROT, M_AXI_ARCACHE, "
                       "M_AXI_ARPROT\n"), std::string::npos) << note;
+}
+
+// The same DMA Verilated with a 128-bit master: 64 bytes are 4 read and 4 write bursts of one
+// 16-byte beat (AxSIZE 4), each one TLM transaction of 16 bytes; the bytes arrive whole.
+TEST(rtl_third_party, dma_with_a_128_bit_master) {
+  NEEDS_RTL();
+  auto a = tdma_args;
+  a[1] = "components.dma=test_tdma128";
+  const std::string data = hex_bytes(64, 9);
+  auto r = qtest(a, "irq_intercept\nwrite 0x1000 64 0x" + data + "\n" + tdma_copy(0x1000, 0x2010, 64) +
+                        "clock_step 2000\nreadl 0x100e10018\nread 0x2010 64\nstats dma.m_axi\nwritel 0x100e10018 2\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("OK 0x0000000000000002\n"), std::string::npos) << r.out;  // DONE
+  EXPECT_NE(r.out.find("OK 0x" + data + "\n"), std::string::npos) << r.out;
+  for (const char* s : {" dma.m_axi.beats=8", " dma.m_axi.bursts=8", " dma.m_axi.transactions=8", " dma.m_axi.violations=0"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
 }
 
 // A block's master that reaches the block's own slave would wait on its own clock: refused with
