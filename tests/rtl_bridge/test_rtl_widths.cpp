@@ -3,7 +3,8 @@
 // Verilated with 32-, 128- and 256-bit data and 32- or 20-bit addresses, and an AXI4-Lite register
 // file (rtl/wlite.sv) with 64-bit data. Every access is checked against what was written (the
 // same qtest answers at every width), the beat counts against the bus width, and the AXI checker
-// and the lock-step shadow memory watch every run (a violation or mismatch is exit 1).
+// and the lock-step shadow memory watch every run (a violation or mismatch is exit 1). One
+// simulation per test (tests/support/cli_testing.h: in-process runs under ASan).
 #include <string>
 #include <vector>
 #include <gtest/gtest.h>
@@ -85,18 +86,30 @@ void beats_follow_the_bus_width(const std::string& type, unsigned bus_bytes) {
 TEST(rtl_widths, axi4_128_bit_data_32_bit_address) {
   NEEDS_RTL();
   same_answers_at_every_width("test_wram128");
+}
+
+TEST(rtl_widths, axi4_128_bit_beats) {
+  NEEDS_RTL();
   beats_follow_the_bus_width("test_wram128", 16);
 }
 
 TEST(rtl_widths, axi4_32_bit_data_32_bit_address) {
   NEEDS_RTL();
   same_answers_at_every_width("test_wram32");
+}
+
+TEST(rtl_widths, axi4_32_bit_beats) {
+  NEEDS_RTL();
   beats_follow_the_bus_width("test_wram32", 4);
 }
 
 TEST(rtl_widths, axi4_256_bit_data_20_bit_address) {
   NEEDS_RTL();
   same_answers_at_every_width("test_wram256");
+}
+
+TEST(rtl_widths, axi4_256_bit_beats) {
+  NEEDS_RTL();
   beats_follow_the_bus_width("test_wram256", 32);
 }
 
