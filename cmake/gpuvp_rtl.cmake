@@ -52,19 +52,35 @@ function(_gpuvp_rtl_runtime)
   endif()
 endfunction()
 
-# gpuvp_verilate(<target> TOP <module> SOURCES <.sv/.v files> [VERILATOR_ARGS ...]): a static
-# library with the Verilated SystemC model V<module> (FST tracing compiled in).
+# gpuvp_verilate(<target> TOP <module> SOURCES <.sv/.v files> [PREFIX <class>] [PLAIN_CXX]
+#                [VERILATOR_ARGS ...]): a static library with the Verilated SystemC model V<module>
+# (or <class>; FST tracing compiled in). PLAIN_CXX: a C++ model without SystemC instead, the same
+# options otherwise (bench/rtl's bare-loop baseline).
 function(gpuvp_verilate target)
-  cmake_parse_arguments(V "" "TOP" "SOURCES;VERILATOR_ARGS" ${ARGN})
+  cmake_parse_arguments(V "PLAIN_CXX" "TOP;PREFIX" "SOURCES;VERILATOR_ARGS" ${ARGN})
+  set(output SYSTEMC)
+  if(V_PLAIN_CXX)
+    set(output "")
+  endif()
+  if(NOT V_PREFIX)
+    set(V_PREFIX V${V_TOP})
+  endif()
   _gpuvp_rtl_runtime()
   if(NOT TARGET ${target})
     add_library(${target} STATIC)
   endif()
-  verilate(${target} SYSTEMC TRACE_FST TOP_MODULE ${V_TOP} PREFIX V${V_TOP} SOURCES ${V_SOURCES}
+  verilate(${target} ${output} TRACE_FST TOP_MODULE ${V_TOP} PREFIX ${V_PREFIX} SOURCES ${V_SOURCES}
            VERILATOR_ARGS --no-timing -Wno-fatal -Wno-lint -Wno-style -O3 ${V_VERILATOR_ARGS})
   # The runtime is in gpuvp_rtl_runtime: drop verilate()'s own copy of it.
   if(GPUVP_SANITIZE)
     target_compile_options(${target} PRIVATE -fno-sanitize=alignment)  # Verilator's trace code: see the runtime
+  endif()
+  if(V_PLAIN_CXX)
+    # Linked with the shared runtime (built with VM_SC=1): keep that definition, not verilate()'s
+    # VM_SC=0 beside it (a redefinition warning in every file).
+    get_target_property(defs ${target} COMPILE_DEFINITIONS)
+    list(FILTER defs EXCLUDE REGEX "^VM_SC=")
+    set_property(TARGET ${target} PROPERTY COMPILE_DEFINITIONS ${defs})
   endif()
   get_target_property(srcs ${target} SOURCES)
   list(FILTER srcs EXCLUDE REGEX "^${VERILATOR_ROOT}/include/.*\\.cpp$")
@@ -215,7 +231,8 @@ function(gpuvp_add_rtl_component)
     COMMENT "gpuvp_add_rtl_component(${R_NAME}): reading the ports of ${R_TOP}"
     VERBATIM)
   add_library(gpuvp_${R_NAME} STATIC ${glue})
-  gpuvp_verilate(gpuvp_${R_NAME} TOP ${R_TOP} SOURCES ${srcs} VERILATOR_ARGS ${vargs})
+  # The model class is V<NAME>: one top Verilated twice with other PARAMS links into one program.
+  gpuvp_verilate(gpuvp_${R_NAME} TOP ${R_TOP} PREFIX V${R_NAME} SOURCES ${srcs} VERILATOR_ARGS ${vargs})
   target_link_libraries(gpuvp_${R_NAME} PUBLIC gpuvp_rtl_runtime)
   if(NOT R_UNLISTED)
     set_property(GLOBAL APPEND PROPERTY GPUVP_MODELS ${R_NAME})

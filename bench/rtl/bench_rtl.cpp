@@ -4,10 +4,14 @@
 //                             registers, interrupts and byte checks: the .copies workload) with
 //                             copy.impl=tlm (0) and copy.impl=rtl (1); items = bytes copied, and
 //                             for rtl rtl_cycles = RTL clock cycles simulated per wall second
+//   BM_bare                 - the baseline of the RTL clock's speed: the same copies on the same
+//                             copy engine RTL, Verilated as plain C++ and clocked by a bare loop
+//                             (bare_copy.h); items = bytes, rtl_cycles = cycles per wall second
 //   BM_idle/0 | BM_idle/1   - the traffic workload without (0) and with (1) an idle RTL SRAM
 //                             (rtl_sram mapped at 12 GiB, never accessed); items = transactions
 // Each iteration is one whole `gpuvp run` in-process (elaboration included). At the end the
-// program prints the rtl/tlm ratio of copy bytes per second and the idle RTL's relative cost.
+// program prints the rtl/tlm ratio of copy bytes per second, the RTL cycles per second under gpuvp
+// against the bare loop's (goal: at least 0.5x), and the idle RTL's relative cost.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -18,6 +22,7 @@
 #include <map>
 #include <sstream>
 #include <nlohmann/json.hpp>
+#include "bare_copy.h"
 #include "cli.h"
 #include "gpuvp/config.h"
 #include "gpuvp/registry.h"
@@ -91,6 +96,29 @@ static void BM_copy(benchmark::State& state) {
 }
 BENCHMARK(BM_copy)->Arg(0)->Arg(1)->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+static void BM_bare(benchmark::State& state) {
+  std::vector<bare_copy_job> jobs;
+  for (unsigned i = 0; i < copies; ++i) jobs.push_back({0x100000 + i * 0x11000ull, 0x400000 + i * 0x11000ull, copy_bytes});
+  uint64_t cycles = 0;
+  double wall = 0, cpu = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
+    const bare_copy_result r = bare_copy(jobs);
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cpu += double(std::clock() - c0) / CLOCKS_PER_SEC;
+    if (!r.error.empty()) {
+      state.SkipWithError(r.error.c_str());
+      return;
+    }
+    cycles += r.cycles;
+  }
+  state.SetItemsProcessed(int64_t(state.iterations() * copies * copy_bytes));
+  state.counters["rtl_cycles"] = benchmark::Counter(double(cycles), benchmark::Counter::kIsRate);
+  rates["bare_cycles"] = rate(cycles, wall), rates["bare_cycles_cpu"] = rate(cycles, cpu);
+}
+BENCHMARK(BM_bare)->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 static void BM_idle(benchmark::State& state) {
   const bool with_rtl = state.range(0) == 1;
   std::vector<std::string> args = {"--workload", "traffic", "--set", "traffic.g0.count=20000", "--set",
@@ -132,6 +160,12 @@ int sc_main(int argc, char** argv) {
     std::printf("copy engine bytes per CPU second:  rtl %.4g, tlm %.4g, rtl/tlm = %.4f\n", rates["copy_rtl_cpu"],
                 rates["copy_tlm_cpu"], ratio(rates["copy_rtl_cpu"], rates["copy_tlm_cpu"]));
     std::printf("RTL cycles per wall second %.4g, per CPU second %.4g\n", rates["rtl_cycles"], rates["rtl_cycles_cpu"]);
+  }
+  if (rates.count("rtl_cycles") && rates.count("bare_cycles")) {
+    std::printf("RTL cycles per wall second: gpuvp %.4g, bare loop %.4g, gpuvp/bare = %.4f (goal >= 0.5)\n",
+                rates["rtl_cycles"], rates["bare_cycles"], ratio(rates["rtl_cycles"], rates["bare_cycles"]));
+    std::printf("RTL cycles per CPU second:  gpuvp %.4g, bare loop %.4g, gpuvp/bare = %.4f\n", rates["rtl_cycles_cpu"],
+                rates["bare_cycles_cpu"], ratio(rates["rtl_cycles_cpu"], rates["bare_cycles_cpu"]));
   }
   if (rates.count("idle_rtl") && rates.count("idle_none")) {
     std::printf("idle RTL SRAM, traffic transactions per wall second: %.4g without, %.4g with: cost %+.1f %%\n",

@@ -38,7 +38,7 @@ void axi2tlm::do_read(request& r) {
   const uint64_t bytes = uint64_t(1) << r.size;
   std::vector<unsigned char> buf;
   sc_core::sc_time delay;
-  r.data.assign(addrs.size(), 0);
+  r.data.assign(addrs.size(), beat_data{});
   // Byte range of each beat: from its address to the end of its size-aligned container.
   for (size_t i = 0; i < addrs.size();) {
     size_t j = i;
@@ -50,7 +50,7 @@ void axi2tlm::do_read(request& r) {
     for (size_t k = i; k <= j; ++k) {
       const uint64_t beat_lo = addrs[k], beat_hi = (addrs[k] & ~(bytes - 1)) + bytes;
       for (uint64_t a = beat_lo; a < beat_hi; ++a)
-        r.data[k] |= uint64_t(buf[a - lo]) << (8 * (a % bus_bytes_));
+        r.data[k].set_lane(unsigned(a % bus_bytes_), buf[a - lo]);
     }
     i = j + 1;
   }
@@ -79,17 +79,18 @@ void axi2tlm::do_write(request& r) {
       }
       if (!run.empty() && run_addr + run.size() != a) flush();
       if (run.empty()) run_addr = a;
-      run.push_back(uint8_t(r.data[k] >> (8 * lane)));
+      run.push_back(r.data[k].lane(lane));
     }
     if (r.type == burst_fixed) flush();
   }
   flush();
-  b_.push_back({r.id, resp, clock_.cycle() + 1 + clock_.cycles_for(delay)});
+  b_.push_back({r.id, resp, clock_.cycle() + 1 + clock_.cycles_for(delay), r.addr, r.len + 1, r.accepted});
 }
 
 void axi2tlm::sample(uint64_t cycle) {
   s_ = sample_pins(pins);
   check_pins(s_, cycle);
+  if (s_.w.valid && s_.w.ready) wdata_ = wdata_of(pins);
 }
 
 void axi2tlm::update(uint64_t cycle) {
@@ -97,6 +98,7 @@ void axi2tlm::update(uint64_t cycle) {
   auto take = [](const axi_sample::channel& c) {
     request r;
     r.id = uint32_t(c.v[0]), r.len = uint32_t(c.v[2]), r.size = uint32_t(c.v[3]), r.type = uint32_t(c.v[4]), r.addr = c.v[1];
+    r.accepted = sc_core::sc_time_stamp();
     return r;
   };
   if (s.ar.valid && s.ar.ready) ar_.push_back(take(s.ar)), ++bursts, ar_wait_ = 0;
@@ -105,7 +107,7 @@ void axi2tlm::update(uint64_t cycle) {
   else if (s.aw.valid) ++aw_wait_;
   if (s.w.valid && s.w.ready && !aw_.empty()) {
     request& w = aw_.front();
-    w.data.push_back(s.w.v[0]);
+    w.data.push_back(wdata_);
     w.strb.push_back(uint32_t(s.w.v[1]));
     ++beats;
     if (s.w.v[2] || w.data.size() == w.len + 1u) {  // WLAST (or the beat count: the checker reports a mismatch)
@@ -113,10 +115,18 @@ void axi2tlm::update(uint64_t cycle) {
       aw_.pop_front();
     }
   }
-  if (s.b.valid && s.b.ready && !b_.empty()) b_.pop_front();
+  if (s.b.valid && s.b.ready && !b_.empty()) {
+    const response& b = b_.front();
+    trace("write", b.accepted, b.addr, b.beats, b.id, b.resp);
+    b_.pop_front();
+  }
   if (s.r.valid && s.r.ready && !ar_.empty()) {
     ++beats;
-    if (++ar_.front().next == ar_.front().len + 1u) ar_.pop_front();
+    request& q = ar_.front();
+    if (++q.next == q.len + 1u) {
+      trace("read", q.accepted, q.addr, q.len + 1, q.id, q.resp);
+      ar_.pop_front();
+    }
   }
   if (!ar_.empty() && !ar_.front().done) do_read(ar_.front());
 
@@ -133,7 +143,7 @@ void axi2tlm::update(uint64_t cycle) {
   if (r) {
     const request& q = ar_.front();
     pins.rid.write(q.id);
-    pins.rdata.write(q.data[q.next]);
+    drive_rdata(pins, q.data[q.next]);
     pins.rresp.write(q.resp);
     pins.rlast.write(q.next == q.len);
   }

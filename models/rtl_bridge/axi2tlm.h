@@ -38,6 +38,7 @@ class axi2tlm : public transactor {
   counter bursts{this, "bursts", "AXI bursts received"};
   counter beats{this, "beats", "AXI data beats transferred"};
 
+  // bus_bytes: 4, 8, 16 or 32 (as the pins).
   axi2tlm(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& pins, unsigned bus_bytes = axi4_bus_bytes);
   // Sees every TLM transaction after it returned (the lock-step scoreboard listens here).
   std::function<void(const tlm::tlm_generic_payload&)> observer;
@@ -50,14 +51,15 @@ class axi2tlm : public transactor {
   struct request {
     uint32_t id = 0, len = 0, size = 0, type = 0;
     uint64_t addr = 0;
-    std::vector<uint64_t> data;  // read: beats; write: collected beats
+    std::vector<beat_data> data;  // read: beats; write: collected beats
     std::vector<uint32_t> strb;
     uint32_t resp = resp_okay;
     bool done = false;  // read: TLM transactions made
     uint64_t ready_cycle = 0;
     unsigned next = 0;  // next R beat
+    sc_core::sc_time accepted;  // address handshake (trace)
   };
-  struct response { uint32_t id, resp; uint64_t ready_cycle; };
+  struct response { uint32_t id, resp; uint64_t ready_cycle; uint64_t addr; unsigned beats; sc_core::sc_time accepted; };
   std::vector<uint64_t> beat_addresses(const request& r) const;
   uint32_t transport(tlm::tlm_command cmd, uint64_t addr, unsigned char* data, unsigned len, sc_core::sc_time& delay);
   void do_read(request& r);
@@ -65,6 +67,7 @@ class axi2tlm : public transactor {
   std::deque<request> ar_, aw_;
   std::deque<response> b_;
   axi_sample s_;
+  beat_data wdata_;  // the W beat of the last edge, all lanes
   uint64_t aw_wait_ = 0, ar_wait_ = 0;
   const unsigned bus_bytes_;
 };

@@ -8,10 +8,10 @@ namespace gpuvp::rtl {
 namespace {
 const char* const payload_names[5][5] = {
     {"awid", "awaddr", "awlen", "awsize", "awburst"},
-    {"wdata", "wstrb", "wlast", "", ""},
+    {"wdata", "wstrb", "wlast", "wdata_upper", ""},  // _upper: bits above 64, folded (axi.h)
     {"bid", "bresp", "", "", ""},
     {"arid", "araddr", "arlen", "arsize", "arburst"},
-    {"rid", "rdata", "rresp", "rlast", ""},
+    {"rid", "rdata", "rresp", "rlast", "rdata_upper"},
 };
 const char* const channel_names[5] = {"aw", "w", "b", "ar", "r"};
 }  // namespace
@@ -19,20 +19,24 @@ const char* const channel_names[5] = {"aw", "w", "b", "ar", "r"};
 axi_sample sample_pins(const axi4_pins& p) {
   axi_sample s;
   s.aw = {p.awvalid.read(), p.awready.read(), {p.awid.read(), p.awaddr.read(), p.awlen.read(), p.awsize.read(), p.awburst.read()}};
-  s.w = {p.wvalid.read(), p.wready.read(), {p.wdata.read(), p.wstrb.read(), p.wlast.read(), 0, 0}};
+  const beat_data w = wdata_of(p), r = rdata_of(p);
+  s.w = {p.wvalid.read(), p.wready.read(), {w.word[0], p.wstrb.read(), p.wlast.read(), w.upper_fold(), 0}};
   s.b = {p.bvalid.read(), p.bready.read(), {p.bid.read(), p.bresp.read(), 0, 0, 0}};
   s.ar = {p.arvalid.read(), p.arready.read(), {p.arid.read(), p.araddr.read(), p.arlen.read(), p.arsize.read(), p.arburst.read()}};
-  s.r = {p.rvalid.read(), p.rready.read(), {p.rid.read(), p.rdata.read(), p.rresp.read(), p.rlast.read(), 0}};
+  s.r = {p.rvalid.read(), p.rready.read(), {p.rid.read(), r.word[0], p.rresp.read(), p.rlast.read(), r.upper_fold()}};
   return s;
 }
 
 axi_sample sample_pins(const axil_pins& p) {
   axi_sample s;
-  s.aw = {p.awvalid.read(), p.awready.read(), {0, p.awaddr.read(), 0, 2, burst_incr}};
-  s.w = {p.wvalid.read(), p.wready.read(), {p.wdata.read(), p.wstrb.read(), 1, 0, 0}};
+  const uint64_t size = p.bus_bytes == 8 ? 3 : 2;
+  s.aw = {p.awvalid.read(), p.awready.read(), {0, p.awaddr.read(), 0, size, burst_incr}};
+  const uint64_t wdata = p.wdata_wide ? p.wdata_wide->read() : p.wdata.read();
+  const uint64_t rdata = p.rdata_wide ? p.rdata_wide->read() : p.rdata.read();
+  s.w = {p.wvalid.read(), p.wready.read(), {wdata, p.wstrb.read(), 1, 0, 0}};
   s.b = {p.bvalid.read(), p.bready.read(), {0, p.bresp.read(), 0, 0, 0}};
-  s.ar = {p.arvalid.read(), p.arready.read(), {0, p.araddr.read(), 0, 2, burst_incr}};
-  s.r = {p.rvalid.read(), p.rready.read(), {0, p.rdata.read(), p.rresp.read(), 1, 0}};
+  s.ar = {p.arvalid.read(), p.arready.read(), {0, p.araddr.read(), 0, size, burst_incr}};
+  s.r = {p.rvalid.read(), p.rready.read(), {0, rdata, p.rresp.read(), 1, 0}};
   return s;
 }
 

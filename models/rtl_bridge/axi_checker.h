@@ -25,7 +25,8 @@
 namespace gpuvp::rtl {
 
 // Channel values at one rising edge. Payload slots: AW/AR: id addr len size burst;
-// W: data strb last; B: id resp; R: id data resp last.
+// W: data strb last data_upper; B: id resp; R: id data resp last data_upper (data: the low 64
+// bits; data_upper: the bits above, folded, on buses over 64 bits).
 struct axi_sample {
   struct channel {
     bool valid = false, ready = false;
@@ -35,7 +36,7 @@ struct axi_sample {
 };
 
 axi_sample sample_pins(const axi4_pins& p);
-axi_sample sample_pins(const axil_pins& p);  // ids 0, len 0, last 1, size 2, burst INCR
+axi_sample sample_pins(const axil_pins& p);  // ids 0, len 0, last 1, size log2(bus), burst INCR
 
 class axi_checker {
  public:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rtl_clock.h"
 
+#include "gpuvp/trace.h"
+
 namespace gpuvp::rtl {
 
 rtl_clock::rtl_clock(sc_core::sc_module_name name, const sc_core::sc_time& period, uint64_t reset_cycles)
@@ -20,6 +22,21 @@ bool rtl_clock::needed() const {
   for (auto* c : parts_)
     if (c->active()) return true;
   return false;
+}
+
+void rtl_clock::trace_span(const char* what, const sc_core::sc_time& start, const std::string& args) {
+  auto& tr = tracer::global();
+  if (!tr.enabled()) return;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  size_t i = 0;
+  while (i < lanes_.size() && lanes_[i].end > start) ++i;
+  if (i == lanes_.size()) {
+    const sc_core::sc_object* block = get_parent_object();
+    const std::string owner = block ? block->name() : name();
+    lanes_.push_back({tr.track(i ? owner + " (" + std::to_string(i + 1) + ")" : owner), now});
+  }
+  lanes_[i].end = now;
+  tr.span(lanes_[i].track, what, start, now - start, args);
 }
 
 void rtl_clock::wait_for_grid() {

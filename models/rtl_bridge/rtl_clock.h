@@ -14,8 +14,14 @@
 //
 // Reset: rst_n is low (rst, its active-high twin, high) for the first `reset_cycles` rising
 // edges after time 0.
+//
+// Trace (--trace): the block's transactors report each bus transaction (an AXI burst or AXI4-Lite
+// transfer, from its request to its last response) as a span on the block's track, named after
+// the block (the clock's parent). A transaction that overlaps one already on a track goes to the
+// next lane, "NAME (2)", "NAME (3)", ...: spans on one track never overlap.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 #include <systemc>
 #include "gpuvp/stats.h"
@@ -53,6 +59,8 @@ class rtl_clock : public sc_core::sc_module {
   // True in the clock's own thread (a transactor's update() calling out through TLM): a slave
   // transactor reached from there would wait for edges the blocked thread cannot make.
   bool in_clock_thread() const { return sc_core::sc_get_current_process_handle() == thread_; }
+  // A bus transaction from `start` to now as a trace span (nothing when tracing is off).
+  void trace_span(const char* what, const sc_core::sc_time& start, const std::string& args);
 
  private:
   void thread();
@@ -66,6 +74,8 @@ class rtl_clock : public sc_core::sc_module {
   std::vector<clocked*> parts_;
   sc_core::sc_event wake_;
   sc_core::sc_process_handle thread_;
+  struct lane { uint32_t track; sc_core::sc_time end; };
+  std::vector<lane> lanes_;  // trace tracks of the block, with the end of their last span
 };
 
 }  // namespace gpuvp::rtl

@@ -18,10 +18,10 @@ rtl_block::rtl_block(sc_core::sc_module_name name, const block_spec& spec, build
     bus& b = buses_.emplace_back();
     b.spec = s;
     if (s.lite) {
-      b.al = std::make_unique<axil_pins>(s.prefix);
+      b.al = std::make_unique<axil_pins>(s.prefix, s.data_bytes);
       b.to_axil = std::make_unique<tlm2axil>(s.port, clk, *b.al);
     } else {
-      b.a4 = std::make_unique<axi4_pins>(s.prefix);
+      b.a4 = std::make_unique<axi4_pins>(s.prefix, s.data_bytes);
       if (s.master) b.from_axi = std::make_unique<axi2tlm>(s.port, clk, *b.a4, s.data_bytes);
       else b.to_axi = std::make_unique<tlm2axi>(s.port, clk, *b.a4, s.data_bytes, s.id_bits);
     }

@@ -81,12 +81,16 @@ void tlm2axi::split(job& j) {
     b->type = type;
     return b;
   };
-  auto put = [&](lane_map& m, unsigned lane, unsigned off) {
-    m.gp_offset[lane] = off;
-    if (write && enabled(off)) {
-      m.strb |= 1u << lane;
-      m.data |= uint64_t(gp.get_data_ptr()[off]) << (8 * lane);
-    }
+  // Lanes [lo, lo + n) of the beat carry the payload's bytes from offset off on.
+  auto put = [&](lane_map& m, unsigned lo, unsigned n, unsigned off) {
+    m.lane_lo = uint8_t(lo);
+    m.lane_hi = uint8_t(lo + n);
+    m.offset = int64_t(off) - lo;
+    for (unsigned l = lo; l < lo + n; ++l)
+      if (write && enabled(off + l - lo)) {
+        m.strb |= 1u << l;
+        m.data.set_lane(l, gp.get_data_ptr()[off + l - lo]);
+      }
   };
   if (sw < len) {  // FIXED: every beat at the same address, sw bytes wide
     const unsigned lane0 = base % bus_bytes_, n = len / sw;
@@ -94,8 +98,7 @@ void tlm2axi::split(job& j) {
       auto b = start(base, __builtin_ctz(sw), burst_fixed);
       for (unsigned i = 0; i < 16 && k < n; ++i, ++k) {
         lane_map m;
-        std::fill(std::begin(m.gp_offset), std::end(m.gp_offset), -1);
-        for (unsigned l = 0; l < sw; ++l) put(m, lane0 + l, k * sw + l);
+        put(m, lane0, sw, k * sw);
         b->beat.push_back(m);
       }
       b->len = b->beat.size() - 1;
@@ -111,9 +114,8 @@ void tlm2axi::split(job& j) {
     auto b = start(a, size_log2_, burst_incr);
     for (uint64_t bb = beat0; bb < stop; bb += bus_bytes_) {
       lane_map m;
-      std::fill(std::begin(m.gp_offset), std::end(m.gp_offset), -1);
-      for (unsigned l = 0; l < bus_bytes_; ++l)
-        if (bb + l >= a && bb + l < stop) put(m, l, unsigned(bb + l - base));
+      const uint64_t lo = std::max(bb, a), hi = std::min(bb + bus_bytes_, stop);
+      put(m, unsigned(lo - bb), unsigned(hi - lo), unsigned(lo - base));
       b->beat.push_back(m);
     }
     b->len = b->beat.size() - 1;
@@ -138,11 +140,12 @@ void tlm2axi::sample(uint64_t cycle) {
   bid_ = uint32_t(s.b.v[0]);
   bresp_ = uint32_t(s.b.v[1]);
   rid_ = uint32_t(s.r.v[0]);
-  rdata_ = s.r.v[1];
+  if (r_fire_) rdata_ = rdata_of(pins);
   rresp_ = uint32_t(s.r.v[2]);
 }
 
 void tlm2axi::finish(burst& b, uint32_t resp) {
+  trace(b.write ? "write" : "read", b.issued, b.addr, unsigned(b.beat.size()), b.id, std::max(resp, b.resp));
   job& j = *b.owner;
   if (resp > j.resp && resp != resp_exokay) j.resp = resp;
   if (--j.left == 0) j.done.notify(sc_core::SC_ZERO_TIME);
@@ -175,11 +178,13 @@ void tlm2axi::update(uint64_t cycle) {
         const lane_map& m = b.beat[b.next++];
         auto& gp = *b.owner->gp;
         const unsigned char* be = gp.get_byte_enable_ptr();
-        for (unsigned l = 0; l < bus_bytes_; ++l)
-          if (m.gp_offset[l] >= 0 && (!be || be[m.gp_offset[l] % gp.get_byte_enable_length()]))
-            gp.get_data_ptr()[m.gp_offset[l]] = uint8_t(rdata_ >> (8 * l));
+        for (unsigned l = m.lane_lo; l < m.lane_hi; ++l) {
+          const uint64_t off = uint64_t(m.offset + l);
+          if (!be || be[off % gp.get_byte_enable_length()]) gp.get_data_ptr()[off] = rdata_.lane(l);
+        }
       }
       if (rresp_ > b.owner->resp) b.owner->resp = rresp_;
+      if (rresp_ > b.resp && rresp_ != resp_exokay) b.resp = rresp_;
       if (b.next == b.beat.size()) {
         finish(b, resp_okay);
         reads_.erase(it);
@@ -194,6 +199,7 @@ void tlm2axi::update(uint64_t cycle) {
     while (inflight.count(id)) ++id;
     burst* b = waiting_.front().get();
     b->id = id;
+    b->issued = sc_core::sc_time_stamp();
     (b->write ? aw_ : ar_).push_back(b);
     inflight[id] = std::move(waiting_.front());
     waiting_.pop_front();
@@ -209,7 +215,7 @@ void tlm2axi::update(uint64_t cycle) {
   pins.wvalid.write(!w_.empty());
   if (!w_.empty()) {
     const burst& b = *w_.front();
-    pins.wdata.write(b.beat[b.next].data);
+    drive_wdata(pins, b.beat[b.next].data);
     pins.wstrb.write(b.beat[b.next].strb);
     pins.wlast.write(b.next + 1 == b.beat.size());
   }

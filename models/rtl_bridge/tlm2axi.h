@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// tlm2axi: a TLM-2.0 target socket driving AXI4 master pins into an RTL slave (32- or 64-bit data
-// bus: a 32-bit bus uses byte lanes 0-3 of the pins' 64-bit data).
+// tlm2axi: a TLM-2.0 target socket driving AXI4 master pins into an RTL slave (32-, 64-, 128- or
+// 256-bit data bus: a 32-bit bus uses byte lanes 0-3 of the pins' 64-bit data, 128 and 256 bits
+// the pins' wide data, axi.h). A transaction is split into beats of the bus width.
 //
 // A transaction becomes one or more bursts of AxSIZE = the bus width:
 //   - INCR (streaming width = length): a burst never crosses a 4 KiB boundary and has at most
@@ -37,14 +38,14 @@ class tlm2axi : public transactor {
   tlm_utils::simple_target_socket<tlm2axi> in{"in"};
   axi4_pins& pins;
 
-  param<uint64_t> max_burst_beats{this, "max_burst_beats", 16, "longest INCR burst issued (beats of 8 bytes)", 1, 256};
+  param<uint64_t> max_burst_beats{this, "max_burst_beats", 16, "longest INCR burst issued (beats of the bus width)", 1, 256};
   param<uint64_t> max_outstanding{this, "max_outstanding", 4, "bursts in flight per direction (distinct IDs)", 1, 16};
 
   counter transactions{this, "transactions", "TLM transactions received"};
   counter bursts{this, "bursts", "AXI bursts issued"};
   counter beats{this, "beats", "AXI data beats transferred"};
 
-  // bus_bytes: 4 or 8; id_bits: the slave's ID width (0: none).
+  // bus_bytes: 4, 8, 16 or 32 (as the pins); id_bits: the slave's ID width (0: none).
   tlm2axi(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& pins, unsigned bus_bytes = axi4_bus_bytes,
           unsigned id_bits = 4);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -65,7 +66,13 @@ class tlm2axi : public transactor {
     uint32_t resp = resp_okay;
     sc_core::sc_event done;
   };
-  struct lane_map { uint64_t data = 0; uint32_t strb = 0; int64_t gp_offset[8]; };  // per beat
+  // Per beat: lanes [lane_lo, lane_hi) carry the payload's bytes offset + lane.
+  struct lane_map {
+    beat_data data;
+    uint32_t strb = 0;
+    int64_t offset = 0;
+    uint8_t lane_lo = 0, lane_hi = 0;
+  };
   struct burst {
     job* owner;
     bool write;
@@ -74,6 +81,8 @@ class tlm2axi : public transactor {
     uint32_t len, size, type;
     std::vector<lane_map> beat;
     unsigned next = 0;  // next beat to send / receive
+    uint32_t resp = resp_okay;  // worst response of the burst (trace)
+    sc_core::sc_time issued;    // when its address went on the pins (trace)
   };
   void split(job& j);
   void finish(burst& b, uint32_t resp);
@@ -82,7 +91,7 @@ class tlm2axi : public transactor {
   std::map<uint32_t, std::unique_ptr<burst>> writes_, reads_;  // in flight by ID
   bool aw_fire_ = false, w_fire_ = false, b_fire_ = false, ar_fire_ = false, r_fire_ = false;
   uint32_t bid_ = 0, bresp_ = 0, rid_ = 0, rresp_ = 0;
-  uint64_t rdata_ = 0;
+  beat_data rdata_;
   const unsigned bus_bytes_, size_log2_, id_count_;
   void shadow(const tlm::tlm_generic_payload& gp);
   bool lockstep_ = false;

@@ -6,11 +6,12 @@
 namespace gpuvp::rtl {
 
 tlm2axil::tlm2axil(sc_core::sc_module_name name, rtl_clock& clock, axil_pins& p)
-    : transactor(name, clock, p.prefix, axil_bus_bytes, true), pins(p) {
+    : transactor(name, clock, p.prefix, p.bus_bytes, true), pins(p) {
   in.register_b_transport(this, &tlm2axil::b_transport);
 }
 
 bool tlm2axil::run(transfer& t) {
+  t.start = sc_core::sc_time_stamp();
   queue_.push_back(&t);
   clock_.wake();
   wait(t.done);
@@ -23,8 +24,9 @@ void tlm2axil::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
   delay = sc_core::SC_ZERO_TIME;
   const uint64_t addr = gp.get_address();
   const unsigned len = gp.get_data_length();
-  const bool one_word = (len == 1 || len == 2 || len == 4) && (addr % 4) + len <= 4 && addr % len == 0;
-  const bool two_words = len == 8 && addr % 8 == 0;
+  const unsigned bus = pins.bus_bytes;
+  const bool one_word = (len == 1 || len == 2 || len == 4 || len == bus) && (addr % bus) + len <= bus && addr % len == 0;
+  const bool two_words = !one_word && len == 8 && addr % 8 == 0;  // 32-bit bus
   if ((!one_word && !two_words) || gp.get_streaming_width() < len) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
@@ -32,15 +34,15 @@ void tlm2axil::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
   const unsigned char* be = gp.get_byte_enable_ptr();
   uint32_t worst = resp_okay;
   for (unsigned w = 0; w < (two_words ? 2u : 1u); ++w) {
-    const unsigned n = two_words ? 4 : len, lane0 = unsigned(addr % 4);
+    const unsigned n = two_words ? 4 : len, lane0 = unsigned(addr % bus);
     unsigned char* data = gp.get_data_ptr() + 4 * w;
     transfer t;
     t.write = gp.is_write();
-    t.addr = uint32_t(addr + 4 * w) & ~3u;
+    t.addr = uint32_t(addr + 4 * w) & ~(bus - 1);
     for (unsigned i = 0; i < n; ++i)
       if (!be || be[(4 * w + i) % gp.get_byte_enable_length()]) {
         t.strb |= 1u << (lane0 + i);
-        t.data |= uint32_t(data[i]) << (8 * (lane0 + i));
+        t.data |= uint64_t(data[i]) << (8 * (lane0 + i));
       }
     run(t);
     if (!t.write)
@@ -65,9 +67,10 @@ void tlm2axil::update(uint64_t cycle) {
       if (s_.b.valid && s_.b.ready) t.resp = uint32_t(s_.b.v[1]), t.finished = true, ++writes;
     } else {
       if (s_.ar.valid && s_.ar.ready) t.addr_done = true;
-      if (s_.r.valid && s_.r.ready) t.data = uint32_t(s_.r.v[1]), t.resp = uint32_t(s_.r.v[2]), t.finished = true, ++reads;
+      if (s_.r.valid && s_.r.ready) t.data = s_.r.v[1], t.resp = uint32_t(s_.r.v[2]), t.finished = true, ++reads;
     }
     if (t.finished) {
+      trace(t.write ? "write" : "read", t.start, t.addr, 1, 0, t.resp);
       t.done.notify(sc_core::SC_ZERO_TIME);
       queue_.pop_front();
     }
@@ -79,7 +82,8 @@ void tlm2axil::update(uint64_t cycle) {
   if (t) {
     pins.awaddr.write(t->addr);
     pins.araddr.write(t->addr);
-    pins.wdata.write(t->data);
+    if (pins.wdata_wide) pins.wdata_wide->write(t->data);
+    else pins.wdata.write(uint32_t(t->data));
     pins.wstrb.write(t->strb);
   }
   pins.bready.write(!clock_.in_reset());

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transactor.h"
 
+#include <cstdio>
+#include "gpuvp/trace.h"
+
 namespace gpuvp::rtl {
 
 transactor::transactor(sc_core::sc_module_name name, rtl_clock& clock, const std::string& prefix, unsigned bus_bytes,
                        bool lite)
-    : sc_module(name), clock_(clock), checker_(std::string(basename()), prefix, bus_bytes, lite) {
+    : sc_module(name), clock_(clock), prefix_(prefix), checker_(std::string(basename()), prefix, bus_bytes, lite) {
   checker_ = axi_checker(this->name(), prefix, bus_bytes, lite);
   checker_.on_violation = [this](const std::string& m) {
     ++violations;
@@ -24,6 +27,16 @@ bool transactor::refuse_own_master(tlm::tlm_generic_payload& gp) {
     sc_core::sc_stop();
   }
   return true;
+}
+
+void transactor::trace(const char* what, const sc_core::sc_time& start, uint64_t addr, unsigned beats, uint32_t id,
+                       uint32_t resp) {
+  if (!tracer::global().enabled()) return;
+  static const char* const resp_names[4] = {"OKAY", "EXOKAY", "SLVERR", "DECERR"};
+  char a[120];
+  std::snprintf(a, sizeof a, ",\"addr\":\"0x%llx\",\"beats\":%u,\"id\":%u,\"resp\":\"%s\"", (unsigned long long)addr,
+                beats, id, resp_names[resp & 3]);
+  clock_.trace_span(what, start, "\"bus\":" + tracer::quote(prefix_) + a);
 }
 
 tlm::tlm_response_status to_tlm(uint32_t resp) {

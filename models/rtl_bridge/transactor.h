@@ -46,7 +46,11 @@ class transactor : public sc_core::sc_module, public clocked {
   // block's clock thread is the caller and cannot clock the request, so it is refused (SLVERR to
   // the master) as a modelled error instead of hanging.
   bool refuse_own_master(tlm::tlm_generic_payload& gp);
+  // A bus transaction from `start` to now on the block's trace track (rtl_clock::trace_span),
+  // named `what` ("read", "write") with the bus, address, beats, ID and response as arguments.
+  void trace(const char* what, const sc_core::sc_time& start, uint64_t addr, unsigned beats, uint32_t id, uint32_t resp);
   rtl_clock& clock_;
+  const std::string prefix_;
   axi_checker checker_;
   std::vector<std::string> errors_;
 };

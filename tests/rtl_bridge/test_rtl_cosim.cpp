@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 #include "cli.h"
 #include "cli_testing.h"
+#include "rtl_testing.h"
 #include "testing.h"
 
 void gpuvp_register_test_bad_master();
 void gpuvp_register_test_bad_slave();
 void gpuvp_register_test_extra_port();
 void gpuvp_register_test_tdma();
+void gpuvp_register_test_tdma128();
 void gpuvp_register_example_countdown();
 
 namespace {
@@ -24,17 +26,13 @@ void register_test_rtl() {
   gpuvp_register_test_bad_slave();
   gpuvp_register_test_extra_port();
   gpuvp_register_test_tdma();
+  gpuvp_register_test_tdma128();
   gpuvp_register_example_countdown();
 #endif
 }
 result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
   return gpuvp::testing::run_gpuvp(std::move(args), input, register_test_rtl);
 }
-#ifdef GPUVP_TEST_RTL
-#define NEEDS_RTL()
-#else
-#define NEEDS_RTL() GTEST_SKIP() << "built without Verilator (GPUVP_RTL off): RTL co-simulation not available"
-#endif
 
 // The bad master alone on the platform, AWREADY held back 2 cycles so that waiting is visible.
 result bad_master(int mode) {
@@ -191,15 +189,7 @@ namespace {
 const std::vector<std::string> tdma_args = {"--set", "components.dma=test_tdma", "--set", "dma.s_axil.base=0xe10000", "--set",
                                             "dma.s_axil.size=0x1000", "--set", "dma.s_axil.in_bar0=true", "--set",
                                             "dma.s_axi.base=0x300000000", "--set", "dma.s_axi.size=0x10000"};
-std::string hex_bytes(int n, int seed) {
-  std::string s;
-  for (int i = 0; i < n; ++i) {
-    char b[3];
-    snprintf(b, sizeof b, "%02x", (i * 13 + seed) & 0xff);
-    s += b;
-  }
-  return s;
-}
+using gpuvp::testing::hex_bytes;
 // Programs a DMA copy of len bytes from src to dst through the control registers.
 std::string tdma_copy(uint64_t src, uint64_t dst, unsigned len) {
   char s[400];
@@ -233,6 +223,22 @@ TEST(rtl_third_party, dma_copies_through_its_registers) {
   const std::string note = testing::internal::GetCapturedStderr();
   EXPECT_NE(note.find("dma: RTL outputs left unread (optional AXI signals): M_AXI_AWCACHE, M_AXI_AWPROT, M_AXI_ARCACHE, "
                       "M_AXI_ARPROT\n"), std::string::npos) << note;
+}
+
+// The same DMA Verilated with a 128-bit master: 64 bytes are 4 read and 4 write bursts of one
+// 16-byte beat (AxSIZE 4), each one TLM transaction of 16 bytes; the bytes arrive whole.
+TEST(rtl_third_party, dma_with_a_128_bit_master) {
+  NEEDS_RTL();
+  auto a = tdma_args;
+  a[1] = "components.dma=test_tdma128";
+  const std::string data = hex_bytes(64, 9);
+  auto r = qtest(a, "irq_intercept\nwrite 0x1000 64 0x" + data + "\n" + tdma_copy(0x1000, 0x2010, 64) +
+                        "clock_step 2000\nreadl 0x100e10018\nread 0x2010 64\nstats dma.m_axi\nwritel 0x100e10018 2\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("OK 0x0000000000000002\n"), std::string::npos) << r.out;  // DONE
+  EXPECT_NE(r.out.find("OK 0x" + data + "\n"), std::string::npos) << r.out;
+  for (const char* s : {" dma.m_axi.beats=8", " dma.m_axi.bursts=8", " dma.m_axi.transactions=8", " dma.m_axi.violations=0"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
 }
 
 // A block's master that reaches the block's own slave would wait on its own clock: refused with

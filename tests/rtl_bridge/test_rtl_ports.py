@@ -71,8 +71,14 @@ expect('{"s_axi", "S_AXI", "s_axi", false, false, 8, 16, 0}' in glue, "bus spec:
 rc, err, _ = run(ports(drop=("wlast",)))
 expect(rc != 0 and "gpuvp_add_rtl_component(ip_x): BUS S_AXI_ AXI4: no port S_AXI_wlast" in err, f"missing WLAST: {err}")
 
-rc, err, _ = run(ports(change={"wdata": ("input", 128), "wstrb": ("input", 16), "rdata": ("output", 128)}))
-expect(rc != 0 and "128-bit data; gpuvp's AXI4 transactors take 32 or 64 bits" in err, f"128-bit data: {err}")
+rc, err, glue = run(ports(change={"wdata": ("input", 128), "wstrb": ("input", 16), "rdata": ("output", 128)}))
+expect(rc == 0, f"128-bit data is accepted: {err}")
+expect("b.wire(d->S_AXI_WDATA, *b.axi4_bus(0).wdata_wide);" in glue, "128-bit WDATA on the wide pins")
+expect("b.wire(d->S_AXI_RDATA, *b.axi4_bus(0).rdata_wide);" in glue, "128-bit RDATA on the wide pins")
+expect('{"s_axi", "S_AXI", "s_axi", false, false, 16, 16, 0}' in glue, "bus spec: 16-byte data")
+
+rc, err, _ = run(ports(change={"wdata": ("input", 512), "wstrb": ("input", 64), "rdata": ("output", 512)}))
+expect(rc != 0 and "512-bit data; gpuvp's AXI4 transactors take 32, 64, 128, 256 bits" in err, f"512-bit data: {err}")
 
 rc, err, _ = run(ports(change={"awready": ("input", 1)}))
 expect(rc != 0 and "port S_AXI_AWREADY (BUS S_AXI_) is an input, expected an output" in err, f"wrong direction: {err}")
