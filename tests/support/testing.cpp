@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "testing.h"
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include "gpuvp/config.h"
@@ -42,6 +45,18 @@ std::string real_data_path(const std::string& relative) {
 std::string real_data_missing(const std::string& relative) {
   return "real input " + relative + " not found in " + real_dir() +
          " (public captures and traces kept beside the checkout; set GPUVP_REAL_DIR to their folder)";
+}
+
+command_result run_command(const std::string& cmd) {
+  command_result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
 }
 
 }  // namespace gpuvp::testing

@@ -57,4 +57,11 @@ std::string binary_path(const std::string& relative);
 std::string real_data_path(const std::string& relative);
 std::string real_data_missing(const std::string& relative);
 
+// Runs a shell command line: its exit status (-1 if it did not exit) and what it printed on stdout.
+struct command_result {
+  int rc = -1;
+  std::string out;
+};
+command_result run_command(const std::string& cmd);
+
 }  // namespace gpuvp::testing
