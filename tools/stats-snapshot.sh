@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # stats-snapshot.sh GPUVP OUTDIR: the statistics of every shipped workload, platform and sample
 # input, one file each, with host-time figures removed. Run it with the binary before and after a
 # change that must not change behaviour, then `diff -r BEFORE AFTER` (docs/testing.md).
