@@ -6,6 +6,7 @@
 #   lib/libgpuvp_*.a                        the platform, every model, gpuvp_all and the CLI
 #   include/gpuvp/*.h                       the platform's public headers (and gpuvp/main.h)
 #   include/gpuvp/models/<model>/...        each model's headers
+#   include/gpuvp/firmware/asc/asc_fw.h     the ASC firmware's interface (asc.h includes it)
 #   lib/cmake/gpuvp/gpuvpConfig.cmake       find_package(gpuvp): targets gpuvp::platform,
 #                                           gpuvp::<model>, gpuvp::all, gpuvp::cli; with
 #                                           gpuvp_rtl.cmake and rtl_ports.py the functions
@@ -59,7 +60,7 @@ function(gpuvp_install)
       if(rel MATCHES "^(platform|sc_main)/include$")
         set(dest ${CMAKE_INSTALL_INCLUDEDIR})
         set(inc ${CMAKE_INSTALL_INCLUDEDIR})
-      elseif(rel MATCHES "^models/")
+      elseif(rel MATCHES "^(models|firmware)/")
         set(dest ${CMAKE_INSTALL_INCLUDEDIR}/gpuvp/${rel})
         set(inc ${dest})
       else()

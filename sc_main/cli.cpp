@@ -24,8 +24,7 @@
 #include "gpuvp/trace.h"
 #include "gpuvp/workload_json.h"
 #include "run_control.h"
-#include "sha256.h"
-#include "sweep.h"
+#include "gpuvp/sha256.h"
 
 namespace gpuvp {
 
@@ -559,7 +558,6 @@ std::string with_units(std::string m) {
 int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
   set_program_start(std::chrono::steady_clock::now());  // wall time and --wall-limit count from here
   register_all_models();
-  register_sweep_commands();
   logger::global().set_sink(&err);
   sc_core::sc_report_handler::set_handler(&systemc_report);
   const std::string command = argc > 1 ? argv[1] : "run";

@@ -14,7 +14,7 @@ packages=(build-essential cmake ninja-build pkg-config git
           libgtest-dev libgmock-dev libbenchmark-dev
           verilator  # RTL co-simulation (docs/rtl.md); without it the build leaves the RTL parts out
           xz-utils zstd  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
-          pybind11-dev python3-dev python3-pytest python3-yaml  # the Python module (docs/python.md)
+          python3-pytest python3-yaml  # the Python package (docs/python.md)
           clang libfuzzer-14-dev  # the fuzz preset (tools/fuzz.sh, docs/testing.md)
           python3-matplotlib  # gpuvp plot (tools/gpuvp_plot.py)
           slurm-wlm munge)  # gpuvp sweep --backend slurm and its one-node cluster test

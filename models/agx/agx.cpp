@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <ostream>
 #include "agx_scenario.h"
-#include "embedded/agx_platform_yaml.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 
@@ -115,12 +114,3 @@ std::vector<std::string> agx_soc::modelled_errors() {
 }
 
 }  // namespace gpuvp
-
-void gpuvp_register_agx() {
-  auto& r = gpuvp::registry::global();
-  r.add_component_type("agx", "Apple AGX (M1): UAT shared by GPU and ASC, sgx registers, AXI2AF bridge, AP TLBIs",
-                       gpuvp::make_component<gpuvp::agx_soc>);
-  r.add_platform({"agx", "Apple M1-like: AP, fabric, 8 GiB DRAM at 0x8_0000_0000, GPU UAT, AXI2AF bridge, ASC side",
-                  agx_platform_yaml});
-  gpuvp::agx_scenario::register_kind();
-}

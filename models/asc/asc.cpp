@@ -167,5 +167,3 @@ void asc_core::report(std::ostream& os) {
 }
 
 }  // namespace gpuvp::asc
-
-void gpuvp_register_asc() {}  // the ASC is a part of the agx component (models/agx)

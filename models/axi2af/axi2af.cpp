@@ -100,5 +100,3 @@ void axi2af::report(std::ostream& os) {
 }
 
 }  // namespace gpuvp
-
-void gpuvp_register_axi2af() {}  // a part of the agx component (models/agx), not a component itself

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// copy_engine: a DMA copy engine component with three implementations (docs/models/copy-engine.md):
+// copy_engine: a DMA copy engine component with three implementations (docs/models/copy_engine.md):
 //   impl: tlm       the TLM model (copy_tlm.h): loosely timed, fast
 //   impl: rtl       the Verilated RTL (rtl/copy_engine/copy_engine.sv) through AXI transactors
 //   impl: lockstep  both on the same register writes; a scoreboard (scoreboard.h) compares their

@@ -553,8 +553,3 @@ std::vector<std::string> mmu_nv50::modelled_errors() {
   errors.insert(errors.begin(), "VM fault still latched in FAULT_STATUS at the end of the run (not acknowledged)");
   return errors;
 }
-
-void gpuvp_register_mmu_nv50() {
-  registry::global().add_component_type("mmu_nv50", "NV50 MMU: DMA objects, page tables, per-engine TLBs (BAR0 0x100000)",
-                                        make_component<mmu_nv50>);
-}

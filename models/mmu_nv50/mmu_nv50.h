@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // mmu_nv50: the NV50 MMU as a translating TLM component between the GPU's engines and the
-// interconnect (nv50-vm.rst). See docs/models/mmu-nv50.md.
+// interconnect (nv50-vm.rst). See docs/models/mmu_nv50.md.
 //
 // Sockets:
 //   in     target (unmapped, multi): engines bind "mmu.in". An access carries gpu_ext vm_engine,

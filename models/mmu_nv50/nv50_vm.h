@@ -47,7 +47,7 @@ constexpr uint32_t strmout = 0x00, dispatch = 0x03, pfifo_write = 0x04, ccache =
 bool engine_exists(generation g, uint32_t engine_id);
 
 // Fault kinds. The first seven are the issue's; the others are this model's choices for cases
-// envytools' nv50-vm.rst leaves open (documented in docs/models/mmu-nv50.md). The value is the reason code
+// envytools' nv50-vm.rst leaves open (documented in docs/models/mmu_nv50.md). The value is the reason code
 // latched in FAULT_STATUS bits 8-15.
 enum class fault : uint8_t {
   none = 0,

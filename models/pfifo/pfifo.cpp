@@ -430,7 +430,7 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
   }
   if (use_dmi && t.gp.is_dmi_allowed()) {
     // Through the MMU the request carries the access's side band and command (a region is
-    // granted for that side band only: mmu-nv50.md's contract for initiators).
+    // granted for that side band only: mmu_nv50.md's contract for initiators).
     tlm::tlm_dmi d;
     t.set(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
     if (mem->get_direct_mem_ptr(t.gp, d)) {

@@ -28,8 +28,3 @@ uint64_t ptimer::now_ns() const {
   const uint64_t ns = sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_NS).value();
   return ns + uint64_t(offset_ns_);
 }
-
-void gpuvp_register_ptimer() {
-  gpuvp::registry::global().add_component_type("ptimer", "PTIMER nanosecond timer (BAR0 0x9000)",
-                                                gpuvp::make_component<ptimer>);
-}

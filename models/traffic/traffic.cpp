@@ -136,8 +136,3 @@ std::vector<std::string> traffic::modelled_errors() {
                        " transactions answered with an error (unmapped address?)");
   return errors;
 }
-
-void gpuvp_register_traffic() {
-  gpuvp::registry::global().add_component_type("traffic", "traffic generator: initiators g0..gN-1",
-                                                gpuvp::make_component<traffic>);
-}

@@ -167,5 +167,3 @@ std::string describe(const stale_hit& s, view v) {
 }
 
 }  // namespace gpuvp::uat
-
-void gpuvp_register_uat() {}  // the UAT is a part of the agx component (models/agx), not a component itself

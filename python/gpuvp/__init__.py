@@ -1,19 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
 """gpuvp from Python: run simulations, drive the platform's host port, read the configuration.
 
-Every simulation runs in its own child process (SystemC elaborates one platform per process),
-so a script may call run() and open Sessions as often as it likes. See docs/python.md.
+Every simulation runs the gpuvp program in its own child process (SystemC elaborates one platform
+per process), so a script may call run() and open Sessions as often as it likes, from any thread.
+See docs/python.md.
 """
 import json
 import os
 import tempfile
 import time
 
-from . import _gpuvp
+from . import _process
 
 __all__ = ["run", "config", "Session", "ModelledError", "CommandFailed", "SessionEnded"]
 
-SessionEnded = _gpuvp.SessionEnded
+SessionEnded = _process.SessionEnded
 
 
 class ModelledError(RuntimeError):
@@ -102,7 +103,7 @@ def run(workload=None, config=[], set={}, platform="default", trace=None, vcd=No
     os.close(fd)
     try:
         start = time.monotonic()
-        rc, out, err, ns = _gpuvp.run_cli(args + ["--stats", path])
+        rc, out, err = _process.run_cli(args + ["--stats", path])
         wall = time.monotonic() - start
         if rc == 2:
             raise ValueError(_problem(err))
@@ -118,7 +119,7 @@ def run(workload=None, config=[], set={}, platform="default", trace=None, vcd=No
     meta.setdefault("exit_code", rc)
     meta.setdefault("wall_s", wall)
     meta.setdefault("workload", workload)
-    meta["simulated_ns"] = ns
+    meta["simulated_ns"] = meta.get("sim_time_ps", 0) // 1000
     meta["report"] = out.decode(errors="replace")
     meta["stderr"] = err.decode(errors="replace")
     if rc == 1:
@@ -133,7 +134,7 @@ def config(config=[], set={}, platform="default", workload=None):
     of every parameter; integers as ints, times and sizes as the strings the YAML accepts)."""
     import yaml
 
-    rc, out, err, _ = _gpuvp.run_cli(["config", "dump"] + _options(config, set, platform, workload))
+    rc, out, err = _process.run_cli(["config", "dump"] + _options(config, set, platform, workload))
     if rc == 2:
         raise ValueError(_problem(err))
     if rc != 0:
@@ -158,7 +159,7 @@ class Session:
     _chunk = 1 << 20  # the largest qtest read/write
 
     def __init__(self, config=[], set={}, platform="default", workload=None):
-        self._s = _gpuvp.QtestSession(_options(config, set, platform, workload))
+        self._s = _process.QtestSession(_options(config, set, platform, workload))
         self.exit_code = None
         self.irqs = []  # "IRQ raise N" / "IRQ lower N" lines after irq_intercept
         # The platform is elaborated before the first command is read: a configuration error

@@ -157,3 +157,70 @@ def test_session_command_of_an_empty_line_or_a_comment_returns():
         assert s.command("") == ""
         assert s.command("# a comment") == ""
         assert s.readl(0x1_0000_9400) == 3  # the session still answers, in step (docs/qtest.md)
+
+
+def _without_host_figures(s):
+    """The statistics without what depends on the host (wall time, the report that prints it)."""
+    for key in ("wall_s", "report", "stderr"):
+        s["run"].pop(key, None)
+    return s
+
+
+def test_runs_from_several_threads_at_once_give_identical_results():
+    # Each run is its own process: threads share nothing but the package, so four at a time give
+    # what one at a time gives, and different inputs stay different.
+    import concurrent.futures
+
+    bigger = dict(SMALL, **{"traffic.g0.count": 300})
+    inputs = [SMALL, bigger] * 3
+    alone = [_without_host_figures(gpuvp.run(workload="traffic", set=s)) for s in (SMALL, bigger)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda s: _without_host_figures(gpuvp.run(workload="traffic", set=s)), inputs))
+    for i, s in enumerate(together):
+        assert s == alone[i % 2], i
+    assert alone[0] != alone[1]
+    # 200 more g0 reads of 64 B each.
+    assert alone[1]["traffic.g0.transactions"] == alone[0]["traffic.g0.transactions"] + 200
+
+
+def test_sessions_from_several_threads_at_once_stay_apart():
+    # Each thread has its own session (its own process): a value written in one is not seen in
+    # another, and the answers reach the thread that asked.
+    import threading
+
+    answers, failures = {}, []
+
+    def drive(n):
+        try:
+            with gpuvp.Session() as s:
+                for k in range(20):
+                    s.writel(0x1000 + 4 * k, n * 1000 + k)
+                answers[n] = [s.readl(0x1000 + 4 * k) for k in range(20)]
+        except Exception as e:  # reported by the main thread
+            failures.append(e)
+
+    threads = [threading.Thread(target=drive, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures
+    assert answers == {n: [n * 1000 + k for k in range(20)] for n in range(4)}
+
+
+def test_the_program_can_be_chosen_and_a_missing_one_is_named(monkeypatch):
+    monkeypatch.setenv("GPUVP_PROGRAM", "/no/such/gpuvp")
+    with pytest.raises(FileNotFoundError, match="/no/such/gpuvp"):
+        gpuvp.run(workload="traffic", set=SMALL)
+
+
+def test_a_simulation_process_killed_by_a_signal_is_a_runtime_error(tmp_path, monkeypatch):
+    # A stand-in program that dies of SIGKILL, as a crashing model's process would of SIGSEGV.
+    fake = tmp_path / "gpuvp"
+    fake.write_text("#!/bin/sh\nkill -9 $$\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("GPUVP_PROGRAM", str(fake))
+    with pytest.raises(RuntimeError, match="signal 9"):
+        gpuvp.run(workload="traffic", set=SMALL)
+    with pytest.raises(gpuvp.SessionEnded, match="exit 137"):
+        gpuvp.Session()

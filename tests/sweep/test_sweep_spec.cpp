@@ -6,7 +6,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include "gpuvp/config.h"
-#include "sha256.h"
+#include "gpuvp/sha256.h"
 #include "sweep_results.h"
 #include "sweep_spec.h"
 #include "testing.h"

@@ -13,7 +13,7 @@
 #include <yaml-cpp/yaml.h>
 #include "gpuvp/config.h"
 #include "gpuvp/yaml.h"
-#include "sha256.h"
+#include "gpuvp/sha256.h"
 
 namespace fs = std::filesystem;
 

@@ -16,8 +16,8 @@ namespace gpuvp::sweep {
 namespace {
 
 // The plot script: $GPUVP_PLOT_SCRIPT; installed, <prefix>/share/gpuvp beside <prefix>/bin; in the
-// build tree, beside the program (a link to tools/); for a program built on an installed gpuvp
-// (examples/custom-model), the installation's. Never the source tree: an installed gpuvp must not
+// build tree, beside the program (a link to tools/); for a copy of the program elsewhere, the
+// configured installation's. Never the source tree: an installed gpuvp must not
 // depend on it. Empty when none exists; `looked` lists the places tried.
 std::string plot_script(std::string& looked) {
   if (const char* e = std::getenv("GPUVP_PLOT_SCRIPT")) return e;

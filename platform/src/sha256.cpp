@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sha256.h"
+#include "gpuvp/sha256.h"
 
 #include <array>
 #include <cstdint>
