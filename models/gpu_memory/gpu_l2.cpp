@@ -57,11 +57,13 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   const bool sm = gp.get_extension<sm_timed_ext>() != nullptr;
   // Timed already by a memory system of its own (SMs whose l2 port is not bound here): timing it
   // again would count it twice.
-  if (!sm && mem_ && gp.get_extension<untimed_ext>() && errors_.empty())
+  const bool timed_elsewhere = !sm && gp.get_extension<untimed_ext>() != nullptr;
+  if (timed_elsewhere && mem_ && errors_.empty())
     errors_.push_back("an access timed by another GPU memory system reached " + std::string(name()) +
                       ".in (initiator " + to_hex(ext_of(gp).initiator) + "): a compute engine whose out reaches " +
                       name() + " needs its l2 port bound to " + name() + ".sms");
-  const bool timed_here = !sm && mem_ && !gp.get_extension<untimed_ext>() && in_vram && !ext_of(gp).debug && (gp.is_read() || gp.is_write());
+  const bool timed_here =
+      !sm && !timed_elsewhere && mem_ && in_vram && !ext_of(gp).debug && (gp.is_read() || gp.is_write());
   sc_core::sc_time down = delay;
   {
     untimed_scope carried(gp, timed_here);  // timed here: the hops behind only carry it, as the SMs' accesses

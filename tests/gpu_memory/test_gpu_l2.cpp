@@ -213,19 +213,9 @@ TEST_F(gpu_l2_test, compute_uses_the_memory_system_its_l2_port_is_bound_to) {
   EXPECT_NE(rep.str().find("shared with the SMs of compute;"), std::string::npos) << rep.str();
 }
 
+// l2 unbound (compute.out bound elsewhere; with it at gpu_l2.in: out_bound_without_the_l2_port_is_reported).
 TEST_F(gpu_l2_test, compute_bound_elsewhere_keeps_its_own_memory_system) {
   build(true, false);
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  EXPECT_EQ(eng->memory_owner(), "");
-  ASSERT_NE(eng->shared_memory(), nullptr);
-  EXPECT_NE(eng->shared_memory(), &l2->memory());
-  EXPECT_EQ(l2->attached_sms(), "");
-}
-
-// compute.out bound to gpu_l2.in but the l2 port unbound: no memory system is shared (the SMs keep
-// their own; the dependency is the port, not the socket).
-TEST_F(gpu_l2_test, out_socket_alone_shares_nothing) {
-  build(true, true, false);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   EXPECT_EQ(eng->memory_owner(), "");
   ASSERT_NE(eng->shared_memory(), nullptr);

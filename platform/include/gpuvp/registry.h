@@ -4,8 +4,8 @@
 // - A component is a top-level model instance created from configuration
 //   (`components: {mmu: mmu_nv50}` makes a component named "mmu" of type "mmu_nv50").
 //   It exposes target sockets to map on the interconnect (BAR0 blocks, memories), initiator
-//   sockets to bind (to the interconnect or to another component's target socket), interrupt
-//   outputs, qtest commands, and a report.
+//   sockets and fast-path interface ports to bind (to the interconnect, another component's
+//   target socket or interface export), interrupt outputs, qtest commands, and a report.
 // - A tool is a `gpuvp <name> ...` subcommand (assemblers, decoders).
 // - A workload kind runs a workload file (`gpuvp run --workload F`) on the platform.
 // Each model folder defines `void gpuvp_register_<model>()` that registers its kinds here.
