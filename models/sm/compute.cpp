@@ -9,7 +9,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "gpu_mem_link.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 #include "gpuvp/untimed.h"
@@ -153,9 +152,9 @@ class compute_engine::tlm_mem : public mem_port {
   gpu_memory* shared() { return dynamic_cast<gpu_memory*>(inner_); }
   const mem_port* own() const { return own_.get(); }
   bool own_timing() const { return inner_ != nullptr; }
-  gpu_memory_link* link() const { return link_; }
+  gpu_memory_if* link() const { return link_; }
   // From now on the SMs use the memory system of `l`; their own is dropped.
-  void use(gpu_memory_link& l) {
+  void use(gpu_memory_if& l) {
     link_ = &l;
     inner_ = &l.memory();
     own_.reset();
@@ -166,7 +165,7 @@ class compute_engine::tlm_mem : public mem_port {
   std::vector<unsigned char> buf_;
   std::unique_ptr<mem_port> own_;   // built from compute's configuration
   mem_port* inner_ = nullptr;       // own_, the link's memory, or nullptr (memory tlm)
-  gpu_memory_link* link_ = nullptr;
+  gpu_memory_if* link_ = nullptr;
   // The access as a transaction through compute.out at the SM's local time; its annotated delay.
   sc_core::sc_time send(uint64_t addr, unsigned bytes, bool write) {
     if (bytes > buf_.size()) buf_.resize(bytes);
@@ -486,51 +485,35 @@ gpu_memory* compute_engine::shared_memory() { return mem_->shared(); }
 
 std::string compute_engine::memory_owner() const { return link_ ? link_->owner() : std::string(); }
 
-// Looks for a GPU memory system downstream of `out` (gpu_mem_link.h): one debug transaction of
-// length 0 at mem_base with a probe extension. Before any process runs, after every socket's
-// binding is complete (an interconnect forwards debug transport only from here on).
+// The memory system `l2` is bound to (gpu_memory_port.h), checked before any process runs.
 void compute_engine::start_of_simulation() {
+  if (l2.size() == 0) return;
+  gpu_memory_if* l = l2[0];
   const std::string kind = memory;
-  if (kind == "tlm") return;
-  gpu_memory_probe probe;
-  {
-    unsigned char none = 0;  // no byte is moved (length 0); a valid pointer all the same
-    transaction t(tlm::TLM_READ_COMMAND, mem_base, &none, 0);
-    t.ext.initiator = 0x534d;
-    t.ext.debug = true;
-    struct detach {
-      tlm::tlm_generic_payload& gp;
-      gpu_memory_probe* e;
-      ~detach() { gp.clear_extension(e); }
-    } guard{t.gp, &probe};
-    t.gp.set_extension(&probe);
-    out->transport_dbg(t.gp);
-  }
-  gpu_memory_link* l = probe.found;
-  if (!l) return;
+  if (!l->owns_memory()) return;  // gpu_l2.model false: a plain wire, the SMs keep their own
   const std::string me = name(), it = l->owner();
   if (kind != "gpgpu-sim")
-    throw config_error(me + ".memory is " + kind + ", but " + me + ".out reaches " + it +
-                       ", a GPU memory system: set " + me + ".memory: gpgpu-sim to use it (or tlm to be timed by it "
-                       "as an engine), or bind " + me + ".out elsewhere");
+    throw config_error(me + ".memory is " + kind + ", but " + me + ".l2 is bound to " + it +
+                       ".sms, a GPU memory system: set " + me + ".memory: gpgpu-sim to use it, or unbind " + me +
+                       ".l2 (with memory tlm, " + me + ".out to " + it + ".in times the SMs as an engine)");
   std::string diff = memory_config_difference(cfg_, l->config());
   if (diff.empty() && mem_->own() && mem_->own()->describe() != l->memory().describe())
     diff = "memory system \"" + mem_->own()->describe() + "\" vs \"" + l->memory().describe() + "\"";
   if (!diff.empty())
-    throw config_error(me + ".out reaches " + it + ", whose memory system the SMs would use, but the GPU "
+    throw config_error(me + ".l2 is bound to " + it + ".sms, whose memory system the SMs would use, but the GPU "
                        "configurations differ (" + me + ".gpu / config_files vs " + it + ".gpu / config_files): " + diff);
   l->attach_sms(me);
   mem_->use(*l);
   link_ = l;
-  GPUVP_LOG(this, info, "memory: " + mem_->describe() + ", owned by " + it + " (found through " + me + ".out)");
+  GPUVP_LOG(this, info, "memory: " + mem_->describe() + ", owned by " + it + " (bound to " + me + ".l2)");
 }
 
 std::string compute_engine::memory_path() const {
   std::string s = mem_->describe();
   if (!mem_->own_timing()) return s + "; other engines (copy engine, PFIFO, CP, host): the same path (the interconnect and its targets)";
-  if (const gpu_memory_link* l = mem_->link()) {
+  if (const gpu_memory_if* l = mem_->link()) {
     const std::string it = l->owner();
-    return s + ", owned by " + it + " (found through " + name() + ".out); other engines (copy engine, PFIFO, CP, host): " +
+    return s + ", owned by " + it + " (bound to " + name() + ".l2); other engines (copy engine, PFIFO, CP, host): " +
            "VRAM through " + it + " (" + it + ".in) into this memory system where bound to it (contending with the SMs), "
            "else through the interconnect, bypassing it";
   }

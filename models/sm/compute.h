@@ -12,12 +12,11 @@
 // memory system component) as timed b_transport reads and writes of one L1 line, with a gpu_ext carrying the launch's side band (kernel_launch::sideband) or, for a launch
 // without one, the vm_engine/vm_client/dma_slot/vm_context params; the annotated
 // delay becomes the miss latency in core cycles. Trace addresses (CUDA virtual addresses) are
-// folded into the window [mem_base, mem_base + mem_size). With memory gpgpu-sim (or fixed), a
-// probe sent out of `out` before the simulation starts (gpu_mem_link.h) looks for a GPU memory
-// system component downstream (gpu_l2): if one answers, the SMs use its memory system instead of
-// their own (same cycles; the two configurations' memory options must agree, else a
-// configuration error; with memory fixed, finding one is an error) and mark their accesses so
-// that it forwards them untimed. With memory gpgpu-sim or fixed every access carries
+// folded into the window [mem_base, mem_base + mem_size). With memory gpgpu-sim and port `l2`
+// bound to a GPU memory system component (`compute.l2.to: gpu_l2.sms`, gpu_memory_port.h), the
+// SMs use its memory system instead of their own (same cycles; the two configurations' memory
+// options must agree, and memory fixed or tlm is refused: configuration errors) and mark their
+// accesses so that it forwards them untimed. With memory gpgpu-sim or fixed every access carries
 // an untimed_ext (gpuvp/untimed.h): the interconnect counts it but books no link time (its timing is the memory
 // system's).
 //
@@ -47,6 +46,7 @@
 #include "core/memsys.h"
 #include "core/gpu_config.h"
 #include "core/trace.h"
+#include "gpu_memory_port.h"  // models/gpu_memory
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/registry.h"
@@ -55,16 +55,9 @@
 
 namespace gpuvp::sm {
 
-class gpu_memory_link;  // gpu_mem_link.h
-
 // The embedded shipped configurations: gpgpusim.config and trace.config texts of "QV100",
 // "RTX3070", "A100", "H100"; false if the name is unknown.
 bool shipped_config_text(const std::string& name, std::string& gpgpusim, std::string& trace);
-// Builds a gpu_config from a shipped name (given to `gpu_key`) and/or a comma-separated list of
-// option files, applied over the shipped GPU's, or over GPGPU-Sim's defaults without one. An
-// option not modelled whose value changes Accel-Sim's timing is an error unless `allow_unmodelled`.
-gpu_config make_gpu_config(const std::string& gpu, const std::string& files, const std::string& gpu_key,
-                           bool allow_unmodelled = false);
 
 // The gpu_ext side band of one kernel's memory accesses (the SM's accesses are user accesses).
 struct mem_sideband {
@@ -90,6 +83,8 @@ struct kernel_launch {
 class compute_engine : public sc_core::sc_module, public component {
  public:
   tlm_utils::simple_initiator_socket<compute_engine> out{"out"};
+  // The GPU memory system the SMs share with other engines (gpu_l2.sms); unbound: their own.
+  sc_core::sc_port<gpu_memory_if, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l2{"l2"};
 
   param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
   param<std::string> config_files{this, "config_files", "",
@@ -167,10 +162,10 @@ class compute_engine : public sc_core::sc_module, public component {
   // it is) and the path of the other engines' VRAM accesses (copy engine, PFIFO, CP, host).
   std::string memory_path() const;
   // The gpu_memory the SMs use (memory gpgpu-sim): their own, or that of the gpu_l2 component
-  // found through `out`; nullptr with memory fixed or tlm.
+  // `l2` is bound to; nullptr with memory fixed or tlm.
   gpu_memory* shared_memory();
-  // The component whose memory system the SMs use (found through `out` before the simulation
-  // starts, gpu_mem_link.h); empty: their own (or memory fixed / tlm).
+  // The component whose memory system the SMs use (`l2`'s binding); empty: their own (or memory
+  // fixed / tlm).
   std::string memory_owner() const;
   // SystemC time of core cycle 0 of the running (or last) kernel's memory time frame (0 before
   // the first kernel): gpu_memory's cycles count from there.
@@ -179,6 +174,7 @@ class compute_engine : public sc_core::sc_module, public component {
   sc_core::sc_module& module() override { return *this; }
   // Bound to the interconnect; the platform's `compute.out.to` redirects it (e.g. to mmu.in).
   std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
+  std::vector<interface_port> interface_ports() override { return {interface_port_of("l2", l2, gpu_memory_interface)}; }
   void report(std::ostream& os) override;
   void start_of_simulation() override;
   std::vector<std::string> modelled_errors() override;
@@ -216,7 +212,7 @@ class compute_engine : public sc_core::sc_module, public component {
   const gpu_sim* running_ = nullptr;  // the running kernel's simulation (progress lines)
   size_t running_ctas_ = 0;           // and its CTAs
   sc_core::sc_time frame_t0_ = sc_core::SC_ZERO_TIME;
-  gpu_memory_link* link_ = nullptr;  // the memory system's owner found through `out`, if any
+  gpu_memory_if* link_ = nullptr;  // the memory system's owner bound to `l2`, if it owns one
 };
 
 }  // namespace gpuvp::sm

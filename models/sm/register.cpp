@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Registers the "compute" and "gpu_l2" component types, the "gpu-memory" platform and the
-// "accel-sim" workload kind (`gpuvp run --workload path/to/kernelslist.g`).
+// Registers the "compute" component type, the `sm-run` tool and the "accel-sim" workload kind
+// (`gpuvp run --workload path/to/kernelslist.g`).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,8 +13,6 @@
 #include <systemc>
 
 #include "compute.h"
-#include "embedded/sm_gpu_memory_platform_yaml.h"
-#include "gpu_l2.h"
 #include "gpuvp/config.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/progress.h"
@@ -279,11 +277,6 @@ void gpuvp_register_sm() {
   auto& r = registry::global();
   r.add_component_type("compute", "SM compute engine running Accel-Sim traces (GPGPU-Sim function units)",
                        [](const std::string& name) { return make_component<sm::compute_engine>(name); });
-  r.add_component_type("gpu_l2", "the GPU's memory system (L2 slices, crossbar, DRAM channels) for the SMs and engines bound to it",
-                       [](const std::string& name) { return make_component<sm::gpu_l2_port>(name); });
-  r.add_platform({"gpu-memory",
-                  "default platform + compute engine, copy engine and a VRAM stream sharing the GPU's memory system (gpu_l2)",
-                  sm_gpu_memory_platform_yaml});
   r.add_tool({"sm-run", "run an Accel-Sim kernelslist.g on the SM model alone (no platform)", [](int argc, char** argv) {
                 try {
                   return sm::sm_run_main(argc, argv);

@@ -124,6 +124,29 @@ void platform::connect() {
       }
     }
 
+  // Fast-path interface ports: "<component>.<port>.to: <component>.<export>" ("": unbound).
+  std::map<std::string, component::interface_export> exports;
+  for (const auto& name : order_)
+    for (const auto& e : components_[name]->interface_exports()) exports.emplace(name + "." + e.name, e);
+  for (const auto& name : order_)
+    for (const auto& i : components_[name]->interface_ports()) {
+      param<std::string> to(name + "." + i.name + ".to", i.to,
+                            "where interface port " + name + "." + i.name + " (" + i.interface +
+                                ") is bound (component.export; empty: unbound)");
+      if (to.get().empty()) continue;
+      const std::string port = name + "." + i.name;
+      auto it = exports.find(to.get());
+      if (it == exports.end()) {
+        std::string known;
+        for (const auto& [n, e] : exports) known += " " + n + " (" + e.interface + ")";
+        throw config_error(to.path() + ": " + port + " (" + i.interface + ") is bound to '" + to.get() +
+                           "', which no component exports (exports:" + (known.empty() ? " none" : known) + ")");
+      }
+      if (!i.bind(*it->second.exp))
+        throw config_error(to.path() + ": " + port + " needs " + i.interface + ", but " + to.get() + " is " +
+                           it->second.interface);
+    }
+
   // Interrupts: component outputs -> signals -> PMC lines; unused lines read a constant low.
   unsigned line = 0;
   for (const auto& name : order_)

@@ -75,7 +75,7 @@ const option_row option_effect_tests[] = {
     {"sm-run", "--sms", "tests/platform/test_cli_options.cpp: sm_run_options.fewer_sms_take_more_cycles"},
     {"sm-run", "--launch-latency", "tests/platform/test_cli_options.cpp: sm_run_options.gpu_config_launch_latency_and_memory"},
     {"sm-run", "--allow-unmodelled", "tests/platform/test_cli_options.cpp: sm_run_options.gpu_config_launch_latency_and_memory"},
-    {"sm-run", "--mem-log", "tests/sm/mem_log_test.cpp: sm_mem_log.sm_run_option"},
+    {"sm-run", "--mem-log", "tests/gpu_memory/mem_log_test.cpp: sm_mem_log.sm_run_option"},
     {"pm4-decode", "--submit", "tests/cp/test_pm4_walk.cpp: pm4Walk.CommandLine"},
     {"pm4-decode", "--ib", "tests/cp/test_pm4_walk.cpp: pm4Walk.CommandLine"},
     {"pm4-decode", "--once", "tests/cp/test_pm4_walk.cpp: pm4Walk.IbsGroupsAndCondBodiesNestAsCffdump"},

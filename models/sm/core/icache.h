@@ -10,7 +10,7 @@
 #include <deque>
 #include <vector>
 
-#include "mem_config.h"
+#include "core/mem_config.h"
 
 namespace gpuvp::sm {
 

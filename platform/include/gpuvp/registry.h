@@ -4,8 +4,8 @@
 // - A component is a top-level model instance created from configuration
 //   (`components: {mmu: mmu_nv50}` makes a component named "mmu" of type "mmu_nv50").
 //   It exposes target sockets to map on the interconnect (BAR0 blocks, memories), initiator
-//   sockets to bind (to the interconnect or to another component's target socket), interrupt
-//   outputs, qtest commands, and a report.
+//   sockets and fast-path interface ports to bind (to the interconnect, another component's
+//   target socket or interface export), interrupt outputs, qtest commands, and a report.
 // - A tool is a `gpuvp <name> ...` subcommand (assemblers, decoders).
 // - A workload kind runs a workload file (`gpuvp run --workload F`) on the platform.
 // Each model folder defines `void gpuvp_register_<model>()` that registers its kinds here.
@@ -49,9 +49,23 @@ class component {
     std::string name;
     sc_core::sc_out<bool>* port;
   };
+  // A fast-path port: an sc_port of a C++ interface (`interface` names it in messages), called
+  // directly instead of through transactions. Bound like an initiator, by configuration
+  // "<component>.<name>.to: <component>.<export>" ("": unbound). Make it with interface_port_of.
+  struct interface_port {
+    std::string name, interface, to;
+    std::function<bool(sc_core::sc_export_base&)> bind;  // false: the export has another interface
+  };
+  // What an interface port binds to: an sc_export bound to its implementation.
+  struct interface_export {
+    std::string name, interface;
+    sc_core::sc_export_base* exp;
+  };
   virtual std::vector<target_port> targets() { return {}; }
   virtual std::vector<initiator_port> initiators() { return {}; }
   virtual std::vector<irq_port> irqs() { return {}; }
+  virtual std::vector<interface_port> interface_ports() { return {}; }
+  virtual std::vector<interface_export> interface_exports() { return {}; }
 
   // A qtest line this component understands (words[0] is the command). Return true and set
   // reply ("OK ..." / "FAIL ...") if handled.
@@ -65,6 +79,17 @@ class component {
   // when a run is stopped by the time or wall-clock limit. Empty: idle, or the model cannot say.
   virtual std::vector<std::string> busy() { return {}; }
 };
+
+// The interface_port entry of `port` (an sc_port<IF> that may stay unbound), bound by default to `to`.
+template <class IF, int N, sc_core::sc_port_policy P>
+component::interface_port interface_port_of(const std::string& name, sc_core::sc_port<IF, N, P>& port,
+                                            const std::string& interface, const std::string& to = "") {
+  return {name, interface, to, [&port](sc_core::sc_export_base& e) {
+            auto* x = dynamic_cast<sc_core::sc_export<IF>*>(&e);
+            if (x) port.bind(*x);
+            return x != nullptr;
+          }};
+}
 
 using component_factory = std::function<std::unique_ptr<component>(const std::string& name)>;
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu_config.h"
+#include "core/gpu_config.h"
 
 namespace gpuvp::sm {
 

@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// sm-run --mem-log: the memory system's hand-offs of every sector request, one CSV line each, in
-// the columns of Accel-Sim's calibration event files (event,cycle,unit,addr,f5,f6,f7; cycle =
-// gpu_sim_cycle of the running kernel). Kinds, as GPGPU-Sim names the places:
-//   INJ  enters the request crossbar (icnt_inject_request_packet): cluster, sector address,
-//        sector mask, destination sub-partition, access type (0 global read, 4 global write)
-//   L2   L2 access (memory_sub_partition::cache_cycle): sub-partition, address, sector mask,
-//        the status data_cache::access returns (0 HIT, 1 HIT_RESERVED, 2 MISS, 3 RESERVATION_FAIL)
-//   DQ   into the DRAM scheduler (dram_t::push): channel, address (0 for a write-back), bank, row
-//   ACT  row activate: channel, then bank, new row, previous row (no address column)
-//   RD   read column command: channel, address, bank, row
-//   RSP  reply taken from the reply crossbar (simt_core_cluster::icnt_cycle): cluster, address,
-//        sector mask
-// Events are kept per kernel (at most `limit`, the rest counted) and written sorted by cycle,
-// stably (one cycle's events in the order the model made them). Single-threaded only.
+// sm-run --mem-log: the memory system's hand-offs of every sector request (INJ, L2, DQ, ACT, RD,
+// RSP), one CSV line each in the columns of Accel-Sim's calibration event files
+// (event,cycle,unit,addr,f5,f6,f7; cycle = gpu_sim_cycle of the running kernel). Kept per kernel
+// (at most `limit`, the rest counted) and written sorted by cycle, stably (one cycle's events in
+// the order the model made them). Single-threaded only. The fields of each kind:
+// docs/models/gpu-memory.md, "Event log".
 #pragma once
 #include <algorithm>
 #include <cstdint>

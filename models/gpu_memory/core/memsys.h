@@ -1,19 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// GPGPU-Sim's memory side behind the SMs' L1 data caches: the request crossbar to the memory
-// sub-partitions, the L2 slices (sectored, write-back, persisting across kernels), the DRAM
-// channels and the reply crossbar back to the SIMT clusters, in core cycles as gpgpu_sim::cycle()
-// orders its steps (interconnect and L2 run at the core clock in every shipped configuration; the
-// DRAM edges fall between core cycles as GPGPU-Sim's double-precision clock domains place them,
-// clock_domains in dram.h). The crossbars are clocked only while they hold packets (input buffers
-// with head-of-line blocking, iSLIP or round-robin arbitration, one packet per input and output a
-// cycle); a request moved to its output is timed from there (the sub-partition's pop, one a cycle,
-// and the ROP delay) and waits in its sub-partition's input queue (the icnt -> L2 queue) until
-// cycle() reaches its cycle; the L2 slice serves it there, in order, one access per cycle,
-// stalling while its L2 -> DRAM queue is full or a miss finds no MSHR (or a full merge slot) --
-// GPGPU-Sim's reservation fails. An L2 miss goes to its DRAM channel (dram.h), a clocked queue
-// with GPGPU-Sim's arbitration, latency queue, FR-FCFS scheduler and bank state machines, run in
-// DRAM cycles from cycle() only while it holds requests. Every access therefore answers later
-// (mem_port::pending) with its exact cycle.
+// GPGPU-Sim's memory side behind the SMs' L1 data caches (gpu_memory, a mem_port): the request
+// crossbar to the memory sub-partitions, the L2 slices (sectored, write-back, persisting across
+// kernels), the DRAM channels (dram.h) and the reply crossbar back to the SIMT clusters, in core
+// cycles in the order gpgpu_sim::cycle() steps them; DRAM edges fall between core cycles as
+// GPGPU-Sim's clock domains place them (clock_domains in dram.h). Crossbars and DRAM channels are
+// clocked only while they hold requests; every access answers later (mem_port::pending) with its
+// exact cycle. Pipeline, arbitration and reservation fails: docs/models/gpu-memory.md, "Memory side".
 #pragma once
 #include <array>
 #include <atomic>
@@ -25,10 +17,10 @@
 #include <vector>
 
 #include "dram.h"
-#include "flat_map.h"
-#include "gpu_config.h"
+#include "core/flat_map.h"
+#include "core/gpu_config.h"
 #include "mem_log.h"
-#include "sm_core.h"
+#include "mem_port.h"
 
 namespace gpuvp::sm {
 

@@ -9,7 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "compute.h"  // make_gpu_config
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 #include "gpuvp/untimed.h"
@@ -21,6 +20,7 @@ gpu_l2_port::gpu_l2_port(sc_core::sc_module_name name) : sc_module(name) {
   in.register_transport_dbg(this, &gpu_l2_port::transport_dbg);
   in.register_get_direct_mem_ptr(this, &gpu_l2_port::get_dmi);
   out.register_invalidate_direct_mem_ptr(this, &gpu_l2_port::invalidate_dmi);
+  sms.bind(*this);
   if (uint64_t(vram_base) + uint64_t(vram_size) - 1 < uint64_t(vram_base))
     throw config_error(std::string(this->name()) + ": VRAM window [vram_base, vram_base + vram_size) wraps around");
   if (!model) return;
@@ -39,7 +39,7 @@ gpu_l2_port::~gpu_l2_port() = default;
 void gpu_l2_port::attach_sms(const std::string& who) {
   if (!sms_.empty() && sms_ != who)
     throw config_error(std::string(name()) + ": compute engines " + sms_ + " and " + who +
-                       " both reach it through their out socket; one GPU's SMs per memory system (give " + who +
+                       " are both bound to " + name() + ".sms; one GPU's SMs per memory system (give " + who +
                        " a gpu_l2 of its own)");
   sms_ = who;
   GPUVP_LOG(this, info, "the SMs of " + who + " use this memory system");
@@ -55,7 +55,15 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   const uint64_t a = gp.get_address(), len = gp.get_data_length(), base = vram_base;
   const bool in_vram = len && a >= base && a - base < uint64_t(vram_size) && len <= uint64_t(vram_size) - (a - base);
   const bool sm = gp.get_extension<sm_timed_ext>() != nullptr;
-  const bool timed_here = !sm && mem_ && in_vram && !ext_of(gp).debug && (gp.is_read() || gp.is_write());
+  // Timed already by a memory system of its own (SMs whose l2 port is not bound here): timing it
+  // again would count it twice.
+  const bool timed_elsewhere = !sm && gp.get_extension<untimed_ext>() != nullptr;
+  if (timed_elsewhere && mem_ && errors_.empty())
+    errors_.push_back("an access timed by another GPU memory system reached " + std::string(name()) +
+                      ".in (initiator " + to_hex(ext_of(gp).initiator) + "): a compute engine whose out reaches " +
+                      name() + " needs its l2 port bound to " + name() + ".sms");
+  const bool timed_here =
+      !sm && !timed_elsewhere && mem_ && in_vram && !ext_of(gp).debug && (gp.is_read() || gp.is_write());
   sc_core::sc_time down = delay;
   {
     untimed_scope carried(gp, timed_here);  // timed here: the hops behind only carry it, as the SMs' accesses
@@ -82,7 +90,7 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
     // A write's bytes in this sector: the first and last sectors of an unaligned range are
     // written in part (the L2 keeps such a sector unreadable until a read fetches it).
     const uint64_t lo = std::max(s, off), hi = std::min(s + 32, off + len);
-    const uint32_t written = hi - lo == 32 ? mem_port::whole_sector : ((uint32_t(1) << (hi - lo)) - 1) << (lo - s);
+    const uint32_t written = mem_port::written_bytes(unsigned(lo - s), unsigned(hi - lo));
     const uint64_t r = mem_->access(s, 32, write, written, c, this, 0);
     if (r != mem_port::pending) mem_done(s, write, 0, c + r);
     ++sectors;
@@ -103,14 +111,7 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   delay = t0 + period_ * double(last_done_) - sc_core::sc_time_stamp();
 }
 
-// A probe is answered here when this component owns a memory system; anything else goes on.
-unsigned gpu_l2_port::transport_dbg(int, tlm::tlm_generic_payload& gp) {
-  if (auto* p = gp.get_extension<gpu_memory_probe>(); p && mem_) {
-    p->found = this;
-    return 0;
-  }
-  return out->transport_dbg(gp);
-}
+unsigned gpu_l2_port::transport_dbg(int, tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
 
 bool gpu_l2_port::get_dmi(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) { return out->get_direct_mem_ptr(gp, d); }
 
@@ -125,7 +126,7 @@ void gpu_l2_port::report(std::ostream& os) {
     os << "pass-through (model false)";
   } else {
     os << "VRAM [" << name() << "'s L2 slices, crossbar and DRAM channels: " << mem_->describe() << "], "
-       << (sms_.empty() ? std::string("no SMs attached (no compute engine with memory gpgpu-sim reaches it through its out socket)")
+       << (sms_.empty() ? std::string("no SMs attached (no compute engine's l2 port is bound to " + std::string(name()) + ".sms)")
                         : "shared with the SMs of " + sms_);
   }
   os << "; " << accesses.value() << " timed accesses (" << read_sectors.value() << " sectors read, "

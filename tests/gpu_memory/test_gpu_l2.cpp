@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The gpu_l2 component: the GPU's memory system (L2 slices, crossbar, DRAM channels) as a platform
-// component, found by the compute engine through its out socket and timing other engines' VRAM
+// component, the compute engine's SMs bound to it through their l2 port, timing other engines' VRAM
 // accesses (docs/models/gpu-memory.md, "Other engines"), driven through its sockets.
 #include <gtest/gtest.h>
 
@@ -30,10 +30,11 @@ namespace {
 constexpr uint64_t P = 883;  // QV100 core period in ps (1132 MHz)
 
 // compute (QV100, memory gpgpu-sim) and gpu_l2 (QV100), VRAM at 0. compute.out goes to gpu_l2.in
-// (shared: the SMs use gpu_l2's memory system) or to a sparse memory of its own (separate: the
-// SMs keep their own); gpu_l2.out goes to `ram`, and a test initiator (an engine) to gpu_l2.in.
+// and compute.l2 to gpu_l2.sms (shared: the SMs use gpu_l2's memory system; `port` false: only
+// out) or to a sparse memory of its own (separate: the SMs keep their own); gpu_l2.out goes to
+// `ram`, and a test initiator (an engine) to gpu_l2.in.
 struct rig {
-  void build(bool model = true, bool shared = false) {
+  void build(bool model = true, bool shared = false, bool port = true) {
     tlm::tlm_global_quantum::instance().set(sc_time(100, sc_core::SC_NS));
     auto& c = config::global();
     c.set("compute.mem_base", "0", "test");
@@ -47,6 +48,7 @@ struct rig {
     ini = std::make_unique<gpuvp::testing::test_initiator>("engine");
     if (shared) {
       eng->out.bind(l2->in);
+      if (port) eng->l2.bind(l2->sms);
     } else {
       sm_mem = std::make_unique<sparse_memory>("sm_ram");
       eng->out.bind(sm_mem->in);
@@ -116,7 +118,7 @@ TEST_F(gpu_l2_test, l2_miss_and_hit_latency_by_hand) {
                            "DRAM channels x 2 L2 slices"),
             std::string::npos)
       << rep.str();
-  EXPECT_NE(rep.str().find("no SMs attached (no compute engine with memory gpgpu-sim reaches it through its out socket); 3 timed accesses (2 sectors read, 1 "
+  EXPECT_NE(rep.str().find("no SMs attached (no compute engine's l2 port is bound to gpu_l2.sms); 3 timed accesses (2 sectors read, 1 "
                            "written, 642 core cycles)"),
             std::string::npos)
       << rep.str();
@@ -172,7 +174,7 @@ TEST_F(gpu_l2_test, passes_through_outside_vram_debug_and_model_false) {
   EXPECT_EQ(l2->accesses.value(), 1u);
 }
 
-// model false: no memory system, no answer to the probe: a compute engine bound to it keeps its own.
+// model false: no memory system: a compute engine whose l2 port is bound to it keeps its own.
 TEST_F(gpu_l2_test, model_false_is_a_plain_wire) {
   build(false, true);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -192,18 +194,17 @@ TEST_F(gpu_l2_test, model_false_is_a_plain_wire) {
   EXPECT_NE(rep.str().find("memory path: pass-through (model false)"), std::string::npos) << rep.str();
 }
 
-// Discovery through the socket: bound to gpu_l2, the SMs use its memory system; bound to a plain
-// memory (no answer), their own.
-TEST_F(gpu_l2_test, compute_finds_the_memory_system_through_its_out_socket) {
+// The l2 port bound to gpu_l2.sms: the SMs use its memory system; unbound, their own.
+TEST_F(gpu_l2_test, compute_uses_the_memory_system_its_l2_port_is_bound_to) {
   build(true, true);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   EXPECT_EQ(eng->memory_owner(), "gpu_l2");
   EXPECT_EQ(eng->shared_memory(), &l2->memory());
   EXPECT_EQ(l2->attached_sms(), "compute");
-  EXPECT_EQ(ram->reads.value(), 0u);  // the probe moved nothing
+  EXPECT_EQ(ram->reads.value(), 0u);
   std::ostringstream rep;
   eng->report(rep);
-  EXPECT_NE(rep.str().find(", owned by gpu_l2 (found through compute.out); other engines (copy engine, PFIFO, CP, host): VRAM "
+  EXPECT_NE(rep.str().find(", owned by gpu_l2 (bound to compute.l2); other engines (copy engine, PFIFO, CP, host): VRAM "
                            "through gpu_l2 (gpu_l2.in) into this memory system where bound to it (contending with the SMs)"),
             std::string::npos)
       << rep.str();
@@ -212,6 +213,7 @@ TEST_F(gpu_l2_test, compute_finds_the_memory_system_through_its_out_socket) {
   EXPECT_NE(rep.str().find("shared with the SMs of compute;"), std::string::npos) << rep.str();
 }
 
+// l2 unbound (compute.out bound elsewhere; with it at gpu_l2.in: out_bound_without_the_l2_port_is_reported).
 TEST_F(gpu_l2_test, compute_bound_elsewhere_keeps_its_own_memory_system) {
   build(true, false);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -219,21 +221,6 @@ TEST_F(gpu_l2_test, compute_bound_elsewhere_keeps_its_own_memory_system) {
   ASSERT_NE(eng->shared_memory(), nullptr);
   EXPECT_NE(eng->shared_memory(), &l2->memory());
   EXPECT_EQ(l2->attached_sms(), "");
-}
-
-// The probe crosses an interconnect (forwarded by address to the memory, 0 bytes) unanswered.
-TEST_F(gpu_l2_test, probe_through_an_interconnect_finds_nothing) {
-  config::global().set("compute.mem_base", "0", "test");
-  auto eng = std::make_unique<compute_engine>("compute");
-  auto ic = std::make_unique<router>("ic");
-  auto mem = std::make_unique<sparse_memory>("vram");
-  ic->out.bind(mem->in);
-  ic->map(0, 0, 1ull << 30, "vram");
-  eng->out.bind(ic->in);
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  EXPECT_EQ(eng->memory_owner(), "");
-  EXPECT_NE(eng->shared_memory(), nullptr);
-  EXPECT_EQ(mem->reads.value(), 0u);
 }
 
 namespace {
@@ -429,7 +416,7 @@ TEST_F(gpu_l2_test, memory_option_mismatch_is_a_configuration_error) {
     FAIL() << "no configuration error";
   } catch (const config_error& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("compute.out reaches gpu_l2, whose memory system the SMs would use, but the GPU configurations differ "
+    EXPECT_NE(m.find("compute.l2 is bound to gpu_l2.sms, whose memory system the SMs would use, but the GPU configurations differ "
                      "(compute.gpu / config_files vs gpu_l2.gpu / config_files): -gpgpu_n_mem 32 vs 16"),
               std::string::npos)
         << m;
@@ -460,17 +447,17 @@ TEST_F(gpu_l2_test, fixed_memory_bound_to_it_is_a_configuration_error) {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     FAIL() << "no configuration error";
   } catch (const config_error& e) {
-    EXPECT_NE(std::string(e.what()).find("compute.memory is fixed, but compute.out reaches gpu_l2, a GPU memory system"),
+    EXPECT_NE(std::string(e.what()).find("compute.memory is fixed, but compute.l2 is bound to gpu_l2.sms, a GPU memory system"),
               std::string::npos)
         << e.what();
   }
 }
 
-// memory tlm: no probe; the SMs' accesses are timed by gpu_l2 like any engine's (one L1 line, a
+// memory tlm, compute.l2 unbound: the SMs' accesses are timed by gpu_l2 like any engine's (one L1 line, a
 // VRAM offset): the kernel's latency is the delay gpu_l2 annotates.
 TEST_F(gpu_l2_test, tlm_memory_is_timed_as_an_engine) {
   config::global().set("compute.memory", "tlm", "test");
-  build(true, true);
+  build(true, true, false);
   auto k = loads_kernel();
   kernel_result got;
   eng->launch({k->grid, k->block, k}, [&](const kernel_result& r) { got = r; });
@@ -486,11 +473,12 @@ TEST_F(gpu_l2_test, two_compute_engines_on_one_memory_system_are_refused) {
   build(true, true);
   auto second = std::make_unique<compute_engine>("compute2");
   second->out.bind(l2->in);
+  second->l2.bind(l2->sms);
   try {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     FAIL() << "no configuration error";
   } catch (const config_error& e) {
-    EXPECT_NE(std::string(e.what()).find("gpu_l2: compute engines compute and compute2 both reach it through their out socket"),
+    EXPECT_NE(std::string(e.what()).find("gpu_l2: compute engines compute and compute2 are both bound to gpu_l2.sms"),
               std::string::npos)
         << e.what();
   }
@@ -504,12 +492,12 @@ std::string cli_dir() {
 }
 }  // namespace
 
-// The gpu-memory platform: the kernel's SMs find gpu_l2 through compute.out; the report says so.
+// The gpu-memory platform: the kernel's SMs use gpu_l2 through compute.l2; the report says so.
 TEST(gpu_l2_cli, gpu_memory_platform_runs_a_kernel_on_gpu_l2) {
   const std::string list = gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g");
   auto shared = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload", list});
   ASSERT_EQ(shared.rc, 0) << shared.out << shared.err;
-  EXPECT_NE(shared.out.find("owned by gpu_l2 (found through compute.out); other engines (copy engine, PFIFO, CP, host): VRAM "
+  EXPECT_NE(shared.out.find("owned by gpu_l2 (bound to compute.l2); other engines (copy engine, PFIFO, CP, host): VRAM "
                             "through gpu_l2 (gpu_l2.in) into this memory system where bound to it"),
             std::string::npos)
       << shared.out;
@@ -529,6 +517,66 @@ TEST(gpu_l2_cli, gpu_memory_platform_runs_a_kernel_on_gpu_l2) {
   EXPECT_NE(own.out.find("of compute's own; other engines"), std::string::npos) << own.out;
 }
 
+// The SMs' dependency on the memory system is a port bound in configuration: config dump shows it.
+TEST(gpu_l2_cli, l2_port_binding_shows_in_the_config_dump) {
+  auto r = gpuvp::testing::run_gpuvp({"config", "dump", "--platform", "gpu-memory"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const size_t compute = r.out.find("\ncompute:\n");
+  ASSERT_NE(compute, std::string::npos) << r.out;
+  // compute's section: up to the next top-level key (a line that does not start with a space).
+  size_t end = compute + 1;
+  while ((end = r.out.find('\n', end + 1)) != std::string::npos && end + 1 < r.out.size() && r.out[end + 1] == ' ') {
+  }
+  const std::string section = r.out.substr(compute, end == std::string::npos ? std::string::npos : end - compute + 1);
+  EXPECT_NE(section.find("\n  l2:\n    to: gpu_l2.sms\n"), std::string::npos) << section;
+  // The default platform leaves it unbound: the SMs use a memory system of their own.
+  r = gpuvp::testing::run_gpuvp({"config", "dump", "--workload", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out.find("to: gpu_l2.sms"), std::string::npos) << r.out;
+}
+
+// Bound to a name no component exports (a misspelt export, a TLM socket): exit 2 before the run,
+// naming the port, the name and the exports there are.
+TEST(gpu_l2_cli, l2_port_bound_to_no_export_exits_2_naming_both_ends) {
+  const std::string list = gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g");
+  for (const std::string to : {"gpu_l2.nowhere", "gpu_l2.in"}) {
+    auto r = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload", list, "--set", "compute.l2.to=" + to});
+    EXPECT_EQ(r.rc, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("compute.l2.to: compute.l2 (gpu memory system (gpu_memory_if)) is bound to '" + to +
+                         "', which no component exports (exports: gpu_l2.sms (gpu memory system (gpu_memory_if)))"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out.find("kernel 1 "), std::string::npos) << r.out;  // nothing ran
+  }
+}
+
+namespace {
+// A component exporting an interface that is not the GPU memory system's.
+struct other_if : virtual sc_core::sc_interface {};
+struct other_export : sc_core::sc_module, gpuvp::component, other_if {
+  sc_core::sc_export<other_if> port{"port"};
+  explicit other_export(sc_core::sc_module_name n) : sc_module(n) { port.bind(*this); }
+  sc_core::sc_module& module() override { return *this; }
+  std::vector<interface_export> interface_exports() override { return {{"port", "a test interface", &port}}; }
+};
+void register_other_export() {
+  gpuvp::registry::global().add_component_type("other_export", "test: exports another interface",
+                                               gpuvp::make_component<other_export>);
+}
+}  // namespace
+
+// Bound to an export of another interface: exit 2 before the run, naming both ends and both interfaces.
+TEST(gpu_l2_cli, l2_port_bound_to_another_interface_exits_2_naming_both_ends) {
+  auto r = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload",
+                                      gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g"), "--set",
+                                      "components.other=other_export", "--set", "compute.l2.to=other.port"},
+                                     "", register_other_export);
+  EXPECT_EQ(r.rc, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("compute.l2.to: compute.l2 needs gpu memory system (gpu_memory_if), but other.port is a test interface"),
+            std::string::npos)
+      << r.err;
+}
+
 // A memory option differs between compute and gpu_l2: exit 2 before the run, naming both.
 TEST(gpu_l2_cli, configuration_mismatch_exits_2) {
   const std::string dir = cli_dir();
@@ -537,7 +585,7 @@ TEST(gpu_l2_cli, configuration_mismatch_exits_2) {
                                       gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g"), "--set",
                                       "gpu_l2.config_files=" + dir + "/n_mem.config"});
   EXPECT_EQ(r.rc, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("compute.out reaches gpu_l2, whose memory system the SMs would use, but the GPU configurations differ"),
+  EXPECT_NE(r.err.find("compute.l2 is bound to gpu_l2.sms, whose memory system the SMs would use, but the GPU configurations differ"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("-gpgpu_n_mem 32 vs 16"), std::string::npos) << r.err;
@@ -557,7 +605,7 @@ TEST(gpu_l2_cli, copy_engine_alone_through_gpu_l2) {
   auto r = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload", dir + "/vram.copies", "--set",
                                       "components.compute=none"});
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("no SMs attached (no compute engine with memory gpgpu-sim reaches it through its out socket); 16 timed accesses (32 sectors read, 32 "
+  EXPECT_NE(r.out.find("no SMs attached (no compute engine's l2 port is bound to gpu_l2.sms); 16 timed accesses (32 sectors read, 32 "
                        "written"),
             std::string::npos)
       << r.out;
@@ -569,7 +617,7 @@ TEST(gpu_l2_cli, copy_engine_alone_through_gpu_l2) {
 TEST(gpu_l2_cli, run_report_names_the_engines_memory_path) {
   const std::string dir = cli_dir();
   std::ofstream(dir + "/l2.yaml") << "components:\n  compute: compute\n  gpu_l2: gpu_l2\n  traffic: traffic\n"
-                                     "compute:\n  out:\n    to: gpu_l2.in\n"
+                                     "compute:\n  out:\n    to: gpu_l2.in\n  l2:\n    to: gpu_l2.sms\n"
                                      "traffic:\n  initiators: 1\n  g0:\n    pattern: sequential\n    base: 0x200000000\n"
                                      "    range: 1 MiB\n    size: 128\n    count: 4\n    to: gpu_l2.in\n";
   auto r = gpuvp::testing::run_gpuvp({"run", "--config", dir + "/l2.yaml", "--workload",
@@ -582,16 +630,35 @@ TEST(gpu_l2_cli, run_report_names_the_engines_memory_path) {
   EXPECT_NE(r.out.find("shared with the SMs of compute; 4 timed accesses (16 sectors read, 0 written"), std::string::npos) << r.out;
 }
 
-// The probe crosses the MMU (no DMA slot: passed through untranslated) to a gpu_l2 behind it; the
-// SMs' accesses, translated there, reach gpu_l2 marked and are forwarded untimed.
-TEST(gpu_l2_cli, found_behind_the_mmu) {
+// compute.out bound to gpu_l2.in with the l2 port left unbound: the SMs' accesses, timed by their
+// own memory system, reach gpu_l2, which does not time them again (0 timed: the ffma kernel's 5
+// L1-line accesses pass) and reports a modelled error naming the port to bind (exit 1).
+TEST(gpu_l2_cli, out_bound_without_the_l2_port_is_reported) {
   const std::string dir = cli_dir();
-  std::ofstream(dir + "/mmu.yaml") << "components:\n  gpu_l2: gpu_l2\ncompute:\n  out:\n    to: mmu.in\n"
+  std::ofstream(dir + "/nol2.yaml") << "components:\n  gpu_l2: gpu_l2\n  traffic: none\ncompute:\n  out:\n    to: gpu_l2.in\n";
+  auto r = gpuvp::testing::run_gpuvp({"run", "--config", dir + "/nol2.yaml", "--workload",
+                                      gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("gpu_l2: an access timed by another GPU memory system reached gpu_l2.in (initiator 0x534d): "
+                                 "a compute engine whose out reaches gpu_l2 needs its l2 port bound to gpu_l2.sms"),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.out.find("no SMs attached (no compute engine's l2 port is bound to gpu_l2.sms); 0 timed accesses (0 sectors read, "
+                       "0 written, 0 core cycles), 5 passed through, 0 SM accesses forwarded"),
+            std::string::npos)
+      << r.out;
+}
+
+// compute.out through the MMU to a gpu_l2 behind it, compute.l2 bound to it: the SMs' accesses,
+// translated there, reach gpu_l2 marked and are forwarded untimed.
+TEST(gpu_l2_cli, bound_behind_the_mmu) {
+  const std::string dir = cli_dir();
+  std::ofstream(dir + "/mmu.yaml") << "components:\n  gpu_l2: gpu_l2\ncompute:\n  out:\n    to: mmu.in\n  l2:\n    to: gpu_l2.sms\n"
                                       "mmu:\n  out:\n    to: gpu_l2.in\n";
   auto r = gpuvp::testing::run_gpuvp({"run", "--config", dir + "/mmu.yaml", "--workload",
                                       gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("owned by gpu_l2 (found through compute.out)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("owned by gpu_l2 (bound to compute.l2)"), std::string::npos) << r.out;
   // The ffma kernel: 5 L1-line accesses (the mmu report's linear accesses), all the SMs'.
   EXPECT_NE(r.out.find("shared with the SMs of compute; 0 timed accesses (0 sectors read, 0 written, 0 core cycles), 0 passed "
                        "through, 5 SM accesses forwarded"),

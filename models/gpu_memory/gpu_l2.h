@@ -1,59 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// The GPU's memory system as a platform component (type "gpu_l2"): the L2 slices, the crossbar
-// and the DRAM channels of GPGPU-Sim (core/memsys.h, the very model `gpuvp sm-run` uses), built
-// from this component's own GPU configuration (`gpu`, `config_files`, as compute's). It sits
-// between the GPU's initiators and the interconnect; models reach it only through sockets:
-//   - a compute engine whose `out` is bound here (`compute.out.to: gpu_l2.in`) finds it through
-//     that socket (gpu_mem_link.h: a probe extension on a debug transaction) and its SMs' L1
-//     misses and stores use this memory system instead of one of their own;
-//   - other engines (copy engine, PFIFO, CP, traffic) bound here (`copy.mem.to: gpu_l2.in`,
-//     `cp.mem.to: gpu_l2.in`, `mmu.out.to: gpu_l2.in`) have their VRAM accesses timed by it, so
-//     that they and the kernels contend for the crossbar ports, L2 tag ports, MSHRs and banks.
-// Opt-in: in the `gpu-memory` platform (models/sm/gpu-memory.yaml) or added by configuration.
-//
-// Sockets:
-//   in   target (unmapped, several initiators may bind): accesses with host physical addresses.
-//        Each is forwarded to `out` (data, errors, translation downstream); one this component
-//        times (below) or the SMs' goes with an untimed_ext (gpuvp/untimed.h), so the interconnect carries
-//        and counts it without booking its links (one time line: the memory system's). Then:
-//        - an attached compute engine's access (sm_timed_ext) keeps the downstream delay: the
-//          SMs take their latency from the memory system directly;
-//        - another access inside [vram_base, vram_base + vram_size) that is not a debug access
-//          and is answered OK is timed by the memory system: its 32-byte sectors (VRAM offset =
-//          address - vram_base; a write's first and last sectors with the bytes it covers, so a
-//          partly written sector stays unreadable in L2) enter the crossbar at the first core clock edge at or after
-//          sc_time_stamp() + delay, in the time frame of the attached compute engine's running
-//          (or last) kernel (SystemC time 0 when no kernel has run), and the delay becomes the
-//          time until the last sector's data (read) or acknowledgement (write) is back: the
-//          downstream delay is replaced, the upstream one kept;
-//        - outside the window, debug accesses and errors keep the downstream delay.
-//        A debug transaction carrying gpu_memory_probe is answered here (model true) and not
-//        forwarded. DMI requests and other debug transport pass through.
+// The GPU's memory system as a platform component (type "gpu_l2"): GPGPU-Sim's L2 slices,
+// crossbar and DRAM channels (core/memsys.h, as `gpuvp sm-run`), built from its own GPU
+// configuration (`gpu`, `config_files`, as compute's). Opt-in: the `gpu-memory` platform.
+//   in   target (unmapped, several initiators): forwarded to `out`; a non-debug access inside
+//        [vram_base, + vram_size) answered OK is timed by the memory system, sector by sector
+//        (one timed already by other SMs' memory system: passed on, a modelled error).
 //   out  initiator: to the interconnect (default) or `gpu_l2.out.to`.
-//
-// Parameters:
-//   model         bool, true: own and use the memory system; false: a plain wire (answers no
-//                 probe, times nothing: exactly as if everything were bound to the interconnect)
-//   gpu           string, "QV100": shipped GPU configuration (docs/models/sm.md, "Shipped")
-//   config_files  string, "": comma-separated Accel-Sim option files read after it
-//   vram_base     [0, 2^64-1], 0x200000000: host physical address of VRAM offset 0
-//   vram_size     [4096, 2^40], 1 GiB: size of the VRAM window
-// A compute engine that finds this component must have the same memory options (clock domains,
-// L2, crossbar, address mapping, DRAM): otherwise the run stops before it starts (exit 2) with
-// the differing option.
-//
-// Statistics: accesses (timed here), sectors, read_sectors, write_sectors, passed (forwarded
-// untimed: outside the window, debug, errors or model false), sm_forwarded (the attached SMs'
-// accesses, timed by the compute engine), busy_cycles (core cycles summed over timed accesses);
-// the memory system's totals, SMs and engines together, GPGPU-Sim's names in the descriptions:
-// l2_accesses, l2_hits, l2_pending_hits, l2_misses, l2_writes, l2_reservation_fails, l2_queue_stalls,
-// dram_reads, dram_writes, dram_row_hits, dram_bytes, row_buffer_locality. report(): one line with the
-// memory path (which SMs share it) and these counts.
-//
-// Limits: an engine's sector addresses are VRAM offsets, the SMs' are the trace's CUDA virtual
-// addresses, so they share channels, slices and banks by decode but never hit each other's L2
-// lines. Time: an engine and a kernel are each ahead of SystemC time by up to one quantum; their
-// accesses meet in the memory in the order the threads run (see docs/models/gpu-memory.md).
+//   sms  export (gpu_memory_port.h): a compute engine's `l2` port binds here (`compute.l2.to:
+//        gpu_l2.sms`); its SMs then use this memory system and their accesses pass untimed.
+// Timing, statistics and limits: docs/models/gpu-memory.md, "Other engines"; parameters:
+// docs/configuration.md.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -65,17 +21,18 @@
 
 #include "core/gpu_config.h"
 #include "core/memsys.h"
-#include "gpu_mem_link.h"
+#include "gpu_memory_port.h"
 #include "gpuvp/config.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 
 namespace gpuvp::sm {
 
-class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memory_link, private mem_client {
+class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memory_if, private mem_client {
  public:
   tlm_utils::multi_passthrough_target_socket<gpu_l2_port, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND> in{"in"};
   tlm_utils::simple_initiator_socket<gpu_l2_port> out{"out"};
+  sc_core::sc_export<gpu_memory_if> sms{"sms"};  // bound to this component
 
   param<bool> model{this, "model", true, "own the GPU's L2/crossbar/DRAM model and time VRAM accesses by it (false: pass through)"};
   param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration of the memory system: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
@@ -115,17 +72,19 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
   sc_core::sc_module& module() override { return *this; }
   std::vector<target_port> targets() override { return {{"in", &in, 0, 0}}; }
   std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
+  std::vector<interface_export> interface_exports() override { return {{"sms", gpu_memory_interface, &sms}}; }
   void report(std::ostream& os) override;
+  std::vector<std::string> modelled_errors() override { return errors_; }
 
-  // gpu_memory_link
+  // gpu_memory_if
   std::string owner() const override { return name(); }
+  bool owns_memory() const override { return bool(mem_); }
   const gpu_config& config() const override { return cfg_; }
   gpu_memory& memory() override { return *mem_; }
   void attach_sms(const std::string& who) override;
   void kernel_frame(sc_core::sc_time t0) override { frame_t0_ = t0; }
 
-  bool owns_memory() const { return bool(mem_); }
-  const std::string& attached_sms() const { return sms_; }  // empty: no compute engine found it
+  const std::string& attached_sms() const { return sms_; }  // empty: no compute engine bound
 
  private:
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -139,7 +98,8 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
   std::unique_ptr<gpu_memory> mem_;
   sc_core::sc_time period_;
   sc_core::sc_time frame_t0_ = sc_core::SC_ZERO_TIME;
-  std::string sms_;  // the attached compute engine
+  std::string sms_;  // the bound compute engine
+  std::vector<std::string> errors_;
   unsigned outstanding_ = 0;
   uint64_t last_done_ = 0;
 };

@@ -1,24 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // One DRAM channel as GPGPU-Sim's dram.cc / dram_sched.cc / memory_partition_unit::dram_cycle
-// model it, advanced in DRAM command cycles only while it holds requests: one L2 -> DRAM queue per
-// sub-partition (-gpgpu_dram_partition_queues, second field), drained one request per DRAM cycle
-// round-robin among the sub-partitions while the scheduler is not full and the channel has
-// credits, into the DRAM latency queue (-dram_latency); from it one request per cycle into the
-// scheduler while it has room (-gpgpu_frfcfs_dram_sched_queue_size), the FR-FCFS scheduler
-// (-gpgpu_dram_scheduler 1: per bank, the requests of the row being served first, oldest first;
-// then the oldest request's row) or FIFO (0), one request per cycle handed to a free bank, and the
-// bank state machines with the -gpgpu_dram_timing_opt constraints (tRRD, tRCD, tRAS, tRP, tRC,
-// tCCD, tCCDL, tRTPL, CL, WL and the derived tRTW, tWTR, tWTP, tRCDWR), one row and one column
-// command per cycle with -dram_dual_bus_interface 1, one of either otherwise; a read's data
-// leaves the `rwq` delay line (CL cycles) into the return queue (-gpgpu_dram_return_queue_size;
-// while it is full the delay line stands still and, once it holds CL + 1 entries, refuses column
-// commands) and from there into its sub-partition's DRAM -> L2 queue (third field), taken by the
-// L2 one a cycle. Internal to gpu_memory.
+// model it, advanced in DRAM command cycles only while it holds requests: the per-sub-partition
+// L2 -> DRAM queues, the latency queue (-dram_latency), the FR-FCFS (or FIFO) scheduler, the bank
+// state machines under the -gpgpu_dram_timing_opt constraints, the read data delay line (`rwq`)
+// and the return queue into the DRAM -> L2 queues. Internal to gpu_memory. Queue sizes, command
+// rules and their order: docs/models/gpu-memory.md, "Memory side".
 #pragma once
 #include <cstdint>
 #include <vector>
 
-#include "flat_map.h"
+#include "core/flat_map.h"
 #include "mem_log.h"
 #include "mem_config.h"
 
