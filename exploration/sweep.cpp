@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "gpuvp/config.h"
 #include "gpuvp/registry.h"
+#include "gpuvp/text.h"
 #include "gpuvp/tool_args.h"
 #include "run_control.h"
 #include "sweep_plot.h"
@@ -32,15 +33,6 @@ namespace {
 
 bool is_workload_name(const std::string& w) {
   return w == "traffic" || registry::global().find_embedded_workload(w) != nullptr;
-}
-
-// A word as a POSIX shell reads it back.
-std::string shell_quote(const std::string& w) {
-  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") == std::string::npos)
-    return w;
-  std::string q = "'";
-  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 // The most --point-wall-limit: the most gpuvp run's --wall-limit takes (max_time(), in whole seconds).

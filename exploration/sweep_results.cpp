@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 #include "gpuvp/config.h"
+#include "gpuvp/text.h"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -64,12 +65,7 @@ std::string point_dir(const std::string& out, size_t i, size_t n) {
   return (fs::path(out) / "points" / id).string();
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string read_file(const std::string& path) { return read_whole_file(path).value_or(""); }
 
 void write_file_atomic(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp." + std::to_string(getpid());

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include "gpuvp/config.h"
+#include "gpuvp/text.h"
 #include "sweep_results.h"
 
 namespace fs = std::filesystem;
@@ -62,11 +63,7 @@ int slurm_command(const pool& p, std::vector<std::string> argv, std::string& tex
   return rc;
 }
 
-std::string quote(const std::string& w) {
-  std::string q = "'";
-  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+std::string quote(const std::string& w) { return shell_quote(w, true); }
 
 // Whether job `id` still has tasks in the queue; throws after a minute of failing squeue calls.
 bool in_queue(const pool& p, const std::string& id, int& failures) {

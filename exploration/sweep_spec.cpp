@@ -12,6 +12,7 @@
 #include <sstream>
 #include <yaml-cpp/yaml.h>
 #include "gpuvp/config.h"
+#include "gpuvp/text.h"
 #include "gpuvp/yaml.h"
 #include "gpuvp/sha256.h"
 
@@ -208,12 +209,7 @@ void flatten(const std::string& file, const YAML::Node& n, const std::string& pr
   }
 }
 
-std::string file_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string file_text(const std::string& path) { return read_whole_file(path).value_or(""); }
 
 }  // namespace
 

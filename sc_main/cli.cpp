@@ -20,6 +20,7 @@
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 #include "gpuvp/suggest.h"
+#include "gpuvp/text.h"
 #include "gpuvp/tool_args.h"
 #include "gpuvp/trace.h"
 #include "gpuvp/workload_json.h"
@@ -103,11 +104,9 @@ const char* default_workload_name() {
 
 std::string read_text(const std::string& path) {
   check_input_file(path, "workload file");
-  std::ifstream f(path);
-  if (!f) throw config_error(path + ": cannot open workload");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  auto text = read_whole_file(path);
+  if (!text) throw config_error(path + ": cannot open workload");
+  return *text;
 }
 
 // The error for a --workload that is neither an embedded workload nor a file of a known kind: what

@@ -32,13 +32,13 @@ struct engine_port : sc_core::sc_module {
 };
 
 struct platform_fixture {
-  std::unique_ptr<mmu_nv50> mmu;
+  std::unique_ptr<mmu_nv50::mmu_nv50> mmu;
   std::unique_ptr<sparse_memory> mem;
   std::unique_ptr<engine_port> eng;
   sc_core::sc_signal<bool> irq{"irq"};
   platform_fixture() {
     config::global().set("mem.size", "16 GiB", "bench");
-    mmu = std::make_unique<mmu_nv50>("mmu");
+    mmu = std::make_unique<mmu_nv50::mmu_nv50>("mmu");
     mem = std::make_unique<sparse_memory>("mem");
     eng = std::make_unique<engine_port>("eng");
     mmu->out.bind(mem->in);

@@ -116,7 +116,7 @@ struct lane {
 struct rig {
   std::unique_ptr<router> r;
   std::unique_ptr<sparse_memory> vram;
-  std::unique_ptr<mmu_nv50> mmu;
+  std::unique_ptr<mmu_nv50::mmu_nv50> mmu;
   sc_core::sc_signal<bool> mmu_irq{"mmu_irq"};
   struct reg_host : sc_core::sc_module {  // binds the MMU's register socket (unused here)
     tlm_utils::simple_initiator_socket<reg_host> out{"out"};
@@ -139,7 +139,7 @@ struct rig {
     cfg.set("vram.read_latency", "20 ns", "bench");
     r = std::make_unique<router>("interconnect");
     vram = std::make_unique<sparse_memory>("vram");
-    mmu = std::make_unique<mmu_nv50>("mmu");
+    mmu = std::make_unique<mmu_nv50::mmu_nv50>("mmu");
     flat = std::make_unique<lane>("pfifo", 0, *vram);
     via_mmu = std::make_unique<lane>("pfifo_mmu", 0x1000000, *vram);
     via_mmu_nodmi = std::make_unique<lane>("pfifo_mmu_nodmi", 0x2000000, *vram);

@@ -13,6 +13,7 @@
 #include "asc_fw.h"
 #include "gpuvp/platform.h"
 #include "gpuvp/stats.h"
+#include "gpuvp/text.h"
 
 namespace gpuvp::agx_scenario {
 
@@ -511,9 +512,7 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
   for (std::string line; std::getline(in, line);) {
     ++n;
     line = line.substr(0, line.find('#'));
-    std::istringstream words(line);
-    step s{{}, origin + ":" + std::to_string(n)};
-    for (std::string x; words >> x;) s.w.push_back(x);
+    step s{split_words(line), origin + ":" + std::to_string(n)};
     if (s.w.empty()) continue;
     const std::string& op = s.w[0];
     const auto g = grammar().find(op);
@@ -663,11 +662,9 @@ void gpuvp::agx_scenario::register_kind() {
   k.overlay_for = overlay;
   k.parse = parse;
   k.load = [](const std::string& path) {
-    std::ifstream f(path);
-    if (!f) throw config_error(path + ": cannot open workload");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse(ss.str(), path);
+    const auto text = read_whole_file(path);
+    if (!text) throw config_error(path + ": cannot open workload");
+    return parse(*text, path);
   };
   auto& r = registry::global();
   r.add_workload_kind(k);

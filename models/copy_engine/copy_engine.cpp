@@ -4,6 +4,8 @@
 #include <ostream>
 #include "gpuvp/extension.h"
 
+namespace gpuvp::copy_engine {
+
 copy_engine::copy_engine(sc_core::sc_module_name name) : sc_module(name) {
   const std::string& kind = impl.get();
   if (kind != "tlm" && kind != "rtl" && kind != "lockstep")
@@ -87,3 +89,5 @@ void copy_engine::report(std::ostream& os) {
   }
   os << "\n";
 }
+
+}  // namespace gpuvp::copy_engine

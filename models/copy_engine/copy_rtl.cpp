@@ -9,6 +9,8 @@
 #include "rtl_trace.h"
 #include "tlm2axil.h"
 
+namespace gpuvp::copy_engine {
+
 namespace {
 using namespace gpuvp::rtl;
 
@@ -55,3 +57,5 @@ std::unique_ptr<copy_rtl> make_copy_rtl(const char* name, const sc_core::sc_time
   if (inject_bug) rtl_trace::add_plusarg("+copy_inject_bug");  // after the trace's reset of the plusargs
   return rtl;
 }
+
+}  // namespace gpuvp::copy_engine

@@ -11,6 +11,8 @@
 #include <systemc>
 #include <tlm>
 
+namespace gpuvp::copy_engine {
+
 class copy_rtl {
  public:
   virtual ~copy_rtl() = default;
@@ -27,3 +29,5 @@ class copy_rtl {
 // name: child module name; inject_bug adds the plusarg +copy_inject_bug.
 std::unique_ptr<copy_rtl> make_copy_rtl(const char* name, const sc_core::sc_time& clock, uint64_t reset_cycles,
                                         bool inject_bug);
+
+}  // namespace gpuvp::copy_engine

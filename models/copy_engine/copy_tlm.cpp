@@ -7,6 +7,8 @@
 #include "gpuvp/timing.h"
 #include "gpuvp/trace.h"
 
+namespace gpuvp::copy_engine {
+
 using namespace copy_engine_regs;
 
 copy_tlm::copy_tlm(sc_core::sc_module_name name, const sc_core::sc_time& clock, uint64_t chunk_overhead)
@@ -39,7 +41,7 @@ bool copy_tlm::transfer(tlm::tlm_command cmd, uint64_t addr, unsigned char* data
     // Trace: an arrow from the copy's span (strictly inside it) to the access's span.
     if (auto& trc = gpuvp::tracer::global(); trc.enabled()) {
       if (!track_) track_ = trc.track(name());
-      tr.ext.flow = trc.flow_out(track_, std::max(sc_core::sc_time_stamp() + t, started_ + sc_core::sc_time(1, sc_core::SC_NS)));
+      tr.ext.flow = trc.flow_out(track_, std::max(sc_core::sc_time_stamp() + t, started_ + 1_ns));
     }
     mem->b_transport(tr.gp, t);
   }
@@ -74,8 +76,9 @@ void copy_tlm::thread() {
     lt.sync();
     if (auto& tr = gpuvp::tracer::global(); tr.enabled())
       tr.span(track_ ? track_ : (track_ = tr.track(name())), ok ? "copy" : "copy (error)", started, sc_core::sc_time_stamp() - started,
-              "\"src\":\"" + gpuvp::to_hex((src_hi.get() << 32) | src_lo.get()) + "\",\"dst\":\"" +
-                  gpuvp::to_hex((dst_hi.get() << 32) | dst_lo.get()) + "\",\"len\":" + std::to_string(len.get()));
+              {{"src", gpuvp::to_hex((src_hi.get() << 32) | src_lo.get())},
+               {"dst", gpuvp::to_hex((dst_hi.get() << 32) | dst_lo.get())},
+               {"len", len.get()}});
     busy_ = false;
     status = status | (ok ? status_done : status_error);
     ++copies;
@@ -83,3 +86,5 @@ void copy_tlm::thread() {
     if (on_done) on_done();
   }
 }
+
+}  // namespace gpuvp::copy_engine

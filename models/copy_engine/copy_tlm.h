@@ -27,6 +27,8 @@
 #include "gpuvp/regbank.h"
 #include "gpuvp/stats.h"
 
+namespace gpuvp::copy_engine {
+
 namespace copy_engine_regs {
 constexpr uint64_t src_lo = 0x00, src_hi = 0x04, dst_lo = 0x08, dst_hi = 0x0c, len = 0x10, ctrl = 0x14, status = 0x18,
                    id = 0x1c;
@@ -76,3 +78,5 @@ class copy_tlm : public sc_core::sc_module {
   uint32_t track_ = 0;        // trace track (0: not made yet)
   sc_core::sc_event go_, irq_changed_;
 };
+
+}  // namespace gpuvp::copy_engine

@@ -7,10 +7,14 @@
 #include "copy_engine.h"
 #include "embedded/copy_rtl_copy.h"
 #include "gpuvp/platform.h"
+#include "gpuvp/text.h"
+#include "gpuvp/timing.h"
 
 namespace {
 
-using namespace copy_engine_regs;
+using namespace gpuvp::copy_engine::copy_engine_regs;
+using gpuvp::operator""_ms;
+using gpuvp::copy_engine::copy_engine;
 
 // Source pattern: a byte that depends on its address (so shifted or misplaced bytes show).
 uint8_t pattern(uint64_t a) { return uint8_t(a * 131 + (a >> 8) * 7 + 3); }
@@ -25,7 +29,7 @@ struct copy_job {
 class copy_workload : public gpuvp::workload {
  public:
   std::vector<copy_job> jobs;
-  gpuvp::param<sc_core::sc_time> timeout{"copy_workload.timeout", sc_core::sc_time(1, sc_core::SC_MS),
+  gpuvp::param<sc_core::sc_time> timeout{"copy_workload.timeout", 1_ms,
                                          "rtl-copy workload: longest wait for one copy's interrupt"};
 
   void run(gpuvp::platform& p, gpuvp::host_port& host) override {
@@ -132,11 +136,9 @@ void register_copy_workloads() {
       "  traffic: none\n";
   k.parse = parse;
   k.load = [](const std::string& path) {
-    std::ifstream f(path);
-    if (!f) throw gpuvp::config_error(path + ": cannot open workload");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse(ss.str(), path);
+    const auto text = gpuvp::read_whole_file(path);
+    if (!text) throw gpuvp::config_error(path + ": cannot open workload");
+    return parse(*text, path);
   };
   auto& r = gpuvp::registry::global();
   r.add_workload_kind(k);

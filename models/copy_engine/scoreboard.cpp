@@ -4,6 +4,9 @@
 #include <iomanip>
 #include <sstream>
 #include "gpuvp/config.h"
+#include "gpuvp/timing.h"
+
+namespace gpuvp::copy_engine {
 
 std::string copy_scoreboard::show(const char* who, const txn& t) {
   std::ostringstream m;
@@ -67,8 +70,8 @@ void copy_scoreboard::done(side s) {
   done_time_[s] = sc_core::sc_time_stamp();
   if (!done_[1 - s]) return;
   ++copies;
-  tlm_time_ps += (done_time_[tlm_side] - go_time_).value() / sc_core::sc_time(1, sc_core::SC_PS).value();
-  rtl_time_ps += (done_time_[rtl_side] - go_time_).value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+  tlm_time_ps += (done_time_[tlm_side] - go_time_).value() / (1_ps).value();
+  rtl_time_ps += (done_time_[rtl_side] - go_time_).value() / (1_ps).value();
   for (int st = 0; st < 2; ++st)
     if (q_[st][0].size() != q_[st][1].size()) {
       const auto& longer = q_[st][0].size() > q_[st][1].size() ? q_[st][0] : q_[st][1];
@@ -88,3 +91,5 @@ void copy_scoreboard::done(side s) {
     }
   }
 }
+
+}  // namespace gpuvp::copy_engine

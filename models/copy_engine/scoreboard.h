@@ -18,6 +18,8 @@
 #include <tlm>
 #include "gpuvp/stats.h"
 
+namespace gpuvp::copy_engine {
+
 class copy_scoreboard : public sc_core::sc_module {
  public:
   gpuvp::counter compared{this, "compared", "memory transactions compared (TLM model vs RTL)"};
@@ -54,3 +56,5 @@ class copy_scoreboard : public sc_core::sc_module {
   bool done_[2] = {true, true};
   std::vector<std::string> errors_;
 };
+
+}  // namespace gpuvp::copy_engine

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "afuc_asm.h"
 #include "gpuvp/number.h"
+#include "gpuvp/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -628,9 +629,9 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
 std::vector<uint32_t> read_words(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, expected a file of 32-bit words");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot open " + path);
-  std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const auto file = read_whole_file(path);
+  if (!file) throw std::runtime_error("cannot open " + path);
+  const std::string& data = *file;
   if (data.size() % 4) throw std::runtime_error(path + ": size is not a multiple of 4 bytes");
   std::vector<uint32_t> w(data.size() / 4);
   for (size_t i = 0; i < w.size(); i++)

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "afuc_asm.h"
+#include "gpuvp/text.h"
 #include "gpuvp/tool_args.h"
 
 namespace gpuvp::cp {
@@ -29,11 +30,9 @@ int afuc_asm_main(int argc, char** argv) {
   if (gen == 0) return 2;
   const std::vector<std::string> files = {in, out};
   try {
-    std::ifstream f(files[0]);
-    if (!f) throw std::runtime_error("cannot open " + files[0]);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    write_words(files[1], afuc_assemble(ss.str(), gen, files[0]));
+    const auto text = read_whole_file(files[0]);
+    if (!text) throw std::runtime_error("cannot open " + files[0]);
+    write_words(files[1], afuc_assemble(*text, gen, files[0]));
   } catch (const std::exception& e) {
     std::cerr << "afuc-asm: " << e.what() << "\n";
     return 2;  // the source or a file: an input error

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pm4.h"
 #include "gpuvp/number.h"
+#include "gpuvp/text.h"
 #include "gpuvp/tool_args.h"
 
 #include <cstdio>
@@ -84,9 +85,7 @@ pm4_program pm4_parse(const std::string& text, const std::string& origin) {
       size_t k = ln.find(c);
       if (k != std::string::npos) ln.resize(k);
     }
-    std::istringstream ls(ln);
-    std::vector<std::string> tok;
-    for (std::string t; ls >> t;) tok.push_back(t);
+    const std::vector<std::string> tok = split_words(ln);
     if (tok.empty()) continue;
     const std::string& kw = tok[0];
     std::vector<uint32_t>& out = cur_ib >= 0 ? p.ibs[size_t(cur_ib)].words : p.ring;
@@ -206,11 +205,9 @@ pm4_program pm4_parse(const std::string& text, const std::string& origin) {
 }
 
 pm4_program pm4_parse_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw pm4_error("cannot open " + path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return pm4_parse(ss.str(), path);
+  const auto text = read_whole_file(path);
+  if (!text) throw pm4_error("cannot open " + path);
+  return pm4_parse(*text, path);
 }
 
 unsigned pm4_decode(const std::vector<uint32_t>& w, std::string& listing, uint64_t base) {

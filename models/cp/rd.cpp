@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rd.h"
+#include "gpuvp/text.h"
 
 #include <cstring>
 #include <fstream>
@@ -157,11 +158,9 @@ std::vector<uint8_t> rd_decompress(const std::string& in, const std::string& ori
 }
 
 std::vector<uint8_t> rd_read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw rd_error(path + ": cannot open capture");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return rd_decompress(ss.str(), path);
+  const auto data = read_whole_file(path);
+  if (!data) throw rd_error(path + ": cannot open capture");
+  return rd_decompress(*data, path);
 }
 
 }  // namespace gpuvp::cp

@@ -4,9 +4,11 @@
 #include <cstring>
 #include <ostream>
 #include <sstream>
+#include "gpuvp/page_split.h"
 #include "gpuvp/trace.h"
 
-using namespace gpuvp;
+namespace gpuvp::mmu_nv50 {
+
 using namespace gpuvp::nv50;
 
 struct mmu_nv50::engine_stats {
@@ -245,11 +247,9 @@ void mmu_nv50::lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_t
   pte p;
   t.f = walk(opt_, a.chandesc, t.virt, timed_read_, p, t.page_shift);
   es.walk_latency.add((delay - before).value());
-  if (auto& tr = tracer::global(); tr.enabled()) {
-    std::ostringstream args;
-    args << "\"engine\":" << a.engine << ",\"virt\":\"" << to_hex(t.virt) << "\",\"fault\":\"" << fault_name(t.f) << "\"";
-    tr.span(tr.track(name()), "walk", sc_core::sc_time_stamp() + before, delay - before, args.str());
-  }
+  if (auto& tr = tracer::global(); tr.enabled())
+    tr.span(tr.track(name()), "walk", sc_core::sc_time_stamp() + before, delay - before,
+            {{"engine", a.engine}, {"virt", to_hex(t.virt)}, {"fault", fault_name(t.f)}});
   if (t.f != fault::none) return;
   t.order = p.order;
   bool evicted = false;
@@ -364,39 +364,28 @@ void mmu_nv50::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& 
 // them. A debugger access (gpu_ext::debug) uses no TLB, statistics, fault latching or timing.
 void mmu_nv50::forward(tlm::tlm_generic_payload& gp, const gpu_ext& e, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
-  unsigned char* const data = gp.get_data_ptr();
   const unsigned len = gp.get_data_length(), width = gp.get_streaming_width();
   const bool streaming = width < len;  // one address repeated: translated once
   sc_core::sc_time scratch = sc_core::SC_ZERO_TIME;
   sc_core::sc_time& d = e.debug ? scratch : delay;
   vm_access a = access_of(gp, e);
-  a.size = streaming ? width : len;
-  for (unsigned done = 0; done < len;) {
+  auto piece = [&](unsigned done) -> std::optional<page_piece> {
     a.address = addr + done;
+    a.size = streaming ? width : len - done;
     const translation t = e.debug ? translate_debug(a) : translate(a, d);
     if (!t.ok()) {
       if (!e.debug) latch_fault(e, a.address, a.write, t.paged, t.f);
       answer_fault(gp, t.f);
-      break;
+      return std::nullopt;
     }
     const unsigned chunk = streaming ? len - done : block_chunk(t, len - done);
     if (chunk < len && gp.get_byte_enable_ptr()) {  // a split would have to cut the enables too
       gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-      break;
+      return std::nullopt;
     }
-    gp.set_address(host_address(t.r.tgt, t.r.linear));
-    gp.set_data_ptr(data + done);
-    gp.set_data_length(chunk);
-    if (!streaming) gp.set_streaming_width(chunk);
-    out->b_transport(gp, d);
-    if (!gp.is_response_ok()) break;
-    done += chunk;
-    a.size -= streaming ? 0 : chunk;
-  }
-  gp.set_address(addr);
-  gp.set_data_ptr(data);
-  gp.set_data_length(len);
-  gp.set_streaming_width(width);
+    return page_piece{host_address(t.r.tgt, t.r.linear), chunk};
+  };
+  transport_by_page(gp, streaming, piece, [&](tlm::tlm_generic_payload& p) { out->b_transport(p, d); });
 }
 
 unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
@@ -404,27 +393,16 @@ unsigned mmu_nv50::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   if (e.dma_slot == gpu_ext::none) return out->transport_dbg(gp);
   // Block by block like forward(), without side effects; returns the bytes done.
   const uint64_t addr = gp.get_address();
-  unsigned char* const data = gp.get_data_ptr();
   const unsigned len = gp.get_data_length();
   vm_access a = access_of(gp, e);
-  unsigned done = 0;
-  while (done < len) {
+  auto piece = [&](unsigned done) -> std::optional<page_piece> {
     a.address = addr + done;
     a.size = len - done;
     const translation t = translate_debug(a);
-    if (!t.ok()) break;
-    const unsigned chunk = block_chunk(t, len - done);
-    gp.set_address(host_address(t.r.tgt, t.r.linear));
-    gp.set_data_ptr(data + done);
-    gp.set_data_length(chunk);
-    const unsigned n = out->transport_dbg(gp);
-    done += n;
-    if (n < chunk) break;
-  }
-  gp.set_address(addr);
-  gp.set_data_ptr(data);
-  gp.set_data_length(len);
-  return done;
+    if (!t.ok()) return std::nullopt;
+    return page_piece{host_address(t.r.tgt, t.r.linear), block_chunk(t, len - done)};
+  };
+  return debug_by_page(gp, piece, [&](tlm::tlm_generic_payload& p) { return out->transport_dbg(p); });
 }
 
 // DMI on `in`: the translation of the requested address (through the engine's TLB, not counted in
@@ -553,3 +531,5 @@ std::vector<std::string> mmu_nv50::modelled_errors() {
   errors.insert(errors.begin(), "VM fault still latched in FAULT_STATUS at the end of the run (not acknowledged)");
   return errors;
 }
+
+}  // namespace gpuvp::mmu_nv50

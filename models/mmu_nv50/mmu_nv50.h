@@ -35,8 +35,11 @@
 #include "gpuvp/regbank.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
+#include "gpuvp/timing.h"
 #include "nv50_tlb.h"
 #include "nv50_vm.h"
+
+namespace gpuvp::mmu_nv50 {
 
 class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
  public:
@@ -52,9 +55,9 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   gpuvp::param<uint64_t> tlb_ways{this, "tlb_ways", 4, "ways per TLB set (power of two, <= tlb_entries)", 1, 65536};
   gpuvp::param<std::string> tlb_policy{this, "tlb_policy", "lru", "TLB replacement: lru, fifo or random"};
   gpuvp::param<uint64_t> tlb_seed{this, "tlb_seed", 1, "seed of the random replacement policy", 0, ~uint64_t(0)};
-  gpuvp::param<sc_core::sc_time> hit_latency{this, "hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "added to every translated access (TLB lookup)", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
-  gpuvp::param<sc_core::sc_time> miss_latency{this, "miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "added on a TLB miss, besides the walk's own memory reads", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
-  gpuvp::param<sc_core::sc_time> flush_latency{this, "flush_latency", sc_core::sc_time(200, sc_core::SC_NS), "time from a TLB flush write until TLB_FLUSH bit 0 reads 0", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> hit_latency{this, "hit_latency", 1_ns, "added to every translated access (TLB lookup)", sc_core::SC_ZERO_TIME, 1_s};
+  gpuvp::param<sc_core::sc_time> miss_latency{this, "miss_latency", 2_ns, "added on a TLB miss, besides the walk's own memory reads", sc_core::SC_ZERO_TIME, 1_s};
+  gpuvp::param<sc_core::sc_time> flush_latency{this, "flush_latency", 200_ns, "time from a TLB flush write until TLB_FLUSH bit 0 reads 0", sc_core::SC_ZERO_TIME, 1_s};
   gpuvp::param<bool> dmaobj_cache{this, "dmaobj_cache", true, "engines keep their most recently bound DMA object (per engine and client)"};
   gpuvp::param<std::string> pde_bit4{this, "pde_bit4", "ignore", "PDE bit 4 (undocumented: ??? in envytools): ignore, or fault RESERVED_BITS"};
   gpuvp::param<std::string> pte_bits12{this, "pte_bits12", "ignore", "PTE bits 1-2 (undocumented: ??? in envytools): ignore, or fault RESERVED_BITS"};
@@ -241,3 +244,5 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
     t.r.tag = uint16_t((m.r0.tag + (boff >> 16) * (m.r0.comp == gpuvp::nv50::comp_mode::dbl ? 2 : 1)) & 0xfff);
   return t;
 }
+
+}  // namespace gpuvp::mmu_nv50

@@ -5,23 +5,14 @@
 
 namespace gpuvp::nv50 {
 
-std::optional<tlb_policy> parse_tlb_policy(std::string_view name) {
-  if (name == "lru") return tlb_policy::lru;
-  if (name == "fifo") return tlb_policy::fifo;
-  if (name == "random") return tlb_policy::random;
-  return std::nullopt;
-}
-
 void tlb::configure(unsigned entries, unsigned ways, tlb_policy policy, uint64_t seed) {
-  auto pow2 = [](unsigned v) { return v && !(v & (v - 1)); };
-  if (!pow2(entries) || !pow2(ways) || ways > entries)
+  if (!is_power_of_two(entries) || !is_power_of_two(ways) || ways > entries)
     throw std::invalid_argument("TLB geometry " + std::to_string(entries) + " entries / " +
                                 std::to_string(ways) + " ways: both must be powers of two, ways <= entries");
   entries_.assign(entries, entry{});
   ways_ = ways;
   sets_ = entries / ways;
-  policy_ = policy;
-  rng_ = seed ? seed : 1;
+  replacement_.configure(policy, seed);
   flush();
 }
 
@@ -58,19 +49,9 @@ const tlb::entry* tlb::lookup_slow(uint32_t chandesc, uint64_t virt) {
 const tlb::entry* tlb::insert(uint32_t chandesc, uint64_t virt, const pte& p, unsigned shift, bool* evicted_out) {
   const unsigned gran = shift + p.order;  // at most 16 + 7 = 23
   entry* set = &entries_[size_t(set_of(chandesc, virt, gran)) * ways_];
-  entry* victim = nullptr;
-  for (unsigned w = 0; w < ways_ && !victim; ++w)
-    if (!(set[w].key & valid_bit)) victim = &set[w];
-  const bool evicted = victim == nullptr;
-  if (!victim) {
-    if (policy_ == tlb_policy::random) {
-      rng_ ^= rng_ << 13; rng_ ^= rng_ >> 7; rng_ ^= rng_ << 17;  // xorshift64: deterministic
-      victim = &set[rng_ % ways_];
-    } else {
-      victim = set;  // LRU and FIFO both evict the smallest stamp
-      for (unsigned w = 1; w < ways_; ++w)
-        if (set[w].stamp < victim->stamp) victim = &set[w];
-    }
+  bool evicted = false;
+  entry* victim = replacement_.way_for_insert(set, ways_, [](const entry& e) { return (e.key & valid_bit) != 0; }, evicted);
+  if (evicted) {
     const unsigned old = granularity(*victim) - 12;
     if (--gran_count_[old] == 0) gran_mask_ &= ~(1u << old);
   }

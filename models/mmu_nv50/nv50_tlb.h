@@ -11,11 +11,12 @@
 #include <string_view>
 #include <vector>
 #include "nv50_vm.h"
+#include "gpuvp/tlb_replacement.h"
 
 namespace gpuvp::nv50 {
 
-enum class tlb_policy : uint8_t { lru, fifo, random };
-std::optional<tlb_policy> parse_tlb_policy(std::string_view name);  // "lru", "fifo", "random"
+using gpuvp::tlb_policy;  // gpuvp/tlb_replacement.h
+using gpuvp::parse_tlb_policy;
 
 class tlb {
  public:
@@ -40,7 +41,7 @@ class tlb {
   // Where a hit on `e` records its use (nullptr when the policy keeps no use order): the MMU's
   // micro-TLB, which finds hits without lookup(), stores the clock there itself, so the
   // replacement order is exactly as if lookup() had found them.
-  uint64_t* lru_stamp(const entry* e) { return policy_ == tlb_policy::lru ? &const_cast<entry*>(e)->stamp : nullptr; }
+  uint64_t* lru_stamp(const entry* e) { return replacement_.stamps_hits() ? &const_cast<entry*>(e)->stamp : nullptr; }
   // An outside clock (the MMU's translation count, shared by its TLBs) instead of the TLB's own:
   // it must advance between any two touches or inserts of one TLB. Replacement compares stamps
   // within one set only, so any such clock gives the same victims as the own one.
@@ -74,14 +75,14 @@ class tlb {
   const entry* lookup_slow(uint32_t chandesc, uint64_t virt);
   // A hit: LRU records its use (FIFO and random keep no use order).
   void touch(entry* e) {
-    if (policy_ == tlb_policy::lru) e->stamp = now();
+    if (replacement_.stamps_hits()) e->stamp = now();
   }
 
   std::vector<entry> entries_;
   unsigned ways_ = 1, sets_ = 1;
-  tlb_policy policy_ = tlb_policy::lru;
+  tlb_replacement replacement_;
   uint64_t now() { return clock_ ? *clock_ : ++own_clock_; }  // LRU: last use; FIFO: insertion
-  uint64_t own_clock_ = 0, rng_ = 1;        // the own clock is never reset: it only grows
+  uint64_t own_clock_ = 0;                  // the own clock is never reset: it only grows
   const uint64_t* clock_ = nullptr;
   uint64_t epoch_ = 1;                      // bumped by insert and flush: older hints are void
   std::array<hint, hint_count> hints_{};

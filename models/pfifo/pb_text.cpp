@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pb_text.h"
 #include "gpuvp/number.h"
+#include "gpuvp/text.h"
 #include "gpuvp/tool_args.h"
 
 #include <cstdio>
@@ -12,14 +13,6 @@
 namespace gpuvp::pfifo {
 
 namespace {
-
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::istringstream in(line);
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
 
 // gpuvp's one number parser (gpuvp/number.h): decimal, 0x hex, 0b binary, `_` separators.
 uint64_t number(const std::string& t, const char* what) {
@@ -57,7 +50,7 @@ uint32_t parse_method(const std::string& token, gen g) {
 
 void assemble_line(const std::string& raw, gen g, std::vector<uint32_t>& out) {
   std::string line = raw.substr(0, raw.find('#'));
-  auto w = split(line);
+  auto w = split_words(line);
   if (w.empty()) return;
   const std::string& op = w[0];
   auto need = [&](size_t n, const char* usage) {
@@ -242,16 +235,14 @@ int pb_asm_main(int argc, char** argv) {
   if (out.empty()) return args.usage_error("missing -o OUTPUT.bin");
   auto g = parse_gen(gname);
   if (!g) return args.usage_error("--gen " + gname + ": unknown generation (NV3 ... GF100)");
-  std::ifstream f(in);
-  if (!f) {
+  const auto text = read_whole_file(in);
+  if (!text) {
     std::cerr << "pb-asm: cannot open " << in << "\n";
     return 2;
   }
-  std::stringstream ss;
-  ss << f.rdbuf();
   std::vector<uint32_t> words;
   try {
-    words = assemble(ss.str(), *g, in);
+    words = assemble(*text, *g, in);
   } catch (const asm_error& e) {
     std::cerr << "pb-asm: " << e.what() << "\n";
     return 2;
@@ -282,12 +273,12 @@ int pb_decode_main(int argc, char** argv) {
   auto g = parse_gen(gname);
   if (!g) return args.usage_error("--gen " + gname + ": unknown generation (NV3 ... GF100)");
   m.g = *g;
-  std::ifstream f(in, std::ios::binary);
-  if (!f) {
+  const auto file = read_whole_file(in);
+  if (!file) {
     std::cerr << "pb-decode: cannot open " << in << "\n";
     return 2;
   }
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::vector<unsigned char> bytes(file->begin(), file->end());
   if (bytes.size() % 4) {
     std::cerr << "pb-decode: " << in << ": size " << bytes.size() << " is not a multiple of 4 bytes\n";
     return 2;

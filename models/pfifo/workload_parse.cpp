@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 #include "gpuvp/config.h"
+#include "gpuvp/text.h"
 #include "pb_text.h"
 #include "workload_decl.h"
 
@@ -70,9 +71,7 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
         assemble_line(line, w->g, block_words);
         continue;
       }
-      std::istringstream ls(line.substr(0, line.find('#')));
-      std::vector<std::string> t;
-      for (std::string x; ls >> x;) t.push_back(x);
+      const std::vector<std::string> t = split_words(line.substr(0, line.find('#')));
       if (t.empty()) continue;
       auto need = [&](size_t k, const char* usage) {
         if (t.size() < k) throw std::runtime_error("'" + t[0] + "' needs " + usage);
@@ -304,11 +303,9 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
 }
 
 std::unique_ptr<gpuvp::workload> load_pb_workload(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error(path + ": cannot open workload");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_pb_workload(ss.str(), path);
+  const auto text = read_whole_file(path);
+  if (!text) throw std::runtime_error(path + ": cannot open workload");
+  return parse_pb_workload(*text, path);
 }
 
 }  // namespace gpuvp::pfifo

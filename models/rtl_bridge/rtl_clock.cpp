@@ -24,7 +24,7 @@ bool rtl_clock::needed() const {
   return false;
 }
 
-void rtl_clock::trace_span(const char* what, const sc_core::sc_time& start, const std::string& args) {
+void rtl_clock::trace_span(const char* what, const sc_core::sc_time& start, const trace_args& args) {
   auto& tr = tracer::global();
   if (!tr.enabled()) return;
   const sc_core::sc_time now = sc_core::sc_time_stamp();

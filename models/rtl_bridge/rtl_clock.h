@@ -25,6 +25,7 @@
 #include <vector>
 #include <systemc>
 #include "gpuvp/stats.h"
+#include "gpuvp/trace.h"
 
 namespace gpuvp::rtl {
 
@@ -60,7 +61,7 @@ class rtl_clock : public sc_core::sc_module {
   // transactor reached from there would wait for edges the blocked thread cannot make.
   bool in_clock_thread() const { return sc_core::sc_get_current_process_handle() == thread_; }
   // A bus transaction from `start` to now as a trace span (nothing when tracing is off).
-  void trace_span(const char* what, const sc_core::sc_time& start, const std::string& args);
+  void trace_span(const char* what, const sc_core::sc_time& start, const trace_args& args);
 
  private:
   void thread();

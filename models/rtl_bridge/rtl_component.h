@@ -28,6 +28,7 @@
 #include "axi.h"
 #include "axi2tlm.h"
 #include "gpuvp/registry.h"
+#include "gpuvp/text.h"
 #include "rtl_clock.h"
 #include "rtl_trace.h"
 #include "tlm2axi.h"
@@ -37,8 +38,7 @@ namespace gpuvp::rtl {
 
 // Splits "+a +b=1" and hands each word to Verilator.
 inline void add_plusargs(const std::string& words) {
-  std::istringstream in(words);
-  for (std::string w; in >> w;) rtl_trace::add_plusarg(w);
+  for (const std::string& w : split_words(words)) rtl_trace::add_plusarg(w);
 }
 
 struct bus_spec {

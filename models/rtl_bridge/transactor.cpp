@@ -33,10 +33,9 @@ void transactor::trace(const char* what, const sc_core::sc_time& start, uint64_t
                        uint32_t resp) {
   if (!tracer::global().enabled()) return;
   static const char* const resp_names[4] = {"OKAY", "EXOKAY", "SLVERR", "DECERR"};
-  char a[120];
-  std::snprintf(a, sizeof a, ",\"addr\":\"0x%llx\",\"beats\":%u,\"id\":%u,\"resp\":\"%s\"", (unsigned long long)addr,
-                beats, id, resp_names[resp & 3]);
-  clock_.trace_span(what, start, "\"bus\":" + tracer::quote(prefix_) + a);
+  char a[24];
+  std::snprintf(a, sizeof a, "0x%llx", (unsigned long long)addr);
+  clock_.trace_span(what, start, {{"bus", prefix_}, {"addr", a}, {"beats", beats}, {"id", id}, {"resp", resp_names[resp & 3]}});
 }
 
 tlm::tlm_response_status to_tlm(uint32_t resp) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
@@ -12,6 +14,7 @@
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 #include "gpuvp/untimed.h"
+#include <nlohmann/json.hpp>
 
 namespace gpuvp::sm {
 
@@ -203,15 +206,14 @@ class compute_engine::span_recorder {
     }
     if (s.warps[slot] != none) {
       tracer::global().span(warp_track(sm, slot), "warp", begin_of(s.warps[slot]), end_of(c) - begin_of(s.warps[slot]),
-                            "\"kernel\":" + std::to_string(number_) + ",\"cta\":" + std::to_string(cta) +
-                                ",\"warp\":" + std::to_string(warp));
+                            {{"kernel", number_}, {"cta", cta}, {"warp", warp}});
       s.warps[slot] = none;
     }
     if (++s.ctas[cs].warps_done == wpc_) {
       if (!s.cta_tracks[cs])
         s.cta_tracks[cs] = tracer::global().track(std::string(e_.name()) + ".sm" + std::to_string(sm) + ".cta" + std::to_string(cs));
       tracer::global().span(s.cta_tracks[cs], "cta", begin_of(s.ctas[cs].start), end_of(c) - begin_of(s.ctas[cs].start),
-                            "\"kernel\":" + std::to_string(number_) + ",\"cta\":" + std::to_string(cta));
+                            {{"kernel", number_}, {"cta", cta}});
     }
   }
   // trace_warps: one span per instruction issued by every N-th warp slot of SM 0.
@@ -346,8 +348,7 @@ void compute_engine::thread() {
       if (!track_) track_ = tr.track(name());
       const sc_core::sc_time dur = ok ? period_ * double(r.cycles) : lt_.now() - t0;
       tr.span(track_, ok ? k.name.c_str() : "kernel (error)", t0, dur,
-              "\"kernel\":" + std::to_string(number) + ",\"name\":" + tracer::quote(k.name) + ",\"cycles\":" +
-                  std::to_string(r.cycles) + ",\"ctas\":" + std::to_string(k.ctas.size()));
+              {{"kernel", number}, {"name", k.name}, {"cycles", r.cycles}, {"ctas", k.ctas.size()}});
       tr.flow_in(p.k.flow, track_, t0 + dur / 2.0);
     }
     lt_.sync();
@@ -449,7 +450,17 @@ void compute_engine::report(std::ostream& os) {
   }
 }
 
-// One object per kernel, one line each; numbers as the report prints them (6 significant digits).
+namespace {
+// `v` to the 6 significant digits the report prints.
+double six_digits(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return std::strtod(text, nullptr);
+}
+}  // namespace
+
+// One object per kernel, one line each (nlohmann-json); rates and percentages to 6 significant
+// digits, as the report prints them.
 void compute_engine::write_results() const {
   if (std::string(results_file).empty()) return;
   std::ofstream f{results_file.get()};
@@ -457,24 +468,22 @@ void compute_engine::write_results() const {
   for (size_t i = 0; i < results_.size(); ++i) {
     const auto& r = results_[i];
     const auto& s = r.stats;
-    f << "  {\"kernel\": " << r.id << ", \"name\": " << tracer::quote(r.name) << ", \"cycles\": " << r.cycles
-      << ", \"warp_insts\": " << s.warp_insts << ", \"ipc\": " << r.ipc() << ", \"l1_hit_rate\": " << r.l1_hit_rate()
-      << ", \"result_bus_stalls\": " << s.result_bus_stalls << ", \"dispatch_stalls\": " << s.dispatch_stalls
-      << ", \"stall_scoreboard\": " << s.sched_stalls[unsigned(stall_cause::scoreboard)]
-      << ", \"stall_pipeline\": " << s.sched_stalls[unsigned(stall_cause::pipeline)]
-      << ", \"stall_barrier\": " << s.sched_stalls[unsigned(stall_cause::barrier)]
-      << ", \"stall_idle\": " << s.sched_stalls[unsigned(stall_cause::idle)] << ", \"bank_conflicts\": " << s.bank_conflicts
-      << ", \"l1_accesses\": " << s.l1_accesses << ", \"l1_pending_hits\": " << s.l1_pending_hits
-      << ", \"l1_reservation_fails\": " << s.l1_reservation_fails() << ", \"l2_accesses\": " << r.mem.l2_accesses
-      << ", \"l2_hits\": " << r.mem.l2_hits << ", \"l2_misses\": " << r.mem.l2_misses
-      << ", \"dram_reads\": " << r.mem.dram_reads << ", \"dram_writes\": " << r.mem.dram_writes
-      << ", \"unit_issued\": {";
-    for (size_t u = 0; u < s.unit_issued.size(); ++u)
-      f << (u ? ", " : "") << tracer::quote(s.unit_issued[u].first) << ": " << s.unit_issued[u].second;
-    f << "}, \"unit_utilisation_pct\": {";
-    for (size_t u = 0; u < s.unit_active.size(); ++u)
-      f << (u ? ", " : "") << tracer::quote(s.unit_active[u].first) << ": " << utilisation(cfg_, r, u);
-    f << "}}" << (i + 1 < results_.size() ? "," : "") << "\n";
+    nlohmann::ordered_json j{{"kernel", r.id}, {"name", r.name}, {"cycles", r.cycles}, {"warp_insts", s.warp_insts},
+                             {"ipc", six_digits(r.ipc())}, {"l1_hit_rate", six_digits(r.l1_hit_rate())},
+                             {"result_bus_stalls", s.result_bus_stalls}, {"dispatch_stalls", s.dispatch_stalls},
+                             {"stall_scoreboard", s.sched_stalls[unsigned(stall_cause::scoreboard)]},
+                             {"stall_pipeline", s.sched_stalls[unsigned(stall_cause::pipeline)]},
+                             {"stall_barrier", s.sched_stalls[unsigned(stall_cause::barrier)]},
+                             {"stall_idle", s.sched_stalls[unsigned(stall_cause::idle)]}, {"bank_conflicts", s.bank_conflicts},
+                             {"l1_accesses", s.l1_accesses}, {"l1_pending_hits", s.l1_pending_hits},
+                             {"l1_reservation_fails", s.l1_reservation_fails()}, {"l2_accesses", r.mem.l2_accesses},
+                             {"l2_hits", r.mem.l2_hits}, {"l2_misses", r.mem.l2_misses}, {"dram_reads", r.mem.dram_reads},
+                             {"dram_writes", r.mem.dram_writes}};
+    auto& issued = j["unit_issued"] = nlohmann::ordered_json::object();
+    for (const auto& [unit, count] : s.unit_issued) issued[unit] = count;
+    auto& busy = j["unit_utilisation_pct"] = nlohmann::ordered_json::object();
+    for (size_t u = 0; u < s.unit_active.size(); ++u) busy[s.unit_active[u].first] = six_digits(utilisation(cfg_, r, u));
+    f << "  " << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << (i + 1 < results_.size() ? "," : "") << "\n";
   }
   f << "]\n";
 }

@@ -8,6 +8,8 @@
 #include "gpuvp/timing.h"
 #include "gpuvp/trace.h"
 
+namespace gpuvp::traffic {
+
 traffic_generator::traffic_generator(sc_core::sc_module_name name, unsigned id) : sc_module(name), id_(id) {
   if (pattern.get() != "sequential" && pattern.get() != "strided" && pattern.get() != "random")
     throw gpuvp::config_error(pattern.path() + ": '" + pattern.get() + "' is not sequential, strided or random");
@@ -39,7 +41,7 @@ void traffic_generator::thread() {
   gpuvp::transaction txn;
   txn.ext.initiator = 1 + id_;
   uint64_t choice = seed + 12345 * (id_ + 1);
-  const uint64_t ps = sc_core::sc_time(1, sc_core::SC_PS).value();
+  const uint64_t ps = (1_ps).value();
   const double wf = write_fraction;
   // Trace: one span per batch of trace_batch transactions (issue of the first to the end of the last).
   auto& tr = gpuvp::tracer::global();
@@ -66,8 +68,7 @@ void traffic_generator::thread() {
     if (interval.get() != sc_core::SC_ZERO_TIME) t.advance(interval);
     if (tracing && ((i + 1) % trace_batch == 0 || i + 1 == count)) {
       const sc_core::sc_time now = sc_core::sc_time_stamp() + t.offset();
-      tr.span(track, "transactions", batch_start, now - batch_start,
-              "\"first\":" + std::to_string(batch_first) + ",\"count\":" + std::to_string(i + 1 - batch_first));
+      tr.span(track, "transactions", batch_start, now - batch_start, {{"first", batch_first}, {"count", i + 1 - batch_first}});
       batch_start = now;
       batch_first = i + 1;
     }
@@ -136,3 +137,5 @@ std::vector<std::string> traffic::modelled_errors() {
                        " transactions answered with an error (unmapped address?)");
   return errors;
 }
+
+}  // namespace gpuvp::traffic

@@ -14,6 +14,9 @@
 #include "gpuvp/config.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
+#include "gpuvp/timing.h"
+
+namespace gpuvp::traffic {
 
 class traffic_generator : public sc_core::sc_module {
  public:
@@ -26,7 +29,7 @@ class traffic_generator : public sc_core::sc_module {
   gpuvp::param<uint64_t> stride{this, "stride", 4096, "address step of the strided pattern", 0, uint64_t(1) << 48};
   gpuvp::param<uint64_t> count{this, "count", 10000, "transactions to issue", 0, uint64_t(1) << 40};
   gpuvp::param<double> write_fraction{this, "write_fraction", 0.0, "fraction of transactions that are writes", 0.0, 1.0};
-  gpuvp::param<sc_core::sc_time> interval{this, "interval", sc_core::SC_ZERO_TIME, "gap between transactions", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  gpuvp::param<sc_core::sc_time> interval{this, "interval", sc_core::SC_ZERO_TIME, "gap between transactions", sc_core::SC_ZERO_TIME, 1_s};
   gpuvp::param<uint64_t> seed{this, "seed", 1, "seed of the random pattern and of the read/write choice", 0, ~uint64_t(0)};
 
   gpuvp::counter transactions{this, "transactions", "transactions completed"};
@@ -62,3 +65,5 @@ class traffic : public sc_core::sc_module, public gpuvp::component {
  private:
   std::vector<std::unique_ptr<traffic_generator>> gens_;
 };
+
+}  // namespace gpuvp::traffic

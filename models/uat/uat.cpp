@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 #include "gpuvp/extension.h"
+#include "gpuvp/timing.h"
 #include "gpuvp/trace.h"
 
 namespace gpuvp::uat {
@@ -212,14 +213,10 @@ void uat_mmu::miss(view_state& s, unsigned slot, uint64_t va, uint64_t ttb, acce
   const walk_result w = walk_from(cfg_, ttb, va, [&](uint64_t addr, uint64_t& value) {
     return read_table(s.v, addr, value, delay);
   });
-  s.walk_time.add((delay - before).value() / sc_core::sc_time(1, sc_core::SC_PS).value());
-  if (auto& tr = tracer::global(); tr.enabled()) {
-    std::ostringstream args;
-    args << "\"view\":\"" << view_name(s.v) << "\",\"slot\":" << slot << ",\"va\":\"" << to_hex(va) << "\",\"fault\":\""
-         << fault_name(w.f) << "\"";
+  s.walk_time.add((delay - before).value() / (1_ps).value());
+  if (auto& tr = tracer::global(); tr.enabled())
     tr.span(tr.track(std::string(name()) + "." + view_name(s.v)), "walk", sc_core::sc_time_stamp() + before,
-            delay - before, args.str());
-  }
+            delay - before, {{"view", view_name(s.v)}, {"slot", slot}, {"va", to_hex(va)}, {"fault", fault_name(w.f)}});
   t.level = w.level;
   t.pte = w.pte;
   if (w.f != fault::none) {

@@ -28,6 +28,7 @@
 #include "gpuvp/config.h"
 #include "gpuvp/regbank.h"
 #include "gpuvp/stats.h"
+#include "gpuvp/timing.h"
 #include "uat_format.h"
 #include "uat_tlb.h"
 
@@ -82,9 +83,9 @@ class uat_mmu : public sc_core::sc_module {
   param<bool> context_cache{this, "context_cache", true, "keep each slot's valid TTBs once read (dropped by vmalle1os and aside1os of their ASID)"};
   param<bool> latch_asc_faults{this, "latch_asc_faults", false, "fw/ppl view faults are latched in the sgx FAULT_INFO too"};
   param<bool> walk_dmi{this, "walk_dmi", true, "read tables through DMI where the memory grants it"};
-  param<sc_core::sc_time> hit_latency{this, "hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "added to every translation (TLB lookup)", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
-  param<sc_core::sc_time> walk_latency{this, "walk_latency", sc_core::sc_time(2, sc_core::SC_NS), "added per walk, besides its table reads", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
-  param<sc_core::sc_time> tlbi_latency{this, "tlbi_latency", sc_core::sc_time(10, sc_core::SC_NS), "time a listener takes to apply a TLBI", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> hit_latency{this, "hit_latency", 1_ns, "added to every translation (TLB lookup)", sc_core::SC_ZERO_TIME, 1_s};
+  param<sc_core::sc_time> walk_latency{this, "walk_latency", 2_ns, "added per walk, besides its table reads", sc_core::SC_ZERO_TIME, 1_s};
+  param<sc_core::sc_time> tlbi_latency{this, "tlbi_latency", 10_ns, "time a listener takes to apply a TLBI", sc_core::SC_ZERO_TIME, 1_s};
 
   // --- registers (sgx block) ---
   register_bank regs{"regs", 0x1000000};

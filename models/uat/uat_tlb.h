@@ -7,11 +7,12 @@
 #include <string_view>
 #include <vector>
 #include "uat_format.h"
+#include "gpuvp/tlb_replacement.h"
 
 namespace gpuvp::uat {
 
-enum class tlb_policy : uint8_t { lru, fifo, random };
-std::optional<tlb_policy> parse_tlb_policy(std::string_view name);
+using gpuvp::tlb_policy;  // gpuvp/tlb_replacement.h
+using gpuvp::parse_tlb_policy;
 
 class tlb {
  public:
@@ -33,7 +34,7 @@ class tlb {
     for (unsigned w = 0; w < ways_; ++w) {
       entry& e = set[w];
       if (e.valid && e.vpn == vpn && (e.global || e.asid == asid)) {
-        if (policy_ == tlb_policy::lru) e.stamp = ++clock_;
+        if (replacement_.stamps_hits()) e.stamp = ++clock_;
         return &e;
       }
     }
@@ -41,7 +42,7 @@ class tlb {
   }
   // A hit found without lookup() (the UAT's hint table) records its use as lookup() would:
   // *stamp_to_touch(e) = ++use_clock() (no stamp to touch unless LRU).
-  uint64_t* stamp_to_touch(entry* e) { return policy_ == tlb_policy::lru ? &e->stamp : nullptr; }
+  uint64_t* stamp_to_touch(entry* e) { return replacement_.stamps_hits() ? &e->stamp : nullptr; }
   uint64_t& use_clock() { return clock_; }
   // Caches a page; `evicted` tells whether a valid entry was replaced.
   entry* insert(uint64_t vpn, uint16_t asid, uint64_t pte, uint64_t pte_addr, uint8_t rights, bool& evicted);
@@ -54,9 +55,9 @@ class tlb {
  private:
   std::vector<entry> entries_;
   unsigned ways_ = 1, sets_ = 1;
-  tlb_policy policy_ = tlb_policy::lru;
+  tlb_replacement replacement_;
   uint16_t asid_mask_ = 0xff;
-  uint64_t clock_ = 0, rng_ = 1;
+  uint64_t clock_ = 0;
 };
 
 }  // namespace gpuvp::uat

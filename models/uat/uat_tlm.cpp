@@ -4,6 +4,7 @@
 #include <ostream>
 #include <sstream>
 #include "gpuvp/extension.h"
+#include "gpuvp/page_split.h"
 #include "gpuvp/trace.h"
 #include "uat.h"
 
@@ -15,6 +16,8 @@ void answer_fault(tlm::tlm_generic_payload& gp, fault f) {
   gp.set_response_status(f == fault::invalid || f == fault::access_flag ? tlm::TLM_ADDRESS_ERROR_RESPONSE
                                                                          : tlm::TLM_COMMAND_ERROR_RESPONSE);
 }
+// The bytes of `left` that lie in the page of `va`.
+unsigned in_page(uint64_t va, unsigned left) { return unsigned(std::min<uint64_t>(left, page_size - (va & (page_size - 1)))); }
 }  // namespace
 
 void uat_mmu::latch(view v, unsigned slot, uint64_t va, bool write, const translation& t, uint32_t unit) {
@@ -46,7 +49,6 @@ void uat_mmu::b_transport(view v, tlm::tlm_generic_payload& gp, sc_core::sc_time
     return;
   }
   const uint64_t addr = gp.get_address();
-  unsigned char* const data = gp.get_data_ptr();
   const unsigned len = gp.get_data_length();
   if (gp.get_streaming_width() < len || (gp.get_byte_enable_ptr() && (addr & (page_size - 1)) + len > page_size)) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
@@ -61,31 +63,22 @@ void uat_mmu::b_transport(view v, tlm::tlm_generic_payload& gp, sc_core::sc_time
   x.view = uint8_t(v);
   x.slot = e.vm_context;
   xlat_ext* const prev = gp.set_extension(&x);
-  for (unsigned done = 0; done < len;) {
+  auto piece = [&](unsigned done) -> std::optional<page_piece> {
     const uint64_t va = addr + done;
     const auto a = write ? access_type::write : access_type::read;
     const translation t = e.debug ? translate_debug(v, e.vm_context, va, a) : translate(v, e.vm_context, va, a, d);
     if (!t.ok()) {
       if (!e.debug) latch(v, e.vm_context, va, write, t, e.vm_client == gpu_ext::none ? 0 : e.vm_client);
       answer_fault(gp, t.f);
-      break;
+      return std::nullopt;
     }
-    const unsigned chunk = unsigned(std::min<uint64_t>(len - done, page_size - (va & (page_size - 1))));
-    gp.set_address(t.pa);
-    gp.set_data_ptr(data + done);
-    gp.set_data_length(chunk);
-    gp.set_streaming_width(chunk);
     x.pte = t.pte;
     x.va = va;
-    out->b_transport(gp, d);
-    if (!gp.is_response_ok()) break;
-    done += chunk;
-  }
+    return page_piece{t.pa, in_page(va, len - done)};
+  };
+  transport_by_page(gp, false, piece, [&](tlm::tlm_generic_payload& p) { out->b_transport(p, d); });
   if (prev) gp.set_extension(prev);
   else gp.clear_extension(&x);
-  gp.set_address(addr);
-  gp.set_data_ptr(data);
-  gp.set_data_length(len);
   gp.set_streaming_width(len);
   gp.set_dmi_allowed(false);
 }
@@ -94,25 +87,15 @@ unsigned uat_mmu::transport_dbg(view v, tlm::tlm_generic_payload& gp) {
   const gpu_ext& e = ext_of(gp);
   if (e.vm_context >= slots) return 0;
   const uint64_t addr = gp.get_address();
-  unsigned char* const data = gp.get_data_ptr();
   const unsigned len = gp.get_data_length();
-  unsigned done = 0;
-  while (done < len) {
+  const auto a = gp.is_write() ? access_type::write : access_type::read;
+  auto piece = [&](unsigned done) -> std::optional<page_piece> {
     const uint64_t va = addr + done;
-    const translation t = translate_debug(v, e.vm_context, va, gp.is_write() ? access_type::write : access_type::read);
-    if (!t.ok()) break;
-    const unsigned chunk = unsigned(std::min<uint64_t>(len - done, page_size - (va & (page_size - 1))));
-    gp.set_address(t.pa);
-    gp.set_data_ptr(data + done);
-    gp.set_data_length(chunk);
-    const unsigned n = (*port_of(v).socket)->transport_dbg(gp);
-    done += n;
-    if (n < chunk) break;
-  }
-  gp.set_address(addr);
-  gp.set_data_ptr(data);
-  gp.set_data_length(len);
-  return done;
+    const translation t = translate_debug(v, e.vm_context, va, a);
+    if (!t.ok()) return std::nullopt;
+    return page_piece{t.pa, in_page(va, len - done)};
+  };
+  return debug_by_page(gp, piece, [&](tlm::tlm_generic_payload& p) { return (*port_of(v).socket)->transport_dbg(p); });
 }
 
 bool uat_mmu::qtest(const std::vector<std::string>& w, std::string& reply, sc_core::sc_time& delay) {

@@ -2,6 +2,8 @@
 #include "gpuvp/config.h"
 #include "gpuvp/number.h"
 #include "gpuvp/suggest.h"
+#include "gpuvp/text.h"
+#include "gpuvp/timing.h"
 #include "gpuvp/yaml.h"
 
 #include <algorithm>
@@ -62,7 +64,7 @@ double parse_double(const std::string& text) {
   return v;
 }
 
-sc_core::sc_time max_time() { return sc_core::sc_time(3600, sc_core::SC_SEC); }
+sc_core::sc_time max_time() { return 3600_s; }
 
 sc_core::sc_time parse_time(const std::string& text) {
   const std::string t = trim(text);
@@ -124,7 +126,7 @@ void check_output_file(const std::string& path, const std::string& what) {
 
 std::string format_time(const sc_core::sc_time& t) {
   // The largest unit in which the value is a whole number: exact and readable ("1 us", "1500 ps").
-  const uint64_t ps = t.value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+  const uint64_t ps = t.value() / (1_ps).value();
   static const std::pair<const char*, uint64_t> units[] = {
       {"s", 1000000000000ull}, {"ms", 1000000000ull}, {"us", 1000000ull}, {"ns", 1000ull}, {"ps", 1ull}};
   if (ps == 0) return "0 ns";
@@ -322,11 +324,9 @@ void config::load_yaml_text(const std::string& text, const std::string& origin_n
 
 void config::load_yaml_file(const std::string& file) {
   check_input_file(file, "configuration file");
-  std::ifstream in(file);
-  if (!in) throw config_error(file + ": cannot open configuration file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  load_yaml_text(ss.str(), file);
+  const auto text = read_whole_file(file);
+  if (!text) throw config_error(file + ": cannot open configuration file");
+  load_yaml_text(*text, file);
 }
 
 void config::apply_override(const std::string& assignment) {
@@ -432,28 +432,28 @@ struct yaml_tree {
     return children.back();
   }
 };
-std::string yaml_scalar(const std::string& v) {
-  if (v.empty()) return "\"\"";
-  bool plain = std::all_of(v.begin(), v.end(), [](unsigned char c) {
+// Values of words, numbers, times and paths stay plain (the dump is hashed into run metadata, so
+// its form is kept); anything else is double-quoted. The emitter quotes a plain-looking value
+// that YAML would read back as something else (null, ~) and escapes control characters.
+bool plain_value(const std::string& v) {
+  const bool words = std::all_of(v.begin(), v.end(), [](unsigned char c) {
     return std::isalnum(c) || c == '_' || c == '.' || c == ' ' || c == '-' || c == '/';
   });
-  if (plain && v.front() != ' ' && v.back() != ' ' && v.front() != '-') return v;
-  std::string q = "\"";
-  for (char c : v) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return q + "\"";
+  return words && !v.empty() && v.front() != ' ' && v.back() != ' ' && v.front() != '-';
 }
-void emit(std::ostringstream& os, const yaml_tree& t, int depth, bool with_descriptions) {
+void emit(YAML::Emitter& out, const yaml_tree& t, bool with_descriptions) {
+  out << YAML::BeginMap;
   for (const auto& c : t.children) {
-    os << std::string(2 * depth, ' ') << c.name << ":";
+    out << YAML::Key << c.name << YAML::Value;
     if (c.leaf && c.children.empty()) {
-      os << " " << yaml_scalar(c.value);
-      if (with_descriptions && !c.description.empty()) os << "  # " << c.description;
-      os << "\n";
+      if (!plain_value(c.value)) out << YAML::DoubleQuoted;
+      out << c.value;
+      if (with_descriptions && !c.description.empty()) out << YAML::Comment(c.description);
     } else {
-      os << "\n";
-      emit(os, c, depth + 1, with_descriptions);
+      emit(out, c, with_descriptions);
     }
   }
+  out << YAML::EndMap;
 }
 }  // namespace
 
@@ -472,9 +472,10 @@ std::string config::dump_yaml(bool with_descriptions) const {
     node->description = d.description;
     if (!d.min.empty() || !d.max.empty()) node->description += " [" + d.min + ", " + d.max + "]";
   }
-  std::ostringstream os;
-  emit(os, root, 0, with_descriptions);
-  return os.str();
+  if (root.children.empty()) return "";
+  YAML::Emitter out;
+  emit(out, root, with_descriptions);
+  return std::string(out.c_str()) + "\n";
 }
 
 namespace detail {

@@ -9,6 +9,8 @@
 #include <sstream>
 #include "gpuvp/extension.h"
 #include "gpuvp/platform.h"
+#include "gpuvp/text.h"
+#include "gpuvp/timing.h"
 #include "gpuvp/trace.h"
 
 namespace gpuvp {
@@ -74,12 +76,6 @@ std::string host::unfinished() const {
 }
 
 namespace {
-std::vector<std::string> split(const std::string& line) {
-  std::istringstream is(line);
-  std::vector<std::string> words;
-  for (std::string w; is >> w;) words.push_back(w);
-  return words;
-}
 std::string hex_bytes(const std::vector<uint8_t>& bytes) {
   static const char* digits = "0123456789abcdef";
   std::string s = "0x";
@@ -89,7 +85,7 @@ std::string hex_bytes(const std::vector<uint8_t>& bytes) {
   }
   return s;
 }
-uint64_t ns_of(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_NS).value(); }
+uint64_t ns_of(const sc_core::sc_time& t) { return t.value() / (1_ns).value(); }
 // A qtest time in nanoseconds, checked against the largest time gpuvp accepts.
 sc_core::sc_time qtest_ns(const std::string& word) {
   const uint64_t ns = parse_u64(word);
@@ -105,7 +101,7 @@ std::string host::past_limit(const sc_core::sc_time& until) const {
 }
 
 std::string host::qtest_line(const std::string& line) {
-  const auto w = split(line);
+  const auto w = split_words(line);
   if (w.empty()) return "FAIL empty line";
   const std::string& cmd = w[0];
   auto need = [&](size_t n) {
@@ -115,7 +111,7 @@ std::string host::qtest_line(const std::string& line) {
   static const std::vector<std::string> timed = {"readb", "readw", "readl", "readq", "writeb", "writew", "writel",
                                                  "writeq", "read", "write", "memset"};
   if (std::find(timed.begin(), timed.end(), cmd) != timed.end())
-    if (auto why = past_limit(sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_PS)); !why.empty())
+    if (auto why = past_limit(sc_core::sc_time_stamp() + 1_ps); !why.empty())
       return "FAIL " + why;
   try {
     static const std::pair<const char*, unsigned> sizes[] = {{"b", 1}, {"w", 2}, {"l", 4}, {"q", 8}};
@@ -181,7 +177,7 @@ std::string host::qtest_line(const std::string& line) {
         // To the next pending activity, as QEMU steps to the next timer deadline.
         step = sc_core::sc_time_to_pending_activity();
         if (step == sc_core::SC_ZERO_TIME || step == sc_core::sc_max_time() - sc_core::sc_time_stamp())
-          step = sc_core::sc_time(1, sc_core::SC_NS);
+          step = 1_ns;
       }
       if (auto why = past_limit(sc_core::sc_time_stamp() + step); !why.empty()) return "FAIL " + why;
       sc_core::wait(step);

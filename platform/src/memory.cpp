@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <sys/mman.h>
 #include "gpuvp/extension.h"
+#include "gpuvp/text.h"
 #include "gpuvp/trace.h"
 
 namespace gpuvp {
@@ -98,10 +99,9 @@ void sparse_memory::peek(uint64_t offset, void* data, uint64_t length) const {
 }
 
 void sparse_memory::load_file(const std::string& file, uint64_t offset) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error(file + ": cannot open");
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  load(offset, bytes.data(), bytes.size());
+  const auto bytes = read_whole_file(file);
+  if (!bytes) throw std::runtime_error(file + ": cannot open");
+  load(offset, bytes->data(), bytes->size());
 }
 
 void sparse_memory::revoke_dmi() { in->invalidate_direct_mem_ptr(0, ~sc_dt::uint64(0)); }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include "gpuvp/extension.h"
+#include "gpuvp/timing.h"
 #include "gpuvp/trace.h"
 
 namespace gpuvp {
@@ -18,10 +19,10 @@ uint64_t router::port::calendar_horizon(uint64_t cycle, uint64_t slot_cycles) {
 
 router::port::port(const std::string& path, router& owner)
     : latency(path + ".latency", owner.latency.get(), "latency of this port", sc_core::SC_ZERO_TIME,
-              sc_core::sc_time(1, sc_core::SC_SEC)),
+              1_s),
       width(path + ".width", owner.width.get(), "bytes per cycle of this port", 1, 4096),
-      clock(path + ".clock", owner.clock.get(), "clock period of this port", sc_core::sc_time(1, sc_core::SC_PS),
-            sc_core::sc_time(1, sc_core::SC_MS)),
+      clock(path + ".clock", owner.clock.get(), "clock period of this port", 1_ps,
+            1_ms),
       transactions(path + ".transactions", "transactions through this port"),
       bytes(path + ".bytes", "bytes through this port"),
       queueing(path + ".queueing", "queueing delay before the port was free", "ps"),
@@ -44,7 +45,7 @@ router::port::port(const std::string& path, router& owner)
 }
 
 router::router(sc_core::sc_module_name name) : sc_module(name) {
-  ps_ = sc_core::sc_time(1, sc_core::SC_PS).value();
+  ps_ = (1_ps).value();
   in.register_b_transport(this, &router::b_transport);
   in.register_transport_dbg(this, &router::transport_dbg);
   in.register_get_direct_mem_ptr(this, &router::get_direct_mem_ptr);
@@ -180,8 +181,9 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
 void router::trace_access(int id, const port& pout, const tlm::tlm_generic_payload& gp, const gpu_ext* ext, uint64_t start,
                           uint64_t transfer) {
   auto& tr = tracer::global();
-  const std::string args = "\"addr\":\"" + to_hex(gp.get_address()) + "\",\"len\":" + std::to_string(gp.get_data_length()) +
-                           ",\"from\":\"" + input_names_[id] + "\"" + (ext && ext->dmi_shadow ? ",\"dmi\":true" : "");
+  trace_args a{{"addr", to_hex(gp.get_address())}, {"len", gp.get_data_length()}, {"from", input_names_[id]}};
+  if (ext && ext->dmi_shadow) a.emplace_back("dmi", true);
+  const std::string args = tracer::args_body(a);  // once for every piece
   const char* what = gp.is_write() ? "write" : "read";
   for (const auto& [at, length] : pout.pieces)
     tr.span(pout.track, what, sc_core::sc_time::from_value(at), sc_core::sc_time::from_value(length), args);

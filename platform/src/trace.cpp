@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "gpuvp/timing.h"
 #include "gpuvp/trace.h"
 #include "gpuvp/output_file.h"
 
@@ -22,7 +23,7 @@ std::string json_string(const std::string& s) {
 }
 // Trace-event timestamps are microseconds; keep picosecond precision.
 std::string micros(const sc_core::sc_time& t) {
-  const uint64_t ps = t.value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+  const uint64_t ps = t.value() / (1_ps).value();
   char buf[48];
   std::snprintf(buf, sizeof buf, "%" PRIu64 ".%06" PRIu64, ps / 1000000, ps % 1000000);
   return buf;
@@ -92,6 +93,29 @@ void tracer::value(uint32_t track, const char* name, const sc_core::sc_time& at,
 }
 
 std::string tracer::quote(const std::string& s) { return json_string(s); }
+
+std::string tracer::args_body(const trace_args& args) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& a : args) {
+    switch (a.kind) {
+      case trace_arg::number: j[a.key] = a.bits; break;
+      case trace_arg::signed_number: j[a.key] = int64_t(a.bits); break;
+      case trace_arg::flag: j[a.key] = a.bits != 0; break;
+      case trace_arg::text: j[a.key] = a.str; break;
+    }
+  }
+  const std::string object = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return object.substr(1, object.size() - 2);  // the body between the braces
+}
+
+void tracer::span(uint32_t track, const char* name, const sc_core::sc_time& start, const sc_core::sc_time& duration,
+                  const trace_args& args) {
+  if (out_) span(track, name, start, duration, args_body(args));
+}
+
+void tracer::instant(uint32_t track, const char* name, const sc_core::sc_time& at, const trace_args& args) {
+  if (out_) instant(track, name, at, args_body(args));
+}
 
 uint64_t tracer::flow_out(uint32_t track, const sc_core::sc_time& at) {
   if (!out_) return 0;

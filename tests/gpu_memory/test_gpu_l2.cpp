@@ -345,19 +345,19 @@ TEST_F(gpu_l2_test, kernel_cycles_alone_shared_and_with_a_copy_stream) {
 namespace {
 // The copy engine's TLM model programmed through its registers by a host thread at time 0.
 struct copy_rig {
-  copy_tlm ce{"copy", sc_time(1, sc_core::SC_NS), 4};
+  copy_engine::copy_tlm ce{"copy", sc_time(1, sc_core::SC_NS), 4};
   gpuvp::testing::test_initiator host{"host"};
   sc_core::sc_signal<bool> irq{"copy_irq"};
   copy_rig(uint64_t src, uint64_t dst, uint32_t len) {  // ce.mem is bound by the caller
     ce.irq.bind(irq);
     host.out.bind(ce.regs.in);
     sc_core::sc_spawn([this, src, dst, len] {
-      using namespace copy_engine_regs;
+      using namespace copy_engine::copy_engine_regs;
       host.write32(src_lo, uint32_t(src));
       host.write32(src_hi, uint32_t(src >> 32));
       host.write32(dst_lo, uint32_t(dst));
       host.write32(dst_hi, uint32_t(dst >> 32));
-      host.write32(copy_engine_regs::len, len);
+      host.write32(copy_engine::copy_engine_regs::len, len);
       host.write32(ctrl, ctrl_go);
     });
   }

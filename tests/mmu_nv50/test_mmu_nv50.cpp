@@ -41,7 +41,7 @@ struct engine_port : sc_core::sc_module {
 
 class mmu_nv50_sockets : public gpuvp::testing::sim_test {
  protected:
-  std::unique_ptr<mmu_nv50> mmu;
+  std::unique_ptr<mmu_nv50::mmu_nv50> mmu;
   std::unique_ptr<sparse_memory> mem;  // host physical space: SYSRAM at 0, VRAM at 0x200000000
   std::unique_ptr<engine_port> eng;
   std::unique_ptr<sc_core::sc_signal<bool>> irq;
@@ -52,7 +52,7 @@ class mmu_nv50_sockets : public gpuvp::testing::sim_test {
     c.set("mem.read_latency", "30 ns", "test");
     c.set("mem.write_latency", "30 ns", "test");
     c.set("mem.dmi", dmi ? "true" : "false", "test");
-    mmu = std::make_unique<mmu_nv50>("mmu");
+    mmu = std::make_unique<mmu_nv50::mmu_nv50>("mmu");
     mem = std::make_unique<sparse_memory>("mem");
     eng = std::make_unique<engine_port>("eng");
     irq = std::make_unique<sc_core::sc_signal<bool>>("irq");
@@ -584,13 +584,13 @@ TEST_F(mmu_nv50_sockets, GrantDmiOffGrantsNone) {
 
 TEST_F(mmu_nv50_sockets, BadConfigurationIsAClearError) {
   config::global().set("mmu.generation", "GF100", "test.yaml:3");
-  EXPECT_THROW(mmu = std::make_unique<mmu_nv50>("mmu"), config_error);
+  EXPECT_THROW(mmu = std::make_unique<mmu_nv50::mmu_nv50>("mmu"), config_error);
 }
 
 TEST_F(mmu_nv50_sockets, BadTlbGeometryIsAClearError) {
   config::global().set("mmu.tlb_entries", "12", "--set");
   try {
-    mmu = std::make_unique<mmu_nv50>("mmu");
+    mmu = std::make_unique<mmu_nv50::mmu_nv50>("mmu");
     FAIL() << "no error";
   } catch (const config_error& e) {
     EXPECT_NE(std::string(e.what()).find("powers of two"), std::string::npos) << e.what();
@@ -627,7 +627,7 @@ vram:
 TEST_F(mmu_nv50_platform, PlugsIntoThePlatform) {
   configure();
   platform p;
-  auto* m = p.find_as<mmu_nv50>("mmu");
+  auto* m = p.find_as<mmu_nv50::mmu_nv50>("mmu");
   ASSERT_NE(m, nullptr);
   EXPECT_GE(p.irq_line("mmu.fault"), 0);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);

@@ -169,7 +169,7 @@ TEST_F(pfifo_platform, DefaultScenarioThroughTheMmu) {
   expect_passes(p, "models/pfifo/workloads/default.pb");
   // Channel 2's copy reads A (virtual 0x10000000) and writes B (0x10001000): two small pages,
   // each walked once (C = B's copy proves the mapping; default.pb expects it).
-  auto* mmu = p.find_as<mmu_nv50>("mmu");
+  auto* mmu = p.find_as<mmu_nv50::mmu_nv50>("mmu");
   ASSERT_NE(mmu, nullptr);
   std::ostringstream os;
   mmu->report(os);

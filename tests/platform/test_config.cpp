@@ -2,6 +2,8 @@
 // Configuration: number/time parsing, YAML with file:line errors, precedence, dump round trip.
 #include <fstream>
 #include <functional>
+#include <memory>
+#include <vector>
 #include <gtest/gtest.h>
 #include "gpuvp/config.h"
 #include "testing.h"
@@ -124,6 +126,32 @@ TEST(config, dump_loads_back_to_the_same_values) {
   EXPECT_EQ(size.get(), 2ull << 30);
   EXPECT_EQ(lat.get(), sc_time(20, SC_NS));
   EXPECT_EQ(mode.get(), "a: b");
+}
+
+// String values that YAML reads as something else when written plain (null, ~, a bool, a newline
+// folded into a space, a leading space or colon, a comment sign) load back from the dump as the
+// same strings; plain words, numbers and times stay unquoted.
+TEST(config, dump_quotes_strings_yaml_would_read_otherwise) {
+  const std::vector<std::string> values = {"null", "~", "Null", "NULL", "true", "false", "two\nlines", " leading space",
+                                           "trailing space ", ":colon", "# not a comment", "- not a list", "key: value",
+                                           "\"quoted\" and \\back", "tab\there", "", "{a: 1}", "[1]", "*alias", "&anchor"};
+  gpuvp::testing::fresh_simulation();
+  {
+    std::vector<std::unique_ptr<param<std::string>>> params;
+    for (size_t i = 0; i < values.size(); ++i)
+      params.push_back(std::make_unique<param<std::string>>("m.s" + std::to_string(i), values[i], "a string"));
+    param<std::string> word("m.word", "lru", "a word");
+    param<sc_time> lat("m.latency", sc_time(20, SC_NS), "latency");
+  }
+  const std::string dump = config::global().dump_yaml(true);
+  EXPECT_NE(dump.find("  word: lru  # a word\n"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("  latency: 20 ns  # latency [0 ns, 3600 s]\n"), std::string::npos) << dump;
+  gpuvp::testing::fresh_simulation();
+  config::global().load_yaml_text(dump, "dump");
+  for (size_t i = 0; i < values.size(); ++i) {
+    param<std::string> p("m.s" + std::to_string(i), "(unset)", "a string");
+    EXPECT_EQ(p.get(), values[i]) << dump;
+  }
 }
 
 // --- Robustness (issue 10): every bad value names where it came from; nothing is clamped.

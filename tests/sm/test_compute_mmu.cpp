@@ -60,7 +60,7 @@ trace_writer_inst exit_op() { return {"EXIT", {}, {}, 0, {}, 0xffffffffu}; }
 class compute_mmu : public gpuvp::testing::sim_test {
  protected:
   std::unique_ptr<compute_engine> ce;
-  std::unique_ptr<mmu_nv50> mmu;
+  std::unique_ptr<mmu_nv50::mmu_nv50> mmu;
   std::unique_ptr<tap> t;
   std::unique_ptr<sparse_memory> mem;
   std::unique_ptr<gpuvp::testing::test_initiator> bar0;
@@ -81,7 +81,7 @@ class compute_mmu : public gpuvp::testing::sim_test {
     c.set("compute.mem_size", "1 MiB", "test");
     tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
     ce = std::make_unique<compute_engine>("compute");
-    mmu = std::make_unique<mmu_nv50>("mmu");
+    mmu = std::make_unique<mmu_nv50::mmu_nv50>("mmu");
     t = std::make_unique<tap>("tap");
     mem = std::make_unique<sparse_memory>("mem");
     bar0 = std::make_unique<gpuvp::testing::test_initiator>("bar0");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mem_config.h"
+#include "gpuvp/text.h"
 
 #include <charconv>
 #include <filesystem>
@@ -197,12 +198,9 @@ void load_icnt_file(mem_config& m, const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw config_file_error(path + ": is a directory, expected an interconnect configuration (-inter_config_file)");
-  std::ifstream f(path);
   std::string text;
-  if (f) {
-    std::ostringstream os;
-    os << f.rdbuf();
-    text = os.str();
+  if (auto file = read_whole_file(path)) {
+    text = std::move(*file);
   } else if (!shipped_icnt_text(path.substr(path.rfind('/') + 1), text)) {
     throw config_file_error(path + ": cannot open the interconnect configuration (-inter_config_file)");
   }

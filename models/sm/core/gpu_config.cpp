@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu_config.h"
+#include "gpuvp/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -490,11 +491,9 @@ void load_config_text(gpu_config& c, const std::string& text, const std::string&
 void load_config_file(gpu_config& c, const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw config_file_error(path + ": is a directory, expected a gpgpusim.config file");
-  std::ifstream f(path);
-  if (!f) throw config_file_error(path + ":0: cannot open file");
-  std::ostringstream os;
-  os << f.rdbuf();
-  load_config_text(c, os.str(), path);
+  const auto text = read_whole_file(path);
+  if (!text) throw config_file_error(path + ":0: cannot open file");
+  load_config_text(c, *text, path);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trace.h"
+#include "gpuvp/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -16,11 +17,9 @@ namespace {
 std::string read_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw trace_error(path + ": is a directory, expected a trace file");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw trace_error(path + ":0: cannot open file");
-  std::ostringstream os;
-  os << f.rdbuf();
-  return os.str();
+  auto text = read_whole_file(path);
+  if (!text) throw trace_error(path + ":0: cannot open file");
+  return std::move(*text);
 }
 
 std::string_view trim(std::string_view s) {

@@ -17,6 +17,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include "gpuvp/config.h"
 #include "gpuvp/stats.h"
+#include "gpuvp/timing.h"
 
 namespace gpuvp {
 
@@ -25,8 +26,8 @@ class sparse_memory : public sc_core::sc_module {
   tlm_utils::simple_target_socket<sparse_memory> in{"in"};
 
   param<uint64_t> size{this, "size", uint64_t(1) << 30, "bytes of address space", 1, uint64_t(1) << 48};
-  param<sc_core::sc_time> read_latency{this, "read_latency", sc_core::sc_time(20, sc_core::SC_NS), "latency of a read", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
-  param<sc_core::sc_time> write_latency{this, "write_latency", sc_core::sc_time(20, sc_core::SC_NS), "latency of a write", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> read_latency{this, "read_latency", 20_ns, "latency of a read", sc_core::SC_ZERO_TIME, 1_s};
+  param<sc_core::sc_time> write_latency{this, "write_latency", 20_ns, "latency of a write", sc_core::SC_ZERO_TIME, 1_s};
   param<bool> dmi{this, "dmi", true, "grant DMI (direct host pointers) to initiators"};
 
   counter reads{this, "reads", "read transactions"};

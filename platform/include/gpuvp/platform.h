@@ -15,6 +15,7 @@
 #include "gpuvp/irq.h"
 #include "gpuvp/registry.h"
 #include "gpuvp/router.h"
+#include "gpuvp/timing.h"
 
 namespace gpuvp {
 
@@ -30,12 +31,12 @@ class platform {
   platform();
   ~platform();
 
-  param<sc_core::sc_time> quantum{"platform.quantum", sc_core::sc_time(1, sc_core::SC_US),
+  param<sc_core::sc_time> quantum{"platform.quantum", 1_us,
                                   "global quantum of temporal decoupling",
-                                  sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_SEC)};
-  param<sc_core::sc_time> time_limit{"platform.time_limit", sc_core::sc_time(1, sc_core::SC_SEC),
+                                  1_ps, 1_s};
+  param<sc_core::sc_time> time_limit{"platform.time_limit", 1_s,
                                      "simulated time after which a run stops with an error",
-                                     sc_core::sc_time(1, sc_core::SC_NS), max_time()};
+                                     1_ns, max_time()};
   param<uint64_t> bar0_base{"platform.bar0_base", 0x100000000ull, "host physical address of BAR0 (MMIO)", 0, ~uint64_t(0)};
   param<uint64_t> bar0_size{"platform.bar0_size", 0x1000000ull, "size of BAR0", 0x1000, uint64_t(1) << 40};
   param<bool> fail_on_pending_irq{"platform.fail_on_pending_irq", true,

@@ -22,6 +22,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include "gpuvp/config.h"
 #include "gpuvp/stats.h"
+#include "gpuvp/timing.h"
 
 namespace gpuvp {
 
@@ -76,8 +77,8 @@ class register_bank : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<register_bank> in{"in"};
 
-  param<sc_core::sc_time> read_latency{this, "read_latency", sc_core::sc_time(1, sc_core::SC_NS), "latency of a register read", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
-  param<sc_core::sc_time> write_latency{this, "write_latency", sc_core::sc_time(1, sc_core::SC_NS), "latency of a register write", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> read_latency{this, "read_latency", 1_ns, "latency of a register read", sc_core::SC_ZERO_TIME, 1_s};
+  param<sc_core::sc_time> write_latency{this, "write_latency", 1_ns, "latency of a register write", sc_core::SC_ZERO_TIME, 1_s};
 
   counter reads{this, "reads", "register reads"};
   counter writes{this, "writes", "register writes"};

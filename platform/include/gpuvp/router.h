@@ -24,6 +24,7 @@
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/link_calendar.h"
+#include "gpuvp/timing.h"
 #include "gpuvp/untimed.h"
 #include "gpuvp/stats.h"
 
@@ -34,9 +35,9 @@ class router : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<router> in{"in"};
   tlm_utils::multi_passthrough_initiator_socket<router> out{"out"};
 
-  param<sc_core::sc_time> latency{this, "latency", sc_core::sc_time(1, sc_core::SC_NS), "default latency of each port (a transaction crosses two)", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> latency{this, "latency", 1_ns, "default latency of each port (a transaction crosses two)", sc_core::SC_ZERO_TIME, 1_s};
   param<uint64_t> width{this, "width", 32, "default port width in bytes per cycle", 1, 4096};
-  param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "default port clock period", sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_MS)};
+  param<sc_core::sc_time> clock{this, "clock", 1_ns, "default port clock period", 1_ps, 1_ms};
   param<bool> contention{this, "contention", true, "model link occupancy and queueing"};
   param<uint64_t> slot_cycles{this, "slot_cycles", 64, "booking-calendar horizon: 256 slots of this many port cycles (rounded up to a power of two of time units); older arrivals are not queued", 1, 1 << 20};
 

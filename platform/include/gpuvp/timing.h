@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// Temporal decoupling for initiators: a thin wrapper over tlm_utils::tlm_quantumkeeper that takes
-// the global quantum from the platform and counts synchronisations.
+// Time literals (10_ns is sc_time(10, SC_NS)) and temporal decoupling for initiators: a thin
+// wrapper over tlm_utils::tlm_quantumkeeper that takes the global quantum from the platform and
+// counts synchronisations.
 #pragma once
 #include <systemc>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 namespace gpuvp {
+
+inline sc_core::sc_time operator""_ps(unsigned long long v) { return sc_core::sc_time(double(v), sc_core::SC_PS); }
+inline sc_core::sc_time operator""_ns(unsigned long long v) { return sc_core::sc_time(double(v), sc_core::SC_NS); }
+inline sc_core::sc_time operator""_us(unsigned long long v) { return sc_core::sc_time(double(v), sc_core::SC_US); }
+inline sc_core::sc_time operator""_ms(unsigned long long v) { return sc_core::sc_time(double(v), sc_core::SC_MS); }
+inline sc_core::sc_time operator""_s(unsigned long long v) { return sc_core::sc_time(double(v), sc_core::SC_SEC); }
 
 class local_time {
  public:

@@ -3,6 +3,7 @@
 // one track per model, complete spans for transactions and activity) and per-module logging.
 #pragma once
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
 #include <sstream>
@@ -11,6 +12,21 @@
 #include <systemc>
 
 namespace gpuvp {
+
+// One argument of a span or an instant: a name and a whole number, a flag or a string, written
+// as JSON by nlohmann-json in the order given ({"engine", 3}, {"virt", to_hex(va)}).
+struct trace_arg {
+  template <std::integral T>
+  trace_arg(const char* k, T v)
+      : key(k), kind(std::same_as<T, bool> ? flag : std::is_signed_v<T> ? signed_number : number), bits(uint64_t(v)) {}
+  trace_arg(const char* k, std::string v) : key(k), kind(text), str(std::move(v)) {}
+  trace_arg(const char* k, const char* v) : trace_arg(k, std::string(v)) {}
+  const char* key;
+  enum kind_t : uint8_t { number, signed_number, flag, text } kind;
+  uint64_t bits = 0;  // number, signed_number (two's complement), flag
+  std::string str;    // text
+};
+using trace_args = std::vector<trace_arg>;
 
 class tracer {
  public:
@@ -24,6 +40,11 @@ class tracer {
   void span(uint32_t track, const char* name, const sc_core::sc_time& start,
             const sc_core::sc_time& duration, const std::string& args = "");
   void instant(uint32_t track, const char* name, const sc_core::sc_time& at, const std::string& args = "");
+  void span(uint32_t track, const char* name, const sc_core::sc_time& start, const sc_core::sc_time& duration,
+            const trace_args& args);
+  void instant(uint32_t track, const char* name, const sc_core::sc_time& at, const trace_args& args);
+  // `args` as a JSON object body (what the string forms of span and instant take).
+  static std::string args_body(const trace_args& args);
   // `s` as a JSON string literal (quoted, escaped; invalid UTF-8 replaced), for span args.
   static std::string quote(const std::string& s);
   // A counter track value ("C" event).
