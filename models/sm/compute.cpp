@@ -277,6 +277,12 @@ compute_engine::compute_engine(sc_core::sc_module_name name)
 
 compute_engine::~compute_engine() = default;
 
+void compute_engine::submit(kernel_launch k, std::function<void(const launch_result&)> on_done) {
+  launch(std::move(k), [done = std::move(on_done)](const kernel_result& r) {
+    if (done) done({r.cycles});
+  });
+}
+
 void compute_engine::launch(kernel_launch k, std::function<void(const kernel_result&)> on_done) {
   if (!k.trace) throw std::invalid_argument(std::string(name()) + ": launch without a trace");
   const dim3 &g = k.trace->grid, &b = k.trace->block;

@@ -61,6 +61,7 @@ platform::platform() {
     }
     components_[name] = it->second.second(name);
     order_.push_back(name);
+    types_[name] = s->value;
   }
   connect();
 }
@@ -113,16 +114,21 @@ void platform::connect() {
       // Each initiator may be redirected in configuration: "<component>.<port>.to".
       param<std::string> to(name + "." + i.name + ".to", i.to,
                             "where initiator " + name + "." + i.name + " is bound (interconnect or component.port)");
-      if (to.get() == "interconnect") {
+      const std::string where = to.get() == "auto" ? resolve_auto(i.auto_to) : to.get();
+      if (i.bound) i.bound(where);
+      if (where == "interconnect") {
         bind(*i.socket, r.in);
         r.name_input(next_in++, name + "." + i.name);
       } else {
-        auto it = unmapped.find(to.get());
+        auto it = unmapped.find(where);
         if (it == unmapped.end())
-          throw config_error(to.path() + ": no unmapped target port '" + to.get() + "' (components' size-0 ports)");
+          throw config_error(to.path() + ": no unmapped target port '" + where + "' (components' size-0 ports)");
         bind(*i.socket, *it->second);
       }
     }
+
+  for (const auto& name : order_)
+    for (auto& i : components_[name]->interface_ports()) bind_interface(name, i);
 
   // Interrupts: component outputs -> signals -> PMC lines; unused lines read a constant low.
   unsigned line = 0;
@@ -143,6 +149,30 @@ void platform::connect() {
   host_irq_ = std::make_unique<irq_signal>("host_irq");
   pmc_->host_irq.bind(*host_irq_);
   host_->irq.bind(*host_irq_);
+}
+
+std::string platform::resolve_auto(const std::string& type_port) const {
+  const auto dot = type_port.find('.');
+  if (dot != std::string::npos)
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+      if (types_.at(*it) == type_port.substr(0, dot)) return *it + type_port.substr(dot);
+  return "interconnect";
+}
+
+void platform::bind_interface(const std::string& name, component::interface_port& i) {
+  const std::string path = name + "." + i.name + ".to";
+  const bool explicit_to = config::global().find(path) != nullptr;
+  param<std::string> to(path, i.to, "component " + name + "." + i.name + " is bound to (" + i.what + "; none: unbound)");
+  component* c = to.get() == "none" ? nullptr : find(to.get());
+  if (c && !i.bind(*c))
+    throw config_error(to.path() + ": " + name + "." + i.name + " is bound to '" + to.get() + "', which is not " + i.what);
+  if (c) return;
+  if (explicit_to && to.get() != "none")
+    throw config_error(to.path() + ": " + name + "." + i.name + " is bound to '" + to.get() + "': no such component");
+  if (i.needed)
+    throw config_error(to.path() + ": " + name + "." + i.name + " is unbound (" +
+                       (to.get() == "none" ? "none" : "no component '" + to.get() + "'") + ") but " + i.why_needed +
+                       ": bind it to " + i.what);
 }
 
 bool platform::mapped(uint64_t addr, uint64_t len) const {

@@ -39,11 +39,15 @@ class component {
     uint64_t base = 0, size = 0;
     bool in_bar0 = false;
   };
-  // An initiator socket, bound to `to`: "interconnect" or "<component>.<target_port>".
+  // An initiator socket, bound to `to`: "interconnect" or "<component>.<target_port>", or "auto":
+  // "<last-listed component of type T>.<port>" for `auto_to` = "T.<port>" if the platform has one, else
+  // the interconnect. `bound`, if set, is told where the platform bound it.
   struct initiator_port {
     std::string name;
     tlm::tlm_initiator_socket<>* socket;
     std::string to = "interconnect";
+    std::string auto_to = "";
+    std::function<void(const std::string& to)> bound = nullptr;
   };
   struct irq_port {
     std::string name;
@@ -52,6 +56,18 @@ class component {
   virtual std::vector<target_port> targets() { return {}; }
   virtual std::vector<initiator_port> initiators() { return {}; }
   virtual std::vector<irq_port> irqs() { return {}; }
+  // A port to another component's C++ interface (not TLM), bound like an initiator from
+  // "<component>.<name>.to" (default `to`; "none": unbound). `bind` gets the component named
+  // there and returns false if it lacks the interface (`what` names it in messages). Unbound
+  // while `needed`, a name set in configuration that no component has, or a component without
+  // the interface are configuration errors at elaboration. Declared ports: models/sm/launch_port.h.
+  struct interface_port {
+    std::string name, to, what;
+    std::function<bool(component&)> bind;
+    bool needed = false;
+    std::string why_needed;  // the setting that needs it ("cp.launch.kernels is set")
+  };
+  virtual std::vector<interface_port> interface_ports() { return {}; }
 
   // A qtest line this component understands (words[0] is the command). Return true and set
   // reply ("OK ..." / "FAIL ...") if handled.
