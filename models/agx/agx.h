@@ -79,6 +79,8 @@ class agx_soc : public sc_core::sc_module, public component {
   sc_core::sc_module& module() override { return *this; }
   std::vector<target_port> targets() override;
   std::vector<initiator_port> initiators() override;
+  // The ASC's kernel-launch port (agx.asc.launch.to, sm/launch_port.h).
+  std::vector<interface_port> interface_ports() override { return {asc.launch.port("asc.launch")}; }
   std::vector<irq_port> irqs() override { return {{"fault", &uat.fault_irq}}; }
   bool qtest(const std::vector<std::string>& words, std::string& reply) override;
   void report(std::ostream& os) override;

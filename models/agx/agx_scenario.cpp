@@ -640,7 +640,7 @@ std::string overlay(const std::string& text) {
     os << "\n";
   }
   if (!keys.count("agx.uat.detect_stale")) os << "agx.uat.detect_stale: true\n";
-  if (keys.count("agx.asc.kernels") && !keys.count("components.compute")) os << "components.compute: compute\n";  // the GPU's cores
+  if (keys.count("agx.asc.launch.kernels") && !keys.count("components.compute")) os << "components.compute: compute\n";  // the GPU's cores
   return os.str();
 }
 

@@ -12,7 +12,7 @@ namespace gpuvp::agx_scenario {
 // Parses a scenario; throws config_error naming origin:line.
 std::unique_ptr<workload> parse(const std::string& text, const std::string& origin);
 // The configuration overlay of a scenario (its `set` lines, plus stale detection on; a kernel list,
-// `set agx.asc.kernels`, also turns on the platform's compute component).
+// `set agx.asc.launch.kernels`, also turns on the platform's compute component).
 std::string overlay(const std::string& text);
 void register_kind();
 

@@ -3,7 +3,6 @@
 
 #include <ostream>
 #include <sstream>
-#include "compute.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 
@@ -25,15 +24,6 @@ asc_core::asc_core(sc_core::sc_module_name name) : sc_module(name) {
     kicks_.push_back(v);
     kick_ev_.notify(sc_core::SC_ZERO_TIME);
   };
-  // Bad input (a missing list, a malformed trace) is found here: exit 2 before the run.
-  if (!kernels.get().empty()) {
-    try {
-      for (const auto& e : sm::parse_kernelslist(kernels).entries)
-        if (e.is_kernel) traces_.push_back(std::make_shared<const sm::kernel_trace>(sm::parse_kernel_trace(e.trace_path)));
-    } catch (const std::exception& e) {
-      throw config_error(kernels.path() + ": " + e.what());
-    }
-  }
 }
 
 asc_core::~asc_core() = default;
@@ -131,18 +121,18 @@ void asc_core::gpu_work(unsigned slot, uint64_t va, uint32_t len, uint32_t value
 }
 
 void asc_core::gpu_launch(unsigned slot, uint32_t kernel) {
-  if (kernel == 0 || kernel > traces_.size())
+  if (kernel == 0 || kernel > launch.size())
     throw ascfw::fw_assert("launch of kernel " + std::to_string(kernel) + ": not in the kernel list (" +
-                           std::to_string(traces_.size()) + " kernels)");
-  auto* ce = dynamic_cast<sm::compute_engine*>(sc_core::sc_find_object(compute.get().c_str()));
-  if (!ce) throw ascfw::fw_assert("launch of kernel " + std::to_string(kernel) + ": no GPU (compute engine '" + compute.get() + "')");
-  const auto& tr = traces_[kernel - 1];
+                           std::to_string(launch.size()) + " kernels)");
+  sm::launch_if* ce = launch.engine();
+  if (!ce) throw ascfw::fw_assert("launch of kernel " + std::to_string(kernel) + ": no GPU (no compute engine bound)");
+  const auto tr = launch.trace(kernel);  // parsed at construction
   sm::mem_sideband sb;
   sb.vm_context = slot;  // the UAT's gpu view translates in this context slot
-  const uint64_t errors_before = ce->mem_errors.value();
+  const uint64_t errors_before = ce->memory_error_count();
   bool done = false;
   uint64_t cycles = 0;
-  ce->launch({tr->grid, tr->block, tr, sb}, [&](const sm::kernel_result& r) {
+  ce->submit({tr->grid, tr->block, tr, sb}, [&](const sm::launch_result& r) {
     done = true;
     cycles = r.cycles;
     kernel_done_.notify(sc_core::SC_ZERO_TIME);
@@ -150,7 +140,7 @@ void asc_core::gpu_launch(unsigned slot, uint32_t kernel) {
   while (!done) sc_core::wait(kernel_done_);
   ++launches;
   kernel_cycles += cycles;
-  if (const uint64_t n = ce->mem_errors.value() - errors_before)
+  if (const uint64_t n = ce->memory_error_count() - errors_before)
     throw ascfw::fw_assert("GPU fault: kernel " + std::to_string(kernel) + " (" + tr->name + ") for slot " + std::to_string(slot) +
                            ": " + std::to_string(n) + " faulting memory accesses");
 }

@@ -9,9 +9,10 @@
 // Sockets:
 //   fw_out, ppl_out  initiators to the UAT's fw / ppl views (VA, gpu_ext::vm_context = slot).
 //   gpu_out          initiator to the UAT's gpu view (the work command's accesses).
-// A launch command runs an Accel-Sim kernel of `kernels` on the compute engine component named
-// `compute` (models/sm), whose `out` the agx platform binds to the UAT's gpu view: the kernel's
-// accesses carry gpu_ext::vm_context = the command's slot; the firmware waits for its completion.
+// A launch command runs an Accel-Sim kernel of `launch.kernels` on the compute engine its launch
+// port is bound to (sm/launch_port.h; agx.asc.launch.to), whose `out` the agx platform binds to
+// the UAT's gpu view: the kernel's accesses carry gpu_ext::vm_context = the command's slot; the
+// firmware waits for its completion.
 //   cache.in/out     the L1 data cache between the UAT's asc_out and the AXI2AF bridge.
 //   regs             the mailbox block (reached from the AP through the AXI2AF bridge):
 //                    CPU_CONTROL 0x44 (bit 4 RUN: starts the firmware), KICK 0x8800 (64-bit doorbell,
@@ -30,11 +31,7 @@
 #include "gpuvp/config.h"
 #include "gpuvp/regbank.h"
 #include "gpuvp/stats.h"
-
-namespace gpuvp::sm {
-class compute_engine;
-struct kernel_trace;
-}  // namespace gpuvp::sm
+#include "launch_port.h"
 
 namespace gpuvp::asc {
 
@@ -49,8 +46,8 @@ class asc_core : public sc_core::sc_module, private ascfw::hal {
   param<uint64_t> ring_va_p{this, "ring_va", 0xffffff8000004000ull, "VA of the control page with the rings (our choice)", 0, ~uint64_t(0)};
   param<uint64_t> ring_entries_p{this, "ring_entries", 64, "entries of the command ring and of the event ring", 1, 128};
   param<uint64_t> max_maint_p{this, "max_maint", 0x1000000, "longest command buffer or maintenance range, bytes (longer: assert)", 0x4000, 0x40000000};
-  param<std::string> kernels{this, "kernels", "", "kernelslist.g whose kernels the launch command runs (1-based; empty: none)"};
-  param<std::string> compute{this, "compute", "compute", "compute engine component the launch command runs kernels on"};
+  // Bad input (a missing list, a malformed trace) is found at construction: exit 2 before the run.
+  sm::launch_port launch{this, "kernelslist.g whose kernels the launch command runs (1-based; empty: none)", true};
   param<bool> invalidate_cmdbuf_p{this, "invalidate_cmdbuf", true, "the firmware invalidates a command buffer's range before reading it"};
   param<sc_core::sc_time> op_cost{this, "op_cost", sc_core::sc_time(20, sc_core::SC_NS), "time of one firmware operation (a command step)", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_MS)};
   param<sc_core::sc_time> poll_interval{this, "poll_interval", sc_core::sc_time(1, sc_core::SC_US), "time between two polls of a handoff word", sc_core::sc_time(1, sc_core::SC_NS), sc_core::sc_time(1, sc_core::SC_MS)};
@@ -114,7 +111,6 @@ class asc_core : public sc_core::sc_module, private ascfw::hal {
   std::string assert_;
   sc_core::sc_time assert_at_;
   std::vector<std::string> power_log_;
-  std::vector<std::shared_ptr<const sm::kernel_trace>> traces_;  // of `kernels`, parsed at construction
   sc_core::sc_event kernel_done_;
 };
 

@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "afuc_asm.h"
-#include "compute.h"
 #include "cp_uc.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
@@ -117,15 +116,6 @@ cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
     if ((v & 1) && generation == 6) request_preempt();  // a6xx preemption (a5xx: stored only)
   };
 
-  if (!compute_kernels.get().empty()) {
-    try {
-      for (const auto& e : sm::parse_kernelslist(compute_kernels).entries)
-        if (e.is_kernel) kernel_paths_.push_back(e.trace_path);
-    } catch (const std::exception& e) {
-      throw config_error(compute_kernels.path() + ": " + e.what());
-    }
-  }
-
   const std::string dir = firmware_dir();
   if (generation == 6) {
     ucs_.push_back(std::make_unique<uc>(*this, uc::sqe, load_fw(firmware, dir + "/sqe.fw")));
@@ -216,35 +206,27 @@ bool cp_model::idle() const {
   return meq_.empty() && cs_outstanding_ == 0;
 }
 
-sm::compute_engine* cp_model::compute_target() {
-  if (!compute_looked_up_) {  // after elaboration: the component may be built after the CP
-    compute_looked_up_ = true;
-    compute_ = dynamic_cast<sm::compute_engine*>(sc_core::sc_find_object(compute_component.get().c_str()));
-  }
-  return compute_;
-}
-
 void cp_model::exec_cs(std::vector<uint32_t> words, uint64_t flow) {
   const size_t n = dispatches_.size();  // this dispatch's index
   dispatches_.push_back({words, false});
-  sm::compute_engine* ce = compute_target();
-  if (!ce || kernel_paths_.empty()) return;  // the recording sink
+  sm::launch_if* ce = launch.engine();
+  if (!ce || launch.size() == 0) return;  // the recording sink
   auto fail = [&](const std::string& why) {
     fault(FAULT_COMPUTE, uint32_t(n), std::string(name()) + ": CP_EXEC_CS #" + std::to_string(n) + ": " + why);
   };
   if (words.size() != 4) return fail("payload has " + std::to_string(words.size()) + " dwords, expected 4");
-  if (n >= kernel_paths_.size())
-    return fail("no kernel " + std::to_string(n + 1) + " in " + compute_kernels.get() + " (" +
-                std::to_string(kernel_paths_.size()) + " kernels)");
+  if (n >= launch.size())
+    return fail("no kernel " + std::to_string(n + 1) + " in " + launch.kernels.get() + " (" +
+                std::to_string(launch.size()) + " kernels)");
   std::shared_ptr<const sm::kernel_trace> k;
   try {
-    k = std::make_shared<const sm::kernel_trace>(sm::parse_kernel_trace(kernel_paths_[n]));
+    k = launch.trace(n + 1);
   } catch (const std::exception& e) {
     return fail(e.what());
   }
   const sm::dim3 grid{words[1], words[2], words[3]};
   try {
-    ce->launch({grid, k->block, k, std::nullopt, flow}, [this](const sm::kernel_result&) {
+    ce->submit({grid, k->block, k, std::nullopt, flow}, [this](const sm::launch_result&) {
       --cs_outstanding_;
       ++cs_completed;
       cs_done_ev_.notify(sc_core::SC_ZERO_TIME);

@@ -31,11 +31,7 @@
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 #include "gpuvp/timing.h"
-
-namespace gpuvp::sm {
-class compute_engine;
-struct kernel_trace;
-}  // namespace gpuvp::sm
+#include "launch_port.h"
 
 namespace gpuvp::cp {
 
@@ -94,12 +90,9 @@ class cp_model : public sc_core::sc_module, public component {
   param<bool> lpac_boot_ack{this, "lpac_boot_ack", true,
                             "a write to CP_LPAC_SQE_CNTL sets THREAD_SYNC (control 0x200) bit 1, as LPAC's boot code would"};
   param<bool> fetch_dmi{this, "fetch_dmi", true, "packet fetch reads through DMI where the target grants it"};
-  // Compute-dispatch port: CP_EXEC_CS launches on this component when it exists and
-  // compute_kernels is set; otherwise the port only records (dispatches()).
-  param<std::string> compute_component{this, "compute_component", "compute",
-                                       "compute engine component CP_EXEC_CS launches on (missing: record only)"};
-  param<std::string> compute_kernels{this, "compute_kernels", "",
-                                     "kernelslist.g: the n-th CP_EXEC_CS launches its n-th kernel (empty: record only)"};
+  // Compute-dispatch port (launch_port.h, bound by cp.launch.to): with launch.kernels set the n-th
+  // CP_EXEC_CS launches its n-th kernel; without, the port only records (dispatches()).
+  sm::launch_port launch{this, "kernelslist.g: the n-th CP_EXEC_CS launches its n-th kernel (empty: record only)"};
 
   // .rd replay (rd_workload.cpp, docs/formats/rd.md).
   param<uint64_t> rd_submits{this, "rd.submits", 0, "replay only the first N submits of a .rd capture (0: all)", 0, 1u << 30};
@@ -141,6 +134,7 @@ class cp_model : public sc_core::sc_module, public component {
   std::vector<target_port> targets() override { return {{"regs", &regs.in, base, window_size, true}}; }
   std::vector<initiator_port> initiators() override { return {{"mem", &mem, mem_port}}; }
   std::vector<irq_port> irqs() override { return {{"irq", &irq}}; }
+  std::vector<interface_port> interface_ports() override { return {launch.port()}; }
   bool qtest(const std::vector<std::string>& words, std::string& reply) override;
   void report(std::ostream& os) override;
   std::vector<std::string> modelled_errors() override { return errors_; }
@@ -184,16 +178,12 @@ class cp_model : public sc_core::sc_module, public component {
   // CP_EXEC_CS at the dispatch port; called by the microcontroller at its local time.
   // `flow`: a trace flow arrow (tracer::flow_out) from the dispatching unit to the kernel; 0: none.
   void exec_cs(std::vector<uint32_t> words, uint64_t flow = 0);
-  sm::compute_engine* compute_target();
   std::vector<uint32_t> load_fw(const std::string& path, const std::string& fallback);
 
   std::vector<std::unique_ptr<uc>> ucs_;
   std::map<uint32_t, uint32_t> other_regs_;  // GPU registers without a reg member
   std::map<uint32_t, uint32_t> written_;     // every register the firmware wrote: last value
   std::vector<cs_dispatch> dispatches_;
-  sm::compute_engine* compute_ = nullptr;
-  bool compute_looked_up_ = false;
-  std::vector<std::string> kernel_paths_;  // from compute_kernels
   uint64_t cs_outstanding_ = 0;            // launched, not completed
   sc_core::sc_event cs_done_ev_;
   std::vector<uint32_t> cs_words_;

@@ -3,7 +3,6 @@
 
 #include <sstream>
 #include <systemc>
-#include "compute.h"
 
 namespace gpuvp::pfifo {
 
@@ -13,20 +12,9 @@ uint64_t now_ps() { return uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e12
 
 compute_launch_engine::compute_launch_engine(std::string name, fifo_bus& bus, bool gf100, const sc_core::sc_object* owner)
     : engine(std::move(name)),
-      kernels(owner, "compute_kernels", "", "kernelslist.g whose kernels the compute class's KERNEL method selects"),
-      component(owner, "compute_component", "compute", "compute engine component the compute class launches on"),
+      port(owner, "kernelslist.g whose kernels the compute class's KERNEL method selects"),
       bus_(bus),
-      gf100_(gf100) {
-  if (!kernels.get().empty()) {
-    try {
-      for (const auto& e : sm::parse_kernelslist(kernels).entries)
-        if (e.is_kernel) paths_.push_back(e.trace_path);
-    } catch (const std::exception& e) {
-      throw config_error(kernels.path() + ": " + e.what());
-    }
-  }
-  traces_.resize(paths_.size());
-}
+      gf100_(gf100) {}
 
 compute_launch_engine::~compute_launch_engine() = default;
 
@@ -41,26 +29,18 @@ void compute_launch_engine::describe_errors(std::vector<std::string>& out) const
     out.push_back(name() + ": " + std::to_string(launch_errors - errors.size()) + " more launch errors");
 }
 
-sm::compute_engine* compute_launch_engine::target() {
-  if (!ce_) ce_ = dynamic_cast<sm::compute_engine*>(sc_core::sc_find_object(component.get().c_str()));
-  return ce_;
-}
-
 std::shared_ptr<const sm::kernel_trace> compute_launch_engine::trace_of(uint32_t index) {
-  if (index == 0 || index > paths_.size()) {
-    error("KERNEL " + std::to_string(index) + " is not a kernel of '" + kernels.get() + "' (" +
-          std::to_string(paths_.size()) + " kernels)");
+  if (index == 0 || index > port.size()) {
+    error("KERNEL " + std::to_string(index) + " is not a kernel of '" + port.kernels.get() + "' (" +
+          std::to_string(port.size()) + " kernels)");
     return nullptr;
   }
-  auto& t = traces_[index - 1];
-  if (!t) {
-    try {
-      t = std::make_shared<const sm::kernel_trace>(sm::parse_kernel_trace(paths_[index - 1]));
-    } catch (const std::exception& e) {
-      error(e.what());
-    }
+  try {
+    return port.trace(index);
+  } catch (const std::exception& e) {
+    error(e.what());
+    return nullptr;
   }
-  return t;
 }
 
 bool compute_launch_engine::access(bool write, unsigned ch, uint32_t obj, uint32_t bind, uint64_t off, void* data,
@@ -111,8 +91,8 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
         complete(c, 2, behind_kernel ? now_ps() : start);
         return cost;
       };
-      sm::compute_engine* ce = target();
-      if (!ce) return refuse("no compute engine component '" + component.get() + "' in the platform");
+      sm::launch_if* ce = port.engine();
+      if (!ce) return refuse("no compute engine bound to the launch port (" + port.kernels.path() + " is empty)");
       auto tr = trace_of(s.kernel);
       if (!tr) {
         complete(c, 2, behind_kernel ? now_ps() : start);
@@ -138,12 +118,12 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
       // Trace: an arrow from this engine's "work" span (1 ns into it) to the kernel's span.
       const uint64_t arrow = flow ? flow(start + 1000) : 0;
       auto go = [this, c, ce, k = sm::kernel_launch{g, b, tr, sb, arrow}]() mutable {
-        const size_t errors_before = ce->modelled_errors().size();
-        const uint64_t mem_errors_before = ce->mem_errors.value();
-        ce->launch(std::move(k), [this, c, ce, errors_before, mem_errors_before](const sm::kernel_result&) {
+        const size_t errors_before = ce->modelled_error_count();
+        const uint64_t mem_errors_before = ce->memory_error_count();
+        ce->submit(std::move(k), [this, c, ce, errors_before, mem_errors_before](const sm::launch_result&) {
           // Called by the compute engine's thread once the kernel is done (its time synchronised).
           // A kernel queued behind another one also sees that one's errors: good enough here.
-          const bool failed = ce->modelled_errors().size() != errors_before || ce->mem_errors.value() != mem_errors_before;
+          const bool failed = ce->modelled_error_count() != errors_before || ce->memory_error_count() != mem_errors_before;
           const uint64_t t = now_ps();
           ++completed;
           if (failed) ++kernel_errors;

@@ -8,7 +8,7 @@
 //   0x180 DMA_NOTIFY        DMA object of the notifier (RAMHT handle; GF100: its address)
 //   0x184 DMA_SEMAPHORE     DMA object of the release semaphore (GF100: the base address)
 //   0x188 DMA_GLOBAL        DMA object of the kernels' global/local memory (GF100: unused)
-//   0x200 KERNEL            1-based index of the kernel in `compute_kernels` (a kernelslist.g)
+//   0x200 KERNEL            1-based index of the kernel in `launch.kernels` (a kernelslist.g)
 //   0x204/0x208/0x20c       GRID_X/Y/Z   (must match the trace header)
 //   0x210/0x214/0x218       BLOCK_X/Y/Z  (must match the trace header)
 //   0x220 SEMAPHORE_OFFSET  offset of the release semaphore in DMA_SEMAPHORE
@@ -16,7 +16,8 @@
 //   0x300 LAUNCH            launch the selected kernel with GRID/BLOCK
 // Notifier (16 bytes, as M2MF's): completion timestamp in ns, 0, status (0 done, 1 the kernel
 // hit a memory error or failed, 2 the launch was refused). Launch errors (unknown kernel, bad
-// trace, grid/block mismatch, no compute component) are the engine's modelled errors.
+// trace, grid/block mismatch, no compute engine bound) are the engine's modelled errors. The
+// kernels run on the compute engine the owner's launch port is bound to (sm/launch_port.h).
 // Side band of a launched kernel's memory accesses (sm::mem_sideband): vm_engine 0 (PGRAPH),
 // vm_client 0x0b (PROP: nv50-vm.rst "PGRAPH raster output and CUDA global/local memory
 // accesses"), dma_slot = DMA_GLOBAL's selector (0xffffffff until set), dma_bind = how many times
@@ -31,22 +32,17 @@
 #include <systemc>
 #include "fifo_core.h"
 #include "gpuvp/config.h"
-
-namespace gpuvp::sm {
-class compute_engine;
-struct kernel_trace;
-}
+#include "launch_port.h"
 
 namespace gpuvp::pfifo {
 
 class compute_launch_engine : public engine {
  public:
-  // Params live under the owner (the pfifo component): <owner>.compute_kernels / .compute_component.
+  // The port lives under the owner (the pfifo component): <owner>.launch.kernels / .launch.to.
   compute_launch_engine(std::string name, fifo_bus& bus, bool gf100, const sc_core::sc_object* owner);
   ~compute_launch_engine() override;
 
-  param<std::string> kernels;    // kernelslist.g whose kernels KERNEL selects
-  param<std::string> component;  // name of the compute engine component
+  sm::launch_port port;  // kernelslist.g whose kernels KERNEL selects; the compute engine
 
   enum : uint32_t {
     m_notify = 0x104, m_dma_notify = 0x180, m_dma_semaphore = 0x184, m_dma_global = 0x188, m_kernel = 0x200, m_grid_x = 0x204,
@@ -83,14 +79,10 @@ class compute_launch_engine : public engine {
   void complete(const completion& c, uint32_t status, uint64_t t);
   void error(const std::string& what);
   std::shared_ptr<const sm::kernel_trace> trace_of(uint32_t index);
-  sm::compute_engine* target();
 
   fifo_bus& bus_;
   bool gf100_;
   std::vector<state> st_;
-  std::vector<std::string> paths_;  // kernel trace files of the kernelslist, in order
-  std::vector<std::shared_ptr<const sm::kernel_trace>> traces_;
-  sm::compute_engine* ce_ = nullptr;
   unsigned outstanding_ = 0;
 };
 

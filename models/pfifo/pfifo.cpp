@@ -26,17 +26,9 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   userd_stride_ = gen_ >= gen::g80 ? 0x2000 : gen_ == gen::nv40 ? 0x1000 : 0x10000;
   userd_offset_ = userd_base.get() ? userd_base.get() : gen_ >= gen::nv40 ? 0xc00000 : 0x800000;
   // Where mem goes.
+  // auto: the platform binds mem to an mmu_nv50's `in` on G80:GF100 if it has one (initiators()).
   mem_to_ = memory_target;
-  if (mem_to_ == "auto") {
-    mem_to_ = "interconnect";
-    if (gen_ >= gen::g80 && gen_ < gen::gf100) {
-      auto& cfg = config::global();
-      for (const auto& n : cfg.children("components")) {
-        const auto* s = cfg.find("components." + n);
-        if (s && s->value == "mmu_nv50") mem_to_ = n + ".in";
-      }
-    }
-  }
+  if (mem_to_ == "auto" && !(gen_ >= gen::g80 && gen_ < gen::gf100)) mem_to_ = "interconnect";
   mmu_mode_ = mem_to_ != "interconnect";
 
   core_config cc;
@@ -330,7 +322,19 @@ std::vector<component::target_port> pfifo_component::targets() {
           {"userd", &userd, userd_offset_, uint64_t(core_->channel_count()) * userd_stride_, true}};
 }
 
-std::vector<component::initiator_port> pfifo_component::initiators() { return {{"mem", &mem, mem_to_}}; }
+std::vector<component::interface_port> pfifo_component::interface_ports() {
+  std::vector<interface_port> ports;
+  for (auto& e : engines_)
+    if (auto* c = dynamic_cast<compute_launch_engine*>(e.get())) ports.push_back(c->port.port());
+  return ports;
+}
+
+std::vector<component::initiator_port> pfifo_component::initiators() {
+  return {{"mem", &mem, mem_to_, "mmu_nv50.in", [this](const std::string& to) {
+             mem_to_ = to;
+             mmu_mode_ = to != "interconnect";
+           }}};
+}
 
 void pfifo_component::thread() {
   const uint64_t slice = std::max<uint64_t>(1000, ps(run_slice));

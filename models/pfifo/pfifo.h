@@ -125,6 +125,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   // component
   sc_core::sc_module& module() override { return *this; }
   std::vector<target_port> targets() override;
+  // The compute class's launch port (compute_launch.h), when engine_map has a compute engine.
+  std::vector<interface_port> interface_ports() override;
   std::vector<initiator_port> initiators() override;
   std::vector<irq_port> irqs() override { return {{"irq", &irq}}; }
   bool qtest(const std::vector<std::string>& words, std::string& reply) override;

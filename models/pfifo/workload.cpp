@@ -411,7 +411,7 @@ void register_workload_kind() {
       if (id.empty()) id = gf ? "1" : "2";
       if (gen.empty()) o += "pfifo:\n";
       o += "  engine_map: \"" + std::string(gf ? "0:m2mf,4:m2mf," : "1:m2mf,3:m2mf,") + id + ":compute\"\n";
-      o += "  compute_kernels: \"" + list + "\"\n";
+      o += "  launch.kernels: \"" + list + "\"\n";
       o += "components:\n  compute: compute\n";
     }
     return o;

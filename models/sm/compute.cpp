@@ -272,11 +272,18 @@ compute_engine::compute_engine(sc_core::sc_module_name name)
   period_ = sc_core::sc_time(1e3 / cfg_.core_mhz, sc_core::SC_NS);
   GPUVP_LOG(this, info, cfg_.summary());
   GPUVP_LOG(this, info, "memory: " + mem_->describe());  // the report adds the other engines' path
+  launch_export.bind(*this);
   SC_HAS_PROCESS(compute_engine);
   SC_THREAD(thread);
 }
 
 compute_engine::~compute_engine() = default;
+
+void compute_engine::submit(kernel_launch k, std::function<void(const launch_result&)> on_done) {
+  launch(std::move(k), [done = std::move(on_done)](const kernel_result& r) {
+    if (done) done({r.cycles});
+  });
+}
 
 void compute_engine::launch(kernel_launch k, std::function<void(const kernel_result&)> on_done) {
   if (!k.trace) throw std::invalid_argument(std::string(name()) + ": launch without a trace");

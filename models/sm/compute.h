@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Compute engine (component type "compute"): the GPU's SMs running Accel-Sim traces.
 //
-// Launch interface: launch({grid, block, trace}, on_done) queues a kernel; the engine distributes
+// Launch interface: launch({grid, block, trace}, on_done) queues a kernel (launchers in other models
+// reach it as launch_if::submit through their launch_port, launch_port.h, bound to the export
+// `<compute>.launch`); the engine distributes
 // its CTAs over `sms` SMs (GPGPU-Sim occupancy rules), runs the SM cycle loop inside its one
 // SC_THREAD and signals completion through the callback and `kernel_done` (an sc_event). The SM
 // time base is the core clock of the GPU configuration; the thread synchronises with the kernel
@@ -52,6 +54,7 @@
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 #include "gpuvp/timing.h"
+#include "launch_port.h"
 
 namespace gpuvp::sm {
 
@@ -59,32 +62,13 @@ namespace gpuvp::sm {
 // "RTX3070", "A100", "H100"; false if the name is unknown.
 bool shipped_config_text(const std::string& name, std::string& gpgpusim, std::string& trace);
 
-// The gpu_ext side band of one kernel's memory accesses (the SM's accesses are user accesses).
-struct mem_sideband {
-  uint32_t vm_engine = gpu_ext::none, vm_client = gpu_ext::none;
-  uint32_t dma_slot = gpu_ext::none, dma_bind = 0;  // DMA object selector and its rewrite generation
-  uint32_t vm_context = gpu_ext::none;              // channel descriptor
-  uint32_t channel = gpu_ext::none;                 // launching PFIFO channel
-};
-
-struct kernel_launch {
-  dim3 grid, block;                          // must match the trace's header
-  std::shared_ptr<const kernel_trace> trace;
-  // This kernel's side band (e.g. from the launching channel); none: the vm_* / dma_slot params.
-  std::optional<mem_sideband> sideband = std::nullopt;
-  // Trace flow arrow from the launching command (tracer::flow_out) to the kernel's span; 0: none.
-  uint64_t flow = 0;
-  // The kernel's number in the report, the results file and the trace: a kernel list numbers its
-  // launches in list order (as Accel-Sim's kernel uids: one trace named 60 times runs kernels 1
-  // to 60); 0: the trace header's id (a launch that picks a kernel of a list by its id).
-  unsigned number = 0;
-};
-
-class compute_engine : public sc_core::sc_module, public component {
+class compute_engine : public sc_core::sc_module, public component, public launch_if {
  public:
   tlm_utils::simple_initiator_socket<compute_engine> out{"out"};
   // The GPU memory system the SMs share with other engines (gpu_l2.sms); unbound: their own.
   sc_core::sc_port<gpu_memory_if, 1, sc_core::SC_ZERO_OR_MORE_BOUND> l2{"l2"};
+  // What launchers' launch ports bind to (`cp.launch.to: compute.launch`); bound to this engine.
+  sc_core::sc_export<launch_if> launch_export{"launch"};
 
   param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
   param<std::string> config_files{this, "config_files", "",
@@ -146,6 +130,10 @@ class compute_engine : public sc_core::sc_module, public component {
 
   // Queues a kernel. Throws std::invalid_argument if grid/block do not match the trace.
   void launch(kernel_launch k, std::function<void(const kernel_result&)> on_done = {});
+  // The launch port's interface (launch_port.h): launch() for a launcher in another model.
+  void submit(kernel_launch k, std::function<void(const launch_result&)> on_done) override;
+  size_t modelled_error_count() const override { return errors_.size(); }
+  uint64_t memory_error_count() const override { return mem_errors.value(); }
   bool idle() const { return queue_.empty() && !busy_; }
   // A `MemcpyHtoD,addr,bytes` command. Accel-Sim's trace mode calls perf_memcpy_to_gpu, which with
   // -gpgpu_perf_sim_memcpy 1 marks each 32-byte sector of [addr, addr + bytes) present in L2
@@ -175,6 +163,7 @@ class compute_engine : public sc_core::sc_module, public component {
   // Bound to the interconnect; the platform's `compute.out.to` redirects it (e.g. to mmu.in).
   std::vector<initiator_port> initiators() override { return {{"out", &out, "interconnect"}}; }
   std::vector<interface_port> interface_ports() override { return {interface_port_of("l2", l2, gpu_memory_interface)}; }
+  std::vector<interface_export> interface_exports() override { return {{"launch", launch_interface, &launch_export}}; }
   void report(std::ostream& os) override;
   void start_of_simulation() override;
   std::vector<std::string> modelled_errors() override;

@@ -61,6 +61,7 @@ platform::platform() {
     }
     components_[name] = it->second.second(name);
     order_.push_back(name);
+    types_[name] = s->value;
   }
   connect();
 }
@@ -113,39 +114,25 @@ void platform::connect() {
       // Each initiator may be redirected in configuration: "<component>.<port>.to".
       param<std::string> to(name + "." + i.name + ".to", i.to,
                             "where initiator " + name + "." + i.name + " is bound (interconnect or component.port)");
-      if (to.get() == "interconnect") {
+      const std::string where = to.get() == "auto" ? resolve_auto(i.auto_to) : to.get();
+      if (i.bound) i.bound(where);
+      if (where == "interconnect") {
         bind(*i.socket, r.in);
         r.name_input(next_in++, name + "." + i.name);
       } else {
-        auto it = unmapped.find(to.get());
+        auto it = unmapped.find(where);
         if (it == unmapped.end())
-          throw config_error(to.path() + ": no unmapped target port '" + to.get() + "' (components' size-0 ports)");
+          throw config_error(to.path() + ": no unmapped target port '" + where + "' (components' size-0 ports)");
         bind(*i.socket, *it->second);
       }
     }
 
-  // Fast-path interface ports: "<component>.<port>.to: <component>.<export>" ("": unbound).
+  // Interface ports: "<component>.<port>.to: <component>.<export>".
   std::map<std::string, component::interface_export> exports;
   for (const auto& name : order_)
     for (const auto& e : components_[name]->interface_exports()) exports.emplace(name + "." + e.name, e);
   for (const auto& name : order_)
-    for (const auto& i : components_[name]->interface_ports()) {
-      param<std::string> to(name + "." + i.name + ".to", i.to,
-                            "where interface port " + name + "." + i.name + " (" + i.interface +
-                                ") is bound (component.export; empty: unbound)");
-      if (to.get().empty()) continue;
-      const std::string port = name + "." + i.name;
-      auto it = exports.find(to.get());
-      if (it == exports.end()) {
-        std::string known;
-        for (const auto& [n, e] : exports) known += " " + n + " (" + e.interface + ")";
-        throw config_error(to.path() + ": " + port + " (" + i.interface + ") is bound to '" + to.get() +
-                           "', which no component exports (exports:" + (known.empty() ? " none" : known) + ")");
-      }
-      if (!i.bind(*it->second.exp))
-        throw config_error(to.path() + ": " + port + " needs " + i.interface + ", but " + to.get() + " is " +
-                           it->second.interface);
-    }
+    for (auto& i : components_[name]->interface_ports()) bind_interface(name, i, exports);
 
   // Interrupts: component outputs -> signals -> PMC lines; unused lines read a constant low.
   unsigned line = 0;
@@ -166,6 +153,39 @@ void platform::connect() {
   host_irq_ = std::make_unique<irq_signal>("host_irq");
   pmc_->host_irq.bind(*host_irq_);
   host_->irq.bind(*host_irq_);
+}
+
+std::string platform::resolve_auto(const std::string& type_port) const {
+  const auto dot = type_port.find('.');
+  if (dot != std::string::npos)
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+      if (types_.at(*it) == type_port.substr(0, dot)) return *it + type_port.substr(dot);
+  return "interconnect";
+}
+
+void platform::bind_interface(const std::string& name, component::interface_port& i,
+                              const std::map<std::string, component::interface_export>& exports) {
+  const std::string port = name + "." + i.name, path = port + ".to";
+  const bool explicit_to = config::global().find(path) != nullptr;
+  param<std::string> to(path, i.to,
+                        "where interface port " + port + " (" + i.interface + ") is bound (component.export; none: unbound)");
+  const bool none = to.get().empty() || to.get() == "none";
+  auto it = none ? exports.end() : exports.find(to.get());
+  if (it != exports.end()) {
+    if (!i.bind(*it->second.exp))
+      throw config_error(to.path() + ": " + port + " needs " + i.interface + ", but " + to.get() + " is " +
+                         it->second.interface);
+    return;
+  }
+  std::string known;
+  for (const auto& [n, e] : exports) known += " " + n + " (" + e.interface + ")";
+  if (known.empty()) known = " none";
+  if (!none && explicit_to)
+    throw config_error(to.path() + ": " + port + " (" + i.interface + ") is bound to '" + to.get() +
+                       "', which no component exports (exports:" + known + ")");
+  if (i.needed)
+    throw config_error(to.path() + ": " + port + " is unbound (" + (none ? "none" : "no export '" + to.get() + "'") +
+                       ") but " + i.why_needed + ": bind it to an export of " + i.interface + " (exports:" + known + ")");
 }
 
 bool platform::mapped(uint64_t addr, uint64_t len) const {

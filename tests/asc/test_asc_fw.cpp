@@ -148,8 +148,8 @@ TEST_F(fw_test, scenario_errors_name_file_and_line) {
 TEST_F(fw_test, overlay_keeps_the_scenarios_line_numbers) {
   EXPECT_EQ(agx_scenario::overlay("set agx.ap.stage2 true\nboot\nset agx.asc.idle_timeout 20 us # c\n"),
             "\"agx.ap.stage2\": \"true\"\n\n\"agx.asc.idle_timeout\": \"20 us\"\nagx.uat.detect_stale: true\n");
-  EXPECT_EQ(agx_scenario::overlay("set agx.uat.detect_stale false\nset agx.asc.kernels k.g\n"),
-            "\"agx.uat.detect_stale\": \"false\"\n\"agx.asc.kernels\": \"k.g\"\ncomponents.compute: compute\n");
+  EXPECT_EQ(agx_scenario::overlay("set agx.uat.detect_stale false\nset agx.asc.launch.kernels k.g\n"),
+            "\"agx.uat.detect_stale\": \"false\"\n\"agx.asc.launch.kernels\": \"k.g\"\ncomponents.compute: compute\n");
   // Quotes and backslashes in a value stay text.
   EXPECT_EQ(agx_scenario::overlay("set a.b x\"\\y\n"), "\"a.b\": \"x\\\"\\\\y\"\nagx.uat.detect_stale: true\n");
 }

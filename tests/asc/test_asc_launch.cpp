@@ -47,7 +47,7 @@ struct launch_test : fw_test {};  // a suite of its own (fw_test is per translat
 
 TEST_F(launch_test, launch_runs_the_kernel_through_the_gpu_view_and_stamps_when_it_is_done) {
   const std::string list = kernel_list();
-  run("set agx.asc.kernels " + list + "\n" + head + data_page(1) +
+  run("set agx.asc.launch.kernels " + list + "\n" + head + data_page(1) +
       "cmd cb 0 launch 1 1 1 stamps\ncmd cb 24 launch 1 2 2 stamps\ncmd cb 48 end\nsubmit cb 0 0x4000\n"
       "wait-stamp stamps 0 2\nexpect-event 0 3 1\nexpect-event 1 3 2\nexpect-stat agx.asc.launches 2\n");
   EXPECT_EQ(failed, 0) << messages;
@@ -76,7 +76,7 @@ TEST_F(launch_test, launch_runs_the_kernel_through_the_gpu_view_and_stamps_when_
 }
 
 TEST_F(launch_test, launch_of_a_kernel_outside_the_list_asserts) {
-  run("set agx.asc.kernels " + kernel_list() + "\n" + head + "cmd cb 0 launch 1 3 1 stamps\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\n");
+  run("set agx.asc.launch.kernels " + kernel_list() + "\n" + head + "cmd cb 0 launch 1 3 1 stamps\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\n");
   EXPECT_EQ(agx->asc.assert_text(), "launch of kernel 3: not in the kernel list (2 kernels)");
   EXPECT_GT(failed, 0);
 }
@@ -95,7 +95,7 @@ TEST_F(launch_test, launch_for_slot_0_asserts) {
 // 4 sectors and the STG's one: 5 faulting accesses); the UAT latches the first fault and the
 // firmware asserts; no stamp is written.
 TEST_F(launch_test, a_kernel_fault_in_the_gpu_view_asserts_and_latches_the_fault) {
-  run("set agx.asc.kernels " + kernel_list() + "\n" + head + data_page(1) +
+  run("set agx.asc.launch.kernels " + kernel_list() + "\n" + head + data_page(1) +
       "cmd cb 0 launch 2 1 1 stamps\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\n");
   EXPECT_EQ(agx->asc.assert_text(), "GPU fault: kernel 1 (_Z9ffma_testPf) for slot 2: 5 faulting memory accesses");
   EXPECT_EQ(agx->uat.faults_latched.value(), 1u);
@@ -110,12 +110,12 @@ TEST_F(launch_test, a_kernel_fault_in_the_gpu_view_asserts_and_latches_the_fault
 TEST_F(launch_test, a_bad_kernel_list_is_an_input_error) {
   register_all_models();
   config::global().load_yaml_text(registry::global().find_platform("agx")->yaml, "agx.yaml");
-  config::global().set("agx.asc.kernels", ::testing::TempDir() + "/no-such-list.g", "test");
+  config::global().set("agx.asc.launch.kernels", ::testing::TempDir() + "/no-such-list.g", "test");
   try {
     platform q;
     FAIL() << "no error";
   } catch (const config_error& e) {
-    EXPECT_NE(std::string(e.what()).find("agx.asc.kernels: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("agx.asc.launch.kernels: "), std::string::npos) << e.what();
   }
 }
 
@@ -130,7 +130,7 @@ TEST_F(launch_test, launch_command_errors_are_found_at_parse_time) {
 // From the command line: the run's report has the kernels' cycle lines and the ASC's count.
 TEST(agx_launch_cli, the_report_names_the_kernels_cycles) {
   const std::string file = ::testing::TempDir() + "/agx_launch.agx";
-  std::ofstream(file) << "set agx.asc.kernels " << kernel_list() << "\n" << head << data_page(1)
+  std::ofstream(file) << "set agx.asc.launch.kernels " << kernel_list() << "\n" << head << data_page(1)
                       << "cmd cb 0 launch 1 2 1 stamps\ncmd cb 24 end\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\n";
   gpuvp::testing::fresh_simulation();
   std::vector<std::string> args = {"gpuvp", "run", "--platform", "agx", "--workload", file};

@@ -40,6 +40,7 @@ struct cp_bench : sc_core::sc_module {
       vram = std::make_unique<sparse_memory>("vram");
       compute = std::make_unique<sm::compute_engine>("compute");
       compute->out.bind(vram->in);
+      cp.launch.bind(*compute);  // what the platform does from cp.launch.to
     }
     SC_THREAD(run);
   }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // CP_EXEC_CS on the SM compute engine (models/sm): the dispatch port launches the n-th kernel of
-// cp.compute_kernels with grid = NGROUPS from the payload; the CP keeps parsing while the kernel
+// cp.launch.kernels with grid = NGROUPS from the payload; the CP keeps parsing while the kernel
 // runs and CP_EVENT_WRITE waits for every kernel launched before it. Without a compute
 // component the port only records (test_cp_model.cpp, ExecCsGoesToTheDispatchPort).
 #include <functional>
@@ -23,8 +23,7 @@ constexpr uint64_t ts_addr = 0x20000;
 struct cpCompute : gpuvp::testing::sim_test {
   std::unique_ptr<cp_bench> b;
   void run(std::function<void(cp_bench&)> script) {
-    config::global().set("bench.cp.compute_component", "bench.compute", "test");
-    config::global().set("bench.cp.compute_kernels", CP_SM_DATA_DIR "/ffma/kernelslist.g", "test");
+    config::global().set("bench.cp.launch.kernels", CP_SM_DATA_DIR "/ffma/kernelslist.g", "test");
     config::global().set("bench.compute.sms", "1", "test");
     // 20000 core cycles of launch latency keep the kernel running while the CP goes on.
     config::global().set("bench.compute.launch_latency", "20000", "test");

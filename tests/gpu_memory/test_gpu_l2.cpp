@@ -543,7 +543,8 @@ TEST(gpu_l2_cli, l2_port_bound_to_no_export_exits_2_naming_both_ends) {
     auto r = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload", list, "--set", "compute.l2.to=" + to});
     EXPECT_EQ(r.rc, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("compute.l2.to: compute.l2 (gpu memory system (gpu_memory_if)) is bound to '" + to +
-                         "', which no component exports (exports: gpu_l2.sms (gpu memory system (gpu_memory_if)))"),
+                         "', which no component exports (exports: compute.launch (kernel launch (launch_if)) gpu_l2.sms (gpu memory "
+                         "system (gpu_memory_if)))"),
               std::string::npos)
         << r.err;
     EXPECT_EQ(r.out.find("kernel 1 "), std::string::npos) << r.out;  // nothing ran

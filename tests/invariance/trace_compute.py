@@ -208,7 +208,7 @@ def main():
         check_flows(gpuvp, src, tmp, ["--workload", "pfifo-default"], "pfifo.engine.", "interconnect.")
         check_flows(gpuvp, src, tmp, ["--workload", "models/pfifo/workloads/compute.pb"], "pfifo.engine.", "compute")
         check_flows(gpuvp, src, tmp, ["--workload", "tests/cp/data/exec_cs.pm4", "--set", "components.compute=compute",
-                                      "--set", "cp.compute_kernels=tests/sm/data/ffma/kernelslist.g"], "cp.", "compute")
+                                      "--set", "cp.launch.kernels=tests/sm/data/ffma/kernelslist.g"], "cp.", "compute")
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

@@ -42,7 +42,7 @@ class compute_class : public gpuvp::testing::sim_test {
     ASSERT_NE(o.find("compute: compute"), std::string::npos) << o;
     cfg.load_yaml_text(o, "file overlay");
     // The file's kernelslist path is relative to the repository root; tests run elsewhere.
-    cfg.set("pfifo.compute_kernels", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g"), "test");
+    cfg.set("pfifo.launch.kernels", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g"), "test");
     // The waits below are worked out with both launches of the kernel taking the same time, as with
     // the platform's memory path (compute.memory tlm); the GPU memory system's L2 keeps the first
     // launch's lines, so there the second launch would be shorter.
@@ -230,8 +230,36 @@ TEST_F(compute_class, LaunchErrorsAreModelledErrors) {
   EXPECT_NE(errs[1].find("grid/block do not match"), std::string::npos) << errs[1];
 }
 
-TEST_F(compute_class, NoComputeComponentIsALaunchError) {
-  configure("models/pfifo/workloads/compute.pb", "pfifo:\n  compute_component: gpc\n");
+// The launch port (sm/launch_port.h) is bound at elaboration from pfifo.launch.to to a compute
+// engine's launch export: a name no component exports, an export of another interface, and no
+// engine at all while a kernel list is set are configuration errors naming both ends.
+TEST_F(compute_class, LaunchPortBindingErrorsNameBothEnds) {
+  auto rejected = [&](const std::string& extra, const std::vector<std::string>& parts) {
+    config::global().reset();
+    configure("models/pfifo/workloads/compute.pb", extra);
+    try {
+      platform p;
+      ADD_FAILURE() << "accepted: " << extra;
+    } catch (const config_error& e) {
+      for (const auto& part : parts) EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  rejected("pfifo:\n  launch.to: gpc.launch\n",
+           {"test:2: pfifo.launch.to", "pfifo.launch (kernel launch (launch_if)) is bound to 'gpc.launch', which no component exports",
+            "(exports: compute.launch (kernel launch (launch_if)))"});
+  rejected("pfifo:\n  launch.to: compute\n", {"pfifo.launch.to", "is bound to 'compute', which no component exports"});
+  rejected("components:\n  l2: gpu_l2\npfifo:\n  launch.to: l2.sms\n",
+           {"pfifo.launch.to", "pfifo.launch needs kernel launch (launch_if), but l2.sms is gpu memory system (gpu_memory_if)"});
+  rejected("components:\n  compute: none\n",
+           {"pfifo.launch.to", "pfifo.launch is unbound (no export 'compute.launch') but pfifo.launch.kernels is set"});
+  rejected("pfifo:\n  launch.to: none\n", {"pfifo.launch is unbound (none) but pfifo.launch.kernels is set"});
+}
+
+// Without a kernel list the port may stay unbound: a LAUNCH is then refused (status 2) as a
+// modelled error of the engine, and the channel goes on.
+TEST_F(compute_class, UnboundPortWithoutKernelsRefusesTheLaunch) {
+  configure("models/pfifo/workloads/compute.pb", "components:\n  compute: none\n");
+  config::global().set("pfifo.launch.kernels", "", "test");
   platform p;
   auto w = pfifo::parse_pb_workload(
       "gen G84\nchannel 0 dma\nobject 0 0xc0de50c0 engine 2 sel 0x40\n"
@@ -244,7 +272,7 @@ TEST_F(compute_class, NoComputeComponentIsALaunchError) {
   EXPECT_EQ(w->check(p, os), 0) << os.str();
   const auto errs = p.modelled_errors();
   ASSERT_EQ(errs.size(), 1u);
-  EXPECT_NE(errs[0].find("no compute engine component 'gpc'"), std::string::npos) << errs[0];
+  EXPECT_NE(errs[0].find("no compute engine bound to the launch port"), std::string::npos) << errs[0];
 }
 
 TEST_F(compute_class, ComputeLineAndBadKernelsList) {
@@ -257,10 +285,10 @@ TEST_F(compute_class, ComputeLineAndBadKernelsList) {
   ASSERT_NE(k, nullptr);
   const std::string o = k->overlay_for(text_of("models/pfifo/workloads/compute.pb"));
   EXPECT_EQ(o, "pfifo:\n  generation: G84\n  engine_map: \"1:m2mf,3:m2mf,2:compute\"\n"
-               "  compute_kernels: \"tests/sm/data/ffma/kernelslist.g\"\ncomponents:\n  compute: compute\n");
+               "  launch.kernels: \"tests/sm/data/ffma/kernelslist.g\"\ncomponents:\n  compute: compute\n");
   EXPECT_EQ(k->overlay_for("gen GF100\ncompute k.g engine 5\n"),
             "pfifo:\n  generation: GF100\n  engine_map: \"0:m2mf,4:m2mf,5:compute\"\n"
-            "  compute_kernels: \"k.g\"\ncomponents:\n  compute: compute\n");
+            "  launch.kernels: \"k.g\"\ncomponents:\n  compute: compute\n");
   // Issue 10: an unknown generation stays out of the overlay (it would be reported as the bare
   // parameter pfifo.generation), so the parser reports it at file:line.
   EXPECT_EQ(k->overlay_for("gen 0x1z\n"), "");
@@ -268,12 +296,12 @@ TEST_F(compute_class, ComputeLineAndBadKernelsList) {
   // A missing kernelslist is a configuration error naming the parameter.
   config::global().load_yaml_text(default_platform_yaml(), "embedded");
   config::global().load_yaml_text(k->platform_yaml, "overlay");
-  config::global().load_yaml_text("pfifo:\n  engine_map: \"2:compute\"\n  compute_kernels: /nonexistent/kernelslist.g\n", "t");
+  config::global().load_yaml_text("pfifo:\n  engine_map: \"2:compute\"\n  launch.kernels: /nonexistent/kernelslist.g\n", "t");
   try {
     platform p;
     ADD_FAILURE() << "accepted a missing kernelslist";
   } catch (const config_error& e) {
-    EXPECT_NE(std::string(e.what()).find("pfifo.compute_kernels"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("pfifo.launch.kernels"), std::string::npos) << e.what();
   }
 }
 

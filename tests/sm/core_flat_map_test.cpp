@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// core/flat_map.h: the sector map must behave as a map (find / insert / erase, whatever the
+// gpuvp/flat_map.h: the sector map must behave as a map (find / insert / erase, whatever the
 // probe runs look like, across growth) and the waiter pool must keep each list's order and reuse
 // the nodes it gets back.
 #include <gtest/gtest.h>
@@ -10,9 +10,9 @@
 #include <random>
 #include <vector>
 
-#include "core/flat_map.h"
+#include "gpuvp/flat_map.h"
 
-using namespace gpuvp::sm;
+using namespace gpuvp;
 
 TEST(sm_flat_map, sector_map_agrees_with_std_map) {
   sector_map<unsigned> m;  // starts at 16 slots: grows several times

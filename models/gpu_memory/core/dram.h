@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/flat_map.h"
+#include "gpuvp/flat_map.h"
 #include "mem_log.h"
 #include "mem_config.h"
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "dram.h"
-#include "core/flat_map.h"
+#include "gpuvp/flat_map.h"
 #include "core/gpu_config.h"
 #include "mem_log.h"
 #include "mem_port.h"

@@ -9,7 +9,7 @@
 #include <queue>
 #include <vector>
 
-#include "flat_map.h"
+#include "gpuvp/flat_map.h"
 #include "fu.h"
 #include "gpu_config.h"
 #include "sm_core.h"

@@ -75,8 +75,12 @@ class platform {
   std::unique_ptr<host> host_;
   std::map<std::string, std::unique_ptr<component>> components_;
   std::vector<std::string> order_;
+  std::map<std::string, std::string> types_;  // component name -> type
   void build_component(const std::string& name, const std::string& type);
   void connect();
+  std::string resolve_auto(const std::string& type_port) const;  // initiator_port::auto_to
+  void bind_interface(const std::string& name, component::interface_port& port,
+                      const std::map<std::string, component::interface_export>& exports);
   // Interrupt lines may be driven from any process of their model (the thread whose access
   // faulted, a method, a register hook called from the host thread): many writers.
   using irq_signal = sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>;

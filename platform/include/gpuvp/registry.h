@@ -39,22 +39,30 @@ class component {
     uint64_t base = 0, size = 0;
     bool in_bar0 = false;
   };
-  // An initiator socket, bound to `to`: "interconnect" or "<component>.<target_port>".
+  // An initiator socket, bound to `to`: "interconnect" or "<component>.<target_port>", or "auto":
+  // "<last-listed component of type T>.<port>" for `auto_to` = "T.<port>" if the platform has one, else
+  // the interconnect. `bound`, if set, is told where the platform bound it.
   struct initiator_port {
     std::string name;
     tlm::tlm_initiator_socket<>* socket;
     std::string to = "interconnect";
+    std::string auto_to = "";
+    std::function<void(const std::string& to)> bound = nullptr;
   };
   struct irq_port {
     std::string name;
     sc_core::sc_out<bool>* port;
   };
-  // A fast-path port: an sc_port of a C++ interface (`interface` names it in messages), called
-  // directly instead of through transactions. Bound like an initiator, by configuration
-  // "<component>.<name>.to: <component>.<export>" ("": unbound). Make it with interface_port_of.
+  // A port to another component's C++ interface (not TLM: called directly), bound like an
+  // initiator by configuration "<component>.<name>.to: <component>.<export>" (default `to`; "" or
+  // "none": unbound). `interface` names it in messages. Errors at elaboration: an export of another
+  // interface; a name set in configuration that no component exports; unbound while `needed`.
+  // A default `to` that the platform lacks leaves the port unbound. Make one with interface_port_of.
   struct interface_port {
     std::string name, interface, to;
     std::function<bool(sc_core::sc_export_base&)> bind;  // false: the export has another interface
+    bool needed = false;
+    std::string why_needed;  // the setting that needs it ("cp.launch.kernels is set")
   };
   // What an interface port binds to: an sc_export bound to its implementation.
   struct interface_export {

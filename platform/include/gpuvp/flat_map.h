@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Flat containers for the memory model's hot paths (internal to the SM model):
+// Flat containers for hot paths (the SMs' and the GPU memory system's queues and maps):
 // - sector_map<V>: a hash map from a 64-bit key (a sector address; never ~0) to V, open
 //   addressing with linear probing in a power-of-two table (load <= 1/2), backward-shift erase
 //   (no tombstones). No iteration: results cannot depend on the hashing.
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace gpuvp::sm {
+namespace gpuvp {
 
 template <class V>
 class sector_map {
@@ -249,4 +249,4 @@ class ring {
   size_t head_ = 0, n_ = 0, mask_ = 0;
 };
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp
