@@ -256,7 +256,10 @@ const named pm4_ids_a5[] = {
     {"CP_LOAD_STATE4", 0x30}, {"CP_COND_INDIRECT_BUFFER_PFE", 0x3a}, {"CP_PERFCOUNTER_ACTION", 0x50},
     {"CP_PREEMPT_ENABLE_GLOBAL", 0x69}, {"CP_PREEMPT_ENABLE_LOCAL", 0x6a}, {"CP_SET_RENDER_MODE", 0x6c},
     {"CP_COMPUTE_CHECKPOINT", 0x6e}};
-
+// a5xx names accepted as input but not printed: Mesa lists CP_INDIRECT_BUFFER (all generations)
+// before CP_INDIRECT_BUFFER_PFE (a5xx) and CP_PREEMPT_ENABLE before CP_YIELD_ENABLE (a5xx), and
+// its decoders print the first name valid for the generation.
+const named pm4_aliases_a5[] = {{"CP_INDIRECT_BUFFER_PFE", 0x3f}, {"CP_YIELD_ENABLE", 0x1c}};
 template <size_t N>
 const char* find_name(const named (&t)[N], uint32_t v) {
   for (const auto& e : t) if (e.value == v) return e.name;
@@ -281,8 +284,12 @@ const char* pm4_name_or_null(uint32_t id, int gen) {
   return find_name(pm4_ids, id);
 }
 std::optional<uint32_t> pm4_id_by_name(const std::string& name, int gen) {
-  if (gen == 5)
+  if (gen == 5) {
     if (auto v = find_value(pm4_ids_a5, name)) return v;
+    if (auto v = find_value(pm4_aliases_a5, name)) return v;
+  }
+  // a5xx keeps the a6xx names of the ids it does not rename (gpuvp's a5xx ME shares the a6xx
+  // firmware source and its jump-table labels; docs/tools/afuc.md).
   if (auto v = find_value(pm4_ids, name)) return v;
   if (name.size() > 4 && name.compare(0, 4, "UNKN") == 0) {
     uint32_t v = 0;
@@ -325,6 +332,45 @@ static const char* alu_name(afuc_op op) {
   return names[static_cast<uint8_t>(op)];
 }
 
+// SQE register names of swrite/sread (Mesa afuc.xml / emu: PREEMPT_INSTR, SP, STACK0-7).
+static std::string sqe_reg_text(uint32_t v) {
+  if (v == 0x004) return "%PREEMPT_INSTR";
+  if (v == 0x005) return "%SP";
+  if (v >= 0x008 && v <= 0x00f) return "%STACK" + std::to_string(v - 8);
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%03x", v);
+  return buf;
+}
+
+// cwrite/cread/load/store in Mesa's current syntax: FLAGS [15:12] = 0x8 sread/swrite (a6xx+;
+// on a5xx set in every plain cwrite/cread), 0x4 `!` pre-increment (the base then prints as a
+// number), 0x3 `(sdsN)` (cwrite). Flag combinations that syntax cannot say print in the older
+// `, flags` form, which the assembler reads too, so the round trip stays exact.
+static std::string control_text(const afuc_instr& in, int gen) {
+  const bool writes = in.op == afuc_op::cwrite || in.op == afuc_op::store;
+  const bool mem = in.op == afuc_op::load || in.op == afuc_op::store;
+  const std::string v = reg_name(writes ? in.src1 : in.dst, !writes);
+  const std::string off = reg_name(writes ? in.src2 : in.src1, false);
+  const bool pre = in.bit & 0x4, s_space = gen >= 6 && (in.bit & 0x8);
+  const unsigned sds = in.bit & 0x3;
+  const bool plain = gen >= 6 ? !(mem && (in.bit & 0x8)) && (sds == 0 || in.op == afuc_op::cwrite) &&
+                                    !(s_space && sds)
+                              : !mem && (in.bit & 0x8) && sds == 0;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, mem ? "0x%x" : "0x%03x", in.immed);
+  const char* ctrl_name = mem ? nullptr : control_reg_name(in.immed, gen);
+  std::string base = ctrl_name ? std::string("@") + ctrl_name : std::string(buf);
+  std::string name = in.op == afuc_op::cwrite ? "cwrite" : in.op == afuc_op::cread ? "cread"
+                     : in.op == afuc_op::load ? "load" : "store";
+  if (!plain)  // the older syntax: explicit flags, the base as a control register name
+    return name + " " + v + ", [" + off + " + " + base + "], " + hex(in.bit);
+  if (pre) base = buf;
+  else if (s_space) base = sqe_reg_text(in.immed);
+  if (s_space) name = in.op == afuc_op::cwrite ? "swrite" : "sread";
+  const std::string prefix = sds ? "(sds" + std::to_string(sds) + ")" : "";
+  return prefix + name + " " + v + ", [" + off + " + " + base + "]" + (pre ? "!" : "");
+}
+
 std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
                         const std::vector<std::string>* labels) {
   auto target = [&](int64_t t) -> std::string {
@@ -343,12 +389,6 @@ std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
       return s + " " + d + ", " + (in.has_immed ? hex(in.immed) : a);
     return s + " " + d + ", " + a + ", " + (in.has_immed ? hex(in.immed) : b);
   }
-  auto ctrl = [&](uint32_t v) -> std::string {
-    if (const char* n = control_reg_name(v, gen)) return std::string("@") + n;
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%03x", v);
-    return buf;
-  };
   switch (in.op) {
     case afuc_op::nop: return s + "nop";
     case afuc_op::payload: {
@@ -359,14 +399,8 @@ std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
     case afuc_op::movi:
       return s + "mov " + d + ", " + hex(in.immed) +
              (in.shift ? " << " + std::to_string(in.shift) : std::string());
-    case afuc_op::cwrite:
-      return s + "cwrite " + a + ", [" + b + " + " + ctrl(in.immed) + "], " + hex(in.bit);
-    case afuc_op::cread:
-      return s + "cread " + d + ", [" + a + " + " + ctrl(in.immed) + "], " + hex(in.bit);
-    case afuc_op::store:
-      return s + "store " + a + ", [" + b + " + " + hex(in.immed) + "], " + hex(in.bit);
-    case afuc_op::load:
-      return s + "load " + d + ", [" + a + " + " + hex(in.immed) + "], " + hex(in.bit);
+    case afuc_op::cwrite: case afuc_op::cread: case afuc_op::store: case afuc_op::load:
+      return s + control_text(in, gen);
     case afuc_op::brnei: case afuc_op::breqi:
       return std::string(in.op == afuc_op::brnei ? "brne " : "breq ") + a + ", " + hex(in.immed) +
              ", " + target(int64_t(pc) + in.offset);
