@@ -54,89 +54,87 @@ struct line_parser {
 
   static bool idch(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+  // `$reg`, `#label`, `@CONTROL[+N]`, `%SQE[+N]` at pos (the sigil c).
+  void lex_sigil(char c, std::vector<tok>& out) {
+    size_t b = ++pos;
+    if (c == '$') {
+      while (pos < text.size() && idch(text[pos])) pos++;
+      out.push_back({tok::reg, text.substr(b, pos - b)});
+      return;
+    }
+    if (c == '#' && pos < text.size() && (text[pos] == '-' || text[pos] == '+')) pos++;
+    while (pos < text.size() && idch(text[pos])) pos++;
+    out.push_back({c == '#' ? tok::label_ref : c == '@' ? tok::ctrl : tok::sqe, text.substr(b, pos - b)});
+    // Mesa's `@NAME+N` / `%NAME+N`: a control (SQE) register plus an offset.
+    if (c != '#' && pos + 1 < text.size() && text[pos] == '+' && std::isdigit(static_cast<unsigned char>(text[pos + 1]))) {
+      const size_t nb = ++pos;
+      while (pos < text.size() && idch(text[pos])) pos++;
+      const auto v = number_of(text.substr(nb, pos - nb));
+      if (!v) fail("bad offset in '" + std::string(1, c) + out.back().s + "+" + text.substr(nb, pos - nb) + "'");
+      out.back().v = *v;
+    }
+  }
+
+  // "[hex]" is a raw literal if the bracket holds only hex digits (else '[' is punctuation).
+  bool lex_literal(std::vector<tok>& out) {
+    const size_t e = text.find(']', pos);
+    if (e == std::string::npos || e <= pos + 1) return false;
+    const std::string in = text.substr(pos + 1, e - pos - 1);
+    bool allhex = in.size() <= 8;
+    for (char h : in) allhex = allhex && std::isxdigit(static_cast<unsigned char>(h));
+    if (!allhex) return false;
+    out.push_back({tok::literal, in, *number_of("0x" + in)});
+    pos = e + 1;
+    return true;
+  }
+
+  // A word: `label:`, a bit number `bN` (decimal), or an identifier (mnemonic, directive).
+  void lex_word(std::vector<tok>& out) {
+    const size_t b = pos++;
+    while (pos < text.size() && (idch(text[pos]) || text[pos] == '.')) pos++;
+    if (pos < text.size() && text[pos] == ':') {
+      out.push_back({tok::punct, text.substr(b, pos - b) + ":"});
+      pos++;
+      return;
+    }
+    const std::string w = text.substr(b, pos - b);
+    if (w.size() >= 2 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
+      out.push_back({tok::bit, w, *number_of(w.substr(1))});
+    else
+      out.push_back({tok::ident, w});
+  }
+
   std::vector<tok> lex() {
     std::vector<tok> out;
     while (pos < text.size()) {
-      char c = text[pos];
+      const char c = text[pos];
       if (c == ';') break;
       if (std::isspace(static_cast<unsigned char>(c))) { pos++; continue; }
-      if (c == '$') {
-        size_t b = ++pos;
-        while (pos < text.size() && idch(text[pos])) pos++;
-        out.push_back({tok::reg, text.substr(b, pos - b)});
-        continue;
-      }
-      if (c == '#' || c == '@' || c == '%') {
-        size_t b = ++pos;
-        if (c == '#' && pos < text.size() && (text[pos] == '-' || text[pos] == '+')) pos++;
-        while (pos < text.size() && idch(text[pos])) pos++;
-        out.push_back({c == '#' ? tok::label_ref : c == '@' ? tok::ctrl : tok::sqe, text.substr(b, pos - b)});
-        // Mesa's `@NAME+N` / `%NAME+N`: a control (SQE) register plus an offset.
-        if (c != '#' && pos + 1 < text.size() && text[pos] == '+' && std::isdigit(static_cast<unsigned char>(text[pos + 1]))) {
-          const size_t nb = ++pos;
-          while (pos < text.size() && idch(text[pos])) pos++;
-          const auto v = number_of(text.substr(nb, pos - nb));
-          if (!v) fail("bad offset in '" + std::string(1, c) + out.back().s + "+" + text.substr(nb, pos - nb) + "'");
-          out.back().v = *v;
-        }
-        continue;
-      }
-      if (c == '[' ) {
-        // "[hex]" raw literal if the bracket holds only hex digits, else a '[' punctuation.
-        size_t e = text.find(']', pos);
-        if (e != std::string::npos && e > pos + 1) {
-          std::string in = text.substr(pos + 1, e - pos - 1);
-          bool allhex = in.size() <= 8;
-          for (char h : in) allhex = allhex && std::isxdigit(static_cast<unsigned char>(h));
-          if (allhex) {
-            out.push_back({tok::literal, in, *number_of("0x" + in)});
-            pos = e + 1;
-            continue;
-          }
-        }
-      }
+      if (c == '$' || c == '#' || c == '@' || c == '%') { lex_sigil(c, out); continue; }
+      if (c == '[' && lex_literal(out)) continue;
       if (c == '(') {
-        size_t e = text.find(')', pos);
+        const size_t e = text.find(')', pos);
         if (e == std::string::npos) fail("unterminated '('");
         out.push_back({tok::punct, text.substr(pos, e - pos + 1)});
         pos = e + 1;
-        continue;
-      }
-      if (c == '<' && pos + 1 < text.size() && text[pos + 1] == '<') {
+      } else if (c == '<' && pos + 1 < text.size() && text[pos + 1] == '<') {
         out.push_back({tok::punct, "<<"});
         pos += 2;
-        continue;
-      }
-      if (std::isdigit(static_cast<unsigned char>(c))) {
-        size_t b = pos;
+      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        const size_t b = pos;
         while (pos < text.size() && idch(text[pos])) pos++;
-        std::string n = text.substr(b, pos - b);
+        const std::string n = text.substr(b, pos - b);
         const auto v = number_of(n);
         if (!v) fail("bad number '" + n + "'");
         out.push_back({tok::num, n, *v});
-        continue;
-      }
-      if (idch(c) || c == '.') {
-        size_t b = pos++;
-        while (pos < text.size() && (idch(text[pos]) || text[pos] == '.')) pos++;
-        if (pos < text.size() && text[pos] == ':') {
-          out.push_back({tok::punct, text.substr(b, pos - b) + ":"});
-          pos++;
-          continue;
-        }
-        std::string w = text.substr(b, pos - b);
-        if (w.size() >= 2 && w[0] == 'b' && std::all_of(w.begin() + 1, w.end(), ::isdigit))
-          out.push_back({tok::bit, w, *number_of(w.substr(1))});  // decimal digits only
-        else
-          out.push_back({tok::ident, w});
-        continue;
-      }
-      if (c == ',' || c == '[' || c == ']' || c == '+' || c == '!') {
+      } else if (idch(c) || c == '.') {
+        lex_word(out);
+      } else if (c == ',' || c == '[' || c == ']' || c == '+' || c == '!') {
         out.push_back({tok::punct, std::string(1, c)});
         pos++;
-        continue;
+      } else {
+        fail(std::string("unexpected character '") + c + "'");
       }
-      fail(std::string("unexpected character '") + c + "'");
     }
     return out;
   }
@@ -283,7 +281,7 @@ const std::map<std::string, afuc_op>& alu_ops() {
       {"xor", afuc_op::xor_}, {"not", afuc_op::not_}, {"shl", afuc_op::shl},
       {"ushr", afuc_op::ushr}, {"ishr", afuc_op::ishr}, {"rot", afuc_op::rot},
       {"mul8", afuc_op::mul8}, {"min", afuc_op::min}, {"max", afuc_op::max},
-      {"cmp", afuc_op::cmp}, {"msb", afuc_op::msb}};
+      {"cmp", afuc_op::cmp}, {"msb", afuc_op::msb}, {"bic", afuc_op::bic}};
   return m;
 }
 
@@ -364,6 +362,21 @@ void parse_setbit(operand_reader& r, afuc_instr& in, bool set) {
   if (in.xmov && in.op != afuc_op::setbitr) r.lp.fail("(xmovN) is not allowed on '" + r.mn + "' with bN");
 }
 
+// a7xx `ubfx/bfi $d, $s, bLO, bHI`.
+void parse_bitfield(operand_reader& r, afuc_instr& in, bool extract) {
+  in.op = extract ? afuc_op::ubfx : afuc_op::bfi;
+  in.dst = r.reg(true, "a destination register");
+  r.comma();
+  in.src1 = r.reg(false, "a source register");
+  for (int k = 0; k < 2; k++) {
+    r.comma();
+    const tok& b = r.need(tok::bit, "a bit number bN");
+    if (b.v > 31) r.lp.fail("bit number out of range");
+    if (k == 0) in.bit = uint8_t(b.v); else in.immed = uint32_t(b.v);
+  }
+  if (in.bit > in.immed) r.lp.fail("'" + r.mn + "': low bit above high bit");
+}
+
 // Flow instructions and nop; false if mn is none of them.
 bool parse_flow(operand_reader& r, afuc_instr& in) {
   const std::string& mn = r.mn;
@@ -427,6 +440,7 @@ bool parse_instruction(operand_reader& r, bool& jumptable) {
     parse_control(r, in, true, sqe);
   } else if (mn == "brne" || mn == "breq") parse_branch(r, in, mn == "brne");
   else if (mn == "setbit" || mn == "clrbit") parse_setbit(r, in, mn == "setbit");
+  else if (mn == "ubfx" || mn == "bfi") parse_bitfield(r, in, mn == "ubfx");
   else if (!parse_flow(r, in)) r.lp.fail("unknown instruction '" + mn + "'");
   r.done();
   if ((in.rep || in.xmov) && is_branch(in.op)) r.lp.fail("modifiers are not allowed on '" + mn + "'");
@@ -586,9 +600,9 @@ struct boot_env : afuc_env {
   uint32_t mem_read(uint64_t a) override { return word(a); }
 };
 
-bool boot_jumptable(const std::vector<uint32_t>& img, std::vector<uint32_t>& jt) {
+bool boot_jumptable(const std::vector<uint32_t>& img, int gen, std::vector<uint32_t>& jt) {
   for (uint32_t c0 : {0u, 1u << 28, 3u << 28}) {
-    afuc_iss iss(6, 16);
+    afuc_iss iss(gen, 16);
     boot_env env(img);
     env.ctrl[0] = c0;
     iss.load(img);
@@ -605,70 +619,64 @@ bool boot_jumptable(const std::vector<uint32_t>& img, std::vector<uint32_t>& jt)
 }
 }  // namespace
 
-disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen, bool verbose) {
-  disasm_result r;
-  afuc_image img = afuc_split(file_words);
-  const uint32_t n = img.code_size;
-  bool jt = img.has_jumptable && img.header == 0;
-  if (jt)
-    for (uint32_t e : img.jumptable) jt = jt && e <= n;
-  const uint32_t listed = jt ? n : uint32_t(img.instrs.size());
+namespace {
+// Branch target of pc's instruction (may lie outside the image); nullopt without one.
+std::optional<int64_t> target_of(uint32_t pc, const afuc_instr& in) {
+  if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa)
+    return in.literal;
+  if (in.op == afuc_op::setsecure) return int64_t(pc) + 3;
+  if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
+      in.op == afuc_op::breqb)
+    return int64_t(pc) + in.offset;
+  return std::nullopt;
+}
 
-  std::vector<std::optional<afuc_instr>> dec(listed);
-  for (uint32_t pc = 0; pc < listed; pc++) dec[pc] = afuc_decode(img.instrs[pc], gen);
+struct listing {
+  uint32_t listed = 0;
+  std::vector<std::optional<afuc_instr>> dec;
+  std::vector<std::vector<std::string>> names;  // labels per pc (listed + 1 entries)
+  std::vector<bool> as_raw;
+};
 
-  // Entry points: the trailing jump table, or (a6xx without one) the table the boot code writes.
-  std::vector<uint32_t> entries;
-  if (jt) entries = img.jumptable;
-  else if (gen >= 6) boot_jumptable(img.instrs, entries);
-  // Labels: jump-table entries by packet name, branch targets as lNNNN.
-  std::vector<std::vector<std::string>> names(listed + 1);
-  std::vector<std::string> first(listed + 1);
+// Labels: jump-table entries by packet name, branch targets as lNNNN. Marks the words listed
+// raw: undecodable, not canonical, or branching outside the image.
+void label_and_mark(listing& l, const afuc_image& img, const std::vector<uint32_t>& entries, bool jt, int gen) {
+  l.names.assign(l.listed + 1, {});
   // An entry may name the end of the code (offset == listed): its label goes after the last line.
   for (uint32_t id = 0; id < entries.size(); id++)
-    if (entries[id] != 0 && entries[id] <= listed) names[entries[id]].push_back(pm4_id_name(id, gen));
-  // Branch target (may lie outside the image); nullopt for instructions without one.
-  auto target_of = [&](uint32_t pc, const afuc_instr& in) -> std::optional<int64_t> {
-    if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa)
-      return in.literal;
-    if (in.op == afuc_op::setsecure) return int64_t(pc) + 3;
-    if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
-        in.op == afuc_op::breqb)
-      return int64_t(pc) + in.offset;
-    return std::nullopt;
-  };
-  std::vector<bool> as_raw(listed, false);
-  if (jt && listed > 1) as_raw[1] = true;  // word 1 is the jump-table offset, a literal
-  for (uint32_t pc = 0; pc < listed; pc++) {
-    if (!dec[pc] || afuc_encode(*dec[pc], gen) != img.instrs[pc]) { as_raw[pc] = true; continue; }
-    const std::optional<int64_t> t = target_of(pc, *dec[pc]);
+    if (entries[id] != 0 && entries[id] <= l.listed) l.names[entries[id]].push_back(pm4_id_name(id, gen));
+  l.as_raw.assign(l.listed, false);
+  if (jt && l.listed > 1) l.as_raw[1] = true;  // word 1 is the jump-table offset, a literal
+  for (uint32_t pc = 0; pc < l.listed; pc++) {
+    if (!l.dec[pc] || afuc_encode(*l.dec[pc], gen) != img.instrs[pc]) { l.as_raw[pc] = true; continue; }
+    const std::optional<int64_t> t = target_of(pc, *l.dec[pc]);
     if (!t) continue;
     // A target outside the image has no label to print (and a bare "#-1" would read back as an
     // offset from pc): the word is listed raw.
-    if (*t < 0 || *t > int64_t(listed)) { as_raw[pc] = true; continue; }
-    if (names[size_t(*t)].empty()) {
+    if (*t < 0 || *t > int64_t(l.listed)) { l.as_raw[pc] = true; continue; }
+    if (l.names[size_t(*t)].empty()) {
       char b[16];
       std::snprintf(b, sizeof b, "l%04x", unsigned(*t));
-      names[size_t(*t)].push_back(b);
+      l.names[size_t(*t)].push_back(b);
     }
   }
-  for (uint32_t pc = 0; pc <= listed; pc++)
-    if (!names[pc].empty()) first[pc] = names[pc][0];
+}
 
-  // Reachability from pc 0 and every jump-table entry.
-  std::vector<bool> seen(listed, false);
+// Reachability from pc 0 and every jump-table entry.
+void count_reachable(const listing& l, const std::vector<uint32_t>& entries, disasm_result& r) {
+  std::vector<bool> seen(l.listed, false);
   std::vector<uint32_t> work{0};
   for (uint32_t e : entries) work.push_back(e);
   while (!work.empty()) {
     uint32_t pc = work.back();
     work.pop_back();
-    while (pc < listed && !seen[pc]) {
+    while (pc < l.listed && !seen[pc]) {
       seen[pc] = true;
       r.reachable++;
-      if (!dec[pc]) { r.unknown_reachable++; r.unknown_pcs.push_back(pc); break; }
-      const afuc_instr& in = *dec[pc];
+      if (!l.dec[pc]) { r.unknown_reachable++; r.unknown_pcs.push_back(pc); break; }
+      const afuc_instr& in = *l.dec[pc];
       const std::optional<int64_t> t = target_of(pc, in);
-      if (t && *t >= 0 && *t < int64_t(listed)) work.push_back(uint32_t(*t));
+      if (t && *t >= 0 && *t < int64_t(l.listed)) work.push_back(uint32_t(*t));
       if (in.op == afuc_op::call) work.push_back(pc + 2);
       // unconditional transfers: the delay slot still runs, then the flow leaves.
       const bool uncond = in.op == afuc_op::ret || in.op == afuc_op::iret ||
@@ -676,13 +684,15 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
                           in.op == afuc_op::waitin || in.op == afuc_op::call ||
                           (in.op == afuc_op::brneb && in.src1 == 0);
       if (uncond) {
-        if (pc + 1 < listed && !seen[pc + 1]) work.push_back(pc + 1);
+        if (pc + 1 < l.listed && !seen[pc + 1]) work.push_back(pc + 1);
         break;
       }
       pc++;
     }
   }
+}
 
+std::string print_listing(const listing& l, const afuc_image& img, bool jt, int gen, bool verbose) {
   std::ostringstream os;
   os << "; a" << gen << "xx microcode\n";
   char b[64];
@@ -694,21 +704,44 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
     std::snprintf(b, sizeof b, "; file header %08x is not zero\n", img.header);
     os << b;
   }
-  for (uint32_t pc = 0; pc <= listed; pc++) {
-    for (const auto& nm : names[pc]) os << nm << ":\n";
-    if (pc == listed) break;
+  std::vector<std::string> first(l.listed + 1);
+  for (uint32_t pc = 0; pc <= l.listed; pc++)
+    if (!l.names[pc].empty()) first[pc] = l.names[pc][0];
+  for (uint32_t pc = 0; pc <= l.listed; pc++) {
+    for (const auto& nm : l.names[pc]) os << nm << ":\n";
+    if (pc == l.listed) break;
     if (verbose) {
       std::snprintf(b, sizeof b, "\t%04x: %08x  ", pc, img.instrs[pc]);
       os << b;
     }
-    if (as_raw[pc]) {
+    if (l.as_raw[pc]) {
       std::snprintf(b, sizeof b, "[%08x]", img.instrs[pc]);
-      os << (verbose ? "" : "\t") << b << (dec[pc] ? "\n" : "\t; unknown encoding\n");
+      os << (verbose ? "" : "\t") << b << (l.dec[pc] ? "\n" : "\t; unknown encoding\n");
       continue;
     }
-    os << (verbose ? "" : "\t") << afuc_format(*dec[pc], gen, pc, &first) << "\n";
+    os << (verbose ? "" : "\t") << afuc_format(*l.dec[pc], gen, pc, &first) << "\n";
   }
-  r.text = os.str();
+  return os.str();
+}
+}  // namespace
+
+disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen, bool verbose) {
+  disasm_result r;
+  const afuc_image img = afuc_split(file_words);
+  bool jt = img.has_jumptable && img.header == 0;
+  if (jt)
+    for (uint32_t e : img.jumptable) jt = jt && e <= img.code_size;
+  listing l;
+  l.listed = jt ? img.code_size : uint32_t(img.instrs.size());
+  l.dec.resize(l.listed);
+  for (uint32_t pc = 0; pc < l.listed; pc++) l.dec[pc] = afuc_decode(img.instrs[pc], gen);
+  // Entry points: the trailing jump table, or (a6xx+ without one) the table the boot code writes.
+  std::vector<uint32_t> entries;
+  if (jt) entries = img.jumptable;
+  else if (gen >= 6) boot_jumptable(img.instrs, gen, entries);
+  label_and_mark(l, img, entries, jt, gen);
+  count_reachable(l, entries, r);
+  r.text = print_listing(l, img, jt, gen, verbose);
   return r;
 }
 
