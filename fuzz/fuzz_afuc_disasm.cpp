@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// afuc disassembler (docs/tools/afuc.md) for a5xx and a6xx: any firmware file image lists
+// afuc disassembler (docs/tools/afuc.md) for a5xx, a6xx and a7xx: any firmware file image lists
 // without error, and the listing assembles back to the same words (the documented round trip; the
 // header word comes back as zero).
 #include "afuc_asm.h"
@@ -10,7 +10,7 @@ using namespace gpuvp;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<uint32_t> words = fuzz::as_words(data, size);
   if (words.empty()) return 0;
-  const int gen = 5 + (words.front() & 1);  // the header word is not interpreted otherwise
+  const int gen = 5 + int(words.front() % 3);  // the header word is not interpreted otherwise
   cp::disasm_result d;
   fuzz::expect_only<std::exception>("", [&] { d = cp::afuc_disassemble(words, gen); });
   std::vector<uint32_t> again;

@@ -22,89 +22,78 @@ bool is_branch(afuc_op op) {
 
 static uint32_t bits(uint32_t w, int lo, int hi) { return (w >> lo) & ((1u << (hi - lo + 1)) - 1); }
 
-std::optional<afuc_instr> afuc_decode(uint32_t w, int gen) {
+// a7xx ALU codes where they differ from the enum value (Mesa afuc.xml, gen min 7): the
+// 2-register sub-op, and (imm) the primary opcode of the imm16 form; 0 = no such form.
+namespace {
+struct alu7 { afuc_op op; uint8_t reg, imm; };
+constexpr alu7 alu7_codes[] = {
+    {afuc_op::bic, 0x09, 0x09}, {afuc_op::min, 0x0a, 0x0a}, {afuc_op::max, 0x0b, 0x0b},
+    {afuc_op::mul8, 0x0c, 0x0c}, {afuc_op::cmp, 0x0d, 0x0d}, {afuc_op::shl, 0x12, 0},
+    {afuc_op::ushr, 0x13, 0}, {afuc_op::ishr, 0x14, 0}, {afuc_op::rot, 0x15, 0},
+    {afuc_op::setbitr, 0x16, 0}, {afuc_op::msb, 0x19, 0}};
+// a7xx shifts with an immediate: primary 10010, [15:12] selects, imm12 in [11:0].
+constexpr afuc_op alu7_imm12[] = {afuc_op::shl, afuc_op::ushr, afuc_op::ishr, afuc_op::rot};  // 2..5
+}  // namespace
+
+// The ALU op of a 2-register sub-op (reg) or imm16 primary opcode (!reg); nullopt if none.
+static std::optional<afuc_op> alu_of_code(uint32_t code, int gen, bool reg) {
+  if (gen >= 7) {
+    if (code >= 0x01 && code <= 0x08) return static_cast<afuc_op>(code);
+    for (const alu7& a : alu7_codes)
+      if ((reg ? a.reg : a.imm) == code) return a.op;
+    return std::nullopt;
+  }
+  if (code >= 0x01 && code <= 0x10) return static_cast<afuc_op>(code);
+  if (reg && (code == 0x14 || (code == 0x12 && gen >= 6))) return static_cast<afuc_op>(code);
+  return std::nullopt;
+}
+
+// The code of op in gen (2-register sub-op, or imm16 primary opcode); 0 if it has none.
+static uint32_t code_of_alu(afuc_op op, int gen, bool reg) {
+  const uint32_t v = static_cast<uint8_t>(op);
+  if (gen >= 7) {
+    for (const alu7& a : alu7_codes)
+      if (a.op == op) return reg ? a.reg : a.imm;
+    return v;
+  }
+  if (op == afuc_op::bic) return 0;
+  if (!reg && (op == afuc_op::msb || op == afuc_op::setbitr)) return 0;
+  return v;
+}
+
+// Flow control: 6-bit opcode [31:26], no (rep). Same in every generation.
+static std::optional<afuc_instr> decode_flow(uint32_t w) {
   afuc_instr in;
-  const uint32_t op5 = w >> 27, op6 = w >> 26;
-  if (op6 >= 0x30) {  // flow control: 6-bit opcode, no (rep)
-    switch (op6) {
-      case 0x30: in.op = afuc_op::brnei; break;
-      case 0x31: in.op = afuc_op::breqi; break;
-      case 0x32: in.op = afuc_op::brneb; break;
-      case 0x33: in.op = afuc_op::breqb; break;
-      case 0x34: in.op = bits(w, 25, 25) ? afuc_op::iret : afuc_op::ret; return in;
-      case 0x35: in.op = afuc_op::call; in.literal = bits(w, 0, 25); return in;
-      case 0x36: in.op = afuc_op::waitin; return in;
-      case 0x37: in.op = afuc_op::jumpr; in.src1 = bits(w, 21, 25); return in;
-      case 0x39: in.op = afuc_op::jumpa; in.literal = bits(w, 0, 25); return in;
-      case 0x38: in.op = afuc_op::preemptleave; in.literal = bits(w, 0, 25); return in;
-      case 0x3b: in.op = afuc_op::setsecure; in.offset = 3; return in;
-      default: return std::nullopt;
-    }
-    in.src1 = bits(w, 21, 25);
-    in.bit = bits(w, 16, 20);
-    in.immed = in.bit;
-    in.offset = static_cast<int16_t>(bits(w, 0, 15));
-    return in;
-  }
-  in.rep = bits(w, 26, 26);
-  if (op5 == 0) {
-    const uint32_t nop = gen >= 6 ? 0x01000000u : 0u;
-    if (bits(w, 0, 25) == nop) { in.op = afuc_op::nop; return in; }
-    in.op = afuc_op::payload;
-    in.rep = false;
-    in.literal = w;
-    return in;
-  }
-  if (op5 == 0x13) {  // ALU, two registers
-    const uint32_t sub = bits(w, 0, 4);
-    // 0x12: the register form of setbit, seen in a660 firmware (docs/tools/afuc.md).
-    if (!((sub >= 0x01 && sub <= 0x10) || sub == 0x14 || (sub == 0x12 && gen >= 6))) return std::nullopt;
-    in.op = static_cast<afuc_op>(sub);
-    in.xmov = bits(w, 9, 10);
-    in.dst = bits(w, 11, 15);
-    if (in.op == afuc_op::not_ || in.op == afuc_op::msb) {
-      in.src1 = bits(w, 16, 20);  // the 1-src forms read SRC1 from bits 20:16
-    } else {
-      in.src2 = bits(w, 16, 20);
-      in.src1 = bits(w, 21, 25);
-    }
-    return in;
-  }
-  if (op5 >= 0x01 && op5 <= 0x10) {  // ALU with 16-bit immediate
-    in.op = static_cast<afuc_op>(op5);
-    in.has_immed = true;
-    in.immed = bits(w, 0, 15);
-    in.dst = bits(w, 16, 20);
-    if (in.op != afuc_op::not_) in.src1 = bits(w, 21, 25);
-    return in;
-  }
-  if (op5 == 0x12) {  // setbit/clrbit: [25:21] SRC, [20:16] DST, [5:1] BIT, [0] set; [15:6] unused
-    in.op = bits(w, 0, 0) ? afuc_op::setbit : afuc_op::clrbit;
-    in.src1 = bits(w, 21, 25);
-    in.dst = bits(w, 16, 20);
-    in.bit = bits(w, 1, 5);
-    return in;
-  }
-  switch (op5) {
-    case 0x11:
-      in.op = afuc_op::movi;
-      in.immed = bits(w, 0, 15);
-      in.dst = bits(w, 16, 20);
-      in.shift = bits(w, 21, 25);
-      return in;
-    case 0x14:
-      if (gen < 6) return std::nullopt;
-      in.op = afuc_op::store;
-      break;
-    case 0x15: in.op = afuc_op::cwrite; break;
-    case 0x16: in.op = gen >= 6 ? afuc_op::load : afuc_op::cread; break;
-    case 0x17:
-      if (gen < 6) return std::nullopt;
-      in.op = afuc_op::cread;
-      break;
+  switch (w >> 26) {
+    case 0x30: in.op = afuc_op::brnei; break;
+    case 0x31: in.op = afuc_op::breqi; break;
+    case 0x32: in.op = afuc_op::brneb; break;
+    case 0x33: in.op = afuc_op::breqb; break;
+    case 0x34: in.op = bits(w, 25, 25) ? afuc_op::iret : afuc_op::ret; return in;
+    case 0x35: in.op = afuc_op::call; in.literal = bits(w, 0, 25); return in;
+    case 0x36: in.op = afuc_op::waitin; return in;
+    case 0x37: in.op = afuc_op::jumpr; in.src1 = bits(w, 21, 25); return in;
+    case 0x39: in.op = afuc_op::jumpa; in.literal = bits(w, 0, 25); return in;
+    case 0x38: in.op = afuc_op::preemptleave; in.literal = bits(w, 0, 25); return in;
+    case 0x3b: in.op = afuc_op::setsecure; in.offset = 3; return in;
     default: return std::nullopt;
   }
-  // Control form: [25:21] OFFSET reg, [20:16] SRC/DST, [15:12] FLAGS, [11:0] immediate.
+  in.src1 = bits(w, 21, 25);
+  in.bit = bits(w, 16, 20);
+  in.immed = in.bit;
+  in.offset = static_cast<int16_t>(bits(w, 0, 15));
+  return in;
+}
+
+// Control form: [25:21] OFFSET reg, [20:16] SRC/DST, [15:12] FLAGS, [11:0] immediate.
+static std::optional<afuc_instr> decode_control(uint32_t w, int gen, afuc_instr in) {
+  switch (w >> 27) {
+    case 0x14: if (gen < 6) return std::nullopt; in.op = afuc_op::store; break;
+    case 0x15: in.op = afuc_op::cwrite; break;
+    case 0x16: in.op = gen >= 6 ? afuc_op::load : afuc_op::cread; break;
+    case 0x17: if (gen < 6) return std::nullopt; in.op = afuc_op::cread; break;
+    default: return std::nullopt;
+  }
   in.immed = bits(w, 0, 11);
   in.bit = bits(w, 12, 15);
   if (in.op == afuc_op::cwrite || in.op == afuc_op::store) {
@@ -117,47 +106,123 @@ std::optional<afuc_instr> afuc_decode(uint32_t w, int gen) {
   return in;
 }
 
+// Primary opcode 10010: setbit/clrbit bN; on a7xx [15:12] also selects the imm12 shifts and
+// ubfx/bfi. SRC [25:21], DST [20:16].
+static std::optional<afuc_instr> decode_10010(uint32_t w, int gen, afuc_instr in) {
+  in.src1 = bits(w, 21, 25);
+  in.dst = bits(w, 16, 20);
+  const uint32_t sel = bits(w, 12, 15);
+  if (gen < 7 || sel == 6) {  // [5:1] BIT, [0] set; [15:6] unused (a7xx: [11:6])
+    in.op = bits(w, 0, 0) ? afuc_op::setbit : afuc_op::clrbit;
+    in.bit = bits(w, 1, 5);
+  } else if (sel >= 2 && sel <= 5) {
+    in.op = alu7_imm12[sel - 2];
+    in.has_immed = true;
+    in.immed = bits(w, 0, 11);
+  } else if (sel == 7 || sel == 8) {  // [4:0] LO, [9:5] HI
+    in.op = sel == 7 ? afuc_op::ubfx : afuc_op::bfi;
+    in.bit = bits(w, 0, 4);
+    in.immed = bits(w, 5, 9);
+  } else {
+    return std::nullopt;
+  }
+  return in;
+}
+
+static std::optional<afuc_instr> decode_alu_reg(uint32_t w, int gen, afuc_instr in) {
+  const auto op = alu_of_code(bits(w, 0, 4), gen, true);
+  if (!op) return std::nullopt;
+  in.op = *op;
+  in.xmov = bits(w, 9, 10);
+  in.dst = bits(w, 11, 15);
+  if (in.op == afuc_op::not_ || in.op == afuc_op::msb) {
+    in.src1 = bits(w, 16, 20);  // the 1-src forms read SRC1 from bits 20:16
+  } else {
+    in.src2 = bits(w, 16, 20);
+    in.src1 = bits(w, 21, 25);
+  }
+  return in;
+}
+
+std::optional<afuc_instr> afuc_decode(uint32_t w, int gen) {
+  if ((w >> 26) >= 0x30) return decode_flow(w);
+  afuc_instr in;
+  const uint32_t op5 = w >> 27;
+  in.rep = bits(w, 26, 26);
+  if (op5 == 0) {
+    const uint32_t nop = gen >= 6 ? 0x01000000u : 0u;
+    if (bits(w, 0, 25) == nop) { in.op = afuc_op::nop; return in; }
+    in.op = afuc_op::payload;
+    in.rep = false;
+    in.literal = w;
+    return in;
+  }
+  if (op5 == 0x13) return decode_alu_reg(w, gen, in);
+  if (op5 == 0x12) return decode_10010(w, gen, in);
+  if (op5 == (gen >= 7 ? 0x0eu : 0x11u)) {  // movi
+    in.op = afuc_op::movi;
+    in.immed = bits(w, 0, 15);
+    in.dst = bits(w, 16, 20);
+    in.shift = bits(w, 21, 25);
+    return in;
+  }
+  if (const auto op = alu_of_code(op5, gen, false)) {  // ALU with 16-bit immediate
+    in.op = *op;
+    in.has_immed = true;
+    in.immed = bits(w, 0, 15);
+    in.dst = bits(w, 16, 20);
+    if (in.op != afuc_op::not_) in.src1 = bits(w, 21, 25);
+    return in;
+  }
+  return decode_control(w, gen, in);
+}
+
 static void check(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
-uint32_t afuc_encode(const afuc_instr& in, int gen) {
-  check(in.dst < 32 && in.src1 < 32 && in.src2 < 32, "register number out of range");
-  const uint32_t rep = in.rep ? 1u << 26 : 0;
-  const uint8_t code = static_cast<uint8_t>(in.op);
-  if (is_alu(in.op)) {
-    if (in.has_immed) {
-      check(in.op != afuc_op::msb, "msb has no immediate form");
-      check(in.op != afuc_op::setbitr, "setbit with an immediate is the bN form");
-      check(in.immed <= 0xffff, "immediate does not fit 16 bits");
-      check(in.xmov == 0, "(xmovN) needs the two-register form");
-      return uint32_t(code) << 27 | rep | uint32_t(in.src1) << 21 | uint32_t(in.dst) << 16 | in.immed;
+static uint32_t encode_alu(const afuc_instr& in, int gen, uint32_t rep) {
+  if (in.has_immed) {
+    check(in.op != afuc_op::msb, "msb has no immediate form");
+    check(in.op != afuc_op::setbitr, "setbit with an immediate is the bN form");
+    check(in.xmov == 0, "(xmovN) needs the two-register form");
+    const uint32_t sd = uint32_t(in.src1) << 21 | uint32_t(in.dst) << 16;
+    if (gen >= 7 && code_of_alu(in.op, gen, false) == 0) {  // a7xx shifts: 10010, imm12
+      check(in.immed <= 0xfff, "a7xx shift immediate does not fit 12 bits");
+      uint32_t sel = 0;
+      for (uint32_t k = 0; k < 4; k++)
+        if (alu7_imm12[k] == in.op) sel = k + 2;
+      return 0x12u << 27 | rep | sd | sel << 12 | in.immed;
     }
-    check(in.xmov <= 3, "xmov count out of range");
-    check(in.op != afuc_op::setbitr || gen >= 6, "setbit with a register bit needs a6xx");
-    uint32_t w = 0x13u << 27 | rep | uint32_t(in.dst) << 11 | uint32_t(in.xmov) << 9 | code;
-    if (in.op == afuc_op::not_ || in.op == afuc_op::msb) return w | uint32_t(in.src1) << 16;
-    return w | uint32_t(in.src1) << 21 | uint32_t(in.src2) << 16;
+    const uint32_t code = code_of_alu(in.op, gen, false);
+    check(code != 0, "bic needs a7xx");
+    check(in.immed <= 0xffff, "immediate does not fit 16 bits");
+    return code << 27 | rep | sd | in.immed;
   }
+  const uint32_t code = code_of_alu(in.op, gen, true);
+  check(in.xmov <= 3, "xmov count out of range");
+  check(in.op != afuc_op::setbitr || gen >= 6, "setbit with a register bit needs a6xx");
+  check(code != 0, "bic needs a7xx");
+  const uint32_t w = 0x13u << 27 | rep | uint32_t(in.dst) << 11 | uint32_t(in.xmov) << 9 | code;
+  if (in.op == afuc_op::not_ || in.op == afuc_op::msb) return w | uint32_t(in.src1) << 16;
+  return w | uint32_t(in.src1) << 21 | uint32_t(in.src2) << 16;
+}
+
+static uint32_t encode_control(const afuc_instr& in, int gen, uint32_t rep) {
+  check(in.immed <= 0xfff, "control immediate does not fit 12 bits");
+  check(in.bit <= 0xf, "flags do not fit 4 bits");
+  uint32_t op5 = 0;
+  if (in.op == afuc_op::cwrite) op5 = 0x15;
+  else if (in.op == afuc_op::store) { check(gen >= 6, "store needs a6xx"); op5 = 0x14; }
+  else if (in.op == afuc_op::load) { check(gen >= 6, "load needs a6xx"); op5 = 0x16; }
+  else op5 = gen >= 6 ? 0x17 : 0x16;
+  const bool writes = in.op == afuc_op::cwrite || in.op == afuc_op::store;
+  const uint32_t reg = writes ? in.src1 : in.dst, off = writes ? in.src2 : in.src1;
+  return op5 << 27 | rep | off << 21 | reg << 16 | uint32_t(in.bit) << 12 | in.immed;
+}
+
+static uint32_t encode_flow(const afuc_instr& in) {
   switch (in.op) {
-    case afuc_op::nop: return rep | (gen >= 6 ? 0x01000000u : 0u);
-    case afuc_op::payload: return in.literal;
-    case afuc_op::movi:
-      check(in.immed <= 0xffff, "immediate does not fit 16 bits");
-      check(in.shift < 32, "shift out of range");
-      return 0x11u << 27 | rep | uint32_t(in.shift) << 21 | uint32_t(in.dst) << 16 | in.immed;
-    case afuc_op::cwrite: case afuc_op::store: case afuc_op::cread: case afuc_op::load: {
-      check(in.immed <= 0xfff, "control immediate does not fit 12 bits");
-      check(in.bit <= 0xf, "flags do not fit 4 bits");
-      uint32_t op5 = 0;
-      if (in.op == afuc_op::cwrite) op5 = 0x15;
-      else if (in.op == afuc_op::store) { check(gen >= 6, "store needs a6xx"); op5 = 0x14; }
-      else if (in.op == afuc_op::load) { check(gen >= 6, "load needs a6xx"); op5 = 0x16; }
-      else op5 = gen >= 6 ? 0x17 : 0x16;
-      const bool writes = in.op == afuc_op::cwrite || in.op == afuc_op::store;
-      const uint32_t reg = writes ? in.src1 : in.dst, off = writes ? in.src2 : in.src1;
-      return op5 << 27 | rep | off << 21 | reg << 16 | uint32_t(in.bit) << 12 | in.immed;
-    }
     case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb: {
       check(in.offset >= -32768 && in.offset <= 32767, "branch offset out of range");
       const bool is_imm = in.op == afuc_op::brnei || in.op == afuc_op::breqi;
@@ -169,26 +234,51 @@ uint32_t afuc_encode(const afuc_instr& in, int gen) {
     }
     case afuc_op::ret: return 0x34u << 26;
     case afuc_op::iret: return 0x34u << 26 | 1u << 25;
-    case afuc_op::call:
-      check(in.literal < (1u << 26), "call target out of range");
-      return 0x35u << 26 | in.literal;
     case afuc_op::waitin: return 0x36u << 26;
-    case afuc_op::setbit: case afuc_op::clrbit:
-      check(in.bit < 32, "bit number out of range");
-      check(in.xmov == 0, "(xmovN) is not allowed on setbit/clrbit");
-      return 0x12u << 27 | rep | uint32_t(in.src1) << 21 | uint32_t(in.dst) << 16 |
-             uint32_t(in.bit) << 1 | (in.op == afuc_op::setbit ? 1u : 0u);
     case afuc_op::jumpr: return 0x37u << 26 | uint32_t(in.src1) << 21;
-    case afuc_op::jumpa:
-      check(in.literal < (1u << 26), "jumpa target out of range");
-      return 0x39u << 26 | in.literal;
-    case afuc_op::preemptleave:
-      check(in.literal < (1u << 26), "preemptleave target out of range");
-      return 0x38u << 26 | in.literal;
     case afuc_op::setsecure: return 0x3bu << 26;
+    case afuc_op::call: case afuc_op::jumpa: case afuc_op::preemptleave: {
+      const uint32_t op6 = in.op == afuc_op::call ? 0x35 : in.op == afuc_op::jumpa ? 0x39 : 0x38;
+      check(in.literal < (1u << 26), in.op == afuc_op::call ? "call target out of range"
+                                     : in.op == afuc_op::jumpa ? "jumpa target out of range"
+                                                               : "preemptleave target out of range");
+      return op6 << 26 | in.literal;
+    }
     default: break;
   }
   throw std::invalid_argument("unknown operation");
+}
+
+// setbit/clrbit bN (a7xx: [15:12] = 6) and a7xx ubfx/bfi ([15:12] = 7/8, [9:5] HI, [4:0] LO).
+static uint32_t encode_10010(const afuc_instr& in, int gen, uint32_t rep) {
+  const uint32_t sd = 0x12u << 27 | rep | uint32_t(in.src1) << 21 | uint32_t(in.dst) << 16;
+  check(in.xmov == 0, "(xmovN) is not allowed on setbit/clrbit/ubfx/bfi");
+  if (in.op == afuc_op::ubfx || in.op == afuc_op::bfi) {
+    check(gen >= 7, "ubfx/bfi need a7xx");
+    check(in.bit < 32 && in.immed < 32, "bit number out of range");
+    return sd | (in.op == afuc_op::ubfx ? 7u : 8u) << 12 | in.immed << 5 | in.bit;
+  }
+  check(in.bit < 32, "bit number out of range");
+  return sd | (gen >= 7 ? 6u << 12 : 0u) | uint32_t(in.bit) << 1 | (in.op == afuc_op::setbit ? 1u : 0u);
+}
+
+uint32_t afuc_encode(const afuc_instr& in, int gen) {
+  check(in.dst < 32 && in.src1 < 32 && in.src2 < 32, "register number out of range");
+  const uint32_t rep = in.rep ? 1u << 26 : 0;
+  if (is_alu(in.op)) return encode_alu(in, gen, rep);
+  switch (in.op) {
+    case afuc_op::nop: return rep | (gen >= 6 ? 0x01000000u : 0u);
+    case afuc_op::payload: return in.literal;
+    case afuc_op::movi:
+      check(in.immed <= 0xffff, "immediate does not fit 16 bits");
+      check(in.shift < 32, "shift out of range");
+      return (gen >= 7 ? 0x0eu : 0x11u) << 27 | rep | uint32_t(in.shift) << 21 | uint32_t(in.dst) << 16 | in.immed;
+    case afuc_op::cwrite: case afuc_op::store: case afuc_op::cread: case afuc_op::load:
+      return encode_control(in, gen, rep);
+    case afuc_op::setbit: case afuc_op::clrbit: case afuc_op::ubfx: case afuc_op::bfi:
+      return encode_10010(in, gen, rep);
+    default: return encode_flow(in);
+  }
 }
 
 // --- names ---------------------------------------------------------------------------------
@@ -256,7 +346,10 @@ const named pm4_ids_a5[] = {
     {"CP_LOAD_STATE4", 0x30}, {"CP_COND_INDIRECT_BUFFER_PFE", 0x3a}, {"CP_PERFCOUNTER_ACTION", 0x50},
     {"CP_PREEMPT_ENABLE_GLOBAL", 0x69}, {"CP_PREEMPT_ENABLE_LOCAL", 0x6a}, {"CP_SET_RENDER_MODE", 0x6c},
     {"CP_COMPUTE_CHECKPOINT", 0x6e}};
-
+// a5xx names accepted as input but not printed: Mesa lists CP_INDIRECT_BUFFER (all generations)
+// before CP_INDIRECT_BUFFER_PFE (a5xx) and CP_PREEMPT_ENABLE before CP_YIELD_ENABLE (a5xx), and
+// its decoders print the first name valid for the generation.
+const named pm4_aliases_a5[] = {{"CP_INDIRECT_BUFFER_PFE", 0x3f}, {"CP_YIELD_ENABLE", 0x1c}};
 template <size_t N>
 const char* find_name(const named (&t)[N], uint32_t v) {
   for (const auto& e : t) if (e.value == v) return e.name;
@@ -281,8 +374,12 @@ const char* pm4_name_or_null(uint32_t id, int gen) {
   return find_name(pm4_ids, id);
 }
 std::optional<uint32_t> pm4_id_by_name(const std::string& name, int gen) {
-  if (gen == 5)
+  if (gen == 5) {
     if (auto v = find_value(pm4_ids_a5, name)) return v;
+    if (auto v = find_value(pm4_aliases_a5, name)) return v;
+  }
+  // a5xx keeps the a6xx names of the ids it does not rename (gpuvp's a5xx ME shares the a6xx
+  // firmware source and its jump-table labels; docs/tools/afuc.md).
   if (auto v = find_value(pm4_ids, name)) return v;
   if (name.size() > 4 && name.compare(0, 4, "UNKN") == 0) {
     uint32_t v = 0;
@@ -322,7 +419,47 @@ static const char* alu_name(afuc_op op) {
                                       "shl", "ushr", "ishr", "rot", "mul8", "min", "max", "cmp"};
   if (op == afuc_op::msb) return "msb";
   if (op == afuc_op::setbitr) return "setbit";
+  if (op == afuc_op::bic) return "bic";
   return names[static_cast<uint8_t>(op)];
+}
+
+// SQE register names of swrite/sread (Mesa afuc.xml / emu: PREEMPT_INSTR, SP, STACK0-7).
+static std::string sqe_reg_text(uint32_t v) {
+  if (v == 0x004) return "%PREEMPT_INSTR";
+  if (v == 0x005) return "%SP";
+  if (v >= 0x008 && v <= 0x00f) return "%STACK" + std::to_string(v - 8);
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%03x", v);
+  return buf;
+}
+
+// cwrite/cread/load/store in Mesa's current syntax: FLAGS [15:12] = 0x8 sread/swrite (a6xx+;
+// on a5xx set in every plain cwrite/cread), 0x4 `!` pre-increment (the base then prints as a
+// number), 0x3 `(sdsN)` (cwrite). Flag combinations that syntax cannot say print in the older
+// `, flags` form, which the assembler reads too, so the round trip stays exact.
+static std::string control_text(const afuc_instr& in, int gen) {
+  const bool writes = in.op == afuc_op::cwrite || in.op == afuc_op::store;
+  const bool mem = in.op == afuc_op::load || in.op == afuc_op::store;
+  const std::string v = reg_name(writes ? in.src1 : in.dst, !writes);
+  const std::string off = reg_name(writes ? in.src2 : in.src1, false);
+  const bool pre = in.bit & 0x4, s_space = gen >= 6 && (in.bit & 0x8);
+  const unsigned sds = in.bit & 0x3;
+  const bool plain = gen >= 6 ? !(mem && (in.bit & 0x8)) && (sds == 0 || in.op == afuc_op::cwrite) &&
+                                    !(s_space && sds)
+                              : !mem && (in.bit & 0x8) && sds == 0;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, mem ? "0x%x" : "0x%03x", in.immed);
+  const char* ctrl_name = mem ? nullptr : control_reg_name(in.immed, gen);
+  std::string base = ctrl_name ? std::string("@") + ctrl_name : std::string(buf);
+  std::string name = in.op == afuc_op::cwrite ? "cwrite" : in.op == afuc_op::cread ? "cread"
+                     : in.op == afuc_op::load ? "load" : "store";
+  if (!plain)  // the older syntax: explicit flags, the base as a control register name
+    return name + " " + v + ", [" + off + " + " + base + "], " + hex(in.bit);
+  if (pre) base = buf;
+  else if (s_space) base = sqe_reg_text(in.immed);
+  if (s_space) name = in.op == afuc_op::cwrite ? "swrite" : "sread";
+  const std::string prefix = sds ? "(sds" + std::to_string(sds) + ")" : "";
+  return prefix + name + " " + v + ", [" + off + " + " + base + "]" + (pre ? "!" : "");
 }
 
 std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
@@ -343,12 +480,6 @@ std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
       return s + " " + d + ", " + (in.has_immed ? hex(in.immed) : a);
     return s + " " + d + ", " + a + ", " + (in.has_immed ? hex(in.immed) : b);
   }
-  auto ctrl = [&](uint32_t v) -> std::string {
-    if (const char* n = control_reg_name(v, gen)) return std::string("@") + n;
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%03x", v);
-    return buf;
-  };
   switch (in.op) {
     case afuc_op::nop: return s + "nop";
     case afuc_op::payload: {
@@ -359,14 +490,8 @@ std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
     case afuc_op::movi:
       return s + "mov " + d + ", " + hex(in.immed) +
              (in.shift ? " << " + std::to_string(in.shift) : std::string());
-    case afuc_op::cwrite:
-      return s + "cwrite " + a + ", [" + b + " + " + ctrl(in.immed) + "], " + hex(in.bit);
-    case afuc_op::cread:
-      return s + "cread " + d + ", [" + a + " + " + ctrl(in.immed) + "], " + hex(in.bit);
-    case afuc_op::store:
-      return s + "store " + a + ", [" + b + " + " + hex(in.immed) + "], " + hex(in.bit);
-    case afuc_op::load:
-      return s + "load " + d + ", [" + a + " + " + hex(in.immed) + "], " + hex(in.bit);
+    case afuc_op::cwrite: case afuc_op::cread: case afuc_op::store: case afuc_op::load:
+      return s + control_text(in, gen);
     case afuc_op::brnei: case afuc_op::breqi:
       return std::string(in.op == afuc_op::brnei ? "brne " : "breq ") + a + ", " + hex(in.immed) +
              ", " + target(int64_t(pc) + in.offset);
@@ -382,6 +507,9 @@ std::string afuc_format(const afuc_instr& in, int gen, uint32_t pc,
     case afuc_op::setbit: case afuc_op::clrbit:
       return s + (in.op == afuc_op::setbit ? "setbit " : "clrbit ") + d + ", " + a + ", b" +
              std::to_string(in.bit);
+    case afuc_op::ubfx: case afuc_op::bfi:
+      return s + (in.op == afuc_op::ubfx ? "ubfx " : "bfi ") + d + ", " + a + ", b" + std::to_string(in.bit) +
+             ", b" + std::to_string(in.immed);
     case afuc_op::jumpr: return "jump " + a;
     case afuc_op::jumpa: return "jumpa " + target(in.literal);
     case afuc_op::preemptleave: return "preemptleave " + target(in.literal);

@@ -10,11 +10,12 @@
 namespace gpuvp::cp {
 
 enum class afuc_op : uint8_t {
-  // ALU ops: numeric value == the 5-bit ALU code of the encoding.
+  // ALU ops: numeric value == the 5-bit ALU code of the a5xx/a6xx encoding (a7xx renumbers some).
   add = 0x01, addhi = 0x02, sub = 0x03, subhi = 0x04, and_ = 0x05, or_ = 0x06, xor_ = 0x07,
   not_ = 0x08, shl = 0x09, ushr = 0x0a, ishr = 0x0b, rot = 0x0c, mul8 = 0x0d, min = 0x0e,
   max = 0x0f, cmp = 0x10,
-  setbitr = 0x12,  // a6xx 2-src only: "setbit DST, SRC1, SRC2": bit SRC2[5:1] of SRC1 := SRC2[0]
+  bic = 0x11,      // a7xx: SRC1 & ~SRC2 (its a7xx code is 0x09; enum values are the a5xx/a6xx codes)
+  setbitr = 0x12,  // a6xx/a7xx 2-src only: "setbit DST, SRC1, SRC2": bit SRC2[5:1] of SRC1 := SRC2[0]
   msb = 0x14,
   nop = 0x20, movi, cwrite, cread, load, store, brnei, breqi, brneb, breqb, ret, iret, call,
   waitin, preemptleave, setsecure,
@@ -22,6 +23,7 @@ enum class afuc_op : uint8_t {
   jumpr,           // 110111: jump to the address in SRC, with a delay slot ("jump $reg")
   jumpa,           // 111001: jump to an absolute target, with a delay slot
   payload,  // [31:27]==0 but not the nop pattern: firmware data words, executed as nop
+  ubfx, bfi,  // a7xx bit fields: LO in `bit`, HI in `immed` (ubfx: DST = SRC[HI:LO]; bfi: inserts)
 };
 
 // Register numbers of the special registers.
@@ -44,7 +46,7 @@ struct afuc_instr {
 bool is_alu(afuc_op op);
 bool is_branch(afuc_op op);  // brne/breq/jump/jumpr/jumpa/call/ret/iret/preemptleave/setsecure
 
-// Decodes one word for generation gen (5 or 6). nullopt: no encoding matches.
+// Decodes one word for generation gen (5, 6 or 7). nullopt: no encoding matches.
 std::optional<afuc_instr> afuc_decode(uint32_t word, int gen);
 // Encodes; throws std::invalid_argument if a field is out of range or the op is not in gen.
 uint32_t afuc_encode(const afuc_instr& in, int gen);

@@ -117,6 +117,7 @@ uint32_t afuc_iss::alu(afuc_op op, uint32_t a, uint32_t b, uint32_t& carry) {
     case afuc_op::sub: t = uint64_t(a) - b; carry = uint32_t(t >> 32); return uint32_t(t);
     case afuc_op::subhi: return a - b + carry;
     case afuc_op::and_: return a & b;
+    case afuc_op::bic: return a & ~b;
     case afuc_op::or_: return a | b;
     case afuc_op::xor_: return a ^ b;
     case afuc_op::not_: return ~a;
@@ -190,12 +191,32 @@ inline void afuc_iss::wr(uint8_t r, uint32_t v) {
   }
 }
 
-void afuc_iss::exec(const afuc_instr& in) {
-  const uint64_t pops_before = pops_;
-  int main_popped = -1;  // did the instruction itself (not its xmov moves) read $data?
+// An ALU instruction with its (xmovN) moves; false if it starved before writing anything.
+bool afuc_iss::exec_alu(const afuc_instr& in, uint64_t pops_before, int& main_popped) {
+  const uint32_t a = in.has_immed && in.op == afuc_op::not_ ? in.immed : rd(in.src1);
+  const uint32_t b = in.has_immed ? in.immed : in.op == afuc_op::not_ || in.op == afuc_op::msb ? 0 : rd(in.src2);
+  if (starve_) return false;  // nothing written: the instruction is retried
+  main_popped = pops_ != pops_before;
+  wr(in.dst, alu(in.op, a, b, carry_));
+  if (in.xmov) {
+    // Extra moves from src2, bounded by $rem as it is after the instruction's own $data
+    // read; destinations as the reference emulator: 1: $data; 2: $data, $data;
+    // 3: $data, DST, $data. A move that pops $data is counted by the pop itself.
+    const unsigned m = std::min<uint32_t>(in.xmov, regs_[REG_REM]);
+    for (unsigned k = 1; k <= m && !starve_; k++) {
+      const uint64_t p = pops_;
+      const uint32_t v = rd(in.src2);
+      if (starve_) break;
+      if (pops_ == p) regs_[REG_REM]--;
+      wr(m == 3 && k == 2 ? in.dst : uint8_t(REG_DATA), v);
+    }
+  }
+  return true;
+}
+
+// cwrite/cread (control or, a6xx flag 0x8, SQE registers) and load/store; flag 0x4 pre-increments.
+void afuc_iss::exec_control(const afuc_instr& in) {
   switch (in.op) {
-    case afuc_op::nop: case afuc_op::payload: break;
-    case afuc_op::movi: wr(in.dst, in.immed << in.shift); break;
     case afuc_op::cwrite: case afuc_op::cread: {
       // cwrite: src1 = value, src2 = offset reg; cread: src1 = offset reg.
       const uint8_t offreg = in.op == afuc_op::cwrite ? in.src2 : in.src1;
@@ -233,6 +254,20 @@ void afuc_iss::exec(const afuc_instr& in) {
       else if (env_) env_->mem_write(addr, value);
       break;
     }
+    default: break;
+  }
+}
+
+void afuc_iss::exec(const afuc_instr& in) {
+  const uint64_t pops_before = pops_;
+  int main_popped = -1;  // did the instruction itself (not its xmov moves) read $data?
+  switch (in.op) {
+    case afuc_op::nop: case afuc_op::payload: break;
+    case afuc_op::movi: wr(in.dst, in.immed << in.shift); break;
+    case afuc_op::cwrite: case afuc_op::cread: case afuc_op::load: case afuc_op::store:
+      exec_control(in);
+      if (starve_) return;
+      break;
     case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb: {
       const uint32_t s = rd(in.src1);
       if (starve_) return;
@@ -266,6 +301,15 @@ void afuc_iss::exec(const afuc_instr& in) {
       wr(in.dst, in.op == afuc_op::setbit ? v | (1u << in.bit) : v & ~(1u << in.bit));
       break;
     }
+    case afuc_op::ubfx: case afuc_op::bfi: {  // LO = bit, HI = immed (Mesa emu.c)
+      const uint32_t v = rd(in.src1);
+      if (starve_) return;
+      const uint32_t width = in.immed - in.bit + 1;
+      const uint32_t mask = width >= 32 ? ~0u : (1u << width) - 1;
+      if (in.op == afuc_op::ubfx) wr(in.dst, (v >> in.bit) & mask);
+      else wr(in.dst, rd(in.dst) | (v & mask) << in.bit);
+      break;
+    }
     case afuc_op::jumpr: {
       const uint32_t t = rd(in.src1);
       if (starve_) return;
@@ -283,27 +327,9 @@ void afuc_iss::exec(const afuc_instr& in) {
       // Success skips the next two instructions (no delay slot: "skips", not "branches").
       if (env_ && env_->set_secure(regs_[2])) skip2_ = true;
       break;
-    default: {  // ALU
-      const uint32_t a = in.has_immed && in.op == afuc_op::not_ ? in.immed : rd(in.src1);
-      const uint32_t b = in.has_immed ? in.immed : in.op == afuc_op::not_ || in.op == afuc_op::msb ? 0 : rd(in.src2);
-      if (starve_) return;  // nothing written: the instruction is retried
-      main_popped = pops_ != pops_before;
-      wr(in.dst, alu(in.op, a, b, carry_));
-      if (in.xmov) {
-        // Extra moves from src2, bounded by $rem as it is after the instruction's own $data
-        // read; destinations as the reference emulator: 1: $data; 2: $data, $data;
-        // 3: $data, DST, $data. A move that pops $data is counted by the pop itself.
-        const unsigned m = std::min<uint32_t>(in.xmov, regs_[REG_REM]);
-        for (unsigned k = 1; k <= m && !starve_; k++) {
-          const uint64_t p = pops_;
-          const uint32_t v = rd(in.src2);
-          if (starve_) break;
-          if (pops_ == p) regs_[REG_REM]--;
-          wr(m == 3 && k == 2 ? in.dst : uint8_t(REG_DATA), v);
-        }
-      }
+    default:  // ALU
+      if (!exec_alu(in, pops_before, main_popped)) return;  // starved: retried
       break;
-    }
   }
   // (rep): an iteration that read $data was counted by the read; otherwise count it here.
   if (main_popped < 0) main_popped = pops_ != pops_before;

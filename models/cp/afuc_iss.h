@@ -106,6 +106,8 @@ class afuc_iss {
   uint32_t rd(uint8_t r);
   void wr(uint8_t r, uint32_t v);
   void exec(const afuc_instr& in);
+  bool exec_alu(const afuc_instr& in, uint64_t pops_before, int& main_popped);
+  void exec_control(const afuc_instr& in);
   void fail(const std::string& why);
   void dispatch();
   void take_interrupt();

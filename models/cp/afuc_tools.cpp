@@ -12,17 +12,16 @@
 
 namespace gpuvp::cp {
 
-// The generation option (-g): 5 (a5xx) or 6 (a6xx); anything else is a usage error.
+// The generation option (-g): 5 (a5xx), 6 (a6xx) or 7 (a7xx); anything else is a usage error.
 static int parse_gen(const tool_args& args, const std::string& s) {
-  if (s == "5") return 5;
-  if (s == "6") return 6;
-  return args.usage_error(s.empty() ? "missing -g 5|6" : "-g " + s + ": expected 5 or 6"), 0;
+  if (s == "5" || s == "6" || s == "7") return s[0] - '0';
+  return args.usage_error(s.empty() ? "missing -g 5|6|7" : "-g " + s + ": expected 5, 6 or 7"), 0;
 }
 
 int afuc_asm_main(int argc, char** argv) {
   std::string g, in, out;
-  tool_args args("afuc-asm", "-g 5|6 IN.asm OUT.fw", "Assembles afuc microcode (docs/tools/afuc.md).");
-  args.text(",g", g, "5|6", "GPU generation: 5 (a5xx) or 6 (a6xx); required")
+  tool_args args("afuc-asm", "-g 5|6|7 IN.asm OUT.fw", "Assembles afuc microcode (docs/tools/afuc.md).");
+  args.text(",g", g, "5|6|7", "GPU generation: 5 (a5xx), 6 (a6xx) or 7 (a7xx); required")
       .positional("IN.asm", in, "the assembly source")
       .positional("OUT.fw", out, "the firmware image to write");
   if (int rc = args.parse(argc, argv); rc >= 0) return rc;
@@ -43,8 +42,8 @@ int afuc_asm_main(int argc, char** argv) {
 int afuc_disasm_main(int argc, char** argv) {
   std::string g, in;
   bool verbose = false;
-  tool_args args("afuc-disasm", "-g 5|6 [-v] IN.fw", "Disassembles afuc microcode (docs/tools/afuc.md).");
-  args.text(",g", g, "5|6", "GPU generation: 5 (a5xx) or 6 (a6xx); required")
+  tool_args args("afuc-disasm", "-g 5|6|7 [-v] IN.fw", "Disassembles afuc microcode (docs/tools/afuc.md).");
+  args.text(",g", g, "5|6|7", "GPU generation: 5 (a5xx), 6 (a6xx) or 7 (a7xx); required")
       .flag(",v", verbose, "verbose: every word with its pc and encoding")
       .positional("IN.fw", in, "the firmware image");
   if (int rc = args.parse(argc, argv); rc >= 0) return rc;

@@ -135,6 +135,13 @@ static std::string error_of(const std::string& src, int gen) {
 TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(".nojumptable\nnop\n  frob $01\n", 6), "bad.asm:3: unknown instruction 'frob'");
   EXPECT_EQ(error_of(".nojumptable\njump #nowhere\n", 6), "bad.asm:2: undefined label 'nowhere'");
+  EXPECT_EQ(error_of(".nojumptable\n(sds1)cread $02, [$00 + 0x1]\n", 6), "bad.asm:2: (sdsN) is allowed only on cwrite");
+  EXPECT_EQ(error_of(".nojumptable\nswrite $02, [$00 + %SP]\n", 5), "bad.asm:2: 'swrite' needs a6xx or later");
+  EXPECT_EQ(error_of(".nojumptable\ncwrite $02, [$00 + %SP]\n", 6), "bad.asm:2: SQE register '%SP' needs sread/swrite");
+  EXPECT_EQ(error_of(".nojumptable\nsread $02, [$00 + %NOPE]\n", 6), "bad.asm:2: unknown SQE register '%NOPE'");
+  EXPECT_EQ(error_of(".nojumptable\n(sds4)cwrite $02, [$00 + 0x1]\n", 6), "bad.asm:2: unknown modifier '(sds4)'");
+  EXPECT_EQ(error_of(".nojumptable\ncwrite $02, [$00 + 0x1]!!\n", 6), "bad.asm:2: unexpected '!' after 'cwrite'");
+  EXPECT_NE(error_of(".nojumptable\nbl #x\nx:\nnop\n", 6).find("bad.asm:2: 'bl' (branch-and-link through $lr) has no encoding"), std::string::npos);
   EXPECT_EQ(error_of(".nojumptable\nadd $01, $02, 0x10000\n", 6), "bad.asm:2: immediate 0x10000 out of range");
   EXPECT_EQ(error_of(".nojumptable\nmov $20, $01\n", 6), "bad.asm:2: bad destination register '$20'");
   EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, b32\n", 6), "bad.asm:2: bit number out of range");
@@ -232,4 +239,20 @@ TEST(cpAfucAsm, JumpTableFromA6xxAndA5xxPacketNames) {
   EXPECT_EQ(*pm4_id_by_name("CP_LOAD_STATE4", 5), 0x30u);
   EXPECT_FALSE(pm4_id_by_name("CP_LOAD_STATE4", 6).has_value());
   EXPECT_EQ(pm4_id_name(0x7a, 6), "UNKN122");
+}
+
+// a5xx per adreno_pm4.xml's variants: CP_INDIRECT_BUFFER_PFE and CP_YIELD_ENABLE (A5XX) name 0x3f
+// and 0x1c as input, while Mesa prints the first name valid for the generation (CP_INDIRECT_BUFFER,
+// CP_PREEMPT_ENABLE); a6xx has neither alias.
+TEST(AfucAsm, A5xxNamesFollowPm4XmlVariants) {
+  EXPECT_EQ(*pm4_id_by_name("CP_INDIRECT_BUFFER_PFE", 5), 0x3fu);
+  EXPECT_FALSE(pm4_id_by_name("CP_INDIRECT_BUFFER_PFE", 6).has_value());
+  EXPECT_EQ(pm4_id_name(0x3f, 5), "CP_INDIRECT_BUFFER");
+  EXPECT_EQ(*pm4_id_by_name("CP_YIELD_ENABLE", 5), 0x1cu);
+  EXPECT_FALSE(pm4_id_by_name("CP_YIELD_ENABLE", 6).has_value());
+  EXPECT_EQ(pm4_id_name(0x1c, 5), "CP_PREEMPT_ENABLE");
+  EXPECT_EQ(pm4_id_name(0x1c, 6), "UNKN28");
+  // afuc-asm fills an a5xx jump table from the PFE name.
+  const auto w = afuc_assemble("[00000000]\n[00000000]\nCP_INDIRECT_BUFFER_PFE:\n\twaitin\n\tnop\n", 5);
+  EXPECT_EQ(w[w.size() - 0x80 + 0x3f], 2u);
 }

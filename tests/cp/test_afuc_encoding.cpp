@@ -121,7 +121,8 @@ TEST(cpAfucDecode, FieldsAndText) {
   EXPECT_EQ(afuc_format(*in, 6, 0), "or $03, $03, $04");
   EXPECT_EQ(afuc_format(*afuc_decode(0x981f0806u, 6), 6, 0), "mov $01, $data");
   EXPECT_EQ(afuc_format(*afuc_decode(0x8a04dead, 6), 6, 0), "mov $04, 0xdead << 16");
-  EXPECT_EQ(afuc_format(*afuc_decode(0xa80280b0u, 5), 5, 0), "cwrite $02, [$00 + @IB1_BASE], 0x8");
+  // a5xx cwrite has bit 15 set in Mesa's afuc.xml: the current syntax prints no flags
+  EXPECT_EQ(afuc_format(*afuc_decode(0xa80280b0u, 5), 5, 0), "cwrite $02, [$00 + @IB1_BASE]");
   EXPECT_EQ(afuc_format(*afuc_decode(0xc800ffffu, 6), 6, 7), "jump #6");  // 7 + (-1)
   EXPECT_EQ(afuc_format(*afuc_decode(0x9c1ffe06u, 6), 6, 0), "(rep)(xmov3)mov $data, $data");
   // destination 0x1d prints as $addr, source 0x1d as $memdata
@@ -191,4 +192,41 @@ TEST(cpPm4Header, ParityVectors) {
   EXPECT_FALSE(pm4_decode_header(0x48088301u ^ 0x08000000u, h));  // type4 reg parity
   EXPECT_FALSE(pm4_decode_header(0x80000000u, h));              // type2: not handled
   EXPECT_FALSE(pm4_decode_header(0x71108000u, h));              // type7 bits 27:24 != 0
+}
+
+// Mesa's current control syntax (afuc.xml #control/#cwrite/swrite/sread): bit 14 `!`
+// pre-increment, bits 13:12 `(sdsN)` on cwrite, bit 15 sread/swrite on a6xx (SQE registers
+// %NAME), every cwrite/cread bit 15 on a5xx. Each word worked out from those fields.
+TEST(cpAfucEncoding, CurrentMesaControlSyntax) {
+  // swrite: 10101<<27 = 0xa8000000 | SRC 4<<16 = 0x40000 | bit15 0x8000 | STACK0 0x008
+  EXPECT_EQ(asm1("swrite $04, [$00 + %STACK0]", 6), 0xa8048008u);
+  // sread: 10111<<27 = 0xb8000000 | DST 2<<16 | 0x8000 | SP 0x005
+  EXPECT_EQ(asm1("sread $02, [$00 + %SP]", 6), 0xb8028005u);
+  // (sds2): bits 13:12 = 2 -> 0x2000; DRAW_STATE_SET 0x04a
+  EXPECT_EQ(asm1("(sds2)cwrite $02, [$00 + @DRAW_STATE_SET]", 6), 0xa802204au);
+  // `!`: bit 14 = 0x4000; OFFSET 5<<21 = 0xa00000
+  EXPECT_EQ(asm1("cwrite $02, [$05 + 0x004]!", 6), 0xa8a24004u);
+  EXPECT_EQ(asm1("load $03, [$05 + 0x10]!", 6), 0xb0a34010u);  // 10110: load on a6xx
+  // a5xx cread 10110 | bit15 | bit14 = 0xc000
+  EXPECT_EQ(asm1("cread $03, [$05 + 0x0b2]!", 5), 0xb0a3c0b2u);
+  EXPECT_EQ(asm1("cwrite $02, [$00 + 0x0b0]", 5), 0xa80280b0u);
+  // the older `, flags` spelling stays the same word
+  EXPECT_EQ(asm1("cwrite $02, [$05 + 0x004]!", 6), asm1("cwrite $02, [$05 + 0x4], 0x4", 6));
+  EXPECT_EQ(asm1("swrite $04, [$00 + %STACK0]", 6), asm1("cwrite $04, [$00 + 0x008], 0x8", 6));
+  EXPECT_EQ(asm1("sread $02, [$01 + %SP+2]", 6), asm1("sread $02, [$01 + 0x007]", 6));
+  // and the disassembler prints the current syntax
+  EXPECT_EQ(afuc_format(*afuc_decode(0xa8048008u, 6), 6, 0), "swrite $04, [$00 + %STACK0]");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xb8028005u, 6), 6, 0), "sread $02, [$00 + %SP]");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xa802204au, 6), 6, 0), "(sds2)cwrite $02, [$00 + @DRAW_STATE_SET]");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xa8a24004u, 6), 6, 0), "cwrite $02, [$05 + 0x004]!");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xb0a34010u, 6), 6, 0), "load $03, [$05 + 0x10]!");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xb0a3c0b2u, 5), 5, 0), "cread $03, [$05 + 0x0b2]!");
+  EXPECT_EQ(afuc_format(*afuc_decode(0x04000000u | 0xa8a24004u, 6), 6, 0), "(rep)cwrite $02, [$05 + 0x004]!");
+  // what the current syntax cannot say keeps the `, flags` form: a5xx without bit 15, a6xx
+  // cread with bits 13:12, sds together with bit 15
+  EXPECT_EQ(afuc_format(*afuc_decode(0xa80200b0u, 5), 5, 0), "cwrite $02, [$00 + @IB1_BASE], 0x0");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xb8021001u, 6), 6, 0), "cread $02, [$00 + @RB_RPTR], 0x1");
+  EXPECT_EQ(afuc_format(*afuc_decode(0xa802b004u, 6), 6, 0), "cwrite $02, [$00 + @PREEMPT_INSTR], 0xb");
+  for (uint32_t w : {0xa8048008u, 0xb8028005u, 0xa802204au, 0xa8a24004u, 0xb8021001u, 0xa802b004u})
+    EXPECT_EQ(asm1(afuc_format(*afuc_decode(w, 6), 6, 0), 6), w) << std::hex << w;
 }

@@ -546,6 +546,14 @@ TEST(tool_options, afuc_generation_and_verbose) {
   // -v: each word with its pc and encoding (mov $01, 0x5 at pc 2).
   EXPECT_FALSE(has(d6.out, "0002: "));
   EXPECT_TRUE(std::regex_search(v.out, std::regex(R"(0002: [0-9a-f]{8}  mov \$01, 0x5)"))) << v.out;
+  // -g 7: a7xx moved movi to primary opcode 01110 (0x70010005 instead of a6xx 0x88010005).
+  ASSERT_EQ(program("afuc-asm -g 7 a.asm a7.fw", d).rc, 0);
+  EXPECT_EQ(slurp(d + "/a7.fw").substr(12, 4), std::string("\x05\x00\x01\x70", 4));
+  const result d7 = program("afuc-disasm -g 7 a7.fw", d);
+  EXPECT_TRUE(has(d7.out, "; a7xx microcode") && has(d7.out, "\tmov $01, 0x5\n")) << d7.out;
+  const result g8 = program("afuc-asm -g 8 a.asm a8.fw", d);
+  EXPECT_EQ(g8.rc, 2);
+  EXPECT_TRUE(has(g8.err, "expected 5, 6 or 7")) << g8.err;
 }
 
 TEST(tool_options, pushbuffer_generation_output_ib_sli_base) {
