@@ -23,7 +23,7 @@ component::interface_port launch_port::port(const std::string& name) {
   return {name, launch_interface, "compute.launch",
           [this](sc_core::sc_export_base& e) {
             auto* x = dynamic_cast<sc_core::sc_export<launch_if>*>(&e);
-            if (x) engine_ = x->get_interface();
+            if (x) engine_ = dynamic_cast<launch_if*>(x->get_interface());
             return x != nullptr;
           },
           !kernels.get().empty(), kernels.path() + " is set"};

@@ -165,27 +165,34 @@ std::string platform::resolve_auto(const std::string& type_port) const {
 
 void platform::bind_interface(const std::string& name, component::interface_port& i,
                               const std::map<std::string, component::interface_export>& exports) {
-  const std::string port = name + "." + i.name, path = port + ".to";
-  const bool explicit_to = config::global().find(path) != nullptr;
-  param<std::string> to(path, i.to,
-                        "where interface port " + port + " (" + i.interface + ") is bound (component.export; none: unbound)");
+  const std::string port = name + "." + i.name;
+  // A default target this platform lacks leaves the port unbound: the parameter says `none`, so
+  // that a configuration dump loads back.
+  const bool default_absent = !i.to.empty() && !exports.count(i.to);
+  param<std::string> to(port + ".to", default_absent ? "none" : i.to,
+                        "where interface port " + port + " (" + i.interface + ") is bound (component.export; none: unbound" +
+                            (default_absent ? "; default " + i.to + ", absent here)" : ")"));
   const bool none = to.get().empty() || to.get() == "none";
-  auto it = none ? exports.end() : exports.find(to.get());
-  if (it != exports.end()) {
-    if (!i.bind(*it->second.exp))
-      throw config_error(to.path() + ": " + port + " needs " + i.interface + ", but " + to.get() + " is " +
-                         it->second.interface);
-    return;
-  }
+  const auto* set = config::global().find(to.path());
+  const std::string at = (set ? set->origin + ": " : "") + to.path() + ": ";  // where it was set
   std::string known;
   for (const auto& [n, e] : exports) known += " " + n + " (" + e.interface + ")";
   if (known.empty()) known = " none";
-  if (!none && explicit_to)
-    throw config_error(to.path() + ": " + port + " (" + i.interface + ") is bound to '" + to.get() +
-                       "', which no component exports (exports:" + known + ")");
-  if (i.needed)
-    throw config_error(to.path() + ": " + port + " is unbound (" + (none ? "none" : "no export '" + to.get() + "'") +
+  if (!none) {
+    auto it = exports.find(to.get());
+    if (it == exports.end())
+      throw config_error(at + port + " (" + i.interface + ") is bound to '" + to.get() +
+                         "', which no component exports (exports:" + known + ")");
+    if (!i.bind(*it->second.exp))
+      throw config_error(at + port + " needs " + i.interface + ", but " + to.get() + " is " +
+                         it->second.interface);
+    return;
+  }
+  if (i.needed) {
+    const bool defaulted = default_absent && !set;
+    throw config_error(at + port + " is unbound (" + (defaulted ? "no export '" + i.to + "'" : "none") +
                        ") but " + i.why_needed + ": bind it to an export of " + i.interface + " (exports:" + known + ")");
+  }
 }
 
 bool platform::mapped(uint64_t addr, uint64_t len) const {

@@ -96,7 +96,8 @@ component::interface_port interface_port_of(const std::string& name, sc_core::sc
             auto* x = dynamic_cast<sc_core::sc_export<IF>*>(&e);
             if (x) port.bind(*x);
             return x != nullptr;
-          }};
+          },
+          false, ""};
 }
 
 using component_factory = std::function<std::unique_ptr<component>(const std::string& name)>;
