@@ -109,7 +109,7 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   core_->on_error = [this](const error_record& r) {  // an instant per error on the trace (no state kept here)
     if (auto& tr = tracer::global(); tr.enabled())
       tr.instant(tr.track(this->name()), err_type_name(r.type), sc_core::sc_time(double(r.time_ps), sc_core::SC_PS),
-                 "\"channel\": " + std::to_string(r.channel) + ", \"code\": \"" + err_code_name(gen_, r.type, r.code) + "\"");
+                 trace_args{{"channel", r.channel}, {"code", std::string(err_code_name(gen_, r.type, r.code))}});
   };
 
   // Registers.
@@ -344,8 +344,8 @@ void pfifo_component::thread() {
     for (auto& e : engines_) {
       const uint32_t track = tr.track(std::string(name()) + ".engine." + e->name());
       e->trace = [track](const char* what, unsigned ch, uint64_t start, uint64_t end, uint64_t methods) {
-        std::string args = "\"channel\": " + std::to_string(ch);
-        if (methods) args += ", \"methods\": " + std::to_string(methods);
+        trace_args args{{"channel", ch}};
+        if (methods) args.emplace_back("methods", methods);
         tracer::global().span(track, what, sc_core::sc_time(double(start), sc_core::SC_PS),
                               sc_core::sc_time(double(end - start), sc_core::SC_PS), args);
       };
@@ -367,7 +367,7 @@ void pfifo_component::thread() {
       const uint32_t track = tr.track(name());
       if (now > started && core_->current >= 0)
         tr.span(track, "run", sc_core::sc_time(double(started), sc_core::SC_PS),
-                sc_core::sc_time(double(now - started), sc_core::SC_PS), "\"channel\": " + std::to_string(core_->current));
+                sc_core::sc_time(double(now - started), sc_core::SC_PS), trace_args{{"channel", core_->current}});
     }
     for (auto& e : engines_)
       if (e->trace) e->flush_trace(next == never ? never - 1 : now);  // idle: the last batch too
