@@ -156,7 +156,7 @@ double platform_fw_ops_per_s(unsigned batches, double& sim_us, uint64_t& ops) {
   cfg.load_yaml_text(agx_scenario::overlay(text), "bench");
   cfg.set("agx.uat.detect_stale", "false", "bench");
   auto p = std::make_unique<platform>();
-  auto* agx = p->find_as<agx_soc>("agx");
+  auto* agx = p->find_as<agx::agx_soc>("agx");
   auto w = agx_scenario::parse(text, "bench");
   p->host_initiator().run_workload(w.get());
   const std::clock_t t0 = std::clock();  // CPU time, as the benchmarks below report

@@ -30,7 +30,7 @@ constexpr uint64_t va0 = 0x1500000000ull;
 // fw view's TLB cut to one entry so that alternating pages always walk.
 struct platform_fixture {
   std::unique_ptr<platform> p;
-  agx_soc* agx = nullptr;
+  agx::agx_soc* agx = nullptr;
   platform_fixture() {
     gpuvp_register_agx();
     auto& cfg = config::global();
@@ -38,7 +38,7 @@ struct platform_fixture {
     cfg.set("agx.uat.fw.tlb_entries", "1", "bench");
     cfg.set("agx.uat.fw.tlb_ways", "1", "bench");
     p = std::make_unique<platform>();
-    agx = p->find_as<agx_soc>("agx");
+    agx = p->find_as<agx::agx_soc>("agx");
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     auto* dram = dynamic_cast<sparse_memory*>(p->find("dram"));
     auto store = [&](uint64_t a, uint64_t v) { dram->load(a - 0x800000000ull, &v, 8); };

@@ -7,7 +7,7 @@
 #include "gpuvp/extension.h"
 #include "gpuvp/trace.h"
 
-namespace gpuvp {
+namespace gpuvp::agx {
 
 agx_soc::agx_soc(sc_core::sc_module_name name) : sc_module(name) {
   ap.dvm.bind(uat.tlbi_gpu);     // the GPU listens on the fabric
@@ -113,4 +113,4 @@ std::vector<std::string> agx_soc::modelled_errors() {
   return errors;
 }
 
-}  // namespace gpuvp
+}  // namespace gpuvp::agx

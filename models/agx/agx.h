@@ -29,7 +29,7 @@
 #include "gpuvp/stats.h"
 #include "uat.h"
 
-namespace gpuvp {
+namespace gpuvp::agx {
 
 // The AP's side of TLBI broadcasts: a DVM message to every listener through the fabric.
 struct agx_ap : sc_core::sc_module {
@@ -63,7 +63,7 @@ class agx_soc : public sc_core::sc_module, public component {
  public:
   param<uint64_t> sgx_base{this, "sgx_base", 0x204000000ull, "host physical address of the GPU's registers (sgx, 16 MiB)", 0, ~uint64_t(0)};
   uat::uat_mmu uat{"uat"};
-  axi2af bridge{"axi2af"};
+  axi2af::axi2af bridge{"axi2af"};
   agx_ap ap{"ap"};
   agx_hv hv{"hv"};
   asc::asc_core asc{"asc"};
@@ -87,4 +87,4 @@ class agx_soc : public sc_core::sc_module, public component {
   std::vector<std::string> modelled_errors() override;
 };
 
-}  // namespace gpuvp
+}  // namespace gpuvp::agx

@@ -55,7 +55,7 @@ class scenario : public workload {
   std::vector<std::pair<std::string, uint64_t>> heap_need;  // (step, heap pages needed up to it)
 
   void validate(platform& p) override {
-    auto* agx = p.find_as<agx_soc>("agx");
+    auto* agx = p.find_as<agx::agx_soc>("agx");
     if (!agx) throw config_error("AGX scenarios need the agx platform (--platform agx): no component 'agx'");
     // The driver's pages come from heap_base upwards: within the DRAM window there and below the
     // UAT's fixed structures (handoff area, TTBAT) when they lie above it.
@@ -73,7 +73,7 @@ class scenario : public workload {
   }
 
   void run(platform& p, host_port& host) override {
-    agx_ = p.find_as<agx_soc>("agx");
+    agx_ = p.find_as<agx::agx_soc>("agx");
     p_ = &p;
     h_ = &host;
     for (const auto& s : steps) {
@@ -459,7 +459,7 @@ class scenario : public workload {
     return true;
   }
 
-  agx_soc* agx_ = nullptr;
+  agx::agx_soc* agx_ = nullptr;
   platform* p_ = nullptr;
   host_port* h_ = nullptr;
   std::map<std::string, buffer> bufs_;

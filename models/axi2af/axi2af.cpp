@@ -5,7 +5,7 @@
 #include <sstream>
 #include "gpuvp/trace.h"
 
-namespace gpuvp {
+namespace gpuvp::axi2af {
 
 const std::vector<axi2af::poke>& axi2af::pokes_of(const std::string& soc) {
   static const std::vector<poke> t8103 = {
@@ -99,4 +99,4 @@ void axi2af::report(std::ostream& os) {
      << tlbis_forwarded.value() << ", dropped " << tlbis_dropped.value() << ", ASC accesses " << accesses.value() << "\n";
 }
 
-}  // namespace gpuvp
+}  // namespace gpuvp::axi2af

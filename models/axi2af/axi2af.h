@@ -26,7 +26,7 @@
 #include "gpuvp/regbank.h"
 #include "gpuvp/stats.h"
 
-namespace gpuvp {
+namespace gpuvp::axi2af {
 
 class axi2af : public sc_core::sc_module {
  public:
@@ -85,4 +85,4 @@ class axi2af : public sc_core::sc_module {
   std::vector<poke> gate_;  // the pokes that gate TLBI forwarding
 };
 
-}  // namespace gpuvp
+}  // namespace gpuvp::axi2af

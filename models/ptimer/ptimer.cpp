@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ptimer.h"
 
+namespace gpuvp::ptimer {
+
 ptimer::ptimer(sc_core::sc_module_name name) : sc_module(name) {
   // Reads observe exact time: the bank synchronises the initiator's quantum first.
   time_low.sync = time_high.sync = true;
@@ -28,3 +30,5 @@ uint64_t ptimer::now_ns() const {
   const uint64_t ns = sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_NS).value();
   return ns + uint64_t(offset_ns_);
 }
+
+}  // namespace gpuvp::ptimer

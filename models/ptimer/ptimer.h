@@ -9,6 +9,8 @@
 #include "gpuvp/registry.h"
 #include "gpuvp/regbank.h"
 
+namespace gpuvp::ptimer {
+
 class ptimer : public sc_core::sc_module, public gpuvp::component {
  public:
   gpuvp::register_bank regs{"regs", 0x1000};                                               // BAR0 0x009000
@@ -31,3 +33,5 @@ class ptimer : public sc_core::sc_module, public gpuvp::component {
   uint32_t latched_high_ = 0;
   bool high_latched_ = false;
 };
+
+}  // namespace gpuvp::ptimer

@@ -27,7 +27,7 @@ const std::string head =
 
 struct fw_test : gpuvp::testing::sim_test {
   std::unique_ptr<platform> p;
-  agx_soc* agx = nullptr;
+  agx::agx_soc* agx = nullptr;
   std::unique_ptr<workload> w;
   int failed = 0;
   std::string messages;
@@ -37,7 +37,7 @@ struct fw_test : gpuvp::testing::sim_test {
     config::global().load_yaml_text(agx_scenario::overlay(text), "scenario");
     for (const auto& [k, v] : sets) config::global().set(k, v, "test");
     p = std::make_unique<platform>();
-    agx = p->find_as<agx_soc>("agx");
+    agx = p->find_as<agx::agx_soc>("agx");
     w = agx_scenario::parse(text, "test");
     config::global().check_unused();
     w->validate(*p);

@@ -35,7 +35,7 @@ constexpr uint64_t seed_pte_kernel2 = 0x00C000090FD8044Bull; // the next page of
 
 struct agx_fixture : gpuvp::testing::sim_test {
   std::unique_ptr<platform> p;
-  agx_soc* agx = nullptr;
+  agx::agx_soc* agx = nullptr;
   sparse_memory* dram = nullptr;
   std::unique_ptr<gpuvp::testing::test_initiator> gpu, fw;
 
@@ -44,7 +44,7 @@ struct agx_fixture : gpuvp::testing::sim_test {
     config::global().load_yaml_text(registry::global().find_platform("agx")->yaml, "agx.yaml");
     for (const auto& [k, v] : sets) config::global().set(k, v, "test");
     p = std::make_unique<platform>();
-    agx = p->find_as<agx_soc>("agx");
+    agx = p->find_as<agx::agx_soc>("agx");
     dram = dynamic_cast<sparse_memory*>(p->find("dram"));
     gpu = std::make_unique<gpuvp::testing::test_initiator>("gpu_ini");
     fw = std::make_unique<gpuvp::testing::test_initiator>("fw_ini");

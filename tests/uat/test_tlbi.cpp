@@ -109,7 +109,7 @@ TEST_F(tlbi_test, without_the_pokes_the_asc_never_sees_a_tlbi) {
   EXPECT_EQ(pa(view::fw, 1, user_va), 0x961df4000ull);   // stale in the ASC's view
   EXPECT_EQ(pa(view::gpu, 1, user_va), 0x961dfc000ull);  // the GPU's was invalidated
   // A driver that writes the pokes itself (m1n1's list, 32-bit read-modify-writes) opens the gate.
-  for (const auto& pk : axi2af::pokes_of("t8103")) {
+  for (const auto& pk : axi2af::axi2af::pokes_of("t8103")) {
     gpuvp::reg* r = agx->bridge.regs.find(pk.offset);
     r->set((r->get() & ~uint64_t(pk.clear)) | pk.set);
   }
