@@ -1,28 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The compute class behind the puller: an engine that launches Accel-Sim kernels on the SM model's
-// compute engine component (models/sm/compute.h) and stays busy until the kernel is done, so that
-// the puller's engine switch and REF_CNT wait for it. Methods (object class 0x50c0 in RAMHT;
-// the method set is this model's own, documented in docs/models/pfifo.md):
-//   0x000 OBJECT            accepted
-//   0x104 NOTIFY            arm the notifier of the next LAUNCH (written when the kernel completes)
-//   0x180 DMA_NOTIFY        DMA object of the notifier (RAMHT handle; GF100: its address)
-//   0x184 DMA_SEMAPHORE     DMA object of the release semaphore (GF100: the base address)
-//   0x188 DMA_GLOBAL        DMA object of the kernels' global/local memory (GF100: unused)
-//   0x200 KERNEL            1-based index of the kernel in `launch.kernels` (a kernelslist.g)
-//   0x204/0x208/0x20c       GRID_X/Y/Z   (must match the trace header)
-//   0x210/0x214/0x218       BLOCK_X/Y/Z  (must match the trace header)
-//   0x220 SEMAPHORE_OFFSET  offset of the release semaphore in DMA_SEMAPHORE
-//   0x224 SEMAPHORE_RELEASE arm: when the next LAUNCH completes, write PARAM at SEMAPHORE_OFFSET
-//   0x300 LAUNCH            launch the selected kernel with GRID/BLOCK
-// Notifier (16 bytes, as M2MF's): completion timestamp in ns, 0, status (0 done, 1 the kernel
-// hit a memory error or failed, 2 the launch was refused). Launch errors (unknown kernel, bad
-// trace, grid/block mismatch, no compute engine bound) are the engine's modelled errors. The
-// kernels run on the compute engine the owner's launch port is bound to (sm/launch_port.h).
-// Side band of a launched kernel's memory accesses (sm::mem_sideband): vm_engine 0 (PGRAPH),
-// vm_client 0x0b (PROP: nv50-vm.rst "PGRAPH raster output and CUDA global/local memory
-// accesses"), dma_slot = DMA_GLOBAL's selector (0xffffffff until set), dma_bind = how many times
-// DMA_GLOBAL was written, vm_context = the launching channel's descriptor, channel = its id; the
-// compute engine sends them as user accesses.
+// The compute class behind the puller (object class 0x50c0; its method set is this model's own,
+// table in docs/models/pfifo.md): an engine that launches the kernels of its kernel list on the
+// compute engine its launch port is bound to (sm/launch_port.h) and stays busy until the kernel is
+// done, so that the puller's engine switch and REF_CNT wait for it. A completed launch writes its
+// notifier (16 bytes, as M2MF's: time in ns, 0, status 0 done / 1 failed / 2 refused) and releases
+// its semaphore; launch errors (unknown kernel, bad trace, grid/block mismatch, no engine bound) are
+// the engine's modelled errors. The kernel's accesses carry PGRAPH's PROP client (nv50-vm.rst),
+// DMA_GLOBAL's selector and the launching channel (sm::mem_sideband) as user accesses.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -44,9 +28,18 @@ class compute_launch_engine : public engine {
 
   sm::launch_port port;  // kernelslist.g whose kernels KERNEL selects; the compute engine
 
+  // Methods (0x000 OBJECT is accepted).
   enum : uint32_t {
-    m_notify = 0x104, m_dma_notify = 0x180, m_dma_semaphore = 0x184, m_dma_global = 0x188, m_kernel = 0x200, m_grid_x = 0x204,
-    m_block_x = 0x210, m_semaphore_offset = 0x220, m_semaphore_release = 0x224, m_launch = 0x300,
+    m_notify = 0x104,             // arm the notifier of the next LAUNCH
+    m_dma_notify = 0x180,         // DMA object of the notifier (RAMHT handle; GF100: its address)
+    m_dma_semaphore = 0x184,      // DMA object of the release semaphore (GF100: the base address)
+    m_dma_global = 0x188,         // DMA object of the kernels' global/local memory (GF100: unused)
+    m_kernel = 0x200,             // 1-based index of the kernel in launch.kernels
+    m_grid_x = 0x204,             // GRID_X/Y/Z at 0x204/0x208/0x20c: must match the trace header
+    m_block_x = 0x210,            // BLOCK_X/Y/Z at 0x210/0x214/0x218: idem
+    m_semaphore_offset = 0x220,   // offset of the release semaphore in DMA_SEMAPHORE
+    m_semaphore_release = 0x224,  // arm: the next LAUNCH's completion writes the parameter there
+    m_launch = 0x300,             // launch the selected kernel with GRID/BLOCK
   };
   uint64_t launches = 0, completed = 0, launch_errors = 0, kernel_errors = 0, notifies = 0, releases = 0;
   static constexpr uint32_t vm_engine_pgraph = 0x0, vm_client_prop = 0x0b;

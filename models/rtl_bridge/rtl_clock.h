@@ -1,24 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // rtl_clock: the clock and reset of one RTL block, run only while the block has work.
 //
-// Each cycle the clock thread (1) lets every transactor sample the settled pins, (2) raises clk
-// (the Verilated model evaluates its posedge logic), (3) half a period later lowers clk and lets
-// every transactor update its state and drive new pin values, which settle in delta cycles
-// before the next rising edge. So the RTL and the transactors see the same handshakes at each edge.
-//
-// The clock runs while a transactor is active (a TLM request waiting, a burst in flight, a
-// response to return) or the RTL's `busy` output is high, and sleeps otherwise: clk stays low and
-// no event is scheduled, so an idle RTL block costs nothing. On waking, the first rising edge is
-// the next multiple of the period (edges lie on a fixed grid from time 0, so cycle numbers in
-// messages are sc_time_stamp() / period and runs are reproducible).
-//
-// Reset: rst_n is low (rst, its active-high twin, high) for the first `reset_cycles` rising
-// edges after time 0.
-//
-// Trace (--trace): the block's transactors report each bus transaction (an AXI burst or AXI4-Lite
-// transfer, from its request to its last response) as a span on the block's track, named after
-// the block (the clock's parent). A transaction that overlaps one already on a track goes to the
-// next lane, "NAME (2)", "NAME (3)", ...: spans on one track never overlap.
+// Each cycle the clock thread lets every transactor sample the settled pins, raises clk (posedge
+// logic), and half a period later lowers clk and lets every transactor drive new pin values, which
+// settle in delta cycles before the next rising edge. The clock runs while a transactor is active
+// or the RTL's `busy` output is high, and sleeps otherwise (an idle block costs nothing); edges lie
+// on a fixed grid from time 0, so cycle numbers are reproducible. Reset is held active for the first
+// `reset_cycles` rising edges. With --trace each bus transaction is a span on the block's track,
+// overlapping ones on further lanes "NAME (2)", ... (docs/rtl.md).
 #pragma once
 #include <cstdint>
 #include <string>

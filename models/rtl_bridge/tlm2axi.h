@@ -1,24 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // tlm2axi: a TLM-2.0 target socket driving AXI4 master pins into an RTL slave (32-, 64-, 128- or
-// 256-bit data bus: a 32-bit bus uses byte lanes 0-3 of the pins' 64-bit data, 128 and 256 bits
-// the pins' wide data, axi.h). A transaction is split into beats of the bus width.
+// 256-bit data bus: a 32-bit bus uses byte lanes 0-3 of the pins' 64-bit data, wider buses the
+// pins' wide data, axi.h). Burst rules, IDs and responses: the tlm2axi row of docs/rtl.md.
 //
-// A transaction becomes one or more bursts of AxSIZE = the bus width:
-//   - INCR (streaming width = length): a burst never crosses a 4 KiB boundary and has at most
-//     max_burst_beats beats; an unaligned start is an unaligned AxADDR with a partial first beat.
-//   - FIXED (streaming width < length): streaming width 1, 2, 4 or 8 bytes and the address aligned
-//     to it; AxSIZE = log2(streaming width), every beat at the same address (a FIFO port), at most
-//     16 beats per burst (A3.4.1); the streaming width must not exceed the bus width.
-// Byte enables become WSTRB (writes) or are applied when copying read data back (reads). Up to
-// max_outstanding bursts per direction are in flight, each with its own ID (0..max-1), so several
-// TLM initiators (or one long transaction) keep the slave busy; responses may come back in any
-// order of IDs. A slave with IDs of fewer than 4 bits (or none) gets at most 2^bits bursts per
-// direction. The worst response of a transaction's bursts is its TLM response: SLVERR ->
-// TLM_GENERIC_ERROR_RESPONSE, DECERR -> TLM_ADDRESS_ERROR_RESPONSE. A streaming width that is not
-// 1, 2, 4 or 8 (or a misaligned FIXED address) is TLM_BURST_ERROR_RESPONSE, a zero length
-// TLM_GENERIC_ERROR_RESPONSE. No DMI and no debug access (the RTL has no backdoor port).
-// WRAP bursts are accepted by the checker and the shipped RTL, but a TLM transaction never maps
-// to one (there is no wrapping TLM transaction).
+// A transaction becomes INCR bursts of the bus width (at most max_burst_beats beats, never across
+// 4 KiB) or, with a streaming width of 1/2/4/8 below its length, FIXED bursts (16 beats at most).
+// Byte enables become WSTRB. Up to max_outstanding bursts per direction are in flight, each with
+// its own ID (at most 2^bits for a slave with fewer ID bits). The worst response of the bursts is
+// the transaction's (SLVERR: generic error, DECERR: address error); a bad streaming width or a
+// misaligned FIXED address is a burst error, a zero length a generic error. No DMI, no debug access.
 #pragma once
 #include <cstdint>
 #include <deque>

@@ -1,38 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Compute engine (component type "compute"): the GPU's SMs running Accel-Sim traces.
+// Compute engine (component type "compute"): the GPU's SMs running Accel-Sim traces. Parameters,
+// statistics, memory paths and trace tracks: docs/models/sm.md.
 //
-// Launch interface: launch({grid, block, trace}, on_done) queues a kernel (launchers in other models
-// reach it as launch_if::submit through their launch_port, launch_port.h, bound to the export
-// `<compute>.launch`); the engine distributes
-// its CTAs over `sms` SMs (GPGPU-Sim occupancy rules), runs the SM cycle loop inside its one
-// SC_THREAD and signals completion through the callback and `kernel_done` (an sc_event). The SM
-// time base is the core clock of the GPU configuration; the thread synchronises with the kernel
-// only at quantum boundaries (gpuvp::local_time) — never once per cycle.
-//
-// Memory: L1 misses and stores go out of `out` (bound to the interconnect, or with
-// `compute.out.to: mmu.in` to an MMU's target, or `compute.out.to: gpu_l2.in` to the GPU's
-// memory system component) as timed b_transport reads and writes of one L1 line, with a gpu_ext carrying the launch's side band (kernel_launch::sideband) or, for a launch
-// without one, the vm_engine/vm_client/dma_slot/vm_context params; the annotated
-// delay becomes the miss latency in core cycles. Trace addresses (CUDA virtual addresses) are
-// folded into the window [mem_base, mem_base + mem_size). With memory gpgpu-sim and port `l2`
-// bound to a GPU memory system component (`compute.l2.to: gpu_l2.sms`, gpu_memory_port.h), the
-// SMs use its memory system instead of their own (same cycles; the two configurations' memory
-// options must agree, and memory fixed or tlm is refused: configuration errors) and mark their
-// accesses so that it forwards them untimed. With memory gpgpu-sim or fixed every access carries
-// an untimed_ext (gpuvp/untimed.h): the interconnect counts it but books no link time (its timing is the memory
-// system's).
-//
-// Statistics (per engine, summed over kernels): kernels, cycles, warp_insts, result_bus_stalls,
-// dispatch_stalls, stall_scoreboard / stall_pipeline / stall_barrier / stall_idle, l1_hits,
-// l1_misses, mem_reads, mem_writes, mem_errors, and gauges ipc and l1_hit_rate. report() prints
-// one block per kernel with per-unit utilisation.
-//
-// Trace (--trace; nothing is recorded otherwise, and recording changes no simulated result):
-// track NAME: a span per kernel (launch to its last cycle, args: kernel, id, cycles, CTAs; the
-// end of a flow arrow from the launching command, kernel_launch::flow); tracks NAME.smS.ctaC: a
-// span per CTA in CTA slot C of SM S; tracks NAME.smS.warpW: a span per sampled warp in warp slot
-// W (trace_warp_sample) and, for trace_warps, one per issued instruction. Core cycle c of a kernel
-// started at T0 is [T0 + (c-1) period, T0 + c period).
+// Launch: a launcher's launch_port binds to the export `<compute>.launch` (launch_port.h);
+// launch_if::submit queues a kernel whose CTAs go to `sms` SMs by GPGPU-Sim's occupancy rules. One
+// SC_THREAD runs the SM cycle loop on the configuration's core clock, synchronising with the kernel
+// only at quantum boundaries, and reports completion through the callback and `kernel_done`.
+// Memory: L1 misses and stores leave `out` as reads and writes of one line (trace addresses folded
+// into [mem_base, mem_base + mem_size)), timed by `memory`: the engine's own GPU memory system, or
+// with `l2` bound (`compute.l2.to: gpu_l2.sms`, gpu_memory_port.h) the shared one.
 #pragma once
 #include <cstdint>
 #include <deque>
