@@ -36,8 +36,9 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
 
   param<bool> model{this, "model", true, "own the GPU's L2/crossbar/DRAM model and time VRAM accesses by it (false: pass through)"};
   param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration of the memory system: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
-  param<std::string> config_files{this, "config_files", "",
-                                  "comma-separated Accel-Sim option files read after the shipped configuration"};
+  param<std::vector<std::string>> config_files{this, "config_files", {},
+                                               "Accel-Sim option files read after the shipped configuration, in order "
+                                               "(a YAML list; in --set also a,b)"};
   param<uint64_t> vram_base{this, "vram_base", 0x200000000ull, "host physical address of VRAM offset 0", 0, ~uint64_t(0)};
   param<uint64_t> vram_size{this, "vram_size", 1ull << 30, "size of the VRAM window timed by the memory system", 4096, 1ull << 40};
 

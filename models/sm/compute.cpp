@@ -18,11 +18,11 @@
 
 namespace gpuvp::sm {
 
-gpu_config make_gpu_config(const std::string& gpu, const std::string& files, const std::string& gpu_key,
+gpu_config make_gpu_config(const std::string& gpu, const std::vector<std::string>& files, const std::string& gpu_key,
                            bool allow_unmodelled) {
   gpu_config c;
   try {
-    if (gpu.empty() && files.find_first_not_of(',') == std::string::npos)
+    if (gpu.empty() && std::all_of(files.begin(), files.end(), [](const std::string& f) { return f.empty(); }))
       throw config_file_error("no GPU configuration: the GPU name (compute.gpu, sm-run --gpu) is empty and no configuration file is given");
     if (!gpu.empty()) {
       std::string g, t;
@@ -37,8 +37,7 @@ gpu_config make_gpu_config(const std::string& gpu, const std::string& files, con
       c.files.clear();
       c.defaults_base = true;
     }
-    std::stringstream ss(files);
-    for (std::string f; std::getline(ss, f, ',');)
+    for (const auto& f : files)
       if (!f.empty()) load_config_file(c, f);
     c.validate();
     const auto timing = c.unmodelled_timing(c.defaults_base);

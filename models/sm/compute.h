@@ -47,8 +47,9 @@ class compute_engine : public sc_core::sc_module, public component, public launc
   sc_core::sc_export<launch_if> launch_export{"launch"};
 
   param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
-  param<std::string> config_files{this, "config_files", "",
-                                  "comma-separated Accel-Sim option files read after the shipped configuration"};
+  param<std::vector<std::string>> config_files{this, "config_files", {},
+                                               "Accel-Sim option files read after the shipped configuration, in order "
+                                               "(a YAML list; in --set also a,b)"};
   param<uint64_t> sms{this, "sms", 0, "number of SMs (0: the configuration's count)", 0, 1024};
   param<int64_t> launch_latency{this, "launch_latency", 0,
                                 "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)", -1, 1 << 30};

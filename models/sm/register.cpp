@@ -150,11 +150,7 @@ int sm_run_main(int argc, char** argv) {
   // Accel-Sim's files as they are: without --gpu they apply over GPGPU-Sim's defaults, as in
   // Accel-Sim, not over a shipped GPU.
   if (!args.given("gpu") && !config_files.empty()) gpu.clear();
-  std::string files;
-  for (const auto& f : config_files) {
-    check_input_file(f, "gpgpusim.config file (--config)");
-    files += (files.empty() ? "" : ",") + f;
-  }
+  for (const auto& f : config_files) check_input_file(f, "gpgpusim.config file (--config)");
   unsigned sms = 0;
   if (args.given("sms")) {
     uint64_t n = 0;
@@ -175,7 +171,7 @@ int sm_run_main(int argc, char** argv) {
     if (threads != 1) return args.usage_error("--mem-log needs --threads 1 (the events are recorded on one thread)");
   }
   check_input_file(list, "kernelslist.g file");
-  gpu_config cfg = make_gpu_config(gpu, files, "--gpu", allow_unmodelled);
+  gpu_config cfg = make_gpu_config(gpu, config_files, "--gpu", allow_unmodelled);
   if (launch >= 0) cfg.kernel_launch_latency = unsigned(launch);  // as compute.launch_latency
   std::cout << cfg.summary() << "\n";
   if (!cfg.ignored.empty()) std::cout << cfg.unmodelled_list() << "\n";

@@ -150,9 +150,30 @@ void config::reset() {
   settings_.clear();
   order_.clear();
   declared_.clear();
+  lists_.clear();
+}
+
+namespace {
+bool is_index(const std::string& s) {
+  return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
+}
+}  // namespace
+
+void config::erase_list(const std::string& path) {
+  const std::string p = path + ".";
+  std::erase_if(order_, [&](const std::string& key) {
+    const bool item = key.compare(0, p.size(), p) == 0 && is_index(key.substr(p.size()));
+    if (item) settings_.erase(key);
+    return item;
+  });
 }
 
 void config::set(const std::string& path, const std::string& value, const std::string& origin) {
+  // The later source wins, as for any key: a value replaces a list given earlier as a sequence
+  // (path.0, path.1, ...), and a sequence's items replace a value given earlier.
+  erase_list(path);
+  if (const auto dot = path.rfind('.'); dot != std::string::npos && is_index(path.substr(dot + 1)))
+    if (settings_.erase(path.substr(0, dot))) std::erase(order_, path.substr(0, dot));
   auto [it, inserted] = settings_.try_emplace(path);
   if (inserted) order_.push_back(path);
   it->second.value = value;
@@ -276,6 +297,11 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
       }
       break;
     case YAML::NodeType::Sequence: {
+      cfg.erase_list(prefix);  // a sequence replaces a longer one given earlier, item for item
+      if (node.size() == 0 && !prefix.empty()) {  // [] has no items to carry it: an explicit empty list
+        cfg.set(prefix, "[]", where);
+        break;
+      }
       size_t i = 0;
       for (const auto& item : node) flatten(item, prefix + "." + std::to_string(i++), origin, cfg, seen, depth + 1);
       break;
@@ -341,6 +367,25 @@ const config::setting* config::find(const std::string& path) {
   if (it == settings_.end()) return nullptr;
   it->second.used = true;
   return &it->second;
+}
+
+const config::setting* config::find_list(const std::string& path) {
+  std::map<uint64_t, setting*> items;  // index -> item, in index order
+  const std::string p = path + ".";
+  for (auto& [key, s] : settings_) {
+    if (key.compare(0, p.size(), p) != 0) continue;
+    const std::string index = key.substr(p.size());
+    if (is_index(index)) items[std::stoull(index)] = &s;
+  }
+  if (items.empty()) return nullptr;
+  std::vector<std::string> values;
+  for (auto& [i, s] : items) {
+    s->used = true;
+    values.push_back(s->value);
+  }
+  setting& l = lists_[path];
+  l = {detail::param_traits<std::vector<std::string>>::show(values), items.begin()->second->origin, true};
+  return &l;
 }
 
 std::vector<std::string> config::children(const std::string& prefix) const {
@@ -423,12 +468,12 @@ namespace {
 // compile with clang and libstdc++ (the fuzz preset).
 struct yaml_tree {
   std::string name, value, description;
-  bool leaf = false;
+  bool leaf = false, list = false;
   std::vector<yaml_tree> children;
   yaml_tree& child(const std::string& n) {
     for (auto& c : children)
       if (c.name == n) return c;
-    children.push_back(yaml_tree{n, "", "", false, {}});
+    children.push_back(yaml_tree{n, "", "", false, false, {}});
     return children.back();
   }
 };
@@ -445,7 +490,15 @@ void emit(YAML::Emitter& out, const yaml_tree& t, bool with_descriptions) {
   out << YAML::BeginMap;
   for (const auto& c : t.children) {
     out << YAML::Key << c.name << YAML::Value;
-    if (c.leaf && c.children.empty()) {
+    if (c.leaf && c.children.empty() && c.list) {
+      out << YAML::Flow << YAML::BeginSeq;
+      for (const auto& item : YAML::Load(c.value)) {
+        if (!plain_value(item.Scalar())) out << YAML::DoubleQuoted;
+        out << item.Scalar();
+      }
+      out << YAML::EndSeq;
+      if (with_descriptions && !c.description.empty()) out << YAML::Comment(c.description);
+    } else if (c.leaf && c.children.empty()) {
       if (!plain_value(c.value)) out << YAML::DoubleQuoted;
       out << c.value;
       if (with_descriptions && !c.description.empty()) out << YAML::Comment(c.description);
@@ -465,6 +518,7 @@ std::string config::dump_yaml(bool with_descriptions) const {
     std::string part;
     while (std::getline(ss, part, '.')) node = &node->child(part);
     node->leaf = true;
+    node->list = d.type == "list";
     // Addresses in hex, as every document writes them (every reader takes either form).
     const std::string name = d.path.substr(d.path.rfind('.') + 1);
     const bool address = name == "base" || name.ends_with("_base") || name == "addr" || name.ends_with("_addr");
@@ -504,6 +558,31 @@ std::string param_traits<double>::show(double v) {
 }
 std::string param_traits<std::string>::parse(const std::string& s) { return s; }
 std::string param_traits<std::string>::show(const std::string& v) { return v; }
+std::vector<std::string> param_traits<std::vector<std::string>>::parse(const std::string& s) {
+  std::vector<std::string> out;
+  const std::string t = trim(s);
+  if (t.empty()) return out;
+  if (t.front() == '[') {  // a YAML flow sequence of plain values
+    const YAML::Node n = YAML::Load(t);
+    if (!n.IsSequence()) throw std::invalid_argument("not a list");
+    for (const auto& item : n) {
+      if (!item.IsScalar()) throw std::invalid_argument("a list item is not a plain value");
+      out.push_back(item.Scalar());
+    }
+    return out;
+  }
+  std::stringstream ss(t);  // "a,b": the comma-separated form
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!trim(item).empty()) out.push_back(trim(item));
+  return out;
+}
+std::string param_traits<std::vector<std::string>>::show(const std::vector<std::string>& v) {
+  YAML::Emitter out;
+  out << YAML::Flow << YAML::BeginSeq;
+  for (const auto& item : v) out << item;
+  out << YAML::EndSeq;
+  return out.c_str();
+}
 sc_core::sc_time param_traits<sc_core::sc_time>::parse(const std::string& s) { return parse_time(s); }
 std::string param_traits<sc_core::sc_time>::show(const sc_core::sc_time& v) { return format_time(v); }
 }  // namespace detail

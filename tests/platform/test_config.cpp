@@ -297,3 +297,60 @@ TEST(config, duplicate_keys_are_refused_naming_both_lines) {
   EXPECT_NO_THROW(c.load_yaml_text("a: {size: 1}\nb: {size: 1}\n", "ok.yaml"));
   EXPECT_NO_THROW(c.load_yaml_text("a: {size: 2}\n", "later.yaml"));
 }
+
+// List parameters (compute.config_files): a YAML sequence in a file, flow or block, arrives as
+// its items in order; --set takes "[a, b]" or "a,b"; the later source replaces the whole list; a
+// dump writes a flow sequence that loads back to the same items.
+using strings = std::vector<std::string>;
+
+TEST(config, list_params_read_yaml_sequences_in_order) {
+  gpuvp::testing::fresh_simulation();
+  auto& c = config::global();
+  c.load_yaml_text("l:\n  flow: [b.config, a.config, \"x,y\"]\n  block:\n    - one\n    - two words\n", "a.yaml");
+  param<strings> flow("l.flow", {}, "f");
+  param<strings> block("l.block", {}, "b");
+  param<strings> unset("l.unset", {"d"}, "u");
+  EXPECT_EQ(flow.get(), (strings{"b.config", "a.config", "x,y"}));  // a comma inside an item stays
+  EXPECT_EQ(block.get(), (strings{"one", "two words"}));
+  EXPECT_EQ(unset.get(), (strings{"d"}));
+  EXPECT_NO_THROW(c.check_unused());  // the items are claimed
+}
+
+TEST(config, list_params_from_set_and_the_later_source_replaces_the_list) {
+  gpuvp::testing::fresh_simulation();
+  auto& c = config::global();
+  c.load_yaml_text("l:\n  a: [x, y, z]\n  b: [x, y, z]\n  c: scalar\n  d: [x, y, z]\n", "first.yaml");
+  c.apply_override("l.a=p,q");                                // a value replaces a sequence
+  c.load_yaml_text("l:\n  b: [m]\n  c: [n, o]\n", "second.yaml");  // a shorter one, and over a value
+  c.apply_override("l.d=[ 'u v' , w ]");
+  param<strings> a("l.a", {}, "a"), b("l.b", {}, "b"), cc("l.c", {}, "c"), d("l.d", {}, "d");
+  EXPECT_EQ(a.get(), (strings{"p", "q"}));
+  EXPECT_EQ(b.get(), (strings{"m"}));
+  EXPECT_EQ(cc.get(), (strings{"n", "o"}));
+  EXPECT_EQ(d.get(), (strings{"u v", "w"}));
+  EXPECT_NO_THROW(c.check_unused());
+}
+
+TEST(config, list_params_dump_as_flow_sequences_that_load_back) {
+  gpuvp::testing::fresh_simulation();
+  config::global().load_yaml_text("l:\n  files: [a.config, \"has: colon\", \"null\"]\n", "a.yaml");
+  { param<strings> files("l.files", {}, "files"), none("l.none", {}, "none"); }
+  const std::string dump = config::global().dump_yaml(false);
+  EXPECT_NE(dump.find("none: []"), std::string::npos) << dump;
+  gpuvp::testing::fresh_simulation();
+  config::global().load_yaml_text(dump, "dump");
+  param<strings> files("l.files", {"z"}, "files"), none("l.none", {"z"}, "none");
+  EXPECT_EQ(files.get(), (strings{"a.config", "has: colon", "null"}));
+  EXPECT_EQ(none.get(), strings{});
+}
+
+TEST(config, a_list_item_that_is_no_plain_value_names_the_key) {
+  gpuvp::testing::fresh_simulation();
+  config::global().apply_override("l.files=[a, [b]]");
+  try {
+    param<strings> files("l.files", {}, "files");
+    FAIL() << "accepted";
+  } catch (const config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--set l.files=[a, [b]]: l.files: '[a, [b]]' is not a valid list"), std::string::npos) << e.what();
+  }
+}

@@ -218,13 +218,13 @@ TEST(sm_shipped_configs, load_and_name_what_is_not_modelled) {
     SCOPED_TRACE(c.name);
     if (*c.unmodelled) {
       try {
-        make_gpu_config(c.name, "", "--gpu");
+        make_gpu_config(c.name, {}, "--gpu");
         ADD_FAILURE() << "loaded without --allow-unmodelled";
       } catch (const gpuvp::config_error& e) {
         EXPECT_NE(std::string(e.what()).find(std::string("\n  ") + c.unmodelled + " "), std::string::npos) << e.what();
       }
     }
-    const gpu_config cfg = make_gpu_config(c.name, "", "--gpu", true);
+    const gpu_config cfg = make_gpu_config(c.name, {}, "--gpu", true);
     const auto timing = cfg.unmodelled_timing(false);
     EXPECT_EQ(timing.size(), *c.unmodelled ? 1u : 0u);
     const options& o = c.gpgpusim;
@@ -237,8 +237,8 @@ TEST(sm_shipped_configs, load_and_name_what_is_not_modelled) {
     EXPECT_DOUBLE_EQ(cfg.core_mhz, std::stod(o.at("-gpgpu_clock_domains")));
   }
   // Figures worked out from the public files.
-  const gpu_config titanv = make_gpu_config("TITANV", "", "--gpu", true), titanx = make_gpu_config("TITANX", "", "--gpu", true);
-  const gpu_config r = make_gpu_config("RTX2060", "", "--gpu"), rs = make_gpu_config("RTX2060_S", "", "--gpu");
+  const gpu_config titanv = make_gpu_config("TITANV", {}, "--gpu", true), titanx = make_gpu_config("TITANX", {}, "--gpu", true);
+  const gpu_config r = make_gpu_config("RTX2060", {}, "--gpu"), rs = make_gpu_config("RTX2060_S", {}, "--gpu");
   EXPECT_EQ(titanv.num_sms(), 80u);  // 40 clusters x 2
   EXPECT_EQ(titanv.kernel_launch_latency, 0u);  // the file gives none: GPGPU-Sim's default
   EXPECT_EQ(titanv.mem.dram_bnk_xor_row, 1u);
@@ -264,7 +264,7 @@ TEST(sm_shipped_configs, load_and_name_what_is_not_modelled) {
 // bits; the sub-partition keeps the decoded bank. Mapping RBBBCCCB.CCCSSSSS over dramid@8 with 24
 // channels: local address 1 << 15 (row 1, bank 0, channel 0) is address (128 x 24) << 8.
 TEST(sm_shipped_configs, bank_xor_row_indexing) {
-  gpu_config x = make_gpu_config("TITANV", "", "--gpu", true);
+  gpu_config x = make_gpu_config("TITANV", {}, "--gpu", true);
   gpu_config plain = x;
   plain.mem.dram_bnk_xor_row = 0;
   gpu_memory mx(x), mp(plain);
@@ -293,7 +293,7 @@ TEST(sm_shipped_configs, ignore_resources_limitation_runs_one_cta) {
   const std::string text = write_kernel_trace("big", 1, {2, 1, 1}, {1024, 1, 1}, 61, 0, 255,
                                               std::vector<std::vector<trace_writer_inst>>(32, {op("EXIT", {}, {})}));
   const kernel_trace k = parse_kernel_trace_text(text, "big.traceg");
-  gpu_config c = make_gpu_config("TITANX", "", "--gpu", true);
+  gpu_config c = make_gpu_config("TITANX", {}, "--gpu", true);
   EXPECT_EQ(sm_core::max_ctas(c, k), 1u);  // 1024 threads x 256 registers > 65536
   c.ignore_resources_limitation = false;
   EXPECT_EQ(sm_core::max_ctas(c, k), 0u);
@@ -307,7 +307,7 @@ TEST(sm_shipped_configs, ctas_spread_over_clusters_first) {
   const std::string text = write_kernel_trace("three", 1, {3, 1, 1}, {32, 1, 1}, 70, 0, 16,
                                               {{op("FFMA", {4}, {2, 3, 5}), op("EXIT", {}, {})}});
   const kernel_trace k = parse_kernel_trace_text(text, "three.traceg");
-  gpu_config c = make_gpu_config("TITANV", "", "--gpu", true);
+  gpu_config c = make_gpu_config("TITANV", {}, "--gpu", true);
   auto m = make_memory(c, "fixed");
   gpu_sim g(c, m.get(), 0);
   std::vector<unsigned> sms;

@@ -190,9 +190,9 @@ TEST_F(compute_test, launch_and_config_errors) {
   auto k = kernel({{op("EXIT", {}, {})}});
   EXPECT_THROW(eng->launch({{2, 1, 1}, k->block, k}), std::invalid_argument);
   EXPECT_THROW(eng->launch({k->grid, k->block, nullptr}), std::invalid_argument);
-  EXPECT_THROW(make_gpu_config("GTX480", "", "compute.gpu"), config_error);
-  EXPECT_THROW(make_gpu_config("QV100", "/nonexistent/trace.config", "compute.gpu"), config_error);
-  gpu_config h = make_gpu_config("H100", "", "compute.gpu");
+  EXPECT_THROW(make_gpu_config("GTX480", {}, "compute.gpu"), config_error);
+  EXPECT_THROW(make_gpu_config("QV100", {"/nonexistent/trace.config"}, "compute.gpu"), config_error);
+  gpu_config h = make_gpu_config("H100", {}, "compute.gpu");
   EXPECT_EQ(h.spec[5].name, "GMMA");
 }
 

@@ -124,11 +124,10 @@ std::string shipped_config_names();  // "QV100, RTX3070, ..."
 // what Accel-Sim takes for an option its files do not give; the base of files given without a
 // shipped GPU name.
 const char* gpgpusim_defaults_text();
-// Builds a gpu_config from a shipped name (given to `gpu_key`) and/or a comma-separated list of
-// option files, applied over the shipped GPU's, or over GPGPU-Sim's defaults without one. An
+// Builds a gpu_config from a shipped name (given to `gpu_key`) and/or a list of option files, applied over the shipped GPU's, or over GPGPU-Sim's defaults without one. An
 // option not modelled whose value changes Accel-Sim's timing is an error unless `allow_unmodelled`.
 // Throws gpuvp::config_error (defined in compute.cpp). Also the GPU memory system's configuration.
-gpu_config make_gpu_config(const std::string& gpu, const std::string& files, const std::string& gpu_key,
+gpu_config make_gpu_config(const std::string& gpu, const std::vector<std::string>& files, const std::string& gpu_key,
                            bool allow_unmodelled = false);
 
 }  // namespace gpuvp::sm

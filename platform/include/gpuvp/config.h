@@ -59,9 +59,14 @@ class config {
   void load_yaml_text(const std::string& text, const std::string& origin_name);
   void load_yaml_file(const std::string& file);
   void apply_override(const std::string& assignment);  // "path=value" from --set
+  void erase_list(const std::string& path);  // forgets the items path.0, path.1, ... (a new list replaces them)
 
   // Lookup for params (marks the key used). Returns nullptr if unset.
   const setting* find(const std::string& path);
+  // A list param's value given as a YAML sequence (path.0, path.1, ...): one setting whose value
+  // is the flow sequence "[a, b]" and whose origin is the first item's (marks them used); nullptr
+  // if none is set.
+  const setting* find_list(const std::string& path);
   // Children of a mapping key in the order first set: children("components") -> names.
   std::vector<std::string> children(const std::string& prefix) const;
 
@@ -80,6 +85,7 @@ class config {
   std::map<std::string, setting> settings_;
   std::vector<std::string> order_;  // insertion order of keys
   std::vector<declared> declared_;
+  std::map<std::string, setting> lists_;  // find_list's answers
 };
 
 namespace detail {
@@ -98,6 +104,12 @@ template <> struct param_traits<uint64_t> { static constexpr const char* name = 
 template <> struct param_traits<int64_t> { static constexpr const char* name = "int"; static int64_t parse(const std::string&); static std::string show(int64_t); };
 template <> struct param_traits<double> { static constexpr const char* name = "float"; static double parse(const std::string&); static std::string show(double); };
 template <> struct param_traits<std::string> { static constexpr const char* name = "string"; static std::string parse(const std::string&); static std::string show(const std::string&); };
+// A list of strings: a YAML sequence in a file, "[a, b]" or the comma-separated "a,b" in --set.
+template <> struct param_traits<std::vector<std::string>> {
+  static constexpr const char* name = "list";
+  static std::vector<std::string> parse(const std::string&);
+  static std::string show(const std::vector<std::string>&);
+};
 template <> struct param_traits<sc_core::sc_time> { static constexpr const char* name = "time"; static sc_core::sc_time parse(const std::string&); static std::string show(const sc_core::sc_time&); };
 std::string join_path(const sc_core::sc_object* owner, const std::string& name);
 }  // namespace detail
@@ -121,7 +133,10 @@ class param {
     if (!max) max = detail::default_range<T>::max();
     const std::string def_text = tr::show(value_);
     auto& cfg = config::global();
-    if (const auto* s = cfg.find(path_)) {
+    const auto* s = cfg.find(path_);
+    if constexpr (std::is_same_v<T, std::vector<std::string>>)
+      if (!s) s = cfg.find_list(path_);
+    if (s) {
       try {
         value_ = tr::parse(s->value);
       } catch (const std::out_of_range& e) {
