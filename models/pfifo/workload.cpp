@@ -325,6 +325,28 @@ void pb_driver::read_end_state() {
   }
 }
 
+// `expect error`: marks the first unused error seen that matches (each seen error answers one
+// expectation); when none does, says so with the first near misses (same channel and type).
+bool find_expected_error(const expect_decl& e, const std::vector<seen_error>& errors, std::vector<bool>& used, gen g,
+                         const std::string& at, std::ostream& os) {
+  bool found = false;
+  for (size_t i = 0; i < errors.size() && !found; ++i)
+    if (!used[i] && errors[i].ch == e.ch && errors[i].type == e.type && (e.code < 0 || uint32_t(e.code) == errors[i].code) &&
+        (!e.has_word || errors[i].word == e.word) && (!e.has_pos || errors[i].pos == e.pos))
+      found = used[i] = true;
+  if (!found) {
+    os << at << "expected " << err_type_name(e.type) << (e.code >= 0 ? "(" + err_code_name(g, e.type, uint32_t(e.code)) + ")" : "")
+       << " on channel " << e.ch << (e.has_word ? " with word " + hex_string(e.word) : "")
+       << (e.has_pos ? " at " + hex_string(e.pos) : "") << " was not raised";
+    unsigned shown = 0;
+    for (const auto& r : errors)  // the first near misses: same channel and type
+      if (r.ch == e.ch && r.type == e.type && shown++ < 4)
+        os << "; " << err_code_name(g, r.type, r.code) << " word " << hex_string(r.word) << " at " << hex_string(r.pos) << " was";
+    os << "\n";
+  }
+  return found;
+}
+
 }  // namespace
 
 void pb_workload::run(platform& p, host_port& h) {
@@ -386,22 +408,7 @@ int pb_workload::check(platform& p, std::ostream& os) {
       }
     } else if (e.kind == "error") {
       want_errors = true;
-      bool found = false;
-      for (size_t i = 0; i < errors.size() && !found; ++i)
-        if (!used[i] && errors[i].ch == e.ch && errors[i].type == e.type && (e.code < 0 || uint32_t(e.code) == errors[i].code) &&
-            (!e.has_word || errors[i].word == e.word) && (!e.has_pos || errors[i].pos == e.pos))
-          found = used[i] = true;
-      if (!found) {
-        os << at << "expected " << err_type_name(e.type) << (e.code >= 0 ? "(" + err_code_name(g, e.type, uint32_t(e.code)) + ")" : "")
-           << " on channel " << e.ch << (e.has_word ? " with word " + hex_string(e.word) : "")
-           << (e.has_pos ? " at " + hex_string(e.pos) : "") << " was not raised";
-        unsigned shown = 0;
-        for (const auto& r : errors)  // the first near misses: same channel and type
-          if (r.ch == e.ch && r.type == e.type && shown++ < 4)
-            os << "; " << err_code_name(g, r.type, r.code) << " word " << hex_string(r.word) << " at " << hex_string(r.pos) << " was";
-        os << "\n";
-        ++failed;
-      }
+      if (!find_expected_error(e, errors, used, g, at, os)) ++failed;
     } else if (e.kind == "hang") {
       if (e.ch >= pf.core().channel_count() || !pf.core().chan(e.ch).hung) {
         os << at << "expected channel " << e.ch << " to hang\n";
