@@ -20,6 +20,23 @@ constexpr uint32_t client_pfifo_write = 0x04, client_pfifo_read = 0x08, client_d
 }  // namespace
 
 pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_module(name) {
+  choose_generation();
+  make_core();
+  build_engines();
+  hook_core_events();
+  wire_error_registers();
+  wire_setup_registers();
+  wire_switching_registers();
+  mem.register_invalidate_direct_mem_ptr(this, &pfifo_component::invalidate_dmi);
+  userd.register_b_transport(this, &pfifo_component::userd_transport);
+  userd.register_transport_dbg(this, &pfifo_component::userd_dbg);
+  add_channel_statistics();
+  SC_HAS_PROCESS(pfifo_component);
+  SC_THREAD(thread);
+}
+
+// The generation fixes the USERD layout and, with memory_target, whether mem goes through the MMU.
+void pfifo_component::choose_generation() {
   auto g = parse_gen(generation);
   if (!g) throw config_error(generation.path() + ": unknown GPU generation '" + generation.get() + "'");
   gen_ = *g;
@@ -30,7 +47,10 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   mem_to_ = memory_target;
   if (mem_to_ == "auto" && !(gen_ >= gen::g80 && gen_ < gen::gf100)) mem_to_ = "interconnect";
   mmu_mode_ = mem_to_ != "interconnect";
+}
 
+// The SystemC-free core from the parameters (checked here, where their paths are known).
+void pfifo_component::make_core() {
   core_config cc;
   cc.g = gen_;
   cc.channels = unsigned(channels.get());
@@ -59,60 +79,71 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   core_->on_load = [this](unsigned ch) {
     for (auto it = dmaobjs_.begin(); it != dmaobjs_.end();) it = std::get<0>(it->first) == ch ? dmaobjs_.erase(it) : std::next(it);
   };
+}
 
-  // Engines.
+// One engine of engine_map (ID:KIND), timed by the engine_* parameters and attached to the core.
+void pfifo_component::add_engine(const std::string& item) {
+  const auto colon = item.find(':');
+  if (colon == std::string::npos) throw config_error(engine_map.path() + ": '" + item + "' is not ID:KIND");
+  unsigned id;
+  try {
+    id = unsigned(parse_u64(item.substr(0, colon)));
+  } catch (const std::exception&) {
+    throw config_error(engine_map.path() + ": '" + item + "': bad engine id");
+  }
+  if (id >= 32) throw config_error(engine_map.path() + ": engine id " + std::to_string(id) + " is not below 32");
+  const std::string kind = item.substr(colon + 1);
+  std::unique_ptr<engine> e;
+  const std::string ename = kind + std::to_string(id);
+  if (kind == "m2mf") {
+    // Engine id 3 is PCOPY from GT215 (VM engine 0xd); otherwise the copy runs as PGRAPH's M2MF.
+    const client as = (id == 3 && gen_ >= gen::gt215 && gen_ < gen::gf100) ? client::copy_engine : client::engine;
+    auto m = std::make_unique<m2mf_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100, as);
+    m->bytes_per_ns = copy_bandwidth;
+    e = std::move(m);
+  } else if (kind == "record") {
+    e = std::make_unique<recording_engine>(ename);
+  } else if (kind == "null") {
+    e = std::make_unique<null_engine>(ename);
+  } else if (kind == "compute") {
+    auto c = std::make_unique<compute_launch_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100, this);
+    c->channel_desc = [this](unsigned ch) { return ch < core_->channel_count() ? core_->chan(ch).inst_desc : 0xffffffffu; };
+    e = std::move(c);
+  } else {
+    throw config_error(engine_map.path() + ": unknown engine kind '" + kind + "' (m2mf, record, null, compute)");
+  }
+  e->method_cost_ps = ps(engine_method_cost);
+  e->switch_cost_ps = ps(engine_switch_cost);
+  e->queue_depth = unsigned(engine_queue.get());
+  e->wake = [this] {
+    core_->engine_finished();
+    kick_.notify(sc_core::SC_ZERO_TIME);
+  };
+  core_->attach_engine(id, e.get());
+  engines_.push_back(std::move(e));
+}
+
+// Engines, in engine_map's order (auto: the generation's usual set).
+void pfifo_component::build_engines() {
   std::string map = engine_map;
   if (map == "auto") map = gen_ >= gen::gf100 ? "0:m2mf,1:record,4:m2mf" : "1:m2mf,2:record,3:m2mf";
   std::istringstream in(map);
   std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto colon = item.find(':');
-    if (colon == std::string::npos) throw config_error(engine_map.path() + ": '" + item + "' is not ID:KIND");
-    unsigned id;
-    try {
-      id = unsigned(parse_u64(item.substr(0, colon)));
-    } catch (const std::exception&) {
-      throw config_error(engine_map.path() + ": '" + item + "': bad engine id");
-    }
-    if (id >= 32) throw config_error(engine_map.path() + ": engine id " + std::to_string(id) + " is not below 32");
-    const std::string kind = item.substr(colon + 1);
-    std::unique_ptr<engine> e;
-    const std::string ename = kind + std::to_string(id);
-    if (kind == "m2mf") {
-      // Engine id 3 is PCOPY from GT215 (VM engine 0xd); otherwise the copy runs as PGRAPH's M2MF.
-      const client as = (id == 3 && gen_ >= gen::gt215 && gen_ < gen::gf100) ? client::copy_engine : client::engine;
-      auto m = std::make_unique<m2mf_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100, as);
-      m->bytes_per_ns = copy_bandwidth;
-      e = std::move(m);
-    } else if (kind == "record") {
-      e = std::make_unique<recording_engine>(ename);
-    } else if (kind == "null") {
-      e = std::make_unique<null_engine>(ename);
-    } else if (kind == "compute") {
-      auto c = std::make_unique<compute_launch_engine>(ename, static_cast<fifo_bus&>(*this), gen_ >= gen::gf100, this);
-      c->channel_desc = [this](unsigned ch) { return ch < core_->channel_count() ? core_->chan(ch).inst_desc : 0xffffffffu; };
-      e = std::move(c);
-    } else {
-      throw config_error(engine_map.path() + ": unknown engine kind '" + kind + "' (m2mf, record, null, compute)");
-    }
-    e->method_cost_ps = ps(engine_method_cost);
-    e->switch_cost_ps = ps(engine_switch_cost);
-    e->queue_depth = unsigned(engine_queue.get());
-    e->wake = [this] {
-      core_->engine_finished();
-      kick_.notify(sc_core::SC_ZERO_TIME);
-    };
-    core_->attach_engine(id, e.get());
-    engines_.push_back(std::move(e));
-  }
+  while (std::getline(in, item, ',')) add_engine(item);
+}
+
+// The core's interrupts wake the thread; its errors become trace instants.
+void pfifo_component::hook_core_events() {
   core_->on_intr = [this] { kick_.notify(sc_core::SC_ZERO_TIME); };
   core_->on_error = [this](const error_record& r) {  // an instant per error on the trace (no state kept here)
     if (auto& tr = tracer::global(); tr.enabled())
       tr.instant(tr.track(this->name()), err_type_name(r.type), sc_core::sc_time(double(r.time_ps), sc_core::SC_PS),
                  trace_args{{"channel", r.channel}, {"code", std::string(err_code_name(gen_, r.type, r.code))}});
   };
+}
 
-  // Registers.
+// INTR / INTR_EN and the error latch (ERR_*): views of the core's interrupt bits and error queue.
+void pfifo_component::wire_error_registers() {
   intr.on_read = [this] { return uint64_t(core_->intr); };
   intr.on_write = [this](uint64_t v, uint64_t) {
     core_->intr &= ~uint32_t(v);
@@ -143,6 +174,10 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     }
     kick_.notify(sc_core::SC_ZERO_TIME);
   };
+}
+
+// The CHAN_* set-up registers (NV3 and GF100; elsewhere they read the selected channel only).
+void pfifo_component::wire_setup_registers() {
   auto sel = [this]() -> channel& { return core_->chan(unsigned(chan_sel.get() % core_->channel_count())); };
   const bool own_setup = !ramfc_switching();  // the CHAN_* set-up registers work on NV3 and GF100
   chan_sel.on_write = [this](uint64_t v, uint64_t) {
@@ -208,7 +243,11 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     core_->kick(c.id);
   };
   cache_flush.on_write = [this](uint64_t, uint64_t) { dmaobjs_.clear(); };
+}
 
+// NV4:GF100 channel switching as nouveau drives it: the channel table, runlist, CACHES/PUSH0/PULL0,
+// the unload kick (G80:GF100) and RAMHT, RAMFC and MODE (NV4:G80).
+void pfifo_component::wire_switching_registers() {
   // G80:GF100: the channel table, the runlist, CACHES/PUSH0/PULL0 and the unload kick.
   auto notify = [this] { kick_.notify(sc_core::SC_ZERO_TIME); };
   for (unsigned i = 0; i < 128; ++i) {
@@ -270,12 +309,10 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     core_->request_unload(uint32_t(v));
     notify();
   };
+}
 
-  mem.register_invalidate_direct_mem_ptr(this, &pfifo_component::invalidate_dmi);
-  userd.register_b_transport(this, &pfifo_component::userd_transport);
-  userd.register_transport_dbg(this, &pfifo_component::userd_dbg);
-
-  // Per-channel statistics.
+// ch<N>.* gauges: views of each channel's counters in the core.
+void pfifo_component::add_channel_statistics() {
   for (unsigned i = 0; i < core_->channel_count(); ++i) {
     const std::string p = "ch" + std::to_string(i) + ".";
     auto add = [&](const std::string& n, const std::string& d, std::function<double(const channel_stats&)> f) {
@@ -297,8 +334,6 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
     add("errors", "errors raised", [](auto& s) { return double(s.errors); });
     add("ramfc_switch_ns", "NV4:GF100: time saving the resident channel to RAMFC and loading this one", [](auto& s) { return double(s.ramfc_switch_ps) / 1000; });
   }
-  SC_HAS_PROCESS(pfifo_component);
-  SC_THREAD(thread);
 }
 
 pfifo_component::~pfifo_component() = default;

@@ -141,6 +141,16 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   unsigned userd_dbg(tlm::tlm_generic_payload& gp);
 
  private:
+  // Construction, one step per responsibility (in this order: each needs the ones before).
+  void choose_generation();
+  void make_core();
+  void build_engines();
+  void add_engine(const std::string& item);
+  void hook_core_events();
+  void wire_error_registers();
+  void wire_setup_registers();
+  void wire_switching_registers();
+  void add_channel_statistics();
   void thread();
   void update_irq();
   void latch_error_regs();
