@@ -18,7 +18,12 @@ harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all[@]}")
 
 [ -f build-fuzz/CMakeCache.txt ] || cmake --preset fuzz >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzzers >/dev/null
+# Quiet when it builds; the compiler's messages when it does not (CI's log must say why).
+if ! cmake --build build-fuzz -j"$(nproc)" --target fuzzers >build-fuzz/build.log 2>&1; then
+  grep -a -B2 -A8 -m5 -e 'error' -e 'FAILED' build-fuzz/build.log | cut -c1-400 >&2
+  echo "fuzz: the harnesses do not build (full log: build-fuzz/build.log)" >&2
+  exit 2
+fi
 
 # Seed files per harness (globs relative to the source tree; missing ones are skipped).
 seeds_for() {
