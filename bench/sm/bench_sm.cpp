@@ -40,7 +40,7 @@ const kernel_trace& parsed() {
 }
 const gpu_config& qv100() {
   static const gpu_config c = [] {
-    gpu_config g = make_gpu_config("QV100", "", "--gpu");
+    gpu_config g = make_gpu_config("QV100", {}, "--gpu");
     g.kernel_launch_latency = 0;
     return g;
   }();
