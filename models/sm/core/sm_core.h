@@ -168,6 +168,12 @@ class sm_core {
   void two_level_order(unsigned sched);
   bool two_level_waiting(unsigned wi) const;
   bool try_issue(unsigned sched, unsigned w, unsigned& blocked);
+  // try_issue's parts
+  void end_of_trace(unsigned wi);
+  bool scoreboard_hazard(unsigned wi, const trace_inst& ti) const;
+  void build_issued(register_set* port, unsigned sched, unsigned wi, op_class unit, const trace_inst& ti);
+  void issued_exit(warp_state& w, uint32_t mask);
+  void issued_barrier(warp_state& w);
   void complete(const warp_inst& inst);  // writeback of one instruction
   void warp_maybe_done(unsigned w);
   unsigned bank_of(unsigned reg, unsigned warp, unsigned sched) const;
