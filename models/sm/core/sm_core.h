@@ -150,6 +150,12 @@ class sm_core {
     uint64_t dispatch_stalls = 0, l1_fails[4] = {}, ldst_active = 0;
     uint64_t l1_made = 0;  // L1 accesses (loads and stores) and shared accesses made (snapshot only)
   };
+  // The constructor's parts
+  void init_warps();
+  void build_pipeline(l1_tags* l1);
+  void init_collectors();
+  void make_sets(op_class c, unsigned id_oc_w, unsigned oc_ex_w, const std::string& n);
+  void add_units(op_class c, unsigned count, unsigned depth, const std::string& n);
   idle_counts idle_snapshot() const;
   void full_cycle();
   void end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh);
