@@ -305,9 +305,9 @@ void sm_core::read_operands() {
   for (unsigned i = 0, n = std::max(1u, cfg_.reg_port_throughput); i < n; ++i) collector_step();
 }
 
-void sm_core::collector_step() {
+// dispatch_ready_cu: the units whose reads are done, in unit order, move to their OC_EX sets.
+void sm_core::dispatch_ready_cus() {
   const bool sc = cfg_.sub_core;
-  // dispatch_ready_cu: the units whose reads are done, in unit order
   for (size_t wd = 0; wd < cu_ready_.size() && cus_busy_; ++wd)
     for (uint64_t m = cu_ready_[wd]; m; m &= m - 1) {
       const unsigned i = unsigned(wd * 64 + unsigned(__builtin_ctzll(m)));
@@ -322,31 +322,37 @@ void sm_core::collector_step() {
         progress_ = true;
       }
     }
-  // allocate_reads: each bank serves one read per step, oldest request first
-  if (!reads_.empty()) {
-    progress_ = true;
-    std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
-    size_t keep = 0;
-    for (const read_req& r : reads_) {
-      if (bank_write_[r.bank]) {
-        reads_[keep++] = r;  // the bank writes a result this step
-      } else if (bank_reads_[r.bank] == 0) {
-        ++bank_reads_[r.bank];
-        if (--cus_[r.cu].pending_reads == 0) cu_ready_[r.cu / 64] |= uint64_t(1) << (r.cu % 64);
-      } else {
-        ++st_.bank_conflicts;
-        reads_[keep++] = r;  // stays queued, order kept
-      }
+}
+
+// allocate_reads: each bank serves one read per step, oldest request first.
+void sm_core::allocate_reads() {
+  if (reads_.empty()) return;
+  progress_ = true;
+  std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
+  size_t keep = 0;
+  for (const read_req& r : reads_) {
+    if (bank_write_[r.bank]) {
+      reads_[keep++] = r;  // the bank writes a result this step
+    } else if (bank_reads_[r.bank] == 0) {
+      ++bank_reads_[r.bank];
+      if (--cus_[r.cu].pending_reads == 0) cu_ready_[r.cu / 64] |= uint64_t(1) << (r.cu % 64);
+    } else {
+      ++st_.bank_conflicts;
+      reads_[keep++] = r;  // stays queued, order kept
     }
-    reads_.resize(keep);
   }
-  // allocate_cu (GPGPU-Sim's opndcoll_rfu_t::allocate_cu over the generic in-ports): every
-  // port visits the ID_OC sets in GPGPU-Sim's port order (SP, SFU, MEM, TENSOR, DP, INT,
-  // specialized) and takes from each only its OLDEST instruction (lowest uid), into a free
-  // collector unit of that instruction's scheduler. If that scheduler has no free unit the set
-  // gives nothing to this port, even when a younger instruction of another sub-core could go
-  // (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
-  // configurations have as many in-ports as collector units, so no port limit is reached).
+  reads_.resize(keep);
+}
+
+// allocate_cu (GPGPU-Sim's opndcoll_rfu_t::allocate_cu over the generic in-ports): every
+// port visits the ID_OC sets in GPGPU-Sim's port order (SP, SFU, MEM, TENSOR, DP, INT,
+// specialized) and takes from each only its OLDEST instruction (lowest uid), into a free
+// collector unit of that instruction's scheduler. If that scheduler has no free unit the set
+// gives nothing to this port, even when a younger instruction of another sub-core could go
+// (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
+// configurations have as many in-ports as collector units, so no port limit is reached).
+void sm_core::allocate_cus() {
+  const bool sc = cfg_.sub_core;
   for (bool progress = id_oc_used_ != 0 && !alloc_blocked_; progress;) {  // (nothing to allocate when the ID_OC sets are empty)
     progress = false;
     for (register_set* in : oc_order_) {
@@ -391,6 +397,12 @@ void sm_core::collector_step() {
         std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
     }
   }
+}
+
+void sm_core::collector_step() {
+  dispatch_ready_cus();
+  allocate_reads();
+  allocate_cus();
   alloc_blocked_ = true;  // the last pass (if any) allocated nothing
   // process_banks: the write allocations last one step
   if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);

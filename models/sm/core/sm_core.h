@@ -163,6 +163,9 @@ class sm_core {
   void writeback();
   void read_operands();
   void collector_step();
+  void dispatch_ready_cus();  // collector_step's parts, in order
+  void allocate_reads();
+  void allocate_cus();
   void fetch_decode();
   void refresh_fetchable(unsigned wi);
   void decode();
