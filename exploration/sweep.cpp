@@ -233,141 +233,171 @@ int interrupted_exit(pool& p, const spec& s, int sig) {
   return 128 + sig;
 }
 
-int main_sweep(int argc, char** argv) {
+struct sweep_options {
   std::string spec_file, out, backend = "local", collect, worker, batch;
   size_t jobs = std::max(1u, std::thread::hardware_concurrency());
   double wall_limit = 3600;
   long task = -1;
   bool resume = false, dry_run = false, no_wait = false, no_plot = false;
   slurm_options so;
-  tool_args args("sweep", "SPEC.yaml [--out DIR] [-j N] [--backend local|slurm] [--resume] [--dry-run] | --collect DIR",
-                 "Runs the points of a sweep specification and tabulates their metrics (docs/exploration.md).");
-  args.text("out", out, "DIR", "output folder (default: <spec name>-sweep)")
-      .number("jobs,j", jobs, "N", "points run at a time (local backend; default: the number of cores)", size_t(1), size_t(4096))
-      .text("backend", backend, "NAME", "local | slurm")
-      .flag("resume", resume, "continue a sweep in --out: run only the points without a result")
-      .flag("dry-run", dry_run, "list the points and their commands, run nothing")
-      .real("point-wall-limit", wall_limit, "S", "wall-clock seconds per point before it is stopped (0: none; default and most: 3600)", 0,
+};
+
+void declare_sweep_options(tool_args& args, sweep_options& o) {
+  slurm_options& so = o.so;
+  args.text("out", o.out, "DIR", "output folder (default: <spec name>-sweep)")
+      .number("jobs,j", o.jobs, "N", "points run at a time (local backend; default: the number of cores)", size_t(1), size_t(4096))
+      .text("backend", o.backend, "NAME", "local | slurm")
+      .flag("resume", o.resume, "continue a sweep in --out: run only the points without a result")
+      .flag("dry-run", o.dry_run, "list the points and their commands, run nothing")
+      .real("point-wall-limit", o.wall_limit, "S", "wall-clock seconds per point before it is stopped (0: none; default and most: 3600)", 0,
             max_wall_limit_s())
-      .flag("no-plot", no_plot, "do not draw the default plots at the end")
+      .flag("no-plot", o.no_plot, "do not draw the default plots at the end")
       .text("partition", so.partition, "P", "slurm: partition")
       .text("time", so.time, "T", "slurm: time limit per array task (sbatch --time)")
       .text("mem", so.mem, "M", "slurm: memory per array task (sbatch --mem)")
       .text("account", so.account, "A", "slurm: account")
       .number("max-array", so.max_array, "N", "slurm: most array tasks per job (more points share tasks; default 1000)", size_t(1),
               size_t(1000000))
-      .flag("no-wait", no_wait, "slurm: return once submitted; gather with --collect DIR")
-      .text("collect", collect, "DIR", "wait for and tabulate the sweep in DIR (after --no-wait or an interruption)")
-      .positional("SPEC.yaml", spec_file, "the sweep specification (docs/formats/sweep.md)", false);
+      .flag("no-wait", o.no_wait, "slurm: return once submitted; gather with --collect DIR")
+      .text("collect", o.collect, "DIR", "wait for and tabulate the sweep in DIR (after --no-wait or an interruption)")
+      .positional("SPEC.yaml", o.spec_file, "the sweep specification (docs/formats/sweep.md)", false);
   // The Slurm array tasks' own command line (sweep_slurm.cpp), and the driver's poll interval.
-  args.hidden().text("worker", worker, "DIR", "").hidden().text("batch", batch, "FILE", "");
-  args.hidden().number("task", task, "N", "", -1l, std::numeric_limits<long>::max());
+  args.hidden().text("worker", o.worker, "DIR", "").hidden().text("batch", o.batch, "FILE", "");
+  args.hidden().number("task", o.task, "N", "", -1l, std::numeric_limits<long>::max());
   args.hidden().real("poll", so.poll_s, "S", "", 0.1, 600);
-  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
-  if (!worker.empty()) {
-    if (task < 0 && std::getenv("SLURM_ARRAY_TASK_ID")) task = std::atol(std::getenv("SLURM_ARRAY_TASK_ID"));
-    return slurm_worker(worker, batch, task);
-  }
-  if (backend != "local" && backend != "slurm") return args.usage_error("--backend " + backend + ": expected local or slurm");
-  if (wall_limit > 0) {  // the range gpuvp run accepts for each point's --wall-limit
+}
+
+// Returns the exit status of a usage error, or -1.
+int check_sweep_options(const tool_args& args, const sweep_options& o) {
+  if (o.backend != "local" && o.backend != "slurm") return args.usage_error("--backend " + o.backend + ": expected local or slurm");
+  if (o.wall_limit > 0) {  // the range gpuvp run accepts for each point's --wall-limit
     try {
-      parse_wall_limit(wall_limit_arg(wall_limit));
+      parse_wall_limit(wall_limit_arg(o.wall_limit));
     } catch (const config_error& e) {
-      return args.usage_error("--point-wall-limit " + format_number(wall_limit) + ": " + e.what());
+      return args.usage_error("--point-wall-limit " + format_number(o.wall_limit) + ": " + e.what());
     }
   }
+  return -1;
+}
 
-  pool p;
-  p.exe = self_exe();
-  p.jobs = jobs;
-  if (!collect.empty()) {
-    commands cmds;
-    p.out = fs::absolute(collect).lexically_normal().string();
-    const spec s = load_manifest(p.out, cmds, p.wall_limit_s, backend);
-    if (backend == "slurm") check_slurm_commands();
-    const folder_lock lock(p.out);
-    p.total = s.points.size();
-    count_finished(p);
-    if (backend == "slurm") {
-      int sig = 0;
-      slurm_wait(p, so, sig);
-      if (sig) return interrupted_exit(p, s, sig);
-      count_finished(p);
-    }
-    return finish(p, s, !no_plot);
-  }
-  if (spec_file.empty()) return args.usage_error("missing SPEC.yaml (or --collect DIR)");
+// --collect DIR: waits for (Slurm) and tabulates the sweep in DIR.
+int collect_sweep(pool& p, const sweep_options& o) {
+  commands cmds;
+  std::string backend = o.backend;  // the manifest's
+  p.out = fs::absolute(o.collect).lexically_normal().string();
+  const spec s = load_manifest(p.out, cmds, p.wall_limit_s, backend);
   if (backend == "slurm") check_slurm_commands();
-  const spec s = load_spec(spec_file, is_workload_name);
-  check_configurations(s, p.exe, jobs);
-  if (out.empty()) out = fs::path(spec_file).stem().string() + "-sweep";
-  p.out = fs::absolute(out).lexically_normal().string();
-  p.total = s.points.size();
-  p.wall_limit_s = wall_limit;
-  const commands cmds = make_commands(s, p.out, wall_limit);
-
-  if (dry_run) {
-    std::cout << s.points.size() << " points (" << s.combine << "), output " << p.out << "\n";
-    for (size_t i = 0; i < s.points.size(); ++i) {
-      std::cout << "point " << i << ":";
-      for (size_t k = 0; k < s.parameters.size(); ++k) std::cout << " " << s.parameters[k].key << "=" << s.points[i][k];
-      std::cout << "\n  " << shell_quote(p.exe);
-      for (const auto& a : cmds[i]) std::cout << " " << shell_quote(a);
-      std::cout << "\n";
-    }
-    return exit_ok;
-  }
-
-  // Locked before the folder is read: a second sweep (a --resume while this one runs) is refused.
-  fs::create_directories(p.out);
   const folder_lock lock(p.out);
-  const std::string manifest = (fs::path(p.out) / "sweep.json").string();
-  if (fs::exists(manifest)) {
-    if (!resume) throw config_error(p.out + " already holds a sweep: continue it with --resume, or choose another --out");
-    commands old_cmds;
-    double old_limit;
-    std::string old_backend;
-    const spec old = load_manifest(p.out, old_cmds, old_limit, old_backend);
-    if (old.sha256 != s.sha256)
-      throw config_error(p.out + " was made from a different sweep specification (" + old.file + ", sha256 " +
-                         old.sha256.substr(0, 12) + "...; " + s.file + " gives " + s.sha256.substr(0, 12) +
-                         "...): refusing to resume; choose another --out");
-  }
-  fs::create_directories(fs::path(p.out) / "points");
-  write_manifest(p.out, s, cmds, wall_limit, backend);
+  p.total = s.points.size();
   count_finished(p);
-
-  // The first point runs alone: its statistics must hold every metric before the rest start.
-  int sig = 0;
-  const bool first_pending = !read_result(point_dir(p.out, 0, p.total));
-  if (backend == "local") {
-    if (first_pending) sig = run_points(p, {0}, cmds);
+  if (backend == "slurm") {
+    int sig = 0;
+    slurm_wait(p, o.so, sig);
     if (sig) return interrupted_exit(p, s, sig);
-    check_metrics(s, p.out);
-    sig = run_points(p, unfinished(p), cmds);
-    if (sig) return interrupted_exit(p, s, sig);
-    return finish(p, s, !no_plot);
+    count_finished(p);
   }
-  if (first_pending) {
-    const std::string job = slurm_submit(p, {0}, so);  // (throws before anything is printed)
+  return finish(p, s, !o.no_plot);
+}
+
+// --dry-run: the points and their commands.
+int print_dry_run(const pool& p, const spec& s, const commands& cmds) {
+  std::cout << s.points.size() << " points (" << s.combine << "), output " << p.out << "\n";
+  for (size_t i = 0; i < s.points.size(); ++i) {
+    std::cout << "point " << i << ":";
+    for (size_t k = 0; k < s.parameters.size(); ++k) std::cout << " " << s.parameters[k].key << "=" << s.points[i][k];
+    std::cout << "\n  " << shell_quote(p.exe);
+    for (const auto& a : cmds[i]) std::cout << " " << shell_quote(a);
+    std::cout << "\n";
+  }
+  return exit_ok;
+}
+
+// A sweep already in the output folder is continued only with --resume, and only from the same
+// specification.
+void check_resume(const std::string& out, const spec& s, bool resume) {
+  if (!fs::exists((fs::path(out) / "sweep.json").string())) return;
+  if (!resume) throw config_error(out + " already holds a sweep: continue it with --resume, or choose another --out");
+  commands old_cmds;
+  double old_limit;
+  std::string old_backend;
+  const spec old = load_manifest(out, old_cmds, old_limit, old_backend);
+  if (old.sha256 != s.sha256)
+    throw config_error(out + " was made from a different sweep specification (" + old.file + ", sha256 " +
+                       old.sha256.substr(0, 12) + "...; " + s.file + " gives " + s.sha256.substr(0, 12) +
+                       "...): refusing to resume; choose another --out");
+}
+
+// The first point runs alone: its statistics must hold every metric before the rest start.
+int run_local(pool& p, const spec& s, const commands& cmds, bool plots) {
+  int sig = 0;
+  if (!read_result(point_dir(p.out, 0, p.total))) sig = run_points(p, {0}, cmds);
+  if (sig) return interrupted_exit(p, s, sig);
+  check_metrics(s, p.out);
+  sig = run_points(p, unfinished(p), cmds);
+  if (sig) return interrupted_exit(p, s, sig);
+  return finish(p, s, plots);
+}
+
+// The same on Slurm: the first point as a job of its own, then the rest as a job array.
+int run_slurm(pool& p, const spec& s, const sweep_options& o) {
+  int sig = 0;
+  if (!read_result(point_dir(p.out, 0, p.total))) {
+    const std::string job = slurm_submit(p, {0}, o.so);  // (throws before anything is printed)
     std::cerr << "gpuvp sweep: submitted the first point as job " << job << "\n";
-    slurm_wait(p, so, sig);
+    slurm_wait(p, o.so, sig);
     if (sig) return interrupted_exit(p, s, sig);
   }
   check_metrics(s, p.out);
   const auto rest = unfinished(p);
   if (!rest.empty()) {
-    const std::string job = slurm_submit(p, rest, so);
+    const std::string job = slurm_submit(p, rest, o.so);
     std::cerr << "gpuvp sweep: submitted " << rest.size() << " points as job array " << job << "\n";
-    if (no_wait) {
+    if (o.no_wait) {
       std::cerr << "gpuvp sweep: gather the results with: gpuvp sweep --collect " << p.out << "\n";
       return exit_ok;
     }
-    slurm_wait(p, so, sig);
+    slurm_wait(p, o.so, sig);
     if (sig) return interrupted_exit(p, s, sig);
   }
   count_finished(p);
-  return finish(p, s, !no_plot);
+  return finish(p, s, !o.no_plot);
+}
+
+int main_sweep(int argc, char** argv) {
+  sweep_options o;
+  tool_args args("sweep", "SPEC.yaml [--out DIR] [-j N] [--backend local|slurm] [--resume] [--dry-run] | --collect DIR",
+                 "Runs the points of a sweep specification and tabulates their metrics (docs/exploration.md).");
+  declare_sweep_options(args, o);
+  if (int rc = args.parse(argc, argv); rc >= 0) return rc;
+  if (!o.worker.empty()) {
+    if (o.task < 0 && std::getenv("SLURM_ARRAY_TASK_ID")) o.task = std::atol(std::getenv("SLURM_ARRAY_TASK_ID"));
+    return slurm_worker(o.worker, o.batch, o.task);
+  }
+  if (int rc = check_sweep_options(args, o); rc >= 0) return rc;
+
+  pool p;
+  p.exe = self_exe();
+  p.jobs = o.jobs;
+  if (!o.collect.empty()) return collect_sweep(p, o);
+  if (o.spec_file.empty()) return args.usage_error("missing SPEC.yaml (or --collect DIR)");
+  if (o.backend == "slurm") check_slurm_commands();
+  const spec s = load_spec(o.spec_file, is_workload_name);
+  check_configurations(s, p.exe, o.jobs);
+  const std::string out = o.out.empty() ? fs::path(o.spec_file).stem().string() + "-sweep" : o.out;
+  p.out = fs::absolute(out).lexically_normal().string();
+  p.total = s.points.size();
+  p.wall_limit_s = o.wall_limit;
+  const commands cmds = make_commands(s, p.out, o.wall_limit);
+  if (o.dry_run) return print_dry_run(p, s, cmds);
+
+  // Locked before the folder is read: a second sweep (a --resume while this one runs) is refused.
+  fs::create_directories(p.out);
+  const folder_lock lock(p.out);
+  check_resume(p.out, s, o.resume);
+  fs::create_directories(fs::path(p.out) / "points");
+  write_manifest(p.out, s, cmds, o.wall_limit, o.backend);
+  count_finished(p);
+  return o.backend == "local" ? run_local(p, s, cmds, !o.no_plot) : run_slurm(p, s, o);
 }
 
 }  // namespace

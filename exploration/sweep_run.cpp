@@ -164,18 +164,42 @@ folder_lock::~folder_lock() {
   if (fd_ >= 0) close(fd_);  // releases the lock; the file stays (another sweep may hold it already)
 }
 
-int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
+namespace {
+
+// The points of one run_points call as child processes, at most p.jobs at a time: started,
+// reaped, stopped at the wall-clock limit or on SIGINT/SIGTERM, with a progress line.
+struct point_runner {
+  pool& p;
+  const std::vector<size_t>& ids;
+  const commands& cmds;
   signal_guard guard;
   const bool tty = isatty(2);
   std::map<pid_t, running> live;
   size_t next = 0;
   int interrupted = 0;
-  const auto t0 = clock_type::now();
-  auto last_print = t0 - std::chrono::hours(1);
-  const size_t done_before = p.done;
+  const clock_type::time_point t0 = clock_type::now();
+  clock_type::time_point last_print = t0 - std::chrono::hours(1);
+  const size_t done_before;
   std::string last_line;
 
-  auto print = [&](bool force) {
+  point_runner(pool& p_, const std::vector<size_t>& ids_, const commands& cmds_)
+      : p(p_), ids(ids_), cmds(cmds_), done_before(p_.done) {}
+
+  int run() {
+    while (next < ids.size() || !live.empty()) {
+      while (!interrupted && live.size() < p.jobs && next < ids.size()) start(ids[next++]);
+      if (interrupted && next < ids.size()) next = ids.size();
+      print(false);
+      take_signal();
+      reap();
+      enforce_limits();
+    }
+    print(true);
+    if (p.progress && tty) std::cerr << "\n";
+    return interrupted;
+  }
+
+  void print(bool force) {
     if (!p.progress) return;
     const auto now = clock_type::now();
     if (!force && !tty && now - last_print < std::chrono::seconds(10)) return;
@@ -191,30 +215,32 @@ int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
     last_print = now;
     if (tty) std::cerr << "\r\033[K" << last_line << std::flush;
     else std::cerr << last_line << "\n";
-  };
+  }
 
-  while (next < ids.size() || !live.empty()) {
-    while (!interrupted && live.size() < p.jobs && next < ids.size()) {
-      const size_t id = ids[next++];
-      const std::string pdir = point_dir(p.out, id, p.total);
-      fs::create_directories(pdir);
-      std::error_code ec;
-      fs::remove(pdir + "/stats.json", ec);  // a stale file of an interrupted attempt
-      std::vector<std::string> argv = {p.exe};
-      argv.insert(argv.end(), cmds[id].begin(), cmds[id].end());
-      const pid_t pid = spawn(argv, pdir + "/log", guard.old);
-      if (pid < 0) throw std::runtime_error("cannot start a process (fork failed)");
-      live[pid] = {id, clock_type::now(), {}};
-    }
-    if (interrupted && next < ids.size()) next = ids.size();
-    print(false);
+  void start(size_t id) {
+    const std::string pdir = point_dir(p.out, id, p.total);
+    fs::create_directories(pdir);
+    std::error_code ec;
+    fs::remove(pdir + "/stats.json", ec);  // a stale file of an interrupted attempt
+    std::vector<std::string> argv = {p.exe};
+    argv.insert(argv.end(), cmds[id].begin(), cmds[id].end());
+    const pid_t pid = spawn(argv, pdir + "/log", guard.old);
+    if (pid < 0) throw std::runtime_error("cannot start a process (fork failed)");
+    live[pid] = {id, clock_type::now(), {}};
+  }
 
+  // Waits up to 200 ms for SIGINT/SIGTERM (or a child's end); the first one stops every point.
+  void take_signal() {
     timespec wait{0, 200 * 1000 * 1000};
     const int sig = sigtimedwait(&guard.set, nullptr, &wait);
     if ((sig == SIGINT || sig == SIGTERM) && !interrupted) {
       interrupted = sig;
       for (auto& [cpid, r] : live) kill(cpid, SIGTERM), r.term_sent = true, r.term_at = clock_type::now();
     }
+  }
+
+  // The points that ended: their results written.
+  void reap() {
     int status = 0;
     pid_t pid;
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
@@ -239,7 +265,10 @@ int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
       ++p.done;
       if (code != 0) ++p.failed;
     }
-    // Wall-clock limit per point; SIGKILL for stragglers (also after an interruption).
+  }
+
+  // Wall-clock limit per point; SIGKILL for stragglers (also after an interruption).
+  void enforce_limits() {
     const auto now = clock_type::now();
     for (auto& [cpid, r] : live) {
       const double age = std::chrono::duration<double>(now - r.start).count();
@@ -251,9 +280,13 @@ int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
       if (r.term_sent && !r.kill_sent && now - r.term_at > std::chrono::seconds(10)) kill(cpid, SIGKILL), r.kill_sent = true;
     }
   }
-  print(true);
-  if (p.progress && tty) std::cerr << "\n";
-  return interrupted;
+};
+
+}  // namespace
+
+int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
+  point_runner runner(p, ids, cmds);
+  return runner.run();
 }
 
 }  // namespace gpuvp::sweep

@@ -236,85 +236,84 @@ std::string format_number(double v) {
   return std::string(buf, p);
 }
 
-spec load_spec(const std::string& file, bool (*is_workload_name)(const std::string&)) {
-  check_input_file(file, "sweep specification");
-  YAML::Node root = load_yaml(file_text(file), file, "sweep specification");
-  if (!root.IsMap()) throw config_error(file + ": a sweep specification is a YAML mapping");
-  only_keys(file, root, {"workload", "config", "set", "parameters", "combine", "metrics"}, "sweep specification");
-  const fs::path dir = fs::absolute(fs::path(file)).parent_path();
-  auto relative = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (dir / p).lexically_normal().string(); };
+namespace {
 
-  spec s;
-  s.file = file;
-  if (const YAML::Node w = root["workload"]) {
-    const std::string name = scalar(file, w, "workload");
-    if (is_workload_name(name)) {
-      s.workload = name;
-    } else {
-      s.workload = relative(name);
-      if (!fs::is_regular_file(s.workload)) fail(file, w, "workload '" + name + "': neither a workload name nor a file (" + s.workload + ")");
-    }
+// A path in the spec, taken relative to the spec's folder.
+std::string relative_to(const fs::path& dir, const std::string& p) {
+  return fs::path(p).is_absolute() ? p : (dir / p).lexically_normal().string();
+}
+
+// workload: a workload name, or a file relative to the spec.
+std::string read_workload(const std::string& file, const YAML::Node& w, const fs::path& dir,
+                          bool (*is_workload_name)(const std::string&)) {
+  const std::string name = scalar(file, w, "workload");
+  if (is_workload_name(name)) return name;
+  const std::string path = relative_to(dir, name);
+  if (!fs::is_regular_file(path)) fail(file, w, "workload '" + name + "': neither a workload name nor a file (" + path + ")");
+  return path;
+}
+
+// config: one file or a list, relative to the spec.
+void read_configs(const std::string& file, const YAML::Node& c, const fs::path& dir, spec& s) {
+  std::vector<YAML::Node> items;
+  if (c.IsSequence()) for (const auto& e : c) items.push_back(e);
+  else items.push_back(c);
+  for (const auto& e : items) {
+    const std::string p = relative_to(dir, scalar(file, e, "config"));
+    if (!fs::is_regular_file(p)) fail(file, e, "config: no such file " + p);
+    s.configs.push_back(p);
   }
-  if (const YAML::Node c = root["config"]) {
-    std::vector<YAML::Node> items;
-    if (c.IsSequence()) for (const auto& e : c) items.push_back(e);
-    else items.push_back(c);
-    for (const auto& e : items) {
-      const std::string p = relative(scalar(file, e, "config"));
-      if (!fs::is_regular_file(p)) fail(file, e, "config: no such file " + p);
-      s.configs.push_back(p);
-    }
+}
+
+// parameters: path: values; each key is a column of the results (`columns`: those taken).
+void read_parameters(const std::string& file, const YAML::Node& ps, spec& s, std::set<std::string>& columns) {
+  if (!ps.IsMap()) fail(file, ps, "parameters: expected a mapping of path: values");
+  for (const auto& kv : ps) {
+    const std::string key = kv.first.Scalar();
+    if (!columns.insert(key).second) fail(file, kv.first, "parameter " + key + ": duplicate column name");
+    s.parameters.push_back({key, values_of(file, key, kv.second), {}});
   }
-  if (const YAML::Node st = root["set"]) {
-    if (!st.IsMap()) fail(file, st, "set: expected a mapping of path: value");
-    flatten(file, st, "", s.sets);
-  }
-  std::set<std::string> columns = {"point", "exit_code", "error"};
-  if (const YAML::Node ps = root["parameters"]) {
-    if (!ps.IsMap()) fail(file, ps, "parameters: expected a mapping of path: values");
-    for (const auto& kv : ps) {
-      const std::string key = kv.first.Scalar();
-      if (!columns.insert(key).second) fail(file, kv.first, "parameter " + key + ": duplicate column name");
-      s.parameters.push_back({key, values_of(file, key, kv.second), {}});
-    }
-  }
-  if (const YAML::Node c = root["combine"]) {
-    if (c.IsScalar() && (c.Scalar() == "grid" || c.Scalar() == "zip")) {
-      s.combine = c.Scalar();
-    } else if (c.IsMap() && c.size() == 1 && c.begin()->first.Scalar() == "random") {
-      const YAML::Node r = c.begin()->second;
-      only_keys(file, r, {"points", "seed"}, "combine: random");
-      const YAML::Node pn = child(file, r, "points", "combine: random");
-      const int64_t n = parse_integer(file, pn, "combine: random: points");
-      if (n < 1 || uint64_t(n) > max_points)
-        fail(file, pn, "combine: random: points must be an integer in [1, " + std::to_string(max_points) + "]");
-      s.combine = "random";
-      s.random_points = uint64_t(n);
-      if (r["seed"]) {
-        const int64_t sd = parse_integer(file, r["seed"], "combine: random: seed");
-        if (sd < 0) fail(file, r["seed"], "combine: random: seed must be a non-negative integer");
-        s.random_seed = uint64_t(sd);
-      }
-    } else {
-      fail(file, c, "combine: expected grid, zip or {random: {points: N, seed: S}}");
-    }
-  }
-  if (const YAML::Node ms = root["metrics"]) {
-    if (!ms.IsMap() || ms.size() == 0) fail(file, ms, "metrics: expected a mapping of column name: statistics path");
-    for (const auto& kv : ms) {
-      const std::string name = kv.first.Scalar();
-      if (!columns.insert(name).second) fail(file, kv.first, "metric " + name + ": duplicate column name");
-      const std::string path = scalar(file, kv.second, "metric " + name);
-      if (path.empty() || path.size() > max_metric_path)
-        fail(file, kv.second, "metric " + name + ": a statistics path of 1 to " + std::to_string(max_metric_path) + " characters");
-      s.metrics.push_back({name, path});
+}
+
+// combine: grid, zip or {random: {points: N, seed: S}}.
+void read_combine(const std::string& file, const YAML::Node& c, spec& s) {
+  if (c.IsScalar() && (c.Scalar() == "grid" || c.Scalar() == "zip")) {
+    s.combine = c.Scalar();
+  } else if (c.IsMap() && c.size() == 1 && c.begin()->first.Scalar() == "random") {
+    const YAML::Node r = c.begin()->second;
+    only_keys(file, r, {"points", "seed"}, "combine: random");
+    const YAML::Node pn = child(file, r, "points", "combine: random");
+    const int64_t n = parse_integer(file, pn, "combine: random: points");
+    if (n < 1 || uint64_t(n) > max_points)
+      fail(file, pn, "combine: random: points must be an integer in [1, " + std::to_string(max_points) + "]");
+    s.combine = "random";
+    s.random_points = uint64_t(n);
+    if (r["seed"]) {
+      const int64_t sd = parse_integer(file, r["seed"], "combine: random: seed");
+      if (sd < 0) fail(file, r["seed"], "combine: random: seed must be a non-negative integer");
+      s.random_seed = uint64_t(sd);
     }
   } else {
-    s.metrics.push_back({"sim_time_ps", "run.sim_time_ps"});
+    fail(file, c, "combine: expected grid, zip or {random: {points: N, seed: S}}");
   }
+}
 
-  // Values naming files relative to the spec (compute.config_files: a.config,b.config) become
-  // absolute in the points' --set, so the spec runs from any directory.
+// metrics: column name: statistics path.
+void read_metrics(const std::string& file, const YAML::Node& ms, spec& s, std::set<std::string>& columns) {
+  if (!ms.IsMap() || ms.size() == 0) fail(file, ms, "metrics: expected a mapping of column name: statistics path");
+  for (const auto& kv : ms) {
+    const std::string name = kv.first.Scalar();
+    if (!columns.insert(name).second) fail(file, kv.first, "metric " + name + ": duplicate column name");
+    const std::string path = scalar(file, kv.second, "metric " + name);
+    if (path.empty() || path.size() > max_metric_path)
+      fail(file, kv.second, "metric " + name + ": a statistics path of 1 to " + std::to_string(max_metric_path) + " characters");
+    s.metrics.push_back({name, path});
+  }
+}
+
+// Values naming files relative to the spec (compute.config_files: a.config,b.config) become
+// absolute in the points' --set, so the spec runs from any directory.
+void resolve_paths(spec& s, const fs::path& dir) {
   for (auto& [k, v] : s.sets)
     if (auto r = resolve_path_value(dir.string(), v)) v = *r;
   for (auto& p : s.parameters) {
@@ -323,8 +322,10 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
       if (seen.insert(v).second)
         if (auto r = resolve_path_value(dir.string(), v)) p.paths.emplace_back(v, *r);
   }
+}
 
-  // Points.
+// The points of combine: grid, zip or random.
+void make_points(const std::string& file, YAML::Node root, spec& s) {
   if (s.combine == "grid") {
     double total = 1;
     for (const auto& p : s.parameters) total *= double(p.values.size());
@@ -352,10 +353,12 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
   } else {
     s.points = latin_hypercube(s.parameters, s.random_points, s.random_seed);
   }
+}
 
-  // The hash covers what decides the points' results: workload, configuration contents,
-  // settings and points. Not the metrics: changing them and resuming re-tabulates the stored
-  // statistics. Not comments or the spec's location.
+// The hash covers what decides the points' results: workload, configuration contents,
+// settings and points. Not the metrics: changing them and resuming re-tabulates the stored
+// statistics. Not comments or the spec's location.
+std::string spec_sha256(const spec& s, bool (*is_workload_name)(const std::string&)) {
   std::ostringstream h;
   h << "gpuvp-sweep 1\nworkload " << s.workload << "\n";
   if (!s.workload.empty() && !is_workload_name(s.workload)) h << "workload-sha256 " << sha256_hex(file_text(s.workload)) << "\n";
@@ -374,7 +377,34 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
     for (const auto& v : pt) h << " " << v.size() << ":" << v;
     h << "\n";
   }
-  s.sha256 = sha256_hex(h.str());
+  return sha256_hex(h.str());
+}
+
+}  // namespace
+
+spec load_spec(const std::string& file, bool (*is_workload_name)(const std::string&)) {
+  check_input_file(file, "sweep specification");
+  YAML::Node root = load_yaml(file_text(file), file, "sweep specification");
+  if (!root.IsMap()) throw config_error(file + ": a sweep specification is a YAML mapping");
+  only_keys(file, root, {"workload", "config", "set", "parameters", "combine", "metrics"}, "sweep specification");
+  const fs::path dir = fs::absolute(fs::path(file)).parent_path();
+
+  spec s;
+  s.file = file;
+  if (const YAML::Node w = root["workload"]) s.workload = read_workload(file, w, dir, is_workload_name);
+  if (const YAML::Node c = root["config"]) read_configs(file, c, dir, s);
+  if (const YAML::Node st = root["set"]) {
+    if (!st.IsMap()) fail(file, st, "set: expected a mapping of path: value");
+    flatten(file, st, "", s.sets);
+  }
+  std::set<std::string> columns = {"point", "exit_code", "error"};
+  if (const YAML::Node ps = root["parameters"]) read_parameters(file, ps, s, columns);
+  if (const YAML::Node c = root["combine"]) read_combine(file, c, s);
+  if (const YAML::Node ms = root["metrics"]) read_metrics(file, ms, s, columns);
+  else s.metrics.push_back({"sim_time_ps", "run.sim_time_ps"});
+  resolve_paths(s, dir);
+  make_points(file, root, s);
+  s.sha256 = spec_sha256(s, is_workload_name);
   return s;
 }
 

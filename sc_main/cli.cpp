@@ -223,6 +223,11 @@ void copy_vcd(const std::string& from, const std::string& to) {
   if (!in || !out) throw config_error(to + ": writing the VCD file (--vcd) failed (disk full or device error)");
 }
 
+// The --vcd file's path: .vcd is appended unless given.
+std::string vcd_file(const common_options& o) {
+  return o.vcd.empty() || o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd";
+}
+
 // The settings a run applied, as given on the command line, for the report's first line.
 std::string applied_settings(const common_options& o) {
   std::string s;
@@ -323,25 +328,24 @@ void check_unused_keys(platform& p) {
   }
 }
 
-int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err, bool qtest_mode) {
-  common_options o;
-  tool_args args(qtest_mode ? "qtest" : "run", "[options]",
-                 qtest_mode ? "Serves QEMU's qtest protocol on standard input (or --script FILE) (docs/qtest.md)."
-                            : "Runs a workload on the platform (default: the embedded platform and workload).");
-  platform_options(args, o, qtest_mode ? command_kind::qtest : command_kind::run);
-  if (qtest_mode) args.text("script", o.script, "FILE", "qtest script file instead of stdin");
-  if (int rc = args.parse(argc, argv, out, err); rc >= 0) return rc;
-  // An option given an empty value is refused, not taken as "not given".
+// An option given an empty value is refused, not taken as "not given"; then the output files are
+// checked first: a run must not end with its results unwritable. Returns the exit status of a
+// refusal, or -1.
+int check_run_options(const tool_args& args, const common_options& o, bool qtest_mode, std::ostream& err) {
   for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"time-limit", o.time_limit}, {"quantum", o.quantum},
                                      {"rtl-trace", o.rtl_trace}, {"workload", o.workload}, {"platform", o.platform},
                                      {"vcd", o.vcd}, {"wall-limit", o.wall_limit}})
     if (args.given(name) && value.empty()) return args.usage_error(std::string("--") + name + ": empty value", err);
-  // Output files first: a run must not end with its results unwritable.
   if (args.given("stats")) check_output_file(o.stats, "statistics file (--stats)");
   if (args.given("trace")) check_output_file(o.trace, "trace file (--trace)");
-  const std::string vcd_path = o.vcd.empty() || o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd";
-  if (args.given("vcd")) check_output_file(vcd_path, "VCD file (--vcd)");
+  if (args.given("vcd")) check_output_file(vcd_file(o), "VCD file (--vcd)");
   if (qtest_mode && args.given("script")) check_input_file(o.script, "qtest script (--script)");
+  return -1;
+}
+
+// The limits known before the platform exists: --wall-limit, with a note on the unit of a bare
+// number (and of a bare --time-limit, which configure() applies).
+run_limits wall_limits(const tool_args& args, const common_options& o, std::ostream& err) {
   run_limits limits;
   if (args.given("wall-limit")) {
     bool bare = false;
@@ -350,39 +354,55 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   }
   if (is_bare_number(o.time_limit))
     err << "note: --time-limit " << o.time_limit << " is read as " << o.time_limit << " ns (simulated nanoseconds)\n";
-  const workload_choice choice = configure(o, qtest_mode);
-  platform p;
-  std::unique_ptr<workload> w = qtest_mode ? nullptr : choice.load();  // qtest drives the platform itself
-  check_unused_keys(p);
-  if (w) w->validate(p);
+  return limits;
+}
 
-  std::ifstream script;
-  if (qtest_mode) {
-    if (args.given("script")) {
-      script.open(o.script);
-      if (!script) throw config_error(o.script + ": cannot open qtest script");
-      p.host_initiator().run_qtest(script, out, o.script, &err);
-    } else {
-      p.host_initiator().run_qtest(in, out);
+// Starts the qtest session on --script (kept open in `script`: the session reads it during the
+// simulation) or on stdin.
+void start_qtest(platform& p, const tool_args& args, const std::string& script_path, std::ifstream& script, std::istream& in,
+                 std::ostream& out, std::ostream& err) {
+  if (args.given("script")) {
+    script.open(script_path);
+    if (!script) throw config_error(script_path + ": cannot open qtest script");
+    p.host_initiator().run_qtest(script, out, script_path, &err);
+  } else {
+    p.host_initiator().run_qtest(in, out);
+  }
+}
+
+// The --vcd file: SystemC writes to a temporary file (it appends .vcd), copied to `path` after the
+// run.
+struct vcd_capture {
+  std::string path;
+  sc_core::sc_trace_file* file = nullptr;
+  std::string temp;
+  explicit vcd_capture(std::string p) : path(std::move(p)) {}
+  void open(platform& p) {
+    temp = (std::filesystem::temp_directory_path() / ("gpuvp-" + std::to_string(::getpid()) + "-" + std::to_string(++vcd_files) + "-vcd")).string();
+    file = sc_core::sc_create_vcd_trace_file(temp.c_str());
+    p.trace_signals(file);
+  }
+  void close(std::vector<std::string>& write_errors) {
+    if (!file) return;
+    sc_core::sc_close_vcd_trace_file(file);
+    try {
+      copy_vcd(temp + ".vcd", path);
+    } catch (const config_error& e) {
+      write_errors.push_back(e.what());
     }
-  } else if (w) {
-    p.host_initiator().run_workload(w.get());
+    std::error_code ec;
+    std::filesystem::remove(temp + ".vcd", ec);
   }
-  if (!o.trace.empty() && !tracer::global().open(o.trace)) throw config_error(o.trace + ": cannot create trace file");
-  sc_core::sc_trace_file* vcd = nullptr;
-  std::string vcd_temp;  // SystemC writes here (it appends .vcd); copied to vcd_path after the run
-  if (!o.vcd.empty()) {
-    vcd_temp = (std::filesystem::temp_directory_path() / ("gpuvp-" + std::to_string(::getpid()) + "-" + std::to_string(++vcd_files) + "-vcd")).string();
-    vcd = sc_core::sc_create_vcd_trace_file(vcd_temp.c_str());
-    p.trace_signals(vcd);
-  }
+};
 
-  // qtest: the host answers FAIL where time would pass the limit, and the session goes on.
+// The limits and the progress line once the platform exists. qtest: the host answers FAIL where
+// time would pass the limit, and the session goes on.
+void platform_limits(run_limits& limits, platform& p, workload* w, const common_options& o, bool qtest_mode, std::ostream& err) {
   limits.time_limit = qtest_mode ? sc_core::sc_max_time() : p.time_limit.get();
   limits.progress = !(o.quiet || qtest_mode);
   limits.terminal = is_terminal(err);
-  limits.describe = [&p, &w](double& fraction) {
-    if (auto* r = dynamic_cast<progress_reporter*>(w.get())) {
+  limits.describe = [&p, w](double& fraction) {
+    if (auto* r = dynamic_cast<progress_reporter*>(w)) {
       const progress_reporter::info i = r->progress(p);
       if (!i.text.empty()) {
         fraction = i.fraction;
@@ -393,30 +413,20 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
     for (const auto& b : p.busy()) list += (list.empty() ? "" : ", ") + b;
     return list;
   };
-  run_outcome outcome;
-  std::vector<std::string> problems;
-  try {
-    outcome = simulate(limits, err);
-  } catch (const sc_core::sc_report& e) {  // a model stopped the run: still write what was gathered
-    problems.push_back(std::string("simulation error: ") + e.what());
-  }
-  const double wall = outcome.wall_seconds;
-  std::vector<std::string> write_errors;  // output files that could not be written
+}
+
+// Closes the trace and VCD files; returns the output files that could not be written.
+std::vector<std::string> close_outputs(const common_options& o, vcd_capture& vcd) {
+  std::vector<std::string> write_errors;
   tracer::global().close();
   if (!o.trace.empty() && trace_write_failed())
     write_errors.push_back(o.trace + ": writing the trace file (--trace) failed (disk full or device error)");
-  if (vcd) {
-    sc_core::sc_close_vcd_trace_file(vcd);
-    try {
-      copy_vcd(vcd_temp + ".vcd", vcd_path);
-    } catch (const config_error& e) {
-      write_errors.push_back(e.what());
-    }
-    std::error_code ec;
-    std::filesystem::remove(vcd_temp + ".vcd", ec);
-  }
+  vcd.close(write_errors);
+  return write_errors;
+}
 
-  int rc = exit_ok;
+// The problem in how the run ended, if any: a stall, a limit or a signal.
+void run_end_problem(const run_outcome& outcome, platform& p, const common_options& o, std::vector<std::string>& problems) {
   switch (outcome.end) {
     case run_end::finished:
       // Nothing left to simulate, yet the host never got its answer (a target that never
@@ -438,56 +448,110 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
                          human_time(sc_core::sc_time_stamp()) + "; still busy: " + still_busy(p));
       break;
   }
-  for (auto& e : p.modelled_errors()) problems.push_back(e);
-  std::ostringstream check_messages;
-  const int failed = w ? w->check(p, check_messages) : 0;
+}
 
-  std::ostream& rep = qtest_mode ? err : out;
-  if (!o.quiet && !qtest_mode) {
-    const sc_core::sc_time sim = sc_core::sc_time_stamp();
-    const double sim_wall = outcome.sim_seconds();
-    rep << "gpuvp run: "
-        << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
-            : choice.label == "traffic" ? std::string("traffic generators (embedded)")
-            : choice.label.empty()      ? std::string()
-                                        : choice.label)
-        << (choice.label.empty() ? "platform " + choice.platform + " without a workload" : " on platform " + choice.platform)
-        << applied_settings(o) << "\n"
-        << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
-        << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up "
-        << outcome.setup_seconds << " s, simulation " << sim_wall << " s)\n"
-        << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
-        << " simulated us per wall s (" << (sim_wall > 0 ? sim.to_seconds() * 1e6 / sim_wall : 0.0)
-        << " during the simulation alone)\n" << std::defaultfloat;
-    p.report(rep);
-    report_interconnect(p, rep);
+// The report of `gpuvp run` (not with --quiet): what ran, the times, then each model's report.
+void print_run_report(std::ostream& rep, const workload_choice& choice, const common_options& o, platform& p,
+                      const run_outcome& outcome) {
+  const double wall = outcome.wall_seconds;
+  const sc_core::sc_time sim = sc_core::sc_time_stamp();
+  const double sim_wall = outcome.sim_seconds();
+  rep << "gpuvp run: "
+      << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
+          : choice.label == "traffic" ? std::string("traffic generators (embedded)")
+          : choice.label.empty()      ? std::string()
+                                      : choice.label)
+      << (choice.label.empty() ? "platform " + choice.platform + " without a workload" : " on platform " + choice.platform)
+      << applied_settings(o) << "\n"
+      << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
+      << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up "
+      << outcome.setup_seconds << " s, simulation " << sim_wall << " s)\n"
+      << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
+      << " simulated us per wall s (" << (sim_wall > 0 ? sim.to_seconds() * 1e6 / sim_wall : 0.0)
+      << " during the simulation alone)\n" << std::defaultfloat;
+  p.report(rep);
+  report_interconnect(p, rep);
+}
+
+// What a run found wrong: its problems, the workload's failed checks, the files not written.
+struct run_errors {
+  std::vector<std::string> problems;
+  std::string check_messages;
+  int failed = 0;  // expectations
+  std::vector<std::string> write_errors;
+};
+
+// The --stats file; a failure to write it joins the write errors (and makes a successful run's
+// exit status a usage error).
+void write_run_stats(const std::string& path, run_errors& e, const run_outcome& outcome, platform& p,
+                     const workload_choice& choice, workload* w, int& rc) {
+  nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+  for (const auto& m : e.problems) errors.push_back(m);
+  std::istringstream checks(e.check_messages);
+  for (std::string line; std::getline(checks, line);)
+    if (!line.empty()) errors.push_back(line);
+  if (e.failed) errors.push_back(std::to_string(e.failed) + " expectation(s) failed");
+  for (const auto& m : e.write_errors) errors.push_back(m);
+  try {
+    write_stats_json(path, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
+                            {"wall_s", outcome.wall_seconds},
+                            {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
+                            {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
+                            {"errors", errors}},
+                     w ? workload_json(*w) : std::string());
+  } catch (const config_error& ex) {
+    e.write_errors.push_back(ex.what());
+    if (rc == exit_ok) rc = exit_usage;
   }
-  if (!problems.empty() || failed) rc = exit_modelled_error;
+}
+
+int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err, bool qtest_mode) {
+  common_options o;
+  tool_args args(qtest_mode ? "qtest" : "run", "[options]",
+                 qtest_mode ? "Serves QEMU's qtest protocol on standard input (or --script FILE) (docs/qtest.md)."
+                            : "Runs a workload on the platform (default: the embedded platform and workload).");
+  platform_options(args, o, qtest_mode ? command_kind::qtest : command_kind::run);
+  if (qtest_mode) args.text("script", o.script, "FILE", "qtest script file instead of stdin");
+  if (int rc = args.parse(argc, argv, out, err); rc >= 0) return rc;
+  if (int rc = check_run_options(args, o, qtest_mode, err); rc >= 0) return rc;
+  run_limits limits = wall_limits(args, o, err);
+  const workload_choice choice = configure(o, qtest_mode);
+  platform p;
+  std::unique_ptr<workload> w = qtest_mode ? nullptr : choice.load();  // qtest drives the platform itself
+  check_unused_keys(p);
+  if (w) w->validate(p);
+
+  std::ifstream script;
+  if (qtest_mode) start_qtest(p, args, o.script, script, in, out, err);
+  else if (w) p.host_initiator().run_workload(w.get());
+  if (!o.trace.empty() && !tracer::global().open(o.trace)) throw config_error(o.trace + ": cannot create trace file");
+  vcd_capture vcd(vcd_file(o));
+  if (!o.vcd.empty()) vcd.open(p);
+
+  platform_limits(limits, p, w.get(), o, qtest_mode, err);
+  run_outcome outcome;
+  run_errors e;
+  try {
+    outcome = simulate(limits, err);
+  } catch (const sc_core::sc_report& ex) {  // a model stopped the run: still write what was gathered
+    e.problems.push_back(std::string("simulation error: ") + ex.what());
+  }
+  e.write_errors = close_outputs(o, vcd);
+  run_end_problem(outcome, p, o, e.problems);
+  for (auto& m : p.modelled_errors()) e.problems.push_back(m);
+  std::ostringstream check_messages;
+  e.failed = w ? w->check(p, check_messages) : 0;
+  e.check_messages = check_messages.str();
+
+  if (!o.quiet && !qtest_mode) print_run_report(out, choice, o, p, outcome);
+  int rc = exit_ok;
+  if (!e.problems.empty() || e.failed) rc = exit_modelled_error;
   if (outcome.end == run_end::signal) rc = 128 + outcome.signal;  // the shell's convention: 130, 143
-  if (!write_errors.empty() && rc == exit_ok) rc = exit_usage;
-  if (!o.stats.empty()) {
-    nlohmann::ordered_json errors = nlohmann::ordered_json::array();
-    for (const auto& m : problems) errors.push_back(m);
-    std::istringstream checks(check_messages.str());
-    for (std::string line; std::getline(checks, line);)
-      if (!line.empty()) errors.push_back(line);
-    if (failed) errors.push_back(std::to_string(failed) + " expectation(s) failed");
-    for (const auto& m : write_errors) errors.push_back(m);
-    try {
-      write_stats_json(o.stats, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
-                                 {"wall_s", wall},
-                                 {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
-                                 {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
-                                 {"errors", errors}},
-                       w ? workload_json(*w) : std::string());
-    } catch (const config_error& e) {
-      write_errors.push_back(e.what());
-      if (rc == exit_ok) rc = exit_usage;
-    }
-  }
-  for (const auto& m : problems) err << "error: " << m << "\n";
-  if (failed) err << check_messages.str() << "error: " << failed << " expectation(s) failed\n";
-  for (const auto& m : write_errors) err << "error: " << m << "\n";
+  if (!e.write_errors.empty() && rc == exit_ok) rc = exit_usage;
+  if (!o.stats.empty()) write_run_stats(o.stats, e, outcome, p, choice, w.get(), rc);
+  for (const auto& m : e.problems) err << "error: " << m << "\n";
+  if (e.failed) err << e.check_messages << "error: " << e.failed << " expectation(s) failed\n";
+  for (const auto& m : e.write_errors) err << "error: " << m << "\n";
   return rc;
 }
 

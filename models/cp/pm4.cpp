@@ -51,18 +51,24 @@ const char* cp_reg_name(uint32_t reg) {
   return nullptr;
 }
 
-pm4_program pm4_parse(const std::string& text, const std::string& origin) {
-  pm4_program p;
-  p.origin = origin;
+namespace {
+// One .pm4 text being parsed: the program so far, the open "ib ... end" block, the ib: operands
+// still to resolve, and the current line's tokens.
+struct pm4_parser {
   // ib:NAME operands: patched with the IB's address and size once every IB is known.
   struct pending_ib { bool placed; size_t pos; std::string name; int line; bool in_ring; size_t owner; };
+
+  const std::string& origin;
+  pm4_program p;
   std::vector<pending_ib> fixups;
   int cur_ib = -1;  // index into p.ibs while inside "ib ... end"
-  std::istringstream is(text);
-  std::string ln;
   int line = 0;
-  auto fail = [&](const std::string& m) -> void { throw pm4_error(origin + ":" + std::to_string(line) + ": " + m); };
-  auto num = [&](const std::string& t, uint64_t max = 0xffffffffull) -> uint64_t {
+  std::vector<std::string> tok;
+
+  explicit pm4_parser(const std::string& o) : origin(o) { p.origin = o; }
+
+  [[noreturn]] void fail(const std::string& m) const { throw pm4_error(origin + ":" + std::to_string(line) + ": " + m); }
+  uint64_t num(const std::string& t, uint64_t max = 0xffffffffull) const {
     if (t.empty()) fail("expected a number");
     uint64_t v = 0;
     try {  // gpuvp's one number parser (gpuvp/number.h): decimal, 0x hex, 0b binary, `_` separators
@@ -72,99 +78,96 @@ pm4_program pm4_parse(const std::string& text, const std::string& origin) {
     }
     if (v > max) fail("value '" + t + "' out of range");
     return v;
-  };
-  auto reg = [&](const std::string& t) -> uint32_t {
+  }
+  uint32_t reg(const std::string& t) const {
     if (auto r = cp_reg_by_name(t)) return *r;
     if (!t.empty() && (t[0] >= '0' && t[0] <= '9')) return uint32_t(num(t, 0x3ffff));
     fail("unknown register '" + t + "'");
-    return 0;
-  };
-  while (std::getline(is, ln)) {
-    line++;
-    for (char c : {'#', ';'}) {
-      size_t k = ln.find(c);
-      if (k != std::string::npos) ln.resize(k);
-    }
-    const std::vector<std::string> tok = split_words(ln);
-    if (tok.empty()) continue;
-    const std::string& kw = tok[0];
-    std::vector<uint32_t>& out = cur_ib >= 0 ? p.ibs[size_t(cur_ib)].words : p.ring;
-    // Expands the value tokens of a packet line.
-    auto values = [&](size_t from) {
-      std::vector<uint32_t> v;
-      for (size_t i = from; i < tok.size(); i++) {
-        const std::string& t = tok[i];
-        if (t.rfind("ib:", 0) == 0) {
-          // address lo, hi, size: resolved at the end (the IB may be defined later)
-          fixups.push_back({false, v.size(), t.substr(3), line, cur_ib < 0, size_t(cur_ib < 0 ? 0 : cur_ib)});
-          v.insert(v.end(), {0, 0, 0});
-        } else if (t.rfind("addr:", 0) == 0) {
-          const uint64_t a = num(t.substr(5), ~0ull);
-          v.push_back(uint32_t(a));
-          v.push_back(uint32_t(a >> 32));
-        } else if (t.rfind("reg:", 0) == 0) {
-          v.push_back(reg(t.substr(4)));
-        } else {
-          v.push_back(uint32_t(num(t)));
-        }
-      }
-      return v;
-    };
-    // Appends dwords to the current stream, placing this line's ib: operands.
-    auto append = [&](const std::vector<uint32_t>& v) {
-      for (auto& f : fixups)
-        if (!f.placed) { f.pos += out.size(); f.placed = true; }
-      out.insert(out.end(), v.begin(), v.end());
-    };
-    auto emit = [&](uint32_t header, std::vector<uint32_t> payload) {
-      payload.insert(payload.begin(), header);
-      for (auto& f : fixups)
-        if (!f.placed) f.pos += 1;
-      append(payload);
-    };
-    if (kw == "ring") {
-      if (tok.size() != 2 && tok.size() != 4) fail("usage: ring ADDR [dwords N]");
-      p.ring_addr = num(tok[1], ~0ull);
-      p.ring_line = line;
-      if (tok.size() == 4) {
-        if (tok[2] != "dwords") fail("usage: ring ADDR [dwords N]");
-        const uint64_t n = num(tok[3], 1u << 30);
-        if (n < 4 || (n & (n - 1))) fail("ring size must be a power of two >= 4 dwords");
-        p.ring_dwords = uint32_t(n);
-      }
-    } else if (kw == "mem") {
-      if (tok.size() < 3) fail("usage: mem ADDR VALUE...");
-      pm4_program::block b;
-      b.addr = num(tok[1], ~0ull);
-      b.line = line;
-      for (size_t i = 2; i < tok.size(); i++) b.words.push_back(uint32_t(num(tok[i])));
-      p.mem.push_back(b);
-    } else if (kw == "ib") {
-      if (cur_ib >= 0) fail("'ib' inside an ib block (missing 'end')");
-      if (tok.size() != 3) fail("usage: ib NAME ADDR");
-      for (auto& b : p.ibs) if (b.name == tok[1]) fail("ib '" + tok[1] + "' defined twice");
-      p.ibs.push_back({tok[1], num(tok[2], ~0ull), {}, line});
-      cur_ib = int(p.ibs.size() - 1);
-    } else if (kw == "end") {
-      if (cur_ib < 0) fail("'end' without 'ib'");
-      cur_ib = -1;
-    } else if (kw == "expect") {
-      if (tok.size() < 2) fail("usage: expect mem|reg|dispatches|irq|fault ...");
-      pm4_program::expectation e{pm4_program::expectation::irq, 0, 0, line};
-      if (tok[1] == "mem" && tok.size() == 4) {
-        e = {pm4_program::expectation::mem, num(tok[2], ~0ull), uint32_t(num(tok[3])), line};
-      } else if (tok[1] == "reg" && tok.size() == 4) {
-        e = {pm4_program::expectation::reg, reg(tok[2]), uint32_t(num(tok[3])), line};
-      } else if (tok[1] == "dispatches" && tok.size() == 3) {
-        e = {pm4_program::expectation::dispatches, 0, uint32_t(num(tok[2])), line};
-      } else if (tok[1] == "irq" && tok.size() == 2) {
-      } else if (tok[1] == "fault" && tok.size() == 3) {
-        e = {pm4_program::expectation::fault, 0, uint32_t(num(tok[2])), line};
+  }
+  // The stream packets go to: the open IB's, else the ring's.
+  std::vector<uint32_t>& out() { return cur_ib >= 0 ? p.ibs[size_t(cur_ib)].words : p.ring; }
+
+  // Expands the value tokens of a packet line.
+  std::vector<uint32_t> values(size_t from) {
+    std::vector<uint32_t> v;
+    for (size_t i = from; i < tok.size(); i++) {
+      const std::string& t = tok[i];
+      if (t.rfind("ib:", 0) == 0) {
+        // address lo, hi, size: resolved at the end (the IB may be defined later)
+        fixups.push_back({false, v.size(), t.substr(3), line, cur_ib < 0, size_t(cur_ib < 0 ? 0 : cur_ib)});
+        v.insert(v.end(), {0, 0, 0});
+      } else if (t.rfind("addr:", 0) == 0) {
+        const uint64_t a = num(t.substr(5), ~0ull);
+        v.push_back(uint32_t(a));
+        v.push_back(uint32_t(a >> 32));
+      } else if (t.rfind("reg:", 0) == 0) {
+        v.push_back(reg(t.substr(4)));
       } else {
-        fail("bad expectation (expect mem ADDR V | reg REG V | dispatches N | irq | fault V)");
+        v.push_back(uint32_t(num(t)));
       }
-      p.expects.push_back(e);
-    } else if (kw == "raw") {
+    }
+    return v;
+  }
+  // Appends dwords to the current stream, placing this line's ib: operands.
+  void append(const std::vector<uint32_t>& v) {
+    std::vector<uint32_t>& o = out();
+    for (auto& f : fixups)
+      if (!f.placed) { f.pos += o.size(); f.placed = true; }
+    o.insert(o.end(), v.begin(), v.end());
+  }
+  void emit(uint32_t header, std::vector<uint32_t> payload) {
+    payload.insert(payload.begin(), header);
+    for (auto& f : fixups)
+      if (!f.placed) f.pos += 1;
+    append(payload);
+  }
+
+  void parse_ring() {
+    if (tok.size() != 2 && tok.size() != 4) fail("usage: ring ADDR [dwords N]");
+    p.ring_addr = num(tok[1], ~0ull);
+    p.ring_line = line;
+    if (tok.size() == 4) {
+      if (tok[2] != "dwords") fail("usage: ring ADDR [dwords N]");
+      const uint64_t n = num(tok[3], 1u << 30);
+      if (n < 4 || (n & (n - 1))) fail("ring size must be a power of two >= 4 dwords");
+      p.ring_dwords = uint32_t(n);
+    }
+  }
+  void parse_mem() {
+    if (tok.size() < 3) fail("usage: mem ADDR VALUE...");
+    pm4_program::block b;
+    b.addr = num(tok[1], ~0ull);
+    b.line = line;
+    for (size_t i = 2; i < tok.size(); i++) b.words.push_back(uint32_t(num(tok[i])));
+    p.mem.push_back(b);
+  }
+  void parse_ib() {
+    if (cur_ib >= 0) fail("'ib' inside an ib block (missing 'end')");
+    if (tok.size() != 3) fail("usage: ib NAME ADDR");
+    for (auto& b : p.ibs) if (b.name == tok[1]) fail("ib '" + tok[1] + "' defined twice");
+    p.ibs.push_back({tok[1], num(tok[2], ~0ull), {}, line});
+    cur_ib = int(p.ibs.size() - 1);
+  }
+  void parse_expect() {
+    if (tok.size() < 2) fail("usage: expect mem|reg|dispatches|irq|fault ...");
+    pm4_program::expectation e{pm4_program::expectation::irq, 0, 0, line};
+    if (tok[1] == "mem" && tok.size() == 4) {
+      e = {pm4_program::expectation::mem, num(tok[2], ~0ull), uint32_t(num(tok[3])), line};
+    } else if (tok[1] == "reg" && tok.size() == 4) {
+      e = {pm4_program::expectation::reg, reg(tok[2]), uint32_t(num(tok[3])), line};
+    } else if (tok[1] == "dispatches" && tok.size() == 3) {
+      e = {pm4_program::expectation::dispatches, 0, uint32_t(num(tok[2])), line};
+    } else if (tok[1] == "irq" && tok.size() == 2) {
+    } else if (tok[1] == "fault" && tok.size() == 3) {
+      e = {pm4_program::expectation::fault, 0, uint32_t(num(tok[2])), line};
+    } else {
+      fail("bad expectation (expect mem ADDR V | reg REG V | dispatches N | irq | fault V)");
+    }
+    p.expects.push_back(e);
+  }
+  // raw, PKT4, pkt7 or a CP_ opcode's name; false for none of them.
+  bool parse_packet(const std::string& kw) {
+    if (kw == "raw") {
       append(values(1));
     } else if (kw == "PKT4" || kw == "pkt4") {
       if (tok.size() < 2) fail("usage: PKT4 REG VALUE...");
@@ -183,25 +186,56 @@ pm4_program pm4_parse(const std::string& text, const std::string& origin) {
       if (v.size() > 0x3fff) fail("type-7 packet too long");
       emit(pm4_type7(*id, uint32_t(v.size())), v);
     } else {
-      fail("unknown packet or directive '" + kw + "'");
+      return false;
     }
+    return true;
   }
-  if (cur_ib >= 0) {
+  void parse_line(std::string ln) {
     line++;
-    fail("ib '" + p.ibs[size_t(cur_ib)].name + "' has no 'end'");
+    for (char c : {'#', ';'}) {
+      size_t k = ln.find(c);
+      if (k != std::string::npos) ln.resize(k);
+    }
+    tok = split_words(ln);
+    if (tok.empty()) return;
+    const std::string kw = tok[0];
+    if (kw == "ring") parse_ring();
+    else if (kw == "mem") parse_mem();
+    else if (kw == "ib") parse_ib();
+    else if (kw == "end") {
+      if (cur_ib < 0) fail("'end' without 'ib'");
+      cur_ib = -1;
+    } else if (kw == "expect") parse_expect();
+    else if (!parse_packet(kw)) fail("unknown packet or directive '" + kw + "'");
   }
-  for (auto& f : fixups) {
-    const pm4_program::ib* target = nullptr;
-    for (auto& b : p.ibs) if (b.name == f.name) target = &b;
-    if (!target) throw pm4_error(origin + ":" + std::to_string(f.line) + ": undefined ib '" + f.name + "'");
-    std::vector<uint32_t>& w = f.in_ring ? p.ring : p.ibs[f.owner].words;
-    w[f.pos] = uint32_t(target->addr);
-    w[f.pos + 1] = uint32_t(target->addr >> 32);
-    w[f.pos + 2] = uint32_t(target->words.size());
+
+  // The end-of-text checks, and the ib: operands patched now that every IB is known.
+  void finish() {
+    if (cur_ib >= 0) {
+      line++;
+      fail("ib '" + p.ibs[size_t(cur_ib)].name + "' has no 'end'");
+    }
+    for (auto& f : fixups) {
+      const pm4_program::ib* target = nullptr;
+      for (auto& b : p.ibs) if (b.name == f.name) target = &b;
+      if (!target) throw pm4_error(origin + ":" + std::to_string(f.line) + ": undefined ib '" + f.name + "'");
+      std::vector<uint32_t>& w = f.in_ring ? p.ring : p.ibs[f.owner].words;
+      w[f.pos] = uint32_t(target->addr);
+      w[f.pos + 1] = uint32_t(target->addr >> 32);
+      w[f.pos + 2] = uint32_t(target->words.size());
+    }
+    if (p.ring.size() >= p.ring_dwords) throw pm4_error(origin + ": the ring stream (" + std::to_string(p.ring.size()) +
+                                                        " dwords) does not fit the ring (" + std::to_string(p.ring_dwords) + ")");
   }
-  if (p.ring.size() >= p.ring_dwords) throw pm4_error(origin + ": the ring stream (" + std::to_string(p.ring.size()) +
-                                                      " dwords) does not fit the ring (" + std::to_string(p.ring_dwords) + ")");
-  return p;
+};
+}  // namespace
+
+pm4_program pm4_parse(const std::string& text, const std::string& origin) {
+  pm4_parser parser(origin);
+  std::istringstream is(text);
+  for (std::string ln; std::getline(is, ln);) parser.parse_line(ln);
+  parser.finish();
+  return std::move(parser.p);
 }
 
 pm4_program pm4_parse_file(const std::string& path) {

@@ -293,6 +293,61 @@ void compute_engine::launch(kernel_launch k, std::function<void(const kernel_res
   queued_.notify(sc_core::SC_ZERO_TIME);
 }
 
+// Starts k on g and runs its cycles; false (the error recorded) when the start fails or the
+// deadlock watchdog stops it. The cycle loop: local time advances a cycle at a time; the quantum
+// keeper decides when to yield to the SystemC kernel.
+bool compute_engine::run_kernel(gpu_sim& g, const kernel_trace& k, kernel_result& r) {
+  try {
+    g.start(k);
+  } catch (const std::exception& e) {
+    errors_.push_back(e.what());
+    return false;
+  }
+  bool ok = true;
+  uint64_t advanced = 0;
+  try {
+    while (g.step()) {
+      lt_.advance(period_);
+      ++advanced;
+    }
+  } catch (const std::exception& e) {  // the deadlock watchdog
+    errors_.push_back(e.what());
+    ok = false;
+  }
+  r = g.result();
+  if (r.cycles > advanced) lt_.advance(period_ * double(r.cycles - advanced));
+  return ok;
+}
+
+// The kernel's span on the engine's trace track (r.id: its number), and the flow from its launch.
+void compute_engine::trace_kernel(const pending& p, const kernel_trace& k, const kernel_result& r, bool ok,
+                                  const sc_core::sc_time& t0) {
+  auto& tr = tracer::global();
+  if (!track_) track_ = tr.track(name());
+  const sc_core::sc_time dur = ok ? period_ * double(r.cycles) : lt_.now() - t0;
+  tr.span(track_, ok ? k.name.c_str() : "kernel (error)", t0, dur,
+          {{"kernel", r.id}, {"name", k.name}, {"cycles", r.cycles}, {"ctas", k.ctas.size()}});
+  tr.flow_in(p.k.flow, track_, t0 + dur / 2.0);
+}
+
+// A completed kernel's figures added to the engine's statistics.
+void compute_engine::count_kernel(const kernel_result& r) {
+  ++kernels;
+  cycles += r.cycles;
+  warp_insts += r.stats.warp_insts;
+  result_bus_stalls += r.stats.result_bus_stalls;
+  dispatch_stalls += r.stats.dispatch_stalls;
+  stall_scoreboard += r.stats.sched_stalls[unsigned(stall_cause::scoreboard)];
+  stall_pipeline += r.stats.sched_stalls[unsigned(stall_cause::pipeline)];
+  stall_barrier += r.stats.sched_stalls[unsigned(stall_cause::barrier)];
+  stall_idle += r.stats.sched_stalls[unsigned(stall_cause::idle)];
+  l1_hits += r.stats.l1_hits;
+  l1_misses += r.stats.l1_misses;
+  l1_reservation_fails += r.stats.l1_reservation_fails();
+  dram_reads += r.mem.dram_reads;
+  dram_writes += r.mem.dram_writes;
+}
+
 void compute_engine::thread() {
   for (;;) {
     while (queue_.empty()) sc_core::wait(queued_);
@@ -325,54 +380,13 @@ void compute_engine::thread() {
         g.on_issue = [&spans](unsigned sm, unsigned warp, uint16_t op, uint64_t) { spans->on_issue(sm, warp, op); };
     }
     kernel_result r;
-    bool ok = true;
-    try {
-      g.start(k);
-    } catch (const std::exception& e) {
-      errors_.push_back(e.what());
-      ok = false;
-    }
-    if (ok) {
-      // The cycle loop: local time advances a cycle at a time; the quantum keeper decides when
-      // to yield to the SystemC kernel.
-      uint64_t advanced = 0;
-      try {
-        while (g.step()) {
-          lt_.advance(period_);
-          ++advanced;
-        }
-      } catch (const std::exception& e) {  // the deadlock watchdog
-        errors_.push_back(e.what());
-        ok = false;
-      }
-      r = g.result();
-      if (r.cycles > advanced) lt_.advance(period_ * double(r.cycles - advanced));
-    }
+    const bool ok = run_kernel(g, k, r);
     r.id = number;
     running_ = nullptr;
-    if (tr.enabled()) {
-      if (!track_) track_ = tr.track(name());
-      const sc_core::sc_time dur = ok ? period_ * double(r.cycles) : lt_.now() - t0;
-      tr.span(track_, ok ? k.name.c_str() : "kernel (error)", t0, dur,
-              {{"kernel", number}, {"name", k.name}, {"cycles", r.cycles}, {"ctas", k.ctas.size()}});
-      tr.flow_in(p.k.flow, track_, t0 + dur / 2.0);
-    }
+    if (tr.enabled()) trace_kernel(p, k, r, ok, t0);
     lt_.sync();
     if (ok) {
-      ++kernels;
-      cycles += r.cycles;
-      warp_insts += r.stats.warp_insts;
-      result_bus_stalls += r.stats.result_bus_stalls;
-      dispatch_stalls += r.stats.dispatch_stalls;
-      stall_scoreboard += r.stats.sched_stalls[unsigned(stall_cause::scoreboard)];
-      stall_pipeline += r.stats.sched_stalls[unsigned(stall_cause::pipeline)];
-      stall_barrier += r.stats.sched_stalls[unsigned(stall_cause::barrier)];
-      stall_idle += r.stats.sched_stalls[unsigned(stall_cause::idle)];
-      l1_hits += r.stats.l1_hits;
-      l1_misses += r.stats.l1_misses;
-      l1_reservation_fails += r.stats.l1_reservation_fails();
-      dram_reads += r.mem.dram_reads;
-      dram_writes += r.mem.dram_writes;
+      count_kernel(r);
       results_.push_back(r);
       write_results();
     }

@@ -167,6 +167,10 @@ class compute_engine : public sc_core::sc_module, public component, public launc
     kernel_launch k;
     std::function<void(const kernel_result&)> done;
   };
+  // thread()'s parts
+  bool run_kernel(gpu_sim& g, const kernel_trace& k, kernel_result& r);
+  void trace_kernel(const pending& p, const kernel_trace& k, const kernel_result& r, bool ok, const sc_core::sc_time& t0);
+  void count_kernel(const kernel_result& r);
   std::deque<pending> queue_;
   sc_core::sc_event queued_;
   bool busy_ = false;

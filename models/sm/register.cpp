@@ -120,108 +120,143 @@ void write_unit_stats(std::ostream& os, const gpu_memory& m, const memory_unit_c
   }
 }
 
-// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory M] [--threads N]
-// [--mem-log FILE] kernelslist.g`: the SM model alone (no SystemC platform), one block of lines per kernel.
-int sm_run_main(int argc, char** argv) {
+// The options of `gpuvp sm-run`.
+struct sm_run_options {
   std::string gpu = "QV100", list, memory = "gpgpu-sim", sms_text, mem_log_path;
   std::vector<std::string> config_files;
   long long launch = 0, threads = 1;
   bool allow_unmodelled = false;
+  unsigned sms = 0;  // from sms_text
+};
+
+// Reads and checks the options; returns the exit status to end with (help, a usage error), or -1.
+int parse_sm_run_options(int argc, char** argv, sm_run_options& o) {
   tool_args args("sm-run",
                  "[--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory gpgpu-sim|fixed] "
                  "[--threads N] [--allow-unmodelled] kernelslist.g",
                  "Runs an Accel-Sim kernelslist.g on the SM model alone (no platform), one block of lines per kernel.");
-  args.text("gpu", gpu, "NAME", "shipped GPU configuration: " + shipped_config_names() + " (default QV100 without --config)")
-      .texts("config", config_files, "FILE", "Accel-Sim option file applied over the GPU's, or over GPGPU-Sim's defaults without --gpu (in order)")
-      .text("sms", sms_text, "N", "SMs to simulate (default 0: the configuration's count)")
-      .number("launch-latency", launch, "N", "kernel launch latency in cycles (default 0; -1: the configuration's)", -1ll,
+  args.text("gpu", o.gpu, "NAME", "shipped GPU configuration: " + shipped_config_names() + " (default QV100 without --config)")
+      .texts("config", o.config_files, "FILE", "Accel-Sim option file applied over the GPU's, or over GPGPU-Sim's defaults without --gpu (in order)")
+      .text("sms", o.sms_text, "N", "SMs to simulate (default 0: the configuration's count)")
+      .number("launch-latency", o.launch, "N", "kernel launch latency in cycles (default 0; -1: the configuration's)", -1ll,
               1ll << 30)
-      .text("memory", memory, "M", "memory timing: gpgpu-sim (default) or fixed")
-      .flag("allow-unmodelled", allow_unmodelled,
+      .text("memory", o.memory, "M", "memory timing: gpgpu-sim (default) or fixed")
+      .flag("allow-unmodelled", o.allow_unmodelled,
             "run although an option not modelled would change Accel-Sim's timing (listed as a warning)")
-      .text("mem-log", mem_log_path, "FILE",
+      .text("mem-log", o.mem_log_path, "FILE",
             "write every sector request's memory events and per-L2-bank / per-DRAM-channel statistics to FILE "
             "(CSV, docs/models/gpu-memory.md; --memory gpgpu-sim, --threads 1)")
-      .number("threads", threads, "N", "host threads stepping the SMs (default 1; a speed switch: same results)", 1ll,
+      .number("threads", o.threads, "N", "host threads stepping the SMs (default 1; a speed switch: same results)", 1ll,
               (long long)thread_team::max_threads)
-      .positional("kernelslist.g", list, "the Accel-Sim kernel list");
+      .positional("kernelslist.g", o.list, "the Accel-Sim kernel list");
   if (int rc = args.parse(argc, argv); rc >= 0) return rc;
-  if (args.given("gpu") && gpu.empty()) return args.usage_error("--gpu: empty GPU name (" + shipped_config_names() + ")");
+  if (args.given("gpu") && o.gpu.empty()) return args.usage_error("--gpu: empty GPU name (" + shipped_config_names() + ")");
   // Accel-Sim's files as they are: without --gpu they apply over GPGPU-Sim's defaults, as in
   // Accel-Sim, not over a shipped GPU.
-  if (!args.given("gpu") && !config_files.empty()) gpu.clear();
-  for (const auto& f : config_files) check_input_file(f, "gpgpusim.config file (--config)");
-  unsigned sms = 0;
+  if (!args.given("gpu") && !o.config_files.empty()) o.gpu.clear();
+  for (const auto& f : o.config_files) check_input_file(f, "gpgpusim.config file (--config)");
   if (args.given("sms")) {
     uint64_t n = 0;
     try {
-      n = parse_u64(sms_text);
+      n = parse_u64(o.sms_text);
     } catch (const std::exception&) {
-      return args.usage_error("--sms " + sms_text + ": expected a number of SMs from 0 (the configuration's count) to " +
+      return args.usage_error("--sms " + o.sms_text + ": expected a number of SMs from 0 (the configuration's count) to " +
                               std::to_string(gpu_config::max_sms));
     }
     if (n > gpu_config::max_sms)
-      return args.usage_error("--sms " + sms_text + ": more than " + std::to_string(gpu_config::max_sms) + " SMs");
-    sms = unsigned(n);
+      return args.usage_error("--sms " + o.sms_text + ": more than " + std::to_string(gpu_config::max_sms) + " SMs");
+    o.sms = unsigned(n);
   }
-  if (memory != "gpgpu-sim" && memory != "fixed") return args.usage_error("--memory " + memory + ": expected gpgpu-sim or fixed");
+  if (o.memory != "gpgpu-sim" && o.memory != "fixed") return args.usage_error("--memory " + o.memory + ": expected gpgpu-sim or fixed");
   if (args.given("mem-log")) {
-    if (mem_log_path.empty()) return args.usage_error("--mem-log: empty file name");
-    if (memory != "gpgpu-sim") return args.usage_error("--mem-log needs --memory gpgpu-sim (the fixed-latency memory has no events)");
-    if (threads != 1) return args.usage_error("--mem-log needs --threads 1 (the events are recorded on one thread)");
+    if (o.mem_log_path.empty()) return args.usage_error("--mem-log: empty file name");
+    if (o.memory != "gpgpu-sim") return args.usage_error("--mem-log needs --memory gpgpu-sim (the fixed-latency memory has no events)");
+    if (o.threads != 1) return args.usage_error("--mem-log needs --threads 1 (the events are recorded on one thread)");
   }
-  check_input_file(list, "kernelslist.g file");
-  gpu_config cfg = make_gpu_config(gpu, config_files, "--gpu", allow_unmodelled);
-  if (launch >= 0) cfg.kernel_launch_latency = unsigned(launch);  // as compute.launch_latency
+  return -1;
+}
+
+// The GPU configuration of the options, printed with what it leaves unmodelled.
+gpu_config sm_run_config(const sm_run_options& o) {
+  gpu_config cfg = make_gpu_config(o.gpu, o.config_files, "--gpu", o.allow_unmodelled);
+  if (o.launch >= 0) cfg.kernel_launch_latency = unsigned(o.launch);  // as compute.launch_latency
   std::cout << cfg.summary() << "\n";
   if (!cfg.ignored.empty()) std::cout << cfg.unmodelled_list() << "\n";
   for (const auto& t : cfg.unmodelled_timing(cfg.defaults_base))
     std::cerr << "warning: not modelled, changes timing: " << t << "\n";
-  kernelslist kl = parse_kernelslist(list);
-  std::unique_ptr<mem_port> mem = make_memory(cfg, memory);
-  // --mem-log: at most mem_log_limit events a kernel (the rest counted on the file's last line).
-  constexpr uint64_t mem_log_limit = 4000000;
-  mem_event_log events(mem_log_limit);
-  std::ofstream mem_log;
-  auto* gm = dynamic_cast<gpu_memory*>(mem.get());
-  if (!mem_log_path.empty()) {
-    mem_log.open(mem_log_path);
-    if (!mem_log) throw config_error("--mem-log " + mem_log_path + ": cannot open the file for writing");
-    mem_log << "event,cycle,unit,addr,f5,f6,f7\n";
-    gm->set_event_log(&events);
-  }
-  // Ctrl-C / SIGTERM stop the cycle loop: the running kernel's figures so far are printed, then
-  // the wall time, and the exit code is 128 + the signal. A progress line on stderr meanwhile.
-  interrupt_scope signals;
-  std::cout << "memory: " << mem->describe() << std::endl;  // flushed: from here on Ctrl-C is ours
-  gpu_sim g(cfg, mem.get(), sms);
-  g.threads = unsigned(threads);
-  progress_line line(std::cerr, is_terminal(std::cerr));
+  return cfg;
+}
+
+// The kernel list's entries run in order on the GPU, with the progress line on stderr and, with
+// --mem-log, each kernel's memory events and unit statistics.
+struct sm_run_loop {
+  gpu_sim& g;
+  mem_port& mem;
+  gpu_memory* gm;  // with --mem-log
+  mem_event_log& events;
+  std::ofstream& mem_log;
+  const std::string& mem_log_path;
+  progress_line line{std::cerr, is_terminal(std::cerr)};
   size_t kernels_total = 0, kernels_done = 0, ctas_total = 0, ctas_before = 0;
-  for (const auto& e : kl.entries)
-    if (e.is_kernel) ++kernels_total;
-  const auto sim_start = std::chrono::steady_clock::now();
-  auto wall_line = [&] {
+  std::chrono::steady_clock::time_point sim_start;
+
+  sm_run_loop(gpu_sim& g_, mem_port& mem_, gpu_memory* gm_, mem_event_log& events_, std::ofstream& mem_log_,
+              const std::string& mem_log_path_)
+      : g(g_), mem(mem_), gm(gm_), events(events_), mem_log(mem_log_), mem_log_path(mem_log_path_) {}
+
+  int run(const kernelslist& kl) {
+    for (const auto& e : kl.entries)
+      if (e.is_kernel) ++kernels_total;
+    sim_start = std::chrono::steady_clock::now();
+    for (const auto& e : kl.entries) {
+      if (!e.is_kernel) {
+        if (e.copy.to_device) copy_to_device(e.copy);
+        continue;
+      }
+      if (int rc = run_kernel(e); rc >= 0) return rc;
+    }
+    wall_line();
+    return 0;
+  }
+  void wall_line() const {
     const double wall = seconds_since_program_start();
     const double setup = std::chrono::duration<double>(sim_start - program_start()).count();
     std::cout << "wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up " << setup
               << " s, simulation " << wall - setup << " s)\n" << std::defaultfloat;
-  };
-  for (const auto& e : kl.entries) {
-    if (!e.is_kernel) {
-      if (e.copy.to_device) {  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles
-        mem->memcpy_to_device(e.copy.addr, e.copy.size);
-        std::cout << "memcpy HtoD 0x" << std::hex << e.copy.addr << std::dec << " " << e.copy.size << " bytes: "
-                  << (e.copy.size + 31) / 32 << " sectors, no cycles\n";
-      }
-      continue;
-    }
+  }
+  // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles.
+  void copy_to_device(const memcpy_cmd& c) {
+    mem.memcpy_to_device(c.addr, c.size);
+    std::cout << "memcpy HtoD 0x" << std::hex << c.addr << std::dec << " " << c.size << " bytes: "
+              << (c.size + 31) / 32 << " sectors, no cycles\n";
+  }
+  // Runs one kernel and prints its figures; returns the exit status of an interrupted run, or -1.
+  int run_kernel(const kernelslist::entry& e) {
     kernel_trace k = parse_kernel_trace(e.trace_path);
     std::unique_ptr<memory_unit_counts> counts_before;
     if (mem_log.is_open()) counts_before = std::make_unique<memory_unit_counts>(*gm);
     ctas_total = ctas_before + k.ctas.size();  // the later kernels' traces are not parsed yet
     const auto t0 = std::chrono::steady_clock::now();
     g.start(k);
+    const int sig = step(k);
+    kernel_result r = g.result();
+    r.id = unsigned(kernels_done + 1);  // launches numbered in list order, as the platform's compute engine
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    line.finish();
+    if (sig) return interrupted(sig, r, k);
+    if (mem_log.is_open()) {
+      events.flush(mem_log, r.id, k.name);
+      write_unit_stats(mem_log, *gm, *counts_before);
+      if (!mem_log.flush()) throw std::runtime_error("--mem-log " + mem_log_path + ": write failed");
+    }
+    ++kernels_done;
+    ctas_before = ctas_total;
+    print_kernel(std::cout, r);
+    std::cout << "  simulation speed " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0) << " warp instructions/s\n";
+    return -1;
+  }
+  // Steps the started kernel to its end; returns the signal that stopped it, or 0.
+  int step(const kernel_trace& k) {
     const uint64_t c0 = g.cycle();  // gpu_sim counts cycles across kernels
     int sig = 0;
     while (g.step()) {
@@ -238,31 +273,48 @@ int sm_run_main(int argc, char** argv) {
                   std::to_string(k.ctas.size()) + " done); CTAs " + std::to_string(ctas_before + g.ctas_done()) + " done so far" +
                   (left.empty() ? "" : "; " + left));
     }
-    kernel_result r = g.result();
-    r.id = unsigned(kernels_done + 1);  // launches numbered in list order, as the platform's compute engine
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    line.finish();
-    if (sig) {
-      std::cout << "interrupted by " << signal_name(sig) << " in kernel " << r.id << " at cycle " << r.cycles << " (CTAs "
-                << g.ctas_done() << " of " << k.ctas.size() << " done); its figures so far:\n";
-      print_kernel(std::cout, r);
-      std::cout << kernels_done << " of " << kernels_total << " kernels completed\n";
-      wall_line();
-      std::cerr << "gpuvp sm-run: error: interrupted by " << signal_name(sig) << "\n";
-      return 128 + sig;
-    }
-    if (mem_log.is_open()) {
-      events.flush(mem_log, r.id, k.name);
-      write_unit_stats(mem_log, *gm, *counts_before);
-      if (!mem_log.flush()) throw std::runtime_error("--mem-log " + mem_log_path + ": write failed");
-    }
-    ++kernels_done;
-    ctas_before = ctas_total;
-    print_kernel(std::cout, r);
-    std::cout << "  simulation speed " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0) << " warp instructions/s\n";
+    return sig;
   }
-  wall_line();
-  return 0;
+  // The running kernel's figures so far, the kernels completed and the wall time; 128 + the signal.
+  int interrupted(int sig, const kernel_result& r, const kernel_trace& k) {
+    std::cout << "interrupted by " << signal_name(sig) << " in kernel " << r.id << " at cycle " << r.cycles << " (CTAs "
+              << g.ctas_done() << " of " << k.ctas.size() << " done); its figures so far:\n";
+    print_kernel(std::cout, r);
+    std::cout << kernels_done << " of " << kernels_total << " kernels completed\n";
+    wall_line();
+    std::cerr << "gpuvp sm-run: error: interrupted by " << signal_name(sig) << "\n";
+    return 128 + sig;
+  }
+};
+
+// `gpuvp sm-run [--gpu NAME] [--config FILE]... [--sms N] [--launch-latency N] [--memory M] [--threads N]
+// [--mem-log FILE] kernelslist.g`: the SM model alone (no SystemC platform), one block of lines per kernel.
+int sm_run_main(int argc, char** argv) {
+  sm_run_options o;
+  if (int rc = parse_sm_run_options(argc, argv, o); rc >= 0) return rc;
+  check_input_file(o.list, "kernelslist.g file");
+  gpu_config cfg = sm_run_config(o);
+  kernelslist kl = parse_kernelslist(o.list);
+  std::unique_ptr<mem_port> mem = make_memory(cfg, o.memory);
+  // --mem-log: at most mem_log_limit events a kernel (the rest counted on the file's last line).
+  constexpr uint64_t mem_log_limit = 4000000;
+  mem_event_log events(mem_log_limit);
+  std::ofstream mem_log;
+  auto* gm = dynamic_cast<gpu_memory*>(mem.get());
+  if (!o.mem_log_path.empty()) {
+    mem_log.open(o.mem_log_path);
+    if (!mem_log) throw config_error("--mem-log " + o.mem_log_path + ": cannot open the file for writing");
+    mem_log << "event,cycle,unit,addr,f5,f6,f7\n";
+    gm->set_event_log(&events);
+  }
+  // Ctrl-C / SIGTERM stop the cycle loop: the running kernel's figures so far are printed, then
+  // the wall time, and the exit code is 128 + the signal. A progress line on stderr meanwhile.
+  interrupt_scope signals;
+  std::cout << "memory: " << mem->describe() << std::endl;  // flushed: from here on Ctrl-C is ours
+  gpu_sim g(cfg, mem.get(), o.sms);
+  g.threads = unsigned(o.threads);
+  sm_run_loop loop(g, *mem, gm, events, mem_log, o.mem_log_path);
+  return loop.run(kl);
 }
 
 }  // namespace

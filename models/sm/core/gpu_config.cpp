@@ -315,6 +315,97 @@ std::string gpu_config::summary() const {
   return os.str();
 }
 
+namespace {
+
+// -gpgpu_scheduler: lrr, gto or two_level_active[:N[:inner:outer]].
+void set_scheduler(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
+  if (v != "lrr" && v != "gto" && v.rfind("two_level_active", 0) != 0)
+    fail(where, name + ": unknown scheduler '" + v + "' (lrr, gto, two_level_active:...)");
+  if (v.rfind("two_level_active", 0) == 0) {
+    // two_level_active:N:inner:outer; GPGPU-Sim implements only inner 0 (LRR), outer 1 (SRR).
+    unsigned n = 0, inner = 0, outer = 1;
+    const int got = std::sscanf(v.c_str(), "two_level_active:%u:%u:%u", &n, &inner, &outer);
+    if (v != "two_level_active" && (got < 1 || n == 0))
+      fail(where, name + ": '" + v + "': expected two_level_active:N[:0:1] with N >= 1 active warps");
+    if (got >= 2 && inner != 0) fail(where, name + ": '" + v + "': inner level " + std::to_string(inner) + " (only 0, LRR, exists)");
+    if (got >= 3 && outer != 1) fail(where, name + ": '" + v + "': outer level " + std::to_string(outer) + " (only 1, SRR, exists)");
+  }
+  c.scheduler = v;
+}
+
+// -gpgpu_clock_domains core:icnt:l2:dram (MHz).
+void set_clock_domains(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
+  auto parts = split(v, ':');
+  try {
+    c.core_mhz = std::stod(parts.at(0));
+  } catch (const std::exception&) {
+    fail(where, name + ": bad clock '" + v + "'");
+  }
+  if (!(c.core_mhz > 0 && c.core_mhz <= 100000)) fail(where, name + ": core clock must be in (0, 100000] MHz");
+  set_memory_clocks(c.mem, parts, name, where);
+}
+
+// -gpgpu_cache:dl1 [S|N:]sets:line:ways,repl:...,mshr_type:entries:merge,...
+void set_l1_cache(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
+  auto groups = split(v, ',');
+  auto geo = split(groups[0], ':');
+  if (!geo.empty() && (geo[0] == "S" || geo[0] == "N")) geo.erase(geo.begin());
+  if (geo.size() < 3) fail(where, name + ": expected sets:line:ways in '" + v + "'");
+  c.l1_sets = to_uint(where, name, geo[0]);
+  c.l1_line = to_uint(where, name, geo[1]);
+  c.l1_ways = to_uint(where, name, geo[2]);
+  if (groups.size() > 2) {
+    auto m = split(groups[2], ':');
+    if (m.size() >= 3) {
+      c.l1_mshrs = to_uint(where, name, m[1]);
+      c.l1_mshr_merge = to_uint(where, name, m[2]);
+    }
+  }
+  if (!c.l1_sets || !c.l1_line || !c.l1_ways || (c.l1_line & (c.l1_line - 1)))
+    fail(where, name + ": sets, ways must be > 0 and the line a power of two");
+  if (c.l1_line < 32 || c.l1_line > 256)  // whole 32-byte sectors, at most 8 a line (the L1's sector bits)
+    fail(where, name + ": line " + std::to_string(c.l1_line) + " outside [32, 256] bytes");
+  parse_cache_config(c.mem.l1, name, v, where);  // policies, miss queue (mem_config.cpp)
+}
+
+// -trace_opcode_latency_initiation_UNIT latency,initiation; false for a unit not modelled.
+bool set_opcode_latency(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
+  std::string k = name.substr(33);
+  lat_ii p = pair_of(where, name, v);
+  if (k == "int") c.lat_int = p;
+  else if (k == "sp") c.lat_sp = p;
+  else if (k == "dp") c.lat_dp = p;
+  else if (k == "sfu") c.lat_sfu = p;
+  else if (k == "tensor") c.lat_tensor = p;
+  else if (k.rfind("spec_op_", 0) == 0) {
+    unsigned n = to_uint(where, name, k.substr(8));
+    if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
+    c.spec[n].op = p;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// -specialized_unit_N enabled,num_units,max_latency,ID_OC width,OC_EX width,NAME
+void set_specialized_unit(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
+  unsigned n = to_uint(where, name, std::string_view(name).substr(18));
+  if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
+  auto parts = split(v, ',');
+  if (parts.size() != 6)
+    fail(where, name + ": expected enabled,num_units,max_latency,ID_OC width,OC_EX width,NAME, got '" + v + "'");
+  auto& s = c.spec[n];
+  s.enabled = to_bool(where, name, parts[0]);
+  s.num_units = to_uint(where, name, parts[1]);
+  s.max_latency = to_uint(where, name, parts[2]);
+  s.id_oc_width = to_uint(where, name, parts[3]);
+  s.oc_ex_width = to_uint(where, name, parts[4]);
+  s.name = parts[5];
+  if (s.name.empty()) fail(where, name + ": empty unit name");
+}
+
+}  // namespace
+
 bool apply_option(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
   auto u = [&] { return to_uint(where, name, v); };
   if (name == "-gpgpu_n_clusters") c.num_clusters = u();
@@ -338,20 +429,8 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
   else if (name == "-gpgpu_num_tensor_core_units") c.num_tensor = u();
   else if (name == "-gpgpu_sub_core_model") c.sub_core = to_bool(where, name, v);
   else if (name == "-gpgpu_num_sched_per_core") c.num_sched = u();
-  else if (name == "-gpgpu_scheduler") {
-    if (v != "lrr" && v != "gto" && v.rfind("two_level_active", 0) != 0)
-      fail(where, name + ": unknown scheduler '" + v + "' (lrr, gto, two_level_active:...)");
-    if (v.rfind("two_level_active", 0) == 0) {
-      // two_level_active:N:inner:outer; GPGPU-Sim implements only inner 0 (LRR), outer 1 (SRR).
-      unsigned n = 0, inner = 0, outer = 1;
-      const int got = std::sscanf(v.c_str(), "two_level_active:%u:%u:%u", &n, &inner, &outer);
-      if (v != "two_level_active" && (got < 1 || n == 0))
-        fail(where, name + ": '" + v + "': expected two_level_active:N[:0:1] with N >= 1 active warps");
-      if (got >= 2 && inner != 0) fail(where, name + ": '" + v + "': inner level " + std::to_string(inner) + " (only 0, LRR, exists)");
-      if (got >= 3 && outer != 1) fail(where, name + ": '" + v + "': outer level " + std::to_string(outer) + " (only 1, SRR, exists)");
-    }
-    c.scheduler = v;
-  } else if (name == "-gpgpu_max_insn_issue_per_warp") c.max_insn_issue_per_warp = u();
+  else if (name == "-gpgpu_scheduler") set_scheduler(c, name, v, where);
+  else if (name == "-gpgpu_max_insn_issue_per_warp") c.max_insn_issue_per_warp = u();
   else if (name == "-gpgpu_inst_fetch_throughput") c.inst_fetch_throughput = u();
   else if (name == "-gpgpu_dual_issue_diff_exec_units") c.dual_issue_diff_exec_units = to_bool(where, name, v);
   else if (name == "-gpgpu_num_reg_banks") c.reg_banks = u();
@@ -363,16 +442,8 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
   else if (name == "-gpgpu_operand_collector_num_units_int") c.oc_units_int = u();
   else if (name == "-gpgpu_operand_collector_num_units_tensor_core") c.oc_units_tensor = u();
   else if (name == "-gpgpu_operand_collector_num_units_mem") c.oc_units_mem = u();
-  else if (name == "-gpgpu_clock_domains") {
-    auto parts = split(v, ':');
-    try {
-      c.core_mhz = std::stod(parts.at(0));
-    } catch (const std::exception&) {
-      fail(where, name + ": bad clock '" + v + "'");
-    }
-    if (!(c.core_mhz > 0 && c.core_mhz <= 100000)) fail(where, name + ": core clock must be in (0, 100000] MHz");
-    set_memory_clocks(c.mem, parts, name, where);
-  } else if (name == "-gpgpu_adaptive_cache_config") c.adaptive_l1 = to_bool(where, name, v);
+  else if (name == "-gpgpu_clock_domains") set_clock_domains(c, name, v, where);
+  else if (name == "-gpgpu_adaptive_cache_config") c.adaptive_l1 = to_bool(where, name, v);
   else if (name == "-gpgpu_shmem_option") {
     c.shmem_options_kb = uint_list(where, name, v, ',', 0);
     std::sort(c.shmem_options_kb.begin(), c.shmem_options_kb.end());
@@ -392,58 +463,14 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
   else if (name == "-gpgpu_l2_rop_latency") c.l2_rop_latency = u();
   else if (name == "-dram_latency") c.dram_latency = u();
   else if (name == "-gpgpu_kernel_launch_latency") c.kernel_launch_latency = u();
-  else if (name == "-gpgpu_cache:dl1") {
-    // [S|N:]sets:line:ways,repl:...,mshr_type:entries:merge,...
-    auto groups = split(v, ',');
-    auto geo = split(groups[0], ':');
-    if (!geo.empty() && (geo[0] == "S" || geo[0] == "N")) geo.erase(geo.begin());
-    if (geo.size() < 3) fail(where, name + ": expected sets:line:ways in '" + v + "'");
-    c.l1_sets = to_uint(where, name, geo[0]);
-    c.l1_line = to_uint(where, name, geo[1]);
-    c.l1_ways = to_uint(where, name, geo[2]);
-    if (groups.size() > 2) {
-      auto m = split(groups[2], ':');
-      if (m.size() >= 3) {
-        c.l1_mshrs = to_uint(where, name, m[1]);
-        c.l1_mshr_merge = to_uint(where, name, m[2]);
-      }
-    }
-    if (!c.l1_sets || !c.l1_line || !c.l1_ways || (c.l1_line & (c.l1_line - 1)))
-      fail(where, name + ": sets, ways must be > 0 and the line a power of two");
-    if (c.l1_line < 32 || c.l1_line > 256)  // whole 32-byte sectors, at most 8 a line (the L1's sector bits)
-      fail(where, name + ": line " + std::to_string(c.l1_line) + " outside [32, 256] bytes");
-    parse_cache_config(c.mem.l1, name, v, where);  // policies, miss queue (mem_config.cpp)
-  } else if (name.rfind("-trace_opcode_latency_initiation_", 0) == 0) {
-    std::string k = name.substr(33);
-    lat_ii p = pair_of(where, name, v);
-    if (k == "int") c.lat_int = p;
-    else if (k == "sp") c.lat_sp = p;
-    else if (k == "dp") c.lat_dp = p;
-    else if (k == "sfu") c.lat_sfu = p;
-    else if (k == "tensor") c.lat_tensor = p;
-    else if (k.rfind("spec_op_", 0) == 0) {
-      unsigned n = to_uint(where, name, k.substr(8));
-      if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
-      c.spec[n].op = p;
-    } else {
+  else if (name == "-gpgpu_cache:dl1") set_l1_cache(c, name, v, where);
+  else if (name.rfind("-trace_opcode_latency_initiation_", 0) == 0) {
+    if (!set_opcode_latency(c, name, v, where)) {
       c.note_unmodelled(name, v, where);
       return false;
     }
-  } else if (name.rfind("-specialized_unit_", 0) == 0) {
-    unsigned n = to_uint(where, name, std::string_view(name).substr(18));
-    if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
-    auto parts = split(v, ',');
-    if (parts.size() != 6)
-      fail(where, name + ": expected enabled,num_units,max_latency,ID_OC width,OC_EX width,NAME, got '" + v + "'");
-    auto& s = c.spec[n];
-    s.enabled = to_bool(where, name, parts[0]);
-    s.num_units = to_uint(where, name, parts[1]);
-    s.max_latency = to_uint(where, name, parts[2]);
-    s.id_oc_width = to_uint(where, name, parts[3]);
-    s.oc_ex_width = to_uint(where, name, parts[4]);
-    s.name = parts[5];
-    if (s.name.empty()) fail(where, name + ": empty unit name");
-  } else if (!apply_mem_option(c.mem, name, v, where)) {  // the memory system's options (mem_config.cpp)
+  } else if (name.rfind("-specialized_unit_", 0) == 0) set_specialized_unit(c, name, v, where);
+  else if (!apply_mem_option(c.mem, name, v, where)) {  // the memory system's options (mem_config.cpp)
     c.note_unmodelled(name, v, where);
     return false;
   }

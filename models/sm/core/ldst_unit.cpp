@@ -295,8 +295,28 @@ void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
   if (busy()) ++active_cycles;  // an access being made or outstanding
   if (wb_pending() || smem_ready() <= now) writeback();
-  // One sector fill per cycle (the L1's fill port: GPGPU-Sim's LDST unit takes one response a
-  // cycle from its response FIFO); another fill due now waits for the next cycle.
+  take_events(now);
+  send_miss(now);
+  run_banks(now);
+  if (dispatch_reg_.empty()) {
+    occupied_.shift();
+    end_cycle(now);
+    return;
+  }
+  if (!prepared_) prepare();
+  const bool finished = dispatch_reg_.space == mem_space::shared ? shared_step(now) : global_step(now);
+  if (finished) {
+    dispatch_reg_.clear();
+    done_one(slot_);  // drop the hold: completes now if nothing is outstanding
+  }
+  occupied_.shift();
+  end_cycle(now);
+}
+
+// The events due now: replies, fills and completions. One sector fill per cycle (the L1's fill
+// port: GPGPU-Sim's LDST unit takes one response a cycle from its response FIFO); another fill
+// due now waits for the next cycle.
+void ldst_unit::take_events(uint64_t now) {
   bool filled = false;
   later_.clear();
   while (!events_.empty() && events_.top().at <= now) {
@@ -311,99 +331,101 @@ void ldst_unit::cycle() {
       filled = true;
       next_global_ = unsigned(e.key);
     } else if (e.kind == ev::fill) {
-      // baseline_cache::fill: the sector becomes valid and its MSHR entry ready; the entry is
-      // released when the write-back stage has taken its last access (mshr_table::next_access).
       filled = true;
-      ++l1_gen_;
-      const uint64_t line = e.key / (cfg_.l1_line / 32);
-      const uint8_t bit = uint8_t(1u << (e.key % (cfg_.l1_line / 32)));
-      size_t idx = find_line(line);
-      if (idx == SIZE_MAX) idx = allocate_line(line);  // gone meanwhile (the L1 reset between kernels)
-      if (idx != SIZE_MAX) {
-        tags_->valid[idx] |= bit;
-        if (tags_->reserved[idx] & bit) {
-          tags_->reserved[idx] &= uint8_t(~bit);
-          if (!tags_->reserved[idx]) --tags_->set_reserved[line % cfg_.l1_sets];
-        }
-      }
-      filled_.push_back(e.key);
+      fill_sector(e.key);
     } else {
       done_one(unsigned(e.key));
     }
   }
   for (const event& e : later_) events_.push(e);
-  // The miss queue sends one request per cycle to the memory side, if that has room for it
-  // (baseline_cache::cycle: !m_memport->full(), the cluster's crossbar input buffer), before
-  // this cycle's L1 accesses, as GPGPU-Sim's L1D cycle comes before L1_latency_queue_cycle. The
-  // memory side counts the request from the cycle before (its hand-offs are numbered from the
-  // L1 access's cycle, docs/models/gpu-memory.md).
-  if (!miss_queue_.empty() && miss_queue_.front().ready <= now && !core_.mem_->full(this)) {
-    const request r = miss_queue_.front();
-    miss_queue_.pop_front();
-    ++mq_pops_;
-    const uint64_t sent = now - 1;
-    const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, r.written, sent + core_.mem_base_, this, r.slot);
-    if (r.write) ++core_.st_.mem_writes;
-    if (lat == mem_port::pending) ++awaiting_;
-    else if (r.write) events_.push({sent + lat, ev::ack, r.slot});
-    else events_.push({fill_cycle(sent + lat), ev::fill, r.sector_addr});
+}
+
+// baseline_cache::fill: the sector becomes valid and its MSHR entry ready; the entry is
+// released when the write-back stage has taken its last access (mshr_table::next_access).
+void ldst_unit::fill_sector(uint64_t key) {
+  ++l1_gen_;
+  const uint64_t line = key / (cfg_.l1_line / 32);
+  const uint8_t bit = uint8_t(1u << (key % (cfg_.l1_line / 32)));
+  size_t idx = find_line(line);
+  if (idx == SIZE_MAX) idx = allocate_line(line);  // gone meanwhile (the L1 reset between kernels)
+  if (idx != SIZE_MAX) {
+    tags_->valid[idx] |= bit;
+    if (tags_->reserved[idx] & bit) {
+      tags_->reserved[idx] &= uint8_t(~bit);
+      if (!tags_->reserved[idx]) --tags_->set_reserved[line % cfg_.l1_sets];
+    }
   }
-  run_banks(now);
-  if (dispatch_reg_.empty()) {
-    occupied_.shift();
-    end_cycle(now);
-    return;
+  filled_.push_back(key);
+}
+
+// The miss queue sends one request per cycle to the memory side, if that has room for it
+// (baseline_cache::cycle: !m_memport->full(), the cluster's crossbar input buffer), before
+// this cycle's L1 accesses, as GPGPU-Sim's L1D cycle comes before L1_latency_queue_cycle. The
+// memory side counts the request from the cycle before (its hand-offs are numbered from the
+// L1 access's cycle, docs/models/gpu-memory.md).
+void ldst_unit::send_miss(uint64_t now) {
+  if (miss_queue_.empty() || miss_queue_.front().ready > now || core_.mem_->full(this)) return;
+  const request r = miss_queue_.front();
+  miss_queue_.pop_front();
+  ++mq_pops_;
+  const uint64_t sent = now - 1;
+  const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, r.written, sent + core_.mem_base_, this, r.slot);
+  if (r.write) ++core_.st_.mem_writes;
+  if (lat == mem_port::pending) ++awaiting_;
+  else if (r.write) events_.push({sent + lat, ev::ack, r.slot});
+  else events_.push({fill_cycle(sent + lat), ev::fill, r.sector_addr});
+}
+
+// A shared-memory instruction's cycle in the dispatch register; true when it leaves it. The
+// instruction stays `degree` cycles (shared_cycle's dispatch delay). A store is done then
+// ("stores exit pipeline here"); a load enters the last stage of the -gpgpu_smem_latency
+// pipeline if it is free, moves down a stage a cycle while the one below is free and waits in
+// stage 0 for the write-back stage (ldst_unit::writeback, client 0).
+bool ldst_unit::shared_step(uint64_t now) {
+  if (conflict_cycles_ > 1) {
+    --conflict_cycles_;
+    return false;
   }
-  if (!prepared_) prepare();
+  if (dispatch_reg_.store) return true;
+  if (smem_pipe_.size() < cfg_.smem_latency) {
+    conflict_cycles_ = 0;
+    ++slots_[slot_].outstanding;
+    smem_pipe_.push_back({slot_, now + cfg_.smem_latency});
+    return true;
+  }
+  return false;
+}
+
+// Any other memory instruction's cycle in the dispatch register; true when it leaves it.
+bool ldst_unit::global_step(uint64_t now) {
   inflight& f = slots_[slot_];
   const warp_inst& w = dispatch_reg_;
-  bool finished = false;
-  if (w.space == mem_space::shared) {
-    // The instruction stays `degree` cycles (shared_cycle's dispatch delay). A store is done then
-    // ("stores exit pipeline here"); a load enters the last stage of the -gpgpu_smem_latency
-    // pipeline if it is free, moves down a stage a cycle while the one below is free and waits in
-    // stage 0 for the write-back stage (ldst_unit::writeback, client 0).
-    if (conflict_cycles_ > 1) {
-      --conflict_cycles_;
-    } else if (w.store) {
-      finished = true;
-    } else if (smem_pipe_.size() < cfg_.smem_latency) {
-      conflict_cycles_ = 0;
-      ++f.outstanding;
-      smem_pipe_.push_back({slot_, now + cfg_.smem_latency});
-      finished = true;
-    }
-  } else if (bypass_) {
+  if (bypass_) {
     bypass_send(now);
-    finished = sectors_.empty();
-  } else if (sectors_.empty()) {
+    return sectors_.empty();
+  }
+  if (sectors_.empty()) {
     // constant cache, or a memory opcode traced without addresses: an L1-latency access
     ++f.outstanding;
     events_.push({now + cfg_.l1_latency, ev::done, slot_});
-    finished = true;
-  } else {
-    // ldst_unit::memory_cycle: up to -gpgpu_l1_banks accesses a cycle, each into the last stage
-    // of its bank's pipeline (-gpgpu_l1_latency stages), stopping at the first whose stage is
-    // taken (a bank conflict: again next cycle).
-    for (unsigned j = 0; j < banks_.size() && !sectors_.empty(); ++j) {
-      const uint64_t sec = sectors_.back();
-      l1_bank& b = banks_[sec % banks_.size()];
-      if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
-      b.placed = now;
-      b.pipe.push_back({sec, now, slot_, w.store ? sector_bytes_[sectors_.size() - 1] : 0u, w.store});
-      ++in_pipe_;
-      ++f.outstanding;
-      sectors_.pop_back();
-    }
-    finished = sectors_.empty();
-    if (cfg_.l1_latency == 0) run_banks(now);
+    return true;
   }
-  if (finished) {
-    dispatch_reg_.clear();
-    done_one(slot_);  // drop the hold: completes now if nothing is outstanding
+  // ldst_unit::memory_cycle: up to -gpgpu_l1_banks accesses a cycle, each into the last stage
+  // of its bank's pipeline (-gpgpu_l1_latency stages), stopping at the first whose stage is
+  // taken (a bank conflict: again next cycle).
+  for (unsigned j = 0; j < banks_.size() && !sectors_.empty(); ++j) {
+    const uint64_t sec = sectors_.back();
+    l1_bank& b = banks_[sec % banks_.size()];
+    if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
+    b.placed = now;
+    b.pipe.push_back({sec, now, slot_, w.store ? sector_bytes_[sectors_.size() - 1] : 0u, w.store});
+    ++in_pipe_;
+    ++f.outstanding;
+    sectors_.pop_back();
   }
-  occupied_.shift();
-  end_cycle(now);
+  const bool finished = sectors_.empty();
+  if (cfg_.l1_latency == 0) run_banks(now);
+  return finished;
 }
 
 // -gpgpu_gmem_skip_L1D (ldst_unit::memory_cycle with bypassL1D): the next access goes straight

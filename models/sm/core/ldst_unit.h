@@ -193,6 +193,12 @@ class ldst_unit : public stallable_unit, public mem_client {
   bool store_access(const pipe_entry& a, uint64_t now);  // global_access's store part
   void run_banks(uint64_t now);
   void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
+  // cycle()'s parts, in order: the events due, the miss queue's request, the dispatch register.
+  void take_events(uint64_t now);
+  void fill_sector(uint64_t key);
+  void send_miss(uint64_t now);
+  bool shared_step(uint64_t now);
+  bool global_step(uint64_t now);
   bool global_access(const pipe_entry& a, uint64_t now);  // false: reservation fail
 
   sm_core& core_;

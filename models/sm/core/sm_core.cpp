@@ -64,11 +64,31 @@ unsigned sm_core::max_ctas(const gpu_config& cfg, const kernel_trace& k) {
   return n;
 }
 
-sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1) : cfg_(cfg), id_(id), mem_(mem) {
-  if (!l1) {
-    own_l1_ = std::make_unique<l1_tags>();
-    l1 = own_l1_.get();
+// The ID_OC and OC_EX register sets of unit kind c. A width of 0 (a unit kind without units,
+// whose work issues elsewhere: validate) gets an unused set of one.
+void sm_core::make_sets(op_class c, unsigned id_oc_w, unsigned oc_ex_w, const std::string& n) {
+  id_oc_w = std::max(1u, id_oc_w);
+  oc_ex_w = std::max(1u, oc_ex_w);
+  sets_.push_back(std::make_unique<register_set>(id_oc_w, "ID_OC_" + n));
+  id_oc_[unsigned(c)] = sets_.back().get();
+  id_oc_list_.push_back(sets_.back().get());
+  sets_.push_back(std::make_unique<register_set>(oc_ex_w, "OC_EX_" + n));
+  oc_ex_[unsigned(c)] = sets_.back().get();
+}
+
+// `count` pipelined units of kind c, `depth` stages each, fed from its OC_EX set.
+void sm_core::add_units(op_class c, unsigned count, unsigned depth, const std::string& n) {
+  const bool sc = cfg_.sub_core;
+  register_set* port = oc_ex_[unsigned(c)];
+  for (unsigned k = 0; k < count; ++k) {
+    auto u = std::make_unique<pipelined_unit>(n + "_" + std::to_string(k), &ex_->ex_wb(), depth, std::vector<op_class>{c});
+    ex_->add_unit(std::move(u), port, sc ? k % port->size() : 0);
   }
+}
+
+// The warp slots, the schedulers' warps and the two-level scheduler's active and pending lists.
+void sm_core::init_warps() {
+  const gpu_config& cfg = cfg_;
   warps_.resize(cfg.max_threads_per_sm / 32);
   fetchable_.assign((warps_.size() + 63) / 64, 0);
   imiss_.assign(warps_.size(), 0);
@@ -98,26 +118,12 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
       }
     }
   }
+}
+
+// The execute stage: the register sets, function units and the LDST unit.
+void sm_core::build_pipeline(l1_tags* l1) {
+  const gpu_config& cfg = cfg_;
   ex_ = std::make_unique<execute_stage>(cfg.widths[EX_WB], cfg.sub_core);
-  const bool sc = cfg.sub_core;
-  auto make_sets = [&](op_class c, unsigned id_oc_w, unsigned oc_ex_w, const std::string& n) {
-    // A width of 0 (a unit kind without units, whose work issues elsewhere: validate) gets an
-    // unused set of one.
-    id_oc_w = std::max(1u, id_oc_w);
-    oc_ex_w = std::max(1u, oc_ex_w);
-    sets_.push_back(std::make_unique<register_set>(id_oc_w, "ID_OC_" + n));
-    id_oc_[unsigned(c)] = sets_.back().get();
-    id_oc_list_.push_back(sets_.back().get());
-    sets_.push_back(std::make_unique<register_set>(oc_ex_w, "OC_EX_" + n));
-    oc_ex_[unsigned(c)] = sets_.back().get();
-  };
-  auto add_units = [&](op_class c, unsigned count, unsigned depth, const std::string& n) {
-    register_set* port = oc_ex_[unsigned(c)];
-    for (unsigned k = 0; k < count; ++k) {
-      auto u = std::make_unique<pipelined_unit>(n + "_" + std::to_string(k), &ex_->ex_wb(), depth, std::vector<op_class>{c});
-      ex_->add_unit(std::move(u), port, sc ? k % port->size() : 0);
-    }
-  };
   const auto& W = cfg.widths;
   make_sets(op_class::sp, W[ID_OC_SP], W[OC_EX_SP], "SP");
   make_sets(op_class::dp, W[ID_OC_DP], W[OC_EX_DP], "DP");
@@ -140,6 +146,11 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   auto l = std::make_unique<ldst_unit>(*this, cfg, l1);
   ldst_ = l.get();
   ex_->add_unit(std::move(l), oc_ex_[unsigned(op_class::mem)], execute_stage::any_slot);
+}
+
+// The operand collector units, the register banks and the order of the collectors' input sets.
+void sm_core::init_collectors() {
+  const gpu_config& cfg = cfg_;
   unsigned ncu = cfg.oc_units_gen ? cfg.oc_units_gen
                                   : cfg.oc_units_sp + cfg.oc_units_dp + cfg.oc_units_sfu + cfg.oc_units_int +
                                         cfg.oc_units_tensor + cfg.oc_units_mem;
@@ -169,6 +180,16 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   for (unsigned n = 1; n <= SPECIALIZED_UNIT_NUM; ++n) in_set(spec_class(n));
   for (register_set* r : id_oc_list_)  // a set without units of its kind still drains (last)
     if (std::find(oc_order_.begin(), oc_order_.end(), r) == oc_order_.end()) oc_order_.push_back(r);
+}
+
+sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1) : cfg_(cfg), id_(id), mem_(mem) {
+  if (!l1) {
+    own_l1_ = std::make_unique<l1_tags>();
+    l1 = own_l1_.get();
+  }
+  init_warps();
+  build_pipeline(l1);
+  init_collectors();
 }
 
 sm_core::~sm_core() = default;
@@ -284,9 +305,9 @@ void sm_core::read_operands() {
   for (unsigned i = 0, n = std::max(1u, cfg_.reg_port_throughput); i < n; ++i) collector_step();
 }
 
-void sm_core::collector_step() {
+// dispatch_ready_cu: the units whose reads are done, in unit order, move to their OC_EX sets.
+void sm_core::dispatch_ready_cus() {
   const bool sc = cfg_.sub_core;
-  // dispatch_ready_cu: the units whose reads are done, in unit order
   for (size_t wd = 0; wd < cu_ready_.size() && cus_busy_; ++wd)
     for (uint64_t m = cu_ready_[wd]; m; m &= m - 1) {
       const unsigned i = unsigned(wd * 64 + unsigned(__builtin_ctzll(m)));
@@ -301,31 +322,37 @@ void sm_core::collector_step() {
         progress_ = true;
       }
     }
-  // allocate_reads: each bank serves one read per step, oldest request first
-  if (!reads_.empty()) {
-    progress_ = true;
-    std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
-    size_t keep = 0;
-    for (const read_req& r : reads_) {
-      if (bank_write_[r.bank]) {
-        reads_[keep++] = r;  // the bank writes a result this step
-      } else if (bank_reads_[r.bank] == 0) {
-        ++bank_reads_[r.bank];
-        if (--cus_[r.cu].pending_reads == 0) cu_ready_[r.cu / 64] |= uint64_t(1) << (r.cu % 64);
-      } else {
-        ++st_.bank_conflicts;
-        reads_[keep++] = r;  // stays queued, order kept
-      }
+}
+
+// allocate_reads: each bank serves one read per step, oldest request first.
+void sm_core::allocate_reads() {
+  if (reads_.empty()) return;
+  progress_ = true;
+  std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
+  size_t keep = 0;
+  for (const read_req& r : reads_) {
+    if (bank_write_[r.bank]) {
+      reads_[keep++] = r;  // the bank writes a result this step
+    } else if (bank_reads_[r.bank] == 0) {
+      ++bank_reads_[r.bank];
+      if (--cus_[r.cu].pending_reads == 0) cu_ready_[r.cu / 64] |= uint64_t(1) << (r.cu % 64);
+    } else {
+      ++st_.bank_conflicts;
+      reads_[keep++] = r;  // stays queued, order kept
     }
-    reads_.resize(keep);
   }
-  // allocate_cu (GPGPU-Sim's opndcoll_rfu_t::allocate_cu over the generic in-ports): every
-  // port visits the ID_OC sets in GPGPU-Sim's port order (SP, SFU, MEM, TENSOR, DP, INT,
-  // specialized) and takes from each only its OLDEST instruction (lowest uid), into a free
-  // collector unit of that instruction's scheduler. If that scheduler has no free unit the set
-  // gives nothing to this port, even when a younger instruction of another sub-core could go
-  // (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
-  // configurations have as many in-ports as collector units, so no port limit is reached).
+  reads_.resize(keep);
+}
+
+// allocate_cu (GPGPU-Sim's opndcoll_rfu_t::allocate_cu over the generic in-ports): every
+// port visits the ID_OC sets in GPGPU-Sim's port order (SP, SFU, MEM, TENSOR, DP, INT,
+// specialized) and takes from each only its OLDEST instruction (lowest uid), into a free
+// collector unit of that instruction's scheduler. If that scheduler has no free unit the set
+// gives nothing to this port, even when a younger instruction of another sub-core could go
+// (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
+// configurations have as many in-ports as collector units, so no port limit is reached).
+void sm_core::allocate_cus() {
+  const bool sc = cfg_.sub_core;
   for (bool progress = id_oc_used_ != 0 && !alloc_blocked_; progress;) {  // (nothing to allocate when the ID_OC sets are empty)
     progress = false;
     for (register_set* in : oc_order_) {
@@ -370,6 +397,12 @@ void sm_core::collector_step() {
         std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
     }
   }
+}
+
+void sm_core::collector_step() {
+  dispatch_ready_cus();
+  allocate_reads();
+  allocate_cus();
   alloc_blocked_ = true;  // the last pass (if any) allocated nothing
   // process_banks: the write allocations last one step
   if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);

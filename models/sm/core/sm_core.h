@@ -150,6 +150,12 @@ class sm_core {
     uint64_t dispatch_stalls = 0, l1_fails[4] = {}, ldst_active = 0;
     uint64_t l1_made = 0;  // L1 accesses (loads and stores) and shared accesses made (snapshot only)
   };
+  // The constructor's parts
+  void init_warps();
+  void build_pipeline(l1_tags* l1);
+  void init_collectors();
+  void make_sets(op_class c, unsigned id_oc_w, unsigned oc_ex_w, const std::string& n);
+  void add_units(op_class c, unsigned count, unsigned depth, const std::string& n);
   idle_counts idle_snapshot() const;
   void full_cycle();
   void end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh);
@@ -157,6 +163,9 @@ class sm_core {
   void writeback();
   void read_operands();
   void collector_step();
+  void dispatch_ready_cus();  // collector_step's parts, in order
+  void allocate_reads();
+  void allocate_cus();
   void fetch_decode();
   void refresh_fetchable(unsigned wi);
   void decode();
@@ -168,6 +177,12 @@ class sm_core {
   void two_level_order(unsigned sched);
   bool two_level_waiting(unsigned wi) const;
   bool try_issue(unsigned sched, unsigned w, unsigned& blocked);
+  // try_issue's parts
+  void end_of_trace(unsigned wi);
+  bool scoreboard_hazard(unsigned wi, const trace_inst& ti) const;
+  void build_issued(register_set* port, unsigned sched, unsigned wi, op_class unit, const trace_inst& ti);
+  void issued_exit(warp_state& w, uint32_t mask);
+  void issued_barrier(warp_state& w);
   void complete(const warp_inst& inst);  // writeback of one instruction
   void warp_maybe_done(unsigned w);
   unsigned bank_of(unsigned reg, unsigned warp, unsigned sched) const;

@@ -36,6 +36,84 @@ void sm_core::release_barrier_if_complete(unsigned slot) {
   std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
 }
 
+// A warp whose trace ends without an EXIT ends at its last instruction.
+void sm_core::end_of_trace(unsigned wi) {
+  warp_state& w = warps_[wi];
+  progress_ = true;
+  std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
+  w.exited = true;
+  ++ctas_[w.cta_slot].exited;
+  release_barrier_if_complete(w.cta_slot);
+  warp_maybe_done(wi);
+}
+
+// Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending
+// write (RAW and WAW).
+bool sm_core::scoreboard_hazard(unsigned wi, const trace_inst& ti) const {
+  bool hazard = false;
+  const auto& reserved = wregs_[wi].reserved;
+  for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && reserved[ti.src[i]];
+  for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && reserved[ti.dst[i]];
+  return hazard;
+}
+
+// The issued instruction ti of warp wi, for `unit`, in its ID_OC slot of `port`; its destinations
+// reserved on the scoreboard.
+void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_class unit, const trace_inst& ti) {
+  warp_state& w = warps_[wi];
+  const op_class cls = ti.info.cls;
+  // Built in its ID_OC slot, every field set.
+  warp_inst& in = port->emplace(cfg_.sub_core, sched);
+  ++id_oc_used_;
+  alloc_blocked_ = false;
+  in.valid = true;
+  in.uid = ++uid_;
+  in.op = unit;
+  in.opcode = ti.opcode;
+  // Latency by the opcode's class (trace_config::set_latency), whichever unit runs it.
+  lat_ii l = cfg_.latency_of(is_control(cls) || id_oc_[unsigned(cls)] ? cls : op_class::intp);
+  in.latency = l.latency;
+  in.initiation = l.initiation;
+  in.dispatch_cycles = l.initiation;
+  in.warp = uint16_t(wi);
+  in.sched = uint16_t(sched);
+  in.active_mask = ti.mask;
+  in.ndst = int8_t(ti.ndst);
+  in.nsrc = int8_t(ti.nsrc);
+  std::copy(ti.dst, ti.dst + 4, in.dst);
+  std::copy(ti.src, ti.src + 4, in.src);
+  in.space = ti.info.space;
+  in.store = ti.info.store;
+  in.width = ti.width;
+  in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
+  for (int i = 0; i < ti.ndst; ++i)
+    if (!is_zero_reg(ti.dst[i])) wregs_[wi].reserved.set(ti.dst[i]);
+  ++w.pending;
+  // Scoreboard::reserveRegisters marks the destinations of global/local loads as long operations.
+  if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
+    for (int i = 0; i < ti.ndst; ++i)
+      if (!is_zero_reg(ti.dst[i])) wregs_[wi].longop.set(ti.dst[i]);
+}
+
+// trace_shader_core_ctx::checkExecutionStatusAndUpdate: only the EXIT's active lanes are
+// done; once all are (functional_done) the warp issues no more and ends when everything
+// wrote back. A zero-mask (predicated-off) EXIT changes nothing.
+void sm_core::issued_exit(warp_state& w, uint32_t mask) {
+  w.lanes_left &= ~mask;
+  if (w.lanes_left == 0) {
+    w.exited = true;
+    ++ctas_[w.cta_slot].exited;
+    release_barrier_if_complete(w.cta_slot);
+  }
+}
+
+// A barrier: the warp waits until every live warp of the CTA arrived.
+void sm_core::issued_barrier(warp_state& w) {
+  w.at_barrier = true;
+  ++ctas_[w.cta_slot].at_barrier;
+  release_barrier_if_complete(w.cta_slot);
+}
+
 // Issues up to max_insn_issue_per_warp instructions of warp w (GPGPU-Sim's scheduler_unit::cycle
 // inner loop); returns whether it issued, and reports in `blocked` why it stopped before the
 // first one.
@@ -45,12 +123,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
   blocked = unsigned(stall_cause::idle);
   while (issued < cfg_.max_insn_issue_per_warp && !w.exited && !w.at_barrier) {
     if (w.next >= w.size) {  // trace without EXIT: the warp ends here
-      progress_ = true;
-      std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
-      w.exited = true;
-      ++ctas_[w.cta_slot].exited;
-      release_barrier_if_complete(w.cta_slot);
-      warp_maybe_done(wi);
+      end_of_trace(wi);
       break;
     }
     if (w.ibuf == 0) break;  // instruction buffer empty: waiting for fetch/decode
@@ -63,12 +136,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       const op_class cls = ti.info.cls;
       w.unit = unit_for(cls);
       if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) break;
-      // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending
-      // write (RAW and WAW).
-      bool hazard = false;
-      const auto& reserved = wregs_[wi].reserved;
-      for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && reserved[ti.src[i]];
-      for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && reserved[ti.dst[i]];
+      const bool hazard = scoreboard_hazard(wi, ti);
       w.sb = hazard ? sb_blocked : sb_clear;
       if (hazard) {
         if (!issued) blocked = unsigned(stall_cause::scoreboard);
@@ -85,37 +153,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     }
     const trace_inst& ti = w.insts[w.next];
     const op_class cls = ti.info.cls;
-    // Built in its ID_OC slot, every field set.
-    warp_inst& in = port->emplace(cfg_.sub_core, sched);
-    ++id_oc_used_;
-    alloc_blocked_ = false;
-    in.valid = true;
-    in.uid = ++uid_;
-    in.op = unit;
-    in.opcode = ti.opcode;
-    // Latency by the opcode's class (trace_config::set_latency), whichever unit runs it.
-    lat_ii l = cfg_.latency_of(is_control(cls) || id_oc_[unsigned(cls)] ? cls : op_class::intp);
-    in.latency = l.latency;
-    in.initiation = l.initiation;
-    in.dispatch_cycles = l.initiation;
-    in.warp = uint16_t(wi);
-    in.sched = uint16_t(sched);
-    in.active_mask = ti.mask;
-    in.ndst = int8_t(ti.ndst);
-    in.nsrc = int8_t(ti.nsrc);
-    std::copy(ti.dst, ti.dst + 4, in.dst);
-    std::copy(ti.src, ti.src + 4, in.src);
-    in.space = ti.info.space;
-    in.store = ti.info.store;
-    in.width = ti.width;
-    in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
-    for (int i = 0; i < ti.ndst; ++i)
-      if (!is_zero_reg(ti.dst[i])) wregs_[wi].reserved.set(ti.dst[i]);
-    ++w.pending;
-    // Scoreboard::reserveRegisters marks the destinations of global/local loads as long operations.
-    if (in.op == op_class::mem && !in.store && (in.space == mem_space::global || in.space == mem_space::local))
-      for (int i = 0; i < ti.ndst; ++i)
-        if (!is_zero_reg(ti.dst[i])) wregs_[wi].longop.set(ti.dst[i]);
+    build_issued(port, sched, wi, unit, ti);
     progress_ = true;
     ++w.next;
     --w.ibuf;
@@ -125,21 +163,8 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
     ++issued;
     prev_kind = exec_kind(unit);
-    if (cls == op_class::exit) {
-      // trace_shader_core_ctx::checkExecutionStatusAndUpdate: only the EXIT's active lanes are
-      // done; once all are (functional_done) the warp issues no more and ends when everything
-      // wrote back. A zero-mask (predicated-off) EXIT changes nothing.
-      w.lanes_left &= ~ti.mask;
-      if (w.lanes_left == 0) {
-        w.exited = true;
-        ++ctas_[w.cta_slot].exited;
-        release_barrier_if_complete(w.cta_slot);
-      }
-    } else if (cls == op_class::barrier) {  // waits until every live warp of the CTA arrived
-      w.at_barrier = true;
-      ++ctas_[w.cta_slot].at_barrier;
-      release_barrier_if_complete(w.cta_slot);
-    }
+    if (cls == op_class::exit) issued_exit(w, ti.mask);
+    else if (cls == op_class::barrier) issued_barrier(w);
   }
   refresh_fetchable(wi);
   if (issued) blocked = unsigned(stall_cause::n);

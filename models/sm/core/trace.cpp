@@ -263,10 +263,12 @@ kernelslist parse_kernelslist(const std::string& path) {
 
 // ---- kernel-N.traceg -------------------------------------------------------------------------
 
-kernel_trace parse_kernel_trace_text(const std::string& text, const std::string& name) {
-  kernel_trace k;
-  k.file = name;
-  auto lines = lines_of(text);
+namespace {
+// One kernel trace being parsed: which headers were seen, the thread block and warp the lines go
+// to, and the opcodes classified so far.
+struct kernel_trace_parser {
+  const std::string& name;
+  kernel_trace& k;
   // Each distinct opcode string classified once: its index into k.opcodes and its class
   // (looked up by the line's view, no string built per line).
   struct opcode_hash {
@@ -280,96 +282,111 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
   uint64_t expect_insts = 0;
   unsigned warp_line = 0;
   uint32_t lanes_left = 0;  // the current warp's lanes that have not exited
-  auto check_warp_done = [&](const cursor& c) {
+
+  kernel_trace_parser(const std::string& n, kernel_trace& kt) : name(n), k(kt) {}
+
+  void check_warp_done() const {
     if (warp && warp->insts.size() != expect_insts)
       cursor{name, warp_line, {}}.fail("warp declares insts = " + std::to_string(expect_insts) + " but has " +
                                        std::to_string(warp->insts.size()) + " instruction lines");
-  };
-  for (unsigned i = 0; i < lines.size(); ++i) {
-    std::string_view l = trim(lines[i]);
-    cursor c{name, i + 1, l};
-    if (l.empty()) continue;
-    if (l[0] == '-') {
-      if (cta) c.fail("header line inside the trace body");
-      auto eq = l.find('=');
-      if (eq == std::string_view::npos) c.fail("header line without '='");
-      std::string_view key = trim(l.substr(1, eq - 1)), val = trim(l.substr(eq + 1));
-      cursor v{name, i + 1, val};
-      if (key == "kernel name") k.name = std::string(val);
-      else if (key == "kernel id") k.id = unsigned(v.number("kernel id", 10));
-      else if (key == "grid dim") { k.grid = parse_dim(c, val, "grid dim"); have_grid = true; }
-      else if (key == "block dim") {
-        k.block = parse_dim(c, val, "block dim");
-        if (k.block.count() > 1024) c.fail("block dim has " + std::to_string(k.block.count()) + " threads (at most 1024)");
-        have_block = true;
-      }
-      else if (key == "shmem") k.shmem = unsigned(v.number("shmem", 10));
-      else if (key == "nregs") k.nregs = unsigned(v.number("nregs", 10));
-      else if (key == "binary version") {
-        k.binary_version = unsigned(v.number("binary version", 10));
-        auto a = arch_from_binary_version(k.binary_version);
-        if (!a) c.fail("unsupported binary version " + std::to_string(k.binary_version) + " (supported: " +
-                       supported_binary_versions() + ")");
-        k.arch = *a;
-        have_version = true;
-      } else if (key == "cuda stream id") k.stream = v.number("cuda stream id", 10);
-      else if (key == "shmem base_addr") k.shmem_base = v.number("shmem base_addr", 16);
-      else if (key == "local mem base_addr") k.local_base = v.number("local mem base_addr", 16);
-      else if (key == "accelsim tracer version") k.tracer_version = unsigned(v.number("tracer version", 10));
-      // other header lines (nvbit version, enable lineinfo, ...) carry nothing timing needs
-      continue;
-    }
-    if (l[0] == '#') {
-      if (l.rfind("#BEGIN_TB", 0) == 0) {
-        if (in_tb) c.fail("#BEGIN_TB inside a thread block");
-        if (!have_grid || !have_block) c.fail("#BEGIN_TB before '-grid dim' and '-block dim'");
-        if (!have_version) c.fail("#BEGIN_TB before '-binary version'");
-        in_tb = true;
-        k.ctas.emplace_back();
-        cta = &k.ctas.back();
-        cta->warps.resize(k.warps_per_cta());
-        warp = nullptr;
-      } else if (l.rfind("#END_TB", 0) == 0) {
-        if (!in_tb) c.fail("#END_TB without #BEGIN_TB");
-        check_warp_done(c);
-        in_tb = false;
-        warp = nullptr;
-      }
-      continue;  // "#traces format = ..." and comments
-    }
+  }
+
+  // One trimmed line, numbered from 1.
+  void parse_line(std::string_view l, unsigned line) {
+    cursor c{name, line, l};
+    if (l.empty()) return;
+    if (l[0] == '-') return header(c, l);
+    if (l[0] == '#') return marker(c, l);
     if (!in_tb) c.fail("instruction or block line outside #BEGIN_TB/#END_TB: '" + std::string(l) + "'");
-    if (l.rfind("thread block", 0) == 0) {
-      auto eq = l.find('=');
-      if (eq == std::string_view::npos) c.fail("'thread block' without '='");
-      cta->id = parse_dim(c, trim(l.substr(eq + 1)), "thread block", false);
-      if (cta->id.x >= k.grid.x || cta->id.y >= k.grid.y || cta->id.z >= k.grid.z)
-        c.fail("thread block outside the grid");
-      continue;
-    }
-    if (l.rfind("warp", 0) == 0 && l.find('=') != std::string_view::npos) {
-      check_warp_done(c);
-      cursor v{name, i + 1, trim(l.substr(l.find('=') + 1))};
-      uint64_t w = v.number("warp id", 10);
-      if (w >= cta->warps.size())
-        c.fail("warp " + std::to_string(w) + " outside the block (" + std::to_string(cta->warps.size()) + " warps)");
-      warp = &cta->warps[w];
-      if (!warp->insts.empty()) c.fail("warp " + std::to_string(w) + " listed twice in this block");
-      warp_line = i + 1;
-      expect_insts = 0;
-      const uint64_t threads = std::min<uint64_t>(32, k.block.count() - w * 32);
-      lanes_left = threads == 32 ? ~0u : (1u << threads) - 1;
-      continue;
-    }
-    if (l.rfind("insts", 0) == 0 && l.find('=') != std::string_view::npos) {
-      if (!warp) c.fail("'insts =' before 'warp ='");
-      cursor v{name, i + 1, trim(l.substr(l.find('=') + 1))};
-      expect_insts = v.number("instruction count", 10);
-      if (expect_insts > UINT32_MAX) c.fail("instruction count " + std::to_string(expect_insts) + " above 4294967295");
-      warp->insts.reserve(size_t(std::min<uint64_t>(expect_insts, 1u << 16)));
-      continue;
-    }
+    if (l.rfind("thread block", 0) == 0) return thread_block(c, l);
+    if (l.rfind("warp", 0) == 0 && l.find('=') != std::string_view::npos) return warp_start(c, l);
+    if (l.rfind("insts", 0) == 0 && l.find('=') != std::string_view::npos) return insts_count(c, l);
     if (!warp) c.fail("instruction before 'warp ='");
-    // PC mask dest_num [R..] opcode src_num [R..] mem_width [addr_mode addresses]
+    instruction(c);
+  }
+
+  // "-key = value"
+  void header(const cursor& c, std::string_view l) {
+    if (cta) c.fail("header line inside the trace body");
+    auto eq = l.find('=');
+    if (eq == std::string_view::npos) c.fail("header line without '='");
+    std::string_view key = trim(l.substr(1, eq - 1)), val = trim(l.substr(eq + 1));
+    cursor v{name, c.line, val};
+    if (key == "kernel name") k.name = std::string(val);
+    else if (key == "kernel id") k.id = unsigned(v.number("kernel id", 10));
+    else if (key == "grid dim") { k.grid = parse_dim(c, val, "grid dim"); have_grid = true; }
+    else if (key == "block dim") {
+      k.block = parse_dim(c, val, "block dim");
+      if (k.block.count() > 1024) c.fail("block dim has " + std::to_string(k.block.count()) + " threads (at most 1024)");
+      have_block = true;
+    }
+    else if (key == "shmem") k.shmem = unsigned(v.number("shmem", 10));
+    else if (key == "nregs") k.nregs = unsigned(v.number("nregs", 10));
+    else if (key == "binary version") {
+      k.binary_version = unsigned(v.number("binary version", 10));
+      auto a = arch_from_binary_version(k.binary_version);
+      if (!a) c.fail("unsupported binary version " + std::to_string(k.binary_version) + " (supported: " +
+                     supported_binary_versions() + ")");
+      k.arch = *a;
+      have_version = true;
+    } else if (key == "cuda stream id") k.stream = v.number("cuda stream id", 10);
+    else if (key == "shmem base_addr") k.shmem_base = v.number("shmem base_addr", 16);
+    else if (key == "local mem base_addr") k.local_base = v.number("local mem base_addr", 16);
+    else if (key == "accelsim tracer version") k.tracer_version = unsigned(v.number("tracer version", 10));
+    // other header lines (nvbit version, enable lineinfo, ...) carry nothing timing needs
+  }
+
+  // #BEGIN_TB, #END_TB; "#traces format = ..." and comments are skipped.
+  void marker(const cursor& c, std::string_view l) {
+    if (l.rfind("#BEGIN_TB", 0) == 0) {
+      if (in_tb) c.fail("#BEGIN_TB inside a thread block");
+      if (!have_grid || !have_block) c.fail("#BEGIN_TB before '-grid dim' and '-block dim'");
+      if (!have_version) c.fail("#BEGIN_TB before '-binary version'");
+      in_tb = true;
+      k.ctas.emplace_back();
+      cta = &k.ctas.back();
+      cta->warps.resize(k.warps_per_cta());
+      warp = nullptr;
+    } else if (l.rfind("#END_TB", 0) == 0) {
+      if (!in_tb) c.fail("#END_TB without #BEGIN_TB");
+      check_warp_done();
+      in_tb = false;
+      warp = nullptr;
+    }
+  }
+
+  void thread_block(const cursor& c, std::string_view l) {
+    auto eq = l.find('=');
+    if (eq == std::string_view::npos) c.fail("'thread block' without '='");
+    cta->id = parse_dim(c, trim(l.substr(eq + 1)), "thread block", false);
+    if (cta->id.x >= k.grid.x || cta->id.y >= k.grid.y || cta->id.z >= k.grid.z)
+      c.fail("thread block outside the grid");
+  }
+
+  void warp_start(const cursor& c, std::string_view l) {
+    check_warp_done();
+    cursor v{name, c.line, trim(l.substr(l.find('=') + 1))};
+    uint64_t w = v.number("warp id", 10);
+    if (w >= cta->warps.size())
+      c.fail("warp " + std::to_string(w) + " outside the block (" + std::to_string(cta->warps.size()) + " warps)");
+    warp = &cta->warps[w];
+    if (!warp->insts.empty()) c.fail("warp " + std::to_string(w) + " listed twice in this block");
+    warp_line = c.line;
+    expect_insts = 0;
+    const uint64_t threads = std::min<uint64_t>(32, k.block.count() - w * 32);
+    lanes_left = threads == 32 ? ~0u : (1u << threads) - 1;
+  }
+
+  void insts_count(const cursor& c, std::string_view l) {
+    if (!warp) c.fail("'insts =' before 'warp ='");
+    cursor v{name, c.line, trim(l.substr(l.find('=') + 1))};
+    expect_insts = v.number("instruction count", 10);
+    if (expect_insts > UINT32_MAX) c.fail("instruction count " + std::to_string(expect_insts) + " above 4294967295");
+    warp->insts.reserve(size_t(std::min<uint64_t>(expect_insts, 1u << 16)));
+  }
+
+  // PC mask dest_num [R..] opcode src_num [R..] mem_width [addr_mode addresses]
+  void instruction(cursor& c) {
     trace_inst ti;
     ti.pc = uint32_t(c.number("PC", 16));
     const uint64_t mask = c.number("active mask", 16);
@@ -384,16 +401,7 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
     ti.ndst = uint8_t(nd);
     for (unsigned d = 0; d < nd; ++d) ti.dst[d] = c.reg("destination register");
     std::string_view op = c.word("opcode");
-    auto it = opcode_ids.find(op);
-    if (it == opcode_ids.end()) {
-      auto info = classify_opcode(k.arch, op);
-      if (!info) c.fail("unknown " + std::string(arch_name(k.arch)) + " opcode '" + std::string(op) + "'");
-      if (k.opcodes.size() > UINT16_MAX) c.fail("more than 65536 distinct opcodes in one kernel");
-      it = opcode_ids.emplace(std::string(op), std::pair{uint16_t(k.opcodes.size()), *info}).first;
-      k.opcodes.emplace_back(op);
-    }
-    ti.opcode = it->second.first;
-    ti.info = it->second.second;
+    classify(c, op, ti);
     if (ti.info.cls == op_class::exit) {
       // Each lane exits once, and only a thread of the block can (Accel-Sim asserts both in
       // shd_warp_t::set_completed).
@@ -408,8 +416,34 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
     if (ns > 4) c.fail("source count " + std::to_string(ns) + " > 4");
     ti.nsrc = uint8_t(ns);
     for (unsigned s = 0; s < ns; ++s) ti.src[s] = c.reg("source register");
-    // The trace's mem_width only says "memory instruction" when > 0; the access width comes from
-    // the opcode, as Accel-Sim's parser reads it (nvbit can report mem_width wrongly).
+    memory_operands(c, op, ti);
+    // Every real tracer line ends with the instruction's immediate (its `#traces format` comment
+    // names it); Accel-Sim ignores it, lines without it are accepted too.
+    if (!trim(c.rest).empty()) c.immediate();
+    if (!trim(c.rest).empty()) c.fail("trailing text '" + std::string(trim(c.rest)) + "'");
+    if (warp->insts.size() >= expect_insts)
+      c.fail("more instruction lines than 'insts = " + std::to_string(expect_insts) + "'");
+    warp->insts.push_back(ti);
+    ++k.warp_insts;
+  }
+
+  // The opcode's index into k.opcodes and its class (classified on its first use).
+  void classify(const cursor& c, std::string_view op, trace_inst& ti) {
+    auto it = opcode_ids.find(op);
+    if (it == opcode_ids.end()) {
+      auto info = classify_opcode(k.arch, op);
+      if (!info) c.fail("unknown " + std::string(arch_name(k.arch)) + " opcode '" + std::string(op) + "'");
+      if (k.opcodes.size() > UINT16_MAX) c.fail("more than 65536 distinct opcodes in one kernel");
+      it = opcode_ids.emplace(std::string(op), std::pair{uint16_t(k.opcodes.size()), *info}).first;
+      k.opcodes.emplace_back(op);
+    }
+    ti.opcode = it->second.first;
+    ti.info = it->second.second;
+  }
+
+  // The trace's mem_width only says "memory instruction" when > 0; the access width comes from
+  // the opcode, as Accel-Sim's parser reads it (nvbit can report mem_width wrongly).
+  void memory_operands(cursor& c, std::string_view op, trace_inst& ti) {
     uint64_t mem_width = c.number("memory width", 10);
     if (mem_width) {
       if (ti.info.cls != op_class::mem) c.fail("memory width on non-memory opcode '" + std::string(op) + "'");
@@ -420,19 +454,24 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
     } else if (ti.info.cls == op_class::mem && ti.info.space != mem_space::constant) {
       ti.info.space = mem_space::none;  // a memory opcode traced without addresses: no access
     }
-    // Every real tracer line ends with the instruction's immediate (its `#traces format` comment
-    // names it); Accel-Sim ignores it, lines without it are accepted too.
-    if (!trim(c.rest).empty()) c.immediate();
-    if (!trim(c.rest).empty()) c.fail("trailing text '" + std::string(trim(c.rest)) + "'");
-    if (warp->insts.size() >= expect_insts)
-      c.fail("more instruction lines than 'insts = " + std::to_string(expect_insts) + "'");
-    warp->insts.push_back(ti);
-    ++k.warp_insts;
   }
-  unsigned last = unsigned(lines.size());
-  if (in_tb) cursor{name, last, {}}.fail("end of file inside a thread block (missing #END_TB)");
-  if (!have_grid || !have_block) cursor{name, last, {}}.fail("missing '-grid dim' or '-block dim' header");
-  if (k.ctas.empty()) cursor{name, last, {}}.fail("no thread block in trace");
+
+  // The end-of-file checks; `last`: the number of the last line.
+  void finish(unsigned last) const {
+    if (in_tb) cursor{name, last, {}}.fail("end of file inside a thread block (missing #END_TB)");
+    if (!have_grid || !have_block) cursor{name, last, {}}.fail("missing '-grid dim' or '-block dim' header");
+    if (k.ctas.empty()) cursor{name, last, {}}.fail("no thread block in trace");
+  }
+};
+}  // namespace
+
+kernel_trace parse_kernel_trace_text(const std::string& text, const std::string& name) {
+  kernel_trace k;
+  k.file = name;
+  auto lines = lines_of(text);
+  kernel_trace_parser parser(name, k);
+  for (unsigned i = 0; i < lines.size(); ++i) parser.parse_line(trim(lines[i]), i + 1);
+  parser.finish(unsigned(lines.size()));
   return k;
 }
 
