@@ -5,6 +5,8 @@
 // are lines of Accel-Sim's ldg_coal_6warp_events.csv, its cycles 2691.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -166,3 +168,71 @@ TEST(sm_mem_log, ldg_coal_6warp_cycles_on_every_tested_configuration) {
     EXPECT_EQ(g.result().cycles, cycles) << gpu;
   }
 }
+
+// The multi-warp calibration kernels ldg_stride128_3warp (1 CTA x 3 warps, each 4 x {LDG.E.32
+// with a lane stride of 128 bytes: 32 sectors, FFMA}) and ldg_hide_3cta (3 CTAs x 8 warps, each
+// 16 x {LDG of its own line, 6 independent FFMA}, then 16 FFMA): their traces and Accel-Sim's
+// event timelines (SM7_QV100, launch latency 0) from the Accel-Sim calibration set kept beside
+// the checkout (../shared/reference/accel-sim-calibration, or $GPUVP_CALIBRATION_DIR); skipped
+// when it is absent. Every event of Accel-Sim's timeline, cycle by cycle (the events of one
+// cycle compared as a set: the model's order within a cycle is its own), and Accel-Sim's cycles
+// (1603, 879). The first differences were the reply crossbar's iSLIP order (memsys_xbar.cpp).
+namespace {
+
+std::string calibration_dir() {
+  std::vector<std::string> candidates;
+  if (const char* d = std::getenv("GPUVP_CALIBRATION_DIR")) candidates.push_back(d);
+  const std::string src = gpuvp::testing::source_path("");
+  for (const char* up : {"../shared", "../../shared"}) candidates.push_back(src + up + "/reference/accel-sim-calibration");
+  for (const auto& c : candidates)
+    if (std::filesystem::exists(c + "/README.md")) return c;
+  return "";
+}
+
+// Event lines (no comments, no header, no tables), sorted within each cycle.
+std::vector<std::string> timeline(const std::string& text) {
+  std::vector<std::pair<uint64_t, std::string>> v;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    const size_t c = l.find(',');
+    if (l.empty() || l[0] == '#' || c == std::string::npos) continue;
+    const std::string kind = l.substr(0, c);
+    if (kind != "INJ" && kind != "L2" && kind != "DQ" && kind != "ACT" && kind != "RD" && kind != "RSP") continue;
+    v.emplace_back(std::stoull(l.substr(c + 1)), l);
+  }
+  std::sort(v.begin(), v.end());
+  std::vector<std::string> out;
+  for (auto& e : v) out.push_back(std::move(e.second));
+  return out;
+}
+
+void expect_accel_sims_timeline(const std::string& kernel, uint64_t cycles, size_t events) {
+  const std::string dir = calibration_dir();
+  if (dir.empty())
+    GTEST_SKIP() << "Accel-Sim calibration set not found beside the checkout (../shared/reference/accel-sim-calibration; "
+                    "set GPUVP_CALIBRATION_DIR to its folder)";
+  const gpuvp::testing::command_result ref = gpuvp::testing::run_command("gzip -dc '" + dir + "/" + kernel + "_events.csv.gz'");
+  ASSERT_EQ(ref.rc, 0) << "gzip -dc " << kernel << "_events.csv.gz";
+  const kernel_trace k = parse_kernel_trace(dir + "/kernels/" + kernel + "/kernel-1.traceg");
+  const gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  auto m = make_memory(c, "gpgpu-sim");
+  mem_event_log log(1000000);
+  dynamic_cast<gpu_memory*>(m.get())->set_event_log(&log);
+  gpu_sim g(c, m.get(), 0);
+  g.start(k);
+  while (g.step()) {
+  }
+  std::ostringstream os;
+  log.flush(os, 1, k.name);
+  EXPECT_EQ(g.result().cycles, cycles);
+  const std::vector<std::string> want = timeline(ref.out), got = timeline(os.str());
+  EXPECT_EQ(want.size(), events);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "event " << i << " of " << kernel;
+}
+
+}  // namespace
+
+TEST(sm_mem_log, events_are_accel_sims_on_ldg_stride128_3warp) { expect_accel_sims_timeline("ldg_stride128_3warp", 1603, 1984); }
+
+TEST(sm_mem_log, events_are_accel_sims_on_ldg_hide_3cta) { expect_accel_sims_timeline("ldg_hide_3cta", 879, 7744); }
