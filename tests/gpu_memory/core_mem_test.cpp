@@ -163,10 +163,14 @@ TEST(sm_memory, row_buffer_hit_and_miss) {
     return run_qv100(c, make({v}));
   };
   kernel_result hit = two(GBASE + 32), miss = two(far);
+  // Row hits as GPGPU-Sim counts them (frfcfs_scheduler::schedule: a request of the bank's
+  // curr_row, which is row 0 until the bank's first activate): GBASE's row is 0, so the first
+  // read, which activates a bank never opened, counts as a row hit too.
+  ASSERT_EQ(a.row, 0u);
   EXPECT_EQ(hit.cycles, 656u);
-  EXPECT_EQ(hit.mem.dram_row_hits, 1u);
+  EXPECT_EQ(hit.mem.dram_row_hits, 2u);
   EXPECT_EQ(miss.cycles, 688u);
-  EXPECT_EQ(miss.mem.dram_row_hits, 0u);
+  EXPECT_EQ(miss.mem.dram_row_hits, 1u);
 }
 
 // One QV100 channel (tRCD 12, tRAS 28, tRP 12, tRC 40, CL 12, tCCDL 2, BL/ratio 1), three reads
@@ -578,7 +582,7 @@ TEST(sm_memory, l2_mshr_limit_stalls_the_l2_input) {
   c.mem.l2.mshrs = 1;
   kernel_result one = run_qv100(c, make({v}));
   EXPECT_EQ(one.mem.l2_misses, 2u);
-  EXPECT_EQ(one.mem.dram_row_hits, 1u);
+  EXPECT_EQ(one.mem.dram_row_hits, 2u);  // row 0 of a bank never opened counts (row_buffer_hit_and_miss) and the open row
   EXPECT_EQ(one.mem.l2_reservation_fails, 137u);  // cycles 191..327
   EXPECT_EQ(one.mem.l2_fail_mshr_entry, 137u);
   EXPECT_EQ(one.mem.l2_queue_stalls, 0u);
