@@ -7,11 +7,13 @@
 
 #include <bit>
 #include <cstdio>
+#include <sstream>
 #include <tuple>
 
 #include "core/gpu.h"
 #include "core/dram.h"
 #include "core/gpu_config.h"
+#include "core/mem_log.h"
 #include "core/memsys.h"
 #include "core/trace.h"
 #include "kernel_builder.h"
@@ -161,10 +163,14 @@ TEST(sm_memory, row_buffer_hit_and_miss) {
     return run_qv100(c, make({v}));
   };
   kernel_result hit = two(GBASE + 32), miss = two(far);
+  // Row hits as GPGPU-Sim counts them (frfcfs_scheduler::schedule: a request of the bank's
+  // curr_row, which is row 0 until the bank's first activate): GBASE's row is 0, so the first
+  // read, which activates a bank never opened, counts as a row hit too.
+  ASSERT_EQ(a.row, 0u);
   EXPECT_EQ(hit.cycles, 656u);
-  EXPECT_EQ(hit.mem.dram_row_hits, 1u);
+  EXPECT_EQ(hit.mem.dram_row_hits, 2u);
   EXPECT_EQ(miss.cycles, 688u);
-  EXPECT_EQ(miss.mem.dram_row_hits, 0u);
+  EXPECT_EQ(miss.mem.dram_row_hits, 1u);
 }
 
 // One QV100 channel (tRCD 12, tRAS 28, tRP 12, tRC 40, CL 12, tCCDL 2, BL/ratio 1), three reads
@@ -576,7 +582,7 @@ TEST(sm_memory, l2_mshr_limit_stalls_the_l2_input) {
   c.mem.l2.mshrs = 1;
   kernel_result one = run_qv100(c, make({v}));
   EXPECT_EQ(one.mem.l2_misses, 2u);
-  EXPECT_EQ(one.mem.dram_row_hits, 1u);
+  EXPECT_EQ(one.mem.dram_row_hits, 2u);  // row 0 of a bank never opened counts (row_buffer_hit_and_miss) and the open row
   EXPECT_EQ(one.mem.l2_reservation_fails, 137u);  // cycles 191..327
   EXPECT_EQ(one.mem.l2_fail_mshr_entry, 137u);
   EXPECT_EQ(one.mem.l2_queue_stalls, 0u);
@@ -1019,14 +1025,68 @@ std::vector<uint64_t> three_clusters_one_sub_partition(unsigned algo, uint64_t s
 // Sent in cycle s, each packet may move in s + 2; one moves a cycle (one packet per output),
 // popped by the sub-partition one cycle later, ROP 160: the k-th granted (k = 0, 1, 2) makes its
 // L2 access (a hit) in s + 3 + k + 161 and is back 5 cycles later: s + 169 + k.
-// - iSLIP: the output's pointer starts at node 0 and the first input after it is granted:
-//   cluster 1, pointer 2; then from 2 with wrap-around cluster 0, pointer 1; then cluster 2.
+// - iSLIP (xbar_router::iSLIP_Advance): the output's pointer starts at node 0 and the scan takes
+//   the first input from the pointer on, the pointer's own node included: cluster 0, pointer 1;
+//   cluster 1, pointer 2; cluster 2.
 // - Round robin: the inputs from node (Advance count mod 144 nodes: 80 clusters + 64
 //   sub-partitions), one a cycle. Sent in 0: pointer 2 in cycle 2 (cluster 2), 3 in cycle 3
 //   (wraps: cluster 0), 4 (cluster 1). Sent in 143: pointer 145 mod 144 = 1 in cycle 145
 //   (cluster 1), 2 (cluster 2), 3 (wraps: cluster 0).
 TEST(sm_memory, crossbar_arbitration_islip_and_round_robin) {
-  EXPECT_EQ(three_clusters_one_sub_partition(1, 0), (std::vector<uint64_t>{170, 169, 171}));
+  EXPECT_EQ(three_clusters_one_sub_partition(1, 0), (std::vector<uint64_t>{169, 170, 171}));
   EXPECT_EQ(three_clusters_one_sub_partition(0, 0), (std::vector<uint64_t>{170, 171, 169}));
   EXPECT_EQ(three_clusters_one_sub_partition(0, 143), (std::vector<uint64_t>{143 + 171, 143 + 169, 143 + 170}));
+}
+
+namespace {
+// Cluster 0 sends two reads (L2 hits) in cycle 0, first to sub-partition `first_sp`'s line, then
+// to `second_sp`'s; the cycles of their L2 accesses (sm-run --mem-log's L2 events), in that order.
+std::pair<uint64_t, uint64_t> one_cluster_two_sub_partitions(bool ascending) {
+  gpu_config c = qv100();
+  c.mem.icnt_arbiter = 1;
+  gpu_memory m(c);
+  const uint64_t base = 0x40000000;
+  uint64_t other = base + 128;
+  while (m.decode(other).sub_partition == m.decode(base).sub_partition) other += 128;
+  const bool base_lower = m.decode(base).sub_partition < m.decode(other).sub_partition;
+  const uint64_t a = base_lower == ascending ? base : other, b = a == base ? other : base;
+  m.memcpy_to_device(a, 32);
+  m.memcpy_to_device(b, 32);
+  mem_event_log log(100);
+  m.set_event_log(&log);
+  cluster_port port(0);
+  for (uint64_t cyc = 0; cyc < 200; ++cyc) {
+    m.cycle(cyc);
+    if (cyc != 0) continue;
+    EXPECT_EQ(m.access(a, 4, false, mem_port::whole_sector, cyc, &port, 0), mem_port::pending);
+    EXPECT_EQ(m.access(b, 4, false, mem_port::whole_sector, cyc, &port, 1), mem_port::pending);
+  }
+  std::ostringstream os;
+  log.flush(os, 1, "k");
+  auto l2_cycle = [&](uint64_t addr) {
+    std::ostringstream key;
+    key << std::hex << addr;
+    std::istringstream in(os.str());
+    for (std::string l; std::getline(in, l);)
+      if (l.rfind("L2,", 0) == 0 && l.find("," + key.str() + ",") != std::string::npos)
+        return uint64_t(std::stoull(l.substr(3, l.find(',', 3) - 3)));
+    ADD_FAILURE() << "no L2 event for " << key.str() << " in\n" << os.str();
+    return uint64_t(0);
+  };
+  return {l2_cycle(a), l2_cycle(b)};
+}
+}  // namespace
+
+// iSLIP takes the outputs in ascending order, and an input whose packet was granted offers its
+// next one to the outputs still to come in the same cycle (xbar_router::iSLIP_Advance as
+// Accel-Sim's timelines show it): two packets of one cluster for sub-partitions in ascending
+// order move in one crossbar cycle (their L2 accesses in one cycle), in descending order one a
+// cycle (the second's output was passed before the first moved).
+TEST(sm_memory, crossbar_islip_moves_an_inputs_next_packet_to_a_later_output) {
+  const auto [a1, b1] = one_cluster_two_sub_partitions(true);
+  EXPECT_EQ(a1, 164u);  // s + 3 + 161, as above
+  EXPECT_EQ(b1, 164u);
+  const auto [a2, b2] = one_cluster_two_sub_partitions(false);
+  EXPECT_EQ(a2, 164u);
+  EXPECT_EQ(b2, 165u);
 }

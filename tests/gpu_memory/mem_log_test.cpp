@@ -5,6 +5,8 @@
 // are lines of Accel-Sim's ldg_coal_6warp_events.csv, its cycles 2691.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -165,4 +167,147 @@ TEST(sm_mem_log, ldg_coal_6warp_cycles_on_every_tested_configuration) {
     }
     EXPECT_EQ(g.result().cycles, cycles) << gpu;
   }
+}
+
+// The multi-warp calibration kernels ldg_stride128_3warp (1 CTA x 3 warps, each 4 x {LDG.E.32
+// with a lane stride of 128 bytes: 32 sectors, FFMA}) and ldg_hide_3cta (3 CTAs x 8 warps, each
+// 16 x {LDG of its own line, 6 independent FFMA}, then 16 FFMA): their traces and Accel-Sim's
+// event timelines (SM7_QV100, launch latency 0) from the Accel-Sim calibration set kept beside
+// the checkout (../shared/reference/accel-sim-calibration, or $GPUVP_CALIBRATION_DIR); skipped
+// when it is absent. Every event of Accel-Sim's timeline, cycle by cycle (the events of one
+// cycle compared as a set: the model's order within a cycle is its own), and Accel-Sim's cycles
+// (1603, 879). The first differences were the reply crossbar's iSLIP order (memsys_xbar.cpp).
+namespace {
+
+std::string calibration_dir() {
+  std::vector<std::string> candidates;
+  if (const char* d = std::getenv("GPUVP_CALIBRATION_DIR")) candidates.push_back(d);
+  const std::string src = gpuvp::testing::source_path("");
+  for (const char* up : {"../shared", "../../shared"}) candidates.push_back(src + up + "/reference/accel-sim-calibration");
+  for (const auto& c : candidates)
+    if (std::filesystem::exists(c + "/README.md")) return c;
+  return "";
+}
+
+// Event lines (no comments, no header, no tables), sorted within each cycle.
+std::vector<std::string> timeline(const std::string& text) {
+  std::vector<std::pair<uint64_t, std::string>> v;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    const size_t c = l.find(',');
+    if (l.empty() || l[0] == '#' || c == std::string::npos) continue;
+    const std::string kind = l.substr(0, c);
+    if (kind != "INJ" && kind != "L2" && kind != "DQ" && kind != "ACT" && kind != "RD" && kind != "RSP") continue;
+    v.emplace_back(std::stoull(l.substr(c + 1)), l);
+  }
+  std::sort(v.begin(), v.end());
+  std::vector<std::string> out;
+  for (auto& e : v) out.push_back(std::move(e.second));
+  return out;
+}
+
+void expect_accel_sims_timeline(const std::string& kernel, uint64_t cycles, size_t events) {
+  const std::string dir = calibration_dir();
+  if (dir.empty())
+    GTEST_SKIP() << "Accel-Sim calibration set not found beside the checkout (../shared/reference/accel-sim-calibration; "
+                    "set GPUVP_CALIBRATION_DIR to its folder)";
+  const gpuvp::testing::command_result ref = gpuvp::testing::run_command("gzip -dc '" + dir + "/" + kernel + "_events.csv.gz'");
+  ASSERT_EQ(ref.rc, 0) << "gzip -dc " << kernel << "_events.csv.gz";
+  const kernel_trace k = parse_kernel_trace(dir + "/kernels/" + kernel + "/kernel-1.traceg");
+  const gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  auto m = make_memory(c, "gpgpu-sim");
+  mem_event_log log(1000000);
+  dynamic_cast<gpu_memory*>(m.get())->set_event_log(&log);
+  gpu_sim g(c, m.get(), 0);
+  g.start(k);
+  while (g.step()) {
+  }
+  std::ostringstream os;
+  log.flush(os, 1, k.name);
+  EXPECT_EQ(g.result().cycles, cycles);
+  const std::vector<std::string> want = timeline(ref.out), got = timeline(os.str());
+  EXPECT_EQ(want.size(), events);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "event " << i << " of " << kernel;
+}
+
+}  // namespace
+
+TEST(sm_mem_log, events_are_accel_sims_on_ldg_stride128_3warp) { expect_accel_sims_timeline("ldg_stride128_3warp", 1603, 1984); }
+
+TEST(sm_mem_log, events_are_accel_sims_on_ldg_hide_3cta) { expect_accel_sims_timeline("ldg_hide_3cta", 879, 7744); }
+
+// The same two kernels on Accel-Sim's other tested configurations (launch latency 0): Accel-Sim's
+// cycles from the calibration set's table. SM6_TITANX is left out: its IPOLY variant
+// (-gpgpu_memory_partition_indexing 4) is not modelled.
+TEST(sm_mem_log, multi_warp_kernels_cycles_on_the_tested_configurations) {
+  const std::string dir = calibration_dir();
+  if (dir.empty()) GTEST_SKIP() << "Accel-Sim calibration set not found beside the checkout (set GPUVP_CALIBRATION_DIR)";
+  struct row {
+    const char* gpu;
+    uint64_t stride128, hide;
+  };
+  for (const row& r : {row{"QV100", 1603, 879}, row{"GV100", 1662, 888}, row{"TITANV", 1508, 893}, row{"RTX2060", 1610, 1016},
+                       row{"RTX3070", 2234, 1117}}) {
+    const gpu_config c = gpuvp::sm::testing::shipped(r.gpu);
+    for (const auto& [kernel, cycles] : {std::pair{"ldg_stride128_3warp", r.stride128}, std::pair{"ldg_hide_3cta", r.hide}}) {
+      const kernel_trace k = parse_kernel_trace(dir + "/kernels/" + kernel + "/kernel-1.traceg");  // (start keeps a reference)
+      auto m = make_memory(c, "gpgpu-sim");
+      gpu_sim g(c, m.get(), 0);
+      g.start(k);
+      while (g.step()) {
+      }
+      EXPECT_EQ(g.result().cycles, cycles) << r.gpu << " " << kernel;
+    }
+  }
+}
+
+// Accel-Sim's bandwidth kernel (320 CTAs x 8 warps, the warp program of ldg_hide_3cta, CTA c's
+// lines at 0x7f4000000000 + 0x4000 c: kernel_builder.h's bandwidth_kernel_text) on QV100: its
+// 9690 cycles, every one of the 888 011 events of Accel-Sim's timeline (accelsim_hide320_events,
+// addresses there with 0x, ACT with an empty address column) and each channel's activates,
+// precharges, reads and row-buffer locality from its per-channel file.
+TEST(sm_mem_log, events_are_accel_sims_on_the_320_cta_kernel) {
+  const std::string dir = calibration_dir();
+  if (dir.empty()) GTEST_SKIP() << "Accel-Sim calibration set not found beside the checkout (set GPUVP_CALIBRATION_DIR)";
+  const gpuvp::testing::command_result ref =
+      gpuvp::testing::run_command("gzip -dc '" + dir + "/accelsim_hide320_events.csv.gz' | sed -e 's/,0x/,/' -e 's/^ACT,\\([0-9]*\\),\\([0-9]*\\),,/ACT,\\1,\\2,/'");
+  ASSERT_EQ(ref.rc, 0);
+  const kernel_trace k = parse_kernel_trace_text(gpuvp::sm::testing::bandwidth_kernel_text(320, 70), "bandwidth");
+  const gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  auto m = make_memory(c, "gpgpu-sim");
+  auto* gm = dynamic_cast<gpu_memory*>(m.get());
+  mem_event_log log(4000000);
+  gm->set_event_log(&log);
+  gpu_sim g(c, m.get(), 0);
+  g.start(k);
+  while (g.step()) {
+  }
+  EXPECT_EQ(g.result().cycles, 9690u);
+  std::ostringstream os;
+  log.flush(os, 1, k.name);
+  std::vector<std::string> want = timeline(ref.out), got = timeline(os.str());
+  for (auto& l : want)  // Accel-Sim's ACT lines have one field less after the shift
+    if (l.rfind("ACT,", 0) == 0) l += ",";
+  EXPECT_EQ(want.size(), 888011u);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "event " << i;
+  // Per channel: channel,n_cmd,n_nop,n_act,n_pre,n_req,n_rd,n_write,...,Row_Buffer_Locality (12th)
+  std::ifstream f(dir + "/accelsim_hide320_dram_per_channel.csv");
+  std::string line;
+  std::getline(f, line);
+  size_t n = 0;
+  while (std::getline(f, line)) {
+    std::vector<std::string> col;
+    std::istringstream in(line);
+    for (std::string x; std::getline(in, x, ',');) col.push_back(x);
+    ASSERT_GE(col.size(), 12u) << line;
+    const auto& ch = gm->channels().at(std::stoul(col[0]));
+    EXPECT_EQ(ch.activates, std::stoull(col[3])) << line;
+    EXPECT_EQ(ch.precharges, std::stoull(col[4])) << line;
+    EXPECT_EQ(ch.reads, std::stoull(col[6])) << line;
+    EXPECT_NEAR(double(ch.row_hits) / double(ch.reads), std::stod(col[11]), 1e-6) << line;
+    ++n;
+  }
+  EXPECT_EQ(n, 32u);
 }

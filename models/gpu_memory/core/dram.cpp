@@ -150,12 +150,15 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
         bank& B = bk_[b];
         if (B.has_mrq || B.queue.empty()) return false;
         // frfcfs_scheduler::schedule: keep draining the row being served; else the requests of
-        // the bank's current row; else the oldest request's row.
+        // the bank's current row; else the oldest request's row. The current row is the bank's
+        // curr_row, row 0 before its first activate (dram_t's banks are calloc'ed): a bank
+        // never activated serves its row-0 requests first, and they count as row hits.
+        const uint64_t current = B.row == ~0ull ? 0 : B.row;
         if (!B.serving_row) {
           B.serve_row = B.queue.front().row;
           for (const dram_request& q : B.queue)
-            if (q.row == B.row) {
-              B.serve_row = B.row;
+            if (q.row == current) {
+              B.serve_row = current;
               break;
             }
           B.serving_row = true;
@@ -164,7 +167,7 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
         B.mrq = *it;
         B.queue.erase(it);
         B.serving_row = std::any_of(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
-        if (B.mrq.row == B.row) ++row_hits;
+        if (B.mrq.row == current) ++row_hits;
         B.has_mrq = true;
         if (masked_) {
           mrq_mask_ |= uint64_t(1) << b;

@@ -168,9 +168,9 @@ class gpu_memory : public mem_port {
   uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
   std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
   std::vector<ring<xbar_packet>> xin_;          // crossbar input buffers: one per SIMT cluster, then other engines
-  std::vector<unsigned> next_node_;             // iSLIP: per output, the input after the last granted
+  std::vector<unsigned> next_node_;             // iSLIP: per output, the input after the last granted (scanned from)
   std::vector<unsigned> xscratch_, dscratch_;   // scratch: inputs with a packet, their heads' outputs
-  std::vector<unsigned> ascratch_, bscratch_;   // scratch: iSLIP's candidates per output (arbitrate)
+  std::vector<std::vector<unsigned>> bucket_scratch_;  // scratch: iSLIP's candidates per output (arbitrate)
   std::atomic<uint64_t> xbar_queued_{0};        // packets in the input buffers (counted by the SMs' threads)
   std::vector<ring<reply>> rout_;               // reply crossbar output buffers, per port as xin_
   std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster (node ids)

@@ -11,38 +11,47 @@ namespace {
 // One xbar_router::Advance arbitration. `inputs` (ascending GPGPU-Sim node ids: clusters 0..n-1,
 // then the sub-partitions) have a packet whose head is for the output at the same index of
 // `dests`; grant(i) moves input i's head to its output; an output whose buffer is full (room(dest)
-// false: Has_Buffer_Out, -icnt_out_buffer_limit) takes nothing. iSLIP (algo 1): outputs in order,
-// each grants the first input after its pointer in `next` (upper_bound of the pointer: the input
-// after the last granted is passed over, as GPGPU-Sim does) whose head is for it, one packet per
-// input; the pointer moves past the granted input. Round robin (0): inputs in order from node
-// `pointer` (the router's Advance count modulo its `nodes`, clusters + sub-partitions), one
-// packet per output.
-// `after` and `any` are scratch.
-template <class DestOf, class Room, class Grant>
+// false: Has_Buffer_Out, -icnt_out_buffer_limit) takes nothing. iSLIP (algo 1), as GPGPU-Sim's
+// iSLIP_Advance in the version behind Accel-Sim's calibration timelines: outputs in ascending order,
+// each granting one packet: the first input, from its pointer in `next` on (the input at the
+// pointer included) and wrapping, whose head is for it; the pointer moves to the input after the
+// granted one. An input is not limited to one packet a cycle: after a grant its next packet
+// (has(i): it has one the crossbar may move; dest_of(i): its output) competes for the outputs
+// still to come. (A later GPGPU-Sim rewrote the scan over a set of inputs that starts after the
+// pointer and takes each input once a cycle; Accel-Sim's timelines of ldg_stride128_3warp and
+// ldg_hide_3cta match the scan above and neither of those.) Round robin (0): inputs in order
+// from node `pointer` (the router's Advance count modulo its `nodes`, clusters +
+// sub-partitions), one packet per output.
+// `buckets` and `order` are scratch.
+template <class DestOf, class Room, class Grant, class Has>
 void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next,
-               uint64_t pointer, DestOf dest_of, Room room, Grant grant, std::vector<unsigned>& after,
-               std::vector<unsigned>& any) {
+               uint64_t pointer, DestOf dest_of, Room room, Grant grant, Has has,
+               std::vector<std::vector<unsigned>>& buckets) {
   if (algo == 1) {
+    // Per output, its candidates in ascending node order (inputs is ascending).
+    if (buckets.size() < next.size()) buckets.resize(next.size());
+    for (size_t k = 0; k < inputs.size(); ++k) buckets[dests[k]].push_back(inputs[k]);
     std::sort(dests.begin(), dests.end());
     dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
-    // An input offers one packet, to one output, so a grant takes it from no other output's
-    // candidates: per output, the scan from the pointer finds its first input above the pointer,
-    // else its first input; both worked out in one pass over the inputs.
-    if (after.size() < next.size()) {
-      after.resize(next.size());
-      any.resize(next.size());
-    }
-    for (unsigned dest : dests) after[dest] = any[dest] = ~0u;
-    for (unsigned id : inputs) {
-      const unsigned d = dest_of(id);
-      if (any[d] == ~0u) any[d] = id;
-      if (after[d] == ~0u && id > next[d]) after[d] = id;
-    }
-    for (unsigned dest : dests) {
-      if (!room(dest)) continue;
-      const unsigned id = after[dest] != ~0u ? after[dest] : any[dest];
+    for (size_t di = 0; di < dests.size(); ++di) {  // dests grows (sorted) while it is walked
+      const unsigned dest = dests[di];
+      std::vector<unsigned>& b = buckets[dest];
+      if (!room(dest)) {
+        b.clear();
+        continue;
+      }
+      auto it = std::lower_bound(b.begin(), b.end(), next[dest]);
+      if (it == b.end()) it = b.begin();
+      const unsigned id = *it;
+      b.clear();
       grant(id);
       next[dest] = id + 1;
+      if (!has(id)) continue;
+      const unsigned d2 = dest_of(id);
+      if (d2 <= dest) continue;  // its output was arbitrated this cycle already
+      std::vector<unsigned>& b2 = buckets[d2];
+      if (b2.empty()) dests.insert(std::upper_bound(dests.begin() + ptrdiff_t(di) + 1, dests.end(), d2), d2);
+      b2.insert(std::lower_bound(b2.begin(), b2.end(), id), id);
     }
     return;
   }
@@ -112,7 +121,7 @@ void gpu_memory::advance(uint64_t now) {
   arbitrate(
       m_.icnt_arbiter, xscratch_, dscratch_, next_node_, rr_pointer(now), [&](unsigned i) { return xin_[i].front().sp; },
       [&](unsigned dest) { return sp_[dest].xout.size() < m_.icnt_out_buffer; }, [&](unsigned i) { grant(i, now); },
-      ascratch_, bscratch_);
+      [&](unsigned i) { return !xin_[i].empty() && xin_[i].front().ready <= now; }, bucket_scratch_);
 }
 
 // The granted packet is in its output buffer after the interconnect step of `now`; the
@@ -150,7 +159,7 @@ void gpu_memory::reply_advance(uint64_t now) {
         rout_[rin.front().port].push_back(rin.front());
         rin.pop_front();
       },
-      ascratch_, bscratch_);
+      [&](unsigned n) { return !sp_[n - first].rin.empty(); }, bucket_scratch_);
 }
 
 // Round robin's first node in cycle `now`: both routers advance once a crossbar cycle from the
