@@ -92,6 +92,8 @@ void pfifo_component::add_engine(const std::string& item) {
     throw config_error(engine_map.path() + ": '" + item + "': bad engine id");
   }
   if (id >= 32) throw config_error(engine_map.path() + ": engine id " + std::to_string(id) + " is not below 32");
+  if (core_->engine_at(id))  // a second engine would silently replace the first
+    throw config_error(engine_map.path() + ": engine id " + std::to_string(id) + " is given twice");
   const std::string kind = item.substr(colon + 1);
   std::unique_ptr<engine> e;
   const std::string ename = kind + std::to_string(id);
@@ -123,13 +125,16 @@ void pfifo_component::add_engine(const std::string& item) {
   engines_.push_back(std::move(e));
 }
 
-// Engines, in engine_map's order (auto: the generation's usual set).
+// Engines, in engine_map's order ([auto]: the generation's usual set).
 void pfifo_component::build_engines() {
-  std::string map = engine_map;
-  if (map == "auto") map = gen_ >= gen::gf100 ? "0:m2mf,1:record,4:m2mf" : "1:m2mf,2:record,3:m2mf";
-  std::istringstream in(map);
-  std::string item;
-  while (std::getline(in, item, ',')) add_engine(item);
+  std::vector<std::string> map = engine_map;
+  if (map == std::vector<std::string>{"auto"})
+    map = gen_ >= gen::gf100 ? std::vector<std::string>{"0:m2mf", "1:record", "4:m2mf"}
+                             : std::vector<std::string>{"1:m2mf", "2:record", "3:m2mf"};
+  for (const auto& item : map) {
+    if (item == "auto") throw config_error(engine_map.path() + ": auto stands alone ([auto]), not beside other engines");
+    add_engine(item);
+  }
 }
 
 // The core's interrupts wake the thread; its errors become trace instants.

@@ -56,7 +56,7 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::param<uint64_t> ramin_base{this, "ramin_base", 0x200000000, "pre-G80: host physical address of RAMIN (DMA objects, RAMHT)", 0, ~uint64_t(0)};
   gpuvp::param<uint64_t> ramht_offset{this, "ramht_offset", 0x10000, "RAMHT offset in RAMIN (pre-G80) or in the channel structure (G80+)", 0, uint64_t(1) << 32};
   gpuvp::param<uint64_t> ramht_size{this, "ramht_size", 0x8000, "RAMHT size in bytes (power of two, 8 bytes per entry)", 128, 1 << 20};
-  gpuvp::param<std::string> engine_map{this, "engine_map", "auto", "engines by PFIFO engine id: 'ID:KIND,...' with KIND m2mf, record, null or compute (the compute class, compute_launch.h); auto = PGRAPH m2mf + PCOPY m2mf + id 2 record"};
+  gpuvp::param<std::vector<std::string>> engine_map{this, "engine_map", {"auto"}, "engines by PFIFO engine id: a list of ID:KIND with KIND m2mf, record, null or compute (the compute class, compute_launch.h); [auto] = PGRAPH m2mf + PCOPY m2mf + id 2 record"};
   gpuvp::param<sc_core::sc_time> engine_method_cost{this, "engine_method_cost", sc_core::sc_time(1, sc_core::SC_NS), "engine time per method", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<sc_core::sc_time> engine_switch_cost{this, "engine_switch_cost", sc_core::sc_time(100, sc_core::SC_NS), "engine channel switch time", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
   gpuvp::param<uint64_t> engine_queue{this, "engine_queue", 16, "engine input queue depth (methods)", 1, 65536};

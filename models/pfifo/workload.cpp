@@ -2,6 +2,7 @@
 // The .pb workload run like a driver (channel set-up, kicks, interrupt service) and its checks.
 #include "workload.h"
 
+#include <array>
 #include <fstream>
 #include <map>
 #include <set>
@@ -459,7 +460,8 @@ void register_workload_kind() {
       "  traffic: none\n";  // the workload runs alone
   // The workload's "gen X" line sets the generation, so it runs as written (--set overrides).
   // A "compute KERNELSLIST [engine ID]" line adds the compute component and puts the compute
-  // class at engine ID (default 2, GF100 1) next to the usual copy engines.
+  // class at engine ID (default 2, GF100 1) next to the usual copy engines (it takes the place
+  // of a copy engine with its id).
   k.overlay_for = [](const std::string& text) {
     std::istringstream in(text);
     std::string gen, list, id;
@@ -480,7 +482,10 @@ void register_workload_kind() {
       const bool gf = parse_gen(gen) == gen::gf100;
       if (id.empty()) id = gf ? "1" : "2";
       if (gen.empty()) o += "pfifo:\n";
-      o += "  engine_map: \"" + std::string(gf ? "0:m2mf,4:m2mf," : "1:m2mf,3:m2mf,") + id + ":compute\"\n";
+      o += "  engine_map: [";  // the usual copy engines, less one at the compute class's id
+      for (const char* copy : gf ? std::array{"0", "4"} : std::array{"1", "3"})
+        if (id != copy) o += std::string(copy) + ":m2mf, ";
+      o += id + ":compute]\n";
       o += "  launch.kernels: \"" + list + "\"\n";
       o += "components:\n  compute: compute\n";
     }

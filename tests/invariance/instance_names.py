@@ -32,7 +32,7 @@ CASES = [
     ("models/pfifo/workloads/semaphore_fault.pb", "pfifo", "pfifo2", {}),
     # the compute class's launch port binds to compute.launch from pfifo2 as from pfifo
     ("models/pfifo/workloads/compute.pb", "pfifo", "pfifo2",
-     {"engine_map": "1:m2mf,3:m2mf,2:compute", "launch.kernels": FFMA}),
+     {"engine_map": "[1:m2mf, 3:m2mf, 2:compute]", "launch.kernels": FFMA}),
 ]
 
 

@@ -284,11 +284,14 @@ TEST_F(compute_class, ComputeLineAndBadKernelsList) {
   const auto* k = registry::global().find_workload_kind("x.pb");
   ASSERT_NE(k, nullptr);
   const std::string o = k->overlay_for(text_of("models/pfifo/workloads/compute.pb"));
-  EXPECT_EQ(o, "pfifo:\n  generation: G84\n  engine_map: \"1:m2mf,3:m2mf,2:compute\"\n"
+  EXPECT_EQ(o, "pfifo:\n  generation: G84\n  engine_map: [1:m2mf, 3:m2mf, 2:compute]\n"
                "  launch.kernels: \"tests/sm/data/ffma/kernelslist.g\"\ncomponents:\n  compute: compute\n");
   EXPECT_EQ(k->overlay_for("gen GF100\ncompute k.g engine 5\n"),
-            "pfifo:\n  generation: GF100\n  engine_map: \"0:m2mf,4:m2mf,5:compute\"\n"
+            "pfifo:\n  generation: GF100\n  engine_map: [0:m2mf, 4:m2mf, 5:compute]\n"
             "  launch.kernels: \"k.g\"\ncomponents:\n  compute: compute\n");
+  // At a copy engine's id the compute class takes its place (two engines at one id are refused).
+  EXPECT_EQ(k->overlay_for("compute k.g engine 3\n"),
+            "pfifo:\n  engine_map: [1:m2mf, 3:compute]\n  launch.kernels: \"k.g\"\ncomponents:\n  compute: compute\n");
   // Issue 10: an unknown generation stays out of the overlay (it would be reported as the bare
   // parameter pfifo.generation), so the parser reports it at file:line.
   EXPECT_EQ(k->overlay_for("gen 0x1z\n"), "");

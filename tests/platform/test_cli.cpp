@@ -609,3 +609,18 @@ TEST(cli, a_generator_beyond_the_count_ignores_parameters_not_typos) {
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find("--set traffic.g9.bogus=5: unknown configuration key 'traffic.g9.bogus'"), std::string::npos) << r.err;
 }
+
+// pfifo.engine_map is a list of ID:KIND: each bad item is a configuration error naming the
+// parameter, and a second engine at one id is refused (it used to replace the first silently).
+TEST(cli, pfifo_engine_map_errors_name_the_parameter_and_item) {
+  const auto bad = [](const std::string& map, const std::string& what) {
+    const auto r = run_gpuvp({"run", "--set", "pfifo.engine_map=" + map});
+    EXPECT_EQ(r.rc, 2) << map;
+    EXPECT_NE(r.err.find("pfifo.engine_map: " + what), std::string::npos) << map << ": " << r.err;
+  };
+  bad("[1:m2mf, 3:m2mf, 1:record]", "engine id 1 is given twice");
+  bad("[1:m2mf, 40:null]", "engine id 40 is not below 32");
+  bad("1:m2mf,3:copy", "unknown engine kind 'copy'");
+  bad("[auto, 5:null]", "auto stands alone");
+  bad("[1m2mf]", "'1m2mf' is not ID:KIND");
+}
