@@ -164,7 +164,7 @@ void pfifo_component::wire_error_registers() {
   err_word.on_read = err([](const error_record& r) { return uint64_t(r.word); });
   err_pos_lo.on_read = err([](const error_record& r) { return r.position & 0xffffffff; });
   err_pos_hi.on_read = err([](const error_record& r) { return r.position >> 32; });
-  err_mthd.on_read = err([](const error_record& r) { return uint64_t(r.subc) << 16 | r.mthd; });
+  err_mthd.on_read = err([](const error_record& r) { return err_mthd_subc::put(r.subc) | err_mthd_method::put(r.mthd); });
   err_pending.on_read = [this] { return uint64_t(core_->errors().size()); };
   err_ack.on_write = [this](uint64_t, uint64_t) {
     core_->ack_error();
@@ -191,17 +191,17 @@ void pfifo_component::wire_setup_registers() {
   };
   chan_ctrl.on_read = [sel] {
     const channel& c = sel();
-    return uint64_t(c.enabled) | uint64_t(c.ib_mode) << 1 | uint64_t(c.big_endian) << 2 | uint64_t(c.sli_enable) << 3 |
-           uint64_t(c.sli_mask & 0xfff) << 16;
+    return chan_ctrl_enable::put(c.enabled) | chan_ctrl_ib_mode::put(c.ib_mode) | chan_ctrl_big_endian::put(c.big_endian) |
+           chan_ctrl_sli_enable::put(c.sli_enable) | chan_ctrl_sli_mask::put(c.sli_mask);
   };
   chan_ctrl.on_write = [this, sel, own_setup](uint64_t v, uint64_t) {
     if (!own_setup) return;  // NV4:GF100 channels are set up through RAMFC (MODE / the channel table)
     channel& c = sel();
-    c.enabled = v & 1;
-    c.ib_mode = (v >> 1) & 1;
-    c.big_endian = (v >> 2) & 1;
-    c.sli_enable = (v >> 3) & 1;
-    c.sli_mask = (v >> 16) & 0xfff;
+    c.enabled = chan_ctrl_enable::get(v);
+    c.ib_mode = chan_ctrl_ib_mode::get(v);
+    c.big_endian = chan_ctrl_big_endian::get(v);
+    c.sli_enable = chan_ctrl_sli_enable::get(v);
+    c.sli_mask = uint32_t(chan_ctrl_sli_mask::get(v));
     dmaobjs_.clear();
     core_->kick(c.id);
     kick_.notify(sc_core::SC_ZERO_TIME);
@@ -210,14 +210,14 @@ void pfifo_component::wire_setup_registers() {
   chan_inst.on_write = [this, sel, own_setup](uint64_t v, uint64_t) {
     if (!own_setup) return;
     channel& c = sel();
-    c.inst_desc = uint32_t(v) & 0x3fffffff;
+    c.inst_desc = uint32_t(chan_inst_desc::get(v));
     c.inst = desc_address(c.inst_desc, vram_base);
     dmaobjs_.clear();
   };
   chan_pb_dma.on_read = [sel] { return uint64_t(sel().pb_dmaobj); };
   chan_pb_dma.on_write = [sel, own_setup](uint64_t v, uint64_t) {
     if (!own_setup) return;
-    sel().pb_dmaobj = uint32_t(v) & 0xffff;
+    sel().pb_dmaobj = uint32_t(chan_pb_dmaobj::get(v));
     ++sel().pb_bind;
   };
   chan_limit.on_read = [sel] { return sel().dma_limit; };
@@ -225,20 +225,21 @@ void pfifo_component::wire_setup_registers() {
   chan_ib_lo.on_read = [sel] { return sel().ib_address & 0xffffffff; };
   chan_ib_lo.on_write = [sel, own_setup](uint64_t v, uint64_t) {
     auto& c = sel();
-    if (own_setup) c.ib_address = (c.ib_address & ~0xffffffffull) | (v & 0xfffffff8);
+    if (own_setup) c.ib_address = (c.ib_address & ~0xffffffffull) | (v & chan_ib_addr_lo::mask);
   };
   chan_ib_hi.on_read = [sel] { return sel().ib_address >> 32; };
   chan_ib_hi.on_write = [sel, own_setup](uint64_t v, uint64_t) {
     auto& c = sel();
-    if (own_setup) c.ib_address = (c.ib_address & 0xffffffffull) | (v & 0xff) << 32;
+    if (own_setup) c.ib_address = (c.ib_address & 0xffffffffull) | chan_ib_addr_hi::get(v) << 32;
   };
   chan_ib_order.on_read = [sel] { return uint64_t(sel().ib_order); };
-  chan_ib_order.on_write = [sel, own_setup](uint64_t v, uint64_t) { if (own_setup) sel().ib_order = uint32_t(v & 0x1f); };
+  chan_ib_order.on_write = [sel, own_setup](uint64_t v, uint64_t) { if (own_setup) sel().ib_order = uint32_t(chan_ib_order_log2::get(v)); };
   chan_status.on_read = [this, sel] {
     const channel& c = sel();
     const bool busy = c.dma_get != c.dma_put || (c.ib_mode && c.ib_get != c.ib_put) || !c.cache.empty() || c.acquire_active;
-    return uint64_t(busy) | uint64_t(!c.cache.empty()) << 1 | uint64_t(c.acquire_active) << 2 |
-           uint64_t(c.pusher_stopped) << 3 | uint64_t(c.puller_stopped) << 4 | uint64_t(c.hung) << 5;
+    return chan_status_busy::put(busy) | chan_status_cache::put(!c.cache.empty()) | chan_status_acquire::put(c.acquire_active) |
+           chan_status_pusher_stopped::put(c.pusher_stopped) | chan_status_puller_stopped::put(c.puller_stopped) |
+           chan_status_hung::put(c.hung);
   };
   chan_get.on_read = [sel] { return sel().dma_get & 0xffffffff; };
   chan_get.on_write = [this, sel, own_setup](uint64_t v, uint64_t) {
@@ -261,31 +262,32 @@ void pfifo_component::wire_switching_registers() {
     chan_table.push_back(std::make_unique<reg>(regs, n.str(), 0x600 + 4 * i, 4, 0, access::rw, 0xbfffffff));
     chan_table.back()->on_write = [this, i, notify](uint64_t v, uint64_t) {
       if (!ramfc_mode() || i >= core_->channel_count()) return;  // entries past `channels` are stored only
-      const bool en = (v >> 31) & 1;
+      const bool en = chan_table_enable::get(v);
       if (gen_ == gen::g80) {  // instance >> 12 | target << 28; RAMFC at instance + 0
-        const uint32_t desc = uint32_t(v) & 0x3fffffff;
+        const uint32_t desc = uint32_t(chan_table_g80_desc::get(v));
         core_->bind_channel(i, en, desc_address(desc, vram_base), desc);
       } else {  // RAMFC >> 8 | target << 24; the instance comes from RAMFC's CHAN_INST
-        core_->bind_channel(i, en, target_address(uint64_t(v & 0xffffff) << 8, (v >> 24) & 3, vram_base), core_->chan(i).inst_desc);
+        core_->bind_channel(i, en, target_address(chan_table_ramfc::get(v) << 8, unsigned(chan_table_target::get(v)), vram_base),
+                            core_->chan(i).inst_desc);
       }
       notify();
     };
   }
   caches.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_switching()) core_->reassign = v & 1;
+    if (ramfc_switching()) core_->reassign = access_enable::get(v);
     notify();
   };
   push0.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_switching()) core_->push_access = v & 1;
+    if (ramfc_switching()) core_->push_access = access_enable::get(v);
     notify();
   };
   pull0.on_write = [this, notify](uint64_t v, uint64_t) {
-    if (ramfc_switching()) core_->pull_access = v & 1;
+    if (ramfc_switching()) core_->pull_access = access_enable::get(v);
     notify();
   };
   // NV4:G80: RAMHT (all pre-G80 generations), RAMFC / NV40_RAMFC and MODE (nouveau's nv04 family).
   ramht_reg.on_write = [this](uint64_t v, uint64_t) {
-    if (gen_ < gen::g80) core_->set_ramht((v & 0xffff) << 8, unsigned((v >> 16) & 3) + 9);
+    if (gen_ < gen::g80) core_->set_ramht(ramht_addr::get(v) << 8, unsigned(ramht_bits::get(v)) + 9);
   };
   ramfc_reg.on_write = [this, notify](uint64_t, uint64_t) {
     if (nv04_mode() && gen_ != gen::nv40) rebind_nv04();

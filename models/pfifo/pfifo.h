@@ -104,6 +104,32 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::reg playlist{regs, "PLAYLIST", 0x12f4, 4, 0};          // runlist address >> 12 | target << 28
   gpuvp::reg kick_channel{regs, "KICK_CHANNEL", 0x12fc, 4, 0};  // write instance >> 12: save and unload it; reads 0xffffffff until done
   std::vector<std::unique_ptr<gpuvp::reg>> chan_table;          // CHAN_TABLE 0x600 + 4 * chid (128): 31 ENABLE, RAMFC address (G80: >> 12, G84+: >> 8)
+  // Register bit fields (gpuvp::field<lsb, width>).
+  using chan_ctrl_enable = gpuvp::field<0, 1>;
+  using chan_ctrl_ib_mode = gpuvp::field<1, 1>;
+  using chan_ctrl_big_endian = gpuvp::field<2, 1>;
+  using chan_ctrl_sli_enable = gpuvp::field<3, 1>;
+  using chan_ctrl_sli_mask = gpuvp::field<16, 12>;
+  using chan_inst_desc = gpuvp::field<0, 30>;          // structure address >> 12 | target << 28
+  using chan_pb_dmaobj = gpuvp::field<0, 16>;
+  using chan_ib_addr_lo = gpuvp::field<3, 29>;         // IB address bits 3-31 (8-byte entries)
+  using chan_ib_addr_hi = gpuvp::field<0, 8>;          // IB address bits 32-39
+  using chan_ib_order_log2 = gpuvp::field<0, 5>;
+  using chan_status_busy = gpuvp::field<0, 1>;
+  using chan_status_cache = gpuvp::field<1, 1>;
+  using chan_status_acquire = gpuvp::field<2, 1>;
+  using chan_status_pusher_stopped = gpuvp::field<3, 1>;
+  using chan_status_puller_stopped = gpuvp::field<4, 1>;
+  using chan_status_hung = gpuvp::field<5, 1>;
+  using err_mthd_method = gpuvp::field<0, 16>;
+  using err_mthd_subc = gpuvp::field<16, 16>;
+  using chan_table_enable = gpuvp::field<31, 1>;
+  using chan_table_g80_desc = gpuvp::field<0, 30>;     // G80: instance >> 12 | target << 28
+  using chan_table_ramfc = gpuvp::field<0, 24>;        // G84+: RAMFC address >> 8
+  using chan_table_target = gpuvp::field<24, 2>;       // G84+
+  using ramht_addr = gpuvp::field<0, 16>;              // RAMHT offset in RAMIN >> 8
+  using ramht_bits = gpuvp::field<16, 2>;              // hash bits - 9
+  using access_enable = gpuvp::field<0, 1>;            // CACHES REASSIGN, PUSH0 / PULL0 ACCESS
 
   // USERD offsets (per channel, 0x2000 apart)
   // Where the control areas are (nouveau's user areas): NV3:NV40 0x800000 + 0x10000 x channel,

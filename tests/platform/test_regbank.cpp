@@ -115,3 +115,18 @@ TEST(regbank, overlapping_registers_are_rejected) {
   EXPECT_THROW(reg(bank, "B", 0x2, 4, 0), config_error);
   EXPECT_THROW(reg(bank, "C", 0xe, 4, 0), config_error);  // outside the bank
 }
+
+// Named bit fields: a field reads its bits, inserts a value without touching the others, and
+// truncates a value wider than itself (CHAN_CTRL-like layout: 0 enable, 16-27 a 12-bit mask).
+TEST(regbank, fields_read_and_insert_their_bits_only) {
+  using enable = gpuvp::field<0, 1>;
+  using mask = gpuvp::field<16, 12>;
+  using whole = gpuvp::field<0, 64>;
+  static_assert(mask::mask == 0x0fff0000u && enable::mask == 1 && whole::mask == ~uint64_t(0));
+  EXPECT_EQ(mask::get(0xabcd1235u), 0xbcdu);
+  EXPECT_EQ(enable::get(0xabcd1235u), 1u);
+  EXPECT_EQ(mask::put(0x1234), 0x02340000u);  // bit 12 of the value lies outside the field
+  EXPECT_EQ(mask::set(0xf000ffffu, 0xfff), 0xffffffffu);
+  EXPECT_EQ(mask::set(0xffffffffu, 0), 0xf000ffffu);
+  EXPECT_EQ(whole::get(0x8000000000000001ull), 0x8000000000000001ull);
+}
