@@ -14,7 +14,7 @@ asc_core::asc_core(sc_core::sc_module_name name) : sc_module(name) {
   kick.sync = true;
   cpu_control.sync = true;
   cpu_control.on_write = [this](uint64_t v, uint64_t) {
-    if ((v & 0x10) && !started_) {
+    if (cpu_control_run::get(v) && !started_) {
       started_ = true;
       run_ev_.notify(sc_core::SC_ZERO_TIME);
     }

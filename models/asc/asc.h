@@ -57,6 +57,7 @@ class asc_core : public sc_core::sc_module, private ascfw::hal {
   // --- registers ---
   register_bank regs{"regs", 0x10000};
   reg cpu_control{regs, "CPU_CONTROL", 0x44, 4, 0, access::rw};
+  using cpu_control_run = field<4, 1>;  // 0x10, which m1n1 writes to start the coprocessor
   reg kick{regs, "KICK", 0x8800, 8, 0, access::wo};
   reg power{regs, "POWER", 0x8810, 4, 0, access::ro};
 

@@ -84,14 +84,14 @@ mmu_nv50::mmu_nv50(sc_core::sc_module_name name) : sc_module(name) {
   // The flush is timed against the writer's local time: the bank synchronises first.
   tlb_flush.sync = true;
   tlb_flush.on_write = [this](uint64_t v, uint64_t) {
-    if (!(v & 1)) return;
-    flush_engine(uint32_t(v >> 16) & 0xf);
+    if (!tlb_flush_trigger::get(v)) return;
+    flush_engine(uint32_t(tlb_flush_engine::get(v)));
     ++flushes;
     flush_done_ = sc_core::sc_time_stamp() + flush_latency.get();
   };
   tlb_flush.on_read = [this] {
     const bool busy = sc_core::sc_time_stamp() < flush_done_;
-    return (tlb_flush.get() & ~uint64_t(1)) | (busy ? 1 : 0);
+    return tlb_flush_trigger::set(tlb_flush.get(), busy);
   };
   fault_status.on_write = [this](uint64_t v, uint64_t) {
     if (v & 1) return;  // still pending
@@ -333,13 +333,13 @@ void mmu_nv50::latch_fault(const gpu_ext& e, uint64_t address, bool write, bool 
     fault_log_.push_back(os.str());
     GPUVP_LOG(this, warning, fault_log_.back());
   }
-  if (fault_status.get() & 1) {  // one fault is latched at a time; later ones set overflow
-    fault_status = fault_status.get() | 2;
+  if (fault_pending::get(fault_status)) {  // one fault is latched at a time; later ones set overflow
+    fault_status = fault_overflow::set(fault_status, 1);
     return;
   }
-  fault_status = 1u | uint32_t(f) << 8 | uint32_t(write) << 16 | uint32_t(e.priv == privilege::user) << 17 |
-                 uint32_t(paged) << 18;
-  fault_source = (e.vm_engine & 0xf) | (e.vm_client & 0xff) << 8;
+  fault_status = fault_pending::put(1) | fault_reason::put(uint64_t(f)) | fault_write::put(write) |
+                 fault_user::put(e.priv == privilege::user) | fault_paged::put(paged);
+  fault_source = fault_source_engine::put(e.vm_engine) | fault_source_client::put(e.vm_client);
   fault_selector = e.dma_slot;
   fault_channel = e.channel;
   fault_chandesc = e.vm_context;

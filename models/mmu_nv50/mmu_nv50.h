@@ -77,6 +77,17 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   gpuvp::reg fault_chandesc{regs, "FAULT_CHANDESC", 0xca0, 4, 0, gpuvp::access::ro};   // 30-bit channel descriptor
   gpuvp::reg fault_addr_lo{regs, "FAULT_ADDR_LO", 0xca4, 4, 0, gpuvp::access::ro};     // logical address 0-31
   gpuvp::reg fault_addr_hi{regs, "FAULT_ADDR_HI", 0xca8, 4, 0, gpuvp::access::ro};     // logical address 32-63
+  // Register bit fields (gpuvp::field<lsb, width>).
+  using tlb_flush_trigger = gpuvp::field<0, 1>;   // write 1: flush; reads 1 while busy
+  using tlb_flush_engine = gpuvp::field<16, 4>;
+  using fault_pending = gpuvp::field<0, 1>;
+  using fault_overflow = gpuvp::field<1, 1>;
+  using fault_reason = gpuvp::field<8, 8>;
+  using fault_write = gpuvp::field<16, 1>;
+  using fault_user = gpuvp::field<17, 1>;
+  using fault_paged = gpuvp::field<18, 1>;
+  using fault_source_engine = gpuvp::field<0, 4>;
+  using fault_source_client = gpuvp::field<8, 8>;
   gpuvp::reg fault_count{regs, "FAULT_COUNT", 0xcac, 4, 0, gpuvp::access::ro};         // faults since reset (saturates)
 
   static constexpr uint64_t bar0_offset = 0x100000;
