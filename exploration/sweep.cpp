@@ -31,9 +31,7 @@ namespace gpuvp::sweep {
 
 namespace {
 
-bool is_workload_name(const std::string& w) {
-  return w == "traffic" || registry::global().find_embedded_workload(w) != nullptr;
-}
+bool is_workload_name(const std::string& w) { return w == "traffic" || registry::global().find_embedded_workload(w) != nullptr; }
 
 // The most --point-wall-limit: the most gpuvp run's --wall-limit takes (max_time(), in whole seconds).
 double max_wall_limit_s() { return std::floor(max_time().to_seconds()); }
@@ -59,10 +57,16 @@ void write_manifest(const std::string& out, const spec& s, const commands& c, do
   json params = json::array(), metrics = json::array();
   for (const auto& p : s.parameters) params.push_back(p.key);
   for (const auto& m : s.metrics) metrics.push_back({{"name", m.name}, {"path", m.path}});
-  write_file_atomic((fs::path(out) / "sweep.json").string(),
-                    json({{"spec", fs::absolute(s.file).string()}, {"spec_sha256", s.sha256}, {"backend", backend},
-                          {"wall_limit_s", wall_limit}, {"parameters", params}, {"metrics", metrics},
-                          {"points", s.points}, {"commands", c}}).dump(1) + "\n");
+  write_file_atomic((fs::path(out) / "sweep.json").string(), json({{"spec", fs::absolute(s.file).string()},
+                                                                   {"spec_sha256", s.sha256},
+                                                                   {"backend", backend},
+                                                                   {"wall_limit_s", wall_limit},
+                                                                   {"parameters", params},
+                                                                   {"metrics", metrics},
+                                                                   {"points", s.points},
+                                                                   {"commands", c}})
+                                                                     .dump(1) +
+                                                                 "\n");
 }
 
 }  // namespace
@@ -76,12 +80,12 @@ spec load_manifest(const std::string& out, commands& c, double& wall_limit, std:
   spec s;
   s.file = jr::text(jr::field(j, "spec", file), "spec", file);
   s.sha256 = jr::text(jr::field(j, "spec_sha256", file), "spec_sha256", file);
-  for (const auto& p : jr::texts(jr::field(j, "parameters", file), "parameters", file, max_points))
-    s.parameters.push_back({p, {}, {}});
+  for (const auto& p : jr::texts(jr::field(j, "parameters", file), "parameters", file, max_points)) s.parameters.push_back({p, {}, {}});
   for (const auto& m : jr::array(jr::field(j, "metrics", file), "metrics", file, max_points)) {
     const std::string what = "metrics[" + std::to_string(s.metrics.size()) + "]";
     const std::string path = jr::text(jr::field(m, "path", file), what + ".path", file);
-    if (path.size() > max_metric_path) throw config_error(file + ": " + what + ".path: longer than " + std::to_string(max_metric_path) + " characters");
+    if (path.size() > max_metric_path)
+      throw config_error(file + ": " + what + ".path: longer than " + std::to_string(max_metric_path) + " characters");
     s.metrics.push_back({jr::text(jr::field(m, "name", file), what + ".name", file), path});
   }
   for (const auto& pt : jr::array(jr::field(j, "points", file), "points", file, max_points)) {
@@ -169,7 +173,8 @@ void check_configurations(const spec& s, const std::string& exe, size_t jobs) {
   if (bad)
     throw config_error(s.file + ": " + std::to_string(bad) + " configuration" + (bad > 1 ? "s" : "") +
                        " of the sweep cannot run (nothing was run; checked the first point and every other value of each "
-                       "parameter):" + report);
+                       "parameter):" +
+                       report);
 }
 
 // Every metric must be in the first point's statistics (when it wrote any).
@@ -211,8 +216,7 @@ void count_finished(pool& p) {
 
 int finish(pool& p, const spec& s, bool plots) {
   const size_t done = write_tables(p.out, s);
-  std::cerr << "gpuvp sweep: " << done << " of " << p.total << " points finished, " << p.failed << " failed: " << p.out
-            << "/results.csv\n";
+  std::cerr << "gpuvp sweep: " << done << " of " << p.total << " points finished, " << p.failed << " failed: " << p.out << "/results.csv\n";
   if (plots && done == p.total) draw_default_plots(p.out, std::cerr);
   // A point that gpuvp run refused (exit 2: its configuration or input) makes the sweep's exit 2.
   size_t refused = 0;
@@ -228,8 +232,8 @@ int finish(pool& p, const spec& s, bool plots) {
 
 int interrupted_exit(pool& p, const spec& s, int sig) {
   write_tables(p.out, s);
-  std::cerr << "gpuvp sweep: interrupted; " << p.done << " of " << p.total
-            << " points finished. Continue with: gpuvp sweep " << s.file << " --out " << p.out << " --resume\n";
+  std::cerr << "gpuvp sweep: interrupted; " << p.done << " of " << p.total << " points finished. Continue with: gpuvp sweep " << s.file
+            << " --out " << p.out << " --resume\n";
   return 128 + sig;
 }
 
@@ -322,9 +326,8 @@ void check_resume(const std::string& out, const spec& s, bool resume) {
   std::string old_backend;
   const spec old = load_manifest(out, old_cmds, old_limit, old_backend);
   if (old.sha256 != s.sha256)
-    throw config_error(out + " was made from a different sweep specification (" + old.file + ", sha256 " +
-                       old.sha256.substr(0, 12) + "...; " + s.file + " gives " + s.sha256.substr(0, 12) +
-                       "...): refusing to resume; choose another --out");
+    throw config_error(out + " was made from a different sweep specification (" + old.file + ", sha256 " + old.sha256.substr(0, 12) +
+                       "...; " + s.file + " gives " + s.sha256.substr(0, 12) + "...): refusing to resume; choose another --out");
 }
 
 // The first point runs alone: its statistics must hold every metric before the rest start.
@@ -409,9 +412,7 @@ void register_sweep_commands() {
   static bool done = false;
   if (done) return;
   done = true;
-  registry::global().add_tool({"sweep", "run a design-space sweep (SPEC.yaml) locally or on Slurm; tables and plots",
-                               sweep::main_sweep});
-  registry::global().add_tool({"plot", "plot a sweep's results: gpuvp plot DIR [--x] [--y] [--hue] [--kind]",
-                               sweep::main_plot});
+  registry::global().add_tool({"sweep", "run a design-space sweep (SPEC.yaml) locally or on Slurm; tables and plots", sweep::main_sweep});
+  registry::global().add_tool({"plot", "plot a sweep's results: gpuvp plot DIR [--x] [--y] [--hue] [--kind]", sweep::main_plot});
 }
 }  // namespace gpuvp

@@ -50,8 +50,7 @@ int run_script(std::vector<std::string> args, std::ostream& err) {
   std::string looked;
   const std::string script = plot_script(looked);
   if (script.empty()) {
-    err << "gpuvp plot: the plot script gpuvp_plot.py is not installed (looked for " << looked
-        << "; set GPUVP_PLOT_SCRIPT to its path)\n";
+    err << "gpuvp plot: the plot script gpuvp_plot.py is not installed (looked for " << looked << "; set GPUVP_PLOT_SCRIPT to its path)\n";
     return exit_usage;
   }
   args.insert(args.begin(), {py, script});

@@ -52,7 +52,8 @@ std::vector<std::string> texts(const json& v, const std::string& what, const std
 }
 json object_file(const std::string& path, const std::string& what) {
   json j = json::parse(read_file(path), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw config_error(path + ": not a readable " + what + " (a JSON object; a damaged sweep folder?)");
+  if (j.is_discarded() || !j.is_object())
+    throw config_error(path + ": not a readable " + what + " (a JSON object; a damaged sweep folder?)");
   return j;
 }
 }  // namespace json_read
@@ -120,8 +121,10 @@ std::vector<std::string> segments(const std::string& p) {
   std::vector<std::string> out;
   std::string cur;
   for (char c : p) {
-    if (c == '.') out.push_back(cur), cur.clear();
-    else cur += c;
+    if (c == '.')
+      out.push_back(cur), cur.clear();
+    else
+      cur += c;
   }
   out.push_back(cur);
   return out;
@@ -188,9 +191,12 @@ std::optional<std::string> metric_cell(const std::map<std::string, json>& stats,
   for (const auto& [k, v] : stats) {
     if (!v.is_number() || !matches(pat, k)) continue;
     any = true;
-    if (v.is_number_unsigned()) isum += v.get<uint64_t>();
-    else if (v.is_number_integer()) isum += v.get<int64_t>();
-    else ints = false;
+    if (v.is_number_unsigned())
+      isum += v.get<uint64_t>();
+    else if (v.is_number_integer())
+      isum += v.get<int64_t>();
+    else
+      ints = false;
     dsum += v.get<double>();
   }
   if (!any) return std::nullopt;

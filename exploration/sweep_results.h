@@ -14,10 +14,10 @@
 namespace gpuvp::sweep {
 
 struct point_result {
-  int exit_code = 0;      // gpuvp run's exit code; 128 + N when killed by signal N
-  std::string error;      // why it failed (empty on success)
-  double wall_s = 0;      // wall time of the process (timing.csv only)
-  std::string host;       // where it ran (timing.csv only)
+  int exit_code = 0;  // gpuvp run's exit code; 128 + N when killed by signal N
+  std::string error;  // why it failed (empty on success)
+  double wall_s = 0;  // wall time of the process (timing.csv only)
+  std::string host;   // where it ran (timing.csv only)
 };
 
 // Typed reads of the JSON files of a sweep folder (sweep.json, result.json, slurm/*.json): a

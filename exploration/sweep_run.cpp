@@ -69,9 +69,12 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& log, const 
 std::string duration(double s) {
   std::ostringstream os;
   const long t = long(s + 0.5);
-  if (t >= 3600) os << t / 3600 << "h" << (t % 3600) / 60 << "m";
-  else if (t >= 60) os << t / 60 << "m" << t % 60 << "s";
-  else os << t << "s";
+  if (t >= 3600)
+    os << t / 3600 << "h" << (t % 3600) / 60 << "m";
+  else if (t >= 60)
+    os << t / 60 << "m" << t % 60 << "s";
+  else
+    os << t << "s";
   return os.str();
 }
 
@@ -114,8 +117,7 @@ int run_to_file(const std::vector<std::string>& argv, const std::string& log) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::vector<int> run_all_to_files(const std::vector<std::vector<std::string>>& argvs, const std::vector<std::string>& logs,
-                                  size_t jobs) {
+std::vector<int> run_all_to_files(const std::vector<std::vector<std::string>>& argvs, const std::vector<std::string>& logs, size_t jobs) {
   sigset_t cur;
   sigprocmask(SIG_SETMASK, nullptr, &cur);
   std::vector<int> codes(argvs.size(), -1);
@@ -152,8 +154,7 @@ folder_lock::folder_lock(const std::string& dir) {
     while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
     close(fd_);
     fd_ = -1;
-    throw config_error(dir + " is in use by another gpuvp sweep (process " + pid +
-                       "): wait for it to end, or choose another --out");
+    throw config_error(dir + " is in use by another gpuvp sweep (process " + pid + "): wait for it to end, or choose another --out");
   }
   const std::string me = std::to_string(getpid()) + "\n";
   if (ftruncate(fd_, 0) != 0 || pwrite(fd_, me.data(), me.size(), 0) != ssize_t(me.size()))
@@ -182,8 +183,7 @@ struct point_runner {
   const size_t done_before;
   std::string last_line;
 
-  point_runner(pool& p_, const std::vector<size_t>& ids_, const commands& cmds_)
-      : p(p_), ids(ids_), cmds(cmds_), done_before(p_.done) {}
+  point_runner(pool& p_, const std::vector<size_t>& ids_, const commands& cmds_) : p(p_), ids(ids_), cmds(cmds_), done_before(p_.done) {}
 
   int run() {
     while (next < ids.size() || !live.empty()) {
@@ -213,8 +213,10 @@ struct point_runner {
     if (os.str() == last_line && !force) return;
     last_line = os.str();
     last_print = now;
-    if (tty) std::cerr << "\r\033[K" << last_line << std::flush;
-    else std::cerr << last_line << "\n";
+    if (tty)
+      std::cerr << "\r\033[K" << last_line << std::flush;
+    else
+      std::cerr << last_line << "\n";
   }
 
   void start(size_t id) {

@@ -10,12 +10,12 @@
 namespace gpuvp::sweep {
 
 struct pool {
-  std::string exe;            // this program (/proc/self/exe)
-  std::string out;            // the sweep folder (absolute)
-  size_t total = 0;           // points in the sweep (ids, progress)
-  size_t jobs = 1;            // processes at a time
-  double wall_limit_s = 0;    // per point (the run's own --wall-limit); 0: none. SIGTERM 30 s past it, SIGKILL 10 s later
-  bool progress = true;       // progress line on stderr
+  std::string exe;              // this program (/proc/self/exe)
+  std::string out;              // the sweep folder (absolute)
+  size_t total = 0;             // points in the sweep (ids, progress)
+  size_t jobs = 1;              // processes at a time
+  double wall_limit_s = 0;      // per point (the run's own --wall-limit); 0: none. SIGTERM 30 s past it, SIGKILL 10 s later
+  bool progress = true;         // progress line on stderr
   size_t done = 0, failed = 0;  // finished so far (also those of an earlier run)
 };
 
@@ -28,8 +28,7 @@ int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds);
 
 // Runs each argv (stdout+stderr to logs[i]), `jobs` at a time; returns their exit codes (as
 // run_to_file).
-std::vector<int> run_all_to_files(const std::vector<std::vector<std::string>>& argvs, const std::vector<std::string>& logs,
-                                  size_t jobs);
+std::vector<int> run_all_to_files(const std::vector<std::vector<std::string>>& argvs, const std::vector<std::string>& logs, size_t jobs);
 
 // An exclusive lock on a sweep folder (DIR/sweep.lock holding the owner's process id), held
 // until destroyed or the process ends. A second sweep on the folder gets a config_error naming

@@ -74,7 +74,8 @@ bool in_queue(const pool& p, const std::string& id, int& failures) {
     return text.find_first_not_of(" \n") != std::string::npos;
   }
   if (text.find("Invalid job id") != std::string::npos) return false;  // long gone from the controller
-  if (++failures > 30) throw config_error("squeue keeps failing (" + one_line(text) + "); gather later with gpuvp sweep --collect " + p.out);
+  if (++failures > 30)
+    throw config_error("squeue keeps failing (" + one_line(text) + "); gather later with gpuvp sweep --collect " + p.out);
   return true;
 }
 
@@ -122,11 +123,14 @@ std::string slurm_submit(const pool& p, const std::vector<size_t>& ids, const sl
   const std::string base = slurm_dir(p) + "/batch-" + tag;
   write_file_atomic(base + ".json", json({{"tasks", tasks}}).dump() + "\n");
   write_file_atomic(base + ".sh", "#!/bin/sh\n# gpuvp sweep: one array task runs the points listed in batch-" + tag +
-                                      ".json under its index.\nexec " + quote(p.exe) + " sweep --worker " + quote(p.out) +
-                                      " --batch " + tag + "\n");
-  std::vector<std::string> argv = {"sbatch", "--parsable", "--job-name=gpuvp-sweep",
+                                      ".json under its index.\nexec " + quote(p.exe) + " sweep --worker " + quote(p.out) + " --batch " +
+                                      tag + "\n");
+  std::vector<std::string> argv = {"sbatch",
+                                   "--parsable",
+                                   "--job-name=gpuvp-sweep",
                                    "--array=0-" + std::to_string(tasks.size() - 1),
-                                   "--output=" + base + "-%a.out", "--chdir=" + p.out};
+                                   "--output=" + base + "-%a.out",
+                                   "--chdir=" + p.out};
   if (!o.partition.empty()) argv.push_back("--partition=" + o.partition);
   if (!o.time.empty()) argv.push_back("--time=" + o.time);
   if (!o.mem.empty()) argv.push_back("--mem=" + o.mem);
@@ -178,7 +182,8 @@ std::vector<size_t> slurm_wait(pool& p, const slurm_options& o, int& interrupted
     }
     if (!lost.empty())
       std::cerr << "gpuvp sweep: " << lost.size() << " point(s) have no result after a re-submission (see " << slurm_dir(p)
-                << "/batch-*.out); continue later with gpuvp sweep --collect or --resume\n" << why;
+                << "/batch-*.out); continue later with gpuvp sweep --collect or --resume\n"
+                << why;
     return lost;
   }
 }

@@ -95,7 +95,6 @@ __int128 pow10(int k) {
   return r;
 }
 
-
 // {range: {from, to, step}}: from, from + step, ... while within `to` (inclusive).
 std::vector<std::string> range_values(const std::string& file, const YAML::Node& r, const std::string& what) {
   decimal v[3] = {parse_decimal(file, child(file, r, "from", what), what + ": from"),
@@ -112,13 +111,11 @@ std::vector<std::string> range_values(const std::string& file, const YAML::Node&
     m[k] = v[k].mantissa * pow10(shift);
   }
   const __int128 span = m[1] - m[0], step = m[2];
-  if (step == 0 || (span != 0 && (span < 0) != (step < 0)))
-    fail(file, r, what + ": step must be non-zero and lead from 'from' to 'to'");
+  if (step == 0 || (span != 0 && (span < 0) != (step < 0))) fail(file, r, what + ": step must be non-zero and lead from 'from' to 'to'");
   const __int128 n = span / step + 1;
   if (n > __int128(max_values)) fail(file, r, what + ": more than " + std::to_string(max_values) + " values");
   std::vector<std::string> out;
-  for (__int128 k = 0; k < n; ++k)
-    out.push_back(format_decimal(m[0] + k * step, e) + (v[0].unit.empty() ? "" : " " + v[0].unit));
+  for (__int128 k = 0; k < n; ++k) out.push_back(format_decimal(m[0] + k * step, e) + (v[0].unit.empty() ? "" : " " + v[0].unit));
   return out;
 }
 
@@ -244,8 +241,7 @@ std::string relative_to(const fs::path& dir, const std::string& p) {
 }
 
 // workload: a workload name, or a file relative to the spec.
-std::string read_workload(const std::string& file, const YAML::Node& w, const fs::path& dir,
-                          bool (*is_workload_name)(const std::string&)) {
+std::string read_workload(const std::string& file, const YAML::Node& w, const fs::path& dir, bool (*is_workload_name)(const std::string&)) {
   const std::string name = scalar(file, w, "workload");
   if (is_workload_name(name)) return name;
   const std::string path = relative_to(dir, name);
@@ -256,8 +252,10 @@ std::string read_workload(const std::string& file, const YAML::Node& w, const fs
 // config: one file or a list, relative to the spec.
 void read_configs(const std::string& file, const YAML::Node& c, const fs::path& dir, spec& s) {
   std::vector<YAML::Node> items;
-  if (c.IsSequence()) for (const auto& e : c) items.push_back(e);
-  else items.push_back(c);
+  if (c.IsSequence())
+    for (const auto& e : c) items.push_back(e);
+  else
+    items.push_back(c);
   for (const auto& e : items) {
     const std::string p = relative_to(dir, scalar(file, e, "config"));
     if (!fs::is_regular_file(p)) fail(file, e, "config: no such file " + p);
@@ -344,8 +342,9 @@ void make_points(const std::string& file, YAML::Node root, spec& s) {
     const size_t n = s.parameters.empty() ? 1 : s.parameters[0].values.size();
     for (const auto& p : s.parameters)
       if (p.values.size() != n)
-        fail(file, root["parameters"][p.key], "combine zip: parameter " + p.key + " has " + std::to_string(p.values.size()) +
-                                                  " values, " + s.parameters[0].key + " has " + std::to_string(n));
+        fail(file, root["parameters"][p.key],
+             "combine zip: parameter " + p.key + " has " + std::to_string(p.values.size()) + " values, " + s.parameters[0].key + " has " +
+                 std::to_string(n));
     for (size_t i = 0; i < n; ++i) {
       s.points.emplace_back();
       for (const auto& p : s.parameters) s.points.back().push_back(p.values[i]);
@@ -400,8 +399,10 @@ spec load_spec(const std::string& file, bool (*is_workload_name)(const std::stri
   std::set<std::string> columns = {"point", "exit_code", "error"};
   if (const YAML::Node ps = root["parameters"]) read_parameters(file, ps, s, columns);
   if (const YAML::Node c = root["combine"]) read_combine(file, c, s);
-  if (const YAML::Node ms = root["metrics"]) read_metrics(file, ms, s, columns);
-  else s.metrics.push_back({"sim_time_ps", "run.sim_time_ps"});
+  if (const YAML::Node ms = root["metrics"])
+    read_metrics(file, ms, s, columns);
+  else
+    s.metrics.push_back({"sim_time_ps", "run.sim_time_ps"});
   resolve_paths(s, dir);
   make_points(file, root, s);
   s.sha256 = spec_sha256(s, is_workload_name);

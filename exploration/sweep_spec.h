@@ -23,12 +23,12 @@ struct metric {
 };
 
 struct spec {
-  std::string file;                 // as given on the command line
-  std::string workload;             // name or absolute path; empty: gpuvp run's default
-  std::vector<std::string> configs;  // absolute paths
+  std::string file;                                       // as given on the command line
+  std::string workload;                                   // name or absolute path; empty: gpuvp run's default
+  std::vector<std::string> configs;                       // absolute paths
   std::vector<std::pair<std::string, std::string>> sets;  // common --set values, in order (file values absolute)
   std::vector<parameter> parameters;
-  std::string combine = "grid";     // grid | zip | random
+  std::string combine = "grid";  // grid | zip | random
   uint64_t random_points = 0, random_seed = 0;
   std::vector<metric> metrics;
   // points[i][k]: the value of parameters[k] at point i.

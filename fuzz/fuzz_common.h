@@ -27,8 +27,7 @@ void expect_only(const std::string& prefix, F&& f) {
     f();
   } catch (const E& e) {
     const std::string msg = e.what();
-    if (msg.compare(0, prefix.size(), prefix) != 0)
-      finding("error message does not say where", msg);
+    if (msg.compare(0, prefix.size(), prefix) != 0) finding("error message does not say where", msg);
   } catch (const std::exception& e) {
     finding(typeid(e).name(), e.what());
   } catch (...) {
@@ -42,8 +41,7 @@ inline std::string as_text(const uint8_t* data, size_t size) { return std::strin
 inline std::vector<uint32_t> as_words(const uint8_t* data, size_t size) {
   std::vector<uint32_t> w(size / 4);
   for (size_t i = 0; i < w.size(); ++i)
-    w[i] = uint32_t(data[4 * i]) | uint32_t(data[4 * i + 1]) << 8 | uint32_t(data[4 * i + 2]) << 16 |
-           uint32_t(data[4 * i + 3]) << 24;
+    w[i] = uint32_t(data[4 * i]) | uint32_t(data[4 * i + 1]) << 8 | uint32_t(data[4 * i + 2]) << 16 | uint32_t(data[4 * i + 3]) << 24;
   return w;
 }
 

@@ -14,8 +14,10 @@ bool reference(const std::string& p, const std::string& s) {
   m[0][0] = 1;
   for (size_t i = 1; i <= p.size(); ++i)
     for (size_t j = 0; j <= s.size(); ++j) {
-      if (p[i - 1] == '*') m[i][j] = m[i - 1][j] || (j > 0 && m[i][j - 1]);
-      else m[i][j] = j > 0 && m[i - 1][j - 1] && (p[i - 1] == '?' || p[i - 1] == s[j - 1]);
+      if (p[i - 1] == '*')
+        m[i][j] = m[i - 1][j] || (j > 0 && m[i][j - 1]);
+      else
+        m[i][j] = j > 0 && m[i - 1][j - 1] && (p[i - 1] == '?' || p[i - 1] == s[j - 1]);
     }
   return m[p.size()][s.size()];
 }

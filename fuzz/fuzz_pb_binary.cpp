@@ -8,10 +8,9 @@
 using namespace gpuvp;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const pfifo::gen gens[] = {pfifo::gen::nv1,  pfifo::gen::nv3,   pfifo::gen::nv4,   pfifo::gen::nv10,
-                                    pfifo::gen::nv11, pfifo::gen::nv1a,  pfifo::gen::nv25,  pfifo::gen::nv40,
-                                    pfifo::gen::g80,  pfifo::gen::g84,   pfifo::gen::gt215, pfifo::gen::mcp89,
-                                    pfifo::gen::gf100};
+  static const pfifo::gen gens[] = {pfifo::gen::nv1,   pfifo::gen::nv3,   pfifo::gen::nv4,  pfifo::gen::nv10, pfifo::gen::nv11,
+                                    pfifo::gen::nv1a,  pfifo::gen::nv25,  pfifo::gen::nv40, pfifo::gen::g80,  pfifo::gen::g84,
+                                    pfifo::gen::gt215, pfifo::gen::mcp89, pfifo::gen::gf100};
   std::vector<uint32_t> words = fuzz::as_words(data, size);
   if (words.empty()) return 0;
   const uint32_t mode = words.front();

@@ -26,9 +26,7 @@ struct session : sc_core::sc_module {
   std::vector<std::string> lines;
   size_t answered = 0;
   SC_HAS_PROCESS(session);
-  session(sc_core::sc_module_name n, host& hh, std::vector<std::string> l) : sc_module(n), h(hh), lines(std::move(l)) {
-    SC_THREAD(serve);
-  }
+  session(sc_core::sc_module_name n, host& hh, std::vector<std::string> l) : sc_module(n), h(hh), lines(std::move(l)) { SC_THREAD(serve); }
   void serve() {
     for (const auto& line : lines) {
       const std::string reply = h.qtest_line(line);

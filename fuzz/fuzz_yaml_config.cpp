@@ -30,7 +30,8 @@ void round_trip(const std::string& value) {
   if constexpr (std::is_same_v<T, double>) {
     if (std::isnan(v) && std::isnan(again)) return;
   }
-  if (!(again == v)) fuzz::finding((std::string(tr::name) + ": printed value parses to another value").c_str(), "'" + value + "' -> '" + shown + "'");
+  if (!(again == v))
+    fuzz::finding((std::string(tr::name) + ": printed value parses to another value").c_str(), "'" + value + "' -> '" + shown + "'");
 }
 }  // namespace
 
@@ -40,8 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::expect_only<config_error>("fuzz.yaml:", [&] { yaml.load_yaml_text(text, "fuzz.yaml"); });
   config sets;
   std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);)
-    fuzz::expect_only<config_error>("--set ", [&] { sets.apply_override(line); });
+  for (std::string line; std::getline(lines, line);) fuzz::expect_only<config_error>("--set ", [&] { sets.apply_override(line); });
   for (config* c : {&yaml, &sets}) {
     for (const std::string& top : c->children("")) (void)c->children(top);
     fuzz::expect_only<config_error>("", [&] { c->check_unused(); });

@@ -39,8 +39,8 @@ void systemc_report(const sc_core::sc_report& r, const sc_core::sc_actions& acti
   if (r.get_severity() >= sc_core::SC_ERROR) return sc_core::sc_report_handler::default_handler(r, actions);
   const std::string type = r.get_msg_type();
   const log_level level = type.rfind("/IEEE_Std_1666/deprecated", 0) == 0 ? log_level::debug
-                          : r.get_severity() == sc_core::SC_INFO            ? log_level::info
-                                                                            : log_level::warning;
+                          : r.get_severity() == sc_core::SC_INFO          ? log_level::info
+                                                                          : log_level::warning;
   auto& lg = logger::global();
   if (!lg.enabled("systemc", level)) return;
   std::string text = type + ": " + r.get_msg();
@@ -68,7 +68,9 @@ struct common_options {
 // its session waits on QEMU's commands, which no wall-clock limit can interrupt.
 enum class command_kind { run, qtest, config_dump };
 void platform_options(tool_args& a, common_options& o, command_kind k) {
-  a.text("platform", o.platform, "NAME", "embedded platform: default, or one listed by --help (e.g. agx); without it: the one the workload's kind names (AGX scenarios: agx), else default")
+  a.text("platform", o.platform, "NAME",
+         "embedded platform: default, or one listed by --help (e.g. agx); without it: the one the workload's kind names (AGX scenarios: "
+         "agx), else default")
       .texts("config", o.configs, "FILE", "YAML configuration file")
       .texts("set", o.sets, "PATH=VALUE", "override one parameter")
       .text("workload", o.workload, "W", "workload: a file (kind chosen by its extension), an embedded workload's name, or traffic");
@@ -98,9 +100,7 @@ struct workload_choice {
 };
 
 // The workload of `gpuvp run` without --workload: the PFIFO scenario when that model is built.
-const char* default_workload_name() {
-  return registry::global().find_embedded_workload("pfifo-default") ? "pfifo-default" : "traffic";
-}
+const char* default_workload_name() { return registry::global().find_embedded_workload("pfifo-default") ? "pfifo-default" : "traffic"; }
 
 std::string read_text(const std::string& path) {
   check_input_file(path, "workload file");
@@ -224,9 +224,7 @@ void copy_vcd(const std::string& from, const std::string& to) {
 }
 
 // The --vcd file's path: .vcd is appended unless given.
-std::string vcd_file(const common_options& o) {
-  return o.vcd.empty() || o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd";
-}
+std::string vcd_file(const common_options& o) { return o.vcd.empty() || o.vcd.ends_with(".vcd") ? o.vcd : o.vcd + ".vcd"; }
 
 // The settings a run applied, as given on the command line, for the report's first line.
 std::string applied_settings(const common_options& o) {
@@ -252,9 +250,7 @@ std::string still_busy(platform& p) {
 }
 
 // A number without a unit ("5", "2.5"): a time option then takes its default unit.
-bool is_bare_number(const std::string& t) {
-  return !t.empty() && t.find_first_not_of("0123456789._eE+ \t") == std::string::npos;
-}
+bool is_bare_number(const std::string& t) { return !t.empty() && t.find_first_not_of("0123456789._eE+ \t") == std::string::npos; }
 
 // The report's interconnect lines: per target link, its booked transactions on the simulated time
 // line (busy, queueing) and the transactions it only carried for the GPU's memory system, whose
@@ -271,8 +267,9 @@ void report_interconnect(platform& p, std::ostream& rep) {
     if (untimed) rep << " (" << untimed << " of them timed by the GPU's memory system, carried here untimed: not in busy or queueing)";
     rep << ", busy " << std::fixed << std::setprecision(1) << 100.0 * st.value(prefix + "busy") << " %" << std::defaultfloat;
     for (const auto& e : st.list(prefix + "queueing"))
-      if (e.h && e.h->count()) rep << ", queueing mean " << std::fixed << std::setprecision(2) << e.h->mean() / 1000.0 << " ns, max "
-                                   << e.h->max() / 1000.0 << " ns" << std::defaultfloat;
+      if (e.h && e.h->count())
+        rep << ", queueing mean " << std::fixed << std::setprecision(2) << e.h->mean() / 1000.0 << " ns, max " << e.h->max() / 1000.0
+            << " ns" << std::defaultfloat;
     rep << "\n";
   }
 }
@@ -303,9 +300,9 @@ std::string key_home(const std::string& key, platform& p) {
     if (!k.platform_yaml.empty()) scan(k.name + " workloads", k.platform_yaml);
   if (type.empty() && reg.component_types().count(comp)) type = comp;
   if (type.empty()) return "";
-  return "; " + key + " is a parameter of the " + comp + " component (type " + type + "), which this platform does not have: " +
-         (where.empty() ? std::string() : "it is on " + where + ", or ") + "add it with `components: {" + comp + ": " + type +
-         "}` (gpuvp config dump --all lists every platform's keys)";
+  return "; " + key + " is a parameter of the " + comp + " component (type " + type +
+         "), which this platform does not have: " + (where.empty() ? std::string() : "it is on " + where + ", or ") +
+         "add it with `components: {" + comp + ": " + type + "}` (gpuvp config dump --all lists every platform's keys)";
 }
 
 // check_unused(), with each unknown key's home added (key_home).
@@ -332,9 +329,13 @@ void check_unused_keys(platform& p) {
 // checked first: a run must not end with its results unwritable. Returns the exit status of a
 // refusal, or -1.
 int check_run_options(const tool_args& args, const common_options& o, bool qtest_mode, std::ostream& err) {
-  for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"time-limit", o.time_limit}, {"quantum", o.quantum},
-                                     {"rtl-trace", o.rtl_trace}, {"workload", o.workload}, {"platform", o.platform},
-                                     {"vcd", o.vcd}, {"wall-limit", o.wall_limit}})
+  for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"time-limit", o.time_limit},
+                                    {"quantum", o.quantum},
+                                    {"rtl-trace", o.rtl_trace},
+                                    {"workload", o.workload},
+                                    {"platform", o.platform},
+                                    {"vcd", o.vcd},
+                                    {"wall-limit", o.wall_limit}})
     if (args.given(name) && value.empty()) return args.usage_error(std::string("--") + name + ": empty value", err);
   if (args.given("stats")) check_output_file(o.stats, "statistics file (--stats)");
   if (args.given("trace")) check_output_file(o.trace, "trace file (--trace)");
@@ -378,7 +379,8 @@ struct vcd_capture {
   std::string temp;
   explicit vcd_capture(std::string p) : path(std::move(p)) {}
   void open(platform& p) {
-    temp = (std::filesystem::temp_directory_path() / ("gpuvp-" + std::to_string(::getpid()) + "-" + std::to_string(++vcd_files) + "-vcd")).string();
+    temp = (std::filesystem::temp_directory_path() / ("gpuvp-" + std::to_string(::getpid()) + "-" + std::to_string(++vcd_files) + "-vcd"))
+               .string();
     file = sc_core::sc_create_vcd_trace_file(temp.c_str());
     p.trace_signals(file);
   }
@@ -432,12 +434,12 @@ void run_end_problem(const run_outcome& outcome, platform& p, const common_optio
       // Nothing left to simulate, yet the host never got its answer (a target that never
       // responds): a stalled run, never a silent success.
       if (const std::string why = p.host_initiator().unfinished(); !why.empty())
-        problems.push_back("simulation stalled at " + human_time(sc_core::sc_time_stamp()) +
-                           ": no model has pending activity, but " + why + "; still busy: " + still_busy(p));
+        problems.push_back("simulation stalled at " + human_time(sc_core::sc_time_stamp()) + ": no model has pending activity, but " + why +
+                           "; still busy: " + still_busy(p));
       break;
     case run_end::time_limit:
-      problems.push_back("time limit of " + format_time(p.time_limit) + " reached before the workload finished; still busy: " +
-                         still_busy(p));
+      problems.push_back("time limit of " + format_time(p.time_limit) +
+                         " reached before the workload finished; still busy: " + still_busy(p));
       break;
     case run_end::wall_limit:
       problems.push_back("wall-clock limit of --wall-limit " + o.wall_limit + " reached at simulated " +
@@ -451,24 +453,23 @@ void run_end_problem(const run_outcome& outcome, platform& p, const common_optio
 }
 
 // The report of `gpuvp run` (not with --quiet): what ran, the times, then each model's report.
-void print_run_report(std::ostream& rep, const workload_choice& choice, const common_options& o, platform& p,
-                      const run_outcome& outcome) {
+void print_run_report(std::ostream& rep, const workload_choice& choice, const common_options& o, platform& p, const run_outcome& outcome) {
   const double wall = outcome.wall_seconds;
   const sc_core::sc_time sim = sc_core::sc_time_stamp();
   const double sim_wall = outcome.sim_seconds();
   rep << "gpuvp run: "
-      << (choice.embedded ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
+      << (choice.embedded             ? "embedded workload " + choice.label + " (" + choice.embedded->description + ")"
           : choice.label == "traffic" ? std::string("traffic generators (embedded)")
           : choice.label.empty()      ? std::string()
                                       : choice.label)
       << (choice.label.empty() ? "platform " + choice.platform + " without a workload" : " on platform " + choice.platform)
       << applied_settings(o) << "\n"
       << "  simulated time: " << human_time(sim) << " (quantum " << format_time(p.quantum) << ")\n"
-      << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up "
-      << outcome.setup_seconds << " s, simulation " << sim_wall << " s)\n"
-      << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0)
-      << " simulated us per wall s (" << (sim_wall > 0 ? sim.to_seconds() * 1e6 / sim_wall : 0.0)
-      << " during the simulation alone)\n" << std::defaultfloat;
+      << "  wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up " << outcome.setup_seconds
+      << " s, simulation " << sim_wall << " s)\n"
+      << "  simulation speed: " << std::setprecision(3) << (wall > 0 ? sim.to_seconds() * 1e6 / wall : 0.0) << " simulated us per wall s ("
+      << (sim_wall > 0 ? sim.to_seconds() * 1e6 / sim_wall : 0.0) << " during the simulation alone)\n"
+      << std::defaultfloat;
   p.report(rep);
   report_interconnect(p, rep);
 }
@@ -483,8 +484,8 @@ struct run_errors {
 
 // The --stats file; a failure to write it joins the write errors (and makes a successful run's
 // exit status a usage error).
-void write_run_stats(const std::string& path, run_errors& e, const run_outcome& outcome, platform& p,
-                     const workload_choice& choice, workload* w, int& rc) {
+void write_run_stats(const std::string& path, run_errors& e, const run_outcome& outcome, platform& p, const workload_choice& choice,
+                     workload* w, int& rc) {
   nlohmann::ordered_json errors = nlohmann::ordered_json::array();
   for (const auto& m : e.problems) errors.push_back(m);
   std::istringstream checks(e.check_messages);
@@ -493,11 +494,15 @@ void write_run_stats(const std::string& path, run_errors& e, const run_outcome& 
   if (e.failed) errors.push_back(std::to_string(e.failed) + " expectation(s) failed");
   for (const auto& m : e.write_errors) errors.push_back(m);
   try {
-    write_stats_json(path, {{"version", GPUVP_VERSION}, {"sim_time_ps", sc_core::sc_time_stamp().value()},
-                            {"wall_s", outcome.wall_seconds},
-                            {"quantum_ps", p.quantum.get().value()}, {"workload", choice.label},
-                            {"config_sha256", sha256_hex(effective_config_text())}, {"exit_code", rc},
-                            {"errors", errors}},
+    write_stats_json(path,
+                     {{"version", GPUVP_VERSION},
+                      {"sim_time_ps", sc_core::sc_time_stamp().value()},
+                      {"wall_s", outcome.wall_seconds},
+                      {"quantum_ps", p.quantum.get().value()},
+                      {"workload", choice.label},
+                      {"config_sha256", sha256_hex(effective_config_text())},
+                      {"exit_code", rc},
+                      {"errors", errors}},
                      w ? workload_json(*w) : std::string());
   } catch (const config_error& ex) {
     e.write_errors.push_back(ex.what());
@@ -522,8 +527,10 @@ int cmd_run(int argc, char** argv, std::istream& in, std::ostream& out, std::ost
   if (w) w->validate(p);
 
   std::ifstream script;
-  if (qtest_mode) start_qtest(p, args, o.script, script, in, out, err);
-  else if (w) p.host_initiator().run_workload(w.get());
+  if (qtest_mode)
+    start_qtest(p, args, o.script, script, in, out, err);
+  else if (w)
+    p.host_initiator().run_workload(w.get());
   if (!o.trace.empty() && !tracer::global().open(o.trace)) throw config_error(o.trace + ": cannot create trace file");
   vcd_capture vcd(vcd_file(o));
   if (!o.vcd.empty()) vcd.open(p);
@@ -629,11 +636,13 @@ int gpuvp_main(int argc, char** argv, std::istream& in, std::ostream& out, std::
       out << usage_text << "\ntools:\n";
       for (const auto& t : registry::global().tools()) out << "  " << std::left << std::setw(20) << t.name << " " << t.summary << "\n";
       out << "\nplatforms (gpuvp run|qtest|config dump --platform NAME):\n"
-          << "  " << std::left << std::setw(20) << "default" << " the embedded default.yaml (NV50-style GPU, BAR0, sysram, vram)\n";
+          << "  " << std::left << std::setw(20) << "default"
+          << " the embedded default.yaml (NV50-style GPU, BAR0, sysram, vram)\n";
       for (const auto& p : registry::global().platforms())
         out << "  " << std::left << std::setw(20) << p.name << " " << p.description << "\n";
       out << "\nworkloads (gpuvp run --workload NAME; default " << default_workload_name() << "):\n"
-          << "  " << std::left << std::setw(20) << "traffic" << " the traffic generators of default.yaml\n";
+          << "  " << std::left << std::setw(20) << "traffic"
+          << " the traffic generators of default.yaml\n";
       for (const auto& e : registry::global().embedded_workloads())
         out << "  " << std::left << std::setw(20) << e.name << " " << e.description << "\n";
       out << "\nworkload kinds (gpuvp run --workload FILE):\n";

@@ -27,8 +27,8 @@ class hard_watchdog {
   explicit hard_watchdog(std::chrono::duration<double> limit) {
     thread_ = std::thread([this, limit] {
       std::unique_lock<std::mutex> lock(m_);
-      const auto deadline = std::chrono::steady_clock::now() +
-                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(limit + grace);
+      const auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(limit + grace);
       if (cv_.wait_until(lock, deadline, [this] { return done_; })) return;
       std::fprintf(stderr,
                    "gpuvp: error: wall-clock limit passed and the simulation did not return to the kernel loop "
@@ -61,10 +61,14 @@ bool simulation_running() { return interrupt_scope::active(); }
 std::string human_time(const sc_core::sc_time& t) {
   std::ostringstream os;
   const double s = t.to_seconds();
-  if (s >= 1) os << std::fixed << std::setprecision(3) << s << " s";
-  else if (s >= 1e-3) os << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
-  else if (s >= 1e-6) os << std::fixed << std::setprecision(3) << s * 1e6 << " us";
-  else os << std::fixed << std::setprecision(3) << s * 1e9 << " ns";
+  if (s >= 1)
+    os << std::fixed << std::setprecision(3) << s << " s";
+  else if (s >= 1e-3)
+    os << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
+  else if (s >= 1e-6)
+    os << std::fixed << std::setprecision(3) << s * 1e6 << " us";
+  else
+    os << std::fixed << std::setprecision(3) << s * 1e9 << " ns";
   return os.str();
 }
 
@@ -120,8 +124,10 @@ run_outcome simulate(const run_limits& limits, std::ostream& err) {
     const auto slice_start = clock::now();
     sc_core::sc_start(std::max(next, std::min(slice, limit - now)), sc_core::SC_EXIT_ON_STARVATION);
     const auto after = clock::now();
-    if (after - slice_start > std::chrono::milliseconds(100) && slice > min_slice) slice = std::max(min_slice, slice / 4);
-    else if (after - slice_start < std::chrono::milliseconds(20) && slice < max_slice) slice = std::min(max_slice, slice * 2);
+    if (after - slice_start > std::chrono::milliseconds(100) && slice > min_slice)
+      slice = std::max(min_slice, slice / 4);
+    else if (after - slice_start < std::chrono::milliseconds(20) && slice < max_slice)
+      slice = std::min(max_slice, slice * 2);
     if (limits.progress && line.due()) {
       double fraction = -1;
       const std::string what = limits.describe ? limits.describe(fraction) : std::string();

@@ -22,14 +22,14 @@ enum class run_end { finished, time_limit, wall_limit, signal };
 
 struct run_outcome {
   run_end end = run_end::finished;
-  int signal = 0;          // SIGINT or SIGTERM when end == signal
-  double wall_seconds = 0;  // from the program's start (program_start(), gpuvp/progress.h)
+  int signal = 0;            // SIGINT or SIGTERM when end == signal
+  double wall_seconds = 0;   // from the program's start (program_start(), gpuvp/progress.h)
   double setup_seconds = 0;  // of those, before the simulation started (elaboration, parsing)
   double sim_seconds() const { return wall_seconds - setup_seconds; }
 };
 
 struct run_limits {
-  sc_core::sc_time time_limit = sc_core::sc_max_time();  // simulated
+  sc_core::sc_time time_limit = sc_core::sc_max_time();     // simulated
   std::optional<std::chrono::duration<double>> wall_limit;  // from the program's start; off unless set
   bool progress = true;  // a progress line (gpuvp/progress.h): every progress_period, or in place on a terminal
   bool terminal = false;

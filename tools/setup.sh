@@ -16,6 +16,7 @@ packages=(build-essential cmake ninja-build pkg-config git
           xz-utils zstd  # xz/zstd: compressed firmware blobs (tools/fetch-adreno-firmware.sh)
           python3-pytest python3-yaml  # the Python package (docs/python.md)
           clang libfuzzer-14-dev  # the fuzz preset (tools/fuzz.sh, docs/testing.md)
+          clang-format  # tools/format.sh and the test format.check (.clang-format)
           python3-matplotlib  # gpuvp plot (tools/gpuvp_plot.py)
           slurm-wlm munge)  # gpuvp sweep --backend slurm and its one-node cluster test
 missing=()

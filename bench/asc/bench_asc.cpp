@@ -91,7 +91,11 @@ class plain_hal : public ascfw::hal {
   unsigned kicks_left = 0, barriers = 64;
   uint64_t ops = 0;
   uint8_t* at(uint64_t va) { return pages_[va >> 14].data() + (va & 0x3fff); }
-  uint64_t ld(space, uint64_t va, unsigned n) override { uint64_t v = 0; std::memcpy(&v, at(va), n); return v; }
+  uint64_t ld(space, uint64_t va, unsigned n) override {
+    uint64_t v = 0;
+    std::memcpy(&v, at(va), n);
+    return v;
+  }
   void st(space, uint64_t va, uint64_t v, unsigned n) override { std::memcpy(at(va), &v, n); }
   void dc(maint, uint64_t, uint64_t) override {}
   void op(unsigned n) override { ops += n; }
@@ -136,8 +140,7 @@ void BM_firmware_plain_hal(benchmark::State& s) {
     ascfw::firmware fw(h);
     try {
       fw.run();
-    } catch (const stop&) {
-    }
+    } catch (const stop&) {}
   }
   s.counters["fw_ops/s"] = benchmark::Counter(double(h.ops), benchmark::Counter::kIsRate);
   s.SetItemsProcessed(int64_t(h.ops));
@@ -151,7 +154,8 @@ double platform_fw_ops_per_s(unsigned batches, double& sim_us, uint64_t& ops) {
   std::string text = "boot\nalloc stamps 1\nmap stamps 0xffffffa000100000 uncached fw\nalloc cb 1\nmap cb 0xffffffa00c428000 cached fw\n";
   for (unsigned b = 1; b <= batches; ++b) {
     for (unsigned i = 0; i < 64; ++i) text += "cmd cb " + std::to_string(i * 8) + " barrier\n";
-    text += "cmd cb 512 stamp " + std::to_string(b) + " stamps\ncmd cb 528 end\nsubmit cb 0 0x4000\nwait-stamp stamps 0 " + std::to_string(b) + "\n";
+    text += "cmd cb 512 stamp " + std::to_string(b) + " stamps\ncmd cb 528 end\nsubmit cb 0 0x4000\nwait-stamp stamps 0 " +
+            std::to_string(b) + "\n";
   }
   cfg.load_yaml_text(agx_scenario::overlay(text), "bench");
   cfg.set("agx.uat.detect_stale", "false", "bench");
@@ -189,8 +193,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     ratio("BM_cached_read_hit_stale_check", "BM_baseline_memory_read");
     ratio("BM_cached_read_miss", "BM_baseline_memory_read");
     if (plain_ops_ > 0 && platform_ops > 0)
-      std::printf("  firmware on the platform: %.3f M ops/s = 1/%.0f of the plain-hal baseline (%.1f M ops/s)\n",
-                  platform_ops / 1e6, plain_ops_ / platform_ops, plain_ops_ / 1e6);
+      std::printf("  firmware on the platform: %.3f M ops/s = 1/%.0f of the plain-hal baseline (%.1f M ops/s)\n", platform_ops / 1e6,
+                  plain_ops_ / platform_ops, plain_ops_ / 1e6);
   }
 
  private:

@@ -50,7 +50,10 @@ struct null_env : afuc_env {
 
 // Baseline: the same loop shape in the smallest possible switch interpreter.
 static void BM_bare_interpreter(benchmark::State& state) {
-  struct op { uint8_t code, dst; int16_t imm; };
+  struct op {
+    uint8_t code, dst;
+    int16_t imm;
+  };
   const op prog[] = {{0, 1, 1}, {1, 1, -1}, {2, 2, 1}, {3, 0, 0}};  // sub, brne, add, halt
   const uint32_t n = uint32_t(state.range(0));
   uint64_t executed = 0;
@@ -64,10 +67,18 @@ static void BM_bare_interpreter(benchmark::State& state) {
       const int64_t pending = target;
       target = -1;
       switch (o.code) {
-        case 0: r[o.dst] -= uint32_t(o.imm); break;
-        case 1: if (r[o.dst] != 0) target = int64_t(pc) + o.imm; break;
-        case 2: r[o.dst] += uint32_t(o.imm); break;
-        default: run = false; break;
+        case 0:
+          r[o.dst] -= uint32_t(o.imm);
+          break;
+        case 1:
+          if (r[o.dst] != 0) target = int64_t(pc) + o.imm;
+          break;
+        case 2:
+          r[o.dst] += uint32_t(o.imm);
+          break;
+        default:
+          run = false;
+          break;
       }
       executed++;
       pc = pending >= 0 ? uint32_t(pending) : pc + 1;
@@ -222,8 +233,7 @@ static void BM_cp_rd_replay(benchmark::State& state) {
     state.ResumeTiming();
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
     state.PauseTiming();
-    if (top->cp.rb_rptr.get() != words.size() || !top->cp.modelled_errors().empty())
-      state.SkipWithError("the replay did not finish");
+    if (top->cp.rb_rptr.get() != words.size() || !top->cp.modelled_errors().empty()) state.SkipWithError("the replay did not finish");
     packets += top->cp.packets.value();
     instructions += top->cp.iss(0).stats().instructions;
     top.reset();

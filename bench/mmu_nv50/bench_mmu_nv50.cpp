@@ -97,7 +97,10 @@ void translate_hits(benchmark::State& s, uint32_t eng, uint64_t step) {
   auto& f = fx();
   vm_access a{eng, client::pfifo_read, chan, 2, 0, false, false};
   sc_core::sc_time d;
-  for (uint64_t i = 0; i < pages; ++i) { a.address = i << 12; f.mmu->translate(a, d); }
+  for (uint64_t i = 0; i < pages; ++i) {
+    a.address = i << 12;
+    f.mmu->translate(a, d);
+  }
   uint64_t va = 0;  // the loop variable in a register, as in the baseline
   for (auto _ : s) {
     a.address = va;

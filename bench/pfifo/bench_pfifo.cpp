@@ -27,7 +27,7 @@ using namespace gpuvp;
 namespace {
 
 constexpr uint64_t vram_base = 0x200000000ull;
-constexpr uint64_t pb = 0x100000;          // VRAM linear (the flat lane's pushbuffer)
+constexpr uint64_t pb = 0x100000;               // VRAM linear (the flat lane's pushbuffer)
 constexpr uint32_t methods_per_run = 1u << 20;  // 1 Mi methods in 2047-word non-increasing commands
 
 struct host_stub : sc_core::sc_module {
@@ -213,8 +213,10 @@ struct flat_bus : pfifo::fifo_bus {
   bool inst(bool w, uint64_t a, void* d, unsigned len, uint64_t& now) override { return phys(w, a, d, len, now); }
   bool phys(bool w, uint64_t a, void* d, unsigned len, uint64_t& now) {
     if (a + len > mem.size()) return false;
-    if (w) std::memcpy(&mem[a], d, len);
-    else std::memcpy(d, &mem[a], len);
+    if (w)
+      std::memcpy(&mem[a], d, len);
+    else
+      std::memcpy(d, &mem[a], len);
     now += 20000;
     return true;
   }
@@ -263,8 +265,10 @@ int sc_main(int argc, char** argv) {
       if (m <= 0 || bare <= 0) continue;
       char v[96];
       std::snprintf(v, sizeof v, "%.3g methods/s = %.2fx router's bare rate", m, m / bare);
-      if (std::string(lane).find("mmu_dmi") != std::string::npos) bench::ratio_reporter::figure(lane, v, ">= 1x", m / bare >= 1);
-      else std::printf("  %-44s %s\n", lane, v);
+      if (std::string(lane).find("mmu_dmi") != std::string::npos)
+        bench::ratio_reporter::figure(lane, v, ">= 1x", m / bare >= 1);
+      else
+        std::printf("  %-44s %s\n", lane, v);
     }
   });
   benchmark::RunSpecifiedBenchmarks(&rep);

@@ -133,8 +133,7 @@ int sc_main(int argc, char** argv) {
     r.time_ratio("router_1_hop_backlog", "bare_b_transport");
     if (r.has("router_3_hops") && r.has("bare_b_transport"))
       std::printf("  router overhead per hop (3 hops): %.2f ns; %.2f M transactions/s through 1 hop\n",
-                  (r.time("router_3_hops") - r.time("bare_b_transport")) / 3,
-                  r.has("router_1_hop") ? 1e3 / r.time("router_1_hop") : 0.0);
+                  (r.time("router_3_hops") - r.time("bare_b_transport")) / 3, r.has("router_1_hop") ? 1e3 / r.time("router_1_hop") : 0.0);
   });
   benchmark::RunSpecifiedBenchmarks(&rep);
   benchmark::Shutdown();

@@ -42,7 +42,10 @@ class bare_engine {
   }
 
  private:
-  struct burst { uint64_t addr; uint32_t len, id, beat; };
+  struct burst {
+    uint64_t addr;
+    uint32_t len, id, beat;
+  };
   // One clock cycle: settle with clk low, sample the handshakes, rising edge, then this side's
   // registered outputs for the next edge.
   void cycle() {

@@ -59,8 +59,7 @@ std::string copy_list() {
   const std::string path = "/tmp/gpuvp_bench_rtl.copies";
   std::ofstream f(path);
   for (unsigned i = 0; i < copies; ++i)  // sources from 1 MiB, destinations from 4 MiB, 64 KiB apart plus a gap
-    f << "copy 0x" << std::hex << 0x100000 + i * 0x11000 << " 0x" << 0x400000 + i * 0x11000 << std::dec << " "
-      << copy_bytes << "\n";
+    f << "copy 0x" << std::hex << 0x100000 + i * 0x11000 << " 0x" << 0x400000 + i * 0x11000 << std::dec << " " << copy_bytes << "\n";
   return path;
 }
 
@@ -121,8 +120,8 @@ BENCHMARK(BM_bare)->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 static void BM_idle(benchmark::State& state) {
   const bool with_rtl = state.range(0) == 1;
-  std::vector<std::string> args = {"--workload", "traffic", "--set", "traffic.g0.count=20000", "--set",
-                                   "traffic.g1.count=20000", "--set", "traffic.g2.count=20000"};
+  std::vector<std::string> args = {
+      "--workload", "traffic", "--set", "traffic.g0.count=20000", "--set", "traffic.g1.count=20000", "--set", "traffic.g2.count=20000"};
   if (with_rtl)
     args.insert(args.end(), {"--set", "components.sram=rtl_sram", "--set", "sram.base=0x300000000", "--set", "sram.size=0x10000"});
   uint64_t transactions = 0, cycles = 0;
@@ -157,21 +156,21 @@ int sc_main(int argc, char** argv) {
   if (rates.count("copy_rtl") && rates.count("copy_tlm")) {
     std::printf("copy engine bytes per wall second: rtl %.4g, tlm %.4g, rtl/tlm = %.4f\n", rates["copy_rtl"], rates["copy_tlm"],
                 ratio(rates["copy_rtl"], rates["copy_tlm"]));
-    std::printf("copy engine bytes per CPU second:  rtl %.4g, tlm %.4g, rtl/tlm = %.4f\n", rates["copy_rtl_cpu"],
-                rates["copy_tlm_cpu"], ratio(rates["copy_rtl_cpu"], rates["copy_tlm_cpu"]));
+    std::printf("copy engine bytes per CPU second:  rtl %.4g, tlm %.4g, rtl/tlm = %.4f\n", rates["copy_rtl_cpu"], rates["copy_tlm_cpu"],
+                ratio(rates["copy_rtl_cpu"], rates["copy_tlm_cpu"]));
     std::printf("RTL cycles per wall second %.4g, per CPU second %.4g\n", rates["rtl_cycles"], rates["rtl_cycles_cpu"]);
   }
   if (rates.count("rtl_cycles") && rates.count("bare_cycles")) {
-    std::printf("RTL cycles per wall second: gpuvp %.4g, bare loop %.4g, gpuvp/bare = %.4f (goal >= 0.5)\n",
-                rates["rtl_cycles"], rates["bare_cycles"], ratio(rates["rtl_cycles"], rates["bare_cycles"]));
+    std::printf("RTL cycles per wall second: gpuvp %.4g, bare loop %.4g, gpuvp/bare = %.4f (goal >= 0.5)\n", rates["rtl_cycles"],
+                rates["bare_cycles"], ratio(rates["rtl_cycles"], rates["bare_cycles"]));
     std::printf("RTL cycles per CPU second:  gpuvp %.4g, bare loop %.4g, gpuvp/bare = %.4f\n", rates["rtl_cycles_cpu"],
                 rates["bare_cycles_cpu"], ratio(rates["rtl_cycles_cpu"], rates["bare_cycles_cpu"]));
   }
   if (rates.count("idle_rtl") && rates.count("idle_none")) {
-    std::printf("idle RTL SRAM, traffic transactions per wall second: %.4g without, %.4g with: cost %+.1f %%\n",
-                rates["idle_none"], rates["idle_rtl"], 100.0 * (ratio(rates["idle_none"], rates["idle_rtl"]) - 1.0));
-    std::printf("idle RTL SRAM, traffic transactions per CPU second:  %.4g without, %.4g with: cost %+.1f %%\n",
-                rates["idle_none_cpu"], rates["idle_rtl_cpu"], 100.0 * (ratio(rates["idle_none_cpu"], rates["idle_rtl_cpu"]) - 1.0));
+    std::printf("idle RTL SRAM, traffic transactions per wall second: %.4g without, %.4g with: cost %+.1f %%\n", rates["idle_none"],
+                rates["idle_rtl"], 100.0 * (ratio(rates["idle_none"], rates["idle_rtl"]) - 1.0));
+    std::printf("idle RTL SRAM, traffic transactions per CPU second:  %.4g without, %.4g with: cost %+.1f %%\n", rates["idle_none_cpu"],
+                rates["idle_rtl_cpu"], 100.0 * (ratio(rates["idle_none_cpu"], rates["idle_rtl_cpu"]) - 1.0));
   }
   return 0;
 }

@@ -26,8 +26,7 @@ const std::string& trace_text() {
   static const std::string text = [] {
     std::vector<std::vector<trace_writer_inst>> warps(8);
     for (unsigned w = 0; w < 8; ++w) {
-      for (unsigned i = 0; i < 1000; ++i)
-        warps[w].push_back({"FFMA", {10 + (i % 8)}, {2, 3, 4}, 0, {}, 0xffffffffu});
+      for (unsigned i = 0; i < 1000; ++i) warps[w].push_back({"FFMA", {10 + (i % 8)}, {2, 3, 4}, 0, {}, 0xffffffffu});
       warps[w].push_back({"EXIT", {}, {}, 0, {}, 0xffffffffu});
     }
     return write_kernel_trace("ffma_bench", 1, {80, 1, 1}, {256, 1, 1}, 70, 0, 32, warps);
@@ -114,8 +113,7 @@ void BM_bandwidth_kernel(benchmark::State& st, const char* memory, bool skip_idl
     if (threads > 1) {
       g_bw_threads_result[threads] = r;
       g_bw_threads_ahead[threads] = g.memory_ahead_cycles();
-    }
-    else if (std::string(memory) != "fixed" && skip_idle)
+    } else if (std::string(memory) != "fixed" && skip_idle)
       g_bw_result = r;
   }
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -207,8 +205,7 @@ int sc_main(int argc, char** argv) {
     print_kernel(std::cout, g_bw_result);
     std::cout << std::flush;
     if (g_bw_noskip_rate > 0)
-      std::printf("  ratio to the same run without the idle-cycle skip (%.0f/s): %.2f\n", g_bw_noskip_rate,
-                  g_bw_rate / g_bw_noskip_rate);
+      std::printf("  ratio to the same run without the idle-cycle skip (%.0f/s): %.2f\n", g_bw_noskip_rate, g_bw_rate / g_bw_noskip_rate);
     if (g_bw_fixed_rate > 0)
       std::printf("  ratio to the fixed-latency-memory baseline in this run (%.0f/s): %.3f\n", g_bw_fixed_rate,
                   g_bw_rate / g_bw_fixed_rate);
@@ -216,9 +213,9 @@ int sc_main(int argc, char** argv) {
       std::ostringstream a, b;
       print_kernel(a, g_bw_result);
       print_kernel(b, g_bw_threads_result[threads]);
-      std::printf("  %u host threads: %.0f/s, %.2fx one thread, %.1fx Accel-Sim; statistics %s; memory ahead in %llu cycles\n",
-                  threads, rate, rate / g_bw_rate, rate / accel_sim_bw_warp_insts_per_s,
-                  a.str() == b.str() ? "identical" : "DIFFER", (unsigned long long)g_bw_threads_ahead[threads]);
+      std::printf("  %u host threads: %.0f/s, %.2fx one thread, %.1fx Accel-Sim; statistics %s; memory ahead in %llu cycles\n", threads,
+                  rate, rate / g_bw_rate, rate / accel_sim_bw_warp_insts_per_s, a.str() == b.str() ? "identical" : "DIFFER",
+                  (unsigned long long)g_bw_threads_ahead[threads]);
     }
   }
   return 0;

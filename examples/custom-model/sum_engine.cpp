@@ -5,7 +5,7 @@
 #include "gpuvp/config.h"
 
 sum_engine::sum_engine(sc_core::sc_module_name name) : sc_module(name) {
-  burst.get();  // read every parameter at elaboration so that a bad value is reported at once
+  burst.get();        // read every parameter at elaboration so that a bad value is reported at once
   start.sync = true;  // start at the exact time of the write
   start.on_write = [this](uint64_t v, uint64_t) {
     if ((v & 1) && !(status & status_busy)) {
@@ -38,8 +38,7 @@ void sum_engine::thread() {
       dma->b_transport(gp, delay);
       sc_core::wait(delay + add_time.get());
       if (gp.is_response_error()) {
-        errors_.push_back(std::string(name()) + ": DMA read at " + gpuvp::to_hex(src + off) + " failed: " +
-                          gp.get_response_string());
+        errors_.push_back(std::string(name()) + ": DMA read at " + gpuvp::to_hex(src + off) + " failed: " + gp.get_response_string());
         ok = false;
         break;
       }
@@ -57,5 +56,5 @@ void sum_engine::report(std::ostream& os) { os << jobs << " sums, " << bytes << 
 
 void register_sum_engine() {
   gpuvp::registry::global().add_component_type("sum_engine", "example DMA device that adds the words of a buffer",
-                                                gpuvp::make_component<sum_engine>);
+                                               gpuvp::make_component<sum_engine>);
 }

@@ -16,10 +16,17 @@ std::string hex(uint64_t v) {
 
 unsigned cmd::size_of(uint32_t id) {
   switch (id & 0x3f) {
-    case end: case barrier: return 8;
-    case stamp: return 16;
-    case write64: case work: case launch: return 24;
-    default: return 0;
+    case end:
+    case barrier:
+      return 8;
+    case stamp:
+      return 16;
+    case write64:
+    case work:
+    case launch:
+      return 24;
+    default:
+      return 0;
   }
 }
 
@@ -70,13 +77,17 @@ void firmware::serve_ring() {
   for (;;) {
     const uint32_t w = uint32_t(rld(ring::cmd_wptr, 4)), r = uint32_t(rld(ring::cmd_rptr, 4));
     if (w == r) return;
-    if (w >= n || r >= n) throw fw_assert("command ring pointer out of range (wptr " + std::to_string(w) + ", rptr " + std::to_string(r) + ")");
+    if (w >= n || r >= n)
+      throw fw_assert("command ring pointer out of range (wptr " + std::to_string(w) + ", rptr " + std::to_string(r) + ")");
     const uint64_t entry = h_.ring_va() + ring::cmd_base + r * ring::cmd_entry;
     const uint32_t type = uint32_t(h_.ld(hal::space::fw, entry, 4));
     h_.op();
-    if (type == ring::type_fwctl) fwctl(entry + 8);
-    else if (type == ring::type_submit) submit(entry + 8);
-    else throw fw_assert("unknown command ring entry type " + hex(type));
+    if (type == ring::type_fwctl)
+      fwctl(entry + 8);
+    else if (type == ring::type_submit)
+      submit(entry + 8);
+    else
+      throw fw_assert("unknown command ring entry type " + hex(type));
     rst(ring::cmd_rptr, (r + 1) % n, 4);
   }
 }
@@ -90,7 +101,8 @@ void firmware::fwctl(uint64_t m) {
   h_.op();
   const unsigned slot = handoff::fw_slot;
   const uint64_t state = hld(handoff::flush_state(slot), 8);
-  if (state != 1) throw fw_assert("uPPL: FWCtl for " + hex(addr) + " (context " + hex(ctx) + ") but flush slot 64 is in state " + std::to_string(state));
+  if (state != 1)
+    throw fw_assert("uPPL: FWCtl for " + hex(addr) + " (context " + hex(ctx) + ") but flush slot 64 is in state " + std::to_string(state));
   const uint64_t base = hld(handoff::flush_addr(slot), 8), size = hld(handoff::flush_size(slot), 8);
   if (size > h_.max_maint()) throw fw_assert("uPPL: flush size " + hex(size) + " too large");
   h_.dc(hal::maint::clean_invalidate, base, size);
@@ -119,8 +131,10 @@ void firmware::execute(uint64_t cb, uint32_t len, uint32_t slot) {
     if (!size) throw fw_assert("unknown SKU command " + hex(id) + " (header " + hex(header) + " at " + hex(at) + ")");
     if (off + size > len) throw fw_assert("command " + hex(id) + " at " + hex(at) + " runs past the buffer end");
     switch (id) {
-      case cmd::end: return;
-      case cmd::barrier: break;
+      case cmd::end:
+        return;
+      case cmd::barrier:
+        break;
       case cmd::stamp: {
         const uint32_t value = uint32_t(h_.ld(hal::space::fw, at + 4, 4));
         stamp(h_.ld(hal::space::fw, at + 8, 8), value, ring::evt_stamp);
@@ -129,7 +143,8 @@ void firmware::execute(uint64_t cb, uint32_t len, uint32_t slot) {
       case cmd::write64:
         h_.st(hal::space::fw, h_.ld(hal::space::fw, at + 8, 8), h_.ld(hal::space::fw, at + 16, 8), 8);
         break;
-      case cmd::work: case cmd::launch: {
+      case cmd::work:
+      case cmd::launch: {
         const uint32_t s = uint32_t(h_.ld(hal::space::fw, at + 4, 4));
         if (s == 0 || s >= 64)
           throw fw_assert(std::string(id == cmd::work ? "work" : "launch") + " for context slot " + std::to_string(s) + " (1..63)");

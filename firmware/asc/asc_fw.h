@@ -28,12 +28,12 @@ constexpr uint32_t no_slot = 0xffffffffu;  // cur_slot 0 or 0xffffffff: none
 // The control page (our choice): ring pointers, the ASC-maintained globals, both rings. Uncached.
 namespace ring {
 constexpr uint64_t cmd_wptr = 0x00, cmd_rptr = 0x04, evt_wptr = 0x08, evt_rptr = 0x0c;
-constexpr uint64_t power = 0x10;      // 1 while the ASC is up, 0 in deep WFI (the global Lina's notes poll)
-constexpr uint64_t fw_status = 0x14;  // 0 reset, 1 serving, 0xdead after an assert
+constexpr uint64_t power = 0x10;                       // 1 while the ASC is up, 0 in deep WFI (the global Lina's notes poll)
+constexpr uint64_t fw_status = 0x14;                   // 0 reset, 1 serving, 0xdead after an assert
 constexpr uint64_t cmd_base = 0x100, cmd_entry = 32;   // entry: type u32, pad u32, payload 24 bytes
 constexpr uint64_t evt_base = 0x2000, evt_entry = 16;  // entry: type u32, pad u32, value u64
 constexpr unsigned max_entries = 128;
-constexpr uint32_t type_fwctl = 1, type_submit = 2;  // command ring entry types
+constexpr uint32_t type_fwctl = 1, type_submit = 2;               // command ring entry types
 constexpr uint32_t evt_stamp = 1, evt_fwctl = 2, evt_kernel = 3;  // event types (kernel: a launch done)
 // Submit payload: cmdbuf VA u64, length u32, context slot u32. FWCtl payload: the FWCtl message
 // {addr u64, unk_8 u32, context_id u32, unk_10 u16, unk_12 u16}.

@@ -10,8 +10,8 @@
 namespace gpuvp::agx {
 
 agx_soc::agx_soc(sc_core::sc_module_name name) : sc_module(name) {
-  ap.dvm.bind(uat.tlbi_gpu);     // the GPU listens on the fabric
-  ap.dvm.bind(bridge.dvm_in);    // the ASC through the bridge
+  ap.dvm.bind(uat.tlbi_gpu);   // the GPU listens on the fabric
+  ap.dvm.bind(bridge.dvm_in);  // the ASC through the bridge
   bridge.dvm_out.bind(uat.tlbi_asc);
   uat.asc_out.bind(asc.cache.in);  // the ASC's traffic and walks: its L1 cache, then the bridge
   asc.cache.out.bind(bridge.asc_in);

@@ -35,7 +35,12 @@ namespace gpuvp::agx {
 struct agx_ap : sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket<agx_ap> dvm{"dvm"};
   param<bool> stage2{this, "stage2", false, "the AP runs at EL1 under a hypervisor's stage-2 translation: its TLBIs do not broadcast"};
-  param<sc_core::sc_time> dvm_latency{this, "dvm_latency", sc_core::sc_time(20, sc_core::SC_NS), "fabric time of a TLBI from the AP to each listener", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> dvm_latency{this,
+                                      "dvm_latency",
+                                      sc_core::sc_time(20, sc_core::SC_NS),
+                                      "fabric time of a TLBI from the AP to each listener",
+                                      sc_core::SC_ZERO_TIME,
+                                      sc_core::sc_time(1, sc_core::SC_SEC)};
   counter tlbis{this, "tlbis", "TLBIs issued"};
   counter tlbis_dropped{this, "tlbis_dropped", "TLBIs that did not broadcast (stage 2 without passthrough)"};
   explicit agx_ap(sc_core::sc_module_name n) : sc_module(n) {}
@@ -44,7 +49,12 @@ struct agx_ap : sc_core::sc_module {
 // m1n1's hypervisor: with tlbi_passthrough it traps the guest's TLBIs and re-issues them as the host.
 struct agx_hv : sc_core::sc_module {
   param<bool> tlbi_passthrough{this, "tlbi_passthrough", false, "trap the guest's TLBIs and re-issue them (m1n1's fix)"};
-  param<sc_core::sc_time> trap_latency{this, "trap_latency", sc_core::sc_time(500, sc_core::SC_NS), "cost of trapping and re-issuing one TLBI", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> trap_latency{this,
+                                       "trap_latency",
+                                       sc_core::sc_time(500, sc_core::SC_NS),
+                                       "cost of trapping and re-issuing one TLBI",
+                                       sc_core::SC_ZERO_TIME,
+                                       sc_core::sc_time(1, sc_core::SC_SEC)};
   counter tlbis_passed{this, "tlbis_passed", "trapped TLBIs re-issued"};
   explicit agx_hv(sc_core::sc_module_name n) : sc_module(n) {}
 };
@@ -52,10 +62,19 @@ struct agx_hv : sc_core::sc_module {
 // The AP driver's choices that the AGX scenarios (docs/formats/agx.md) switch: each one is a fix
 // of a bug Asahi Lina's notes describe (defaults: the buggy behaviour).
 struct agx_driver : sc_core::sc_module {
-  param<bool> tlbi_range_fix{this, "tlbi_range_fix", false, "range TLBIs start at the range's first page (false: at its end, the macOS bug in Asahi Lina's notes)"};
-  param<bool> unmap_dance{this, "unmap_dance", false, "unmapping a cached firmware buffer does the flush dance (remap uncached, TLBI, flush slot 64, FWCtl)"};
-  param<bool> wait_powerdown{this, "wait_powerdown", false, "after each batch the driver waits for the ASC to power down (the \"GPU shutdown hack\" of Asahi Lina's notes)"};
-  param<sc_core::sc_time> timeout{this, "timeout", sc_core::sc_time(1, sc_core::SC_MS), "longest wait of a scenario step (stamp, flush state, power-down)", sc_core::sc_time(1, sc_core::SC_US), sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<bool> tlbi_range_fix{this, "tlbi_range_fix", false,
+                             "range TLBIs start at the range's first page (false: at its end, the macOS bug in Asahi Lina's notes)"};
+  param<bool> unmap_dance{this, "unmap_dance", false,
+                          "unmapping a cached firmware buffer does the flush dance (remap uncached, TLBI, flush slot 64, FWCtl)"};
+  param<bool> wait_powerdown{
+      this, "wait_powerdown", false,
+      "after each batch the driver waits for the ASC to power down (the \"GPU shutdown hack\" of Asahi Lina's notes)"};
+  param<sc_core::sc_time> timeout{this,
+                                  "timeout",
+                                  sc_core::sc_time(1, sc_core::SC_MS),
+                                  "longest wait of a scenario step (stamp, flush state, power-down)",
+                                  sc_core::sc_time(1, sc_core::SC_US),
+                                  sc_core::sc_time(1, sc_core::SC_SEC)};
   explicit agx_driver(sc_core::sc_module_name n) : sc_module(n) {}
 };
 

@@ -32,12 +32,12 @@ struct step {
 // Words each step takes (min, max), checked at parse time.
 const std::map<std::string, std::pair<size_t, size_t>>& grammar() {
   static const std::map<std::string, std::pair<size_t, size_t>> g = {
-      {"set", {3, 4}},        {"boot", {1, 1}},        {"alloc", {3, 4}},       {"map", {5, 7}},
-      {"unmap", {2, 2}},      {"tlbi", {2, 2}},        {"tlbi-all", {1, 1}},    {"fill", {3, 3}},
-      {"free", {2, 2}},       {"write", {4, 5}},       {"cmd", {4, 8}},         {"submit", {2, 5}},
-      {"wait-stamp", {4, 4}}, {"release", {2, 2}},     {"idle", {1, 1}},        {"wait-powerdown", {1, 1}},
-      {"expect-mem", {4, 4}}, {"expect-stat", {3, 3}}, {"wait", {2, 2}},
-      {"kick", {2, 2}},       {"fwctl", {2, 2}},       {"expect-event", {4, 4}}};
+      {"set", {3, 4}},        {"boot", {1, 1}},        {"alloc", {3, 4}},    {"map", {5, 7}},
+      {"unmap", {2, 2}},      {"tlbi", {2, 2}},        {"tlbi-all", {1, 1}}, {"fill", {3, 3}},
+      {"free", {2, 2}},       {"write", {4, 5}},       {"cmd", {4, 8}},      {"submit", {2, 5}},
+      {"wait-stamp", {4, 4}}, {"release", {2, 2}},     {"idle", {1, 1}},     {"wait-powerdown", {1, 1}},
+      {"expect-mem", {4, 4}}, {"expect-stat", {3, 3}}, {"wait", {2, 2}},     {"kick", {2, 2}},
+      {"fwctl", {2, 2}},      {"expect-event", {4, 4}}};
   return g;
 }
 
@@ -68,8 +68,9 @@ class scenario : public workload {
     const uint64_t avail = (heap_end_ - heap_base) / page;
     for (const auto& [at, need] : heap_need)
       if (need > avail)
-        throw config_error(at + ": the scenario's pages (with their page tables) need up to " + std::to_string(need) + " pages of 16 KiB from " +
-                           to_hex(heap_base) + "; the DRAM there holds " + std::to_string(avail) + " below " + to_hex(heap_end_));
+        throw config_error(at + ": the scenario's pages (with their page tables) need up to " + std::to_string(need) +
+                           " pages of 16 KiB from " + to_hex(heap_base) + "; the DRAM there holds " + std::to_string(avail) + " below " +
+                           to_hex(heap_end_));
   }
 
   void run(platform& p, host_port& host) override {
@@ -130,8 +131,16 @@ class scenario : public workload {
   }
   void st64(uint64_t pa, uint64_t v) { h_->write(pa, &v, 8); }
   void st32(uint64_t pa, uint32_t v) { h_->write(pa, &v, 4); }
-  uint64_t ld64(uint64_t pa) { uint64_t v = 0; h_->read(pa, &v, 8); return v; }
-  uint64_t peek64(uint64_t pa) { uint64_t v = 0; h_->peek(pa, &v, 8); return v; }
+  uint64_t ld64(uint64_t pa) {
+    uint64_t v = 0;
+    h_->read(pa, &v, 8);
+    return v;
+  }
+  uint64_t peek64(uint64_t pa) {
+    uint64_t v = 0;
+    h_->peek(pa, &v, 8);
+    return v;
+  }
   uint64_t alloc_page() {
     if (next_ + page > heap_end_) throw config_error(at_ + ": out of DRAM for the driver's pages (" + to_hex(heap_end_) + ")");
     // A fresh page is zero already: nothing wrote above next_ (the sparse DRAM reads 0 where it
@@ -162,11 +171,16 @@ class scenario : public workload {
   }
   static uint64_t pte_of(uint64_t pa, bool cached, const std::string& perm, const std::string& where) {
     uint64_t ap, uxn, pxn;  // pgtable.rs names with OS (bit 55) set
-    if (perm == "fw") ap = 1, uxn = 1, pxn = 0;              // FW_RW
-    else if (perm == "gpu-fw") ap = 0, uxn = 1, pxn = 1;     // FW_GPU_RW
-    else if (perm == "gpu") ap = 2, uxn = 1, pxn = 0;        // GPU_RW
-    else if (perm == "gpu-ro") ap = 2, uxn = 0, pxn = 0;     // GPU_RO
-    else throw config_error(where + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + perm + "'");
+    if (perm == "fw")
+      ap = 1, uxn = 1, pxn = 0;  // FW_RW
+    else if (perm == "gpu-fw")
+      ap = 0, uxn = 1, pxn = 1;  // FW_GPU_RW
+    else if (perm == "gpu")
+      ap = 2, uxn = 1, pxn = 0;  // GPU_RW
+    else if (perm == "gpu-ro")
+      ap = 2, uxn = 0, pxn = 0;  // GPU_RO
+    else
+      throw config_error(where + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + perm + "'");
     return pa | 3 | uint64_t(cached ? 0 : 2) << 2 | ap << 6 | 1ull << 10 | pxn << 53 | uxn << 54 | 1ull << 55;
   }
   void map_pages(buffer& b, uint64_t pte_bits) {
@@ -195,8 +209,7 @@ class scenario : public workload {
       if (n <= 32) break;
     }
     const uint64_t base = agx_->driver.tlbi_range_fix ? va : va + pages * page;
-    agx_->tlbi(uat::tlbi_op::rvae1os,
-               uint64_t(asid) << 48 | 2ull << 46 | scale << 44 | (n - 1) << 39 | ((base >> 14) & 0x1fffffffffull));
+    agx_->tlbi(uat::tlbi_op::rvae1os, uint64_t(asid) << 48 | 2ull << 46 | scale << 44 | (n - 1) << 39 | ((base >> 14) & 0x1fffffffffull));
   }
 
   // AP side of the Dekker lock (m1n1 handoff.py, kernel mmu.rs).
@@ -222,7 +235,8 @@ class scenario : public workload {
   }
 
   // Polls until pred() or the driver's timeout; false (and a failure) on timeout or an assert.
-  template <typename P> bool wait_for(P pred, const std::string& what) {
+  template <typename P>
+  bool wait_for(P pred, const std::string& what) {
     const sc_core::sc_time end = sc_core::sc_time_stamp() + agx_->driver.timeout.get();
     while (!pred()) {
       if (agx_->asc.asserted()) return fail("waiting for " + what + ": the ASC firmware asserted"), false;
@@ -298,8 +312,10 @@ class scenario : public workload {
       const uint64_t off = num(s, 2), v = num(s, 3);
       const bool w32 = s.w.size() == 5 && s.w[4] == "u32";
       if (off / page >= b.pas.size()) throw config_error(s.at + ": offset outside the buffer");
-      if (w32) st32(b.pas[off / page] + off % page, uint32_t(v));
-      else st64(b.pas[off / page] + off % page, v);
+      if (w32)
+        st32(b.pas[off / page] + off % page, uint32_t(v));
+      else
+        st64(b.pas[off / page] + off % page, v);
       return true;
     }
     if (op == "cmd") return command(s);
@@ -318,8 +334,9 @@ class scenario : public workload {
       const uint64_t pa = b.pas.at(num(s, 2) / page) + num(s, 2) % page;
       const uint32_t want = uint32_t(num(s, 3));
       // Complete: the stamp holds VALUE and the firmware consumed every ring entry (rptr = wptr).
-      return wait_for([&] { return h_->read32(pa) == want && h_->read32(ctrl_pa() + rg::cmd_rptr) == h_->read32(ctrl_pa() + rg::cmd_wptr); },
-                      "stamp " + std::to_string(want));
+      return wait_for(
+          [&] { return h_->read32(pa) == want && h_->read32(ctrl_pa() + rg::cmd_rptr) == h_->read32(ctrl_pa() + rg::cmd_wptr); },
+          "stamp " + std::to_string(want));
     }
     if (op == "release") return release(buf(s, 1));
     if (op == "fwctl") return fwctl(buf(s, 1)), true;
@@ -336,8 +353,8 @@ class scenario : public workload {
       const uint64_t off = num(s, 2), want = num(s, 3);
       const uint64_t got = ld64(b.pas.at(off / page) + off % page);
       if (got != want)
-        fail("memory of " + s.w[1] + " + " + to_hex(off) + " (PA " + to_hex(b.pas.at(off / page) + off % page) + ") holds " +
-             to_hex(got) + ", expected " + to_hex(want) + (agx_->asc.cache.dirty_lines() ? " (the ASC's cache still holds dirty lines)" : ""));
+        fail("memory of " + s.w[1] + " + " + to_hex(off) + " (PA " + to_hex(b.pas.at(off / page) + off % page) + ") holds " + to_hex(got) +
+             ", expected " + to_hex(want) + (agx_->asc.cache.dirty_lines() ? " (the ASC's cache still holds dirty lines)" : ""));
       return true;
     }
     if (op == "expect-event") {
@@ -373,7 +390,7 @@ class scenario : public workload {
     st32(handoff_pa() + hf::cur_slot, 0);
     st64(handoff_pa() + hf::unk3, 0);
     h_->write32(a.base + 0x44, 0x10);  // CPU_CONTROL.RUN
-    lock();  // m1n1 holds the lock while it waits for the firmware's magic
+    lock();                            // m1n1 holds the lock while it waits for the firmware's magic
     const bool ok = wait_for([&] { return ld64(handoff_pa() + hf::magic_fw) == ascfw::ppl_magic; }, "the firmware's handoff magic");
     for (unsigned i = 0; i < hf::flush_slots; ++i) st64(handoff_pa() + hf::flush_state(i), 0);
     unlock();
@@ -430,8 +447,10 @@ class scenario : public workload {
     auto need = [&](size_t k) {
       if (s.w.size() != k) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(k - 4) + " operand(s)");
     };
-    if (c == "end") need(4), w[0] = ascfw::cmd::end;
-    else if (c == "barrier") need(4), w[0] = ascfw::cmd::barrier;
+    if (c == "end")
+      need(4), w[0] = ascfw::cmd::end;
+    else if (c == "barrier")
+      need(4), w[0] = ascfw::cmd::barrier;
     else if (c == "stamp") {
       need(6);
       buffer& sb = buf(s, 5);
@@ -452,8 +471,10 @@ class scenario : public workload {
       buffer& sb = buf(s, 7);
       w[0] = ascfw::cmd::launch, w[1] = uint32_t(num(s, 4)), w[2] = uint32_t(num(s, 5)), w[3] = uint32_t(num(s, 6)), n = 6;
       std::memcpy(&w[4], &sb.va, 8);
-    } else if (c == "raw") need(5), w[0] = uint32_t(num(s, 4)), n = 1;
-    else throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, launch, raw)");
+    } else if (c == "raw")
+      need(5), w[0] = uint32_t(num(s, 4)), n = 1;
+    else
+      throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, launch, raw)");
     if (off / page >= b.pas.size() || (off % page) + n * 4 > page) throw config_error(s.at + ": command outside the buffer");
     h_->write(b.pas[off / page] + off % page, w, n * 4);
     return true;
@@ -497,9 +518,7 @@ void check_access(const step& s, size_t i, uint64_t pages, uint64_t bytes) {
                        " cross a 16 KiB page boundary of " + s.w[1] + " (its pages are not contiguous)");
 }
 // Bytes a `cmd` writes (ascfw::cmd layouts).
-uint64_t command_bytes(const std::string& c) {
-  return c == "end" || c == "barrier" ? 8 : c == "stamp" ? 16 : c == "raw" ? 4 : 24;
-}
+uint64_t command_bytes(const std::string& c) { return c == "end" || c == "barrier" ? 8 : c == "stamp" ? 16 : c == "raw" ? 4 : 24; }
 }  // namespace
 
 std::unique_ptr<workload> parse(const std::string& text, const std::string& origin) {
@@ -520,8 +539,8 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
     if (s.w.size() < g->second.first || s.w.size() > g->second.second)
       throw config_error(s.at + ": '" + op + "' takes " + std::to_string(g->second.first - 1) + " to " +
                          std::to_string(g->second.second - 1) + " operands");
-    static const std::set<std::string> named = {"map", "unmap", "tlbi", "fill", "free", "write", "cmd", "submit",
-                                                "wait-stamp", "release", "expect-mem", "fwctl"};
+    static const std::set<std::string> named = {"map", "unmap",  "tlbi",       "fill",    "free",       "write",
+                                                "cmd", "submit", "wait-stamp", "release", "expect-mem", "fwctl"};
     if (named.count(op) && !pages.count(s.w[1])) throw config_error(s.at + ": no buffer named '" + s.w[1] + "' (alloc it first)");
     const uint64_t size = named.count(op) ? pages[s.w[1]] : 0;  // pages of the step's buffer
     // Input errors are found here (exit 2), never in the middle of the run: numbers, ranges, names, permissions.
@@ -530,11 +549,12 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
       const uint64_t count = num(s, 2);
       if (count == 0) throw config_error(s.at + ": alloc " + s.w[1] + ": PAGES must be at least 1");
       if (s.w.size() == 4) {
-        if (count > freed) throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + " reused: only " + std::to_string(freed) + " freed pages");
+        if (count > freed)
+          throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + " reused: only " + std::to_string(freed) + " freed pages");
         freed -= count;
       } else if (heap > max_heap_pages || count > max_heap_pages - heap) {
-        throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + ": more pages than any DRAM holds (" + std::to_string(max_heap_pages) +
-                           " pages of 16 KiB in all)");
+        throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + ": more pages than any DRAM holds (" +
+                           std::to_string(max_heap_pages) + " pages of 16 KiB in all)");
       } else {
         heap += count;
       }
@@ -549,11 +569,11 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
       if (va % page) throw config_error(s.at + ": map: VA " + s.w[2] + " is not 16 KiB aligned");
       const bool user = va < user_va_end;
       if (!user && va < kernel_va_base)
-        throw config_error(s.at + ": map: VA " + s.w[2] + " is neither a user VA (below " + to_hex(user_va_end) + ") nor a kernel VA (from " +
-                           to_hex(kernel_va_base) + ")");
+        throw config_error(s.at + ": map: VA " + s.w[2] + " is neither a user VA (below " + to_hex(user_va_end) +
+                           ") nor a kernel VA (from " + to_hex(kernel_va_base) + ")");
       if (size * page > (user ? user_va_end : 0) - va)  // the bytes left in the half (2^64 - va for kernel VAs)
-        throw config_error(s.at + ": map: " + s.w[1] + "'s " + std::to_string(size) + " pages from VA " + s.w[2] + " run past the end of the " +
-                           (user ? "user" : "kernel") + " half");
+        throw config_error(s.at + ": map: " + s.w[1] + "'s " + std::to_string(size) + " pages from VA " + s.w[2] +
+                           " run past the end of the " + (user ? "user" : "kernel") + " half");
       heap += size / 2048 + 5;  // tables: a leaf table per 32 MiB, an L2 per 64 GiB, the L1 (upper bound)
     } else if (op == "fill") {
       operand(s, 2, 0xff, "BYTE");
@@ -566,7 +586,11 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
       check_access(s, 2, size, w32 ? 4 : 8);
     } else if (op == "cmd") {
       const std::string& c = s.w[3];
-      const size_t want = c == "end" || c == "barrier" ? 4 : c == "raw" ? 5 : c == "stamp" || c == "write64" ? 6 : c == "work" || c == "launch" ? 8 : 0;
+      const size_t want = c == "end" || c == "barrier"     ? 4
+                          : c == "raw"                     ? 5
+                          : c == "stamp" || c == "write64" ? 6
+                          : c == "work" || c == "launch"   ? 8
+                                                           : 0;
       if (!want) throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, launch, raw)");
       if (s.w.size() != want) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(want - 4) + " operand(s)");
       const size_t stampbuf = c == "stamp" ? 5 : c == "launch" ? 7 : 0;
@@ -577,8 +601,10 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
     } else if (op == "submit") {
       if (s.w.size() >= 3 && num(s, 2) >= size * page)
         throw config_error(s.at + ": submit: offset " + s.w[2] + " lies outside " + s.w[1] + " (" + to_hex(size * page) + " bytes)");
-      if (s.w.size() >= 4) operand(s, 3, u32_max, "LEN");
-      else if (size * page > u32_max) throw config_error(s.at + ": submit: " + s.w[1] + " is larger than a u32 length; give LEN");
+      if (s.w.size() >= 4)
+        operand(s, 3, u32_max, "LEN");
+      else if (size * page > u32_max)
+        throw config_error(s.at + ": submit: " + s.w[1] + " is larger than a u32 length; give LEN");
       if (s.w.size() >= 5) operand(s, 4, u32_max, "SLOT");
     } else if (op == "wait-stamp") {
       operand(s, 3, u32_max, "VALUE");
@@ -603,7 +629,8 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
       pages["handoff"] = pages["ctrl"] = 1;
       heap += 1 + 2 * 5;  // the control page and the tables of the two boot mappings
     }
-    if (op == "boot") booted = true;
+    if (op == "boot")
+      booted = true;
     else if (op != "set" && op != "alloc" && !booted && op != "map" && op != "fill" && op != "write" && op != "cmd")
       throw config_error(s.at + ": '" + op + "' before boot");
     if (op == "alloc" || op == "map" || op == "boot") w->heap_need.emplace_back(s.at, heap);
@@ -620,9 +647,12 @@ std::string overlay(const std::string& text) {
   auto quoted = [](const std::string& v) {
     std::string q = "\"";
     for (unsigned char c : v) {
-      if (c == '"' || c == '\\') q += '\\', q += char(c);
-      else if (c < 0x20 || c == 0x7f) q += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-      else q += char(c);
+      if (c == '"' || c == '\\')
+        q += '\\', q += char(c);
+      else if (c < 0x20 || c == 0x7f)
+        q += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
+      else
+        q += char(c);
     }
     return q + "\"";
   };
@@ -668,10 +698,19 @@ void gpuvp::agx_scenario::register_kind() {
   };
   auto& r = registry::global();
   r.add_workload_kind(k);
-  r.add_embedded_workload({"agx-hv-tlbi", "AGX: stage 2 swallows TLBIs, the ASC parses a freed command buffer (fix: agx.hv.tlbi_passthrough=true)", "agx-scenario", agx_scn_hv_tlbi});
-  r.add_embedded_workload({"agx-axi2af", "AGX: no AXI2AF pokes, no TLBI reaches the ASC (fix: agx.axi2af.pokes=true)", "agx-scenario", agx_scn_axi2af});
-  r.add_embedded_workload({"agx-rvae-end", "AGX: range TLBI based at the range end (fix: agx.driver.tlbi_range_fix=true)", "agx-scenario", agx_scn_rvae_end});
-  r.add_embedded_workload({"agx-no-inval", "AGX: firmware reads a command buffer from its stale cache (fix: agx.asc.invalidate_cmdbuf=true)", "agx-scenario", agx_scn_no_inval});
-  r.add_embedded_workload({"agx-cached-unmap", "AGX: cached firmware object unmapped without the flush dance (fix: agx.driver.unmap_dance=true)", "agx-scenario", agx_scn_cached_unmap});
-  r.add_embedded_workload({"agx-powerdown", "AGX: structures remapped while the ASC stays awake (fix: agx.driver.wait_powerdown=true)", "agx-scenario", agx_scn_powerdown});
+  r.add_embedded_workload({"agx-hv-tlbi",
+                           "AGX: stage 2 swallows TLBIs, the ASC parses a freed command buffer (fix: agx.hv.tlbi_passthrough=true)",
+                           "agx-scenario", agx_scn_hv_tlbi});
+  r.add_embedded_workload(
+      {"agx-axi2af", "AGX: no AXI2AF pokes, no TLBI reaches the ASC (fix: agx.axi2af.pokes=true)", "agx-scenario", agx_scn_axi2af});
+  r.add_embedded_workload(
+      {"agx-rvae-end", "AGX: range TLBI based at the range end (fix: agx.driver.tlbi_range_fix=true)", "agx-scenario", agx_scn_rvae_end});
+  r.add_embedded_workload({"agx-no-inval",
+                           "AGX: firmware reads a command buffer from its stale cache (fix: agx.asc.invalidate_cmdbuf=true)",
+                           "agx-scenario", agx_scn_no_inval});
+  r.add_embedded_workload({"agx-cached-unmap",
+                           "AGX: cached firmware object unmapped without the flush dance (fix: agx.driver.unmap_dance=true)",
+                           "agx-scenario", agx_scn_cached_unmap});
+  r.add_embedded_workload({"agx-powerdown", "AGX: structures remapped while the ASC stays awake (fix: agx.driver.wait_powerdown=true)",
+                           "agx-scenario", agx_scn_powerdown});
 }

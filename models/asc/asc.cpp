@@ -84,8 +84,10 @@ void asc_core::poll() { sc_core::wait(poll_interval); }
 
 bool asc_core::wait_kick(bool with_timeout, uint64_t& value) {
   if (kicks_.empty()) {
-    if (with_timeout) sc_core::wait(idle_timeout, kick_ev_);
-    else sc_core::wait(kick_ev_);
+    if (with_timeout)
+      sc_core::wait(idle_timeout, kick_ev_);
+    else
+      sc_core::wait(kick_ev_);
   }
   if (kicks_.empty()) return false;
   value = kicks_.front();
@@ -122,8 +124,8 @@ void asc_core::gpu_work(unsigned slot, uint64_t va, uint32_t len, uint32_t value
 
 void asc_core::gpu_launch(unsigned slot, uint32_t kernel) {
   if (kernel == 0 || kernel > launch.size())
-    throw ascfw::fw_assert("launch of kernel " + std::to_string(kernel) + ": not in the kernel list (" +
-                           std::to_string(launch.size()) + " kernels)");
+    throw ascfw::fw_assert("launch of kernel " + std::to_string(kernel) + ": not in the kernel list (" + std::to_string(launch.size()) +
+                           " kernels)");
   sm::launch_if* ce = launch.engine();
   if (!ce) throw ascfw::fw_assert("launch of kernel " + std::to_string(kernel) + ": no GPU (no compute engine bound)");
   const auto tr = launch.trace(kernel);  // parsed at construction
@@ -141,18 +143,18 @@ void asc_core::gpu_launch(unsigned slot, uint32_t kernel) {
   ++launches;
   kernel_cycles += cycles;
   if (const uint64_t n = ce->memory_error_count() - errors_before)
-    throw ascfw::fw_assert("GPU fault: kernel " + std::to_string(kernel) + " (" + tr->name + ") for slot " + std::to_string(slot) +
-                           ": " + std::to_string(n) + " faulting memory accesses");
+    throw ascfw::fw_assert("GPU fault: kernel " + std::to_string(kernel) + " (" + tr->name + ") for slot " + std::to_string(slot) + ": " +
+                           std::to_string(n) + " faulting memory accesses");
 }
 
 void asc_core::report(std::ostream& os) {
-  os << "    asc: " << (started_ ? "started" : "not started") << ", " << fw_ops.value() << " firmware operations, "
-     << fw_.commands() << " commands, " << kicks.value() << " kicks, " << powerdowns.value() << " power-downs, "
-     << wakeups.value() << " wake-ups, " << launches.value() << " kernels (" << kernel_cycles.value() << " cycles)"
-     << (asserted() ? ", ASSERTED" : "") << "\n"
+  os << "    asc: " << (started_ ? "started" : "not started") << ", " << fw_ops.value() << " firmware operations, " << fw_.commands()
+     << " commands, " << kicks.value() << " kicks, " << powerdowns.value() << " power-downs, " << wakeups.value() << " wake-ups, "
+     << launches.value() << " kernels (" << kernel_cycles.value() << " cycles)" << (asserted() ? ", ASSERTED" : "") << "\n"
      << "    asc cache: " << cache.hits.value() << " hits, " << cache.misses.value() << " misses, " << cache.writebacks.value()
-     << " write-backs, " << cache.invalidations.value() << " invalidations, " << cache.stale_reads.value() << " stale reads, " << cache.stale_writebacks.value() << " stale write-backs, "
-     << cache.uncached.value() << " uncached, " << cache.dirty_lines() << " dirty lines left\n";
+     << " write-backs, " << cache.invalidations.value() << " invalidations, " << cache.stale_reads.value() << " stale reads, "
+     << cache.stale_writebacks.value() << " stale write-backs, " << cache.uncached.value() << " uncached, " << cache.dirty_lines()
+     << " dirty lines left\n";
   for (const auto& l : power_log_) os << "    asc power: " << l << "\n";
 }
 

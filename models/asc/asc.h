@@ -42,17 +42,39 @@ class asc_core : public sc_core::sc_module, private ascfw::hal {
 
   // --- parameters ---
   param<uint64_t> base{this, "base", 0x206400000ull, "host physical address of the mailbox registers (t8103 gfx-asc)", 0, ~uint64_t(0)};
-  param<uint64_t> handoff_va_p{this, "handoff_va", 0xffffff8000000000ull, "VA of the handoff area in the firmware's kernel half (our choice)", 0, ~uint64_t(0)};
+  param<uint64_t> handoff_va_p{
+      this, "handoff_va", 0xffffff8000000000ull, "VA of the handoff area in the firmware's kernel half (our choice)", 0, ~uint64_t(0)};
   param<uint64_t> ring_va_p{this, "ring_va", 0xffffff8000004000ull, "VA of the control page with the rings (our choice)", 0, ~uint64_t(0)};
   param<uint64_t> ring_entries_p{this, "ring_entries", 64, "entries of the command ring and of the event ring", 1, 128};
-  param<uint64_t> max_maint_p{this, "max_maint", 0x1000000, "longest command buffer or maintenance range, bytes (longer: assert)", 0x4000, 0x40000000};
+  param<uint64_t> max_maint_p{this,   "max_maint", 0x1000000, "longest command buffer or maintenance range, bytes (longer: assert)",
+                              0x4000, 0x40000000};
   // Bad input (a missing list, a malformed trace) is found at construction: exit 2 before the run.
   sm::launch_port launch{this, "kernelslist.g whose kernels the launch command runs (1-based; empty: none)", true};
   param<bool> invalidate_cmdbuf_p{this, "invalidate_cmdbuf", true, "the firmware invalidates a command buffer's range before reading it"};
-  param<sc_core::sc_time> op_cost{this, "op_cost", sc_core::sc_time(20, sc_core::SC_NS), "time of one firmware operation (a command step)", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_MS)};
-  param<sc_core::sc_time> poll_interval{this, "poll_interval", sc_core::sc_time(1, sc_core::SC_US), "time between two polls of a handoff word", sc_core::sc_time(1, sc_core::SC_NS), sc_core::sc_time(1, sc_core::SC_MS)};
-  param<sc_core::sc_time> idle_timeout{this, "idle_timeout", sc_core::sc_time(50, sc_core::SC_US), "time without a kick before the GPU powers down and the ASC enters deep WFI", sc_core::sc_time(1, sc_core::SC_NS), sc_core::sc_time(10, sc_core::SC_SEC)};
-  param<sc_core::sc_time> wake_latency{this, "wake_latency", sc_core::sc_time(2, sc_core::SC_US), "time from a kick to the firmware running again after deep WFI", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> op_cost{this,
+                                  "op_cost",
+                                  sc_core::sc_time(20, sc_core::SC_NS),
+                                  "time of one firmware operation (a command step)",
+                                  sc_core::SC_ZERO_TIME,
+                                  sc_core::sc_time(1, sc_core::SC_MS)};
+  param<sc_core::sc_time> poll_interval{this,
+                                        "poll_interval",
+                                        sc_core::sc_time(1, sc_core::SC_US),
+                                        "time between two polls of a handoff word",
+                                        sc_core::sc_time(1, sc_core::SC_NS),
+                                        sc_core::sc_time(1, sc_core::SC_MS)};
+  param<sc_core::sc_time> idle_timeout{this,
+                                       "idle_timeout",
+                                       sc_core::sc_time(50, sc_core::SC_US),
+                                       "time without a kick before the GPU powers down and the ASC enters deep WFI",
+                                       sc_core::sc_time(1, sc_core::SC_NS),
+                                       sc_core::sc_time(10, sc_core::SC_SEC)};
+  param<sc_core::sc_time> wake_latency{this,
+                                       "wake_latency",
+                                       sc_core::sc_time(2, sc_core::SC_US),
+                                       "time from a kick to the firmware running again after deep WFI",
+                                       sc_core::SC_ZERO_TIME,
+                                       sc_core::sc_time(1, sc_core::SC_SEC)};
 
   // --- registers ---
   register_bank regs{"regs", 0x10000};

@@ -17,7 +17,8 @@ asc_cache::asc_cache(sc_core::sc_module_name name) : sc_module(name) {
 
 void asc_cache::end_of_elaboration() {
   auto pow2 = [](uint64_t v) { return v && !(v & (v - 1)); };
-  if (!pow2(line_size)) throw config_error(std::string(name()) + ".line_size must be a power of two, not " + std::to_string(line_size.get()));
+  if (!pow2(line_size))
+    throw config_error(std::string(name()) + ".line_size must be a power of two, not " + std::to_string(line_size.get()));
   if (!pow2(sets)) throw config_error(std::string(name()) + ".sets must be a power of two, not " + std::to_string(sets.get()));
   line_bytes_ = line_size;
   set_mask_ = sets - 1;
@@ -57,7 +58,10 @@ asc_cache::line& asc_cache::fill(uint64_t la, sc_core::sc_time& delay, bool& ok)
   line* victim = &lines_[set * ways_];
   for (unsigned w = 0; w < ways_; ++w) {
     line& l = lines_[set * ways_ + w];
-    if (!l.valid) { victim = &l; break; }
+    if (!l.valid) {
+      victim = &l;
+      break;
+    }
     if (l.lru < victim->lru) victim = &l;
   }
   ok = write_back(*victim, delay);
@@ -124,8 +128,8 @@ void asc_cache::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& dela
       std::memcpy(l->data.data() + (a - la), data + done, chunk);
       l->dirty = true;
       l->wva = x->va + (la - addr), l->wslot = x->slot, l->wview = x->view;
-    }
-    else std::memcpy(data + done, l->data.data() + (a - la), chunk);
+    } else
+      std::memcpy(data + done, l->data.data() + (a - la), chunk);
     done += chunk;
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -135,8 +139,10 @@ sc_core::sc_time asc_cache::maintain(maint_op op, uint64_t pa, uint64_t len) {
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   if (!len) return d;
   for (uint64_t la = pa & ~(line_bytes_ - 1); la < pa + len; la += line_bytes_) {
-    if (line* l = find(la)) maintain_line(*l, op, d);
-    else d += maint_latency.get();
+    if (line* l = find(la))
+      maintain_line(*l, op, d);
+    else
+      d += maint_latency.get();
   }
   return d;
 }

@@ -56,8 +56,18 @@ class asc_cache : public sc_core::sc_module {
   param<uint64_t> ways{this, "ways", 4, "lines per set (LRU)", 1, 16};
   param<bool> enabled{this, "enabled", true, "cache Normal (AttrIndex 0) accesses; false: every access uncached"};
   param<bool> detect_stale{this, "detect_stale", true, "compare every clean read hit with DRAM and count stale reads"};
-  param<sc_core::sc_time> hit_latency{this, "hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "time of a hit (and of the lookup of a miss)", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_MS)};
-  param<sc_core::sc_time> maint_latency{this, "maint_latency", sc_core::sc_time(1, sc_core::SC_NS), "time per line of a maintenance operation, besides write-backs", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_MS)};
+  param<sc_core::sc_time> hit_latency{this,
+                                      "hit_latency",
+                                      sc_core::sc_time(1, sc_core::SC_NS),
+                                      "time of a hit (and of the lookup of a miss)",
+                                      sc_core::SC_ZERO_TIME,
+                                      sc_core::sc_time(1, sc_core::SC_MS)};
+  param<sc_core::sc_time> maint_latency{this,
+                                        "maint_latency",
+                                        sc_core::sc_time(1, sc_core::SC_NS),
+                                        "time per line of a maintenance operation, besides write-backs",
+                                        sc_core::SC_ZERO_TIME,
+                                        sc_core::sc_time(1, sc_core::SC_MS)};
 
   // --- statistics ---
   counter hits{this, "hits", "cached accesses that hit"};

@@ -8,21 +8,18 @@
 namespace gpuvp::axi2af {
 
 const std::vector<axi2af::poke>& axi2af::pokes_of(const std::string& soc) {
-  static const std::vector<poke> t8103 = {
-      {0x030, 0xffffffff, 0x00050014}, {0x034, 0xffffffff, 0x000a003c}, {0x400, 0x400103ff, 0x40010001},
-      {0x600, 0x01ffffff, 0x01ffffff}, {0x738, 0x01ff01ff, 0x00140034}, {0x798, 0x01ff01ff, 0x0014003c},
-      {0x800, 0x00000100, 0x00000100}};
-  static const std::vector<poke> t8112 = {
-      {0x000, 0x200, 0x200}, {0x034, 0xffffffff, 0x50014}, {0x038, 0xffffffff, 0xa003c},
-      {0x400, 0xc00103ff, 0xc0010001}, {0x600, 0x1ffffff, 0x1ffffff}, {0x738, 0x1ff01ff, 0x14003c},
-      {0x798, 0x1ff01ff, 0x14003c}, {0x800, 0x100, 0x100}};
+  static const std::vector<poke> t8103 = {{0x030, 0xffffffff, 0x00050014}, {0x034, 0xffffffff, 0x000a003c}, {0x400, 0x400103ff, 0x40010001},
+                                          {0x600, 0x01ffffff, 0x01ffffff}, {0x738, 0x01ff01ff, 0x00140034}, {0x798, 0x01ff01ff, 0x0014003c},
+                                          {0x800, 0x00000100, 0x00000100}};
+  static const std::vector<poke> t8112 = {{0x000, 0x200, 0x200},           {0x034, 0xffffffff, 0x50014},  {0x038, 0xffffffff, 0xa003c},
+                                          {0x400, 0xc00103ff, 0xc0010001}, {0x600, 0x1ffffff, 0x1ffffff}, {0x738, 0x1ff01ff, 0x14003c},
+                                          {0x798, 0x1ff01ff, 0x14003c},    {0x800, 0x100, 0x100}};
   static const std::vector<poke> none;
   return soc == "t8103" ? t8103 : soc == "t8112" ? t8112 : none;
 }
 
 axi2af::axi2af(sc_core::sc_module_name name) : sc_module(name) {
-  if (soc.get() != "t8103" && soc.get() != "t8112")
-    throw config_error(soc.path() + ": '" + soc.get() + "' is not t8103 or t8112");
+  if (soc.get() != "t8103" && soc.get() != "t8112") throw config_error(soc.path() + ": '" + soc.get() + "' is not t8103 or t8112");
   const auto& list = pokes_of(soc);
   if (tlbi_gate.get() == "all") {
     gate_ = list;
@@ -95,8 +92,8 @@ void axi2af::dvm(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
 }
 
 void axi2af::report(std::ostream& os) {
-  os << "pokes " << (pokes_applied ? "applied" : "not applied") << " (" << soc.get() << "), TLBIs forwarded "
-     << tlbis_forwarded.value() << ", dropped " << tlbis_dropped.value() << ", ASC accesses " << accesses.value() << "\n";
+  os << "pokes " << (pokes_applied ? "applied" : "not applied") << " (" << soc.get() << "), TLBIs forwarded " << tlbis_forwarded.value()
+     << ", dropped " << tlbis_dropped.value() << ", ASC accesses " << accesses.value() << "\n";
 }
 
 }  // namespace gpuvp::axi2af

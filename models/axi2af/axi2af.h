@@ -38,7 +38,10 @@ class axi2af : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<axi2af> mmio_out{"mmio_out"};
 
   // One read-modify-write of the boot sequence: v = (v & ~clear) | set.
-  struct poke { uint64_t offset; uint32_t clear, set; };
+  struct poke {
+    uint64_t offset;
+    uint32_t clear, set;
+  };
   // m1n1's static tunables for /arm-io/sgx (t8103 = M1, t8112 = M2), offsets from the bridge base.
   static const std::vector<poke>& pokes_of(const std::string& soc);
 
@@ -46,9 +49,20 @@ class axi2af : public sc_core::sc_module {
   param<uint64_t> base{this, "base", 0x205000000ull, "host physical address of the bridge's registers", 0, ~uint64_t(0)};
   param<std::string> soc{this, "soc", "t8103", "whose poke list boot applies: t8103 (M1) or t8112 (M2)"};
   param<bool> pokes{this, "pokes", true, "boot applies the configuration pokes (m1n1 does; without them no TLBI reaches the ASC)"};
-  param<std::string> tlbi_gate{this, "tlbi_gate", "all", "which pokes must be in place to forward TLBIs: all, none, or offsets (0x400,0x800)"};
-  param<sc_core::sc_time> latency{this, "latency", sc_core::sc_time(4, sc_core::SC_NS), "added to each ASC access crossing the bridge", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
-  param<sc_core::sc_time> tlbi_latency{this, "tlbi_latency", sc_core::sc_time(4, sc_core::SC_NS), "added to each TLBI forwarded to the ASC side", sc_core::SC_ZERO_TIME, sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<std::string> tlbi_gate{this, "tlbi_gate", "all",
+                               "which pokes must be in place to forward TLBIs: all, none, or offsets (0x400,0x800)"};
+  param<sc_core::sc_time> latency{this,
+                                  "latency",
+                                  sc_core::sc_time(4, sc_core::SC_NS),
+                                  "added to each ASC access crossing the bridge",
+                                  sc_core::SC_ZERO_TIME,
+                                  sc_core::sc_time(1, sc_core::SC_SEC)};
+  param<sc_core::sc_time> tlbi_latency{this,
+                                       "tlbi_latency",
+                                       sc_core::sc_time(4, sc_core::SC_NS),
+                                       "added to each TLBI forwarded to the ASC side",
+                                       sc_core::SC_ZERO_TIME,
+                                       sc_core::sc_time(1, sc_core::SC_SEC)};
 
   // --- registers: every offset of the t8103 and t8112 lists ---
   register_bank regs{"regs", 0x4000};

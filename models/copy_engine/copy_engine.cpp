@@ -59,8 +59,8 @@ void copy_engine::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   wait(delay);
   delay = sc_core::SC_ZERO_TIME;
   if (gp.is_write()) {
-    const bool go = gp.get_address() == copy_engine_regs::ctrl && gp.get_data_length() >= 1 &&
-                    (gp.get_data_ptr()[0] & copy_engine_regs::ctrl_go);
+    const bool go =
+        gp.get_address() == copy_engine_regs::ctrl && gp.get_data_length() >= 1 && (gp.get_data_ptr()[0] & copy_engine_regs::ctrl_go);
     if (go) scoreboard_->go();
     sc_core::sc_time ignored;
     (*to_tlm_)->b_transport(gp, ignored);

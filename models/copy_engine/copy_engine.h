@@ -28,20 +28,18 @@ class copy_engine : public sc_core::sc_module, public gpuvp::component {
   tlm_utils::simple_target_socket<copy_engine> regs{"regs"};
 
   gpuvp::param<std::string> impl{this, "impl", "tlm", "implementation: tlm, rtl or lockstep"};
-  gpuvp::param<uint64_t> bar0_offset{this, "bar0_offset", 0xf00000, "BAR0 offset of the 256-byte register window",
-                                     0, 0xffff00};
-  gpuvp::param<sc_core::sc_time> clock{this, "clock", 1_ns,
-                                       "clock period (RTL clock; cycles of the TLM estimate)",
-                                       1_ps, 1_us};
+  gpuvp::param<uint64_t> bar0_offset{this, "bar0_offset", 0xf00000, "BAR0 offset of the 256-byte register window", 0, 0xffff00};
+  gpuvp::param<sc_core::sc_time> clock{this, "clock", 1_ns, "clock period (RTL clock; cycles of the TLM estimate)", 1_ps, 1_us};
   gpuvp::param<uint64_t> reset_cycles{this, "reset_cycles", 4, "RTL: cycles rst_n is held low at time 0", 1, 1000};
-  gpuvp::param<uint64_t> chunk_overhead{this, "chunk_overhead", 4,
-                                        "TLM estimate: clock cycles per chunk besides the data beats", 0, 1000};
+  gpuvp::param<uint64_t> chunk_overhead{this, "chunk_overhead", 4, "TLM estimate: clock cycles per chunk besides the data beats", 0, 1000};
   gpuvp::param<bool> rtl_inject_bug{this, "rtl_inject_bug", false,
                                     "RTL plusarg +copy_inject_bug: the first byte of the second write burst is inverted"};
-  gpuvp::param<sc_core::sc_time> shadow_write_latency{
-      this, "shadow_write_latency", 40_ns,
-      "lockstep: write delay the TLM model assumes (its writes are compared, not sent)", sc_core::SC_ZERO_TIME,
-      1_ms};
+  gpuvp::param<sc_core::sc_time> shadow_write_latency{this,
+                                                      "shadow_write_latency",
+                                                      40_ns,
+                                                      "lockstep: write delay the TLM model assumes (its writes are compared, not sent)",
+                                                      sc_core::SC_ZERO_TIME,
+                                                      1_ms};
 
   explicit copy_engine(sc_core::sc_module_name name);
   ~copy_engine() override;
@@ -62,7 +60,7 @@ class copy_engine : public sc_core::sc_module, public gpuvp::component {
   std::unique_ptr<copy_rtl> rtl_;
   std::unique_ptr<copy_scoreboard> scoreboard_;
   using socket = tlm_utils::simple_initiator_socket<copy_engine>;
-  std::unique_ptr<socket> to_tlm_, to_rtl_;  // regs -> the implementations present
+  std::unique_ptr<socket> to_tlm_, to_rtl_;            // regs -> the implementations present
   sc_core::sc_signal<bool> shadow_irq_{"shadow_irq"};  // the TLM model's irq in lock-step (not a PMC line)
 };
 

@@ -51,8 +51,7 @@ class copy_rtl_impl : public sc_core::sc_module, public copy_rtl {
 };
 }  // namespace
 
-std::unique_ptr<copy_rtl> make_copy_rtl(const char* name, const sc_core::sc_time& clock, uint64_t reset_cycles,
-                                        bool inject_bug) {
+std::unique_ptr<copy_rtl> make_copy_rtl(const char* name, const sc_core::sc_time& clock, uint64_t reset_cycles, bool inject_bug) {
   auto rtl = std::make_unique<copy_rtl_impl>(name, clock, reset_cycles);
   if (inject_bug) rtl_trace::add_plusarg("+copy_inject_bug");  // after the trace's reset of the plusargs
   return rtl;

@@ -27,7 +27,6 @@ class copy_rtl {
 };
 
 // name: child module name; inject_bug adds the plusarg +copy_inject_bug.
-std::unique_ptr<copy_rtl> make_copy_rtl(const char* name, const sc_core::sc_time& clock, uint64_t reset_cycles,
-                                        bool inject_bug);
+std::unique_ptr<copy_rtl> make_copy_rtl(const char* name, const sc_core::sc_time& clock, uint64_t reset_cycles, bool inject_bug);
 
 }  // namespace gpuvp::copy_engine

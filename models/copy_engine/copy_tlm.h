@@ -30,8 +30,7 @@
 namespace gpuvp::copy_engine {
 
 namespace copy_engine_regs {
-constexpr uint64_t src_lo = 0x00, src_hi = 0x04, dst_lo = 0x08, dst_hi = 0x0c, len = 0x10, ctrl = 0x14, status = 0x18,
-                   id = 0x1c;
+constexpr uint64_t src_lo = 0x00, src_hi = 0x04, dst_lo = 0x08, dst_hi = 0x0c, len = 0x10, ctrl = 0x14, status = 0x18, id = 0x1c;
 constexpr uint32_t ctrl_go = 1, ctrl_irq_en = 2;
 constexpr uint32_t status_busy = 1, status_done = 2, status_error = 4;
 constexpr uint32_t id_value = 0x434f5059;
@@ -60,7 +59,10 @@ class copy_tlm : public sc_core::sc_module {
   // clock: the block's clock (cycles of the estimate); overhead: cycles per chunk besides beats.
   copy_tlm(sc_core::sc_module_name name, const sc_core::sc_time& clock, uint64_t chunk_overhead);
   // Shadow mode (lock-step): writes are not sent; their delay is `shadow_write_latency`.
-  void set_shadow(const sc_core::sc_time& write_latency) { shadow_ = true; shadow_write_latency_ = write_latency; }
+  void set_shadow(const sc_core::sc_time& write_latency) {
+    shadow_ = true;
+    shadow_write_latency_ = write_latency;
+  }
   // Sees every memory transaction as issued (after it returned; for writes in shadow mode, instead of sending it).
   std::function<void(const tlm::tlm_generic_payload&)> observer;
   // Called when a copy finished (simulated time of its end, after the estimate).

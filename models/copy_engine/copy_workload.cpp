@@ -29,8 +29,7 @@ struct copy_job {
 class copy_workload : public gpuvp::workload {
  public:
   std::vector<copy_job> jobs;
-  gpuvp::param<sc_core::sc_time> timeout{"copy_workload.timeout", 1_ms,
-                                         "rtl-copy workload: longest wait for one copy's interrupt"};
+  gpuvp::param<sc_core::sc_time> timeout{"copy_workload.timeout", 1_ms, "rtl-copy workload: longest wait for one copy's interrupt"};
 
   void run(gpuvp::platform& p, gpuvp::host_port& host) override {
     auto* ce = p.find_as<copy_engine>("copy");
@@ -61,7 +60,7 @@ class copy_workload : public gpuvp::workload {
         m << j.where << ": STATUS 0x" << std::hex << st << " after the interrupt, expected 0x" << status_done << " (DONE)";
         failures_.push_back(m.str());
       }
-      host.write32(regs + status, status_done | status_error);  // acknowledge (w1c) ...
+      host.write32(regs + status, status_done | status_error);       // acknowledge (w1c) ...
       if (line >= 0) host.write32(p.bar0_base + 0x100, 1u << line);  // ... and the PMC line
       ++done_;
     }
@@ -79,8 +78,8 @@ class copy_workload : public gpuvp::workload {
         const uint8_t want = inside ? pattern(j.src + i - guard_bytes) : guard;
         if (got[i] != want) {
           std::ostringstream m;
-          m << j.where << ": byte at 0x" << std::hex << j.dst - guard_bytes + i << " is 0x" << unsigned(got[i])
-            << ", expected 0x" << unsigned(want) << (inside ? "" : " (guard byte: written outside the destination)");
+          m << j.where << ": byte at 0x" << std::hex << j.dst - guard_bytes + i << " is 0x" << unsigned(got[i]) << ", expected 0x"
+            << unsigned(want) << (inside ? "" : " (guard byte: written outside the destination)");
           os << m.str() << "\n";
           ++failed;
           break;  // one message per copy
@@ -106,8 +105,7 @@ std::unique_ptr<gpuvp::workload> parse(const std::string& text, const std::strin
     std::string key, a, b, c, extra;
     if (!(words >> key)) continue;
     const std::string at = origin + ":" + std::to_string(n);
-    if (key != "copy" || !(words >> a >> b >> c) || (words >> extra))
-      throw gpuvp::config_error(at + ": expected 'copy SRC DST LEN'");
+    if (key != "copy" || !(words >> a >> b >> c) || (words >> extra)) throw gpuvp::config_error(at + ": expected 'copy SRC DST LEN'");
     copy_job j{0, 0, 0, at};
     try {
       j.src = gpuvp::parse_u64(a), j.dst = gpuvp::parse_u64(b), j.len = gpuvp::parse_u64(c);
@@ -142,6 +140,6 @@ void register_copy_workloads() {
   };
   auto& r = gpuvp::registry::global();
   r.add_workload_kind(k);
-  r.add_embedded_workload({"rtl-copy", "copy engine: 5 copies (aligned, unaligned, multi-burst, across 4 KiB), set copy.impl", "copy-list",
-                           copy_rtl_copy});
+  r.add_embedded_workload(
+      {"rtl-copy", "copy engine: 5 copies (aligned, unaligned, multi-burst, across 4 KiB), set copy.impl", "copy-list", copy_rtl_copy});
 }

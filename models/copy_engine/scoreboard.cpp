@@ -10,8 +10,8 @@ namespace gpuvp::copy_engine {
 
 std::string copy_scoreboard::show(const char* who, const txn& t) {
   std::ostringstream m;
-  m << who << " " << (t.write ? "write" : "read") << " #" << t.index << " at " << gpuvp::format_time(t.time) << ": "
-    << t.data.size() << " bytes at 0x" << std::hex << t.addr << ":";
+  m << who << " " << (t.write ? "write" : "read") << " #" << t.index << " at " << gpuvp::format_time(t.time) << ": " << t.data.size()
+    << " bytes at 0x" << std::hex << t.addr << ":";
   for (size_t i = 0; i < t.data.size() && i < 32; ++i) m << " " << std::setw(2) << std::setfill('0') << unsigned(t.data[i]);
   if (t.data.size() > 32) m << " ...";
   return m.str();
@@ -25,9 +25,8 @@ void copy_scoreboard::fail(const std::string& m) {
 
 void copy_scoreboard::record(side s, const tlm::tlm_generic_payload& gp) {
   const int stream = gp.is_write() ? 1 : 0;
-  txn t{gp.is_write(), gp.get_address(),
-        std::vector<unsigned char>(gp.get_data_ptr(), gp.get_data_ptr() + gp.get_data_length()), sc_core::sc_time_stamp(),
-        ++count_[stream][s]};
+  txn t{gp.is_write(), gp.get_address(), std::vector<unsigned char>(gp.get_data_ptr(), gp.get_data_ptr() + gp.get_data_length()),
+        sc_core::sc_time_stamp(), ++count_[stream][s]};
   if (s == tlm_side && t.write)
     for (size_t i = 0; i < t.data.size(); ++i) tlm_written_[t.addr + i] = t.data[i];
   q_[stream][s].push_back(std::move(t));
@@ -84,8 +83,8 @@ void copy_scoreboard::done(side s) {
     unsigned char v = 0;
     if (peek(addr, &v, 1) && v != byte) {
       std::ostringstream m;
-      m << "final memory differs at 0x" << std::hex << addr << ": TLM model wrote 0x" << unsigned(byte)
-        << ", memory holds 0x" << unsigned(v) << " after the RTL's copy";
+      m << "final memory differs at 0x" << std::hex << addr << ": TLM model wrote 0x" << unsigned(byte) << ", memory holds 0x"
+        << unsigned(v) << " after the RTL's copy";
       fail(m.str());
       return;
     }

@@ -32,8 +32,8 @@ class copy_scoreboard : public sc_core::sc_module {
   explicit copy_scoreboard(sc_core::sc_module_name name) : sc_module(name) {}
   enum side { tlm_side = 0, rtl_side = 1 };
   void record(side s, const tlm::tlm_generic_payload& gp);
-  void go();                // a copy was started (both sides got GO)
-  void done(side s);        // one side finished its copy
+  void go();          // a copy was started (both sides got GO)
+  void done(side s);  // one side finished its copy
   // Reads memory (debug) for the final-effect check.
   std::function<bool(uint64_t addr, unsigned char* data, unsigned len)> peek;
   const std::vector<std::string>& errors() const { return errors_; }

@@ -49,9 +49,7 @@ struct line_parser {
   std::string text;
   size_t pos = 0;
 
-  [[noreturn]] void fail(const std::string& msg) const {
-    throw asm_error(file + ":" + std::to_string(line) + ": " + msg);
-  }
+  [[noreturn]] void fail(const std::string& msg) const { throw asm_error(file + ":" + std::to_string(line) + ": " + msg); }
 
   static bool idch(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -110,8 +108,14 @@ struct line_parser {
     while (pos < text.size()) {
       const char c = text[pos];
       if (c == ';') break;
-      if (std::isspace(static_cast<unsigned char>(c))) { pos++; continue; }
-      if (c == '$' || c == '#' || c == '@' || c == '%') { lex_sigil(c, out); continue; }
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        pos++;
+        continue;
+      }
+      if (c == '$' || c == '#' || c == '@' || c == '%') {
+        lex_sigil(c, out);
+        continue;
+      }
       if (c == '[' && lex_literal(out)) continue;
       if (c == '(') {
         const size_t e = text.find(')', pos);
@@ -149,8 +153,7 @@ uint8_t parse_reg(const line_parser& lp, const std::string& r, bool is_dst) {
   if (!is_dst && r == "memdata") return REG_MEMDATA;
   if (!is_dst && r == "regdata") return REG_REGDATA;
   if (!is_dst && r == "addr") return REG_MEMDATA;  // Mesa's afuc.rst spells reads "mov $03, $addr"
-  if (r.size() == 2 && std::isxdigit(static_cast<unsigned char>(r[0])) &&
-      std::isxdigit(static_cast<unsigned char>(r[1]))) {
+  if (r.size() == 2 && std::isxdigit(static_cast<unsigned char>(r[0])) && std::isxdigit(static_cast<unsigned char>(r[1]))) {
     const uint64_t v = *number_of("0x" + r);
     if (v < 0x1c) return uint8_t(v);
   }
@@ -159,8 +162,8 @@ uint8_t parse_reg(const line_parser& lp, const std::string& r, bool is_dst) {
 
 struct pending {
   afuc_instr in;
-  std::string label;  // unresolved target
-  bool rel = false;   // label is a relative/absolute number, not a name
+  std::string label;   // unresolved target
+  bool rel = false;    // label is a relative/absolute number, not a name
   int64_t number = 0;  // that number
   int line = 0;
   bool raw = false;
@@ -237,8 +240,10 @@ uint32_t control_base(operand_reader& r, bool sqe) {
 // (pre-increment) or the older `, flags`. FLAGS [15:12]: 0x8 sread/swrite (a6xx; on a5xx the
 // plain cwrite/cread), 0x4 pre-increment, 0x3 (sdsN). Without flags, a5xx cwrite/cread get 0x8.
 void parse_control(operand_reader& r, afuc_instr& in, bool value_is_dst, bool sqe) {
-  if (value_is_dst) in.dst = r.reg(true, "a register");
-  else in.src1 = r.reg(false, "a register");
+  if (value_is_dst)
+    in.dst = r.reg(true, "a register");
+  else
+    in.src1 = r.reg(false, "a register");
   r.comma();
   r.punct("[");
   const uint8_t off = r.reg(false, "an offset register");
@@ -247,7 +252,10 @@ void parse_control(operand_reader& r, afuc_instr& in, bool value_is_dst, bool sq
   in.immed = control_base(r, sqe);
   r.punct("]");
   uint32_t flags = in.bit;  // (sdsN) so far
-  if (r.at("!")) { r.i++; flags |= 0x4; }
+  if (r.at("!")) {
+    r.i++;
+    flags |= 0x4;
+  }
   if (r.at(",")) {
     r.i++;
     flags |= r.imm(0xf, "flags");
@@ -266,10 +274,14 @@ uint8_t parse_modifiers(operand_reader& r, afuc_instr& in) {
       const size_t n = std::strlen(prefix);
       return m.size() == n + 2 && m.compare(0, n, prefix) == 0 && m[n] >= '1' && m[n] <= '3' ? m[n] - '0' : 0;
     };
-    if (m == "(rep)") in.rep = true;
-    else if (int x = digit("(xmov")) in.xmov = uint8_t(x);
-    else if (int d = digit("(sds")) sds = uint8_t(d);
-    else r.lp.fail("unknown modifier '" + m + "'");
+    if (m == "(rep)")
+      in.rep = true;
+    else if (int x = digit("(xmov"))
+      in.xmov = uint8_t(x);
+    else if (int d = digit("(sds"))
+      sds = uint8_t(d);
+    else
+      r.lp.fail("unknown modifier '" + m + "'");
     r.i++;
   }
   return sds;
@@ -277,12 +289,10 @@ uint8_t parse_modifiers(operand_reader& r, afuc_instr& in) {
 
 const std::map<std::string, afuc_op>& alu_ops() {
   static const std::map<std::string, afuc_op> m = {
-      {"add", afuc_op::add}, {"addhi", afuc_op::addhi}, {"sub", afuc_op::sub},
-      {"subhi", afuc_op::subhi}, {"and", afuc_op::and_}, {"or", afuc_op::or_},
-      {"xor", afuc_op::xor_}, {"not", afuc_op::not_}, {"shl", afuc_op::shl},
-      {"ushr", afuc_op::ushr}, {"ishr", afuc_op::ishr}, {"rot", afuc_op::rot},
-      {"mul8", afuc_op::mul8}, {"min", afuc_op::min}, {"max", afuc_op::max},
-      {"cmp", afuc_op::cmp}, {"msb", afuc_op::msb}, {"bic", afuc_op::bic}};
+      {"add", afuc_op::add},   {"addhi", afuc_op::addhi}, {"sub", afuc_op::sub},   {"subhi", afuc_op::subhi}, {"and", afuc_op::and_},
+      {"or", afuc_op::or_},    {"xor", afuc_op::xor_},    {"not", afuc_op::not_},  {"shl", afuc_op::shl},     {"ushr", afuc_op::ushr},
+      {"ishr", afuc_op::ishr}, {"rot", afuc_op::rot},     {"mul8", afuc_op::mul8}, {"min", afuc_op::min},     {"max", afuc_op::max},
+      {"cmp", afuc_op::cmp},   {"msb", afuc_op::msb},     {"bic", afuc_op::bic}};
   return m;
 }
 
@@ -317,14 +327,20 @@ void parse_mov(operand_reader& r, afuc_instr& in) {
   }
   in.op = afuc_op::movi;
   if (in.xmov) r.lp.fail("(xmovN) needs a register source");
-  if (r.at(tok::label_ref)) { r.label(); return; }
+  if (r.at(tok::label_ref)) {
+    r.label();
+    return;
+  }
   uint32_t v = r.imm(0xffffffffull, "immediate");
   if (r.at("<<")) {
     r.i++;
     in.shift = uint8_t(r.imm(31, "shift"));
     if (v > 0xffff) r.lp.fail("immediate does not fit 16 bits");
   } else {
-    while (v > 0xffff && !(v & 1)) { v >>= 1; in.shift++; }
+    while (v > 0xffff && !(v & 1)) {
+      v >>= 1;
+      in.shift++;
+    }
     if (v > 0xffff) r.lp.fail("immediate cannot be encoded as imm16 << shift");
   }
   in.immed = v;
@@ -373,7 +389,10 @@ void parse_bitfield(operand_reader& r, afuc_instr& in, bool extract) {
     r.comma();
     const tok& b = r.need(tok::bit, "a bit number bN");
     if (b.v > 31) r.lp.fail("bit number out of range");
-    if (k == 0) in.bit = uint8_t(b.v); else in.immed = uint32_t(b.v);
+    if (k == 0)
+      in.bit = uint8_t(b.v);
+    else
+      in.immed = uint32_t(b.v);
   }
   if (in.bit > in.immed) r.lp.fail("'" + r.mn + "': low bit above high bit");
 }
@@ -402,7 +421,8 @@ bool parse_flow(operand_reader& r, afuc_instr& in) {
     r.comma();
     r.label();  // the target is implicitly pc + 3; checked when resolved
   } else if (mn == "bl" || mn == "sret") {
-    r.lp.fail("'" + mn + "' (branch-and-link through $lr) has no encoding in the public sources "
+    r.lp.fail("'" + mn +
+              "' (branch-and-link through $lr) has no encoding in the public sources "
               "consulted; use call/ret (docs/tools/afuc.md)");
   } else {
     return false;
@@ -430,8 +450,10 @@ bool parse_instruction(operand_reader& r, bool& jumptable) {
   const bool sqe = mn == "swrite" || mn == "sread";
   if (sqe && r.gen < 6) r.lp.fail("'" + mn + "' needs a6xx or later");
   if (sds && mn != "cwrite") r.lp.fail("(sdsN) is allowed only on cwrite");
-  if (auto it = alu_ops().find(mn); it != alu_ops().end()) parse_alu(r, in, it->second);
-  else if (mn == "mov") parse_mov(r, in);
+  if (auto it = alu_ops().find(mn); it != alu_ops().end())
+    parse_alu(r, in, it->second);
+  else if (mn == "mov")
+    parse_mov(r, in);
   else if (mn == "cwrite" || mn == "store" || mn == "swrite") {
     in.op = mn == "store" ? afuc_op::store : afuc_op::cwrite;
     in.bit = sds;
@@ -439,10 +461,14 @@ bool parse_instruction(operand_reader& r, bool& jumptable) {
   } else if (mn == "cread" || mn == "load" || mn == "sread") {
     in.op = mn == "load" ? afuc_op::load : afuc_op::cread;
     parse_control(r, in, true, sqe);
-  } else if (mn == "brne" || mn == "breq") parse_branch(r, in, mn == "brne");
-  else if (mn == "setbit" || mn == "clrbit") parse_setbit(r, in, mn == "setbit");
-  else if (mn == "ubfx" || mn == "bfi") parse_bitfield(r, in, mn == "ubfx");
-  else if (!parse_flow(r, in)) r.lp.fail("unknown instruction '" + mn + "'");
+  } else if (mn == "brne" || mn == "breq")
+    parse_branch(r, in, mn == "brne");
+  else if (mn == "setbit" || mn == "clrbit")
+    parse_setbit(r, in, mn == "setbit");
+  else if (mn == "ubfx" || mn == "bfi")
+    parse_bitfield(r, in, mn == "ubfx");
+  else if (!parse_flow(r, in))
+    r.lp.fail("unknown instruction '" + mn + "'");
   r.done();
   if ((in.rep || in.xmov) && is_branch(in.op)) r.lp.fail("modifiers are not allowed on '" + mn + "'");
   return true;
@@ -482,9 +508,7 @@ program parse_program(const std::string& text, int gen, const std::string& file)
   return prog;
 }
 
-bool absolute_target(afuc_op op) {
-  return op == afuc_op::call || op == afuc_op::preemptleave || op == afuc_op::jumpa;
-}
+bool absolute_target(afuc_op op) { return op == afuc_op::call || op == afuc_op::preemptleave || op == afuc_op::jumpa; }
 
 // Resolves instruction pc's label into its offset/literal/immediate.
 void resolve_target(const program& prog, uint32_t pc, pending& p, const std::string& file) {
@@ -499,18 +523,26 @@ void resolve_target(const program& prog, uint32_t pc, pending& p, const std::str
     target = it->second;
   }
   switch (in.op) {
-    case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb:
+    case afuc_op::brnei:
+    case afuc_op::breqi:
+    case afuc_op::brneb:
+    case afuc_op::breqb:
       in.offset = int32_t(target - int64_t(pc));
       break;
-    case afuc_op::call: case afuc_op::preemptleave: case afuc_op::jumpa:
+    case afuc_op::call:
+    case afuc_op::preemptleave:
+    case afuc_op::jumpa:
       if (target < 0) fail("negative target");
       in.literal = uint32_t(target);
       break;
     case afuc_op::setsecure:
       if (target != int64_t(pc) + 3) fail("setsecure skips to pc+3; its label must be there");
       break;
-    case afuc_op::movi: in.immed = uint32_t(target); break;
-    default: break;
+    case afuc_op::movi:
+      in.immed = uint32_t(target);
+      break;
+    default:
+      break;
   }
 }
 
@@ -608,8 +640,7 @@ bool boot_jumptable(const std::vector<uint32_t>& img, int gen, std::vector<uint3
     env.ctrl[0] = c0;
     iss.load(img);
     iss.set_env(&env);
-    for (int i = 0; i < 1000 && iss.st() == afuc_iss::state::running && iss.packet_table_write_addr() < 0x80; i++)
-      iss.run(100);
+    for (int i = 0; i < 1000 && iss.st() == afuc_iss::state::running && iss.packet_table_write_addr() < 0x80; i++) iss.run(100);
     if (iss.packet_table_write_addr() >= 0x80) {
       jt.resize(jumptable_entries);
       for (unsigned id = 0; id < jumptable_entries; id++) jt[id] = iss.jumptable(id);
@@ -623,11 +654,9 @@ bool boot_jumptable(const std::vector<uint32_t>& img, int gen, std::vector<uint3
 namespace {
 // Branch target of pc's instruction (may lie outside the image); nullopt without one.
 std::optional<int64_t> target_of(uint32_t pc, const afuc_instr& in) {
-  if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa)
-    return in.literal;
+  if (in.op == afuc_op::call || in.op == afuc_op::preemptleave || in.op == afuc_op::jumpa) return in.literal;
   if (in.op == afuc_op::setsecure) return int64_t(pc) + 3;
-  if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
-      in.op == afuc_op::breqb)
+  if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb || in.op == afuc_op::breqb)
     return int64_t(pc) + in.offset;
   return std::nullopt;
 }
@@ -649,12 +678,18 @@ void label_and_mark(listing& l, const afuc_image& img, const std::vector<uint32_
   l.as_raw.assign(l.listed, false);
   if (jt && l.listed > 1) l.as_raw[1] = true;  // word 1 is the jump-table offset, a literal
   for (uint32_t pc = 0; pc < l.listed; pc++) {
-    if (!l.dec[pc] || afuc_encode(*l.dec[pc], gen) != img.instrs[pc]) { l.as_raw[pc] = true; continue; }
+    if (!l.dec[pc] || afuc_encode(*l.dec[pc], gen) != img.instrs[pc]) {
+      l.as_raw[pc] = true;
+      continue;
+    }
     const std::optional<int64_t> t = target_of(pc, *l.dec[pc]);
     if (!t) continue;
     // A target outside the image has no label to print (and a bare "#-1" would read back as an
     // offset from pc): the word is listed raw.
-    if (*t < 0 || *t > int64_t(l.listed)) { l.as_raw[pc] = true; continue; }
+    if (*t < 0 || *t > int64_t(l.listed)) {
+      l.as_raw[pc] = true;
+      continue;
+    }
     if (l.names[size_t(*t)].empty()) {
       char b[16];
       std::snprintf(b, sizeof b, "l%04x", unsigned(*t));
@@ -674,16 +709,18 @@ void count_reachable(const listing& l, const std::vector<uint32_t>& entries, dis
     while (pc < l.listed && !seen[pc]) {
       seen[pc] = true;
       r.reachable++;
-      if (!l.dec[pc]) { r.unknown_reachable++; r.unknown_pcs.push_back(pc); break; }
+      if (!l.dec[pc]) {
+        r.unknown_reachable++;
+        r.unknown_pcs.push_back(pc);
+        break;
+      }
       const afuc_instr& in = *l.dec[pc];
       const std::optional<int64_t> t = target_of(pc, in);
       if (t && *t >= 0 && *t < int64_t(l.listed)) work.push_back(uint32_t(*t));
       if (in.op == afuc_op::call) work.push_back(pc + 2);
       // unconditional transfers: the delay slot still runs, then the flow leaves.
-      const bool uncond = in.op == afuc_op::ret || in.op == afuc_op::iret ||
-                          in.op == afuc_op::jumpr || in.op == afuc_op::jumpa ||
-                          in.op == afuc_op::waitin || in.op == afuc_op::call ||
-                          (in.op == afuc_op::brneb && in.src1 == 0);
+      const bool uncond = in.op == afuc_op::ret || in.op == afuc_op::iret || in.op == afuc_op::jumpr || in.op == afuc_op::jumpa ||
+                          in.op == afuc_op::waitin || in.op == afuc_op::call || (in.op == afuc_op::brneb && in.src1 == 0);
       if (uncond) {
         if (pc + 1 < l.listed && !seen[pc + 1]) work.push_back(pc + 1);
         break;
@@ -738,8 +775,10 @@ disasm_result afuc_disassemble(const std::vector<uint32_t>& file_words, int gen,
   for (uint32_t pc = 0; pc < l.listed; pc++) l.dec[pc] = afuc_decode(img.instrs[pc], gen);
   // Entry points: the trailing jump table, or (a6xx+ without one) the table the boot code writes.
   std::vector<uint32_t> entries;
-  if (jt) entries = img.jumptable;
-  else if (gen >= 6) boot_jumptable(img.instrs, gen, entries);
+  if (jt)
+    entries = img.jumptable;
+  else if (gen >= 6)
+    boot_jumptable(img.instrs, gen, entries);
   label_and_mark(l, img, entries, jt, gen);
   count_reachable(l, entries, r);
   r.text = print_listing(l, img, jt, gen, verbose);
@@ -755,8 +794,8 @@ std::vector<uint32_t> read_words(const std::string& path) {
   if (data.size() % 4) throw std::runtime_error(path + ": size is not a multiple of 4 bytes");
   std::vector<uint32_t> w(data.size() / 4);
   for (size_t i = 0; i < w.size(); i++)
-    w[i] = uint32_t(uint8_t(data[4 * i])) | uint32_t(uint8_t(data[4 * i + 1])) << 8 |
-           uint32_t(uint8_t(data[4 * i + 2])) << 16 | uint32_t(uint8_t(data[4 * i + 3])) << 24;
+    w[i] = uint32_t(uint8_t(data[4 * i])) | uint32_t(uint8_t(data[4 * i + 1])) << 8 | uint32_t(uint8_t(data[4 * i + 2])) << 16 |
+           uint32_t(uint8_t(data[4 * i + 3])) << 24;
   return w;
 }
 

@@ -33,7 +33,7 @@ afuc_image afuc_split(const std::vector<uint32_t>& file_words);
 
 struct disasm_result {
   std::string text;
-  uint32_t reachable = 0;        // instructions reachable from entry points and the jump table
+  uint32_t reachable = 0;          // instructions reachable from entry points and the jump table
   uint32_t unknown_reachable = 0;  // of those, words that decode to no instruction
   std::vector<uint32_t> unknown_pcs;
 };

@@ -36,21 +36,25 @@ afuc_iss::fast_op afuc_iss::fast_form(const afuc_instr& in) {
   if (is_alu(in.op)) {
     if (in.dst >= REG_ADDR) return fast_op{};
     const bool one = in.op == afuc_op::not_ || in.op == afuc_op::msb;
-    if (in.has_immed && in.op == afuc_op::not_) f.kind = f_not_i;  // ~immed, no register read
-    else if (!plain_src1) return fast_op{};
-    else if (in.has_immed) f.kind = in.op == afuc_op::add ? f_add_i : in.op == afuc_op::sub ? f_sub_i : f_alu_i;
-    else if (one) f.kind = f_alu_r, f.src2 = 0;  // the second operand is unused (reads $00)
-    else if (plain_src2) f.kind = f_alu_r;
-    else return fast_op{};
+    if (in.has_immed && in.op == afuc_op::not_)
+      f.kind = f_not_i;  // ~immed, no register read
+    else if (!plain_src1)
+      return fast_op{};
+    else if (in.has_immed)
+      f.kind = in.op == afuc_op::add ? f_add_i : in.op == afuc_op::sub ? f_sub_i : f_alu_i;
+    else if (one)
+      f.kind = f_alu_r, f.src2 = 0;  // the second operand is unused (reads $00)
+    else if (plain_src2)
+      f.kind = f_alu_r;
+    else
+      return fast_op{};
   } else if (in.op == afuc_op::movi) {
     if (in.dst >= REG_ADDR) return fast_op{};
     f.kind = f_movi;
     f.imm = in.immed << in.shift;
-  } else if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb ||
-             in.op == afuc_op::breqb) {
+  } else if (in.op == afuc_op::brnei || in.op == afuc_op::breqi || in.op == afuc_op::brneb || in.op == afuc_op::breqb) {
     if (!plain_src1) return fast_op{};
-    f.kind = in.op == afuc_op::brnei ? f_brnei : in.op == afuc_op::breqi ? f_breqi
-           : in.op == afuc_op::brneb ? f_brneb : f_breqb;
+    f.kind = in.op == afuc_op::brnei ? f_brnei : in.op == afuc_op::breqi ? f_breqi : in.op == afuc_op::brneb ? f_brneb : f_breqb;
     if (in.op == afuc_op::brneb || in.op == afuc_op::breqb) f.imm = 1u << in.bit;
   } else if (in.op == afuc_op::nop || in.op == afuc_op::payload) {
     f.kind = f_nop;
@@ -112,19 +116,35 @@ void afuc_iss::fail(const std::string& why) {
 uint32_t afuc_iss::alu(afuc_op op, uint32_t a, uint32_t b, uint32_t& carry) {
   uint64_t t;
   switch (op) {
-    case afuc_op::add: t = uint64_t(a) + b; carry = uint32_t(t >> 32); return uint32_t(t);
-    case afuc_op::addhi: return a + b + carry;
-    case afuc_op::sub: t = uint64_t(a) - b; carry = uint32_t(t >> 32); return uint32_t(t);
-    case afuc_op::subhi: return a - b + carry;
-    case afuc_op::and_: return a & b;
-    case afuc_op::bic: return a & ~b;
-    case afuc_op::or_: return a | b;
-    case afuc_op::xor_: return a ^ b;
-    case afuc_op::not_: return ~a;
+    case afuc_op::add:
+      t = uint64_t(a) + b;
+      carry = uint32_t(t >> 32);
+      return uint32_t(t);
+    case afuc_op::addhi:
+      return a + b + carry;
+    case afuc_op::sub:
+      t = uint64_t(a) - b;
+      carry = uint32_t(t >> 32);
+      return uint32_t(t);
+    case afuc_op::subhi:
+      return a - b + carry;
+    case afuc_op::and_:
+      return a & b;
+    case afuc_op::bic:
+      return a & ~b;
+    case afuc_op::or_:
+      return a | b;
+    case afuc_op::xor_:
+      return a ^ b;
+    case afuc_op::not_:
+      return ~a;
     // Shift counts are taken modulo 32 (what the reference emulator does on x86).
-    case afuc_op::shl: return a << (b & 31);
-    case afuc_op::ushr: return a >> (b & 31);
-    case afuc_op::ishr: return uint32_t(int32_t(a) >> (b & 31));
+    case afuc_op::shl:
+      return a << (b & 31);
+    case afuc_op::ushr:
+      return a >> (b & 31);
+    case afuc_op::ishr:
+      return uint32_t(int32_t(a) >> (b & 31));
     case afuc_op::rot: {
       if (b & 0x80000000u) {  // negative count: 64-bit rotate of the zero-extended value
         const unsigned r = (0u - b) & 63;
@@ -134,16 +154,22 @@ uint32_t afuc_iss::alu(afuc_op op, uint32_t a, uint32_t b, uint32_t& carry) {
       const unsigned r = b & 31;
       return r ? (a << r) | (a >> (32 - r)) : a;
     }
-    case afuc_op::mul8: return (a & 0xff) * (b & 0xff);
-    case afuc_op::min: return a < b ? a : b;
-    case afuc_op::max: return a > b ? a : b;
-    case afuc_op::cmp: return a > b ? 0x00 : a == b ? 0x2b : 0x1e;
-    case afuc_op::msb: return a ? 31 - __builtin_clz(a) : 0;
+    case afuc_op::mul8:
+      return (a & 0xff) * (b & 0xff);
+    case afuc_op::min:
+      return a < b ? a : b;
+    case afuc_op::max:
+      return a > b ? a : b;
+    case afuc_op::cmp:
+      return a > b ? 0x00 : a == b ? 0x2b : 0x1e;
+    case afuc_op::msb:
+      return a ? 31 - __builtin_clz(a) : 0;
     case afuc_op::setbitr: {
       const uint32_t bit = (b >> 1) & 31;
       return (a & ~(1u << bit)) | ((b & 1u) << bit);
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -151,8 +177,10 @@ inline uint32_t afuc_iss::rd(uint8_t r) {
   if (r < REG_MEMDATA) return regs_[r];
   if (!env_) return 0;
   switch (r) {
-    case REG_MEMDATA: return env_->read_memdata(regs_[REG_ADDR]);
-    case REG_REGDATA: return env_->read_regdata();
+    case REG_MEMDATA:
+      return env_->read_memdata(regs_[REG_ADDR]);
+    case REG_REGDATA:
+      return env_->read_regdata();
     default: {
       uint32_t v = 0;
       if (starve_ || !env_->pop_data(v)) {
@@ -217,7 +245,8 @@ bool afuc_iss::exec_alu(const afuc_instr& in, uint64_t pops_before, int& main_po
 // cwrite/cread (control or, a6xx flag 0x8, SQE registers) and load/store; flag 0x4 pre-increments.
 void afuc_iss::exec_control(const afuc_instr& in) {
   switch (in.op) {
-    case afuc_op::cwrite: case afuc_op::cread: {
+    case afuc_op::cwrite:
+    case afuc_op::cread: {
       // cwrite: src1 = value, src2 = offset reg; cread: src1 = offset reg.
       const uint8_t offreg = in.op == afuc_op::cwrite ? in.src2 : in.src1;
       const uint32_t value = in.op == afuc_op::cwrite ? rd(in.src1) : 0;
@@ -225,24 +254,31 @@ void afuc_iss::exec_control(const afuc_instr& in) {
       if (starve_) return;
       const uint32_t addr = base + in.immed;
       if (in.bit & 0x4) wr(offreg, addr);  // pre-increment
-      if (gen_ >= 6 && (in.bit & 0x8)) {  // swrite / sread: the SQE register space
-        if (in.op == afuc_op::cread) wr(in.dst, sqe_reg(addr));
-        else sqe_write(addr, value);
+      if (gen_ >= 6 && (in.bit & 0x8)) {   // swrite / sread: the SQE register space
+        if (in.op == afuc_op::cread)
+          wr(in.dst, sqe_reg(addr));
+        else
+          sqe_write(addr, value);
         break;
       }
       if (in.op == afuc_op::cread) {
         wr(in.dst, env_ ? env_->ctrl_read(addr) : 0);
         break;
       }
-      if (gen_ >= 6 && addr == 0x060) { pt_write_addr_ = value; }
-      else if (gen_ >= 6 && addr == 0x061) {
-        if (pt_write_addr_ >= 128) { fail("PACKET_TABLE_WRITE past the 128-entry jump table"); break; }
+      if (gen_ >= 6 && addr == 0x060) {
+        pt_write_addr_ = value;
+      } else if (gen_ >= 6 && addr == 0x061) {
+        if (pt_write_addr_ >= 128) {
+          fail("PACKET_TABLE_WRITE past the 128-entry jump table");
+          break;
+        }
         jt_[pt_write_addr_++] = value;
       }
       if (env_) env_->ctrl_write(addr, value);
       break;
     }
-    case afuc_op::load: case afuc_op::store: {
+    case afuc_op::load:
+    case afuc_op::store: {
       const uint8_t offreg = in.op == afuc_op::store ? in.src2 : in.src1;
       const uint32_t value = in.op == afuc_op::store ? rd(in.src1) : 0;
       const uint32_t base = rd(offreg);
@@ -250,11 +286,14 @@ void afuc_iss::exec_control(const afuc_instr& in) {
       const uint64_t hi = env_ ? env_->ctrl_read(0x058) : 0;  // LOAD_STORE_HI
       const uint64_t addr = (hi << 32) + base + in.immed;
       if (in.bit & 0x4) wr(offreg, base + in.immed);
-      if (in.op == afuc_op::load) wr(in.dst, env_ ? env_->mem_read(addr) : 0);
-      else if (env_) env_->mem_write(addr, value);
+      if (in.op == afuc_op::load)
+        wr(in.dst, env_ ? env_->mem_read(addr) : 0);
+      else if (env_)
+        env_->mem_write(addr, value);
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -262,52 +301,81 @@ void afuc_iss::exec(const afuc_instr& in) {
   const uint64_t pops_before = pops_;
   int main_popped = -1;  // did the instruction itself (not its xmov moves) read $data?
   switch (in.op) {
-    case afuc_op::nop: case afuc_op::payload: break;
-    case afuc_op::movi: wr(in.dst, in.immed << in.shift); break;
-    case afuc_op::cwrite: case afuc_op::cread: case afuc_op::load: case afuc_op::store:
+    case afuc_op::nop:
+    case afuc_op::payload:
+      break;
+    case afuc_op::movi:
+      wr(in.dst, in.immed << in.shift);
+      break;
+    case afuc_op::cwrite:
+    case afuc_op::cread:
+    case afuc_op::load:
+    case afuc_op::store:
       exec_control(in);
       if (starve_) return;
       break;
-    case afuc_op::brnei: case afuc_op::breqi: case afuc_op::brneb: case afuc_op::breqb: {
+    case afuc_op::brnei:
+    case afuc_op::breqi:
+    case afuc_op::brneb:
+    case afuc_op::breqb: {
       const uint32_t s = rd(in.src1);
       if (starve_) return;
       bool taken;
-      if (in.op == afuc_op::brnei) taken = s != in.immed;
-      else if (in.op == afuc_op::breqi) taken = s == in.immed;
-      else if (in.op == afuc_op::brneb) taken = !(s & (1u << in.bit));
-      else taken = (s & (1u << in.bit)) != 0;
+      if (in.op == afuc_op::brnei)
+        taken = s != in.immed;
+      else if (in.op == afuc_op::breqi)
+        taken = s == in.immed;
+      else if (in.op == afuc_op::brneb)
+        taken = !(s & (1u << in.bit));
+      else
+        taken = (s & (1u << in.bit)) != 0;
       if (taken) branch_ = int64_t(pc_) + in.offset;
       break;
     }
     case afuc_op::call:
-      if (sp_ >= depth_) { fail("call stack overflow (depth " + std::to_string(depth_) + ")"); break; }
+      if (sp_ >= depth_) {
+        fail("call stack overflow (depth " + std::to_string(depth_) + ")");
+        break;
+      }
       stack_[sp_++] = pc_ + 2;  // returns after the delay slot
       branch_ = in.literal;
       break;
     case afuc_op::ret:
-      if (sp_ == 0) { fail("ret with an empty call stack"); break; }
+      if (sp_ == 0) {
+        fail("ret with an empty call stack");
+        break;
+      }
       branch_ = stack_[--sp_];
       break;
     case afuc_op::iret:
       // Returns to the interrupted context after the delay slot (step() restores it).
-      if (!in_handler_) { fail("iret outside an interrupt handler"); break; }
+      if (!in_handler_) {
+        fail("iret outside an interrupt handler");
+        break;
+      }
       branch_ = saved_pc_;
       iret_ = true;
       break;
-    case afuc_op::waitin: waitin_ = true; break;
-    case afuc_op::setbit: case afuc_op::clrbit: {
+    case afuc_op::waitin:
+      waitin_ = true;
+      break;
+    case afuc_op::setbit:
+    case afuc_op::clrbit: {
       const uint32_t v = rd(in.src1);
       if (starve_) return;
       wr(in.dst, in.op == afuc_op::setbit ? v | (1u << in.bit) : v & ~(1u << in.bit));
       break;
     }
-    case afuc_op::ubfx: case afuc_op::bfi: {  // LO = bit, HI = immed (Mesa emu.c)
+    case afuc_op::ubfx:
+    case afuc_op::bfi: {  // LO = bit, HI = immed (Mesa emu.c)
       const uint32_t v = rd(in.src1);
       if (starve_) return;
       const uint32_t width = in.immed - in.bit + 1;
       const uint32_t mask = width >= 32 ? ~0u : (1u << width) - 1;
-      if (in.op == afuc_op::ubfx) wr(in.dst, (v >> in.bit) & mask);
-      else wr(in.dst, rd(in.dst) | (v & mask) << in.bit);
+      if (in.op == afuc_op::ubfx)
+        wr(in.dst, (v >> in.bit) & mask);
+      else
+        wr(in.dst, rd(in.dst) | (v & mask) << in.bit);
       break;
     }
     case afuc_op::jumpr: {
@@ -316,18 +384,22 @@ void afuc_iss::exec(const afuc_instr& in) {
       branch_ = t;
       break;
     }
-    case afuc_op::jumpa: branch_ = in.literal; break;
+    case afuc_op::jumpa:
+      branch_ = in.literal;
+      break;
     case afuc_op::preemptleave:
       // Inside a handler leaving succeeds: the interrupted context is dropped and execution
       // falls through. Outside one it fails and jumps to the target (with a delay slot).
-      if (in_handler_) in_handler_ = false;
-      else branch_ = in.literal;
+      if (in_handler_)
+        in_handler_ = false;
+      else
+        branch_ = in.literal;
       break;
     case afuc_op::setsecure:
       // Success skips the next two instructions (no delay slot: "skips", not "branches").
       if (env_ && env_->set_secure(regs_[2])) skip2_ = true;
       break;
-    default:  // ALU
+    default:                                                // ALU
       if (!exec_alu(in, pops_before, main_popped)) return;  // starved: retried
       break;
   }
@@ -393,8 +465,14 @@ void afuc_iss::step() {
   if (st_ != state::running) return;
   if (irq_pending_ && !in_handler_ && !rep_in_progress_) take_interrupt();
   rep_in_progress_ = false;
-  if (pc_ >= code_.size()) { fail("pc outside the microcode image"); return; }
-  if (!valid_[pc_]) { fail("undecodable instruction"); return; }
+  if (pc_ >= code_.size()) {
+    fail("pc outside the microcode image");
+    return;
+  }
+  if (!valid_[pc_]) {
+    fail("undecodable instruction");
+    return;
+  }
   const afuc_instr& in = code_[pc_];
   const int64_t pending = branch_;
   const bool pending_waitin = waitin_, pending_iret = iret_;
@@ -402,7 +480,7 @@ void afuc_iss::step() {
   waitin_ = iret_ = false;
   if (in.rep) {
     stats_.instructions += regs_[REG_REM] == 0;  // a (rep) with $rem == 0 still issues once
-    for (uint64_t budget = rep_budget_; regs_[REG_REM] != 0 && !starve_ && st_ == state::running; ) {
+    for (uint64_t budget = rep_budget_; regs_[REG_REM] != 0 && !starve_ && st_ == state::running;) {
       if (budget-- == 0) {  // out of budget: same instruction, same delay-slot state next time
         branch_ = pending;
         waitin_ = pending_waitin;
@@ -436,7 +514,10 @@ void afuc_iss::step() {
     return;
   }
   pc_++;
-  if (skip2_) { skip2_ = false; pc_ += 2; }
+  if (skip2_) {
+    skip2_ = false;
+    pc_ += 2;
+  }
   if (pending >= 0) pc_ = uint32_t(pending);
   if (pending_iret) {  // back in the interrupted context, with its own pending delay slot
     branch_ = saved_branch_;
@@ -467,8 +548,12 @@ uint64_t afuc_iss::run(uint64_t max_instrs) {
         branch = -1;
         bool taken = false;
         switch (f.kind) {
-          case f_exit: case f_nop: break;
-          case f_movi: r[f.dst] = f.imm; break;
+          case f_exit:
+          case f_nop:
+            break;
+          case f_movi:
+            r[f.dst] = f.imm;
+            break;
           case f_add_i: {
             const uint64_t t = uint64_t(r[f.src1]) + f.imm;
             carry = uint32_t(t >> 32);
@@ -481,13 +566,27 @@ uint64_t afuc_iss::run(uint64_t max_instrs) {
             r[f.dst] = uint32_t(t);
             break;
           }
-          case f_alu_i: r[f.dst] = alu(f.alu, r[f.src1], f.imm, carry); break;
-          case f_alu_r: r[f.dst] = alu(f.alu, r[f.src1], r[f.src2], carry); break;
-          case f_not_i: r[f.dst] = ~f.imm; break;
-          case f_brnei: taken = r[f.src1] != f.imm; break;
-          case f_breqi: taken = r[f.src1] == f.imm; break;
-          case f_brneb: taken = !(r[f.src1] & f.imm); break;
-          case f_breqb: taken = (r[f.src1] & f.imm) != 0; break;
+          case f_alu_i:
+            r[f.dst] = alu(f.alu, r[f.src1], f.imm, carry);
+            break;
+          case f_alu_r:
+            r[f.dst] = alu(f.alu, r[f.src1], r[f.src2], carry);
+            break;
+          case f_not_i:
+            r[f.dst] = ~f.imm;
+            break;
+          case f_brnei:
+            taken = r[f.src1] != f.imm;
+            break;
+          case f_breqi:
+            taken = r[f.src1] == f.imm;
+            break;
+          case f_brneb:
+            taken = !(r[f.src1] & f.imm);
+            break;
+          case f_breqb:
+            taken = (r[f.src1] & f.imm) != 0;
+            break;
         }
         if (taken) {
           if (pending >= 0) {

@@ -39,9 +39,9 @@ class afuc_env {
 };
 
 struct afuc_stats {
-  uint64_t instructions = 0;   // retired, (rep) iterations counted one by one
-  uint64_t packets = 0;        // waitin dispatches
-  uint64_t interrupts = 0;     // interrupt (preemption) handlers entered
+  uint64_t instructions = 0;  // retired, (rep) iterations counted one by one
+  uint64_t packets = 0;       // waitin dispatches
+  uint64_t interrupts = 0;    // interrupt (preemption) handlers entered
   uint64_t packets_by_id[128] = {};
 };
 
@@ -74,7 +74,10 @@ class afuc_iss {
   // `target`; iret (after its delay slot) restores the context. Requests are not nested: one
   // made inside a handler waits until the handler is left. A starved instruction is retried
   // after iret.
-  void interrupt(uint32_t target) { irq_pending_ = true; irq_target_ = target; }
+  void interrupt(uint32_t target) {
+    irq_pending_ = true;
+    irq_target_ = target;
+  }
   bool irq_pending() const { return irq_pending_; }
   bool in_handler() const { return in_handler_; }
   uint32_t saved_pc() const { return saved_pc_; }
@@ -83,14 +86,18 @@ class afuc_iss {
   uint32_t sqe_reg(uint32_t r) const;
 
   state st() const { return st_; }
-  void resume() { if (st_ == state::starved) st_ = state::running; }
+  void resume() {
+    if (st_ == state::starved) st_ = state::running;
+  }
   // Stops with a microcode error raised from outside (e.g. a bus error in the environment).
   void halt(const std::string& why) { fail(why); }
   const std::string& error_message() const { return err_; }
   uint32_t pc() const { return pc_; }
   void set_pc(uint32_t pc) { pc_ = pc; }
   uint32_t reg(unsigned r) const { return regs_[r & 31]; }
-  void set_reg(unsigned r, uint32_t v) { if (r & 31) regs_[r & 31] = v; }
+  void set_reg(unsigned r, uint32_t v) {
+    if (r & 31) regs_[r & 31] = v;
+  }
   uint32_t carry() const { return carry_; }
   uint32_t jumptable(unsigned id) const { return jt_[id & 127]; }
   uint32_t packet_table_write_addr() const { return pt_write_addr_; }
@@ -123,13 +130,12 @@ class afuc_iss {
   // run()'s fast path: register-only instructions predecoded for one switch, with what each
   // needs resolved at load (immediate forms, shifted movi value, branch bit mask).
   static constexpr uint8_t sink = 32;  // register index that takes writes to $00
-  enum fast_kind : uint8_t { f_exit, f_nop, f_movi, f_add_i, f_sub_i, f_alu_i, f_alu_r, f_not_i,
-                             f_brnei, f_breqi, f_brneb, f_breqb };
+  enum fast_kind : uint8_t { f_exit, f_nop, f_movi, f_add_i, f_sub_i, f_alu_i, f_alu_r, f_not_i, f_brnei, f_breqi, f_brneb, f_breqb };
   struct fast_op {
-    fast_kind kind = f_exit;  // f_exit: step() runs it
+    fast_kind kind = f_exit;                 // f_exit: step() runs it
     uint8_t dst = sink, src1 = 0, src2 = 0;  // dst $00 is the sink register (writes ignored)
     afuc_op alu = afuc_op::nop;
-    uint32_t imm = 0;   // ALU immediate, movi value, branch compare value or bit mask
+    uint32_t imm = 0;    // ALU immediate, movi value, branch compare value or bit mask
     int32_t offset = 0;  // branch offset
   };
   static fast_op fast_form(const afuc_instr& in);
@@ -137,25 +143,25 @@ class afuc_iss {
   uint32_t regs_[33] = {};  // $00..$1f and the sink
   uint32_t carry_ = 0;
   uint32_t pc_ = 0;
-  int64_t branch_ = -1;       // taken branch waiting for its delay slot
-  bool waitin_ = false;       // waitin waiting for its delay slot
+  int64_t branch_ = -1;  // taken branch waiting for its delay slot
+  bool waitin_ = false;  // waitin waiting for its delay slot
   std::vector<uint32_t> stack_;
   unsigned sp_ = 0;
   uint32_t jt_[128] = {};
   uint32_t pt_write_addr_ = 0;
-  bool data_pipe_ = false;    // $data writes go to a pipe register
-  bool data_user_ = false;    // $data writes via $usraddr
+  bool data_pipe_ = false;  // $data writes go to a pipe register
+  bool data_user_ = false;  // $data writes via $usraddr
   bool starve_ = false;
-  uint64_t pops_ = 0;         // $data reads so far
-  bool skip2_ = false;        // setsecure succeeded
+  uint64_t pops_ = 0;                   // $data reads so far
+  bool skip2_ = false;                  // setsecure succeeded
   uint64_t rep_budget_ = ~uint64_t(0);  // (rep) iterations step() may still run (set by run())
   bool rep_in_progress_ = false;        // a (rep) stopped at the budget; resumes before anything else
-  bool iret_ = false;         // iret waiting for its delay slot
-  bool irq_pending_ = false;  // interrupt requested, not taken yet
+  bool iret_ = false;                   // iret waiting for its delay slot
+  bool irq_pending_ = false;            // interrupt requested, not taken yet
   uint32_t irq_target_ = 0;
-  bool in_handler_ = false;   // between taking an interrupt and iret/preemptleave
+  bool in_handler_ = false;                                       // between taking an interrupt and iret/preemptleave
   std::vector<uint32_t> sqe_ = std::vector<uint32_t>(0x1000, 0);  // SQE register store
-  uint32_t saved_pc_ = 0;     // interrupted context
+  uint32_t saved_pc_ = 0;                                         // interrupted context
   int64_t saved_branch_ = -1;
   bool saved_waitin_ = false;
   state st_ = state::running;
@@ -165,7 +171,9 @@ class afuc_iss {
 
 // PM4 header helpers (freedreno_pm4.h facts): odd parity over the nibbles.
 inline uint32_t pm4_parity(uint32_t v) {
-  v ^= v >> 16; v ^= v >> 8; v ^= v >> 4;
+  v ^= v >> 16;
+  v ^= v >> 8;
+  v ^= v >> 4;
   return (~0x6996u >> (v & 0xf)) & 1;
 }
 inline uint32_t pm4_type4(uint32_t reg, uint32_t cnt) {
@@ -175,7 +183,12 @@ inline uint32_t pm4_type7(uint32_t op, uint32_t cnt) {
   return 0x70000000u | (cnt & 0x3fff) | pm4_parity(cnt) << 15 | (op & 0x7f) << 16 | pm4_parity(op) << 23;
 }
 // Decodes a header: returns false if not a valid type4/type7 header.
-struct pm4_header { bool type4; uint32_t id; uint32_t count; uint32_t reg; };
+struct pm4_header {
+  bool type4;
+  uint32_t id;
+  uint32_t count;
+  uint32_t reg;
+};
 bool pm4_decode_header(uint32_t h, pm4_header& out);
 
 }  // namespace gpuvp::cp

@@ -59,9 +59,8 @@ int afuc_disasm_main(int argc, char** argv) {
     disasm_result r = afuc_disassemble(words, gen, verbose);
     std::cout << r.text;
     if (r.unknown_reachable) {
-      std::cerr << "afuc-disasm: " << files[0] << ": " << r.unknown_reachable
-                << " reachable words do not decode (first at pc 0x" << std::hex << r.unknown_pcs[0]
-                << ")\n";
+      std::cerr << "afuc-disasm: " << files[0] << ": " << r.unknown_reachable << " reachable words do not decode (first at pc 0x"
+                << std::hex << r.unknown_pcs[0] << ")\n";
       return 1;
     }
   } catch (const std::exception& e) {

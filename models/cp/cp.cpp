@@ -81,9 +81,7 @@ bool cp_model::uc::set_secure(uint32_t v) {
   return true;
 }
 
-void cp_model::uc::error(const std::string& msg) {
-  m.fault(FAULT_MICROCODE, iss.pc(), m.name() + std::string(".") + tag + ": " + msg);
-}
+void cp_model::uc::error(const std::string& msg) { m.fault(FAULT_MICROCODE, iss.pc(), m.name() + std::string(".") + tag + ": " + msg); }
 
 void cp_model::uc::thread() {
   if (!m.autostart) {  // wait for CP_SQE_CNTL bit 0
@@ -139,8 +137,9 @@ cp_model::~cp_model() = default;
 std::vector<uint32_t> cp_model::load_fw(const std::string& path, const std::string& fallback) {
   const std::string file = path.empty() ? fallback : path;
   // Name the key that chose the file (cp.firmware / cp.pfp_firmware), or the built-in image.
-  const std::string key = path.empty() ? std::string(name()) + ": built-in firmware"
-                          : &path == &firmware.get() ? firmware.path() : pfp_firmware.path();
+  const std::string key = path.empty()               ? std::string(name()) + ": built-in firmware"
+                          : &path == &firmware.get() ? firmware.path()
+                                                     : pfp_firmware.path();
   std::vector<uint32_t> w;
   try {
     w = read_words(file);
@@ -216,8 +215,7 @@ void cp_model::exec_cs(std::vector<uint32_t> words, uint64_t flow) {
   };
   if (words.size() != 4) return fail("payload has " + std::to_string(words.size()) + " dwords, expected 4");
   if (n >= launch.size())
-    return fail("no kernel " + std::to_string(n + 1) + " in " + launch.kernels.get() + " (" +
-                std::to_string(launch.size()) + " kernels)");
+    return fail("no kernel " + std::to_string(n + 1) + " in " + launch.kernels.get() + " (" + std::to_string(launch.size()) + " kernels)");
   std::shared_ptr<const sm::kernel_trace> k;
   try {
     k = launch.trace(n + 1);
@@ -242,8 +240,7 @@ void cp_model::exec_cs(std::vector<uint32_t> words, uint64_t flow) {
 const uint8_t* cp_model::dmi_read_ptr(uint64_t addr, unsigned len) {
   if (!fetch_dmi) return nullptr;
   auto covers = [&] {
-    return dmi_valid_ && dmi_.is_read_allowed() && addr >= dmi_.get_start_address() &&
-           addr + len - 1 <= dmi_.get_end_address();
+    return dmi_valid_ && dmi_.is_read_allowed() && addr >= dmi_.get_start_address() && addr + len - 1 <= dmi_.get_end_address();
   };
   if (!covers() && dmi_hint_) {
     tlm::tlm_generic_payload gp;
@@ -285,7 +282,9 @@ bool cp_model::qtest(const std::vector<std::string>& words, std::string& reply) 
   os << "OK";
   for (auto& u : ucs_) {
     os << " " << u->tag << "_pc=" << to_hex(u->iss.pc()) << " " << u->tag << "_state="
-       << (u->iss.st() == afuc_iss::state::halted ? "halted" : u->waiting ? "waiting" : "running");
+       << (u->iss.st() == afuc_iss::state::halted ? "halted"
+           : u->waiting                           ? "waiting"
+                                                  : "running");
   }
   os << " packets=" << packets.value() << " dispatches=" << dispatches_.size();
   reply = os.str();
@@ -304,11 +303,9 @@ void cp_model::report(std::ostream& os) {
     os << (first ? "" : ", ") << pm4_id_name(id, int(generation.get())) << " " << n;
     first = false;
   }
-  os << "), " << dispatches_.size() << " compute dispatches (" << cs_launched.value() << " launched, "
-     << cs_completed.value() << " completed), stalls: data " << stall_data.value() << ", compute " << stall_compute.value()
-     << ", poll " << stall_poll.value();
-  if (ucs_.size() > 1)
-    os << ", meq full " << stall_meq_full.value() << ", meq empty " << stall_meq_empty.value();
+  os << "), " << dispatches_.size() << " compute dispatches (" << cs_launched.value() << " launched, " << cs_completed.value()
+     << " completed), stalls: data " << stall_data.value() << ", compute " << stall_compute.value() << ", poll " << stall_poll.value();
+  if (ucs_.size() > 1) os << ", meq full " << stall_meq_full.value() << ", meq empty " << stall_meq_empty.value();
   os << "\n";
 }
 

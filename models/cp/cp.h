@@ -47,21 +47,21 @@ class cp_model : public sc_core::sc_module, public component {
   static constexpr uint64_t window_size = 0x40000;
 
   register_bank regs{"regs", window_size};
-  reg rb_base{regs, "CP_RB_BASE", 4 * CP_RB_BASE, 4, 0};          // ring base, bits 31:0
-  reg rb_base_hi{regs, "CP_RB_BASE_HI", 4 * CP_RB_BASE_HI, 4, 0};  // ring base, bits 63:32
-  reg rb_cntl{regs, "CP_RB_CNTL", 4 * CP_RB_CNTL, 4, 0};          // [4:0] BUFSZ: 8 << BUFSZ bytes
-  reg rb_rptr{regs, "CP_RB_RPTR", 4 * CP_RB_RPTR, 4, 0, access::ro};  // dwords
-  reg rb_wptr{regs, "CP_RB_WPTR", 4 * CP_RB_WPTR, 4, 0};          // dwords; a write kicks the CP
-  reg sqe_cntl{regs, "CP_SQE_CNTL", 4 * CP_SQE_CNTL, 4, 0};          // bit 0 starts the microcontrollers (autostart off)
+  reg rb_base{regs, "CP_RB_BASE", 4 * CP_RB_BASE, 4, 0};                       // ring base, bits 31:0
+  reg rb_base_hi{regs, "CP_RB_BASE_HI", 4 * CP_RB_BASE_HI, 4, 0};              // ring base, bits 63:32
+  reg rb_cntl{regs, "CP_RB_CNTL", 4 * CP_RB_CNTL, 4, 0};                       // [4:0] BUFSZ: 8 << BUFSZ bytes
+  reg rb_rptr{regs, "CP_RB_RPTR", 4 * CP_RB_RPTR, 4, 0, access::ro};           // dwords
+  reg rb_wptr{regs, "CP_RB_WPTR", 4 * CP_RB_WPTR, 4, 0};                       // dwords; a write kicks the CP
+  reg sqe_cntl{regs, "CP_SQE_CNTL", 4 * CP_SQE_CNTL, 4, 0};                    // bit 0 starts the microcontrollers (autostart off)
   reg sqe_instr_base{regs, "CP_SQE_INSTR_BASE", 4 * CP_SQE_INSTR_BASE, 4, 0};  // image address (read by real a6xx firmware)
   reg sqe_instr_base_hi{regs, "CP_SQE_INSTR_BASE_HI", 4 * CP_SQE_INSTR_BASE_HI, 4, 0};
-  reg hw_fault{regs, "CP_HW_FAULT", 4 * CP_HW_FAULT, 4, 0, access::ro};  // first error: cause | detail << 8
+  reg hw_fault{regs, "CP_HW_FAULT", 4 * CP_HW_FAULT, 4, 0, access::ro};         // first error: cause | detail << 8
   reg int_status{regs, "CP_INT_STATUS", 4 * CP_INT_STATUS, 4, 0, access::w1c};  // bit0 error, bit1 event, bit2 preemption (gpuvp firmware)
-  reg int_en{regs, "CP_INT_EN", 4 * CP_INT_EN, 4, 0xffffffff};     // interrupt enable mask
+  reg int_en{regs, "CP_INT_EN", 4 * CP_INT_EN, 4, 0xffffffff};                  // interrupt enable mask
   reg nrt_addr_lo{regs, "CP_ME_NRT_ADDR_LO", 4 * CP_ME_NRT_ADDR_LO, 4, 0};
   reg nrt_addr_hi{regs, "CP_ME_NRT_ADDR_HI", 4 * CP_ME_NRT_ADDR_HI, 4, 0};
   reg nrt_data{regs, "CP_ME_NRT_DATA", 4 * CP_ME_NRT_DATA, 4, 0};  // firmware memory data port
-  std::array<std::unique_ptr<reg>, 8> scratch;                      // CP_SCRATCH_REG0..7
+  std::array<std::unique_ptr<reg>, 8> scratch;                     // CP_SCRATCH_REG0..7
   reg ib1_base{regs, "CP_IB1_BASE", 4 * CP_IB1_BASE, 4, 0, access::ro};
   reg ib1_base_hi{regs, "CP_IB1_BASE_HI", 4 * CP_IB1_BASE_HI, 4, 0, access::ro};
   reg ib1_rem{regs, "CP_IB1_REM_SIZE", 4 * CP_IB1_REM_SIZE, 4, 0, access::ro};
@@ -71,7 +71,7 @@ class cp_model : public sc_core::sc_module, public component {
   reg ctx_switch_cntl{regs, "CP_CONTEXT_SWITCH_CNTL", 4 * CP_CONTEXT_SWITCH_CNTL, 4, 0};  // bit 0 STOP: preempt the SQE
 
   tlm_utils::simple_initiator_socket<cp_model> mem{"mem"};  // packet fetch and memory access
-  sc_core::sc_out<bool> irq{"irq"};                          // (CP_INT_STATUS & CP_INT_EN) != 0
+  sc_core::sc_out<bool> irq{"irq"};                         // (CP_INT_STATUS & CP_INT_EN) != 0
 
   param<uint64_t> base{this, "base", 0x400000, "BAR0 offset of the CP register window", 0, uint64_t(1) << 40};
   param<std::string> mem_port{this, "mem_port", "interconnect", "where the mem initiator binds (e.g. an MMU's target port)"};
@@ -80,10 +80,16 @@ class cp_model : public sc_core::sc_module, public component {
   param<std::string> pfp_firmware{this, "pfp_firmware", "", "PFP firmware file (a5xx); empty: gpuvp's own"};
   param<uint64_t> call_depth{this, "call_depth", 4, "return-stack depth of each microcontroller", 1, 64};
   param<uint64_t> meq_depth{this, "meq_depth", 64, "MEQ FIFO depth in dwords (a5xx)", 1, 1 << 16};
-  param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "microcontroller clock period", sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_MS)};
+  param<sc_core::sc_time> clock{this,
+                                "clock",
+                                sc_core::sc_time(1, sc_core::SC_NS),
+                                "microcontroller clock period",
+                                sc_core::sc_time(1, sc_core::SC_PS),
+                                sc_core::sc_time(1, sc_core::SC_MS)};
   param<uint64_t> cycles_per_instr{this, "cycles_per_instr", 1, "cycles per microcode instruction", 1, 1000};
   param<uint64_t> batch{this, "batch", 1024, "instructions run between time updates", 1, 1 << 20};
-  param<uint64_t> ctrl0{this, "ctrl0", 0, "control register 0 at reset (real a650 firmware expects 0x10000000, a660 0x30000000)", 0, 0xffffffffu};
+  param<uint64_t> ctrl0{this, "ctrl0",    0, "control register 0 at reset (real a650 firmware expects 0x10000000, a660 0x30000000)",
+                        0,    0xffffffffu};
   param<bool> autostart{this, "autostart", true, "start the microcontrollers at time 0 (else on CP_SQE_CNTL bit 0)"};
   param<uint64_t> fetch_burst{this, "fetch_burst", 16, "dwords per ROQ fetch", 1, 256};
   param<bool> secure_switch{this, "secure_switch", true, "setsecure succeeds (false: every secure-mode switch is refused)"};
@@ -97,9 +103,12 @@ class cp_model : public sc_core::sc_module, public component {
   // .rd replay (rd_workload.cpp, docs/formats/rd.md).
   param<uint64_t> rd_submits{this, "rd.submits", 0, "replay only the first N submits of a .rd capture (0: all)", 0, 1u << 30};
   param<uint64_t> rd_ibs{this, "rd.ibs", 0, "replay only the first N IB1s of each submit (0: all)", 0, 1u << 30};
-  param<sc_core::sc_time> rd_hang_timeout{this, "rd.hang_timeout", sc_core::sc_time(1, sc_core::SC_MS),
+  param<sc_core::sc_time> rd_hang_timeout{this,
+                                          "rd.hang_timeout",
+                                          sc_core::sc_time(1, sc_core::SC_MS),
                                           "a busy CP that dispatches no packet this long is hung (.rd replay)",
-                                          sc_core::sc_time(1, sc_core::SC_US), sc_core::sc_time(10, sc_core::SC_SEC)};
+                                          sc_core::sc_time(1, sc_core::SC_US),
+                                          sc_core::sc_time(10, sc_core::SC_SEC)};
 
   counter packets{this, "packets", "PM4 packets dispatched (by the SQE or the ME)"};
   counter fetched{this, "fetched_dwords", "dwords fetched by the ROQ"};
@@ -157,8 +166,8 @@ class cp_model : public sc_core::sc_module, public component {
   unsigned num_ucs() const;
   // Control registers the firmware used that the model stores without behaviour.
   const std::set<uint32_t>& unmodelled_control_registers() const { return unmodelled_ctrl_; }
-  bool idle() const;    // every microcontroller waiting for input (or stopped) and the MEQ empty
-  bool halted() const;  // a microcontroller stopped on a microcode error
+  bool idle() const;                       // every microcontroller waiting for input (or stopped) and the MEQ empty
+  bool halted() const;                     // a microcontroller stopped on a microcode error
   bool secure() const { return secure_; }  // secure mode (last successful setsecure)
 
   struct uc;  // one microcontroller (ISS + environment + thread)
@@ -184,7 +193,7 @@ class cp_model : public sc_core::sc_module, public component {
   std::map<uint32_t, uint32_t> other_regs_;  // GPU registers without a reg member
   std::map<uint32_t, uint32_t> written_;     // every register the firmware wrote: last value
   std::vector<cs_dispatch> dispatches_;
-  uint64_t cs_outstanding_ = 0;            // launched, not completed
+  uint64_t cs_outstanding_ = 0;  // launched, not completed
   sc_core::sc_event cs_done_ev_;
   std::vector<uint32_t> cs_words_;
   std::map<uint32_t, uint64_t> by_opcode_;

@@ -7,8 +7,7 @@
 
 namespace gpuvp::cp {
 
-bool cp_model::uc::access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay,
-                          bool dmi_shadow) {
+bool cp_model::uc::access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay, bool dmi_shadow) {
   catch_up();
   transaction t(cmd, addr, data, len);
   t.ext.dmi_shadow = dmi_shadow;
@@ -20,8 +19,7 @@ bool cp_model::uc::access(tlm::tlm_command cmd, uint64_t addr, void* data, unsig
   if (t.gp.is_dmi_allowed()) m.dmi_hint_ = true;
   if (!t.ok()) {
     m.fault(FAULT_BUS, uint32_t(addr >> 2),
-            m.name() + std::string(": ") + tag + " bus error " +
-                (cmd == tlm::TLM_READ_COMMAND ? "reading " : "writing ") + to_hex(addr));
+            m.name() + std::string(": ") + tag + " bus error " + (cmd == tlm::TLM_READ_COMMAND ? "reading " : "writing ") + to_hex(addr));
     iss.halt("bus error at " + to_hex(addr));
     return false;
   }
@@ -125,15 +123,13 @@ bool cp_model::uc::pop_data(uint32_t& v) {
       ring_fetch = (ring_fetch + n) % size;
       continue;
     }
-    block(m.wptr_ev_, m.stall_data, [this, size] {
-      return uint32_t(m.rb_wptr.get()) % size != ring_fetch || ring_dwords() != size || preempt_due();
-    });
+    block(m.wptr_ev_, m.stall_data,
+          [this, size] { return uint32_t(m.rb_wptr.get()) % size != ring_fetch || ring_dwords() != size || preempt_due(); });
   }
 }
 
 void cp_model::uc::meq_push(uint32_t v) {
-  if (m.meq_.size() >= m.meq_depth)
-    block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
+  if (m.meq_.size() >= m.meq_depth) block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
   m.meq_.push_back(v);
   m.meq_occupancy.add(m.meq_.size());
   m.meq_push_ev_.notify(sc_core::SC_ZERO_TIME);

@@ -61,9 +61,17 @@ uint32_t cp_model::uc::read_regdata() {
 
 bool cp_model::uc::kept_as_stored(uint32_t r) const {
   switch (r) {
-    case 0x024: case 0x026: case 0x027: case 0x058:
-    case CTRL_PREEMPT_TRIGGER: case CTRL_SECURE_MODE: case CTRL_THREAD_SYNC: case CTRL_REG_READ_TEST_RESULT: return true;
-    default: return r >= mem_read_base() && r <= mem_read_base() + 2;
+    case 0x024:
+    case 0x026:
+    case 0x027:
+    case 0x058:
+    case CTRL_PREEMPT_TRIGGER:
+    case CTRL_SECURE_MODE:
+    case CTRL_THREAD_SYNC:
+    case CTRL_REG_READ_TEST_RESULT:
+      return true;
+    default:
+      return r >= mem_read_base() && r <= mem_read_base() + 2;
   }
 }
 
@@ -75,8 +83,7 @@ void cp_model::uc::ctrl_write(uint32_t r, uint32_t v) {
     const unsigned n = (r - ibb) / 4 + 1;
     if (role == me) return;  // fetch belongs to the PFP on a5xx
     if (level != n - 1) {
-      m.fault(FAULT_IB_NESTING, n, m.name() + std::string(": IB") + std::to_string(n) +
-                                        " started at IB level " + std::to_string(level));
+      m.fault(FAULT_IB_NESTING, n, m.name() + std::string(": IB") + std::to_string(n) + " started at IB level " + std::to_string(level));
       return;
     }
     ib_level& L = ib[n];
@@ -96,17 +103,21 @@ void cp_model::uc::ctrl_write(uint32_t r, uint32_t v) {
     return;
   }
   switch (r) {
-    case 0x0f1: m.raise(v); break;
+    case 0x0f1:
+      m.raise(v);
+      break;
     case 0x0f9:
       m.fault(FAULT_SECURE, v & 1, m.name() + std::string(": secure mode switch to ") + (v & 1 ? "secure" : "non-secure") + " refused");
       break;
     case CTRL_PREEMPT_TRIGGER:  // the SQE preempts itself
       if ((v & 1) && gen() >= 6) request_preempt(true);
       break;
-    case 0x0f2: cs_words.push_back(v); break;
+    case 0x0f2:
+      cs_words.push_back(v);
+      break;
     case 0x0f3:
       catch_up();
-      lt.sync();  // the kernel starts at this microcontroller's time
+      lt.sync();                                        // the kernel starts at this microcontroller's time
       if (auto& tr = tracer::global(); tr.enabled()) {  // an arrow from this unit's span to the kernel's
         if (!track) track = tr.track(std::string(m.name()) + "." + tag);
         m.exec_cs(std::move(cs_words), tr.flow_out(track, sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_NS)));
@@ -126,8 +137,7 @@ void cp_model::uc::ctrl_write(uint32_t r, uint32_t v) {
     }
     case 0x0f5:  // CP_EVENT_WRITE: the event completes after every kernel launched before it
       ++m.events;
-      if (m.cs_outstanding_)
-        block(m.cs_done_ev_, m.stall_compute, [this] { return m.cs_outstanding_ == 0; });
+      if (m.cs_outstanding_) block(m.cs_done_ev_, m.stall_compute, [this] { return m.cs_outstanding_ == 0; });
       break;
     case 0x0f6:
       m.fault(FAULT_UNKNOWN_OPCODE, opcode_of(v),
@@ -135,11 +145,14 @@ void cp_model::uc::ctrl_write(uint32_t r, uint32_t v) {
       break;
     case 0x0f7:
       m.fault(FAULT_MALFORMED, opcode_of(v),
-              m.name() + std::string(": malformed PM4 packet, opcode ") + pm4_id_name(opcode_of(v), gen()) +
-                  " (header " + hex32(v) + ")");
+              m.name() + std::string(": malformed PM4 packet, opcode ") + pm4_id_name(opcode_of(v), gen()) + " (header " + hex32(v) + ")");
       break;
-    case 0x060: case 0x061: break;  // PACKET_TABLE_WRITE_ADDR / PACKET_TABLE_WRITE (in the ISS)
-    case 0x0fa: ++m.packets_noop; break;  // gpuvp firmware: a packet without effect in the model
+    case 0x060:
+    case 0x061:
+      break;  // PACKET_TABLE_WRITE_ADDR / PACKET_TABLE_WRITE (in the ISS)
+    case 0x0fa:
+      ++m.packets_noop;
+      break;     // gpuvp firmware: a packet without effect in the model
     case 0x0f8:  // PFP -> MEQ (gpuvp firmware)
       meq_push(v);
       break;
@@ -152,7 +165,7 @@ void cp_model::uc::ctrl_write(uint32_t r, uint32_t v) {
 uint32_t cp_model::uc::ctrl_read(uint32_t r) {
   r &= 0xfff;
   if (r == 0x054) return level;  // IB_LEVEL
-  if (r == 0x0fb) {  // gpuvp firmware: 64-bit timestamp in cycles, low dword; latches the high
+  if (r == 0x0fb) {              // gpuvp firmware: 64-bit timestamp in cycles, low dword; latches the high
     const uint64_t t = timestamp();
     ts_high = uint32_t(t >> 32);
     return uint32_t(t);

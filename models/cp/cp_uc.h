@@ -43,7 +43,11 @@ struct cp_model::uc : afuc_env {
   std::vector<uint32_t> cs_words;
 
   uc(cp_model& model, role_t r, const std::vector<uint32_t>& image)
-      : m(model), role(r), tag(r == sqe ? "sqe" : r == pfp ? "pfp" : "me"),
+      : m(model),
+        role(r),
+        tag(r == sqe   ? "sqe"
+            : r == pfp ? "pfp"
+                       : "me"),
         iss(int(model.generation.get()), unsigned(model.call_depth.get())),
         instructions(&model, std::string(tag) + ".instructions", std::string("instructions retired by the ") + tag),
         cycles(&model, std::string(tag) + ".cycles", std::string("cycles of the ") + tag + " (instructions and poll delays)") {
@@ -74,19 +78,17 @@ struct cp_model::uc : afuc_env {
     const sc_core::sc_time blocked = sc_core::sc_time_stamp();
     if (tr.enabled() && !track) track = tr.track(std::string(m.name()) + "." + tag);
     if (tr.enabled() && blocked > busy_since)
-      tr.span(track, "busy", busy_since, blocked - busy_since,
-              "\"packets\":" + std::to_string(packets_seen - busy_packets));
+      tr.span(track, "busy", busy_since, blocked - busy_since, "\"packets\":" + std::to_string(packets_seen - busy_packets));
     while (!ready()) sc_core::wait(ev);
     waiting = false;
     busy_since = sc_core::sc_time_stamp();
     busy_packets = packets_seen;
     if (tr.enabled() && busy_since > blocked) {
-      const char* reason = &why == &m.stall_data      ? "packet data"
-                           : &why == &m.stall_compute ? "compute dispatch"
+      const char* reason = &why == &m.stall_data       ? "packet data"
+                           : &why == &m.stall_compute  ? "compute dispatch"
                            : &why == &m.stall_meq_full ? "MEQ full"
                                                        : "MEQ empty";
-      tr.span(track, "wait", blocked, busy_since - blocked,
-              std::string("\"for\":\"") + reason + "\"");
+      tr.span(track, "wait", blocked, busy_since - blocked, std::string("\"for\":\"") + reason + "\"");
     }
   }
   sc_core::sc_time busy_since = sc_core::SC_ZERO_TIME;
@@ -95,8 +97,7 @@ struct cp_model::uc : afuc_env {
 
   // One b_transport at the local time; `delay` (if given) receives the delay it annotated;
   // dmi_shadow: the caller moves the data through a DMI pointer.
-  bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay = nullptr,
-              bool dmi_shadow = false);
+  bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay = nullptr, bool dmi_shadow = false);
 
   // The CP_ME_NRT / NRT pipe address: returned, then advanced by one dword.
   uint64_t nrt_next();

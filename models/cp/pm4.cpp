@@ -19,21 +19,38 @@
 namespace gpuvp::cp {
 
 namespace {
-struct named_reg { const char* name; uint32_t reg; };
-const named_reg cp_regs[] = {
-    {"CP_RB_BASE", CP_RB_BASE}, {"CP_RB_BASE_HI", CP_RB_BASE_HI}, {"CP_RB_CNTL", CP_RB_CNTL},
-    {"CP_RB_RPTR", CP_RB_RPTR}, {"CP_RB_WPTR", CP_RB_WPTR}, {"CP_SQE_CNTL", CP_SQE_CNTL},
-    {"CP_SQE_INSTR_BASE", CP_SQE_INSTR_BASE}, {"CP_SQE_INSTR_BASE_HI", CP_SQE_INSTR_BASE_HI}, {"CP_HW_FAULT", CP_HW_FAULT},
-    {"CP_INT_STATUS", CP_INT_STATUS}, {"CP_INT_EN", CP_INT_EN},
-    {"CP_ME_NRT_ADDR_LO", CP_ME_NRT_ADDR_LO}, {"CP_ME_NRT_ADDR_HI", CP_ME_NRT_ADDR_HI},
-    {"CP_ME_NRT_DATA", CP_ME_NRT_DATA}, {"CP_SCRATCH_REG0", CP_SCRATCH_REG0},
-    {"CP_SCRATCH_REG1", CP_SCRATCH_REG0 + 1}, {"CP_SCRATCH_REG2", CP_SCRATCH_REG0 + 2},
-    {"CP_SCRATCH_REG3", CP_SCRATCH_REG0 + 3}, {"CP_SCRATCH_REG4", CP_SCRATCH_REG0 + 4},
-    {"CP_SCRATCH_REG5", CP_SCRATCH_REG0 + 5}, {"CP_SCRATCH_REG6", CP_SCRATCH_REG0 + 6},
-    {"CP_SCRATCH_REG7", CP_SCRATCH_REG0 + 7}, {"CP_IB1_BASE", CP_IB1_BASE},
-    {"CP_IB1_BASE_HI", CP_IB1_BASE_HI}, {"CP_IB1_REM_SIZE", CP_IB1_REM_SIZE},
-    {"CP_IB2_BASE", CP_IB2_BASE}, {"CP_IB2_BASE_HI", CP_IB2_BASE_HI},
-    {"CP_IB2_REM_SIZE", CP_IB2_REM_SIZE}};
+struct named_reg {
+  const char* name;
+  uint32_t reg;
+};
+const named_reg cp_regs[] = {{"CP_RB_BASE", CP_RB_BASE},
+                             {"CP_RB_BASE_HI", CP_RB_BASE_HI},
+                             {"CP_RB_CNTL", CP_RB_CNTL},
+                             {"CP_RB_RPTR", CP_RB_RPTR},
+                             {"CP_RB_WPTR", CP_RB_WPTR},
+                             {"CP_SQE_CNTL", CP_SQE_CNTL},
+                             {"CP_SQE_INSTR_BASE", CP_SQE_INSTR_BASE},
+                             {"CP_SQE_INSTR_BASE_HI", CP_SQE_INSTR_BASE_HI},
+                             {"CP_HW_FAULT", CP_HW_FAULT},
+                             {"CP_INT_STATUS", CP_INT_STATUS},
+                             {"CP_INT_EN", CP_INT_EN},
+                             {"CP_ME_NRT_ADDR_LO", CP_ME_NRT_ADDR_LO},
+                             {"CP_ME_NRT_ADDR_HI", CP_ME_NRT_ADDR_HI},
+                             {"CP_ME_NRT_DATA", CP_ME_NRT_DATA},
+                             {"CP_SCRATCH_REG0", CP_SCRATCH_REG0},
+                             {"CP_SCRATCH_REG1", CP_SCRATCH_REG0 + 1},
+                             {"CP_SCRATCH_REG2", CP_SCRATCH_REG0 + 2},
+                             {"CP_SCRATCH_REG3", CP_SCRATCH_REG0 + 3},
+                             {"CP_SCRATCH_REG4", CP_SCRATCH_REG0 + 4},
+                             {"CP_SCRATCH_REG5", CP_SCRATCH_REG0 + 5},
+                             {"CP_SCRATCH_REG6", CP_SCRATCH_REG0 + 6},
+                             {"CP_SCRATCH_REG7", CP_SCRATCH_REG0 + 7},
+                             {"CP_IB1_BASE", CP_IB1_BASE},
+                             {"CP_IB1_BASE_HI", CP_IB1_BASE_HI},
+                             {"CP_IB1_REM_SIZE", CP_IB1_REM_SIZE},
+                             {"CP_IB2_BASE", CP_IB2_BASE},
+                             {"CP_IB2_BASE_HI", CP_IB2_BASE_HI},
+                             {"CP_IB2_REM_SIZE", CP_IB2_REM_SIZE}};
 
 std::string hex8(uint32_t v) {
   char b[16];
@@ -43,11 +60,13 @@ std::string hex8(uint32_t v) {
 }  // namespace
 
 std::optional<uint32_t> cp_reg_by_name(const std::string& name) {
-  for (const auto& r : cp_regs) if (name == r.name) return r.reg;
+  for (const auto& r : cp_regs)
+    if (name == r.name) return r.reg;
   return std::nullopt;
 }
 const char* cp_reg_name(uint32_t reg) {
-  for (const auto& r : cp_regs) if (r.reg == reg) return r.name;
+  for (const auto& r : cp_regs)
+    if (r.reg == reg) return r.name;
   return nullptr;
 }
 
@@ -56,7 +75,14 @@ namespace {
 // still to resolve, and the current line's tokens.
 struct pm4_parser {
   // ib:NAME operands: patched with the IB's address and size once every IB is known.
-  struct pending_ib { bool placed; size_t pos; std::string name; int line; bool in_ring; size_t owner; };
+  struct pending_ib {
+    bool placed;
+    size_t pos;
+    std::string name;
+    int line;
+    bool in_ring;
+    size_t owner;
+  };
 
   const std::string& origin;
   pm4_program p;
@@ -112,7 +138,10 @@ struct pm4_parser {
   void append(const std::vector<uint32_t>& v) {
     std::vector<uint32_t>& o = out();
     for (auto& f : fixups)
-      if (!f.placed) { f.pos += o.size(); f.placed = true; }
+      if (!f.placed) {
+        f.pos += o.size();
+        f.placed = true;
+      }
     o.insert(o.end(), v.begin(), v.end());
   }
   void emit(uint32_t header, std::vector<uint32_t> payload) {
@@ -144,7 +173,8 @@ struct pm4_parser {
   void parse_ib() {
     if (cur_ib >= 0) fail("'ib' inside an ib block (missing 'end')");
     if (tok.size() != 3) fail("usage: ib NAME ADDR");
-    for (auto& b : p.ibs) if (b.name == tok[1]) fail("ib '" + tok[1] + "' defined twice");
+    for (auto& b : p.ibs)
+      if (b.name == tok[1]) fail("ib '" + tok[1] + "' defined twice");
     p.ibs.push_back({tok[1], num(tok[2], ~0ull), {}, line});
     cur_ib = int(p.ibs.size() - 1);
   }
@@ -199,14 +229,19 @@ struct pm4_parser {
     tok = split_words(ln);
     if (tok.empty()) return;
     const std::string kw = tok[0];
-    if (kw == "ring") parse_ring();
-    else if (kw == "mem") parse_mem();
-    else if (kw == "ib") parse_ib();
+    if (kw == "ring")
+      parse_ring();
+    else if (kw == "mem")
+      parse_mem();
+    else if (kw == "ib")
+      parse_ib();
     else if (kw == "end") {
       if (cur_ib < 0) fail("'end' without 'ib'");
       cur_ib = -1;
-    } else if (kw == "expect") parse_expect();
-    else if (!parse_packet(kw)) fail("unknown packet or directive '" + kw + "'");
+    } else if (kw == "expect")
+      parse_expect();
+    else if (!parse_packet(kw))
+      fail("unknown packet or directive '" + kw + "'");
   }
 
   // The end-of-text checks, and the ib: operands patched now that every IB is known.
@@ -217,15 +252,17 @@ struct pm4_parser {
     }
     for (auto& f : fixups) {
       const pm4_program::ib* target = nullptr;
-      for (auto& b : p.ibs) if (b.name == f.name) target = &b;
+      for (auto& b : p.ibs)
+        if (b.name == f.name) target = &b;
       if (!target) throw pm4_error(origin + ":" + std::to_string(f.line) + ": undefined ib '" + f.name + "'");
       std::vector<uint32_t>& w = f.in_ring ? p.ring : p.ibs[f.owner].words;
       w[f.pos] = uint32_t(target->addr);
       w[f.pos + 1] = uint32_t(target->addr >> 32);
       w[f.pos + 2] = uint32_t(target->words.size());
     }
-    if (p.ring.size() >= p.ring_dwords) throw pm4_error(origin + ": the ring stream (" + std::to_string(p.ring.size()) +
-                                                        " dwords) does not fit the ring (" + std::to_string(p.ring_dwords) + ")");
+    if (p.ring.size() >= p.ring_dwords)
+      throw pm4_error(origin + ": the ring stream (" + std::to_string(p.ring.size()) + " dwords) does not fit the ring (" +
+                      std::to_string(p.ring_dwords) + ")");
   }
 };
 }  // namespace
@@ -276,8 +313,10 @@ unsigned pm4_decode(const std::vector<uint32_t>& w, std::string& listing, uint64
       os << b;
       if (h.type4) {
         const char* n = cp_reg_name(h.reg + k - 1);
-        if (n) os << n;
-        else os << "0x" << std::hex << (h.reg + k - 1) << std::dec;
+        if (n)
+          os << n;
+        else
+          os << "0x" << std::hex << (h.reg + k - 1) << std::dec;
       } else {
         os << "[" << (k - 1) << "]";
       }

@@ -33,7 +33,7 @@ struct pm4_program {
     int line = 0;
   };
   uint64_t ring_addr = 0x100000;
-  int ring_line = 0;  // 0: the default ring address
+  int ring_line = 0;            // 0: the default ring address
   uint32_t ring_dwords = 4096;  // power of two, >= 4
   std::vector<uint32_t> ring;
   std::vector<ib> ibs;

@@ -28,9 +28,9 @@ constexpr unsigned mode_binning = 0x1, mode_gmem = 0x2, mode_bypass = 0x4, mode_
 
 // Packets before which cffdump loads every pending draw-state group (its load_all_groups list).
 bool loads_draw_state(const std::string& n) {
-  static const char* const draws[] = {"CP_DRAW_INDX", "CP_DRAW_INDX_2", "CP_DRAW_INDX_OFFSET", "CP_EXEC_CS",
-                                      "CP_EXEC_CS_INDIRECT", "CP_DRAW_INDIRECT", "CP_DRAW_INDX_INDIRECT",
-                                      "CP_DRAW_INDIRECT_MULTI", "CP_DRAW_AUTO"};
+  static const char* const draws[] = {"CP_DRAW_INDX",        "CP_DRAW_INDX_2",   "CP_DRAW_INDX_OFFSET",   "CP_EXEC_CS",
+                                      "CP_EXEC_CS_INDIRECT", "CP_DRAW_INDIRECT", "CP_DRAW_INDX_INDIRECT", "CP_DRAW_INDIRECT_MULTI",
+                                      "CP_DRAW_AUTO"};
   for (const char* d : draws)
     if (n == d) return true;
   return false;
@@ -47,8 +47,7 @@ class walker {
     const std::vector<uint32_t> w = mem_(addr, uint32_t(std::min<uint64_t>(dwords, left + 1)));
     if (w.size() < dwords && w.size() <= left) {
       note(level, w.empty() ? "not in the capture: " + std::to_string(dwords) + " dwords at " + hex(addr)
-                            : "only " + std::to_string(w.size()) + " of " + std::to_string(dwords) +
-                                  " dwords in the capture");
+                            : "only " + std::to_string(w.size()) + " of " + std::to_string(dwords) + " dwords in the capture");
       r_.missing++;
     }
     walk_words(w, addr, level);
@@ -138,8 +137,7 @@ class walker {
 
   // What a packet reaches: IBs, draw-state groups, the render mode, commands written to memory.
   void follow(const std::string& name, const uint32_t* p, uint32_t n, uint64_t payload_addr, int level) {
-    if ((name == "CP_INDIRECT_BUFFER" || name == "CP_INDIRECT_BUFFER_PFE" || name == "CP_INDIRECT_BUFFER_PFD") &&
-        n == 3) {
+    if ((name == "CP_INDIRECT_BUFFER" || name == "CP_INDIRECT_BUFFER_PFE" || name == "CP_INDIRECT_BUFFER_PFD") && n == 3) {
       const uint64_t ib = p[0] | uint64_t(p[1]) << 32;
       const uint32_t size = p[2];
       std::string what = "IB at " + hex(ib) + ", " + std::to_string(size) + " dwords";
@@ -157,10 +155,17 @@ class walker {
       set_draw_state(p, n, level + 1);
     } else if (name == "CP_SET_MARKER" && opt_.generation >= 6 && n >= 1) {
       switch (p[0] & 0xf) {  // RM6_DIRECT_RENDER, RM6_BIN_VISIBILITY, RM6_BIN_RENDER_START
-        case 1: mode_ = mode_bypass; break;
-        case 2: mode_ = mode_binning; break;
-        case 4: mode_ = mode_gmem; break;
-        default: break;
+        case 1:
+          mode_ = mode_bypass;
+          break;
+        case 2:
+          mode_ = mode_binning;
+          break;
+        case 4:
+          mode_ = mode_gmem;
+          break;
+        default:
+          break;
       }
     } else if (name == "CP_MEM_WRITE" && n > 2) {  // commands written to memory: listed as cffdump does
       const uint32_t top = p[2] & 0xf0000000u;
@@ -193,7 +198,7 @@ class walker {
         continue;
       }
       groups_[id] = (g.flags & 0x2) ? group{} : g;  // DISABLE
-      if (g.flags & 0x8) {  // LOAD_IMMED
+      if (g.flags & 0x8) {                          // LOAD_IMMED
         load_group(id, level);
         groups_[id] = group{};
       }
@@ -215,8 +220,7 @@ class walker {
     const group g = groups_[id];
     if (!g.count) return;
     char b[96];
-    std::snprintf(b, sizeof b, "draw state group %u at %s, %u dwords, enable_mask 0x%x", id, hex(g.addr).c_str(),
-                  g.count, g.enable_mask);
+    std::snprintf(b, sizeof b, "draw state group %u at %s, %u dwords, enable_mask 0x%x", id, hex(g.addr).c_str(), g.count, g.enable_mask);
     if (opt_.generation >= 6 && !(g.enable_mask & mode_)) {
       note(level + 1, std::string(b) + ": skipped in this mode");
       return;
@@ -252,12 +256,11 @@ pm4_walk_result pm4_walk_capture(const rd_capture& c, uint64_t submit, uint64_t 
     throw rd_error(path + ": " + (gen ? "an a" + std::to_string(gen) + "xx capture" : std::string("no GPU_ID or CHIP_ID")) +
                    ": pm4-decode lists a5xx and later streams (PM4 type 4 and type 7 packets)");
   if (submit >= c.submits.size())
-    throw rd_error(path + ": submit " + std::to_string(submit) + " does not exist (" + std::to_string(c.submits.size()) +
-                   " submits)");
+    throw rd_error(path + ": submit " + std::to_string(submit) + " does not exist (" + std::to_string(c.submits.size()) + " submits)");
   const rd_capture::submit& s = c.submits[submit];
   if (ib >= s.ibs.size())
-    throw rd_error(path + ": submit " + std::to_string(submit) + " has no IB " + std::to_string(ib) + " (" +
-                   std::to_string(s.ibs.size()) + " IB1s)");
+    throw rd_error(path + ": submit " + std::to_string(submit) + " has no IB " + std::to_string(ib) + " (" + std::to_string(s.ibs.size()) +
+                   " IB1s)");
   const rd_capture::ib& first = s.ibs[ib];
   if (!s.find(first.addr, 4ull * first.dwords)) {
     char b[32];
@@ -288,8 +291,8 @@ int pm4_decode_rd(const std::string& path, uint64_t submit, uint64_t ib, bool on
   const rd_capture::ib& first = s.ibs[ib];
   char b[64];
   std::snprintf(b, sizeof b, "0x%016llx", static_cast<unsigned long long>(first.addr));
-  std::cout << "; " << path << ": gpu_id " << c.gpu_id << ", submit " << submit << " of " << c.submits.size() << " (\""
-            << s.cmd << "\"), IB1 " << ib << " of " << s.ibs.size() << " at " << b << ", " << first.dwords << " dwords\n"
+  std::cout << "; " << path << ": gpu_id " << c.gpu_id << ", submit " << submit << " of " << c.submits.size() << " (\"" << s.cmd
+            << "\"), IB1 " << ib << " of " << s.ibs.size() << " at " << b << ", " << first.dwords << " dwords\n"
             << r.listing;
   if (r.missing) std::cerr << "pm4-decode: " << path << ": " << r.missing << " IB(s) or group(s) not (fully) in the capture\n";
   if (r.bad) {

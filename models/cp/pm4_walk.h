@@ -16,8 +16,8 @@ namespace gpuvp::cp {
 using pm4_memory = std::function<std::vector<uint32_t>(uint64_t addr, uint32_t dwords)>;
 
 struct pm4_walk_options {
-  int generation = 6;      // packet names (a5xx names where they differ) and CP_SET_MARKER's modes
-  bool once = false;       // cffdump --once: an IB already listed for the current mode is not again
+  int generation = 6;         // packet names (a5xx names where they differ) and CP_SET_MARKER's modes
+  bool once = false;          // cffdump --once: an IB already listed for the current mode is not again
   unsigned addr_digits = 16;  // address column width (cffdump: 16 on a5xx and later)
   // Listing budget, so that a stream that calls itself or huge IBs cannot run away (time, memory).
   uint64_t max_packets = 1u << 20;
@@ -27,18 +27,18 @@ struct pm4_walk_options {
 // One listed packet: where it is, how deep, and what it is.
 struct pm4_listed {
   uint64_t addr = 0;
-  int level = 0;        // cffdump's nesting: 0 = the IB1, +1 per IB, +2 for a draw-state group
-  bool type4 = false;   // PKT4: reg is the first register; PKT7: opcode
+  int level = 0;       // cffdump's nesting: 0 = the IB1, +1 per IB, +2 for a draw-state group
+  bool type4 = false;  // PKT4: reg is the first register; PKT7: opcode
   uint32_t reg = 0, opcode = 0;
-  uint32_t count = 0;   // payload dwords
-  std::string name;     // the packet's name (PKT4: "PKT4")
+  uint32_t count = 0;  // payload dwords
+  std::string name;    // the packet's name (PKT4: "PKT4")
 };
 
 struct pm4_walk_result {
   std::string listing;
   std::vector<pm4_listed> packets;
-  unsigned bad = 0;       // invalid headers and truncated packets
-  unsigned missing = 0;   // IBs and groups whose memory the capture does not hold
+  unsigned bad = 0;      // invalid headers and truncated packets
+  unsigned missing = 0;  // IBs and groups whose memory the capture does not hold
 };
 
 // Walks `dwords` dwords at addr (the IB1) and everything it reaches.

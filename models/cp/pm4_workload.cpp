@@ -46,8 +46,8 @@ class pm4_workload : public workload {
   void validate(platform& plat) override {
     auto need = [&](int line, const char* what, uint64_t addr, size_t words) {
       if (plat.mapped(addr, 4 * uint64_t(words))) return;
-      throw config_error(p_.origin + ":" + std::to_string(line) + ": " + what + " at " + to_hex(addr) + " (" +
-                         std::to_string(4 * words) + " bytes) is not in mapped memory");
+      throw config_error(p_.origin + ":" + std::to_string(line) + ": " + what + " at " + to_hex(addr) + " (" + std::to_string(4 * words) +
+                         " bytes) is not in mapped memory");
     };
     for (auto& b : p_.mem) need(b.line, "mem", b.addr, b.words.size());
     for (auto& ib : p_.ibs) need(ib.line, ("ib " + ib.name).c_str(), ib.addr, ib.words.size());
@@ -56,20 +56,36 @@ class pm4_workload : public workload {
 
   int check(platform& plat, std::ostream& os) override {
     int failed = 0;
-    for (auto& m : problems_) { os << m << "\n"; failed++; }
+    for (auto& m : problems_) {
+      os << m << "\n";
+      failed++;
+    }
     if (!cp_) return failed;
     for (auto& e : p_.expects) {
       const std::string at = p_.origin + ":" + std::to_string(e.line) + ": ";
       uint32_t got = 0;
       switch (e.kind) {
         case pm4_program::expectation::mem:
-          if (!plat.debug_read(e.where, &got, 4)) { os << at << "cannot read memory at " << to_hex(e.where) << "\n"; failed++; continue; }
+          if (!plat.debug_read(e.where, &got, 4)) {
+            os << at << "cannot read memory at " << to_hex(e.where) << "\n";
+            failed++;
+            continue;
+          }
           break;
-        case pm4_program::expectation::reg: got = cp_->gpu_reg(uint32_t(e.where)); break;
-        case pm4_program::expectation::dispatches: got = uint32_t(cp_->dispatches().size()); break;
-        case pm4_program::expectation::fault: got = uint32_t(cp_->hw_fault.get()); break;
+        case pm4_program::expectation::reg:
+          got = cp_->gpu_reg(uint32_t(e.where));
+          break;
+        case pm4_program::expectation::dispatches:
+          got = uint32_t(cp_->dispatches().size());
+          break;
+        case pm4_program::expectation::fault:
+          got = uint32_t(cp_->hw_fault.get());
+          break;
         case pm4_program::expectation::irq:
-          if (!(irq_seen_ & INT_EVENT)) { os << at << "expected a CP event interrupt, none came\n"; failed++; }
+          if (!(irq_seen_ & INT_EVENT)) {
+            os << at << "expected a CP event interrupt, none came\n";
+            failed++;
+          }
           continue;
       }
       if (got != e.value) {
@@ -107,9 +123,7 @@ void register_pm4_workload() {
       "components:\n"
       "  cp: cp\n"
       "  traffic: none\n";
-  k.load = [](const std::string& path) -> std::unique_ptr<workload> {
-    return std::make_unique<pm4_workload>(pm4_parse_file(path));
-  };
+  k.load = [](const std::string& path) -> std::unique_ptr<workload> { return std::make_unique<pm4_workload>(pm4_parse_file(path)); };
   registry::global().add_workload_kind(k);
 }
 

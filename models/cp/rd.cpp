@@ -24,8 +24,7 @@ uint32_t u32_at(const std::vector<uint8_t>& b, uint64_t at) {
 
 const rd_capture::buffer* rd_capture::submit::find(uint64_t addr, uint64_t bytes) const {
   for (auto it = buffers.rbegin(); it != buffers.rend(); ++it)
-    if (addr >= it->addr && addr - it->addr <= it->bytes.size() && bytes <= it->bytes.size() - (addr - it->addr))
-      return &*it;
+    if (addr >= it->addr && addr - it->addr <= it->bytes.size() && bytes <= it->bytes.size() - (addr - it->addr)) return &*it;
   return nullptr;
 }
 
@@ -79,8 +78,8 @@ rd_capture rd_parse(const std::vector<uint8_t>& b, const std::string& origin) {
       case RD_BUFFER_CONTENTS: {
         if (!pending) fail("BUFFER_CONTENTS without a GPUADDR before it");
         if (size > pending_size)
-          fail("BUFFER_CONTENTS of " + std::to_string(size) + " bytes for a buffer of " + std::to_string(pending_size) +
-               " bytes at " + hex(pending_addr));
+          fail("BUFFER_CONTENTS of " + std::to_string(size) + " bytes for a buffer of " + std::to_string(pending_size) + " bytes at " +
+               hex(pending_addr));
         rd_capture::buffer buf;
         buf.addr = pending_addr;
         buf.offset = off;
@@ -139,7 +138,8 @@ std::vector<uint8_t> rd_decompress(const std::string& in, const std::string& ori
     z.avail_out = sizeof chunk;
     rc = inflate(&z, Z_NO_FLUSH);
     out.insert(out.end(), chunk, chunk + (sizeof chunk - z.avail_out));
-    if (out.size() > rd_max_bytes) why = "decompressed capture larger than " + std::to_string(rd_max_bytes >> 20) + " MiB";
+    if (out.size() > rd_max_bytes)
+      why = "decompressed capture larger than " + std::to_string(rd_max_bytes >> 20) + " MiB";
     else if (rc == Z_STREAM_END) {
       if (z.avail_in == 0 && left == 0) break;
       if (inflateReset(&z) != Z_OK) why = "zlib reset failed";  // another gzip member follows

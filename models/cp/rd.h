@@ -12,10 +12,24 @@ namespace gpuvp::cp {
 
 // Section types of redump.h.
 enum rd_section : uint32_t {
-  RD_NONE = 0, RD_TEST = 1, RD_CMD = 2, RD_GPUADDR = 3, RD_CONTEXT = 4, RD_CMDSTREAM = 5,
-  RD_CMDSTREAM_ADDR = 6, RD_PARAM = 7, RD_FLUSH = 8, RD_PROGRAM = 9, RD_VERT_SHADER = 10,
-  RD_FRAG_SHADER = 11, RD_BUFFER_CONTENTS = 12, RD_GPU_ID = 13, RD_CHIP_ID = 14,
-  RD_SHADER_LOG_BUFFER = 15, RD_CP_LOG_BUFFER = 16, RD_WRBUFFER = 17,
+  RD_NONE = 0,
+  RD_TEST = 1,
+  RD_CMD = 2,
+  RD_GPUADDR = 3,
+  RD_CONTEXT = 4,
+  RD_CMDSTREAM = 5,
+  RD_CMDSTREAM_ADDR = 6,
+  RD_PARAM = 7,
+  RD_FLUSH = 8,
+  RD_PROGRAM = 9,
+  RD_VERT_SHADER = 10,
+  RD_FRAG_SHADER = 11,
+  RD_BUFFER_CONTENTS = 12,
+  RD_GPU_ID = 13,
+  RD_CHIP_ID = 14,
+  RD_SHADER_LOG_BUFFER = 15,
+  RD_CP_LOG_BUFFER = 16,
+  RD_WRBUFFER = 17,
 };
 
 struct rd_error : std::runtime_error {
@@ -37,7 +51,7 @@ struct rd_capture {
     uint64_t offset = 0;
   };
   struct submit {
-    std::string cmd;  // the CMD section's text (process name)
+    std::string cmd;              // the CMD section's text (process name)
     std::vector<buffer> buffers;  // in file order: a later buffer at the same address wins
     std::vector<ib> ibs;
     uint64_t offset = 0;
@@ -45,8 +59,8 @@ struct rd_capture {
     const buffer* find(uint64_t addr, uint64_t bytes) const;
   };
   std::vector<submit> submits;
-  uint32_t gpu_id = 0;    // GPU_ID (e.g. 630); 0: absent
-  uint64_t chip_id = 0;   // CHIP_ID (core << 24 | major << 16 | minor << 8 | patch); 0: absent
+  uint32_t gpu_id = 0;                   // GPU_ID (e.g. 630); 0: absent
+  uint64_t chip_id = 0;                  // CHIP_ID (core << 24 | major << 16 | minor << 8 | patch); 0: absent
   std::map<uint32_t, uint64_t> skipped;  // section type -> count of sections kept aside
   std::string origin;
   // The CP generation: gpu_id / 100, else CHIP_ID's core; 0 when neither says.

@@ -17,9 +17,9 @@
 namespace gpuvp::cp {
 
 namespace {
-constexpr uint32_t ring_dwords = 4096;          // 16 KiB ring
-constexpr uint64_t reserved_bytes = 1u << 20;   // ring + firmware image, outside every buffer
-constexpr uint64_t fw_offset = 0x10000;         // firmware image within the reserved region
+constexpr uint32_t ring_dwords = 4096;         // 16 KiB ring
+constexpr uint64_t reserved_bytes = 1u << 20;  // ring + firmware image, outside every buffer
+constexpr uint64_t fw_offset = 0x10000;        // firmware image within the reserved region
 constexpr uint32_t pkt7(uint32_t op, uint32_t cnt) {
   auto odd = [](uint32_t v) { return uint32_t(__builtin_parity(v) ^ 1); };
   return 0x70000000u | cnt | odd(cnt) << 15 | op << 16 | odd(op) << 23;
@@ -46,7 +46,8 @@ rd_capture load_capture(const std::vector<uint8_t>& bytes, const std::string& or
     const int g = c.generation();
     if (g == 0) throw config_error(origin + ": no GPU_ID or CHIP_ID section: the CP generation is unknown");
     if (g != 5 && g != 6)
-      throw config_error(origin + ": GPU " + (c.gpu_id ? std::to_string(c.gpu_id) : hex32(uint32_t(c.chip_id >> 32)) + hex32(uint32_t(c.chip_id)).substr(2)) +
+      throw config_error(origin + ": GPU " +
+                         (c.gpu_id ? std::to_string(c.gpu_id) : hex32(uint32_t(c.chip_id >> 32)) + hex32(uint32_t(c.chip_id)).substr(2)) +
                          " is a" + std::to_string(g) + "xx; the CP model replays a5xx and a6xx captures only");
     return c;
   } catch (const rd_error& e) {
@@ -72,9 +73,9 @@ class rd_workload : public workload, public workload_stats_json {
       for (size_t i = 0; i < ibs_of(s); i++) {
         const auto& ib = sub.ibs[i];
         if (!sub.find(ib.addr, 4ull * ib.dwords))
-          throw config_error(c_.origin + ": submit " + std::to_string(s) + ", IB " + std::to_string(i) + ": IB1 at " +
-                             to_hex(ib.addr) + " (" + std::to_string(ib.dwords) + " dwords, section at offset " +
-                             to_hex(ib.offset) + ") lies outside every buffer of its submit");
+          throw config_error(c_.origin + ": submit " + std::to_string(s) + ", IB " + std::to_string(i) + ": IB1 at " + to_hex(ib.addr) +
+                             " (" + std::to_string(ib.dwords) + " dwords, section at offset " + to_hex(ib.offset) +
+                             ") lies outside every buffer of its submit");
       }
     }
     // The ring and the firmware image go where no buffer of the capture is.
@@ -126,8 +127,7 @@ class rd_workload : public workload, public workload_stats_json {
       for (size_t i = 0; i < n; i++) {
         cur_ib_ = i;
         const auto& ib = sub.ibs[i];
-        if (!submit_ring(host, win, {pkt7(CP_INDIRECT_BUFFER_OP, 3), uint32_t(ib.addr), uint32_t(ib.addr >> 32), ib.dwords}))
-          return;
+        if (!submit_ring(host, win, {pkt7(CP_INDIRECT_BUFFER_OP, 3), uint32_t(ib.addr), uint32_t(ib.addr >> 32), ib.dwords})) return;
       }
       std::cout << "submit " << s << ": " << n << " IBs, " << (cp_->packets.value() - p0) << " packets, "
                 << format_time(sc_core::sc_time_stamp() - t0) << "\n";

@@ -38,9 +38,8 @@ gpu_l2_port::~gpu_l2_port() = default;
 
 void gpu_l2_port::attach_sms(const std::string& who) {
   if (!sms_.empty() && sms_ != who)
-    throw config_error(std::string(name()) + ": compute engines " + sms_ + " and " + who +
-                       " are both bound to " + name() + ".sms; one GPU's SMs per memory system (give " + who +
-                       " a gpu_l2 of its own)");
+    throw config_error(std::string(name()) + ": compute engines " + sms_ + " and " + who + " are both bound to " + name() +
+                       ".sms; one GPU's SMs per memory system (give " + who + " a gpu_l2 of its own)");
   sms_ = who;
   GPUVP_LOG(this, info, "the SMs of " + who + " use this memory system");
 }
@@ -59,11 +58,10 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   // again would count it twice.
   const bool timed_elsewhere = !sm && gp.get_extension<untimed_ext>() != nullptr;
   if (timed_elsewhere && mem_ && errors_.empty())
-    errors_.push_back("an access timed by another GPU memory system reached " + std::string(name()) +
-                      ".in (initiator " + to_hex(ext_of(gp).initiator) + "): a compute engine whose out reaches " +
-                      name() + " needs its l2 port bound to " + name() + ".sms");
-  const bool timed_here =
-      !sm && !timed_elsewhere && mem_ && in_vram && !ext_of(gp).debug && (gp.is_read() || gp.is_write());
+    errors_.push_back("an access timed by another GPU memory system reached " + std::string(name()) + ".in (initiator " +
+                      to_hex(ext_of(gp).initiator) + "): a compute engine whose out reaches " + name() + " needs its l2 port bound to " +
+                      name() + ".sms");
+  const bool timed_here = !sm && !timed_elsewhere && mem_ && in_vram && !ext_of(gp).debug && (gp.is_read() || gp.is_write());
   sc_core::sc_time down = delay;
   {
     untimed_scope carried(gp, timed_here);  // timed here: the hops behind only carry it, as the SMs' accesses
@@ -94,16 +92,18 @@ void gpu_l2_port::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
     const uint64_t r = mem_->access(s, 32, write, written, c, this, 0);
     if (r != mem_port::pending) mem_done(s, write, 0, c + r);
     ++sectors;
-    if (write) ++write_sectors;
-    else ++read_sectors;
+    if (write)
+      ++write_sectors;
+    else
+      ++read_sectors;
   }
   // The memory answers from its clock: run it until every sector is back (its clocked parts move
   // only while requests are queued, so the kernel's own requests are served on the way).
   constexpr uint64_t limit = 1ull << 24;
   for (uint64_t x = c + 1; outstanding_; ++x) {
     if (x - c > limit)
-      throw std::runtime_error(std::string(name()) + ": access not answered by the memory system in " +
-                               std::to_string(limit) + " core cycles");
+      throw std::runtime_error(std::string(name()) + ": access not answered by the memory system in " + std::to_string(limit) +
+                               " core cycles");
     mem_->cycle(x);
   }
   ++accesses;
@@ -129,16 +129,16 @@ void gpu_l2_port::report(std::ostream& os) {
        << (sms_.empty() ? std::string("no SMs attached (no compute engine's l2 port is bound to " + std::string(name()) + ".sms)")
                         : "shared with the SMs of " + sms_);
   }
-  os << "; " << accesses.value() << " timed accesses (" << read_sectors.value() << " sectors read, "
-     << write_sectors.value() << " written, " << busy_cycles.value() << " core cycles), " << passed.value()
-     << " passed through, " << sm_forwarded.value() << " SM accesses forwarded\n";
+  os << "; " << accesses.value() << " timed accesses (" << read_sectors.value() << " sectors read, " << write_sectors.value()
+     << " written, " << busy_cycles.value() << " core cycles), " << passed.value() << " passed through, " << sm_forwarded.value()
+     << " SM accesses forwarded\n";
   if (mem_) {
     std::ostringstream rbl;
     rbl.precision(3);
     rbl << s.row_buffer_locality();
-    os << "    memory system (SMs and engines): L2 " << s.l2_accesses << " accesses, " << s.l2_hits << " hits, "
-       << s.l2_pending_hits << " pending hits, " << s.l2_misses << " misses, " << s.l2_reservation_fails
-       << " reservation fails, " << s.l2_queue_stalls << " cycles stalled on a full queue; DRAM " << s.dram_reads << " reads, " << s.dram_writes << " writes, row-buffer locality "
+    os << "    memory system (SMs and engines): L2 " << s.l2_accesses << " accesses, " << s.l2_hits << " hits, " << s.l2_pending_hits
+       << " pending hits, " << s.l2_misses << " misses, " << s.l2_reservation_fails << " reservation fails, " << s.l2_queue_stalls
+       << " cycles stalled on a full queue; DRAM " << s.dram_reads << " reads, " << s.dram_writes << " writes, row-buffer locality "
        << rbl.str() << "\n";
   }
 }
@@ -151,15 +151,13 @@ std::string str(const T& v) {
   return os.str();
 }
 std::string cache_text(const cache_config& c) {
-  return std::string(c.sectored ? "S" : "N") + ":" + str(c.sets) + ":" + str(c.line) + ":" + str(c.ways) + "," +
-         c.write_policy + ":" + c.alloc_policy + ":" + c.write_alloc + ",mshr " + str(c.mshrs) + ":" +
-         str(c.mshr_merge) + ",mq " + str(c.miss_queue);
+  return std::string(c.sectored ? "S" : "N") + ":" + str(c.sets) + ":" + str(c.line) + ":" + str(c.ways) + "," + c.write_policy + ":" +
+         c.alloc_policy + ":" + c.write_alloc + ",mshr " + str(c.mshrs) + ":" + str(c.mshr_merge) + ",mq " + str(c.miss_queue);
 }
 std::string timing_text(const dram_timing& t) {
-  return "nbk=" + str(t.nbk) + " CCD=" + str(t.CCD) + " RRD=" + str(t.RRD) + " RCD=" + str(t.RCD) + " RAS=" +
-         str(t.RAS) + " RP=" + str(t.RP) + " RC=" + str(t.RC) + " CL=" + str(t.CL) + " WL=" + str(t.WL) +
-         " CDLR=" + str(t.CDLR) + " WR=" + str(t.WR) + " nbkgrp=" + str(t.nbkgrp) + " CCDL=" + str(t.CCDL) +
-         " RTPL=" + str(t.RTPL);
+  return "nbk=" + str(t.nbk) + " CCD=" + str(t.CCD) + " RRD=" + str(t.RRD) + " RCD=" + str(t.RCD) + " RAS=" + str(t.RAS) +
+         " RP=" + str(t.RP) + " RC=" + str(t.RC) + " CL=" + str(t.CL) + " WL=" + str(t.WL) + " CDLR=" + str(t.CDLR) + " WR=" + str(t.WR) +
+         " nbkgrp=" + str(t.nbkgrp) + " CCDL=" + str(t.CCDL) + " RTPL=" + str(t.RTPL);
 }
 
 // The memory options of one configuration, as (option, value text), in a fixed order.
@@ -194,12 +192,10 @@ std::vector<std::pair<const char*, std::string>> memory_options(const gpu_config
       {"-icnt_subnets", str(m.icnt_subnets)},
       {"-icnt_arbiter_algo", str(m.icnt_arbiter)},
       {"-icnt_flit_size", str(m.flit_size)},
-      {"-inter_config_file", m.icnt_file + " (flit " + str(m.icnt_file_flit_size) + ", buffers " +
-                                 str(m.icnt_file_input_buffer) + "/" + str(m.icnt_file_ejection_buffer) + ", subnets " +
-                                 str(m.icnt_file_subnets) + ")"},
+      {"-inter_config_file", m.icnt_file + " (flit " + str(m.icnt_file_flit_size) + ", buffers " + str(m.icnt_file_input_buffer) + "/" +
+                                 str(m.icnt_file_ejection_buffer) + ", subnets " + str(m.icnt_file_subnets) + ")"},
       {"-gpgpu_memory_partition_indexing", str(m.partition_indexing)},
-      {"-gpgpu_mem_addr_mapping",
-       "dramid@" + str(m.mem_addr_dramid_bit) + " bank " + hex(m.bank_mask) + " row " + hex(m.row_mask)},
+      {"-gpgpu_mem_addr_mapping", "dramid@" + str(m.mem_addr_dramid_bit) + " bank " + hex(m.bank_mask) + " row " + hex(m.row_mask)},
   };
 }
 }  // namespace

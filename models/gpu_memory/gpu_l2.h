@@ -35,8 +35,12 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
   sc_core::sc_export<gpu_memory_if> sms{"sms"};  // bound to this component
 
   param<bool> model{this, "model", true, "own the GPU's L2/crossbar/DRAM model and time VRAM accesses by it (false: pass through)"};
-  param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration of the memory system: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
-  param<std::vector<std::string>> config_files{this, "config_files", {},
+  param<std::string> gpu{
+      this, "gpu", "QV100",
+      "shipped GPU configuration of the memory system: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
+  param<std::vector<std::string>> config_files{this,
+                                               "config_files",
+                                               {},
                                                "Accel-Sim option files read after the shipped configuration, in order "
                                                "(a YAML list; in --set also a,b)"};
   param<uint64_t> vram_base{this, "vram_base", 0x200000000ull, "host physical address of VRAM offset 0", 0, ~uint64_t(0)};
@@ -56,14 +60,16 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
                         [this] { return double(mem_stats_().l2_pending_hits); }};
   gauge l2_misses{this, "l2_misses", "L2 sector misses (L2_total_cache_misses)", [this] { return double(mem_stats_().l2_misses); }};
   gauge l2_writes{this, "l2_writes", "L2 sector writes", [this] { return double(mem_stats_().l2_writes); }};
-  gauge l2_reservation_fails{this, "l2_reservation_fails", "L2 accesses failed for an MSHR, a merge slot or a way (L2_total_cache_reservation_fails)",
+  gauge l2_reservation_fails{this, "l2_reservation_fails",
+                             "L2 accesses failed for an MSHR, a merge slot or a way (L2_total_cache_reservation_fails)",
                              [this] { return double(mem_stats_().l2_reservation_fails); }};
   gauge l2_queue_stalls{this, "l2_queue_stalls", "cycles an L2 made no access on a full L2 -> DRAM or L2 -> icnt queue",
                         [this] { return double(mem_stats_().l2_queue_stalls); }};
   gauge dram_reads{this, "dram_reads", "DRAM sector reads (total dram reads)", [this] { return double(mem_stats_().dram_reads); }};
   gauge dram_writes{this, "dram_writes", "DRAM sector writes (total dram writes)", [this] { return double(mem_stats_().dram_writes); }};
   gauge dram_row_hits{this, "dram_row_hits", "DRAM accesses to the open row", [this] { return double(mem_stats_().dram_row_hits); }};
-  gauge dram_bytes{this, "dram_bytes", "bytes moved by the DRAM channels (32 per sector)", [this] { return double(mem_stats_().dram_bytes); }};
+  gauge dram_bytes{this, "dram_bytes", "bytes moved by the DRAM channels (32 per sector)",
+                   [this] { return double(mem_stats_().dram_bytes); }};
   gauge row_buffer_locality{this, "row_buffer_locality", "DRAM row hits / DRAM accesses (row_buffer_locality)",
                             [this] { return mem_stats_().row_buffer_locality(); }};
 

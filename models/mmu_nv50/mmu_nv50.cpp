@@ -25,8 +25,8 @@ struct mmu_nv50::engine_stats {
 namespace {
 
 const char* engine_stat_name(generation g, uint32_t e) {
-  static const char* names[16] = {"pgraph", nullptr, nullptr, nullptr, "peephole", "pfifo", "bar", nullptr,
-                                  "pmpeg", "pbsp", "pcrypt", "pcounter", "pfifo_bg", "pcopy", "pdaemon", nullptr};
+  static const char* names[16] = {"pgraph", nullptr, nullptr,  nullptr,    "peephole", "pfifo", "bar",     nullptr,
+                                  "pmpeg",  "pbsp",  "pcrypt", "pcounter", "pfifo_bg", "pcopy", "pdaemon", nullptr};
   if (e == 1) return g == generation::nv50 ? "pvp1" : "pvp";
   if (e == 7) return g == generation::mcp89 ? "pvcomp" : "pme";
   return names[e & 0xf];
@@ -62,8 +62,10 @@ mmu_nv50::mmu_nv50(sc_core::sc_module_name name) : sc_module(name) {
   }
   for (uint32_t e = 0; e < engine::count; ++e) {
     if (!opt_.check_engine || engine_exists(opt_.gen, e)) engine_mask_ |= 1u << e;
-    if (engine_exists(opt_.gen, e)) estats_[e] = std::make_unique<engine_stats>(this, engine_stat_name(opt_.gen, e), hits_[e]);
-    else if (!opt_.check_engine) estats_[e] = std::make_unique<engine_stats>(this, "engine" + std::to_string(e), hits_[e]);
+    if (engine_exists(opt_.gen, e))
+      estats_[e] = std::make_unique<engine_stats>(this, engine_stat_name(opt_.gen, e), hits_[e]);
+    else if (!opt_.check_engine)
+      estats_[e] = std::make_unique<engine_stats>(this, "engine" + std::to_string(e), hits_[e]);
   }
   fault_kinds_.resize(fault_kinds);
   for (unsigned f = 1; f < fault_kinds; ++f) {
@@ -72,9 +74,7 @@ mmu_nv50::mmu_nv50(sc_core::sc_module_name name) : sc_module(name) {
     fault_kinds_[f] = std::make_unique<counter>(this, "faults." + n, std::string("faults of kind ") + fault_name(fault(f)));
   }
   dmaobjs_.resize(engine::count * clients);
-  timed_read_ = [this](target tg, uint64_t lin, void* data, unsigned len) {
-    return mem_read(tg, lin, data, len, *walk_delay_);
-  };
+  timed_read_ = [this](target tg, uint64_t lin, void* data, unsigned len) { return mem_read(tg, lin, data, len, *walk_delay_); };
 
   in.register_b_transport(this, &mmu_nv50::b_transport);
   in.register_transport_dbg(this, &mmu_nv50::transport_dbg);
@@ -290,22 +290,18 @@ void mmu_nv50::fill_micro(const vm_access& a, const dmaobj& d, const tlb::entry*
   const uint64_t off = t.virt & vmask;
   m.r0 = t.r;
   m.r0.linear = (t.r.linear - off) & 0xffffffffffull;
-  if (t.r.comp != comp_mode::none)
-    m.r0.tag = uint16_t((t.r.tag - (off >> 16) * (t.r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
+  if (t.r.comp != comp_mode::none) m.r0.tag = uint16_t((t.r.tag - (off >> 16) * (t.r.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
 }
 
 translation mmu_nv50::translate_debug(const vm_access& a) {
-  return nv50::translate(opt_, a, [this](target tg, uint64_t lin, void* data, unsigned len) {
-    return mem_read_debug(tg, lin, data, len);
-  });
+  return nv50::translate(opt_, a, [this](target tg, uint64_t lin, void* data, unsigned len) { return mem_read_debug(tg, lin, data, len); });
 }
 
 // ---- TLM ----
 
 namespace {
 vm_access access_of(const tlm::tlm_generic_payload& gp, const gpu_ext& e) {
-  vm_access a{e.vm_engine, e.vm_client, e.vm_context, e.dma_slot, gp.get_address(), gp.is_write(),
-              e.priv == privilege::user};
+  vm_access a{e.vm_engine, e.vm_client, e.vm_context, e.dma_slot, gp.get_address(), gp.is_write(), e.priv == privilege::user};
   a.bind = e.dma_bind;
   return a;
 }
@@ -327,9 +323,9 @@ void mmu_nv50::latch_fault(const gpu_ext& e, uint64_t address, bool write, bool 
   if (fault_count.get() != 0xffffffffu) fault_count = fault_count.get() + 1;
   if (fault_log_.size() < 16) {
     std::ostringstream os;
-    os << "VM fault " << fault_name(f) << " engine " << to_hex(e.vm_engine) << " client " << to_hex(e.vm_client)
-       << " selector " << to_hex(e.dma_slot) << " chandesc " << to_hex(e.vm_context) << " channel " << to_hex(e.channel)
-       << " address " << to_hex(address) << (write ? " write" : " read");
+    os << "VM fault " << fault_name(f) << " engine " << to_hex(e.vm_engine) << " client " << to_hex(e.vm_client) << " selector "
+       << to_hex(e.dma_slot) << " chandesc " << to_hex(e.vm_context) << " channel " << to_hex(e.channel) << " address " << to_hex(address)
+       << (write ? " write" : " read");
     fault_log_.push_back(os.str());
     GPUVP_LOG(this, warning, fault_log_.back());
   }
@@ -462,10 +458,14 @@ bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dm
   lo = addr - std::min(addr - lo, host - ds);
   hi = addr + std::min(hi - addr, de - host);
   const bool rd = down.is_read_allowed(), wr = down.is_write_allowed() && !t.r.ro;  // read-only page: read-only DMI
-  if (rd && wr) dmi.allow_read_write();
-  else if (rd) dmi.allow_read();
-  else if (wr) dmi.allow_write();
-  else return false;
+  if (rd && wr)
+    dmi.allow_read_write();
+  else if (rd)
+    dmi.allow_read();
+  else if (wr)
+    dmi.allow_write();
+  else
+    return false;
   dmi.set_start_address(lo);
   dmi.set_end_address(hi);
   dmi.set_dmi_ptr(down.get_dmi_ptr() + (host - ds) - (addr - lo));
@@ -481,7 +481,10 @@ bool mmu_nv50::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dm
 bool mmu_nv50::qtest(const std::vector<std::string>& w, std::string& reply) {
   if (w.empty() || w[0] != "translate") return false;
   static const char* usage = "FAIL usage: translate ENGINE CLIENT CHANDESC SELECTOR ADDR r|w [user|super] [notlb]";
-  if (w.size() < 7 || w.size() > 9) { reply = usage; return true; }
+  if (w.size() < 7 || w.size() > 9) {
+    reply = usage;
+    return true;
+  }
   vm_access a;
   try {
     a.engine = uint32_t(parse_u64(w[1]));
@@ -493,23 +496,35 @@ bool mmu_nv50::qtest(const std::vector<std::string>& w, std::string& reply) {
     reply = std::string("FAIL translate: bad number in '") + w[1] + " " + w[2] + " " + w[3] + " " + w[4] + " " + w[5] + "'";
     return true;
   }
-  if (w[6] != "r" && w[6] != "w") { reply = "FAIL translate: access must be r or w, not '" + w[6] + "'"; return true; }
+  if (w[6] != "r" && w[6] != "w") {
+    reply = "FAIL translate: access must be r or w, not '" + w[6] + "'";
+    return true;
+  }
   a.write = w[6] == "w";
   bool bypass = false;
   for (size_t i = 7; i < w.size(); ++i) {
-    if (w[i] == "user") a.user = true;
-    else if (w[i] == "super") a.user = false;
-    else if (w[i] == "notlb") bypass = true;
-    else { reply = "FAIL translate: unknown option '" + w[i] + "' (user, super, notlb)"; return true; }
+    if (w[i] == "user")
+      a.user = true;
+    else if (w[i] == "super")
+      a.user = false;
+    else if (w[i] == "notlb")
+      bypass = true;
+    else {
+      reply = "FAIL translate: unknown option '" + w[i] + "' (user, super, notlb)";
+      return true;
+    }
   }
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   const translation t = bypass ? translate_debug(a) : translate(a, delay);
-  if (!t.ok()) { reply = std::string("OK fault=") + fault_name(t.f); return true; }
+  if (!t.ok()) {
+    reply = std::string("OK fault=") + fault_name(t.f);
+    return true;
+  }
   std::ostringstream os;
-  os << "OK linear=" << to_hex(t.r.linear) << " target=" << target_name(t.r.tgt) << " ro=" << t.r.ro
-     << " super=" << t.r.super << " storage=" << to_hex(t.r.storage) << " comp=" << unsigned(t.r.comp)
-     << " tag=" << to_hex(t.r.tag) << " pcycle=" << unsigned(t.r.pcycle) << " enc=" << t.r.enc
-     << " paged=" << t.paged << " host=" << to_hex(host_address(t.r.tgt, t.r.linear));
+  os << "OK linear=" << to_hex(t.r.linear) << " target=" << target_name(t.r.tgt) << " ro=" << t.r.ro << " super=" << t.r.super
+     << " storage=" << to_hex(t.r.storage) << " comp=" << unsigned(t.r.comp) << " tag=" << to_hex(t.r.tag)
+     << " pcycle=" << unsigned(t.r.pcycle) << " enc=" << t.r.enc << " paged=" << t.paged
+     << " host=" << to_hex(host_address(t.r.tgt, t.r.linear));
   reply = os.str();
   return true;
 }
@@ -520,8 +535,8 @@ void mmu_nv50::report(std::ostream& os) {
     if (s) misses += s->misses;
   for (uint64_t h : hits_) hits += h;
   os << "translations " << translations.value() << " (TLB hits " << hits << ", misses " << misses
-     << "; unpaged DMA objects need no TLB), linear accesses " << linear_accesses.value() << ", faults "
-     << faults.value() << ", flushes " << flushes.value() << "\n";
+     << "; unpaged DMA objects need no TLB), linear accesses " << linear_accesses.value() << ", faults " << faults.value() << ", flushes "
+     << flushes.value() << "\n";
 }
 
 // A fault the driver acknowledged (FAULT_STATUS written) was handled; one still latched was not.

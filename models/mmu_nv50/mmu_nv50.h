@@ -43,8 +43,7 @@ namespace gpuvp::mmu_nv50 {
 
 class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
  public:
-  tlm_utils::multi_passthrough_target_socket<mmu_nv50, 32, tlm::tlm_base_protocol_types, 0,
-                                             sc_core::SC_ZERO_OR_MORE_BOUND> in{"in"};
+  tlm_utils::multi_passthrough_target_socket<mmu_nv50, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND> in{"in"};
   tlm_utils::simple_initiator_socket<mmu_nv50> out{"out"};
   sc_core::sc_out<bool> fault_irq{"fault"};
 
@@ -55,30 +54,39 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   gpuvp::param<uint64_t> tlb_ways{this, "tlb_ways", 4, "ways per TLB set (power of two, <= tlb_entries)", 1, 65536};
   gpuvp::param<std::string> tlb_policy{this, "tlb_policy", "lru", "TLB replacement: lru, fifo or random"};
   gpuvp::param<uint64_t> tlb_seed{this, "tlb_seed", 1, "seed of the random replacement policy", 0, ~uint64_t(0)};
-  gpuvp::param<sc_core::sc_time> hit_latency{this, "hit_latency", 1_ns, "added to every translated access (TLB lookup)", sc_core::SC_ZERO_TIME, 1_s};
-  gpuvp::param<sc_core::sc_time> miss_latency{this, "miss_latency", 2_ns, "added on a TLB miss, besides the walk's own memory reads", sc_core::SC_ZERO_TIME, 1_s};
-  gpuvp::param<sc_core::sc_time> flush_latency{this, "flush_latency", 200_ns, "time from a TLB flush write until TLB_FLUSH bit 0 reads 0", sc_core::SC_ZERO_TIME, 1_s};
+  gpuvp::param<sc_core::sc_time> hit_latency{
+      this, "hit_latency", 1_ns, "added to every translated access (TLB lookup)", sc_core::SC_ZERO_TIME, 1_s};
+  gpuvp::param<sc_core::sc_time> miss_latency{
+      this, "miss_latency", 2_ns, "added on a TLB miss, besides the walk's own memory reads", sc_core::SC_ZERO_TIME, 1_s};
+  gpuvp::param<sc_core::sc_time> flush_latency{
+      this, "flush_latency", 200_ns, "time from a TLB flush write until TLB_FLUSH bit 0 reads 0", sc_core::SC_ZERO_TIME, 1_s};
   gpuvp::param<bool> dmaobj_cache{this, "dmaobj_cache", true, "engines keep their most recently bound DMA object (per engine and client)"};
-  gpuvp::param<std::string> pde_bit4{this, "pde_bit4", "ignore", "PDE bit 4 (undocumented: ??? in envytools): ignore, or fault RESERVED_BITS"};
-  gpuvp::param<std::string> pte_bits12{this, "pte_bits12", "ignore", "PTE bits 1-2 (undocumented: ??? in envytools): ignore, or fault RESERVED_BITS"};
-  gpuvp::param<bool> user_super_dmaobj_faults{this, "user_super_dmaobj_faults", true, "a user access through a supervisor DMA object (word 0 bit 31) faults SUPERVISOR"};
+  gpuvp::param<std::string> pde_bit4{this, "pde_bit4", "ignore",
+                                     "PDE bit 4 (undocumented: ??? in envytools): ignore, or fault RESERVED_BITS"};
+  gpuvp::param<std::string> pte_bits12{this, "pte_bits12", "ignore",
+                                       "PTE bits 1-2 (undocumented: ??? in envytools): ignore, or fault RESERVED_BITS"};
+  gpuvp::param<bool> user_super_dmaobj_faults{this, "user_super_dmaobj_faults", true,
+                                              "a user access through a supervisor DMA object (word 0 bit 31) faults SUPERVISOR"};
   gpuvp::param<bool> comp_vram_only{this, "comp_vram_only", true, "compression is forced to none on SYSRAM targets"};
-  gpuvp::param<bool> limit_inclusive{this, "limit_inclusive", false, "DMA object limit is the last valid byte (nouveau) instead of envytools' base+addr >= limit fault"};
+  gpuvp::param<bool> limit_inclusive{this, "limit_inclusive", false,
+                                     "DMA object limit is the last valid byte (nouveau) instead of envytools' base+addr >= limit fault"};
   gpuvp::param<bool> check_engine{this, "check_engine", true, "an engine id absent on this generation faults INVALID_ENGINE"};
-  gpuvp::param<bool> grant_dmi{this, "grant_dmi", true, "grant DMI on in: translated pages in DMA object offsets, linear accesses as downstream"};
+  gpuvp::param<bool> grant_dmi{this, "grant_dmi", true,
+                               "grant DMI on in: translated pages in DMA object offsets, linear accesses as downstream"};
 
   // --- registers (BAR0 0x100000 + offset) ---
   gpuvp::register_bank regs{"regs", 0x2000};
   gpuvp::reg tlb_flush{regs, "TLB_FLUSH", 0xc80, 4, 0, gpuvp::access::rw, 0x000f0001};  // 0: trigger/busy, 16-19: engine
-  gpuvp::reg fault_status{regs, "FAULT_STATUS", 0xc90, 4, 0, gpuvp::access::w1c, 0x3};  // 0 pending (W1C), 1 overflow, 8-15 reason, 16 write, 17 user, 18 paged
-  gpuvp::reg fault_source{regs, "FAULT_SOURCE", 0xc94, 4, 0, gpuvp::access::ro};       // 0-3 engine, 8-15 client
-  gpuvp::reg fault_selector{regs, "FAULT_SELECTOR", 0xc98, 4, 0, gpuvp::access::ro};   // DMA object selector
-  gpuvp::reg fault_channel{regs, "FAULT_CHANNEL", 0xc9c, 4, 0, gpuvp::access::ro};     // PFIFO channel id
-  gpuvp::reg fault_chandesc{regs, "FAULT_CHANDESC", 0xca0, 4, 0, gpuvp::access::ro};   // 30-bit channel descriptor
-  gpuvp::reg fault_addr_lo{regs, "FAULT_ADDR_LO", 0xca4, 4, 0, gpuvp::access::ro};     // logical address 0-31
-  gpuvp::reg fault_addr_hi{regs, "FAULT_ADDR_HI", 0xca8, 4, 0, gpuvp::access::ro};     // logical address 32-63
+  gpuvp::reg fault_status{regs, "FAULT_STATUS",     0xc90, 4,
+                          0,    gpuvp::access::w1c, 0x3};  // 0 pending (W1C), 1 overflow, 8-15 reason, 16 write, 17 user, 18 paged
+  gpuvp::reg fault_source{regs, "FAULT_SOURCE", 0xc94, 4, 0, gpuvp::access::ro};      // 0-3 engine, 8-15 client
+  gpuvp::reg fault_selector{regs, "FAULT_SELECTOR", 0xc98, 4, 0, gpuvp::access::ro};  // DMA object selector
+  gpuvp::reg fault_channel{regs, "FAULT_CHANNEL", 0xc9c, 4, 0, gpuvp::access::ro};    // PFIFO channel id
+  gpuvp::reg fault_chandesc{regs, "FAULT_CHANDESC", 0xca0, 4, 0, gpuvp::access::ro};  // 30-bit channel descriptor
+  gpuvp::reg fault_addr_lo{regs, "FAULT_ADDR_LO", 0xca4, 4, 0, gpuvp::access::ro};    // logical address 0-31
+  gpuvp::reg fault_addr_hi{regs, "FAULT_ADDR_HI", 0xca8, 4, 0, gpuvp::access::ro};    // logical address 32-63
   // Register bit fields (gpuvp::field<lsb, width>).
-  using tlb_flush_trigger = gpuvp::field<0, 1>;   // write 1: flush; reads 1 while busy
+  using tlb_flush_trigger = gpuvp::field<0, 1>;  // write 1: flush; reads 1 while busy
   using tlb_flush_engine = gpuvp::field<16, 4>;
   using fault_pending = gpuvp::field<0, 1>;
   using fault_overflow = gpuvp::field<1, 1>;
@@ -88,7 +96,7 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   using fault_paged = gpuvp::field<18, 1>;
   using fault_source_engine = gpuvp::field<0, 4>;
   using fault_source_client = gpuvp::field<8, 8>;
-  gpuvp::reg fault_count{regs, "FAULT_COUNT", 0xcac, 4, 0, gpuvp::access::ro};         // faults since reset (saturates)
+  gpuvp::reg fault_count{regs, "FAULT_COUNT", 0xcac, 4, 0, gpuvp::access::ro};  // faults since reset (saturates)
 
   static constexpr uint64_t bar0_offset = 0x100000;
 
@@ -155,11 +163,11 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
     uint64_t bind_epoch = 0;      // dma_bind << 32 | epoch_ (32 bits) when filled
     uint16_t deny = 0;            // check_access outcome: 0x0001 writes, 0x0100 user accesses take the slow path
     uint8_t shift = 12, order = 0;
-    uint64_t lo = 0, len = 0;    // logical first bytes in the block and within the limit: address - lo < len
-    uint64_t end = 0;            // one past the last logical byte within the DMA object's limit
+    uint64_t lo = 0, len = 0;      // logical first bytes in the block and within the limit: address - lo < len
+    uint64_t end = 0;              // one past the last logical byte within the DMA object's limit
     uint64_t base = 0, vbase = 0;  // DMA object base; the block's first virtual address
-    uint64_t* stamp = nullptr;   // the TLB entry's LRU stamp (nullptr: not LRU), as tlb::touch
-    gpuvp::nv50::result r0;      // the result at vbase
+    uint64_t* stamp = nullptr;     // the TLB entry's LRU stamp (nullptr: not LRU), as tlb::touch
+    gpuvp::nv50::result r0;        // the result at vbase
   };
   struct cached_dmaobj {
     bool valid = false;
@@ -171,8 +179,16 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
 
   // The micro-TLB compares the access's fields as they lie in vm_access (engine, client;
   // chandesc, selector; write, user), eight and two bytes at a time.
-  static uint64_t load64(const void* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
-  static uint16_t load16(const void* p) { uint16_t v; std::memcpy(&v, p, 2); return v; }
+  static uint64_t load64(const void* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  static uint16_t load16(const void* p) {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
   static unsigned micro_index(const gpuvp::nv50::vm_access& a) {
     return unsigned(((a.address >> 12) + (a.engine << 4)) & (micro_entries - 1));
   }
@@ -186,8 +202,7 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   void translate_uncounted(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
   bool mem_read(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay);
   bool mem_read_debug(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len);
-  void lookup_or_walk(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, sc_core::sc_time& delay,
-                      gpuvp::nv50::translation& t);
+  void lookup_or_walk(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
   void fill_micro(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, const gpuvp::nv50::tlb::entry* e,
                   const gpuvp::nv50::translation& t);
   void count_fault(gpuvp::nv50::fault f);
@@ -206,44 +221,43 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   static void answer_fault(tlm::tlm_generic_payload& gp, gpuvp::nv50::fault f);
 
   gpuvp::nv50::options opt_;
-  gpuvp::nv50::read_fn timed_read_;        // mem_read into *walk_delay_ (built once)
+  gpuvp::nv50::read_fn timed_read_;  // mem_read into *walk_delay_ (built once)
   sc_core::sc_time* walk_delay_ = nullptr;
-  uint32_t engine_mask_ = 0;               // engines accepted (all 16 when check_engine is off)
+  uint32_t engine_mask_ = 0;  // engines accepted (all 16 when check_engine is off)
   std::array<gpuvp::nv50::tlb, gpuvp::nv50::engine::count> tlbs_;
   std::array<std::unique_ptr<engine_stats>, gpuvp::nv50::engine::count> estats_;
   std::vector<std::unique_ptr<gpuvp::counter>> fault_kinds_;  // by fault code
   std::vector<cached_dmaobj> dmaobjs_;                        // engine * clients + client
   std::array<micro_entry, micro_entries> micro_{};
-  uint64_t translations_ = 0;    // translations so far; the engines' TLBs stamp with it (LRU/FIFO clock)
-  uint64_t dmaobj_misses_ = 0;   // translations that used no cached DMA object
-  uint64_t grant_translations_ = 0;  // translations_ made by DMI grants (not in the statistics)
+  uint64_t translations_ = 0;                                // translations so far; the engines' TLBs stamp with it (LRU/FIFO clock)
+  uint64_t dmaobj_misses_ = 0;                               // translations that used no cached DMA object
+  uint64_t grant_translations_ = 0;                          // translations_ made by DMI grants (not in the statistics)
   std::array<uint64_t, gpuvp::nv50::engine::count> hits_{};  // TLB hits per engine (<engine>.hits)
-  uint64_t epoch_ = 1;                                        // bumped when micro entries become void (drop_micro)
-  std::vector<tlm::tlm_dmi> dmi_;                             // regions granted to the walker
-  uint32_t dmi_engines_ = 0;                                  // engines holding regions granted on in (bit 16: linear)
+  uint64_t epoch_ = 1;                                       // bumped when micro entries become void (drop_micro)
+  std::vector<tlm::tlm_dmi> dmi_;                            // regions granted to the walker
+  uint32_t dmi_engines_ = 0;                                 // engines holding regions granted on in (bit 16: linear)
   sc_core::sc_time flush_done_ = sc_core::SC_ZERO_TIME;
-  std::vector<std::string> fault_log_;                        // first faults, for modelled_errors
+  std::vector<std::string> fault_log_;  // first faults, for modelled_errors
 };
 
 [[gnu::always_inline]] inline const mmu_nv50::micro_entry* mmu_nv50::micro_find(const gpuvp::nv50::vm_access& a) const {
   using gpuvp::nv50::vm_access;
   static_assert(offsetof(vm_access, client) == offsetof(vm_access, engine) + 4 &&
-                offsetof(vm_access, selector) == offsetof(vm_access, chandesc) + 4 &&
-                offsetof(vm_access, user) == offsetof(vm_access, write) + 1, "micro-TLB field loads");
+                    offsetof(vm_access, selector) == offsetof(vm_access, chandesc) + 4 &&
+                    offsetof(vm_access, user) == offsetof(vm_access, write) + 1,
+                "micro-TLB field loads");
   const micro_entry& m = micro_[micro_index(a)];
   // An engine id >= 16 never matches: entries are only filled for valid engines.
-  if (m.who != load64(&a.engine) || m.where != load64(&a.chandesc) ||
-      m.bind_epoch != (uint64_t(a.bind) << 32 | uint32_t(epoch_)) || a.address - m.lo >= m.len ||
-      a.address + a.size > m.end || (load16(&a.write) & m.deny))
+  if (m.who != load64(&a.engine) || m.where != load64(&a.chandesc) || m.bind_epoch != (uint64_t(a.bind) << 32 | uint32_t(epoch_)) ||
+      a.address - m.lo >= m.len || a.address + a.size > m.end || (load16(&a.write) & m.deny))
     return nullptr;
   return &m;
 }
 
 // The micro-TLB hit: exactly what the slow path does on a TLB hit (delay, counters, LRU touch,
 // result), from the copy of the block's result.
-[[gnu::always_inline]] inline gpuvp::nv50::translation mmu_nv50::micro_hit(const micro_entry& m,
-                                                                          const gpuvp::nv50::vm_access& a,
-                                                                          sc_core::sc_time& delay) {
+[[gnu::always_inline]] inline gpuvp::nv50::translation mmu_nv50::micro_hit(const micro_entry& m, const gpuvp::nv50::vm_access& a,
+                                                                           sc_core::sc_time& delay) {
   delay += hit_latency.get();
   const uint64_t now = ++translations_;  // also counts the DMA object hit (dmaobj_hits)
   if (m.stamp) *m.stamp = now;           // tlb::touch

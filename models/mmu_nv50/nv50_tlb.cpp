@@ -7,8 +7,8 @@ namespace gpuvp::nv50 {
 
 void tlb::configure(unsigned entries, unsigned ways, tlb_policy policy, uint64_t seed) {
   if (!is_power_of_two(entries) || !is_power_of_two(ways) || ways > entries)
-    throw std::invalid_argument("TLB geometry " + std::to_string(entries) + " entries / " +
-                                std::to_string(ways) + " ways: both must be powers of two, ways <= entries");
+    throw std::invalid_argument("TLB geometry " + std::to_string(entries) + " entries / " + std::to_string(ways) +
+                                " ways: both must be powers of two, ways <= entries");
   entries_.assign(entries, entry{});
   ways_ = ways;
   sets_ = entries / ways;
@@ -50,7 +50,8 @@ const tlb::entry* tlb::insert(uint32_t chandesc, uint64_t virt, const pte& p, un
   const unsigned gran = shift + p.order;  // at most 16 + 7 = 23
   entry* set = &entries_[size_t(set_of(chandesc, virt, gran)) * ways_];
   bool evicted = false;
-  entry* victim = replacement_.way_for_insert(set, ways_, [](const entry& e) { return (e.key & valid_bit) != 0; }, evicted);
+  entry* victim = replacement_.way_for_insert(
+      set, ways_, [](const entry& e) { return (e.key & valid_bit) != 0; }, evicted);
   if (evicted) {
     const unsigned old = granularity(*victim) - 12;
     if (--gran_count_[old] == 0) gran_mask_ &= ~(1u << old);

@@ -15,16 +15,16 @@
 
 namespace gpuvp::nv50 {
 
-using gpuvp::tlb_policy;  // gpuvp/tlb_replacement.h
 using gpuvp::parse_tlb_policy;
+using gpuvp::tlb_policy;  // gpuvp/tlb_replacement.h
 
 class tlb {
  public:
   struct entry {
-    uint64_t key = 0;      // bit 63 valid, 58-62 granularity - 12, 28-57 chandesc, 0-27 vpn
-    uint64_t stamp = 0;    // LRU: last use; FIFO: insertion
+    uint64_t key = 0;    // bit 63 valid, 58-62 granularity - 12, 28-57 chandesc, 0-27 vpn
+    uint64_t stamp = 0;  // LRU: last use; FIFO: insertion
     pte p;
-    uint8_t shift = 12;    // page size
+    uint8_t shift = 12;  // page size
   };
 
   // entries and ways: powers of two, ways <= entries. Clears the TLB.
@@ -61,8 +61,7 @@ class tlb {
   };
   static unsigned granularity(const entry& e) { return unsigned((e.key >> 58) & 0x1f) + 12; }
   static uint64_t make_key(uint32_t chandesc, uint64_t virt, unsigned gran) {
-    return valid_bit | uint64_t(gran - 12) << 58 | uint64_t(chandesc & 0x3fffffff) << 28 |
-           ((virt >> gran) & 0x0fffffff);
+    return valid_bit | uint64_t(gran - 12) << 58 | uint64_t(chandesc & 0x3fffffff) << 28 | ((virt >> gran) & 0x0fffffff);
   }
   // The set search's answer depends only on the channel and the 4 KiB page (granularities >= 12).
   static uint64_t hint_tag(uint32_t chandesc, uint64_t virt) {
@@ -82,12 +81,12 @@ class tlb {
   unsigned ways_ = 1, sets_ = 1;
   tlb_replacement replacement_;
   uint64_t now() { return clock_ ? *clock_ : ++own_clock_; }  // LRU: last use; FIFO: insertion
-  uint64_t own_clock_ = 0;                  // the own clock is never reset: it only grows
+  uint64_t own_clock_ = 0;                                    // the own clock is never reset: it only grows
   const uint64_t* clock_ = nullptr;
-  uint64_t epoch_ = 1;                      // bumped by insert and flush: older hints are void
+  uint64_t epoch_ = 1;  // bumped by insert and flush: older hints are void
   std::array<hint, hint_count> hints_{};
-  uint32_t gran_mask_ = 0;                  // bit g-12 set when some entry has granularity g
-  std::array<uint32_t, 12> gran_count_{};   // granularities 12..23
+  uint32_t gran_mask_ = 0;                 // bit g-12 set when some entry has granularity g
+  std::array<uint32_t, 12> gran_count_{};  // granularities 12..23
 };
 
 }  // namespace gpuvp::nv50

@@ -16,10 +16,9 @@ std::string upper(std::string_view s) {
 
 bool at_least(generation g, generation min) { return uint8_t(g) >= uint8_t(min); }
 
-constexpr std::array<const char*, 13> fault_names = {
-    "NONE",        "NULL_DMAOBJ",    "DMAOBJ_LIMIT", "PDE_NOT_PRESENT", "PTE_NOT_PRESENT",
-    "PT_LIMIT",    "READ_ONLY",      "SUPERVISOR",   "INVALID_TARGET",  "PAGE_SIZE",
-    "MEM_ERROR",   "INVALID_ENGINE", "RESERVED_BITS"};
+constexpr std::array<const char*, 13> fault_names = {"NONE",      "NULL_DMAOBJ",    "DMAOBJ_LIMIT", "PDE_NOT_PRESENT", "PTE_NOT_PRESENT",
+                                                     "PT_LIMIT",  "READ_ONLY",      "SUPERVISOR",   "INVALID_TARGET",  "PAGE_SIZE",
+                                                     "MEM_ERROR", "INVALID_ENGINE", "RESERVED_BITS"};
 }  // namespace
 
 std::optional<generation> parse_generation(std::string_view name) {
@@ -35,10 +34,14 @@ std::optional<generation> parse_generation(std::string_view name) {
 
 const char* target_name(target t) {
   switch (t) {
-    case target::vram: return "VRAM";
-    case target::invalid: return "INVALID";
-    case target::sysram_snoop: return "SYSRAM_SNOOP";
-    case target::sysram_nosnoop: return "SYSRAM_NOSNOOP";
+    case target::vram:
+      return "VRAM";
+    case target::invalid:
+      return "INVALID";
+    case target::sysram_snoop:
+      return "SYSRAM_SNOOP";
+    case target::sysram_nosnoop:
+      return "SYSRAM_NOSNOOP";
   }
   return "?";
 }
@@ -50,14 +53,22 @@ const char* fault_name(fault f) {
 
 bool engine_exists(generation g, uint32_t e) {
   switch (e) {
-    case engine::pgraph: case engine::pvp: case engine::peephole: case engine::pfifo:
-    case engine::bar: case engine::pmpeg:
+    case engine::pgraph:
+    case engine::pvp:
+    case engine::peephole:
+    case engine::pfifo:
+    case engine::bar:
+    case engine::pmpeg:
       return true;
     case 0x7:  // PME on the original NV50 (VP1), PVCOMP on MCP89
       return g == generation::nv50 || g == generation::mcp89;
-    case engine::pbsp: case engine::pcrypt: case engine::pcounter: case engine::pfifo_bg:
+    case engine::pbsp:
+    case engine::pcrypt:
+    case engine::pcounter:
+    case engine::pfifo_bg:
       return at_least(g, generation::g84);
-    case engine::pcopy: case engine::pdaemon:
+    case engine::pcopy:
+    case engine::pdaemon:
       return at_least(g, generation::gt215);
     default:
       return false;
@@ -128,8 +139,7 @@ fault read_dmaobj(const options& o, uint32_t chandesc, uint32_t selector, const 
   return fault::none;
 }
 
-fault walk(const options& o, uint32_t chandesc, uint64_t virt, const read_fn& rd, pte& p,
-           unsigned& shift, pde* pde_out) {
+fault walk(const options& o, uint32_t chandesc, uint64_t virt, const read_fn& rd, pte& p, unsigned& shift, pde* pde_out) {
   const target ct = channel_target(chandesc);
   if (ct == target::invalid) return fault::invalid_target;
   const uint64_t pde_addr = channel_base(chandesc) + page_directory_offset(o.gen) + ((virt >> 29) & 0x7ff) * 8;
@@ -172,8 +182,10 @@ result unpaged_result(const options& o, const dmaobj& d, uint64_t linear) {
       r.comp = comp_mode::none;
     } else {
       const uint64_t t = ((vram - d.comp_base) >> 16) + d.base_tag;
-      if (t <= d.limit_tag) r.tag = uint16_t(t);
-      else r.comp = comp_mode::none;
+      if (t <= d.limit_tag)
+        r.tag = uint16_t(t);
+      else
+        r.comp = comp_mode::none;
     }
   }
   detail::finish_comp(o, r);
@@ -182,8 +194,14 @@ result unpaged_result(const options& o, const dmaobj& d, uint64_t linear) {
 
 translation translate(const options& o, const vm_access& a, const read_fn& rd) {
   translation t;
-  if (o.check_engine && !engine_exists(o.gen, a.engine)) { t.f = fault::invalid_engine; return t; }
-  if ((a.selector & 0xffff) == 0) { t.f = fault::null_dmaobj; return t; }
+  if (o.check_engine && !engine_exists(o.gen, a.engine)) {
+    t.f = fault::invalid_engine;
+    return t;
+  }
+  if ((a.selector & 0xffff) == 0) {
+    t.f = fault::null_dmaobj;
+    return t;
+  }
   dmaobj d;
   if ((t.f = read_dmaobj(o, a.chandesc, a.selector, rd, d)) != fault::none) return t;
   if ((t.f = apply_limit(o, d, a.address, a.size, t.virt)) != fault::none) return t;

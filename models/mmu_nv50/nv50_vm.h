@@ -32,15 +32,13 @@ enum class comp_mode : uint8_t { none = 0, single = 1, dbl = 2 };
 
 // envytools' VM engines (nv50-vm-engine) and clients (nv50-vm-client).
 namespace engine {
-constexpr uint32_t pgraph = 0x0, pvp = 0x1, peephole = 0x4, pfifo = 0x5, bar = 0x6, pme = 0x7,
-                   pvcomp = 0x7, pmpeg = 0x8, pppp = 0x8, pbsp = 0x9, pvld = 0x9, pcrypt = 0xa,
-                   pcounter = 0xb, pfifo_bg = 0xc, pcopy = 0xd, pdaemon = 0xe;
+constexpr uint32_t pgraph = 0x0, pvp = 0x1, peephole = 0x4, pfifo = 0x5, bar = 0x6, pme = 0x7, pvcomp = 0x7, pmpeg = 0x8, pppp = 0x8,
+                   pbsp = 0x9, pvld = 0x9, pcrypt = 0xa, pcounter = 0xb, pfifo_bg = 0xc, pcopy = 0xd, pdaemon = 0xe;
 constexpr uint32_t count = 16;  // bits 16-19 of the flush register
 }  // namespace engine
 namespace client {
-constexpr uint32_t strmout = 0x00, dispatch = 0x03, pfifo_write = 0x04, ccache = 0x05, pvpe = 0x06,
-                   clipid = 0x07, pfifo_read = 0x08, vfetch = 0x09, texture = 0x0a, prop = 0x0b,
-                   pvp2 = 0x0c, pbsp = 0x0d, pcrypt = 0x0e, pcounter = 0x0f, pdaemon = 0x11,
+constexpr uint32_t strmout = 0x00, dispatch = 0x03, pfifo_write = 0x04, ccache = 0x05, pvpe = 0x06, clipid = 0x07, pfifo_read = 0x08,
+                   vfetch = 0x09, texture = 0x0a, prop = 0x0b, pvp2 = 0x0c, pbsp = 0x0d, pcrypt = 0x0e, pcounter = 0x0f, pdaemon = 0x11,
                    pcopy = 0x13, pvcomp = 0x14;
 }  // namespace client
 // Whether a VM engine id exists on a generation (nv50-vm.rst's engine list with its gates).
@@ -68,20 +66,20 @@ const char* fault_name(fault f);  // "NULL_DMAOBJ", ...
 
 // Word 0..5 of a DMA object, every field decoded (raw field values, no policy applied).
 struct dmaobj {
-  uint16_t cls = 0;        // w0 0-15
-  uint8_t target = 0;      // w0 16-17: 0 paged VM, 1 VRAM, 2 SYSRAM_SNOOP, 3 SYSRAM_NOSNOOP
-  uint8_t ro = 0;          // w0 18-19: 0 from PT, 1 read-only, 2 read-write
-  uint8_t super = 0;       // w0 20-21: 0 from PT, 1 user-supervisor, 2 supervisor-only
-  uint8_t storage = 0;     // w0 22-28: 0x7f from PT
-  uint8_t comp = 0;        // w0 29-30: 0 none, 1 SINGLE, 2 DOUBLE, 3 from PT
+  uint16_t cls = 0;           // w0 0-15
+  uint8_t target = 0;         // w0 16-17: 0 paged VM, 1 VRAM, 2 SYSRAM_SNOOP, 3 SYSRAM_NOSNOOP
+  uint8_t ro = 0;             // w0 18-19: 0 from PT, 1 read-only, 2 read-write
+  uint8_t super = 0;          // w0 20-21: 0 from PT, 1 user-supervisor, 2 supervisor-only
+  uint8_t storage = 0;        // w0 22-28: 0x7f from PT
+  uint8_t comp = 0;           // w0 29-30: 0 none, 1 SINGLE, 2 DOUBLE, 3 from PT
   bool super_object = false;  // w0 31
-  uint64_t limit = 0;      // w1 | w3 24-31 << 32
-  uint64_t base = 0;       // w2 | w3 0-7 << 32
-  uint16_t base_tag = 0;   // w4 0-11
-  uint16_t limit_tag = 0;  // w4 16-27
-  uint32_t comp_base = 0;  // w5 0-15 << 16
-  uint8_t pcycle = 0;      // w5 16-17: 0 from PT, 1 short, 2 long
-  uint8_t enc = 0;         // w5 18-19 [G84+]: 0 no, 1 yes, 2 from PT (always 0 on NV50)
+  uint64_t limit = 0;         // w1 | w3 24-31 << 32
+  uint64_t base = 0;          // w2 | w3 0-7 << 32
+  uint16_t base_tag = 0;      // w4 0-11
+  uint16_t limit_tag = 0;     // w4 16-27
+  uint32_t comp_base = 0;     // w5 0-15 << 16
+  uint8_t pcycle = 0;         // w5 16-17: 0 from PT, 1 short, 2 long
+  uint8_t enc = 0;            // w5 18-19 [G84+]: 0 no, 1 yes, 2 from PT (always 0 on NV50)
   bool paged() const { return target == 0; }
 };
 dmaobj decode_dmaobj(const uint32_t w[6], generation g);
@@ -121,35 +119,35 @@ struct options {
   generation gen = generation::g84;
   reserved_policy pde_bit4 = reserved_policy::ignore;    // PDE bit 4
   reserved_policy pte_bits12 = reserved_policy::ignore;  // PTE bits 1-2
-  bool user_super_dmaobj_faults = true;  // a user access through a supervisor DMA object faults
-  bool comp_vram_only = true;            // compression forced to none on a SYSRAM target
-  bool limit_inclusive = false;          // nv50-vm.rst: >= limit faults; nouveau writes limit = end - 1
-  bool check_engine = true;              // an engine id absent on `gen` faults INVALID_ENGINE
+  bool user_super_dmaobj_faults = true;                  // a user access through a supervisor DMA object faults
+  bool comp_vram_only = true;                            // compression forced to none on a SYSRAM target
+  bool limit_inclusive = false;                          // nv50-vm.rst: >= limit faults; nouveau writes limit = end - 1
+  bool check_engine = true;                              // an engine id absent on `gen` faults INVALID_ENGINE
 };
 
 // Everything a successful translation gives (nv50-vm.rst's list).
 struct result {
-  uint64_t linear = 0;    // 40-bit linear address
+  uint64_t linear = 0;  // 40-bit linear address
   target tgt = target::vram;
   bool ro = false;
   bool super = false;
   uint8_t storage = 0;
   comp_mode comp = comp_mode::none;
-  uint16_t tag = 0;       // compression tag cell (0 when comp is none)
-  uint8_t pcycle = 0;     // 0 short, 1 long
+  uint16_t tag = 0;    // compression tag cell (0 when comp is none)
+  uint8_t pcycle = 0;  // 0 short, 1 long
   bool enc = false;
 };
 
 struct vm_access {
   uint32_t engine = 0, client = 0;
-  uint32_t chandesc = 0;   // 30 bits: 0-27 structure address bits 12-39, 28-29 target
-  uint32_t selector = 0;   // DMA object selector (16 bits)
-  uint64_t address = 0;    // logical address (offset within the DMA object)
+  uint32_t chandesc = 0;  // 30 bits: 0-27 structure address bits 12-39, 28-29 target
+  uint32_t selector = 0;  // DMA object selector (16 bits)
+  uint64_t address = 0;   // logical address (offset within the DMA object)
   bool write = false;
-  bool user = false;       // user access (false: supervisor)
-  uint32_t size = 1;       // bytes: the last byte is limit-checked too
-  uint32_t bind = 0;       // selector-rewrite generation of the DMA slot (gpu_ext::dma_bind): a
-                           // different value makes the MMU reload its cached DMA object
+  bool user = false;  // user access (false: supervisor)
+  uint32_t size = 1;  // bytes: the last byte is limit-checked too
+  uint32_t bind = 0;  // selector-rewrite generation of the DMA slot (gpu_ext::dma_bind): a
+                      // different value makes the MMU reload its cached DMA object
 };
 
 struct translation {
@@ -177,8 +175,7 @@ inline uint64_t page_directory_offset(generation g) { return g == generation::nv
 fault read_dmaobj(const options& o, uint32_t chandesc, uint32_t selector, const read_fn& rd, dmaobj& out);
 // Page-table walk of a virtual address: PDE then PTE. On success `p` is the PTE, `shift` the page
 // size; `pde_out` the PDE (for statistics and qtest).
-fault walk(const options& o, uint32_t chandesc, uint64_t virt, const read_fn& rd, pte& p,
-           unsigned& shift, pde* pde_out = nullptr);
+fault walk(const options& o, uint32_t chandesc, uint64_t virt, const read_fn& rd, pte& p, unsigned& shift, pde* pde_out = nullptr);
 // Linear address and attributes from an unpaged object.
 result unpaged_result(const options& o, const dmaobj& d, uint64_t linear);
 

@@ -25,14 +25,13 @@ void compute_launch_engine::error(const std::string& what) {
 
 void compute_launch_engine::describe_errors(std::vector<std::string>& out) const {
   for (const auto& e : errors) out.push_back(name() + ": " + e);
-  if (launch_errors > errors.size())
-    out.push_back(name() + ": " + std::to_string(launch_errors - errors.size()) + " more launch errors");
+  if (launch_errors > errors.size()) out.push_back(name() + ": " + std::to_string(launch_errors - errors.size()) + " more launch errors");
 }
 
 std::shared_ptr<const sm::kernel_trace> compute_launch_engine::trace_of(uint32_t index) {
   if (index == 0 || index > port.size()) {
-    error("KERNEL " + std::to_string(index) + " is not a kernel of '" + port.kernels.get() + "' (" +
-          std::to_string(port.size()) + " kernels)");
+    error("KERNEL " + std::to_string(index) + " is not a kernel of '" + port.kernels.get() + "' (" + std::to_string(port.size()) +
+          " kernels)");
     return nullptr;
   }
   try {
@@ -43,8 +42,8 @@ std::shared_ptr<const sm::kernel_trace> compute_launch_engine::trace_of(uint32_t
   }
 }
 
-bool compute_launch_engine::access(bool write, unsigned ch, uint32_t obj, uint32_t bind, uint64_t off, void* data,
-                                   unsigned len, uint64_t& t) {
+bool compute_launch_engine::access(bool write, unsigned ch, uint32_t obj, uint32_t bind, uint64_t off, void* data, unsigned len,
+                                   uint64_t& t) {
   // GF100 has no DMA objects: the DMA_* methods carry a (32-bit) address instead.
   if (gf100_) return bus_.vm(write, ch, uint64_t(obj) + off, data, len, client::engine, t);
   return bus_.dma(write, ch, obj, off, data, len, client::engine, t, bind);
@@ -54,13 +53,20 @@ void compute_launch_engine::complete(const completion& c, uint32_t status, uint6
   const uint64_t done_ns = t / 1000;  // the notifier's timestamp: completion, before these writes
   if (c.release) {
     uint32_t v = c.release_value;
-    if (access(true, c.ch, c.dma_semaphore, c.bind_semaphore, c.semaphore_offset, &v, 4, t)) ++releases;
-    else ++kernel_errors;
+    if (access(true, c.ch, c.dma_semaphore, c.bind_semaphore, c.semaphore_offset, &v, 4, t))
+      ++releases;
+    else
+      ++kernel_errors;
   }
   if (c.notify) {
-    struct { uint64_t ts; uint32_t ret, status; } n{done_ns, 0, status};
-    if (access(true, c.ch, c.dma_notify, c.bind_notify, 0, &n, 16, t)) ++notifies;
-    else ++kernel_errors;
+    struct {
+      uint64_t ts;
+      uint32_t ret, status;
+    } n{done_ns, 0, status};
+    if (access(true, c.ch, c.dma_notify, c.bind_notify, 0, &n, 16, t))
+      ++notifies;
+    else
+      ++kernel_errors;
   }
 }
 
@@ -72,18 +78,51 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
   if (st_.size() <= ch) st_.resize(ch + 1);
   state& s = st_[ch];
   switch (mthd) {
-    case m_notify: s.notify_armed = true; break;
-    case m_dma_notify: s.dma_notify = param; ++s.bind_notify; break;
-    case m_dma_semaphore: s.dma_semaphore = param; ++s.bind_semaphore; break;
-    case m_dma_global: s.dma_global = param; ++s.bind_global; break;
-    case m_kernel: s.kernel = param; break;
-    case m_grid_x: case m_grid_x + 4: case m_grid_x + 8: s.grid[(mthd - m_grid_x) / 4] = param; break;
-    case m_block_x: case m_block_x + 4: case m_block_x + 8: s.block[(mthd - m_block_x) / 4] = param; break;
-    case m_semaphore_offset: s.semaphore_offset = param; break;
-    case m_semaphore_release: s.release_value = param; s.release_armed = true; break;
+    case m_notify:
+      s.notify_armed = true;
+      break;
+    case m_dma_notify:
+      s.dma_notify = param;
+      ++s.bind_notify;
+      break;
+    case m_dma_semaphore:
+      s.dma_semaphore = param;
+      ++s.bind_semaphore;
+      break;
+    case m_dma_global:
+      s.dma_global = param;
+      ++s.bind_global;
+      break;
+    case m_kernel:
+      s.kernel = param;
+      break;
+    case m_grid_x:
+    case m_grid_x + 4:
+    case m_grid_x + 8:
+      s.grid[(mthd - m_grid_x) / 4] = param;
+      break;
+    case m_block_x:
+    case m_block_x + 4:
+    case m_block_x + 8:
+      s.block[(mthd - m_block_x) / 4] = param;
+      break;
+    case m_semaphore_offset:
+      s.semaphore_offset = param;
+      break;
+    case m_semaphore_release:
+      s.release_value = param;
+      s.release_armed = true;
+      break;
     case m_launch: {
-      const completion c{ch, s.dma_notify, s.dma_semaphore, s.semaphore_offset, s.release_value, s.notify_armed,
-                         s.release_armed, s.bind_notify, s.bind_semaphore};
+      const completion c{ch,
+                         s.dma_notify,
+                         s.dma_semaphore,
+                         s.semaphore_offset,
+                         s.release_value,
+                         s.notify_armed,
+                         s.release_armed,
+                         s.bind_notify,
+                         s.bind_semaphore};
       s.notify_armed = s.release_armed = false;
       ++launches;
       auto refuse = [&](const std::string& why) {
@@ -99,12 +138,11 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
         return cost;
       }
       const sm::dim3 g{s.grid[0], s.grid[1], s.grid[2]}, b{s.block[0], s.block[1], s.block[2]};
-      if (g.x != tr->grid.x || g.y != tr->grid.y || g.z != tr->grid.z || b.x != tr->block.x || b.y != tr->block.y ||
-          b.z != tr->block.z) {
+      if (g.x != tr->grid.x || g.y != tr->grid.y || g.z != tr->grid.z || b.x != tr->block.x || b.y != tr->block.y || b.z != tr->block.z) {
         std::ostringstream os;
         os << "LAUNCH grid " << g.x << "x" << g.y << "x" << g.z << " block " << b.x << "x" << b.y << "x" << b.z
-           << ": grid/block do not match trace " << tr->file << " (" << tr->grid.x << "x" << tr->grid.y << "x"
-           << tr->grid.z << ", " << tr->block.x << "x" << tr->block.y << "x" << tr->block.z << ")";
+           << ": grid/block do not match trace " << tr->file << " (" << tr->grid.x << "x" << tr->grid.y << "x" << tr->grid.z << ", "
+           << tr->block.x << "x" << tr->block.y << "x" << tr->block.z << ")";
         return refuse(os.str());
       }
       ++outstanding_;
@@ -145,7 +183,8 @@ uint64_t compute_launch_engine::execute(unsigned ch, unsigned, uint32_t mthd, ui
       }
       return busy_async(start);
     }
-    default: break;  // OBJECT and other methods: accepted, no modelled effect
+    default:
+      break;  // OBJECT and other methods: accepted, no modelled effect
   }
   return cost;
 }

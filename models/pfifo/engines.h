@@ -13,7 +13,11 @@ namespace gpuvp::pfifo {
 // Remembers every method it receives, with its channel and start time.
 class recording_engine : public engine {
  public:
-  struct entry { unsigned ch, subc; uint32_t mthd, param; uint64_t time_ps; };
+  struct entry {
+    unsigned ch, subc;
+    uint32_t mthd, param;
+    uint64_t time_ps;
+  };
   using engine::engine;
   std::vector<entry> log;
 

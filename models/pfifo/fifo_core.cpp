@@ -9,12 +9,18 @@ namespace gpuvp::pfifo {
 
 const char* err_type_name(err_type t) {
   switch (t) {
-    case err_type::none: return "NONE";
-    case err_type::dma_pusher: return "DMA_PUSHER";
-    case err_type::cache_error: return "CACHE_ERROR";
-    case err_type::semaphore: return "SEMAPHORE";
-    case err_type::acquire_timeout: return "ACQUIRE_TIMEOUT";
-    case err_type::hang: return "HANG";
+    case err_type::none:
+      return "NONE";
+    case err_type::dma_pusher:
+      return "DMA_PUSHER";
+    case err_type::cache_error:
+      return "CACHE_ERROR";
+    case err_type::semaphore:
+      return "SEMAPHORE";
+    case err_type::acquire_timeout:
+      return "ACQUIRE_TIMEOUT";
+    case err_type::hang:
+      return "HANG";
   }
   return "?";
 }
@@ -25,12 +31,18 @@ std::string err_code_name(gen g, err_type t, uint32_t code) {
   static const char* sem_old[] = {"?", "INVALID_OPERAND", "INVALID_STATE", "ADDRESS_TOO_LARGE", "MEM_FAULT"};
   static const char* sem_new[] = {"?", "ADDRESS_UNALIGNED", "INVALID_STATE", "ADDRESS_TOO_LARGE", "MEM_FAULT"};
   switch (t) {
-    case err_type::dma_pusher: return code <= 6 ? pusher[code] : "?";
-    case err_type::cache_error: return code <= 3 ? cache[code] : "?";
-    case err_type::semaphore: return code <= 4 ? (g < gen::g80 ? sem_old : sem_new)[code] : "?";
-    case err_type::acquire_timeout: return "TIMEOUT";
-    case err_type::hang: return "INVALID_SEMAPHORE_OPERATION";
-    default: return "";
+    case err_type::dma_pusher:
+      return code <= 6 ? pusher[code] : "?";
+    case err_type::cache_error:
+      return code <= 3 ? cache[code] : "?";
+    case err_type::semaphore:
+      return code <= 4 ? (g < gen::g80 ? sem_old : sem_new)[code] : "?";
+    case err_type::acquire_timeout:
+      return "TIMEOUT";
+    case err_type::hang:
+      return "INVALID_SEMAPHORE_OPERATION";
+    default:
+      return "";
   }
 }
 
@@ -124,9 +136,8 @@ void fifo_core::ack_error() {
   errors_.pop_front();
   auto& c = chans_[ch];
   auto pending = [&](bool pusher) {
-    return std::any_of(errors_.begin(), errors_.end(), [&](const error_record& r) {
-      return r.channel == ch && (r.type == err_type::dma_pusher) == pusher;
-    });
+    return std::any_of(errors_.begin(), errors_.end(),
+                       [&](const error_record& r) { return r.channel == ch && (r.type == err_type::dma_pusher) == pusher; });
   };
   c.pusher_stopped = pending(true);
   c.puller_stopped = pending(false);
@@ -155,26 +166,33 @@ void fifo_core::raise(channel& c, error_record r, uint64_t now) {
     ++hangs;
     return;  // a hang is silent: the channel just stops (reported at the end)
   }
-  if (r.type == err_type::dma_pusher) c.pusher_stopped = true;
-  else c.puller_stopped = true;
+  if (r.type == err_type::dma_pusher)
+    c.pusher_stopped = true;
+  else
+    c.puller_stopped = true;
   errors_.push_back(r);
   switch (r.type) {
-    case err_type::dma_pusher: intr |= intr_dma_pusher; break;
-    case err_type::cache_error: intr |= intr_cache_error; break;
-    case err_type::semaphore: intr |= intr_semaphore; break;
-    case err_type::acquire_timeout: intr |= intr_acquire_timeout; break;
-    default: break;
+    case err_type::dma_pusher:
+      intr |= intr_dma_pusher;
+      break;
+    case err_type::cache_error:
+      intr |= intr_cache_error;
+      break;
+    case err_type::semaphore:
+      intr |= intr_semaphore;
+      break;
+    case err_type::acquire_timeout:
+      intr |= intr_acquire_timeout;
+      break;
+    default:
+      break;
   }
   if (on_intr) on_intr();
 }
 
-bool fifo_core::pusher_has_work(const channel& c) const {
-  return c.dma_get != c.dma_put || (c.ib_mode && c.ib_get != c.ib_put);
-}
+bool fifo_core::pusher_has_work(const channel& c) const { return c.dma_get != c.dma_put || (c.ib_mode && c.ib_get != c.ib_put); }
 
-bool fifo_core::can_pull(const channel& c) const {
-  return pull_access && !c.puller_stopped && (c.acquire_active || !c.cache.empty());
-}
+bool fifo_core::can_pull(const channel& c) const { return pull_access && !c.puller_stopped && (c.acquire_active || !c.cache.empty()); }
 
 bool fifo_core::can_push(const channel& c) const {
   return push_access && !c.pusher_stopped && c.cache.size() < cfg_.cache_depth && pusher_has_work(c);
@@ -194,9 +212,7 @@ uint32_t fifo_core::swap(const channel& c, uint32_t v) const {
   return be ? __builtin_bswap32(v) : v;
 }
 
-bool fifo_core::sem_big_endian(const channel& c) const {
-  return cfg_.g >= gen::g80 ? cfg_.pfifo_big_endian : c.big_endian;
-}
+bool fifo_core::sem_big_endian(const channel& c) const { return cfg_.g >= gen::g80 ? cfg_.pfifo_big_endian : c.big_endian; }
 
 uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
   const unsigned n = unsigned(chans_.size());
@@ -212,7 +228,10 @@ uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
       for (unsigned k = 1; k <= n; ++k) {
         unsigned i = (unsigned(current < 0 ? n - 1 : current) + k) % n;
         if (int(i) == current) continue;
-        if (runnable(chans_[i], now)) { pick = int(i); break; }
+        if (runnable(chans_[i], now)) {
+          pick = int(i);
+          break;
+        }
       }
       if (pick < 0 && cur_ok) pick = current;
     }
@@ -220,8 +239,7 @@ uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
     if (pick < 0) {
       uint64_t next = never;
       for (const auto& c : chans_)
-        if (c.enabled && !c.hung && c.blocked_until > now && (can_pull(c) || can_push(c)))
-          next = std::min(next, c.blocked_until);
+        if (c.enabled && !c.hung && c.blocked_until > now && (can_pull(c) || can_push(c))) next = std::min(next, c.blocked_until);
       return next;
     }
     if (pick != current || slice_over) {
@@ -289,8 +307,7 @@ uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
         r.position = c.err_pos;
         r.ib_entry = c.err_ib;
         raise(c, r, now);
-      } catch (const blocked&) {
-      }
+      } catch (const blocked&) {}
     }
   }
   return now;

@@ -19,10 +19,16 @@ constexpr uint64_t never = std::numeric_limits<uint64_t>::max();
 
 // ---- Errors (envytools puller.rst + dma-pusher.rst ids) ----
 enum class err_type : uint32_t { none = 0, dma_pusher = 1, cache_error = 2, semaphore = 3, acquire_timeout = 4, hang = 5 };
-namespace pusher_err { enum : uint32_t { call_subr_active = 1, invalid_mthd = 2, ret_subr_inactive = 3, invalid_cmd = 4, ib_empty = 5, mem_fault = 6 }; }
-namespace cache_err { enum : uint32_t { no_hash = 1, empty_subchannel = 2, invalid_mthd = 3 }; }
+namespace pusher_err {
+enum : uint32_t { call_subr_active = 1, invalid_mthd = 2, ret_subr_inactive = 3, invalid_cmd = 4, ib_empty = 5, mem_fault = 6 };
+}
+namespace cache_err {
+enum : uint32_t { no_hash = 1, empty_subchannel = 2, invalid_mthd = 3 };
+}
 // Pre-G80 code 1 is INVALID_OPERAND, G80+ code 1 is ADDRESS_UNALIGNED.
-namespace sem_err { enum : uint32_t { invalid_operand = 1, address_unaligned = 1, invalid_state = 2, address_too_large = 3, mem_fault = 4 }; }
+namespace sem_err {
+enum : uint32_t { invalid_operand = 1, address_unaligned = 1, invalid_state = 2, address_too_large = 3, mem_fault = 4 };
+}
 const char* err_type_name(err_type t);
 std::string err_code_name(gen g, err_type t, uint32_t code);
 
@@ -30,9 +36,9 @@ struct error_record {
   unsigned channel = 0;
   err_type type = err_type::none;
   uint32_t code = 0;
-  uint32_t word = 0;      // offending pushbuffer word, or method parameter
-  uint64_t position = 0;  // dma_get of the offending word, or the IB entry's address (pusher errors)
-  bool ib_entry = false;  // pusher error on an IB entry (position is the entry's address)
+  uint32_t word = 0;            // offending pushbuffer word, or method parameter
+  uint64_t position = 0;        // dma_get of the offending word, or the IB entry's address (pusher errors)
+  bool ib_entry = false;        // pusher error on an IB entry (position is the entry's address)
   uint32_t subc = 0, mthd = 0;  // puller errors
   uint64_t time_ps = 0;
 };
@@ -47,8 +53,8 @@ class fifo_bus {
   // Through a DMA object: `obj` is its selector (RAMIN offset pre-G80, channel-structure offset G80+).
   // `bind` is the slot's selector-rewrite generation (gpu_ext::dma_bind): bumped each time the
   // issuer rewrites the selector, so that a DMA object cache reloads the object.
-  virtual bool dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len,
-                   client c, uint64_t& now_ps, uint32_t bind = 0) = 0;
+  virtual bool dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len, client c, uint64_t& now_ps,
+                   uint32_t bind = 0) = 0;
   // GF100+: through the channel's virtual address space.
   virtual bool vm(bool write, unsigned ch, uint64_t va, void* data, unsigned len, client c, uint64_t& now_ps) = 0;
   // Instance memory (RAMIN / channel structures, RAMHT, DMA objects) by physical address.
@@ -115,12 +121,20 @@ class engine {
 };
 
 // ---- Channel state ----
-struct cache_entry { uint16_t subc; uint16_t mthd; uint32_t data; bool ni; };
+struct cache_entry {
+  uint16_t subc;
+  uint16_t mthd;
+  uint32_t data;
+  bool ni;
+};
 
 // The CACHE of one channel: a ring of fixed capacity (the pusher never pushes into a full one).
 class cache_ring {
  public:
-  void reset(size_t capacity) { buf_.assign(capacity ? capacity : 1, {}); head_ = count_ = 0; }
+  void reset(size_t capacity) {
+    buf_.assign(capacity ? capacity : 1, {});
+    head_ = count_ = 0;
+  }
   bool empty() const { return count_ == 0; }
   size_t size() const { return count_; }
   const cache_entry& front() const { return buf_[head_]; }
@@ -151,17 +165,17 @@ struct channel_stats {
 struct channel {
   unsigned id = 0;
   bool enabled = false, ib_mode = false, big_endian = false;
-  uint64_t inst = 0;        // instance / channel structure physical address
-  uint32_t inst_desc = 0;   // G80+: channel descriptor (instance >> 12 | target << 28), the MMU's vm_context
-  uint32_t pb_dmaobj = 0;   // pushbuffer DMA object selector
+  uint64_t inst = 0;                   // instance / channel structure physical address
+  uint32_t inst_desc = 0;              // G80+: channel descriptor (instance >> 12 | target << 28), the MMU's vm_context
+  uint32_t pb_dmaobj = 0;              // pushbuffer DMA object selector
   uint32_t pb_bind = 0, sem_bind = 0;  // selector-rewrite generations (gpu_ext::dma_bind) of the two PFIFO slots
-  uint64_t ramht_offset = 0;  // RAMHT: offset in RAMIN (pre-G80) / in the instance (G80+)
-  unsigned ramht_bits = 12;   // log2 of the RAMHT entries
+  uint64_t ramht_offset = 0;           // RAMHT: offset in RAMIN (pre-G80) / in the instance (G80+)
+  unsigned ramht_bits = 12;            // log2 of the RAMHT entries
   // NV4:GF100 channel switching through RAMFC (core_config::ramfc / nv04_ramfc)
-  uint64_t ramfc = 0;          // RAMFC physical address (channel table; NV4:G80: RAMFC base + chid * record size)
-  bool in_runlist = false;     // listed in the committed runlist (playlist)
-  bool fresh = false;          // enabled in the channel table since its last load: load it to look for work
-  bool ramfc_bad = false;      // RAMFC unreadable: the channel does not run
+  uint64_t ramfc = 0;                                // RAMFC physical address (channel table; NV4:G80: RAMFC base + chid * record size)
+  bool in_runlist = false;                           // listed in the committed runlist (playlist)
+  bool fresh = false;                                // enabled in the channel table since its last load: load it to look for work
+  bool ramfc_bad = false;                            // RAMFC unreadable: the channel does not run
   bool put_written = false, ib_put_written = false;  // USERD PUT written since the last save: wins over RAMFC's
   uint32_t ramfc_raw[40] = {};  // RAMFC as last loaded or saved: fields the model does not interpret are written back as read
   // pusher (dma-pusher.rst state)
@@ -171,7 +185,10 @@ struct channel {
   bool subr_active = false, nonmain = false;
   uint64_t ib_address = 0;
   uint32_t ib_order = 0, ib_get = 0, ib_put = 0;
-  struct { uint32_t mthd = 0, subc = 0, mcnt = 0; bool ni = false, lenp = false, incr_once = false; } st;
+  struct {
+    uint32_t mthd = 0, subc = 0, mcnt = 0;
+    bool ni = false, lenp = false, incr_once = false;
+  } st;
   bool sli_enable = false, sli_active = true;
   uint32_t sli_mask = 0, user_mask = 0;
   uint32_t data_shadow = 0, rsvd_shadow = 0, dcount_shadow = 0;
@@ -199,7 +216,7 @@ struct channel {
   bool pusher_stopped = false;  // DMA_PUSHER error latched: the pusher waits for the host's acknowledge
   bool puller_stopped = false;  // puller error latched: the puller waits (the pusher may fill the CACHE)
   bool stopped() const { return pusher_stopped || puller_stopped; }
-  bool hung = false;     // invalid semaphore operation (puller.rst: "results in hang")
+  bool hung = false;  // invalid semaphore operation (puller.rst: "results in hang")
   uint64_t blocked_until = 0;
   uint64_t wait_start = 0;
   bool waiting_engine = false;
@@ -210,28 +227,26 @@ struct channel {
 struct core_config {
   gen g = gen::g84;
   unsigned channels = 8;
-  unsigned cache_depth = 128;      // CACHE entries per channel
-  unsigned burst_words = 32;       // pusher fetch burst
-  uint64_t method_cost_ps = 1000;  // puller time per method
-  uint64_t word_cost_ps = 1000;    // pusher time per step (word or IB entry), on top of any fetch latency: never 0,
-                                   // so that a channel spinning in a jump loop advances time
-  uint64_t acquire_retry_ps = 1000000;     // 1 us
+  unsigned cache_depth = 128;                    // CACHE entries per channel
+  unsigned burst_words = 32;                     // pusher fetch burst
+  uint64_t method_cost_ps = 1000;                // puller time per method
+  uint64_t word_cost_ps = 1000;                  // pusher time per step (word or IB entry), on top of any fetch latency: never 0,
+                                                 // so that a channel spinning in a jump loop advances time
+  uint64_t acquire_retry_ps = 1000000;           // 1 us
   uint64_t acquire_timeout_ps = 10000000000ull;  // 10 ms
-  uint64_t timeslice_ps = 100000000;  // 100 us
-  bool pfifo_big_endian = false;   // G80+ global PFIFO endianness
-  bool seed_literal_trigger = false;  // SEMAPHORE_TRIGGER exactly as the pseudocode (param==2, op=param&7)
-  uint64_t ramin_base = 0;         // pre-G80: RAMIN physical base
-  uint64_t ramht_offset = 0x10000; // pre-G80: in RAMIN; G80+: in the channel structure
-  uint32_t ramht_size = 0x8000;    // bytes (8 per entry)
-  bool ramfc = false;              // G80:GF100 channels load/save their state from/to RAMFC (the component sets it)
-  bool nv04_ramfc = false;         // NV4:G80 channels load/save their state from/to the NV04-style RAMFC in RAMIN (idem)
-  uint64_t vram_base = 0;          // host address of VRAM 0 (decoding channel-table/RAMFC addresses)
+  uint64_t timeslice_ps = 100000000;             // 100 us
+  bool pfifo_big_endian = false;                 // G80+ global PFIFO endianness
+  bool seed_literal_trigger = false;             // SEMAPHORE_TRIGGER exactly as the pseudocode (param==2, op=param&7)
+  uint64_t ramin_base = 0;                       // pre-G80: RAMIN physical base
+  uint64_t ramht_offset = 0x10000;               // pre-G80: in RAMIN; G80+: in the channel structure
+  uint32_t ramht_size = 0x8000;                  // bytes (8 per entry)
+  bool ramfc = false;                            // G80:GF100 channels load/save their state from/to RAMFC (the component sets it)
+  bool nv04_ramfc = false;                       // NV4:G80 channels load/save their state from/to the NV04-style RAMFC in RAMIN (idem)
+  uint64_t vram_base = 0;                        // host address of VRAM 0 (decoding channel-table/RAMFC addresses)
 };
 
 // G80+ memory targets (0 VRAM, 2-3 SYSRAM): a linear address in the target as a host address.
-inline uint64_t target_address(uint64_t linear, unsigned target, uint64_t vram_base) {
-  return target == 0 ? vram_base + linear : linear;
-}
+inline uint64_t target_address(uint64_t linear, unsigned target, uint64_t vram_base) { return target == 0 ? vram_base + linear : linear; }
 // A channel descriptor / runlist address: address >> 12 | target << 28.
 inline uint64_t desc_address(uint32_t desc, uint64_t vram_base) {
   return target_address(uint64_t(desc & 0x0fffffff) << 12, (desc >> 28) & 3, vram_base);
@@ -239,13 +254,41 @@ inline uint64_t desc_address(uint32_t desc, uint64_t vram_base) {
 
 // NV50/G84 RAMFC (envytools rnndb NV50_RAMFC; nouveau's channel set-up): byte offsets.
 namespace ramfc {
-enum : uint32_t { ib_put = 0x00, ib_get = 0x04, dma_put = 0x08, dma_put_high = 0x0c, dma_get = 0x10, dma_get_high = 0x14,
-                  dma_mget = 0x18, dma_mget_high = 0x1c, dma_state = 0x30, method_count = 0x34, dcount_shadow = 0x38,
-                  dma_fetch = 0x3c, subroutine = 0x40, dma_timeslice = 0x44, dma_instance = 0x48, dma_limit = 0x4c,
-                  ib_address_low = 0x50, ib_config = 0x54, engine = 0x58, pull1 = 0x5c, acquire_timeout = 0x60,
-                  acquire_timestamp = 0x64, acquire_value = 0x68, semaphore = 0x6c, ref = 0x74, sli = 0x7c, ramht = 0x80,
-                  cache_cnt = 0x84, cache_inst = 0x88, semaphore_address_high = 0x8c, semaphore_address_low = 0x90,
-                  semaphore_sequence = 0x94, chan_inst = 0x98 };
+enum : uint32_t {
+  ib_put = 0x00,
+  ib_get = 0x04,
+  dma_put = 0x08,
+  dma_put_high = 0x0c,
+  dma_get = 0x10,
+  dma_get_high = 0x14,
+  dma_mget = 0x18,
+  dma_mget_high = 0x1c,
+  dma_state = 0x30,
+  method_count = 0x34,
+  dcount_shadow = 0x38,
+  dma_fetch = 0x3c,
+  subroutine = 0x40,
+  dma_timeslice = 0x44,
+  dma_instance = 0x48,
+  dma_limit = 0x4c,
+  ib_address_low = 0x50,
+  ib_config = 0x54,
+  engine = 0x58,
+  pull1 = 0x5c,
+  acquire_timeout = 0x60,
+  acquire_timestamp = 0x64,
+  acquire_value = 0x68,
+  semaphore = 0x6c,
+  ref = 0x74,
+  sli = 0x7c,
+  ramht = 0x80,
+  cache_cnt = 0x84,
+  cache_inst = 0x88,
+  semaphore_address_high = 0x8c,
+  semaphore_address_low = 0x90,
+  semaphore_sequence = 0x94,
+  chan_inst = 0x98
+};
 constexpr uint32_t dma_fetch_ib_enable = 1u << 30;
 // Bytes PFIFO loads/saves: G80 up to CACHE_CNT, G84+ up to CHAN_INST.
 inline unsigned size(gen g) { return g >= gen::g84 ? 0x9c : 0x88; }
@@ -260,7 +303,7 @@ struct layout {
   int dma_put, dma_get, ref, dma_instance, dcount, dma_state, dma_fetch, engine, pull1;
   bool dcount_high;  // DCOUNT in bits 16-31 of the DMA_INSTANCE word (before NV40)
 };
-const layout* of(gen g);  // nullptr for NV3 and G80+
+const layout* of(gen g);                         // nullptr for NV3 and G80+
 constexpr uint32_t fetch_big_endian = 1u << 31;  // DMA_FETCH bit 31 (NV11:G80)
 }  // namespace nv04_ramfc
 
@@ -277,8 +320,8 @@ uint32_t ramht_context(gen g, unsigned engine, uint32_t addr, unsigned chid);
 struct dma_object {
   uint32_t cls = 0;
   bool pt_present = false;
-  unsigned rights = 0;   // NV4: 0 RW, 1 RO, 2 WO
-  unsigned target = 0;   // NV4: 0 VRAM, 2 PCI, 3 AGP; G80: 0 VM, 1 VRAM, 2 SYSRAM, 3 SYSRAM_NOSNOOP
+  unsigned rights = 0;  // NV4: 0 RW, 1 RO, 2 WO
+  unsigned target = 0;  // NV4: 0 VRAM, 2 PCI, 3 AGP; G80: 0 VM, 1 VRAM, 2 SYSRAM, 3 SYSRAM_NOSNOOP
   uint64_t base = 0, limit = 0;
 };
 dma_object parse_nv4_dmaobj(gen g, const uint32_t w[3]);
@@ -313,7 +356,7 @@ class fifo_core {
   int loaded() const { return loaded_; }
   bool reassign = true, push_access = true, pull_access = true;  // CACHES.REASSIGN, PUSH0/PULL0.ACCESS
   uint64_t ramfc_loads = 0, ramfc_saves = 0;
-  std::vector<std::string> ramfc_problems;  // RAMFC/runlist memory errors (modelled errors of the component)
+  std::vector<std::string> ramfc_problems;   // RAMFC/runlist memory errors (modelled errors of the component)
   std::function<void(unsigned ch)> on_load;  // a channel was loaded (the component drops its DMA object cache)
   // Acknowledge the oldest latched error: its channel resumes. A pusher error resumes at the word
   // (or IB entry) after the offending one: MEM_FAULT is raised before dma_get / ib_get advance
@@ -342,16 +385,20 @@ class fifo_core {
   int current = -1;
 
   // RAMHT lookup for channel ch; returns false on a miss.
-  struct ramht_result { uint32_t engine = 0, addr = 0, ctx = 0; };
+  struct ramht_result {
+    uint32_t engine = 0, addr = 0, ctx = 0;
+  };
   bool ramht_lookup(unsigned ch, uint32_t handle, ramht_result& r, uint64_t& now);
 
   // Intr bits.
-  static constexpr uint32_t intr_cache_error = 1u << 0, intr_dma_pusher = 1u << 12,
-                            intr_semaphore = 1u << 20, intr_acquire_timeout = 1u << 24,
-                            intr_hang = 1u << 28, intr_notify = 1u << 30;
+  static constexpr uint32_t intr_cache_error = 1u << 0, intr_dma_pusher = 1u << 12, intr_semaphore = 1u << 20,
+                            intr_acquire_timeout = 1u << 24, intr_hang = 1u << 28, intr_notify = 1u << 30;
 
  private:
-  struct fault { err_type t; uint32_t code; };
+  struct fault {
+    err_type t;
+    uint32_t code;
+  };
   struct blocked {};  // the current method must wait (blocked_until set)
 
   bool runnable(const channel& c, uint64_t now) const;

@@ -229,8 +229,14 @@ void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
     }
     case 0x0008:  // NOP
       return;
-    case 0x0010: case 0x0014: case 0x0018: case 0x001c:  // new-style semaphores
-    case 0x0060: case 0x0064: case 0x0068: case 0x006c:  // old-style semaphores
+    case 0x0010:
+    case 0x0014:
+    case 0x0018:
+    case 0x001c:  // new-style semaphores
+    case 0x0060:
+    case 0x0064:
+    case 0x0068:
+    case 0x006c:  // old-style semaphores
       semaphore_method(c, subc, mthd, param, now);
       return;
     case 0x0020:  // NOTIFY_INTR
@@ -242,7 +248,12 @@ void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
       ++wrcache_flushes;
       bus_.wrcache_flush(now);
       return;
-    case 0x0028: case 0x002c: case 0x0070: case 0x0074: case 0x0078: case 0x007c:
+    case 0x0028:
+    case 0x002c:
+    case 0x0070:
+    case 0x0074:
+    case 0x0078:
+    case 0x007c:
       ++unknown_methods;  // "???" in envytools' puller.rst: accepted, no modelled effect
       return;
     case 0x0050:  // REF_CNT

@@ -18,8 +18,7 @@ bool fifo_core::fetch_word(channel& c, uint64_t addr, uint32_t& w, uint64_t& now
   if (n == 0) n = 1;
   c.fetch.resize(n);
   auto read = [&](uint64_t words) {
-    if (cfg_.g >= gen::gf100)
-      return bus_.vm(false, c.id, addr, c.fetch.data(), unsigned(words * 4), client::pusher, now);
+    if (cfg_.g >= gen::gf100) return bus_.vm(false, c.id, addr, c.fetch.data(), unsigned(words * 4), client::pusher, now);
     return bus_.dma(false, c.id, c.pb_dmaobj, addr, c.fetch.data(), unsigned(words * 4), client::pusher, now, c.pb_bind);
   };
   bool ok = read(n);

@@ -14,11 +14,18 @@ const nv04_ramfc::layout* nv04_ramfc::of(gen g) {
   static const layout nv17{64, 0x00, 0x04, 0x08, 0x0c, 0x0c, 0x10, 0x14, 0x18, 0x1c, true};
   static const layout nv40{128, 0x00, 0x04, 0x08, 0x0c, 0x10, 0x14, 0x18, 0x1c, 0x20, false};
   switch (g) {
-    case gen::nv4: return &nv04;
-    case gen::nv10: case gen::nv11: case gen::nv1a: return &nv10;  // nouveau: nv10_fifo (NV1A too)
-    case gen::nv25: return &nv17;                                   // nouveau: nv17_fifo (NV17-NV3x)
-    case gen::nv40: return &nv40;
-    default: return nullptr;
+    case gen::nv4:
+      return &nv04;
+    case gen::nv10:
+    case gen::nv11:
+    case gen::nv1a:
+      return &nv10;  // nouveau: nv10_fifo (NV1A too)
+    case gen::nv25:
+      return &nv17;  // nouveau: nv17_fifo (NV17-NV3x)
+    case gen::nv40:
+      return &nv40;
+    default:
+      return nullptr;
   }
 }
 
@@ -119,8 +126,10 @@ bool fifo_core::load_channel(channel& c, uint64_t& now) {
     return true;
   }
   std::memcpy(c.ramfc_raw, f, sizeof f);
-  if (cfg_.nv04_ramfc) take_nv04(c, f);
-  else take_nv50(c, f);
+  if (cfg_.nv04_ramfc)
+    take_nv04(c, f);
+  else
+    take_nv50(c, f);
   if (on_load) on_load(c.id);
   return true;
 }
@@ -136,9 +145,7 @@ uint32_t engines_word(const channel& c) {
 void take_engines(channel& c, uint32_t w) {
   for (unsigned i = 0; i < 8; ++i) c.engines[i] = uint8_t((w >> (4 * i)) & 0xf);
 }
-uint32_t dma_state_low(const channel& c) {
-  return uint32_t(c.st.ni) | ((c.st.mthd >> 2) & 0x7ff) << 2 | (c.st.subc & 7) << 13;
-}
+uint32_t dma_state_low(const channel& c) { return uint32_t(c.st.ni) | ((c.st.mthd >> 2) & 0x7ff) << 2 | (c.st.subc & 7) << 13; }
 void take_dma_state_low(channel& c, uint32_t st) {
   c.st.ni = st & 1;
   c.st.mthd = ((st >> 2) & 0x7ff) << 2;
@@ -240,8 +247,10 @@ void fifo_core::take_nv50(channel& c, const uint32_t* f) {
 
 void fifo_core::save_channel(channel& c, uint64_t& now) {
   uint32_t* f = c.ramfc_raw;
-  if (cfg_.nv04_ramfc) fill_nv04(c, f);
-  else fill_nv50(c, f);
+  if (cfg_.nv04_ramfc)
+    fill_nv04(c, f);
+  else
+    fill_nv50(c, f);
   if (!bus_.inst(true, c.ramfc, f, ramfc_bytes(), now)) {
     ramfc_problems.push_back("channel " + std::to_string(c.id) + ": RAMFC at " + hex_string(c.ramfc) + " is not writable");
   }
@@ -269,8 +278,8 @@ void fifo_core::fill_nv50(const channel& c, uint32_t* f) const {
   set(ramfc::ib_address_low, uint32_t(c.ib_address));
   set(ramfc::ib_config, (f[ramfc::ib_config / 4] & 0xff00) | (uint32_t(c.ib_address >> 32) & 0xff) | c.ib_order << 16);
   set(ramfc::engine, engines_word(c));
-  set(ramfc::pull1, (c.last_engine & 0xfu) | uint32_t(c.acquire_active) << 4 | uint32_t(c.acquire_source) << 5 |
-                        uint32_t(c.acquire_mode & 1) << 7);
+  set(ramfc::pull1,
+      (c.last_engine & 0xfu) | uint32_t(c.acquire_active) << 4 | uint32_t(c.acquire_source) << 5 | uint32_t(c.acquire_mode & 1) << 7);
   set(ramfc::acquire_timestamp, uint32_t(c.acquire_timestamp / 1000));  // PTIMER ns (written, not read back)
   set(ramfc::acquire_value, c.acquire_value);
   set(ramfc::semaphore, ((c.semaphore_offset >> 2) & 0x3fff) | uint32_t(c.semaphore_off_val) << 14 | (c.dma_semaphore & 0xffff) << 16);

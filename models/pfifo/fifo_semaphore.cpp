@@ -30,9 +30,9 @@ void fifo_core::retry_acquire(channel& c, uint64_t& now) {
     c.acquire_active = false;
     throw fault{err_type::semaphore, sem_err::mem_fault};
   }
-  bool done = c.acquire_mode == 0 ? w == c.acquire_value
-            : c.acquire_mode == 1 ? int32_t(w - c.acquire_value) >= 0
-                                  : (w & c.acquire_value) != 0;
+  bool done = c.acquire_mode == 0   ? w == c.acquire_value
+              : c.acquire_mode == 1 ? int32_t(w - c.acquire_value) >= 0
+                                    : (w & c.acquire_value) != 0;
   if (done) {
     c.acquire_active = false;
     c.stats.semaphore_wait_ps += now - c.acquire_timestamp;
@@ -76,8 +76,7 @@ void fifo_core::semaphore_method(channel& c, unsigned subc, uint32_t mthd, uint3
           v = __builtin_bswap32(v);
           ts = __builtin_bswap64(ts);
         }
-        if (!sem_write(c, c.semaphore_address + 0x0, &v, 4, now) ||
-            !sem_write(c, c.semaphore_address + 0x4, &zero, 4, now) ||
+        if (!sem_write(c, c.semaphore_address + 0x0, &v, 4, now) || !sem_write(c, c.semaphore_address + 0x4, &zero, 4, now) ||
             !sem_write(c, c.semaphore_address + 0x8, &ts, 8, now))
           throw fault{err_type::semaphore, sem_err::mem_fault};
         return;
@@ -109,8 +108,7 @@ void fifo_core::semaphore_method(channel& c, unsigned subc, uint32_t mthd, uint3
       const uint32_t obj = r.addr;
       if (g < gen::g80) {
         uint32_t w[3] = {};
-        if (!bus_.inst(false, cfg_.ramin_base + uint64_t(obj) * 16, w, 12, now))
-          throw fault{err_type::semaphore, sem_err::invalid_operand};
+        if (!bus_.inst(false, cfg_.ramin_base + uint64_t(obj) * 16, w, 12, now)) throw fault{err_type::semaphore, sem_err::invalid_operand};
         const dma_object o = parse_nv4_dmaobj(g, w);
         if (o.cls != 2) throw fault{err_type::semaphore, sem_err::invalid_operand};
         if (o.rights != 2) throw fault{err_type::semaphore, sem_err::invalid_operand};  // WO

@@ -79,11 +79,16 @@ void assemble_line(const std::string& raw, gen g, std::vector<uint32_t>& out) {
     if (!old && !gf) throw asm_error("'" + op + "' exists only in the GF100 format (gen " + gen_name(g) + ")");
     if (!old && d.size() > 0x1fff) throw asm_error("'" + op + "' takes at most 8191 words");
     if (op == "ninc" && g < gen::nv10) throw asm_error("non-increasing methods need NV10+");
-    if (op == "inc") out.push_back(hdr_inc(s, m, uint32_t(d.size())));
-    else if (op == "ninc") out.push_back(hdr_ninc(s, m, uint32_t(d.size())));
-    else if (op == "gf.inc") out.push_back(hdr_gf_inc(s, m, uint32_t(d.size())));
-    else if (op == "gf.ninc") out.push_back(hdr_gf_ninc(s, m, uint32_t(d.size())));
-    else out.push_back(hdr_gf_incr_once(s, m, uint32_t(d.size())));
+    if (op == "inc")
+      out.push_back(hdr_inc(s, m, uint32_t(d.size())));
+    else if (op == "ninc")
+      out.push_back(hdr_ninc(s, m, uint32_t(d.size())));
+    else if (op == "gf.inc")
+      out.push_back(hdr_gf_inc(s, m, uint32_t(d.size())));
+    else if (op == "gf.ninc")
+      out.push_back(hdr_gf_ninc(s, m, uint32_t(d.size())));
+    else
+      out.push_back(hdr_gf_incr_once(s, m, uint32_t(d.size())));
     out.insert(out.end(), d.begin(), d.end());
   } else if (op == "lninc") {
     need(4, "SUBC METHOD DATA...");
@@ -154,9 +159,16 @@ std::string decode_listing(const std::vector<uint32_t>& words, const listing_mod
     size_t count = c.count;
     bool ni = false, once = false;
     switch (c.kind) {
-      case cmd_kind::increasing: case cmd_kind::gf_increasing: break;
-      case cmd_kind::non_increasing: case cmd_kind::gf_non_increasing: ni = true; break;
-      case cmd_kind::gf_increase_once: once = true; break;
+      case cmd_kind::increasing:
+      case cmd_kind::gf_increasing:
+        break;
+      case cmd_kind::non_increasing:
+      case cmd_kind::gf_non_increasing:
+        ni = true;
+        break;
+      case cmd_kind::gf_increase_once:
+        once = true;
+        break;
       case cmd_kind::long_non_increasing:
         ni = true;
         if (i + 1 >= words.size()) {
@@ -167,25 +179,36 @@ std::string decode_listing(const std::vector<uint32_t>& words, const listing_mod
         }
         count = words[i + 1] & 0xffffff;
         break;
-      default: break;
+      default:
+        break;
     }
     switch (c.kind) {
-      case cmd_kind::jump: case cmd_kind::old_jump: case cmd_kind::call:
+      case cmd_kind::jump:
+      case cmd_kind::old_jump:
+      case cmd_kind::call:
         os << " " << hex(c.target) << "\n";
         ++i;
         continue;
-      case cmd_kind::ret: os << "\n"; ++i; continue;
-      case cmd_kind::sli_conditional: case cmd_kind::gf_sli_user_mask_store:
+      case cmd_kind::ret:
+        os << "\n";
+        ++i;
+        continue;
+      case cmd_kind::sli_conditional:
+      case cmd_kind::gf_sli_user_mask_store:
         os << " mask " << hex(c.mask, 3) << "\n";
         ++i;
         continue;
-      case cmd_kind::gf_sli_cond_user_mask: os << "\n"; ++i; continue;
+      case cmd_kind::gf_sli_cond_user_mask:
+        os << "\n";
+        ++i;
+        continue;
       case cmd_kind::invalid:
         os << "  ERROR: INVALID_CMD\n";
         ++errs;
         ++i;
         continue;
-      default: break;
+      default:
+        break;
     }
     auto name = [&](uint32_t mthd) {
       std::string n = mthd < 0x100 ? puller_mthd_name(m.g, mthd) : m2mf_mthd_name(mthd);
@@ -210,8 +233,10 @@ std::string decode_listing(const std::vector<uint32_t>& words, const listing_mod
         ++errs;
       }
       os << "\n";
-      if (once && k == 0) mthd += 4;
-      else if (!ni && !once) mthd += 4;
+      if (once && k == 0)
+        mthd += 4;
+      else if (!ni && !once)
+        mthd += 4;
       mthd &= method_space(m.g) - 1;
     }
     if (k < count) {
@@ -285,8 +310,8 @@ int pb_decode_main(int argc, char** argv) {
   }
   std::vector<uint32_t> words(bytes.size() / 4);
   for (size_t i = 0; i < words.size(); ++i)
-    words[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 | uint32_t(bytes[4 * i + 2]) << 16 |
-               uint32_t(bytes[4 * i + 3]) << 24;
+    words[i] =
+        uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 | uint32_t(bytes[4 * i + 2]) << 16 | uint32_t(bytes[4 * i + 3]) << 24;
   unsigned errs = 0;
   std::cout << decode_listing(words, m, &errs);
   if (errs) {

@@ -155,9 +155,7 @@ void pfifo_component::wire_error_registers() {
     kick_.notify(sc_core::SC_ZERO_TIME);
   };
   intr_en.on_write = [this](uint64_t, uint64_t) { kick_.notify(sc_core::SC_ZERO_TIME); };
-  auto err = [this](auto f) {
-    return [this, f]() -> uint64_t { return core_->errors().empty() ? 0 : f(core_->errors().front()); };
-  };
+  auto err = [this](auto f) { return [this, f]() -> uint64_t { return core_->errors().empty() ? 0 : f(core_->errors().front()); }; };
   err_channel.on_read = err([](const error_record& r) { return uint64_t(r.channel); });
   err_kind.on_read = err([](const error_record& r) { return uint64_t(r.type); });
   err_code.on_read = err([](const error_record& r) { return uint64_t(r.code); });
@@ -170,11 +168,20 @@ void pfifo_component::wire_error_registers() {
     core_->ack_error();
     if (!core_->errors().empty()) {  // the next latched error keeps its interrupt pending
       switch (core_->errors().front().type) {
-        case err_type::dma_pusher: core_->intr |= fifo_core::intr_dma_pusher; break;
-        case err_type::cache_error: core_->intr |= fifo_core::intr_cache_error; break;
-        case err_type::semaphore: core_->intr |= fifo_core::intr_semaphore; break;
-        case err_type::acquire_timeout: core_->intr |= fifo_core::intr_acquire_timeout; break;
-        default: break;
+        case err_type::dma_pusher:
+          core_->intr |= fifo_core::intr_dma_pusher;
+          break;
+        case err_type::cache_error:
+          core_->intr |= fifo_core::intr_cache_error;
+          break;
+        case err_type::semaphore:
+          core_->intr |= fifo_core::intr_semaphore;
+          break;
+        case err_type::acquire_timeout:
+          core_->intr |= fifo_core::intr_acquire_timeout;
+          break;
+        default:
+          break;
       }
     }
     kick_.notify(sc_core::SC_ZERO_TIME);
@@ -221,7 +228,9 @@ void pfifo_component::wire_setup_registers() {
     ++sel().pb_bind;
   };
   chan_limit.on_read = [sel] { return sel().dma_limit; };
-  chan_limit.on_write = [sel, own_setup](uint64_t v, uint64_t) { if (own_setup) sel().dma_limit = v; };
+  chan_limit.on_write = [sel, own_setup](uint64_t v, uint64_t) {
+    if (own_setup) sel().dma_limit = v;
+  };
   chan_ib_lo.on_read = [sel] { return sel().ib_address & 0xffffffff; };
   chan_ib_lo.on_write = [sel, own_setup](uint64_t v, uint64_t) {
     auto& c = sel();
@@ -233,7 +242,9 @@ void pfifo_component::wire_setup_registers() {
     if (own_setup) c.ib_address = (c.ib_address & 0xffffffffull) | chan_ib_addr_hi::get(v) << 32;
   };
   chan_ib_order.on_read = [sel] { return uint64_t(sel().ib_order); };
-  chan_ib_order.on_write = [sel, own_setup](uint64_t v, uint64_t) { if (own_setup) sel().ib_order = uint32_t(chan_ib_order_log2::get(v)); };
+  chan_ib_order.on_write = [sel, own_setup](uint64_t v, uint64_t) {
+    if (own_setup) sel().ib_order = uint32_t(chan_ib_order_log2::get(v));
+  };
   chan_status.on_read = [this, sel] {
     const channel& c = sel();
     const bool busy = c.dma_get != c.dma_put || (c.ib_mode && c.ib_get != c.ib_put) || !c.cache.empty() || c.acquire_active;
@@ -339,7 +350,8 @@ void pfifo_component::add_channel_statistics() {
     add("semaphore_wait_ns", "time spent in pending acquires", [](auto& s) { return double(s.semaphore_wait_ps) / 1000; });
     add("channel_switches", "times PFIFO switched to this channel", [](auto& s) { return double(s.channel_switches); });
     add("errors", "errors raised", [](auto& s) { return double(s.errors); });
-    add("ramfc_switch_ns", "NV4:GF100: time saving the resident channel to RAMFC and loading this one", [](auto& s) { return double(s.ramfc_switch_ps) / 1000; });
+    add("ramfc_switch_ns", "NV4:GF100: time saving the resident channel to RAMFC and loading this one",
+        [](auto& s) { return double(s.ramfc_switch_ps) / 1000; });
   }
 }
 
@@ -408,16 +420,18 @@ void pfifo_component::thread() {
     if (auto& tr = tracer::global(); tr.enabled()) {
       const uint32_t track = tr.track(name());
       if (now > started && core_->current >= 0)
-        tr.span(track, "run", sc_core::sc_time(double(started), sc_core::SC_PS),
-                sc_core::sc_time(double(now - started), sc_core::SC_PS), trace_args{{"channel", core_->current}});
+        tr.span(track, "run", sc_core::sc_time(double(started), sc_core::SC_PS), sc_core::sc_time(double(now - started), sc_core::SC_PS),
+                trace_args{{"channel", core_->current}});
     }
     for (auto& e : engines_)
       if (e->trace) e->flush_trace(next == never ? never - 1 : now);  // idle: the last batch too
     if (core_->current >= 0) cache_occupancy.add(core_->chan(unsigned(core_->current)).cache.size());
     update_irq();
     // Always wait with kick_ in the sensitivity, so that no host kick is lost.
-    if (next == never) wait(kick_);
-    else wait(sc_core::sc_time(double(std::max(next, now) - stamp_ps_), sc_core::SC_PS), kick_);
+    if (next == never)
+      wait(kick_);
+    else
+      wait(sc_core::sc_time(double(std::max(next, now) - stamp_ps_), sc_core::SC_PS), kick_);
   }
 }
 
@@ -426,9 +440,8 @@ void pfifo_component::update_irq() { irq.write((core_->intr & uint32_t(intr_en.g
 // ---------------------------------------------------------------- memory bus
 void pfifo_component::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   // The MMU invalidates its whole logical space; flat regions are dropped where they overlap.
-  std::erase_if(dmis_, [&](const dmi_region& r) {
-    return mmu_mode_ || (start <= r.d.get_end_address() && end >= r.d.get_start_address());
-  });
+  std::erase_if(dmis_,
+                [&](const dmi_region& r) { return mmu_mode_ || (start <= r.d.get_end_address() && end >= r.d.get_start_address()); });
   dmi_next_ = 0;
 }
 
@@ -469,8 +482,10 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
     return false;
   }
   if (p) {
-    if (write) std::memcpy(p, data, len);
-    else std::memcpy(data, p, len);
+    if (write)
+      std::memcpy(p, data, len);
+    else
+      std::memcpy(data, p, len);
     ++dmi_accesses;
     return true;
   }
@@ -481,15 +496,17 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
     t.set(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
     if (mem->get_direct_mem_ptr(t.gp, d)) {
       dmi_region r{d, k_eng, k_client, k_slot, k_bind, k_ctx};
-      if (dmis_.size() < dmi_slots) dmis_.push_back(r);
-      else dmis_[dmi_next_++ % dmi_slots] = r;
+      if (dmis_.size() < dmi_slots)
+        dmis_.push_back(r);
+      else
+        dmis_[dmi_next_++ % dmi_slots] = r;
     }
   }
   return true;
 }
 
-bool pfifo_component::resolve(unsigned ch, uint32_t obj, client c, uint32_t bind, uint64_t offset, unsigned len, bool write,
-                              uint64_t& host, uint64_t& now) {
+bool pfifo_component::resolve(unsigned ch, uint32_t obj, client c, uint32_t bind, uint64_t offset, unsigned len, bool write, uint64_t& host,
+                              uint64_t& now) {
   if (obj == 0) return false;  // no object bound
   const bool g80 = gen_ >= gen::g80;
   const auto key = std::make_tuple(g80 ? ch : 0u, obj, int(c));
@@ -521,12 +538,14 @@ bool pfifo_component::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset
     // nv50-vm.rst: PGRAPH's M2MF is engine 0 client 0x03 DISPATCH, PCOPY engine 0xd client 0x13,
     // PFIFO engine 5 (0xc for the background acquire) with client 0x04 PFIFO_WRITE / 0x08 PFIFO_READ.
     gpu_ext e;
-    e.vm_engine = c == client::engine ? vm_pgraph
-                : c == client::copy_engine ? vm_pcopy
-                : c == client::semaphore_bg ? vm_pfifo_bg : vm_pfifo;
-    e.vm_client = c == client::engine ? client_dispatch
-                : c == client::copy_engine ? client_pcopy
-                : write ? client_pfifo_write : client_pfifo_read;
+    e.vm_engine = c == client::engine         ? vm_pgraph
+                  : c == client::copy_engine  ? vm_pcopy
+                  : c == client::semaphore_bg ? vm_pfifo_bg
+                                              : vm_pfifo;
+    e.vm_client = c == client::engine        ? client_dispatch
+                  : c == client::copy_engine ? client_pcopy
+                  : write                    ? client_pfifo_write
+                                             : client_pfifo_read;
     e.dma_slot = obj;
     e.dma_bind = bind;
     e.vm_context = core_->chan(ch).inst_desc;
@@ -561,24 +580,37 @@ void pfifo_component::wrcache_flush(uint64_t&) {}  // PFIFO posts no writes in t
 uint32_t pfifo_component::userd_read(unsigned ch, uint32_t off) {
   const channel& c = core_->chan(ch);
   switch (off) {
-    case u_dma_put: return uint32_t(c.dma_put);
-    case u_dma_get: return uint32_t(c.dma_get);
-    case u_ref: return c.ref;
-    case u_dma_put_high: return uint32_t(c.dma_put >> 32);
-    case u_dma_cget: return uint32_t(c.subr_active ? c.subr_return : c.dma_get);
-    case u_dma_mget: return uint32_t(c.dma_mget);
-    case u_dma_mget_high: return mget_high_shadow_[ch];  // as latched by the last DMA_MGET read
-    case u_dma_get_high: return get_high_shadow_[ch];    // as latched by the last DMA_GET read
-    case u_ib_get: return c.ib_get;
-    case u_ib_put: return c.ib_put;
-    default: return 0;
+    case u_dma_put:
+      return uint32_t(c.dma_put);
+    case u_dma_get:
+      return uint32_t(c.dma_get);
+    case u_ref:
+      return c.ref;
+    case u_dma_put_high:
+      return uint32_t(c.dma_put >> 32);
+    case u_dma_cget:
+      return uint32_t(c.subr_active ? c.subr_return : c.dma_get);
+    case u_dma_mget:
+      return uint32_t(c.dma_mget);
+    case u_dma_mget_high:
+      return mget_high_shadow_[ch];  // as latched by the last DMA_MGET read
+    case u_dma_get_high:
+      return get_high_shadow_[ch];  // as latched by the last DMA_GET read
+    case u_ib_get:
+      return c.ib_get;
+    case u_ib_put:
+      return c.ib_put;
+    default:
+      return 0;
   }
 }
 
 void pfifo_component::userd_write(unsigned ch, uint32_t off, uint32_t v) {
   channel& c = core_->chan(ch);
   switch (off) {
-    case u_dma_put_high: put_high_[ch] = v & 0xff; return;
+    case u_dma_put_high:
+      put_high_[ch] = v & 0xff;
+      return;
     case u_dma_put:
       c.dma_put = uint64_t(put_high_[ch]) << 32 | v;
       c.put_written = true;
@@ -588,7 +620,8 @@ void pfifo_component::userd_write(unsigned ch, uint32_t off, uint32_t v) {
       c.ib_put = ramfc_mode() && core_->loaded() != int(ch) ? v : v & ((uint32_t(1) << c.ib_order) - 1);
       c.ib_put_written = true;
       break;
-    default: return;  // read-only or unused
+    default:
+      return;  // read-only or unused
   }
   core_->kick(ch);
   kick_.notify(sc_core::SC_ZERO_TIME);
@@ -665,10 +698,9 @@ void pfifo_component::report(std::ostream& os) {
     t.errors += s.errors;
   }
   os << "generation " << gen_name(gen_) << (mmu_mode_ ? ", through " + mem_to_ : std::string(", flat addressing"))
-     << ", methods to engines " << t.methods_engine << ", puller methods " << t.methods_puller << ", bytes fetched "
-     << t.bytes_fetched << ", engine switches " << t.engine_switches << " (waited " << t.engine_wait_ps / 1000
-     << " ns), semaphore waits " << t.semaphore_waits << ", channel switches " << t.channel_switches << ", errors "
-     << t.errors << ", hangs " << core_->hangs;
+     << ", methods to engines " << t.methods_engine << ", puller methods " << t.methods_puller << ", bytes fetched " << t.bytes_fetched
+     << ", engine switches " << t.engine_switches << " (waited " << t.engine_wait_ps / 1000 << " ns), semaphore waits " << t.semaphore_waits
+     << ", channel switches " << t.channel_switches << ", errors " << t.errors << ", hangs " << core_->hangs;
   if (ramfc_switching()) os << ", RAMFC loads " << core_->ramfc_loads << " saves " << core_->ramfc_saves;
   os << "\n";
 }
@@ -676,12 +708,11 @@ void pfifo_component::report(std::ostream& os) {
 std::vector<std::string> pfifo_component::modelled_errors() {
   std::vector<std::string> v;
   for (const auto& r : core_->errors())
-    v.push_back(std::string("unacknowledged ") + err_type_name(r.type) + "(" + err_code_name(gen_, r.type, r.code) +
-                ") on channel " + std::to_string(r.channel) + ", word " + hex_string(r.word) + " at " + hex_string(r.position));
+    v.push_back(std::string("unacknowledged ") + err_type_name(r.type) + "(" + err_code_name(gen_, r.type, r.code) + ") on channel " +
+                std::to_string(r.channel) + ", word " + hex_string(r.word) + " at " + hex_string(r.position));
   if (core_->hangs > expected_hangs)
     for (unsigned i = 0; i < core_->channel_count(); ++i)
-      if (core_->chan(i).hung)
-        v.push_back("channel " + std::to_string(i) + " hung on an invalid SEMAPHORE_TRIGGER operation");
+      if (core_->chan(i).hung) v.push_back("channel " + std::to_string(i) + " hung on an invalid SEMAPHORE_TRIGGER operation");
   for (const auto& e : engines_)
     if (auto* m = dynamic_cast<m2mf_engine*>(e.get()); m && m->faults)
       v.push_back(m->name() + ": " + std::to_string(m->faults) + " copies hit a memory fault");

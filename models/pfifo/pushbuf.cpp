@@ -7,12 +7,14 @@
 namespace gpuvp::pfifo {
 
 namespace {
-struct gen_entry { const char* name; gen g; };
+struct gen_entry {
+  const char* name;
+  gen g;
+};
 constexpr gen_entry gens[] = {
-    {"NV1", gen::nv1},     {"NV3", gen::nv3},     {"NV4", gen::nv4},     {"NV10", gen::nv10},
-    {"NV1A", gen::nv1a},   {"NV11", gen::nv11},   {"NV25", gen::nv25},   {"NV40", gen::nv40},
-    {"G80", gen::g80},     {"G84", gen::g84},     {"GT215", gen::gt215}, {"MCP89", gen::mcp89},
-    {"GF100", gen::gf100},
+    {"NV1", gen::nv1},     {"NV3", gen::nv3},     {"NV4", gen::nv4},     {"NV10", gen::nv10}, {"NV1A", gen::nv1a},
+    {"NV11", gen::nv11},   {"NV25", gen::nv25},   {"NV40", gen::nv40},   {"G80", gen::g80},   {"G84", gen::g84},
+    {"GT215", gen::gt215}, {"MCP89", gen::mcp89}, {"GF100", gen::gf100},
 };
 }  // namespace
 
@@ -37,21 +39,36 @@ std::string gen_name(gen g) {
 
 const char* cmd_kind_name(cmd_kind k) {
   switch (k) {
-    case cmd_kind::increasing: return "INC";
-    case cmd_kind::non_increasing: return "NINC";
-    case cmd_kind::long_non_increasing: return "LONG_NINC";
-    case cmd_kind::sli_conditional: return "SLI_COND";
-    case cmd_kind::ret: return "RETURN";
-    case cmd_kind::old_jump: return "OLD_JUMP";
-    case cmd_kind::jump: return "JUMP";
-    case cmd_kind::call: return "CALL";
-    case cmd_kind::gf_increasing: return "GF_INC";
-    case cmd_kind::gf_non_increasing: return "GF_NINC";
-    case cmd_kind::gf_inline: return "GF_INLINE";
-    case cmd_kind::gf_increase_once: return "GF_INCR_ONCE";
-    case cmd_kind::gf_sli_user_mask_store: return "GF_SLI_MASK_STORE";
-    case cmd_kind::gf_sli_cond_user_mask: return "GF_SLI_COND_USER";
-    case cmd_kind::invalid: return "INVALID";
+    case cmd_kind::increasing:
+      return "INC";
+    case cmd_kind::non_increasing:
+      return "NINC";
+    case cmd_kind::long_non_increasing:
+      return "LONG_NINC";
+    case cmd_kind::sli_conditional:
+      return "SLI_COND";
+    case cmd_kind::ret:
+      return "RETURN";
+    case cmd_kind::old_jump:
+      return "OLD_JUMP";
+    case cmd_kind::jump:
+      return "JUMP";
+    case cmd_kind::call:
+      return "CALL";
+    case cmd_kind::gf_increasing:
+      return "GF_INC";
+    case cmd_kind::gf_non_increasing:
+      return "GF_NINC";
+    case cmd_kind::gf_inline:
+      return "GF_INLINE";
+    case cmd_kind::gf_increase_once:
+      return "GF_INCR_ONCE";
+    case cmd_kind::gf_sli_user_mask_store:
+      return "GF_SLI_MASK_STORE";
+    case cmd_kind::gf_sli_cond_user_mask:
+      return "GF_SLI_COND_USER";
+    case cmd_kind::invalid:
+      return "INVALID";
   }
   return "?";
 }
@@ -86,7 +103,8 @@ command decode_header(uint32_t w, const decode_mode& m) {
     switch (w >> 29) {
       case 0:
         switch ((w >> 16) & 3) {
-          case 0: return methods(cmd_kind::increasing, w);
+          case 0:
+            return methods(cmd_kind::increasing, w);
           case 1:
             c.kind = cmd_kind::sli_conditional;
             c.mask = (w >> 4) & 0xfff;
@@ -99,14 +117,19 @@ command decode_header(uint32_t w, const decode_mode& m) {
             c.kind = cmd_kind::gf_sli_cond_user_mask;
             return c;
         }
-      case 1: return gf_methods(cmd_kind::gf_increasing, w);
+      case 1:
+        return gf_methods(cmd_kind::gf_increasing, w);
       case 2:
         if ((w >> 16) & 3) return c;  // tert bits must be 0 in the old non-increasing form
         return methods(cmd_kind::non_increasing, w);
-      case 3: return gf_methods(cmd_kind::gf_non_increasing, w);
-      case 4: return gf_methods(cmd_kind::gf_inline, w);
-      case 5: return gf_methods(cmd_kind::gf_increase_once, w);
-      default: return c;  // 6: ???, 7: END_PB_SEGMENT (Volta+): INVALID_CMD here
+      case 3:
+        return gf_methods(cmd_kind::gf_non_increasing, w);
+      case 4:
+        return gf_methods(cmd_kind::gf_inline, w);
+      case 5:
+        return gf_methods(cmd_kind::gf_increase_once, w);
+      default:
+        return c;  // 6: ???, 7: END_PB_SEGMENT (Volta+): INVALID_CMD here
     }
   }
   // Pre-GF100: the pseudocode's match order.
@@ -149,13 +172,10 @@ ib_entry decode_ib(uint32_t w0, uint32_t w1) {
 void encode_ib(const ib_entry& e, uint32_t& w0, uint32_t& w1) {
   w0 = uint32_t(e.address) & 0xfffffffc;
   w1 = uint32_t(e.address >> 32) & 0xff;
-  w1 |= uint32_t(e.priv) << 8 | uint32_t(e.nonmain) << 9 | (e.length & 0x1fffff) << 10 |
-        uint32_t(e.no_prefetch) << 31;
+  w1 |= uint32_t(e.priv) << 8 | uint32_t(e.nonmain) << 9 | (e.length & 0x1fffff) << 10 | uint32_t(e.no_prefetch) << 31;
 }
 
-uint32_t hdr_inc(uint32_t subc, uint32_t mthd, uint32_t count) {
-  return (count & 0x7ff) << 18 | (subc & 7) << 13 | (mthd & 0x1ffc);
-}
+uint32_t hdr_inc(uint32_t subc, uint32_t mthd, uint32_t count) { return (count & 0x7ff) << 18 | (subc & 7) << 13 | (mthd & 0x1ffc); }
 uint32_t hdr_ninc(uint32_t subc, uint32_t mthd, uint32_t count) { return 0x40000000 | hdr_inc(subc, mthd, count); }
 uint32_t hdr_long_ninc(uint32_t subc, uint32_t mthd) { return 0x00030000 | (subc & 7) << 13 | (mthd & 0x1ffc); }
 static uint32_t gf_hdr(uint32_t secop, uint32_t subc, uint32_t mthd, uint32_t count) {
@@ -168,7 +188,11 @@ uint32_t hdr_gf_incr_once(uint32_t subc, uint32_t mthd, uint32_t count) { return
 uint32_t hdr_sli(uint32_t mask) { return 0x00010000 | (mask & 0xfff) << 4; }
 
 namespace {
-struct mthd_entry { uint32_t mthd; gen from, to; const char* name; };
+struct mthd_entry {
+  uint32_t mthd;
+  gen from, to;
+  const char* name;
+};
 // puller.rst's table; `to` is exclusive (gen(0xff) = no end).
 constexpr gen none_end = gen(0xff);
 constexpr mthd_entry puller_methods[] = {
@@ -214,22 +238,38 @@ uint32_t method_space(gen g) { return g >= gen::gf100 ? 0x4000 : 0x2000; }
 
 const char* m2mf_mthd_name(uint32_t mthd) {
   switch (mthd) {
-    case 0x100: return "M2MF.NOP";
-    case 0x104: return "M2MF.NOTIFY";
-    case 0x180: return "M2MF.DMA_NOTIFY";
-    case 0x184: return "M2MF.DMA_BUFFER_IN";
-    case 0x188: return "M2MF.DMA_BUFFER_OUT";
-    case 0x238: return "M2MF.OFFSET_IN_HIGH";
-    case 0x23c: return "M2MF.OFFSET_OUT_HIGH";
-    case 0x30c: return "M2MF.OFFSET_IN";
-    case 0x310: return "M2MF.OFFSET_OUT";
-    case 0x314: return "M2MF.PITCH_IN";
-    case 0x318: return "M2MF.PITCH_OUT";
-    case 0x31c: return "M2MF.LINE_LENGTH_IN";
-    case 0x320: return "M2MF.LINE_COUNT";
-    case 0x324: return "M2MF.FORMAT";
-    case 0x328: return "M2MF.BUFFER_NOTIFY";
-    default: return "";
+    case 0x100:
+      return "M2MF.NOP";
+    case 0x104:
+      return "M2MF.NOTIFY";
+    case 0x180:
+      return "M2MF.DMA_NOTIFY";
+    case 0x184:
+      return "M2MF.DMA_BUFFER_IN";
+    case 0x188:
+      return "M2MF.DMA_BUFFER_OUT";
+    case 0x238:
+      return "M2MF.OFFSET_IN_HIGH";
+    case 0x23c:
+      return "M2MF.OFFSET_OUT_HIGH";
+    case 0x30c:
+      return "M2MF.OFFSET_IN";
+    case 0x310:
+      return "M2MF.OFFSET_OUT";
+    case 0x314:
+      return "M2MF.PITCH_IN";
+    case 0x318:
+      return "M2MF.PITCH_OUT";
+    case 0x31c:
+      return "M2MF.LINE_LENGTH_IN";
+    case 0x320:
+      return "M2MF.LINE_COUNT";
+    case 0x324:
+      return "M2MF.FORMAT";
+    case 0x328:
+      return "M2MF.BUFFER_NOTIFY";
+    default:
+      return "";
   }
 }
 

@@ -22,21 +22,21 @@ std::string gen_name(gen g);
 
 // Kinds of pushbuffer commands (first word of a command).
 enum class cmd_kind : uint8_t {
-  increasing,           // NV4+ 000CCCCCCCCCCC00SSSMMMMMMMMMMM00 (and GF100 "old" form)
-  non_increasing,       // NV10+ 010CCCCCCCCCCC00SSSMMMMMMMMMMM00 (and GF100 "old" form)
-  long_non_increasing,  // IB only: count in the next word & 0xffffff
-  sli_conditional,      // NV40+ if sli_enable (GF100: secop 0, tert 1)
-  ret,                  // 0x00020000, NV11+, DMA mode only
-  old_jump,             // 001J..J00, DMA mode only
-  jump,                 // J..J01, NV11+, DMA mode only
-  call,                 // J..J10, NV11+, DMA mode only
-  gf_increasing,        // GF100 secop 1
-  gf_non_increasing,    // GF100 secop 3
-  gf_inline,            // GF100 secop 4: 13-bit immediate data
-  gf_increase_once,     // GF100 secop 5
+  increasing,              // NV4+ 000CCCCCCCCCCC00SSSMMMMMMMMMMM00 (and GF100 "old" form)
+  non_increasing,          // NV10+ 010CCCCCCCCCCC00SSSMMMMMMMMMMM00 (and GF100 "old" form)
+  long_non_increasing,     // IB only: count in the next word & 0xffffff
+  sli_conditional,         // NV40+ if sli_enable (GF100: secop 0, tert 1)
+  ret,                     // 0x00020000, NV11+, DMA mode only
+  old_jump,                // 001J..J00, DMA mode only
+  jump,                    // J..J01, NV11+, DMA mode only
+  call,                    // J..J10, NV11+, DMA mode only
+  gf_increasing,           // GF100 secop 1
+  gf_non_increasing,       // GF100 secop 3
+  gf_inline,               // GF100 secop 4: 13-bit immediate data
+  gf_increase_once,        // GF100 secop 5
   gf_sli_user_mask_store,  // GF100 secop 0, tert 2
   gf_sli_cond_user_mask,   // GF100 secop 0, tert 3
-  invalid,              // INVALID_CMD
+  invalid,                 // INVALID_CMD
 };
 const char* cmd_kind_name(cmd_kind k);
 
@@ -61,10 +61,10 @@ command decode_header(uint32_t word, const decode_mode& m);
 
 // IB entry (8 bytes, two little-endian words).
 struct ib_entry {
-  uint64_t address = 0;  // bits 2-39
-  uint32_t length = 0;   // dwords (word1 bits 10-30)
-  bool nonmain = false;  // word1 bit 9
-  bool priv = false;     // word1 bit 8 (cl506f PRIV; envytools "???")
+  uint64_t address = 0;      // bits 2-39
+  uint32_t length = 0;       // dwords (word1 bits 10-30)
+  bool nonmain = false;      // word1 bit 9
+  bool priv = false;         // word1 bit 8 (cl506f PRIV; envytools "???")
   bool no_prefetch = false;  // word1 bit 31
 };
 ib_entry decode_ib(uint32_t w0, uint32_t w1);

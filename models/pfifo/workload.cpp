@@ -39,13 +39,28 @@ struct pb_driver {
   const unsigned bits;  // RAMHT size as a hash width
 
   pb_driver(pb_workload& wlo, platform& pl, host_port& hp, ::pfifo_component& c)
-      : wl(wlo), p(pl), h(hp), pf(c), g(wlo.g), bar(pl.bar0_base), regs(bar + c.regs_base), userd(bar + c.userd_offset()),
-        vram(c.vram_base), ramin(c.ramin_base), g80(g >= gen::g80), ramfc(g80 && g < gen::gf100),
-        pb_sel(ramfc ? pb_selector_g80 : 1), bits(ramht_bits(uint32_t(c.ramht_size.get()))) {}
+      : wl(wlo),
+        p(pl),
+        h(hp),
+        pf(c),
+        g(wlo.g),
+        bar(pl.bar0_base),
+        regs(bar + c.regs_base),
+        userd(bar + c.userd_offset()),
+        vram(c.vram_base),
+        ramin(c.ramin_base),
+        g80(g >= gen::g80),
+        ramfc(g80 && g < gen::gf100),
+        pb_sel(ramfc ? pb_selector_g80 : 1),
+        bits(ramht_bits(uint32_t(c.ramht_size.get()))) {}
 
   uint64_t reg_at(const gpuvp::reg& r) const { return regs + r.offset(); }  // a PFIFO register's BAR0 address
   void poke32(uint64_t a, uint32_t v) { h.poke(a, &v, 4); }
-  uint32_t peek32(uint64_t a) { uint32_t v = 0; h.peek(a, &v, 4); return v; }
+  uint32_t peek32(uint64_t a) {
+    uint32_t v = 0;
+    h.peek(a, &v, 4);
+    return v;
+  }
   uint64_t obj_addr(unsigned ch, uint32_t sel) { return (g80 ? vram + wl.chans[ch].inst : ramin) + uint64_t(sel) * 16; }
   // Pushbuffer words and IB entries in the endianness the pusher reads them with: the channel's
   // big-endian switch before G80, the global pfifo.big_endian from G80 (dma-pusher.rst).
@@ -74,8 +89,12 @@ void pb_driver::write_dmaobj(const dmaobj_decl& d) {
   if (g80) {
     const uint32_t rights = d.rights == 1 ? 1 : 2;
     const uint64_t limit = d.base + d.limit + 1;  // G80: an address, exclusive
-    const uint32_t w[6] = {(d.cls & 0xffff) | d.target << 16 | rights << 18, uint32_t(limit), uint32_t(d.base),
-                           uint32_t(d.base >> 32 & 0xff) | uint32_t(limit >> 32 & 0xff) << 24, 0, 0};
+    const uint32_t w[6] = {(d.cls & 0xffff) | d.target << 16 | rights << 18,
+                           uint32_t(limit),
+                           uint32_t(d.base),
+                           uint32_t(d.base >> 32 & 0xff) | uint32_t(limit >> 32 & 0xff) << 24,
+                           0,
+                           0};
     h.poke(a, w, sizeof w);
   } else {
     const uint32_t target = d.target == 1 ? 0 : 2;  // NV4: 0 VRAM, 2 PCI
@@ -87,7 +106,7 @@ void pb_driver::write_dmaobj(const dmaobj_decl& d) {
 
 // Memory, DMA objects (the pushbuffer one covers all of VRAM), RAMHT, pushbuffers.
 void pb_driver::load_memory() {
-    for (const auto& m : wl.mems)
+  for (const auto& m : wl.mems)
     poke_words((m.vram ? vram : 0) + m.addr, m.words, m.pb_channel >= 0 && be(wl.chans[unsigned(m.pb_channel)]));
   for (auto& [id, c] : wl.chans)
     if (c.declared) write_dmaobj({id, pb_sel, 0x3d, c.sysram ? 2u : 1u, 0, 0, 0x3fffffff});  // VRAM or SYSRAM [0, 1 GiB)
@@ -107,8 +126,10 @@ void pb_driver::load_memory() {
     for (size_t i = 0; i < c.ibs.size(); ++i) {
       uint32_t w[2];
       const auto& e = c.ibs[i];
-      if (e.raw) w[0] = e.w0, w[1] = e.w1;
-      else encode_ib({bias(c) + e.addr, e.len, e.nonmain, false, false}, w[0], w[1]);
+      if (e.raw)
+        w[0] = e.w0, w[1] = e.w1;
+      else
+        encode_ib({bias(c) + e.addr, e.len, e.nonmain, false, false}, w[0], w[1]);
       const uint32_t slot = uint32_t(c.ib_start + i) & ((1u << c.order) - 1);  // `ibstart`: the ring wraps
       poke_words(at + c.ib_addr + 8 * uint64_t(slot), {w[0], w[1]}, be(c));
     }
@@ -164,9 +185,9 @@ bool pb_driver::set_up_g80_ramfc() {
   }
   h.write32(reg_at(pf.playlist), uint32_t(runlist_address >> 12));
   h.write32(reg_at(pf.playlist_len), uint32_t(runlist.size()));  // commit
-  h.write32(reg_at(pf.push0), 1);   // ACCESS
-  h.write32(reg_at(pf.pull0), 1);   // ACCESS
-  h.write32(reg_at(pf.caches), 1);  // REASSIGN
+  h.write32(reg_at(pf.push0), 1);                                // ACCESS
+  h.write32(reg_at(pf.pull0), 1);                                // ACCESS
+  h.write32(reg_at(pf.caches), 1);                               // REASSIGN
   return true;
 }
 
@@ -180,9 +201,9 @@ bool pb_driver::set_up_nv04_ramfc() {
   const auto& l = *nv04_ramfc::of(g);
   const uint64_t rf_end = nv04_ramfc_offset + uint64_t(pf.core().channel_count()) * l.size;
   if (bits < 9 || bits > 12 || (ro & 0xfff) || ro > 0xfff000 || (ro < rf_end && ro + rsize > nv04_ramfc_offset)) {
-    wl.run_problems.push_back("NV03_PFIFO_RAMHT cannot place ramht_size " + std::to_string(rsize) + " at ramht_offset " +
-                              hex_string(ro) + " (4-32 KiB, 4 KiB aligned, clear of RAMFC at RAMIN " +
-                              hex_string(nv04_ramfc_offset) + "-" + hex_string(rf_end - 1) + ")");
+    wl.run_problems.push_back("NV03_PFIFO_RAMHT cannot place ramht_size " + std::to_string(rsize) + " at ramht_offset " + hex_string(ro) +
+                              " (4-32 KiB, 4 KiB aligned, clear of RAMFC at RAMIN " + hex_string(nv04_ramfc_offset) + "-" +
+                              hex_string(rf_end - 1) + ")");
     return false;
   }
   uint32_t mode_bits = 0;
@@ -197,8 +218,10 @@ bool pb_driver::set_up_nv04_ramfc() {
     mode_bits |= 1u << id;
   }
   h.write32(reg_at(pf.ramht_reg), 3u << 24 | (bits - 9) << 16 | uint32_t(ro >> 8));  // search 128, size, base
-  if (g == gen::nv40) h.write32(reg_at(pf.ramfc40_reg), 0x30000u | uint32_t(nv04_ramfc_offset >> 16));
-  else h.write32(reg_at(pf.ramfc_reg), uint32_t(nv04_ramfc_offset >> 8) | (g >= gen::nv25 ? 0x10000u : 0));
+  if (g == gen::nv40)
+    h.write32(reg_at(pf.ramfc40_reg), 0x30000u | uint32_t(nv04_ramfc_offset >> 16));
+  else
+    h.write32(reg_at(pf.ramfc_reg), uint32_t(nv04_ramfc_offset >> 8) | (g >= gen::nv25 ? 0x10000u : 0));
   h.write32(reg_at(pf.push0), 1);
   h.write32(reg_at(pf.pull0), 1);
   h.write32(reg_at(pf.caches), 1);
@@ -218,7 +241,8 @@ void pb_driver::set_up_own_registers() {
     h.write32(reg_at(pf.chan_ib_hi), uint32_t((bias(c) + c.ib_addr) >> 32));
     h.write32(reg_at(pf.chan_ib_order), c.order);
     h.write32(reg_at(pf.chan_get), c.ib ? 0 : uint32_t(c.pb));  // IB mode: DMA_GET = DMA_PUT = 0 until the first entry
-    h.write32(reg_at(pf.chan_ctrl), 1u | uint32_t(c.ib) << 1 | uint32_t(c.big_endian) << 2 | uint32_t(c.sli) << 3 | (c.sli_mask & 0xfff) << 16);
+    h.write32(reg_at(pf.chan_ctrl),
+              1u | uint32_t(c.ib) << 1 | uint32_t(c.big_endian) << 2 | uint32_t(c.sli) << 3 | (c.sli_mask & 0xfff) << 16);
   }
 }
 
@@ -251,8 +275,10 @@ void pb_driver::service_until_idle() {
     for (uint32_t k = 0, pending = h.read32(reg_at(pf.err_pending)); k < pending; ++k) {
       seen_error e{h.read32(reg_at(pf.err_channel)), err_type(h.read32(reg_at(pf.err_kind))), h.read32(reg_at(pf.err_code)),
                    h.read32(reg_at(pf.err_word)), uint64_t(h.read32(reg_at(pf.err_pos_hi))) << 32 | h.read32(reg_at(pf.err_pos_lo))};
-      if (wl.errors.size() < wl.max_recorded_errors) wl.errors.push_back(e);
-      else ++wl.errors_dropped;
+      if (wl.errors.size() < wl.max_recorded_errors)
+        wl.errors.push_back(e);
+      else
+        ++wl.errors_dropped;
       h.write32(reg_at(pf.err_ack), 1);
     }
     if (intr) h.write32(reg_at(pf.intr), intr);
@@ -275,8 +301,8 @@ void pb_driver::service_until_idle() {
       std::string what;
       for (const auto& [id, st] : busy_list) {
         h.write32(reg_at(pf.chan_sel), id);
-        what += std::string(what.empty() ? "" : ", ") + "channel " + std::to_string(id) + " (CHAN_STATUS " + hex_string(st) +
-                ", DMA_GET " + hex_string(h.read32(reg_at(pf.chan_get))) + ")";
+        what += std::string(what.empty() ? "" : ", ") + "channel " + std::to_string(id) + " (CHAN_STATUS " + hex_string(st) + ", DMA_GET " +
+                hex_string(h.read32(reg_at(pf.chan_get))) + ")";
       }
       wl.run_problems.push_back("still busy after the workload timeout of " +
                                 sc_core::sc_time(double(wl.timeout_ps), sc_core::SC_PS).to_string() + ": " + what);
@@ -328,8 +354,8 @@ void pb_driver::read_end_state() {
 
 // `expect error`: marks the first unused error seen that matches (each seen error answers one
 // expectation); when none does, says so with the first near misses (same channel and type).
-bool find_expected_error(const expect_decl& e, const std::vector<seen_error>& errors, std::vector<bool>& used, gen g,
-                         const std::string& at, std::ostream& os) {
+bool find_expected_error(const expect_decl& e, const std::vector<seen_error>& errors, std::vector<bool>& used, gen g, const std::string& at,
+                         std::ostream& os) {
   bool found = false;
   for (size_t i = 0; i < errors.size() && !found; ++i)
     if (!used[i] && errors[i].ch == e.ch && errors[i].type == e.type && (e.code < 0 || uint32_t(e.code) == errors[i].code) &&
@@ -337,8 +363,8 @@ bool find_expected_error(const expect_decl& e, const std::vector<seen_error>& er
       found = used[i] = true;
   if (!found) {
     os << at << "expected " << err_type_name(e.type) << (e.code >= 0 ? "(" + err_code_name(g, e.type, uint32_t(e.code)) + ")" : "")
-       << " on channel " << e.ch << (e.has_word ? " with word " + hex_string(e.word) : "")
-       << (e.has_pos ? " at " + hex_string(e.pos) : "") << " was not raised";
+       << " on channel " << e.ch << (e.has_word ? " with word " + hex_string(e.word) : "") << (e.has_pos ? " at " + hex_string(e.pos) : "")
+       << " was not raised";
     unsigned shown = 0;
     for (const auto& r : errors)  // the first near misses: same channel and type
       if (r.ch == e.ch && r.type == e.type && shown++ < 4)
@@ -359,9 +385,8 @@ void pb_workload::run(platform& p, host_port& h) {
   ::pfifo_component& pf = *all.front();
   const gen pg = pf.core().g();
   if (pg != g) {
-    run_problems.push_back("the workload is written for " + gen_name(g) + " but " + std::string(pf.name()) +
-                           ".generation is " + gen_name(pg) + " (use --set " + std::string(pf.name()) + ".generation=" +
-                           gen_name(g) + ")");
+    run_problems.push_back("the workload is written for " + gen_name(g) + " but " + std::string(pf.name()) + ".generation is " +
+                           gen_name(pg) + " (use --set " + std::string(pf.name()) + ".generation=" + gen_name(g) + ")");
     return;
   }
   pb_driver d(*this, p, h, pf);

@@ -17,25 +17,61 @@ namespace gpuvp::pfifo::pbw {
 struct chan_decl {
   unsigned id = 0;
   bool ib = false, big_endian = false, declared = false;
-  bool sysram = false;  // pushbuffer DMA object in SYSRAM: pb, ibaddr and `push at` are SYSRAM addresses
+  bool sysram = false;    // pushbuffer DMA object in SYSRAM: pb, ibaddr and `push at` are SYSRAM addresses
   uint32_t ib_start = 0;  // IB_GET = IB_PUT before the first entry (`ibstart`): entries wrap past 2^order
   uint64_t pb = 0, ib_addr = 0, inst = 0, limit = 0xffffffff;
   uint32_t order = 4, sli_mask = 0;
   bool sli = false;
   std::vector<uint32_t> stream;  // DMA mode main stream
-  struct ib_ent { uint64_t addr; uint32_t len; bool nonmain; bool raw = false; uint32_t w0 = 0, w1 = 0; };  // raw: `ibentry W0 W1`
+  struct ib_ent {
+    uint64_t addr;
+    uint32_t len;
+    bool nonmain;
+    bool raw = false;
+    uint32_t w0 = 0, w1 = 0;
+  };  // raw: `ibentry W0 W1`
   std::vector<ib_ent> ibs;
   uint64_t next_free = 0;  // IB mode: where the next block goes (offset from pb)
 };
-struct dmaobj_decl { unsigned ch; uint32_t sel, cls; unsigned target, rights; uint64_t base, limit; };
-struct object_decl { unsigned ch; uint32_t handle; unsigned engine; uint32_t sel; };
-struct mem_decl { uint64_t addr; bool vram; std::vector<uint32_t> words; int pb_channel = -1; };  // pb_channel: pushbuffer words of that channel (its endianness)
-struct expect_decl { int line; std::string kind; unsigned ch = 0; uint64_t addr = 0; uint32_t value = 0; bool vram = false;
-                     err_type type = err_type::none; int code = -1;
-                     bool has_word = false, has_pos = false; uint32_t word = 0; uint64_t pos = 0;  // expect error ... word W at POS
-                     bool read = false; uint32_t found = 0;  // expect userd/ramfc: read at the end of the run
+struct dmaobj_decl {
+  unsigned ch;
+  uint32_t sel, cls;
+  unsigned target, rights;
+  uint64_t base, limit;
 };
-struct seen_error { unsigned ch; err_type type; uint32_t code, word; uint64_t pos; };
+struct object_decl {
+  unsigned ch;
+  uint32_t handle;
+  unsigned engine;
+  uint32_t sel;
+};
+struct mem_decl {
+  uint64_t addr;
+  bool vram;
+  std::vector<uint32_t> words;
+  int pb_channel = -1;
+};  // pb_channel: pushbuffer words of that channel (its endianness)
+struct expect_decl {
+  int line;
+  std::string kind;
+  unsigned ch = 0;
+  uint64_t addr = 0;
+  uint32_t value = 0;
+  bool vram = false;
+  err_type type = err_type::none;
+  int code = -1;
+  bool has_word = false, has_pos = false;
+  uint32_t word = 0;
+  uint64_t pos = 0;  // expect error ... word W at POS
+  bool read = false;
+  uint32_t found = 0;  // expect userd/ramfc: read at the end of the run
+};
+struct seen_error {
+  unsigned ch;
+  err_type type;
+  uint32_t code, word;
+  uint64_t pos;
+};
 
 inline err_type parse_err_type(const std::string& s) {
   for (auto t : {err_type::dma_pusher, err_type::cache_error, err_type::semaphore, err_type::acquire_timeout})
@@ -47,9 +83,9 @@ class pb_workload : public gpuvp::workload {
  public:
   std::string origin;
   gen g = gen::g84;
-  uint64_t timeout_ps = 50000000000ull;  // 50 ms
-  uint64_t poll_ps = 2000000;            // 2 us
-  unsigned max_channels = 8;             // pfifo.channels when the file was read
+  uint64_t timeout_ps = 50000000000ull;                // 50 ms
+  uint64_t poll_ps = 2000000;                          // 2 us
+  unsigned max_channels = 8;                           // pfifo.channels when the file was read
   static constexpr size_t max_recorded_errors = 1024;  // errors kept for the checks; the rest only counted
   std::map<unsigned, chan_decl> chans;
   std::vector<dmaobj_decl> dmaobjs;
@@ -87,6 +123,5 @@ inline uint64_t num(const std::string& t, const std::string& what) {
     throw std::runtime_error("'" + t + "' is not a valid " + what);
   }
 }
-
 
 }  // namespace gpuvp::pfifo::pbw

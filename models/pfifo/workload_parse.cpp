@@ -116,8 +116,7 @@ void pb_parser::statement(const std::string& line) {
   } else if (t[0] == "compute") {
     // Platform configuration only (overlay_for): the compute component and the compute class.
     need(t, 2, "a kernelslist.g");
-    if (t.size() != 2 && !(t.size() == 4 && t[2] == "engine"))
-      throw std::runtime_error("usage: compute KERNELSLIST [engine ID]");
+    if (t.size() != 2 && !(t.size() == 4 && t[2] == "engine")) throw std::runtime_error("usage: compute KERNELSLIST [engine ID]");
     if (t.size() == 4 && num(t[3], "engine id") >= 32) throw std::runtime_error("engine id is not below 32");
   } else if (t[0] == "timeout") {
     need(t, 2, "a time");
@@ -162,18 +161,31 @@ void pb_parser::channel(const words& t) {
   c.ib_addr = c.pb + 0x30000;
   c.inst = 0x1000000 + 0x20000 * uint64_t(c.id);
   for (size_t i = 2; i < t.size(); ++i) {
-    if (t[i] == "dma") c.ib = false;
-    else if (t[i] == "ib") c.ib = true;
-    else if (t[i] == "big_endian") c.big_endian = true;
-    else if (t[i] == "sysram") c.sysram = true;
-    else if (i + 1 < t.size() && t[i] == "ibstart") c.ib_start = uint32_t(num(t[++i], "IB start index"));
-    else if (i + 1 < t.size() && t[i] == "pb") c.pb = num(t[++i], "pushbuffer address");
-    else if (i + 1 < t.size() && t[i] == "ibaddr") c.ib_addr = num(t[++i], "IB address");
-    else if (i + 1 < t.size() && t[i] == "order") c.order = uint32_t(num(t[++i], "IB order"));
-    else if (i + 1 < t.size() && t[i] == "limit") c.limit = num(t[++i], "DMA limit");
-    else if (i + 1 < t.size() && t[i] == "inst") c.inst = num(t[++i], "channel structure address");
-    else if (i + 1 < t.size() && t[i] == "sli") { c.sli = true; c.sli_mask = uint32_t(num(t[++i], "SLI mask")); }
-    else throw std::runtime_error("unknown channel option '" + t[i] + "'");
+    if (t[i] == "dma")
+      c.ib = false;
+    else if (t[i] == "ib")
+      c.ib = true;
+    else if (t[i] == "big_endian")
+      c.big_endian = true;
+    else if (t[i] == "sysram")
+      c.sysram = true;
+    else if (i + 1 < t.size() && t[i] == "ibstart")
+      c.ib_start = uint32_t(num(t[++i], "IB start index"));
+    else if (i + 1 < t.size() && t[i] == "pb")
+      c.pb = num(t[++i], "pushbuffer address");
+    else if (i + 1 < t.size() && t[i] == "ibaddr")
+      c.ib_addr = num(t[++i], "IB address");
+    else if (i + 1 < t.size() && t[i] == "order")
+      c.order = uint32_t(num(t[++i], "IB order"));
+    else if (i + 1 < t.size() && t[i] == "limit")
+      c.limit = num(t[++i], "DMA limit");
+    else if (i + 1 < t.size() && t[i] == "inst")
+      c.inst = num(t[++i], "channel structure address");
+    else if (i + 1 < t.size() && t[i] == "sli") {
+      c.sli = true;
+      c.sli_mask = uint32_t(num(t[++i], "SLI mask"));
+    } else
+      throw std::runtime_error("unknown channel option '" + t[i] + "'");
   }
   if (c.order > 20) throw std::runtime_error("IB order " + std::to_string(c.order) + " is above 20");
   if (c.ib_start >> c.order)
@@ -188,19 +200,27 @@ void pb_parser::dmaobj(const words& t) {
   dmaobj_decl d{unsigned(num(t[1], "channel")), uint32_t(num(t[2], "selector")), 0x3d, 1, 0, 0, 0xffffffff};
   if (d.sel == 0 || d.sel > 0xffff) throw std::runtime_error("selector " + t[2] + " is not in 1..0xffff");
   if (auto* v = opt(t, 3, "target")) {
-    if (*v == "vram") d.target = 1;
-    else if (*v == "sys") d.target = 2;
-    else if (*v == "vm") d.target = 0;
-    else throw std::runtime_error("unknown target '" + *v + "' (vram, sys, vm)");
+    if (*v == "vram")
+      d.target = 1;
+    else if (*v == "sys")
+      d.target = 2;
+    else if (*v == "vm")
+      d.target = 0;
+    else
+      throw std::runtime_error("unknown target '" + *v + "' (vram, sys, vm)");
   }
   if (auto* v = opt(t, 3, "base")) d.base = num(*v, "base");
   if (auto* v = opt(t, 3, "limit")) d.limit = num(*v, "limit");
   if (auto* v = opt(t, 3, "class")) d.cls = uint32_t(num(*v, "class"));
   if (auto* v = opt(t, 3, "rights")) {
-    if (*v == "rw") d.rights = 0;
-    else if (*v == "ro") d.rights = 1;
-    else if (*v == "wo") d.rights = 2;
-    else throw std::runtime_error("unknown rights '" + *v + "' (rw, ro, wo)");
+    if (*v == "rw")
+      d.rights = 0;
+    else if (*v == "ro")
+      d.rights = 1;
+    else if (*v == "wo")
+      d.rights = 2;
+    else
+      throw std::runtime_error("unknown rights '" + *v + "' (rw, ro, wo)");
   }
   w.dmaobjs.push_back(d);
 }
@@ -247,13 +267,16 @@ void pb_parser::push(const words& t) {
   block_nonmain = false;
   block_placed = false;
   for (size_t i = 2; i < t.size(); ++i) {
-    if (t[i] == "nonmain") block_nonmain = true;
+    if (t[i] == "nonmain")
+      block_nonmain = true;
     else if (t[i] == "at" && i + 1 < t.size()) {
       block_placed = true;
       block_main = false;
       block_at = num(t[++i], "offset");
-    } else if (t[i] == "submit") block_main = true;
-    else throw std::runtime_error("unknown push option '" + t[i] + "'");
+    } else if (t[i] == "submit")
+      block_main = true;
+    else
+      throw std::runtime_error("unknown push option '" + t[i] + "'");
   }
 }
 
@@ -347,7 +370,8 @@ void pb_parser::check_nv04(const std::string& origin) {
     if (c.ib) throw std::runtime_error(what + "IB mode needs G80 or later");
     if (c.limit != 0xffffffff) throw std::runtime_error(what + "'limit' needs G80 or later (NV4-style RAMFC has no DMA_LIMIT)");
     if (c.sli) throw std::runtime_error(what + "'sli' needs G80 or later (NV4-style RAMFC has no SLI word)");
-    if (c.big_endian && w.g < gen::nv1a) throw std::runtime_error(what + "big-endian channels exist from NV1A (envytools order: NV10, NV1A, NV11)");
+    if (c.big_endian && w.g < gen::nv1a)
+      throw std::runtime_error(what + "big-endian channels exist from NV1A (envytools order: NV10, NV1A, NV11)");
     if (id >= nv04_max_channels) throw std::runtime_error(what + "MODE enables channels 0-31 only");
   }
   const uint64_t end = nv04_ramfc_offset + nv04_max_channels * nv04_ramfc::of(w.g)->size;
@@ -364,7 +388,8 @@ void pb_parser::check_g80_selectors(const std::string& origin) {
   for (const auto& d : w.dmaobjs) {
     const uint64_t at = uint64_t(d.sel) * 16, ramfc_at = w.g >= gen::g84 ? g84_ramfc_offset : 0;
     if ((at + 24 > ramfc_at && at < ramfc_at + ramfc::size(w.g)) || d.sel == pb_selector_g80)
-      throw std::runtime_error(origin + ": dmaobj selector " + hex_string(d.sel) + " overlaps the channel's RAMFC or the pushbuffer object (selector 0x600)");
+      throw std::runtime_error(origin + ": dmaobj selector " + hex_string(d.sel) +
+                               " overlaps the channel's RAMFC or the pushbuffer object (selector 0x600)");
   }
 }
 
@@ -388,8 +413,10 @@ std::unique_ptr<gpuvp::workload> parse_pb_workload(const std::string& text, cons
   while (std::getline(in, line)) {
     ++ps.n;
     try {
-      if (ps.block) ps.line_in_block(line);
-      else ps.statement(line);
+      if (ps.block)
+        ps.line_in_block(line);
+      else
+        ps.statement(line);
     } catch (const asm_error& e) {
       throw std::runtime_error(origin + ":" + std::to_string(ps.n) + ": " + e.what());
     } catch (const std::exception& e) {

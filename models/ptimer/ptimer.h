@@ -13,11 +13,11 @@ namespace gpuvp::ptimer {
 
 class ptimer : public sc_core::sc_module, public gpuvp::component {
  public:
-  gpuvp::register_bank regs{"regs", 0x1000};                                               // BAR0 0x009000
-  gpuvp::reg numerator{regs, "NUMERATOR", 0x200, 4, 1, gpuvp::access::rw, 0xffff};        // clock ratio (kept, no effect: time is ns)
+  gpuvp::register_bank regs{"regs", 0x1000};                                        // BAR0 0x009000
+  gpuvp::reg numerator{regs, "NUMERATOR", 0x200, 4, 1, gpuvp::access::rw, 0xffff};  // clock ratio (kept, no effect: time is ns)
   gpuvp::reg denominator{regs, "DENOMINATOR", 0x210, 4, 1, gpuvp::access::rw, 0xffff};
-  gpuvp::reg time_low{regs, "TIME_LOW", 0x400, 4, 0};                                      // ns, bits 31:0
-  gpuvp::reg time_high{regs, "TIME_HIGH", 0x410, 4, 0};                                    // ns, bits 63:32
+  gpuvp::reg time_low{regs, "TIME_LOW", 0x400, 4, 0};    // ns, bits 31:0
+  gpuvp::reg time_high{regs, "TIME_HIGH", 0x410, 4, 0};  // ns, bits 63:32
 
   static constexpr uint64_t bar0_offset = 0x9000;
 

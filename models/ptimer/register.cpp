@@ -5,5 +5,5 @@
 
 void gpuvp_register_ptimer() {
   gpuvp::registry::global().add_component_type("ptimer", "PTIMER nanosecond timer (BAR0 0x9000)",
-                                                gpuvp::make_component<gpuvp::ptimer::ptimer>);
+                                               gpuvp::make_component<gpuvp::ptimer::ptimer>);
 }

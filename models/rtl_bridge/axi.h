@@ -17,39 +17,75 @@ namespace gpuvp::rtl {
 // AXI4 encodings (AMBA AXI and ACE Protocol Specification, ARM IHI 0022, A3.4 and A3.4.4).
 enum burst_type : uint32_t { burst_fixed = 0, burst_incr = 1, burst_wrap = 2 };
 enum resp_code : uint32_t { resp_okay = 0, resp_exokay = 1, resp_slverr = 2, resp_decerr = 3 };
-constexpr unsigned axi4_bus_bytes = 8;   // 64-bit data bus
-constexpr unsigned axil_bus_bytes = 4;   // 32-bit data bus
+constexpr unsigned axi4_bus_bytes = 8;       // 64-bit data bus
+constexpr unsigned axil_bus_bytes = 4;       // 32-bit data bus
 constexpr unsigned axi4_max_bus_bytes = 32;  // 256-bit data bus, the widest the transactors take
 constexpr unsigned axil_max_bus_bytes = 8;   // 64-bit AXI4-Lite
-constexpr unsigned axi4_max_beats = 256;  // AxLEN is 8 bits
-constexpr unsigned axi4_id_count = 16;    // 4-bit IDs
+constexpr unsigned axi4_max_beats = 256;     // AxLEN is 8 bits
+constexpr unsigned axi4_id_count = 16;       // 4-bit IDs
 
-template <typename T> using sig = sc_core::sc_signal<T>;
+template <typename T>
+using sig = sc_core::sc_signal<T>;
 using wide_data = sc_dt::sc_bv<8 * axi4_max_bus_bytes>;  // byte lane i: bits 8i..8i+7
 
 struct axi4_pins {
   // bus_bytes: 4, 8, 16 or 32 (16 and 32 use wdata_wide/rdata_wide).
   explicit axi4_pins(const std::string& p, unsigned bus_bytes = axi4_bus_bytes)
-      : awvalid((p + "_awvalid").c_str()), awready((p + "_awready").c_str()), awid((p + "_awid").c_str()),
-        awaddr((p + "_awaddr").c_str()), awlen((p + "_awlen").c_str()), awsize((p + "_awsize").c_str()),
-        awburst((p + "_awburst").c_str()), wvalid((p + "_wvalid").c_str()), wready((p + "_wready").c_str()),
-        wdata((p + "_wdata").c_str()), wstrb((p + "_wstrb").c_str()), wlast((p + "_wlast").c_str()),
-        bvalid((p + "_bvalid").c_str()), bready((p + "_bready").c_str()), bid((p + "_bid").c_str()),
-        bresp((p + "_bresp").c_str()), arvalid((p + "_arvalid").c_str()), arready((p + "_arready").c_str()),
-        arid((p + "_arid").c_str()), araddr((p + "_araddr").c_str()), arlen((p + "_arlen").c_str()),
-        arsize((p + "_arsize").c_str()), arburst((p + "_arburst").c_str()), rvalid((p + "_rvalid").c_str()),
-        rready((p + "_rready").c_str()), rid((p + "_rid").c_str()), rdata((p + "_rdata").c_str()),
-        rresp((p + "_rresp").c_str()), rlast((p + "_rlast").c_str()), prefix(p), bus_bytes(bus_bytes) {
+      : awvalid((p + "_awvalid").c_str()),
+        awready((p + "_awready").c_str()),
+        awid((p + "_awid").c_str()),
+        awaddr((p + "_awaddr").c_str()),
+        awlen((p + "_awlen").c_str()),
+        awsize((p + "_awsize").c_str()),
+        awburst((p + "_awburst").c_str()),
+        wvalid((p + "_wvalid").c_str()),
+        wready((p + "_wready").c_str()),
+        wdata((p + "_wdata").c_str()),
+        wstrb((p + "_wstrb").c_str()),
+        wlast((p + "_wlast").c_str()),
+        bvalid((p + "_bvalid").c_str()),
+        bready((p + "_bready").c_str()),
+        bid((p + "_bid").c_str()),
+        bresp((p + "_bresp").c_str()),
+        arvalid((p + "_arvalid").c_str()),
+        arready((p + "_arready").c_str()),
+        arid((p + "_arid").c_str()),
+        araddr((p + "_araddr").c_str()),
+        arlen((p + "_arlen").c_str()),
+        arsize((p + "_arsize").c_str()),
+        arburst((p + "_arburst").c_str()),
+        rvalid((p + "_rvalid").c_str()),
+        rready((p + "_rready").c_str()),
+        rid((p + "_rid").c_str()),
+        rdata((p + "_rdata").c_str()),
+        rresp((p + "_rresp").c_str()),
+        rlast((p + "_rlast").c_str()),
+        prefix(p),
+        bus_bytes(bus_bytes) {
     if (bus_bytes > 8) {
       wdata_wide = std::make_unique<sig<wide_data>>((p + "_wdata_wide").c_str());
       rdata_wide = std::make_unique<sig<wide_data>>((p + "_rdata_wide").c_str());
     }
   }
-  sig<bool> awvalid, awready; sig<uint32_t> awid; sig<uint64_t> awaddr; sig<uint32_t> awlen, awsize, awburst;
-  sig<bool> wvalid, wready; sig<uint64_t> wdata; sig<uint32_t> wstrb; sig<bool> wlast;
-  sig<bool> bvalid, bready; sig<uint32_t> bid, bresp;
-  sig<bool> arvalid, arready; sig<uint32_t> arid; sig<uint64_t> araddr; sig<uint32_t> arlen, arsize, arburst;
-  sig<bool> rvalid, rready; sig<uint32_t> rid; sig<uint64_t> rdata; sig<uint32_t> rresp; sig<bool> rlast;
+  sig<bool> awvalid, awready;
+  sig<uint32_t> awid;
+  sig<uint64_t> awaddr;
+  sig<uint32_t> awlen, awsize, awburst;
+  sig<bool> wvalid, wready;
+  sig<uint64_t> wdata;
+  sig<uint32_t> wstrb;
+  sig<bool> wlast;
+  sig<bool> bvalid, bready;
+  sig<uint32_t> bid, bresp;
+  sig<bool> arvalid, arready;
+  sig<uint32_t> arid;
+  sig<uint64_t> araddr;
+  sig<uint32_t> arlen, arsize, arburst;
+  sig<bool> rvalid, rready;
+  sig<uint32_t> rid;
+  sig<uint64_t> rdata;
+  sig<uint32_t> rresp;
+  sig<bool> rlast;
   std::string prefix;
   unsigned bus_bytes;
   std::unique_ptr<sig<wide_data>> wdata_wide, rdata_wide;  // buses over 64 bits only
@@ -58,22 +94,40 @@ struct axi4_pins {
 struct axil_pins {
   // bus_bytes: 4 or 8 (8 uses wdata_wide/rdata_wide).
   explicit axil_pins(const std::string& p, unsigned bus_bytes = axil_bus_bytes)
-      : awvalid((p + "_awvalid").c_str()), awready((p + "_awready").c_str()), awaddr((p + "_awaddr").c_str()),
-        wvalid((p + "_wvalid").c_str()), wready((p + "_wready").c_str()), wdata((p + "_wdata").c_str()),
-        wstrb((p + "_wstrb").c_str()), bvalid((p + "_bvalid").c_str()), bready((p + "_bready").c_str()),
-        bresp((p + "_bresp").c_str()), arvalid((p + "_arvalid").c_str()), arready((p + "_arready").c_str()),
-        araddr((p + "_araddr").c_str()), rvalid((p + "_rvalid").c_str()), rready((p + "_rready").c_str()),
-        rdata((p + "_rdata").c_str()), rresp((p + "_rresp").c_str()), prefix(p), bus_bytes(bus_bytes) {
+      : awvalid((p + "_awvalid").c_str()),
+        awready((p + "_awready").c_str()),
+        awaddr((p + "_awaddr").c_str()),
+        wvalid((p + "_wvalid").c_str()),
+        wready((p + "_wready").c_str()),
+        wdata((p + "_wdata").c_str()),
+        wstrb((p + "_wstrb").c_str()),
+        bvalid((p + "_bvalid").c_str()),
+        bready((p + "_bready").c_str()),
+        bresp((p + "_bresp").c_str()),
+        arvalid((p + "_arvalid").c_str()),
+        arready((p + "_arready").c_str()),
+        araddr((p + "_araddr").c_str()),
+        rvalid((p + "_rvalid").c_str()),
+        rready((p + "_rready").c_str()),
+        rdata((p + "_rdata").c_str()),
+        rresp((p + "_rresp").c_str()),
+        prefix(p),
+        bus_bytes(bus_bytes) {
     if (bus_bytes > 4) {
       wdata_wide = std::make_unique<sig<uint64_t>>((p + "_wdata_wide").c_str());
       rdata_wide = std::make_unique<sig<uint64_t>>((p + "_rdata_wide").c_str());
     }
   }
-  sig<bool> awvalid, awready; sig<uint32_t> awaddr;
-  sig<bool> wvalid, wready; sig<uint32_t> wdata, wstrb;
-  sig<bool> bvalid, bready; sig<uint32_t> bresp;
-  sig<bool> arvalid, arready; sig<uint32_t> araddr;
-  sig<bool> rvalid, rready; sig<uint32_t> rdata, rresp;
+  sig<bool> awvalid, awready;
+  sig<uint32_t> awaddr;
+  sig<bool> wvalid, wready;
+  sig<uint32_t> wdata, wstrb;
+  sig<bool> bvalid, bready;
+  sig<uint32_t> bresp;
+  sig<bool> arvalid, arready;
+  sig<uint32_t> araddr;
+  sig<bool> rvalid, rready;
+  sig<uint32_t> rdata, rresp;
   std::string prefix;
   unsigned bus_bytes;
   std::unique_ptr<sig<uint64_t>> wdata_wide, rdata_wide;  // 64-bit AXI4-Lite only
@@ -89,8 +143,7 @@ struct beat_data {
 };
 inline beat_data from_wide(const wide_data& v) {
   beat_data b;
-  for (unsigned i = 0; i < axi4_max_bus_bytes / 8; ++i)
-    b.word[i] = uint64_t(v.get_word(2 * i)) | uint64_t(v.get_word(2 * i + 1)) << 32;
+  for (unsigned i = 0; i < axi4_max_bus_bytes / 8; ++i) b.word[i] = uint64_t(v.get_word(2 * i)) | uint64_t(v.get_word(2 * i + 1)) << 32;
   return b;
 }
 inline wide_data to_wide(const beat_data& b) {
@@ -115,37 +168,71 @@ inline beat_data rdata_of(const axi4_pins& p) {
   return b;
 }
 inline void drive_wdata(axi4_pins& p, const beat_data& b) {
-  if (p.wdata_wide) p.wdata_wide->write(to_wide(b));
-  else p.wdata.write(b.word[0]);
+  if (p.wdata_wide)
+    p.wdata_wide->write(to_wide(b));
+  else
+    p.wdata.write(b.word[0]);
 }
 inline void drive_rdata(axi4_pins& p, const beat_data& b) {
-  if (p.rdata_wide) p.rdata_wide->write(to_wide(b));
-  else p.rdata.write(b.word[0]);
+  if (p.rdata_wide)
+    p.rdata_wide->write(to_wide(b));
+  else
+    p.rdata.write(b.word[0]);
 }
 
 // Binding helpers: an RTL top's ports follow the names s_axi_* / m_axi_* / s_axil_* (docs/rtl.md).
-#define GPUVP_BIND_AXI4(dut, pfx, pins)                                                                   \
-  do {                                                                                                    \
-    (dut).pfx##_awvalid(pins.awvalid); (dut).pfx##_awready(pins.awready); (dut).pfx##_awid(pins.awid);    \
-    (dut).pfx##_awaddr(pins.awaddr); (dut).pfx##_awlen(pins.awlen); (dut).pfx##_awsize(pins.awsize);      \
-    (dut).pfx##_awburst(pins.awburst); (dut).pfx##_wvalid(pins.wvalid); (dut).pfx##_wready(pins.wready);  \
-    (dut).pfx##_wdata(pins.wdata); (dut).pfx##_wstrb(pins.wstrb); (dut).pfx##_wlast(pins.wlast);          \
-    (dut).pfx##_bvalid(pins.bvalid); (dut).pfx##_bready(pins.bready); (dut).pfx##_bid(pins.bid);          \
-    (dut).pfx##_bresp(pins.bresp); (dut).pfx##_arvalid(pins.arvalid); (dut).pfx##_arready(pins.arready);  \
-    (dut).pfx##_arid(pins.arid); (dut).pfx##_araddr(pins.araddr); (dut).pfx##_arlen(pins.arlen);          \
-    (dut).pfx##_arsize(pins.arsize); (dut).pfx##_arburst(pins.arburst); (dut).pfx##_rvalid(pins.rvalid);  \
-    (dut).pfx##_rready(pins.rready); (dut).pfx##_rid(pins.rid); (dut).pfx##_rdata(pins.rdata);            \
-    (dut).pfx##_rresp(pins.rresp); (dut).pfx##_rlast(pins.rlast);                                         \
+#define GPUVP_BIND_AXI4(dut, pfx, pins) \
+  do {                                  \
+    (dut).pfx##_awvalid(pins.awvalid);  \
+    (dut).pfx##_awready(pins.awready);  \
+    (dut).pfx##_awid(pins.awid);        \
+    (dut).pfx##_awaddr(pins.awaddr);    \
+    (dut).pfx##_awlen(pins.awlen);      \
+    (dut).pfx##_awsize(pins.awsize);    \
+    (dut).pfx##_awburst(pins.awburst);  \
+    (dut).pfx##_wvalid(pins.wvalid);    \
+    (dut).pfx##_wready(pins.wready);    \
+    (dut).pfx##_wdata(pins.wdata);      \
+    (dut).pfx##_wstrb(pins.wstrb);      \
+    (dut).pfx##_wlast(pins.wlast);      \
+    (dut).pfx##_bvalid(pins.bvalid);    \
+    (dut).pfx##_bready(pins.bready);    \
+    (dut).pfx##_bid(pins.bid);          \
+    (dut).pfx##_bresp(pins.bresp);      \
+    (dut).pfx##_arvalid(pins.arvalid);  \
+    (dut).pfx##_arready(pins.arready);  \
+    (dut).pfx##_arid(pins.arid);        \
+    (dut).pfx##_araddr(pins.araddr);    \
+    (dut).pfx##_arlen(pins.arlen);      \
+    (dut).pfx##_arsize(pins.arsize);    \
+    (dut).pfx##_arburst(pins.arburst);  \
+    (dut).pfx##_rvalid(pins.rvalid);    \
+    (dut).pfx##_rready(pins.rready);    \
+    (dut).pfx##_rid(pins.rid);          \
+    (dut).pfx##_rdata(pins.rdata);      \
+    (dut).pfx##_rresp(pins.rresp);      \
+    (dut).pfx##_rlast(pins.rlast);      \
   } while (0)
 
-#define GPUVP_BIND_AXIL(dut, pfx, pins)                                                                   \
-  do {                                                                                                    \
-    (dut).pfx##_awvalid(pins.awvalid); (dut).pfx##_awready(pins.awready); (dut).pfx##_awaddr(pins.awaddr); \
-    (dut).pfx##_wvalid(pins.wvalid); (dut).pfx##_wready(pins.wready); (dut).pfx##_wdata(pins.wdata);      \
-    (dut).pfx##_wstrb(pins.wstrb); (dut).pfx##_bvalid(pins.bvalid); (dut).pfx##_bready(pins.bready);      \
-    (dut).pfx##_bresp(pins.bresp); (dut).pfx##_arvalid(pins.arvalid); (dut).pfx##_arready(pins.arready);  \
-    (dut).pfx##_araddr(pins.araddr); (dut).pfx##_rvalid(pins.rvalid); (dut).pfx##_rready(pins.rready);    \
-    (dut).pfx##_rdata(pins.rdata); (dut).pfx##_rresp(pins.rresp);                                         \
+#define GPUVP_BIND_AXIL(dut, pfx, pins) \
+  do {                                  \
+    (dut).pfx##_awvalid(pins.awvalid);  \
+    (dut).pfx##_awready(pins.awready);  \
+    (dut).pfx##_awaddr(pins.awaddr);    \
+    (dut).pfx##_wvalid(pins.wvalid);    \
+    (dut).pfx##_wready(pins.wready);    \
+    (dut).pfx##_wdata(pins.wdata);      \
+    (dut).pfx##_wstrb(pins.wstrb);      \
+    (dut).pfx##_bvalid(pins.bvalid);    \
+    (dut).pfx##_bready(pins.bready);    \
+    (dut).pfx##_bresp(pins.bresp);      \
+    (dut).pfx##_arvalid(pins.arvalid);  \
+    (dut).pfx##_arready(pins.arready);  \
+    (dut).pfx##_araddr(pins.araddr);    \
+    (dut).pfx##_rvalid(pins.rvalid);    \
+    (dut).pfx##_rready(pins.rready);    \
+    (dut).pfx##_rdata(pins.rdata);      \
+    (dut).pfx##_rresp(pins.rresp);      \
   } while (0)
 
 }  // namespace gpuvp::rtl

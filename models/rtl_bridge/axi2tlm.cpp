@@ -24,8 +24,7 @@ std::vector<uint64_t> axi2tlm::beat_addresses(const request& r) const {
   return a;
 }
 
-uint32_t axi2tlm::transport(tlm::tlm_command cmd, uint64_t addr, unsigned char* data, unsigned len,
-                            sc_core::sc_time& delay) {
+uint32_t axi2tlm::transport(tlm::tlm_command cmd, uint64_t addr, unsigned char* data, unsigned len, sc_core::sc_time& delay) {
   transaction t(cmd, addr, data, len);
   out->b_transport(t.gp, delay);
   ++transactions;
@@ -49,8 +48,7 @@ void axi2tlm::do_read(request& r) {
     r.resp = std::max(r.resp, resp);
     for (size_t k = i; k <= j; ++k) {
       const uint64_t beat_lo = addrs[k], beat_hi = (addrs[k] & ~(bytes - 1)) + bytes;
-      for (uint64_t a = beat_lo; a < beat_hi; ++a)
-        r.data[k].set_lane(unsigned(a % bus_bytes_), buf[a - lo]);
+      for (uint64_t a = beat_lo; a < beat_hi; ++a) r.data[k].set_lane(unsigned(a % bus_bytes_), buf[a - lo]);
     }
     i = j + 1;
   }
@@ -101,10 +99,14 @@ void axi2tlm::update(uint64_t cycle) {
     r.accepted = sc_core::sc_time_stamp();
     return r;
   };
-  if (s.ar.valid && s.ar.ready) ar_.push_back(take(s.ar)), ++bursts, ar_wait_ = 0;
-  else if (s.ar.valid) ++ar_wait_;
-  if (s.aw.valid && s.aw.ready) aw_.push_back(take(s.aw)), ++bursts, aw_wait_ = 0;
-  else if (s.aw.valid) ++aw_wait_;
+  if (s.ar.valid && s.ar.ready)
+    ar_.push_back(take(s.ar)), ++bursts, ar_wait_ = 0;
+  else if (s.ar.valid)
+    ++ar_wait_;
+  if (s.aw.valid && s.aw.ready)
+    aw_.push_back(take(s.aw)), ++bursts, aw_wait_ = 0;
+  else if (s.aw.valid)
+    ++aw_wait_;
   if (s.w.valid && s.w.ready && !aw_.empty()) {
     request& w = aw_.front();
     w.data.push_back(wdata_);

@@ -56,10 +56,16 @@ class axi2tlm : public transactor {
     uint32_t resp = resp_okay;
     bool done = false;  // read: TLM transactions made
     uint64_t ready_cycle = 0;
-    unsigned next = 0;  // next R beat
+    unsigned next = 0;          // next R beat
     sc_core::sc_time accepted;  // address handshake (trace)
   };
-  struct response { uint32_t id, resp; uint64_t ready_cycle; uint64_t addr; unsigned beats; sc_core::sc_time accepted; };
+  struct response {
+    uint32_t id, resp;
+    uint64_t ready_cycle;
+    uint64_t addr;
+    unsigned beats;
+    sc_core::sc_time accepted;
+  };
   std::vector<uint64_t> beat_addresses(const request& r) const;
   uint32_t transport(tlm::tlm_command cmd, uint64_t addr, unsigned char* data, unsigned len, sc_core::sc_time& delay);
   void do_read(request& r);

@@ -45,8 +45,8 @@ axi_checker::axi_checker(std::string where, std::string prefix, unsigned bus_byt
 
 void axi_checker::fail(uint64_t cycle, const std::string& signal, const std::string& rule, const std::string& what) {
   std::ostringstream m;
-  m << "AXI protocol violation on " << where_ << ": " << prefix_ << "_" << signal << " at cycle " << cycle << ": "
-    << what << " [rule " << rule << "]";
+  m << "AXI protocol violation on " << where_ << ": " << prefix_ << "_" << signal << " at cycle " << cycle << ": " << what << " [rule "
+    << rule << "]";
   violations_.push_back(m.str());
   if (on_violation) on_violation(violations_.back());
 }
@@ -55,8 +55,9 @@ void axi_checker::check_address(const axi_sample::channel& a, const char* ch, ui
   const uint64_t addr = a.v[1], len = a.v[2], size = a.v[3], burst = a.v[4];
   const std::string c = ch;
   if ((uint64_t(1) << size) > bus_bytes_) {
-    fail(cycle, c + "size", "size", c + "size " + std::to_string(size) + " (" + std::to_string(1u << size) +
-                                        " bytes) is wider than the " + std::to_string(bus_bytes_) + "-byte data bus");
+    fail(cycle, c + "size", "size",
+         c + "size " + std::to_string(size) + " (" + std::to_string(1u << size) + " bytes) is wider than the " +
+             std::to_string(bus_bytes_) + "-byte data bus");
     return;
   }
   const uint64_t bytes = uint64_t(1) << size;
@@ -64,8 +65,8 @@ void axi_checker::check_address(const axi_sample::channel& a, const char* ch, ui
     const uint64_t last = (addr & ~(bytes - 1)) + (len + 1) * bytes - 1;
     if ((addr >> 12) != (last >> 12)) {
       std::ostringstream m;
-      m << "INCR burst of " << len + 1 << " beats of " << bytes << " bytes from 0x" << std::hex << addr
-        << " ends at 0x" << last << ", across a 4 KiB boundary";
+      m << "INCR burst of " << len + 1 << " beats of " << bytes << " bytes from 0x" << std::hex << addr << " ends at 0x" << last
+        << ", across a 4 KiB boundary";
       fail(cycle, c + "addr", "4k_boundary", m.str());
     }
   } else if (burst == burst_wrap) {
@@ -92,8 +93,8 @@ void axi_checker::check(const axi_sample& s, uint64_t cycle) {
       for (int i = 0; i < 5; ++i)
         if (*payload_names[c][i] && now[c]->v[i] != was[c]->v[i]) {
           std::ostringstream m;
-          m << payload_names[c][i] << " changed from 0x" << std::hex << was[c]->v[i] << " to 0x" << now[c]->v[i]
-            << " while " << ch << "valid was high and " << ch << "ready low";
+          m << payload_names[c][i] << " changed from 0x" << std::hex << was[c]->v[i] << " to 0x" << now[c]->v[i] << " while " << ch
+            << "valid was high and " << ch << "ready low";
           fail(cycle, payload_names[c][i], "stable_payload", m.str());
           break;
         }
@@ -143,8 +144,7 @@ void axi_checker::check(const axi_sample& s, uint64_t cycle) {
       uint64_t& left = it->second.front();
       const bool last_due = left == 1;
       if (!lite_ && bool(s.r.v[3]) != last_due)
-        fail(cycle, "rlast", "rlast", std::string(last_due ? "low on the last beat" : "high before the last beat") +
-                                          " of a read burst");
+        fail(cycle, "rlast", "rlast", std::string(last_due ? "low on the last beat" : "high before the last beat") + " of a read burst");
       if (--left == 0 || s.r.v[3]) {
         it->second.pop_front();
         if (it->second.empty()) r_.erase(it);

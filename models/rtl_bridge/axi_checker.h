@@ -55,10 +55,10 @@ class axi_checker {
   bool lite_;
   axi_sample prev_;
   bool have_prev_ = false;
-  std::deque<uint64_t> w_lens_;                  // AWLEN of write bursts whose data is still due
-  uint64_t w_beat_ = 0;                          // beats of the current write burst so far
-  std::map<uint64_t, unsigned> b_ids_;           // outstanding write IDs -> count
-  std::map<uint64_t, std::deque<uint64_t>> r_;   // outstanding read ID -> remaining beats per burst
+  std::deque<uint64_t> w_lens_;                 // AWLEN of write bursts whose data is still due
+  uint64_t w_beat_ = 0;                         // beats of the current write burst so far
+  std::map<uint64_t, unsigned> b_ids_;          // outstanding write IDs -> count
+  std::map<uint64_t, std::deque<uint64_t>> r_;  // outstanding read ID -> remaining beats per burst
   std::vector<std::string> violations_;
 };
 

@@ -64,7 +64,10 @@ class rtl_clock : public sc_core::sc_module {
   std::vector<clocked*> parts_;
   sc_core::sc_event wake_;
   sc_core::sc_process_handle thread_;
-  struct lane { uint32_t track; sc_core::sc_time end; };
+  struct lane {
+    uint32_t track;
+    sc_core::sc_time end;
+  };
   std::vector<lane> lanes_;  // trace tracks of the block, with the end of their last span
 };
 

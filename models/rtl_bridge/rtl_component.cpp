@@ -22,20 +22,21 @@ rtl_block::rtl_block(sc_core::sc_module_name name, const block_spec& spec, build
       b.to_axil = std::make_unique<tlm2axil>(s.port, clk, *b.al);
     } else {
       b.a4 = std::make_unique<axi4_pins>(s.prefix, s.data_bytes);
-      if (s.master) b.from_axi = std::make_unique<axi2tlm>(s.port, clk, *b.a4, s.data_bytes);
-      else b.to_axi = std::make_unique<tlm2axi>(s.port, clk, *b.a4, s.data_bytes, s.id_bits);
+      if (s.master)
+        b.from_axi = std::make_unique<axi2tlm>(s.port, clk, *b.a4, s.data_bytes);
+      else
+        b.to_axi = std::make_unique<tlm2axi>(s.port, clk, *b.a4, s.data_bytes, s.id_bits);
     }
     if (s.master) continue;
     const std::string at = spec.single_window ? me : me + "." + s.name;
-    b.base = std::make_unique<param<uint64_t>>(at + ".base", 0,
-                                               "address of the slave port " + std::string(s.prefix) +
-                                                   " (host physical, or BAR0 offset; the RTL sees the low address bits)");
-    b.size = std::make_unique<param<uint64_t>>(at + ".size", 0x10000, "size of the slave port's window", 1,
-                                               uint64_t(1) << 40);
+    b.base = std::make_unique<param<uint64_t>>(
+        at + ".base", 0,
+        "address of the slave port " + std::string(s.prefix) + " (host physical, or BAR0 offset; the RTL sees the low address bits)");
+    b.size = std::make_unique<param<uint64_t>>(at + ".size", 0x10000, "size of the slave port's window", 1, uint64_t(1) << 40);
     b.in_bar0 = std::make_unique<param<bool>>(at + ".in_bar0", false, "map the slave port in BAR0 (base is an offset)");
     if (b.to_axi) {
-      b.lockstep_memory = std::make_unique<param<bool>>(
-          at + ".lockstep_memory", false, "the slave is a memory: compare every read with a TLM shadow memory");
+      b.lockstep_memory = std::make_unique<param<bool>>(at + ".lockstep_memory", false,
+                                                        "the slave is a memory: compare every read with a TLM shadow memory");
       if (*b.lockstep_memory) b.to_axi->enable_lockstep_memory();
     }
   }
@@ -79,9 +80,7 @@ std::vector<std::string> rtl_block::modelled_errors() {
   return all;
 }
 
-void rtl_block::report(std::ostream& os) {
-  os << clk.cycles.value() << " RTL cycles, " << clk.wakeups.value() << " wake-ups\n";
-}
+void rtl_block::report(std::ostream& os) { os << clk.cycles.value() << " RTL cycles, " << clk.wakeups.value() << " wake-ups\n"; }
 
 // Every port of the RTL top must be one gpuvp binds: an unknown (unconnected) port is a
 // configuration error naming it, before SystemC's generic "port not bound" at elaboration.
@@ -105,13 +104,11 @@ void rtl_block::check_ports(const block_spec& spec) {
 void register_rtl_block(const block_spec& spec, build_fn build) {
   std::string what;
   for (const auto& b : spec.buses)
-    what += std::string(what.empty() ? "" : ", ") + b.prefix + (b.lite ? " AXI4-Lite" : " AXI4") +
-            (b.master ? " master" : " slave");
-  registry::global().add_component_type(
-      spec.type, std::string("RTL block ") + spec.top + " (Verilated; " + what + ")",
-      [&spec, build](const std::string& name) -> std::unique_ptr<component> {
-        return std::make_unique<rtl_block>(sc_core::sc_module_name(name.c_str()), spec, build);
-      });
+    what += std::string(what.empty() ? "" : ", ") + b.prefix + (b.lite ? " AXI4-Lite" : " AXI4") + (b.master ? " master" : " slave");
+  registry::global().add_component_type(spec.type, std::string("RTL block ") + spec.top + " (Verilated; " + what + ")",
+                                        [&spec, build](const std::string& name) -> std::unique_ptr<component> {
+                                          return std::make_unique<rtl_block>(sc_core::sc_module_name(name.c_str()), spec, build);
+                                        });
 }
 
 }  // namespace gpuvp::rtl

@@ -80,8 +80,12 @@ class rtl_block : public sc_core::sc_module, public component {
   std::shared_ptr<rtl_trace> trace_;  // first: tracing is switched on before the model is built
 
  public:
-  param<sc_core::sc_time> clock{this, "clock", sc_core::sc_time(1, sc_core::SC_NS), "RTL clock period",
-                                sc_core::sc_time(1, sc_core::SC_PS), sc_core::sc_time(1, sc_core::SC_US)};
+  param<sc_core::sc_time> clock{this,
+                                "clock",
+                                sc_core::sc_time(1, sc_core::SC_NS),
+                                "RTL clock period",
+                                sc_core::sc_time(1, sc_core::SC_PS),
+                                sc_core::sc_time(1, sc_core::SC_US)};
   param<uint64_t> reset_cycles{this, "reset_cycles", 4, "cycles the reset is held at time 0", 1, 1000};
   param<std::string> plusargs{this, "plusargs", "", "plusargs for the RTL, space-separated (+name=value)"};
 
@@ -122,8 +126,10 @@ class rtl_block : public sc_core::sc_module, public component {
   template <typename T>
   void tie(sc_core::sc_in<T>& port, uint64_t value) {
     T v{};
-    if constexpr (std::is_arithmetic_v<T>) v = static_cast<T>(value);
-    else v = value;
+    if constexpr (std::is_arithmetic_v<T>)
+      v = static_cast<T>(value);
+    else
+      v = value;
     port(own(new sc_core::sc_signal<T>(sc_core::sc_gen_unique_name(port.basename()), v)));
   }
   template <typename T>

@@ -53,10 +53,11 @@ void tlm2axi::shadow(const tlm::tlm_generic_payload& gp) {
     auto it = shadow_.find(a);
     if (it == shadow_.end() || it->second == v || !lockstep_errors_.empty()) continue;
     char m[200];
-    std::snprintf(m, sizeof m, "lock-step memory mismatch at %s: read of %u bytes at offset 0x%llx: byte at offset 0x%llx is 0x%02x from the RTL, "
+    std::snprintf(m, sizeof m,
+                  "lock-step memory mismatch at %s: read of %u bytes at offset 0x%llx: byte at offset 0x%llx is 0x%02x from the RTL, "
                   "0x%02x in the TLM shadow memory (the last value written)",
-                  format_time(sc_core::sc_time_stamp()).c_str(), len, (unsigned long long)gp.get_address(),
-                  (unsigned long long)a, v, it->second);
+                  format_time(sc_core::sc_time_stamp()).c_str(), len, (unsigned long long)gp.get_address(), (unsigned long long)a, v,
+                  it->second);
     lockstep_errors_.push_back(m);
     sc_core::sc_stop();
   }
@@ -162,7 +163,7 @@ void tlm2axi::update(uint64_t cycle) {
   }
   if (b_fire_) {
     auto it = writes_.find(bid_);
-    if (it != writes_.end()) {  // an unknown ID is the checker's to report
+    if (it != writes_.end()) {           // an unknown ID is the checker's to report
       std::erase(w_, it->second.get());  // a response before the last beat (the checker saw it)
       finish(*it->second, bresp_);
       writes_.erase(it);
@@ -209,8 +210,11 @@ void tlm2axi::update(uint64_t cycle) {
   pins.awvalid.write(!aw_.empty());
   if (!aw_.empty()) {
     const burst& b = *aw_.front();
-    pins.awid.write(b.id); pins.awaddr.write(b.addr); pins.awlen.write(b.len);
-    pins.awsize.write(b.size); pins.awburst.write(b.type);
+    pins.awid.write(b.id);
+    pins.awaddr.write(b.addr);
+    pins.awlen.write(b.len);
+    pins.awsize.write(b.size);
+    pins.awburst.write(b.type);
   }
   pins.wvalid.write(!w_.empty());
   if (!w_.empty()) {
@@ -222,8 +226,11 @@ void tlm2axi::update(uint64_t cycle) {
   pins.arvalid.write(!ar_.empty());
   if (!ar_.empty()) {
     const burst& b = *ar_.front();
-    pins.arid.write(b.id); pins.araddr.write(b.addr); pins.arlen.write(b.len);
-    pins.arsize.write(b.size); pins.arburst.write(b.type);
+    pins.arid.write(b.id);
+    pins.araddr.write(b.addr);
+    pins.arlen.write(b.len);
+    pins.arsize.write(b.size);
+    pins.arburst.write(b.type);
   }
   pins.bready.write(!clock_.in_reset());
   pins.rready.write(!clock_.in_reset());

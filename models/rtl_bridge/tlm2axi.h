@@ -36,8 +36,7 @@ class tlm2axi : public transactor {
   counter beats{this, "beats", "AXI data beats transferred"};
 
   // bus_bytes: 4, 8, 16 or 32 (as the pins); id_bits: the slave's ID width (0: none).
-  tlm2axi(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& pins, unsigned bus_bytes = axi4_bus_bytes,
-          unsigned id_bits = 4);
+  tlm2axi(sc_core::sc_module_name name, rtl_clock& clock, axi4_pins& pins, unsigned bus_bytes = axi4_bus_bytes, unsigned id_bits = 4);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   // Lock-step memory (NAME.lockstep_memory): every successful write also goes to a TLM shadow
   // memory, every successful read is compared with it (bytes never written are not compared);
@@ -70,14 +69,14 @@ class tlm2axi : public transactor {
     uint64_t addr;
     uint32_t len, size, type;
     std::vector<lane_map> beat;
-    unsigned next = 0;  // next beat to send / receive
+    unsigned next = 0;          // next beat to send / receive
     uint32_t resp = resp_okay;  // worst response of the burst (trace)
     sc_core::sc_time issued;    // when its address went on the pins (trace)
   };
   void split(job& j);
   void finish(burst& b, uint32_t resp);
-  std::deque<std::unique_ptr<burst>> waiting_;          // not yet issued (no free ID)
-  std::deque<burst*> aw_, w_, ar_;                      // address / data queues on the pins
+  std::deque<std::unique_ptr<burst>> waiting_;                 // not yet issued (no free ID)
+  std::deque<burst*> aw_, w_, ar_;                             // address / data queues on the pins
   std::map<uint32_t, std::unique_ptr<burst>> writes_, reads_;  // in flight by ID
   bool aw_fire_ = false, w_fire_ = false, b_fire_ = false, ar_fire_ = false, r_fire_ = false;
   uint32_t bid_ = 0, bresp_ = 0, rid_ = 0, rresp_ = 0;

@@ -82,8 +82,10 @@ void tlm2axil::update(uint64_t cycle) {
   if (t) {
     pins.awaddr.write(t->addr);
     pins.araddr.write(t->addr);
-    if (pins.wdata_wide) pins.wdata_wide->write(t->data);
-    else pins.wdata.write(uint32_t(t->data));
+    if (pins.wdata_wide)
+      pins.wdata_wide->write(t->data);
+    else
+      pins.wdata.write(uint32_t(t->data));
     pins.wstrb.write(t->strb);
   }
   pins.bready.write(!clock_.in_reset());

@@ -30,8 +30,7 @@ namespace gpuvp::rtl {
 class transactor : public sc_core::sc_module, public clocked {
  public:
   param<bool> check{this, "check", true, "check the AXI protocol on this transactor's pins"};
-  param<bool> stop_on_violation{this, "stop_on_violation", true,
-                                "stop the simulation at the first AXI protocol violation"};
+  param<bool> stop_on_violation{this, "stop_on_violation", true, "stop the simulation at the first AXI protocol violation"};
   counter violations{this, "violations", "AXI protocol violations seen on the pins"};
 
   transactor(sc_core::sc_module_name name, rtl_clock& clock, const std::string& prefix, unsigned bus_bytes, bool lite);

@@ -27,8 +27,8 @@ gpu_config make_gpu_config(const std::string& gpu, const std::vector<std::string
     if (!gpu.empty()) {
       std::string g, t;
       if (!shipped_config_text(gpu, g, t))
-        throw config_file_error("unknown shipped GPU configuration '" + gpu + "' given to " + gpu_key + " (shipped: " +
-                                shipped_config_names() + ")");
+        throw config_file_error("unknown shipped GPU configuration '" + gpu + "' given to " + gpu_key +
+                                " (shipped: " + shipped_config_names() + ")");
       const std::string dir = "models/sm/configs/" + shipped_config_dir(gpu);
       load_config_text(c, g, dir + "/gpgpusim.config");
       load_config_text(c, t, dir + "/trace.config");
@@ -53,16 +53,16 @@ gpu_config make_gpu_config(const std::string& gpu, const std::vector<std::string
 }
 
 mem_sideband compute_engine::params_sideband() const {
-  return mem_sideband{uint32_t(vm_engine.get()), uint32_t(vm_client.get()), uint32_t(dma_slot.get()), 0,
-                      uint32_t(vm_context.get()), gpu_ext::none};
+  return mem_sideband{
+      uint32_t(vm_engine.get()), uint32_t(vm_client.get()), uint32_t(dma_slot.get()), 0, uint32_t(vm_context.get()), gpu_ext::none};
 }
 
 // One transaction of `bytes` at trace address `addr`, folded into the window, with the side band
 // `sb` (user privilege), sent at local offset `d` (updated by the target); `untimed`: timed by the
 // GPU's memory system (or free, a memcpy), so the interconnect books no link time for it. An error response is
 // counted in mem_errors and, for the first 8, described (`what` names the access).
-bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write,
-                              sc_core::sc_time& d, const char* what, bool untimed) {
+bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write, sc_core::sc_time& d,
+                              const char* what, bool untimed) {
   const uint64_t folded = uint64_t(mem_base) + (addr & (uint64_t(mem_size) - 1));
   transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, folded, data, bytes);
   t.ext.initiator = 0x534d;  // "SM"
@@ -74,8 +74,8 @@ bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned ch
   t.ext.channel = sb.channel;
   t.ext.priv = privilege::user;
   untimed_scope carried(t.gp, untimed);  // the memory system times it: the interconnect books nothing
-  sm_timed_ext timed;  // the memory system the SMs share times them: forwarded untimed
-  struct detach {      // the payload must not free the stack extension, even on an exception
+  sm_timed_ext timed;                    // the memory system the SMs share times them: forwarded untimed
+  struct detach {                        // the payload must not free the stack extension, even on an exception
     tlm::tlm_generic_payload& gp;
     sm_timed_ext* e;
     ~detach() {
@@ -88,8 +88,7 @@ bool compute_engine::transfer(const mem_sideband& sb, uint64_t addr, unsigned ch
   ++mem_errors;
   if (errors_.size() < 8) {
     std::ostringstream os;
-    os << what << " of trace address 0x" << std::hex << addr << " (host 0x" << folded << ") answered "
-       << t.gp.get_response_string();
+    os << what << " of trace address 0x" << std::hex << addr << " (host 0x" << folded << ") answered " << t.gp.get_response_string();
     errors_.push_back(os.str());
   }
   return false;
@@ -105,8 +104,7 @@ class compute_engine::tlm_mem : public mem_port {
     if (kind != "tlm") own_ = make_memory(e.cfg_, kind);
     inner_ = own_.get();
   }
-  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
-                  unsigned tag) override {
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client, unsigned tag) override {
     if (!deferred_.empty()) {  // SMs on several threads: the transaction after the cycle (sms_stepped)
       deferred_[client->icnt_node()].push_back({addr, bytes, write});
       return inner_->access(addr, bytes, write, written, cycle, client, tag);
@@ -165,8 +163,8 @@ class compute_engine::tlm_mem : public mem_port {
  private:
   compute_engine& e_;
   std::vector<unsigned char> buf_;
-  std::unique_ptr<mem_port> own_;   // built from compute's configuration
-  mem_port* inner_ = nullptr;       // own_, the link's memory, or nullptr (memory tlm)
+  std::unique_ptr<mem_port> own_;  // built from compute's configuration
+  mem_port* inner_ = nullptr;      // own_, the link's memory, or nullptr (memory tlm)
   gpu_memory_if* link_ = nullptr;
   // The access as a transaction through compute.out at the SM's local time; its annotated delay.
   sc_core::sc_time send(uint64_t addr, unsigned bytes, bool write) {
@@ -174,7 +172,10 @@ class compute_engine::tlm_mem : public mem_port {
     sc_core::sc_time d = e_.lt_.offset();
     const sc_core::sc_time before = d;
     e_.transfer(e_.cur_, addr, buf_.data(), bytes, write, d, write ? "write" : "read", inner_ != nullptr);
-    if (write) ++e_.mem_writes; else ++e_.mem_reads;
+    if (write)
+      ++e_.mem_writes;
+    else
+      ++e_.mem_reads;
     return d - before;
   }
   struct deferred {
@@ -190,7 +191,13 @@ class compute_engine::tlm_mem : public mem_port {
 class compute_engine::span_recorder {
  public:
   span_recorder(compute_engine& e, const kernel_trace& k, unsigned number, const gpu_sim& g, sc_core::sc_time t0)
-      : e_(e), k_(k), number_(number), g_(g), t0_(t0), wpc_(std::max(1u, k.warps_per_cta())), sample_(e.trace_warp_sample),
+      : e_(e),
+        k_(k),
+        number_(number),
+        g_(g),
+        t0_(t0),
+        wpc_(std::max(1u, k.warps_per_cta())),
+        sample_(e.trace_warp_sample),
         issue_every_(e.trace_warps) {}
 
   void on_warp(unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start) {
@@ -225,11 +232,14 @@ class compute_engine::span_recorder {
 
  private:
   static constexpr uint64_t none = ~0ull;
-  struct cta_open { uint64_t start = 0; unsigned warps_done = 0; };
+  struct cta_open {
+    uint64_t start = 0;
+    unsigned warps_done = 0;
+  };
   struct per_sm {
-    uint64_t launched = 0;                       // warps launched on the SM (sampling)
-    std::vector<uint64_t> warps;                 // per warp slot: sampled warp's start cycle, or none
-    std::vector<cta_open> ctas;                  // per CTA slot
+    uint64_t launched = 0;        // warps launched on the SM (sampling)
+    std::vector<uint64_t> warps;  // per warp slot: sampled warp's start cycle, or none
+    std::vector<cta_open> ctas;   // per CTA slot
     std::vector<uint32_t> warp_tracks, cta_tracks;
   };
   per_sm& sm_(unsigned sm) {
@@ -265,8 +275,7 @@ compute_engine::compute_engine(sc_core::sc_module_name name)
   if (kind != "gpgpu-sim" && kind != "fixed" && kind != "tlm")
     throw config_error(std::string(this->name()) + ".memory: '" + kind + "' (gpgpu-sim, fixed or tlm)");
   mem_ = std::make_unique<tlm_mem>(*this, kind);
-  if (uint64_t(mem_size) & (uint64_t(mem_size) - 1))
-    throw config_error(std::string(this->name()) + ".mem_size must be a power of two");
+  if (uint64_t(mem_size) & (uint64_t(mem_size) - 1)) throw config_error(std::string(this->name()) + ".mem_size must be a power of two");
   if (launch_latency >= 0) cfg_.kernel_launch_latency = unsigned(int64_t(launch_latency));
   period_ = sc_core::sc_time(1e3 / cfg_.core_mhz, sc_core::SC_NS);
   GPUVP_LOG(this, info, cfg_.summary());
@@ -320,8 +329,7 @@ bool compute_engine::run_kernel(gpu_sim& g, const kernel_trace& k, kernel_result
 }
 
 // The kernel's span on the engine's trace track (r.id: its number), and the flow from its launch.
-void compute_engine::trace_kernel(const pending& p, const kernel_trace& k, const kernel_result& r, bool ok,
-                                  const sc_core::sc_time& t0) {
+void compute_engine::trace_kernel(const pending& p, const kernel_trace& k, const kernel_result& r, bool ok, const sc_core::sc_time& t0) {
   auto& tr = tracer::global();
   if (!track_) track_ = tr.track(name());
   const sc_core::sc_time dur = ok ? period_ * double(r.cycles) : lt_.now() - t0;
@@ -369,15 +377,14 @@ void compute_engine::thread() {
     running_ctas_ = k.ctas.size();
     auto& tr = tracer::global();
     const sc_core::sc_time t0 = lt_.now();
-    frame_t0_ = t0;  // g.start() restarts the memory's time frame at core cycle 0
+    frame_t0_ = t0;                        // g.start() restarts the memory's time frame at core cycle 0
     std::unique_ptr<span_recorder> spans;  // only when tracing: no hook costs anything otherwise
     if (tr.enabled()) {
       spans = std::make_unique<span_recorder>(*this, k, number, g, t0);
       g.on_warp = [&spans](unsigned sm, unsigned slot, unsigned cta, unsigned warp, bool start) {
         spans->on_warp(sm, slot, cta, warp, start);
       };
-      if (trace_warps)
-        g.on_issue = [&spans](unsigned sm, unsigned warp, uint16_t op, uint64_t) { spans->on_issue(sm, warp, op); };
+      if (trace_warps) g.on_issue = [&spans](unsigned sm, unsigned warp, uint16_t op, uint64_t) { spans->on_issue(sm, warp, op); };
     }
     kernel_result r;
     const bool ok = run_kernel(g, k, r);
@@ -452,21 +459,22 @@ double utilisation(const gpu_config& c, const kernel_result& r, size_t i) {
 }  // namespace
 
 void compute_engine::report(std::ostream& os) {
-  os << cfg_.summary() << "\n" << "memory: " << memory_path() << "\n";
+  os << cfg_.summary() << "\n"
+     << "memory: " << memory_path() << "\n";
   if (memcpys)
-    os << "    memcpy: " << memcpys.value() << " MemcpyHtoD, " << memcpy_bytes.value() << " bytes, "
-       << memcpy_sectors.value() << " sectors (no cycles)" << (memcpy_fill ? ", zero-filled" : "") << "\n";
+    os << "    memcpy: " << memcpys.value() << " MemcpyHtoD, " << memcpy_bytes.value() << " bytes, " << memcpy_sectors.value()
+       << " sectors (no cycles)" << (memcpy_fill ? ", zero-filled" : "") << "\n";
   for (const auto& r : results_) {
     const auto& s = r.stats;
     print_kernel(os, r);
     os << "  " << r.sms_used << " SMs x " << r.ctas_per_sm << " CTAs; unit utilisation:" << std::fixed;
     for (size_t i = 0; i < s.unit_active.size(); ++i)
       os << " " << s.unit_active[i].first << " " << std::setprecision(1) << utilisation(cfg_, r, i) << " %";
-    os << "\n  stalls: result bus " << s.result_bus_stalls << ", dispatch " << s.dispatch_stalls
-       << ", scheduler scoreboard " << s.sched_stalls[unsigned(stall_cause::scoreboard)] << " / pipeline "
-       << s.sched_stalls[unsigned(stall_cause::pipeline)] << " / barrier "
-       << s.sched_stalls[unsigned(stall_cause::barrier)] << " / idle " << s.sched_stalls[unsigned(stall_cause::idle)]
-       << ", L1 reservation fails " << s.l1_reservation_fails() << ", register-bank conflicts " << s.bank_conflicts << "\n" << std::defaultfloat;
+    os << "\n  stalls: result bus " << s.result_bus_stalls << ", dispatch " << s.dispatch_stalls << ", scheduler scoreboard "
+       << s.sched_stalls[unsigned(stall_cause::scoreboard)] << " / pipeline " << s.sched_stalls[unsigned(stall_cause::pipeline)]
+       << " / barrier " << s.sched_stalls[unsigned(stall_cause::barrier)] << " / idle " << s.sched_stalls[unsigned(stall_cause::idle)]
+       << ", L1 reservation fails " << s.l1_reservation_fails() << ", register-bank conflicts " << s.bank_conflicts << "\n"
+       << std::defaultfloat;
   }
 }
 
@@ -488,16 +496,26 @@ void compute_engine::write_results() const {
   for (size_t i = 0; i < results_.size(); ++i) {
     const auto& r = results_[i];
     const auto& s = r.stats;
-    nlohmann::ordered_json j{{"kernel", r.id}, {"name", r.name}, {"cycles", r.cycles}, {"warp_insts", s.warp_insts},
-                             {"ipc", six_digits(r.ipc())}, {"l1_hit_rate", six_digits(r.l1_hit_rate())},
-                             {"result_bus_stalls", s.result_bus_stalls}, {"dispatch_stalls", s.dispatch_stalls},
+    nlohmann::ordered_json j{{"kernel", r.id},
+                             {"name", r.name},
+                             {"cycles", r.cycles},
+                             {"warp_insts", s.warp_insts},
+                             {"ipc", six_digits(r.ipc())},
+                             {"l1_hit_rate", six_digits(r.l1_hit_rate())},
+                             {"result_bus_stalls", s.result_bus_stalls},
+                             {"dispatch_stalls", s.dispatch_stalls},
                              {"stall_scoreboard", s.sched_stalls[unsigned(stall_cause::scoreboard)]},
                              {"stall_pipeline", s.sched_stalls[unsigned(stall_cause::pipeline)]},
                              {"stall_barrier", s.sched_stalls[unsigned(stall_cause::barrier)]},
-                             {"stall_idle", s.sched_stalls[unsigned(stall_cause::idle)]}, {"bank_conflicts", s.bank_conflicts},
-                             {"l1_accesses", s.l1_accesses}, {"l1_pending_hits", s.l1_pending_hits},
-                             {"l1_reservation_fails", s.l1_reservation_fails()}, {"l2_accesses", r.mem.l2_accesses},
-                             {"l2_hits", r.mem.l2_hits}, {"l2_misses", r.mem.l2_misses}, {"dram_reads", r.mem.dram_reads},
+                             {"stall_idle", s.sched_stalls[unsigned(stall_cause::idle)]},
+                             {"bank_conflicts", s.bank_conflicts},
+                             {"l1_accesses", s.l1_accesses},
+                             {"l1_pending_hits", s.l1_pending_hits},
+                             {"l1_reservation_fails", s.l1_reservation_fails()},
+                             {"l2_accesses", r.mem.l2_accesses},
+                             {"l2_hits", r.mem.l2_hits},
+                             {"l2_misses", r.mem.l2_misses},
+                             {"dram_reads", r.mem.dram_reads},
                              {"dram_writes", r.mem.dram_writes}};
     auto& issued = j["unit_issued"] = nlohmann::ordered_json::object();
     for (const auto& [unit, count] : s.unit_issued) issued[unit] = count;
@@ -522,15 +540,17 @@ void compute_engine::start_of_simulation() {
   if (!l->owns_memory()) return;  // gpu_l2.model false: a plain wire, the SMs keep their own
   const std::string me = name(), it = l->owner();
   if (kind != "gpgpu-sim")
-    throw config_error(me + ".memory is " + kind + ", but " + me + ".l2 is bound to " + it +
-                       ".sms, a GPU memory system: set " + me + ".memory: gpgpu-sim to use it, or unbind " + me +
-                       ".l2 (with memory tlm, " + me + ".out to " + it + ".in times the SMs as an engine)");
+    throw config_error(me + ".memory is " + kind + ", but " + me + ".l2 is bound to " + it + ".sms, a GPU memory system: set " + me +
+                       ".memory: gpgpu-sim to use it, or unbind " + me + ".l2 (with memory tlm, " + me + ".out to " + it +
+                       ".in times the SMs as an engine)");
   std::string diff = memory_config_difference(cfg_, l->config());
   if (diff.empty() && mem_->own() && mem_->own()->describe() != l->memory().describe())
     diff = "memory system \"" + mem_->own()->describe() + "\" vs \"" + l->memory().describe() + "\"";
   if (!diff.empty())
-    throw config_error(me + ".l2 is bound to " + it + ".sms, whose memory system the SMs would use, but the GPU "
-                       "configurations differ (" + me + ".gpu / config_files vs " + it + ".gpu / config_files): " + diff);
+    throw config_error(me + ".l2 is bound to " + it +
+                       ".sms, whose memory system the SMs would use, but the GPU "
+                       "configurations differ (" +
+                       me + ".gpu / config_files vs " + it + ".gpu / config_files): " + diff);
   l->attach_sms(me);
   mem_->use(*l);
   link_ = l;
@@ -542,11 +562,13 @@ std::string compute_engine::memory_path() const {
   if (!mem_->own_timing()) return s + "; other engines (copy engine, PFIFO, CP, host): the same path (the interconnect and its targets)";
   if (const gpu_memory_if* l = mem_->link()) {
     const std::string it = l->owner();
-    return s + ", owned by " + it + " (bound to " + name() + ".l2); other engines (copy engine, PFIFO, CP, host): " +
-           "VRAM through " + it + " (" + it + ".in) into this memory system where bound to it (contending with the SMs), "
+    return s + ", owned by " + it + " (bound to " + name() + ".l2); other engines (copy engine, PFIFO, CP, host): " + "VRAM through " + it +
+           " (" + it +
+           ".in) into this memory system where bound to it (contending with the SMs), "
            "else through the interconnect, bypassing it";
   }
-  return s + " of " + name() + "'s own; other engines (copy engine, PFIFO, CP, host): VRAM through the interconnect "
+  return s + " of " + name() +
+         "'s own; other engines (copy engine, PFIFO, CP, host): VRAM through the interconnect "
          "(or a gpu_l2 component's memory system), bypassing this memory system (no contention with the SMs)";
 }
 

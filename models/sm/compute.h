@@ -46,33 +46,40 @@ class compute_engine : public sc_core::sc_module, public component, public launc
   // What launchers' launch ports bind to (`cp.launch.to: compute.launch`); bound to this engine.
   sc_core::sc_export<launch_if> launch_export{"launch"};
 
-  param<std::string> gpu{this, "gpu", "QV100", "shipped GPU configuration: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
-  param<std::vector<std::string>> config_files{this, "config_files", {},
+  param<std::string> gpu{this, "gpu", "QV100",
+                         "shipped GPU configuration: QV100, GV100, TITANV, TITANX, RTX2060, RTX2060_S, RTX3070, A100 or H100"};
+  param<std::vector<std::string>> config_files{this,
+                                               "config_files",
+                                               {},
                                                "Accel-Sim option files read after the shipped configuration, in order "
                                                "(a YAML list; in --set also a,b)"};
   param<uint64_t> sms{this, "sms", 0, "number of SMs (0: the configuration's count)", 0, 1024};
-  param<int64_t> launch_latency{this, "launch_latency", 0,
-                                "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)", -1, 1 << 30};
+  param<int64_t> launch_latency{this, "launch_latency",
+                                0,    "kernel launch latency in core cycles (-1: the configuration's -gpgpu_kernel_launch_latency)",
+                                -1,   1 << 30};
   param<std::string> memory{this, "memory", "gpgpu-sim",
                             "timing of L1 misses and stores: gpgpu-sim (the GPU's L2 slices, crossbar and DRAM channels, "
-                            "as sm-run, or those of the gpu_l2 component `out` reaches; `out` carries the accesses untimed), fixed (L2 ROP + DRAM latency), tlm (the "
+                            "as sm-run, or those of the gpu_l2 component `out` reaches; `out` carries the accesses untimed), fixed (L2 ROP "
+                            "+ DRAM latency), tlm (the "
                             "delay `out`'s target annotates)"};
   param<uint64_t> mem_base{this, "mem_base", 0x200000000ull, "host physical base of the window trace addresses fold into", 0, ~uint64_t(0)};
   param<uint64_t> mem_size{this, "mem_size", 1ull << 30, "size of that window (a power of two)", 4096, 1ull << 40};
-  param<uint64_t> vm_engine{this, "vm_engine", gpu_ext::none, "gpu_ext vm_engine of the SM's memory accesses (none: 0xffffffff)", 0, 0xffffffff};
+  param<uint64_t> vm_engine{this, "vm_engine", gpu_ext::none, "gpu_ext vm_engine of the SM's memory accesses (none: 0xffffffff)",
+                            0,    0xffffffff};
   param<uint64_t> vm_client{this, "vm_client", gpu_ext::none, "gpu_ext vm_client of the SM's memory accesses", 0, 0xffffffff};
-  param<uint64_t> dma_slot{this, "dma_slot", gpu_ext::none, "gpu_ext dma_slot (DMA object selector) of the SM's memory accesses", 0, 0xffffffff};
-  param<uint64_t> vm_context{this, "vm_context", gpu_ext::none, "gpu_ext vm_context (channel descriptor) of the SM's memory accesses", 0, ~uint64_t(0)};
-  param<uint64_t> trace_warps{this, "trace_warps", 0,
-                              "Perfetto spans (one per issued instruction) for every N-th warp slot of SM 0 (0: none)", 0, 1 << 20};
-  param<uint64_t> trace_warp_sample{this, "trace_warp_sample", 16,
-                                    "Perfetto span (start to end) for the first and every N-th warp launched on each SM (0: none)",
-                                    0, 1 << 20};
-  param<uint64_t> sim_threads{this, "sim_threads", 1,
-                              "host threads stepping the SMs (a speed switch: same results; one while tracing)", 1, 64};
+  param<uint64_t> dma_slot{this, "dma_slot", gpu_ext::none, "gpu_ext dma_slot (DMA object selector) of the SM's memory accesses",
+                           0,    0xffffffff};
+  param<uint64_t> vm_context{this, "vm_context", gpu_ext::none, "gpu_ext vm_context (channel descriptor) of the SM's memory accesses",
+                             0,    ~uint64_t(0)};
+  param<uint64_t> trace_warps{
+      this, "trace_warps", 0, "Perfetto spans (one per issued instruction) for every N-th warp slot of SM 0 (0: none)", 0, 1 << 20};
+  param<uint64_t> trace_warp_sample{this, "trace_warp_sample",
+                                    16,   "Perfetto span (start to end) for the first and every N-th warp launched on each SM (0: none)",
+                                    0,    1 << 20};
+  param<uint64_t> sim_threads{this, "sim_threads", 1, "host threads stepping the SMs (a speed switch: same results; one while tracing)", 1,
+                              64};
   param<std::string> results_file{this, "results_file", "", "JSON file with one object per kernel (empty: none)"};
-  param<bool> memcpy_fill{this, "memcpy_fill", false,
-                          "MemcpyHtoD commands also write their range (zeros) through out, in zero cycles"};
+  param<bool> memcpy_fill{this, "memcpy_fill", false, "MemcpyHtoD commands also write their range (zeros) through out, in zero cycles"};
 
   counter kernels{this, "kernels", "kernels completed"};
   counter cycles{this, "cycles", "core cycles of all kernels"};
@@ -98,8 +105,10 @@ class compute_engine : public sc_core::sc_module, public component, public launc
   counter memcpy_writes{this, "memcpy_writes", "line writes sent for them (memcpy_fill)"};
   gauge ipc{this, "ipc", "warp instructions per core cycle over all kernels",
             [this] { return cycles ? double(warp_insts) / double(cycles) : 0.0; }};
-  gauge l1_hit_rate{this, "l1_hit_rate", "L1 hits / (hits + misses)",
-                    [this] { uint64_t a = l1_hits + l1_misses; return a ? double(l1_hits) / double(a) : 0.0; }};
+  gauge l1_hit_rate{this, "l1_hit_rate", "L1 hits / (hits + misses)", [this] {
+                      uint64_t a = l1_hits + l1_misses;
+                      return a ? double(l1_hits) / double(a) : 0.0;
+                    }};
   sc_core::sc_event kernel_done;
 
   explicit compute_engine(sc_core::sc_module_name name);
@@ -155,8 +164,8 @@ class compute_engine : public sc_core::sc_module, public component, public launc
   class span_recorder;
   void thread();
   mem_sideband params_sideband() const;
-  bool transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write,
-                sc_core::sc_time& d, const char* what, bool untimed);
+  bool transfer(const mem_sideband& sb, uint64_t addr, unsigned char* data, unsigned bytes, bool write, sc_core::sc_time& d,
+                const char* what, bool untimed);
   void write_results() const;
 
   gpu_config cfg_;
@@ -177,8 +186,8 @@ class compute_engine : public sc_core::sc_module, public component, public launc
   mem_sideband cur_;  // side band of the running kernel's accesses
   std::vector<kernel_result> results_;
   std::vector<std::string> errors_;
-  uint32_t track_ = 0;  // trace track of the kernels (0: not made yet)
-  unsigned running_number_ = 0;      // the running kernel's number (kernel_launch::number)
+  uint32_t track_ = 0;                // trace track of the kernels (0: not made yet)
+  unsigned running_number_ = 0;       // the running kernel's number (kernel_launch::number)
   const gpu_sim* running_ = nullptr;  // the running kernel's simulation (progress lines)
   size_t running_ctas_ = 0;           // and its CTAs
   sc_core::sc_time frame_t0_ = sc_core::SC_ZERO_TIME;

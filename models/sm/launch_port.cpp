@@ -20,13 +20,16 @@ launch_port::launch_port(const sc_core::sc_object* owner, const std::string& use
 }
 
 component::interface_port launch_port::port(const std::string& name) {
-  return {name, launch_interface, "compute.launch",
+  return {name,
+          launch_interface,
+          "compute.launch",
           [this](sc_core::sc_export_base& e) {
             auto* x = dynamic_cast<sc_core::sc_export<launch_if>*>(&e);
             if (x) engine_ = dynamic_cast<launch_if*>(x->get_interface());
             return x != nullptr;
           },
-          !kernels.get().empty(), kernels.path() + " is set"};
+          !kernels.get().empty(),
+          kernels.path() + " is set"};
 }
 
 std::shared_ptr<const kernel_trace> launch_port::trace(size_t number) {

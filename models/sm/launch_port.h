@@ -33,7 +33,7 @@ struct mem_sideband {
 };
 
 struct kernel_launch {
-  dim3 grid, block;                          // must match the trace's header
+  dim3 grid, block;  // must match the trace's header
   std::shared_ptr<const kernel_trace> trace;
   // This kernel's side band (e.g. from the launching channel); none: the vm_* / dma_slot params.
   std::optional<mem_sideband> sideband = std::nullopt;

@@ -67,8 +67,8 @@ class accelsim_workload : public workload, public progress_reporter {
     const bool running = !e.idle();
     if (running && e.results().size() < kernels_.size())
       done += size_t(std::llround(e.running_fraction() * double(kernels_[e.results().size()]->ctas.size())));
-    return {"kernels " + std::to_string(e.results().size()) + " of " + std::to_string(kernels_.size()) + " done, " +
-                (running ? "1" : "0") + " running; CTAs " + std::to_string(done) + " of " + std::to_string(total) + " done",
+    return {"kernels " + std::to_string(e.results().size()) + " of " + std::to_string(kernels_.size()) + " done, " + (running ? "1" : "0") +
+                " running; CTAs " + std::to_string(done) + " of " + std::to_string(total) + " done",
             total ? double(done) / double(total) : -1.0};
   }
   int check(platform& p, std::ostream& os) override {
@@ -115,8 +115,8 @@ void write_unit_stats(std::ostream& os, const gpu_memory& m, const memory_unit_c
     for (unsigned k = 0; k < 5; ++k) d[k] = now.dram[i][k] - before.dram[i][k];
     char loc[32];
     std::snprintf(loc, sizeof loc, "%.6f", d[2] + d[3] ? double(d[4]) / double(d[2] + d[3]) : 0.0);
-    os << i << "," << d[0] << "," << d[1] << "," << d[2] << "," << d[3] << "," << d[4] << "," << loc << ","
-       << m.channels()[i].queue_max << "\n";
+    os << i << "," << d[0] << "," << d[1] << "," << d[2] << "," << d[3] << "," << d[4] << "," << loc << "," << m.channels()[i].queue_max
+       << "\n";
   }
 }
 
@@ -136,10 +136,10 @@ int parse_sm_run_options(int argc, char** argv, sm_run_options& o) {
                  "[--threads N] [--allow-unmodelled] kernelslist.g",
                  "Runs an Accel-Sim kernelslist.g on the SM model alone (no platform), one block of lines per kernel.");
   args.text("gpu", o.gpu, "NAME", "shipped GPU configuration: " + shipped_config_names() + " (default QV100 without --config)")
-      .texts("config", o.config_files, "FILE", "Accel-Sim option file applied over the GPU's, or over GPGPU-Sim's defaults without --gpu (in order)")
+      .texts("config", o.config_files, "FILE",
+             "Accel-Sim option file applied over the GPU's, or over GPGPU-Sim's defaults without --gpu (in order)")
       .text("sms", o.sms_text, "N", "SMs to simulate (default 0: the configuration's count)")
-      .number("launch-latency", o.launch, "N", "kernel launch latency in cycles (default 0; -1: the configuration's)", -1ll,
-              1ll << 30)
+      .number("launch-latency", o.launch, "N", "kernel launch latency in cycles (default 0; -1: the configuration's)", -1ll, 1ll << 30)
       .text("memory", o.memory, "M", "memory timing: gpgpu-sim (default) or fixed")
       .flag("allow-unmodelled", o.allow_unmodelled,
             "run although an option not modelled would change Accel-Sim's timing (listed as a warning)")
@@ -182,8 +182,7 @@ gpu_config sm_run_config(const sm_run_options& o) {
   if (o.launch >= 0) cfg.kernel_launch_latency = unsigned(o.launch);  // as compute.launch_latency
   std::cout << cfg.summary() << "\n";
   if (!cfg.ignored.empty()) std::cout << cfg.unmodelled_list() << "\n";
-  for (const auto& t : cfg.unmodelled_timing(cfg.defaults_base))
-    std::cerr << "warning: not modelled, changes timing: " << t << "\n";
+  for (const auto& t : cfg.unmodelled_timing(cfg.defaults_base)) std::cerr << "warning: not modelled, changes timing: " << t << "\n";
   return cfg;
 }
 
@@ -222,13 +221,14 @@ struct sm_run_loop {
     const double wall = seconds_since_program_start();
     const double setup = std::chrono::duration<double>(sim_start - program_start()).count();
     std::cout << "wall time: " << std::fixed << std::setprecision(3) << wall << " s from the program's start (set-up " << setup
-              << " s, simulation " << wall - setup << " s)\n" << std::defaultfloat;
+              << " s, simulation " << wall - setup << " s)\n"
+              << std::defaultfloat;
   }
   // Accel-Sim's perf_memcpy_to_gpu: L2 sectors marked present, no cycles.
   void copy_to_device(const memcpy_cmd& c) {
     mem.memcpy_to_device(c.addr, c.size);
-    std::cout << "memcpy HtoD 0x" << std::hex << c.addr << std::dec << " " << c.size << " bytes: "
-              << (c.size + 31) / 32 << " sectors, no cycles\n";
+    std::cout << "memcpy HtoD 0x" << std::hex << c.addr << std::dec << " " << c.size << " bytes: " << (c.size + 31) / 32
+              << " sectors, no cycles\n";
   }
   // Runs one kernel and prints its figures; returns the exit status of an interrupted run, or -1.
   int run_kernel(const kernelslist::entry& e) {
@@ -277,8 +277,8 @@ struct sm_run_loop {
   }
   // The running kernel's figures so far, the kernels completed and the wall time; 128 + the signal.
   int interrupted(int sig, const kernel_result& r, const kernel_trace& k) {
-    std::cout << "interrupted by " << signal_name(sig) << " in kernel " << r.id << " at cycle " << r.cycles << " (CTAs "
-              << g.ctas_done() << " of " << k.ctas.size() << " done); its figures so far:\n";
+    std::cout << "interrupted by " << signal_name(sig) << " in kernel " << r.id << " at cycle " << r.cycles << " (CTAs " << g.ctas_done()
+              << " of " << k.ctas.size() << " done); its figures so far:\n";
     print_kernel(std::cout, r);
     std::cout << kernels_done << " of " << kernels_total << " kernels completed\n";
     wall_line();

@@ -5,5 +5,5 @@
 
 void gpuvp_register_traffic() {
   gpuvp::registry::global().add_component_type("traffic", "traffic generator: initiators g0..gN-1",
-                                                gpuvp::make_component<gpuvp::traffic::traffic>);
+                                               gpuvp::make_component<gpuvp::traffic::traffic>);
 }

@@ -85,8 +85,7 @@ double traffic_generator::bandwidth_bpns() const {
 }
 
 traffic::traffic(sc_core::sc_module_name name) : sc_module(name) {
-  for (unsigned i = 0; i < generator_count; ++i)
-    gens_.push_back(std::make_unique<traffic_generator>(("g" + std::to_string(i)).c_str(), i));
+  for (unsigned i = 0; i < generator_count; ++i) gens_.push_back(std::make_unique<traffic_generator>(("g" + std::to_string(i)).c_str(), i));
   // Settings of generators beyond the count (default.yaml's g2 when a sweep sets initiators=1) are
   // not errors, but only where they name a generator parameter: a misspelt key is refused anywhere.
   auto& cfg = gpuvp::config::global();
@@ -114,9 +113,9 @@ std::vector<gpuvp::component::initiator_port> traffic::initiators() {
 void traffic::report(std::ostream& os) {
   os << "\n";
   for (auto& g : gens_)
-    os << "    " << g->basename() << ": " << g->transactions.value() << " transactions, " << std::fixed
-       << std::setprecision(2) << g->bandwidth_bpns() << " B/ns, latency mean " << g->latency.mean() / 1000.0
-       << " ns (min " << g->latency.min() / 1000.0 << ", max " << g->latency.max() / 1000.0 << ")\n"
+    os << "    " << g->basename() << ": " << g->transactions.value() << " transactions, " << std::fixed << std::setprecision(2)
+       << g->bandwidth_bpns() << " B/ns, latency mean " << g->latency.mean() / 1000.0 << " ns (min " << g->latency.min() / 1000.0
+       << ", max " << g->latency.max() / 1000.0 << ")\n"
        << std::defaultfloat;
 }
 
@@ -124,8 +123,8 @@ std::vector<std::string> traffic::busy() {
   std::vector<std::string> out;
   for (auto& g : gens_)
     if (!g->done())
-      out.push_back(std::string(g->basename()) + " (" + std::to_string(g->transactions.value()) + " of " +
-                    std::to_string(g->count.get()) + " transactions)");
+      out.push_back(std::string(g->basename()) + " (" + std::to_string(g->transactions.value()) + " of " + std::to_string(g->count.get()) +
+                    " transactions)");
   return out;
 }
 

@@ -45,9 +45,12 @@ struct uat_mmu::view_state {
 uat_mmu::uat_mmu(sc_core::sc_module_name name) : sc_module(name) {
   cfg_.ttbat = ttbat;
   cfg_.oas_mask = (uint64_t(1) << oas.get()) - 1;
-  if (l12_type0.get() == "table") cfg_.type0_is_table = true;
-  else if (l12_type0.get() == "invalid") cfg_.type0_is_table = false;
-  else throw config_error(l12_type0.path() + ": '" + l12_type0.get() + "' is not table or invalid");
+  if (l12_type0.get() == "table")
+    cfg_.type0_is_table = true;
+  else if (l12_type0.get() == "invalid")
+    cfg_.type0_is_table = false;
+  else
+    throw config_error(l12_type0.path() + ": '" + l12_type0.get() + "' is not table or invalid");
   if (ttbat.get() & 0xf) throw config_error(ttbat.path() + ": " + to_hex(ttbat) + " is not 16-byte aligned");
   asid_mask_ = uint16_t((1u << asid_bits.get()) - 1);
   for (unsigned i = 0; i < view_count; ++i) {
@@ -87,9 +90,7 @@ uat_mmu::uat_mmu(sc_core::sc_module_name name) : sc_module(name) {
 uat_mmu::~uat_mmu() = default;
 
 const tlb& uat_mmu::view_tlb(view v) const { return views_[size_t(v)]->t; }
-const stale_hit* uat_mmu::first_stale(view v) const {
-  return views_[size_t(v)]->has_stale ? &views_[size_t(v)]->first : nullptr;
-}
+const stale_hit* uat_mmu::first_stale(view v) const { return views_[size_t(v)]->has_stale ? &views_[size_t(v)]->first : nullptr; }
 
 uint64_t uat_mmu::stat(view v, const std::string& n) const {
   const view_state& s = *views_[size_t(v)];
@@ -165,7 +166,8 @@ bool uat_mmu::context(view_state& s, unsigned slot, unsigned half, sc_core::sc_t
   return true;
 }
 
-[[gnu::always_inline]] inline void uat_mmu::hit(view_state& s, unsigned slot, uint64_t va, access_type a, const tlb::entry& e, translation& t) {
+[[gnu::always_inline]] inline void uat_mmu::hit(view_state& s, unsigned slot, uint64_t va, access_type a, const tlb::entry& e,
+                                                translation& t) {
   ++s.hits;
   if (detect_stale) check_stale(s, slot, va, e);
   t.hit = true;
@@ -193,8 +195,8 @@ uat_mmu::translation uat_mmu::translate_slow(view v, unsigned slot, uint64_t va,
     // Without the context cache every access reads the TTB; with detect_stale every hit walks.
     if (context_cache && !detect_stale) {
       hint_table& ht = hints_[size_t(v)];
-      ht.h[vpn & (hint_table::count - 1)] = {uint64_t(slot) << 32 | vpn, ht.epoch, e->pte,
-                                             output_address(cfg_, e->pte, 0), s.t.stamp_to_touch(e), e->rights};
+      ht.h[vpn & (hint_table::count - 1)] = {uint64_t(slot) << 32 | vpn, ht.epoch, e->pte, output_address(cfg_, e->pte, 0),
+                                             s.t.stamp_to_touch(e),      e->rights};
     }
     hit(s, slot, va, a, *e, t);
     return t;
@@ -204,19 +206,16 @@ uat_mmu::translation uat_mmu::translate_slow(view v, unsigned slot, uint64_t va,
   return t;
 }
 
-void uat_mmu::miss(view_state& s, unsigned slot, uint64_t va, uint64_t ttb, access_type a, sc_core::sc_time& delay,
-                   translation& t) {
+void uat_mmu::miss(view_state& s, unsigned slot, uint64_t va, uint64_t ttb, access_type a, sc_core::sc_time& delay, translation& t) {
   ++s.misses;
   ++s.walks;
   const sc_core::sc_time before = delay;
   delay += walk_latency.get();
-  const walk_result w = walk_from(cfg_, ttb, va, [&](uint64_t addr, uint64_t& value) {
-    return read_table(s.v, addr, value, delay);
-  });
+  const walk_result w = walk_from(cfg_, ttb, va, [&](uint64_t addr, uint64_t& value) { return read_table(s.v, addr, value, delay); });
   s.walk_time.add((delay - before).value() / (1_ps).value());
   if (auto& tr = tracer::global(); tr.enabled())
-    tr.span(tr.track(std::string(name()) + "." + view_name(s.v)), "walk", sc_core::sc_time_stamp() + before,
-            delay - before, {{"view", view_name(s.v)}, {"slot", slot}, {"va", to_hex(va)}, {"fault", fault_name(w.f)}});
+    tr.span(tr.track(std::string(name()) + "." + view_name(s.v)), "walk", sc_core::sc_time_stamp() + before, delay - before,
+            {{"view", view_name(s.v)}, {"slot", slot}, {"va", to_hex(va)}, {"fault", fault_name(w.f)}});
   t.level = w.level;
   t.pte = w.pte;
   if (w.f != fault::none) {
@@ -253,11 +252,10 @@ void uat_mmu::check_stale(view_state& s, unsigned slot, uint64_t va, const tlb::
   ++s.stale_hits;
   if (s.has_stale) return;
   s.has_stale = true;
-  s.first = {slot, va, output_address(cfg_, e.pte, va), mapped ? now.pa : 0, e.pte, mapped ? now.pte : 0,
-             sc_core::sc_time_stamp()};
-  GPUVP_LOG(this, warning, "stale TLB hit in view " << view_name(s.v) << ": slot " << slot << " VA " << to_hex(va)
-                                                    << " -> " << to_hex(s.first.stale_pa) << ", memory now says "
-                                                    << (mapped ? to_hex(now.pa) : std::string("unmapped")));
+  s.first = {slot, va, output_address(cfg_, e.pte, va), mapped ? now.pa : 0, e.pte, mapped ? now.pte : 0, sc_core::sc_time_stamp()};
+  GPUVP_LOG(this, warning,
+            "stale TLB hit in view " << view_name(s.v) << ": slot " << slot << " VA " << to_hex(va) << " -> " << to_hex(s.first.stale_pa)
+                                     << ", memory now says " << (mapped ? to_hex(now.pa) : std::string("unmapped")));
 }
 
 // ---- TLBI ----
@@ -271,8 +269,7 @@ void uat_mmu::apply_tlbi(bool asc_side, tlbi_op op, uint64_t operand) {
     ++hints_[size_t(s.v)].epoch;
     s.entries_invalidated += s.t.invalidate(sc);
     for (unsigned i = 0; i < slots * 2; ++i)
-      if (s.ctx_valid[i] && (sc.all || (sc.by_asid && ((ttb_fields::asid(s.ctx[i]) ^ sc.asid) & asid_mask_) == 0)))
-        s.ctx_valid[i] = false;
+      if (s.ctx_valid[i] && (sc.all || (sc.by_asid && ((ttb_fields::asid(s.ctx[i]) ^ sc.asid) & asid_mask_) == 0))) s.ctx_valid[i] = false;
   }
 }
 
@@ -299,11 +296,9 @@ void uat_mmu::tlbi_transport(bool asc_side, tlm::tlm_generic_payload& gp, sc_cor
 void uat_mmu::report(std::ostream& os) {
   bool first = true;
   for (const auto& s : views_) {
-    if (s->hits + s->misses == 0 && s->entries_invalidated == 0 && *s->tlbis[0] + *s->tlbis[1] + *s->tlbis[2] + *s->tlbis[3] == 0)
-      continue;
-    os << (first ? "" : "; ") << view_name(s->v) << ": hits " << s->hits.value() << ", misses " << s->misses.value()
-       << ", faults " << s->faults.value() << ", TLBIs "
-       << (*s->tlbis[0] + *s->tlbis[1] + *s->tlbis[2] + *s->tlbis[3]) << ", entries invalidated "
+    if (s->hits + s->misses == 0 && s->entries_invalidated == 0 && *s->tlbis[0] + *s->tlbis[1] + *s->tlbis[2] + *s->tlbis[3] == 0) continue;
+    os << (first ? "" : "; ") << view_name(s->v) << ": hits " << s->hits.value() << ", misses " << s->misses.value() << ", faults "
+       << s->faults.value() << ", TLBIs " << (*s->tlbis[0] + *s->tlbis[1] + *s->tlbis[2] + *s->tlbis[3]) << ", entries invalidated "
        << s->entries_invalidated.value();
     if (detect_stale) os << ", stale hits " << s->stale_hits.value();
     if (s->has_stale) os << " (first: " << describe(s->first, s->v) << ")";

@@ -64,8 +64,7 @@ struct stale_hit {
 std::string describe(const stale_hit& s, view v);
 
 class uat_mmu : public sc_core::sc_module {
-  using target = tlm_utils::multi_passthrough_target_socket<uat_mmu, 32, tlm::tlm_base_protocol_types, 0,
-                                                            sc_core::SC_ZERO_OR_MORE_BOUND>;
+  using target = tlm_utils::multi_passthrough_target_socket<uat_mmu, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
  public:
   target gpu{"gpu"}, fw{"fw"}, ppl{"ppl"};
@@ -78,9 +77,11 @@ class uat_mmu : public sc_core::sc_module {
   param<uint64_t> handoff{this, "handoff", 0x9fff4c000ull, "host physical address of the uPPL handoff area (our choice)", 0, ~uint64_t(0)};
   param<uint64_t> oas{this, "oas", 40, "output address size in bits (t8103: 40)", 36, 48};
   param<uint64_t> asid_bits{this, "asid_bits", 8, "ASID bits the TLBs compare (Asahi Lina's notes: 8; the fields are 16 bits wide)", 1, 16};
-  param<std::string> l12_type0{this, "l12_type0", "table", "a VALID L1/L2 descriptor with TYPE = 0: table (m1n1's walker) or invalid (the kernel's)"};
+  param<std::string> l12_type0{this, "l12_type0", "table",
+                               "a VALID L1/L2 descriptor with TYPE = 0: table (m1n1's walker) or invalid (the kernel's)"};
   param<bool> detect_stale{this, "detect_stale", false, "check every TLB hit against a debug walk and count stale hits (slow)"};
-  param<bool> context_cache{this, "context_cache", true, "keep each slot's valid TTBs once read (dropped by vmalle1os and aside1os of their ASID)"};
+  param<bool> context_cache{this, "context_cache", true,
+                            "keep each slot's valid TTBs once read (dropped by vmalle1os and aside1os of their ASID)"};
   param<bool> latch_asc_faults{this, "latch_asc_faults", false, "fw/ppl view faults are latched in the sgx FAULT_INFO too"};
   param<bool> walk_dmi{this, "walk_dmi", true, "read tables through DMI where the memory grants it"};
   param<sc_core::sc_time> hit_latency{this, "hit_latency", 1_ns, "added to every translation (TLB lookup)", sc_core::SC_ZERO_TIME, 1_s};

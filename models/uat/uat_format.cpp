@@ -7,8 +7,8 @@ namespace {
 constexpr uint8_t R = right_r, W = right_w, X = right_x, RW = R | W, RX = R | X;
 // [OS][AP][(UXN << 1) | PXN], uat.py PTE.access_gpu / access_fw.
 constexpr uint8_t gpu_table[2][4][4] = {
-    {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},       // OS = 0: never the GPU's
-    {{0, R, W, RW}, {0, 0, 0, R}, {R, W, RW, 0}, {0, 0, 0, 0}},     // OS = 1
+    {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},    // OS = 0: never the GPU's
+    {{0, R, W, RW}, {0, 0, 0, R}, {R, W, RW, 0}, {0, 0, 0, 0}},  // OS = 1
 };
 constexpr uint8_t el1_table[2][4][4] = {
     {{0, 0, 0, 0}, {0, RW, 0, RW}, {0, RX, 0, 0}, {RX, R, 0, R}},  // OS = 0: firmware pages
@@ -22,9 +22,12 @@ constexpr uint8_t gl1_table[2][4][4] = {
 
 const char* view_name(view v) {
   switch (v) {
-    case view::gpu: return "gpu";
-    case view::fw: return "fw";
-    case view::ppl: return "ppl";
+    case view::gpu:
+      return "gpu";
+    case view::fw:
+      return "fw";
+    case view::ppl:
+      return "ppl";
   }
   return "?";
 }
@@ -38,12 +41,18 @@ std::optional<view> parse_view(std::string_view name) {
 
 const char* fault_name(fault f) {
   switch (f) {
-    case fault::invalid: return "invalid";
-    case fault::access_flag: return "access_flag";
-    case fault::write_only: return "write_only";
-    case fault::read_only: return "read_only";
-    case fault::no_access: return "no_access";
-    case fault::none: return "none";
+    case fault::invalid:
+      return "invalid";
+    case fault::access_flag:
+      return "access_flag";
+    case fault::write_only:
+      return "write_only";
+    case fault::read_only:
+      return "read_only";
+    case fault::no_access:
+      return "no_access";
+    case fault::none:
+      return "none";
   }
   return "?";
 }
@@ -52,19 +61,26 @@ uint8_t rights(view v, uint64_t pte) {
   const unsigned os = pte_fields::os(pte), ap = pte_fields::ap(pte);
   const unsigned col = unsigned(pte_fields::uxn(pte)) << 1 | unsigned(pte_fields::pxn(pte));
   switch (v) {
-    case view::gpu: return gpu_table[os][ap][col];
-    case view::fw: return el1_table[os][ap][col];
-    case view::ppl: return gl1_table[os][ap][col];
+    case view::gpu:
+      return gpu_table[os][ap][col];
+    case view::fw:
+      return el1_table[os][ap][col];
+    case view::ppl:
+      return gl1_table[os][ap][col];
   }
   return 0;
 }
 
 const char* tlbi_name(tlbi_op op) {
   switch (op) {
-    case tlbi_op::vmalle1os: return "vmalle1os";
-    case tlbi_op::aside1os: return "aside1os";
-    case tlbi_op::vae1os: return "vae1os";
-    case tlbi_op::rvae1os: return "rvae1os";
+    case tlbi_op::vmalle1os:
+      return "vmalle1os";
+    case tlbi_op::aside1os:
+      return "aside1os";
+    case tlbi_op::vae1os:
+      return "vae1os";
+    case tlbi_op::rvae1os:
+      return "rvae1os";
   }
   return "?";
 }

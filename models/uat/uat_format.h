@@ -23,10 +23,10 @@ constexpr uint8_t right_r = 1, right_w = 2, right_x = 4;
 enum class fault : uint8_t { invalid = 0, access_flag = 1, write_only = 2, read_only = 3, no_access = 4, none = 7 };
 const char* fault_name(fault f);
 
-constexpr unsigned slots = 64;              // TTBAT entries (UAT_NUM_CTX)
-constexpr unsigned page_shift = 14;         // 16 KiB granule
+constexpr unsigned slots = 64;       // TTBAT entries (UAT_NUM_CTX)
+constexpr unsigned page_shift = 14;  // 16 KiB granule
 constexpr uint64_t page_size = uint64_t(1) << page_shift;
-constexpr unsigned va_bits = 40;            // M1/M2: VA[39] picks TTB0/TTB1, bits 63:40 ignored
+constexpr unsigned va_bits = 40;                                            // M1/M2: VA[39] picks TTB0/TTB1, bits 63:40 ignored
 constexpr uint64_t vpn_mask = (uint64_t(1) << (va_bits - page_shift)) - 1;  // VA[39:14]
 
 // Descriptor fields (uat.py PTE): VALID 0, TYPE 1, AttrIndex 4:2, AP 7:6, SH 9:8, AF 10, nG 11,
@@ -58,9 +58,7 @@ uint8_t rights(view v, uint64_t pte);
 // only reading is allowed is read_only, a read where only writing is allowed write_only (the names
 // of FAULT_INFO's reasons); anything else denied, execute included, no_access. Inline: every
 // translation calls it.
-inline uint8_t right_needed(access_type a) {
-  return a == access_type::read ? right_r : a == access_type::write ? right_w : right_x;
-}
+inline uint8_t right_needed(access_type a) { return a == access_type::read ? right_r : a == access_type::write ? right_w : right_x; }
 inline fault check_rights(uint8_t r, access_type a) {
   if (r & right_needed(a)) return fault::none;
   if (a == access_type::write && (r & right_r)) return fault::read_only;
@@ -77,11 +75,11 @@ struct walk_config {
 // A walk's outcome. Levels count from the top: 0 = TTBAT entry, 1 = L1, 2 = L2, 3 = leaf.
 struct walk_result {
   fault f = fault::none;
-  unsigned level = 0;     // where it ended (3 for a page)
-  uint64_t ttb = 0;       // the TTBAT entry used
-  uint64_t pte = 0;       // the leaf descriptor (valid page) or the invalid descriptor
-  uint64_t pte_addr = 0;  // where that descriptor was read
-  bool bus_error = false; // a table read failed (reported as invalid at that level)
+  unsigned level = 0;      // where it ended (3 for a page)
+  uint64_t ttb = 0;        // the TTBAT entry used
+  uint64_t pte = 0;        // the leaf descriptor (valid page) or the invalid descriptor
+  uint64_t pte_addr = 0;   // where that descriptor was read
+  bool bus_error = false;  // a table read failed (reported as invalid at that level)
 };
 
 inline unsigned half_of(uint64_t va) { return unsigned(va >> 39) & 1; }  // 0: TTB0 (user), 1: TTB1 (kernel)
@@ -122,11 +120,11 @@ std::optional<tlbi_op> parse_tlbi_op(std::string_view name);
 
 // What a TLBI covers, in UAT pages (VA[39:14], modulo 2^26).
 struct tlbi_scope {
-  bool all = false;        // vmalle1os
-  bool by_asid = false;    // aside1os: the ASID's non-global entries
-  uint16_t asid = 0;       // operand bits 63:48
-  uint64_t first = 0;      // first UAT page (vae1os, rvae1os)
-  uint64_t pages = 0;      // pages covered (0: none, e.g. a reserved TG)
+  bool all = false;      // vmalle1os
+  bool by_asid = false;  // aside1os: the ASID's non-global entries
+  uint16_t asid = 0;     // operand bits 63:48
+  uint64_t first = 0;    // first UAT page (vae1os, rvae1os)
+  uint64_t pages = 0;    // pages covered (0: none, e.g. a reserved TG)
 };
 tlbi_scope decode_tlbi(tlbi_op op, uint64_t operand);
 

@@ -19,7 +19,8 @@ void tlb::configure(unsigned entries, unsigned ways, tlb_policy policy, uint64_t
 
 tlb::entry* tlb::insert(uint64_t vpn, uint16_t asid, uint64_t pte, uint64_t pte_addr, uint8_t rights, bool& evicted) {
   entry* set = &entries_[(vpn & (sets_ - 1)) * ways_];
-  entry* victim = replacement_.way_for_insert(set, ways_, [](const entry& e) { return e.valid; }, evicted);
+  entry* victim = replacement_.way_for_insert(
+      set, ways_, [](const entry& e) { return e.valid; }, evicted);
   const bool global = !pte_fields::ng(pte);
   *victim = entry{vpn, pte, pte_addr, ++clock_, uint16_t(global ? 0 : asid & asid_mask_), rights, global, true};
   return victim;
@@ -31,9 +32,12 @@ unsigned tlb::invalidate(const tlbi_scope& s) {
   for (auto& e : entries_) {
     if (!e.valid) continue;
     bool hit;
-    if (s.all) hit = true;
-    else if (s.by_asid) hit = !e.global && e.asid == asid;
-    else hit = (e.global || e.asid == asid) && ((e.vpn - s.first) & vpn_mask) < s.pages;
+    if (s.all)
+      hit = true;
+    else if (s.by_asid)
+      hit = !e.global && e.asid == asid;
+    else
+      hit = (e.global || e.asid == asid) && ((e.vpn - s.first) & vpn_mask) < s.pages;
     if (hit) e.valid = false, ++n;
   }
   return n;

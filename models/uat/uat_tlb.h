@@ -11,8 +11,8 @@
 
 namespace gpuvp::uat {
 
-using gpuvp::tlb_policy;  // gpuvp/tlb_replacement.h
 using gpuvp::parse_tlb_policy;
+using gpuvp::tlb_policy;  // gpuvp/tlb_replacement.h
 
 class tlb {
  public:
@@ -22,7 +22,7 @@ class tlb {
     uint64_t pte_addr = 0;  // where it was read (stale-hit reports)
     uint64_t stamp = 0;     // LRU: last use; FIFO: insertion
     uint16_t asid = 0;
-    uint8_t rights = 0;     // of this TLB's view
+    uint8_t rights = 0;  // of this TLB's view
     bool global = false, valid = false;
   };
 

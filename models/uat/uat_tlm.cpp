@@ -14,7 +14,7 @@ namespace {
 void answer_fault(tlm::tlm_generic_payload& gp, fault f) {
   // An unmapped page is an address error; a mapped page the view may not use, a command error.
   gp.set_response_status(f == fault::invalid || f == fault::access_flag ? tlm::TLM_ADDRESS_ERROR_RESPONSE
-                                                                         : tlm::TLM_COMMAND_ERROR_RESPONSE);
+                                                                        : tlm::TLM_COMMAND_ERROR_RESPONSE);
 }
 // The bytes of `left` that lie in the page of `va`.
 unsigned in_page(uint64_t va, unsigned left) { return unsigned(std::min<uint64_t>(left, page_size - (va & (page_size - 1)))); }
@@ -23,8 +23,8 @@ unsigned in_page(uint64_t va, unsigned left) { return unsigned(std::min<uint64_t
 void uat_mmu::latch(view v, unsigned slot, uint64_t va, bool write, const translation& t, uint32_t unit) {
   if (fault_log_.size() < 16) {
     std::ostringstream os;
-    os << "UAT fault " << fault_name(t.f) << " level " << t.level << " view " << view_name(v) << " slot " << slot
-       << " VA " << to_hex(va) << (write ? " write" : " read") << " at " << format_time(sc_core::sc_time_stamp());
+    os << "UAT fault " << fault_name(t.f) << " level " << t.level << " view " << view_name(v) << " slot " << slot << " VA " << to_hex(va)
+       << (write ? " write" : " read") << " at " << format_time(sc_core::sc_time_stamp());
     fault_log_.push_back(os.str());
     GPUVP_LOG(this, warning, fault_log_.back());
   }
@@ -34,8 +34,8 @@ void uat_mmu::latch(view v, unsigned slot, uint64_t va, bool write, const transl
     return;
   }
   ++faults_latched;
-  fault_info = ((va >> 6) & 0x3ffffffffull) << 30 | uint64_t(slot & 63) << 17 | uint64_t(unit & 0xff) << 9 |
-               uint64_t(t.level & 3) << 7 | uint64_t(!write) << 4 | uint64_t(t.f) << 1 | 1;
+  fault_info = ((va >> 6) & 0x3ffffffffull) << 30 | uint64_t(slot & 63) << 17 | uint64_t(unit & 0xff) << 9 | uint64_t(t.level & 3) << 7 |
+               uint64_t(!write) << 4 | uint64_t(t.f) << 1 | 1;
   fault_irq.write(true);
 }
 
@@ -77,8 +77,10 @@ void uat_mmu::b_transport(view v, tlm::tlm_generic_payload& gp, sc_core::sc_time
     return page_piece{t.pa, in_page(va, len - done)};
   };
   transport_by_page(gp, false, piece, [&](tlm::tlm_generic_payload& p) { out->b_transport(p, d); });
-  if (prev) gp.set_extension(prev);
-  else gp.clear_extension(&x);
+  if (prev)
+    gp.set_extension(prev);
+  else
+    gp.clear_extension(&x);
   gp.set_streaming_width(len);
   gp.set_dmi_allowed(false);
 }
@@ -111,10 +113,14 @@ bool uat_mmu::qtest(const std::vector<std::string>& w, std::string& reply, sc_co
   }
   if (slot >= slots) return reply = "FAIL uat translate: slot " + w[2] + " is outside 0..63", true;
   access_type a;
-  if (w[4] == "r") a = access_type::read;
-  else if (w[4] == "w") a = access_type::write;
-  else if (w[4] == "x") a = access_type::execute;
-  else return reply = "FAIL uat translate: access must be r, w or x, not '" + w[4] + "'", true;
+  if (w[4] == "r")
+    a = access_type::read;
+  else if (w[4] == "w")
+    a = access_type::write;
+  else if (w[4] == "x")
+    a = access_type::execute;
+  else
+    return reply = "FAIL uat translate: access must be r, w or x, not '" + w[4] + "'", true;
   const auto v = parse_view(w[5]);
   if (!v) return reply = "FAIL uat translate: view must be gpu, fw or ppl, not '" + w[5] + "'", true;
   if (w.size() == 7 && w[6] != "notlb") return reply = "FAIL uat translate: unknown option '" + w[6] + "' (notlb)", true;
@@ -143,9 +149,9 @@ std::vector<std::string> uat_mmu::modelled_errors() {
 
 std::string describe(const stale_hit& s, view v) {
   std::ostringstream os;
-  os << "view " << view_name(v) << " slot " << s.slot << " VA " << to_hex(s.va) << " used PA " << to_hex(s.stale_pa)
-     << " (PTE " << to_hex(s.stale_pte) << "), memory maps " << (s.current_pte ? "PA " + to_hex(s.current_pa) : std::string("nothing"))
-     << " (at " << format_time(s.when) << ")";
+  os << "view " << view_name(v) << " slot " << s.slot << " VA " << to_hex(s.va) << " used PA " << to_hex(s.stale_pa) << " (PTE "
+     << to_hex(s.stale_pte) << "), memory maps " << (s.current_pte ? "PA " + to_hex(s.current_pa) : std::string("nothing")) << " (at "
+     << format_time(s.when) << ")";
   return os.str();
 }
 

@@ -76,10 +76,12 @@ sc_core::sc_time parse_time(const std::string& text) {
   if (pos == 0 || t.find_first_of("xXnN") < pos || !std::isfinite(v))
     throw std::invalid_argument("'" + text + "' is not a time (a number and a unit: 10 ns, 1.5 us; units fs, ps, ns, us, ms, s)");
   const std::string unit = lower(trim(t.substr(pos)));
-  static const struct { const char* name; double scale; sc_core::sc_time_unit unit; } units[] = {
-      {"fs", 1e-15, sc_core::SC_FS}, {"ps", 1e-12, sc_core::SC_PS}, {"ns", 1e-9, sc_core::SC_NS},
-      {"", 1e-9, sc_core::SC_NS},    {"us", 1e-6, sc_core::SC_US},  {"ms", 1e-3, sc_core::SC_MS},
-      {"s", 1.0, sc_core::SC_SEC}};
+  static const struct {
+    const char* name;
+    double scale;
+    sc_core::sc_time_unit unit;
+  } units[] = {{"fs", 1e-15, sc_core::SC_FS}, {"ps", 1e-12, sc_core::SC_PS}, {"ns", 1e-9, sc_core::SC_NS}, {"", 1e-9, sc_core::SC_NS},
+               {"us", 1e-6, sc_core::SC_US},  {"ms", 1e-3, sc_core::SC_MS},  {"s", 1.0, sc_core::SC_SEC}};
   for (const auto& [name, scale, sc_unit] : units) {
     if (unit != name) continue;
     // Compare in seconds before building the sc_time: it would clamp or wrap a huge value.
@@ -88,8 +90,7 @@ sc_core::sc_time parse_time(const std::string& text) {
       throw std::out_of_range("'" + text + "' is longer than gpuvp's largest time, " + format_time(max_time()));
     const sc_core::sc_time r(v, sc_unit);
     if (v > 0 && r == sc_core::SC_ZERO_TIME)
-      throw std::out_of_range("'" + text + "' is below the time resolution, " +
-                              format_time(sc_core::sc_get_time_resolution()));
+      throw std::out_of_range("'" + text + "' is below the time resolution, " + format_time(sc_core::sc_get_time_resolution()));
     // sc_time rounds to the resolution: 0.5 ps would silently become 1 ps. Refuse what does not
     // land on a step (relative tolerance: a double's decimal 1.1 ns is 1100.0000000000002 ps).
     const double steps = seconds / sc_core::sc_get_time_resolution().to_seconds();
@@ -107,8 +108,7 @@ void check_input_file(const std::string& path, const std::string& what) {
   if (path.empty()) throw config_error("empty file name given for the " + what);
   if (!std::filesystem::exists(st)) throw config_error(path + ": no such " + what);
   if (std::filesystem::is_directory(st)) throw config_error(path + ": is a directory, expected a " + what);
-  if (!std::filesystem::is_regular_file(st) && !std::filesystem::is_character_file(st) &&
-      !std::filesystem::is_fifo(st))
+  if (!std::filesystem::is_regular_file(st) && !std::filesystem::is_character_file(st) && !std::filesystem::is_fifo(st))
     throw config_error(path + ": is not a regular file, expected a " + what);
   if (!std::ifstream(path)) throw config_error(path + ": cannot read the " + what);
 }
@@ -154,9 +154,7 @@ void config::reset() {
 }
 
 namespace {
-bool is_index(const std::string& s) {
-  return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
-}
+bool is_index(const std::string& s) { return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos; }
 }  // namespace
 
 void config::erase_list(const std::string& path) {
@@ -193,8 +191,7 @@ class yaml_guard : public YAML::EventHandler {
  public:
   yaml_guard(std::string origin, std::string what) : origin_(std::move(origin)), what_(std::move(what)) {}
   void OnDocumentStart(const YAML::Mark& mark) override {
-    if (++documents_ > 1)
-      fail(mark, "a second YAML document ('---' or content after '...'); a " + what_ + " holds one mapping");
+    if (++documents_ > 1) fail(mark, "a second YAML document ('---' or content after '...'); a " + what_ + " holds one mapping");
   }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, nullptr); }
@@ -204,8 +201,7 @@ class yaml_guard : public YAML::EventHandler {
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     for (const auto& f : open_)
-      if (f.anchor == anchor && anchor != YAML::NullAnchor)
-        fail(mark, "alias refers to a node that contains it (recursive alias)");
+      if (f.anchor == anchor && anchor != YAML::NullAnchor) fail(mark, "alias refers to a node that contains it (recursive alias)");
     auto s = scalars_.find(anchor);
     item(mark, s == scalars_.end() ? nullptr : &s->second);
     auto it = anchors_.find(anchor);
@@ -222,14 +218,16 @@ class yaml_guard : public YAML::EventHandler {
   void OnMapEnd() override { close(); }
 
  private:
-  struct expansion { size_t nodes, depth; };  // nodes in the subtree, levels below its root
+  struct expansion {
+    size_t nodes, depth;
+  };  // nodes in the subtree, levels below its root
   struct frame {
     YAML::anchor_t anchor;
     size_t nodes, depth;
     YAML::Mark mark;
     bool map = false;
-    size_t items = 0;                   // children so far (a mapping's keys are the even ones)
-    std::map<std::string, int> keys;    // a mapping's scalar keys -> line
+    size_t items = 0;                 // children so far (a mapping's keys are the even ones)
+    std::map<std::string, int> keys;  // a mapping's scalar keys -> line
   };
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
     throw config_error(origin_ + ":" + std::to_string(mark.line + 1) + ": " + what);
@@ -247,8 +245,7 @@ class yaml_guard : public YAML::EventHandler {
   // A subtree of `nodes` nodes whose deepest node lies at absolute depth `depth`.
   void add(const YAML::Mark& mark, size_t nodes, size_t depth) {
     total_ += nodes;
-    if (total_ > yaml_max_nodes)
-      fail(mark, "more than " + std::to_string(yaml_max_nodes) + " nodes once aliases are expanded");
+    if (total_ > yaml_max_nodes) fail(mark, "more than " + std::to_string(yaml_max_nodes) + " nodes once aliases are expanded");
     if (depth > yaml_max_depth) fail(mark, "nested deeper than " + std::to_string(yaml_max_depth) + " levels");
     if (!open_.empty()) {
       open_.back().nodes += nodes;
@@ -297,7 +294,7 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
       }
       break;
     case YAML::NodeType::Sequence: {
-      cfg.erase_list(prefix);  // a sequence replaces a longer one given earlier, item for item
+      cfg.erase_list(prefix);                     // a sequence replaces a longer one given earlier, item for item
       if (node.size() == 0 && !prefix.empty()) {  // [] has no items to carry it: an explicit empty list
         cfg.set(prefix, "[]", where);
         break;
@@ -328,15 +325,14 @@ YAML::Node load_yaml(const std::string& text, const std::string& origin, const s
     std::string line;
     for (size_t n = 1; std::getline(lines, line); ++n)
       if (!line.empty() && line[0] == '%')
-        throw config_error(origin + ":" + std::to_string(n) + ": YAML directive '" + trim(line) + "' is not supported (a " +
-                           what + " is one plain mapping)");
+        throw config_error(origin + ":" + std::to_string(n) + ": YAML directive '" + trim(line) + "' is not supported (a " + what +
+                           " is one plain mapping)");
   }
   try {
     std::istringstream in(text);
     YAML::Parser parser(in);
     yaml_guard guard(origin, what);
-    while (parser.HandleNextDocument(guard)) {
-    }
+    while (parser.HandleNextDocument(guard)) {}
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw config_error(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
@@ -357,8 +353,7 @@ void config::load_yaml_file(const std::string& file) {
 
 void config::apply_override(const std::string& assignment) {
   auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw config_error("--set " + assignment + ": expected path=value");
+  if (eq == std::string::npos || eq == 0) throw config_error("--set " + assignment + ": expected path=value");
   set(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)), "--set " + assignment);
 }
 
@@ -481,9 +476,8 @@ struct yaml_tree {
 // its form is kept); anything else is double-quoted. The emitter quotes a plain-looking value
 // that YAML would read back as something else (null, ~) and escapes control characters.
 bool plain_value(const std::string& v) {
-  const bool words = std::all_of(v.begin(), v.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '_' || c == '.' || c == ' ' || c == '-' || c == '/';
-  });
+  const bool words = std::all_of(
+      v.begin(), v.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.' || c == ' ' || c == '-' || c == '/'; });
   return words && !v.empty() && v.front() != ' ' && v.back() != ' ' && v.front() != '-';
 }
 void emit(YAML::Emitter& out, const yaml_tree& t, bool with_descriptions) {

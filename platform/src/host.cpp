@@ -26,7 +26,10 @@ bool host::access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len,
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   out->b_transport(t.gp, delay);
   sc_core::wait(delay);
-  if (cmd == tlm::TLM_WRITE_COMMAND) ++writes; else ++reads;
+  if (cmd == tlm::TLM_WRITE_COMMAND)
+    ++writes;
+  else
+    ++reads;
   if (!t.ok()) {
     ++errors;
     if (why) *why = t.gp.get_response_string();
@@ -108,11 +111,10 @@ std::string host::qtest_line(const std::string& line) {
     if (w.size() != n) throw std::invalid_argument(cmd + " takes " + std::to_string(n - 1) + " argument(s)");
   };
   // Every access takes time: at the limit none can run (the session goes on, answering FAIL).
-  static const std::vector<std::string> timed = {"readb", "readw", "readl", "readq", "writeb", "writew", "writel",
-                                                 "writeq", "read", "write", "memset"};
+  static const std::vector<std::string> timed = {"readb",  "readw",  "readl", "readq", "writeb", "writew",
+                                                 "writel", "writeq", "read",  "write", "memset"};
   if (std::find(timed.begin(), timed.end(), cmd) != timed.end())
-    if (auto why = past_limit(sc_core::sc_time_stamp() + 1_ps); !why.empty())
-      return "FAIL " + why;
+    if (auto why = past_limit(sc_core::sc_time_stamp() + 1_ps); !why.empty()) return "FAIL " + why;
   try {
     static const std::pair<const char*, unsigned> sizes[] = {{"b", 1}, {"w", 2}, {"l", 4}, {"q", 8}};
     for (auto& [suffix, size] : sizes) {
@@ -176,8 +178,7 @@ std::string host::qtest_line(const std::string& line) {
       } else {
         // To the next pending activity, as QEMU steps to the next timer deadline.
         step = sc_core::sc_time_to_pending_activity();
-        if (step == sc_core::SC_ZERO_TIME || step == sc_core::sc_max_time() - sc_core::sc_time_stamp())
-          step = 1_ns;
+        if (step == sc_core::SC_ZERO_TIME || step == sc_core::sc_max_time() - sc_core::sc_time_stamp()) step = 1_ns;
       }
       if (auto why = past_limit(sc_core::sc_time_stamp() + step); !why.empty()) return "FAIL " + why;
       sc_core::wait(step);
@@ -204,9 +205,12 @@ std::string host::qtest_line(const std::string& line) {
       for (const auto& e : stats_registry::global().list(w.size() == 2 ? w[1] : "")) {
         std::ostringstream os;
         os << " " << e.path << "=";
-        if (e.c) os << e.c->value();
-        else if (e.g) os << e.g->value();
-        else os << e.h->count();
+        if (e.c)
+          os << e.c->value();
+        else if (e.g)
+          os << e.g->value();
+        else
+          os << e.h->count();
         s += os.str();
       }
       return s;

@@ -14,7 +14,10 @@ irq_controller::irq_controller(sc_core::sc_module_name name) : sc_module(name) {
   intr_status.on_read = [this] { return uint64_t(levels_); };
   // Acknowledging (W1C on INTR) or changing the mask re-evaluates the host line; a level that is
   // still high is latched again at once, as with a level-triggered source.
-  intr.on_write = [this](uint64_t, uint64_t) { intr = intr | levels_; output_changed_.notify(); };
+  intr.on_write = [this](uint64_t, uint64_t) {
+    intr = intr | levels_;
+    output_changed_.notify();
+  };
   intr_en.on_write = [this](uint64_t, uint64_t) { output_changed_.notify(); };
 }
 

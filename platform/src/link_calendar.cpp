@@ -11,8 +11,10 @@ uint64_t link_calendar::book_in_gaps(uint64_t t, uint64_t occ, piece_list* piece
   size_t lo = 0, hi = count_;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (at(mid).start <= t) lo = mid + 1;
-    else hi = mid;
+    if (at(mid).start <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   size_t next = lo;
   if (next != 0 && at(next - 1).end > t) t = at(next - 1).end;

@@ -57,8 +57,8 @@ uint8_t* sparse_memory::page(uint64_t page_number, bool allocate) const {
 
 void sparse_memory::load(uint64_t offset, const void* data, uint64_t length) {
   if (offset + length > size || offset + length < offset)
-    throw std::out_of_range(std::string(name()) + ": load of " + std::to_string(length) + " bytes at " +
-                            to_hex(offset) + " is outside the memory");
+    throw std::out_of_range(std::string(name()) + ": load of " + std::to_string(length) + " bytes at " + to_hex(offset) +
+                            " is outside the memory");
   auto* src = static_cast<const uint8_t*>(data);
   while (length) {
     const uint64_t in_page = offset & (page_size - 1);
@@ -71,8 +71,7 @@ void sparse_memory::load(uint64_t offset, const void* data, uint64_t length) {
 }
 
 void sparse_memory::fill(uint64_t offset, uint8_t byte, uint64_t length) {
-  if (offset + length > size || offset + length < offset)
-    throw std::out_of_range(std::string(name()) + ": fill outside the memory");
+  if (offset + length > size || offset + length < offset) throw std::out_of_range(std::string(name()) + ": fill outside the memory");
   while (length) {
     const uint64_t in_page = offset & (page_size - 1);
     const uint64_t n = std::min(length, page_size - in_page);
@@ -84,14 +83,16 @@ void sparse_memory::fill(uint64_t offset, uint8_t byte, uint64_t length) {
 
 void sparse_memory::peek(uint64_t offset, void* data, uint64_t length) const {
   if (offset + length > size || offset + length < offset)
-    throw std::out_of_range(std::string(name()) + ": read of " + std::to_string(length) + " bytes at " +
-                            to_hex(offset) + " is outside the memory");
+    throw std::out_of_range(std::string(name()) + ": read of " + std::to_string(length) + " bytes at " + to_hex(offset) +
+                            " is outside the memory");
   auto* dst = static_cast<uint8_t*>(data);
   while (length) {
     const uint64_t in_page = offset & (page_size - 1);
     const uint64_t n = std::min(length, page_size - in_page);
-    if (const uint8_t* p = page(offset >> page_bits, false)) std::memcpy(dst, p + in_page, n);
-    else std::memset(dst, 0, n);
+    if (const uint8_t* p = page(offset >> page_bits, false))
+      std::memcpy(dst, p + in_page, n);
+    else
+      std::memset(dst, 0, n);
     offset += n;
     dst += n;
     length -= n;
@@ -110,15 +111,17 @@ bool sparse_memory::copy(tlm::tlm_generic_payload& gp) {
   const uint64_t addr = gp.get_address();
   const uint64_t len = gp.get_data_length();
   if (addr + len > size || addr + len < addr || gp.get_byte_enable_ptr() || gp.get_streaming_width() < len) {
-    gp.set_response_status(gp.get_byte_enable_ptr() || gp.get_streaming_width() < len
-                               ? tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE
-                               : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    gp.set_response_status(gp.get_byte_enable_ptr() || gp.get_streaming_width() < len ? tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE
+                                                                                      : tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
   const gpu_ext* e = gp.get_extension<gpu_ext>();
-  if (e && e->dmi_shadow) ++dmi_accesses;  // the initiator moves the data through its DMI pointer
-  else if (gp.is_write()) load(addr, gp.get_data_ptr(), len);
-  else if (gp.is_read()) peek(addr, gp.get_data_ptr(), len);
+  if (e && e->dmi_shadow)
+    ++dmi_accesses;  // the initiator moves the data through its DMI pointer
+  else if (gp.is_write())
+    load(addr, gp.get_data_ptr(), len);
+  else if (gp.is_read())
+    peek(addr, gp.get_data_ptr(), len);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
 }
@@ -126,9 +129,9 @@ bool sparse_memory::copy(tlm::tlm_generic_payload& gp) {
 void sparse_memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (!copy(gp)) {
     ++errors;
-    GPUVP_LOG(this, warning, "access of " << gp.get_data_length() << " bytes at 0x" << std::hex
-                                          << gp.get_address() << " is outside the memory (size 0x" << size.get()
-                                          << ")");
+    GPUVP_LOG(this, warning,
+              "access of " << gp.get_data_length() << " bytes at 0x" << std::hex << gp.get_address() << " is outside the memory (size 0x"
+                           << size.get() << ")");
     return;
   }
   if (gp.is_write()) {
@@ -143,9 +146,7 @@ void sparse_memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& 
   if (dmi) gp.set_dmi_allowed(true);
 }
 
-unsigned sparse_memory::transport_dbg(tlm::tlm_generic_payload& gp) {
-  return copy(gp) ? gp.get_data_length() : 0;
-}
+unsigned sparse_memory::transport_dbg(tlm::tlm_generic_payload& gp) { return copy(gp) ? gp.get_data_length() : 0; }
 
 bool sparse_memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) {
   const uint64_t addr = gp.get_address();

@@ -20,14 +20,13 @@ class memory_component : public sparse_memory, public component {
   sc_core::sc_module& module() override { return *this; }
   std::vector<target_port> targets() override { return {{"in", &in, base, size}}; }
   void report(std::ostream& os) override {
-    os << "reads " << reads.value() << ", writes " << writes.value() << ", bytes read " << bytes_read.value()
-       << ", bytes written " << bytes_written.value() << ", pages " << pages_allocated.value() << "\n";
+    os << "reads " << reads.value() << ", writes " << writes.value() << ", bytes read " << bytes_read.value() << ", bytes written "
+       << bytes_written.value() << ", pages " << pages_allocated.value() << "\n";
   }
 };
 
 void register_builtin_types() {
-  registry::global().add_component_type("memory", "sparse memory (DRAM) mapped on the interconnect",
-                                        make_component<memory_component>);
+  registry::global().add_component_type("memory", "sparse memory (DRAM) mapped on the interconnect", make_component<memory_component>);
 }
 }  // namespace
 
@@ -39,8 +38,9 @@ platform::platform() {
   router_ = std::make_unique<router>("interconnect");
   pmc_ = std::make_unique<irq_controller>("pmc");
   host_ = std::make_unique<host>("host", *this);
-  log_suppressed_ = std::make_unique<gauge>("log.suppressed_lines", "log lines not written: identical messages beyond the logger's repeat limit",
-                                            [] { return double(logger::global().suppressed()); });
+  log_suppressed_ =
+      std::make_unique<gauge>("log.suppressed_lines", "log lines not written: identical messages beyond the logger's repeat limit",
+                              [] { return double(logger::global().suppressed()); });
 
   auto& cfg = config::global();
   for (const auto& name : cfg.children("components")) {
@@ -56,8 +56,7 @@ platform::platform() {
     if (it == types.end()) {
       std::string known;
       for (const auto& [t, d] : types) known += " " + t;
-      throw config_error(s->origin + ": components." + name + ": unknown component type '" + s->value +
-                         "' (known:" + known + ")");
+      throw config_error(s->origin + ": components." + name + ": unknown component type '" + s->value + "' (known:" + known + ")");
     }
     components_[name] = it->second.second(name);
     order_.push_back(name);
@@ -121,8 +120,7 @@ void platform::connect() {
         r.name_input(next_in++, name + "." + i.name);
       } else {
         auto it = unmapped.find(where);
-        if (it == unmapped.end())
-          throw config_error(to.path() + ": no unmapped target port '" + where + "' (components' size-0 ports)");
+        if (it == unmapped.end()) throw config_error(to.path() + ": no unmapped target port '" + where + "' (components' size-0 ports)");
         bind(*i.socket, *it->second);
       }
     }
@@ -181,17 +179,16 @@ void platform::bind_interface(const std::string& name, component::interface_port
   if (!none) {
     auto it = exports.find(to.get());
     if (it == exports.end())
-      throw config_error(at + port + " (" + i.interface + ") is bound to '" + to.get() +
-                         "', which no component exports (exports:" + known + ")");
+      throw config_error(at + port + " (" + i.interface + ") is bound to '" + to.get() + "', which no component exports (exports:" + known +
+                         ")");
     if (!i.bind(*it->second.exp))
-      throw config_error(at + port + " needs " + i.interface + ", but " + to.get() + " is " +
-                         it->second.interface);
+      throw config_error(at + port + " needs " + i.interface + ", but " + to.get() + " is " + it->second.interface);
     return;
   }
   if (i.needed) {
     const bool defaulted = default_absent && !set;
-    throw config_error(at + port + " is unbound (" + (defaulted ? "no export '" + i.to + "'" : "none") +
-                       ") but " + i.why_needed + ": bind it to an export of " + i.interface + " (exports:" + known + ")");
+    throw config_error(at + port + " is unbound (" + (defaulted ? "no export '" + i.to + "'" : "none") + ") but " + i.why_needed +
+                       ": bind it to an export of " + i.interface + " (exports:" + known + ")");
   }
 }
 
@@ -257,8 +254,7 @@ std::vector<std::string> platform::modelled_errors() {
   const uint32_t pending = uint32_t(pmc_->intr.get() & pmc_->intr_en.get() & pmc_->levels());
   if (fail_on_pending_irq && pending)
     for (unsigned i = 0; i < irq_controller::max_lines; ++i)
-      if (pending & (1u << i))
-        errors.push_back("unhandled interrupt on line " + std::to_string(i) + " (" + pmc_->line_names[i] + ")");
+      if (pending & (1u << i)) errors.push_back("unhandled interrupt on line " + std::to_string(i) + " (" + pmc_->line_names[i] + ")");
   return errors;
 }
 

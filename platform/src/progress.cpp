@@ -14,7 +14,8 @@ std::atomic<int> pending_signal{0};
 std::atomic<bool> scope_active{false};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
 extern "C" void on_signal(int sig) { pending_signal.store(sig); }
-struct sigaction old_int {}, old_term {};
+struct sigaction old_int {
+}, old_term{};
 
 std::chrono::steady_clock::time_point& start_time() {
   static std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
@@ -24,9 +25,7 @@ std::chrono::steady_clock::time_point& start_time() {
 
 std::chrono::steady_clock::time_point program_start() { return start_time(); }
 void set_program_start(std::chrono::steady_clock::time_point t) { start_time() = t; }
-double seconds_since_program_start() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - program_start()).count();
-}
+double seconds_since_program_start() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - program_start()).count(); }
 
 interrupt_scope::interrupt_scope() {
   pending_signal.store(0);
@@ -51,16 +50,17 @@ bool interrupt_scope::active() { return scope_active.load(); }
 const char* signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
 
 progress_line::progress_line(std::ostream& os, bool terminal, std::chrono::duration<double> period)
-    : os_(os), terminal_(terminal), period_(terminal ? std::chrono::seconds(1) : period),
-      last_(std::chrono::steady_clock::now()) {}
+    : os_(os), terminal_(terminal), period_(terminal ? std::chrono::seconds(1) : period), last_(std::chrono::steady_clock::now()) {}
 
 bool progress_line::due() const { return std::chrono::steady_clock::now() - last_ >= period_; }
 
 void progress_line::update(const std::string& text) {
   if (!due()) return;
   last_ = std::chrono::steady_clock::now();
-  if (terminal_) os_ << "\r" << text << "\033[K" << std::flush;
-  else os_ << text << "\n" << std::flush;
+  if (terminal_)
+    os_ << "\r" << text << "\033[K" << std::flush;
+  else
+    os_ << text << "\n" << std::flush;
   shown_ = true;
 }
 
@@ -76,9 +76,12 @@ std::string time_left(double elapsed_s, double fraction) {
   const double left = elapsed_s * (1.0 - fraction) / fraction;
   const long s = std::lround(left);
   std::string t = "about ";
-  if (s >= 3600) t += std::to_string(s / 3600) + " h " + std::to_string(s % 3600 / 60) + " min";
-  else if (s >= 60) t += std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s";
-  else t += std::to_string(s) + " s";
+  if (s >= 3600)
+    t += std::to_string(s / 3600) + " h " + std::to_string(s % 3600 / 60) + " min";
+  else if (s >= 60)
+    t += std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s";
+  else
+    t += std::to_string(s) + " s";
   return t + " left";
 }
 

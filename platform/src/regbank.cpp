@@ -8,13 +8,17 @@
 
 namespace gpuvp {
 
-reg::reg(register_bank& bank, std::string name, uint64_t offset, unsigned width_bytes, uint64_t reset_value,
-         access policy, uint64_t writable_mask)
-    : name_(std::move(name)), offset_(offset), width_(width_bytes), reset_(reset_value), policy_(policy),
-      writable_(writable_mask), value_(0) {
+reg::reg(register_bank& bank, std::string name, uint64_t offset, unsigned width_bytes, uint64_t reset_value, access policy,
+         uint64_t writable_mask)
+    : name_(std::move(name)),
+      offset_(offset),
+      width_(width_bytes),
+      reset_(reset_value),
+      policy_(policy),
+      writable_(writable_mask),
+      value_(0) {
   if (width_ != 1 && width_ != 2 && width_ != 4 && width_ != 8)
-    throw config_error(std::string(bank.name()) + ": register " + name_ + " has width " + std::to_string(width_) +
-                       " (1, 2, 4 or 8 bytes)");
+    throw config_error(std::string(bank.name()) + ": register " + name_ + " has width " + std::to_string(width_) + " (1, 2, 4 or 8 bytes)");
   reset_ &= width_mask();
   writable_ &= width_mask();
   value_ = reset_;
@@ -27,14 +31,11 @@ register_bank::register_bank(sc_core::sc_module_name name, uint64_t size) : sc_m
 }
 
 void register_bank::add(reg* r) {
-  if (r->offset() + r->width() > size_)
-    throw config_error(std::string(name()) + ": register " + r->name() + " lies outside the bank");
+  if (r->offset() + r->width() > size_) throw config_error(std::string(name()) + ": register " + r->name() + " lies outside the bank");
   for (reg* o : regs_)
     if (r->offset() < o->offset() + o->width() && o->offset() < r->offset() + r->width())
       throw config_error(std::string(name()) + ": registers " + o->name() + " and " + r->name() + " overlap");
-  regs_.insert(std::upper_bound(regs_.begin(), regs_.end(), r,
-                                [](const reg* a, const reg* b) { return a->offset() < b->offset(); }),
-               r);
+  regs_.insert(std::upper_bound(regs_.begin(), regs_.end(), r, [](const reg* a, const reg* b) { return a->offset() < b->offset(); }), r);
 }
 
 void register_bank::reset() {
@@ -42,8 +43,7 @@ void register_bank::reset() {
 }
 
 reg* register_bank::find(uint64_t offset) {
-  auto it = std::upper_bound(regs_.begin(), regs_.end(), offset,
-                             [](uint64_t off, const reg* r) { return off < r->offset(); });
+  auto it = std::upper_bound(regs_.begin(), regs_.end(), offset, [](uint64_t off, const reg* r) { return off < r->offset(); });
   if (it == regs_.begin()) return nullptr;
   reg* r = *(it - 1);
   return offset < r->offset() + r->width() ? r : nullptr;
@@ -81,8 +81,7 @@ bool register_bank::access_bytes(tlm::tlm_generic_payload& gp, sc_core::sc_time*
     if (!r) {
       if (!debug) {
         ++errors;
-        GPUVP_LOG(this, warning, (is_write ? "write" : "read") << " of " << len << " bytes at unmapped offset 0x"
-                                                               << std::hex << a);
+        GPUVP_LOG(this, warning, (is_write ? "write" : "read") << " of " << len << " bytes at unmapped offset 0x" << std::hex << a);
       }
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return false;
@@ -91,7 +90,7 @@ bool register_bank::access_bytes(tlm::tlm_generic_payload& gp, sc_core::sc_time*
   }
   for (uint64_t a = addr; a < addr + len;) {
     reg* r = find(a);
-    const unsigned first = unsigned(a - r->offset());                       // first byte of r touched
+    const unsigned first = unsigned(a - r->offset());  // first byte of r touched
     const unsigned count = unsigned(std::min<uint64_t>(r->width() - first, addr + len - a));
     unsigned char* bytes = data + (a - addr);
     const uint64_t byte_mask = (count == 8 ? ~uint64_t(0) : ((uint64_t(1) << (8 * count)) - 1)) << (8 * first);
@@ -128,19 +127,21 @@ void register_bank::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& 
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  if ((len != 1 && len != 2 && len != 4 && len != 8) || gp.get_byte_enable_ptr() ||
-      gp.get_streaming_width() < len) {
+  if ((len != 1 && len != 2 && len != 4 && len != 8) || gp.get_byte_enable_ptr() || gp.get_streaming_width() < len) {
     ++errors;
-    GPUVP_LOG(this, warning, "bad access of " << len << " bytes at offset 0x" << std::hex << gp.get_address()
-                                              << " (registers take 1, 2, 4 or 8 bytes, no byte enables)");
+    GPUVP_LOG(this, warning,
+              "bad access of " << len << " bytes at offset 0x" << std::hex << gp.get_address()
+                               << " (registers take 1, 2, 4 or 8 bytes, no byte enables)");
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
   if (access_bytes(gp, &delay, false)) {
-    if (is_write) ++writes; else ++reads;
+    if (is_write)
+      ++writes;
+    else
+      ++reads;
     delay += is_write ? write_latency.get() : read_latency.get();
-    GPUVP_LOG(this, debug, (is_write ? "write" : "read") << " 0x" << std::hex << gp.get_address() << " len "
-                                                        << std::dec << len);
+    GPUVP_LOG(this, debug, (is_write ? "write" : "read") << " 0x" << std::hex << gp.get_address() << " len " << std::dec << len);
   }
 }
 

@@ -18,11 +18,9 @@ uint64_t router::port::calendar_horizon(uint64_t cycle, uint64_t slot_cycles) {
 }
 
 router::port::port(const std::string& path, router& owner)
-    : latency(path + ".latency", owner.latency.get(), "latency of this port", sc_core::SC_ZERO_TIME,
-              1_s),
+    : latency(path + ".latency", owner.latency.get(), "latency of this port", sc_core::SC_ZERO_TIME, 1_s),
       width(path + ".width", owner.width.get(), "bytes per cycle of this port", 1, 4096),
-      clock(path + ".clock", owner.clock.get(), "clock period of this port", 1_ps,
-            1_ms),
+      clock(path + ".clock", owner.clock.get(), "clock period of this port", 1_ps, 1_ms),
       transactions(path + ".transactions", "transactions through this port"),
       bytes(path + ".bytes", "bytes through this port"),
       queueing(path + ".queueing", "queueing delay before the port was free", "ps"),
@@ -53,8 +51,8 @@ router::router(sc_core::sc_module_name name) : sc_module(name) {
 }
 
 // The port at `index` of one side, created on first use with its name (default "<prefix><index>").
-router::port& router::port_at(std::vector<std::unique_ptr<port>>& ports, std::vector<std::string>& names,
-                              unsigned index, const char* prefix) {
+router::port& router::port_at(std::vector<std::unique_ptr<port>>& ports, std::vector<std::string>& names, unsigned index,
+                              const char* prefix) {
   if (index >= ports.size()) {
     ports.resize(index + 1);
     names.resize(index + 1);
@@ -81,13 +79,12 @@ void router::name_input(unsigned index, const std::string& port_name) {
 
 void router::map(unsigned index, uint64_t base, uint64_t size, const std::string& target_name) {
   if (size == 0 || base + size - 1 < base)
-    throw config_error(std::string(name()) + ": window of " + target_name + " at " + to_hex(base) + " size " +
-                       to_hex(size) + " is empty or wraps");
+    throw config_error(std::string(name()) + ": window of " + target_name + " at " + to_hex(base) + " size " + to_hex(size) +
+                       " is empty or wraps");
   for (const auto& w : windows_)
     if (base < w.base + w.size && w.base < base + size)
-      throw config_error(std::string(name()) + ": address window of " + target_name + " [" + to_hex(base) + ", " +
-                         to_hex(base + size) + ") overlaps " + w.name + " [" + to_hex(w.base) + ", " +
-                         to_hex(w.base + w.size) + ")");
+      throw config_error(std::string(name()) + ": address window of " + target_name + " [" + to_hex(base) + ", " + to_hex(base + size) +
+                         ") overlaps " + w.name + " [" + to_hex(w.base) + ", " + to_hex(w.base + w.size) + ")");
   if (index >= output_names_.size()) output_names_.resize(index + 1);
   if (!(index < outputs_.size() && outputs_[index])) {
     output_names_[index] = target_name;
@@ -96,8 +93,7 @@ void router::map(unsigned index, uint64_t base, uint64_t size, const std::string
   for (auto& p : inputs_)  // cached windows point into windows_, which may move now
     if (p) p->last_window = nullptr;
   window w{base, size, index, target_name};
-  windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w,
-                                   [](const window& a, const window& b) { return a.base < b.base; }),
+  windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w, [](const window& a, const window& b) { return a.base < b.base; }),
                   w);
 }
 
@@ -114,8 +110,7 @@ void router::start_of_simulation() {
 }
 
 const router::window* router::decode(uint64_t addr) const {
-  auto it = std::upper_bound(windows_.begin(), windows_.end(), addr,
-                             [](uint64_t a, const window& w) { return a < w.base; });
+  auto it = std::upper_bound(windows_.begin(), windows_.end(), addr, [](uint64_t a, const window& w) { return a < w.base; });
   if (it == windows_.begin()) return nullptr;
   const window& w = *(it - 1);
   return addr - w.base < w.size ? &w : nullptr;
@@ -130,9 +125,9 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   if (!w || addr - w->base >= w->size) pin.last_window = w = decode(addr);
   if (!w || addr - w->base + len > w->size) {
     ++decode_errors;
-    GPUVP_LOG(this, warning, "no target for " << (gp.is_write() ? "write" : "read") << " of " << len
-                                               << " bytes at " << to_hex(addr) << " from "
-                                               << (size_t(id) < input_names_.size() ? input_names_[id] : "?"));
+    GPUVP_LOG(this, warning,
+              "no target for " << (gp.is_write() ? "write" : "read") << " of " << len << " bytes at " << to_hex(addr) << " from "
+                               << (size_t(id) < input_names_.size() ? input_names_[id] : "?"));
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -190,14 +185,13 @@ void router::trace_access(int id, const port& pout, const tlm::tlm_generic_paylo
   if (ext && ext->flow) tr.flow_in(ext->flow, pout.track, sc_core::sc_time::from_value(start + transfer / 2));
 }
 
-void router::log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp,
-                             const sc_core::sc_time& delay) {
+void router::log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
   const gpu_ext& e = ext_of(gp);
-  GPUVP_LOG(this, debug, input_names_[id] << " -> " << w.name << " " << (gp.is_write() ? "W" : "R") << " "
-                                          << to_hex(gp.get_address()) << " len " << gp.get_data_length()
-                                          << " initiator " << e.initiator << " delay " << format_time(delay) << " (done at "
-                                          << format_time(sc_core::sc_time_stamp() + delay) << ")"
-                                          << " " << (gp.is_response_ok() ? "ok" : gp.get_response_string()));
+  GPUVP_LOG(this, debug,
+            input_names_[id] << " -> " << w.name << " " << (gp.is_write() ? "W" : "R") << " " << to_hex(gp.get_address()) << " len "
+                             << gp.get_data_length() << " initiator " << e.initiator << " delay " << format_time(delay) << " (done at "
+                             << format_time(sc_core::sc_time_stamp() + delay) << ")"
+                             << " " << (gp.is_response_ok() ? "ok" : gp.get_response_string()));
 }
 
 unsigned router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {

@@ -10,9 +10,7 @@
 namespace gpuvp {
 
 namespace {
-std::string path_of(const sc_core::sc_object* owner, const std::string& name) {
-  return detail::join_path(owner, name);
-}
+std::string path_of(const sc_core::sc_object* owner, const std::string& name) { return detail::join_path(owner, name); }
 }  // namespace
 
 counter::counter(const sc_core::sc_object* owner, const std::string& name, const std::string& description)
@@ -22,16 +20,14 @@ counter::counter(std::string path, const std::string& description) {
 }
 counter::~counter() { stats_registry::global().remove(this); }
 
-histogram::histogram(const sc_core::sc_object* owner, const std::string& name, const std::string& description,
-                     std::string unit)
+histogram::histogram(const sc_core::sc_object* owner, const std::string& name, const std::string& description, std::string unit)
     : histogram(path_of(owner, name), description, std::move(unit)) {}
 histogram::histogram(std::string path, const std::string& description, std::string unit) : unit_(std::move(unit)) {
   stats_registry::global().add({std::move(path), description, nullptr, this, nullptr});
 }
 histogram::~histogram() { stats_registry::global().remove(this); }
 
-gauge::gauge(const sc_core::sc_object* owner, const std::string& name, const std::string& description,
-             std::function<double()> fn)
+gauge::gauge(const sc_core::sc_object* owner, const std::string& name, const std::string& description, std::function<double()> fn)
     : gauge(path_of(owner, name), description, std::move(fn)) {}
 gauge::gauge(std::string path, const std::string& description, std::function<double()> fn) : fn_(std::move(fn)) {
   stats_registry::global().add({std::move(path), description, nullptr, nullptr, this});

@@ -59,15 +59,13 @@ tool_args& tool_args::text(const std::string& names, std::string& value, const s
   return add(std::move(o));
 }
 
-tool_args& tool_args::texts(const std::string& names, std::vector<std::string>& values, const std::string& arg,
-                            const std::string& help) {
+tool_args& tool_args::texts(const std::string& names, std::vector<std::string>& values, const std::string& arg, const std::string& help) {
   option o{names, arg, help, option::texts};
   o.texts_value = &values;
   return add(std::move(o));
 }
 
-tool_args& tool_args::real(const std::string& names, double& value, const std::string& arg, const std::string& help,
-                           double lo, double hi) {
+tool_args& tool_args::real(const std::string& names, double& value, const std::string& arg, const std::string& help, double lo, double hi) {
   option o{names, arg, help, option::converted};
   o.convert = [&value, lo, hi](const std::string& t) {
     size_t end = 0;
@@ -101,7 +99,9 @@ std::string tool_args::help_text() const {
   for (const auto& o : options_) {
     if (o.hidden) continue;
     switch (o.kind) {
-      case option::flag: visible.add_options()(o.names.c_str(), po::bool_switch(), o.help.c_str()); break;
+      case option::flag:
+        visible.add_options()(o.names.c_str(), po::bool_switch(), o.help.c_str());
+        break;
       case option::texts:
         visible.add_options()(o.names.c_str(), po::value<std::string>()->value_name(o.arg), (o.help + " (repeatable)").c_str());
         break;
@@ -109,7 +109,8 @@ std::string tool_args::help_text() const {
       case option::converted:
         visible.add_options()(o.names.c_str(), po::value<std::string>()->value_name(o.arg), o.help.c_str());
         break;
-      case option::positional: break;
+      case option::positional:
+        break;
     }
   }
   visible.add_options()("help,h", "show this help and exit");
@@ -131,8 +132,7 @@ std::string tool_args::help_text() const {
 }
 
 int tool_args::usage_error(const std::string& problem, std::ostream& err) const {
-  err << "gpuvp " << command_ << ": " << problem << " (usage: gpuvp " << command_ << (synopsis_.empty() ? "" : " ")
-      << synopsis_ << ")\n";
+  err << "gpuvp " << command_ << ": " << problem << " (usage: gpuvp " << command_ << (synopsis_.empty() ? "" : " ") << synopsis_ << ")\n";
   return 2;
 }
 
@@ -143,8 +143,7 @@ bool tool_args::given(const std::string& name) const {
     for (const auto& o : options_) {
       if (o.kind == option::positional) continue;
       const auto comma = o.names.find(',');
-      if (as_short ? comma != std::string::npos && o.names.substr(comma + 1) == name
-                   : comma != 0 && o.names.substr(0, comma) == name)
+      if (as_short ? comma != std::string::npos && o.names.substr(comma + 1) == name : comma != 0 && o.names.substr(0, comma) == name)
         return &o;
     }
     return nullptr;
@@ -163,11 +162,20 @@ int tool_args::parse(int argc, char** argv, std::ostream& out, std::ostream& err
   for (auto& o : options_) {
     const char* names = o.names.c_str();
     switch (o.kind) {
-      case option::flag: all.add_options()(names, po::bool_switch(o.flag_value)); break;
-      case option::text: all.add_options()(names, po::value<std::string>(o.text_value)); break;
-      case option::texts: all.add_options()(names, po::value<std::vector<std::string>>(o.texts_value)->composing()); break;
-      case option::converted: all.add_options()(names, po::value<std::string>(&o.raw)); break;
-      case option::positional: break;
+      case option::flag:
+        all.add_options()(names, po::bool_switch(o.flag_value));
+        break;
+      case option::text:
+        all.add_options()(names, po::value<std::string>(o.text_value));
+        break;
+      case option::texts:
+        all.add_options()(names, po::value<std::vector<std::string>>(o.texts_value)->composing());
+        break;
+      case option::converted:
+        all.add_options()(names, po::value<std::string>(&o.raw));
+        break;
+      case option::positional:
+        break;
     }
   }
   all.add_options()("help,h", po::bool_switch(&help));

@@ -18,9 +18,7 @@ tracer& tracer::global() {
 
 namespace {
 // A JSON string (nlohmann-json's escaping; invalid UTF-8 replaced, never thrown).
-std::string json_string(const std::string& s) {
-  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+std::string json_string(const std::string& s) { return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 // Trace-event timestamps are microseconds; keep picosecond precision.
 std::string micros(const sc_core::sc_time& t) {
   const uint64_t ps = t.value() / (1_ps).value();
@@ -61,35 +59,34 @@ void tracer::close() {
   trace_failed = !(ok && closed);
 }
 
-
 uint32_t tracer::track(const std::string& name) {
   for (size_t i = 0; i < tracks_.size(); ++i)
     if (tracks_[i] == name) return uint32_t(i + 1);
   tracks_.push_back(name);
   const uint32_t id = uint32_t(tracks_.size());
   if (out_)
-    emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(id) +
-         ",\"args\":{\"name\":" + json_string(name) + "}}");
+    emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(id) + ",\"args\":{\"name\":" + json_string(name) +
+         "}}");
   return id;
 }
 
-void tracer::span(uint32_t track, const char* name, const sc_core::sc_time& start,
-                  const sc_core::sc_time& duration, const std::string& args) {
+void tracer::span(uint32_t track, const char* name, const sc_core::sc_time& start, const sc_core::sc_time& duration,
+                  const std::string& args) {
   if (!out_) return;
-  emit("{\"name\":" + json_string(name) + ",\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(track) +
-       ",\"ts\":" + micros(start) + ",\"dur\":" + micros(duration) + ",\"args\":{" + args + "}}");
+  emit("{\"name\":" + json_string(name) + ",\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(track) + ",\"ts\":" + micros(start) +
+       ",\"dur\":" + micros(duration) + ",\"args\":{" + args + "}}");
 }
 
 void tracer::instant(uint32_t track, const char* name, const sc_core::sc_time& at, const std::string& args) {
   if (!out_) return;
-  emit("{\"name\":" + json_string(name) + ",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":" + std::to_string(track) +
-       ",\"ts\":" + micros(at) + ",\"args\":{" + args + "}}");
+  emit("{\"name\":" + json_string(name) + ",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":" + std::to_string(track) + ",\"ts\":" + micros(at) +
+       ",\"args\":{" + args + "}}");
 }
 
 void tracer::value(uint32_t track, const char* name, const sc_core::sc_time& at, double v) {
   if (!out_) return;
-  emit("{\"name\":" + json_string(name) + ",\"ph\":\"C\",\"pid\":1,\"tid\":" + std::to_string(track) +
-       ",\"ts\":" + micros(at) + ",\"args\":{\"value\":" + std::to_string(v) + "}}");
+  emit("{\"name\":" + json_string(name) + ",\"ph\":\"C\",\"pid\":1,\"tid\":" + std::to_string(track) + ",\"ts\":" + micros(at) +
+       ",\"args\":{\"value\":" + std::to_string(v) + "}}");
 }
 
 std::string tracer::quote(const std::string& s) { return json_string(s); }
@@ -98,10 +95,18 @@ std::string tracer::args_body(const trace_args& args) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& a : args) {
     switch (a.kind) {
-      case trace_arg::number: j[a.key] = a.bits; break;
-      case trace_arg::signed_number: j[a.key] = int64_t(a.bits); break;
-      case trace_arg::flag: j[a.key] = a.bits != 0; break;
-      case trace_arg::text: j[a.key] = a.str; break;
+      case trace_arg::number:
+        j[a.key] = a.bits;
+        break;
+      case trace_arg::signed_number:
+        j[a.key] = int64_t(a.bits);
+        break;
+      case trace_arg::flag:
+        j[a.key] = a.bits != 0;
+        break;
+      case trace_arg::text:
+        j[a.key] = a.str;
+        break;
     }
   }
   const std::string object = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -130,10 +135,10 @@ void tracer::flow_in(uint64_t id, uint32_t track, const sc_core::sc_time& at) {
   flow_start& s = flows_[id % flow_slots];
   if (s.id != id) return;
   const std::string ids = std::to_string(id);
-  emit("{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"s\",\"id\":" + ids + ",\"pid\":1,\"tid\":" +
-       std::to_string(s.track) + ",\"ts\":" + micros(s.at) + "}");
-  emit("{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" + ids + ",\"pid\":1,\"tid\":" +
-       std::to_string(track) + ",\"ts\":" + micros(at) + "}");
+  emit("{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"s\",\"id\":" + ids + ",\"pid\":1,\"tid\":" + std::to_string(s.track) +
+       ",\"ts\":" + micros(s.at) + "}");
+  emit("{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" + ids + ",\"pid\":1,\"tid\":" + std::to_string(track) +
+       ",\"ts\":" + micros(at) + "}");
   s.id = 0;
 }
 
@@ -166,10 +171,14 @@ log_level parse_level(const std::string& s) {
 }
 const char* level_name(log_level l) {
   switch (l) {
-    case log_level::error: return "error";
-    case log_level::warning: return "warning";
-    case log_level::info: return "info";
-    default: return "debug";
+    case log_level::error:
+      return "error";
+    case log_level::warning:
+      return "warning";
+    case log_level::info:
+      return "info";
+    default:
+      return "debug";
   }
 }
 }  // namespace
@@ -212,13 +221,13 @@ void logger::write(const std::string& module, log_level level, const std::string
   if (r.count >= repeat_limit) {
     if (suppressed_++ == 0)
       (sink_ ? *sink_ : std::cerr) << "[" << sc_core::sc_time_stamp().to_string() << "] " << level_name(level) << ": " << module
-                                    << ": (written " << repeat_limit << " times; further identical messages are not written, "
-                                    << "the statistic log.suppressed_lines counts them)\n";
+                                   << ": (written " << repeat_limit << " times; further identical messages are not written, "
+                                   << "the statistic log.suppressed_lines counts them)\n";
     return;
   }
   ++r.count;
-  (sink_ ? *sink_ : std::cerr) << "[" << sc_core::sc_time_stamp().to_string() << "] " << level_name(level) << ": "
-                                << module << ": " << message << "\n";
+  (sink_ ? *sink_ : std::cerr) << "[" << sc_core::sc_time_stamp().to_string() << "] " << level_name(level) << ": " << module << ": "
+                               << message << "\n";
 }
 
 }  // namespace gpuvp

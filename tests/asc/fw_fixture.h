@@ -47,10 +47,22 @@ struct fw_test : gpuvp::testing::sim_test {
     failed = w->check(*p, os);
     messages = os.str();
   }
-  uint64_t peek64(uint64_t pa) { uint64_t v = 0; p->debug_read(pa, &v, 8); return v; }
-  uint32_t peek32(uint64_t pa) { uint32_t v = 0; p->debug_read(pa, &v, 4); return v; }
+  uint64_t peek64(uint64_t pa) {
+    uint64_t v = 0;
+    p->debug_read(pa, &v, 8);
+    return v;
+  }
+  uint32_t peek32(uint64_t pa) {
+    uint32_t v = 0;
+    p->debug_read(pa, &v, 4);
+    return v;
+  }
   // The control page: wherever the driver's allocator put it (after boot's tables).
   uint64_t ctrl() { return agx->uat.translate_debug(uat::view::fw, 0, agx->asc.ring_va_p, uat::access_type::read).pa; }
-  uint8_t peek8(uint64_t pa) { uint8_t v = 0; p->debug_read(pa, &v, 1); return v; }
+  uint8_t peek8(uint64_t pa) {
+    uint8_t v = 0;
+    p->debug_read(pa, &v, 1);
+    return v;
+  }
 };
 }  // namespace

@@ -20,15 +20,14 @@ std::string parse_error(const std::string& text) {
   }
   return "(accepted)";
 }
-const std::string one = "boot\nalloc b 1\n";       // b: 0x4000 bytes
-const std::string two = "boot\nalloc b 2\n";       // b: 0x8000 bytes, two separate pages
+const std::string one = "boot\nalloc b 1\n";  // b: 0x4000 bytes
+const std::string two = "boot\nalloc b 2\n";  // b: 0x8000 bytes, two separate pages
 }  // namespace
 
 TEST(agx_scenario_input, slots_bytes_and_u32_fields_are_range_checked) {
   EXPECT_EQ(parse_error(one + "map b 0x10000 uncached gpu slot 64\n"), "x.agx:3: map: slot 64 is out of range [0, 0x3f]");
   // 2^32 once wrapped to slot 0.
-  EXPECT_EQ(parse_error(one + "map b 0x10000 uncached gpu slot 4294967296\n"),
-            "x.agx:3: map: slot 4294967296 is out of range [0, 0x3f]");
+  EXPECT_EQ(parse_error(one + "map b 0x10000 uncached gpu slot 4294967296\n"), "x.agx:3: map: slot 4294967296 is out of range [0, 0x3f]");
   EXPECT_EQ(parse_error(one + "map b 0x10000 uncached gpu slot 63\n"), "(accepted)");
   EXPECT_EQ(parse_error(one + "fill b 256\n"), "x.agx:3: fill: BYTE 256 is out of range [0, 0xff]");
   EXPECT_EQ(parse_error(one + "fill b 255\n"), "(accepted)");

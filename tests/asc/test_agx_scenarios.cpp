@@ -62,12 +62,12 @@ TEST_P(agx_scenarios, passes_with_its_one_fix) {
   EXPECT_NE(r.out.find("0 stale reads"), std::string::npos) << r.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(all, agx_scenarios, ::testing::ValuesIn(cases),
-                         [](const auto& info) {
-                           std::string n = info.param.name;
-                           for (auto& ch : n) if (ch == '-') ch = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(all, agx_scenarios, ::testing::ValuesIn(cases), [](const auto& info) {
+  std::string n = info.param.name;
+  for (auto& ch : n)
+    if (ch == '-') ch = '_';
+  return n;
+});
 
 // agx-cached-unmap, both halves of the damage: the firmware's store never reaches the object
 // (DRAM keeps the zeroes of the allocation), and once the page is reused for the AP's 0x5678 the

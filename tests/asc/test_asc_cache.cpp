@@ -16,7 +16,7 @@ using asc::asc_cache;
 using asc::maint_op;
 
 namespace {
-constexpr uint64_t normal = 0x00C0000000000443ull & ~uint64_t(7 << 2);   // AttrIndex 0 (Normal, cached)
+constexpr uint64_t normal = 0x00C0000000000443ull & ~uint64_t(7 << 2);             // AttrIndex 0 (Normal, cached)
 constexpr uint64_t shared = (0x00C0000000000443ull & ~uint64_t(7 << 2)) | 2 << 2;  // AttrIndex 2 (uncached)
 
 struct cache_test : gpuvp::testing::sim_test {
@@ -50,9 +50,17 @@ struct cache_test : gpuvp::testing::sim_test {
     if (m) t.gp.clear_extension(&mx);
     return t.gp.get_response_status();
   }
-  uint64_t rd(uint64_t pa, uint64_t pte = normal) { uint64_t v = 0; EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, pa, &v, 8, pte), tlm::TLM_OK_RESPONSE); return v; }
+  uint64_t rd(uint64_t pa, uint64_t pte = normal) {
+    uint64_t v = 0;
+    EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, pa, &v, 8, pte), tlm::TLM_OK_RESPONSE);
+    return v;
+  }
   void wr(uint64_t pa, uint64_t v, uint64_t pte = normal) { EXPECT_EQ(acc(tlm::TLM_WRITE_COMMAND, pa, &v, 8, pte), tlm::TLM_OK_RESPONSE); }
-  uint64_t dram(uint64_t pa) { uint64_t v = 0; mem->peek(pa, &v, 8); return v; }
+  uint64_t dram(uint64_t pa) {
+    uint64_t v = 0;
+    mem->peek(pa, &v, 8);
+    return v;
+  }
   void ap_store(uint64_t pa, uint64_t v) { mem->load(pa, &v, 8); }  // the AP's store lands in DRAM
   void maint(maint_op op, uint64_t pa, unsigned len) {
     std::vector<uint8_t> scratch(len);
@@ -65,7 +73,7 @@ TEST_F(cache_test, write_back_write_allocate_keeps_stores_from_dram_until_cleane
   build();
   wr(0x1008, 0x1122334455667788ull);  // miss: fill of line 0x1000, then dirty
   EXPECT_EQ(cache->misses.value(), 1u);
-  EXPECT_EQ(dram(0x1008), 0u);  // invisible to the AP
+  EXPECT_EQ(dram(0x1008), 0u);                   // invisible to the AP
   EXPECT_EQ(rd(0x1008), 0x1122334455667788ull);  // hit
   EXPECT_EQ(cache->hits.value(), 1u);
   bool dirty = false;
@@ -81,22 +89,22 @@ TEST_F(cache_test, write_back_write_allocate_keeps_stores_from_dram_until_cleane
 TEST_F(cache_test, the_aps_stores_do_not_reach_a_cached_line_stale_reads_are_counted) {
   build();
   ap_store(0x2000, 1);
-  EXPECT_EQ(rd(0x2000), 1u);          // miss, fill
-  ap_store(0x2000, 2);                // not coherent: the line keeps 1
-  EXPECT_EQ(rd(0x2000), 1u);          // stale hit
+  EXPECT_EQ(rd(0x2000), 1u);  // miss, fill
+  ap_store(0x2000, 2);        // not coherent: the line keeps 1
+  EXPECT_EQ(rd(0x2000), 1u);  // stale hit
   EXPECT_EQ(cache->stale_reads.value(), 1u);
   ASSERT_NE(cache->first_stale(), nullptr);
   EXPECT_EQ(cache->first_stale()->pa, 0x2000u);
   EXPECT_EQ(cache->first_stale()->va, 0xffffffa000002000ull);
   maint(maint_op::invalidate, 0x2000, 8);
   EXPECT_EQ(cache->invalidations.value(), 1u);
-  EXPECT_EQ(rd(0x2000), 2u);          // refetched
+  EXPECT_EQ(rd(0x2000), 2u);  // refetched
   EXPECT_EQ(cache->misses.value(), 2u);
 }
 
 TEST_F(cache_test, attr_index_decides_cached_or_uncached_and_walks_bypass) {
   build();
-  wr(0x3000, 5, shared);              // AttrIndex 2: straight to DRAM
+  wr(0x3000, 5, shared);  // AttrIndex 2: straight to DRAM
   EXPECT_EQ(dram(0x3000), 5u);
   EXPECT_FALSE(cache->holds(0x3000));
   uint64_t v = 0;
@@ -125,7 +133,7 @@ TEST_F(cache_test, invalidate_drops_dirty_data_clean_invalidate_keeps_it) {
   build();
   wr(0x4000, 7);
   wr(0x4040, 8);
-  maint(maint_op::invalidate, 0x4000, 64);         // DC IVAC: the store is lost
+  maint(maint_op::invalidate, 0x4000, 64);  // DC IVAC: the store is lost
   EXPECT_EQ(cache->dirty_dropped.value(), 1u);
   EXPECT_EQ(dram(0x4000), 0u);
   maint(maint_op::clean_invalidate, 0x4040, 64);
@@ -170,7 +178,7 @@ TEST_F(cache_test, a_write_back_after_the_va_stopped_mapping_its_pa_is_stale) {
   EXPECT_EQ(cache->writebacks.value(), 1u);
   EXPECT_EQ(cache->stale_writebacks.value(), 0u);
   wr(0x2018, 2);
-  mapped = false;  // the driver unmapped the page; the line is still dirty
+  mapped = false;                 // the driver unmapped the page; the line is still dirty
   cache->clean_invalidate_all();  // deep WFI
   EXPECT_EQ(cache->stale_writebacks.value(), 1u);
   ASSERT_NE(cache->first_stale_writeback(), nullptr);

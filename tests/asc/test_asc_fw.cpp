@@ -39,9 +39,10 @@ TEST_F(fw_test, a_stamp_command_writes_the_stamp_and_posts_an_event) {
 // The dance: flush slot 64 goes 0 -> 1 (AP) -> 2 (uPPL after FWCtl) -> 0 (AP); the firmware's dirty
 // line reaches DRAM through the clean+invalidate.
 TEST_F(fw_test, fwctl_cleans_the_flush_slot_range_and_sets_state_2) {
-  run(head + "alloc obj 1\nmap obj 0xffffffa00c430000 cached fw\n"
-             "cmd cb 0 write64 0xffffffa00c430000 0x1234\ncmd cb 24 stamp 1 stamps\ncmd cb 40 end\n"
-             "submit cb 0 0x4000\nwait-stamp stamps 0 1\nrelease obj\nexpect-mem obj 0 0x1234\n",
+  run(head +
+          "alloc obj 1\nmap obj 0xffffffa00c430000 cached fw\n"
+          "cmd cb 0 write64 0xffffffa00c430000 0x1234\ncmd cb 24 stamp 1 stamps\ncmd cb 40 end\n"
+          "submit cb 0 0x4000\nwait-stamp stamps 0 1\nrelease obj\nexpect-mem obj 0 0x1234\n",
       {{"agx.driver.unmap_dance", "true"}});
   EXPECT_EQ(failed, 0) << messages;
   EXPECT_EQ(peek64(handoff + hf::flush_state(64)), 0u);
@@ -66,8 +67,9 @@ TEST_F(fw_test, idle_timeout_powers_down_and_a_kick_wakes) {
 }
 
 TEST_F(fw_test, a_kick_wakes_the_asc_from_deep_wfi) {
-  run(head + "cmd cb 0 stamp 1 stamps\ncmd cb 16 end\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\nwait-powerdown\n"
-             "cmd cb 0 stamp 2 stamps\nsubmit cb 0 0x4000\nwait-stamp stamps 0 2\n",
+  run(head +
+          "cmd cb 0 stamp 1 stamps\ncmd cb 16 end\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\nwait-powerdown\n"
+          "cmd cb 0 stamp 2 stamps\nsubmit cb 0 0x4000\nwait-stamp stamps 0 2\n",
       {{"agx.asc.idle_timeout", "10 us"}});
   EXPECT_EQ(failed, 0) << messages;
   EXPECT_EQ(agx->asc.wakeups.value(), 1u);
@@ -77,9 +79,10 @@ TEST_F(fw_test, a_kick_wakes_the_asc_from_deep_wfi) {
 // Work: the firmware takes the Dekker lock, names the context in cur_slot, writes through the GPU
 // view of slot 1, and restores cur_slot = 0 (released: turn = 0, lock_fw = 0).
 TEST_F(fw_test, work_writes_through_the_gpu_view_of_its_slot) {
-  run(head + "alloc tgt 1\nmap tgt 0x1500d50000 uncached gpu slot 1\n"
-             "cmd cb 0 work 1 0x1500d50000 64 0xabcd0123\ncmd cb 24 stamp 1 stamps\ncmd cb 40 end\n"
-             "submit cb 0 0x4000\nwait-stamp stamps 0 1\n");
+  run(head +
+      "alloc tgt 1\nmap tgt 0x1500d50000 uncached gpu slot 1\n"
+      "cmd cb 0 work 1 0x1500d50000 64 0xabcd0123\ncmd cb 24 stamp 1 stamps\ncmd cb 40 end\n"
+      "submit cb 0 0x4000\nwait-stamp stamps 0 1\n");
   EXPECT_EQ(failed, 0) << messages;
   // tgt is the driver's page after ctrl, stamps, cb and their tables: find it through a GPU walk.
   const auto t = agx->uat.translate_debug(uat::view::gpu, 1, 0x1500d50000ull, uat::access_type::read);
@@ -115,10 +118,11 @@ TEST_F(fw_test, fwctl_without_a_pending_flush_asserts) {
 // A kick whose TYPE is not 0x8 (bits 59:52), or whose KICK index is not 0, wakes nothing up: the
 // ring entry written before it is served only by the next proper kick.
 TEST_F(fw_test, kicks_of_another_type_or_ring_are_ignored) {
-  run(head + "cmd cb 0 stamp 1 stamps\ncmd cb 16 end\n"
-             "write ctrl 0x100 2 u32\nwrite ctrl 0x108 0xffffffa00c428000\nwrite ctrl 0x110 0x4000 u32\nwrite ctrl 0 1 u32\n"
-             "kick 0x0094000000000000\nkick 0x0084000000000001\nwait 5000\n"
-             "expect-mem stamps 0 0\nkick 0x0084000000000000\nwait-stamp stamps 0 1\n");
+  run(head +
+      "cmd cb 0 stamp 1 stamps\ncmd cb 16 end\n"
+      "write ctrl 0x100 2 u32\nwrite ctrl 0x108 0xffffffa00c428000\nwrite ctrl 0x110 0x4000 u32\nwrite ctrl 0 1 u32\n"
+      "kick 0x0094000000000000\nkick 0x0084000000000001\nwait 5000\n"
+      "expect-mem stamps 0 0\nkick 0x0084000000000000\nwait-stamp stamps 0 1\n");
   EXPECT_EQ(failed, 0) << messages;
   EXPECT_EQ(agx->asc.kicks.value(), 3u);
   EXPECT_EQ(agx->asc.commands(), 2u);
@@ -131,7 +135,7 @@ TEST_F(fw_test, scenario_errors_name_file_and_line) {
   EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\nmap a 0x4000 writeback fw\n", "x.agx"), config_error);
   EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\nmap a 0x4000 cached gpu 1\n", "x.agx"), config_error);
   EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\nmap a 0x4000 cached rw\n", "x.agx"), config_error);
-  EXPECT_THROW(agx_scenario::parse("boot\nfill b 0x42\n", "x.agx"), config_error);           // no such buffer
+  EXPECT_THROW(agx_scenario::parse("boot\nfill b 0x42\n", "x.agx"), config_error);  // no such buffer
   EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\ncmd a 0 stamp 1 nope\n", "x.agx"), config_error);
   EXPECT_THROW(agx_scenario::parse("boot\nalloc a 1\ncmd a 0 jump 1\n", "x.agx"), config_error);
   EXPECT_THROW(agx_scenario::parse("boot\nalloc a one\n", "x.agx"), config_error);

@@ -18,8 +18,7 @@ namespace {
 // A kernel list in a temporary folder: kernel-1.traceg (the ffma fixture), kernel-2.traceg (the chain).
 std::string kernel_list() {
   // One folder per test: ctest runs the tests of this file in parallel processes.
-  const std::string dir =
-      ::testing::TempDir() + "/agx_launch_kernels_" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string dir = ::testing::TempDir() + "/agx_launch_kernels_" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(gpuvp::testing::source_path("tests/sm/data/ffma/kernel-1.traceg"), dir + "/kernel-1.traceg",
                              std::filesystem::copy_options::overwrite_existing);
@@ -76,7 +75,8 @@ TEST_F(launch_test, launch_runs_the_kernel_through_the_gpu_view_and_stamps_when_
 }
 
 TEST_F(launch_test, launch_of_a_kernel_outside_the_list_asserts) {
-  run("set agx.asc.launch.kernels " + kernel_list() + "\n" + head + "cmd cb 0 launch 1 3 1 stamps\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\n");
+  run("set agx.asc.launch.kernels " + kernel_list() + "\n" + head +
+      "cmd cb 0 launch 1 3 1 stamps\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\n");
   EXPECT_EQ(agx->asc.assert_text(), "launch of kernel 3: not in the kernel list (2 kernels)");
   EXPECT_GT(failed, 0);
 }
@@ -130,8 +130,8 @@ TEST_F(launch_test, launch_command_errors_are_found_at_parse_time) {
 // From the command line: the run's report has the kernels' cycle lines and the ASC's count.
 TEST(agx_launch_cli, the_report_names_the_kernels_cycles) {
   const std::string file = ::testing::TempDir() + "/agx_launch.agx";
-  std::ofstream(file) << "set agx.asc.launch.kernels " << kernel_list() << "\n" << head << data_page(1)
-                      << "cmd cb 0 launch 1 2 1 stamps\ncmd cb 24 end\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\n";
+  std::ofstream(file) << "set agx.asc.launch.kernels " << kernel_list() << "\n"
+                      << head << data_page(1) << "cmd cb 0 launch 1 2 1 stamps\ncmd cb 24 end\nsubmit cb 0 0x4000\nwait-stamp stamps 0 1\n";
   gpuvp::testing::fresh_simulation();
   std::vector<std::string> args = {"gpuvp", "run", "--platform", "agx", "--workload", file};
   std::vector<char*> argv;

@@ -116,9 +116,8 @@ TEST(copy_engine, bad_workload_lines) {
 TEST(copy_engine, idle_rtl_is_not_clocked) {
   NEEDS_RTL();
   const std::string stats = gpuvp::testing::binary_path("copy_idle_stats.json");
-  auto r = run_gpuvp({"run", "--workload", "traffic", "--set", "components.copy=copy_engine", "--set", "copy.impl=rtl",
-                      "--set", "traffic.g0.count=200", "--set", "traffic.g1.count=200", "--set", "traffic.g2.count=200",
-                      "--stats", stats});
+  auto r = run_gpuvp({"run", "--workload", "traffic", "--set", "components.copy=copy_engine", "--set", "copy.impl=rtl", "--set",
+                      "traffic.g0.count=200", "--set", "traffic.g1.count=200", "--set", "traffic.g2.count=200", "--stats", stats});
   EXPECT_EQ(r.rc, 0) << r.err;
   std::ifstream f(stats);
   std::stringstream ss;

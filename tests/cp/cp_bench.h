@@ -23,16 +23,15 @@ constexpr uint64_t ring_base = 0x10000;
 struct cp_bench : sc_core::sc_module {
   sparse_memory mem{"mem"};
   cp_model cp{"cp"};
-  std::unique_ptr<sparse_memory> vram;            // with_compute only
-  std::unique_ptr<sm::compute_engine> compute;    // with_compute only: "<bench>.compute"
+  std::unique_ptr<sparse_memory> vram;          // with_compute only
+  std::unique_ptr<sm::compute_engine> compute;  // with_compute only: "<bench>.compute"
   sc_core::sc_signal<bool> irq_sig{"irq_sig"};
   tlm_utils::simple_initiator_socket<cp_bench> host{"host"};
   std::function<void(cp_bench&)> script;
   uint32_t wptr = 0;
 
   SC_HAS_PROCESS(cp_bench);
-  cp_bench(sc_core::sc_module_name n, std::function<void(cp_bench&)> s, bool with_compute = false)
-      : sc_module(n), script(std::move(s)) {
+  cp_bench(sc_core::sc_module_name n, std::function<void(cp_bench&)> s, bool with_compute = false) : sc_module(n), script(std::move(s)) {
     cp.mem.bind(mem.in);
     host.bind(cp.regs.in);
     cp.irq(irq_sig);

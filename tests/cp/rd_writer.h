@@ -37,9 +37,7 @@ struct rd_writer {
     return section(gpuvp::cp::RD_CMDSTREAM_ADDR, {uint32_t(addr), dwords, uint32_t(addr >> 32)});
   }
   // An IB1 in a buffer of its own.
-  rd_writer& ib_words(uint64_t addr, const std::vector<uint32_t>& words) {
-    return buffer(addr, words).ib(addr, uint32_t(words.size()));
-  }
+  rd_writer& ib_words(uint64_t addr, const std::vector<uint32_t>& words) { return buffer(addr, words).ib(addr, uint32_t(words.size())); }
   std::vector<uint8_t> vec() const { return std::vector<uint8_t>(bytes.begin(), bytes.end()); }
 
   // gzip member of the bytes (zlib's deflate with the gzip wrapper).

@@ -102,14 +102,15 @@ struct null_env : afuc_env {
 TEST(cpAfucA7xx, IssExecutesTheNewAluOps) {
   afuc_iss iss(7);
   null_env env;
-  iss.load(cp_test::assemble(
-      "mov $02, 0xf0f0\nbic $03, $02, 0x00ff\nubfx $04, $02, b4, b11\nmov $05, 0x1\n"
-      "bfi $05, $02, b8, b15\nshl $06, $02, 0x4\nmin $07, $02, 0x10\nwaitin\nnop\n", 7));
+  iss.load(
+      cp_test::assemble("mov $02, 0xf0f0\nbic $03, $02, 0x00ff\nubfx $04, $02, b4, b11\nmov $05, 0x1\n"
+                        "bfi $05, $02, b8, b15\nshl $06, $02, 0x4\nmin $07, $02, 0x10\nwaitin\nnop\n",
+                        7));
   iss.set_env(&env);
   iss.run(8);
-  EXPECT_EQ(iss.reg(3), 0xf000u);      // 0xf0f0 & ~0xff
-  EXPECT_EQ(iss.reg(4), 0x0fu);        // bits 11:4 of 0xf0f0 = 0x0f
-  EXPECT_EQ(iss.reg(5), 0xf001u);      // 1 | (0xf0f0 & 0xff) << 8
+  EXPECT_EQ(iss.reg(3), 0xf000u);  // 0xf0f0 & ~0xff
+  EXPECT_EQ(iss.reg(4), 0x0fu);    // bits 11:4 of 0xf0f0 = 0x0f
+  EXPECT_EQ(iss.reg(5), 0xf001u);  // 1 | (0xf0f0 & 0xff) << 8
   EXPECT_EQ(iss.reg(6), 0xf0f00u);
   EXPECT_EQ(iss.reg(7), 0x10u);
 }

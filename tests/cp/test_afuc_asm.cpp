@@ -48,10 +48,10 @@ TEST(cpAfucAsm, FileLayoutLabelsAndJumpTable) {
   // jump #start at pc 13, start = pc 2: offset -11 = 0xfff5
   EXPECT_EQ(w[1 + 13], 0xc800fff5u);
   const uint32_t* jt = &w[1 + 17];
-  EXPECT_EQ(jt[0x10], 8u);   // CP_NOP
-  EXPECT_EQ(jt[4], 11u);     // PKT4
-  EXPECT_EQ(jt[5], 11u);     // UNKN5
-  EXPECT_EQ(jt[0x3d], 0u);   // no handler
+  EXPECT_EQ(jt[0x10], 8u);  // CP_NOP
+  EXPECT_EQ(jt[4], 11u);    // PKT4
+  EXPECT_EQ(jt[5], 11u);    // UNKN5
+  EXPECT_EQ(jt[0x3d], 0u);  // no handler
 }
 
 TEST(cpAfucAsm, DisassemblyReassemblesExactly) {
@@ -73,7 +73,7 @@ TEST(cpAfucAsm, RawLayoutRoundTrip) {
   disasm_result d = afuc_disassemble(w, 6);
   EXPECT_NE(d.text.find(".nojumptable"), std::string::npos);
   EXPECT_NE(d.text.find("[98000011]"), std::string::npos);  // undecodable: raw word
-  EXPECT_EQ(d.unknown_reachable, 1u);                         // reached from pc 0
+  EXPECT_EQ(d.unknown_reachable, 1u);                       // reached from pc 0
   EXPECT_EQ(afuc_assemble(d.text, 6, "raw.asm"), w);
 }
 
@@ -114,9 +114,9 @@ TEST(cpAfucAsm, JumpTableEntryAtTheEndOfTheCodeRoundTrips) {
   // past the last code word. Such an entry passed the "entries within the code" check but got no
   // label, so the table came back with 0 there. Its label must follow the last instruction.
   std::vector<uint32_t> w(1 + 2 + 128, 0);
-  w[2] = 2;                 // jump-table offset = code size
-  w[1 + 2 + 0x10] = 2;      // CP_NOP -> end of code
-  w[1 + 2 + 4] = 1;         // PKT4 -> instruction 1
+  w[2] = 2;             // jump-table offset = code size
+  w[1 + 2 + 0x10] = 2;  // CP_NOP -> end of code
+  w[1 + 2 + 4] = 1;     // PKT4 -> instruction 1
   disasm_result d = afuc_disassemble(w, 5);
   EXPECT_EQ(d.text.find(".nojumptable"), std::string::npos) << d.text;
   EXPECT_NE(d.text.find("CP_NOP:\n"), std::string::npos) << d.text;
@@ -141,25 +141,21 @@ TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(".nojumptable\nsread $02, [$00 + %NOPE]\n", 6), "bad.asm:2: unknown SQE register '%NOPE'");
   EXPECT_EQ(error_of(".nojumptable\n(sds4)cwrite $02, [$00 + 0x1]\n", 6), "bad.asm:2: unknown modifier '(sds4)'");
   EXPECT_EQ(error_of(".nojumptable\ncwrite $02, [$00 + 0x1]!!\n", 6), "bad.asm:2: unexpected '!' after 'cwrite'");
-  EXPECT_NE(error_of(".nojumptable\nbl #x\nx:\nnop\n", 6).find("bad.asm:2: 'bl' (branch-and-link through $lr) has no encoding"), std::string::npos);
+  EXPECT_NE(error_of(".nojumptable\nbl #x\nx:\nnop\n", 6).find("bad.asm:2: 'bl' (branch-and-link through $lr) has no encoding"),
+            std::string::npos);
   EXPECT_EQ(error_of(".nojumptable\nadd $01, $02, 0x10000\n", 6), "bad.asm:2: immediate 0x10000 out of range");
   EXPECT_EQ(error_of(".nojumptable\nmov $20, $01\n", 6), "bad.asm:2: bad destination register '$20'");
   EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, b32\n", 6), "bad.asm:2: bit number out of range");
-  EXPECT_EQ(error_of(".nojumptable\nclrbit $01, $02, $03\n", 6),
-            "bad.asm:2: expected a bit number bN or a register in 'clrbit'");
+  EXPECT_EQ(error_of(".nojumptable\nclrbit $01, $02, $03\n", 6), "bad.asm:2: expected a bit number bN or a register in 'clrbit'");
   EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, $03\n", 5), "bad.asm:2: setbit with a register bit needs a6xx");
   EXPECT_EQ(error_of(".nojumptable\n(rep)jump $02\n", 6), "bad.asm:2: modifiers are not allowed on 'jump'");
-  EXPECT_EQ(error_of(".nojumptable\nmov $01, $addr\nmov $regdata, $01\n", 6),
-            "bad.asm:3: bad destination register '$regdata'");
+  EXPECT_EQ(error_of(".nojumptable\nmov $01, $addr\nmov $regdata, $01\n", 6), "bad.asm:3: bad destination register '$regdata'");
   EXPECT_EQ(error_of(".nojumptable\nx:\nx:\n", 6), "bad.asm:3: label 'x' defined twice");
-  EXPECT_EQ(error_of(".nojumptable\n(xmov1)add $01, $02, 0x3\n", 6),
-            "bad.asm:2: (xmovN) needs a register source");
+  EXPECT_EQ(error_of(".nojumptable\n(xmov1)add $01, $02, 0x3\n", 6), "bad.asm:2: (xmovN) needs a register source");
   EXPECT_EQ(error_of(".nojumptable\n(xmov4)add $01, $02, $03\n", 6), "bad.asm:2: unknown modifier '(xmov4)'");
   EXPECT_EQ(error_of(".nojumptable\nbreq $01, 0x20, #+1\n", 6), "bad.asm:2: branch immediate 0x20 out of range");
-  EXPECT_EQ(error_of(".nojumptable\ncwrite $01, [$00 + @NOPE], 0x0\n", 6),
-            "bad.asm:2: unknown control register '@NOPE'");
-  EXPECT_EQ(error_of(".nojumptable\nsetsecure $02, #+2\n", 6),
-            "bad.asm:2: setsecure skips to pc+3; its label must be there");
+  EXPECT_EQ(error_of(".nojumptable\ncwrite $01, [$00 + @NOPE], 0x0\n", 6), "bad.asm:2: unknown control register '@NOPE'");
+  EXPECT_EQ(error_of(".nojumptable\nsetsecure $02, #+2\n", 6), "bad.asm:2: setsecure skips to pc+3; its label must be there");
   EXPECT_EQ(error_of("nop\nnop\n", 6), "bad.asm:2: instruction 1 must be a [literal] (it holds the jump-table offset)");
   EXPECT_EQ(error_of(".nojumptable\njump #+40000\n", 6), "bad.asm:2: branch offset out of range");
   EXPECT_EQ(error_of(".nojumptable\nmov $01, 5 6\n", 6), "bad.asm:2: unexpected '6' after 'mov'");
@@ -167,8 +163,7 @@ TEST(cpAfucAsm, ErrorsNameFileAndLine) {
   // let std::stoll's bare invalid_argument/out_of_range escape; bN beyond 64 bits likewise.
   EXPECT_EQ(error_of(".nojumptable\nbreq $05, 0x2, #-ib_too_deep\n", 6), "bad.asm:2: bad branch target '#-ib_too_deep'");
   EXPECT_EQ(error_of(".nojumptable\njump #+1x\n", 6), "bad.asm:2: bad branch target '#+1x'");
-  EXPECT_EQ(error_of(".nojumptable\ncall #99999999999999999999\n", 6),
-            "bad.asm:2: bad branch target '#99999999999999999999'");
+  EXPECT_EQ(error_of(".nojumptable\ncall #99999999999999999999\n", 6), "bad.asm:2: bad branch target '#99999999999999999999'");
   EXPECT_EQ(error_of(".nojumptable\nsetbit $01, $02, b99999999999999999999\n", 6), "bad.asm:2: bit number out of range");
   EXPECT_EQ(error_of(".nojumptable\nbrne $01, b99999999999999999999, #+2\n", 6), "bad.asm:2: bit number out of range");
 }
@@ -176,9 +171,7 @@ TEST(cpAfucAsm, ErrorsNameFileAndLine) {
 // Numbers are gpuvp's (docs/tools/afuc.md): decimal, 0x hex, 0b binary, `_` separators, a leading
 // 0 is decimal (not octal). `mov $02, 0x883` is 0x88020883 (movi: [31:27] 10001, DST 2, imm16).
 TEST(cpAfucAsm, NumbersTakeTheProjectForms) {
-  auto word = [](const std::string& operand) {
-    return afuc_assemble(".nojumptable\nmov $02, " + operand + "\n", 6, "n.asm").at(1);
-  };
+  auto word = [](const std::string& operand) { return afuc_assemble(".nojumptable\nmov $02, " + operand + "\n", 6, "n.asm").at(1); };
   EXPECT_EQ(word("0x883"), 0x88020883u);
   EXPECT_EQ(word("2179"), 0x88020883u);
   EXPECT_EQ(word("0b1000_1000_0011"), 0x88020883u);
@@ -200,8 +193,7 @@ TEST(cpAfucAsm, NumbersTakeTheProjectForms) {
 // 0xffffffff in a 7-word image used to run all 2^32 iterations (50 s). Now the boot scan stops at
 // its budget, finds no table and lists the image.
 TEST(cpAfucDisasm, RepWithHugeRemEndsTheBootScan) {
-  const auto w = afuc_assemble(".nojumptable\nmov $rem, 0xffff << 16\nor $rem, $rem, 0xffff\n(rep)add $01, $01, 0x1\n",
-                               6, "rep.asm");
+  const auto w = afuc_assemble(".nojumptable\nmov $rem, 0xffff << 16\nor $rem, $rem, 0xffff\n(rep)add $01, $01, 0x1\n", 6, "rep.asm");
   disasm_result d = afuc_disassemble(w, 6);
   EXPECT_NE(d.text.find("(rep)add $01, $01, 0x1"), std::string::npos) << d.text;
   EXPECT_NE(d.text.find(".nojumptable"), std::string::npos) << d.text;
@@ -220,9 +212,10 @@ TEST(cpAfucAsm, ControlRegisterPlusOffset) {
 // Jump-table entries come from Mesa's adreno_pm4.xml names, a6xx and a5xx where they differ:
 // labels named after packets the old table lacked fill their entries.
 TEST(cpAfucAsm, JumpTableFromA6xxAndA5xxPacketNames) {
-  const char* src = "[00000001]\n[00000000]\nboot:\n\twaitin\n\tmov $01, $data\n"
-                    "CP_SET_MODE:\n\tnop\nCP_SET_VISIBILITY_OVERRIDE:\n\tnop\nCP_SKIP_IB2_ENABLE_LOCAL:\n\tnop\n"
-                    "CP_SET_BIN_DATA5:\n\tnop\nCP_REG_WRITE:\n\tnop\nIN_IB_END:\n\tnop\n";
+  const char* src =
+      "[00000001]\n[00000000]\nboot:\n\twaitin\n\tmov $01, $data\n"
+      "CP_SET_MODE:\n\tnop\nCP_SET_VISIBILITY_OVERRIDE:\n\tnop\nCP_SKIP_IB2_ENABLE_LOCAL:\n\tnop\n"
+      "CP_SET_BIN_DATA5:\n\tnop\nCP_REG_WRITE:\n\tnop\nIN_IB_END:\n\tnop\n";
   const std::vector<uint32_t> w6 = afuc_assemble(src, 6, "t.asm");
   const size_t jt = w6.size() - 0x80;  // the jump table closes the image
   // Entries count from the file's first word (two header words before `boot`).

@@ -46,8 +46,8 @@ TEST(cpAfucEncoding, AluForms) {
   // cmp $04,$02,0x10: 10000<<27 = 0x80000000 | 2<<21 = 0x400000 | 4<<16 | 0x10
   EXPECT_EQ(asm1("cmp $04, $02, 0x10", 6), 0x80440010u);
   // each ALU op in the immediate form: op<<27 | DST 1<<16 | imm 1
-  const char* names[] = {"add", "addhi", "sub", "subhi", "and", "or", "xor", "not", "shl", "ushr",
-                         "ishr", "rot", "mul8", "min", "max", "cmp"};
+  const char* names[] = {"add", "addhi", "sub",  "subhi", "and",  "or",  "xor", "not",
+                         "shl", "ushr",  "ishr", "rot",   "mul8", "min", "max", "cmp"};
   for (uint32_t op = 1; op <= 0x10; op++) {
     std::string line = std::string(names[op - 1]) + (op == 8 ? " $01, 0x1" : " $01, $00, 0x1");
     EXPECT_EQ(asm1(line, 5), op << 27 | 0x10001u) << line;
@@ -86,10 +86,10 @@ TEST(cpAfucEncoding, FlowForms) {
   EXPECT_EQ(asm1("brne $02, 0x3, #-2", 6), 0xc043fffeu);
   // breq imm 110001<<26 = 0xc4000000; brne bit 110010<<26 = 0xc8000000
   EXPECT_EQ(asm1("breq $00, 0x0, #+1", 6), 0xc4000001u);
-  EXPECT_EQ(asm1("brne $01, b31, #+1", 6), 0xc83f0001u);  // 1<<21 | 31<<16
-  EXPECT_EQ(asm1("call #0x123", 6), 0xd4000123u);           // 110101<<26
-  EXPECT_EQ(asm1("iret", 6), 0xd2000000u);                  // ret | bit 25
-  EXPECT_EQ(asm1("preemptleave #0x40", 6), 0xe0000040u);    // 111000<<26
+  EXPECT_EQ(asm1("brne $01, b31, #+1", 6), 0xc83f0001u);                     // 1<<21 | 31<<16
+  EXPECT_EQ(asm1("call #0x123", 6), 0xd4000123u);                            // 110101<<26
+  EXPECT_EQ(asm1("iret", 6), 0xd2000000u);                                   // ret | bit 25
+  EXPECT_EQ(asm1("preemptleave #0x40", 6), 0xe0000040u);                     // 111000<<26
   EXPECT_EQ(cp_test::assemble("setsecure $02, #+3", 6).at(0), 0xec000000u);  // 111011<<26
   EXPECT_EQ(asm1("nop", 5), 0x00000000u);
   EXPECT_EQ(asm1("nop", 6), 0x01000000u);  // a6xx nop: bit 24
@@ -105,7 +105,7 @@ TEST(cpAfucDecode, RejectsWordsOutsideTheTables) {
   EXPECT_FALSE(afuc_decode(0xfc000000u, 6));  // flow opcode 111111
   EXPECT_FALSE(afuc_decode(0xb8000000u, 5));  // a6xx cread on a5xx
   EXPECT_FALSE(afuc_decode(0xa0000000u, 5));  // store on a5xx
-  auto p = afuc_decode(0x00000000u, 6);  // all-zero on a6xx: not the nop pattern, payload
+  auto p = afuc_decode(0x00000000u, 6);       // all-zero on a6xx: not the nop pattern, payload
   ASSERT_TRUE(p);
   EXPECT_EQ(p->op, afuc_op::payload);
   EXPECT_EQ(afuc_decode(0x00000000u, 5)->op, afuc_op::nop);
@@ -128,8 +128,8 @@ TEST(cpAfucDecode, FieldsAndText) {
   // destination 0x1d prints as $addr, source 0x1d as $memdata
   EXPECT_EQ(afuc_format(*afuc_decode(0x981de806u, 6), 6, 0), "mov $addr, $memdata");
   // every word with a decoding re-encodes to itself when the don't-care bits are clear
-  for (uint32_t w : {0x98641806u, 0x0bc20042u, 0xa80280b0u, 0xc800ffffu, 0xd8000000u, 0xd0000000u,
-                     0xd2000000u, 0xd4000123u, 0xe0000040u, 0xec000000u, 0xb8a340b2u, 0x40031234u})
+  for (uint32_t w : {0x98641806u, 0x0bc20042u, 0xa80280b0u, 0xc800ffffu, 0xd8000000u, 0xd0000000u, 0xd2000000u, 0xd4000123u, 0xe0000040u,
+                     0xec000000u, 0xb8a340b2u, 0x40031234u})
     EXPECT_EQ(afuc_encode(*afuc_decode(w, 6), 6), w) << std::hex << w;
 }
 
@@ -186,12 +186,12 @@ TEST(cpPm4Header, ParityVectors) {
   ASSERT_TRUE(pm4_decode_header(0x70b0000bu, h));
   EXPECT_EQ(h.id, 0x30u);
   EXPECT_EQ(h.count, 11u);
-  EXPECT_FALSE(pm4_decode_header(0x70b0000bu ^ 0x8000u, h));   // count parity flipped
-  EXPECT_FALSE(pm4_decode_header(0x70b0000bu ^ 0x800000u, h));  // opcode parity flipped
-  EXPECT_FALSE(pm4_decode_header(0x48088301u ^ 0x80u, h));      // type4 count parity
+  EXPECT_FALSE(pm4_decode_header(0x70b0000bu ^ 0x8000u, h));      // count parity flipped
+  EXPECT_FALSE(pm4_decode_header(0x70b0000bu ^ 0x800000u, h));    // opcode parity flipped
+  EXPECT_FALSE(pm4_decode_header(0x48088301u ^ 0x80u, h));        // type4 count parity
   EXPECT_FALSE(pm4_decode_header(0x48088301u ^ 0x08000000u, h));  // type4 reg parity
-  EXPECT_FALSE(pm4_decode_header(0x80000000u, h));              // type2: not handled
-  EXPECT_FALSE(pm4_decode_header(0x71108000u, h));              // type7 bits 27:24 != 0
+  EXPECT_FALSE(pm4_decode_header(0x80000000u, h));                // type2: not handled
+  EXPECT_FALSE(pm4_decode_header(0x71108000u, h));                // type7 bits 27:24 != 0
 }
 
 // Mesa's current control syntax (afuc.xml #control/#cwrite/swrite/sread): bit 14 `!`

@@ -25,12 +25,11 @@ std::vector<uint32_t> load_or_skip(const std::string& name, bool& ok) {
   return read_words(path);
 }
 
-#define LOAD_FW(var, name)                                                                    \
-  bool have_##var = false;                                                                    \
-  auto var = load_or_skip(name, have_##var);                                                  \
-  if (!have_##var)                                                                            \
-    GTEST_SKIP() << name << " not found in " << fw_dir()                                      \
-                 << " (run tools/fetch-adreno-firmware.sh DIR and set GPUVP_ADRENO_FW_DIR)";
+#define LOAD_FW(var, name)                   \
+  bool have_##var = false;                   \
+  auto var = load_or_skip(name, have_##var); \
+  if (!have_##var)                           \
+    GTEST_SKIP() << name << " not found in " << fw_dir() << " (run tools/fetch-adreno-firmware.sh DIR and set GPUVP_ADRENO_FW_DIR)";
 
 }  // namespace
 

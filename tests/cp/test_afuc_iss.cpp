@@ -27,8 +27,15 @@ struct test_env : afuc_env {
     stream.pop_front();
     return true;
   }
-  void reg_write(uint32_t& r, uint32_t v, bool) override { regs[r] = v; reg_writes.push_back({r, v}); r++; }
-  uint32_t read_memdata(uint32_t& addr) override { memdata_addrs.push_back(addr); return regs[addr++]; }
+  void reg_write(uint32_t& r, uint32_t v, bool) override {
+    regs[r] = v;
+    reg_writes.push_back({r, v});
+    r++;
+  }
+  uint32_t read_memdata(uint32_t& addr) override {
+    memdata_addrs.push_back(addr);
+    return regs[addr++];
+  }
   uint32_t read_regdata() override { return 0xabcd; }
   void ctrl_write(uint32_t r, uint32_t v) override { ctrl[r] = v; }
   uint32_t ctrl_read(uint32_t r) override { return ctrl[r]; }
@@ -83,7 +90,7 @@ TEST(cpAfucAlu, LogicShiftsRotates) {
   // negative count: 64-bit rotate of 0x00000000_80000001 left by 1 = 0x1_00000002 -> low word
   EXPECT_EQ(afuc_iss::alu(afuc_op::rot, 0x80000001u, 0xffffffffu, c), 0x00000002u);
   EXPECT_EQ(afuc_iss::alu(afuc_op::mul8, 0x1234, 0x5678, c), 0x1860u);  // 0x34*0x78 = 52*120 = 6240
-  EXPECT_EQ(afuc_iss::alu(afuc_op::min, 0xffffffffu, 1, c), 1u);  // unsigned
+  EXPECT_EQ(afuc_iss::alu(afuc_op::min, 0xffffffffu, 1, c), 1u);        // unsigned
   EXPECT_EQ(afuc_iss::alu(afuc_op::max, 0xffffffffu, 1, c), 0xffffffffu);
   EXPECT_EQ(afuc_iss::alu(afuc_op::msb, 0, 0, c), 0u);
   EXPECT_EQ(afuc_iss::alu(afuc_op::msb, 1, 0, c), 0u);
@@ -146,19 +153,19 @@ TEST_F(cpIssTest, BothBranchesTakenIsAnError) {
   load("jump #+3\njump #+4\nnop\nnop\nnop\nnop\n");
   iss.run(10);
   EXPECT_EQ(iss.st(), afuc_iss::state::halted);
-  EXPECT_EQ(iss.error_message(),
-            "CP microcode error at pc 0x0001 (word 0xc8000004): taken branch in the delay slot of a taken branch");
+  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0001 (word 0xc8000004): taken branch in the delay slot of a taken branch");
   EXPECT_EQ(env.last_error, iss.error_message());
 }
 
 TEST_F(cpIssTest, BranchForms) {
   // brne imm / breq imm / brne bit / breq bit, each taken and not taken.
-  load("mov $01, 0x5\n"
-       "brne $01, 0x5, #+2\nadd $02, $02, 0x1\n"   // not taken: $02 += 1 (and delay slot)
-       "breq $01, 0x5, #+2\nadd $02, $02, 0x10\n"  // taken; delay slot still runs: $02 += 0x10
-       "brne $01, b1, #+2\nadd $02, $02, 0x100\n"  // 5 = 101b: bit 1 clear -> taken
-       "breq $01, b1, #+2\nadd $02, $02, 0x1000\n" // bit 1 clear -> not taken
-       "nop\n");
+  load(
+      "mov $01, 0x5\n"
+      "brne $01, 0x5, #+2\nadd $02, $02, 0x1\n"    // not taken: $02 += 1 (and delay slot)
+      "breq $01, 0x5, #+2\nadd $02, $02, 0x10\n"   // taken; delay slot still runs: $02 += 0x10
+      "brne $01, b1, #+2\nadd $02, $02, 0x100\n"   // 5 = 101b: bit 1 clear -> taken
+      "breq $01, b1, #+2\nadd $02, $02, 0x1000\n"  // bit 1 clear -> not taken
+      "nop\n");
   iss.run(9);
   EXPECT_EQ(iss.reg(2), 0x1111u);
   EXPECT_EQ(iss.pc(), 9u);
@@ -194,8 +201,9 @@ TEST(cpAfucAlu, RegisterSetBit) {
 
 TEST_F(cpIssTest, RegisterAndAbsoluteJumpsHaveDelaySlots) {
   // 0: $05 = 6; 1: jump $05 (delay slot 2 runs) -> 6: jumpa #9 (delay slot 7 runs) -> 9
-  load("mov $05, 0x6\njump $05\nmov $01, 0x1\nmov $02, 0x2\nnop\nnop\n"
-       "jumpa #9\nmov $03, 0x3\nmov $04, 0x4\nmov $06, 0x6\n");
+  load(
+      "mov $05, 0x6\njump $05\nmov $01, 0x1\nmov $02, 0x2\nnop\nnop\n"
+      "jumpa #9\nmov $03, 0x3\nmov $04, 0x4\nmov $06, 0x6\n");
   EXPECT_EQ(iss.run(6), 6u);  // pcs 0, 1, 2, 6, 7, 9
   EXPECT_EQ(iss.reg(1), 1u);
   EXPECT_EQ(iss.reg(2), 0u);
@@ -209,8 +217,7 @@ TEST_F(cpIssTest, CallDepthOverflowIsAnError) {
   load("call #2\nnop\ncall #4\nnop\ncall #0\nnop\n", 6, 2);
   iss.run(10);
   EXPECT_EQ(iss.st(), afuc_iss::state::halted);
-  EXPECT_EQ(iss.error_message(),
-            "CP microcode error at pc 0x0004 (word 0xd4000000): call stack overflow (depth 2)");
+  EXPECT_EQ(iss.error_message(), "CP microcode error at pc 0x0004 (word 0xd4000000): call stack overflow (depth 2)");
 }
 
 TEST_F(cpIssTest, ReturnWithEmptyStackIsAnError) {
@@ -323,27 +330,29 @@ TEST_F(cpIssTest, SpecialSourceRegisters) {
 TEST_F(cpIssTest, PipeRegistersOnA6xx) {
   // $addr >= 0x10000 selects pipe register $addr>>24; each $data write moves to the next
   // (+0x01000000) unless bit 18 is set.
-  load("mov $addr, 0x5 << 24\nmov $data, $00\nmov $01, 0x7\nmov $data, $01\n"
-       "mov $addr, 0x904 << 16\nmov $data, $01\nmov $data, $01\n");
+  load(
+      "mov $addr, 0x5 << 24\nmov $data, $00\nmov $01, 0x7\nmov $data, $01\n"
+      "mov $addr, 0x904 << 16\nmov $data, $01\nmov $data, $01\n");
   iss.run(7);
   EXPECT_EQ(env.pipe[5], 0u);
   EXPECT_EQ(env.pipe[6], 7u);
-  EXPECT_EQ(env.pipe[9], 7u);                   // 0x09040000: id 9, b18 set
-  EXPECT_EQ(iss.reg(REG_ADDR), 0x09040000u);    // no increment
+  EXPECT_EQ(env.pipe[9], 7u);                 // 0x09040000: id 9, b18 set
+  EXPECT_EQ(iss.reg(REG_ADDR), 0x09040000u);  // no increment
   EXPECT_TRUE(env.regs.empty());
 }
 
 TEST_F(cpIssTest, ControlRegistersAndPreIncrement) {
-  load("mov $05, 0x10\nmov $02, 0x42\ncwrite $02, [$05 + 0x4], 0x4\ncread $03, [$05 + 0x0], 0x0\n"
-       "cwrite $02, [$05 + 0x1], 0x8\n");
+  load(
+      "mov $05, 0x10\nmov $02, 0x42\ncwrite $02, [$05 + 0x4], 0x4\ncread $03, [$05 + 0x0], 0x0\n"
+      "cwrite $02, [$05 + 0x1], 0x8\n");
   iss.run(5);
   EXPECT_EQ(env.ctrl[0x14], 0x42u);  // 0x10 + 4
-  EXPECT_EQ(iss.reg(5), 0x14u);       // pre-incremented
+  EXPECT_EQ(iss.reg(5), 0x14u);      // pre-incremented
   EXPECT_EQ(iss.reg(3), 0x42u);
   // a6xx flags 0x8 (bit 15) = swrite (Mesa afuc.xml): the SQE register, not control 0x15
   EXPECT_EQ(env.ctrl.count(0x15), 0u);
   EXPECT_EQ(iss.sqe_reg(0x15), 0x42u);
-  EXPECT_EQ(iss.reg(5), 0x14u);        // no increment
+  EXPECT_EQ(iss.reg(5), 0x14u);  // no increment
   // a5xx: bit 15 belongs to the plain cwrite encoding; flags 0xc = 0x8 | pre-increment
   env.ctrl.clear();
   load("mov $05, 0x10\nmov $02, 0x42\ncwrite $02, [$05 + 0x1], 0x8\ncwrite $02, [$05 + 0x4], 0xc\n", 5);
@@ -354,8 +363,9 @@ TEST_F(cpIssTest, ControlRegistersAndPreIncrement) {
 }
 
 TEST_F(cpIssTest, PacketTableWrite) {
-  load("mov $02, 0x10\ncwrite $02, [$00 + @PACKET_TABLE_WRITE_ADDR], 0x0\nmov $03, 0x7\n"
-       "cwrite $03, [$00 + @PACKET_TABLE_WRITE], 0x0\nmov $03, 0x9\ncwrite $03, [$00 + @PACKET_TABLE_WRITE], 0x0\n");
+  load(
+      "mov $02, 0x10\ncwrite $02, [$00 + @PACKET_TABLE_WRITE_ADDR], 0x0\nmov $03, 0x7\n"
+      "cwrite $03, [$00 + @PACKET_TABLE_WRITE], 0x0\nmov $03, 0x9\ncwrite $03, [$00 + @PACKET_TABLE_WRITE], 0x0\n");
   iss.run(6);
   EXPECT_EQ(iss.jumptable(0x10), 7u);
   EXPECT_EQ(iss.jumptable(0x11), 9u);  // write address auto-increments
@@ -450,7 +460,7 @@ handler:
   iss.interrupt(6);  // handler
   iss.run(3);        // 6, 7 (iret), 8 (delay slot): back at 1 with the jump still pending
   EXPECT_EQ(iss.pc(), 1u);
-  iss.run(2);        // 1 (the delay slot), then 4: the jump's target
+  iss.run(2);  // 1 (the delay slot), then 4: the jump's target
   EXPECT_EQ(iss.reg(1), 1u);
   EXPECT_EQ(iss.reg(2), 0u);
   EXPECT_EQ(iss.reg(3), 3u);
@@ -464,7 +474,7 @@ TEST_F(cpIssTest, RequestsInsideAHandlerWaitForIret) {
   iss.interrupt(4);  // not nested
   iss.run(2);        // 5 (iret), 6: back to 0 ...
   EXPECT_EQ(iss.stats().interrupts, 1u);
-  iss.run(1);        // ... where the waiting request is taken: 4
+  iss.run(1);  // ... where the waiting request is taken: 4
   EXPECT_EQ(iss.stats().interrupts, 2u);
   EXPECT_TRUE(iss.in_handler());
   EXPECT_EQ(iss.saved_pc(), 0u);
@@ -616,8 +626,8 @@ TEST_F(cpIssTest, RepeatStopsAtTheRunBudgetAndResumes) {
 // setbit bN). The two must agree on every register, the carry, the PC, the count, the state
 // and the error, at every budget.
 TEST(cpIssFastPath, MatchesStepOnRandomPrograms) {
-  static const char* const alu2[] = {"add", "addhi", "sub", "subhi", "and", "or", "xor", "shl", "ushr",
-                                     "ishr", "rot", "mul8", "min", "max", "cmp"};
+  static const char* const alu2[] = {"add",  "addhi", "sub", "subhi", "and", "or",  "xor", "shl",
+                                     "ushr", "ishr",  "rot", "mul8",  "min", "max", "cmp"};
   uint64_t rng = 0x9e3779b97f4a7c15ull;
   auto next = [&](uint32_t n) {
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -631,27 +641,36 @@ TEST(cpIssFastPath, MatchesStepOnRandomPrograms) {
       char line[96];
       const int left = length - i;
       switch (next(12)) {
-        case 0: case 1: case 2:
+        case 0:
+        case 1:
+        case 2:
           std::snprintf(line, sizeof line, "%s %s, %s, 0x%x\n", alu2[next(15)], reg().c_str(), reg().c_str(),
                         next(3) ? next(8) : next(0x10000));
           break;
-        case 3: case 4:
+        case 3:
+        case 4:
           std::snprintf(line, sizeof line, "%s %s, %s, %s\n", alu2[next(15)], reg().c_str(), reg().c_str(), reg().c_str());
           break;
         case 5:
-          std::snprintf(line, sizeof line, "%s\n", next(2) ? ("not " + reg() + ", " + reg()).c_str()
-                                                           : ("msb " + reg() + ", " + reg()).c_str());
+          std::snprintf(line, sizeof line, "%s\n",
+                        next(2) ? ("not " + reg() + ", " + reg()).c_str() : ("msb " + reg() + ", " + reg()).c_str());
           break;
-        case 6: std::snprintf(line, sizeof line, "not %s, 0x%x\n", reg().c_str(), next(0x10000)); break;
-        case 7: std::snprintf(line, sizeof line, "mov %s, 0x%x << %u\n", reg().c_str(), next(0x10000), next(17)); break;
-        case 8: case 9: {  // forward or backward (a loop while the register changes), never past the end
+        case 6:
+          std::snprintf(line, sizeof line, "not %s, 0x%x\n", reg().c_str(), next(0x10000));
+          break;
+        case 7:
+          std::snprintf(line, sizeof line, "mov %s, 0x%x << %u\n", reg().c_str(), next(0x10000), next(17));
+          break;
+        case 8:
+        case 9: {  // forward or backward (a loop while the register changes), never past the end
           const int off = next(3) ? 1 + int(next(uint32_t(std::min(left, 6)))) : -int(next(uint32_t(std::min(i, 6)) + 1));
           std::snprintf(line, sizeof line, "%s %s, %s, #%+d\n", next(2) ? "brne" : "breq", reg().c_str(),
-                        next(2) ? ("0x" + std::to_string(next(4))).c_str() : ("b" + std::to_string(next(32))).c_str(),
-                        off ? off : 1);
+                        next(2) ? ("0x" + std::to_string(next(4))).c_str() : ("b" + std::to_string(next(32))).c_str(), off ? off : 1);
           break;
         }
-        case 10: std::snprintf(line, sizeof line, "nop\n"); break;
+        case 10:
+          std::snprintf(line, sizeof line, "nop\n");
+          break;
         default: {  // jump and setbit bN run in step(); setbit with a register is an ALU operation
           const uint32_t k = next(3);
           const std::string text = k == 0   ? "jump #+" + std::to_string(1 + next(uint32_t(std::min(left, 4))))

@@ -40,7 +40,7 @@ TEST_F(cpCompute, ExecCsRunsTheKernelAndEventWriteWaitsForIt) {
     ASSERT_TRUE(b.until([&] { return b.read_reg(CP_SCRATCH_REG0) == 0x42; }));
     EXPECT_EQ(b.compute->kernels.value(), 0u);  // the CP continued while the kernel runs
     EXPECT_EQ(b.cp.cs_launched.value(), 1u);
-    EXPECT_FALSE(b.cp.idle());                 // a launched kernel keeps the CP busy
+    EXPECT_FALSE(b.cp.idle());  // a launched kernel keeps the CP busy
     // CP_EVENT_WRITE {TIMESTAMP | IRQ | event 4, addr lo, hi, 0x77}: written after the kernel.
     b.submit({t7(0x46, 4), 0x80000004u, uint32_t(ts_addr), 0, 0x77});  // IRQ, the value (no TIMESTAMP)
     ASSERT_TRUE(b.until([&] { return b.mem.read32(ts_addr) == 0x77; }));

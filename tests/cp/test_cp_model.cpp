@@ -102,8 +102,7 @@ TEST_F(cpModel, IndirectBuffersIb1AndIb2) {
     // IB2 at 0x30000: scratch2 = 9
     for (uint32_t i = 0; uint32_t w : {t4(CP_SCRATCH_REG0 + 2, 1), 9u}) b.mem.write32(0x30000 + 4 * i++, w);
     // IB1 at 0x20000: scratch1 = 7, then IB2
-    for (uint32_t i = 0; uint32_t w : {t4(CP_SCRATCH_REG0 + 1, 1), 7u, t7(0x3f, 3), 0x30000u, 0u, 2u})
-      b.mem.write32(0x20000 + 4 * i++, w);
+    for (uint32_t i = 0; uint32_t w : {t4(CP_SCRATCH_REG0 + 1, 1), 7u, t7(0x3f, 3), 0x30000u, 0u, 2u}) b.mem.write32(0x20000 + 4 * i++, w);
     b.submit({t7(0x3f, 3), 0x20000, 0, 6, t4(CP_SCRATCH_REG0 + 3, 1), 3});
     ASSERT_TRUE(b.wait_idle());
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 1), 7u);
@@ -158,8 +157,8 @@ TEST_F(cpModel, MemToMemSingleAndDouble) {
   run([](cp_bench& b) {
     b.mem.write32(0x7000, 0x11);
     b.mem.write32(0x7004, 0x22);
-    b.submit({t7(0x73, 5), 0, 0xa000, 0, 0x7000, 0,               // one dword
-              t7(0x73, 5), 1u << 29, 0xa100, 0, 0x7000, 0});      // DOUBLE: two dwords
+    b.submit({t7(0x73, 5), 0, 0xa000, 0, 0x7000, 0,           // one dword
+              t7(0x73, 5), 1u << 29, 0xa100, 0, 0x7000, 0});  // DOUBLE: two dwords
     ASSERT_TRUE(b.wait_idle());
     EXPECT_EQ(b.mem.read32(0xa000), 0x11u);
     EXPECT_EQ(b.mem.read32(0xa004), 0u);
@@ -247,10 +246,12 @@ TEST_F(cpModel, WaitRegMemWriteMemoryWhenTheWaitEnds) {
 // Malformed: POLL = 3 (a7xx on-chip, 0x30); 9 dwords without WRITE_MEMORY; 6 with it.
 TEST_F(cpModel, WaitRegMemMalformedOptions) {
   run([](cp_bench& b) {
-    b.submit({t7(0x3c, 6), 0x30, 0, 0, 0, 0, 1,
-              t7(0x3c, 9), 0x10, 0x6000, 0, 0, 0, 1, 0xc000, 0, 1,
-              t7(0x3c, 6), 0x110, 0x6000, 0, 0, 0, 1,
-              t4(CP_SCRATCH_REG0, 1), 0x77});
+    b.submit({t7(0x3c, 6), 0x30, 0,           0,     0,
+              0,           1,    t7(0x3c, 9), 0x10,  0x6000,
+              0,           0,    0,           1,     0xc000,
+              0,           1,    t7(0x3c, 6), 0x110, 0x6000,
+              0,           0,    0,           1,     t4(CP_SCRATCH_REG0, 1),
+              0x77});
     ASSERT_TRUE(b.wait_idle());
     EXPECT_EQ(b.read_reg(CP_HW_FAULT), FAULT_MALFORMED | 0x3cu << 8);
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x77u);  // each packet was skipped whole
@@ -270,10 +271,8 @@ TEST_F(cpModel, RegToMemAccumulateAnd64B) {
     b.mem.write32(0x9100, 0xffffffff);
     b.mem.write32(0x9104, 5);
     b.mem.write32(0x9208, 0x5a5a);
-    b.submit({t4(CP_SCRATCH_REG0, 2), 2, 0x10,
-              t7(0x3e, 3), 0x80080883, 0x9000, 0,
-              t7(0x3e, 3), 0xc0080883, 0x9100, 0,
-              t7(0x3e, 3), 0x40080883, 0x9200, 0});
+    b.submit({t4(CP_SCRATCH_REG0, 2), 2, 0x10, t7(0x3e, 3), 0x80080883, 0x9000, 0, t7(0x3e, 3), 0xc0080883, 0x9100, 0, t7(0x3e, 3),
+              0x40080883, 0x9200, 0});
     ASSERT_TRUE(b.wait_idle());
     EXPECT_EQ(b.mem.read32(0x9000), 1u);
     EXPECT_EQ(b.mem.read32(0x9004), 0x15u);
@@ -288,15 +287,18 @@ TEST_F(cpModel, RegToMemAccumulateAnd64B) {
 
 // Register polls of every compare function. value is put in scratch4 (0x887); pass = the
 // packet after the wait runs at once.
-struct wrm_case { uint32_t func; uint32_t value, ref; bool is_signed, pass; };
+struct wrm_case {
+  uint32_t func;
+  uint32_t value, ref;
+  bool is_signed, pass;
+};
 class cpWaitRegMem : public cpModel, public ::testing::WithParamInterface<wrm_case> {};
 
 TEST_P(cpWaitRegMem, CompareFunctions) {
   const wrm_case c = GetParam();
   run([c](cp_bench& b) {
-    b.submit({t4(CP_SCRATCH_REG0 + 4, 1), c.value,
-              t7(0x3c, 6), c.func | (c.is_signed ? 8u : 0u), CP_SCRATCH_REG0 + 4, 0, c.ref, 0xffffffff, 4,
-              t4(CP_SCRATCH_REG0, 1), 0x99});
+    b.submit({t4(CP_SCRATCH_REG0 + 4, 1), c.value, t7(0x3c, 6), c.func | (c.is_signed ? 8u : 0u), CP_SCRATCH_REG0 + 4, 0, c.ref, 0xffffffff,
+              4, t4(CP_SCRATCH_REG0, 1), 0x99});
     sc_core::wait(sc_core::sc_time(5, sc_core::SC_US));
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), c.pass ? 0x99u : 0u);
   });
@@ -304,28 +306,23 @@ TEST_P(cpWaitRegMem, CompareFunctions) {
 
 static std::string wrm_name(const ::testing::TestParamInfo<wrm_case>& i) {
   static const char* const f[] = {"always", "lt", "le", "eq", "ne", "ge", "gt"};
-  return std::string(f[i.param.func]) + (i.param.is_signed ? "_signed" : "") + "_" +
-         std::to_string(i.index) + (i.param.pass ? "_passes" : "_waits");
+  return std::string(f[i.param.func]) + (i.param.is_signed ? "_signed" : "") + "_" + std::to_string(i.index) +
+         (i.param.pass ? "_passes" : "_waits");
 }
 
-INSTANTIATE_TEST_SUITE_P(cpAllFunctions, cpWaitRegMem, ::testing::Values(
-    wrm_case{0, 1, 9, false, true},    // always
-    wrm_case{1, 4, 5, false, true},    // LT: 4 < 5
-    wrm_case{1, 5, 5, false, false},
-    wrm_case{2, 5, 5, false, true},    // LE
-    wrm_case{2, 6, 5, false, false},
-    wrm_case{3, 5, 5, false, true},    // EQ
-    wrm_case{3, 4, 5, false, false},
-    wrm_case{4, 4, 5, false, true},    // NE
-    wrm_case{4, 5, 5, false, false},
-    wrm_case{5, 5, 5, false, true},    // GE
-    wrm_case{5, 4, 5, false, false},
-    wrm_case{6, 6, 5, false, true},    // GT
-    wrm_case{6, 5, 5, false, false},
-    wrm_case{6, 0xffffffff, 1, false, true},   // unsigned: 0xffffffff > 1
-    wrm_case{6, 0xffffffff, 1, true, false},   // signed: -1 > 1 is false
-    wrm_case{1, 0xffffffff, 1, true, true}),   // signed: -1 < 1
-    wrm_name);
+INSTANTIATE_TEST_SUITE_P(cpAllFunctions, cpWaitRegMem,
+                         ::testing::Values(wrm_case{0, 1, 9, false, true},                                   // always
+                                           wrm_case{1, 4, 5, false, true},                                   // LT: 4 < 5
+                                           wrm_case{1, 5, 5, false, false}, wrm_case{2, 5, 5, false, true},  // LE
+                                           wrm_case{2, 6, 5, false, false}, wrm_case{3, 5, 5, false, true},  // EQ
+                                           wrm_case{3, 4, 5, false, false}, wrm_case{4, 4, 5, false, true},  // NE
+                                           wrm_case{4, 5, 5, false, false}, wrm_case{5, 5, 5, false, true},  // GE
+                                           wrm_case{5, 4, 5, false, false}, wrm_case{6, 6, 5, false, true},  // GT
+                                           wrm_case{6, 5, 5, false, false},
+                                           wrm_case{6, 0xffffffff, 1, false, true},  // unsigned: 0xffffffff > 1
+                                           wrm_case{6, 0xffffffff, 1, true, false},  // signed: -1 > 1 is false
+                                           wrm_case{1, 0xffffffff, 1, true, true}),  // signed: -1 < 1
+                         wrm_name);
 
 // Preemption: STOP in CP_CONTEXT_SWITCH_CNTL makes the SQE run our handler (jump-table entry
 // 15, PREEMPT_INSTR unset), which raises CP_INT_STATUS bit 2 and returns with iret; STOP
@@ -375,7 +372,8 @@ handler:
 	cwrite $1a, [$00 + 0x0f1], 0x0  ; CP_INT_STATUS bit 3
 	iret
 	nop
-)", 6, "preempt.asm"));
+)",
+                                6, "preempt.asm"));
   config::global().set("bench.cp.firmware", fw, "test");
   run([](cp_bench& b) {
     b.submit({t7(0x10, 2), 0xa, 0xb, t7(0x10, 0)});
@@ -434,7 +432,10 @@ TEST_F(cpModel, MalformedSetSecureMode) {
 // sends its read (dmi_shadow), so the memory counts 8 reads either way, 8 of them DMI accesses
 // with fetch_dmi on.
 TEST_F(cpModel, FetchThroughDmiKeepsTheTiming) {
-  struct result { sc_core::sc_time irq; uint64_t fetches, dmi_fetches, grants, mem_reads, mem_dmi; };
+  struct result {
+    sc_core::sc_time irq;
+    uint64_t fetches, dmi_fetches, grants, mem_reads, mem_dmi;
+  };
   auto once = [this](bool dmi) {
     config::global().set("bench.cp.fetch_dmi", dmi ? "true" : "false", "test");
     result r{};
@@ -566,8 +567,7 @@ TEST_F(cpModel, A5xxPfpAndMeThroughTheMeq) {
   config::global().set("bench.cp.meq_depth", "4", "test");
   run([](cp_bench& b) {
     for (uint32_t i = 0; uint32_t w : {t4(CP_SCRATCH_REG0 + 1, 1), 7u}) b.mem.write32(0x20000 + 4 * i++, w);
-    b.submit({t4(CP_SCRATCH_REG0, 2), 0x11, 0x22, t7(0x3d, 6), 0x8000, 0, 1, 2, 3, 4,
-              t7(0x3f, 3), 0x20000, 0, 2, t7(0x10, 1), 0});
+    b.submit({t4(CP_SCRATCH_REG0, 2), 0x11, 0x22, t7(0x3d, 6), 0x8000, 0, 1, 2, 3, 4, t7(0x3f, 3), 0x20000, 0, 2, t7(0x10, 1), 0});
     ASSERT_TRUE(b.wait_idle());
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0), 0x11u);
     EXPECT_EQ(b.read_reg(CP_SCRATCH_REG0 + 1), 7u);  // IB1 by the PFP, executed by the ME
@@ -583,7 +583,10 @@ TEST_F(cpModel, A5xxPfpAndMeThroughTheMeq) {
 // Stretch goal: the real a630 SQE firmware (Debian firmware-qcom-soc) boots from its image in
 // memory (its bootstrap fills the jump table through MEM_READ and PACKET_TABLE_WRITE) and runs
 // CP_NOP, PKT4 and CP_MEM_WRITE (the latter through the NRT_ADDR/NRT_DATA pipe registers).
-struct real_fw { const char* file; const char* ctrl0; };
+struct real_fw {
+  const char* file;
+  const char* ctrl0;
+};
 class cpRealFirmware : public cpModel, public ::testing::WithParamInterface<real_fw> {};
 
 TEST_P(cpRealFirmware, RunsATinyStream) {
@@ -654,4 +657,3 @@ TEST_F(cpModel, A660WaitsForLpacWithoutTheBootAck) {
   EXPECT_EQ(b->cp.packets.value(), 0u);
   EXPECT_TRUE(b->cp.modelled_errors().empty());
 }
-

@@ -28,10 +28,9 @@ TEST(cpPm4Format, PacketsIbsAndExpectations) {
   ASSERT_EQ(p.ibs.size(), 1u);
   EXPECT_EQ(p.ibs[0].words, (std::vector<uint32_t>{pm4_type4(CP_SCRATCH_REG0 + 1, 1), 7}));
   // pkt4(0x883,2): p(2)=~bit2(=1)=0, p(0x883)=1 -> 0x48088302
-  const std::vector<uint32_t> ring = {0x48088302u, 0x11, 0x22,
-                                      0x70bf8003u, 0x5000, 0, 2,  // ib:a = lo, hi, size
-                                      0x703d8003u, 0, 1, 5,       // addr: splits lo/hi
-                                      pm4_type7(0x21, 1), 1, 0x70108000u};
+  const std::vector<uint32_t> ring = {0x48088302u,        0x11, 0x22,       0x70bf8003u, 0x5000, 0, 2,  // ib:a = lo, hi, size
+                                      0x703d8003u,        0,    1,          5,                          // addr: splits lo/hi
+                                      pm4_type7(0x21, 1), 1,    0x70108000u};
   EXPECT_EQ(p.ring, ring);
   ASSERT_EQ(p.mem.size(), 1u);
   EXPECT_EQ(p.mem[0].words, (std::vector<uint32_t>{1, 2, 3}));
@@ -41,10 +40,8 @@ TEST(cpPm4Format, PacketsIbsAndExpectations) {
 
 // gpuvp's one number parser: `_` separators, 0x hex and 0b binary as everywhere; no sign.
 TEST(cpPm4Format, NumbersTakeSeparatorsAsEverywhere) {
-  EXPECT_EQ(pm4_parse("CP_MEM_WRITE addr:0x1_0000_0000 5\n", "t.pm4").ring,
-            pm4_parse("CP_MEM_WRITE addr:0x100000000 5\n", "t.pm4").ring);
-  EXPECT_EQ(pm4_parse("PKT4 CP_SCRATCH_REG0 0b1_0001 1_000\n", "t.pm4").ring,
-            pm4_parse("PKT4 CP_SCRATCH_REG0 17 1000\n", "t.pm4").ring);
+  EXPECT_EQ(pm4_parse("CP_MEM_WRITE addr:0x1_0000_0000 5\n", "t.pm4").ring, pm4_parse("CP_MEM_WRITE addr:0x100000000 5\n", "t.pm4").ring);
+  EXPECT_EQ(pm4_parse("PKT4 CP_SCRATCH_REG0 0b1_0001 1_000\n", "t.pm4").ring, pm4_parse("PKT4 CP_SCRATCH_REG0 17 1000\n", "t.pm4").ring);
   EXPECT_THROW(pm4_parse("PKT4 CP_SCRATCH_REG0 -1\n", "t.pm4"), pm4_error);
   EXPECT_THROW(pm4_parse("PKT4 CP_SCRATCH_REG0 0x1z\n", "t.pm4"), pm4_error);
 }
@@ -67,10 +64,8 @@ TEST(cpPm4Format, ErrorsNameFileAndLine) {
   EXPECT_EQ(parse_error("ib a 0x100\nCP_NOP\n"), "bad.pm4:3: ib 'a' has no 'end'");
   EXPECT_EQ(parse_error("end\n"), "bad.pm4:1: 'end' without 'ib'");
   EXPECT_EQ(parse_error("ring 0x0 dwords 6\n"), "bad.pm4:1: ring size must be a power of two >= 4 dwords");
-  EXPECT_EQ(parse_error("expect nothing\n"),
-            "bad.pm4:1: bad expectation (expect mem ADDR V | reg REG V | dispatches N | irq | fault V)");
-  EXPECT_EQ(parse_error("ring 0x0 dwords 4\nCP_NOP 1 2 3 4\n"),
-            "bad.pm4: the ring stream (5 dwords) does not fit the ring (4)");
+  EXPECT_EQ(parse_error("expect nothing\n"), "bad.pm4:1: bad expectation (expect mem ADDR V | reg REG V | dispatches N | irq | fault V)");
+  EXPECT_EQ(parse_error("ring 0x0 dwords 4\nCP_NOP 1 2 3 4\n"), "bad.pm4: the ring stream (5 dwords) does not fit the ring (4)");
 }
 
 TEST(cpPm4Decode, ListingAndInvalidHeaders) {

@@ -47,30 +47,57 @@ command_result pm4_decode(const std::string& args) {
   return run_command(gpuvp::testing::binary_path("gpuvp") + " pm4-decode " + args + " 2>&1");
 }
 
-constexpr uint32_t IB = 0x3f, SDS = 0x43, SET_MARKER = 0x65, DRAW_INDX_OFFSET = 0x38, COND_REG_EXEC = 0x47,
-                   WAIT_FOR_IDLE = 0x26;
+constexpr uint32_t IB = 0x3f, SDS = 0x43, SET_MARKER = 0x65, DRAW_INDX_OFFSET = 0x38, COND_REG_EXEC = 0x47, WAIT_FOR_IDLE = 0x26;
 constexpr uint32_t GMEM = 2, ALL = 7, LOAD_IMMED = 8;
 uint32_t group(uint32_t id, uint32_t mask, uint32_t flags, uint32_t count) { return id << 24 | mask << 20 | flags << 16 | count; }
 
 // IB1 at 0x100000 (42 dwords): an IB2 at 0x200000 called in the binning mode, twice in the GMEM
 // mode, one IB2 that the capture lacks, draw-state groups at 0x300000 / 0x300010.
 rd_writer nested_capture() {
-  const std::vector<uint32_t> ib1 = {
-      t4(0x8e07, 1), 0x10000000,                       // 0x100000
-      t7(SET_MARKER, 1), 2,                             // 0x100008 RM6_BIN_VISIBILITY: binning
-      t7(IB, 3), 0x200000, 0, 6,                        // 0x100010
-      t7(SDS, 6), group(1, GMEM, 0, 2), 0x300000, 0,    // 0x100020: group 1 for GMEM only
-      group(2, ALL, LOAD_IMMED, 2), 0x300010, 0,        //           group 2 loaded at once
-      t7(DRAW_INDX_OFFSET, 3), 0, 0, 0,                 // 0x10003c: group 1 skipped (binning)
-      t7(SDS, 3), group(1, ALL, 0, 2), 0x300000, 0,     // 0x10004c
-      t7(DRAW_INDX_OFFSET, 3), 0, 0, 0,                 // 0x10005c: group 1 loaded before the draw
-      t7(SET_MARKER, 1), 4,                             // 0x10006c RM6_BIN_RENDER_START: GMEM
-      t7(IB, 3), 0x200000, 0, 6,                        // 0x100074: new mode, listed again
-      t7(IB, 3), 0x200000, 0, 6,                        // 0x100084: --once: not again
-      t7(IB, 3), 0x500000, 0, 4,                        // 0x100094: not in the capture
-      t7(WAIT_FOR_IDLE, 0)};                            // 0x1000a4
+  const std::vector<uint32_t> ib1 = {t4(0x8e07, 1),
+                                     0x10000000,  // 0x100000
+                                     t7(SET_MARKER, 1),
+                                     2,  // 0x100008 RM6_BIN_VISIBILITY: binning
+                                     t7(IB, 3),
+                                     0x200000,
+                                     0,
+                                     6,  // 0x100010
+                                     t7(SDS, 6),
+                                     group(1, GMEM, 0, 2),
+                                     0x300000,
+                                     0,  // 0x100020: group 1 for GMEM only
+                                     group(2, ALL, LOAD_IMMED, 2),
+                                     0x300010,
+                                     0,  //           group 2 loaded at once
+                                     t7(DRAW_INDX_OFFSET, 3),
+                                     0,
+                                     0,
+                                     0,  // 0x10003c: group 1 skipped (binning)
+                                     t7(SDS, 3),
+                                     group(1, ALL, 0, 2),
+                                     0x300000,
+                                     0,  // 0x10004c
+                                     t7(DRAW_INDX_OFFSET, 3),
+                                     0,
+                                     0,
+                                     0,  // 0x10005c: group 1 loaded before the draw
+                                     t7(SET_MARKER, 1),
+                                     4,  // 0x10006c RM6_BIN_RENDER_START: GMEM
+                                     t7(IB, 3),
+                                     0x200000,
+                                     0,
+                                     6,  // 0x100074: new mode, listed again
+                                     t7(IB, 3),
+                                     0x200000,
+                                     0,
+                                     6,  // 0x100084: --once: not again
+                                     t7(IB, 3),
+                                     0x500000,
+                                     0,
+                                     4,                                    // 0x100094: not in the capture
+                                     t7(WAIT_FOR_IDLE, 0)};                // 0x1000a4
   const std::vector<uint32_t> ib2 = {t7(COND_REG_EXEC, 2), 0x34000000, 2,  // its body: the next 2 dwords
-                                     t4(0x88d1, 1), 5, t7(WAIT_FOR_IDLE, 0)};
+                                     t4(0x88d1, 1),        5,          t7(WAIT_FOR_IDLE, 0)};
   rd_writer w;
   w.gpu_id(630).submit("nested").buffer(0x200000, ib2).buffer(0x300000, {t4(0x9b00, 1), 1, 0, 0, t4(0xa000, 1), 2});
   w.ib_words(0x100000, ib1);
@@ -88,10 +115,10 @@ TEST(pm4Walk, IbsGroupsAndCondBodiesNestAsCffdump) {
   const rd_capture c = rd_parse(nested_capture().vec(), "nested.rd");
   std::vector<seen> want = {{0x100000, 0, "PKT4 8e07"}, {0x100008, 0, "CP_SET_MARKER"}, {0x100010, 0, "CP_INDIRECT_BUFFER"}};
   for (const auto& s : ib2_packets()) want.push_back(s);
-  const std::vector<seen> middle = {{0x100020, 0, "CP_SET_DRAW_STATE"}, {0x300010, 2, "PKT4 a000"},
+  const std::vector<seen> middle = {{0x100020, 0, "CP_SET_DRAW_STATE"},   {0x300010, 2, "PKT4 a000"},
                                     {0x10003c, 0, "CP_DRAW_INDX_OFFSET"}, {0x10004c, 0, "CP_SET_DRAW_STATE"},
-                                    {0x300000, 2, "PKT4 9b00"}, {0x10005c, 0, "CP_DRAW_INDX_OFFSET"},
-                                    {0x10006c, 0, "CP_SET_MARKER"}, {0x100074, 0, "CP_INDIRECT_BUFFER"}};
+                                    {0x300000, 2, "PKT4 9b00"},           {0x10005c, 0, "CP_DRAW_INDX_OFFSET"},
+                                    {0x10006c, 0, "CP_SET_MARKER"},       {0x100074, 0, "CP_INDIRECT_BUFFER"}};
   want.insert(want.end(), middle.begin(), middle.end());
   for (const auto& s : ib2_packets()) want.push_back(s);
   std::vector<seen> once = want;
@@ -102,8 +129,8 @@ TEST(pm4Walk, IbsGroupsAndCondBodiesNestAsCffdump) {
   EXPECT_EQ(listed(r1), once);
   EXPECT_EQ(r1.missing, 1u);  // the IB2 at 0x500000
   EXPECT_EQ(r1.bad, 0u);
-  EXPECT_NE(r1.listing.find("draw state group 1 at 0x0000000000300000, 2 dwords, enable_mask 0x2: skipped in this mode"),
-            std::string::npos) << r1.listing;
+  EXPECT_NE(r1.listing.find("draw state group 1 at 0x0000000000300000, 2 dwords, enable_mask 0x2: skipped in this mode"), std::string::npos)
+      << r1.listing;
   EXPECT_NE(r1.listing.find("IB at 0x0000000000200000, 6 dwords: listed before for this mode (--once)"), std::string::npos);
   EXPECT_NE(r1.listing.find("not in the capture: 4 dwords at 0x0000000000500000"), std::string::npos);
 
@@ -205,12 +232,22 @@ std::vector<seen> flat(const rd_capture::submit& s, uint64_t addr, uint32_t dwor
     std::memcpy(&x, b->bytes.data() + (addr - b->addr) + 4 * i, 4);
     return x;
   };
-  static const std::map<uint32_t, std::string> names = {
-      {0x26, "CP_WAIT_FOR_IDLE"}, {0x46, "CP_EVENT_WRITE"}, {0x43, "CP_SET_DRAW_STATE"}, {0x2c, "CP_BLIT"},
-      {0x1d, "CP_SKIP_IB2_ENABLE_GLOBAL"}, {0x23, "CP_SKIP_IB2_ENABLE_LOCAL"}, {0x65, "CP_SET_MARKER"},
-      {0x64, "CP_SET_VISIBILITY_OVERRIDE"},
-      {0x63, "CP_SET_MODE"}, {0x3f, "CP_INDIRECT_BUFFER"}, {0x47, "CP_COND_REG_EXEC"}, {0x6d, "CP_REG_WRITE"},
-      {0x13, "CP_WAIT_FOR_ME"}, {0x2a, "CP_DRAW_INDIRECT_MULTI"}, {0x38, "CP_DRAW_INDX_OFFSET"}, {0x10, "CP_NOP"}};
+  static const std::map<uint32_t, std::string> names = {{0x26, "CP_WAIT_FOR_IDLE"},
+                                                        {0x46, "CP_EVENT_WRITE"},
+                                                        {0x43, "CP_SET_DRAW_STATE"},
+                                                        {0x2c, "CP_BLIT"},
+                                                        {0x1d, "CP_SKIP_IB2_ENABLE_GLOBAL"},
+                                                        {0x23, "CP_SKIP_IB2_ENABLE_LOCAL"},
+                                                        {0x65, "CP_SET_MARKER"},
+                                                        {0x64, "CP_SET_VISIBILITY_OVERRIDE"},
+                                                        {0x63, "CP_SET_MODE"},
+                                                        {0x3f, "CP_INDIRECT_BUFFER"},
+                                                        {0x47, "CP_COND_REG_EXEC"},
+                                                        {0x6d, "CP_REG_WRITE"},
+                                                        {0x13, "CP_WAIT_FOR_ME"},
+                                                        {0x2a, "CP_DRAW_INDIRECT_MULTI"},
+                                                        {0x38, "CP_DRAW_INDX_OFFSET"},
+                                                        {0x10, "CP_NOP"}};
   for (uint32_t i = 0; i < dwords;) {
     const uint32_t h = word(i);
     char n[32];
@@ -245,35 +282,61 @@ TEST(pm4WalkReal, DeqpFirstIbAsCffdumpReferenceDecode) {
   // Level 0: the IB1 (cmdstream[0], 265 dwords at 0x1058000) as a flat stream; cffdump's decode
   // has its packets at these addresses, among them the two IB2 calls and the last CP_EVENT_WRITE.
   EXPECT_EQ(level0, flat(c.submits[0], 0x1058000, 265, 0));
-  for (const seen& s : {seen{0x10581ec, 0, "CP_SET_DRAW_STATE"}, seen{0x10582dc, 0, "CP_BLIT"},
-                        seen{0x10583b8, 0, "CP_INDIRECT_BUFFER"}, seen{0x10583c8, 0, "CP_INDIRECT_BUFFER"},
-                        seen{0x1058410, 0, "CP_EVENT_WRITE"}})
+  for (const seen& s : {seen{0x10581ec, 0, "CP_SET_DRAW_STATE"}, seen{0x10582dc, 0, "CP_BLIT"}, seen{0x10583b8, 0, "CP_INDIRECT_BUFFER"},
+                        seen{0x10583c8, 0, "CP_INDIRECT_BUFFER"}, seen{0x1058410, 0, "CP_EVENT_WRITE"}})
     EXPECT_NE(std::find(level0.begin(), level0.end(), s), level0.end()) << s;
   // Level 1: both IB2s as cffdump lists them (0x115e000, 0xf1 dwords; 0x115c000, 0x1c dwords),
   // CP_COND_REG_EXEC bodies in place.
-  const std::vector<seen> want1 = {
-      {0x115e000, 1, "CP_COND_REG_EXEC"}, {0x115e00c, 1, "PKT4 88d1"}, {0x115e018, 1, "PKT4 88d5"},
-      {0x115e020, 1, "PKT4 88e3"}, {0x115e028, 1, "PKT4 88d7"}, {0x115e03c, 1, "PKT4 88dc"},
-      {0x115e04c, 1, "PKT4 88d6"}, {0x115e054, 1, "CP_EVENT_WRITE"}, {0x115e05c, 1, "PKT4 88d1"},
-      {0x115e068, 1, "CP_COND_REG_EXEC"}, {0x115e074, 1, "PKT4 8872"}, {0x115e090, 1, "PKT4 8098"},
-      {0x115e098, 1, "PKT4 8103"}, {0x115e0b0, 1, "PKT4 8881"}, {0x115e0b8, 1, "PKT4 8822"},
-      {0x115e0d4, 1, "PKT4 a996"}, {0x115e0dc, 1, "PKT4 8903"}, {0x115e0ec, 1, "PKT4 880f"},
-      {0x115e0f4, 1, "PKT4 a98a"}, {0x115e0fc, 1, "PKT4 8004"}, {0x115e104, 1, "PKT4 b300"},
-      {0x115e110, 1, "PKT4 80a2"}, {0x115e11c, 1, "PKT4 8802"}, {0x115e128, 1, "PKT4 88d5"},
-      {0x115e130, 1, "CP_COND_REG_EXEC"}, {0x115e13c, 1, "CP_REG_WRITE"}, {0x115e14c, 1, "CP_SET_DRAW_STATE"},
-      {0x115e168, 1, "CP_SET_DRAW_STATE"}, {0x115e238, 1, "PKT4 9803"}, {0x115e240, 1, "CP_WAIT_FOR_ME"},
-      {0x115e244, 1, "PKT4 9b00"}, {0x115e24c, 1, "CP_SET_DRAW_STATE"}, {0x115e394, 1, "CP_DRAW_INDIRECT_MULTI"},
-      {0x115c000, 1, "CP_SET_DRAW_STATE"}, {0x115c010, 1, "CP_SKIP_IB2_ENABLE_GLOBAL"}, {0x115c018, 1, "CP_SET_MARKER"},
-      {0x115c020, 1, "PKT4 88d1"}, {0x115c02c, 1, "PKT4 88d5"}, {0x115c034, 1, "PKT4 88e3"},
-      {0x115c03c, 1, "PKT4 88d7"}, {0x115c050, 1, "PKT4 88dc"}, {0x115c060, 1, "PKT4 88d6"},
-      {0x115c068, 1, "CP_EVENT_WRITE"}};
+  const std::vector<seen> want1 = {{0x115e000, 1, "CP_COND_REG_EXEC"},
+                                   {0x115e00c, 1, "PKT4 88d1"},
+                                   {0x115e018, 1, "PKT4 88d5"},
+                                   {0x115e020, 1, "PKT4 88e3"},
+                                   {0x115e028, 1, "PKT4 88d7"},
+                                   {0x115e03c, 1, "PKT4 88dc"},
+                                   {0x115e04c, 1, "PKT4 88d6"},
+                                   {0x115e054, 1, "CP_EVENT_WRITE"},
+                                   {0x115e05c, 1, "PKT4 88d1"},
+                                   {0x115e068, 1, "CP_COND_REG_EXEC"},
+                                   {0x115e074, 1, "PKT4 8872"},
+                                   {0x115e090, 1, "PKT4 8098"},
+                                   {0x115e098, 1, "PKT4 8103"},
+                                   {0x115e0b0, 1, "PKT4 8881"},
+                                   {0x115e0b8, 1, "PKT4 8822"},
+                                   {0x115e0d4, 1, "PKT4 a996"},
+                                   {0x115e0dc, 1, "PKT4 8903"},
+                                   {0x115e0ec, 1, "PKT4 880f"},
+                                   {0x115e0f4, 1, "PKT4 a98a"},
+                                   {0x115e0fc, 1, "PKT4 8004"},
+                                   {0x115e104, 1, "PKT4 b300"},
+                                   {0x115e110, 1, "PKT4 80a2"},
+                                   {0x115e11c, 1, "PKT4 8802"},
+                                   {0x115e128, 1, "PKT4 88d5"},
+                                   {0x115e130, 1, "CP_COND_REG_EXEC"},
+                                   {0x115e13c, 1, "CP_REG_WRITE"},
+                                   {0x115e14c, 1, "CP_SET_DRAW_STATE"},
+                                   {0x115e168, 1, "CP_SET_DRAW_STATE"},
+                                   {0x115e238, 1, "PKT4 9803"},
+                                   {0x115e240, 1, "CP_WAIT_FOR_ME"},
+                                   {0x115e244, 1, "PKT4 9b00"},
+                                   {0x115e24c, 1, "CP_SET_DRAW_STATE"},
+                                   {0x115e394, 1, "CP_DRAW_INDIRECT_MULTI"},
+                                   {0x115c000, 1, "CP_SET_DRAW_STATE"},
+                                   {0x115c010, 1, "CP_SKIP_IB2_ENABLE_GLOBAL"},
+                                   {0x115c018, 1, "CP_SET_MARKER"},
+                                   {0x115c020, 1, "PKT4 88d1"},
+                                   {0x115c02c, 1, "PKT4 88d5"},
+                                   {0x115c034, 1, "PKT4 88e3"},
+                                   {0x115c03c, 1, "PKT4 88d7"},
+                                   {0x115c050, 1, "PKT4 88dc"},
+                                   {0x115c060, 1, "PKT4 88d6"},
+                                   {0x115c068, 1, "CP_EVENT_WRITE"}};
   EXPECT_EQ(level1, want1);
   // Level 3: the draw-state groups loaded before CP_DRAW_INDIRECT_MULTI in GMEM mode (cffdump:
   // groups 0, 3, 4, 6, 7, 8, 19-28; 1 and 5 are binning-only and skipped).
   std::vector<uint64_t> starts;
   for (const auto& s : level3) EXPECT_EQ(s.level, 3) << s;
-  for (const char* g : {"group 0 at 0x0000000001054180, 157", "group 3 at 0x000000000115c070, 4",
-                        "group 4 at 0x0000000001054620, 19", "group 28 at 0x00000000010547b4, 6"})
+  for (const char* g : {"group 0 at 0x0000000001054180, 157", "group 3 at 0x000000000115c070, 4", "group 4 at 0x0000000001054620, 19",
+                        "group 28 at 0x00000000010547b4, 6"})
     EXPECT_NE(r.listing.find(std::string("draw state ") + g + " dwords"), std::string::npos) << g;
   for (const char* g : {"group 1 at 0x00000000010543f4, 139 dwords, enable_mask 0x1: skipped",
                         "group 5 at 0x000000000105466c, 19 dwords, enable_mask 0x1: skipped"})

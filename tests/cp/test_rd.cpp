@@ -43,8 +43,8 @@ std::string adreno_fw(const std::string& file) {
 
 struct run_result {
   int rc = -1;
-  std::string out;         // stdout and stderr
-  nlohmann::json stats;    // the --stats file (null if none was written)
+  std::string out;       // stdout and stderr
+  nlohmann::json stats;  // the --stats file (null if none was written)
 };
 // `gpuvp run --quiet --workload FILE --stats ... ARGS`. The stats file goes to the test's temporary
 // folder under the running test's own name: never next to the workload (the real captures' folder
@@ -56,8 +56,8 @@ run_result gpuvp_run(const std::string& workload, const std::string& args = "") 
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
   const std::string stats = ::testing::TempDir() + name + ".stats.json";
   std::filesystem::remove(stats);
-  const std::string cmd = gpuvp::testing::binary_path("gpuvp") + " run --quiet --workload " + workload + " --stats " + stats +
-                          " " + args + " 2>&1";
+  const std::string cmd =
+      gpuvp::testing::binary_path("gpuvp") + " run --quiet --workload " + workload + " --stats " + stats + " " + args + " 2>&1";
   const command_result c = run_command(cmd);
   run_result r;
   r.rc = c.rc;
@@ -82,7 +82,7 @@ std::string path_for(const std::string& name) { return gpuvp::testing::binary_pa
 TEST(rdReader, EverySectionTypeAndSubmitsReusingAddresses) {
   rd_writer w;
   w.raw(RD_TEST, "hello").gpu_id(630);
-  w.bytes.append("\xff\xff\xff\xff\xff\xff\xff\xff", 8);         // padding pair: skipped
+  w.bytes.append("\xff\xff\xff\xff\xff\xff\xff\xff", 8);  // padding pair: skipped
   w.section(RD_CHIP_ID, {0x00010006, 0x6}).submit("first");
   w.section(RD_GPUADDR, {0x1000, 8});  // 8-byte GPUADDR: no high dword
   w.section(RD_BUFFER_CONTENTS, {1, 2});
@@ -157,7 +157,7 @@ TEST(rdReader, GzipRoundTripAndCorruptOrTruncatedData) {
   rd_writer w;
   w.gpu_id(640).submit().buffer(0x2000, {1, 2, 3}).ib(0x2000, 3);
   EXPECT_EQ(rd_decompress(w.gz(), "t.rd.gz"), w.vec());
-  EXPECT_EQ(rd_decompress(w.bytes, "t.rd"), w.vec());  // not gzip: as it is
+  EXPECT_EQ(rd_decompress(w.bytes, "t.rd"), w.vec());                               // not gzip: as it is
   EXPECT_EQ(rd_decompress(w.gz() + w.gz(), "t.rd.gz").size(), 2 * w.bytes.size());  // two members
   const std::string gz = w.gz();
   try {
@@ -180,13 +180,14 @@ TEST(rdReader, GzipRoundTripAndCorruptOrTruncatedData) {
 TEST(rdReplay, SubmitsReuseAddressesAndEventWritesFollowMesa) {
   const uint64_t ib = 0x100000, data = 0x200000;
   const uint32_t rb_done_ts = 0x16;
-  const std::vector<uint32_t> first = cat({
-      {t4(SCRATCH0, 1), 0x11},
-      {t7(0x46, 4), rb_done_ts, uint32_t(data), 0, 0x1234},                 // value, no TIMESTAMP
-      {t7(0x3c, 6), 0x3 | 1u << 4, uint32_t(data), 0, 0x1234, 0xffffffff, 16},  // wait for it (EQ, memory)
-      {t7(0x46, 4), rb_done_ts | 1u << 30, uint32_t(data + 8), 0, 0x5555},  // TIMESTAMP instead of 0x5555
-      mem_to_reg(SCRATCH0 + 1, 1, data), mem_to_reg(SCRATCH0 + 2, 2, data + 8),
-      {t7(0x26, 0), t7(0x65, 1), 0xc}});  // CP_WAIT_FOR_IDLE, CP_SET_MARKER: no effect, counted
+  const std::vector<uint32_t> first =
+      cat({{t4(SCRATCH0, 1), 0x11},
+           {t7(0x46, 4), rb_done_ts, uint32_t(data), 0, 0x1234},                     // value, no TIMESTAMP
+           {t7(0x3c, 6), 0x3 | 1u << 4, uint32_t(data), 0, 0x1234, 0xffffffff, 16},  // wait for it (EQ, memory)
+           {t7(0x46, 4), rb_done_ts | 1u << 30, uint32_t(data + 8), 0, 0x5555},      // TIMESTAMP instead of 0x5555
+           mem_to_reg(SCRATCH0 + 1, 1, data),
+           mem_to_reg(SCRATCH0 + 2, 2, data + 8),
+           {t7(0x26, 0), t7(0x65, 1), 0xc}});  // CP_WAIT_FOR_IDLE, CP_SET_MARKER: no effect, counted
   rd_writer w;
   w.gpu_id(630).submit().ib_words(ib, first).submit().ib_words(ib, {t4(SCRATCH0, 1), 0x22});
   const std::string f = path_for("rd_two_submits.rd.gz");
@@ -200,7 +201,7 @@ TEST(rdReplay, SubmitsReuseAddressesAndEventWritesFollowMesa) {
   EXPECT_EQ(reg_of(r, SCRATCH0 + 1), "0x00001234");
   const std::string ts = reg_of(r, SCRATCH0 + 2);
   EXPECT_NE(ts, "0x00005555");
-  EXPECT_NE(ts, "0x00000000");  // a timestamp in CP cycles, past 0 by then
+  EXPECT_NE(ts, "0x00000000");                       // a timestamp in CP cycles, past 0 by then
   EXPECT_EQ(reg_of(r, SCRATCH0 + 3), "0x00000000");  // its high dword
   EXPECT_EQ(r.stats.at("cp.packets_noop").get<double>(), 2);
   EXPECT_EQ(r.stats.at("cp.events").get<double>(), 2);
@@ -238,8 +239,8 @@ TEST(rdReplay, A5xxRealFirmwareRunsToTheEnd) {
     GTEST_SKIP() << pfp << " / " << me << " not found (tools/fetch-adreno-firmware.sh DIR; GPUVP_ADRENO_FW_DIR)";
   rd_writer w;
   w.gpu_id(530).submit().buffer(0x200000, std::vector<uint32_t>(16, 0));
-  w.ib_words(0x100000, {t4(SCRATCH0, 3), 0x11, 0x22, 0x33, t7(0x3d, 3), 0x200000, 0, 0xabcd, t7(0x26, 0),
-                        t7(0x10, 1), 0xdead, t7(0x46, 4), 0x4, 0x200010, 0, 0x77});
+  w.ib_words(0x100000, {t4(SCRATCH0, 3), 0x11, 0x22, 0x33, t7(0x3d, 3), 0x200000, 0, 0xabcd, t7(0x26, 0), t7(0x10, 1), 0xdead, t7(0x46, 4),
+                        0x4, 0x200010, 0, 0x77});
   w.ib_words(0x101000, {t4(SCRATCH0 + 3, 1), 0x44});
   const std::string f = path_for("rd_a5xx_real_fw.rd");
   w.save(f);
@@ -249,7 +250,7 @@ TEST(rdReplay, A5xxRealFirmwareRunsToTheEnd) {
   EXPECT_EQ(reg_of(r, SCRATCH0), "0x00000011");
   EXPECT_EQ(reg_of(r, SCRATCH0 + 1), "0x00000022");
   EXPECT_EQ(reg_of(r, SCRATCH0 + 2), "0x00000033");
-  EXPECT_EQ(reg_of(r, SCRATCH0 + 3), "0x00000044");  // the second IB1: the PFP left the first (IN_IB_END)
+  EXPECT_EQ(reg_of(r, SCRATCH0 + 3), "0x00000044");                 // the second IB1: the PFP left the first (IN_IB_END)
   EXPECT_EQ(r.stats.at("cp.packets.CP_ME_INIT").get<double>(), 1);  // the ME ran msm's CP_ME_INIT
   EXPECT_EQ(r.stats.at("cp.packets.CP_MEM_WRITE").get<double>(), 1);
   EXPECT_EQ(r.stats.at("cp.packets.CP_EVENT_WRITE").get<double>(), 1);
@@ -262,8 +263,8 @@ TEST(rdReplay, InputErrorsExitTwo) {
   outside.save(path_for("rd_outside.rd"));
   run_result r = gpuvp_run(path_for("rd_outside.rd"));
   EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_NE(r.out.find("submit 0, IB 0: IB1 at 0x100004 (4 dwords, section at offset 0x3d) lies outside every buffer"),
-            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("submit 0, IB 0: IB1 at 0x100004 (4 dwords, section at offset 0x3d) lies outside every buffer"), std::string::npos)
+      << r.out;
 
   rd_writer a4;
   a4.gpu_id(420).submit();
@@ -297,8 +298,8 @@ TEST(rdReplay, FaultsAndHangsExitOneNamingSubmitIbAndOffset) {
   hang.save(path_for("rd_hang.rd"));
   r = gpuvp_run(path_for("rd_hang.rd"), "--set cp.rd.hang_timeout=20us");
   EXPECT_EQ(r.rc, 1) << r.out;
-  EXPECT_NE(r.out.find("submit 0, IB 0 at 0x100000: stopped at dword offset 7 of 7 (hang: no packet for 20 us"),
-            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("submit 0, IB 0 at 0x100000: stopped at dword offset 7 of 7 (hang: no packet for 20 us"), std::string::npos)
+      << r.out;
 }
 
 // --- the event pipe (a6xx pipe registers 0xe7..0xeb, Mesa adreno_pipe_regs.xml) ---------------
@@ -332,7 +333,10 @@ TEST_F(rdEventPipe, TimestampOrDataGoesToTheAddressAndInterruptRaises) {
 
 // --- the real captures (Mesa's test corpus: ../shared/real/adreno) ------------------------------
 
-struct capture_case { const char* name; bool real_firmware; };
+struct capture_case {
+  const char* name;
+  bool real_firmware;
+};
 void PrintTo(const capture_case& c, std::ostream* os) {  // readable, stable ctest names
   *os << c.name << (c.real_firmware ? " on a630_sqe.fw" : " on gpuvp's firmware");
 }
@@ -381,8 +385,7 @@ TEST_P(rdRealCapture, EverySubmitRunsToTheEnd) {
   const run_result r = gpuvp_run(cap, args);
   ASSERT_EQ(r.rc, 0) << r.out;
   const int submits = std::string(GetParam().name) == "shadow" ? 5 : 2;
-  for (int s = 0; s < submits; s++)
-    EXPECT_NE(r.out.find("submit " + std::to_string(s) + ": "), std::string::npos) << r.out;
+  for (int s = 0; s < submits; s++) EXPECT_NE(r.out.find("submit " + std::to_string(s) + ": "), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("submit " + std::to_string(submits) + ": "), std::string::npos) << r.out;
   if (GetParam().real_firmware) {
     EXPECT_GT(r.stats.at("cp.pipe_events").get<double>(), 0);  // CP_EVENT_WRITE through the event pipe

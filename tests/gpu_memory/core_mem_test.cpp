@@ -158,8 +158,8 @@ TEST(sm_memory, row_buffer_hit_and_miss) {
   EXPECT_EQ(a.bank, b.bank);
   EXPECT_NE(a.row, b.row);
   auto two = [&](uint64_t second) {
-    std::vector<trace_writer_inst> v{mem("LDG.E.32", {4}, {4}, GBASE, 0), mem("LDG.E.32", {4}, {4}, second, 0),
-                                     op("FFMA", {5}, {4, 3, 2}), op("EXIT", {}, {})};
+    std::vector<trace_writer_inst> v{mem("LDG.E.32", {4}, {4}, GBASE, 0), mem("LDG.E.32", {4}, {4}, second, 0), op("FFMA", {5}, {4, 3, 2}),
+                                     op("EXIT", {}, {})};
     return run_qv100(c, make({v}));
   };
   kernel_result hit = two(GBASE + 32), miss = two(far);
@@ -264,8 +264,7 @@ TEST(sm_memory, dram_scheduler_queue_back_pressure) {
 TEST(sm_memory, store_burst_fills_the_miss_queue) {
   gpu_config c = qv100();
   c.mem.l1.miss_queue = 4;
-  std::vector<trace_writer_inst> v{mem("STG.E.32", {}, {6, 7}, GBASE, 4), mem("STG.E.32", {}, {8, 9}, GBASE + 128, 4),
-                                   op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> v{mem("STG.E.32", {}, {6, 7}, GBASE, 4), mem("STG.E.32", {}, {8, 9}, GBASE + 128, 4), op("EXIT", {}, {})};
   fixed_latency_memory m(100);
   gpu_sim g(c, &m, 1);
   kernel_result r = g.run(make({v}));
@@ -539,8 +538,7 @@ TEST(sm_memory, l2_set_index_function) {
     c.mem.l2.sets = 2;
     c.mem.l2.ways = 1;
     c.mem.l2.set_index = f;
-    const kernel_trace k1 = make({{mem("LDG.E.32", {4}, {2}, GBASE, 0), mem("LDG.E.32", {5}, {2}, GBASE + 256, 0),
-                                   op("EXIT", {}, {})}});
+    const kernel_trace k1 = make({{mem("LDG.E.32", {4}, {2}, GBASE, 0), mem("LDG.E.32", {5}, {2}, GBASE + 256, 0), op("EXIT", {}, {})}});
     const kernel_trace k2 = make({{mem("LDG.E.32", {4}, {2}, GBASE, 0), op("EXIT", {}, {})}});
     gpu_memory m(c);
     gpu_sim g(c, &m, 1);
@@ -574,15 +572,14 @@ TEST(sm_memory, l2_set_index_function) {
 // register 335, kernel 343.
 TEST(sm_memory, l2_mshr_limit_stalls_the_l2_input) {
   gpu_config c = qv100();
-  std::vector<trace_writer_inst> v{mem("LDG.E.32", {4}, {2}, GBASE, 4, 0x0000ffffu), op("FFMA", {5}, {4, 3, 2}),
-                                   op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> v{mem("LDG.E.32", {4}, {2}, GBASE, 4, 0x0000ffffu), op("FFMA", {5}, {4, 3, 2}), op("EXIT", {}, {})};
   kernel_result free = run_qv100(c, make({v}));
   EXPECT_EQ(free.cycles, 343u);
   EXPECT_EQ(free.mem.l2_reservation_fails, 0u);
   c.mem.l2.mshrs = 1;
   kernel_result one = run_qv100(c, make({v}));
   EXPECT_EQ(one.mem.l2_misses, 2u);
-  EXPECT_EQ(one.mem.dram_row_hits, 2u);  // row 0 of a bank never opened counts (row_buffer_hit_and_miss) and the open row
+  EXPECT_EQ(one.mem.dram_row_hits, 2u);           // row 0 of a bank never opened counts (row_buffer_hit_and_miss) and the open row
   EXPECT_EQ(one.mem.l2_reservation_fails, 137u);  // cycles 191..327
   EXPECT_EQ(one.mem.l2_fail_mshr_entry, 137u);
   EXPECT_EQ(one.mem.l2_queue_stalls, 0u);
@@ -810,8 +807,8 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_EQ(q.mem.dram.RCD, 12u);  // from the two-line quoted -gpgpu_dram_timing_opt
   EXPECT_EQ(q.mem.dram.RTPL, 3u);
   EXPECT_DOUBLE_EQ(q.mem.dram_mhz, 850.0);
-  EXPECT_EQ(q.mem.bank_mask, 0x7100u);     // ...RBBBCCCB.CCCSSSSS: bits 8, 12-14
-  EXPECT_EQ(q.mem.row_mask, 0xfff8000u);   // bits 15-27
+  EXPECT_EQ(q.mem.bank_mask, 0x7100u);            // ...RBBBCCCB.CCCSSSSS: bits 8, 12-14
+  EXPECT_EQ(q.mem.row_mask, 0xfff8000u);          // bits 15-27
   EXPECT_EQ(q.mem.cluster_ejection_buffer, 32u);  // as tested-cfgs/SM7_QV100 sets it (GPGPU-Sim's default: 8)
   EXPECT_EQ(q.mem.ldst_response_buffer, 2u);      // not in that file: GPGPU-Sim's default, marked [spec]
   gpu_memory m(q);
@@ -833,16 +830,21 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
     return std::string("no error");
   };
   EXPECT_NE(error("-gpgpu_n_mem 0\n").find("m.config:1: -gpgpu_n_mem: 0 outside [1, 256]"), std::string::npos);
-  EXPECT_NE(error("\n-gpgpu_n_sub_partition_per_mchannel 9\n").find("m.config:2: -gpgpu_n_sub_partition_per_mchannel: 9 outside [1, 8]"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_dram_timing_opt nbk=16:CL=x\n").find("-gpgpu_dram_timing_opt CL: 'x' is not an unsigned number"), std::string::npos);
+  EXPECT_NE(error("\n-gpgpu_n_sub_partition_per_mchannel 9\n").find("m.config:2: -gpgpu_n_sub_partition_per_mchannel: 9 outside [1, 8]"),
+            std::string::npos);
+  EXPECT_NE(error("-gpgpu_dram_timing_opt nbk=16:CL=x\n").find("-gpgpu_dram_timing_opt CL: 'x' is not an unsigned number"),
+            std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_timing_opt nbk=16:XYZ=3\n").find("unknown timing 'XYZ'"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_timing_opt nbk=6:nbkgrp=4\n").find("not a multiple of nbkgrp"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_timing_opt \"nbk=16:\n").find("unterminated quoted value"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl2 S:32:100:24\n").find("line size 100 is not a power of two"), std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl2 S:32:128:24,L:Q:m:L:P\n").find("write policy 'Q' not one of RBTEWL"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:H\n").find("-gpgpu_cache:dl2: set index function H not modelled (L, P or X)"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_cache:dl2 S:128:128:24,L:B:m:L:P\n").find("set index function P (IPOLY) needs 16, 32 or 64 sets, not 128"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_cache:dl2 S:24:128:24,L:B:m:L:X\n").find("set index function X needs a power-of-two set count, not 24"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:H\n").find("-gpgpu_cache:dl2: set index function H not modelled (L, P or X)"),
+            std::string::npos);
+  EXPECT_NE(error("-gpgpu_cache:dl2 S:128:128:24,L:B:m:L:P\n").find("set index function P (IPOLY) needs 16, 32 or 64 sets, not 128"),
+            std::string::npos);
+  EXPECT_NE(error("-gpgpu_cache:dl2 S:24:128:24,L:B:m:L:X\n").find("set index function X needs a power-of-two set count, not 24"),
+            std::string::npos);
   EXPECT_NE(error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,0:0,32\n").find("miss queue: 0 outside [1, 65536]"), std::string::npos);
   // The L1's lines hold whole 32-byte sectors, at most 8 (a 16-byte line would have none).
   EXPECT_NE(error("-gpgpu_cache:dl1 S:4:16:64,L:T:m:L:L,A:512:8,16:0,32\n").find("line 16 outside [32, 256] bytes"), std::string::npos);
@@ -850,17 +852,25 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_NE(error("-gpgpu_mem_addr_mapping dramid@8;0000CCCC\n").find("needs B (bank) and R (row) bits"), std::string::npos);
   EXPECT_NE(error("-gpgpu_clock_domains 1132:1132:1132:0\n").find("clock 0 MHz outside [1, 100000]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_flush_l1_cache 2\n").find("-gpgpu_flush_l1_cache: 2 outside [0, 1]"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,2:0,32\n").find("miss queue 2 and MSHRs 512 must hold the 4 sectors of a line"), std::string::npos);
+  EXPECT_NE(
+      error("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,2:0,32\n").find("miss queue 2 and MSHRs 512 must hold the 4 sectors of a line"),
+      std::string::npos);
   // One column command moves dram_t's atom, BL x bus width: below a sector an access would take several.
   EXPECT_NE(error("-gpgpu_dram_buswidth 8\n").find("8 B x 2 = 16 B per column command, below a 32-byte sector"), std::string::npos);
   EXPECT_EQ(error("-gpgpu_dram_buswidth 2\n-gpgpu_dram_burst_length 16\n"), "no error");  // RTX 3070: 32 B
-  EXPECT_NE(error("-gpgpu_dram_return_queue_size 70000\n").find("m.config:1: -gpgpu_dram_return_queue_size: 70000 outside [0, 65536]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_dram_return_queue_size 70000\n").find("m.config:1: -gpgpu_dram_return_queue_size: 70000 outside [0, 65536]"),
+            std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_return_queue_size x\n").find("m.config:1: -gpgpu_dram_return_queue_size"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n").find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_dram_partition_queues 8:8:8\n")
+                .find("m.config:1: -gpgpu_dram_partition_queues: expected icnt_L2:L2_dram:dram_L2:L2_icnt"),
+            std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 8:0:8:8\n").find("-gpgpu_dram_partition_queues: 0 outside [1, 65536]"), std::string::npos);
   EXPECT_NE(error("-gpgpu_dram_partition_queues 3:8:8:8\n").find("an icnt->L2 queue of 3 never takes a request"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_n_cluster_ejection_buffer_size 0\n").find("m.config:1: -gpgpu_n_cluster_ejection_buffer_size: 0 outside [1, 65536]"), std::string::npos);
-  EXPECT_NE(error("-gpgpu_n_ldst_response_buffer_size 65537\n").find("-gpgpu_n_ldst_response_buffer_size: 65537 outside [1, 65536]"), std::string::npos);
+  EXPECT_NE(
+      error("-gpgpu_n_cluster_ejection_buffer_size 0\n").find("m.config:1: -gpgpu_n_cluster_ejection_buffer_size: 0 outside [1, 65536]"),
+      std::string::npos);
+  EXPECT_NE(error("-gpgpu_n_ldst_response_buffer_size 65537\n").find("-gpgpu_n_ldst_response_buffer_size: 65537 outside [1, 65536]"),
+            std::string::npos);
   EXPECT_NE(error("-gpgpu_l1_banks 0\n").find("-gpgpu_l1_banks: 0 outside [1, 32]"), std::string::npos);
   EXPECT_NE(error("-network_mode 3\n").find("-network_mode: 3 outside [1, 2]"), std::string::npos);
   EXPECT_NE(error("-network_mode 1\n").find("-network_mode 1 (BookSim) needs -inter_config_file"), std::string::npos);
@@ -982,14 +992,17 @@ TEST(sm_memory, a100_and_h100_memory_options) {
     return std::string("no error");
   };
   // 3..5 (PAE, random, custom) are GPGPU-Sim's but not modelled: listed as changing timing; 6 is no mode.
-  EXPECT_NE(error("-gpgpu_memory_partition_indexing 6\n").find("m.config:1: -gpgpu_memory_partition_indexing: 6 outside [0, 2]"), std::string::npos);
+  EXPECT_NE(error("-gpgpu_memory_partition_indexing 6\n").find("m.config:1: -gpgpu_memory_partition_indexing: 6 outside [0, 2]"),
+            std::string::npos);
   gpu_config p;
   load_config_text(p, "-gpgpu_memory_partition_indexing 4\n", "m.config");
   EXPECT_EQ(p.mem.partition_indexing, 0u);
   ASSERT_EQ(p.unmodelled_timing(false).size(), 1u);
-  EXPECT_EQ(p.unmodelled_timing(false)[0].rfind("-gpgpu_memory_partition_indexing 4 (m.config:1): ", 0), 0u) << p.unmodelled_timing(false)[0];
+  EXPECT_EQ(p.unmodelled_timing(false)[0].rfind("-gpgpu_memory_partition_indexing 4 (m.config:1): ", 0), 0u)
+      << p.unmodelled_timing(false)[0];
   EXPECT_NE(error("-gpgpu_n_mem 40\n-gpgpu_n_sub_partition_per_mchannel 4\n-gpgpu_memory_partition_indexing 2\n")
-                .find("IPOLY) needs 16, 32 or 64 sub-partitions"), std::string::npos);
+                .find("IPOLY) needs 16, 32 or 64 sub-partitions"),
+            std::string::npos);
   EXPECT_NE(error("-gpgpu_n_mem 40\n-gpgpu_memory_partition_indexing 1\n").find("needs a power-of-two -gpgpu_n_mem"), std::string::npos);
 }
 
@@ -1015,7 +1028,8 @@ std::vector<uint64_t> three_clusters_one_sub_partition(unsigned algo, uint64_t s
   for (uint64_t cyc = 0; cyc < sent + 200; ++cyc) {
     m.cycle(cyc);
     if (cyc != sent) continue;
-    for (unsigned i = 0; i < 3; ++i) EXPECT_EQ(m.access(base + 32 * i, 4, false, mem_port::whole_sector, cyc, &ports[i], i), mem_port::pending);
+    for (unsigned i = 0; i < 3; ++i)
+      EXPECT_EQ(m.access(base + 32 * i, 4, false, mem_port::whole_sector, cyc, &ports[i], i), mem_port::pending);
   }
   return {ports[0].done, ports[1].done, ports[2].done};
 }

@@ -54,8 +54,7 @@ logged run(uint64_t limit) {
   gm->set_event_log(&log);
   gpu_sim g(c, m.get(), 0);
   g.start(k);
-  while (g.step()) {
-  }
+  while (g.step()) {}
   std::ostringstream os;
   log.flush(os, 1, k.name);
   logged out{g.result().cycles, os.str()};
@@ -88,10 +87,10 @@ TEST(sm_mem_log, events_are_accel_sims_on_ldg_coal_6warp) {
   // Lines of Accel-Sim's timeline: the first request's six hand-offs, the fourth sector of the
   // first line of channel 7 (queued at 315: a channel that skipped idle cycles past a later push
   // delayed it to 409 before), and the last reply.
-  for (const char* line : {"INJ,27,0,7f4000003600,1,45,0\n", "L2,190,45,7f4000003600,1,2,\n", "DQ,292,22,7f4000003600,1,0,\n",
-                           "ACT,293,22,1,0,0,\n", "RD,309,22,7f4000003600,1,0,\n", "RSP,330,0,7f4000003600,1,,\n",
-                           "DQ,315,7,7f4000004660,0,0,\n", "RD,333,7,7f4000004660,0,0,\n", "RSP,355,0,7f4000004660,8,,\n",
-                           "RSP,2680,0,7f40000045e0,8,,\n"})
+  for (const char* line :
+       {"INJ,27,0,7f4000003600,1,45,0\n", "L2,190,45,7f4000003600,1,2,\n", "DQ,292,22,7f4000003600,1,0,\n", "ACT,293,22,1,0,0,\n",
+        "RD,309,22,7f4000003600,1,0,\n", "RSP,330,0,7f4000003600,1,,\n", "DQ,315,7,7f4000004660,0,0,\n", "RD,333,7,7f4000004660,0,0,\n",
+        "RSP,355,0,7f4000004660,8,,\n", "RSP,2680,0,7f40000045e0,8,,\n"})
     EXPECT_NE(r.text.find(line), std::string::npos) << line;
   // Sorted by cycle.
   uint64_t last = 0;
@@ -149,8 +148,7 @@ TEST(sm_mem_log, sm_run_option) {
   const std::string text = ss.str();
   EXPECT_EQ(text.rfind("event,cycle,unit,addr,f5,f6,f7\n# kernel 1 _Z9ffma_testPf\n", 0), 0u) << text.substr(0, 200);
   EXPECT_NE(text.find("# l2_per_bank\nsub_partition,access,miss,pending_hits,reservation_fails\n0,"), std::string::npos);
-  EXPECT_NE(text.find("# dram_per_channel\nchannel,n_act,n_pre,n_rd,n_write,row_hits,Row_Buffer_Locality,mrqq_max\n0,"),
-            std::string::npos);
+  EXPECT_NE(text.find("# dram_per_channel\nchannel,n_act,n_pre,n_rd,n_write,row_hits,Row_Buffer_Locality,mrqq_max\n0,"), std::string::npos);
 }
 
 // The same kernel on Accel-Sim's other tested configurations (launch latency 0): Accel-Sim's
@@ -163,8 +161,7 @@ TEST(sm_mem_log, ldg_coal_6warp_cycles_on_every_tested_configuration) {
     auto m = make_memory(c, "gpgpu-sim");
     gpu_sim g(c, m.get(), 0);
     g.start(k);
-    while (g.step()) {
-    }
+    while (g.step()) {}
     EXPECT_EQ(g.result().cycles, cycles) << gpu;
   }
 }
@@ -220,8 +217,7 @@ void expect_accel_sims_timeline(const std::string& kernel, uint64_t cycles, size
   dynamic_cast<gpu_memory*>(m.get())->set_event_log(&log);
   gpu_sim g(c, m.get(), 0);
   g.start(k);
-  while (g.step()) {
-  }
+  while (g.step()) {}
   std::ostringstream os;
   log.flush(os, 1, k.name);
   EXPECT_EQ(g.result().cycles, cycles);
@@ -255,8 +251,7 @@ TEST(sm_mem_log, multi_warp_kernels_cycles_on_the_tested_configurations) {
       auto m = make_memory(c, "gpgpu-sim");
       gpu_sim g(c, m.get(), 0);
       g.start(k);
-      while (g.step()) {
-      }
+      while (g.step()) {}
       EXPECT_EQ(g.result().cycles, cycles) << r.gpu << " " << kernel;
     }
   }
@@ -270,8 +265,8 @@ TEST(sm_mem_log, multi_warp_kernels_cycles_on_the_tested_configurations) {
 TEST(sm_mem_log, events_are_accel_sims_on_the_320_cta_kernel) {
   const std::string dir = calibration_dir();
   if (dir.empty()) GTEST_SKIP() << "Accel-Sim calibration set not found beside the checkout (set GPUVP_CALIBRATION_DIR)";
-  const gpuvp::testing::command_result ref =
-      gpuvp::testing::run_command("gzip -dc '" + dir + "/accelsim_hide320_events.csv.gz' | sed -e 's/,0x/,/' -e 's/^ACT,\\([0-9]*\\),\\([0-9]*\\),,/ACT,\\1,\\2,/'");
+  const gpuvp::testing::command_result ref = gpuvp::testing::run_command(
+      "gzip -dc '" + dir + "/accelsim_hide320_events.csv.gz' | sed -e 's/,0x/,/' -e 's/^ACT,\\([0-9]*\\),\\([0-9]*\\),,/ACT,\\1,\\2,/'");
   ASSERT_EQ(ref.rc, 0);
   const kernel_trace k = parse_kernel_trace_text(gpuvp::sm::testing::bandwidth_kernel_text(320, 70), "bandwidth");
   const gpu_config c = gpuvp::sm::testing::shipped("QV100");
@@ -281,8 +276,7 @@ TEST(sm_mem_log, events_are_accel_sims_on_the_320_cta_kernel) {
   gm->set_event_log(&log);
   gpu_sim g(c, m.get(), 0);
   g.start(k);
-  while (g.step()) {
-  }
+  while (g.step()) {}
   EXPECT_EQ(g.result().cycles, 9690u);
   std::ostringstream os;
   log.flush(os, 1, k.name);

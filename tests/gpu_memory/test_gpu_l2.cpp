@@ -340,8 +340,8 @@ TEST_F(gpu_l2_test, kernel_cycles_alone_shared_and_with_a_copy_stream) {
   EXPECT_EQ(wire.r.cycles, own.r.cycles);
   EXPECT_EQ(wire.r.mem.l2_accesses, own.r.mem.l2_accesses);
   std::cout << "loads kernel: own memory " << own.r.cycles << " cycles, on gpu_l2's " << shared.r.cycles
-            << ", with a 16 KiB-read stream through gpu_l2 " << busy.r.cycles << ", stream on a separate memory system "
-            << apart.r.cycles << ", gpu_l2 a wire " << wire.r.cycles << "\n";
+            << ", with a 16 KiB-read stream through gpu_l2 " << busy.r.cycles << ", stream on a separate memory system " << apart.r.cycles
+            << ", gpu_l2 a wire " << wire.r.cycles << "\n";
 }
 
 namespace {
@@ -480,8 +480,7 @@ TEST_F(gpu_l2_test, two_compute_engines_on_one_memory_system_are_refused) {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     FAIL() << "no configuration error";
   } catch (const config_error& e) {
-    EXPECT_NE(std::string(e.what()).find("gpu_l2: compute engines compute and compute2 are both bound to gpu_l2.sms"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("gpu_l2: compute engines compute and compute2 are both bound to gpu_l2.sms"), std::string::npos)
         << e.what();
   }
 }
@@ -527,8 +526,7 @@ TEST(gpu_l2_cli, l2_port_binding_shows_in_the_config_dump) {
   ASSERT_NE(compute, std::string::npos) << r.out;
   // compute's section: up to the next top-level key (a line that does not start with a space).
   size_t end = compute + 1;
-  while ((end = r.out.find('\n', end + 1)) != std::string::npos && end + 1 < r.out.size() && r.out[end + 1] == ' ') {
-  }
+  while ((end = r.out.find('\n', end + 1)) != std::string::npos && end + 1 < r.out.size() && r.out[end + 1] == ' ') {}
   const std::string section = r.out.substr(compute, end == std::string::npos ? std::string::npos : end - compute + 1);
   EXPECT_NE(section.find("\n  l2:\n    to: gpu_l2.sms\n"), std::string::npos) << section;
   // The default platform leaves it unbound: the SMs use a memory system of their own.
@@ -563,17 +561,16 @@ struct other_export : sc_core::sc_module, gpuvp::component, other_if {
   std::vector<interface_export> interface_exports() override { return {{"port", "a test interface", &port}}; }
 };
 void register_other_export() {
-  gpuvp::registry::global().add_component_type("other_export", "test: exports another interface",
-                                               gpuvp::make_component<other_export>);
+  gpuvp::registry::global().add_component_type("other_export", "test: exports another interface", gpuvp::make_component<other_export>);
 }
 }  // namespace
 
 // Bound to an export of another interface: exit 2 before the run, naming both ends and both interfaces.
 TEST(gpu_l2_cli, l2_port_bound_to_another_interface_exits_2_naming_both_ends) {
-  auto r = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload",
-                                      gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g"), "--set",
-                                      "components.other=other_export", "--set", "compute.l2.to=other.port"},
-                                     "", register_other_export);
+  auto r = gpuvp::testing::run_gpuvp(
+      {"run", "--platform", "gpu-memory", "--workload", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g"), "--set",
+       "components.other=other_export", "--set", "compute.l2.to=other.port"},
+      "", register_other_export);
   EXPECT_EQ(r.rc, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("compute.l2.to: compute.l2 needs gpu memory system (gpu_memory_if), but other.port is a test interface"),
             std::string::npos)
@@ -605,8 +602,8 @@ TEST(gpu_l2_cli, configuration_mismatch_exits_2) {
 TEST(gpu_l2_cli, copy_engine_alone_through_gpu_l2) {
   const std::string dir = cli_dir();
   std::ofstream(dir + "/vram.copies") << "copy 0x200010000 0x200020000 1024\n";
-  auto r = gpuvp::testing::run_gpuvp({"run", "--platform", "gpu-memory", "--workload", dir + "/vram.copies", "--set",
-                                      "components.compute=none"});
+  auto r = gpuvp::testing::run_gpuvp(
+      {"run", "--platform", "gpu-memory", "--workload", dir + "/vram.copies", "--set", "components.compute=none"});
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("no SMs attached (no compute engine's l2 port is bound to gpu_l2.sms); 16 timed accesses (32 sectors read, 32 "
                        "written"),
@@ -623,8 +620,8 @@ TEST(gpu_l2_cli, run_report_names_the_engines_memory_path) {
                                      "compute:\n  out:\n    to: gpu_l2.in\n  l2:\n    to: gpu_l2.sms\n"
                                      "traffic:\n  initiators: 1\n  g0:\n    pattern: sequential\n    base: 0x200000000\n"
                                      "    range: 1 MiB\n    size: 128\n    count: 4\n    to: gpu_l2.in\n";
-  auto r = gpuvp::testing::run_gpuvp({"run", "--config", dir + "/l2.yaml", "--workload",
-                                      gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
+  auto r = gpuvp::testing::run_gpuvp(
+      {"run", "--config", dir + "/l2.yaml", "--workload", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("other engines (copy engine, PFIFO, CP, host): VRAM through gpu_l2 (gpu_l2.in) into this memory system"),
             std::string::npos)
@@ -639,11 +636,12 @@ TEST(gpu_l2_cli, run_report_names_the_engines_memory_path) {
 TEST(gpu_l2_cli, out_bound_without_the_l2_port_is_reported) {
   const std::string dir = cli_dir();
   std::ofstream(dir + "/nol2.yaml") << "components:\n  gpu_l2: gpu_l2\n  traffic: none\ncompute:\n  out:\n    to: gpu_l2.in\n";
-  auto r = gpuvp::testing::run_gpuvp({"run", "--config", dir + "/nol2.yaml", "--workload",
-                                      gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
+  auto r = gpuvp::testing::run_gpuvp(
+      {"run", "--config", dir + "/nol2.yaml", "--workload", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
-  EXPECT_NE((r.out + r.err).find("gpu_l2: an access timed by another GPU memory system reached gpu_l2.in (initiator 0x534d): "
-                                 "a compute engine whose out reaches gpu_l2 needs its l2 port bound to gpu_l2.sms"),
+  EXPECT_NE((r.out + r.err)
+                .find("gpu_l2: an access timed by another GPU memory system reached gpu_l2.in (initiator 0x534d): "
+                      "a compute engine whose out reaches gpu_l2 needs its l2 port bound to gpu_l2.sms"),
             std::string::npos)
       << r.out << r.err;
   EXPECT_NE(r.out.find("no SMs attached (no compute engine's l2 port is bound to gpu_l2.sms); 0 timed accesses (0 sectors read, "
@@ -658,8 +656,8 @@ TEST(gpu_l2_cli, bound_behind_the_mmu) {
   const std::string dir = cli_dir();
   std::ofstream(dir + "/mmu.yaml") << "components:\n  gpu_l2: gpu_l2\ncompute:\n  out:\n    to: mmu.in\n  l2:\n    to: gpu_l2.sms\n"
                                       "mmu:\n  out:\n    to: gpu_l2.in\n";
-  auto r = gpuvp::testing::run_gpuvp({"run", "--config", dir + "/mmu.yaml", "--workload",
-                                      gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
+  auto r = gpuvp::testing::run_gpuvp(
+      {"run", "--config", dir + "/mmu.yaml", "--workload", gpuvp::testing::source_path("tests/sm/data/ffma/kernelslist.g")});
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("owned by gpu_l2 (bound to compute.l2)"), std::string::npos) << r.out;
   // The ffma kernel: 5 L1-line accesses (the mmu report's linear accesses), all the SMs'.

@@ -15,7 +15,10 @@ struct fake_memory {
   unsigned reads = 0;
 
   void w32(target t, uint64_t a, uint32_t v) { words[{int(t), a}] = v; }
-  void w64(target t, uint64_t a, uint64_t v) { w32(t, a, uint32_t(v)); w32(t, a + 4, uint32_t(v >> 32)); }
+  void w64(target t, uint64_t a, uint64_t v) {
+    w32(t, a, uint32_t(v));
+    w32(t, a + 4, uint32_t(v >> 32));
+  }
   void dmaobj(target t, uint64_t a, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3, uint32_t w4, uint32_t w5) {
     const uint32_t w[6] = {w0, w1, w2, w3, w4, w5};
     for (int i = 0; i < 6; ++i) w32(t, a + 4 * i, w[i]);

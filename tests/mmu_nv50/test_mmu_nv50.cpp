@@ -16,8 +16,8 @@
 
 using namespace gpuvp;
 using namespace gpuvp::nv50;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 
@@ -27,11 +27,9 @@ constexpr uint32_t chan = 0x100;        // channel structure at VRAM 0x100000 (G
 struct engine_port : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<engine_port> out{"out"};
   tlm_utils::simple_initiator_socket<engine_port> bar0{"bar0"};  // the host's BAR0 path to the registers
-  int invalidations = 0;  // DMI invalidations received on out, and the last range
+  int invalidations = 0;                                         // DMI invalidations received on out, and the last range
   sc_dt::uint64 inv_start = 1, inv_end = 0;
-  explicit engine_port(sc_core::sc_module_name n) : sc_module(n) {
-    out.register_invalidate_direct_mem_ptr(this, &engine_port::invalidate);
-  }
+  explicit engine_port(sc_core::sc_module_name n) : sc_module(n) { out.register_invalidate_direct_mem_ptr(this, &engine_port::invalidate); }
   void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) {
     ++invalidations;
     inv_start = start;
@@ -67,7 +65,7 @@ class mmu_nv50_sockets : public gpuvp::testing::sim_test {
     put_dmaobj(0x20, 0x7fc0003d, 0xffffffff, 0, 0xff000000, 0, 0x00080000);
     // selector 3: paged, read-only (1<<18): w0 = 0x7fc4003d.
     put_dmaobj(0x30, 0x7fc4003d, 0xffffffff, 0, 0xff000000, 0, 0);
-    put_pde(0x200, 0x00200003);  // G84 PDE 0: small pages, table at VRAM 0x200000
+    put_pde(0x200, 0x00200003);   // G84 PDE 0: small pages, table at VRAM 0x200000
     put_pde(0x1400, 0x00300003);  // NV50 PDE 0: table at VRAM 0x300000
     for (uint64_t i = 0; i < 16; ++i) put_pte(0x200000 + i * 8, 0x00000000a0000001ull + (i << 12));  // page i -> 0xa000i000
     put_pte(0x300000 + 5 * 8, 0x77777001);
@@ -93,8 +91,7 @@ class mmu_nv50_sockets : public gpuvp::testing::sim_test {
     t.ext.dma_bind = bind;
     t.ext.vm_context = chan;
   }
-  result access(uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false,
-                uint32_t data = 0, bool user = false) {
+  result access(uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false, uint32_t data = 0, bool user = false) {
     transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, &data, 4);
     side_band(t, engine, client, sel);
     t.ext.channel = 3;
@@ -104,8 +101,7 @@ class mmu_nv50_sockets : public gpuvp::testing::sim_test {
     return {t.gp.get_response_status(), d, data};
   }
   // A DMI request on mmu.in with the same side band as access().
-  bool dmi(tlm::tlm_dmi& out, uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false,
-           bool user = false) {
+  bool dmi(tlm::tlm_dmi& out, uint32_t engine, uint32_t client, uint32_t sel, uint64_t addr, bool write = false, bool user = false) {
     transaction t(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, nullptr, 0);
     side_band(t, engine, client, sel);
     t.ext.priv = user ? privilege::user : privilege::supervisor;
@@ -135,9 +131,9 @@ class mmu_nv50_sockets : public gpuvp::testing::sim_test {
 
 TEST_F(mmu_nv50_sockets, TranslatedAndLinearAccesses) {
   build();
-  mem->write32(vram + 0xa0005678, 0xcafe0001);      // page 5 -> VRAM 0xa0005000
-  mem->write32(vram + 0x10001234, 0xcafe0002);      // unpaged: 0x10000000 + 0x1234
-  mem->write32(0x4000, 0xcafe0003);                 // linear SYSRAM
+  mem->write32(vram + 0xa0005678, 0xcafe0001);  // page 5 -> VRAM 0xa0005000
+  mem->write32(vram + 0x10001234, 0xcafe0002);  // unpaged: 0x10000000 + 0x1234
+  mem->write32(0x4000, 0xcafe0003);             // linear SYSRAM
   EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 2, 0x5678).data, 0xcafe0001u);
   EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x1234).data, 0xcafe0002u);
   EXPECT_EQ(access(engine::pfifo, client::pfifo_read, gpu_ext::none, 0x4000).data, 0xcafe0003u);
@@ -199,7 +195,7 @@ TEST_F(mmu_nv50_sockets, FlushOneEngineAndCompletionTiming) {
     reg_access(0xc80, true, 5 << 16 | 1);  // flush PFIFO's TLB at t = 1000 ns
     EXPECT_EQ(mmu->engine_tlb(engine::pfifo).valid_entries(), 0u);
     EXPECT_EQ(mmu->engine_tlb(engine::pgraph).valid_entries(), 1u);  // others keep theirs
-    EXPECT_EQ(reg_access(0xc80), 0x50001u);                         // busy: bit 0 still 1
+    EXPECT_EQ(reg_access(0xc80), 0x50001u);                          // busy: bit 0 still 1
     sc_core::wait(sc_time(199, SC_NS));
     EXPECT_EQ(reg_access(0xc80) & 1, 1u);  // 1199 ns: flush_latency 200 ns not yet over
     sc_core::wait(sc_time(1, SC_NS));
@@ -268,7 +264,7 @@ TEST_F(mmu_nv50_sockets, DmaObjectCacheAndRebind) {
   mem->write32(vram + 0x10000010, 1);
   mem->write32(vram + 0x18000010, 2);
   EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 1u);
-  put_dmaobj(0x10, 0x0001003d, 0x20000000, 0x18000000, 0, 0, 0);  // software moves the object
+  put_dmaobj(0x10, 0x0001003d, 0x20000000, 0x18000000, 0, 0, 0);           // software moves the object
   EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 1u);  // engine still holds the old one
   mmu->rebind(engine::pfifo, client::pfifo_read);                          // selector rebound
   EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 2u);
@@ -347,7 +343,7 @@ TEST_F(mmu_nv50_sockets, AccessAcrossPagesIsSplitPerPage) {
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(mem->read32(vram + 0xa0005ffc), 0x55667788u);  // low half in page 5
   EXPECT_EQ(mem->read32(vram + 0xa0009000), 0x11223344u);  // high half in page 6
-  EXPECT_EQ(t.gp.get_address(), 0x5ffcu);                   // the payload is given back intact
+  EXPECT_EQ(t.gp.get_address(), 0x5ffcu);                  // the payload is given back intact
   EXPECT_EQ(t.gp.get_data_length(), 8u);
   EXPECT_EQ(stats_registry::global().value("mmu.pfifo.walks"), 2.0);  // one request per page
   // Debug reads split the same way.
@@ -387,12 +383,12 @@ TEST_F(mmu_nv50_sockets, EvictedEntryIsNotServedByTheFastPath) {
   config::global().set("mmu.tlb_entries", "4", "test");
   config::global().set("mmu.tlb_ways", "4", "test");
   build();
-  mem->write32(vram + 0xa0000010, 0x01d);  // page 0 as first mapped (PTE 0xa0000001)
-  mem->write32(vram + 0xb0000010, 0x2e3);  // page 0 after the rewrite (PTE 0xb0000001)
+  mem->write32(vram + 0xa0000010, 0x01d);                                                 // page 0 as first mapped (PTE 0xa0000001)
+  mem->write32(vram + 0xb0000010, 0x2e3);                                                 // page 0 after the rewrite (PTE 0xb0000001)
   for (uint64_t p = 0; p < 4; ++p) access(engine::pgraph, client::dispatch, 2, p << 12);  // 4 walks, TLB full
-  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x10).data, 0x01du);            // hit
-  put_pte(0x200000, 0xb0000001);                                                        // no flush
-  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x10).data, 0x01du);  // still the cached PTE
+  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x10).data, 0x01du);              // hit
+  put_pte(0x200000, 0xb0000001);                                                          // no flush
+  EXPECT_EQ(access(engine::pgraph, client::dispatch, 2, 0x10).data, 0x01du);              // still the cached PTE
   for (uint64_t p = 1; p < 4; ++p) access(engine::pgraph, client::dispatch, 2, p << 12);  // page 0 is now LRU
   EXPECT_EQ(stats_registry::global().value("mmu.pgraph.hits"), 5.0);
   access(engine::pgraph, client::dispatch, 2, 4 << 12);  // walk: evicts page 0
@@ -414,7 +410,7 @@ TEST_F(mmu_nv50_sockets, EvictedEntryIsNotServedByTheFastPath) {
 // supervisor page) faults exactly as the first one would, fast path or not.
 TEST_F(mmu_nv50_sockets, RepeatedHitsKeepAccessChecks) {
   build();
-  put_pte(0x200000 + 8 * 8, 0xa0008041);  // page 8 supervisor-only (bit 6)
+  put_pte(0x200000 + 8 * 8, 0xa0008041);                                                          // page 8 supervisor-only (bit 6)
   EXPECT_EQ(access(engine::pfifo, client::pfifo_write, 3, 0x5000).status, tlm::TLM_OK_RESPONSE);  // read: fine
   EXPECT_EQ(access(engine::pfifo, client::pfifo_write, 3, 0x5004).status, tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(access(engine::pfifo, client::pfifo_write, 3, 0x5008, true).status, tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -437,7 +433,7 @@ TEST_F(mmu_nv50_sockets, DmaBindRewriteReloadsTheObject) {
   put_dmaobj(0x10, 0x0001003d, 0x20000000, 0x18000000, 0, 0, 0);           // software moves the object
   EXPECT_EQ(access(engine::pfifo, client::pfifo_read, 1, 0x10).data, 1u);  // same bind: the old object
   EXPECT_EQ(mmu->dmaobj_loads.value(), 1u);
-  bind = 8;                                                                 // selector rewritten
+  bind = 8;  // selector rewritten
   const auto r = access(engine::pfifo, client::pfifo_read, 1, 0x10);
   EXPECT_EQ(r.data, 2u);
   EXPECT_EQ(r.delay, sc_time(61, SC_NS));  // hit latency 1 + object read 30 + data 30
@@ -510,10 +506,10 @@ TEST_F(mmu_nv50_sockets, DmiForAPagedVramPage) {
 TEST_F(mmu_nv50_sockets, DmiRefusedAcrossAFaultAndReadOnlyWhereReadOnly) {
   build(true);
   tlm::tlm_dmi d;
-  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x20000010));  // PDE 1 not present
-  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, 0, 0x10));         // NULL_DMAOBJ
-  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_write, 3, 0x5000, true)); // write to a read-only object
-  EXPECT_EQ(mmu->fault_status.get(), 0u);  // a request is not an access: nothing latched or counted
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, 2, 0x20000010));     // PDE 1 not present
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_read, 0, 0x10));           // NULL_DMAOBJ
+  EXPECT_FALSE(dmi(d, engine::pfifo, client::pfifo_write, 3, 0x5000, true));  // write to a read-only object
+  EXPECT_EQ(mmu->fault_status.get(), 0u);                                     // a request is not an access: nothing latched or counted
   EXPECT_EQ(mmu->faults.value(), 0u);
   // Read-only object (selector 3): read-only DMI.
   ASSERT_TRUE(dmi(d, engine::pfifo, client::pfifo_write, 3, 0x5000));
@@ -620,7 +616,8 @@ sysram:
 vram:
   base: 0x200000000
   size: 1 GiB
-)", "test.yaml");
+)",
+                                    "test.yaml");
   }
 };
 
@@ -679,7 +676,7 @@ stats mmu.flushes
   // Page 5 -> 0x3a005000; VRAM linear 0x3a005010 is host 0x200000000 + 0x3a005010.
   EXPECT_EQ(lines[5], "OK linear=0x3a005010 target=VRAM ro=0 super=0 storage=0x0 comp=0 tag=0x0 pcycle=0 enc=0 paged=1 host=0x23a005010");
   EXPECT_EQ(lines[6], "OK fault=PTE_NOT_PRESENT");
-  EXPECT_EQ(lines[8], "OK 0x0000000000050001");  // flush of engine 5 still running
+  EXPECT_EQ(lines[8], "OK 0x0000000000050001");   // flush of engine 5 still running
   EXPECT_EQ(lines[10], "OK 0x0000000000050000");  // 200 ns later: done
   EXPECT_EQ(lines[11], "OK mmu.flushes=1");
 }

@@ -56,8 +56,7 @@ TEST(mmu_nv50_decode, PdeEveryField) {
   EXPECT_EQ(p.entries(), 0x8000u);
   // Small-page table sizes: code 0..3 = 0x20000, 0x8000, 0x4000, 0x2000 entries.
   const uint32_t small[4] = {0x20000, 0x8000, 0x4000, 0x2000};
-  for (uint64_t code = 0; code < 4; ++code)
-    EXPECT_EQ(decode_pde(3 | code << 5).entries(), small[code]);
+  for (uint64_t code = 0; code < 4; ++code) EXPECT_EQ(decode_pde(3 | code << 5).entries(), small[code]);
   // Large pages: 0x20000000 / 0x10000 = 0x2000 entries; medium: / 0x4000 = 0x8000. The size
   // field (bits 5-6) only applies to small pages.
   EXPECT_EQ(decode_pde(1 | 3 << 5).entries(), 0x2000u);
@@ -136,8 +135,7 @@ class mmu_nv50_vm : public ::testing::Test {
     mem.w64(V, 0x100218, 0x00400063);
     // PDE 4: not present.
   }
-  translation tr(uint32_t sel, uint64_t addr, bool write = false, bool user = false,
-                 uint32_t eng = engine::pgraph) {
+  translation tr(uint32_t sel, uint64_t addr, bool write = false, bool user = false, uint32_t eng = engine::pgraph) {
     return translate(opt, vm_access{eng, client::dispatch, chan, sel, addr, write, user}, mem.fn());
   }
 };
@@ -190,14 +188,14 @@ TEST_F(mmu_nv50_vm, SysramObjectAttributes) {
   EXPECT_EQ(t.r.tgt, N);
   EXPECT_TRUE(t.r.ro);
   EXPECT_TRUE(t.r.super);
-  EXPECT_EQ(t.r.storage, 0);  // 0x7f ("from page tables") on an unpaged object: 0
+  EXPECT_EQ(t.r.storage, 0);             // 0x7f ("from page tables") on an unpaged object: 0
   EXPECT_EQ(t.r.comp, comp_mode::none);  // 3 on an unpaged object: none
   EXPECT_EQ(t.r.pcycle, 1);
   EXPECT_TRUE(t.r.enc);
   EXPECT_EQ(tr(3, 0x4567, true).f, fault::read_only);
   EXPECT_EQ(tr(3, 0x4567, false, true).f, fault::supervisor);
   EXPECT_EQ(tr(3, 0x4567, true, true).f, fault::supervisor);  // privilege is checked first
-  opt.gen = generation::nv50;  // no encryption before G84
+  opt.gen = generation::nv50;                                 // no encryption before G84
   EXPECT_FALSE(tr(3, 0x4567).r.enc);
 }
 
@@ -361,8 +359,8 @@ TEST_F(mmu_nv50_vm, ContigBlocks) {
 TEST_F(mmu_nv50_vm, Nv50ChannelLayout) {
   // On NV50 the page directory is at 0x1400: PDE 0 at 0x101400 points to a table at 0x500000.
   mem.w64(V, 0x101400, 0x00500003);
-  mem.w64(V, 0x500028, 0x77777001);     // VA 0x5xxx on NV50 -> 0x77777xxx
-  mem.w64(V, 0x200028, 0xabcde001);     // VA 0x5xxx on G84 -> 0xabcdexxx
+  mem.w64(V, 0x500028, 0x77777001);  // VA 0x5xxx on NV50 -> 0x77777xxx
+  mem.w64(V, 0x200028, 0xabcde001);  // VA 0x5xxx on G84 -> 0xabcdexxx
   EXPECT_EQ(tr(2, 0x5678).r.linear, 0xabcde678u);
   opt.gen = generation::nv50;
   EXPECT_EQ(tr(2, 0x5678).r.linear, 0x77777678u);
@@ -522,7 +520,10 @@ TEST(mmu_nv50_tlb, RandomIsDeterministicAndGeometryChecked) {
   tlb a, b;
   a.configure(8, 8, tlb_policy::random, 42);
   b.configure(8, 8, tlb_policy::random, 42);
-  for (uint64_t i = 0; i < 32; ++i) { a.insert(1, i << 12, page(0), 12); b.insert(1, i << 12, page(0), 12); }
+  for (uint64_t i = 0; i < 32; ++i) {
+    a.insert(1, i << 12, page(0), 12);
+    b.insert(1, i << 12, page(0), 12);
+  }
   for (uint64_t i = 0; i < 32; ++i) EXPECT_EQ(a.lookup(1, i << 12) != nullptr, b.lookup(1, i << 12) != nullptr);
   EXPECT_EQ(a.valid_entries(), 8u);
   EXPECT_THROW(a.configure(12, 4, tlb_policy::lru), std::invalid_argument);

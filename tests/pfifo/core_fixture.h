@@ -14,7 +14,9 @@ namespace gpuvp::pfifo::test {
 
 struct flat_bus : fifo_bus {
   std::vector<uint8_t> mem = std::vector<uint8_t>(1 << 24);
-  struct obj { uint64_t base, limit; };
+  struct obj {
+    uint64_t base, limit;
+  };
   std::map<uint32_t, obj> objs;  // selector -> window
   uint64_t vm_fault_above = 1 << 24;
   uint64_t latency_ps = 100;
@@ -22,12 +24,18 @@ struct flat_bus : fifo_bus {
 
   bool phys(bool write, uint64_t a, void* d, unsigned len, uint64_t& now) {
     if (a + len > mem.size()) return false;
-    if (write) std::memcpy(&mem[a], d, len);
-    else std::memcpy(d, &mem[a], len);
+    if (write)
+      std::memcpy(&mem[a], d, len);
+    else
+      std::memcpy(d, &mem[a], len);
     now += latency_ps;
     return true;
   }
-  struct dma_rec { bool write; uint32_t obj, bind; client c; };
+  struct dma_rec {
+    bool write;
+    uint32_t obj, bind;
+    client c;
+  };
   std::vector<dma_rec> dma_log;  // every DMA-object access: selector, dma_bind, issuer
   bool dma(bool write, unsigned, uint32_t o, uint64_t off, void* d, unsigned len, client c, uint64_t& now, uint32_t bind) override {
     dma_log.push_back({write, o, bind, c});
@@ -41,8 +49,16 @@ struct flat_bus : fifo_bus {
   }
   bool inst(bool write, uint64_t a, void* d, unsigned len, uint64_t& now) override { return phys(write, a, d, len, now); }
   void wrcache_flush(uint64_t&) override { ++flushes; }
-  uint32_t r32(uint64_t a) const { uint32_t v; std::memcpy(&v, &mem[a], 4); return v; }
-  uint64_t r64(uint64_t a) const { uint64_t v; std::memcpy(&v, &mem[a], 8); return v; }
+  uint32_t r32(uint64_t a) const {
+    uint32_t v;
+    std::memcpy(&v, &mem[a], 4);
+    return v;
+  }
+  uint64_t r64(uint64_t a) const {
+    uint64_t v;
+    std::memcpy(&v, &mem[a], 8);
+    return v;
+  }
   void w32(uint64_t a, uint32_t v) { std::memcpy(&mem[a], &v, 4); }
   void words(uint64_t a, const std::vector<uint32_t>& w) { std::memcpy(&mem[a], w.data(), 4 * w.size()); }
 };

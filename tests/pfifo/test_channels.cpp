@@ -34,9 +34,14 @@ constexpr uint64_t vram_base = 0x200000000ull;
 struct mem_stub : sc_core::sc_module {
   tlm_utils::simple_target_socket<mem_stub> in{"in"};
   std::vector<uint8_t> m = std::vector<uint8_t>(32u << 20);
-  struct rec { bool write; uint64_t addr; unsigned len; gpu_ext ext; };
+  struct rec {
+    bool write;
+    uint64_t addr;
+    unsigned len;
+    gpu_ext ext;
+  };
   std::vector<rec> log;
-  bool grant = false;              // grant DMI (all of the memory) to DMA-object requests
+  bool grant = false;                 // grant DMI (all of the memory) to DMA-object requests
   std::vector<gpu_ext> dmi_requests;  // side band of every DMI request
   explicit mem_stub(sc_core::sc_module_name n) : sc_core::sc_module(n) {
     in.register_b_transport(this, &mem_stub::bt);
@@ -73,7 +78,11 @@ struct mem_stub : sc_core::sc_module {
     gp.set_dmi_allowed(grant);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
-  uint32_t r32(uint64_t a) const { uint32_t v; std::memcpy(&v, &m[a], 4); return v; }
+  uint32_t r32(uint64_t a) const {
+    uint32_t v;
+    std::memcpy(&v, &m[a], 4);
+    return v;
+  }
   void w32(uint64_t a, uint32_t v) { std::memcpy(&m[a], &v, 4); }
   void words(uint64_t a, const std::vector<uint32_t>& w) { std::memcpy(&m[a], w.data(), 4 * w.size()); }
 };
@@ -97,8 +106,10 @@ class channels : public gpuvp::testing::sim_test {
   void build(const std::string& generation = "G84", bool through_mmu = false) {
     auto& cfg = config::global();
     cfg.set("pfifo.generation", generation, "test");
-    if (through_mmu) cfg.set("pfifo.memory_target", "stub.in", "test");
-    else cfg.set("pfifo.memory_target", "interconnect", "test");
+    if (through_mmu)
+      cfg.set("pfifo.memory_target", "stub.in", "test");
+    else
+      cfg.set("pfifo.memory_target", "interconnect", "test");
     g = *parse_gen(generation);
     ramfc_at = inst + (g >= gen::g84 ? 0x5400 : 0);
     mem = std::make_unique<mem_stub>("stub");
@@ -126,11 +137,11 @@ class channels : public gpuvp::testing::sim_test {
     common_ramfc();
   }
   void common_ramfc() {
-    ramfc(0x44, 0x01003fff);       // DMA_TIMESLICE (stored only)
-    ramfc(0x48, pb_sel);           // DMA_INSTANCE
-    ramfc(0x4c, 0xffffffff);       // DMA_LIMIT
-    ramfc(0x60, 0x7fffffff);       // ACQUIRE_TIMEOUT (stored only)
-    ramfc(0x80, 1u << 27 | 4u << 24 | ramht_off >> 4);  // RAMHT: 8 KiB (bits 10 - 9 = 1), SEARCH_FULL, offset 0x8000
+    ramfc(0x44, 0x01003fff);                               // DMA_TIMESLICE (stored only)
+    ramfc(0x48, pb_sel);                                   // DMA_INSTANCE
+    ramfc(0x4c, 0xffffffff);                               // DMA_LIMIT
+    ramfc(0x60, 0x7fffffff);                               // ACQUIRE_TIMEOUT (stored only)
+    ramfc(0x80, 1u << 27 | 4u << 24 | ramht_off >> 4);     // RAMHT: 8 KiB (bits 10 - 9 = 1), SEARCH_FULL, offset 0x8000
     if (g >= gen::g84) ramfc(0x98, uint32_t(inst >> 12));  // CHAN_INST (VRAM)
   }
   void ramfc(uint32_t off, uint32_t v) { mem->w32(ramfc_at + off, v); }
@@ -178,8 +189,8 @@ TEST_F(channels, RamfcDmaGetAndEngineAreHonoured) {
   run();
   const std::vector<std::pair<uint32_t, uint32_t>> want = {{0x104, 0xbbbb}};
   EXPECT_EQ(recorded(), want);
-  EXPECT_EQ(u32(0x48), 7u);                     // REF
-  EXPECT_EQ(u32(0x44), uint32_t(pb + 24));      // DMA_GET reached DMA_PUT
+  EXPECT_EQ(u32(0x48), 7u);                                        // REF
+  EXPECT_EQ(u32(0x44), uint32_t(pb + 24));                         // DMA_GET reached DMA_PUT
   EXPECT_EQ(pf->core().chan(ch).inst_desc, uint32_t(inst >> 12));  // CHAN_INST (0x98)
   EXPECT_TRUE(pf->modelled_errors().empty());
   EXPECT_EQ(pf->core().ramfc_loads, 1u);
@@ -324,8 +335,8 @@ TEST_F(channels, UnreadableRamfcIsAModelledError) {
 // gpuvp's CHAN_* set-up registers are inert on G80:GF100.
 TEST_F(channels, OwnSetupRegistersAreInertOnG84) {
   build();
-  regs->write32(0x300, ch);   // CHAN_SEL (still selects the channel CHAN_STATUS reports)
-  regs->write32(0x304, 1);    // CHAN_CTRL enable: ignored
+  regs->write32(0x300, ch);  // CHAN_SEL (still selects the channel CHAN_STATUS reports)
+  regs->write32(0x304, 1);   // CHAN_CTRL enable: ignored
   regs->write32(0x310, 0x1000);
   EXPECT_FALSE(pf->core().chan(ch).enabled);
   EXPECT_EQ(pf->core().chan(ch).dma_limit, 0xffffffffu);
@@ -372,17 +383,29 @@ TEST_F(channels, EnginesUseTheirOwnVmClientsAndBindGenerations) {
   build("G84", true);
   // DMA objects at selectors 0x20 (VRAM 0, RW) for the copy and the semaphore.
   mem->words(inst + 0x20 * 16, {0x3d | 1u << 16 | 2u << 18, 0x40000000, 0, 0, 0, 0});
-  object(0xc0, 1, 0x30);   // M2MF object on engine 1 (PGRAPH)
-  object(0xd0, 0, 0x20);   // the DMA object
+  object(0xc0, 1, 0x30);  // M2MF object on engine 1 (PGRAPH)
+  object(0xd0, 0, 0x20);  // the DMA object
   mem->words(0x500000, {0x11111111, 0x22222222});
-  mem->words(pb, {hdr_inc(1, 0, 1), 0xc0,
-                  hdr_inc(1, 0x184, 2), 0xd0, 0xd0,          // BUFFER_IN, BUFFER_OUT (RAMHT-translated)
-                  hdr_inc(1, 0x184, 1), 0xd0,                // BUFFER_IN again, same object: bind 2
-                  hdr_inc(1, 0x30c, 2), 0x500000, 0x500100,  // OFFSET_IN, OFFSET_OUT
-                  hdr_inc(1, 0x31c, 2), 8, 1,                // LINE_LENGTH_IN 8, LINE_COUNT 1
-                  hdr_inc(1, 0x328, 1), 0,                   // BUFFER_NOTIFY: the copy
-                  hdr_inc(0, 0x60, 2), 0xd0, 0x100,          // DMA_SEMAPHORE, SEMAPHORE_OFFSET
-                  hdr_inc(0, 0x6c, 1), 0x5555});             // SEMAPHORE_RELEASE
+  mem->words(pb, {hdr_inc(1, 0, 1),
+                  0xc0,
+                  hdr_inc(1, 0x184, 2),
+                  0xd0,
+                  0xd0,  // BUFFER_IN, BUFFER_OUT (RAMHT-translated)
+                  hdr_inc(1, 0x184, 1),
+                  0xd0,  // BUFFER_IN again, same object: bind 2
+                  hdr_inc(1, 0x30c, 2),
+                  0x500000,
+                  0x500100,  // OFFSET_IN, OFFSET_OUT
+                  hdr_inc(1, 0x31c, 2),
+                  8,
+                  1,  // LINE_LENGTH_IN 8, LINE_COUNT 1
+                  hdr_inc(1, 0x328, 1),
+                  0,  // BUFFER_NOTIFY: the copy
+                  hdr_inc(0, 0x60, 2),
+                  0xd0,
+                  0x100,  // DMA_SEMAPHORE, SEMAPHORE_OFFSET
+                  hdr_inc(0, 0x6c, 1),
+                  0x5555});  // SEMAPHORE_RELEASE
   ramfc_dma(pb);
   start();
   userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 4 * 20));
@@ -454,8 +477,8 @@ TEST_F(channels, DmiRegionsAreKeptWithTheirSideBand) {
   userd->write32(ch * pf->userd_stride() + 0x40, uint32_t(pb + 28));
   run();
   EXPECT_EQ(mem->r32(0x100), 2u);
-  EXPECT_EQ(count(pb_sel, false), 1u);  // fetched through the pushbuffer's region
-  EXPECT_EQ(count(0x20, true), 1u);     // written through the semaphore's region
+  EXPECT_EQ(count(pb_sel, false), 1u);        // fetched through the pushbuffer's region
+  EXPECT_EQ(count(0x20, true), 1u);           // written through the semaphore's region
   EXPECT_EQ(count(pb_sel, false, true), 1u);  // each with its timing-only transaction
   EXPECT_EQ(count(0x20, true, true), 1u);
   EXPECT_EQ(pf->dmi_accesses.value(), 2u);
@@ -487,7 +510,11 @@ TEST_F(channels, DmiRegionsAreKeptWithTheirSideBand) {
 // 0x500 CACHES, 0x1200 PUSH0, 0x1250 PULL0. RAMIN = VRAM here (ramin_base = vram_base), so a RAMIN
 // offset is the stub's address.
 namespace {
-struct nv04_case { const char* generation; unsigned record; uint32_t inst, fetch, engine; };
+struct nv04_case {
+  const char* generation;
+  unsigned record;
+  uint32_t inst, fetch, engine;
+};
 // record size and the DMA_INSTANCE / DMA_FETCH / ENGINE offsets of each layout (nouveau's tables)
 const nv04_case nv04_cases[] = {{"NV4", 32, 0x08, 0x10, 0x14},
                                 {"NV10", 32, 0x0c, 0x14, 0x18},
@@ -504,8 +531,8 @@ class nv04_channels : public channels {
   void build_nv(const nv04_case& c) {
     lay = c;
     build(c.generation);
-    dmaobj(pbo, 0, 0x3fffffff);       // all of VRAM
-    dmaobj(pbo_b, pb_b, 0xfffff);     // 1 MiB from VRAM 0x200000
+    dmaobj(pbo, 0, 0x3fffffff);    // all of VRAM
+    dmaobj(pbo_b, pb_b, 0xfffff);  // 1 MiB from VRAM 0x200000
   }
   // NV4 DMA object: class 0x3d | PT present | target VRAM | adjust << 20, limit, frame | 3.
   void dmaobj(uint32_t sel, uint32_t base, uint32_t limit) {
@@ -527,8 +554,10 @@ class nv04_channels : public channels {
   // nouveau's fifo init, then MODE (channel start).
   void nv_start(uint32_t mode_bits) {
     regs->write32(0x210, 3u << 24 | 0u << 16 | uint32_t(ramht_at >> 8));  // RAMHT: search 128, 4 KiB (bits 9)
-    if (g == gen::nv40) regs->write32(0x220, 0x30000u | uint32_t(ramfc_base >> 16));
-    else regs->write32(0x214, uint32_t(ramfc_base >> 8));
+    if (g == gen::nv40)
+      regs->write32(0x220, 0x30000u | uint32_t(ramfc_base >> 16));
+    else
+      regs->write32(0x214, uint32_t(ramfc_base >> 8));
     regs->write32(0x1200, 1);
     regs->write32(0x1250, 1);
     regs->write32(0x500, 1);

@@ -131,7 +131,11 @@ TEST_F(pfifo_platform, Nv40ScenarioRaminObjectsAndGlobalRamht) {
   // Set up as nouveau's nv40 fifo does it: RAMHT = search 128 << 24 | (12 - 9) << 16 | 0x10000 >> 8,
   // NV40_RAMFC = 0x30000 | 0x20000 >> 16, MODE = channels 0 and 1; the semaphore wait switched
   // channels through their RAMFC records.
-  auto reg = [&](uint64_t off) { uint32_t v = 0; EXPECT_TRUE(p.debug_read(p.bar0_base + 0x2000 + off, &v, 4)); return v; };
+  auto reg = [&](uint64_t off) {
+    uint32_t v = 0;
+    EXPECT_TRUE(p.debug_read(p.bar0_base + 0x2000 + off, &v, 4));
+    return v;
+  };
   EXPECT_EQ(reg(0x210), 0x03030100u);
   EXPECT_EQ(reg(0x220), 0x00030002u);
   EXPECT_EQ(reg(0x504), 3u);
@@ -233,8 +237,8 @@ TEST_F(pfifo_platform, RegistersAndUserdFromTheHost) {
     pf->regs.b_transport(t.gp, d);
     return t.ok();
   };
-  ASSERT_TRUE(wr(0x300, 3));       // CHAN_SEL
-  ASSERT_TRUE(wr(0x310, 0x1000));  // CHAN_DMA_LIMIT
+  ASSERT_TRUE(wr(0x300, 3));                // CHAN_SEL
+  ASSERT_TRUE(wr(0x310, 0x1000));           // CHAN_DMA_LIMIT
   ASSERT_TRUE(wr(0x304, 1 | 8 | 5 << 16));  // CHAN_CTRL: enable, SLI, mask 5
   uint32_t v = 0;
   EXPECT_TRUE(pf->core().chan(3).enabled);

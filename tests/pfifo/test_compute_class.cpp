@@ -133,8 +133,7 @@ TEST_F(compute_class, WorkloadLaunchesKernelsAndRefWaitsForThem) {
   EXPECT_LE(w1, w0);
   // B starts after A's end plus the engine's channel switch (100 ns) and runs its own cycles;
   // the steps are 10 ns.
-  EXPECT_GE(b_done - a_done,
-            sc_core::sc_time(double(ce->results()[1].cycles * 883 + 100000 - 10000), sc_core::SC_PS));
+  EXPECT_GE(b_done - a_done, sc_core::sc_time(double(ce->results()[1].cycles * 883 + 100000 - 10000), sc_core::SC_PS));
 }
 
 // The kernels' side band comes from the launching channel (compute_launch.h): with compute.out
@@ -150,11 +149,10 @@ TEST_F(compute_class, KernelAccessesUseTheLaunchingChannelsAddressSpace) {
   const char* base[3] = {"0x3300000 limit 0xfff", "0x3400000 limit 0xfff", "0x3500000 limit 0xff"};
   for (int c = 0; c < 3; ++c) {
     const std::string n = std::to_string(c);
-    text += "channel " + n + " dma\ndmaobj " + n + " 0x22 target vram base " + base[c] + "\n" +
-            "object " + n + " 0xc0de50c0 engine 2 sel 0x40\nobject " + n + " 0xd0000022 engine 0 sel 0x22\n" +
-            "push " + n + "\n  inc 0 OBJECT 0xc0de50c0\n  inc 0 0x188 0xd0000022\n  inc 0 0x200 1 1 1 1 32 1 1\n" +
-            "  inc 0 0x300 0\n  inc 0 REF_CNT " + std::to_string(0x10 + c) + "\nend\nexpect ref " + n + " " +
-            std::to_string(0x10 + c) + "\n";
+    text += "channel " + n + " dma\ndmaobj " + n + " 0x22 target vram base " + base[c] + "\n" + "object " + n +
+            " 0xc0de50c0 engine 2 sel 0x40\nobject " + n + " 0xd0000022 engine 0 sel 0x22\n" + "push " + n +
+            "\n  inc 0 OBJECT 0xc0de50c0\n  inc 0 0x188 0xd0000022\n  inc 0 0x200 1 1 1 1 32 1 1\n" + "  inc 0 0x300 0\n  inc 0 REF_CNT " +
+            std::to_string(0x10 + c) + "\nend\nexpect ref " + n + " " + std::to_string(0x10 + c) + "\n";
   }
   configure_text(text, "compute:\n  out:\n    to: mmu.in\n  mem_base: 0\n  mem_size: 4096\n");
   platform p;
@@ -208,9 +206,9 @@ TEST_F(compute_class, LaunchErrorsAreModelledErrors) {
       "push 0\n"
       "  inc 0 OBJECT 0xc0de50c0\n"
       "  inc 0 0x180 0xd0000021\n"
-      "  inc 0 0x200 7\n"                  // KERNEL 7: the list has one kernel
+      "  inc 0 0x200 7\n"  // KERNEL 7: the list has one kernel
       "  inc 0 0x104 0\n  inc 0 0x300 0\n"
-      "  inc 0 0x200 1 2 1 1 32 1 1\n"     // grid 2x1x1: the trace says 1x1x1
+      "  inc 0 0x200 1 2 1 1 32 1 1\n"  // grid 2x1x1: the trace says 1x1x1
       "  inc 0 0x300 0\n"
       "  inc 0 REF_CNT 9\n"
       "end\n"
@@ -284,8 +282,9 @@ TEST_F(compute_class, ComputeLineAndBadKernelsList) {
   const auto* k = registry::global().find_workload_kind("x.pb");
   ASSERT_NE(k, nullptr);
   const std::string o = k->overlay_for(text_of("models/pfifo/workloads/compute.pb"));
-  EXPECT_EQ(o, "pfifo:\n  generation: G84\n  engine_map: [1:m2mf, 3:m2mf, 2:compute]\n"
-               "  launch.kernels: \"tests/sm/data/ffma/kernelslist.g\"\ncomponents:\n  compute: compute\n");
+  EXPECT_EQ(o,
+            "pfifo:\n  generation: G84\n  engine_map: [1:m2mf, 3:m2mf, 2:compute]\n"
+            "  launch.kernels: \"tests/sm/data/ffma/kernelslist.g\"\ncomponents:\n  compute: compute\n");
   EXPECT_EQ(k->overlay_for("gen GF100\ncompute k.g engine 5\n"),
             "pfifo:\n  generation: GF100\n  engine_map: [0:m2mf, 4:m2mf, 5:compute]\n"
             "  launch.kernels: \"k.g\"\ncomponents:\n  compute: compute\n");
@@ -314,8 +313,8 @@ TEST_F(compute_class, Gf100LaunchWithAddressesInsteadOfDmaObjects) {
   const std::string text =
       "gen GF100\ncompute k.g\nchannel 0 ib order 2\n"
       "push 0\n"
-      "  gf.inc 0 OBJECT 0x150c0\n"                // engine 1, class 0x50c0
-      "  gf.inc 0 0x180 0x3100000 0x3100000\n"     // DMA_NOTIFY, DMA_SEMAPHORE (addresses)
+      "  gf.inc 0 OBJECT 0x150c0\n"             // engine 1, class 0x50c0
+      "  gf.inc 0 0x180 0x3100000 0x3100000\n"  // DMA_NOTIFY, DMA_SEMAPHORE (addresses)
       "  gf.inc 0 0x200 1 1 1 1 32 1 1\n"
       "  gf.inc 0 0x220 0x10 0xcafe\n"
       "  gf.inline 0 0x104 0\n"
@@ -385,9 +384,13 @@ TEST_F(compute_class, NotifierAndSemaphoreCarryTheirBindGenerations) {
   pfifo::compute_launch_engine e("compute_class", bus, false, nullptr);
   using E = pfifo::compute_launch_engine;
   uint64_t t = 0;
-  for (auto [m, v] : std::initializer_list<std::pair<uint32_t, uint32_t>>{
-           {E::m_dma_notify, 0x22}, {E::m_dma_notify, 0x22}, {E::m_dma_semaphore, 0x21}, {E::m_notify, 0},
-           {E::m_semaphore_offset, 0x10}, {E::m_semaphore_release, 0x77}, {E::m_launch, 0}}) {
+  for (auto [m, v] : std::initializer_list<std::pair<uint32_t, uint32_t>>{{E::m_dma_notify, 0x22},
+                                                                          {E::m_dma_notify, 0x22},
+                                                                          {E::m_dma_semaphore, 0x21},
+                                                                          {E::m_notify, 0},
+                                                                          {E::m_semaphore_offset, 0x10},
+                                                                          {E::m_semaphore_release, 0x77},
+                                                                          {E::m_launch, 0}}) {
     e.submit(0, 0, m, v, t);
     t += 1000;
   }

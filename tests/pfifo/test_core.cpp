@@ -38,7 +38,7 @@ TEST(pfifo_CorePuller, ObjectForwardingAndRamhtTranslation) {
   EXPECT_EQ(c.stats.bytes_fetched, 4u * 12);  // 12 words
   EXPECT_EQ(c.stats.methods_puller, 2u);      // OBJECT, REF_CNT
   EXPECT_EQ(c.stats.methods_engine, 6u);
-  EXPECT_EQ(c.stats.methods_inc, 5u);         // 1 + 2 + 1 + 1
+  EXPECT_EQ(c.stats.methods_inc, 5u);  // 1 + 2 + 1 + 1
   EXPECT_EQ(c.stats.methods_ninc, 2u);
   EXPECT_EQ(c.engines[0], 1);
 }
@@ -277,8 +277,8 @@ TEST(pfifo_CoreGenerations, Nv3ContextPath) {
   EXPECT_EQ(e.run_ack(), (errs{{err_type::cache_error, cache_err::empty_subchannel}}));
   // subc 0 bound (ctx 0x800055 to method 0), 0x100; subc 1 bound; back on subc 0 the puller
   // resends the context through method 0 before 0x104.
-  std::vector<std::tuple<unsigned, uint32_t, uint32_t>> got, want = {
-      {0, 0, 0x800055}, {0, 0x100, 7}, {1, 0, 0x800055}, {0, 0, 0x800055}, {0, 0x104, 8}};
+  std::vector<std::tuple<unsigned, uint32_t, uint32_t>> got,
+      want = {{0, 0, 0x800055}, {0, 0x100, 7}, {1, 0, 0x800055}, {0, 0, 0x800055}, {0, 0x104, 8}};
   for (auto& l : e.gr->log) got.emplace_back(l.subc, l.mthd, l.param);
   EXPECT_EQ(got, want);
   // NV3 has neither non-increasing methods nor the NV11 jump
@@ -365,7 +365,7 @@ TEST(pfifo_CoreEngines, M2mfCopiesThroughDmaObjectsAndNotifies) {
   for (uint32_t i = 0; i < 16; ++i) e.bus.w32(0x400000 + 0x100 + 4 * i, 0xc0de0000 + i);
   e.push(0,
          "inc 0 OBJECT 0x5039\n"
-         "inc 0 M2MF.DMA_NOTIFY 0xa2 0xa0 0xa1\n"  // 0x180, 0x184, 0x188: handles via RAMHT
+         "inc 0 M2MF.DMA_NOTIFY 0xa2 0xa0 0xa1\n"                     // 0x180, 0x184, 0x188: handles via RAMHT
          "inc 0 M2MF.OFFSET_IN 0x100 0x200 0x20 0x40 0x10 2 0x101\n"  // in, out, pitch in/out, len, count, format
          "inc 0 M2MF.NOTIFY 0\ninc 0 M2MF.BUFFER_NOTIFY 0\ninc 0 REF_CNT 1\n");
   e.run();
@@ -388,15 +388,18 @@ TEST(pfifo_CoreEngines, M2mfCopiesThroughDmaObjectsAndNotifies) {
 // Expected presence: the seed's table, written out again here.
 TEST(pfifo_CoreGenerations, EveryLowMethodOnEveryGeneration) {
   // Ranges in envytools' generation order (NV10, NV1A, NV11, ...): `NV1A-` includes NV11.
-  struct row { uint32_t m; gen from, to; };  // `to` exclusive; end = past GF100
+  struct row {
+    uint32_t m;
+    gen from, to;
+  };  // `to` exclusive; end = past GF100
   const gen end = gen(uint32_t(gen::gf100) + 1);
-  const row table[] = {{0x00, gen::nv1, end},    {0x08, gen::gf100, end}, {0x10, gen::g84, end},   {0x14, gen::g84, end},
-                       {0x18, gen::g84, end},    {0x1c, gen::g84, end},   {0x20, gen::g84, end},   {0x24, gen::g84, end},
-                       {0x28, gen::mcp89, end},  {0x2c, gen::mcp89, end}, {0x50, gen::nv10, end},  {0x60, gen::nv1a, gen::gf100},
-                       {0x64, gen::nv1a, end},   {0x68, gen::nv1a, end},  {0x6c, gen::nv1a, end},  {0x70, gen::gf100, end},
-                       {0x74, gen::gf100, end},  {0x78, gen::gf100, end}, {0x7c, gen::gf100, end}, {0x80, gen::nv40, end}};
-  for (gen g : {gen::nv3, gen::nv4, gen::nv10, gen::nv1a, gen::nv11, gen::nv25, gen::nv40, gen::g80, gen::g84,
-                gen::gt215, gen::mcp89, gen::gf100}) {
+  const row table[] = {{0x00, gen::nv1, end},   {0x08, gen::gf100, end}, {0x10, gen::g84, end},   {0x14, gen::g84, end},
+                       {0x18, gen::g84, end},   {0x1c, gen::g84, end},   {0x20, gen::g84, end},   {0x24, gen::g84, end},
+                       {0x28, gen::mcp89, end}, {0x2c, gen::mcp89, end}, {0x50, gen::nv10, end},  {0x60, gen::nv1a, gen::gf100},
+                       {0x64, gen::nv1a, end},  {0x68, gen::nv1a, end},  {0x6c, gen::nv1a, end},  {0x70, gen::gf100, end},
+                       {0x74, gen::gf100, end}, {0x78, gen::gf100, end}, {0x7c, gen::gf100, end}, {0x80, gen::nv40, end}};
+  for (gen g : {gen::nv3, gen::nv4, gen::nv10, gen::nv1a, gen::nv11, gen::nv25, gen::nv40, gen::g80, gen::g84, gen::gt215, gen::mcp89,
+                gen::gf100}) {
     for (uint32_t m = 0; m < 0x100; m += 4) {
       bool present = false;
       for (const auto& r : table)
@@ -422,8 +425,8 @@ namespace {
 // An asynchronous engine (like the compute class): method 0x300 keeps it busy until finish().
 class async_engine : public recording_engine {
  public:
-  using recording_engine::recording_engine;
   using engine::finish;
+  using recording_engine::recording_engine;
 
  protected:
   uint64_t execute(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t start) override {

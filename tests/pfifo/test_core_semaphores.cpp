@@ -13,12 +13,12 @@ TEST(pfifo_CoreSemaphores, OldStyleG84ErrorsAndSuccess) {
   e.bus.objs[0x20] = {0x300000, 0xff};
   e.ramht_add(0, 0x5e4, 0, 0x20);
   e.push(0,
-         "inc 0 SEMAPHORE_ACQUIRE 1\n"          // no offset yet: INVALID_STATE (2)
+         "inc 0 SEMAPHORE_ACQUIRE 1\n"  // no offset yet: INVALID_STATE (2)
          "inc 0 DMA_SEMAPHORE 0x5e4\n"
-         "inc 0 SEMAPHORE_OFFSET 0x12\n"        // ADDRESS_UNALIGNED (1)
-         "inc 0 SEMAPHORE_OFFSET 0x10000\n"     // ADDRESS_TOO_LARGE (3)
+         "inc 0 SEMAPHORE_OFFSET 0x12\n"     // ADDRESS_UNALIGNED (1)
+         "inc 0 SEMAPHORE_OFFSET 0x10000\n"  // ADDRESS_TOO_LARGE (3)
          "inc 0 SEMAPHORE_OFFSET 0x100\n"
-         "inc 0 SEMAPHORE_RELEASE 5\n"          // past the DMA object limit 0xff: MEM_FAULT (4)
+         "inc 0 SEMAPHORE_RELEASE 5\n"  // past the DMA object limit 0xff: MEM_FAULT (4)
          "inc 0 SEMAPHORE_OFFSET 0x10\n"
          "inc 0 SEMAPHORE_RELEASE 0x55\n"
          "inc 0 SEMAPHORE_ACQUIRE 0x55\n"
@@ -50,8 +50,12 @@ TEST(pfifo_CoreSemaphores, OldStyleNv1aChecksTheDmaObject) {
          "inc 0 SEMAPHORE_OFFSET 0x2\n"
          "inc 0 DMA_SEMAPHORE 0x140\ninc 0 SEMAPHORE_OFFSET 0x20\n"
          "inc 0 SEMAPHORE_RELEASE 0x77\ninc 0 SEMAPHORE_ACQUIRE 0x77\ninc 0 REF_CNT 3\n");
-  EXPECT_EQ(e.run_ack(), (errs{{err_type::semaphore, 2}, {err_type::semaphore, 1}, {err_type::semaphore, 1},
-                                {err_type::semaphore, 1}, {err_type::semaphore, 1}, {err_type::semaphore, 1}}));
+  EXPECT_EQ(e.run_ack(), (errs{{err_type::semaphore, 2},
+                               {err_type::semaphore, 1},
+                               {err_type::semaphore, 1},
+                               {err_type::semaphore, 1},
+                               {err_type::semaphore, 1},
+                               {err_type::semaphore, 1}}));
   EXPECT_EQ(e.bus.r32(0x300020), 0x77u);
   EXPECT_EQ(e.core->chan(0).ref, 3u);
   EXPECT_EQ(err_code_name(gen::nv1a, err_type::semaphore, 1), "INVALID_OPERAND");
@@ -86,9 +90,9 @@ TEST(pfifo_CoreSemaphores, Nv11HasTheOldStyleSemaphoresNv10DoesNot) {
     e.ramht_add(0, 0x140, 0, 0x40);
     e.bus.w32(0x300010, 0x99);
     // NV10 cannot even encode the names: write the headers as words (inc, subchannel 0, count 1).
-    e.push(0, "word " + std::to_string(hdr_inc(0, 0x60, 1)) + " 0x140\nword " + std::to_string(hdr_inc(0, 0x64, 1)) +
-                  " 0x10\nword " + std::to_string(hdr_inc(0, 0x6c, 1)) + " 0x55\nword " + std::to_string(hdr_inc(0, 0x68, 1)) +
-                  " 0x55\nword " + std::to_string(hdr_inc(0, 0x50, 1)) + " 7\n");
+    e.push(0, "word " + std::to_string(hdr_inc(0, 0x60, 1)) + " 0x140\nword " + std::to_string(hdr_inc(0, 0x64, 1)) + " 0x10\nword " +
+                  std::to_string(hdr_inc(0, 0x6c, 1)) + " 0x55\nword " + std::to_string(hdr_inc(0, 0x68, 1)) + " 0x55\nword " +
+                  std::to_string(hdr_inc(0, 0x50, 1)) + " 7\n");
     const auto got = e.run_ack();
     if (g == gen::nv11) {
       EXPECT_TRUE(got.empty()) << got.size();
@@ -96,8 +100,10 @@ TEST(pfifo_CoreSemaphores, Nv11HasTheOldStyleSemaphoresNv10DoesNot) {
       EXPECT_EQ(e.core->chan(0).stats.semaphore_waits, 0u);
     } else {
       // Four methods the NV10 pusher does not know: DMA_PUSHER(INVALID_MTHD) each, and nothing written.
-      EXPECT_EQ(got, (errs{{err_type::dma_pusher, pusher_err::invalid_mthd}, {err_type::dma_pusher, pusher_err::invalid_mthd},
-                          {err_type::dma_pusher, pusher_err::invalid_mthd}, {err_type::dma_pusher, pusher_err::invalid_mthd}}));
+      EXPECT_EQ(got, (errs{{err_type::dma_pusher, pusher_err::invalid_mthd},
+                           {err_type::dma_pusher, pusher_err::invalid_mthd},
+                           {err_type::dma_pusher, pusher_err::invalid_mthd},
+                           {err_type::dma_pusher, pusher_err::invalid_mthd}}));
       EXPECT_EQ(e.bus.r32(0x300010), 0x99u);
     }
     EXPECT_EQ(e.core->chan(0).ref, 7u) << gen_name(g);
@@ -115,9 +121,9 @@ TEST(pfifo_CoreSemaphores, NewStyleG84) {
          "inc 0 SEMAPHORE_ADDRESS_LOW 0x42\n"    // ADDRESS_UNALIGNED (1)
          "inc 0 SEMAPHORE_ADDRESS_HIGH 0\ninc 0 SEMAPHORE_ADDRESS_LOW 0x40\n"
          "inc 0 SEMAPHORE_SEQUENCE 0x1234\ninc 0 SEMAPHORE_TRIGGER 2\n"  // WRITE_LONG
-         "inc 0 SEMAPHORE_TRIGGER 1\n"  // ACQUIRE_EQUAL 0x1234: already done
+         "inc 0 SEMAPHORE_TRIGGER 1\n"                                   // ACQUIRE_EQUAL 0x1234: already done
          "inc 0 SEMAPHORE_ADDRESS_LOW 0x80\ninc 0 SEMAPHORE_SEQUENCE 0xfffffffe\n"
-         "inc 0 SEMAPHORE_TRIGGER 4\n"  // GEQUAL: (int32)(1 - 0xfffffffe) = 3 >= 0: done
+         "inc 0 SEMAPHORE_TRIGGER 4\n"                                       // GEQUAL: (int32)(1 - 0xfffffffe) = 3 >= 0: done
          "inc 0 SEMAPHORE_ADDRESS_LOW 0x10000\ninc 0 SEMAPHORE_TRIGGER 2\n"  // past limit: MEM_FAULT
          "inc 0 REF_CNT 1\n");
   EXPECT_EQ(e.run_ack(), (errs{{err_type::semaphore, 3}, {err_type::semaphore, 1}, {err_type::semaphore, 4}}));
@@ -210,9 +216,10 @@ TEST(pfifo_CoreSemaphores, SeedLiteralTrigger) {
   c.inst = 0x100000;
   e.bus.objs[0x20] = {0x300000, 0xffff};
   e.ramht_add(0, 0x5e4, 0, 0x20);
-  e.push(0, "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_ADDRESS_LOW 0x40\ninc 0 SEMAPHORE_SEQUENCE 0x77\n"
-            "inc 0 SEMAPHORE_TRIGGER 2\ninc 0 SEMAPHORE_ADDRESS_LOW 0x80\ninc 0 SEMAPHORE_TRIGGER 0x1002\n"
-            "inc 0 REF_CNT 1\n");
+  e.push(0,
+         "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_ADDRESS_LOW 0x40\ninc 0 SEMAPHORE_SEQUENCE 0x77\n"
+         "inc 0 SEMAPHORE_TRIGGER 2\ninc 0 SEMAPHORE_ADDRESS_LOW 0x80\ninc 0 SEMAPHORE_TRIGGER 0x1002\n"
+         "inc 0 REF_CNT 1\n");
   e.run();
   EXPECT_EQ(e.bus.r32(0x300040), 2u);  // param, literally
   // 0x1002: op = 0x1002 & 7 = 2 but param != 2: an "acquire" with op 2 -> invalid combination: hang
@@ -253,8 +260,9 @@ TEST(pfifo_CoreSemaphores, SemaphoreSlotBindGenerations) {
   core_env e(gen::g84);
   e.bus.objs[0x20] = {0x300000, 0xffff};
   e.ramht_add(0, 0x5e4, 0, 0x20);
-  e.push(0, "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_OFFSET 0x80\n"
-            "inc 0 SEMAPHORE_RELEASE 7\ninc 0 SEMAPHORE_ACQUIRE 8\n");
+  e.push(0,
+         "inc 0 DMA_SEMAPHORE 0x5e4\ninc 0 DMA_SEMAPHORE 0x5e4\ninc 0 SEMAPHORE_OFFSET 0x80\n"
+         "inc 0 SEMAPHORE_RELEASE 7\ninc 0 SEMAPHORE_ACQUIRE 8\n");
   e.run(3000000);  // the acquire of 8 (memory holds 7) is retried every 1 us
   unsigned releases = 0, retries = 0, pb_reads = 0;
   for (const auto& r : e.bus.dma_log) {

@@ -67,8 +67,7 @@ TEST(pfifo_PushbufNv4, ControlFlowOnlyInDmaMode) {
   for (uint32_t w : {0x20001000u, 0x00001001u, 0x00002002u, 0x00020000u})
     EXPECT_EQ(dec(w, gen::g84, true).kind, cmd_kind::invalid) << std::hex << w;
   // jump / call / return need NV11: on NV10 they fall through to INVALID_CMD.
-  for (uint32_t w : {0x00001001u, 0x00002002u, 0x00020000u})
-    EXPECT_EQ(dec(w, gen::nv10).kind, cmd_kind::invalid) << std::hex << w;
+  for (uint32_t w : {0x00001001u, 0x00002002u, 0x00020000u}) EXPECT_EQ(dec(w, gen::nv10).kind, cmd_kind::invalid) << std::hex << w;
 }
 
 TEST(pfifo_PushbufNv4, SliConditionalOnlyIfEnabled) {
@@ -181,7 +180,7 @@ TEST(pfifo_Ramht, ContextWords) {
 TEST(pfifo_PullerTable, GenerationRanges) {
   EXPECT_TRUE(puller_knows_mthd(gen::nv3, 0x0));
   EXPECT_FALSE(puller_knows_mthd(gen::g84, 0x4));
-  EXPECT_FALSE(puller_knows_mthd(gen::g84, 0x8));   // NOP is GF100+
+  EXPECT_FALSE(puller_knows_mthd(gen::g84, 0x8));  // NOP is GF100+
   EXPECT_TRUE(puller_knows_mthd(gen::gf100, 0x8));
   EXPECT_FALSE(puller_knows_mthd(gen::g80, 0x10));  // new-style semaphores are G84+
   EXPECT_TRUE(puller_knows_mthd(gen::g84, 0x1c));
@@ -212,14 +211,12 @@ TEST(pfifo_Assembler, EveryCommand) {
       "lninc 2 0x100 7\n"
       "jump 0x1000\noldjump 0x2000\ncall 0x3000\nret\nsli 5\nword 0xdeadbeef 1\nnop\n",
       gen::g84, "t");
-  std::vector<uint32_t> expect = {0x00040000, 0xbeef0201,              // 1 << 18
-                                  0x40082104, 1, 2,                       // 0x40000000|2<<18|1<<13|0x104
-                                  0x00034100, 1, 7,                       // 0x30000|2<<13|0x100, count
-                                  0x00001001, 0x20002000, 0x00003002, 0x00020000, 0x00010050,
-                                  0xdeadbeef, 1, 0};
+  std::vector<uint32_t> expect = {0x00040000, 0xbeef0201,     // 1 << 18
+                                  0x40082104, 1,          2,  // 0x40000000|2<<18|1<<13|0x104
+                                  0x00034100, 1,          7,  // 0x30000|2<<13|0x100, count
+                                  0x00001001, 0x20002000, 0x00003002, 0x00020000, 0x00010050, 0xdeadbeef, 1, 0};
   EXPECT_EQ(w, expect);
-  auto g = assemble("gf.inc 1 0x100 5 6\ngf.ninc 0 0x104 9\ngf.inline 7 REF_CNT 5\ngf.once 0 0x100 1 2\n",
-                    gen::gf100, "t");
+  auto g = assemble("gf.inc 1 0x100 5 6\ngf.ninc 0 0x104 9\ngf.inline 7 REF_CNT 5\ngf.once 0 0x100 1 2\n", gen::gf100, "t");
   // gf.inc: 1<<29|2<<16|1<<13|0x40 = 0x20022040; gf.ninc: 3<<29|1<<16|0x41 = 0x60010041
   std::vector<uint32_t> expect_gf = {0x20022040, 5, 6, 0x60010041, 9, 0x8005e014, 0xa0020040, 1, 2};
   EXPECT_EQ(g, expect_gf);

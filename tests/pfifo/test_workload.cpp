@@ -54,7 +54,8 @@ TEST_F(pb_run, SpinningChannelTimesOutNamingItAndExpectationsStillChecked) {
                          msgs, sc_core::sc_time(100, sc_core::SC_US));
   EXPECT_EQ(failed, 2) << msgs;
   EXPECT_NE(msgs.find("t.pb: still busy after the workload timeout of 20 us: channel 0 (CHAN_STATUS 0x1, DMA_GET 0x2000008)"),
-            std::string::npos) << msgs;
+            std::string::npos)
+      << msgs;
   EXPECT_NE(msgs.find("t.pb:9: expect ref 0 = 0x8, got 0x7"), std::string::npos) << msgs;
   EXPECT_EQ(msgs.find("t.pb:8:"), std::string::npos) << msgs;
 }
@@ -73,7 +74,8 @@ TEST_F(pb_run, MemFaultAtTheLimitIsAcknowledgedAndTheChannelFinishes) {
                 "expect error 0 DMA_PUSHER MEM_FAULT at 0x200000c\nexpect ref 0 1\n"
                 "expect userd 0 0x44 0x2000010\nexpect ramfc 0 0x10 0x2000010\nexpect ramfc 0 0x74 1\n",
                 msgs),
-            0) << msgs;
+            0)
+      << msgs;
 }
 
 // The offending word and position: INVALID_CMD 0xdeadbeef at 0x2000004 (after a nop). A wrong
@@ -93,7 +95,8 @@ TEST_F(pb_run, ExpectedErrorWordAndPosition) {
   EXPECT_EQ(run(p, body + "expect error 0 DMA_PUSHER INVALID_CMD at 0x2000008\n", msgs), 2) << msgs;
   EXPECT_NE(msgs.find("t.pb:9: expected DMA_PUSHER(INVALID_CMD) on channel 0 at 0x2000008 was not raised; INVALID_CMD word "
                       "0xdeadbeef at 0x2000004 was"),
-            std::string::npos) << msgs;
+            std::string::npos)
+      << msgs;
 }
 
 // NV11 big-endian channel: the push block is written byte-swapped, which the pusher swaps back
@@ -102,7 +105,9 @@ TEST_F(pb_run, BigEndianPushBlockNv11) {
   configure("pfifo:\n  generation: NV11\n");
   platform p;
   std::string msgs;
-  EXPECT_EQ(run(p, "gen NV11\nchannel 0 dma big_endian\npush 0\n  inc 0 REF_CNT 5\nend\nexpect ref 0 5\nexpect ramfc 0 0x14 0x80086078\n", msgs), 0)
+  EXPECT_EQ(
+      run(p, "gen NV11\nchannel 0 dma big_endian\npush 0\n  inc 0 REF_CNT 5\nend\nexpect ref 0 5\nexpect ramfc 0 0x14 0x80086078\n", msgs),
+      0)
       << msgs;
 }
 
@@ -125,7 +130,8 @@ TEST_F(pb_run, IbRingWrapsWithAHandMadeEntry) {
                 "gen G84\nchannel 0 ib order 2 ibstart 2\npush 0\n  inc 0 REF_CNT 1\nend\npush 0\n  inc 0 REF_CNT 2\nend\n"
                 "ibentry 0 0x2000000 0x800\nexpect ref 0 1\nexpect userd 0 0x88 1\nexpect ramfc 0 0x04 1\n",
                 msgs),
-            0) << msgs;
+            0)
+      << msgs;
 }
 
 // A hand-made zero-length entry is IB_EMPTY; its word is the entry's second word (0).
@@ -142,8 +148,11 @@ TEST_F(pb_run, PushbufferInSysram) {
   configure();
   platform p;
   std::string msgs;
-  EXPECT_EQ(run(p, "gen G84\nchannel 0 dma sysram pb 0x100000\npush 0\n  inc 0 REF_CNT 4\nend\nexpect ref 0 4\nexpect mem 0x100000 0x40050\n", msgs),
-            0) << msgs;
+  EXPECT_EQ(
+      run(p, "gen G84\nchannel 0 dma sysram pb 0x100000\npush 0\n  inc 0 REF_CNT 4\nend\nexpect ref 0 4\nexpect mem 0x100000 0x40050\n",
+          msgs),
+      0)
+      << msgs;
 }
 
 // Limit at the pushbuffer start and 3000 nops: every word faults once (3000 MEM_FAULTs, each
@@ -207,7 +216,9 @@ TEST_F(pb_run, RepeatedIdenticalLogLinesAreCountedNotWritten) {
   const std::string out = sink.str();
   lg.reset();
   size_t same = 0;
-  for (size_t at = out.find("warning: pfifo: channel 0 faults"); at != std::string::npos; at = out.find("warning: pfifo: channel 0 faults", at + 1)) ++same;
+  for (size_t at = out.find("warning: pfifo: channel 0 faults"); at != std::string::npos;
+       at = out.find("warning: pfifo: channel 0 faults", at + 1))
+    ++same;
   EXPECT_EQ(same, 10u) << out;
   EXPECT_NE(out.find("further identical messages are not written, the statistic log.suppressed_lines counts them"), std::string::npos);
   EXPECT_NE(out.find("channel 1 faults"), std::string::npos);

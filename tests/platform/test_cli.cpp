@@ -26,8 +26,7 @@ namespace {
 using gpuvp::testing::run_gpuvp;
 using result = gpuvp::testing::cli_result;
 using gpuvp::testing::slurp;
-const std::vector<std::string> small = {"--set", "traffic.g0.count=500", "--set", "traffic.g1.count=300",
-                                        "--set", "traffic.g2.count=200"};
+const std::vector<std::string> small = {"--set", "traffic.g0.count=500", "--set", "traffic.g1.count=300", "--set", "traffic.g2.count=200"};
 std::vector<std::string> run_small(std::vector<std::string> extra = {}) {
   std::vector<std::string> a = {"run", "--workload", "traffic"};
   a.insert(a.end(), small.begin(), small.end());
@@ -76,8 +75,7 @@ TEST(cli, configuration_errors_exit_2_and_name_the_key) {
   EXPECT_NE(r.err.find("traffic.g0.pattern: 'zigzag' is not sequential, strided or random"), std::string::npos) << r.err;
   r = run_gpuvp(run_small({"--set", "vram.sise=1"}));
   EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.err.find("--set vram.sise=1: unknown configuration key 'vram.sise' (did you mean 'vram.size'?)"),
-            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--set vram.sise=1: unknown configuration key 'vram.sise' (did you mean 'vram.size'?)"), std::string::npos) << r.err;
   r = run_gpuvp(run_small({"--set", "components.gpu=warp_drive"}));
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("unknown component type 'warp_drive'"), std::string::npos) << r.err;
@@ -138,8 +136,8 @@ TEST(cli, vcd_file_holds_the_interrupt_signals) {
 }
 
 TEST(cli, debug_log_has_one_line_per_transaction) {
-  auto r = run_gpuvp({"run", "--workload", "traffic", "--set", "traffic.initiators=1", "--set", "traffic.g0.count=3",
-                      "--log", "interconnect=debug"});
+  auto r = run_gpuvp(
+      {"run", "--workload", "traffic", "--set", "traffic.initiators=1", "--set", "traffic.g0.count=3", "--log", "interconnect=debug"});
   ASSERT_EQ(r.rc, 0) << r.err;
   size_t lines = 0;
   for (size_t p = 0; (p = r.err.find("debug: interconnect: traffic.g0 -> sysram R ", p)) != std::string::npos; ++p) ++lines;
@@ -162,11 +160,11 @@ TEST(cli, config_dump_feeds_back_in) {
 // register bank adds 1 ns read latency, so the host is at 4 ns after the first read.
 TEST(cli, qtest_protocol_answers_line_by_line) {
   const std::string script =
-      "readl 0x100009400\n"          // TIME_LOW read at 3 ns
-      "clock_step 100\n"             // 4 + 100
-      "readl 0x100009400\n"          // 104 + 3 = 107 = 0x6b
-      "readl 0x100009410\n"          // TIME_HIGH: latched 0
-      "writel 0x100000140 0x5\n"     // PMC INTR_EN
+      "readl 0x100009400\n"       // TIME_LOW read at 3 ns
+      "clock_step 100\n"          // 4 + 100
+      "readl 0x100009400\n"       // 104 + 3 = 107 = 0x6b
+      "readl 0x100009410\n"       // TIME_HIGH: latched 0
+      "writel 0x100000140 0x5\n"  // PMC INTR_EN
       "readl 0x100000140\n"
       "write 0x1000 4 0x11223344\n"  // bytes in memory order
       "readl 0x1000\n"
@@ -206,8 +204,8 @@ TEST(cli, qtest_protocol_answers_line_by_line) {
 // in docs/configuration.md, with its range.
 class cli_docs : public ::testing::TestWithParam<const char*> {};
 INSTANTIATE_TEST_SUITE_P(workloads, cli_docs,
-                         ::testing::Values("pfifo-default", "traffic", "tests/cp/data/basic.pm4",
-                                           "tests/sm/data/ffma/kernelslist.g", "gpu-memory|traffic"));
+                         ::testing::Values("pfifo-default", "traffic", "tests/cp/data/basic.pm4", "tests/sm/data/ffma/kernelslist.g",
+                                           "gpu-memory|traffic"));
 TEST_P(cli_docs, every_parameter_is_documented_with_its_range) {
   std::string w = GetParam();
   std::vector<std::string> args = {"config", "dump"};
@@ -245,8 +243,7 @@ TEST_P(cli_docs, every_parameter_is_documented_with_its_range) {
       };
       bool found = false;
       static const std::regex range_re("\\[([^,\\]]+), ([^\\]]+)\\]");
-      for (auto it = std::sregex_iterator(line.begin(), line.end(), range_re);
-           it != std::sregex_iterator(); ++it)
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), range_re); it != std::sregex_iterator(); ++it)
         found |= canon((*it)[1]) == canon(d.min) && canon((*it)[2]) == canon(d.max);
       EXPECT_TRUE(found) << d.path << ": range [" << d.min << ", " << d.max << "] missing from its row: " << line;
     }
@@ -265,8 +262,9 @@ std::string temp_dir(const std::string& name) {
 }
 // A traffic run that would take far longer than any test: 10^12 transactions.
 std::vector<std::string> endless(std::vector<std::string> extra, const std::string& time_limit = "3600 s") {
-  std::vector<std::string> a = {"run", "--workload", "traffic", "--set", "traffic.initiators=1",
-                                "--set", "traffic.g0.count=1000000000000", "--time-limit", time_limit};
+  std::vector<std::string> a = {
+      "run",          "--workload", "traffic", "--set", "traffic.initiators=1", "--set", "traffic.g0.count=1000000000000",
+      "--time-limit", time_limit};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -345,8 +343,8 @@ TEST(cli, time_limit_names_what_is_still_busy) {
   // 60 ns of sysram latency; 5 us ends well before 10^12 transactions.
   auto r = run_gpuvp(endless({}, "5 us"));
   EXPECT_EQ(r.rc, 1);
-  EXPECT_NE(r.err.find("error: time limit of 5 us reached before the workload finished; still busy: traffic: g0 ("),
-            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("error: time limit of 5 us reached before the workload finished; still busy: traffic: g0 ("), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find(" of 1000000000000 transactions)"), std::string::npos) << r.err;
 }
 
@@ -363,17 +361,17 @@ TEST(cli, wall_limit_ends_a_run_with_complete_results) {
 namespace {
 // A model that simulates slowly: one event per simulated nanosecond, 0.2 ms of wall time each
 // (100 us simulated would take 20 s of wall time).
-SC_MODULE(slow_model) {
-  SC_CTOR(slow_model) { SC_THREAD(loop); }
-  void loop() {
-    for (;;) {
-      sc_core::wait(1, sc_core::SC_NS);
-      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
-      while (std::chrono::steady_clock::now() < until) {
-      }
-    }
+SC_MODULE(slow_model){SC_CTOR(slow_model){SC_THREAD(loop);
+}  // namespace
+void loop() {
+  for (;;) {
+    sc_core::wait(1, sc_core::SC_NS);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+    while (std::chrono::steady_clock::now() < until) {}
   }
-};
+}
+}
+;
 }  // namespace
 
 // Progress lines come every period of wall time whatever the simulated rate, and the wall-clock
@@ -394,8 +392,7 @@ TEST(cli, progress_lines_follow_wall_time_at_any_simulated_rate) {
   EXPECT_LT(wall, 4.0);  // the limit plus at most one slice (the first: 100 ns simulated, 20 ms)
   const std::string text = err.str();
   size_t lines = 0;
-  for (size_t at = text.find("progress: simulated "); at != std::string::npos; at = text.find("progress: simulated ", at + 1))
-    ++lines;
+  for (size_t at = text.find("progress: simulated "); at != std::string::npos; at = text.find("progress: simulated ", at + 1)) ++lines;
   EXPECT_GE(lines, 3u) << text;  // about 7 in 2 s
   EXPECT_GT(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
 }
@@ -509,7 +506,9 @@ TEST(cli, qtest_script_failures_name_file_and_line) {
   std::ofstream(f) << "# comment\nreadl 0x1z\n\nwritel 0x1000 5\nbogus 1\n";
   auto r = run_gpuvp({"qtest", "--set", "components.traffic=none", "--script", f});
   EXPECT_EQ(r.rc, 0) << r.err;
-  EXPECT_EQ(r.out, "FAIL '0x1z' is not a number (bad digit or suffix 'z'; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)\nOK\nFAIL unknown command 'bogus'\n");
+  EXPECT_EQ(r.out,
+            "FAIL '0x1z' is not a number (bad digit or suffix 'z'; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)\nOK\nFAIL unknown "
+            "command 'bogus'\n");
   EXPECT_NE(r.err.find(f + ":2: readl 0x1z: FAIL '0x1z' is not a number"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(f + ":5: bogus 1: FAIL unknown command 'bogus'"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(":4:"), std::string::npos) << r.err;

@@ -125,13 +125,13 @@ std::string scratch(const std::string& name) {
 }
 // build/gpuvp ARGS (a shell word list: quote values with spaces) in `dir`, `input` on stdin.
 result program(const std::string& args, const std::string& dir = ::testing::TempDir(), const std::string& input = "",
-             const std::string& env = "") {
+               const std::string& env = "") {
   static int runs = 0;
   // Per process: ctest runs each test in a process of its own, two at a time.
   const std::string base = ::testing::TempDir() + "cli-options-" + std::to_string(::getpid()) + "-run" + std::to_string(++runs);
   std::ofstream(base + ".in") << input;
-  const std::string cmd = "cd '" + dir + "' && " + env + " '" + binary_path("gpuvp") + "' " + args + " <" + base + ".in >" + base +
-                          ".out 2>" + base + ".err";
+  const std::string cmd =
+      "cd '" + dir + "' && " + env + " '" + binary_path("gpuvp") + "' " + args + " <" + base + ".in >" + base + ".out 2>" + base + ".err";
   const int st = std::system(cmd.c_str());
   return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(base + ".out"), slurp(base + ".err")};
 }
@@ -177,8 +177,10 @@ TEST(cli_options, every_option_has_an_effect_test) {
   bool tools = false;
   std::istringstream lines(top.out);
   for (std::string l; std::getline(lines, l);) {
-    if (!l.empty() && l[0] != ' ') tools = l == "tools:";
-    else if (tools && l.size() > 2) commands.push_back(l.substr(2, l.find(' ', 2) - 2));
+    if (!l.empty() && l[0] != ' ')
+      tools = l == "tools:";
+    else if (tools && l.size() > 2)
+      commands.push_back(l.substr(2, l.find(' ', 2) - 2));
   }
   ASSERT_GE(commands.size(), 10u) << top.out;
   std::set<std::pair<std::string, std::string>> listed;
@@ -190,8 +192,8 @@ TEST(cli_options, every_option_has_an_effect_test) {
   std::set<std::pair<std::string, std::string>> rows;
   for (const auto& r : option_effect_tests) {
     rows.insert({r.command, r.option});
-    EXPECT_TRUE(listed.count({r.command, r.option})) << "gpuvp " << r.command << " --help lists no " << r.option
-                                                      << ": remove its row from option_effect_tests";
+    EXPECT_TRUE(listed.count({r.command, r.option}))
+        << "gpuvp " << r.command << " --help lists no " << r.option << ": remove its row from option_effect_tests";
     // The named test exists in the named file.
     const std::string t = r.test;
     const size_t colon = t.find(": "), dot = t.find('.', colon);
@@ -476,8 +478,9 @@ TEST(sm_run_options, fewer_sms_take_more_cycles) {
 // --- gpuvp sweep -----------------------------------------------------------------------------
 
 namespace {
-const std::string three_points = "workload: traffic\nset:\n  traffic.g0.count: 20\n  traffic.g1.count: 10\n  traffic.g2.count: 10\n"
-                               "parameters:\n  interconnect.width: [8, 16, 32]\nmetrics:\n  sim: run.sim_time_ps\n";
+const std::string three_points =
+    "workload: traffic\nset:\n  traffic.g0.count: 20\n  traffic.g1.count: 10\n  traffic.g2.count: 10\n"
+    "parameters:\n  interconnect.width: [8, 16, 32]\nmetrics:\n  sim: run.sim_time_ps\n";
 size_t rows(const std::string& csv) { return size_t(std::count(csv.begin(), csv.end(), '\n')); }
 }  // namespace
 
@@ -503,16 +506,20 @@ TEST(sweep_options, slurm_options_reach_sbatch) {
   const std::string d = scratch("sweep-slurm");
   write(d + "/w.yaml", three_points);
   fs::create_directories(d + "/bin");
-  write(d + "/bin/sbatch",
-        "#!/bin/sh\necho \"$@\" >>\"" + d + "/sbatch.log\"\nfor a; do script=$a; done\n"
-        "range=$(for a; do case $a in --array=*) echo ${a#--array=};; esac; done)\n"
-        "[ -n \"$NO_RUN\" ] || for i in $(seq ${range%-*} ${range#*-}); do SLURM_ARRAY_TASK_ID=$i sh \"$script\" >/dev/null 2>&1; done\n"
-        "echo 42\n");
+  write(
+      d + "/bin/sbatch",
+      "#!/bin/sh\necho \"$@\" >>\"" + d +
+          "/sbatch.log\"\nfor a; do script=$a; done\n"
+          "range=$(for a; do case $a in --array=*) echo ${a#--array=};; esac; done)\n"
+          "[ -n \"$NO_RUN\" ] || for i in $(seq ${range%-*} ${range#*-}); do SLURM_ARRAY_TASK_ID=$i sh \"$script\" >/dev/null 2>&1; done\n"
+          "echo 42\n");
   write(d + "/bin/squeue", "#!/bin/sh\nexit 0\n");
   for (const char* c : {"sbatch", "squeue"}) fs::permissions(d + "/bin/" + c, fs::perms::owner_all);
   const std::string path = "PATH='" + d + "/bin':\"$PATH\"";
-  const result r = program("sweep w.yaml --out s --backend slurm --partition PQ --time 7:00 --mem 3G --account ACC --max-array 1 "
-                         "--poll 0.1 --no-plot", d, "", path);
+  const result r = program(
+      "sweep w.yaml --out s --backend slurm --partition PQ --time 7:00 --mem 3G --account ACC --max-array 1 "
+      "--poll 0.1 --no-plot",
+      d, "", path);
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_EQ(rows(slurp(d + "/s/results.csv")), 4u);
   const std::string log = slurp(d + "/sbatch.log");
@@ -540,7 +547,8 @@ TEST(tool_options, afuc_generation_and_verbose) {
   ASSERT_EQ(program("afuc-asm -g 6 a.asm a6.fw", d).rc, 0);
   ASSERT_EQ(program("afuc-asm -g 5 a.asm a5.fw", d).rc, 0);
   EXPECT_NE(slurp(d + "/a5.fw"), slurp(d + "/a6.fw"));
-  const result d6 = program("afuc-disasm -g 6 a6.fw", d), d5 = program("afuc-disasm -g 5 a5.fw", d), v = program("afuc-disasm -g 6 -v a6.fw", d);
+  const result d6 = program("afuc-disasm -g 6 a6.fw", d), d5 = program("afuc-disasm -g 5 a5.fw", d),
+               v = program("afuc-disasm -g 6 -v a6.fw", d);
   EXPECT_TRUE(has(d6.out, "; a6xx microcode") && has(d6.out, "\tmov $01, 0x5\n")) << d6.out;
   EXPECT_TRUE(has(d5.out, "; a5xx microcode")) << d5.out;
   // -v: each word with its pc and encoding (mov $01, 0x5 at pc 2).
@@ -574,7 +582,8 @@ TEST(tool_options, pushbuffer_generation_output_ib_sli_base) {
   // --ib: an IB-mode stream has no CALL; --sli: the SLI conditional command is decoded.
   write(d + "/c.txt", "sli 0x1\ncall 0x1000\n");
   ASSERT_EQ(program("pb-asm c.txt -o c.bin", d).rc, 0);
-  const result plain = program("pb-decode --sli c.bin", d), ib = program("pb-decode --sli --ib c.bin", d), nosli = program("pb-decode c.bin", d);
+  const result plain = program("pb-decode --sli c.bin", d), ib = program("pb-decode --sli --ib c.bin", d),
+               nosli = program("pb-decode c.bin", d);
   EXPECT_TRUE(has(plain.out, "SLI_COND mask 0x001") && has(plain.out, "CALL 0x00001000")) << plain.out;
   EXPECT_TRUE(has(ib.out, "0x00001002  INVALID")) << ib.out;
   EXPECT_TRUE(has(nosli.out, "0x00010010  INVALID")) << nosli.out;

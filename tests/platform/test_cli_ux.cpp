@@ -17,8 +17,8 @@ using gpuvp::testing::run_gpuvp;
 using gpuvp::testing::slurp;
 
 namespace {
-const std::vector<std::string> small_traffic = {"run", "--workload", "traffic", "--set", "traffic.g0.count=50",
-                                                "--set", "traffic.g1.count=30", "--set", "traffic.g2.count=20"};
+const std::vector<std::string> small_traffic = {
+    "run", "--workload", "traffic", "--set", "traffic.g0.count=50", "--set", "traffic.g1.count=30", "--set", "traffic.g2.count=20"};
 std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& extra) {
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
@@ -119,8 +119,10 @@ TEST(cli_units, limits_with_units_print_no_note_and_a_wrong_unit_lists_the_units
 TEST(cli_errors, a_key_of_a_component_on_another_platform_says_where_it_lives) {
   auto r = run_gpuvp(with(small_traffic, {"--set", "compute.sms=4"}));
   EXPECT_EQ(r.rc, 2);
-  EXPECT_TRUE(has(r.err, "unknown configuration key 'compute.sms'; compute.sms is a parameter of the compute component "
-                         "(type compute), which this platform does not have: it is on platform gpu-memory")) << r.err;
+  EXPECT_TRUE(has(r.err,
+                  "unknown configuration key 'compute.sms'; compute.sms is a parameter of the compute component "
+                  "(type compute), which this platform does not have: it is on platform gpu-memory"))
+      << r.err;
   EXPECT_TRUE(has(r.err, "components: {compute: compute}")) << r.err;
   r = run_gpuvp({"config", "dump", "--set", "agx.asc.op_cost=1 ns"});
   EXPECT_EQ(r.rc, 2);
@@ -134,8 +136,7 @@ TEST(cli_errors, a_key_of_a_component_on_another_platform_says_where_it_lives) {
 TEST(cli_errors, config_dump_all_lists_every_platform_and_addresses_in_hex) {
   auto r = run_gpuvp({"config", "dump", "--all"});
   EXPECT_EQ(r.rc, 0) << r.err;
-  for (const char* p : {"# platform default\n", "# platform gpu-memory\n", "# platform agx\n"})
-    EXPECT_TRUE(has(r.out, p)) << p;
+  for (const char* p : {"# platform default\n", "# platform gpu-memory\n", "# platform agx\n"}) EXPECT_TRUE(has(r.out, p)) << p;
   // compute.sms exists on gpu-memory only: its section has the compute component.
   const size_t gm = r.out.find("# platform gpu-memory\n");
   const size_t next = r.out.find("# platform ", gm + 1);

@@ -9,8 +9,8 @@
 #include "testing.h"
 
 using namespace gpuvp;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 TEST(config, numbers_accept_hex_decimal_separators_and_size_suffixes) {
   EXPECT_EQ(parse_u64("42"), 42u);
@@ -132,9 +132,26 @@ TEST(config, dump_loads_back_to_the_same_values) {
 // folded into a space, a leading space or colon, a comment sign) load back from the dump as the
 // same strings; plain words, numbers and times stay unquoted.
 TEST(config, dump_quotes_strings_yaml_would_read_otherwise) {
-  const std::vector<std::string> values = {"null", "~", "Null", "NULL", "true", "false", "two\nlines", " leading space",
-                                           "trailing space ", ":colon", "# not a comment", "- not a list", "key: value",
-                                           "\"quoted\" and \\back", "tab\there", "", "{a: 1}", "[1]", "*alias", "&anchor"};
+  const std::vector<std::string> values = {"null",
+                                           "~",
+                                           "Null",
+                                           "NULL",
+                                           "true",
+                                           "false",
+                                           "two\nlines",
+                                           " leading space",
+                                           "trailing space ",
+                                           ":colon",
+                                           "# not a comment",
+                                           "- not a list",
+                                           "key: value",
+                                           "\"quoted\" and \\back",
+                                           "tab\there",
+                                           "",
+                                           "{a: 1}",
+                                           "[1]",
+                                           "*alias",
+                                           "&anchor"};
   gpuvp::testing::fresh_simulation();
   {
     std::vector<std::unique_ptr<param<std::string>>> params;
@@ -179,7 +196,8 @@ std::string what_of(const std::function<void()>& f) {
 
 TEST(config, bad_numbers_name_the_text_never_a_library_function) {
   // "0x1z": the z is neither a hex digit nor a size suffix.
-  EXPECT_EQ(what_of([] { parse_u64("0x1z"); }), "'0x1z' is not a number (bad digit or suffix 'z'; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)");
+  EXPECT_EQ(what_of([] { parse_u64("0x1z"); }),
+            "'0x1z' is not a number (bad digit or suffix 'z'; sizes take k/KiB, M/MiB, G/GiB or T/TiB: 4KiB, 1 MiB)");
   // 2^64 does not fit; std::stoull would have said only "stoull".
   EXPECT_EQ(what_of([] { parse_u64("18446744073709551616"); }), "'18446744073709551616' does not fit in 64 bits");
   EXPECT_EQ(parse_u64("18446744073709551615"), ~uint64_t(0));
@@ -221,8 +239,7 @@ TEST(config, every_time_param_has_a_range_and_the_error_names_the_key) {
 TEST(config, a_directory_or_a_missing_file_is_not_a_configuration) {
   gpuvp::testing::fresh_simulation();
   const std::string dir = ::testing::TempDir();
-  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_file(dir); }),
-            dir + ": is a directory, expected a configuration file");
+  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_file(dir); }), dir + ": is a directory, expected a configuration file");
   EXPECT_EQ(config_error_of([] { config::global().load_yaml_file("/nonexistent/x.yaml"); }),
             "/nonexistent/x.yaml: no such configuration file");
 }
@@ -250,8 +267,7 @@ TEST(config, exponential_aliases_are_bounded_by_the_node_count) {
     text += "]\n";
   }
   const std::string f = write_file("laughs.yaml", text);
-  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_file(f); }),
-            f + ":5: more than 100000 nodes once aliases are expanded");
+  EXPECT_EQ(config_error_of([&] { config::global().load_yaml_file(f); }), f + ":5: more than 100000 nodes once aliases are expanded");
   // A few aliases are fine and expand to their values.
   gpuvp::testing::fresh_simulation();
   config::global().load_yaml_text("base: &b {w: 4}\ncopy: *b\n", "ok.yaml");
@@ -320,7 +336,7 @@ TEST(config, list_params_from_set_and_the_later_source_replaces_the_list) {
   gpuvp::testing::fresh_simulation();
   auto& c = config::global();
   c.load_yaml_text("l:\n  a: [x, y, z]\n  b: [x, y, z]\n  c: scalar\n  d: [x, y, z]\n", "first.yaml");
-  c.apply_override("l.a=p,q");                                // a value replaces a sequence
+  c.apply_override("l.a=p,q");                                     // a value replaces a sequence
   c.load_yaml_text("l:\n  b: [m]\n  c: [n, o]\n", "second.yaml");  // a shorter one, and over a value
   c.apply_override("l.d=[ 'u v' , w ]");
   param<strings> a("l.a", {}, "a"), b("l.b", {}, "b"), cc("l.c", {}, "c"), d("l.d", {}, "d");

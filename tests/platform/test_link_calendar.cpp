@@ -26,8 +26,10 @@ struct unit_model {
       if (t >= busy.size()) busy.resize(t + 1024, false);
       if (busy[t]) continue;
       busy[t] = true;
-      if (!pieces.empty() && pieces.back().first + pieces.back().second == t) ++pieces.back().second;
-      else pieces.emplace_back(t, 1);
+      if (!pieces.empty() && pieces.back().first + pieces.back().second == t)
+        ++pieces.back().second;
+      else
+        pieces.emplace_back(t, 1);
       --occ;
       end = t + 1;
     }
@@ -90,7 +92,7 @@ TEST(link_calendar, an_arrival_after_the_last_transfer_queues_behind_it_or_start
   EXPECT_EQ(cal.book(12, 4, &pieces), 19u);  // 10..15 busy: waits 3, then 4
   EXPECT_EQ(cal.book(30, 2, &pieces), 32u);  // after a gap
   EXPECT_EQ(pieces, (link_calendar::piece_list{{10, 5}, {15, 4}, {30, 2}}));
-  EXPECT_EQ(cal.intervals(), 2u);            // 10..19 merged, 30..32
+  EXPECT_EQ(cal.intervals(), 2u);  // 10..19 merged, 30..32
   EXPECT_EQ(cal.booked_after(0), 11u);
   EXPECT_EQ(cal.booked_after(18), 3u);
 }
@@ -114,7 +116,7 @@ TEST(link_calendar, what_lies_beyond_the_horizon_is_forgotten_and_not_queued) {
   cal.book(200, 10, nullptr);  // latest 210: remembered from 110 on
   EXPECT_FALSE(cal.remembers(109));
   EXPECT_TRUE(cal.remembers(110));
-  EXPECT_EQ(cal.intervals(), 1u);        // 0..10 ended before 110
+  EXPECT_EQ(cal.intervals(), 1u);       // 0..10 ended before 110
   EXPECT_EQ(cal.booked_after(0), 10u);  // only 200..210
 }
 

@@ -10,8 +10,8 @@
 #include "testing.h"
 
 using namespace gpuvp;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 // A memory (after fresh_simulation() and any settings) with an initiator bound and elaborated.
@@ -32,7 +32,6 @@ struct memory_with_initiator {
   }
 };
 }  // namespace
-
 
 TEST(memory, terabyte_space_costs_only_touched_pages) {
   gpuvp::testing::fresh_simulation();

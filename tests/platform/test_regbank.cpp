@@ -6,8 +6,8 @@
 #include "testing.h"
 
 using namespace gpuvp;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 struct bank_fixture : gpuvp::testing::sim_test {
@@ -72,7 +72,7 @@ TEST_F(bank_fixture, spanning_access_covers_adjacent_registers) {
   uint64_t v = 0;
   ASSERT_EQ(access(tlm::TLM_READ_COMMAND, 0x00, &v, 8), tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(v, 0x000000ff11223344ull);  // CTRL then STATUS
-  uint64_t w = 0x0000000f00000000ull;    // CTRL <- 0, STATUS W1C 0x0f
+  uint64_t w = 0x0000000f00000000ull;   // CTRL <- 0, STATUS W1C 0x0f
   ASSERT_EQ(access(tlm::TLM_WRITE_COMMAND, 0x00, &w, 8), tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(ctrl.get(), 0u);
   EXPECT_EQ(status.get(), 0xf0u);
@@ -92,7 +92,10 @@ TEST_F(bank_fixture, unmapped_and_bad_sizes_are_errors_without_side_effects) {
 
 TEST_F(bank_fixture, hooks_see_the_value_after_the_policy) {
   uint64_t seen = 0, seen_old = 0;
-  status.on_write = [&](uint64_t v, uint64_t old) { seen = v; seen_old = old; };
+  status.on_write = [&](uint64_t v, uint64_t old) {
+    seen = v;
+    seen_old = old;
+  };
   id.on_read = [] { return uint64_t(0x1234); };
   wr32(0x04, 0x01);
   EXPECT_EQ(seen, 0xfeu);

@@ -12,8 +12,8 @@
 #include "testing.h"
 
 using namespace gpuvp;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 struct initiator : gpuvp::testing::test_initiator {
@@ -148,7 +148,7 @@ TEST_F(router_fixture, busy_counts_the_booked_time_up_to_now_only) {
   a.read(0x10000100, 32, sc_time(100, SC_NS));  // 100..104 ns: after the 10 ns simulated below
   sc_core::sc_start(10, SC_NS);
   EXPECT_DOUBLE_EQ(stats_registry::global().value("r.mem.busy"), 0.4);  // 4 ns of 10
-  sc_core::sc_start(92, SC_NS);                                            // now 102 ns
+  sc_core::sc_start(92, SC_NS);                                         // now 102 ns
   EXPECT_DOUBLE_EQ(stats_registry::global().value("r.mem.busy"), 6.0 / 102.0);
 }
 
@@ -162,7 +162,7 @@ TEST_F(router_without_contention, only_latency_and_transfer_count) {
 }
 
 TEST_F(router_fixture, per_port_parameters_override_the_router_defaults) {
-  config::global().set("r.mem.width", "4", "test");     // memory link: 32 B = 8 cycles
+  config::global().set("r.mem.width", "4", "test");  // memory link: 32 B = 8 cycles
   config::global().set("r.mem.latency", "3 ns", "test");
   build();  // ports (and their params) are created by map()
   // transfer = max(4 ns on a's link, 8 ns on the memory link) = 8; latencies 1 + 3; memory 10.

@@ -37,8 +37,8 @@ TEST(text, shell_quote_leaves_plain_words_and_quotes_the_rest) {
 
 // What /bin/sh makes of the quoted words is the words themselves.
 TEST(text, a_shell_reads_quoted_words_back) {
-  const std::vector<std::string> words = {"plain", "two words", "it's", "$HOME", "`id`", "a\"b", "back\\slash", "*", "",
-                                          "new\nline", "semi;colon", "&&"};
+  const std::vector<std::string> words = {"plain",       "two words", "it's", "$HOME",     "`id`",       "a\"b",
+                                          "back\\slash", "*",         "",     "new\nline", "semi;colon", "&&"};
   std::string cmd = "printf '[%s]'";
   std::string want;
   for (const auto& w : words) {

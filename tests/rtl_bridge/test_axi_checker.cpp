@@ -11,7 +11,9 @@ namespace {
 axi_sample::channel addr(bool valid, bool ready, uint64_t id, uint64_t a, uint64_t len, uint64_t size = 3, uint64_t burst = 1) {
   return {valid, ready, {id, a, len, size, burst}};
 }
-std::string only(const axi_checker& c) { return c.violations().size() == 1 ? c.violations()[0] : "(" + std::to_string(c.violations().size()) + " violations)"; }
+std::string only(const axi_checker& c) {
+  return c.violations().size() == 1 ? c.violations()[0] : "(" + std::to_string(c.violations().size()) + " violations)";
+}
 }  // namespace
 
 TEST(axi_checker, legal_write_and_read_are_quiet) {
@@ -53,7 +55,11 @@ TEST(axi_checker, each_rule) {
     c.check(s, 1);
     s.ar.v[1] = 0x1008;
     c.check(s, 2);
-    EXPECT_NE(only(c).find("m_axi_araddr at cycle 2: araddr changed from 0x1000 to 0x1008 while arvalid was high and arready low [rule stable_payload]"), std::string::npos) << only(c);
+    EXPECT_NE(
+        only(c).find(
+            "m_axi_araddr at cycle 2: araddr changed from 0x1000 to 0x1008 while arvalid was high and arready low [rule stable_payload]"),
+        std::string::npos)
+        << only(c);
   }
   {
     axi_checker c("t", "m_axi", 8, false);
@@ -83,7 +89,8 @@ TEST(axi_checker, each_rule) {
     s = {};
     s.b = {true, true, {4, 0}};
     c.check(s, 3);
-    EXPECT_NE(only(c).find("s_axi_bid at cycle 3: write response ID 4 matches no outstanding write [rule bid]"), std::string::npos) << only(c);
+    EXPECT_NE(only(c).find("s_axi_bid at cycle 3: write response ID 4 matches no outstanding write [rule bid]"), std::string::npos)
+        << only(c);
   }
   {
     axi_checker c("t", "s_axi", 8, false);
@@ -114,13 +121,14 @@ TEST(axi_checker, wrap_and_fixed_bursts) {
   };
   const uint64_t wrap = 2, fixed = 0;
   for (uint64_t len : {1, 3, 7, 15}) EXPECT_EQ(one(0xff8, len, 3, wrap), "") << len;  // inside its aligned window below 0x1000
-  EXPECT_EQ(one(0x1006, 3, 1, wrap), "");                                            // 2-byte beats, 2-aligned
+  EXPECT_EQ(one(0x1006, 3, 1, wrap), "");                                             // 2-byte beats, 2-aligned
   EXPECT_EQ(one(0x1000, 2, 3, wrap),
-            "AXI protocol violation on t: m_axi_arlen at cycle 4: WRAP burst needs 2, 4, 8 or 16 beats and an address aligned to the size [rule wrap_len]");
+            "AXI protocol violation on t: m_axi_arlen at cycle 4: WRAP burst needs 2, 4, 8 or 16 beats and an address aligned to the size "
+            "[rule wrap_len]");
   EXPECT_NE(one(0x1000, 0, 3, wrap).find("[rule wrap_len]"), std::string::npos);   // 1 beat
   EXPECT_NE(one(0x1000, 31, 3, wrap).find("[rule wrap_len]"), std::string::npos);  // 32 beats
   EXPECT_NE(one(0x1004, 3, 3, wrap).find("[rule wrap_len]"), std::string::npos);   // 8-byte beats at 4 mod 8
-  EXPECT_EQ(one(0xffc, 15, 2, fixed), "");  // 16 beats at one address, however near 4 KiB
+  EXPECT_EQ(one(0xffc, 15, 2, fixed), "");                                         // 16 beats at one address, however near 4 KiB
   EXPECT_EQ(one(0xffc, 16, 2, fixed),
             "AXI protocol violation on t: m_axi_arlen at cycle 4: FIXED burst of 17 beats; at most 16 [rule fixed_len]");
   EXPECT_NE(one(0x0, 0, 2, 3).find("reserved burst type 3 [rule burst]"), std::string::npos);

@@ -36,12 +36,11 @@ result run_gpuvp(std::vector<std::string> args, const std::string& input = "") {
 
 // The bad master alone on the platform, AWREADY held back 2 cycles so that waiting is visible.
 result bad_master(int mode) {
-  return run_gpuvp({"run", "--workload", "traffic", "--set", "components.traffic=none", "--set",
-                    "components.bad=test_bad_master", "--set", "bad.plusargs=+bad_mode=" + std::to_string(mode), "--set",
-                    "bad.mem.ready_delay=2"});
+  return run_gpuvp({"run", "--workload", "traffic", "--set", "components.traffic=none", "--set", "components.bad=test_bad_master", "--set",
+                    "bad.plusargs=+bad_mode=" + std::to_string(mode), "--set", "bad.mem.ready_delay=2"});
 }
-const std::vector<std::string> sram_at_12g = {"--set", "components.sram=rtl_sram", "--set", "sram.base=0x300000000", "--set",
-                                              "sram.size=0x10000"};
+const std::vector<std::string> sram_at_12g = {"--set", "components.sram=rtl_sram", "--set", "sram.base=0x300000000",
+                                              "--set", "sram.size=0x10000"};
 result qtest(std::vector<std::string> args, const std::string& script) {
   args.insert(args.begin(), "qtest");
   return run_gpuvp(args, script);
@@ -61,8 +60,8 @@ TEST(rtl_checker, valid_dropped_before_ready) {
   NEEDS_RTL();
   auto r = bad_master(1);  // AWVALID at edge 5 without AWREADY, low at edge 6
   EXPECT_EQ(r.rc, 1);
-  EXPECT_NE(r.err.find("bad.mem: m_axi_awvalid at cycle 6: awvalid fell before awready was high [rule valid_held]"),
-            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad.mem: m_axi_awvalid at cycle 6: awvalid fell before awready was high [rule valid_held]"), std::string::npos)
+      << r.err;
 }
 
 TEST(rtl_checker, payload_changed_while_valid) {
@@ -77,21 +76,20 @@ TEST(rtl_checker, wlast_on_the_wrong_beat) {
   NEEDS_RTL();
   auto r = bad_master(3);
   EXPECT_EQ(r.rc, 1);
-  EXPECT_NE(r.err.find("m_axi_wlast at cycle 8: high on beat 1 of a 2-beat write burst [rule wlast]"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("m_axi_wlast at cycle 8: high on beat 1 of a 2-beat write burst [rule wlast]"), std::string::npos) << r.err;
 }
 
 TEST(rtl_checker, burst_across_4k) {
   NEEDS_RTL();
   auto r = bad_master(4);
   EXPECT_EQ(r.rc, 1);
-  EXPECT_NE(r.err.find("m_axi_awaddr at cycle 7: INCR burst of 2 beats of 8 bytes from 0xff8 ends at 0x1007"),
-            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("m_axi_awaddr at cycle 7: INCR burst of 2 beats of 8 bytes from 0xff8 ends at 0x1007"), std::string::npos) << r.err;
 }
 
 // One qtest session per test: each elaborates a platform with the bad slave (+bad_slave_mode=N).
 static std::vector<std::string> bad_slave_args(int mode) {
-  return {"--set", "components.bad=test_bad_slave", "--set", "bad.base=0x300000000",
+  return {"--set", "components.bad=test_bad_slave",
+          "--set", "bad.base=0x300000000",
           "--set", "bad.plusargs=+bad_slave_mode=" + std::to_string(mode)};
 }
 
@@ -127,8 +125,9 @@ TEST(rtl_sram, qtest_reads_and_writes_reach_it) {
     snprintf(b, sizeof b, "%02x", (i * 7 + 1) & 0xff);
     bytes += b;
   }
-  auto r = qtest(sram_at_12g, "write 0x300000ffd 300 0x" + bytes + "\nread 0x300000ffd 300\nwritel 0x300002004 0xdeadbeef\n"
-                              "readq 0x300002000\nwriteb 0x300002001 0x5a\nreadl 0x300002000\n");
+  auto r = qtest(sram_at_12g, "write 0x300000ffd 300 0x" + bytes +
+                                  "\nread 0x300000ffd 300\nwritel 0x300002004 0xdeadbeef\n"
+                                  "readq 0x300002000\nwriteb 0x300002001 0x5a\nreadl 0x300002000\n");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(r.out, "OK\nOK 0x" + bytes + "\nOK\nOK 0xdeadbeef00000000\nOK\nOK 0x0000000000005a00\n");
 }
@@ -153,8 +152,9 @@ TEST(rtl_example, countdown_from_docs) {
   // examples/rtl/example.yaml: the countdown at BAR0 + 0xe00000, 10 ns clock. LOAD = 5, start:
   // it expires 5 cycles (50 ns) after the start and raises its PMC line.
   const std::string cfg = gpuvp::testing::source_path("examples/rtl/example.yaml");
-  auto r = qtest({"--config", cfg}, "irq_intercept\nwritel 0x100e00000 5\nwritel 0x100e00004 1\nclock_step 200\n"
-                                    "readl 0x100e00008\nwritel 0x100e00008 2\nreadl 0x100e00008\nwritel 0x100000100 0xffffffff\n");
+  auto r = qtest({"--config", cfg},
+                 "irq_intercept\nwritel 0x100e00000 5\nwritel 0x100e00004 1\nclock_step 200\n"
+                 "readl 0x100e00008\nwritel 0x100e00008 2\nreadl 0x100e00008\nwritel 0x100000100 0xffffffff\n");
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("IRQ raise"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("OK 0x0000000000000002\n"), std::string::npos) << r.out;  // EXPIRED, not running
@@ -178,7 +178,8 @@ TEST(rtl_component, unconnected_port_is_named) {
   auto r = run_gpuvp({"run", "--workload", "traffic", "--set", "components.blk=test_extra_port", "--set", "blk.base=0x300000000"});
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find("blk: RTL port(s) left unconnected: enable (sc_in); gpuvp connects the clock, the reset, s_axil_*"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
 }
 
 // ---- RTL written the way third-party IP is: tests/rtl_bridge/rtl/tdma.sv (one Verilated top) ----
@@ -186,9 +187,9 @@ TEST(rtl_component, unconnected_port_is_named) {
 // 64-bit data, no IDs, no AxPROT) at 12 GiB, the DMA master (32-bit data, 1-bit IDs) on the
 // interconnect; active-high reset i_reset.
 namespace {
-const std::vector<std::string> tdma_args = {"--set", "components.dma=test_tdma", "--set", "dma.s_axil.base=0xe10000", "--set",
-                                            "dma.s_axil.size=0x1000", "--set", "dma.s_axil.in_bar0=true", "--set",
-                                            "dma.s_axi.base=0x300000000", "--set", "dma.s_axi.size=0x10000"};
+const std::vector<std::string> tdma_args = {"--set", "components.dma=test_tdma",   "--set", "dma.s_axil.base=0xe10000",
+                                            "--set", "dma.s_axil.size=0x1000",     "--set", "dma.s_axil.in_bar0=true",
+                                            "--set", "dma.s_axi.base=0x300000000", "--set", "dma.s_axi.size=0x10000"};
 using gpuvp::testing::hex_bytes;
 // Programs a DMA copy of len bytes from src to dst through the control registers.
 std::string tdma_copy(uint64_t src, uint64_t dst, unsigned len) {
@@ -222,7 +223,9 @@ TEST(rtl_third_party, dma_copies_through_its_registers) {
   // Optional outputs the master has and gpuvp does not use are listed, not refused.
   const std::string note = testing::internal::GetCapturedStderr();
   EXPECT_NE(note.find("dma: RTL outputs left unread (optional AXI signals): M_AXI_AWCACHE, M_AXI_AWPROT, M_AXI_ARCACHE, "
-                      "M_AXI_ARPROT\n"), std::string::npos) << note;
+                      "M_AXI_ARPROT\n"),
+            std::string::npos)
+      << note;
 }
 
 // The same DMA Verilated with a 128-bit master: 64 bytes are 4 read and 4 write bursts of one
@@ -255,7 +258,8 @@ TEST(rtl_third_party, own_slave_through_own_master_is_refused) {
 TEST(rtl_third_party, slave_without_ids_and_16_bit_address) {
   NEEDS_RTL();
   const std::string data = hex_bytes(200, 1);
-  auto r = qtest(tdma_args, "write 0x300000ff3 200 0x" + data + "\nread 0x300000ff3 200\nwriteb 0x300000002 0xa5\n"
+  auto r = qtest(tdma_args, "write 0x300000ff3 200 0x" + data +
+                                "\nread 0x300000ff3 200\nwriteb 0x300000002 0xa5\n"
                                 "readq 0x300001000\nreadq 0x300000000\n");
   EXPECT_EQ(r.rc, 0) << r.err;
   std::vector<std::string> lines;
@@ -297,7 +301,8 @@ TEST(rtl_third_party, lockstep_memory_catches_a_bad_read) {
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_NE(r.out.find("OK 0x0000000000001111\n"), std::string::npos) << r.out;  // word 2: right
   EXPECT_NE(r.err.find("lock-step memory mismatch at"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("read of 8 bytes at offset 0x18: byte at offset 0x18 is 0x23 from the RTL, 0x22 in the TLM shadow memory"), std::string::npos)
+  EXPECT_NE(r.err.find("read of 8 bytes at offset 0x18: byte at offset 0x18 is 0x23 from the RTL, 0x22 in the TLM shadow memory"),
+            std::string::npos)
       << r.err;
   // Without the bug: no mismatch.
   a.pop_back();
@@ -340,7 +345,7 @@ TEST(rtl_trace, vcd_by_extension) {
   EXPECT_EQ(t.rfind("$version", 0), 0u) << t.substr(0, 200);
   EXPECT_NE(t.find("$enddefinitions"), std::string::npos);
   EXPECT_NE(t.find(" S_AXIL_AWVALID "), std::string::npos);  // the IP's own port names
-  EXPECT_NE(t.find("\n#"), std::string::npos);                // value changes
+  EXPECT_NE(t.find("\n#"), std::string::npos);               // value changes
   EXPECT_FALSE(std::filesystem::exists(vcd + ".fst.tmp"));
 }
 

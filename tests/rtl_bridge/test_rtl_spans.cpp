@@ -62,8 +62,7 @@ TEST(rtl_spans, rtl_copy_engine_has_a_track_with_its_bursts) {
   NEEDS_RTL();
   const std::string trace = gpuvp::testing::binary_path("rtl_spans_copy.json");
   const std::string stats = gpuvp::testing::binary_path("rtl_spans_copy.stats.json");
-  auto r = gpuvp::testing::run_gpuvp(
-      {"run", "--workload", "rtl-copy", "--set", "copy.impl=rtl", "--trace", trace, "--stats", stats});
+  auto r = gpuvp::testing::run_gpuvp({"run", "--workload", "rtl-copy", "--set", "copy.impl=rtl", "--trace", trace, "--stats", stats});
   ASSERT_EQ(r.rc, 0) << r.err;
   auto tracks = rtl_spans(trace, "copy.rtl");
   ASSERT_TRUE(tracks.count("copy.rtl")) << "no track copy.rtl";
@@ -85,10 +84,9 @@ TEST(rtl_spans, rtl_copy_engine_has_a_track_with_its_bursts) {
 TEST(rtl_spans, rtl_component_overlapping_bursts_use_lanes) {
   NEEDS_RTL();
   const std::string trace = gpuvp::testing::binary_path("rtl_spans_sram.json");
-  auto r = gpuvp::testing::run_gpuvp({"qtest", "--set", "components.sram=rtl_sram", "--set", "sram.base=0x300000000",
-                                      "--set", "sram.size=0x10000", "--trace", trace},
-                                     "write 0x300000000 300 0x" + gpuvp::testing::hex_bytes(300, 9) +
-                                         "\nread 0x300000000 300\nreadq 0x300000008\n");
+  auto r = gpuvp::testing::run_gpuvp(
+      {"qtest", "--set", "components.sram=rtl_sram", "--set", "sram.base=0x300000000", "--set", "sram.size=0x10000", "--trace", trace},
+      "write 0x300000000 300 0x" + gpuvp::testing::hex_bytes(300, 9) + "\nread 0x300000000 300\nreadq 0x300000008\n");
   ASSERT_EQ(r.rc, 0) << r.err;
   auto tracks = rtl_spans(trace, "sram");
   ASSERT_TRUE(tracks.count("sram")) << "no track sram";

@@ -28,8 +28,8 @@ void register_width_rtl() {
 }
 gpuvp::testing::cli_result qtest(const std::string& type, const std::string& script, bool lite = false) {
   // An 8 GiB window at 16 GiB: offsets above 4 GiB reach the RTL with their high bits cut off.
-  std::vector<std::string> a = {"qtest", "--set", "components.ram=" + type, "--set", "ram.base=0x400000000", "--set",
-                                "ram.size=0x200000000"};
+  std::vector<std::string> a = {
+      "qtest", "--set", "components.ram=" + type, "--set", "ram.base=0x400000000", "--set", "ram.size=0x200000000"};
   if (!lite) a.insert(a.end(), {"--set", "ram.lockstep_memory=true"});
   return gpuvp::testing::run_gpuvp(a, script, register_width_rtl);
 }
@@ -37,8 +37,10 @@ std::vector<std::string> lines(const std::string& out) {
   std::vector<std::string> v;
   std::string l;
   for (char c : out) {
-    if (c != '\n') l += c;
-    else v.push_back(l), l.clear();
+    if (c != '\n')
+      l += c;
+    else
+      v.push_back(l), l.clear();
   }
   return v;
 }
@@ -49,15 +51,16 @@ void same_answers_at_every_width(const std::string& type) {
   const std::string data = hex_bytes(300, 3);
   auto r = qtest(type,
                  // 300 bytes from 0xff3: unaligned start and end, the 4 KiB boundary at 0x1000.
-                 "write 0x400000ff3 300 0x" + data + "\nread 0x400000ff3 300\n"
-                 // Partial accesses inside one bus word, read back at other sizes (little endian).
-                 "writeq 0x400000108 0x1122334455667788\nwriteb 0x40000010a 0xa5\nreadq 0x400000108\n"
-                 "readl 0x40000010c\nreadw 0x40000010a\n"
-                 // Bit 13 (0x2000) and bit 16 arrive: SLVERR.
-                 "writel 0x400002000 0x1\nreadq 0x400010000\n"
-                 // Bit 32 (offset 0x100000108) is cut off by a 32- or 20-bit address: 0x108.
-                 "readq 0x500000108\n"
-                 "stats ram.s_axi.violations\n");
+                 "write 0x400000ff3 300 0x" + data +
+                     "\nread 0x400000ff3 300\n"
+                     // Partial accesses inside one bus word, read back at other sizes (little endian).
+                     "writeq 0x400000108 0x1122334455667788\nwriteb 0x40000010a 0xa5\nreadq 0x400000108\n"
+                     "readl 0x40000010c\nreadw 0x40000010a\n"
+                     // Bit 13 (0x2000) and bit 16 arrive: SLVERR.
+                     "writel 0x400002000 0x1\nreadq 0x400010000\n"
+                     // Bit 32 (offset 0x100000108) is cut off by a 32- or 20-bit address: 0x108.
+                     "readq 0x500000108\n"
+                     "stats ram.s_axi.violations\n");
   EXPECT_EQ(r.rc, 0) << r.err;
   const auto l = lines(r.out);
   ASSERT_EQ(l.size(), 11u) << r.out;

@@ -40,10 +40,10 @@ struct fake_slave : clocked {
   std::vector<req> aws, ars;                      // address handshakes, in order
   std::vector<std::pair<uint64_t, uint32_t>> ws;  // W beats: data, strobe
   std::vector<bool> wlast;
-  std::vector<uint32_t> b_order, r_order;         // IDs in the order of B responses / first R beats
-  std::deque<req> w_open;                         // AW seen, W beats still coming
-  std::vector<req> b_wait, r_wait;                // waiting for their response
-  size_t max_writes = 0, max_reads = 0;           // most bursts outstanding at once
+  std::vector<uint32_t> b_order, r_order;  // IDs in the order of B responses / first R beats
+  std::deque<req> w_open;                  // AW seen, W beats still coming
+  std::vector<req> b_wait, r_wait;         // waiting for their response
+  size_t max_writes = 0, max_reads = 0;    // most bursts outstanding at once
   bool b_busy = false, r_busy = false;
   req b_cur{}, r_cur{};
   uint64_t now = 0;
@@ -53,7 +53,9 @@ struct fake_slave : clocked {
     auto it = mem.find(a);
     return it == mem.end() ? pattern(a) : it->second;
   }
-  static uint32_t resp_of(uint64_t a) { return a >= 0x5000 && a < 0x6000 ? resp_decerr : a >= 0x4000 && a < 0x5000 ? resp_slverr : resp_okay; }
+  static uint32_t resp_of(uint64_t a) {
+    return a >= 0x5000 && a < 0x6000 ? resp_decerr : a >= 0x4000 && a < 0x5000 ? resp_slverr : resp_okay;
+  }
   // Address of beat i (A3.4.1): FIXED stays; INCR steps from the aligned start.
   static uint64_t beat_addr(const req& r, unsigned i) {
     const uint64_t n = uint64_t(1) << r.size;
@@ -283,7 +285,9 @@ TEST_F(tlm2axi_pins, streaming_width_gives_fixed_bursts) {
   ASSERT_EQ(b->slave.ws.size(), 4u);
   for (unsigned k = 0; k < 4; ++k) {
     EXPECT_EQ(b->slave.ws[k].second, 0xf0u) << k;
-    EXPECT_EQ(uint32_t(b->slave.ws[k].first >> 32), uint32_t(data[4 * k] | data[4 * k + 1] << 8 | data[4 * k + 2] << 16 | data[4 * k + 3] << 24)) << k;
+    EXPECT_EQ(uint32_t(b->slave.ws[k].first >> 32),
+              uint32_t(data[4 * k] | data[4 * k + 1] << 8 | data[4 * k + 2] << 16 | data[4 * k + 3] << 24))
+        << k;
   }
   EXPECT_EQ(b->slave.byte(0x204), 13);  // the last beat wins at a FIFO-like address
   ASSERT_EQ(b->slave.ars.size(), 2u);

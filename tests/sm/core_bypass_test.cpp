@@ -19,8 +19,7 @@ namespace {
 constexpr uint64_t GBASE = 0x7f4000000000ull;
 
 kernel_trace make(const std::vector<std::vector<trace_writer_inst>>& warps) {
-  return parse_kernel_trace_text(write_kernel_trace("k", 1, {1, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, 70, 0, 32, warps),
-                                 "generated");
+  return parse_kernel_trace_text(write_kernel_trace("k", 1, {1, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, 70, 0, 32, warps), "generated");
 }
 
 kernel_result run_fixed(const gpu_config& c, const kernel_trace& k) {
@@ -59,8 +58,7 @@ TEST(sm_bypass, stores_go_to_the_crossbar_one_sector_a_cycle) {
   gpu_config c = gpuvp::sm::testing::shipped("QV100");
   c.mem.l1.miss_queue = 4;
   c.gmem_skip_l1d = true;
-  std::vector<trace_writer_inst> v{mem("STG.E.32", {}, {6, 7}, GBASE, 4), mem("STG.E.32", {}, {8, 9}, GBASE + 128, 4),
-                                   op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> v{mem("STG.E.32", {}, {6, 7}, GBASE, 4), mem("STG.E.32", {}, {8, 9}, GBASE + 128, 4), op("EXIT", {}, {})};
   kernel_result r = run_fixed(c, make({v}));
   EXPECT_EQ(r.stats.mem_writes, 8u);
   EXPECT_EQ(r.stats.l1_accesses, 0u);
@@ -91,8 +89,8 @@ TEST(sm_bypass, loads_skip_the_l1d_tags_and_mshrs) {
 TEST(sm_bypass, local_loads_still_use_the_l1d) {
   gpu_config c = gpuvp::sm::testing::shipped("QV100");
   c.gmem_skip_l1d = true;
-  std::vector<trace_writer_inst> v{mem("LDL", {10}, {2}, 0x1000, 4), mem("LDG.E.32", {12}, {2}, GBASE, 4),
-                                   op("FFMA", {11}, {10, 12, 4}), op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> v{mem("LDL", {10}, {2}, 0x1000, 4), mem("LDG.E.32", {12}, {2}, GBASE, 4), op("FFMA", {11}, {10, 12, 4}),
+                                   op("EXIT", {}, {})};
   const kernel_result r = run_fixed(c, make({v}));
   EXPECT_EQ(r.stats.l1_misses, 4u);  // the LDL's 4 sectors
   EXPECT_EQ(r.stats.mem_reads, 8u);

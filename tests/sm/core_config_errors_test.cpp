@@ -63,7 +63,8 @@ TEST(sm_config_errors, unknown_gpu_name_names_the_key_and_the_shipped_ones) {
     make_gpu_config("zz", {}, "compute.gpu");
     FAIL();
   } catch (const gpuvp::config_error& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown shipped GPU configuration 'zz' given to compute.gpu (shipped: QV100, RTX3070, A100, H100, TITANX, GV100, TITANV, RTX2060, RTX2060_S"),
+    EXPECT_NE(std::string(e.what()).find("unknown shipped GPU configuration 'zz' given to compute.gpu (shipped: QV100, RTX3070, A100, "
+                                         "H100, TITANX, GV100, TITANV, RTX2060, RTX2060_S"),
               std::string::npos)
         << e.what();
   }

@@ -68,10 +68,8 @@ std::vector<trace_writer_inst> memory_mix(unsigned w) {
   return v;
 }
 
-kernel_trace make(const std::vector<std::vector<trace_writer_inst>>& warps, unsigned ctas, unsigned binver,
-                  unsigned nregs) {
-  std::string text =
-      write_kernel_trace("k", 1, {ctas, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, binver, 0, nregs, warps);
+kernel_trace make(const std::vector<std::vector<trace_writer_inst>>& warps, unsigned ctas, unsigned binver, unsigned nregs) {
+  std::string text = write_kernel_trace("k", 1, {ctas, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, binver, 0, nregs, warps);
   return parse_kernel_trace_text(text, "generated");
 }
 
@@ -249,25 +247,62 @@ std::string run(const run_case& rc, bool skip_idle = true, unsigned threads = 1)
 const std::map<std::string, std::string>& recorded() {
   static const std::map<std::string, std::string> r = {
       {"bandwidth_320_qv100",
-       "cyc 9690 act 761862 wi 330240 ti 10567680 st 29408 st 742888 st 1944912 st 0 rbs 0 ds 728396 bc 23782 l1a 163840 l1h 0 l1p 0 l1m 163840 l1w 0 l1f 1235192 l1f 0 l1f 62905 l1f 0 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 760902 l2a 163840 l2h 0 l2p 0 l2m 163840 l2w 0 dr 163840 dw 0 drh 95460 db 5242880 sms 80 cps 4"},
+       "cyc 9690 act 761862 wi 330240 ti 10567680 st 29408 st 742888 st 1944912 st 0 rbs 0 ds 728396 bc 23782 l1a 163840 l1h 0 l1p 0 l1m "
+       "163840 l1w 0 l1f 1235192 l1f 0 l1f 62905 l1f 0 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 "
+       "i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 "
+       "a.TENSOR 0 a.LDST 760902 l2a 163840 l2h 0 l2p 0 l2m 163840 l2w 0 dr 163840 dw 0 drh 95460 db 5242880 sms 80 cps 4"},
       {"bandwidth_320_qv100_fixed",
-       "cyc 2516 act 201200 wi 330240 ti 10567680 st 3520 st 36320 st 434720 st 0 rbs 0 ds 327120 bc 22480 l1a 163840 l1h 0 l1p 0 l1m 163840 l1w 0 l1f 0 l1f 0 l1f 226960 l1f 0 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 200240 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 80 cps 4"},
+       "cyc 2516 act 201200 wi 330240 ti 10567680 st 3520 st 36320 st 434720 st 0 rbs 0 ds 327120 bc 22480 l1a 163840 l1h 0 l1p 0 l1m "
+       "163840 l1w 0 l1f 0 l1f 0 l1f 226960 l1f 0 mr 163840 mw 0 sm 0 smc 0 ctas 320 i.SP 286720 i.DP 0 i.INT 2560 i.SFU 0 i.TENSOR_CORE 0 "
+       "i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 40960 a.SP 573440 a.DP 0 a.INT 2560 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST "
+       "200240 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 80 cps 4"},
       {"bandwidth_92_rtx3070",
-       "cyc 4435 act 202711 wi 94944 ti 3038208 st 3814 st 308249 st 403837 st 0 rbs 0 ds 106132 bc 170626 l1a 47104 l1h 0 l1p 0 l1m 47104 l1w 0 l1f 262307 l1f 0 l1f 27416 l1f 0 mr 47104 mw 0 sm 0 smc 0 ctas 92 i.SP 82432 i.DP 0 i.INT 736 i.SFU 0 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 11776 a.SP 119779 a.DP 0 a.INT 736 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 202139 l2a 47104 l2h 0 l2p 0 l2m 47104 l2w 0 dr 47104 dw 0 drh 37190 db 1507328 sms 46 cps 4"},
+       "cyc 4435 act 202711 wi 94944 ti 3038208 st 3814 st 308249 st 403837 st 0 rbs 0 ds 106132 bc 170626 l1a 47104 l1h 0 l1p 0 l1m 47104 "
+       "l1w 0 l1f 262307 l1f 0 l1f 27416 l1f 0 mr 47104 mw 0 sm 0 smc 0 ctas 92 i.SP 82432 i.DP 0 i.INT 736 i.SFU 0 i.TENSOR_CORE 0 i.BRA "
+       "0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 11776 a.SP 119779 a.DP 0 a.INT 736 a.SFU 0 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 "
+       "a.LDST 202139 l2a 47104 l2h 0 l2p 0 l2m 47104 l2w 0 dr 47104 dw 0 drh 37190 db 1507328 sms 46 cps 4"},
       {"mixed_lrr",
-       "cyc 895 act 2980 wi 9120 ti 291840 st 1150 st 0 st 1650 st 0 rbs 36 ds 10636 bc 814 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 7230 a.INT 5280 a.SFU 10900 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+       "cyc 895 act 2980 wi 9120 ti 291840 st 1150 st 0 st 1650 st 0 rbs 36 ds 10636 bc 814 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f "
+       "0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 "
+       "i.LDST 0 a.SP 5120 a.DP 7230 a.INT 5280 a.SFU 10900 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 "
+       "l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
       {"mixed_gto",
-       "cyc 848 act 2824 wi 9120 ti 291840 st 1498 st 0 st 678 st 0 rbs 36 ds 8128 bc 126 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 9096 a.INT 5280 a.SFU 10720 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+       "cyc 848 act 2824 wi 9120 ti 291840 st 1498 st 0 st 678 st 0 rbs 36 ds 8128 bc 126 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 "
+       "l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST "
+       "0 a.SP 5120 a.DP 9096 a.INT 5280 a.SFU 10720 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 "
+       "dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
       {"mixed_two_level",
-       "cyc 852 act 2834 wi 9120 ti 291840 st 1440 st 0 st 776 st 0 rbs 124 ds 10614 bc 372 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f 0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 i.LDST 0 a.SP 5120 a.DP 8018 a.INT 5280 a.SFU 10748 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
+       "cyc 852 act 2834 wi 9120 ti 291840 st 1440 st 0 st 776 st 0 rbs 124 ds 10614 bc 372 l1a 0 l1h 0 l1p 0 l1m 0 l1w 0 l1f 0 l1f 0 l1f "
+       "0 l1f 0 mr 0 mw 0 sm 0 smc 0 ctas 10 i.SP 2560 i.DP 1280 i.INT 2720 i.SFU 1280 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 1280 "
+       "i.LDST 0 a.SP 5120 a.DP 8018 a.INT 5280 a.SFU 10748 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 2560 a.LDST 0 l2a 0 l2h 0 l2p 0 l2m 0 "
+       "l2w 0 dr 0 dw 0 drh 0 db 0 sms 4 cps 1"},
       {"memory_mix_qv100",
-       "cyc 1781 act 5324 wi 624 ti 19200 st 4507 st 11056 st 4482 st 627 rbs 0 ds 1952 bc 96 l1a 1440 l1h 708 l1p 504 l1m 228 l1w 576 l1f 0 l1f 0 l1f 473 l1f 0 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 5309 l2a 744 l2h 556 l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 56 db 1792 sms 3 cps 16 | cyc 1484 act 4408 wi 624 ti 19200 st 4359 st 7698 st 4024 st 927 rbs 0 ds 1838 bc 96 l1a 1440 l1h 708 l1p 504 l1m 228 l1w 576 l1f 0 l1f 0 l1f 85 l1f 0 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 4393 l2a 744 l2h 744 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 3 cps 16"},
+       "cyc 1781 act 5324 wi 624 ti 19200 st 4507 st 11056 st 4482 st 627 rbs 0 ds 1952 bc 96 l1a 1440 l1h 708 l1p 504 l1m 228 l1w 576 l1f "
+       "0 l1f 0 l1f 473 l1f 0 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 "
+       "i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 5309 l2a 744 l2h 556 "
+       "l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 56 db 1792 sms 3 cps 16 | cyc 1484 act 4408 wi 624 ti 19200 st 4359 st 7698 st 4024 st 927 "
+       "rbs 0 ds 1838 bc 96 l1a 1440 l1h 708 l1p 504 l1m 228 l1w 576 l1f 0 l1f 0 l1f 85 l1f 0 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 "
+       "i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE "
+       "0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 4393 l2a 744 l2h 744 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 3 cps 16"},
       {"memory_mix_qv100_gto",
-       "cyc 1698 act 5073 wi 624 ti 19200 st 4345 st 10044 st 5177 st 102 rbs 0 ds 1836 bc 96 l1a 1440 l1h 708 l1p 504 l1m 228 l1w 576 l1f 0 l1f 0 l1f 212 l1f 0 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 5058 l2a 744 l2h 556 l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 56 db 1792 sms 3 cps 16"},
+       "cyc 1698 act 5073 wi 624 ti 19200 st 4345 st 10044 st 5177 st 102 rbs 0 ds 1836 bc 96 l1a 1440 l1h 708 l1p 504 l1m 228 l1w 576 l1f "
+       "0 l1f 0 l1f 212 l1f 0 mr 168 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 "
+       "i.TENSOR 0 i.LDST 384 a.SP 96 a.DP 384 a.INT 96 a.SFU 528 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.LDST 5058 l2a 744 l2h 556 "
+       "l2p 112 l2m 76 l2w 576 dr 56 dw 0 drh 56 db 1792 sms 3 cps 16"},
       {"memory_mix_a100",
-       "cyc 2361 act 11602 wi 624 ti 19200 st 6939 st 36175 st 1214 st 1456 rbs 0 ds 1753 bc 96 l1a 1440 l1h 668 l1p 392 l1m 380 l1w 576 l1f 0 l1f 0 l1f 340 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 11569 l2a 856 l2h 556 l2p 224 l2m 76 l2w 576 dr 56 dw 0 drh 40 db 1792 sms 5 cps 16 | cyc 1376 act 6372 wi 624 ti 19200 st 5966 st 15997 st 1539 st 1362 rbs 0 ds 1748 bc 96 l1a 1440 l1h 668 l1p 392 l1m 380 l1w 576 l1f 0 l1f 0 l1f 172 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 6347 l2a 856 l2h 856 l2p 0 l2m 0 l2w 576 dr 0 dw 0 drh 0 db 0 sms 5 cps 16"},
+       "cyc 2361 act 11602 wi 624 ti 19200 st 6939 st 36175 st 1214 st 1456 rbs 0 ds 1753 bc 96 l1a 1440 l1h 668 l1p 392 l1m 380 l1w 576 "
+       "l1f 0 l1f 0 l1f 340 l1f 0 mr 280 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 "
+       "i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 11569 "
+       "l2a 856 l2h 556 l2p 224 l2m 76 l2w 576 dr 56 dw 0 drh 40 db 1792 sms 5 cps 16 | cyc 1376 act 6372 wi 624 ti 19200 st 5966 st 15997 "
+       "st 1539 st 1362 rbs 0 ds 1748 bc 96 l1a 1440 l1h 668 l1p 392 l1m 380 l1w 576 l1f 0 l1f 0 l1f 172 l1f 0 mr 280 mw 576 sm 96 smc "
+       "1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.LDST 384 a.SP 136 a.DP 288 "
+       "a.INT 96 a.SFU 684 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.LDST 6347 l2a 856 l2h 856 l2p 0 l2m 0 l2w 576 dr 0 dw 0 "
+       "drh 0 db 0 sms 5 cps 16"},
       {"memory_mix_h100_fixed",
-       "cyc 2415 act 4828 wi 624 ti 19200 st 4050 st 8488 st 6150 st 0 rbs 0 ds 1850 bc 96 l1a 1440 l1h 728 l1p 560 l1m 152 l1w 576 l1f 0 l1f 0 l1f 126 l1f 0 mr 112 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 i.TENSOR 0 i.UDP 0 i.GMMA 0 i.LDST 384 a.SP 112 a.DP 384 a.INT 96 a.SFU 504 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 a.GMMA 0 a.LDST 4818 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 2 cps 16"},
+       "cyc 2415 act 4828 wi 624 ti 19200 st 4050 st 8488 st 6150 st 0 rbs 0 ds 1850 bc 96 l1a 1440 l1h 728 l1p 560 l1m 152 l1w 576 l1f 0 "
+       "l1f 0 l1f 126 l1f 0 mr 112 mw 576 sm 96 smc 1488 ctas 12 i.SP 48 i.DP 48 i.INT 96 i.SFU 48 i.TENSOR_CORE 0 i.BRA 0 i.TEX 0 "
+       "i.TENSOR 0 i.UDP 0 i.GMMA 0 i.LDST 384 a.SP 112 a.DP 384 a.INT 96 a.SFU 504 a.TENSOR_CORE 0 a.BRA 0 a.TEX 0 a.TENSOR 0 a.UDP 0 "
+       "a.GMMA 0 a.LDST 4818 l2a 0 l2h 0 l2p 0 l2m 0 l2w 0 dr 0 dw 0 drh 0 db 0 sms 2 cps 16"},
   };
   return r;
 }
@@ -446,8 +481,8 @@ TEST(sm_exact, thread_team_shares_a_pool_and_rethrows) {
     EXPECT_TRUE(std::string(e.what()) == "group 1" || std::string(e.what()) == "group 2") << e.what();
   }
   EXPECT_THROW(team.share([](unsigned g) {
-                 if (g == 0) throw std::runtime_error("group 0");
-               }),
+    if (g == 0) throw std::runtime_error("group 0");
+  }),
                std::runtime_error);
   std::atomic<unsigned> calls{0};
   team.share([&](unsigned) { ++calls; });  // usable after an exception

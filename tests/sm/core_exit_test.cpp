@@ -88,14 +88,12 @@ TEST(sm_exit, partial_warp_ends_when_its_threads_exited) {
 
 TEST(sm_exit, exit_of_a_lane_outside_the_block_is_refused) {
   // shd_warp_t::set_completed asserts the lane is an active thread: a trace error here.
-  const std::string text = write_kernel_trace("k", 1, {1, 1, 1}, {48, 1, 1}, 70, 0, 32,
-                                              {{op("EXIT", {}, {})}, {op("EXIT", {}, {})}});
+  const std::string text = write_kernel_trace("k", 1, {1, 1, 1}, {48, 1, 1}, 70, 0, 32, {{op("EXIT", {}, {})}, {op("EXIT", {}, {})}});
   try {
     parse_kernel_trace_text(text, "t.traceg");
     FAIL() << "accepted";
   } catch (const trace_error& e) {
-    EXPECT_NE(std::string(e.what()).find("EXIT of lanes ffff0000 that already exited or are not threads of the block"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("EXIT of lanes ffff0000 that already exited or are not threads of the block"), std::string::npos)
         << e.what();
   }
 }
@@ -125,9 +123,9 @@ TEST(sm_generations, one_kernel_per_trace_version_parses_and_runs) {
   EXPECT_EQ(chain_cycles(70, "FFMA", op_class::sp), 73u);
   const uint64_t volta_int = chain_cycles(70, "IADD3", op_class::intp);
   EXPECT_GT(volta_int, 73u);
-  for (const gen& g : {gen{35, "ISUB", op_class::intp}, gen{60, "XMAD", op_class::intp}, gen{61, "XMAD.MRG", op_class::intp},
-                       gen{75, "UIADD3", op_class::intp}, gen{80, "I2FP.F32.S32", op_class::intp},
-                       gen{86, "I2FP.F32.S32", op_class::intp}}) {
+  for (const gen& g :
+       {gen{35, "ISUB", op_class::intp}, gen{60, "XMAD", op_class::intp}, gen{61, "XMAD.MRG", op_class::intp},
+        gen{75, "UIADD3", op_class::intp}, gen{80, "I2FP.F32.S32", op_class::intp}, gen{86, "I2FP.F32.S32", op_class::intp}}) {
     SCOPED_TRACE(g.version);
     EXPECT_EQ(chain_cycles(g.version, g.opcode, g.cls), volta_int);
   }

@@ -42,8 +42,7 @@ struct bench {
   }
   void step() {
     std::vector<uint64_t> before;
-    for (auto& p : ports)
-      before.push_back(p->has_ready() ? p->get_ready()->uid : ~0ull);
+    for (auto& p : ports) before.push_back(p->has_ready() ? p->get_ready()->uid : ~0ull);
     ex.execute();
     for (size_t i = 0; i < ports.size(); ++i)
       if (before[i] != ~0ull && !ports[i]->has_ready()) issued.push_back({before[i], cycle});
@@ -88,7 +87,7 @@ TEST(sm_fu, can_issue_needs_empty_dispatch_and_free_latency_bit) {
   warp_inst a = make_inst(1, op_class::sp, 8, 4);
   EXPECT_TRUE(u.can_issue(a));
   EXPECT_FALSE(u.can_issue(make_inst(9, op_class::dp, 8, 4)));  // unsupported op
-  port.move_in(a);  // issue() takes the instruction from a slot of its source set
+  port.move_in(a);                                              // issue() takes the instruction from a slot of its source set
   warp_inst& ready = *port.get_ready();
   u.issue(port, ready);
   EXPECT_TRUE(u.occupied().test(8));

@@ -28,15 +28,12 @@ namespace {
 
 using gpuvp::sm::testing::shipped;
 
-unsigned binary_version_of(const std::string& name) {
-  return name == "QV100" ? 70 : name == "RTX3070" ? 86 : name == "A100" ? 80 : 90;
-}
+unsigned binary_version_of(const std::string& name) { return name == "QV100" ? 70 : name == "RTX3070" ? 86 : name == "A100" ? 80 : 90; }
 
 using gpuvp::sm::testing::mem;
 using gpuvp::sm::testing::op;
 
-kernel_trace make_kernel(unsigned binver, const std::vector<std::vector<trace_writer_inst>>& warps,
-                         unsigned ctas = 1) {
+kernel_trace make_kernel(unsigned binver, const std::vector<std::vector<trace_writer_inst>>& warps, unsigned ctas = 1) {
   std::string text = write_kernel_trace("k", 1, {ctas, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, binver, 0, 32, warps);
   return parse_kernel_trace_text(text, "generated");
 }
@@ -161,13 +158,16 @@ TEST(sm_core, config_errors_and_unknown_options) {
   EXPECT_THROW(load_config_file(c, "/nonexistent.config"), config_file_error);
   // Configurations that would deadlock are refused: sub-core mode with 4 schedulers and widths 4
   // needs 4 units of each kind; MSHRs and shared-memory banks must exist.
-  const std::string sub = "-gpgpu_sub_core_model 1\n-gpgpu_num_sched_per_core 4\n-gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8,4,4\n"
-                          "-gpgpu_num_sp_units 4\n-gpgpu_num_int_units 4\n-gpgpu_num_sfu_units 4\n";
+  const std::string sub =
+      "-gpgpu_sub_core_model 1\n-gpgpu_num_sched_per_core 4\n-gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8,4,4\n"
+      "-gpgpu_num_sp_units 4\n-gpgpu_num_int_units 4\n-gpgpu_num_sfu_units 4\n";
   EXPECT_NE(err(sub + "-gpgpu_num_dp_units 1\n").find("-gpgpu_num_dp_units: 1 units, need at least 4"), std::string::npos);
   EXPECT_EQ(err(sub + "-gpgpu_num_dp_units 4\n"), "no error");
   EXPECT_NE(err(sub + "-gpgpu_num_dp_units 4\n-specialized_unit_3 1,2,8,4,4,TENSOR\n-trace_opcode_latency_initiation_spec_op_3 2,2\n")
-                .find("-specialized_unit_3: 2 units"), std::string::npos);
-  EXPECT_NE(err("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:0:8,16:0,32\n").find("-gpgpu_cache:dl1 MSHR entries: 0 outside [1, 65536]"), std::string::npos);
+                .find("-specialized_unit_3: 2 units"),
+            std::string::npos);
+  EXPECT_NE(err("-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:0:8,16:0,32\n").find("-gpgpu_cache:dl1 MSHR entries: 0 outside [1, 65536]"),
+            std::string::npos);
   EXPECT_NE(err("-gpgpu_num_sp_units 0\n").find("-gpgpu_num_sp_units: 0 units, need at least 1"), std::string::npos);
   EXPECT_NE(err("-gpgpu_smem_latency 1\n").find("-gpgpu_smem_latency 1 outside [2, 4096]"), std::string::npos);
   // Adaptive L1D: a unified size that is a whole multiple of the dl1 size (32 KB here), options
@@ -190,10 +190,10 @@ TEST(sm_core, adaptive_l1_takes_what_shared_memory_leaves) {
   gpu_config q = shipped("QV100");
   ASSERT_TRUE(q.adaptive_l1);
   EXPECT_EQ(q.shmem_options_kb, (std::vector<unsigned>{0, 8, 16, 32, 64, 96}));
-  EXPECT_EQ(q.l1_ways_for(0), 256u);             // 128 KB
-  EXPECT_EQ(q.l1_ways_for(8 * 1024), 240u);      // option 8: 256 x 120/128
-  EXPECT_EQ(q.l1_ways_for(40 * 1024), 128u);     // option 64: 64 KB
-  EXPECT_EQ(q.l1_ways_for(96 * 1024), 64u);      // option 96: 32 KB
+  EXPECT_EQ(q.l1_ways_for(0), 256u);          // 128 KB
+  EXPECT_EQ(q.l1_ways_for(8 * 1024), 240u);   // option 8: 256 x 120/128
+  EXPECT_EQ(q.l1_ways_for(40 * 1024), 128u);  // option 64: 64 KB
+  EXPECT_EQ(q.l1_ways_for(96 * 1024), 64u);   // option 96: 32 KB
   EXPECT_THROW(q.l1_ways_for(97 * 1024), std::runtime_error);
   // A100: 64 ways x 192 / 32 = 384; option 164: 384 x (1 - 164/192) = 56.0 -> 56.
   gpu_config a = shipped("A100");
@@ -294,7 +294,10 @@ TEST(sm_core, hmma_on_tensor_unit_each_shipped_config) {
   // span): R16, R18 and R8 all fall in one bank, and the two collector steps a cycle
   // (-gpgpu_reg_file_port_throughput 2) read one operand of a bank each, so the three reads take
   // 2 cycles instead of 1 (16 or 32 banks: R18 in another bank than R16 and R8): L+6 per HMMA.
-  struct expect_t { const char* gpu; uint64_t cycles; };
+  struct expect_t {
+    const char* gpu;
+    uint64_t cycles;
+  };
   for (auto e : {expect_t{"QV100", 3 + 50 * (2 + 5)},     // spec_op_3 2,2
                  expect_t{"RTX3070", 3 + 50 * (32 + 6)},  // 32,32; one bank for all three sources
                  expect_t{"A100", 3 + 50 * (12 + 5)},     // 12,8
@@ -317,8 +320,7 @@ TEST(sm_core, ldst_unit_stalls_while_sending_lines) {
   // then, one per cycle; fill at access + 20 + 100 (memory). LDG#2 lines at 38..69, last back at 189,
   // kernel 189 + 1 = 190.
   gpu_config c = shipped("QV100");
-  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 128), mem("LDG.E", {2}, {4}, 0x20000, 128),
-                                   op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 128), mem("LDG.E", {2}, {4}, 0x20000, 128), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
   EXPECT_EQ(r.stats.dispatch_stalls, 31u);
   EXPECT_EQ(r.stats.l1_misses, 64u);
@@ -330,8 +332,8 @@ TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
   // LDG R1 (one sector: every lane at one address), FFMA R5 <- R1 (waits for the fill), LDG R2
   // same sector: hit.
   gpu_config c = shipped("QV100");
-  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), op("FFMA", {5}, {1, 1, 1}),
-                                   mem("LDG.E", {2}, {5}, 0x10000, 0), op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), op("FFMA", {5}, {1, 1, 1}), mem("LDG.E", {2}, {5}, 0x10000, 0),
+                                   op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
   EXPECT_EQ(r.stats.l1_misses, 1u);
   EXPECT_EQ(r.stats.l1_hits, 1u);
@@ -383,10 +385,8 @@ TEST(sm_core, merged_loads_write_back_one_a_cycle) {
   // instruction either way), so the FFMA waits exactly 2 cycles more with the merges.
   gpu_config c = shipped("QV100");
   std::vector<trace_writer_inst> merged{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10000, 0),
-                                        mem("LDG.E", {3}, {4}, 0x10000, 0), op("FFMA", {5}, {3, 3, 3}),
-                                        op("EXIT", {}, {})};
-  std::vector<trace_writer_inst> alone{mem("LDG.E", {3}, {4}, 0x10000, 0), op("FFMA", {5}, {3, 3, 3}),
-                                       op("EXIT", {}, {})};
+                                        mem("LDG.E", {3}, {4}, 0x10000, 0), op("FFMA", {5}, {3, 3, 3}), op("EXIT", {}, {})};
+  std::vector<trace_writer_inst> alone{mem("LDG.E", {3}, {4}, 0x10000, 0), op("FFMA", {5}, {3, 3, 3}), op("EXIT", {}, {})};
   kernel_result m = run1(c, make_kernel(70, {merged}));
   kernel_result a = run1(c, make_kernel(70, {alone}));
   EXPECT_EQ(m.stats.l1_misses, 1u);
@@ -421,7 +421,7 @@ TEST(sm_core, cta_occupancy_and_distribution) {
   gpu_config c = shipped("QV100");
   kernel_trace k = make_kernel(70, {chain("FFMA", 10, 1, {1, 2, 3})}, 8);
   EXPECT_EQ(sm_core::max_ctas(c, k), 32u);  // 1-warp CTAs, 32 regs: CTA slots limit
-  k.nregs = 255;                             // rounded to 256: 256*32 regs per CTA: 65536/8192 = 8
+  k.nregs = 255;                            // rounded to 256: 256*32 regs per CTA: 65536/8192 = 8
   EXPECT_EQ(sm_core::max_ctas(c, k), 8u);
   // GPGPU-Sim's max_cta rounds registers per thread up to a multiple of 4: 8-warp CTAs with 50
   // registers count as 52: 65536 / (52 * 256) = 4 CTAs (50 would give 5).
@@ -525,8 +525,7 @@ TEST(sm_core, watchdog_reports_a_deadlock) {
   g.start(k);
   uint64_t n = 0;
   try {
-    while (g.step() && ++n < 100000) {
-    }
+    while (g.step() && ++n < 100000) {}
     FAIL() << "no deadlock reported";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("no instruction issued for"), std::string::npos) << e.what();

@@ -9,7 +9,6 @@
 
 using namespace gpuvp::sm;
 
-
 namespace {
 
 const std::string header =
@@ -163,29 +162,38 @@ INSTANTIATE_TEST_SUITE_P(
     cases, sm_trace_malformed,
     ::testing::Values(
         malformed_case{"unknown opcode", header + tb + "0000 ffffffff 1 R1 FOO 0 0\n#END_TB\n", "t.traceg:13: unknown volta opcode 'FOO'"},
-        malformed_case{"bad register", header + tb + "0000 ffffffff 1 X1 FFMA 0 0\n#END_TB\n", "t.traceg:13: bad destination register 'X1'"},
+        malformed_case{"bad register", header + tb + "0000 ffffffff 1 X1 FFMA 0 0\n#END_TB\n",
+                       "t.traceg:13: bad destination register 'X1'"},
         malformed_case{"missing field", header + tb + "0000 ffffffff 1 R1 FFMA 3 R1 R2\n#END_TB\n", "t.traceg:13: missing source register"},
         malformed_case{"bad mask", header + tb + "0000 fffffzff 0 EXIT 0 0\n#END_TB\n", "t.traceg:13: bad active mask"},
         malformed_case{"insts mismatch", header + tb + "#END_TB\n", "t.traceg:11: warp declares insts = 1 but has 0"},
-        malformed_case{"too many lines", header + tb + "0000 ffffffff 0 NOP 0 0\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n", "t.traceg:14: more instruction lines"},
+        malformed_case{"too many lines", header + tb + "0000 ffffffff 0 NOP 0 0\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n",
+                       "t.traceg:14: more instruction lines"},
         malformed_case{"no END_TB", header + tb + "0000 ffffffff 0 EXIT 0 0\n", "t.traceg:13: end of file inside a thread block"},
-        malformed_case{"warp outside block", header + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 2\n", "t.traceg:11: warp 2 outside the block (2 warps)"},
+        malformed_case{"warp outside block", header + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 2\n",
+                       "t.traceg:11: warp 2 outside the block (2 warps)"},
         malformed_case{"block outside grid", header + "#BEGIN_TB\nthread block = 5,0,0\n", "t.traceg:10: thread block outside the grid"},
         malformed_case{"bad dims", "-grid dim = (1,1)\n", "t.traceg:1: bad grid dim"},
-        malformed_case{"unsupported arch", "-binary version = 50\n", "t.traceg:1: unsupported binary version 50 (supported: 35, 60, 61, 70, 72, 75, 80, 86"},
+        malformed_case{"unsupported arch", "-binary version = 50\n",
+                       "t.traceg:1: unsupported binary version 50 (supported: 35, 60, 61, 70, 72, 75, 80, 86"},
         malformed_case{"EXIT of an exited lane", header + tb2 + "0000 ffffffff 0 EXIT 0 0\n0010 00000001 0 EXIT 0 0\n#END_TB\n",
                        "t.traceg:14: EXIT of lanes 00000001 that already exited"},
         malformed_case{"line outside TB", header + "0000 ffffffff 0 EXIT 0 0\n", "t.traceg:9: instruction or block line outside"},
-        malformed_case{"bad address mode", header + tb + "0000 ffffffff 1 R1 LDG.E 1 R2 4 7 0x0\n#END_TB\n", "t.traceg:13: unknown address format 7"},
-        malformed_case{"short address list", header + tb + "0000 00000003 1 R1 LDG.E 1 R2 4 0 0x10\n#END_TB\n", "t.traceg:13: missing address"},
+        malformed_case{"bad address mode", header + tb + "0000 ffffffff 1 R1 LDG.E 1 R2 4 7 0x0\n#END_TB\n",
+                       "t.traceg:13: unknown address format 7"},
+        malformed_case{"short address list", header + tb + "0000 00000003 1 R1 LDG.E 1 R2 4 0 0x10\n#END_TB\n",
+                       "t.traceg:13: missing address"},
         malformed_case{"trailing text", header + tb + "0000 ffffffff 0 EXIT 0 0 junk\n#END_TB\n", "t.traceg:13: trailing text 'junk'"},
         malformed_case{"empty", "", "t.traceg:0: missing '-grid dim'"},
         malformed_case{"block too large", "-block dim = (2048,1,1)\n", "t.traceg:1: block dim has 2048 threads"},
         malformed_case{"instruction count above 2^32-1", header + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4294967296\n",
                        "t.traceg:12: instruction count 4294967296 above 4294967295"},
-        malformed_case{"mask wider than a warp", header + tb + "0000 1ffffffff 0 EXIT 0 0\n#END_TB\n", "t.traceg:13: active mask 1ffffffff wider than 32 lanes"},
-        malformed_case{"mask above 2^64-1", header + tb + "0000 10000000000000000 0 EXIT 0 0\n#END_TB\n", "t.traceg:13: bad active mask '10000000000000000'"},
-        malformed_case{"register count overflows", header + tb + "0000 ffffffff 18446744073709551616 EXIT 0 0\n#END_TB\n", "t.traceg:13: bad destination count"},
+        malformed_case{"mask wider than a warp", header + tb + "0000 1ffffffff 0 EXIT 0 0\n#END_TB\n",
+                       "t.traceg:13: active mask 1ffffffff wider than 32 lanes"},
+        malformed_case{"mask above 2^64-1", header + tb + "0000 10000000000000000 0 EXIT 0 0\n#END_TB\n",
+                       "t.traceg:13: bad active mask '10000000000000000'"},
+        malformed_case{"register count overflows", header + tb + "0000 ffffffff 18446744073709551616 EXIT 0 0\n#END_TB\n",
+                       "t.traceg:13: bad destination count"},
         malformed_case{"header in body", header + tb + "-shmem = 4\n", "t.traceg:13: header line inside"}));
 
 TEST(sm_trace, kernelslist_errors_name_file_and_line) {
@@ -208,15 +216,17 @@ TEST(sm_trace, kernelslist_errors_name_file_and_line) {
 TEST(sm_trace, mutated_traces_fail_cleanly_or_run) {
   // Deterministic mutation fuzzing of the fixture: every variant must either parse or throw a
   // trace_error naming the file; a variant that parses must run to completion on one SM.
-  std::string base = write_kernel_trace("k", 1, {2, 1, 1}, {64, 1, 1}, 70, 0, 32,
-                                        {{trace_writer_inst{"LDG.E", {1}, {4}, 4, std::vector<uint64_t>(32, 0x100), 0xffffffffu},
-                                          trace_writer_inst{"FFMA", {2}, {1, 2, 3}, 0, {}, 0xffffffffu},
-                                          trace_writer_inst{"BAR.SYNC", {}, {}, 0, {}, 0xffffffffu},
-                                          trace_writer_inst{"EXIT", {}, {}, 0, {}, 0xffffffffu}},
-                                         {trace_writer_inst{"BAR.SYNC", {}, {}, 0, {}, 0xffffffffu},
-                                          trace_writer_inst{"EXIT", {}, {}, 0, {}, 0xffffffffu}}});
+  std::string base = write_kernel_trace(
+      "k", 1, {2, 1, 1}, {64, 1, 1}, 70, 0, 32,
+      {{trace_writer_inst{"LDG.E", {1}, {4}, 4, std::vector<uint64_t>(32, 0x100), 0xffffffffu},
+        trace_writer_inst{"FFMA", {2}, {1, 2, 3}, 0, {}, 0xffffffffu}, trace_writer_inst{"BAR.SYNC", {}, {}, 0, {}, 0xffffffffu},
+        trace_writer_inst{"EXIT", {}, {}, 0, {}, 0xffffffffu}},
+       {trace_writer_inst{"BAR.SYNC", {}, {}, 0, {}, 0xffffffffu}, trace_writer_inst{"EXIT", {}, {}, 0, {}, 0xffffffffu}}});
   uint64_t rng = 12345;
-  auto next = [&] { rng = rng * 6364136223846793005ull + 1442695040888963407ull; return unsigned(rng >> 33); };
+  auto next = [&] {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return unsigned(rng >> 33);
+  };
   const char alphabet[] = "0123456789abcdefxR =-,()#\n.";
   unsigned parsed = 0, rejected = 0;
   for (int i = 0; i < 3000; ++i) {
@@ -224,9 +234,15 @@ TEST(sm_trace, mutated_traces_fail_cleanly_or_run) {
     for (int m = 0, n = 1 + next() % 3; m < n; ++m) {
       size_t pos = next() % t.size();
       switch (next() % 3) {
-        case 0: t[pos] = alphabet[next() % (sizeof alphabet - 1)]; break;
-        case 1: t.erase(pos, 1 + next() % 4); break;
-        default: t.insert(pos, 1, alphabet[next() % (sizeof alphabet - 1)]); break;
+        case 0:
+          t[pos] = alphabet[next() % (sizeof alphabet - 1)];
+          break;
+        case 1:
+          t.erase(pos, 1 + next() % 4);
+          break;
+        default:
+          t.insert(pos, 1, alphabet[next() % (sizeof alphabet - 1)]);
+          break;
       }
     }
     try {
@@ -241,8 +257,7 @@ TEST(sm_trace, mutated_traces_fail_cleanly_or_run) {
         continue;  // a CTA that does not fit: reported, not run
       }
       uint64_t cycles = 0;
-      while (g.step() && ++cycles < 200000) {
-      }
+      while (g.step() && ++cycles < 200000) {}
       EXPECT_LT(cycles, 200000u) << "variant " << i << " did not finish";
     } catch (const trace_error& e) {
       ++rejected;

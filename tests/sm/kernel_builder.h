@@ -30,8 +30,8 @@ inline trace_writer_inst op(const std::string& opcode, std::vector<unsigned> dst
 }
 
 // A 4-byte memory instruction: the k-th active lane accesses base + k * stride.
-inline trace_writer_inst mem(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src,
-                             uint64_t base, uint64_t stride, uint32_t mask = 0xffffffffu) {
+inline trace_writer_inst mem(const std::string& opcode, std::vector<unsigned> dst, std::vector<unsigned> src, uint64_t base,
+                             uint64_t stride, uint32_t mask = 0xffffffffu) {
   std::vector<uint64_t> a(32, 0);
   for (unsigned t = 0, k = 0; t < 32; ++t)
     if (mask >> t & 1) a[t] = base + (k++) * stride;

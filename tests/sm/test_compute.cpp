@@ -28,8 +28,8 @@ using namespace gpuvp::sm;
 namespace {
 
 std::shared_ptr<const kernel_trace> kernel(const std::vector<std::vector<trace_writer_inst>>& warps) {
-  return std::make_shared<const kernel_trace>(parse_kernel_trace_text(
-      write_kernel_trace("k", 1, {1, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, 70, 0, 32, warps), "generated"));
+  return std::make_shared<const kernel_trace>(
+      parse_kernel_trace_text(write_kernel_trace("k", 1, {1, 1, 1}, {unsigned(warps.size()) * 32, 1, 1}, 70, 0, 32, warps), "generated"));
 }
 trace_writer_inst op(const std::string& o, std::vector<unsigned> d, std::vector<unsigned> s) {
   return {o, std::move(d), std::move(s), 0, {}, 0xffffffffu};
@@ -62,7 +62,10 @@ TEST_F(compute_test, dependent_chain_completes_with_callback_and_time) {
   auto k = kernel({w});
   kernel_result got;
   bool called = false;
-  eng->launch({k->grid, k->block, k}, [&](const kernel_result& r) { got = r; called = true; });
+  eng->launch({k->grid, k->block, k}, [&](const kernel_result& r) {
+    got = r;
+    called = true;
+  });
   sc_core::sc_start();
   ASSERT_TRUE(called);
   EXPECT_EQ(got.cycles, 703u);  // as sm_core.dependent_ffma_chain_qv100
@@ -113,15 +116,13 @@ TEST_F(compute_test, per_kernel_outputs_worked_by_hand) {
                            "\"result_bus_stalls\":0,\"dispatch_stalls\":0,\"stall_scoreboard\":594,"
                            "\"stall_pipeline\":0,\"stall_barrier\":0,\"stall_idle\":2113,",
                            "\"unit_issued\":{\"SP\":100,\"DP\":0,\"INT\":1,",
-                           "\"unit_utilisation_pct\":{\"SP\":7.11238,\"DP\":0.0,\"INT\":0.0355619,",
-                           "\"l1_hit_rate\":0.5,"})
+                           "\"unit_utilisation_pct\":{\"SP\":7.11238,\"DP\":0.0,\"INT\":0.0355619,", "\"l1_hit_rate\":0.5,"})
     EXPECT_NE(j.find(want), std::string::npos) << want << "\n" << j;
   std::ostringstream rep;
   eng->report(rep);
   // k2: the first LDG misses the line's 4 sectors, the second (after the FFMA waited for the
   // fill) hits them.
-  for (const char* want : {": 703 cycles, 101 warp instructions, IPC 0.144\n",
-                           "unit utilisation: SP 7.1 % DP 0.0 % INT 0.0 %",
+  for (const char* want : {": 703 cycles, 101 warp instructions, IPC 0.144\n", "unit utilisation: SP 7.1 % DP 0.0 % INT 0.0 %",
                            "stalls: result bus 0, dispatch 0, scheduler scoreboard 594 / pipeline 0 / barrier 0 / idle 2113",
                            "L1D_total_cache_accesses 8, hits 4, pending_hits 0, misses 4"})
     EXPECT_NE(rep.str().find(want), std::string::npos) << want << "\n" << rep.str();
@@ -137,8 +138,8 @@ TEST_F(compute_test, results_file_is_json_for_any_kernel_name) {
   config::global().set("compute.results_file", file, "test");
   build();
   const std::string name = "f<\"a\\b\">\tx\xff";
-  auto k = std::make_shared<const kernel_trace>(parse_kernel_trace_text(
-      write_kernel_trace(name, 1, {1, 1, 1}, {32, 1, 1}, 70, 0, 32, {{op("EXIT", {}, {})}}), "generated"));
+  auto k = std::make_shared<const kernel_trace>(
+      parse_kernel_trace_text(write_kernel_trace(name, 1, {1, 1, 1}, {32, 1, 1}, 70, 0, 32, {{op("EXIT", {}, {})}}), "generated"));
   ASSERT_EQ(k->name, name);
   eng->launch({k->grid, k->block, k});
   sc_core::sc_start();
@@ -250,9 +251,7 @@ struct recording_target : sc_core::sc_module {
   tlm_utils::simple_target_socket<recording_target> in{"in"};
   std::vector<gpu_ext> seen;
   std::vector<uint64_t> addrs;
-  explicit recording_target(sc_core::sc_module_name n) : sc_module(n) {
-    in.register_b_transport(this, &recording_target::b_transport);
-  }
+  explicit recording_target(sc_core::sc_module_name n) : sc_module(n) { in.register_b_transport(this, &recording_target::b_transport); }
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     seen.push_back(ext_of(gp));
     addrs.push_back(gp.get_address());
@@ -352,7 +351,10 @@ TEST(sm_cli, malformed_trace_fails_naming_file_and_line) {
 TEST(sm_cli, run_is_deterministic) {
   auto a = run_gpuvp({"run", "--workload", sm_data_dir() + "/ffma/kernelslist.g", "--set", "compute.sms=2"});
   auto b = run_gpuvp({"run", "--workload", sm_data_dir() + "/ffma/kernelslist.g", "--set", "compute.sms=2"});
-  auto kernel_line = [](const std::string& out) { auto p = out.find("kernel 1 "); return out.substr(p, out.find('\n', p) - p); };
+  auto kernel_line = [](const std::string& out) {
+    auto p = out.find("kernel 1 ");
+    return out.substr(p, out.find('\n', p) - p);
+  };
   ASSERT_EQ(a.rc, 0);
   EXPECT_EQ(kernel_line(a.out), kernel_line(b.out));
 }

@@ -27,7 +27,11 @@ constexpr uint64_t vram = 0x200000000;  // host address of VRAM linear 0
 struct tap : sc_core::sc_module {
   tlm_utils::simple_target_socket<tap> in{"in"};
   tlm_utils::simple_initiator_socket<tap> out{"out"};
-  struct seen { uint64_t addr; unsigned len; bool write; };
+  struct seen {
+    uint64_t addr;
+    unsigned len;
+    bool write;
+  };
   std::vector<seen> log;
   explicit tap(sc_core::sc_module_name n) : sc_module(n) {
     in.register_b_transport(this, &tap::b_transport);
@@ -159,8 +163,8 @@ TEST_F(compute_mmu, LaunchSidebandSelectsTheChannelsPageTables) {
   EXPECT_EQ(ce->sideband_kernels.value(), 2u);
   EXPECT_TRUE(t->saw(vram + 0xa0005000, true));
   EXPECT_TRUE(t->saw(vram + 0xb0005000, true));
-  EXPECT_TRUE(t->saw(vram + 0x300200, false));             // channel B's PDE was walked
-  EXPECT_TRUE(t->saw(vram + 0x400000 + 5 * 8, false));     // and its PTE of page 5
+  EXPECT_TRUE(t->saw(vram + 0x300200, false));          // channel B's PDE was walked
+  EXPECT_TRUE(t->saw(vram + 0x400000 + 5 * 8, false));  // and its PTE of page 5
   // A launch without a side band uses the params (descriptor 0x100): channel A's page again.
   t->log.clear();
   ce->launch({k->grid, k->block, k});
@@ -261,7 +265,7 @@ TEST_F(compute_mmu_platform, FaultIsAModelledErrorOfTheRun) {
   auto k = kernel({mem_op("LDG.E", false, 0x7f0000040000), exit_op()});  // page 0x40: no PTE
   ce->launch({k->grid, k->block, k});
   sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
-  ASSERT_EQ(ce->results().size(), 1u);  // the kernel runs to its end; the error is reported
+  ASSERT_EQ(ce->results().size(), 1u);    // the kernel runs to its end; the error is reported
   EXPECT_EQ(ce->mem_errors.value(), 4u);  // 4 sectors
   const auto errs = p.modelled_errors();
   bool from_compute = false, from_mmu = false;

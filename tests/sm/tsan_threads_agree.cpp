@@ -55,8 +55,7 @@ int main() {
       const outcome many = run(s.ctas, s.sms, s.launches, threads);
       const bool same = many.stats == one.stats;
       std::printf("sm_threads_tsan: %u CTAs on %u SMs, %u launch(es), %u threads (%u used): memory ahead in %llu cycles, statistics %s\n",
-                  s.ctas, s.sms, s.launches, threads, many.threads_used, (unsigned long long)many.ahead,
-                  same ? "identical" : "DIFFER");
+                  s.ctas, s.sms, s.launches, threads, many.threads_used, (unsigned long long)many.ahead, same ? "identical" : "DIFFER");
       if (!same) std::printf("one thread:\n%s%u threads:\n%s", one.stats.c_str(), threads, many.stats.c_str());
       if (!same || many.ahead == 0) status = 1;
     }

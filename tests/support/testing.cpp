@@ -37,7 +37,9 @@ static std::string env_or(const char* name, const char* fallback) {
 }
 std::string source_path(const std::string& relative) { return env_or("GPUVP_SOURCE_DIR", GPUVP_SOURCE_DIR_DEFAULT) + "/" + relative; }
 std::string binary_path(const std::string& relative) { return env_or("GPUVP_BINARY_DIR", GPUVP_BINARY_DIR_DEFAULT) + "/" + relative; }
-static std::string real_dir() { return env_or("GPUVP_REAL_DIR", (env_or("GPUVP_SOURCE_DIR", GPUVP_SOURCE_DIR_DEFAULT) + "/../shared/real").c_str()); }
+static std::string real_dir() {
+  return env_or("GPUVP_REAL_DIR", (env_or("GPUVP_SOURCE_DIR", GPUVP_SOURCE_DIR_DEFAULT) + "/../shared/real").c_str());
+}
 std::string real_data_path(const std::string& relative) {
   const std::string path = real_dir() + "/" + relative;
   return std::filesystem::exists(path) ? path : std::string();

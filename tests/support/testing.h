@@ -26,13 +26,17 @@ class sim_test : public ::testing::Test {
 struct test_initiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<test_initiator> out{"out"};
   sc_core::sc_time delay;
-  gpuvp::gpu_ext ext;  // side-band data attached to every access
+  gpuvp::gpu_ext ext;     // side-band data attached to every access
   int invalidations = 0;  // DMI invalidations received, and the last range
   sc_dt::uint64 inv_start = 0, inv_end = 0;
   explicit test_initiator(sc_core::sc_module_name n) : sc_module(n) {
     out.register_invalidate_direct_mem_ptr(this, &test_initiator::invalidate);
   }
-  void invalidate(sc_dt::uint64 s, sc_dt::uint64 e) { ++invalidations; inv_start = s; inv_end = e; }
+  void invalidate(sc_dt::uint64 s, sc_dt::uint64 e) {
+    ++invalidations;
+    inv_start = s;
+    inv_end = e;
+  }
   tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) {
     gpuvp::transaction t(cmd, addr, data, len);
     t.ext = ext;
@@ -43,7 +47,11 @@ struct test_initiator : sc_core::sc_module {
   tlm::tlm_response_status write(uint64_t addr, const void* data, unsigned len) {
     return access(tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(data), len);
   }
-  uint32_t read32(uint64_t addr) { uint32_t v = 0; EXPECT_EQ(read(addr, &v, 4), tlm::TLM_OK_RESPONSE) << std::hex << addr; return v; }
+  uint32_t read32(uint64_t addr) {
+    uint32_t v = 0;
+    EXPECT_EQ(read(addr, &v, 4), tlm::TLM_OK_RESPONSE) << std::hex << addr;
+    return v;
+  }
   void write32(uint64_t addr, uint32_t v) { EXPECT_EQ(write(addr, &v, 4), tlm::TLM_OK_RESPONSE) << std::hex << addr; }
 };
 

@@ -67,8 +67,7 @@ TEST(sweep_cli, grid_results_are_identical_for_any_job_count) {
   ASSERT_EQ(b.rc, 0) << b.out;
   const std::string csv = slurp(d + "/a/results.csv");
   EXPECT_EQ(csv, slurp(d + "/b/results.csv"));
-  EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "point,interconnect.width,platform.quantum,sim_time,sysram_busy,transactions,exit_code,error");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "point,interconnect.width,platform.quantum,sim_time,sysram_busy,transactions,exit_code,error");
   EXPECT_EQ(lines(csv), 10u);
   // Row 4 is the middle of the grid (width 16, quantum 1us). interconnect.*.transactions sums
   // the windows: sysram carries g0 + g1 = 90, vram g2 = 20, so 110 in every point.
@@ -127,15 +126,14 @@ TEST(sweep_cli, unknown_parameter_is_named_before_any_point_runs) {
   const std::string d = scratch("param");
   auto r = sh(write(d, small + "parameters:\n  interconnect.widht: [8, 16]\n") + " --out " + d + "/o");
   EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.out.find("unknown configuration key 'interconnect.widht' (did you mean 'interconnect.width'?)"), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("unknown configuration key 'interconnect.widht' (did you mean 'interconnect.width'?)"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(d + "/o/points/0000/result.json"));
 }
 
 TEST(sweep_cli, missing_metric_is_named_after_the_first_point_only) {
   const std::string d = scratch("metric");
-  auto r = sh(write(d, small + "parameters:\n  interconnect.width: [8, 16]\nmetrics:\n  busy: interconnect.sysram.bsuy\n") +
-              " --out " + d + "/o --no-plot");
+  auto r = sh(write(d, small + "parameters:\n  interconnect.width: [8, 16]\nmetrics:\n  busy: interconnect.sysram.bsuy\n") + " --out " + d +
+              "/o --no-plot");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.out.find("metric busy: no statistic 'interconnect.sysram.bsuy' in the first point"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(d + "/o/points/0000/result.json"));
@@ -147,7 +145,7 @@ TEST(sweep_cli, failed_points_are_recorded_and_the_sweep_goes_on) {
   // Point 1 sends g0 to a hole in the address map (modelled error, exit 1); the others succeed.
   // (A configuration error is refused before anything runs: every_bad_parameter_value_is_named...)
   auto r = sh(write(d, small + "parameters:\n  traffic.g0.base: ['0x0', '0x300000000', '0x0']\n  interconnect.width: [32, 32, 16]\n"
-                              "combine: zip\n") +
+                               "combine: zip\n") +
               " --out " + d + "/o --no-plot");
   ASSERT_EQ(r.rc, 0) << r.out;
   std::istringstream rows(slurp(d + "/o/results.csv"));
@@ -220,8 +218,10 @@ TEST(sweep_cli, file_values_resolve_relative_to_the_spec_from_any_directory) {
   fs::create_directories(d + "/elsewhere");
   auto r = sh("sweep " + src + "/examples/sweeps/sm-scheduler.yaml --out " + d + "/o -j 2 --no-plot");
   // sh() runs from the test's directory; run again from a directory holding nothing of the spec.
-  FILE* p = popen(("cd " + d + "/elsewhere && " + gpuvp + " sweep " + src +
-                   "/examples/sweeps/sm-scheduler.yaml --out ../o2 -j 2 --no-plot 2>&1").c_str(), "r");
+  FILE* p =
+      popen(("cd " + d + "/elsewhere && " + gpuvp + " sweep " + src + "/examples/sweeps/sm-scheduler.yaml --out ../o2 -j 2 --no-plot 2>&1")
+                .c_str(),
+            "r");
   std::string out;
   char buf[4096];
   for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
@@ -239,7 +239,8 @@ TEST(sweep_cli, file_values_resolve_relative_to_the_spec_from_any_directory) {
   // The points' commands carry the absolute option file.
   const std::string manifest = slurp(d + "/o2/sweep.json");
   EXPECT_NE(manifest.find("compute.config_files=" + fs::path(src + "/examples/sweeps/sched-gto.config").lexically_normal().string()),
-            std::string::npos) << manifest;
+            std::string::npos)
+      << manifest;
 }
 
 // Issue 29 items 2 and 16: a damaged sweep.json or result.json is named with the field (it was a
@@ -320,8 +321,8 @@ TEST(sweep_cli, point_wall_limit_has_the_range_of_the_points_wall_limit) {
 TEST(sweep_cli, every_bad_parameter_value_is_named_before_anything_runs) {
   const std::string d = scratch("values");
   // interconnect.width lies in [1, 4096]: 0 and 5000 are out of range, 8 and 16 are fine.
-  auto r = sh(write(d, small + "parameters:\n  interconnect.width: [8, 16, 0, 5000]\n  platform.quantum: [1us, 10us, 1h]\n") +
-              " --out " + d + "/o --no-plot");
+  auto r = sh(write(d, small + "parameters:\n  interconnect.width: [8, 16, 0, 5000]\n  platform.quantum: [1us, 10us, 1h]\n") + " --out " +
+              d + "/o --no-plot");
   EXPECT_EQ(r.rc, 2) << r.out;
   EXPECT_NE(r.out.find("3 configurations of the sweep cannot run"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  interconnect.width=0:"), std::string::npos) << r.out;
@@ -353,7 +354,9 @@ TEST(sweep_cli, slurm_without_a_cluster_is_one_clean_error) {
   char buf[4096];
   for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
   EXPECT_EQ(WEXITSTATUS(pclose(p)), 2) << out;
-  EXPECT_EQ(out, "gpuvp: configuration error: --backend slurm: sbatch is not on the PATH (run the sweep where Slurm's commands are, or use --backend local)\n");
+  EXPECT_EQ(out,
+            "gpuvp: configuration error: --backend slurm: sbatch is not on the PATH (run the sweep where Slurm's commands are, or use "
+            "--backend local)\n");
   EXPECT_FALSE(fs::exists(d + "/o"));
   // An sbatch that cannot reach the controller (as Slurm prints it): its message on the error's line.
   fs::create_directories(d + "/bin");
@@ -366,6 +369,8 @@ TEST(sweep_cli, slurm_without_a_cluster_is_one_clean_error) {
   out.clear();
   for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
   EXPECT_EQ(WEXITSTATUS(pclose(p)), 2) << out;
-  EXPECT_EQ(out, "gpuvp: configuration error: sbatch failed (exit 1): sbatch: error: Batch job submission failed: Unable to contact slurm controller "
-                 "(connect failure) (is the cluster reachable? the sweep folder is kept: --resume continues it)\n");
+  EXPECT_EQ(
+      out,
+      "gpuvp: configuration error: sbatch failed (exit 1): sbatch: error: Batch job submission failed: Unable to contact slurm controller "
+      "(connect failure) (is the cluster reachable? the sweep folder is kept: --resume continues it)\n");
 }

@@ -43,9 +43,8 @@ TEST(sha256, known_digests) {
 
 TEST(sweep_spec, grid_varies_the_first_parameter_slowest) {
   gpuvp::testing::fresh_simulation();  // (also links the test support's sc_main)
-  const spec s = load_spec(write_spec("grid.yaml",
-                                      "workload: traffic\nparameters:\n  a: [1, 2]\n  b: [x, y, z]\nmetrics: {t: run.sim_time_ps}\n"),
-                           names);
+  const spec s = load_spec(
+      write_spec("grid.yaml", "workload: traffic\nparameters:\n  a: [1, 2]\n  b: [x, y, z]\nmetrics: {t: run.sim_time_ps}\n"), names);
   ASSERT_EQ(s.points.size(), 6u);
   const std::vector<std::vector<std::string>> want = {{"1", "x"}, {"1", "y"}, {"1", "z"}, {"2", "x"}, {"2", "y"}, {"2", "z"}};
   EXPECT_EQ(s.points, want);
@@ -57,9 +56,10 @@ TEST(sweep_spec, grid_varies_the_first_parameter_slowest) {
 
 TEST(sweep_spec, range_log2_and_zip) {
   // range 2..10 step 4 -> 2, 6, 10; log2 16..100 -> 16, 32, 64 (128 > 100); float range 0.5..1 step 0.25.
-  const spec s = load_spec(write_spec("zip.yaml", "parameters:\n  a: {range: {from: 2, to: 10, step: 4}}\n"
-                                                  "  b: {log2: {from: 16, to: 100}}\n  c: {range: {from: 0.5, to: 1, step: 0.25}}\n"
-                                                  "combine: zip\n"),
+  const spec s = load_spec(write_spec("zip.yaml",
+                                      "parameters:\n  a: {range: {from: 2, to: 10, step: 4}}\n"
+                                      "  b: {log2: {from: 16, to: 100}}\n  c: {range: {from: 0.5, to: 1, step: 0.25}}\n"
+                                      "combine: zip\n"),
                            names);
   const std::vector<std::vector<std::string>> want = {{"2", "16", "0.5"}, {"6", "32", "0.75"}, {"10", "64", "1"}};
   EXPECT_EQ(s.points, want);
@@ -68,8 +68,9 @@ TEST(sweep_spec, range_log2_and_zip) {
 }
 
 TEST(sweep_spec, random_is_a_seeded_latin_hypercube) {
-  const std::string text = "parameters:\n  a: {range: {from: 0, to: 7, step: 1}}\n  b: {range: {from: 10, to: 17, step: 1}}\n"
-                           "combine: {random: {points: 8, seed: 42}}\n";
+  const std::string text =
+      "parameters:\n  a: {range: {from: 0, to: 7, step: 1}}\n  b: {range: {from: 10, to: 17, step: 1}}\n"
+      "combine: {random: {points: 8, seed: 42}}\n";
   const spec s = load_spec(write_spec("rnd.yaml", text), names);
   ASSERT_EQ(s.points.size(), 8u);
   // 8 points over 8 values: each stratum holds exactly one value, so every value appears once.
@@ -88,8 +89,7 @@ TEST(sweep_spec, errors_name_the_line_and_key) {
             std::string::npos);
   EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1, to: 5, step: 0}}\n").find("bad.yaml:2: parameter a: step must be non-zero"),
             std::string::npos);
-  EXPECT_NE(load_error("parameters:\n  a: [1, 2]\n  b: [1]\ncombine: zip\n").find("parameter b has 1 values, a has 2"),
-            std::string::npos);
+  EXPECT_NE(load_error("parameters:\n  a: [1, 2]\n  b: [1]\ncombine: zip\n").find("parameter b has 1 values, a has 2"), std::string::npos);
   EXPECT_NE(load_error("workload: no-such.trace\n").find("workload 'no-such.trace': neither a workload name nor a file"),
             std::string::npos);
   EXPECT_NE(load_error("combine: shuffle\n").find("combine: expected grid, zip"), std::string::npos);
@@ -151,16 +151,18 @@ TEST(sweep_spec, values_naming_files_next_to_the_spec_become_absolute) {
 // Issue 29 item 1: the spec goes through the configuration's YAML reader (aliases bounded, one
 // document, no duplicate keys): a recursive alias once crashed, an alias bomb ran out of memory.
 TEST(sweep_spec, yaml_aliases_and_duplicate_keys_are_refused_naming_the_line) {
-  EXPECT_EQ(load_error("set: &a\n  x: *a\n"), ::testing::TempDir() + "bad.yaml:2: alias refers to a node that contains it (recursive alias)");
+  EXPECT_EQ(load_error("set: &a\n  x: *a\n"),
+            ::testing::TempDir() + "bad.yaml:2: alias refers to a node that contains it (recursive alias)");
   std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
   for (char c = 'b'; c <= 'h'; ++c)
-    bomb += std::string(1, c) + ": &" + c + " [*" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) +
-            ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" +
-            char(c - 1) + "]\n";
+    bomb += std::string(1, c) + ": &" + c + " [*" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" +
+            char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) +
+            "]\n";
   // 10 + 10 * 11 + ... grows tenfold per line: line 5 passes 100000 nodes.
   EXPECT_NE(load_error(bomb).find(":5: more than 100000 nodes once aliases are expanded"), std::string::npos) << load_error(bomb);
-  EXPECT_NE(load_error("workload: traffic\nparameters:\n  a: [1]\n  a: [2]\n").find("bad.yaml:4: duplicate key 'a' (first given on line 3)"),
-            std::string::npos)
+  EXPECT_NE(
+      load_error("workload: traffic\nparameters:\n  a: [1]\n  a: [2]\n").find("bad.yaml:4: duplicate key 'a' (first given on line 3)"),
+      std::string::npos)
       << load_error("workload: traffic\nparameters:\n  a: [1]\n  a: [2]\n");
   EXPECT_NE(load_error("set:\n  a.b: 1\n  a:\n    b: 2\n").find("bad.yaml:4: set: a.b is given twice"), std::string::npos)
       << load_error("set:\n  a.b: 1\n  a:\n    b: 2\n");
@@ -191,8 +193,9 @@ TEST(sweep_spec, ranges_are_exact_past_2_to_the_53_at_int64_limits_and_in_decima
   EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1, to: 1000000, step: 1}}\n").find("more than 100000 values"), std::string::npos);
   EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1, to: 5, step: -1}}\n").find("step must be non-zero and lead from"),
             std::string::npos);
-  EXPECT_NE(load_error("parameters:\n  a: {range: {from: 1x2, to: 5, step: 1}}\n").find("bad.yaml:2: parameter a: from: '1x2' is not a number"),
-            std::string::npos)
+  EXPECT_NE(
+      load_error("parameters:\n  a: {range: {from: 1x2, to: 5, step: 1}}\n").find("bad.yaml:2: parameter a: from: '1x2' is not a number"),
+      std::string::npos)
       << load_error("parameters:\n  a: {range: {from: 1x2, to: 5, step: 1}}\n");
 }
 
@@ -217,6 +220,7 @@ TEST(sweep_spec, metric_glob_matches_without_backtracking) {
   EXPECT_EQ(metric_cell(stats, "m.tlb*.hits"), "7");
   EXPECT_EQ(metric_cell(stats, "m.*.hits"), "5");  // signed statistics sum as signed
   EXPECT_EQ(metric_cell(stats, "m.*" + stars + "*.hits"), std::nullopt);
-  EXPECT_NE(load_error("metrics:\n  m: " + std::string(1001, 'a') + "\n").find("bad.yaml:2: metric m: a statistics path of 1 to 1000 characters"),
-            std::string::npos);
+  EXPECT_NE(
+      load_error("metrics:\n  m: " + std::string(1001, 'a') + "\n").find("bad.yaml:2: metric m: a statistics path of 1 to 1000 characters"),
+      std::string::npos);
 }

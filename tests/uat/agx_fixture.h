@@ -29,9 +29,9 @@ constexpr uint64_t ttbat = 0x9fff74000ull;  // agx.uat.ttbat default
 constexpr uint64_t user_l1 = 0x800100000ull, user_l2 = 0x800104000ull, user_l3 = 0x800108000ull;
 constexpr uint64_t kern_l1 = 0x800200000ull, kern_l2 = 0x800204000ull, kern_l3 = 0x800208000ull;
 constexpr uint64_t user_va = 0x1500d50000ull, kern_va = 0xffffffa00c428000ull;
-constexpr uint64_t seed_pte_user = 0x00E0000961DF4C0Bull;    // GPU=RW, EL1=RW, GL1=RW, perm=10011
-constexpr uint64_t seed_pte_kernel = 0x00C00009109BC44Bull;  // GPU=--, EL1=RW, GL1=RW, perm=10110
-constexpr uint64_t seed_pte_kernel2 = 0x00C000090FD8044Bull; // the next page of the seed's dance
+constexpr uint64_t seed_pte_user = 0x00E0000961DF4C0Bull;     // GPU=RW, EL1=RW, GL1=RW, perm=10011
+constexpr uint64_t seed_pte_kernel = 0x00C00009109BC44Bull;   // GPU=--, EL1=RW, GL1=RW, perm=10110
+constexpr uint64_t seed_pte_kernel2 = 0x00C000090FD8044Bull;  // the next page of the seed's dance
 
 struct agx_fixture : gpuvp::testing::sim_test {
   std::unique_ptr<platform> p;
@@ -54,7 +54,11 @@ struct agx_fixture : gpuvp::testing::sim_test {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
   }
   void store64(uint64_t addr, uint64_t v) { dram->load(addr - dram_base, &v, 8); }
-  uint64_t load64(uint64_t addr) const { uint64_t v; dram->peek(addr - dram_base, &v, 8); return v; }
+  uint64_t load64(uint64_t addr) const {
+    uint64_t v;
+    dram->peek(addr - dram_base, &v, 8);
+    return v;
+  }
   void set_ttb(unsigned slot, unsigned half, uint64_t v) { store64(ttbat + slot * 16 + half * 8, v); }
   // Slot 1 (ASID 1) maps user_va with `pte`; slot 0 (ASID 0) maps kern_va and the next page.
   void map_user(uint64_t pte, unsigned slot = 1, uint64_t asid = 1) {

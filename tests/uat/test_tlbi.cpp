@@ -33,9 +33,9 @@ TEST_F(tlbi_test, a_stale_entry_stays_until_a_tlbi_for_its_asid_and_page) {
   fill_then_remap_user(view::gpu);
   EXPECT_EQ(pa(view::gpu, 1, user_va), 0x961df4000ull);  // stale
   EXPECT_EQ(walk(view::gpu, 1, user_va).pa, 0x961df8000ull);
-  agx->tlbi(tlbi_op::vae1os, 0x2000001500d50ull);          // ASID 2: not ours
-  agx->tlbi(tlbi_op::aside1os, 0x2000000000000ull);        // ASID 2
-  agx->tlbi(tlbi_op::vae1os, 0x1000001500d54ull);          // ASID 1, the next page
+  agx->tlbi(tlbi_op::vae1os, 0x2000001500d50ull);    // ASID 2: not ours
+  agx->tlbi(tlbi_op::aside1os, 0x2000000000000ull);  // ASID 2
+  agx->tlbi(tlbi_op::vae1os, 0x1000001500d54ull);    // ASID 1, the next page
   EXPECT_EQ(pa(view::gpu, 1, user_va), 0x961df4000ull);
   EXPECT_EQ(agx->uat.stat(view::gpu, "stale_hits"), 2u);
   const uat::stale_hit* s = agx->uat.first_stale(view::gpu);
@@ -43,7 +43,7 @@ TEST_F(tlbi_test, a_stale_entry_stays_until_a_tlbi_for_its_asid_and_page) {
   EXPECT_EQ(s->stale_pa, 0x961df4000ull);
   EXPECT_EQ(s->current_pa, 0x961df8000ull);
   EXPECT_EQ(s->va, user_va);
-  agx->tlbi(tlbi_op::vae1os, 0x1000001500d50ull);          // the seed's operand
+  agx->tlbi(tlbi_op::vae1os, 0x1000001500d50ull);  // the seed's operand
   EXPECT_EQ(pa(view::gpu, 1, user_va), 0x961df8000ull);
   EXPECT_EQ(agx->uat.stat(view::gpu, "tlbi_vae1os"), 3u);
   EXPECT_EQ(agx->uat.stat(view::gpu, "entries_invalidated"), 1u);

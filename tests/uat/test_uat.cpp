@@ -64,8 +64,8 @@ TEST_F(uat_test, every_permission_combination_in_every_view) {
   for (unsigned os = 0; os < 2; ++os)
     for (unsigned ap = 0; ap < 4; ++ap)
       for (unsigned col = 0; col < 4; ++col) {
-        const uint64_t pte = 0x961df4000ull | 0x403 | uint64_t(ap) << 6 | uint64_t(col & 1) << 53 |
-                             uint64_t(col >> 1) << 54 | uint64_t(os) << 55;
+        const uint64_t pte =
+            0x961df4000ull | 0x403 | uint64_t(ap) << 6 | uint64_t(col & 1) << 53 | uint64_t(col >> 1) << 54 | uint64_t(os) << 55;
         map_user(pte);
         const uint8_t expect[3] = {os ? row(gpu_os1[ap])[col] : uint8_t(0), (os ? row(fw_os1[ap]) : row(el1_os0[ap]))[col],
                                    (os ? row(fw_os1[ap]) : row(gl1_os0[ap]))[col]};
@@ -83,8 +83,8 @@ TEST_F(uat_test, every_permission_combination_in_every_view) {
           };
           for (auto a : {access_type::read, access_type::write, access_type::execute}) {
             const auto t = walk(view(v), 1, user_va, a);
-            EXPECT_EQ(t.f, want(a)) << "OS " << os << " AP " << ap << " UXN " << (col >> 1) << " PXN " << (col & 1)
-                                    << " view " << uat::view_name(view(v)) << " access " << int(a);
+            EXPECT_EQ(t.f, want(a)) << "OS " << os << " AP " << ap << " UXN " << (col >> 1) << " PXN " << (col & 1) << " view "
+                                    << uat::view_name(view(v)) << " access " << int(a);
             if (t.f != fault::none) {
               EXPECT_EQ(t.level, 3u);
             }
@@ -139,11 +139,11 @@ TEST_F(uat_test, user_and_kernel_halves_use_ttb0_and_ttb1) {
   map_kernel(seed_pte_kernel);
   set_ttb(1, 1, kern_l1 | 1);  // slot 1's TTB1 points at the shared kernel table (m1n1 does this)
   EXPECT_EQ(walk(view::fw, 1, kern_va).pa, 0x9109bc000ull);
-  EXPECT_EQ(walk(view::fw, 1, kern_va & 0x7fffffffffull).f, fault::invalid);  // bit 39 clear: TTB0, L1[2] empty
+  EXPECT_EQ(walk(view::fw, 1, kern_va & 0x7fffffffffull).f, fault::invalid);   // bit 39 clear: TTB0, L1[2] empty
   EXPECT_EQ(walk(view::fw, 1, kern_va & 0xffffffffffull).pa, 0x9109bc000ull);  // bits 63:40 ignored
   set_ttb(1, 1, 0);
   EXPECT_EQ(walk(view::fw, 1, kern_va).level, 0u);  // TTB1 invalid
-  EXPECT_TRUE(walk(view::fw, 1, user_va).ok());       // TTB0 still serves the user half
+  EXPECT_TRUE(walk(view::fw, 1, user_va).ok());     // TTB0 still serves the user half
 }
 
 // FAULT_INFO (hw/agx.py): ADDR 63:30 = VA >> 6, CONTEXT 22:17, UNIT 16:9, LEVEL 8:7, READ 4,

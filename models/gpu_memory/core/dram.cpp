@@ -20,7 +20,9 @@ bool visit_from(uint64_t m, unsigned from, F f) {
 }  // namespace
 
 clock_domains::clock_domains(double core_mhz, double icnt_mhz, double l2_mhz, double dram_mhz)
-    : core_p_(1 / (core_mhz * 1000000)), icnt_p_(1 / (icnt_mhz * 1000000)), l2_p_(1 / (l2_mhz * 1000000)),
+    : core_p_(1 / (core_mhz * 1000000)),
+      icnt_p_(1 / (icnt_mhz * 1000000)),
+      l2_p_(1 / (l2_mhz * 1000000)),
       dram_p_(1 / (dram_mhz * 1000000)) {}
 
 // One call of gpgpu_sim::cycle() after another (next_clock_domain's comparisons) until a DRAM
@@ -59,7 +61,12 @@ uint64_t clock_domains::first_edge(uint64_t c) {
 }
 
 dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency, clock_domains* clock)
-    : m_(m), T_(m.dram), l2q_(std::max(1u, subs)), latency_(latency), last_sub_(std::max(1u, subs) - 1), clock_(clock),
+    : m_(m),
+      T_(m.dram),
+      l2q_(std::max(1u, subs)),
+      latency_(latency),
+      last_sub_(std::max(1u, subs) - 1),
+      clock_(clock),
       return_queue_size_(m.dram_return_queue ? m.dram_return_queue : 1024) {
   // memory_partition_unit's arbitration credits: one private credit per sub-partition and a
   // shared pool of scheduler queue + return queue - (sub-partitions - 1); no limit when either
@@ -83,9 +90,7 @@ dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency,
 }
 
 // -dram_bnkgrp_indexing_policy: 0 the bank number's higher bits, 1 its lower bits.
-unsigned dram_channel::group(unsigned b) const {
-  return m_.dram_bnkgrp_lower_bits ? b % T_.nbkgrp : b / (T_.nbk / T_.nbkgrp);
-}
+unsigned dram_channel::group(unsigned b) const { return m_.dram_bnkgrp_lower_bits ? b % T_.nbkgrp : b / (T_.nbk / T_.nbkgrp); }
 
 void dram_channel::push(dram_request r, unsigned sub) {
   r.arrive = std::max(r.arrive, now_);
@@ -125,8 +130,10 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   while (!credit_returns_.empty() && credit_returns_.front().first <= k) {
     const unsigned s = credit_returns_.front().second;
     credit_returns_.pop_front();
-    if (private_[s]) --private_[s];
-    else if (shared_) --shared_;
+    if (private_[s])
+      --private_[s];
+    else if (shared_)
+      --shared_;
   }
   // One request per cycle from the latency queue into the scheduler while it has room.
   if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) {
@@ -210,13 +217,15 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
       const unsigned s = (last_sub_ + 1 + p) % n;
       if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
       if (private_[s] >= 1 && shared_limit_ && shared_ >= shared_limit_) continue;  // no credit
-      if (dram_l2_full(s, k)) continue;  // its DRAM -> L2 queue is full
+      if (dram_l2_full(s, k)) continue;                                             // its DRAM -> L2 queue is full
       dram_request r = l2q_[s].front();
       l2q_[s].pop_front();
       r.arrive = clock_ ? std::max(k, clock_->first_edge(clock_->core_at(k) + latency_)) + 1 : k + latency_;
       arrivals_.push_back(r);
-      if (private_[s] < 1) ++private_[s];
-      else ++shared_;
+      if (private_[s] < 1)
+        ++private_[s];
+      else
+        ++shared_;
       last_sub_ = s;
       break;
     }
@@ -230,8 +239,7 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
   col_ok_ = !rwq_full(k);
   if (!col_ok_) {
     bool open = masked_ && open_mask_;
-    for (unsigned j = 0; !masked_ && j < nbk && !open; ++j)
-      open = bk_[j].has_mrq && bk_[j].active && bk_[j].row == bk_[j].mrq.row;
+    for (unsigned j = 0; !masked_ && j < nbk && !open; ++j) open = bk_[j].has_mrq && bk_[j].active && bk_[j].row == bk_[j].mrq.row;
     if (open) ++rwq_full_cycles;
   }
   if (masked_) {  // the banks without a request (has_mrq) would refuse both commands
@@ -357,8 +365,7 @@ uint64_t dram_channel::leave_return_queue(uint64_t k, uint64_t ready, unsigned s
   uint64_t g = core(e);
   // Every read queued entered before e; those taken by the L2 steps before g have left.
   auto first = [&] {
-    return size_t(std::lower_bound(q.begin(), q.end(), g, [](const auto& x, uint64_t v) { return x.second < v; }) -
-                  q.begin());
+    return size_t(std::lower_bound(q.begin(), q.end(), g, [](const auto& x, uint64_t v) { return x.second < v; }) - q.begin());
   };
   size_t i = first();
   if (q.size() - i >= m_.dram_l2_queue) {  // full: wait for the L2 step that makes room
@@ -382,8 +389,10 @@ bool dram_channel::dram_l2_full(unsigned sub, uint64_t k) {
   while (!q.empty() && q.front().second < now) q.pop_front();
   size_t in = 0;
   for (const auto& x : q)
-    if (x.first <= k) ++in;
-    else break;
+    if (x.first <= k)
+      ++in;
+    else
+      break;
   return in >= m_.dram_l2_queue;
 }
 
@@ -397,8 +406,10 @@ void dram_channel::settle(uint64_t e) {
   if (retq_.size() >= return_queue_size_) {
     const uint64_t last = std::min(e, retq_[retq_.size() - return_queue_size_] - 1);
     if (last > horizon_) {
-      if (!held_runs_.empty() && held_runs_.back().second == horizon_) held_runs_.back().second = last;
-      else held_runs_.emplace_back(horizon_ + 1, last);
+      if (!held_runs_.empty() && held_runs_.back().second == horizon_)
+        held_runs_.back().second = last;
+      else
+        held_runs_.emplace_back(horizon_ + 1, last);
       held_ += last - horizon_;
       return_queue_stalls += last - horizon_;
     }

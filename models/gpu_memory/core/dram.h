@@ -93,7 +93,7 @@ class dram_channel {
   struct bank {
     uint64_t row = ~0ull;  // curr_row (kept after a precharge)
     bool active = false, serving_row = false;
-    uint64_t serve_row = 0;  // FR-FCFS: the row whose requests this bank drains (m_last_row)
+    uint64_t serve_row = 0;           // FR-FCFS: the row whose requests this bank drains (m_last_row)
     std::vector<dram_request> queue;  // scheduler queue, oldest first
     bool has_mrq = false;
     dram_request mrq;
@@ -109,7 +109,7 @@ class dram_channel {
   const dram_timing& T_;
   unsigned burst_, tRTW_, tWTR_, tWTP_, tRCDWR_;
   std::vector<bank> bk_;
-  std::vector<uint64_t> ccdl_, rtpl_;  // per bank group
+  std::vector<uint64_t> ccdl_, rtpl_;    // per bank group
   std::vector<ring<dram_request>> l2q_;  // per sub-partition L2 -> DRAM queue, by arrival
   ring<dram_request> arrivals_;          // DRAM latency queue (arrive: the cycle it leaves)
   unsigned latency_, last_sub_;
@@ -139,15 +139,15 @@ class dram_channel {
   // placed, so the edges up to its pop are settled when it issues.
   unsigned return_queue_size_;
   uint64_t horizon_ = 0, held_ = 0, held_base_ = 0;  // held_: held cycles up to horizon_
-  ring<std::pair<uint64_t, uint64_t>> held_runs_;  // held cycles [first, last], after held_base_
-  ring<uint64_t> retq_;                             // leave edges of the reads in the return queue
-  uint64_t last_data_ = 0;                                // v of the last data placed (+1; 0: none)
+  ring<std::pair<uint64_t, uint64_t>> held_runs_;    // held cycles [first, last], after held_base_
+  ring<uint64_t> retq_;                              // leave edges of the reads in the return queue
+  uint64_t last_data_ = 0;                           // v of the last data placed (+1; 0: none)
   void settle(uint64_t e);
-  uint64_t pops(uint64_t k);  // v(k), k <= horizon_, k not decreasing between calls
+  uint64_t pops(uint64_t k);   // v(k), k <= horizon_, k not decreasing between calls
   uint64_t place(uint64_t d);  // the edge the data of v = d pops, settling up to it
   bool rwq_full(uint64_t k);
   bool col_ok_ = true;  // the rwq takes a column command this cycle
-  uint64_t now_ = 0;                           // next cycle to run
+  uint64_t now_ = 0;    // next cycle to run
   uint64_t rrd_ = 0, ccd_ = 0, rtw_ = 0, wtr_ = 0;
   bool last_write_ = false;
   unsigned prio_ = 0, pending_ = 0, in_banks_ = 0, queued_ = 0;

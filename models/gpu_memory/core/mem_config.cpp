@@ -23,8 +23,10 @@ namespace {
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out(1);
   for (char ch : s) {
-    if (ch == sep) out.emplace_back();
-    else if (ch != ' ' && ch != '\t' && ch != '"') out.back() += ch;
+    if (ch == sep)
+      out.emplace_back();
+    else if (ch != ' ' && ch != '\t' && ch != '"')
+      out.back() += ch;
   }
   return out;
 }
@@ -32,10 +34,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
 unsigned number(const std::string& where, const std::string& opt, std::string_view s, unsigned lo, unsigned hi) {
   unsigned v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size())
-    fail(where, opt + ": '" + std::string(s) + "' is not an unsigned number");
-  if (v < lo || v > hi)
-    fail(where, opt + ": " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) fail(where, opt + ": '" + std::string(s) + "' is not an unsigned number");
+  if (v < lo || v > hi) fail(where, opt + ": " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return v;
 }
 
@@ -145,14 +145,17 @@ bool apply_mem_option(mem_config& m, const std::string& name, const std::string&
       auto eq = kv.find('=');
       if (eq == std::string::npos) fail(where, name + ": expected key=value, got '" + kv + "'");
       const std::string k = kv.substr(0, eq), val = kv.substr(eq + 1);
-      struct field { const char* key; unsigned dram_timing::*f; unsigned lo, hi; };
-      static const field fields[] = {{"nbk", &dram_timing::nbk, 1, 256},   {"CCD", &dram_timing::CCD, 1, 255},
-                                     {"RRD", &dram_timing::RRD, 0, 255},   {"RCD", &dram_timing::RCD, 0, 255},
-                                     {"RAS", &dram_timing::RAS, 0, 255},   {"RP", &dram_timing::RP, 0, 255},
-                                     {"RC", &dram_timing::RC, 0, 511},     {"CL", &dram_timing::CL, 0, 255},
-                                     {"WL", &dram_timing::WL, 0, 255},     {"CDLR", &dram_timing::CDLR, 0, 255},
-                                     {"WR", &dram_timing::WR, 0, 255},     {"nbkgrp", &dram_timing::nbkgrp, 1, 64},
-                                     {"CCDL", &dram_timing::CCDL, 0, 255}, {"RTPL", &dram_timing::RTPL, 0, 255}};
+      struct field {
+        const char* key;
+        unsigned dram_timing::*f;
+        unsigned lo, hi;
+      };
+      static const field fields[] = {
+          {"nbk", &dram_timing::nbk, 1, 256},   {"CCD", &dram_timing::CCD, 1, 255},  {"RRD", &dram_timing::RRD, 0, 255},
+          {"RCD", &dram_timing::RCD, 0, 255},   {"RAS", &dram_timing::RAS, 0, 255},  {"RP", &dram_timing::RP, 0, 255},
+          {"RC", &dram_timing::RC, 0, 511},     {"CL", &dram_timing::CL, 0, 255},    {"WL", &dram_timing::WL, 0, 255},
+          {"CDLR", &dram_timing::CDLR, 0, 255}, {"WR", &dram_timing::WR, 0, 255},    {"nbkgrp", &dram_timing::nbkgrp, 1, 64},
+          {"CCDL", &dram_timing::CCDL, 0, 255}, {"RTPL", &dram_timing::RTPL, 0, 255}};
       bool known = false;
       for (const auto& f : fields)
         if (k == f.key) {
@@ -179,10 +182,20 @@ bool apply_mem_option(mem_config& m, const std::string& name, const std::string&
     for (size_t i = 0; i < bits.size(); ++i) {
       const uint64_t bit = 1ull << (bits.size() - 1 - i);
       switch (bits[i]) {
-        case 'B': bank |= bit; break;
-        case 'R': row |= bit; break;
-        case '0': case 'C': case 'S': case 'D': case 'K': break;
-        default: fail(where, name + ": unknown mask letter '" + std::string(1, bits[i]) + "'");
+        case 'B':
+          bank |= bit;
+          break;
+        case 'R':
+          row |= bit;
+          break;
+        case '0':
+        case 'C':
+        case 'S':
+        case 'D':
+        case 'K':
+          break;
+        default:
+          fail(where, name + ": unknown mask letter '" + std::string(1, bits[i]) + "'");
       }
     }
     if (!bank || !row) fail(where, name + ": the mask needs B (bank) and R (row) bits");
@@ -220,15 +233,18 @@ void load_icnt_file(mem_config& m, const std::string& path) {
     const std::string key = t.substr(0, eq), val = t.substr(eq + 1, t.size() - eq - 2);
     if (val.empty()) fail(where, key + ": empty value");
     // The keys the model reads; the others (topology, routing, allocators, traffic) are BookSim's.
-    if (key == "flit_size") m.icnt_file_flit_size = number(where, key, val, 8, 1024);
-    else if (key == "input_buffer_size") m.icnt_file_input_buffer = number(where, key, val, 1, 1u << 16);
-    else if (key == "ejection_buffer_size") m.icnt_file_ejection_buffer = number(where, key, val, 1, 1u << 16);
-    else if (key == "subnets") m.icnt_file_subnets = number(where, key, val, 1, 2);
+    if (key == "flit_size")
+      m.icnt_file_flit_size = number(where, key, val, 8, 1024);
+    else if (key == "input_buffer_size")
+      m.icnt_file_input_buffer = number(where, key, val, 1, 1u << 16);
+    else if (key == "ejection_buffer_size")
+      m.icnt_file_ejection_buffer = number(where, key, val, 1, 1u << 16);
+    else if (key == "subnets")
+      m.icnt_file_subnets = number(where, key, val, 1, 2);
   }
 }
 
-void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name,
-                       const std::string& where) {
+void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name, const std::string& where) {
   double* into[3] = {&m.icnt_mhz, &m.l2_mhz, &m.dram_mhz};
   for (size_t i = 1; i < fields.size() && i < 4; ++i) {
     double mhz = 0;
@@ -248,15 +264,16 @@ void validate(const mem_config& m, const std::string& where) {
   // One line access needs room for all its sectors at once, else it could never be made.
   const unsigned sectors = m.l1.line / 32;
   if (m.l1.miss_queue < sectors || m.l1.mshrs < sectors)
-    fail(where, "-gpgpu_cache:dl1: miss queue " + std::to_string(m.l1.miss_queue) + " and MSHRs " +
-                    std::to_string(m.l1.mshrs) + " must hold the " + std::to_string(sectors) + " sectors of a line");
+    fail(where, "-gpgpu_cache:dl1: miss queue " + std::to_string(m.l1.miss_queue) + " and MSHRs " + std::to_string(m.l1.mshrs) +
+                    " must hold the " + std::to_string(sectors) + " sectors of a line");
   if (m.icnt_l2_queue < 4)
     fail(where, "-gpgpu_dram_partition_queues: an icnt->L2 queue of " + std::to_string(m.icnt_l2_queue) +
                     " never takes a request (the crossbar is popped only with room for 4 sectors)");
   if (m.l2.set_index == 'H' || m.l2.set_index == 'C')
     fail(where, std::string("-gpgpu_cache:dl2: set index function ") + m.l2.set_index + " not modelled (L, P or X)");
   if (m.l2.set_index != 'L' && !pow2(m.l2.sets))
-    fail(where, std::string("-gpgpu_cache:dl2: set index function ") + m.l2.set_index + " needs a power-of-two set count, not " + std::to_string(m.l2.sets));
+    fail(where, std::string("-gpgpu_cache:dl2: set index function ") + m.l2.set_index + " needs a power-of-two set count, not " +
+                    std::to_string(m.l2.sets));
   if (m.l2.set_index == 'P' && m.l2.sets != 16 && m.l2.sets != 32 && m.l2.sets != 64)
     fail(where, "-gpgpu_cache:dl2: set index function P (IPOLY) needs 16, 32 or 64 sets, not " + std::to_string(m.l2.sets));
   if (m.l2.line % 32 || m.l1.line % 32) fail(where, "-gpgpu_cache:dl1/dl2: line size must be a multiple of 32 (sectors)");
@@ -276,10 +293,11 @@ void validate(const mem_config& m, const std::string& where) {
     while (p2 < m.n_mem) p2 *= 2;
     const unsigned n = p2 * m.sub_per_channel;
     if (n != 16 && n != 32 && n != 64)
-      fail(where, "-gpgpu_memory_partition_indexing 2 (IPOLY) needs 16, 32 or 64 sub-partitions (channels rounded up to a power of two), not " + std::to_string(n));
+      fail(where,
+           "-gpgpu_memory_partition_indexing 2 (IPOLY) needs 16, 32 or 64 sub-partitions (channels rounded up to a power of two), not " +
+               std::to_string(n));
   }
-  if (m.network_mode == 1 && m.icnt_file.empty())
-    fail(where, "-network_mode 1 (BookSim) needs -inter_config_file with a flit_size");
+  if (m.network_mode == 1 && m.icnt_file.empty()) fail(where, "-network_mode 1 (BookSim) needs -inter_config_file with a flit_size");
   if (m.network_mode == 1 && !m.icnt_file_flit_size) fail(where, m.icnt_file + ": no flit_size (needed by -network_mode 1)");
   if (m.partition_indexing == 1 && !pow2(m.n_mem)) fail(where, "-gpgpu_memory_partition_indexing 1 needs a power-of-two -gpgpu_n_mem");
 }

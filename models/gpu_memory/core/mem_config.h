@@ -25,16 +25,16 @@ struct cache_config {
 
 // -gpgpu_dram_timing_opt (DRAM command-clock cycles)
 struct dram_timing {
-  unsigned nbk = 16, CCD = 1, RRD = 3, RCD = 12, RAS = 28, RP = 12, RC = 40, CL = 12, WL = 2, CDLR = 3, WR = 10,
-           nbkgrp = 4, CCDL = 2, RTPL = 3;
+  unsigned nbk = 16, CCD = 1, RRD = 3, RCD = 12, RAS = 28, RP = 12, RC = 40, CL = 12, WL = 2, CDLR = 3, WR = 10, nbkgrp = 4, CCDL = 2,
+           RTPL = 3;
 };
 
 struct mem_config {
   cache_config l1;  // the -gpgpu_cache:dl1 policies (geometry also in gpu_config's l1_* fields)
   cache_config l2{true, 32, 128, 24, 'B', 'm', 'L', 192, 4, 32, 'P'};
-  bool flush_l1 = true;                          // -gpgpu_flush_l1_cache
-  unsigned l1_banks = 1;                         // -gpgpu_l1_banks (sector s goes to bank s mod banks)
-  unsigned n_mem = 32, sub_per_channel = 2;      // -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel
+  bool flush_l1 = true;                                   // -gpgpu_flush_l1_cache
+  unsigned l1_banks = 1;                                  // -gpgpu_l1_banks (sector s goes to bank s mod banks)
+  unsigned n_mem = 32, sub_per_channel = 2;               // -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel
   double icnt_mhz = 1132, l2_mhz = 1132, dram_mhz = 850;  // -gpgpu_clock_domains fields 2-4
   dram_timing dram;
   unsigned dram_buswidth = 16, dram_burst_length = 2, dram_cmd_ratio = 2;  // bytes, beats, data/command

@@ -35,11 +35,21 @@ class mem_event_log {
     for (const event& e : ev_) {
       const unsigned long long c = e.cycle, a = e.addr, f5 = e.f5, f6 = e.f6, f7 = e.f7;
       switch (e.k) {
-        case INJ: std::snprintf(line, sizeof line, "%s,%llu,%u,%llx,%llx,%llu,%llu\n", names[e.k], c, e.unit, a, f5, f6, f7); break;
-        case L2: std::snprintf(line, sizeof line, "%s,%llu,%u,%llx,%llx,%llu,\n", names[e.k], c, e.unit, a, f5, f6); break;
-        case ACT: std::snprintf(line, sizeof line, "%s,%llu,%u,%llu,%llu,%llu,\n", names[e.k], c, e.unit, f5, f6, f7); break;
-        case RSP: std::snprintf(line, sizeof line, "%s,%llu,%u,%llx,%llx,,\n", names[e.k], c, e.unit, a, f5); break;
-        default: std::snprintf(line, sizeof line, "%s,%llu,%u,%llx,%llu,%llu,\n", names[e.k], c, e.unit, a, f5, f6); break;
+        case INJ:
+          std::snprintf(line, sizeof line, "%s,%llu,%u,%llx,%llx,%llu,%llu\n", names[e.k], c, e.unit, a, f5, f6, f7);
+          break;
+        case L2:
+          std::snprintf(line, sizeof line, "%s,%llu,%u,%llx,%llx,%llu,\n", names[e.k], c, e.unit, a, f5, f6);
+          break;
+        case ACT:
+          std::snprintf(line, sizeof line, "%s,%llu,%u,%llu,%llu,%llu,\n", names[e.k], c, e.unit, f5, f6, f7);
+          break;
+        case RSP:
+          std::snprintf(line, sizeof line, "%s,%llu,%u,%llx,%llx,,\n", names[e.k], c, e.unit, a, f5);
+          break;
+        default:
+          std::snprintf(line, sizeof line, "%s,%llu,%u,%llx,%llu,%llu,\n", names[e.k], c, e.unit, a, f5, f6);
+          break;
       }
       os << line;
     }

@@ -21,11 +21,19 @@ struct mem_stats {
   // (memory_sub_partition::cache_cycle does not try then: not reservation fails).
   uint64_t l2_queue_stalls = 0;
   mem_stats operator-(const mem_stats& o) const {
-    return {l2_accesses - o.l2_accesses, l2_hits - o.l2_hits, l2_pending_hits - o.l2_pending_hits,
-            l2_misses - o.l2_misses, l2_writes - o.l2_writes, dram_reads - o.dram_reads,
-            dram_writes - o.dram_writes, dram_row_hits - o.dram_row_hits, dram_bytes - o.dram_bytes,
-            l2_reservation_fails - o.l2_reservation_fails, l2_fail_mshr_entry - o.l2_fail_mshr_entry,
-            l2_fail_mshr_merge - o.l2_fail_mshr_merge, l2_fail_line_alloc - o.l2_fail_line_alloc,
+    return {l2_accesses - o.l2_accesses,
+            l2_hits - o.l2_hits,
+            l2_pending_hits - o.l2_pending_hits,
+            l2_misses - o.l2_misses,
+            l2_writes - o.l2_writes,
+            dram_reads - o.dram_reads,
+            dram_writes - o.dram_writes,
+            dram_row_hits - o.dram_row_hits,
+            dram_bytes - o.dram_bytes,
+            l2_reservation_fails - o.l2_reservation_fails,
+            l2_fail_mshr_entry - o.l2_fail_mshr_entry,
+            l2_fail_mshr_merge - o.l2_fail_mshr_merge,
+            l2_fail_line_alloc - o.l2_fail_line_alloc,
             l2_queue_stalls - o.l2_queue_stalls};
   }
   double row_buffer_locality() const {
@@ -101,9 +109,7 @@ class fixed_latency_memory : public mem_port {
     ++accesses;
     return latency_;
   }
-  std::string describe() const override {
-    return "fixed latency memory (" + std::to_string(latency_) + " core cycles after L1)";
-  }
+  std::string describe() const override { return "fixed latency memory (" + std::to_string(latency_) + " core cycles after L1)"; }
   uint64_t accesses = 0;
 
  private:

@@ -51,19 +51,13 @@ unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
       bits_mask({10, 9, 8, 7, 5, 3, 2}),
   };
   static constexpr uint64_t h32[] = {
-      bits_mask({13, 12, 11, 10, 9, 6, 5, 3, 0}),
-      bits_mask({14, 13, 12, 11, 10, 7, 6, 4, 1}),
-      bits_mask({14, 10, 9, 8, 7, 6, 3, 2, 0}),
-      bits_mask({11, 10, 9, 8, 7, 4, 3, 1}),
-      bits_mask({12, 11, 10, 9, 8, 5, 4, 2}),
+      bits_mask({13, 12, 11, 10, 9, 6, 5, 3, 0}), bits_mask({14, 13, 12, 11, 10, 7, 6, 4, 1}), bits_mask({14, 10, 9, 8, 7, 6, 3, 2, 0}),
+      bits_mask({11, 10, 9, 8, 7, 4, 3, 1}),      bits_mask({12, 11, 10, 9, 8, 5, 4, 2}),
   };
   static constexpr uint64_t h64[] = {
-      bits_mask({18, 17, 16, 15, 12, 10, 6, 5, 0}),
-      bits_mask({15, 13, 12, 11, 10, 7, 5, 1, 0}),
-      bits_mask({16, 14, 13, 12, 11, 8, 6, 2, 1}),
-      bits_mask({17, 15, 14, 13, 12, 9, 7, 3, 2}),
-      bits_mask({18, 16, 15, 14, 13, 10, 8, 4, 3}),
-      bits_mask({17, 16, 15, 14, 11, 9, 5, 4}),
+      bits_mask({18, 17, 16, 15, 12, 10, 6, 5, 0}), bits_mask({15, 13, 12, 11, 10, 7, 5, 1, 0}),
+      bits_mask({16, 14, 13, 12, 11, 8, 6, 2, 1}),  bits_mask({17, 15, 14, 13, 12, 9, 7, 3, 2}),
+      bits_mask({18, 16, 15, 14, 13, 10, 8, 4, 3}), bits_mask({17, 16, 15, 14, 11, 9, 5, 4}),
   };
   if (n != 16 && n != 32 && n != 64) return index;
   // The residue is linear over GF(2) and the masks take bits 0-18: per table, per byte of
@@ -115,7 +109,12 @@ gpu_memory::bit_runs::bit_runs(uint64_t mask) {
 }
 
 gpu_memory::gpu_memory(const gpu_config& cfg)
-    : cfg_(cfg), m_(cfg.mem), bank_runs_(m_.bank_mask), row_runs_(m_.row_mask), part_runs_(~sub_partition_bits(m_)), clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
+    : cfg_(cfg),
+      m_(cfg.mem),
+      bank_runs_(m_.bank_mask),
+      row_runs_(m_.row_mask),
+      part_runs_(~sub_partition_bits(m_)),
+      clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
   port_free_.assign(sps, 0);
@@ -226,8 +225,10 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
 void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector) {
   ch_[a.channel].push({clock_.first_edge(cycle + 2), a.row, a.bank, write, sector}, a.sub_partition % m_.sub_per_channel);
   ++dram_queued_;
-  if (write) ++st_.dram_writes;
-  else ++st_.dram_reads;
+  if (write)
+    ++st_.dram_writes;
+  else
+    ++st_.dram_reads;
   st_.dram_bytes += 32;
 }
 
@@ -387,8 +388,7 @@ void gpu_memory::set_event_log(mem_event_log* log) {
   }
 }
 
-uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
-                            unsigned tag) {
+uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client, unsigned tag) {
   (void)bytes;
   const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
   const unsigned node = client ? client->icnt_node() : ~0u;
@@ -410,7 +410,8 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t 
   }
   // (Logged in the cycle after: the L1's miss queue gives its head to the crossbar then.)
   if (log_) log_->add(mem_event_log::INJ, sent + 1, node, addr & ~uint64_t(31), 1u << (addr % m_.l2.line / 32 % 4), sp, write ? 4 : 0);
-  xin_[port_of(node)].push_back({sent + request_cycles - 1, sp, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, a}});
+  xin_[port_of(node)].push_back(
+      {sent + request_cycles - 1, sp, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, a}});
   xbar_queued_.fetch_add(1, std::memory_order_relaxed);
   return pending;
 }
@@ -496,7 +497,7 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   if (!drop_replies && !r.write && !read_hit && !fill_timed) {
     if (auto* f = fills_.find(r.addr / 32)) {
       if (f->count >= m_.l2.mshr_merge) return fail(st_.l2_fail_mshr_merge);  // joins the fill in DRAM
-    } else if (P.mshrs >= m_.l2.mshrs) {  // a new miss
+    } else if (P.mshrs >= m_.l2.mshrs) {                                      // a new miss
       P.mshr_stall = true;
       return fail(st_.l2_fail_mshr_entry);
     }
@@ -532,16 +533,20 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
     if (reserved) {
       probe(st_.l2_pending_hits, 1, t);
       l->early |= bit;
-      if (complete) l->unreadable &= uint8_t(~bit);
-      else l->unreadable |= bit;
+      if (complete)
+        l->unreadable &= uint8_t(~bit);
+      else
+        l->unreadable |= bit;
     } else if (present) {
       probe(st_.l2_hits, 0, t);
       if (complete) l->unreadable &= uint8_t(~bit);
     } else {
       probe(st_.l2_misses, 2, t);
       l->valid |= bit;
-      if (complete) l->unreadable &= uint8_t(~bit);
-      else l->unreadable |= bit;
+      if (complete)
+        l->unreadable &= uint8_t(~bit);
+      else
+        l->unreadable |= bit;
     }
     l->dirty |= bit;
     if (l->ready[sector] != ~0ull) l->ready[sector] = std::max(l->ready[sector], t);
@@ -634,7 +639,7 @@ void gpu_memory::push_replies(uint64_t now) {
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
-  ahead_ = ~0ull;  // (set only if the last kernel was abandoned: an error thrown by an SM)
+  ahead_ = ~0ull;         // (set only if the last kernel was abandoned: an error thrown by an SM)
   for (auto& q : xin_) {  // requests nobody waits for any more
     for (const xbar_packet& p : q) sp_[p.sp].xout.push_back(p.r);
     q.clear();
@@ -694,9 +699,8 @@ void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
 std::string gpu_memory::describe() const {
   std::ostringstream os;
   os << "GPGPU-Sim memory system: " << m_.n_mem << " DRAM channels x " << m_.sub_per_channel << " L2 slices ("
-     << m_.l2.sets * m_.l2.ways * m_.l2.line / 1024 << " KiB each), crossbar " << m_.icnt_mhz << " MHz, L2 "
-     << m_.l2_mhz << " MHz, DRAM " << m_.dram_mhz << " MHz x " << m_.dram_buswidth << " B x "
-     << m_.dram_cmd_ratio << " (" << std::fixed << std::setprecision(1)
+     << m_.l2.sets * m_.l2.ways * m_.l2.line / 1024 << " KiB each), crossbar " << m_.icnt_mhz << " MHz, L2 " << m_.l2_mhz << " MHz, DRAM "
+     << m_.dram_mhz << " MHz x " << m_.dram_buswidth << " B x " << m_.dram_cmd_ratio << " (" << std::fixed << std::setprecision(1)
      << double(m_.n_mem) * m_.dram_buswidth * m_.dram_cmd_ratio * m_.dram_mhz / 1000.0 << " GB/s peak)";
   return os.str();
 }

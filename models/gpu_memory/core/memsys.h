@@ -37,8 +37,7 @@ class gpu_memory : public mem_port {
   // One sector (bytes <= 32 within one sector; a write writes the bytes of `written`) from an SM
   // at core cycle `cycle`: always `pending`, answered through client->mem_done in the cycle the
   // data (read) or the acknowledgement (write) is back at the SM.
-  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
-                  unsigned tag) override;
+  uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client, unsigned tag) override;
   // An SM's cluster input buffer of the request crossbar holds -icnt_in_buffer_limit packets
   // (xbar_router::Has_Buffer_In); other engines are never refused.
   bool full(const mem_client* client) const override;
@@ -94,7 +93,7 @@ class gpu_memory : public mem_port {
     unsigned tag;
     uint32_t written;  // a write's bytes in the sector (mem_port::access)
     bool write;
-    dram_address a;    // decode(addr), worked out once when it is sent
+    dram_address a;  // decode(addr), worked out once when it is sent
   };
   struct xbar_packet {  // a request in its crossbar input buffer
     uint64_t ready;     // the first cycle the crossbar may move it (icnt_transfer)
@@ -102,7 +101,7 @@ class gpu_memory : public mem_port {
     l2_request r;
   };
   struct reply {  // an answer on its way back to an SM
-    uint64_t q;     // the cycle it entered the L2 -> icnt queue
+    uint64_t q;   // the cycle it entered the L2 -> icnt queue
     uint64_t addr;
     mem_client* client;
     unsigned tag;
@@ -115,30 +114,30 @@ class gpu_memory : public mem_port {
     // its delay ends), moves to the icnt -> L2 queue (`in`, t: the first cycle the L2 may access
     // it) and is served from there (memory_sub_partition::push and cache_cycle).
     ring<l2_request> xout, rop, in;
-    uint64_t l2_free = 0;       // the core cycle of the tag port's next access
-    unsigned mshrs = 0;         // sectors with a DRAM fill outstanding (L2 MSHR entries)
+    uint64_t l2_free = 0;  // the core cycle of the tag port's next access
+    unsigned mshrs = 0;    // sectors with a DRAM fill outstanding (L2 MSHR entries)
     // The head of `in` is a read miss that stalled for want of an MSHR: only a release (mshrs
     // falling) can change that, so until then its retries fail without looking it up again.
     bool mshr_stall = false;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> releases;  // their fill times, once known
-    ring<reply> out;  // L2 -> icnt queue, by q
-    ring<reply> rin;  // its input buffer of the reply crossbar
+    ring<reply> out;                                                                // L2 -> icnt queue, by q
+    ring<reply> rin;                                                                // its input buffer of the reply crossbar
   };
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector);
   void run_dram(uint64_t until, bool drop_waiters);
   void run_l2(uint64_t now);
-  void step_sub_partition(unsigned sp, uint64_t c);  // one cycle of gpgpu_sim::cycle's L2 step for sp
-  void drain_l2();                                   // between kernels: every queued request, unanswered
-  void l2_queued(uint64_t t);                        // counts a request in; no step before cycle t
-  unsigned port_of(unsigned node);             // a client's crossbar port (grows the port vectors)
-  void advance(uint64_t now);                  // the request crossbar's icnt_transfer of cycle now
-  void grant(unsigned input, uint64_t now);    // moves input's head packet to its output
+  void step_sub_partition(unsigned sp, uint64_t c);      // one cycle of gpgpu_sim::cycle's L2 step for sp
+  void drain_l2();                                       // between kernels: every queued request, unanswered
+  void l2_queued(uint64_t t);                            // counts a request in; no step before cycle t
+  unsigned port_of(unsigned node);                       // a client's crossbar port (grows the port vectors)
+  void advance(uint64_t now);                            // the request crossbar's icnt_transfer of cycle now
+  void grant(unsigned input, uint64_t now);              // moves input's head packet to its output
   void answer(unsigned sp, uint64_t q, const reply& r);  // into sp's L2 -> icnt queue in cycle q
-  void deliver_replies(uint64_t now);          // A: the clusters take an answer each
-  void push_replies(uint64_t now);             // B: L2 -> icnt queues into the reply crossbar
-  void run_memory(uint64_t now);               // D and L
-  void reply_advance(uint64_t now);            // the reply crossbar's icnt_transfer
-  uint64_t rr_pointer(uint64_t now) const;     // -icnt_arbiter_algo 0: the first node offered in cycle now
+  void deliver_replies(uint64_t now);                    // A: the clusters take an answer each
+  void push_replies(uint64_t now);                       // B: L2 -> icnt queues into the reply crossbar
+  void run_memory(uint64_t now);                         // D and L
+  void reply_advance(uint64_t now);                      // the reply crossbar's icnt_transfer
+  uint64_t rr_pointer(uint64_t now) const;               // -icnt_arbiter_algo 0: the first node offered in cycle now
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
   // The line's way in its set, or nullptr and in `victim` the least recently used way without a
   // sector whose fill is pending at cycle t (nullptr: every way has one).
@@ -165,30 +164,30 @@ class gpu_memory : public mem_port {
   bit_runs bank_runs_, row_runs_;
   bit_runs part_runs_;  // the channel-local address without its sub-partition bits (partition_address)
   clock_domains clock_;
-  uint64_t rop_;                                // -gpgpu_l2_rop_latency in core cycles
-  std::vector<uint64_t> port_free_;             // crossbar output per sub-partition: its next free pop cycle
-  std::vector<ring<xbar_packet>> xin_;          // crossbar input buffers: one per SIMT cluster, then other engines
-  std::vector<unsigned> next_node_;             // iSLIP: per output, the input after the last granted (scanned from)
-  std::vector<unsigned> xscratch_, dscratch_;   // scratch: inputs with a packet, their heads' outputs
+  uint64_t rop_;                                       // -gpgpu_l2_rop_latency in core cycles
+  std::vector<uint64_t> port_free_;                    // crossbar output per sub-partition: its next free pop cycle
+  std::vector<ring<xbar_packet>> xin_;                 // crossbar input buffers: one per SIMT cluster, then other engines
+  std::vector<unsigned> next_node_;                    // iSLIP: per output, the input after the last granted (scanned from)
+  std::vector<unsigned> xscratch_, dscratch_;          // scratch: inputs with a packet, their heads' outputs
   std::vector<std::vector<unsigned>> bucket_scratch_;  // scratch: iSLIP's candidates per output (arbitrate)
-  std::atomic<uint64_t> xbar_queued_{0};        // packets in the input buffers (counted by the SMs' threads)
-  std::vector<ring<reply>> rout_;               // reply crossbar output buffers, per port as xin_
-  std::vector<unsigned> rnext_;                 // iSLIP pointers of the reply crossbar, per cluster (node ids)
-  uint64_t replies_queued_ = 0;                 // answers in the L2 -> icnt queues and the reply crossbar
+  std::atomic<uint64_t> xbar_queued_{0};               // packets in the input buffers (counted by the SMs' threads)
+  std::vector<ring<reply>> rout_;                      // reply crossbar output buffers, per port as xin_
+  std::vector<unsigned> rnext_;                        // iSLIP pointers of the reply crossbar, per cluster (node ids)
+  uint64_t replies_queued_ = 0;                        // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;
-  uint64_t l2_queued_ = 0;                       // requests in the sub-partitions' xout, rop and in queues
-  uint64_t l2_stepped_ = 0;                      // the last cycle run_l2 stepped (+1; 0: none this kernel)
-  std::vector<l2_line> l2_;                     // sub_partition × sets × ways
-  std::vector<uint64_t> l2_tag_, l2_lru_;       // per line of l2_: its line address (~0: none), LRU stamp
+  uint64_t l2_queued_ = 0;                 // requests in the sub-partitions' xout, rop and in queues
+  uint64_t l2_stepped_ = 0;                // the last cycle run_l2 stepped (+1; 0: none this kernel)
+  std::vector<l2_line> l2_;                // sub_partition × sets × ways
+  std::vector<uint64_t> l2_tag_, l2_lru_;  // per line of l2_: its line address (~0: none), LRU stamp
   // Per line of l2_, per sector: the bytes written since the line was allocated (bit i: byte i;
   // GPGPU-Sim's m_dirty_byte_mask).
   std::vector<std::array<uint32_t, 4>> l2_written_;
   std::vector<dram_channel> ch_;
   sector_map<fifo_pool<waiter>::list> fills_;  // L2 MSHRs: sector -> who waits (in fill_waiters_)
   fifo_pool<waiter> fill_waiters_;
-  std::vector<waiter> woken_;                  // scratch: the waiters of a fill
-  std::vector<dram_done> done_;                               // scratch
-  uint64_t dram_queued_ = 0;                                  // requests in the channels
+  std::vector<waiter> woken_;      // scratch: the waiters of a fill
+  std::vector<dram_done> done_;    // scratch
+  uint64_t dram_queued_ = 0;       // requests in the channels
   uint64_t stamp_ = 0, base_ = 0;  // base_: the GPU cycle the running kernel started in
   uint64_t ahead_ = ~0ull;         // the cycle whose B, D and L prepare_ahead / run_ahead did (~0: none)
   mem_stats st_;

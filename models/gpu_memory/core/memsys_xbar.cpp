@@ -24,9 +24,8 @@ namespace {
 // sub-partitions), one packet per output.
 // `buckets` and `order` are scratch.
 template <class DestOf, class Room, class Grant, class Has>
-void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next,
-               uint64_t pointer, DestOf dest_of, Room room, Grant grant, Has has,
-               std::vector<std::vector<unsigned>>& buckets) {
+void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next, uint64_t pointer,
+               DestOf dest_of, Room room, Grant grant, Has has, std::vector<std::vector<unsigned>>& buckets) {
   if (algo == 1) {
     // Per output, its candidates in ascending node order (inputs is ascending).
     if (buckets.size() < next.size()) buckets.resize(next.size());
@@ -151,8 +150,7 @@ void gpu_memory::reply_advance(uint64_t now) {
     }
   if (xscratch_.empty()) return;
   arbitrate(
-      m_.icnt_arbiter, xscratch_, dscratch_, rnext_, rr_pointer(now),
-      [&](unsigned n) { return sp_[n - first].rin.front().port; },
+      m_.icnt_arbiter, xscratch_, dscratch_, rnext_, rr_pointer(now), [&](unsigned n) { return sp_[n - first].rin.front().port; },
       [&](unsigned dest) { return rout_[dest].size() < m_.icnt_out_buffer; },
       [&](unsigned n) {
         auto& rin = sp_[n - first].rin;

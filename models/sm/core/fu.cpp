@@ -8,9 +8,8 @@
 namespace gpuvp::sm {
 
 const char* op_class_name(op_class c) {
-  static const char* names[num_op_classes] = {"SP", "DP", "SFU", "INT", "TENSOR", "MEM",
-                                              "SPEC1", "SPEC2", "SPEC3", "SPEC4", "SPEC5",
-                                              "SPEC6", "SPEC7", "SPEC8", "EXIT", "BAR", "NOP"};
+  static const char* names[num_op_classes] = {"SP",    "DP",    "SFU",   "INT",   "TENSOR", "MEM",  "SPEC1", "SPEC2", "SPEC3",
+                                              "SPEC4", "SPEC5", "SPEC6", "SPEC7", "SPEC8",  "EXIT", "BAR",   "NOP"};
   return names[unsigned(c)];
 }
 
@@ -79,16 +78,13 @@ void simd_function_unit::issue(register_set& source, warp_inst& ready) {
   ++issued;
 }
 
-pipelined_unit::pipelined_unit(std::string name, register_set* result_port, unsigned max_latency,
-                               std::vector<op_class> supported)
+pipelined_unit::pipelined_unit(std::string name, register_set* result_port, unsigned max_latency, std::vector<op_class> supported)
     : simd_function_unit(std::move(name)),
       result_port_(result_port),
       stages_(std::max(1u, max_latency)),
       supported_(std::move(supported)) {}
 
-bool pipelined_unit::accepts(op_class op) const {
-  return std::find(supported_.begin(), supported_.end(), op) != supported_.end();
-}
+bool pipelined_unit::accepts(op_class op) const { return std::find(supported_.begin(), supported_.end(), op) != supported_.end(); }
 
 void pipelined_unit::cycle() {
   if (!stages_[0].empty()) {
@@ -123,8 +119,7 @@ void pipelined_unit::cycle() {
 execute_stage::execute_stage(unsigned ex_wb_width, bool sub_core)
     : buses_(std::max(1u, ex_wb_width)), ex_wb_(std::max(1u, ex_wb_width), "EX_WB"), sub_core_(sub_core) {}
 
-void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port,
-                             unsigned sub_core_slot) {
+void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set* issue_port, unsigned sub_core_slot) {
   const bool own = sub_core_ && sub_core_slot != any_slot;
   if (u->stallable()) stallable_.push_back(unsigned(units_.size()));
   const bool stallable = u->stallable();

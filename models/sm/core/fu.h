@@ -26,8 +26,23 @@ constexpr unsigned SPECIALIZED_UNIT_NUM = 8;
 
 // Execution resource an opcode needs (GPGPU-Sim's op classes, folded to the units).
 enum class op_class : uint8_t {
-  sp, dp, sfu, intp, tensor, mem, spec1, spec2, spec3, spec4, spec5, spec6, spec7, spec8,
-  exit, barrier, nop,  // EXIT, BAR, NOP-class: issued to the INT unit (latency 1,1 / 1,1 / int)
+  sp,
+  dp,
+  sfu,
+  intp,
+  tensor,
+  mem,
+  spec1,
+  spec2,
+  spec3,
+  spec4,
+  spec5,
+  spec6,
+  spec7,
+  spec8,
+  exit,
+  barrier,
+  nop,  // EXIT, BAR, NOP-class: issued to the INT unit (latency 1,1 / 1,1 / int)
 };
 constexpr unsigned num_op_classes = 17;
 inline op_class spec_class(unsigned n) { return op_class(unsigned(op_class::spec1) + n - 1); }
@@ -73,15 +88,15 @@ enum class mem_space : uint8_t { none, global, local, shared, constant, texture 
 // One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs). Copied
 // from stage to stage, so kept to one 64-byte cache line (widest fields first).
 struct warp_inst {
-  uint64_t uid = 0;           // issue order: register_set::get_ready picks the oldest
+  uint64_t uid = 0;  // issue order: register_set::get_ready picks the oldest
   // Memory instructions: addresses (32, 0 = inactive), space, access size per thread, store?
   const uint64_t* addrs = nullptr;
-  unsigned latency = 1;       // cycles through the unit (bit of occupied / result bus)
-  unsigned initiation = 1;    // initiation interval
+  unsigned latency = 1;          // cycles through the unit (bit of occupied / result bus)
+  unsigned initiation = 1;       // initiation interval
   unsigned dispatch_cycles = 0;  // the dispatch-delay counter, = initiation at scheduler issue
   uint32_t active_mask = 0xffffffffu;
   uint16_t warp = 0, sched = 0;  // warp slot in the SM (< 128), issuing scheduler (< 64)
-  uint16_t opcode = 0;        // index into the opcode table (stats, names)
+  uint16_t opcode = 0;           // index into the opcode table (stats, names)
   uint16_t dst[4] = {0, 0, 0, 0};
   uint16_t src[4] = {0, 0, 0, 0};
   op_class op = op_class::nop;
@@ -109,13 +124,9 @@ class register_set {
   explicit register_set(unsigned width = 1, std::string name = "");
   unsigned size() const { return unsigned(regs_.size()); }
   bool has_free() const { return used_ < regs_.size(); }
-  bool has_free(bool sub_core, unsigned slot) const {
-    return sub_core ? !(mask_ >> (slot % regs_.size()) & 1) : has_free();
-  }
+  bool has_free(bool sub_core, unsigned slot) const { return sub_core ? !(mask_ >> (slot % regs_.size()) & 1) : has_free(); }
   bool has_ready() const { return used_ != 0; }
-  bool has_ready(bool sub_core, unsigned slot) const {
-    return sub_core ? (mask_ >> (slot % regs_.size()) & 1) != 0 : has_ready();
-  }
+  bool has_ready(bool sub_core, unsigned slot) const { return sub_core ? (mask_ >> (slot % regs_.size()) & 1) != 0 : has_ready(); }
   // Oldest (lowest uid) occupied slot, or nullptr; with sub_core only `slot`.
   warp_inst* get_ready() { return mask_ ? oldest() : nullptr; }
   warp_inst* get_ready(bool sub_core, unsigned slot) {
@@ -160,9 +171,7 @@ class simd_function_unit {
  public:
   explicit simd_function_unit(std::string name) : name_(std::move(name)) {}
   virtual ~simd_function_unit() = default;
-  virtual bool can_issue(const warp_inst& inst) const {
-    return dispatch_reg_.empty() && !occupied_.test(inst.latency);
-  }
+  virtual bool can_issue(const warp_inst& inst) const { return dispatch_reg_.empty() && !occupied_.test(inst.latency); }
   virtual void issue(register_set& source, warp_inst& ready);
   virtual void cycle() = 0;
   virtual bool stallable() const = 0;
@@ -191,14 +200,11 @@ class simd_function_unit {
 class pipelined_unit : public simd_function_unit {
  public:
   // `result_port` is the core's EX_WB register set; `max_latency` the pipeline depth.
-  pipelined_unit(std::string name, register_set* result_port, unsigned max_latency,
-                 std::vector<op_class> supported);
+  pipelined_unit(std::string name, register_set* result_port, unsigned max_latency, std::vector<op_class> supported);
   void cycle() override;
   bool stallable() const override { return false; }
   bool accepts(op_class op) const override;
-  bool can_issue(const warp_inst& inst) const override {
-    return accepts(inst.op) && simd_function_unit::can_issue(inst);
-  }
+  bool can_issue(const warp_inst& inst) const override { return accepts(inst.op) && simd_function_unit::can_issue(inst); }
   bool busy() const override { return !dispatch_reg_.empty() || active_ != 0; }
   unsigned depth() const { return unsigned(stages_.size()); }
   const warp_inst& stage(unsigned s) const { return stages_[s]; }
@@ -253,15 +259,17 @@ class execute_stage {
     std::unique_ptr<simd_function_unit> fu;
     register_set* port;
     unsigned slot;
-    bool own_slot;     // sub-core mode and a unit of one slot: it takes only port slot `index`
-    unsigned index;    // slot % port size
-    bool stallable;    // fu->stallable()
+    bool own_slot;      // sub-core mode and a unit of one slot: it takes only port slot `index`
+    unsigned index;     // slot % port size
+    bool stallable;     // fu->stallable()
     bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
   bool step(entry& e);
   void set_awake(unsigned i, bool quiet) {
-    if (quiet) awake_ &= ~(uint64_t(1) << i);
-    else awake_ |= uint64_t(1) << i;
+    if (quiet)
+      awake_ &= ~(uint64_t(1) << i);
+    else
+      awake_ |= uint64_t(1) << i;
   }
   std::vector<entry> units_;
   // Up to 64 units: a cycle visits only the units that are not quiet (awake_) or whose issue

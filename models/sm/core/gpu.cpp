@@ -15,9 +15,8 @@ gpu_sim::gpu_sim(const gpu_config& cfg, mem_port* mem, unsigned num_sms)
 void gpu_sim::start(const kernel_trace& k) {
   ctas_per_sm_ = sm_core::max_ctas(cfg_, k);
   if (ctas_per_sm_ == 0)
-    throw std::runtime_error(k.file + ": kernel " + k.name + ": one CTA (" + std::to_string(k.block.count()) +
-                             " threads, " + std::to_string(k.nregs) + " registers/thread, " +
-                             std::to_string(k.shmem) + " B shared) does not fit an SM");
+    throw std::runtime_error(k.file + ": kernel " + k.name + ": one CTA (" + std::to_string(k.block.count()) + " threads, " +
+                             std::to_string(k.nregs) + " registers/thread, " + std::to_string(k.shmem) + " B shared) does not fit an SM");
   for (const trace_cta& c : k.ctas)
     for (const trace_warp& w : c.warps)
       if (w.insts.size() > UINT32_MAX)
@@ -103,8 +102,8 @@ bool gpu_sim::step() {
   // The memory's next cycle runs ahead beside this one's SMs only when this step surely ends
   // with the kernel still running: an instruction is left to issue (so no warp finishes the
   // kernel now) and the watchdog does not look this cycle.
-  const bool ahead = team_ && !sms_.empty() && issued_total_ < insts_total_ && (cycle_ & 0xfff) != 0 &&
-                     mem_->prepare_ahead(sm_now_ + 1 + mem_base_);
+  const bool ahead =
+      team_ && !sms_.empty() && issued_total_ < insts_total_ && (cycle_ & 0xfff) != 0 && mem_->prepare_ahead(sm_now_ + 1 + mem_base_);
   ahead_cycles_ += ahead;
   step_sms(ahead);
   // The kernel is done in the cycle its last warp writes back (GPGPU-Sim reclaims it in that
@@ -137,8 +136,8 @@ bool gpu_sim::step() {
 // hook needs the SMs in order.
 void gpu_sim::plan_threads() {
   if (threads < 1 || threads > thread_team::max_threads)
-    throw std::invalid_argument("gpu_sim: threads " + std::to_string(threads) + " outside [1, " +
-                                std::to_string(thread_team::max_threads) + "]");
+    throw std::invalid_argument("gpu_sim: threads " + std::to_string(threads) + " outside [1, " + std::to_string(thread_team::max_threads) +
+                                "]");
   const unsigned per_cluster = std::max(1u, cfg_.cores_per_cluster);
   const unsigned clusters = (num_sms_ + per_cluster - 1) / per_cluster;
   // More threads than the host runs at once would only wait for each other (each spins).
@@ -151,8 +150,7 @@ void gpu_sim::plan_threads() {
     team_ = std::make_unique<thread_team>(n);
   chunk_end_.clear();
   const unsigned chunks = std::min(clusters, chunks_per_thread * n);
-  for (unsigned c = 1; c <= chunks; ++c)
-    chunk_end_.push_back(std::min(num_sms_, unsigned(uint64_t(clusters) * c / chunks) * per_cluster));
+  for (unsigned c = 1; c <= chunks; ++c) chunk_end_.push_back(std::min(num_sms_, unsigned(uint64_t(clusters) * c / chunks) * per_cluster));
   chunks_.reset(chunks, n);
   step_number_ = 0;
 }
@@ -220,30 +218,27 @@ void print_kernel(std::ostream& os, const kernel_result& r) {
                 (unsigned long long)r.cycles, (unsigned long long)s.warp_insts, r.ipc());
   os << buf;
   os << "  gpu_sim_insn " << s.thread_insts << " (thread instructions)\n";
-  os << "  L1D_total_cache_accesses " << s.l1_accesses << ", hits " << s.l1_hits << ", pending_hits " << s.l1_pending_hits
-     << ", misses " << s.l1_misses << ", write sectors " << s.l1_write_accesses << ", reservation_fails "
-     << s.l1_reservation_fails() << " (MSHR_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_entry)]
-     << ", MSHR_MERGE_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_merge)] << ", MISS_QUEUE_FULL "
-     << s.l1_fails[unsigned(l1_fail::miss_queue_full)] << ", LINE_ALLOC_FAIL " << s.l1_fails[unsigned(l1_fail::line_alloc)]
-     << "), size " << r.l1d_kb << " KB\n";
+  os << "  L1D_total_cache_accesses " << s.l1_accesses << ", hits " << s.l1_hits << ", pending_hits " << s.l1_pending_hits << ", misses "
+     << s.l1_misses << ", write sectors " << s.l1_write_accesses << ", reservation_fails " << s.l1_reservation_fails()
+     << " (MSHR_ENRTY_FAIL " << s.l1_fails[unsigned(l1_fail::mshr_entry)] << ", MSHR_MERGE_ENRTY_FAIL "
+     << s.l1_fails[unsigned(l1_fail::mshr_merge)] << ", MISS_QUEUE_FULL " << s.l1_fails[unsigned(l1_fail::miss_queue_full)]
+     << ", LINE_ALLOC_FAIL " << s.l1_fails[unsigned(l1_fail::line_alloc)] << "), size " << r.l1d_kb << " KB\n";
   if (s.l1i_accesses)
-    os << "  L1I_total_cache_accesses " << s.l1i_accesses << ", hits " << s.l1i_hits << ", misses " << s.l1i_misses
-       << " (MSHR_HIT " << s.l1i_mshr_hits << ")\n";
-  os << "  L2_total_cache_accesses " << m.l2_accesses << " (writes " << m.l2_writes << "), hits " << m.l2_hits
-     << ", pending_hits " << m.l2_pending_hits << ", misses " << m.l2_misses << ", reservation_fails "
-     << m.l2_reservation_fails << " (MSHR_ENRTY_FAIL " << m.l2_fail_mshr_entry << ", MSHR_MERGE_ENRTY_FAIL "
-     << m.l2_fail_mshr_merge << ", LINE_ALLOC_FAIL " << m.l2_fail_line_alloc << "), cycles without an access on a full queue "
-     << m.l2_queue_stalls << "\n";
+    os << "  L1I_total_cache_accesses " << s.l1i_accesses << ", hits " << s.l1i_hits << ", misses " << s.l1i_misses << " (MSHR_HIT "
+       << s.l1i_mshr_hits << ")\n";
+  os << "  L2_total_cache_accesses " << m.l2_accesses << " (writes " << m.l2_writes << "), hits " << m.l2_hits << ", pending_hits "
+     << m.l2_pending_hits << ", misses " << m.l2_misses << ", reservation_fails " << m.l2_reservation_fails << " (MSHR_ENRTY_FAIL "
+     << m.l2_fail_mshr_entry << ", MSHR_MERGE_ENRTY_FAIL " << m.l2_fail_mshr_merge << ", LINE_ALLOC_FAIL " << m.l2_fail_line_alloc
+     << "), cycles without an access on a full queue " << m.l2_queue_stalls << "\n";
   std::snprintf(buf, sizeof buf, "  total dram reads %llu, total dram writes %llu, row_buffer_locality %.1f %%, bandwidth %.1f GB/s\n",
-                (unsigned long long)m.dram_reads, (unsigned long long)m.dram_writes,
-                pct(m.dram_row_hits, m.dram_reads + m.dram_writes), r.dram_gbps());
+                (unsigned long long)m.dram_reads, (unsigned long long)m.dram_writes, pct(m.dram_row_hits, m.dram_reads + m.dram_writes),
+                r.dram_gbps());
   os << buf;
 }
 
 kernel_result gpu_sim::run(const kernel_trace& k) {
   start(k);
-  while (step()) {
-  }
+  while (step()) {}
   return result();
 }
 

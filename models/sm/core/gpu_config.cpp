@@ -73,8 +73,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-std::vector<unsigned> uint_list(const std::string& where, const std::string& opt, const std::string& v,
-                                char sep, size_t min_count) {
+std::vector<unsigned> uint_list(const std::string& where, const std::string& opt, const std::string& v, char sep, size_t min_count) {
   auto parts = split(v, sep);
   if (parts.size() < min_count)
     fail(where, opt + ": expected " + std::to_string(min_count) + " values separated by '" + sep + "', got '" + v + "'");
@@ -88,9 +87,7 @@ lat_ii pair_of(const std::string& where, const std::string& opt, const std::stri
   return {l[0], l[1]};
 }
 
-bool to_bool(const std::string& where, const std::string& opt, const std::string& v) {
-  return to_uint(where, opt, v) != 0;
-}
+bool to_bool(const std::string& where, const std::string& opt, const std::string& v) { return to_uint(where, opt, v) != 0; }
 
 }  // namespace
 
@@ -105,17 +102,27 @@ bool option_is_read(const std::string& name) {
 
 lat_ii gpu_config::latency_of(op_class c) const {
   switch (c) {
-    case op_class::sp: return lat_sp;
-    case op_class::dp: return lat_dp;
-    case op_class::sfu: return lat_sfu;
-    case op_class::intp: return lat_int;
-    case op_class::tensor: return lat_tensor;
-    case op_class::mem: return {1, 1};
+    case op_class::sp:
+      return lat_sp;
+    case op_class::dp:
+      return lat_dp;
+    case op_class::sfu:
+      return lat_sfu;
+    case op_class::intp:
+      return lat_int;
+    case op_class::tensor:
+      return lat_tensor;
+    case op_class::mem:
+      return {1, 1};
     // Accel-Sim's set_latency: EXIT_OPS and BARRIER_OP keep the default 1,1; NOP-class opcodes
     // (NOP, DEPBAR, ERRBAR, CCTL, ...) are ALU_OP and take the int latency.
-    case op_class::exit: case op_class::barrier: return {1, 1};
-    case op_class::nop: return lat_int;
-    default: return spec[unsigned(c) - unsigned(op_class::spec1) + 1].op;
+    case op_class::exit:
+    case op_class::barrier:
+      return {1, 1};
+    case op_class::nop:
+      return lat_int;
+    default:
+      return spec[unsigned(c) - unsigned(op_class::spec1) + 1].op;
   }
 }
 
@@ -151,7 +158,8 @@ void gpu_config::validate() const {
   if (max_threads_per_sm < 32 || max_ctas_per_sm == 0) fail(where, "need >= 32 threads and >= 1 CTA per SM");
   if (smem_banks == 0 || l1_mshrs == 0) fail(where, "need >= 1 shared-memory bank and >= 1 L1 MSHR");
   if (smem_latency < 2 || smem_latency > 4096)
-    fail(where, "-gpgpu_smem_latency " + std::to_string(smem_latency) + " outside [2, 4096] (the LDST unit's shared-memory pipeline stages; GPGPU-Sim asserts > 1)");
+    fail(where, "-gpgpu_smem_latency " + std::to_string(smem_latency) +
+                    " outside [2, 4096] (the LDST unit's shared-memory pipeline stages; GPGPU-Sim asserts > 1)");
   // Every scheduler's slot of a unit kind's OC_EX set must be served by some unit (in sub-core
   // mode unit k serves slot k mod width, scheduler s uses slot s mod width), else it deadlocks.
   auto units_ok = [&](const char* what, unsigned units, unsigned width) {
@@ -161,7 +169,7 @@ void gpu_config::validate() const {
                       (sub_core ? " (one per scheduler slot in sub-core mode)" : ""));
   };
   units_ok("-gpgpu_num_sp_units", num_sp, widths[OC_EX_SP]);
-  if (num_dp) units_ok("-gpgpu_num_dp_units", num_dp, widths[OC_EX_DP]);  // 0: DP runs on the SFUs
+  if (num_dp) units_ok("-gpgpu_num_dp_units", num_dp, widths[OC_EX_DP]);      // 0: DP runs on the SFUs
   if (num_int) units_ok("-gpgpu_num_int_units", num_int, widths[OC_EX_INT]);  // 0: INT runs on the SPs
   units_ok("-gpgpu_num_sfu_units", num_sfu, widths[OC_EX_SFU]);
   for (unsigned i = 1; i <= SPECIALIZED_UNIT_NUM; ++i)
@@ -174,18 +182,19 @@ void gpu_config::validate() const {
     }
   if (num_sms() == 0) fail(where, "no SMs configured");
   if (uint64_t(num_clusters) * cores_per_cluster > max_sms)
-    fail(where, "-gpgpu_n_clusters " + std::to_string(num_clusters) + " x -gpgpu_n_cores_per_cluster " +
-                    std::to_string(cores_per_cluster) + " is more than " + std::to_string(max_sms) + " SMs");
+    fail(where, "-gpgpu_n_clusters " + std::to_string(num_clusters) + " x -gpgpu_n_cores_per_cluster " + std::to_string(cores_per_cluster) +
+                    " is more than " + std::to_string(max_sms) + " SMs");
   if (uint64_t(l1_sets) * l1_ways > 65536)
     fail(where, "-gpgpu_cache:dl1: " + std::to_string(l1_sets) + " sets x " + std::to_string(l1_ways) + " ways is more than 65536 lines");
   if (adaptive_l1) {
     // l1d_cache_config::get_max_cache_multiplier: the unified size is a whole multiple of the dl1 size.
     const uint64_t dl1_bytes = uint64_t(l1_sets) * l1_line * l1_ways;
     if (unified_l1d_kb == 0 || unified_l1d_kb > 4096)
-      fail(where, "-gpgpu_adaptive_cache_config 1 needs -gpgpu_unified_l1d_size in [1, 4096] KB (got " + std::to_string(unified_l1d_kb) + ")");
+      fail(where,
+           "-gpgpu_adaptive_cache_config 1 needs -gpgpu_unified_l1d_size in [1, 4096] KB (got " + std::to_string(unified_l1d_kb) + ")");
     if (dl1_bytes % 1024 || unified_l1d_kb % (dl1_bytes / 1024))
-      fail(where, "-gpgpu_unified_l1d_size " + std::to_string(unified_l1d_kb) + " KB is not a whole multiple of the -gpgpu_cache:dl1 size (" +
-                      std::to_string(dl1_bytes) + " bytes)");
+      fail(where, "-gpgpu_unified_l1d_size " + std::to_string(unified_l1d_kb) +
+                      " KB is not a whole multiple of the -gpgpu_cache:dl1 size (" + std::to_string(dl1_bytes) + " bytes)");
     if (shmem_options_kb.empty()) fail(where, "-gpgpu_adaptive_cache_config 1 needs -gpgpu_shmem_option (a list of KB)");
     if (shmem_options_kb.back() >= unified_l1d_kb)
       fail(where, "-gpgpu_shmem_option " + std::to_string(shmem_options_kb.back()) + " KB leaves no L1D of the " +
@@ -211,16 +220,17 @@ void gpu_config::check_state_size(const std::string& where) const {
   const uint64_t l2_bytes = l2_lines * l2_line_bytes;
   if (l2_bytes > state_limit_bytes)
     fail(where, "-gpgpu_cache:dl2: " + std::to_string(mem.l2.sets) + " sets x " + std::to_string(mem.l2.ways) + " ways x " +
-                    std::to_string(mem.sub_partitions()) + " sub-partitions (-gpgpu_n_mem x -gpgpu_n_sub_partition_per_mchannel) = " +
-                    std::to_string(l2_lines) + " L2 lines need " + gib(l2_bytes) + " of model state, more than the " +
-                    gib(state_limit_bytes) + " allowed");
+                    std::to_string(mem.sub_partitions()) +
+                    " sub-partitions (-gpgpu_n_mem x -gpgpu_n_sub_partition_per_mchannel) = " + std::to_string(l2_lines) +
+                    " L2 lines need " + gib(l2_bytes) + " of model state, more than the " + gib(state_limit_bytes) + " allowed");
   uint64_t l1_lines = uint64_t(l1_sets) * l1_ways;
-  if (adaptive_l1 && l1_sets && l1_line && l1_ways) l1_lines *= std::max<uint64_t>(1, unified_l1d_kb / std::max<uint64_t>(1, l1_lines * l1_line / 1024));
+  if (adaptive_l1 && l1_sets && l1_line && l1_ways)
+    l1_lines *= std::max<uint64_t>(1, unified_l1d_kb / std::max<uint64_t>(1, l1_lines * l1_line / 1024));
   const uint64_t l1_bytes = l1_lines * num_sms() * l1_line_bytes;
   if (l2_bytes + l1_bytes > state_limit_bytes)
     fail(where, "-gpgpu_cache:dl1: " + std::to_string(l1_lines) + " L1D lines x " + std::to_string(num_sms()) +
-                    " SMs (-gpgpu_n_clusters x -gpgpu_n_cores_per_cluster) need " + gib(l1_bytes) + " of model state (" +
-                    gib(l2_bytes) + " more for the L2), more than the " + gib(state_limit_bytes) + " allowed");
+                    " SMs (-gpgpu_n_clusters x -gpgpu_n_cores_per_cluster) need " + gib(l1_bytes) + " of model state (" + gib(l2_bytes) +
+                    " more for the L2), more than the " + gib(state_limit_bytes) + " allowed");
 }
 
 // GPGPU-Sim's adaptive cache configuration (shader_core_config::max_cta): the first shared-memory
@@ -292,8 +302,7 @@ std::vector<std::string> gpu_config::unmodelled_timing(bool from_defaults) const
         value = first_word(o.value);
         where = o.where;
       }
-    if (value != t.modelled)
-      out.push_back(std::string(t.name) + " " + value + " (" + where + "): " + t.what + ", as if " + t.modelled);
+    if (value != t.modelled) out.push_back(std::string(t.name) + " " + value + " (" + where + "): " + t.what + ", as if " + t.modelled);
   }
   return out;
 }
@@ -372,11 +381,16 @@ void set_l1_cache(gpu_config& c, const std::string& name, const std::string& v, 
 bool set_opcode_latency(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
   std::string k = name.substr(33);
   lat_ii p = pair_of(where, name, v);
-  if (k == "int") c.lat_int = p;
-  else if (k == "sp") c.lat_sp = p;
-  else if (k == "dp") c.lat_dp = p;
-  else if (k == "sfu") c.lat_sfu = p;
-  else if (k == "tensor") c.lat_tensor = p;
+  if (k == "int")
+    c.lat_int = p;
+  else if (k == "sp")
+    c.lat_sp = p;
+  else if (k == "dp")
+    c.lat_dp = p;
+  else if (k == "sfu")
+    c.lat_sfu = p;
+  else if (k == "tensor")
+    c.lat_tensor = p;
   else if (k.rfind("spec_op_", 0) == 0) {
     unsigned n = to_uint(where, name, k.substr(8));
     if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
@@ -392,8 +406,7 @@ void set_specialized_unit(gpu_config& c, const std::string& name, const std::str
   unsigned n = to_uint(where, name, std::string_view(name).substr(18));
   if (n < 1 || n > SPECIALIZED_UNIT_NUM) fail(where, name + ": specialized unit number outside 1..8");
   auto parts = split(v, ',');
-  if (parts.size() != 6)
-    fail(where, name + ": expected enabled,num_units,max_latency,ID_OC width,OC_EX width,NAME, got '" + v + "'");
+  if (parts.size() != 6) fail(where, name + ": expected enabled,num_units,max_latency,ID_OC width,OC_EX width,NAME, got '" + v + "'");
   auto& s = c.spec[n];
   s.enabled = to_bool(where, name, parts[0]);
   s.num_units = to_uint(where, name, parts[1]);
@@ -408,68 +421,107 @@ void set_specialized_unit(gpu_config& c, const std::string& name, const std::str
 
 bool apply_option(gpu_config& c, const std::string& name, const std::string& v, const std::string& where) {
   auto u = [&] { return to_uint(where, name, v); };
-  if (name == "-gpgpu_n_clusters") c.num_clusters = u();
-  else if (name == "-gpgpu_n_cores_per_cluster") c.cores_per_cluster = u();
+  if (name == "-gpgpu_n_clusters")
+    c.num_clusters = u();
+  else if (name == "-gpgpu_n_cores_per_cluster")
+    c.cores_per_cluster = u();
   else if (name == "-gpgpu_shader_core_pipeline") {
     auto l = uint_list(where, name, v, ':', 2);
     c.max_threads_per_sm = l[0];
     c.warp_size = l[1];
-  } else if (name == "-gpgpu_shader_cta") c.max_ctas_per_sm = u();
-  else if (name == "-gpgpu_shader_registers") c.registers_per_sm = u();
-  else if (name == "-gpgpu_shmem_size") c.shmem_per_sm = u();
+  } else if (name == "-gpgpu_shader_cta")
+    c.max_ctas_per_sm = u();
+  else if (name == "-gpgpu_shader_registers")
+    c.registers_per_sm = u();
+  else if (name == "-gpgpu_shmem_size")
+    c.shmem_per_sm = u();
   else if (name == "-gpgpu_pipeline_widths") {
     // GPGPU-Sim reads the last two (tensor core) widths only with -gpgpu_tensor_core_avail 1:
     // files for GPUs without tensor cores give 11.
     auto l = uint_list(where, name, v, ',', ID_OC_TENSOR_CORE);
     for (unsigned i = 0; i < N_PIPELINE_STAGES; ++i) c.widths[i] = i < l.size() ? l[i] : 0;
-  } else if (name == "-gpgpu_num_sp_units") c.num_sp = u();
-  else if (name == "-gpgpu_num_dp_units") c.num_dp = u();
-  else if (name == "-gpgpu_num_sfu_units") c.num_sfu = u();
-  else if (name == "-gpgpu_num_int_units") c.num_int = u();
-  else if (name == "-gpgpu_num_tensor_core_units") c.num_tensor = u();
-  else if (name == "-gpgpu_sub_core_model") c.sub_core = to_bool(where, name, v);
-  else if (name == "-gpgpu_num_sched_per_core") c.num_sched = u();
-  else if (name == "-gpgpu_scheduler") set_scheduler(c, name, v, where);
-  else if (name == "-gpgpu_max_insn_issue_per_warp") c.max_insn_issue_per_warp = u();
-  else if (name == "-gpgpu_inst_fetch_throughput") c.inst_fetch_throughput = u();
-  else if (name == "-gpgpu_dual_issue_diff_exec_units") c.dual_issue_diff_exec_units = to_bool(where, name, v);
-  else if (name == "-gpgpu_num_reg_banks") c.reg_banks = u();
-  else if (name == "-gpgpu_reg_file_port_throughput") c.reg_port_throughput = u();
-  else if (name == "-gpgpu_operand_collector_num_units_gen") c.oc_units_gen = u();
-  else if (name == "-gpgpu_operand_collector_num_units_sp") c.oc_units_sp = u();
-  else if (name == "-gpgpu_operand_collector_num_units_dp") c.oc_units_dp = u();
-  else if (name == "-gpgpu_operand_collector_num_units_sfu") c.oc_units_sfu = u();
-  else if (name == "-gpgpu_operand_collector_num_units_int") c.oc_units_int = u();
-  else if (name == "-gpgpu_operand_collector_num_units_tensor_core") c.oc_units_tensor = u();
-  else if (name == "-gpgpu_operand_collector_num_units_mem") c.oc_units_mem = u();
-  else if (name == "-gpgpu_clock_domains") set_clock_domains(c, name, v, where);
-  else if (name == "-gpgpu_adaptive_cache_config") c.adaptive_l1 = to_bool(where, name, v);
+  } else if (name == "-gpgpu_num_sp_units")
+    c.num_sp = u();
+  else if (name == "-gpgpu_num_dp_units")
+    c.num_dp = u();
+  else if (name == "-gpgpu_num_sfu_units")
+    c.num_sfu = u();
+  else if (name == "-gpgpu_num_int_units")
+    c.num_int = u();
+  else if (name == "-gpgpu_num_tensor_core_units")
+    c.num_tensor = u();
+  else if (name == "-gpgpu_sub_core_model")
+    c.sub_core = to_bool(where, name, v);
+  else if (name == "-gpgpu_num_sched_per_core")
+    c.num_sched = u();
+  else if (name == "-gpgpu_scheduler")
+    set_scheduler(c, name, v, where);
+  else if (name == "-gpgpu_max_insn_issue_per_warp")
+    c.max_insn_issue_per_warp = u();
+  else if (name == "-gpgpu_inst_fetch_throughput")
+    c.inst_fetch_throughput = u();
+  else if (name == "-gpgpu_dual_issue_diff_exec_units")
+    c.dual_issue_diff_exec_units = to_bool(where, name, v);
+  else if (name == "-gpgpu_num_reg_banks")
+    c.reg_banks = u();
+  else if (name == "-gpgpu_reg_file_port_throughput")
+    c.reg_port_throughput = u();
+  else if (name == "-gpgpu_operand_collector_num_units_gen")
+    c.oc_units_gen = u();
+  else if (name == "-gpgpu_operand_collector_num_units_sp")
+    c.oc_units_sp = u();
+  else if (name == "-gpgpu_operand_collector_num_units_dp")
+    c.oc_units_dp = u();
+  else if (name == "-gpgpu_operand_collector_num_units_sfu")
+    c.oc_units_sfu = u();
+  else if (name == "-gpgpu_operand_collector_num_units_int")
+    c.oc_units_int = u();
+  else if (name == "-gpgpu_operand_collector_num_units_tensor_core")
+    c.oc_units_tensor = u();
+  else if (name == "-gpgpu_operand_collector_num_units_mem")
+    c.oc_units_mem = u();
+  else if (name == "-gpgpu_clock_domains")
+    set_clock_domains(c, name, v, where);
+  else if (name == "-gpgpu_adaptive_cache_config")
+    c.adaptive_l1 = to_bool(where, name, v);
   else if (name == "-gpgpu_shmem_option") {
     c.shmem_options_kb = uint_list(where, name, v, ',', 0);
     std::sort(c.shmem_options_kb.begin(), c.shmem_options_kb.end());
-  } else if (name == "-gpgpu_unified_l1d_size") c.unified_l1d_kb = u();
-  else if (name == "-gpgpu_l1_latency") c.l1_latency = u();
-  else if (name == "-gpgpu_gmem_skip_L1D") c.gmem_skip_l1d = to_bool(where, name, v);
-  else if (name == "-gpgpu_ignore_resources_limitation") c.ignore_resources_limitation = to_bool(where, name, v);
+  } else if (name == "-gpgpu_unified_l1d_size")
+    c.unified_l1d_kb = u();
+  else if (name == "-gpgpu_l1_latency")
+    c.l1_latency = u();
+  else if (name == "-gpgpu_gmem_skip_L1D")
+    c.gmem_skip_l1d = to_bool(where, name, v);
+  else if (name == "-gpgpu_ignore_resources_limitation")
+    c.ignore_resources_limitation = to_bool(where, name, v);
   else if (name == "-gpgpu_memory_partition_indexing" && !v.empty() && to_uint(where, name, first_word(v)) >= 3 &&
            to_uint(where, name, first_word(v)) <= 5) {
     c.note_unmodelled(name, v, where);  // PAE, random, custom: listed (unmodelled_timing), run as 0
     return false;
-  }
-  else if (name == "-gpgpu_perfect_inst_const_cache") c.perfect_icache = to_bool(where, name, v);
-  else if (name == "-gpgpu_cache:il1") parse_cache_config(c.il1, name, v, where);
-  else if (name == "-gpgpu_smem_latency") c.smem_latency = u();
-  else if (name == "-gpgpu_shmem_num_banks") c.smem_banks = u();
-  else if (name == "-gpgpu_l2_rop_latency") c.l2_rop_latency = u();
-  else if (name == "-dram_latency") c.dram_latency = u();
-  else if (name == "-gpgpu_kernel_launch_latency") c.kernel_launch_latency = u();
-  else if (name == "-gpgpu_cache:dl1") set_l1_cache(c, name, v, where);
+  } else if (name == "-gpgpu_perfect_inst_const_cache")
+    c.perfect_icache = to_bool(where, name, v);
+  else if (name == "-gpgpu_cache:il1")
+    parse_cache_config(c.il1, name, v, where);
+  else if (name == "-gpgpu_smem_latency")
+    c.smem_latency = u();
+  else if (name == "-gpgpu_shmem_num_banks")
+    c.smem_banks = u();
+  else if (name == "-gpgpu_l2_rop_latency")
+    c.l2_rop_latency = u();
+  else if (name == "-dram_latency")
+    c.dram_latency = u();
+  else if (name == "-gpgpu_kernel_launch_latency")
+    c.kernel_launch_latency = u();
+  else if (name == "-gpgpu_cache:dl1")
+    set_l1_cache(c, name, v, where);
   else if (name.rfind("-trace_opcode_latency_initiation_", 0) == 0) {
     if (!set_opcode_latency(c, name, v, where)) {
       c.note_unmodelled(name, v, where);
       return false;
     }
-  } else if (name.rfind("-specialized_unit_", 0) == 0) set_specialized_unit(c, name, v, where);
+  } else if (name.rfind("-specialized_unit_", 0) == 0)
+    set_specialized_unit(c, name, v, where);
   else if (!apply_mem_option(c.mem, name, v, where)) {  // the memory system's options (mem_config.cpp)
     c.note_unmodelled(name, v, where);
     return false;
@@ -527,9 +579,9 @@ namespace {
 // --gpu / compute.gpu names and their folders under models/sm/configs/ (models/sm/CMakeLists.txt
 // compiles the same list in).
 constexpr std::pair<const char*, const char*> shipped_configs[] = {
-    {"QV100", "SM7_QV100"}, {"RTX3070", "SM86_RTX3070"}, {"A100", "SM80_A100"},   {"H100", "SM90_H100"},
-    {"TITANX", "SM6_TITANX"}, {"GV100", "SM7_GV100"},       {"TITANV", "SM7_TITANV"}, {"RTX2060", "SM75_RTX2060"},
-    {"RTX2060_S", "SM75_RTX2060_S"}};
+    {"QV100", "SM7_QV100"},   {"RTX3070", "SM86_RTX3070"}, {"A100", "SM80_A100"},
+    {"H100", "SM90_H100"},    {"TITANX", "SM6_TITANX"},    {"GV100", "SM7_GV100"},
+    {"TITANV", "SM7_TITANV"}, {"RTX2060", "SM75_RTX2060"}, {"RTX2060_S", "SM75_RTX2060_S"}};
 }  // namespace
 
 std::string shipped_config_dir(const std::string& name) {

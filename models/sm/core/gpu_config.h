@@ -20,8 +20,20 @@ struct config_file_error : std::runtime_error {
 
 // -gpgpu_pipeline_widths order.
 enum pipe_width : unsigned {
-  ID_OC_SP, ID_OC_DP, ID_OC_INT, ID_OC_SFU, ID_OC_MEM, OC_EX_SP, OC_EX_DP, OC_EX_INT, OC_EX_SFU,
-  OC_EX_MEM, EX_WB, ID_OC_TENSOR_CORE, OC_EX_TENSOR_CORE, N_PIPELINE_STAGES
+  ID_OC_SP,
+  ID_OC_DP,
+  ID_OC_INT,
+  ID_OC_SFU,
+  ID_OC_MEM,
+  OC_EX_SP,
+  OC_EX_DP,
+  OC_EX_INT,
+  OC_EX_SFU,
+  OC_EX_MEM,
+  EX_WB,
+  ID_OC_TENSOR_CORE,
+  OC_EX_TENSOR_CORE,
+  N_PIPELINE_STAGES
 };
 
 struct lat_ii {
@@ -51,8 +63,7 @@ struct gpu_config {
   unsigned inst_fetch_throughput = 1;  // decode+fetch rounds per cycle (-gpgpu_inst_fetch_throughput)
   bool dual_issue_diff_exec_units = true;
   unsigned reg_banks = 8, reg_port_throughput = 1;
-  unsigned oc_units_gen = 0, oc_units_sp = 4, oc_units_dp = 0, oc_units_sfu = 4, oc_units_int = 0,
-           oc_units_tensor = 4, oc_units_mem = 2;
+  unsigned oc_units_gen = 0, oc_units_sp = 4, oc_units_dp = 0, oc_units_sfu = 4, oc_units_int = 0, oc_units_tensor = 4, oc_units_mem = 2;
   // Latencies (cycles) and initiation intervals per unit class
   lat_ii lat_int{4, 1}, lat_sp{4, 1}, lat_dp{8, 8}, lat_sfu{20, 8}, lat_tensor{64, 64};
   std::array<spec_unit_cfg, SPECIALIZED_UNIT_NUM + 1> spec{};  // index 1..8
@@ -105,7 +116,7 @@ struct gpu_config {
   // config_file_error naming the option and the memory needed).
   static constexpr uint64_t state_limit_bytes = 4ull << 30;
   void check_state_size(const std::string& where) const;
-  std::string summary() const;  // one line: files, SMs, ignored option count
+  std::string summary() const;          // one line: files, SMs, ignored option count
   std::string unmodelled_list() const;  // "not modelled: -opt value, -opt value, ..." ("" if none)
 };
 

@@ -25,7 +25,7 @@ struct inst_cache {
   cache_config cfg;
   std::vector<uint64_t> tag, lru;  // per set x way: line (~0: none), last use
   uint64_t stamp = 0;
-  std::vector<mshr> mshrs;         // entries (at most cfg.mshrs)
+  std::vector<mshr> mshrs;          // entries (at most cfg.mshrs)
   std::deque<uint64_t> miss_queue;  // sector addresses to send
   std::deque<mshr> ready;           // filled entries whose warps still wait (m_current_response)
   struct fill {

@@ -198,9 +198,9 @@ bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
   ++(hit ? st.l1_hits : reserved ? st.l1_pending_hits : st.l1_misses);
   miss_queue_.push_back({a.sector, now + 1, true, a.slot, a.bytes});
   if (!hit) {
-    if (!allocate) return true;  // wr_miss_no_wa: written through, the tags untouched
+    if (!allocate) return true;                      // wr_miss_no_wa: written through, the tags untouched
     if (idx == SIZE_MAX) idx = allocate_line(line);  // a way is free: checked above
-    if (reserved) {  // MODIFIED from now, its fill still due
+    if (reserved) {                                  // MODIFIED from now, its fill still due
       tags_->reserved[idx] &= uint8_t(~bit);
       if (!tags_->reserved[idx]) --tags_->set_reserved[line % cfg_.l1_sets];
     }
@@ -371,9 +371,12 @@ void ldst_unit::send_miss(uint64_t now) {
   const uint64_t sent = now - 1;
   const uint64_t lat = core_.mem_->access(r.sector_addr * 32, 32, r.write, r.written, sent + core_.mem_base_, this, r.slot);
   if (r.write) ++core_.st_.mem_writes;
-  if (lat == mem_port::pending) ++awaiting_;
-  else if (r.write) events_.push({sent + lat, ev::ack, r.slot});
-  else events_.push({fill_cycle(sent + lat), ev::fill, r.sector_addr});
+  if (lat == mem_port::pending)
+    ++awaiting_;
+  else if (r.write)
+    events_.push({sent + lat, ev::ack, r.slot});
+  else
+    events_.push({fill_cycle(sent + lat), ev::fill, r.sector_addr});
 }
 
 // A shared-memory instruction's cycle in the dispatch register; true when it leaves it. The
@@ -441,10 +444,13 @@ void ldst_unit::bypass_send(uint64_t now) {
   sectors_.pop_back();
   ++slots_[slot_].outstanding;
   const uint64_t sent = now - 1;
-  const uint64_t lat = core_.mem_->access(sector * 32, 32, w.store, bytes, sent + core_.mem_base_, this, w.store ? slot_ : slot_ | bypass_tag);
+  const uint64_t lat =
+      core_.mem_->access(sector * 32, 32, w.store, bytes, sent + core_.mem_base_, this, w.store ? slot_ : slot_ | bypass_tag);
   ++(w.store ? core_.st_.mem_writes : core_.st_.mem_reads);
-  if (lat == mem_port::pending) ++awaiting_;
-  else events_.push({w.store ? sent + lat : fill_cycle(sent + lat), w.store ? ev::ack : ev::reply, slot_});
+  if (lat == mem_port::pending)
+    ++awaiting_;
+  else
+    events_.push({w.store ? sent + lat : fill_cycle(sent + lat), w.store ? ev::ack : ev::reply, slot_});
 }
 
 void ldst_unit::end_cycle(uint64_t now) {

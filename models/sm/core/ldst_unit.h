@@ -30,9 +30,9 @@ struct l1_tags {
   static constexpr uint32_t none = ~0u;
   std::vector<uint64_t> tag;
   std::vector<uint8_t> valid, reserved, modified;
-  std::vector<uint32_t> written;  // per line and sector (line * sectors + s): the bytes written
-  std::vector<uint32_t> set_reserved;  // per set: its lines with a pending fill
-  std::vector<uint32_t> older, newer;  // per line: its neighbours in its set's LRU list
+  std::vector<uint32_t> written;         // per line and sector (line * sectors + s): the bytes written
+  std::vector<uint32_t> set_reserved;    // per set: its lines with a pending fill
+  std::vector<uint32_t> older, newer;    // per line: its neighbours in its set's LRU list
   std::vector<uint32_t> oldest, newest;  // per set: the list's ends
   unsigned ways = 0, sectors = 4;
   // line -> its index in tag (every valid tag; a line is in at most one way): a lookup without
@@ -142,20 +142,20 @@ class ldst_unit : public stallable_unit, public mem_client {
   struct request {
     uint64_t sector_addr, ready;  // leaves the miss queue at or after `ready`
     bool write;
-    unsigned slot;                // store: the instruction to acknowledge
-    uint32_t written;             // store: the sector's bytes it writes (bit i: byte i)
+    unsigned slot;     // store: the instruction to acknowledge
+    uint32_t written;  // store: the sector's bytes it writes (bit i: byte i)
   };
   // A sector access in its L1 bank's latency pipeline (GPGPU-Sim's l1_latency_queue).
   struct pipe_entry {
     uint64_t sector, enter;  // sector address / 32; the cycle it entered the pipeline
     unsigned slot;
-    uint32_t bytes;          // a store: the sector's bytes it writes (bit i: byte i)
+    uint32_t bytes;  // a store: the sector's bytes it writes (bit i: byte i)
     bool store;
   };
   struct l1_bank {
-    ring<pipe_entry> pipe;  // oldest first
-    uint64_t left = 0;            // the cycle the last access left stage 0, + 1
-    uint64_t placed = ~0ull;      // the cycle an access last entered
+    ring<pipe_entry> pipe;    // oldest first
+    uint64_t left = 0;        // the cycle the last access left stage 0, + 1
+    uint64_t placed = ~0ull;  // the cycle an access last entered
     // The oldest access failed for `fail_cause` at generation `fail_gen` (and `fail_pops`
     // miss-queue departures): until they change, it fails again for the same cause.
     uint64_t fail_gen = ~0ull, fail_pops = 0;
@@ -188,8 +188,8 @@ class ldst_unit : public stallable_unit, public mem_client {
   void prepare();
   unsigned new_slot(const warp_inst& w);
   void done_one(unsigned slot);
-  size_t find_line(uint64_t line) const;  // index in the tag arrays or SIZE_MAX
-  size_t allocate_line(uint64_t line);  // SIZE_MAX: every way of the set has a pending fill
+  size_t find_line(uint64_t line) const;                 // index in the tag arrays or SIZE_MAX
+  size_t allocate_line(uint64_t line);                   // SIZE_MAX: every way of the set has a pending fill
   bool store_access(const pipe_entry& a, uint64_t now);  // global_access's store part
   void run_banks(uint64_t now);
   void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
@@ -228,7 +228,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   // mem_done's tag of a bypassing load's access: its slot with this bit (an L1 fill's read is 0).
   static constexpr unsigned bypass_tag = 1u << 31;
   static constexpr unsigned icache_tag = 1u << 30;  // an L1I read's tag
-  bool bypass_ = false;  // the dispatch register's instruction goes past the L1D
+  bool bypass_ = false;                             // the dispatch register's instruction goes past the L1D
   unsigned wb_arb_ = 0;
   // Shared-memory loads in their -gpgpu_smem_latency pipeline (m_pipeline_reg), oldest first:
   // the instruction's slot and the cycle the write-back stage can take it from stage 0.
@@ -239,18 +239,18 @@ class ldst_unit : public stallable_unit, public mem_client {
   ring<smem_entry> smem_pipe_;
   uint64_t smem_left_ = 0;  // the cycle after the last load left stage 0
   bool prepared_ = false;
-  unsigned slot_ = 0;                  // inflight slot of the dispatch register's instruction
-  std::vector<uint64_t> sectors_;      // global/local: sector accesses still to make (back = next)
+  unsigned slot_ = 0;                   // inflight slot of the dispatch register's instruction
+  std::vector<uint64_t> sectors_;       // global/local: sector accesses still to make (back = next)
   std::vector<uint32_t> sector_bytes_;  // a store: the bytes it writes in each of sectors_
-  std::vector<l1_bank> banks_;         // -gpgpu_l1_banks latency pipelines
-  unsigned in_pipe_ = 0;               // accesses in them
-  unsigned conflict_cycles_ = 0;       // shared: cycles still to spend on bank conflicts
-  unsigned awaiting_ = 0;              // accesses the memory answers later (mem_port::pending)
+  std::vector<l1_bank> banks_;          // -gpgpu_l1_banks latency pipelines
+  unsigned in_pipe_ = 0;                // accesses in them
+  unsigned conflict_cycles_ = 0;        // shared: cycles still to spend on bank conflicts
+  unsigned awaiting_ = 0;               // accesses the memory answers later (mem_port::pending)
   // Generation of the state an L1 access's outcome depends on (tags, MSHRs, miss queue): counts
   // the successful accesses and fills (a failed access changes nothing). A miss-queue departure
   // (mq_pops_) only frees a miss-queue entry: it matters only to a MISS_QUEUE_FULL failure.
   uint64_t l1_gen_ = 0, mq_pops_ = 0;
-  unsigned last_fail_ = 0;             // cause of global_access's last failure
+  unsigned last_fail_ = 0;  // cause of global_access's last failure
   // next_event_cycle(ran_) as of the end of the last cycle(): the first event or miss-queue
   // departure (lowered by mem_done) and the first bank pipeline arrival after ran_.
   uint64_t ran_ = UINT64_MAX, next_event_ = UINT64_MAX, next_bank_ = UINT64_MAX;

@@ -16,8 +16,10 @@ namespace {
 // Adds v to the entry named n of a per-unit-kind list (appending it if new).
 void add_named(std::vector<std::pair<std::string, uint64_t>>& into, const std::string& n, uint64_t v) {
   auto it = std::find_if(into.begin(), into.end(), [&](auto& p) { return p.first == n; });
-  if (it == into.end()) into.push_back({n, v});
-  else it->second += v;
+  if (it == into.end())
+    into.push_back({n, v});
+  else
+    it->second += v;
 }
 }  // namespace
 
@@ -151,9 +153,9 @@ void sm_core::build_pipeline(l1_tags* l1) {
 // The operand collector units, the register banks and the order of the collectors' input sets.
 void sm_core::init_collectors() {
   const gpu_config& cfg = cfg_;
-  unsigned ncu = cfg.oc_units_gen ? cfg.oc_units_gen
-                                  : cfg.oc_units_sp + cfg.oc_units_dp + cfg.oc_units_sfu + cfg.oc_units_int +
-                                        cfg.oc_units_tensor + cfg.oc_units_mem;
+  unsigned ncu = cfg.oc_units_gen
+                     ? cfg.oc_units_gen
+                     : cfg.oc_units_sp + cfg.oc_units_dp + cfg.oc_units_sfu + cfg.oc_units_int + cfg.oc_units_tensor + cfg.oc_units_mem;
   cus_.resize(std::max(ncu, cfg.num_sched));
   const size_t words = (cus_.size() + 63) / 64;
   cu_free_.assign(words, 0);
@@ -432,7 +434,8 @@ void sm_core::cycle() {
   ++cycle_;
   if (!active()) return;  // every warp done means nothing is in flight
   ++st_.active_cycles;
-  if (!skip_idle || two_level_active_ || icache_) {  // two_level_active reorders its lists every cycle; the L1I's fills and sends are not events
+  if (!skip_idle || two_level_active_ ||
+      icache_) {  // two_level_active reorders its lists every cycle; the L1I's fills and sends are not events
     full_cycle();
     return;
   }
@@ -621,8 +624,7 @@ bool sm_core::fetch_icache(unsigned wi) {
 // m_L1I->cycle(): the miss queue's head goes to the cluster's crossbar input if it has room,
 // numbered from the cycle before as the L1D's are.
 void sm_core::icache_cycle() {
-  if (!icache_->miss_queue.empty() && ldst_->icache_send(icache_->miss_queue.front(), cycle_ - 1))
-    icache_->miss_queue.pop_front();
+  if (!icache_->miss_queue.empty() && ldst_->icache_send(icache_->miss_queue.front(), cycle_ - 1)) icache_->miss_queue.pop_front();
 }
 
 // fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left, no
@@ -630,8 +632,10 @@ void sm_core::icache_cycle() {
 void sm_core::refresh_fetchable(unsigned wi) {
   const warp_state& w = warps_[wi];
   const uint64_t bit = uint64_t(1) << (wi % 64);
-  if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size && !imiss_[wi]) fetchable_[wi / 64] |= bit;
-  else fetchable_[wi / 64] &= ~bit;
+  if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size && !imiss_[wi])
+    fetchable_[wi / 64] |= bit;
+  else
+    fetchable_[wi / 64] &= ~bit;
 }
 
 sm_stats sm_core::stats() const {

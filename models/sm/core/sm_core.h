@@ -33,7 +33,7 @@ struct sm_stats {
   // and stores alike, = hits + pending hits + misses; reservation fails per cause (l1_fail); the
   // store sectors among the accesses (written through).
   uint64_t l1_accesses = 0, l1_hits = 0, l1_pending_hits = 0, l1_misses = 0, l1_write_accesses = 0;
-  uint64_t l1_fails[4] = {};  // by l1_fail cause
+  uint64_t l1_fails[4] = {};               // by l1_fail cause
   uint64_t mem_reads = 0, mem_writes = 0;  // sector requests sent to the memory side
   uint64_t l1_reservation_fails() const { return l1_fails[0] + l1_fails[1] + l1_fails[2] + l1_fails[3]; }
   uint64_t smem_accesses = 0, smem_bank_conflict_cycles = 0;
@@ -109,11 +109,11 @@ class sm_core {
     // the warp issues. `unit`: that instruction's unit, known once the answer is.
     uint8_t sb = sb_unknown;
     op_class unit = op_class::intp;
-    uint8_t ibuf = 0;       // decoded instructions ready to issue (instruction buffer, at most 2)
+    uint8_t ibuf = 0;  // decoded instructions ready to issue (instruction buffer, at most 2)
     uint16_t cta_slot = 0;
-    uint32_t pending = 0;   // issued instructions not yet written back (the warp ends at 0 once exited)
+    uint32_t pending = 0;  // issued instructions not yet written back (the warp ends at 0 once exited)
     uint32_t next = 0;
-    uint32_t size = 0;      // its trace's instruction count (checked at launch to fit)
+    uint32_t size = 0;  // its trace's instruction count (checked at launch to fit)
     // Lanes that have not executed an EXIT yet (shd_warp_t's active threads): its threads in the
     // block at launch; an EXIT clears its active lanes, the warp is done at 0 (functional_done).
     uint32_t lanes_left = 0;
@@ -217,8 +217,8 @@ class sm_core {
   std::vector<std::pair<unsigned, unsigned>> fetch_cands_;  // scratch: (round-robin distance, warp)
   // Per scheduler: live warps, oldest first (GTO).
   std::vector<std::vector<unsigned>> age_order_;
-  std::vector<unsigned> live_warps_;              // all live warps
-  std::vector<uint64_t> fetchable_;  // bit per warp slot: a fetch candidate (refresh_fetchable)
+  std::vector<unsigned> live_warps_;    // all live warps
+  std::vector<uint64_t> fetchable_;     // bit per warp slot: a fetch candidate (refresh_fetchable)
   std::unique_ptr<inst_cache> icache_;  // null: -gpgpu_perfect_inst_const_cache 1
   std::vector<uint8_t> imiss_;          // per warp slot: its fetch waits for an L1I fill (imiss_pending)
   // two_level_active: per scheduler the active list (GPGPU-Sim's m_next_cycle_prioritized_warps)
@@ -243,15 +243,15 @@ class sm_core {
   // Bit i of word i / 64: cus_[i] is free / busy with all its reads done; per scheduler, its
   // units (sched_cus_[s * words + word]).
   std::vector<uint64_t> cu_free_, cu_ready_, sched_cus_;
-  unsigned id_oc_used_ = 0;           // occupied slots of the ID_OC sets (the collectors' inputs)
+  unsigned id_oc_used_ = 0;  // occupied slots of the ID_OC sets (the collectors' inputs)
   // allocate_cu's last pass allocated nothing and neither the ID_OC sets nor the free collector
   // units changed since: a pass would allocate nothing again.
   bool alloc_blocked_ = false;
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
   sm_stats st_;
-  bool progress_ = false;          // the cycle changed state beyond counters (skip_idle)
-  bool core_asleep_ = false;       // the core repeats core_delta_ (see cycle())
-  bool ldst_asleep_ = false;       // the LDST unit repeats ldst_delta_ until its next event
+  bool progress_ = false;     // the cycle changed state beyond counters (skip_idle)
+  bool core_asleep_ = false;  // the core repeats core_delta_ (see cycle())
+  bool ldst_asleep_ = false;  // the LDST unit repeats ldst_delta_ until its next event
   uint64_t core_delta_[unsigned(stall_cause::n)] = {};
   idle_counts ldst_delta_;
   uint64_t ldst_ran_ = 0;          // the last cycle the LDST unit's cycle ran (not repeated)

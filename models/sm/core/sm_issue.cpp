@@ -126,7 +126,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       end_of_trace(wi);
       break;
     }
-    if (w.ibuf == 0) break;  // instruction buffer empty: waiting for fetch/decode
+    if (w.ibuf == 0) break;    // instruction buffer empty: waiting for fetch/decode
     if (w.sb == sb_blocked) {  // nothing wrote back since the scoreboard last refused this instruction
       if (!issued) blocked = unsigned(stall_cause::scoreboard);
       break;
@@ -163,8 +163,10 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
     ++issued;
     prev_kind = exec_kind(unit);
-    if (cls == op_class::exit) issued_exit(w, ti.mask);
-    else if (cls == op_class::barrier) issued_barrier(w);
+    if (cls == op_class::exit)
+      issued_exit(w, ti.mask);
+    else if (cls == op_class::barrier)
+      issued_barrier(w);
   }
   refresh_fetchable(wi);
   if (issued) blocked = unsigned(stall_cause::n);
@@ -225,8 +227,7 @@ void sm_core::issue() {
       two_level_order(s);
       auto& act = tl_active_[s];
       for (size_t k = 0; k < act.size() && !done; ++k)
-        if (warps_[act[k]].live && (done = attempt(act[k])))
-          std::rotate(act.begin(), act.begin() + ptrdiff_t(k) + 1, act.end());
+        if (warps_[act[k]].live && (done = attempt(act[k]))) std::rotate(act.begin(), act.begin() + ptrdiff_t(k) + 1, act.end());
     } else {
       // lrr: loose round robin from the warp after the last issued (mine[k] is warp
       // k * num_sched + s: the last issued warp's place is its index / num_sched)
@@ -246,8 +247,10 @@ void sm_core::issue() {
     if (!done) {
       // scheduler_unit::cycle's order: no valid instruction (idle; here barrier waits apart),
       // else none past the scoreboard (scoreboard), else ready but no free pipeline (pipeline).
-      stall_cause c = any_pipe ? stall_cause::pipeline : any_sb ? stall_cause::scoreboard
-                      : any_bar ? stall_cause::barrier : stall_cause::idle;
+      stall_cause c = any_pipe  ? stall_cause::pipeline
+                      : any_sb  ? stall_cause::scoreboard
+                      : any_bar ? stall_cause::barrier
+                                : stall_cause::idle;
       ++st_.sched_stalls[unsigned(c)];
       sched_cause_[s] = uint8_t(c);
       sched_dirty_[s] = two_level_active_ != 0;  // two-level reorders its lists every cycle
@@ -275,8 +278,10 @@ void sm_core::two_level_order(unsigned s) {
   auto& pend = tl_pending_[s];
   size_t keep = 0;
   for (size_t k = 0; k < act.size(); ++k) {
-    if (two_level_waiting(act[k])) pend.push_back(act[k]);
-    else act[keep++] = act[k];
+    if (two_level_waiting(act[k]))
+      pend.push_back(act[k]);
+    else
+      act[keep++] = act[k];
   }
   act.resize(keep);
   while (act.size() < two_level_active_ && !pend.empty()) {

@@ -24,8 +24,7 @@ void wait_while(const std::atomic<T>& a, T old) {
 
 thread_team::thread_team(unsigned threads) : errors_(threads) {
   if (threads < 2 || threads > max_threads)
-    throw std::invalid_argument("thread_team: " + std::to_string(threads) + " threads outside [2, " +
-                                std::to_string(max_threads) + "]");
+    throw std::invalid_argument("thread_team: " + std::to_string(threads) + " threads outside [2, " + std::to_string(max_threads) + "]");
   for (unsigned g = 1; g < threads; ++g) workers_.emplace_back([this, g] { work(g); });
 }
 
@@ -51,8 +50,7 @@ void thread_team::share(const std::function<void(unsigned)>& f) {
   }
   // Closed: a worker that has not joined yet stays out; those that did are waited for.
   const uint32_t joined = uint32_t(gate_.fetch_or(closed, std::memory_order_acq_rel) & joined_mask);
-  for (uint32_t done = finished_.load(std::memory_order_acquire); done != joined;
-       done = finished_.load(std::memory_order_acquire))
+  for (uint32_t done = finished_.load(std::memory_order_acquire); done != joined; done = finished_.load(std::memory_order_acquire))
     wait_while(finished_, done);
   for (auto& x : errors_)
     if (x) std::rethrow_exception(x);

@@ -37,10 +37,14 @@ inline bool parse_unsigned(std::string_view w, uint64_t& v) {
   uint64_t x = 0;
   for (char ch : w) {
     unsigned d;
-    if (ch >= '0' && ch <= '9') d = unsigned(ch - '0');
-    else if (base == 16 && ch >= 'a' && ch <= 'f') d = unsigned(ch - 'a' + 10);
-    else if (base == 16 && ch >= 'A' && ch <= 'F') d = unsigned(ch - 'A' + 10);
-    else return false;
+    if (ch >= '0' && ch <= '9')
+      d = unsigned(ch - '0');
+    else if (base == 16 && ch >= 'a' && ch <= 'f')
+      d = unsigned(ch - 'a' + 10);
+    else if (base == 16 && ch >= 'A' && ch <= 'F')
+      d = unsigned(ch - 'A' + 10);
+    else
+      return false;
     if (__builtin_mul_overflow(x, base, &x) || __builtin_add_overflow(x, uint64_t(d), &x)) return false;
   }
   v = x;
@@ -65,9 +69,7 @@ struct cursor {
   unsigned line;
   std::string_view rest;
 
-  [[noreturn]] void fail(const std::string& msg) const {
-    throw trace_error(file + ":" + std::to_string(line) + ": " + msg);
-  }
+  [[noreturn]] void fail(const std::string& msg) const { throw trace_error(file + ":" + std::to_string(line) + ": " + msg); }
   // The next space- or tab-separated word (a plain scan: find_first_of(" \t") searches the set
   // once per character).
   std::string_view word(const char* what) {
@@ -92,8 +94,7 @@ struct cursor {
     std::string_view w = word(what);
     int64_t v = 0;
     auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v, 10);
-    if (ec != std::errc() || p != w.data() + w.size())
-      fail(std::string("bad ") + what + " '" + std::string(w) + "'");
+    if (ec != std::errc() || p != w.data() + w.size()) fail(std::string("bad ") + what + " '" + std::string(w) + "'");
     return v;
   }
   // The trailing immediate: decimal, or hex with 0x, optionally negative.
@@ -125,8 +126,7 @@ struct cursor {
       fail(std::string("bad ") + what + " '" + std::string(w) + "' (expected Rn)");
     }
     uint64_t v = 0;
-    if (!parse_unsigned<10>(w, v) || v > 255)
-      fail(std::string("bad ") + what + " register number '" + std::string(w) + "'");
+    if (!parse_unsigned<10>(w, v) || v > 255) fail(std::string("bad ") + what + " register number '" + std::string(w) + "'");
     return uint16_t(base + v);
   }
 };
@@ -165,8 +165,10 @@ unsigned access_width_of(std::string_view opcode) {
     size_t e = opcode.find('.', pos);
     if (e == std::string_view::npos) e = opcode.size();
     std::string_view t = opcode.substr(pos, e - pos);
-    if (!t.empty() && t[0] == 'U') t.remove_prefix(1);
-    else if (!all_digits(t)) t = {};
+    if (!t.empty() && t[0] == 'U')
+      t.remove_prefix(1);
+    else if (!all_digits(t))
+      t = {};
     if (all_digits(t) && t.size() <= 4) {
       unsigned bits = 0;
       std::from_chars(t.data(), t.data() + t.size(), bits);
@@ -312,27 +314,36 @@ struct kernel_trace_parser {
     if (eq == std::string_view::npos) c.fail("header line without '='");
     std::string_view key = trim(l.substr(1, eq - 1)), val = trim(l.substr(eq + 1));
     cursor v{name, c.line, val};
-    if (key == "kernel name") k.name = std::string(val);
-    else if (key == "kernel id") k.id = unsigned(v.number("kernel id", 10));
-    else if (key == "grid dim") { k.grid = parse_dim(c, val, "grid dim"); have_grid = true; }
-    else if (key == "block dim") {
+    if (key == "kernel name")
+      k.name = std::string(val);
+    else if (key == "kernel id")
+      k.id = unsigned(v.number("kernel id", 10));
+    else if (key == "grid dim") {
+      k.grid = parse_dim(c, val, "grid dim");
+      have_grid = true;
+    } else if (key == "block dim") {
       k.block = parse_dim(c, val, "block dim");
       if (k.block.count() > 1024) c.fail("block dim has " + std::to_string(k.block.count()) + " threads (at most 1024)");
       have_block = true;
-    }
-    else if (key == "shmem") k.shmem = unsigned(v.number("shmem", 10));
-    else if (key == "nregs") k.nregs = unsigned(v.number("nregs", 10));
+    } else if (key == "shmem")
+      k.shmem = unsigned(v.number("shmem", 10));
+    else if (key == "nregs")
+      k.nregs = unsigned(v.number("nregs", 10));
     else if (key == "binary version") {
       k.binary_version = unsigned(v.number("binary version", 10));
       auto a = arch_from_binary_version(k.binary_version);
-      if (!a) c.fail("unsupported binary version " + std::to_string(k.binary_version) + " (supported: " +
-                     supported_binary_versions() + ")");
+      if (!a)
+        c.fail("unsupported binary version " + std::to_string(k.binary_version) + " (supported: " + supported_binary_versions() + ")");
       k.arch = *a;
       have_version = true;
-    } else if (key == "cuda stream id") k.stream = v.number("cuda stream id", 10);
-    else if (key == "shmem base_addr") k.shmem_base = v.number("shmem base_addr", 16);
-    else if (key == "local mem base_addr") k.local_base = v.number("local mem base_addr", 16);
-    else if (key == "accelsim tracer version") k.tracer_version = unsigned(v.number("tracer version", 10));
+    } else if (key == "cuda stream id")
+      k.stream = v.number("cuda stream id", 10);
+    else if (key == "shmem base_addr")
+      k.shmem_base = v.number("shmem base_addr", 16);
+    else if (key == "local mem base_addr")
+      k.local_base = v.number("local mem base_addr", 16);
+    else if (key == "accelsim tracer version")
+      k.tracer_version = unsigned(v.number("tracer version", 10));
     // other header lines (nvbit version, enable lineinfo, ...) carry nothing timing needs
   }
 
@@ -359,8 +370,7 @@ struct kernel_trace_parser {
     auto eq = l.find('=');
     if (eq == std::string_view::npos) c.fail("'thread block' without '='");
     cta->id = parse_dim(c, trim(l.substr(eq + 1)), "thread block", false);
-    if (cta->id.x >= k.grid.x || cta->id.y >= k.grid.y || cta->id.z >= k.grid.z)
-      c.fail("thread block outside the grid");
+    if (cta->id.x >= k.grid.x || cta->id.y >= k.grid.y || cta->id.z >= k.grid.z) c.fail("thread block outside the grid");
   }
 
   void warp_start(const cursor& c, std::string_view l) {
@@ -421,8 +431,7 @@ struct kernel_trace_parser {
     // names it); Accel-Sim ignores it, lines without it are accepted too.
     if (!trim(c.rest).empty()) c.immediate();
     if (!trim(c.rest).empty()) c.fail("trailing text '" + std::string(trim(c.rest)) + "'");
-    if (warp->insts.size() >= expect_insts)
-      c.fail("more instruction lines than 'insts = " + std::to_string(expect_insts) + "'");
+    if (warp->insts.size() >= expect_insts) c.fail("more instruction lines than 'insts = " + std::to_string(expect_insts) + "'");
     warp->insts.push_back(ti);
     ++k.warp_insts;
   }
@@ -479,13 +488,12 @@ kernel_trace parse_kernel_trace(const std::string& path) { return parse_kernel_t
 
 // ---- writer ----------------------------------------------------------------------------------
 
-std::string write_kernel_trace(const std::string& name, unsigned id, dim3 grid, dim3 block,
-                               unsigned binary_version, unsigned shmem, unsigned nregs,
-                               const std::vector<std::vector<trace_writer_inst>>& warps) {
+std::string write_kernel_trace(const std::string& name, unsigned id, dim3 grid, dim3 block, unsigned binary_version, unsigned shmem,
+                               unsigned nregs, const std::vector<std::vector<trace_writer_inst>>& warps) {
   std::ostringstream os;
-  os << "-kernel name = " << name << "\n-kernel id = " << id << "\n-grid dim = (" << grid.x << ","
-     << grid.y << "," << grid.z << ")\n-block dim = (" << block.x << "," << block.y << "," << block.z
-     << ")\n-shmem = " << shmem << "\n-nregs = " << nregs << "\n-binary version = " << binary_version
+  os << "-kernel name = " << name << "\n-kernel id = " << id << "\n-grid dim = (" << grid.x << "," << grid.y << "," << grid.z
+     << ")\n-block dim = (" << block.x << "," << block.y << "," << block.z << ")\n-shmem = " << shmem << "\n-nregs = " << nregs
+     << "\n-binary version = " << binary_version
      << "\n-cuda stream id = 0\n-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = "
         "0x00007f1000000000\n-nvbit version = 1.5.5\n-accelsim tracer version = 5\n-enable lineinfo = 0\n"
         "#traces format = PC mask dest_num reg_dests opcode src_num reg_srcs mem_width mem_addresses\n\n";

@@ -32,8 +32,8 @@ struct trace_inst {
   uint8_t ndst = 0, nsrc = 0;
   uint16_t dst[4] = {0, 0, 0, 0};
   uint16_t src[4] = {0, 0, 0, 0};
-  uint8_t width = 0;          // bytes per lane, from the opcode (0: no memory access)
-  uint32_t addr_index = 0;    // first of 32 addresses in kernel_trace::addresses (width > 0)
+  uint8_t width = 0;        // bytes per lane, from the opcode (0: no memory access)
+  uint32_t addr_index = 0;  // first of 32 addresses in kernel_trace::addresses (width > 0)
 };
 
 // SASS's zero registers as the tracer numbers them, RZ (255) and URZ (511): never a dependence.
@@ -95,8 +95,7 @@ struct trace_writer_inst {
   std::vector<uint64_t> addrs;  // 32 (list-all format) when width > 0
   uint32_t mask = 0xffffffffu;
 };
-std::string write_kernel_trace(const std::string& name, unsigned id, dim3 grid, dim3 block,
-                               unsigned binary_version, unsigned shmem, unsigned nregs,
-                               const std::vector<std::vector<trace_writer_inst>>& warps_per_cta);
+std::string write_kernel_trace(const std::string& name, unsigned id, dim3 grid, dim3 block, unsigned binary_version, unsigned shmem,
+                               unsigned nregs, const std::vector<std::vector<trace_writer_inst>>& warps_per_cta);
 
 }  // namespace gpuvp::sm

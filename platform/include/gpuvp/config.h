@@ -59,7 +59,7 @@ class config {
   void load_yaml_text(const std::string& text, const std::string& origin_name);
   void load_yaml_file(const std::string& file);
   void apply_override(const std::string& assignment);  // "path=value" from --set
-  void erase_list(const std::string& path);  // forgets the items path.0, path.1, ... (a new list replaces them)
+  void erase_list(const std::string& path);            // forgets the items path.0, path.1, ... (a new list replaces them)
 
   // Lookup for params (marks the key used). Returns nullptr if unset.
   const setting* find(const std::string& path);
@@ -89,28 +89,62 @@ class config {
 };
 
 namespace detail {
-template <typename T> struct param_traits;
-template <typename T> struct default_range {
+template <typename T>
+struct param_traits;
+template <typename T>
+struct default_range {
   static std::optional<T> min() { return std::nullopt; }
   static std::optional<T> max() { return std::nullopt; }
 };
 // Every time value is bounded, even where a model gives no range of its own.
-template <> struct default_range<sc_core::sc_time> {
+template <>
+struct default_range<sc_core::sc_time> {
   static std::optional<sc_core::sc_time> min() { return sc_core::SC_ZERO_TIME; }
   static std::optional<sc_core::sc_time> max() { return max_time(); }
 };
-template <> struct param_traits<bool> { static constexpr const char* name = "bool"; static bool parse(const std::string&); static std::string show(bool); };
-template <> struct param_traits<uint64_t> { static constexpr const char* name = "uint"; static uint64_t parse(const std::string&); static std::string show(uint64_t); };
-template <> struct param_traits<int64_t> { static constexpr const char* name = "int"; static int64_t parse(const std::string&); static std::string show(int64_t); };
-template <> struct param_traits<double> { static constexpr const char* name = "float"; static double parse(const std::string&); static std::string show(double); };
-template <> struct param_traits<std::string> { static constexpr const char* name = "string"; static std::string parse(const std::string&); static std::string show(const std::string&); };
+template <>
+struct param_traits<bool> {
+  static constexpr const char* name = "bool";
+  static bool parse(const std::string&);
+  static std::string show(bool);
+};
+template <>
+struct param_traits<uint64_t> {
+  static constexpr const char* name = "uint";
+  static uint64_t parse(const std::string&);
+  static std::string show(uint64_t);
+};
+template <>
+struct param_traits<int64_t> {
+  static constexpr const char* name = "int";
+  static int64_t parse(const std::string&);
+  static std::string show(int64_t);
+};
+template <>
+struct param_traits<double> {
+  static constexpr const char* name = "float";
+  static double parse(const std::string&);
+  static std::string show(double);
+};
+template <>
+struct param_traits<std::string> {
+  static constexpr const char* name = "string";
+  static std::string parse(const std::string&);
+  static std::string show(const std::string&);
+};
 // A list of strings: a YAML sequence in a file, "[a, b]" or the comma-separated "a,b" in --set.
-template <> struct param_traits<std::vector<std::string>> {
+template <>
+struct param_traits<std::vector<std::string>> {
   static constexpr const char* name = "list";
   static std::vector<std::string> parse(const std::string&);
   static std::string show(const std::vector<std::string>&);
 };
-template <> struct param_traits<sc_core::sc_time> { static constexpr const char* name = "time"; static sc_core::sc_time parse(const std::string&); static std::string show(const sc_core::sc_time&); };
+template <>
+struct param_traits<sc_core::sc_time> {
+  static constexpr const char* name = "time";
+  static sc_core::sc_time parse(const std::string&);
+  static std::string show(const sc_core::sc_time&);
+};
 std::string join_path(const sc_core::sc_object* owner, const std::string& name);
 }  // namespace detail
 
@@ -122,11 +156,9 @@ class param {
  public:
   param(const sc_core::sc_object* owner, const std::string& name, T def, std::string description)
       : param(detail::join_path(owner, name), std::move(def), std::move(description)) {}
-  param(const sc_core::sc_object* owner, const std::string& name, T def, std::string description,
-        T min, T max)
+  param(const sc_core::sc_object* owner, const std::string& name, T def, std::string description, T min, T max)
       : param(detail::join_path(owner, name), std::move(def), std::move(description), min, max) {}
-  param(std::string path, T def, std::string description,
-        std::optional<T> min = std::nullopt, std::optional<T> max = std::nullopt)
+  param(std::string path, T def, std::string description, std::optional<T> min = std::nullopt, std::optional<T> max = std::nullopt)
       : path_(std::move(path)), value_(std::move(def)) {
     using tr = detail::param_traits<T>;
     if (!min) min = detail::default_range<T>::min();
@@ -142,15 +174,14 @@ class param {
       } catch (const std::out_of_range& e) {
         throw config_error(s->origin + ": " + path_ + ": " + e.what() + " (" + description + ")");
       } catch (const std::exception&) {
-        throw config_error(s->origin + ": " + path_ + ": '" + s->value + "' is not a valid " +
-                           tr::name + " (" + description + ")");
+        throw config_error(s->origin + ": " + path_ + ": '" + s->value + "' is not a valid " + tr::name + " (" + description + ")");
       }
       if ((min && value_ < *min) || (max && value_ > *max))
-        throw config_error(s->origin + ": " + path_ + " = " + s->value + " is out of range [" +
-                           tr::show(min.value_or(value_)) + ", " + tr::show(max.value_or(value_)) + "]");
+        throw config_error(s->origin + ": " + path_ + " = " + s->value + " is out of range [" + tr::show(min.value_or(value_)) + ", " +
+                           tr::show(max.value_or(value_)) + "]");
     }
-    cfg.declare({path_, tr::name, def_text, std::move(description), tr::show(value_),
-                 min ? tr::show(*min) : "", max ? tr::show(*max) : ""});
+    cfg.declare(
+        {path_, tr::name, def_text, std::move(description), tr::show(value_), min ? tr::show(*min) : "", max ? tr::show(*max) : ""});
   }
   operator const T&() const { return value_; }
   const T& get() const { return value_; }

@@ -14,29 +14,27 @@ enum class cache_attr : uint8_t { cached, uncached, device };
 struct gpu_ext : tlm::tlm_extension<gpu_ext> {
   static constexpr uint32_t none = 0xffffffffu;
 
-  uint32_t initiator = 0;       // platform-wide initiator id (stats, traces)
-  uint32_t vm_engine = none;    // NV50 VM engine id (nv50-vm.rst "VM engines")
-  uint32_t vm_client = none;    // NV50 VM client id
-  uint32_t dma_slot = none;     // DMA object slot / selector of the access
-  uint32_t dma_bind = 0;        // bumped each time the engine rewrites that slot's selector
-                                // (nv50-vm.rst: rewriting the selector flushes the cached object)
-  uint32_t channel = none;      // PFIFO channel id
-  uint32_t vm_context = none;   // NV50 channel descriptor; AGX UAT context slot
-  uint32_t asid = none;         // ASID (AGX) where it differs from the context slot
+  uint32_t initiator = 0;      // platform-wide initiator id (stats, traces)
+  uint32_t vm_engine = none;   // NV50 VM engine id (nv50-vm.rst "VM engines")
+  uint32_t vm_client = none;   // NV50 VM client id
+  uint32_t dma_slot = none;    // DMA object slot / selector of the access
+  uint32_t dma_bind = 0;       // bumped each time the engine rewrites that slot's selector
+                               // (nv50-vm.rst: rewriting the selector flushes the cached object)
+  uint32_t channel = none;     // PFIFO channel id
+  uint32_t vm_context = none;  // NV50 channel descriptor; AGX UAT context slot
+  uint32_t asid = none;        // ASID (AGX) where it differs from the context slot
   privilege priv = privilege::supervisor;
   cache_attr cache = cache_attr::cached;
-  bool debug = false;           // debugger access: no side effects, no timing
-  bool dmi_shadow = false;      // the initiator moves the data through a DMI pointer: this
-                                // transaction carries only the access's timing and statistics
-                                // (every hop times, counts and translates it as usual; the memory
-                                // that granted the pointer moves no data)
-  uint64_t flow = 0;            // trace flow arrow this access ends (tracer::flow_out; 0: none):
-                                // the interconnect ends it on the access's span
+  bool debug = false;       // debugger access: no side effects, no timing
+  bool dmi_shadow = false;  // the initiator moves the data through a DMI pointer: this
+                            // transaction carries only the access's timing and statistics
+                            // (every hop times, counts and translates it as usual; the memory
+                            // that granted the pointer moves no data)
+  uint64_t flow = 0;        // trace flow arrow this access ends (tracer::flow_out; 0: none):
+                            // the interconnect ends it on the access's span
 
   tlm::tlm_extension_base* clone() const override { return new gpu_ext(*this); }
-  void copy_from(const tlm::tlm_extension_base& other) override {
-    *this = static_cast<const gpu_ext&>(other);
-  }
+  void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const gpu_ext&>(other); }
 };
 
 // The extension of a payload, or a default one when the initiator attached none.
@@ -53,9 +51,7 @@ struct transaction {
   gpu_ext ext;
 
   transaction() { gp.set_extension(&ext); }
-  transaction(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) : transaction() {
-    set(cmd, addr, data, len);
-  }
+  transaction(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) : transaction() { set(cmd, addr, data, len); }
   ~transaction() { gp.clear_extension(&ext); }
   transaction(const transaction&) = delete;
   transaction& operator=(const transaction&) = delete;

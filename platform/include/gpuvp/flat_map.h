@@ -110,8 +110,10 @@ class fifo_pool {
       nodes_.emplace_back();
     }
     nodes_[n] = {v, nil};
-    if (l.tail == nil) l.head = n;
-    else nodes_[l.tail].next = n;
+    if (l.tail == nil)
+      l.head = n;
+    else
+      nodes_[l.tail].next = n;
     l.tail = n;
     ++l.count;
   }
@@ -187,7 +189,9 @@ class ring {
   ring() = default;
   ring(const ring&) = default;
   ring& operator=(const ring&) = default;
-  ring(ring&& o) noexcept : buf_(std::move(o.buf_)), head_(o.head_), n_(o.n_), mask_(o.mask_) { o.buf_.clear(), o.head_ = o.n_ = o.mask_ = 0; }
+  ring(ring&& o) noexcept : buf_(std::move(o.buf_)), head_(o.head_), n_(o.n_), mask_(o.mask_) {
+    o.buf_.clear(), o.head_ = o.n_ = o.mask_ = 0;
+  }
   ring& operator=(ring&& o) noexcept {
     buf_.swap(o.buf_);
     std::swap(head_, o.head_);

@@ -18,10 +18,10 @@ class irq_controller : public sc_core::sc_module {
  public:
   static constexpr unsigned max_lines = 32;
   register_bank regs{"regs", 0x1000};
-  reg boot_0{regs, "BOOT_0", 0x000, 4, 0x50a100a2, access::ro};     // chipset id (NV50 family)
-  reg intr{regs, "INTR", 0x100, 4, 0, access::w1c};                 // latched pending lines
-  reg intr_status{regs, "INTR_STATUS", 0x104, 4, 0, access::ro};    // current line levels
-  reg intr_en{regs, "INTR_EN", 0x140, 4, 0xffffffff, access::rw};   // enable mask
+  reg boot_0{regs, "BOOT_0", 0x000, 4, 0x50a100a2, access::ro};    // chipset id (NV50 family)
+  reg intr{regs, "INTR", 0x100, 4, 0, access::w1c};                // latched pending lines
+  reg intr_status{regs, "INTR_STATUS", 0x104, 4, 0, access::ro};   // current line levels
+  reg intr_en{regs, "INTR_EN", 0x140, 4, 0xffffffff, access::rw};  // enable mask
 
   sc_core::sc_vector<sc_core::sc_in<bool>> lines{"lines", max_lines};
   sc_core::sc_out<bool> host_irq{"host_irq"};

@@ -37,8 +37,7 @@ class sparse_memory : public sc_core::sc_module {
   counter dmi_grants{this, "dmi_grants", "DMI regions granted"};
   counter dmi_accesses{this, "dmi_accesses", "accesses whose data moved through a DMI pointer (counted in reads/writes too)"};
   counter errors{this, "errors", "accesses outside the memory"};
-  gauge pages_allocated{this, "pages_allocated", "host pages allocated (64 KiB each)",
-                        [this] { return double(pages_.size()); }};
+  gauge pages_allocated{this, "pages_allocated", "host pages allocated (64 KiB each)", [this] { return double(pages_.size()); }};
 
   static constexpr uint64_t page_bits = 16;
   static constexpr uint64_t page_size = uint64_t(1) << page_bits;
@@ -51,7 +50,11 @@ class sparse_memory : public sc_core::sc_module {
   void peek(uint64_t offset, void* data, uint64_t length) const;
   void fill(uint64_t offset, uint8_t byte, uint64_t length);
   void load_file(const std::string& file, uint64_t offset);  // throws std::runtime_error
-  uint32_t read32(uint64_t offset) const { uint32_t v; peek(offset, &v, 4); return v; }
+  uint32_t read32(uint64_t offset) const {
+    uint32_t v;
+    peek(offset, &v, 4);
+    return v;
+  }
   void write32(uint64_t offset, uint32_t v) { load(offset, &v, 4); }
 
   // Withdraws every DMI pointer handed out (initiators fall back to b_transport).
@@ -66,7 +69,10 @@ class sparse_memory : public sc_core::sc_module {
   uint8_t* new_page() const;  // the next page of the current arena (a new arena when it is used up)
   bool copy(tlm::tlm_generic_payload& gp);
   mutable std::unordered_map<uint64_t, uint8_t*> pages_;
-  struct arena { uint8_t* base; uint64_t bytes; };
+  struct arena {
+    uint8_t* base;
+    uint64_t bytes;
+  };
   mutable std::vector<arena> arenas_;
   mutable uint64_t arena_used_ = 0;  // bytes of the last arena handed out as pages
   mutable uint64_t last_page_ = ~uint64_t(0);

@@ -26,8 +26,8 @@ inline std::string lower(std::string s) {
 // Splits "123KiB" into digits and suffix; returns the multiplier of the suffix.
 inline uint64_t size_multiplier(const std::string& suffix) {
   static const std::pair<const char*, uint64_t> table[] = {
-      {"", 1}, {"k", 1ull << 10}, {"kib", 1ull << 10}, {"m", 1ull << 20}, {"mib", 1ull << 20},
-      {"g", 1ull << 30}, {"gib", 1ull << 30}, {"t", 1ull << 40}, {"tib", 1ull << 40}};
+      {"", 1},           {"k", 1ull << 10},   {"kib", 1ull << 10}, {"m", 1ull << 20},  {"mib", 1ull << 20},
+      {"g", 1ull << 30}, {"gib", 1ull << 30}, {"t", 1ull << 40},   {"tib", 1ull << 40}};
   for (auto& [name, mult] : table)
     if (lower(suffix) == name) return mult;
   throw std::invalid_argument("unknown size suffix '" + suffix + "'");
@@ -41,8 +41,10 @@ inline uint64_t parse_number(const std::string& text) {
     if (c != '_') t += c;
   if (t.empty()) throw std::invalid_argument("empty number");
   int base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) base = 16;
-  else if (t.size() > 2 && t[0] == '0' && (t[1] == 'b' || t[1] == 'B')) base = 2;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+    base = 16;
+  else if (t.size() > 2 && t[0] == '0' && (t[1] == 'b' || t[1] == 'B'))
+    base = 2;
   // Digits by hand: std::stoull would accept a sign and report bare "stoull" texts.
   size_t pos = base == 10 ? 0 : 2;
   const size_t first = pos;
@@ -51,9 +53,12 @@ inline uint64_t parse_number(const std::string& text) {
   for (; pos < t.size(); ++pos) {
     const unsigned char c = static_cast<unsigned char>(t[pos]);
     unsigned d;
-    if (std::isdigit(c)) d = c - '0';
-    else if (base == 16 && std::isxdigit(c)) d = std::tolower(c) - 'a' + 10;
-    else break;
+    if (std::isdigit(c))
+      d = c - '0';
+    else if (base == 16 && std::isxdigit(c))
+      d = std::tolower(c) - 'a' + 10;
+    else
+      break;
     if (d >= unsigned(base)) break;
     if (v > (~uint64_t(0) - d) / unsigned(base)) overflow = true;
     v = v * unsigned(base) + d;

@@ -31,12 +31,8 @@ class platform {
   platform();
   ~platform();
 
-  param<sc_core::sc_time> quantum{"platform.quantum", 1_us,
-                                  "global quantum of temporal decoupling",
-                                  1_ps, 1_s};
-  param<sc_core::sc_time> time_limit{"platform.time_limit", 1_s,
-                                     "simulated time after which a run stops with an error",
-                                     1_ns, max_time()};
+  param<sc_core::sc_time> quantum{"platform.quantum", 1_us, "global quantum of temporal decoupling", 1_ps, 1_s};
+  param<sc_core::sc_time> time_limit{"platform.time_limit", 1_s, "simulated time after which a run stops with an error", 1_ns, max_time()};
   param<uint64_t> bar0_base{"platform.bar0_base", 0x100000000ull, "host physical address of BAR0 (MMIO)", 0, ~uint64_t(0)};
   param<uint64_t> bar0_size{"platform.bar0_size", 0x1000000ull, "size of BAR0", 0x1000, uint64_t(1) << 40};
   param<bool> fail_on_pending_irq{"platform.fail_on_pending_irq", true,
@@ -46,10 +42,15 @@ class platform {
   irq_controller& pmc() { return *pmc_; }
   host& host_initiator() { return *host_; }
   component* find(const std::string& name);
-  template <typename T> T* find_as(const std::string& name) { return dynamic_cast<T*>(find(name)); }
-  template <typename T> std::vector<T*> all_of() {
+  template <typename T>
+  T* find_as(const std::string& name) {
+    return dynamic_cast<T*>(find(name));
+  }
+  template <typename T>
+  std::vector<T*> all_of() {
     std::vector<T*> v;
-    for (auto& [n, c] : components_) if (auto* t = dynamic_cast<T*>(c.get())) v.push_back(t);
+    for (auto& [n, c] : components_)
+      if (auto* t = dynamic_cast<T*>(c.get())) v.push_back(t);
     return v;
   }
   const std::vector<std::string>& component_names() const { return order_; }

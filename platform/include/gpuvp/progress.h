@@ -42,8 +42,8 @@ class interrupt_scope {
   ~interrupt_scope();
   interrupt_scope(const interrupt_scope&) = delete;
   interrupt_scope& operator=(const interrupt_scope&) = delete;
-  static int pending();   // the signal received, 0 if none (async-signal-safe flag)
-  static bool active();   // a scope is installed (tests wait for it before raising a signal)
+  static int pending();  // the signal received, 0 if none (async-signal-safe flag)
+  static bool active();  // a scope is installed (tests wait for it before raising a signal)
 };
 
 // "SIGINT", "SIGTERM".

@@ -52,8 +52,8 @@ class register_bank;
 
 class reg {
  public:
-  reg(register_bank& bank, std::string name, uint64_t offset, unsigned width_bytes,
-      uint64_t reset_value, access policy = access::rw, uint64_t writable_mask = ~uint64_t(0));
+  reg(register_bank& bank, std::string name, uint64_t offset, unsigned width_bytes, uint64_t reset_value, access policy = access::rw,
+      uint64_t writable_mask = ~uint64_t(0));
   reg(const reg&) = delete;
   reg& operator=(const reg&) = delete;
 
@@ -67,11 +67,14 @@ class reg {
   uint64_t get() const { return value_; }
   void set(uint64_t v) { value_ = v & width_mask(); }
   operator uint64_t() const { return value_; }
-  reg& operator=(uint64_t v) { set(v); return *this; }
+  reg& operator=(uint64_t v) {
+    set(v);
+    return *this;
+  }
   void reset() { value_ = reset_; }
   uint64_t width_mask() const { return width_ == 8 ? ~uint64_t(0) : ((uint64_t(1) << (8 * width_)) - 1); }
 
-  std::function<uint64_t()> on_read;                         // value seen by the initiator
+  std::function<uint64_t()> on_read;                           // value seen by the initiator
   std::function<void(uint64_t value, uint64_t old)> on_write;  // after the policy was applied
   bool sync = false;
 

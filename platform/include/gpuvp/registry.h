@@ -90,14 +90,18 @@ class component {
 
 // The interface_port entry of `port` (an sc_port<IF> that may stay unbound), bound by default to `to`.
 template <class IF, int N, sc_core::sc_port_policy P>
-component::interface_port interface_port_of(const std::string& name, sc_core::sc_port<IF, N, P>& port,
-                                            const std::string& interface, const std::string& to = "") {
-  return {name, interface, to, [&port](sc_core::sc_export_base& e) {
+component::interface_port interface_port_of(const std::string& name, sc_core::sc_port<IF, N, P>& port, const std::string& interface,
+                                            const std::string& to = "") {
+  return {name,
+          interface,
+          to,
+          [&port](sc_core::sc_export_base& e) {
             auto* x = dynamic_cast<sc_core::sc_export<IF>*>(&e);
             if (x) port.bind(*x);
             return x != nullptr;
           },
-          false, ""};
+          false,
+          ""};
 }
 
 using component_factory = std::function<std::unique_ptr<component>(const std::string& name)>;
@@ -116,7 +120,11 @@ class host_port {
   // Timed accesses at host physical addresses; false on an error response.
   virtual bool read(uint64_t addr, void* data, unsigned len) = 0;
   virtual bool write(uint64_t addr, const void* data, unsigned len) = 0;
-  uint32_t read32(uint64_t addr) { uint32_t v = 0; read(addr, &v, 4); return v; }
+  uint32_t read32(uint64_t addr) {
+    uint32_t v = 0;
+    read(addr, &v, 4);
+    return v;
+  }
   bool write32(uint64_t addr, uint32_t v) { return write(addr, &v, 4); }
   // Backdoor (untimed, debug) access for loading images and checking results.
   virtual bool peek(uint64_t addr, void* data, unsigned len) = 0;
@@ -142,7 +150,7 @@ class workload {
 struct workload_kind {
   std::string name, description;
   std::function<bool(const std::string& path)> matches;  // e.g. by extension
-  std::string platform_yaml;  // configuration overlay applied before the user's (may be "")
+  std::string platform_yaml;                             // configuration overlay applied before the user's (may be "")
   // The embedded platform this kind runs on ("": any, the default unless --platform): chosen when
   // --platform is not given; another --platform is an input error.
   std::string platform;

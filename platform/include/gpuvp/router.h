@@ -35,11 +35,18 @@ class router : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<router> in{"in"};
   tlm_utils::multi_passthrough_initiator_socket<router> out{"out"};
 
-  param<sc_core::sc_time> latency{this, "latency", 1_ns, "default latency of each port (a transaction crosses two)", sc_core::SC_ZERO_TIME, 1_s};
+  param<sc_core::sc_time> latency{this, "latency", 1_ns, "default latency of each port (a transaction crosses two)", sc_core::SC_ZERO_TIME,
+                                  1_s};
   param<uint64_t> width{this, "width", 32, "default port width in bytes per cycle", 1, 4096};
   param<sc_core::sc_time> clock{this, "clock", 1_ns, "default port clock period", 1_ps, 1_ms};
   param<bool> contention{this, "contention", true, "model link occupancy and queueing"};
-  param<uint64_t> slot_cycles{this, "slot_cycles", 64, "booking-calendar horizon: 256 slots of this many port cycles (rounded up to a power of two of time units); older arrivals are not queued", 1, 1 << 20};
+  param<uint64_t> slot_cycles{this,
+                              "slot_cycles",
+                              64,
+                              "booking-calendar horizon: 256 slots of this many port cycles (rounded up to a power of two of time units); "
+                              "older arrivals are not queued",
+                              1,
+                              1 << 20};
 
   // One link of the router, on the initiator side or the target side. Its params and statistics
   // live under "<router>.<port name>" and default to the router-wide params above.
@@ -55,7 +62,7 @@ class router : public sc_core::sc_module {
     counter untimed;     // carried without booking: timed by another model (untimed_ext)
     gauge busy;          // booked time up to now / now
     // Hot-path state in kernel time units (sc_time::value()), cached from the params.
-    uint64_t busy_time = 0;  // booked (contention off: transferring) time, summed
+    uint64_t busy_time = 0;     // booked (contention off: transferring) time, summed
     bool single_server = true;  // contention on: transfers on this link never overlap
     // Booking calendar: arrivals older than its horizon are not queued (`stale`).
     static uint64_t calendar_horizon(uint64_t cycle, uint64_t slot_cycles);
@@ -78,8 +85,8 @@ class router : public sc_core::sc_module {
     // Booked time after `t` still in the calendar (the busy gauge counts up to now only).
     uint64_t booked_after(uint64_t t) const { return calendar.booked_after(t); }
     uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
-    int width_shift = -1;  // log2(width) when width is a power of two: a shift instead of a division
-    uint32_t track = 0;    // trace track
+    int width_shift = -1;               // log2(width) when width is a power of two: a shift instead of a division
+    uint32_t track = 0;                 // trace track
     const void* last_window = nullptr;  // initiator side: the window this initiator used last
     // Initiator side: delay += `units` kernel time units. sc_time::from_value is a library call:
     // the last increment is kept as an sc_time (an initiator's increments mostly repeat).
@@ -93,8 +100,8 @@ class router : public sc_core::sc_module {
       delay += last_increment_time;
     }
     uint64_t occupancy(unsigned length) const {
-      const uint64_t cycles = width_shift >= 0 ? (length + bytes_per_cycle - 1) >> width_shift
-                                               : (length + bytes_per_cycle - 1) / bytes_per_cycle;
+      const uint64_t cycles =
+          width_shift >= 0 ? (length + bytes_per_cycle - 1) >> width_shift : (length + bytes_per_cycle - 1) / bytes_per_cycle;
       return cycles * cycle;
     }
   };
@@ -111,21 +118,24 @@ class router : public sc_core::sc_module {
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
 
-  struct window { uint64_t base, size; unsigned index; std::string name; };
+  struct window {
+    uint64_t base, size;
+    unsigned index;
+    std::string name;
+  };
   const std::vector<window>& windows() const { return windows_; }
   counter decode_errors{this, "decode_errors", "accesses to no mapped window"};
-  counter dmi_transactions{this, "dmi_transactions", "transactions whose data moved through a DMI pointer (booked and counted on their ports as any other)"};
+  counter dmi_transactions{this, "dmi_transactions",
+                           "transactions whose data moved through a DMI pointer (booked and counted on their ports as any other)"};
 
  private:
   const window* decode(uint64_t addr) const;
   // Before the simulation starts the multi-sockets have not completed their bindings: debug and
   // DMI requests then find no target.
   static bool bindings_complete() { return sc_core::sc_get_status() >= sc_core::SC_START_OF_SIMULATION; }
-  void trace_access(int id, const port& pout, const tlm::tlm_generic_payload& gp, const gpu_ext* ext, uint64_t start,
-                    uint64_t transfer);
+  void trace_access(int id, const port& pout, const tlm::tlm_generic_payload& gp, const gpu_ext* ext, uint64_t start, uint64_t transfer);
   void log_transaction(int id, const window& w, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
-  port& port_at(std::vector<std::unique_ptr<port>>& ports, std::vector<std::string>& names, unsigned index,
-                const char* prefix);
+  port& port_at(std::vector<std::unique_ptr<port>>& ports, std::vector<std::string>& names, unsigned index, const char* prefix);
   port& input(unsigned index);
   port& output(unsigned index);
   void before_end_of_elaboration() override;

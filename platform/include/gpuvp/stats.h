@@ -19,8 +19,14 @@ class counter {
   ~counter();
   counter(const counter&) = delete;
   counter& operator=(const counter&) = delete;
-  counter& operator++() { ++v_; return *this; }
-  counter& operator+=(uint64_t n) { v_ += n; return *this; }
+  counter& operator++() {
+    ++v_;
+    return *this;
+  }
+  counter& operator+=(uint64_t n) {
+    v_ += n;
+    return *this;
+  }
   operator uint64_t() const { return v_; }
   uint64_t value() const { return v_; }
 
@@ -32,8 +38,7 @@ class counter {
 class histogram {
  public:
   static constexpr unsigned buckets = 65;
-  histogram(const sc_core::sc_object* owner, const std::string& name, const std::string& description,
-            std::string unit = "");
+  histogram(const sc_core::sc_object* owner, const std::string& name, const std::string& description, std::string unit = "");
   histogram(std::string path, const std::string& description, std::string unit = "");
   ~histogram();
   histogram(const histogram&) = delete;
@@ -67,8 +72,7 @@ class histogram {
 // A value computed when the statistics are read (ratios, busy fractions, occupancy).
 class gauge {
  public:
-  gauge(const sc_core::sc_object* owner, const std::string& name, const std::string& description,
-        std::function<double()> fn);
+  gauge(const sc_core::sc_object* owner, const std::string& name, const std::string& description, std::function<double()> fn);
   gauge(std::string path, const std::string& description, std::function<double()> fn);
   ~gauge();
   gauge(const gauge&) = delete;

@@ -18,11 +18,23 @@ class local_time {
  public:
   local_time() { keeper_.reset(); }
   // Time annotated on the next transaction (pass by reference to b_transport).
-  sc_core::sc_time& offset() { offset_ = keeper_.get_local_time(); return offset_; }
+  sc_core::sc_time& offset() {
+    offset_ = keeper_.get_local_time();
+    return offset_;
+  }
   // After a transaction: take back the annotated delay.
-  void update() { keeper_.set(offset_); if (keeper_.need_sync()) sync(); }
-  void advance(const sc_core::sc_time& t) { keeper_.inc(t); if (keeper_.need_sync()) sync(); }
-  void sync() { keeper_.sync(); ++syncs_; }
+  void update() {
+    keeper_.set(offset_);
+    if (keeper_.need_sync()) sync();
+  }
+  void advance(const sc_core::sc_time& t) {
+    keeper_.inc(t);
+    if (keeper_.need_sync()) sync();
+  }
+  void sync() {
+    keeper_.sync();
+    ++syncs_;
+  }
   sc_core::sc_time now() const { return keeper_.get_current_time(); }
   uint64_t syncs() const { return syncs_; }
 

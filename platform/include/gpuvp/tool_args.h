@@ -58,13 +58,11 @@ class tool_args {
 
   tool_args& flag(const std::string& names, bool& value, const std::string& help);
   tool_args& text(const std::string& names, std::string& value, const std::string& arg, const std::string& help);
-  tool_args& texts(const std::string& names, std::vector<std::string>& values, const std::string& arg,
-                   const std::string& help);
+  tool_args& texts(const std::string& names, std::vector<std::string>& values, const std::string& arg, const std::string& help);
   template <class T>
   tool_args& number(const std::string& names, T& value, const std::string& arg, const std::string& help,
                     T lo = std::numeric_limits<T>::min(), T hi = std::numeric_limits<T>::max());
-  tool_args& real(const std::string& names, double& value, const std::string& arg, const std::string& help, double lo,
-                  double hi);
+  tool_args& real(const std::string& names, double& value, const std::string& arg, const std::string& help, double lo, double hi);
   tool_args& positional(const std::string& name, std::string& value, const std::string& help, bool required = true);
   tool_args& hidden();
 
@@ -83,8 +81,7 @@ class tool_args {
   struct option {
     std::string names, arg, help;
     enum kind_t { flag, text, texts, converted, positional } kind;
-    option(std::string n, std::string a, std::string h, kind_t k)
-        : names(std::move(n)), arg(std::move(a)), help(std::move(h)), kind(k) {}
+    option(std::string n, std::string a, std::string h, kind_t k) : names(std::move(n)), arg(std::move(a)), help(std::move(h)), kind(k) {}
     bool hidden = false, required = false;
     bool* flag_value = nullptr;
     std::string* text_value = nullptr;
@@ -131,10 +128,8 @@ T tool_args::to_integer(const std::string& text, T lo, T hi) {
   }
 }
 
-
 template <class T>
-tool_args& tool_args::number(const std::string& names, T& value, const std::string& arg, const std::string& help, T lo,
-                             T hi) {
+tool_args& tool_args::number(const std::string& names, T& value, const std::string& arg, const std::string& help, T lo, T hi) {
   option o{names, arg, help, option::converted};
   o.convert = [&value, lo, hi](const std::string& t) { value = to_integer<T>(t, lo, hi); };
   return add(std::move(o));

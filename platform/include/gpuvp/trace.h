@@ -18,7 +18,11 @@ namespace gpuvp {
 struct trace_arg {
   template <std::integral T>
   trace_arg(const char* k, T v)
-      : key(k), kind(std::same_as<T, bool> ? flag : std::is_signed_v<T> ? signed_number : number), bits(uint64_t(v)) {}
+      : key(k),
+        kind(std::same_as<T, bool> ? flag
+             : std::is_signed_v<T> ? signed_number
+                                   : number),
+        bits(uint64_t(v)) {}
   trace_arg(const char* k, std::string v) : key(k), kind(text), str(std::move(v)) {}
   trace_arg(const char* k, const char* v) : trace_arg(k, std::string(v)) {}
   const char* key;
@@ -37,11 +41,10 @@ class tracer {
   // Track (Perfetto thread) for a model; the same name gives the same id.
   uint32_t track(const std::string& name);
   // A span [start, start+duration) on a track, args a JSON object body or "".
-  void span(uint32_t track, const char* name, const sc_core::sc_time& start,
-            const sc_core::sc_time& duration, const std::string& args = "");
-  void instant(uint32_t track, const char* name, const sc_core::sc_time& at, const std::string& args = "");
   void span(uint32_t track, const char* name, const sc_core::sc_time& start, const sc_core::sc_time& duration,
-            const trace_args& args);
+            const std::string& args = "");
+  void instant(uint32_t track, const char* name, const sc_core::sc_time& at, const std::string& args = "");
+  void span(uint32_t track, const char* name, const sc_core::sc_time& start, const sc_core::sc_time& duration, const trace_args& args);
   void instant(uint32_t track, const char* name, const sc_core::sc_time& at, const trace_args& args);
   // `args` as a JSON object body (what the string forms of span and instant take).
   static std::string args_body(const trace_args& args);
@@ -67,7 +70,11 @@ class tracer {
   std::FILE* out_ = nullptr;
   bool first_ = true;
   std::vector<std::string> tracks_;
-  struct flow_start { uint64_t id = 0; uint32_t track = 0; sc_core::sc_time at; };
+  struct flow_start {
+    uint64_t id = 0;
+    uint32_t track = 0;
+    sc_core::sc_time at;
+  };
   std::vector<flow_start> flows_;  // flow_slots entries once a flow starts, by id % flow_slots
   uint64_t next_flow_ = 0;
 };
@@ -103,19 +110,22 @@ class logger {
   std::ostream* sink_ = nullptr;
   // Repeat counts by message hash in a fixed table (a new message may evict another's count):
   // memory stays constant however many messages a run writes.
-  struct repeat { uint64_t hash = 0; uint32_t count = 0; };
+  struct repeat {
+    uint64_t hash = 0;
+    uint32_t count = 0;
+  };
   std::array<repeat, 256> repeats_{};
 };
 
 }  // namespace gpuvp
 
 // GPUVP_LOG(this, debug, "read 0x" << std::hex << addr) — the message is only built when enabled.
-#define GPUVP_LOG(owner, level, stream_expr)                                                    \
-  do {                                                                                         \
-    auto& gpuvp_lg_ = ::gpuvp::logger::global();                                               \
-    if (gpuvp_lg_.enabled((owner)->name(), ::gpuvp::log_level::level)) {                       \
-      std::ostringstream gpuvp_os_;                                                            \
-      gpuvp_os_ << stream_expr;                                                                \
-      gpuvp_lg_.write((owner)->name(), ::gpuvp::log_level::level, gpuvp_os_.str());            \
-    }                                                                                          \
+#define GPUVP_LOG(owner, level, stream_expr)                                        \
+  do {                                                                              \
+    auto& gpuvp_lg_ = ::gpuvp::logger::global();                                    \
+    if (gpuvp_lg_.enabled((owner)->name(), ::gpuvp::log_level::level)) {            \
+      std::ostringstream gpuvp_os_;                                                 \
+      gpuvp_os_ << stream_expr;                                                     \
+      gpuvp_lg_.write((owner)->name(), ::gpuvp::log_level::level, gpuvp_os_.str()); \
+    }                                                                               \
   } while (0)
