@@ -110,7 +110,7 @@ BENCHMARK(BM_iss_tight_loop)->Arg(1 << 22);
 namespace {
 struct cp_bench_top : sc_core::sc_module {
   gpuvp::sparse_memory mem{"mem"};
-  cp_model cp{"cp"};
+  command_processor cp{"cp"};
   sc_core::sc_signal<bool> irq{"irq"};
   tlm_utils::simple_initiator_socket<cp_bench_top> host{"host"};
   explicit cp_bench_top(sc_core::sc_module_name n) : sc_module(n) {

@@ -30,7 +30,7 @@ std::string firmware_dir() {
 }
 }  // namespace
 
-void cp_model::uc::catch_up() {
+void command_processor::uc::catch_up() {
   const uint64_t n = iss.stats().instructions - accounted;
   if (n) {
     accounted += n;
@@ -62,7 +62,7 @@ void cp_model::uc::catch_up() {
   }
 }
 
-void cp_model::uc::request_preempt(bool from_sqe) {
+void command_processor::uc::request_preempt(bool from_sqe) {
   ++m.preempt_requests;
   ctrl[CTRL_PREEMPT_TRIGGER] = from_sqe;  // Mesa: "reads return 1 if SQE triggered preemption"
   const uint32_t pi = iss.sqe_reg(SQE_PREEMPT_INSTR);
@@ -70,7 +70,7 @@ void cp_model::uc::request_preempt(bool from_sqe) {
   m.wptr_ev_.notify(sc_core::SC_ZERO_TIME);  // wakes a wait for packet data
 }
 
-bool cp_model::uc::set_secure(uint32_t v) {
+bool command_processor::uc::set_secure(uint32_t v) {
   if (!m.secure_switch) {
     ++m.secure_refused;
     return false;
@@ -81,9 +81,11 @@ bool cp_model::uc::set_secure(uint32_t v) {
   return true;
 }
 
-void cp_model::uc::error(const std::string& msg) { m.fault(FAULT_MICROCODE, iss.pc(), m.name() + std::string(".") + tag + ": " + msg); }
+void command_processor::uc::error(const std::string& msg) {
+  m.fault(FAULT_MICROCODE, iss.pc(), m.name() + std::string(".") + tag + ": " + msg);
+}
 
-void cp_model::uc::thread() {
+void command_processor::uc::thread() {
   if (!m.autostart) {  // wait for CP_SQE_CNTL bit 0
     waiting = true;
     while (!(m.sqe_cntl.get() & 1)) sc_core::wait(m.start_ev_);
@@ -101,11 +103,11 @@ void cp_model::uc::thread() {
   }
 }
 
-cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
+command_processor::command_processor(sc_core::sc_module_name name) : sc_module(name) {
   for (unsigned i = 0; i < scratch.size(); i++)
     scratch[i] = std::make_unique<reg>(regs, "CP_SCRATCH_REG" + std::to_string(i), 4 * (CP_SCRATCH_REG0 + i), 4, 0);
   rb_wptr.sync = true;
-  mem.register_invalidate_direct_mem_ptr(this, &cp_model::invalidate_dmi);
+  mem.register_invalidate_direct_mem_ptr(this, &command_processor::invalidate_dmi);
   sqe_cntl.on_write = [this](uint64_t, uint64_t) { start_ev_.notify(sc_core::SC_ZERO_TIME); };
   rb_wptr.on_write = [this](uint64_t, uint64_t) { wptr_ev_.notify(sc_core::SC_ZERO_TIME); };
   int_status.on_write = [this](uint64_t, uint64_t) { irq_ev_.notify(sc_core::SC_ZERO_TIME); };
@@ -126,15 +128,15 @@ cp_model::cp_model(sc_core::sc_module_name name) : sc_module(name) {
     sc_core::sc_spawn_options o;
     sc_core::sc_spawn([p] { p->thread(); }, (std::string(p->tag) + "_thread").c_str(), &o);
   }
-  SC_HAS_PROCESS(cp_model);
+  SC_HAS_PROCESS(command_processor);
   SC_METHOD(drive_irq);
   sensitive << irq_ev_;
   dont_initialize();
 }
 
-cp_model::~cp_model() = default;
+command_processor::~command_processor() = default;
 
-std::vector<uint32_t> cp_model::load_fw(const std::string& path, const std::string& fallback) {
+std::vector<uint32_t> command_processor::load_fw(const std::string& path, const std::string& fallback) {
   const std::string file = path.empty() ? fallback : path;
   // Name the key that chose the file (cp.firmware / cp.pfp_firmware), or the built-in image.
   const std::string key = path.empty()               ? std::string(name()) + ": built-in firmware"
@@ -151,14 +153,14 @@ std::vector<uint32_t> cp_model::load_fw(const std::string& path, const std::stri
   return std::vector<uint32_t>(w.begin() + 1, w.end());  // drop the file header
 }
 
-uint32_t cp_model::reg_read(uint32_t r) {
+uint32_t command_processor::reg_read(uint32_t r) {
   if (uint64_t(r) * 4 >= window_size) return 0;
   if (reg* R = regs.find(uint64_t(r) * 4)) return uint32_t(R->get());
   auto it = other_regs_.find(r);
   return it == other_regs_.end() ? 0 : it->second;
 }
 
-void cp_model::reg_write(uint32_t r, uint32_t v) {
+void command_processor::reg_write(uint32_t r, uint32_t v) {
   if (uint64_t(r) * 4 >= window_size) {
     fault(FAULT_BUS, r, std::string(name()) + ": firmware write to register " + to_hex(r) + " outside the GPU register file");
     return;
@@ -178,15 +180,15 @@ void cp_model::reg_write(uint32_t r, uint32_t v) {
   other_regs_[r] = v;
 }
 
-uint32_t cp_model::gpu_reg(uint32_t r) const { return const_cast<cp_model*>(this)->reg_read(r); }
+uint32_t command_processor::gpu_reg(uint32_t r) const { return const_cast<command_processor*>(this)->reg_read(r); }
 
-void cp_model::raise(uint32_t bits) {
+void command_processor::raise(uint32_t bits) {
   int_status = int_status.get() | bits;
   ++interrupts;
   irq_ev_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void cp_model::fault(uint32_t cause, uint32_t detail, const std::string& msg) {
+void command_processor::fault(uint32_t cause, uint32_t detail, const std::string& msg) {
   if (hw_fault.get() == 0) hw_fault = cause | detail << 8;
   if (errors_.empty()) ib1_rem_at_fault_ = uint32_t(ib1_rem.get());
   errors_.push_back(msg);
@@ -194,18 +196,18 @@ void cp_model::fault(uint32_t cause, uint32_t detail, const std::string& msg) {
   raise(INT_ERROR);
 }
 
-void cp_model::drive_irq() { irq.write((int_status.get() & int_en.get()) != 0); }
+void command_processor::drive_irq() { irq.write((int_status.get() & int_en.get()) != 0); }
 
-const afuc_iss& cp_model::iss(unsigned i) const { return ucs_.at(i)->iss; }
-unsigned cp_model::num_ucs() const { return unsigned(ucs_.size()); }
+const afuc_iss& command_processor::iss(unsigned i) const { return ucs_.at(i)->iss; }
+unsigned command_processor::num_ucs() const { return unsigned(ucs_.size()); }
 
-bool cp_model::idle() const {
+bool command_processor::idle() const {
   for (auto& u : ucs_)
     if (!u->waiting) return false;
   return meq_.empty() && cs_outstanding_ == 0;
 }
 
-void cp_model::exec_cs(std::vector<uint32_t> words, uint64_t flow) {
+void command_processor::exec_cs(std::vector<uint32_t> words, uint64_t flow) {
   const size_t n = dispatches_.size();  // this dispatch's index
   dispatches_.push_back({words, false});
   sm::launch_if* ce = launch.engine();
@@ -237,7 +239,7 @@ void cp_model::exec_cs(std::vector<uint32_t> words, uint64_t flow) {
   dispatches_.back().launched = true;
 }
 
-const uint8_t* cp_model::dmi_read_ptr(uint64_t addr, unsigned len) {
+const uint8_t* command_processor::dmi_read_ptr(uint64_t addr, unsigned len) {
   if (!fetch_dmi) return nullptr;
   auto covers = [&] {
     return dmi_valid_ && dmi_.is_read_allowed() && addr >= dmi_.get_start_address() && addr + len - 1 <= dmi_.get_end_address();
@@ -258,25 +260,25 @@ const uint8_t* cp_model::dmi_read_ptr(uint64_t addr, unsigned len) {
   return covers() ? dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()) : nullptr;
 }
 
-void cp_model::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+void command_processor::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   if (dmi_valid_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_valid_ = false;
 }
 
-void cp_model::request_preempt() { ucs_.at(0)->request_preempt(); }
+void command_processor::request_preempt() { ucs_.at(0)->request_preempt(); }
 
-std::string cp_model::iss_position() const {
+std::string command_processor::iss_position() const {
   std::string s;
   for (auto& u : ucs_) s += (s.empty() ? "" : ", ") + std::string(u->tag) + " pc " + to_hex(u->iss.pc());
   return s;
 }
 
-bool cp_model::halted() const {
+bool command_processor::halted() const {
   for (auto& u : ucs_)
     if (u->iss.st() == afuc_iss::state::halted) return true;
   return false;
 }
 
-bool cp_model::qtest(const std::vector<std::string>& words, std::string& reply) {
+bool command_processor::qtest(const std::vector<std::string>& words, std::string& reply) {
   if (words.empty() || words[0] != "cp_status") return false;
   std::ostringstream os;
   os << "OK";
@@ -291,7 +293,7 @@ bool cp_model::qtest(const std::vector<std::string>& words, std::string& reply) 
   return true;
 }
 
-void cp_model::report(std::ostream& os) {
+void command_processor::report(std::ostream& os) {
   // One line: "sqe 198 instr 198 cycles, 15 packets (PKT4 3, ...), 1 dispatches, stalls ..."
   for (auto& u : ucs_) {
     u->catch_up();

@@ -42,7 +42,7 @@ struct cs_dispatch {
   bool launched = false;
 };
 
-class cp_model : public sc_core::sc_module, public component {
+class command_processor : public sc_core::sc_module, public component {
  public:
   static constexpr uint64_t window_size = 0x40000;
 
@@ -70,8 +70,8 @@ class cp_model : public sc_core::sc_module, public component {
   reg ib2_rem{regs, "CP_IB2_REM_SIZE", 4 * CP_IB2_REM_SIZE, 4, 0, access::ro};
   reg ctx_switch_cntl{regs, "CP_CONTEXT_SWITCH_CNTL", 4 * CP_CONTEXT_SWITCH_CNTL, 4, 0};  // bit 0 STOP: preempt the SQE
 
-  tlm_utils::simple_initiator_socket<cp_model> mem{"mem"};  // packet fetch and memory access
-  sc_core::sc_out<bool> irq{"irq"};                         // (CP_INT_STATUS & CP_INT_EN) != 0
+  tlm_utils::simple_initiator_socket<command_processor> mem{"mem"};  // packet fetch and memory access
+  sc_core::sc_out<bool> irq{"irq"};                                  // (CP_INT_STATUS & CP_INT_EN) != 0
 
   param<uint64_t> base{this, "base", 0x400000, "BAR0 offset of the CP register window", 0, uint64_t(1) << 40};
   param<std::string> mem_port{this, "mem_port", "interconnect", "where the mem initiator binds (e.g. an MMU's target port)"};
@@ -136,8 +136,8 @@ class cp_model : public sc_core::sc_module, public component {
   counter cs_completed{this, "cs_completed", "launched kernels completed"};
   histogram meq_occupancy{this, "meq_occupancy", "MEQ dwords at each PFP push", "dwords"};
 
-  explicit cp_model(sc_core::sc_module_name name);
-  ~cp_model() override;
+  explicit command_processor(sc_core::sc_module_name name);
+  ~command_processor() override;
 
   sc_core::sc_module& module() override { return *this; }
   std::vector<target_port> targets() override { return {{"regs", &regs.in, base, window_size, true}}; }

@@ -5,7 +5,7 @@
 
 namespace gpuvp::cp {
 
-void cp_model::uc::pipe_write(uint32_t id, uint32_t v) {
+void command_processor::uc::pipe_write(uint32_t id, uint32_t v) {
   switch (id) {
     case 0xa0:
       m.nrt_addr_lo = v;

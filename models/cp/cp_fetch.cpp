@@ -7,7 +7,8 @@
 
 namespace gpuvp::cp {
 
-bool cp_model::uc::access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay, bool dmi_shadow) {
+bool command_processor::uc::access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time* delay,
+                                   bool dmi_shadow) {
   catch_up();
   transaction t(cmd, addr, data, len);
   t.ext.dmi_shadow = dmi_shadow;
@@ -26,26 +27,26 @@ bool cp_model::uc::access(tlm::tlm_command cmd, uint64_t addr, void* data, unsig
   return true;
 }
 
-uint64_t cp_model::uc::nrt_next() {
+uint64_t command_processor::uc::nrt_next() {
   const uint64_t a = m.nrt_addr_lo.get() | m.nrt_addr_hi.get() << 32;
   m.nrt_addr_lo = uint32_t(a + 4);
   m.nrt_addr_hi = uint32_t((a + 4) >> 32);
   return a;
 }
 
-uint32_t cp_model::uc::mem_read32(uint64_t addr) {
+uint32_t command_processor::uc::mem_read32(uint64_t addr) {
   uint32_t v = 0;
   ++m.mem_reads;
   access(tlm::TLM_READ_COMMAND, addr, &v, 4);
   return v;
 }
 
-void cp_model::uc::mem_write32(uint64_t addr, uint32_t v) {
+void command_processor::uc::mem_write32(uint64_t addr, uint32_t v) {
   ++m.mem_writes;
   access(tlm::TLM_WRITE_COMMAND, addr, &v, 4);
 }
 
-bool cp_model::uc::fetch(uint64_t addr, unsigned n, std::deque<uint32_t>& out) {
+bool command_processor::uc::fetch(uint64_t addr, unsigned n, std::deque<uint32_t>& out) {
   ++m.fetches;
   m.fetched += n;
   // Through DMI the burst still sends its transaction (dmi_shadow: timed, booked and counted as
@@ -62,12 +63,12 @@ bool cp_model::uc::fetch(uint64_t addr, unsigned n, std::deque<uint32_t>& out) {
   return true;
 }
 
-void cp_model::uc::update_ib_regs() {
+void command_processor::uc::update_ib_regs() {
   m.ib1_rem = level >= 1 ? ib[1].remaining + ib[1].buf.size() : 0;
   m.ib2_rem = level >= 2 ? ib[2].remaining + ib[2].buf.size() : 0;
 }
 
-bool cp_model::uc::pop_data(uint32_t& v) {
+bool command_processor::uc::pop_data(uint32_t& v) {
   for (;;) {
     if (iss.st() == afuc_iss::state::halted) return false;
     if (preempt_due()) return false;  // starve: the ISS takes the interrupt, then retries
@@ -128,7 +129,7 @@ bool cp_model::uc::pop_data(uint32_t& v) {
   }
 }
 
-void cp_model::uc::meq_push(uint32_t v) {
+void command_processor::uc::meq_push(uint32_t v) {
   if (m.meq_.size() >= m.meq_depth) block(m.meq_pop_ev_, m.stall_meq_full, [this] { return m.meq_.size() < m.meq_depth; });
   m.meq_.push_back(v);
   m.meq_occupancy.add(m.meq_.size());

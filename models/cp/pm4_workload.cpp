@@ -16,7 +16,7 @@ class pm4_workload : public workload {
   explicit pm4_workload(pm4_program p) : p_(std::move(p)) {}
 
   void run(platform& plat, host_port& host) override {
-    auto cps = plat.all_of<cp_model>();
+    auto cps = plat.all_of<command_processor>();
     if (cps.empty()) {
       problems_.push_back(p_.origin + ": the platform has no CP component");
       return;
@@ -108,7 +108,7 @@ class pm4_workload : public workload {
   }
 
   pm4_program p_;
-  cp_model* cp_ = nullptr;
+  command_processor* cp_ = nullptr;
   uint32_t irq_seen_ = 0;
   std::vector<std::string> problems_;
 };

@@ -60,7 +60,7 @@ class rd_workload : public workload, public workload_stats_json {
   explicit rd_workload(rd_capture c) : c_(std::move(c)) {}
 
   void validate(platform& plat) override {
-    cp_ = plat.all_of<cp_model>().empty() ? nullptr : plat.all_of<cp_model>().front();
+    cp_ = plat.all_of<command_processor>().empty() ? nullptr : plat.all_of<command_processor>().front();
     if (!cp_) throw config_error(c_.origin + ": the platform has no CP component");
     n_submits_ = cp_->rd_submits ? std::min<size_t>(cp_->rd_submits, c_.submits.size()) : c_.submits.size();
     for (size_t s = 0; s < n_submits_; s++) {
@@ -205,7 +205,7 @@ class rd_workload : public workload, public workload_stats_json {
   }
 
   rd_capture c_;
-  cp_model* cp_ = nullptr;
+  command_processor* cp_ = nullptr;
   size_t n_submits_ = 0, submits_done_ = 0, cur_submit_ = 0, cur_ib_ = 0;
   uint64_t reserved_ = 0, bar0_ = 0;
   uint32_t wptr_ = 0;

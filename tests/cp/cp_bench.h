@@ -22,7 +22,7 @@ constexpr uint64_t ring_base = 0x10000;
 
 struct cp_bench : sc_core::sc_module {
   sparse_memory mem{"mem"};
-  cp_model cp{"cp"};
+  command_processor cp{"cp"};
   std::unique_ptr<sparse_memory> vram;          // with_compute only
   std::unique_ptr<sm::compute_engine> compute;  // with_compute only: "<bench>.compute"
   sc_core::sc_signal<bool> irq_sig{"irq_sig"};
