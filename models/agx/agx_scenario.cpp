@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -154,20 +155,20 @@ class scenario : public workload {
 
   // The leaf PTE's address for va in slot's tables, creating tables on the way.
   uint64_t leaf(unsigned slot, uint64_t va) {
-    const unsigned half = unsigned(va >> 39) & 1;
+    using uat::pte_fields, uat::ttb_fields;
+    const unsigned half = uat::half_of(va);
     const uint64_t ttb_addr = agx_->uat.ttbat + slot * 16 + half * 8;
     uint64_t ttb = peek64(ttb_addr);
-    if (!(ttb & 1)) st64(ttb_addr, ttb = uint64_t(half ? 0 : slot) << 48 | alloc_page() | 1);
-    uint64_t table = ttb & uat::ttb_fields::base_mask;
-    static constexpr unsigned shifts[2] = {36, 25};
-    static constexpr uint64_t masks[2] = {7, 0x7ff};
-    for (int l = 0; l < 2; ++l) {
-      const uint64_t a = table + ((va >> shifts[l]) & masks[l]) * 8;
+    if (!ttb_fields::valid(ttb))
+      st64(ttb_addr, ttb = ttb_fields::asid_bits::put(half ? 0 : slot) | alloc_page() | ttb_fields::valid_bit::put(1));
+    uint64_t table = ttb & ttb_fields::base_mask;
+    for (const uint64_t index : {uat::va_l1_index::get(va), uat::va_l2_index::get(va)}) {
+      const uint64_t a = table + index * 8;
       uint64_t d = peek64(a);
-      if (!(d & 1)) st64(a, d = alloc_page() | 3);
-      table = d & uat::pte_fields::address_mask;
+      if (!pte_fields::valid(d)) st64(a, d = alloc_page() | pte_fields::valid_bit::put(1) | pte_fields::type_bit::put(1));  // a table
+      table = d & pte_fields::address_mask;
     }
-    return table + ((va >> 14) & 0x7ff) * 8;
+    return table + uat::va_l3_index::get(va) * 8;
   }
   static uint64_t pte_of(uint64_t pa, bool cached, const std::string& perm, const std::string& where) {
     uint64_t ap, uxn, pxn;  // pgtable.rs names with OS (bit 55) set
@@ -181,12 +182,14 @@ class scenario : public workload {
       ap = 2, uxn = 0, pxn = 0;  // GPU_RO
     else
       throw config_error(where + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + perm + "'");
-    return pa | 3 | uint64_t(cached ? 0 : 2) << 2 | ap << 6 | 1ull << 10 | pxn << 53 | uxn << 54 | 1ull << 55;
+    using f = uat::pte_fields;  // a valid page, AttrIndex 0 (cached) or 2, accessed
+    return pa | f::valid_bit::put(1) | f::type_bit::put(1) | f::attr_index::put(cached ? 0 : 2) | f::ap_bits::put(ap) | f::af_bit::put(1) |
+           f::pxn_bit::put(pxn) | f::uxn_bit::put(uxn) | f::os_bit::put(1);
   }
   void map_pages(buffer& b, uint64_t pte_bits) {
     for (size_t i = 0; i < b.pas.size(); ++i) {
       const uint64_t va = b.va + i * page;
-      st64(leaf(b.slot, va), b.pas[i] | pte_bits | (va >> 39 & 1 ? 0 : 1ull << 11));
+      st64(leaf(b.slot, va), b.pas[i] | pte_bits | uat::pte_fields::ng_bit::put(uat::half_of(va) ? 0 : 1));  // user half: non-global
     }
     b.pte_bits = pte_bits;
     b.mapped = true;
@@ -198,8 +201,9 @@ class scenario : public workload {
   // The driver's TLBI of a range: vae1os for one page, rvae1os otherwise (mem.rs), whose base is
   // the range's end unless agx.driver.tlbi_range_fix (the macOS bug in Asahi Lina's notes).
   void tlbi_range(uint64_t va, uint64_t pages, unsigned asid) {
+    using op = uat::tlbi_operand;
     if (pages <= 1) {
-      agx_->tlbi(uat::tlbi_op::vae1os, uint64_t(asid) << 48 | ((va >> 12) & 0xffffffffffcull));
+      agx_->tlbi(uat::tlbi_op::vae1os, op::asid::put(asid) | op::va_page::put((va >> 12) & ~uint64_t(3)));  // VA[55:12], 16 KiB aligned
       return;
     }
     pages += pages & 1;
@@ -209,7 +213,9 @@ class scenario : public workload {
       if (n <= 32) break;
     }
     const uint64_t base = agx_->driver.tlbi_range_fix ? va : va + pages * page;
-    agx_->tlbi(uat::tlbi_op::rvae1os, uint64_t(asid) << 48 | 2ull << 46 | scale << 44 | (n - 1) << 39 | ((base >> 14) & 0x1fffffffffull));
+    agx_->tlbi(
+        uat::tlbi_op::rvae1os,
+        op::asid::put(asid) | op::tg::put(2) | op::scale::put(scale) | op::num::put(n - 1) | op::base::put(base >> 14));  // TG 2: 16 KiB
   }
 
   // AP side of the Dekker lock (m1n1 handoff.py, kernel mmu.rs).
@@ -261,6 +267,15 @@ class scenario : public workload {
     const std::string& op = s.w[0];
     if (op == "set") return true;  // applied as configuration before the run
     if (op == "boot") return boot();
+    if (auto done = exec_buffer_step(s)) return *done;
+    if (auto done = exec_driver_step(s)) return *done;
+    if (auto done = exec_expect_step(s)) return *done;
+    throw config_error(s.at + ": unknown step '" + op + "'");
+  }
+
+  // alloc, map, unmap, tlbi, tlbi-all, fill, free, write: the AP driver's buffers and page tables.
+  std::optional<bool> exec_buffer_step(const step& s) {
+    const std::string& op = s.w[0];
     if (op == "alloc") {  // `reused`: the most recently freed pages first (counted at parse time)
       auto& b = bufs_[s.w[1]];
       b = buffer{};
@@ -292,7 +307,7 @@ class scenario : public workload {
     }
     if (op == "tlbi") {
       buffer& b = buf(s, 1);
-      tlbi_range(b.va, b.pas.size(), b.va >> 39 & 1 ? 0 : b.slot);
+      tlbi_range(b.va, b.pas.size(), uat::half_of(b.va) ? 0 : b.slot);
       return true;
     }
     if (op == "tlbi-all") return agx_->tlbi(uat::tlbi_op::vmalle1os, 0), true;
@@ -318,6 +333,13 @@ class scenario : public workload {
         st64(b.pas[off / page] + off % page, v);
       return true;
     }
+    return std::nullopt;
+  }
+
+  // cmd, submit, wait-stamp, release, fwctl, kick, idle, wait-powerdown, wait: the driver's
+  // requests to the firmware and its waits.
+  std::optional<bool> exec_driver_step(const step& s) {
+    const std::string& op = s.w[0];
     if (op == "cmd") return command(s);
     if (op == "submit") {
       buffer& b = buf(s, 1);
@@ -348,6 +370,12 @@ class scenario : public workload {
     if (op == "idle") return !agx_->driver.wait_powerdown || wait_powerdown();
     if (op == "wait-powerdown") return wait_powerdown();
     if (op == "wait") return h_->wait(sc_core::sc_time(double(num(s, 1)), sc_core::SC_NS)), true;
+    return std::nullopt;
+  }
+
+  // expect-mem, expect-event, expect-stat: the scenario's checks.
+  std::optional<bool> exec_expect_step(const step& s) {
+    const std::string& op = s.w[0];
     if (op == "expect-mem") {
       buffer& b = buf(s, 1);
       const uint64_t off = num(s, 2), want = num(s, 3);
@@ -372,7 +400,7 @@ class scenario : public workload {
       if (got != double(num(s, 2))) fail("statistic " + s.w[1] + " is " + std::to_string(uint64_t(got)) + ", expected " + s.w[2]);
       return true;
     }
-    throw config_error(s.at + ": unknown step '" + op + "'");
+    return std::nullopt;
   }
 
   bool boot() {
@@ -414,7 +442,7 @@ class scenario : public workload {
   // plain unmap + TLBI that leaves the ASC's lines behind.
   bool release(buffer& b) {
     const uint64_t pages = b.pas.size();
-    const unsigned asid = b.va >> 39 & 1 ? 0 : b.slot;
+    const unsigned asid = uat::half_of(b.va) ? 0 : b.slot;
     if (agx_->driver.unmap_dance) {
       map_pages(b, (b.pte_bits & ~uint64_t(7 << 2)) | 2 << 2);  // remap uncached
       tlbi_range(b.va, pages, asid);
@@ -521,18 +549,16 @@ void check_access(const step& s, size_t i, uint64_t pages, uint64_t bytes) {
 uint64_t command_bytes(const std::string& c) { return c == "end" || c == "barrier" ? 8 : c == "stamp" ? 16 : c == "raw" ? 4 : 24; }
 }  // namespace
 
-std::unique_ptr<workload> parse(const std::string& text, const std::string& origin) {
-  auto w = std::make_unique<scenario>();
-  std::istringstream in(text);
-  unsigned n = 0;
-  bool booted = false;
+namespace {
+// Checks a scenario's steps as they are read, so that input errors are found before the run
+// (exit 2), never in the middle of it: numbers, ranges, names, permissions, and the pages the
+// buffers and their tables take.
+struct step_checker {
   std::map<std::string, uint64_t> pages;  // pages per buffer (0 once freed), for operand and `reused` checks
   uint64_t freed = 0, heap = 0;           // freed pages; heap pages used (buffers + an upper bound of tables)
-  for (std::string line; std::getline(in, line);) {
-    ++n;
-    line = line.substr(0, line.find('#'));
-    step s{split_words(line), origin + ":" + std::to_string(n)};
-    if (s.w.empty()) continue;
+  bool booted = false;
+
+  void check(const step& s) {
     const std::string& op = s.w[0];
     const auto g = grammar().find(op);
     if (g == grammar().end()) throw config_error(s.at + ": unknown step '" + op + "'");
@@ -543,39 +569,78 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
                                                 "cmd", "submit", "wait-stamp", "release", "expect-mem", "fwctl"};
     if (named.count(op) && !pages.count(s.w[1])) throw config_error(s.at + ": no buffer named '" + s.w[1] + "' (alloc it first)");
     const uint64_t size = named.count(op) ? pages[s.w[1]] : 0;  // pages of the step's buffer
-    // Input errors are found here (exit 2), never in the middle of the run: numbers, ranges, names, permissions.
-    if (op == "alloc") {
-      if (s.w.size() == 4 && s.w[3] != "reused") throw config_error(s.at + ": alloc NAME PAGES [reused], not '" + s.w[3] + "'");
-      const uint64_t count = num(s, 2);
-      if (count == 0) throw config_error(s.at + ": alloc " + s.w[1] + ": PAGES must be at least 1");
-      if (s.w.size() == 4) {
-        if (count > freed)
-          throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + " reused: only " + std::to_string(freed) + " freed pages");
-        freed -= count;
-      } else if (heap > max_heap_pages || count > max_heap_pages - heap) {
-        throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + ": more pages than any DRAM holds (" +
-                           std::to_string(max_heap_pages) + " pages of 16 KiB in all)");
-      } else {
-        heap += count;
-      }
-      pages[s.w[1]] = count;
-    } else if (op == "map") {
-      if (s.w[3] != "cached" && s.w[3] != "uncached") throw config_error(s.at + ": map takes cached or uncached, not '" + s.w[3] + "'");
-      if (s.w.size() == 6 || (s.w.size() == 7 && s.w[5] != "slot")) throw config_error(s.at + ": map ... [slot S]");
-      if (s.w[4] != "fw" && s.w[4] != "gpu-fw" && s.w[4] != "gpu" && s.w[4] != "gpu-ro")
-        throw config_error(s.at + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + s.w[4] + "'");
-      const uint64_t va = num(s, 2);
-      if (s.w.size() == 7) operand(s, 6, slots - 1, "slot");
-      if (va % page) throw config_error(s.at + ": map: VA " + s.w[2] + " is not 16 KiB aligned");
-      const bool user = va < user_va_end;
-      if (!user && va < kernel_va_base)
-        throw config_error(s.at + ": map: VA " + s.w[2] + " is neither a user VA (below " + to_hex(user_va_end) +
-                           ") nor a kernel VA (from " + to_hex(kernel_va_base) + ")");
-      if (size * page > (user ? user_va_end : 0) - va)  // the bytes left in the half (2^64 - va for kernel VAs)
-        throw config_error(s.at + ": map: " + s.w[1] + "'s " + std::to_string(size) + " pages from VA " + s.w[2] +
-                           " run past the end of the " + (user ? "user" : "kernel") + " half");
-      heap += size / 2048 + 5;  // tables: a leaf table per 32 MiB, an L2 per 64 GiB, the L1 (upper bound)
-    } else if (op == "fill") {
+    if (op == "alloc")
+      check_alloc(s);
+    else if (op == "map")
+      check_map(s, size);
+    else if (op == "cmd")
+      check_cmd(s, size);
+    else
+      check_operands(s, size);
+    if (op == "boot") {
+      pages["handoff"] = pages["ctrl"] = 1;
+      heap += 1 + 2 * 5;  // the control page and the tables of the two boot mappings
+      booted = true;
+    } else if (op != "set" && op != "alloc" && !booted && op != "map" && op != "fill" && op != "write" && op != "cmd") {
+      throw config_error(s.at + ": '" + op + "' before boot");
+    }
+  }
+
+  void check_alloc(const step& s) {
+    if (s.w.size() == 4 && s.w[3] != "reused") throw config_error(s.at + ": alloc NAME PAGES [reused], not '" + s.w[3] + "'");
+    const uint64_t count = num(s, 2);
+    if (count == 0) throw config_error(s.at + ": alloc " + s.w[1] + ": PAGES must be at least 1");
+    if (s.w.size() == 4) {
+      if (count > freed)
+        throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + " reused: only " + std::to_string(freed) + " freed pages");
+      freed -= count;
+    } else if (heap > max_heap_pages || count > max_heap_pages - heap) {
+      throw config_error(s.at + ": alloc " + s.w[1] + " " + s.w[2] + ": more pages than any DRAM holds (" + std::to_string(max_heap_pages) +
+                         " pages of 16 KiB in all)");
+    } else {
+      heap += count;
+    }
+    pages[s.w[1]] = count;
+  }
+
+  void check_map(const step& s, uint64_t size) {
+    if (s.w[3] != "cached" && s.w[3] != "uncached") throw config_error(s.at + ": map takes cached or uncached, not '" + s.w[3] + "'");
+    if (s.w.size() == 6 || (s.w.size() == 7 && s.w[5] != "slot")) throw config_error(s.at + ": map ... [slot S]");
+    if (s.w[4] != "fw" && s.w[4] != "gpu-fw" && s.w[4] != "gpu" && s.w[4] != "gpu-ro")
+      throw config_error(s.at + ": permission must be fw, gpu-fw, gpu or gpu-ro, not '" + s.w[4] + "'");
+    const uint64_t va = num(s, 2);
+    if (s.w.size() == 7) operand(s, 6, slots - 1, "slot");
+    if (va % page) throw config_error(s.at + ": map: VA " + s.w[2] + " is not 16 KiB aligned");
+    const bool user = va < user_va_end;
+    if (!user && va < kernel_va_base)
+      throw config_error(s.at + ": map: VA " + s.w[2] + " is neither a user VA (below " + to_hex(user_va_end) + ") nor a kernel VA (from " +
+                         to_hex(kernel_va_base) + ")");
+    if (size * page > (user ? user_va_end : 0) - va)  // the bytes left in the half (2^64 - va for kernel VAs)
+      throw config_error(s.at + ": map: " + s.w[1] + "'s " + std::to_string(size) + " pages from VA " + s.w[2] +
+                         " run past the end of the " + (user ? "user" : "kernel") + " half");
+    heap += size / 2048 + 5;  // tables: a leaf table per 32 MiB, an L2 per 64 GiB, the L1 (upper bound)
+  }
+
+  void check_cmd(const step& s, uint64_t size) {
+    const std::string& c = s.w[3];
+    const size_t want = c == "end" || c == "barrier"     ? 4
+                        : c == "raw"                     ? 5
+                        : c == "stamp" || c == "write64" ? 6
+                        : c == "work" || c == "launch"   ? 8
+                                                         : 0;
+    if (!want) throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, launch, raw)");
+    if (s.w.size() != want) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(want - 4) + " operand(s)");
+    const size_t stampbuf = c == "stamp" ? 5 : c == "launch" ? 7 : 0;
+    for (size_t i = 4; i < want; ++i)  // every operand is a u32 field but write64's VA and VALUE and work's VA
+      if (i != stampbuf) operand(s, i, c == "write64" || (c == "work" && i == 5) ? ~uint64_t(0) : u32_max, "operand");
+    if (stampbuf && !pages.count(s.w[stampbuf])) throw config_error(s.at + ": no buffer named '" + s.w[stampbuf] + "' (alloc it first)");
+    check_access(s, 2, size, command_bytes(c));
+  }
+
+  // The other steps' operands.
+  void check_operands(const step& s, uint64_t size) {
+    const std::string& op = s.w[0];
+    if (op == "fill") {
       operand(s, 2, 0xff, "BYTE");
     } else if (op == "free") {
       freed += size, pages[s.w[1]] = 0;
@@ -584,20 +649,6 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
       const bool w32 = s.w.size() == 5;
       operand(s, 3, w32 ? u32_max : ~uint64_t(0), "VALUE");
       check_access(s, 2, size, w32 ? 4 : 8);
-    } else if (op == "cmd") {
-      const std::string& c = s.w[3];
-      const size_t want = c == "end" || c == "barrier"     ? 4
-                          : c == "raw"                     ? 5
-                          : c == "stamp" || c == "write64" ? 6
-                          : c == "work" || c == "launch"   ? 8
-                                                           : 0;
-      if (!want) throw config_error(s.at + ": unknown command '" + c + "' (end, barrier, stamp, write64, work, launch, raw)");
-      if (s.w.size() != want) throw config_error(s.at + ": cmd " + c + " takes " + std::to_string(want - 4) + " operand(s)");
-      const size_t stampbuf = c == "stamp" ? 5 : c == "launch" ? 7 : 0;
-      for (size_t i = 4; i < want; ++i)  // every operand is a u32 field but write64's VA and VALUE and work's VA
-        if (i != stampbuf) operand(s, i, c == "write64" || (c == "work" && i == 5) ? ~uint64_t(0) : u32_max, "operand");
-      if (stampbuf && !pages.count(s.w[stampbuf])) throw config_error(s.at + ": no buffer named '" + s.w[stampbuf] + "' (alloc it first)");
-      check_access(s, 2, size, command_bytes(c));
     } else if (op == "submit") {
       if (s.w.size() >= 3 && num(s, 2) >= size * page)
         throw config_error(s.at + ": submit: offset " + s.w[2] + " lies outside " + s.w[1] + " (" + to_hex(size * page) + " bytes)");
@@ -625,18 +676,26 @@ std::unique_ptr<workload> parse(const std::string& text, const std::string& orig
       throw config_error(s.at + ": " + op + ": " + s.w[1] + " has " + std::to_string(size) + " pages; a FWCtl message counts at most " +
                          std::to_string(fwctl_max_pages));
     }
-    if (op == "boot") {
-      pages["handoff"] = pages["ctrl"] = 1;
-      heap += 1 + 2 * 5;  // the control page and the tables of the two boot mappings
-    }
-    if (op == "boot")
-      booted = true;
-    else if (op != "set" && op != "alloc" && !booted && op != "map" && op != "fill" && op != "write" && op != "cmd")
-      throw config_error(s.at + ": '" + op + "' before boot");
-    if (op == "alloc" || op == "map" || op == "boot") w->heap_need.emplace_back(s.at, heap);
+  }
+};
+}  // namespace
+
+std::unique_ptr<workload> parse(const std::string& text, const std::string& origin) {
+  auto w = std::make_unique<scenario>();
+  std::istringstream in(text);
+  unsigned n = 0;
+  step_checker checker;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    line = line.substr(0, line.find('#'));
+    step s{split_words(line), origin + ":" + std::to_string(n)};
+    if (s.w.empty()) continue;
+    checker.check(s);
+    const std::string& op = s.w[0];
+    if (op == "alloc" || op == "map" || op == "boot") w->heap_need.emplace_back(s.at, checker.heap);
     w->steps.push_back(std::move(s));
   }
-  if (!booted) throw config_error(origin + ": no boot step");
+  if (!checker.booted) throw config_error(origin + ": no boot step");
   return w;
 }
 

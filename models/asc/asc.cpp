@@ -44,7 +44,8 @@ void asc_core::thread() {
 
 bool asc_core::access(space s, tlm::tlm_command cmd, uint64_t va, void* data, unsigned n, maint_op* m) {
   transaction t(cmd, va, data, n);
-  t.ext.vm_context = (va >> 39) & 1 ? 0 : (cur_slot_ == ascfw::handoff::no_slot ? 0 : cur_slot_);
+  using va_kernel_half = field<39, 1>;  // UAT TTB1: the kernel's half, context 0
+  t.ext.vm_context = va_kernel_half::get(va) ? 0 : (cur_slot_ == ascfw::handoff::no_slot ? 0 : cur_slot_);
   asc_maint mx;
   if (m) mx.op = *m, t.gp.set_extension(&mx);
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;

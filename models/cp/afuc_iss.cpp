@@ -297,29 +297,16 @@ void afuc_iss::exec_control(const afuc_instr& in) {
   }
 }
 
-void afuc_iss::exec(const afuc_instr& in) {
-  const uint64_t pops_before = pops_;
-  int main_popped = -1;  // did the instruction itself (not its xmov moves) read $data?
+// Branches, calls, returns, jumps and the other control-flow instructions. False: starved on
+// $data (the instruction is retried).
+bool afuc_iss::exec_flow(const afuc_instr& in) {
   switch (in.op) {
-    case afuc_op::nop:
-    case afuc_op::payload:
-      break;
-    case afuc_op::movi:
-      wr(in.dst, in.immed << in.shift);
-      break;
-    case afuc_op::cwrite:
-    case afuc_op::cread:
-    case afuc_op::load:
-    case afuc_op::store:
-      exec_control(in);
-      if (starve_) return;
-      break;
     case afuc_op::brnei:
     case afuc_op::breqi:
     case afuc_op::brneb:
     case afuc_op::breqb: {
       const uint32_t s = rd(in.src1);
-      if (starve_) return;
+      if (starve_) return false;
       bool taken;
       if (in.op == afuc_op::brnei)
         taken = s != in.immed;
@@ -359,6 +346,64 @@ void afuc_iss::exec(const afuc_instr& in) {
     case afuc_op::waitin:
       waitin_ = true;
       break;
+    case afuc_op::jumpr: {
+      const uint32_t t = rd(in.src1);
+      if (starve_) return false;
+      branch_ = t;
+      break;
+    }
+    case afuc_op::jumpa:
+      branch_ = in.literal;
+      break;
+    case afuc_op::preemptleave:
+      // Inside a handler leaving succeeds: the interrupted context is dropped and execution
+      // falls through. Outside one it fails and jumps to the target (with a delay slot).
+      if (in_handler_)
+        in_handler_ = false;
+      else
+        branch_ = in.literal;
+      break;
+    case afuc_op::setsecure:
+      // Success skips the next two instructions (no delay slot: "skips", not "branches").
+      if (env_ && env_->set_secure(regs_[2])) skip2_ = true;
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+void afuc_iss::exec(const afuc_instr& in) {
+  const uint64_t pops_before = pops_;
+  int main_popped = -1;  // did the instruction itself (not its xmov moves) read $data?
+  switch (in.op) {
+    case afuc_op::nop:
+    case afuc_op::payload:
+      break;
+    case afuc_op::movi:
+      wr(in.dst, in.immed << in.shift);
+      break;
+    case afuc_op::cwrite:
+    case afuc_op::cread:
+    case afuc_op::load:
+    case afuc_op::store:
+      exec_control(in);
+      if (starve_) return;
+      break;
+    case afuc_op::brnei:
+    case afuc_op::breqi:
+    case afuc_op::brneb:
+    case afuc_op::breqb:
+    case afuc_op::call:
+    case afuc_op::ret:
+    case afuc_op::iret:
+    case afuc_op::waitin:
+    case afuc_op::jumpr:
+    case afuc_op::jumpa:
+    case afuc_op::preemptleave:
+    case afuc_op::setsecure:
+      if (!exec_flow(in)) return;  // starved: retried
+      break;
     case afuc_op::setbit:
     case afuc_op::clrbit: {
       const uint32_t v = rd(in.src1);
@@ -378,27 +423,6 @@ void afuc_iss::exec(const afuc_instr& in) {
         wr(in.dst, rd(in.dst) | (v & mask) << in.bit);
       break;
     }
-    case afuc_op::jumpr: {
-      const uint32_t t = rd(in.src1);
-      if (starve_) return;
-      branch_ = t;
-      break;
-    }
-    case afuc_op::jumpa:
-      branch_ = in.literal;
-      break;
-    case afuc_op::preemptleave:
-      // Inside a handler leaving succeeds: the interrupted context is dropped and execution
-      // falls through. Outside one it fails and jumps to the target (with a delay slot).
-      if (in_handler_)
-        in_handler_ = false;
-      else
-        branch_ = in.literal;
-      break;
-    case afuc_op::setsecure:
-      // Success skips the next two instructions (no delay slot: "skips", not "branches").
-      if (env_ && env_->set_secure(regs_[2])) skip2_ = true;
-      break;
     default:                                                // ALU
       if (!exec_alu(in, pops_before, main_popped)) return;  // starved: retried
       break;
@@ -526,89 +550,92 @@ void afuc_iss::step() {
   }
 }
 
-uint64_t afuc_iss::run(uint64_t max_instrs) {
-  const uint64_t start = stats_.instructions;
-  const uint64_t end = max_instrs > ~start ? ~uint64_t(0) : start + max_instrs;
+// The fast path: register-only ALU, movi, branches and nops outside a waitin delay slot, with
+// the PC, pending branch, carry and count in locals. It does exactly what step() does for them.
+// False: stop running (the budget is spent, or a fault).
+bool afuc_iss::run_fast(uint64_t end) {
   const fast_op* const fast = fast_.data();
   const uint32_t size = uint32_t(fast_.size());
   uint32_t* const r = regs_;
-  while (st_ == state::running && stats_.instructions < end) {
-    if (irq_pending_ && !in_handler_ && !rep_in_progress_) take_interrupt();
-    // Fast path: register-only ALU, movi, branches and nops outside a waitin delay slot, with
-    // the PC, pending branch, carry and count in locals. It does exactly what step() does for them.
-    if (!waitin_ && !iret_) {  // (an iret's delay slot goes through step())
-      uint32_t pc = pc_, carry = carry_;
-      int64_t branch = branch_;
-      uint64_t n = stats_.instructions;
-      bool both_taken = false;
-      while (n < end && pc < size) {
-        const fast_op& f = fast[pc];
-        if (f.kind == f_exit) break;
-        const int64_t pending = branch;
-        branch = -1;
-        bool taken = false;
-        switch (f.kind) {
-          case f_exit:
-          case f_nop:
-            break;
-          case f_movi:
-            r[f.dst] = f.imm;
-            break;
-          case f_add_i: {
-            const uint64_t t = uint64_t(r[f.src1]) + f.imm;
-            carry = uint32_t(t >> 32);
-            r[f.dst] = uint32_t(t);
-            break;
-          }
-          case f_sub_i: {
-            const uint64_t t = uint64_t(r[f.src1]) - f.imm;
-            carry = uint32_t(t >> 32);
-            r[f.dst] = uint32_t(t);
-            break;
-          }
-          case f_alu_i:
-            r[f.dst] = alu(f.alu, r[f.src1], f.imm, carry);
-            break;
-          case f_alu_r:
-            r[f.dst] = alu(f.alu, r[f.src1], r[f.src2], carry);
-            break;
-          case f_not_i:
-            r[f.dst] = ~f.imm;
-            break;
-          case f_brnei:
-            taken = r[f.src1] != f.imm;
-            break;
-          case f_breqi:
-            taken = r[f.src1] == f.imm;
-            break;
-          case f_brneb:
-            taken = !(r[f.src1] & f.imm);
-            break;
-          case f_breqb:
-            taken = (r[f.src1] & f.imm) != 0;
-            break;
-        }
-        if (taken) {
-          if (pending >= 0) {
-            branch = pending;
-            both_taken = true;
-            break;
-          }
-          branch = int64_t(pc) + f.offset;
-        }
-        n++;
-        pc = pending >= 0 ? uint32_t(pending) : pc + 1;
-      }
-      pc_ = pc;
-      carry_ = carry;
-      branch_ = branch;
-      stats_.instructions = n;
-      if (both_taken) {
-        fail("taken branch in the delay slot of a taken branch");
+  uint32_t pc = pc_, carry = carry_;
+  int64_t branch = branch_;
+  uint64_t n = stats_.instructions;
+  bool both_taken = false;
+  while (n < end && pc < size) {
+    const fast_op& f = fast[pc];
+    if (f.kind == f_exit) break;
+    const int64_t pending = branch;
+    branch = -1;
+    bool taken = false;
+    switch (f.kind) {
+      case f_exit:
+      case f_nop:
+        break;
+      case f_movi:
+        r[f.dst] = f.imm;
+        break;
+      case f_add_i: {
+        const uint64_t t = uint64_t(r[f.src1]) + f.imm;
+        carry = uint32_t(t >> 32);
+        r[f.dst] = uint32_t(t);
         break;
       }
-      if (n >= end) break;
+      case f_sub_i: {
+        const uint64_t t = uint64_t(r[f.src1]) - f.imm;
+        carry = uint32_t(t >> 32);
+        r[f.dst] = uint32_t(t);
+        break;
+      }
+      case f_alu_i:
+        r[f.dst] = alu(f.alu, r[f.src1], f.imm, carry);
+        break;
+      case f_alu_r:
+        r[f.dst] = alu(f.alu, r[f.src1], r[f.src2], carry);
+        break;
+      case f_not_i:
+        r[f.dst] = ~f.imm;
+        break;
+      case f_brnei:
+        taken = r[f.src1] != f.imm;
+        break;
+      case f_breqi:
+        taken = r[f.src1] == f.imm;
+        break;
+      case f_brneb:
+        taken = !(r[f.src1] & f.imm);
+        break;
+      case f_breqb:
+        taken = (r[f.src1] & f.imm) != 0;
+        break;
     }
+    if (taken) {
+      if (pending >= 0) {
+        branch = pending;
+        both_taken = true;
+        break;
+      }
+      branch = int64_t(pc) + f.offset;
+    }
+    n++;
+    pc = pending >= 0 ? uint32_t(pending) : pc + 1;
+  }
+  pc_ = pc;
+  carry_ = carry;
+  branch_ = branch;
+  stats_.instructions = n;
+  if (both_taken) {
+    fail("taken branch in the delay slot of a taken branch");
+    return false;
+  }
+  return n < end;
+}
+
+uint64_t afuc_iss::run(uint64_t max_instrs) {
+  const uint64_t start = stats_.instructions;
+  const uint64_t end = max_instrs > ~start ? ~uint64_t(0) : start + max_instrs;
+  while (st_ == state::running && stats_.instructions < end) {
+    if (irq_pending_ && !in_handler_ && !rep_in_progress_) take_interrupt();
+    if (!waitin_ && !iret_ && !run_fast(end)) break;  // (an iret's delay slot goes through step())
     rep_budget_ = end - stats_.instructions;
     step();
     rep_budget_ = ~uint64_t(0);

@@ -115,6 +115,8 @@ class afuc_iss {
   void exec(const afuc_instr& in);
   bool exec_alu(const afuc_instr& in, uint64_t pops_before, int& main_popped);
   void exec_control(const afuc_instr& in);
+  bool exec_flow(const afuc_instr& in);
+  bool run_fast(uint64_t end);
   void fail(const std::string& why);
   void dispatch();
   void take_interrupt();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The CP's microcontroller (cp_model::uc), private to models/cp: its ISS, its environment and its
+// The CP's microcontroller (command_processor::uc), private to models/cp: its ISS, its environment and its
 // thread. The member functions live by responsibility: cp.cpp (time accounting, preemption, the
 // thread), cp_fetch.cpp (memory access, ring / IB / MEQ packet data), cp_regio.cpp (GPU and
 // control registers, $memdata / $regdata), cp_event_pipe.cpp (the a6xx pipe registers).
@@ -17,7 +17,7 @@ namespace gpuvp::cp {
 
 // One microcontroller: the ISS, its environment (ROQ or MEQ input, control registers, GPU
 // register and memory access) and its thread.
-struct cp_model::uc : afuc_env {
+struct command_processor::uc : afuc_env {
   enum role_t { sqe, pfp, me };
   struct ib_level {
     uint64_t addr = 0;       // next fetch address
@@ -25,7 +25,7 @@ struct cp_model::uc : afuc_env {
     std::deque<uint32_t> buf;
   };
 
-  cp_model& m;
+  command_processor& m;
   role_t role;
   const char* tag;
   afuc_iss iss;
@@ -42,7 +42,7 @@ struct cp_model::uc : afuc_env {
   uint32_t ring_fetch = 0;  // dword index of the next ring fetch
   std::vector<uint32_t> cs_words;
 
-  uc(cp_model& model, role_t r, const std::vector<uint32_t>& image)
+  uc(command_processor& model, role_t r, const std::vector<uint32_t>& image)
       : m(model),
         role(r),
         tag(r == sqe   ? "sqe"
@@ -138,6 +138,9 @@ struct cp_model::uc : afuc_env {
   bool kept_as_stored(uint32_t r) const;
 
   void ctrl_write(uint32_t r, uint32_t v) override;
+  void start_ib(unsigned n, uint32_t dwords_reg, uint32_t dwords);
+  void launch_cs();
+  void stall(uint32_t cycles);
 
   uint32_t ctrl_read(uint32_t r) override;
 

@@ -48,68 +48,79 @@ uint32_t parse_method(const std::string& token, gen g) {
   return m;
 }
 
-void assemble_line(const std::string& raw, gen g, std::vector<uint32_t>& out) {
-  std::string line = raw.substr(0, raw.find('#'));
-  auto w = split_words(line);
-  if (w.empty()) return;
-  const std::string& op = w[0];
-  auto need = [&](size_t n, const char* usage) {
-    if (w.size() < n) throw asm_error("'" + op + "' needs " + usage);
-  };
-  auto subc = [&](const std::string& t) {
+namespace {
+// One line's words, with the operand checks every command shares.
+struct asm_line {
+  std::vector<std::string> w;
+  gen g;
+  const std::string& op() const { return w[0]; }
+  void need(size_t n, const char* usage) const {
+    if (w.size() < n) throw asm_error("'" + op() + "' needs " + usage);
+  }
+  uint32_t subc(const std::string& t) const {
     uint32_t s = u32(t, "subchannel");
     if (s > 7) throw asm_error("subchannel " + t + " is not in 0..7");
     return s;
-  };
-  auto data_from = [&](size_t first) {
+  }
+  std::vector<uint32_t> data_from(size_t first) const {
     std::vector<uint32_t> d;
     for (size_t i = first; i < w.size(); ++i) d.push_back(u32(w[i], "data word"));
     return d;
-  };
-  const bool gf = uses_gf100_format(g);
-  if (op == "word" || op == "raw") {
-    need(2, "at least one word");
-    for (auto v : data_from(1)) out.push_back(v);
-  } else if (op == "inc" || op == "ninc" || op == "gf.inc" || op == "gf.ninc" || op == "gf.once") {
-    need(4, "SUBC METHOD DATA...");
-    const uint32_t s = subc(w[1]), m = parse_method(w[2], g);
-    auto d = data_from(3);
+  }
+};
+
+// inc, ninc, gf.inc, gf.ninc, gf.once, lninc, gf.inline: a method header and its data.
+bool assemble_methods(const asm_line& l, std::vector<uint32_t>& out) {
+  const std::string& op = l.op();
+  const bool gf = uses_gf100_format(l.g);
+  if (op == "inc" || op == "ninc" || op == "gf.inc" || op == "gf.ninc" || op == "gf.once") {
+    l.need(4, "SUBC METHOD DATA...");
+    const uint32_t s = l.subc(l.w[1]), m = parse_method(l.w[2], l.g);
+    auto d = l.data_from(3);
     const bool old = op == "inc" || op == "ninc";
     if (old && (d.size() > 0x7ff || m >= 0x2000)) throw asm_error("'" + op + "' takes at most 2047 words and methods below 0x2000");
-    if (!old && !gf) throw asm_error("'" + op + "' exists only in the GF100 format (gen " + gen_name(g) + ")");
+    if (!old && !gf) throw asm_error("'" + op + "' exists only in the GF100 format (gen " + gen_name(l.g) + ")");
     if (!old && d.size() > 0x1fff) throw asm_error("'" + op + "' takes at most 8191 words");
-    if (op == "ninc" && g < gen::nv10) throw asm_error("non-increasing methods need NV10+");
-    if (op == "inc")
-      out.push_back(hdr_inc(s, m, uint32_t(d.size())));
-    else if (op == "ninc")
-      out.push_back(hdr_ninc(s, m, uint32_t(d.size())));
-    else if (op == "gf.inc")
-      out.push_back(hdr_gf_inc(s, m, uint32_t(d.size())));
-    else if (op == "gf.ninc")
-      out.push_back(hdr_gf_ninc(s, m, uint32_t(d.size())));
-    else
-      out.push_back(hdr_gf_incr_once(s, m, uint32_t(d.size())));
+    if (op == "ninc" && l.g < gen::nv10) throw asm_error("non-increasing methods need NV10+");
+    const uint32_t n = uint32_t(d.size());
+    out.push_back(op == "inc"       ? hdr_inc(s, m, n)
+                  : op == "ninc"    ? hdr_ninc(s, m, n)
+                  : op == "gf.inc"  ? hdr_gf_inc(s, m, n)
+                  : op == "gf.ninc" ? hdr_gf_ninc(s, m, n)
+                                    : hdr_gf_incr_once(s, m, n));
     out.insert(out.end(), d.begin(), d.end());
   } else if (op == "lninc") {
-    need(4, "SUBC METHOD DATA...");
+    l.need(4, "SUBC METHOD DATA...");
     if (gf) throw asm_error("'lninc' does not exist in the GF100 format");
-    const uint32_t s = subc(w[1]), m = parse_method(w[2], g);
-    auto d = data_from(3);
+    const uint32_t s = l.subc(l.w[1]), m = parse_method(l.w[2], l.g);
+    auto d = l.data_from(3);
     out.push_back(hdr_long_ninc(s, m));
     out.push_back(uint32_t(d.size()) & 0xffffff);
     out.insert(out.end(), d.begin(), d.end());
   } else if (op == "gf.inline") {
-    need(4, "SUBC METHOD VALUE");
+    l.need(4, "SUBC METHOD VALUE");
     if (!gf) throw asm_error("'gf.inline' exists only in the GF100 format");
-    const uint32_t s = subc(w[1]), m = parse_method(w[2], g), v = u32(w[3], "inline value");
-    if (v > 0x1fff) throw asm_error("inline value " + w[3] + " does not fit in 13 bits");
+    const uint32_t s = l.subc(l.w[1]), m = parse_method(l.w[2], l.g), v = u32(l.w[3], "inline value");
+    if (v > 0x1fff) throw asm_error("inline value " + l.w[3] + " does not fit in 13 bits");
     out.push_back(hdr_gf_inline(s, m, v));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// word/raw, jump, oldjump, call, ret, sli, gf.sli.*, nop.
+bool assemble_control(const asm_line& l, std::vector<uint32_t>& out) {
+  const std::string& op = l.op();
+  if (op == "word" || op == "raw") {
+    l.need(2, "at least one word");
+    for (auto v : l.data_from(1)) out.push_back(v);
   } else if (op == "jump" || op == "oldjump" || op == "call") {
-    need(2, "ADDRESS");
-    const uint32_t a = u32(w[1], "address");
-    if (a & 3) throw asm_error("target " + w[1] + " is not 4-byte aligned");
+    l.need(2, "ADDRESS");
+    const uint32_t a = u32(l.w[1], "address");
+    if (a & 3) throw asm_error("target " + l.w[1] + " is not 4-byte aligned");
     if (op == "oldjump") {
-      if (a > 0x1fffffff) throw asm_error("old jump target " + w[1] + " does not fit in 29 bits");
+      if (a > 0x1fffffff) throw asm_error("old jump target " + l.w[1] + " does not fit in 29 bits");
       out.push_back(0x20000000 | a);
     } else {
       out.push_back(a | (op == "jump" ? 1 : 2));
@@ -117,18 +128,26 @@ void assemble_line(const std::string& raw, gen g, std::vector<uint32_t>& out) {
   } else if (op == "ret" || op == "return") {
     out.push_back(0x00020000);
   } else if (op == "sli") {
-    need(2, "MASK");
-    out.push_back(hdr_sli(u32(w[1], "SLI mask")));
+    l.need(2, "MASK");
+    out.push_back(hdr_sli(u32(l.w[1], "SLI mask")));
   } else if (op == "gf.sli.store") {
-    need(2, "MASK");
-    out.push_back(0x00020000 | (u32(w[1], "SLI mask") & 0xfff) << 4);
+    l.need(2, "MASK");
+    out.push_back(0x00020000 | (u32(l.w[1], "SLI mask") & 0xfff) << 4);
   } else if (op == "gf.sli.user") {
     out.push_back(0x00030000);
   } else if (op == "nop") {
     out.push_back(0);
   } else {
-    throw asm_error("unknown command '" + op + "'");
+    return false;
   }
+  return true;
+}
+}  // namespace
+
+void assemble_line(const std::string& raw, gen g, std::vector<uint32_t>& out) {
+  const asm_line l{split_words(raw.substr(0, raw.find('#'))), g};
+  if (l.w.empty()) return;
+  if (!assemble_methods(l, out) && !assemble_control(l, out)) throw asm_error("unknown command '" + l.op() + "'");
 }
 
 std::vector<uint32_t> assemble(const std::string& text, gen g, const std::string& origin) {
@@ -147,80 +166,52 @@ std::vector<uint32_t> assemble(const std::string& text, gen g, const std::string
   return out;
 }
 
-std::string decode_listing(const std::vector<uint32_t>& words, const listing_mode& m, unsigned* errors) {
+namespace {
+// The listing of one pushbuffer: a line per word, each command's data words under it.
+struct listing_writer {
+  const std::vector<uint32_t>& words;
+  const listing_mode& m;
   std::ostringstream os;
   unsigned errs = 0;
-  size_t i = 0;
-  auto addr = [&](size_t k) { return hex(m.base + 4 * k, 10); };
-  while (i < words.size()) {
-    const uint32_t w = words[i];
-    const command c = decode_header(w, {m.g, m.ib, m.sli_enable});
-    os << addr(i) << "  " << hex(w) << "  " << cmd_kind_name(c.kind);
-    size_t count = c.count;
-    bool ni = false, once = false;
-    switch (c.kind) {
-      case cmd_kind::increasing:
-      case cmd_kind::gf_increasing:
-        break;
-      case cmd_kind::non_increasing:
-      case cmd_kind::gf_non_increasing:
-        ni = true;
-        break;
-      case cmd_kind::gf_increase_once:
-        once = true;
-        break;
-      case cmd_kind::long_non_increasing:
-        ni = true;
-        if (i + 1 >= words.size()) {
-          os << "  subc " << c.subc << " mthd " << hex(c.mthd, 4) << "  ERROR: count word missing\n";
-          ++errs;
-          i = words.size();
-          continue;
-        }
-        count = words[i + 1] & 0xffffff;
-        break;
-      default:
-        break;
-    }
+
+  listing_writer(const std::vector<uint32_t>& w, const listing_mode& mode) : words(w), m(mode) {}
+
+  std::string addr(size_t k) const { return hex(m.base + 4 * k, 10); }
+  std::string name(uint32_t mthd) const {
+    std::string n = mthd < 0x100 ? puller_mthd_name(m.g, mthd) : m2mf_mthd_name(mthd);
+    return n.empty() ? std::string() : " " + n;
+  }
+  // A command without data words (jumps, calls, returns, SLI masks, invalid): its line; false for
+  // a method header.
+  bool control(const command& c) {
     switch (c.kind) {
       case cmd_kind::jump:
       case cmd_kind::old_jump:
       case cmd_kind::call:
         os << " " << hex(c.target) << "\n";
-        ++i;
-        continue;
+        return true;
       case cmd_kind::ret:
+      case cmd_kind::gf_sli_cond_user_mask:
         os << "\n";
-        ++i;
-        continue;
+        return true;
       case cmd_kind::sli_conditional:
       case cmd_kind::gf_sli_user_mask_store:
         os << " mask " << hex(c.mask, 3) << "\n";
-        ++i;
-        continue;
-      case cmd_kind::gf_sli_cond_user_mask:
-        os << "\n";
-        ++i;
-        continue;
+        return true;
       case cmd_kind::invalid:
         os << "  ERROR: INVALID_CMD\n";
         ++errs;
-        ++i;
-        continue;
+        return true;
       default:
-        break;
+        return false;
     }
-    auto name = [&](uint32_t mthd) {
-      std::string n = mthd < 0x100 ? puller_mthd_name(m.g, mthd) : m2mf_mthd_name(mthd);
-      return n.empty() ? std::string() : " " + n;
-    };
-    if (c.kind == cmd_kind::gf_inline) {
-      os << "  [" << c.subc << "] " << hex(c.mthd, 4) << name(c.mthd) << " = " << hex(c.data, 4) << "\n";
-      ++i;
-      continue;
-    }
+  }
+  // The data words of a method header at i: the word after the last one listed.
+  size_t methods(size_t i, const command& c, size_t count) {
+    const bool ni = c.kind == cmd_kind::non_increasing || c.kind == cmd_kind::gf_non_increasing || c.kind == cmd_kind::long_non_increasing;
+    const bool once = c.kind == cmd_kind::gf_increase_once;
     os << "  subc " << c.subc << " mthd " << hex(c.mthd, 4) << name(c.mthd) << " count " << count;
-    if (count == 0) os << (c.kind == cmd_kind::increasing && w == 0 ? " (NOP)" : "");
+    if (count == 0) os << (c.kind == cmd_kind::increasing && words[i] == 0 ? " (NOP)" : "");
     os << "\n";
     size_t first = i + (c.kind == cmd_kind::long_non_increasing ? 2 : 1);
     if (c.kind == cmd_kind::long_non_increasing) os << addr(i + 1) << "  " << hex(words[i + 1]) << "    count\n";
@@ -233,20 +224,44 @@ std::string decode_listing(const std::vector<uint32_t>& words, const listing_mod
         ++errs;
       }
       os << "\n";
-      if (once && k == 0)
-        mthd += 4;
-      else if (!ni && !once)
-        mthd += 4;
+      if ((once && k == 0) || (!ni && !once)) mthd += 4;
       mthd &= method_space(m.g) - 1;
     }
     if (k < count) {
       os << "ERROR: command truncated, " << (count - k) << " data word(s) missing\n";
       ++errs;
     }
-    i = first + k;
+    return first + k;
   }
-  if (errors) *errors = errs;
-  return os.str();
+  // The command at i: the index of the next one.
+  size_t command_at(size_t i) {
+    const uint32_t w = words[i];
+    const command c = decode_header(w, {m.g, m.ib, m.sli_enable});
+    os << addr(i) << "  " << hex(w) << "  " << cmd_kind_name(c.kind);
+    if (control(c)) return i + 1;
+    if (c.kind == cmd_kind::gf_inline) {
+      os << "  [" << c.subc << "] " << hex(c.mthd, 4) << name(c.mthd) << " = " << hex(c.data, 4) << "\n";
+      return i + 1;
+    }
+    size_t count = c.count;
+    if (c.kind == cmd_kind::long_non_increasing) {
+      if (i + 1 >= words.size()) {
+        os << "  subc " << c.subc << " mthd " << hex(c.mthd, 4) << "  ERROR: count word missing\n";
+        ++errs;
+        return words.size();
+      }
+      count = words[i + 1] & 0xffffff;
+    }
+    return methods(i, c, count);
+  }
+};
+}  // namespace
+
+std::string decode_listing(const std::vector<uint32_t>& words, const listing_mode& m, unsigned* errors) {
+  listing_writer l(words, m);
+  for (size_t i = 0; i < words.size();) i = l.command_at(i);
+  if (errors) *errors = l.errs;
+  return l.os.str();
 }
 
 int pb_asm_main(int argc, char** argv) {

@@ -78,7 +78,7 @@ uat_mmu::uat_mmu(sc_core::sc_module_name name) : sc_module(name) {
   gpu_out.register_invalidate_direct_mem_ptr(this, &uat_mmu::inval_gpu_dmi);
   asc_out.register_invalidate_direct_mem_ptr(this, &uat_mmu::inval_asc_dmi);
   fault_info.on_write = [this](uint64_t value, uint64_t old) {
-    if (value & 1) {  // acknowledge: clear and lower the interrupt
+    if (fault_info_faulted::get(value)) {  // acknowledge: clear and lower the interrupt
       fault_info.set(0);
       fault_irq.write(false);
     } else {

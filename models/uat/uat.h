@@ -93,6 +93,13 @@ class uat_mmu : public sc_core::sc_module {
   // ADDR 63:30 (VA >> 6), SIDEBAND 29:23, CONTEXT 22:17, UNIT 16:9, LEVEL 8:7, READ 4, REASON 3:1,
   // FAULTED 0. Writing 1 to bit 0 clears it (our choice).
   reg fault_info{regs, "FAULT_INFO", 0x17030, 8, 0, access::rw};
+  using fault_info_faulted = field<0, 1>;
+  using fault_info_reason = field<1, 3>;  // the fault enum
+  using fault_info_read = field<4, 1>;
+  using fault_info_level = field<7, 2>;
+  using fault_info_unit = field<9, 8>;
+  using fault_info_context = field<17, 6>;  // the slot
+  using fault_info_addr = field<30, 34>;    // VA[39:6]
 
   // --- statistics (per view: "<view>.hits" etc.) ---
   counter faults_latched{this, "faults_latched", "faults latched in FAULT_INFO"};

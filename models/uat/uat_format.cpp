@@ -93,7 +93,7 @@ std::optional<tlbi_op> parse_tlbi_op(std::string_view name) {
 
 tlbi_scope decode_tlbi(tlbi_op op, uint64_t operand) {
   tlbi_scope s;
-  s.asid = uint16_t(operand >> 48);
+  s.asid = uint16_t(tlbi_operand::asid::get(operand));
   switch (op) {
     case tlbi_op::vmalle1os:
       s.all = true;
@@ -102,12 +102,12 @@ tlbi_scope decode_tlbi(tlbi_op op, uint64_t operand) {
       s.by_asid = true;
       break;
     case tlbi_op::vae1os:  // VA[55:12] in bits 43:0: the UAT page is VA[39:14]
-      s.first = (operand >> 2) & vpn_mask;
+      s.first = (tlbi_operand::va_page::get(operand) >> 2) & vpn_mask;
       s.pages = 1;
       break;
     case tlbi_op::rvae1os: {  // TG 47:46, SCALE 45:44, NUM 43:39, TTL 38:37, BaseADDR 36:0
-      const unsigned tg = unsigned(operand >> 46) & 3, scale = unsigned(operand >> 44) & 3;
-      const uint64_t num = (operand >> 39) & 0x1f, base = operand & 0x1fffffffffull;
+      const unsigned tg = unsigned(tlbi_operand::tg::get(operand)), scale = unsigned(tlbi_operand::scale::get(operand));
+      const uint64_t num = tlbi_operand::num::get(operand), base = tlbi_operand::base::get(operand);
       if (tg == 0) break;  // reserved granule: covers nothing
       const unsigned unit = tg == 1 ? 12 : tg == 2 ? 14 : 16;
       const uint64_t units = (num + 1) << (5 * scale + 1);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include "gpuvp/field.h"
 
 namespace gpuvp::uat {
 
@@ -32,24 +33,42 @@ constexpr uint64_t vpn_mask = (uint64_t(1) << (va_bits - page_shift)) - 1;  // V
 // Descriptor fields (uat.py PTE): VALID 0, TYPE 1, AttrIndex 4:2, AP 7:6, SH 9:8, AF 10, nG 11,
 // output address 47:14, PXN 53, UXN 54, OS 55.
 struct pte_fields {
-  static bool valid(uint64_t d) { return d & 1; }
-  static bool type(uint64_t d) { return d & 2; }
-  static unsigned attr(uint64_t d) { return unsigned(d >> 2) & 7; }
-  static unsigned ap(uint64_t d) { return unsigned(d >> 6) & 3; }
-  static unsigned sh(uint64_t d) { return unsigned(d >> 8) & 3; }
-  static bool af(uint64_t d) { return (d >> 10) & 1; }
-  static bool ng(uint64_t d) { return (d >> 11) & 1; }
-  static bool pxn(uint64_t d) { return (d >> 53) & 1; }
-  static bool uxn(uint64_t d) { return (d >> 54) & 1; }
-  static bool os(uint64_t d) { return (d >> 55) & 1; }
-  static constexpr uint64_t address_mask = 0x0000ffffffffc000ull;
+  using valid_bit = field<0, 1>;
+  using type_bit = field<1, 1>;
+  using attr_index = field<2, 3>;
+  using ap_bits = field<6, 2>;
+  using sh_bits = field<8, 2>;
+  using af_bit = field<10, 1>;
+  using ng_bit = field<11, 1>;
+  using output_address = field<14, 34>;
+  using pxn_bit = field<53, 1>;
+  using uxn_bit = field<54, 1>;
+  using os_bit = field<55, 1>;
+  static bool valid(uint64_t d) { return valid_bit::get(d); }
+  static bool type(uint64_t d) { return type_bit::get(d); }
+  static unsigned attr(uint64_t d) { return unsigned(attr_index::get(d)); }
+  static unsigned ap(uint64_t d) { return unsigned(ap_bits::get(d)); }
+  static unsigned sh(uint64_t d) { return unsigned(sh_bits::get(d)); }
+  static bool af(uint64_t d) { return af_bit::get(d); }
+  static bool ng(uint64_t d) { return ng_bit::get(d); }
+  static bool pxn(uint64_t d) { return pxn_bit::get(d); }
+  static bool uxn(uint64_t d) { return uxn_bit::get(d); }
+  static bool os(uint64_t d) { return os_bit::get(d); }
+  static constexpr uint64_t address_mask = output_address::mask;
 };
 // TTBAT entry (uat.py TTBR): ASID 63:48, table base 47:1, VALID 0.
 struct ttb_fields {
-  static bool valid(uint64_t t) { return t & 1; }
-  static uint16_t asid(uint64_t t) { return uint16_t(t >> 48); }
-  static constexpr uint64_t base_mask = 0x0000fffffffffffeull;
+  using valid_bit = field<0, 1>;
+  using base = field<1, 47>;
+  using asid_bits = field<48, 16>;
+  static bool valid(uint64_t t) { return valid_bit::get(t); }
+  static uint16_t asid(uint64_t t) { return uint16_t(asid_bits::get(t)); }
+  static constexpr uint64_t base_mask = base::mask;
 };
+// The table index each level takes from a VA: L1 38:36, L2 35:25, L3 24:14 (16 KiB granule).
+using va_l1_index = field<36, 3>;
+using va_l2_index = field<25, 11>;
+using va_l3_index = field<14, 11>;
 
 // The rights `pte` grants in `v` (uat.py PTE.access_gpu / access_fw; m1n1's "-?" read as
 // write-only, as the kernel's FW_GPU_WO).
@@ -82,7 +101,8 @@ struct walk_result {
   bool bus_error = false;  // a table read failed (reported as invalid at that level)
 };
 
-inline unsigned half_of(uint64_t va) { return unsigned(va >> 39) & 1; }  // 0: TTB0 (user), 1: TTB1 (kernel)
+using va_half = field<39, 1>;  // 0: TTB0 (user), 1: TTB1 (kernel)
+inline unsigned half_of(uint64_t va) { return unsigned(va_half::get(va)); }
 inline uint64_t ttb_address(const walk_config& c, unsigned slot, unsigned half) { return c.ttbat + slot * 16 + half * 8; }
 inline uint64_t output_address(const walk_config& c, uint64_t pte, uint64_t va) {
   return (pte & pte_fields::address_mask & c.oas_mask) | (va & (page_size - 1));
@@ -95,10 +115,9 @@ walk_result walk_from(const walk_config& c, uint64_t ttb, uint64_t va, Read&& re
   r.ttb = ttb;
   if (!ttb_fields::valid(ttb)) return r.f = fault::invalid, r.level = 0, r.pte = ttb, r;
   uint64_t table = ttb & ttb_fields::base_mask & c.oas_mask;
-  static constexpr unsigned shifts[3] = {36, 25, 14};
-  static constexpr uint64_t index_masks[3] = {7, 0x7ff, 0x7ff};
+  const uint64_t index[3] = {va_l1_index::get(va), va_l2_index::get(va), va_l3_index::get(va)};
   for (unsigned level = 1; level <= 3; ++level) {
-    const uint64_t addr = table + ((va >> shifts[level - 1]) & index_masks[level - 1]) * 8;
+    const uint64_t addr = table + index[level - 1] * 8;
     uint64_t d = 0;
     r.level = level;
     r.pte_addr = addr;
@@ -127,5 +146,15 @@ struct tlbi_scope {
   uint64_t pages = 0;    // pages covered (0: none, e.g. a reserved TG)
 };
 tlbi_scope decode_tlbi(tlbi_op op, uint64_t operand);
+// TLBI operand fields (Arm ARM TLBI VAE1OS / RVAE1OS): ASID 63:48; vae1os VA[55:12] in 43:0;
+// rvae1os TG 47:46, SCALE 45:44, NUM 43:39, TTL 38:37, BaseADDR 36:0 (in TG units).
+struct tlbi_operand {
+  using asid = field<48, 16>;
+  using va_page = field<0, 44>;
+  using tg = field<46, 2>;
+  using scale = field<44, 2>;
+  using num = field<39, 5>;
+  using base = field<0, 37>;
+};
 
 }  // namespace gpuvp::uat

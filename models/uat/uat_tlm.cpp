@@ -29,13 +29,13 @@ void uat_mmu::latch(view v, unsigned slot, uint64_t va, bool write, const transl
     GPUVP_LOG(this, warning, fault_log_.back());
   }
   if (v != view::gpu && !latch_asc_faults) return;
-  if (fault_info.get() & 1) {  // the first fault stays until acknowledged
+  if (fault_info_faulted::get(fault_info.get())) {  // the first fault stays until acknowledged
     ++faults_lost;
     return;
   }
   ++faults_latched;
-  fault_info = ((va >> 6) & 0x3ffffffffull) << 30 | uint64_t(slot & 63) << 17 | uint64_t(unit & 0xff) << 9 | uint64_t(t.level & 3) << 7 |
-               uint64_t(!write) << 4 | uint64_t(t.f) << 1 | 1;
+  fault_info = fault_info_addr::put(va >> 6) | fault_info_context::put(slot) | fault_info_unit::put(unit) | fault_info_level::put(t.level) |
+               fault_info_read::put(!write) | fault_info_reason::put(uint64_t(t.f)) | fault_info_faulted::put(1);
   fault_irq.write(true);
 }
 
@@ -140,7 +140,7 @@ bool uat_mmu::qtest(const std::vector<std::string>& w, std::string& reply, sc_co
 // scenario decides whether they matter.
 std::vector<std::string> uat_mmu::modelled_errors() {
   std::vector<std::string> errors;
-  if (fault_info.get() & 1) {
+  if (fault_info_faulted::get(fault_info.get())) {
     errors.push_back("UAT fault still latched in FAULT_INFO at the end of the run (" + to_hex(fault_info.get()) + ")");
     errors.insert(errors.end(), fault_log_.begin(), fault_log_.end());
   }

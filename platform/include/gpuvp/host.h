@@ -66,6 +66,11 @@ class host : public sc_core::sc_module, public host_port {
   bool access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, std::string* why);
   // qtest: empty if simulated time may advance to `until`, else the FAIL reason (time limit).
   std::string past_limit(const sc_core::sc_time& until) const;
+  // qtest commands by kind: each answers true (reply set) when the line is its command.
+  bool qtest_sized_access(const std::vector<std::string>& w, std::string& reply);
+  bool qtest_bytes(const std::vector<std::string>& w, std::string& reply);
+  bool qtest_clock(const std::vector<std::string>& w, std::string& reply);
+  std::string qtest_stats(const std::vector<std::string>& w);
   platform& platform_;
   workload* workload_ = nullptr;
   std::istream* qin_ = nullptr;
