@@ -132,6 +132,8 @@ class compute_engine::tlm_mem : public mem_port {
     }
   }
   bool full(const mem_client* client) const override { return inner_ && inner_->full(client); }
+  bool wants_decodes() const override { return inner_ && inner_->wants_decodes(); }
+  void decoded(uint64_t addr, const mem_client* client) override { inner_->decoded(addr, client); }
   mem_stats stats() const override { return inner_ ? inner_->stats() : mem_stats{}; }
   void cycle(uint64_t c) override {
     if (inner_) inner_->cycle(c);

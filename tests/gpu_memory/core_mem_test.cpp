@@ -991,15 +991,24 @@ TEST(sm_memory, a100_and_h100_memory_options) {
     }
     return std::string("no error");
   };
-  // 3..5 (PAE, random, custom) are GPGPU-Sim's but not modelled: listed as changing timing; 6 is no mode.
-  EXPECT_NE(error("-gpgpu_memory_partition_indexing 6\n").find("m.config:1: -gpgpu_memory_partition_indexing: 6 outside [0, 2]"),
+  // 3 and 5 (PAE, custom) are GPGPU-Sim's but not modelled: listed as changing timing, run as 0;
+  // 4 (random) is modelled; 6 is no mode here.
+  EXPECT_NE(error("-gpgpu_memory_partition_indexing 6\n").find("m.config:1: -gpgpu_memory_partition_indexing: 6 outside [0, 4]"),
             std::string::npos);
+  for (const char* v : {"3", "5"}) {
+    gpu_config p;
+    load_config_text(p, std::string("-gpgpu_memory_partition_indexing ") + v + "\n", "m.config");
+    EXPECT_EQ(p.mem.partition_indexing, 0u);
+    ASSERT_EQ(p.unmodelled_timing(false).size(), 1u);
+    EXPECT_EQ(p.unmodelled_timing(false)[0].rfind(std::string("-gpgpu_memory_partition_indexing ") + v + " (m.config:1): ", 0), 0u)
+        << p.unmodelled_timing(false)[0];
+  }
   gpu_config p;
   load_config_text(p, "-gpgpu_memory_partition_indexing 4\n", "m.config");
-  EXPECT_EQ(p.mem.partition_indexing, 0u);
-  ASSERT_EQ(p.unmodelled_timing(false).size(), 1u);
-  EXPECT_EQ(p.unmodelled_timing(false)[0].rfind("-gpgpu_memory_partition_indexing 4 (m.config:1): ", 0), 0u)
-      << p.unmodelled_timing(false)[0];
+  EXPECT_EQ(p.mem.partition_indexing, 4u);
+  EXPECT_TRUE(p.unmodelled_timing(false).empty());
+  p.mem.partition_indexing = 3;  // (not from a file: refused by validate)
+  EXPECT_THROW(validate(p.mem, "m.config"), config_file_error);
   EXPECT_NE(error("-gpgpu_n_mem 40\n-gpgpu_n_sub_partition_per_mchannel 4\n-gpgpu_memory_partition_indexing 2\n")
                 .find("IPOLY) needs 16, 32 or 64 sub-partitions"),
             std::string::npos);

@@ -300,7 +300,7 @@ std::vector<shipped_case> cases() {
         {"-trace_opcode_latency_initiation_sp", "4,1"},
         {"-trace_opcode_latency_initiation_dp", "20,8"},
         {"-trace_opcode_latency_initiation_sfu", "20,4"}},
-       "-gpgpu_memory_partition_indexing"},
+       ""},
   };
 }
 
@@ -353,12 +353,13 @@ TEST(sm_shipped_configs, load_and_name_what_is_not_modelled) {
     EXPECT_DOUBLE_EQ(cfg.core_mhz, std::stod(o.at("-gpgpu_clock_domains")));
   }
   // Figures worked out from the public files.
-  const gpu_config titanv = make_gpu_config("TITANV", {}, "--gpu", true), titanx = make_gpu_config("TITANX", {}, "--gpu", true);
+  const gpu_config titanv = make_gpu_config("TITANV", {}, "--gpu", true), titanx = make_gpu_config("TITANX", {}, "--gpu");
   const gpu_config r = make_gpu_config("RTX2060", {}, "--gpu"), rs = make_gpu_config("RTX2060_S", {}, "--gpu");
   EXPECT_EQ(titanv.num_sms(), 80u);             // 40 clusters x 2
   EXPECT_EQ(titanv.kernel_launch_latency, 0u);  // the file gives none: GPGPU-Sim's default
   EXPECT_EQ(titanv.mem.dram_bnk_xor_row, 1u);
   EXPECT_EQ(titanx.mem.network_mode, 1u);
+  EXPECT_EQ(titanx.mem.partition_indexing, 4u);        // random sub-partitions, modelled
   EXPECT_EQ(titanx.mem.icnt_file_input_buffer, 256u);  // config_pascal_islip.icnt
   EXPECT_EQ(titanx.mem.icnt_file_ejection_buffer, 64u);
   EXPECT_TRUE(titanx.gmem_skip_l1d);

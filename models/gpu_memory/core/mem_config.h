@@ -65,7 +65,8 @@ struct mem_config {
   // -inter_config_file (relative to the option file's folder) and the keys the model reads from it.
   std::string icnt_file;
   unsigned icnt_file_flit_size = 0, icnt_file_input_buffer = 0, icnt_file_ejection_buffer = 0, icnt_file_subnets = 0;
-  // -gpgpu_memory_partition_indexing: 0 consecutive, 1 bitwise XOR, 2 IPOLY hash (addrdec.cc)
+  // -gpgpu_memory_partition_indexing: 0 consecutive, 1 bitwise XOR, 2 IPOLY hash, 4 random
+  // (addrdec.cc; 3, PAE, is refused)
   unsigned partition_indexing = 0;
   // -gpgpu_mem_addr_mapping "dramid@N;mask": channel bits inserted at bit N; the mask's B and R
   // bits (of the address with the channel bits taken out) give bank and row.

@@ -77,6 +77,15 @@ class mem_port {
                           unsigned tag) = 0;
   // The client may not send now: its way in has no room (GPGPU-Sim's icnt_has_buffer).
   virtual bool full(const mem_client* /*client*/) const { return false; }
+  // GPGPU-Sim decodes the address of every mem_fetch it makes (addrdec_tlx, from the mem_fetch
+  // constructor), also of those that never reach the memory: an instruction fetch (hit or miss,
+  // or with a perfect instruction cache), an L1D access entering its bank's latency queue (a hit,
+  // or one that meets a bank conflict). A memory whose channel mapping depends on the order of
+  // those decodes (-gpgpu_memory_partition_indexing 4) says so here, and the SMs then report each
+  // one through decoded() in their cycle, in order with their access() calls (access() is a decode
+  // too); from several host threads as access() (concurrent_access).
+  virtual bool wants_decodes() const { return false; }
+  virtual void decoded(uint64_t /*addr*/, const mem_client* /*client*/) {}
   // Called once per core cycle before the SMs' (same `cycle` as their accesses of that cycle):
   // the memory advances its clocked parts and delivers completions. Free when nothing is queued.
   virtual void cycle(uint64_t /*cycle*/) {}

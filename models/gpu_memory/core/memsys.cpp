@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <initializer_list>
 #include <cmath>
 #include <iomanip>
 #include <stdexcept>
@@ -28,59 +27,7 @@ constexpr uint64_t request_cycles = 3;
 constexpr uint64_t reply_cycles = 3;
 // - a store's acknowledgement is consumed by the LDST unit in p + 1 (store_ack).
 constexpr uint64_t ack_cycles = 1;
-// The mask of the given bit positions.
-constexpr uint64_t bits_mask(std::initializer_list<unsigned> bits) {
-  uint64_t m = 0;
-  for (unsigned b : bits) m |= uint64_t(1) << b;
-  return m;
-}
-// The XOR of the bits of a that mask selects.
-constexpr unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::popcount(a & mask) & 1); }
 }  // namespace
-
-// GPGPU-Sim's ipoly_hash_function (hashing.cc): the index bits XORed with the GF(2) residues of
-// the higher address bits for IPOLY(5), IPOLY(37) and IPOLY(67) (16, 32 and 64 entries; Rau,
-// "Pseudo-randomly interleaved memory", ISCA 1991). Other counts: the index unchanged (GPGPU-Sim
-// refuses them; validate() does too).
-unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
-  // Per result bit i: the address bits whose XOR flips index bit i.
-  static constexpr uint64_t h16[] = {
-      bits_mask({11, 10, 9, 8, 6, 4, 3, 0}),
-      bits_mask({12, 8, 7, 6, 5, 3, 1, 0}),
-      bits_mask({9, 8, 7, 6, 4, 2, 1}),
-      bits_mask({10, 9, 8, 7, 5, 3, 2}),
-  };
-  static constexpr uint64_t h32[] = {
-      bits_mask({13, 12, 11, 10, 9, 6, 5, 3, 0}), bits_mask({14, 13, 12, 11, 10, 7, 6, 4, 1}), bits_mask({14, 10, 9, 8, 7, 6, 3, 2, 0}),
-      bits_mask({11, 10, 9, 8, 7, 4, 3, 1}),      bits_mask({12, 11, 10, 9, 8, 5, 4, 2}),
-  };
-  static constexpr uint64_t h64[] = {
-      bits_mask({18, 17, 16, 15, 12, 10, 6, 5, 0}), bits_mask({15, 13, 12, 11, 10, 7, 5, 1, 0}),
-      bits_mask({16, 14, 13, 12, 11, 8, 6, 2, 1}),  bits_mask({17, 15, 14, 13, 12, 9, 7, 3, 2}),
-      bits_mask({18, 16, 15, 14, 13, 10, 8, 4, 3}), bits_mask({17, 16, 15, 14, 11, 9, 5, 4}),
-  };
-  if (n != 16 && n != 32 && n != 64) return index;
-  // The residue is linear over GF(2) and the masks take bits 0-18: per table, per byte of
-  // bits 0-23, the residue of each byte value, worked out at compile time; a hash XORs three.
-  struct byte_tables {
-    uint8_t t[3][3][256];
-  };
-  static constexpr byte_tables tables = [] {
-    byte_tables x{};
-    const uint64_t* hs[3] = {h16, h32, h64};
-    for (unsigned k = 0; k < 3; ++k)
-      for (unsigned b = 0; b < 3; ++b)
-        for (unsigned v = 0; v < 256; ++v) {
-          const uint64_t av = uint64_t(v) << (8 * b);
-          unsigned r = 0;
-          for (unsigned i = 0; i < 4 + k; ++i) r |= xor_bits(av, hs[k][i]) << i;
-          x.t[k][b][v] = uint8_t(r);
-        }
-    return x;
-  }();
-  const auto& t = tables.t[n == 16 ? 0 : n == 32 ? 1 : 2];
-  return (index ^ t[0][a & 255] ^ t[1][a >> 8 & 255] ^ t[2][a >> 16 & 255]) & (n - 1);
-}
 
 // The bank-mask bits that pick the sub-partition (addrdec's sub_partition_id_mask): the lowest
 // log2(-gpgpu_n_sub_partition_per_mchannel) bits of the bank mask.
@@ -117,6 +64,9 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
       clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
+  random_ = m_.partition_indexing == 4;
+  // (dramid@N has N >= 5, a channel at most 8 sub-partitions)
+  chunk_shift_ = m_.mem_addr_dramid_bit - unsigned(std::countr_zero(m_.sub_per_channel));
   port_free_.assign(sps, 0);
   port_of(cfg.num_clusters - 1);  // the configured clusters' ports (more appear when a client names them)
   next_node_.assign(sps, 0);
@@ -130,64 +80,6 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   // The DRAM latency queue holds a request -dram_latency core cycles (gpu_sim_cycle at DRAM edges).
   ch_.reserve(m_.n_mem);
   for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, cfg.dram_latency, &clock_);
-}
-
-// GPGPU-Sim's l2_cache_config::set_index: the set function of -gpgpu_cache:dl2 applied to the
-// partition address (linear_to_raw_address_translation::partition_address: the address without
-// its channel bits -- the quotient of the channel division with a non-power-of-two count -- and
-// without the bank bits that pick the sub-partition, "to reduce set camping"): linear takes the
-// line number's low bits, X XORs them with the bits above (bitwise_hash_function), P hashes those
-// into them (ipoly_hash_function). A linear index of a non-power-of-two set count takes the
-// remainder.
-unsigned gpu_memory::l2_set(uint64_t line) const {
-  const uint64_t addr = line * m_.l2.line;
-  const unsigned lo = m_.mem_addr_dramid_bit;
-  const uint64_t high = addr >> lo;
-  const uint64_t quot = m_.n_mem & (m_.n_mem - 1) ? high / m_.n_mem : high >> std::bit_width(m_.n_mem - 1);
-  const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
-  const uint64_t pl = part_runs_.extract(local) >> std::countr_zero(m_.l2.line);
-  const unsigned sets = m_.l2.sets;
-  if (sets & (sets - 1)) return unsigned(pl % sets);
-  const unsigned index = unsigned(pl & (sets - 1));
-  const uint64_t higher = pl >> std::countr_zero(sets);
-  if (m_.l2.set_index == 'P') return ipoly_hash(higher, index, sets);
-  if (m_.l2.set_index == 'X') return index ^ unsigned(higher & (sets - 1));
-  return index;
-}
-
-dram_address gpu_memory::decode(uint64_t addr) const {
-  // addrdec: the channel is the address above bit N modulo the channel count; the rest of the
-  // address, with those bits taken out, goes through the mask for bank and row.
-  dram_address a;
-  const unsigned lo = m_.mem_addr_dramid_bit;
-  const uint64_t high = addr >> lo;
-  const bool gap = m_.n_mem & (m_.n_mem - 1);
-  const unsigned ch_bits = unsigned(std::bit_width(m_.n_mem - 1)), sp_bits = unsigned(std::bit_width(m_.sub_per_channel - 1));
-  const uint64_t quot = gap ? high / m_.n_mem : high >> ch_bits;  // (no division for 2^k channels)
-  a.channel = unsigned(high - quot * m_.n_mem);
-  const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
-  const uint64_t bank = bank_runs_.extract(local);
-  a.bank = unsigned(m_.dram.nbk & (m_.dram.nbk - 1) ? bank % m_.dram.nbk : bank & (m_.dram.nbk - 1));
-  a.row = row_runs_.extract(local);
-  a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
-  // -gpgpu_memory_partition_indexing (addrdec_tlx): the address bits above the channel and
-  // sub-partition bits (with a power-of-two channel count; otherwise the quotient of the
-  // channel division) permute the channel (1, XOR) or the sub-partition (2, IPOLY). Bank and row
-  // stay those of the consecutive decode.
-  const uint64_t higher = gap ? quot : addr >> (lo + ch_bits + sp_bits);
-  if (m_.partition_indexing == 1) {
-    a.channel = unsigned((a.channel ^ (higher & ((1ull << ch_bits) - 1))) % m_.n_mem);
-    a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
-  } else if (m_.partition_indexing == 2) {
-    const unsigned pow2_ch = 1u << unsigned(std::bit_width(m_.n_mem - 1));
-    unsigned sp = ipoly_hash(higher, a.sub_partition, pow2_ch * m_.sub_per_channel);
-    if (gap) sp %= m_.sub_partitions();
-    a.sub_partition = sp;
-    a.channel = sp / m_.sub_per_channel;
-  }
-  // -dram_bnk_indexing_policy 1: the DRAM bank (dram_req_t), not the sub-partition's, XORs the row in.
-  if (m_.dram_bnk_xor_row) a.bank ^= unsigned(a.row & (m_.dram.nbk - 1));
-  return a;
 }
 
 gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t) {
@@ -275,6 +167,7 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
 // tie runs before the L2 step), then the L2 step. An L2 miss served by now enters its L2 -> DRAM
 // queue at an edge of gpu_sim_cycle >= now + 2, which the channel has not run yet.
 void gpu_memory::cycle(uint64_t cycle) {
+  if (random_) draw_sm_decodes();  // those of the SMs' last cycle (when sms_stepped did not)
   const bool ahead = ahead_ == cycle;
   ahead_ = ~0ull;
   if (!dram_queued_ && !l2_queued_ && !xbar_queued_ && !replies_queued_) return;
@@ -289,6 +182,10 @@ void gpu_memory::cycle(uint64_t cycle) {
 }
 
 bool gpu_memory::prepare_ahead(uint64_t cycle) {
+  // With random sub-partitions an L2 write-back decodes a chunk that a sector access of the same
+  // line drew before, unless a chunk is smaller than a line: then the L2 step could draw, and
+  // running it beside the SMs would change the order of draws.
+  if (random_ && (uint64_t(1) << chunk_shift_) < m_.l2.line) return false;
   ahead_ = cycle;
   const uint64_t now = cycle - std::min(cycle, base_);
   if (replies_queued_) push_replies(now);
@@ -392,6 +289,15 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t 
   (void)bytes;
   const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
   const unsigned node = client ? client->icnt_node() : ~0u;
+  if (random_ && node != ~0u) {
+    // An SM's: decoded with its other decodes of this cycle, in order (draw_sm_decodes).
+    const unsigned port = port_of(node);
+    sm_decodes_[port].push_back({addr, true});
+    xin_[port].push_back({sent + request_cycles - 1, 0, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, {}}});
+    xbar_queued_.fetch_add(1, std::memory_order_relaxed);
+    return pending;
+  }
+  if (random_) draw_sm_decodes();  // (the SMs' came first)
   const dram_address a = decode(addr);
   const unsigned sp = a.sub_partition;
   if (node == ~0u) {
@@ -639,6 +545,7 @@ void gpu_memory::push_replies(uint64_t now) {
 }
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
+  if (random_) draw_sm_decodes();
   ahead_ = ~0ull;         // (set only if the last kernel was abandoned: an error thrown by an SM)
   for (auto& q : xin_) {  // requests nobody waits for any more
     for (const xbar_packet& p : q) sp_[p.sp].xout.push_back(p.r);
@@ -673,6 +580,7 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
 }
 
 void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
+  if (random_) draw_sm_decodes();
   for (sub_partition& P : sp_) P.mshr_stall = false;  // a stalled miss may be a hit now
   // gpgpu_sim::perf_memcpy_to_gpu: one sector per 32 bytes from the start, its address held in
   // a 32-bit unsigned (wr_addr): above 4 GiB the L2 gets the truncated address's tag, and the

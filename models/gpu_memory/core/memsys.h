@@ -14,9 +14,11 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "dram.h"
+#include "glibc_rand.h"
 #include "gpuvp/flat_map.h"
 #include "core/gpu_config.h"
 #include "mem_log.h"
@@ -25,7 +27,7 @@
 namespace gpuvp::sm {
 
 // Where a sector lives: GPGPU-Sim's addrdec with -gpgpu_mem_addr_mapping "dramid@N;mask" and
-// consecutive channel indexing.
+// -gpgpu_memory_partition_indexing (memsys_decode.cpp).
 struct dram_address {
   unsigned channel = 0, sub_partition = 0, bank = 0;
   uint64_t row = 0;
@@ -42,7 +44,13 @@ class gpu_memory : public mem_port {
   // (xbar_router::Has_Buffer_In); other engines are never refused.
   bool full(const mem_client* client) const override;
   void cycle(uint64_t cycle) override;
-  dram_address decode(uint64_t addr) const;
+  // With -gpgpu_memory_partition_indexing 4 the first decode of an address's chunk draws its
+  // sub-partition: the SMs report every GPGPU-Sim decode (mem_port::decoded), drawn in SM order
+  // after their cycle (sms_stepped, or the next cycle()).
+  dram_address decode(uint64_t addr);
+  bool wants_decodes() const override { return random_; }
+  void decoded(uint64_t addr, const mem_client* client) override;
+  void sms_stepped() override;
   mem_stats stats() const override;
   // A kernel starts: every read of the previous one has completed; its write-backs still
   // queued are finished, then the timing state (busy-until times) restarts at 0 with the new
@@ -97,7 +105,7 @@ class gpu_memory : public mem_port {
   };
   struct xbar_packet {  // a request in its crossbar input buffer
     uint64_t ready;     // the first cycle the crossbar may move it (icnt_transfer)
-    unsigned sp;
+    unsigned sp;        // (an SM's with -gpgpu_memory_partition_indexing 4: set by draw_sm_decodes)
     l2_request r;
   };
   struct reply {  // an answer on its way back to an SM
@@ -159,6 +167,10 @@ class gpu_memory : public mem_port {
     }
   };
 
+  // -gpgpu_memory_partition_indexing 4 (memsys_decode.cpp).
+  unsigned random_sub_partition(uint64_t addr);  // the chunk's, drawn at its first decode
+  void draw_sm_decodes();                        // the SMs' decodes since the last call, in SM order
+
   const gpu_config& cfg_;
   const mem_config& m_;
   bit_runs bank_runs_, row_runs_;
@@ -193,6 +205,18 @@ class gpu_memory : public mem_port {
   mem_stats st_;
   std::vector<std::array<uint64_t, 5>> sp_stats_;  // per sub-partition: probes by status
   mem_event_log* log_ = nullptr;
+  // -gpgpu_memory_partition_indexing 4: the sub-partition drawn for each chunk decoded
+  // (address >> chunk_shift_), rand() as GPGPU-Sim's srand(1) seeds it, and per crossbar port the
+  // SMs' decodes not drawn yet (access: a packet of that port's input still undecoded).
+  struct sm_decode {
+    uint64_t addr;
+    bool access;
+  };
+  bool random_ = false;
+  unsigned chunk_shift_ = 0;
+  std::unordered_map<uint64_t, unsigned> random_sp_;
+  glibc_rand rand_{1};
+  std::vector<std::vector<sm_decode>> sm_decodes_;
 };
 
 // "gpgpu-sim": gpu_memory; "fixed": fixed_latency_memory at -gpgpu_l2_rop_latency + -dram_latency.

@@ -95,6 +95,7 @@ unsigned gpu_memory::port_of(unsigned node) {
       rnext_.back() = 0;
     }
     xin_.resize(n);
+    sm_decodes_.resize(n);
     rout_.resize(n);
     rnext_.resize(n, 0);
     xin_.back() = std::move(ein);

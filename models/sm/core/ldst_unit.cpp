@@ -418,6 +418,7 @@ bool ldst_unit::global_step(uint64_t now) {
   // taken (a bank conflict: again next cycle).
   for (unsigned j = 0; j < banks_.size() && !sectors_.empty(); ++j) {
     const uint64_t sec = sectors_.back();
+    if (core_.decodes_) core_.mem_->decoded(sec * 32, this);  // its mem_fetch, made before the bank is looked at
     l1_bank& b = banks_[sec % banks_.size()];
     if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
     b.placed = now;

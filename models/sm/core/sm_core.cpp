@@ -184,7 +184,8 @@ void sm_core::init_collectors() {
     if (std::find(oc_order_.begin(), oc_order_.end(), r) == oc_order_.end()) oc_order_.push_back(r);
 }
 
-sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1) : cfg_(cfg), id_(id), mem_(mem) {
+sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
+    : cfg_(cfg), id_(id), mem_(mem), decodes_(mem && mem->wants_decodes()) {
   if (!l1) {
     own_l1_ = std::make_unique<l1_tags>();
     l1 = own_l1_.get();
@@ -600,13 +601,22 @@ void sm_core::fetch_decode() {
     progress_ = true;
     fetch_buf_ = int(fetch_cands_[i].second);
     last_fetched_ = fetch_cands_[i].second;
+    if (decodes_) fetch_decoded(last_fetched_);
     if (i + 1 < rounds) decode();
   }
+}
+
+// shader_core_ctx::fetch makes a mem_fetch for the fetch (then probes the L1I, or not with a
+// perfect instruction cache) at the warp's PC + PROGRAM_MEM_START.
+void sm_core::fetch_decoded(unsigned wi) {
+  const warp_state& w = warps_[wi];
+  mem_->decoded(inst_cache::program_mem_start + w.insts[w.next].pc, ldst_);
 }
 
 bool sm_core::fetch_icache(unsigned wi) {
   progress_ = true;
   last_fetched_ = wi;
+  if (decodes_) fetch_decoded(wi);
   const warp_state& w = warps_[wi];
   const uint64_t addr = inst_cache::program_mem_start + w.insts[w.next].pc;
   const auto r = icache_->access(addr, wi);

@@ -167,6 +167,7 @@ class sm_core {
   void allocate_reads();
   void allocate_cus();
   void fetch_decode();
+  void fetch_decoded(unsigned wi);  // mem_port::decoded of warp wi's instruction fetch
   void refresh_fetchable(unsigned wi);
   void decode();
   bool fetch_icache(unsigned wi);  // shader_core_ctx::fetch through the L1I: true if it fetched
@@ -191,6 +192,7 @@ class sm_core {
   const gpu_config& cfg_;
   unsigned id_;
   mem_port* mem_;
+  bool decodes_ = false;  // the memory wants every mem_fetch's address (mem_port::wants_decodes)
   uint64_t cycle_ = 0, uid_ = 0, mem_base_ = 0;
   std::vector<warp_state> warps_;
   std::vector<warp_regs> wregs_;
