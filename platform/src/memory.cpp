@@ -68,13 +68,15 @@ uint8_t* sparse_memory::dense_page(uint64_t page_number) const {
       if (p->table[b]) std::memcpy(dense + b * block_size, unit(p->table[b]), block_size);
     p->dense = dense;  // the table and its blocks are not used again
     p->table = nullptr;
+    span_length_ = 0;  // it may have been one of those blocks
   }
   return p->dense;
 }
 
-void sparse_memory::write_in_page(page_entry& p, uint64_t in_page, const uint8_t* src, uint64_t n) {
+void sparse_memory::write_in_page(page_entry& p, uint64_t page_base, uint64_t in_page, const uint8_t* src, uint64_t n) {
   if (p.dense) {
     std::memcpy(p.dense + in_page, src, n);
+    remember_span(page_base, page_size, p.dense);
     return;
   }
   while (n) {
@@ -83,24 +85,27 @@ void sparse_memory::write_in_page(page_entry& p, uint64_t in_page, const uint8_t
     uint32_t& index = p.table[in_page >> block_bits];
     if (!index) index = allocate_units(1, 1);
     std::memcpy(unit(index) + in_block, src, m);
+    remember_span(page_base + in_page - in_block, block_size, unit(index));
     in_page += m;
     src += m;
     n -= m;
   }
 }
 
-void sparse_memory::read_in_page(const page_entry* p, uint64_t in_page, uint8_t* dst, uint64_t n) const {
+void sparse_memory::read_in_page(const page_entry* p, uint64_t page_base, uint64_t in_page, uint8_t* dst, uint64_t n) const {
   if (!p) {
     std::memset(dst, 0, n);
   } else if (p->dense) {
     std::memcpy(dst, p->dense + in_page, n);
+    remember_span(page_base, page_size, p->dense);
   } else {
     while (n) {
       const uint64_t in_block = in_page & (block_size - 1);
       const uint64_t m = std::min(n, block_size - in_block);
-      if (const uint32_t index = p->table[in_page >> block_bits])
+      if (const uint32_t index = p->table[in_page >> block_bits]) {
         std::memcpy(dst, unit(index) + in_block, m);
-      else
+        remember_span(page_base + in_page - in_block, block_size, unit(index));
+      } else
         std::memset(dst, 0, m);
       in_page += m;
       dst += m;
@@ -117,7 +122,7 @@ void sparse_memory::load(uint64_t offset, const void* data, uint64_t length) {
   while (length) {
     const uint64_t in_page = offset & (page_size - 1);
     const uint64_t n = std::min(length, page_size - in_page);
-    write_in_page(*entry(offset >> page_bits, true), in_page, src, n);
+    write_in_page(*entry(offset >> page_bits, true), offset - in_page, in_page, src, n);
     offset += n;
     src += n;
     length -= n;
@@ -130,7 +135,7 @@ void sparse_memory::fill(uint64_t offset, uint8_t byte, uint64_t length) {
   std::memset(pattern, byte, sizeof pattern);
   while (length) {
     const uint64_t n = std::min(length, block_size - (offset & (block_size - 1)));  // never beyond a block or page
-    write_in_page(*entry(offset >> page_bits, true), offset & (page_size - 1), pattern, n);
+    write_in_page(*entry(offset >> page_bits, true), offset & ~(page_size - 1), offset & (page_size - 1), pattern, n);
     offset += n;
     length -= n;
   }
@@ -144,7 +149,7 @@ void sparse_memory::peek(uint64_t offset, void* data, uint64_t length) const {
   while (length) {
     const uint64_t in_page = offset & (page_size - 1);
     const uint64_t n = std::min(length, page_size - in_page);
-    read_in_page(entry(offset >> page_bits, false), in_page, dst, n);
+    read_in_page(entry(offset >> page_bits, false), offset - in_page, in_page, dst, n);
     offset += n;
     dst += n;
     length -= n;
@@ -168,8 +173,13 @@ bool sparse_memory::copy(tlm::tlm_generic_payload& gp) {
     return false;
   }
   const gpu_ext* e = gp.get_extension<gpu_ext>();
+  const uint64_t in_span = addr - span_base_;
   if (e && e->dmi_shadow)
     ++dmi_accesses;  // the initiator moves the data through its DMI pointer
+  else if (in_span < span_length_ && len <= span_length_ - in_span && gp.is_write())
+    std::memcpy(span_host_ + in_span, gp.get_data_ptr(), len);  // inside the last block or page: no look-up
+  else if (in_span < span_length_ && len <= span_length_ - in_span && gp.is_read())
+    std::memcpy(gp.get_data_ptr(), span_host_ + in_span, len);
   else if (gp.is_write())
     load(addr, gp.get_data_ptr(), len);
   else if (gp.is_read())

@@ -199,3 +199,30 @@ TEST(memory, fill_spans_blocks_and_pages) {
   for (size_t i = 1; i + 1 < back.size(); ++i) ASSERT_EQ(back[i], 0xab) << i;
   EXPECT_EQ(mem.pages_allocated.value(), 2.0);
 }
+
+// A transaction into the block the previous one used takes a short cut; a DMI grant in between
+// moves that block into the contiguous page, and the next transaction must land there.
+TEST(memory, transactions_after_a_grant_reach_the_contiguous_page) {
+  gpuvp::testing::fresh_simulation();
+  memory_with_initiator m;
+  uint32_t v = 0x11223344;
+  transaction t(tlm::TLM_WRITE_COMMAND, 0x60010, &v, 4);
+  sc_time delay;
+  m.mem.b_transport(t.gp, delay);
+  ASSERT_TRUE(t.ok());
+  unsigned char* p = m.dmi_at(0x60000).get_dmi_ptr();
+  v = 0x55667788;
+  t.set(tlm::TLM_WRITE_COMMAND, 0x60020, &v, 4);
+  m.mem.b_transport(t.gp, delay);
+  ASSERT_TRUE(t.ok());
+  uint32_t seen[2];
+  std::memcpy(&seen[0], p + 0x10, 4);
+  std::memcpy(&seen[1], p + 0x20, 4);
+  EXPECT_EQ(seen[0], 0x11223344u);
+  EXPECT_EQ(seen[1], 0x55667788u);
+  p[0x30] = 0x99;
+  uint8_t back = 0;
+  t.set(tlm::TLM_READ_COMMAND, 0x60030, &back, 1);
+  m.mem.b_transport(t.gp, delay);
+  EXPECT_EQ(back, 0x99);
+}

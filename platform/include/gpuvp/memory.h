@@ -88,8 +88,15 @@ class sparse_memory : public sc_core::sc_module {
   page_entry* entry(uint64_t page_number, bool allocate) const;
   uint8_t* dense_page(uint64_t page_number) const;  // the page in its contiguous form (made so if needed)
   // Copies within one page: to it (allocating blocks) or from it (absent blocks read zero).
-  void write_in_page(page_entry& p, uint64_t in_page, const uint8_t* src, uint64_t n);
-  void read_in_page(const page_entry* p, uint64_t in_page, uint8_t* dst, uint64_t n) const;
+  void write_in_page(page_entry& p, uint64_t page_base, uint64_t in_page, const uint8_t* src, uint64_t n);
+  void read_in_page(const page_entry* p, uint64_t page_base, uint64_t in_page, uint8_t* dst, uint64_t n) const;
+  // The last contiguous host storage an access went through (a block, or a contiguous page):
+  // accesses that fall inside it again copy at once. Forgotten when a page changes form.
+  void remember_span(uint64_t base, uint64_t length, uint8_t* host) const {
+    span_base_ = base;
+    span_length_ = length;
+    span_host_ = host;
+  }
   bool copy(tlm::tlm_generic_payload& gp);
   mutable std::unordered_map<uint64_t, page_entry> pages_;  // nodes stay put: entries may be cached
   mutable std::vector<uint8_t*> arenas_;
@@ -97,6 +104,9 @@ class sparse_memory : public sc_core::sc_module {
   mutable uint64_t units_used_ = 0;  // units handed out in all arenas
   mutable uint64_t last_page_ = ~uint64_t(0);
   mutable page_entry* last_entry_ = nullptr;
+  mutable uint64_t span_base_ = 0;
+  mutable uint64_t span_length_ = 0;  // 0: none
+  mutable uint8_t* span_host_ = nullptr;
 };
 
 }  // namespace gpuvp
