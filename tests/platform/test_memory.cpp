@@ -135,3 +135,94 @@ TEST(memory, dmi_pointer_outlives_later_allocations) {
   EXPECT_EQ(mem.read32(0x10040), v);
   for (uint64_t i = 0; i < more; i += 997) EXPECT_EQ(mem.read32((i + 2) * sparse_memory::page_size + 4 * i), uint32_t(i));
 }
+
+// Scattered writes cost host storage in 256-byte blocks, packed in the order of first touch, plus
+// one 1 KiB block table (256 four-byte indices) per 64 KiB page: 1000 writes of 8 bytes every
+// 4 KiB touch 1000 blocks in 63 pages (4 000 KiB / 64 KiB, rounded up), not 1000 host pages.
+TEST(memory, scattered_writes_cost_blocks_not_host_pages) {
+  gpuvp::testing::fresh_simulation();
+  config::global().set("mem.size", "4 GiB", "test");
+  memory_with_initiator m;
+  for (uint64_t i = 0; i < 1000; ++i) {
+    uint64_t v = 0x1111111111111111ull * (i % 15 + 1);
+    transaction t(tlm::TLM_WRITE_COMMAND, 0x40000000 + i * 4096, &v, 8);
+    sc_time delay;
+    m.mem.b_transport(t.gp, delay);
+    ASSERT_TRUE(t.ok());
+  }
+  EXPECT_EQ(m.mem.pages_allocated.value(), 63.0);
+  EXPECT_EQ(m.mem.host_bytes(), 1000u * 256 + 63u * 1024);
+  for (uint64_t i = 0; i < 1000; i += 37) {
+    uint64_t back[2] = {1, 1};  // the written word and the untouched word after it
+    m.mem.peek(0x40000000 + i * 4096, back, 16);
+    EXPECT_EQ(back[0], 0x1111111111111111ull * (i % 15 + 1));
+    EXPECT_EQ(back[1], 0u);
+  }
+}
+
+// The first DMI grant turns a page of blocks into one contiguous 64 KiB page holding what was
+// written (an access straddling two blocks included); later accesses from either side see each
+// other, and the page keeps its pointer.
+TEST(memory, dmi_grant_gathers_the_written_blocks) {
+  gpuvp::testing::fresh_simulation();
+  memory_with_initiator m;
+  const uint8_t bytes[6] = {1, 2, 3, 4, 5, 6};
+  m.mem.load(0x500fd, bytes, 6);  // blocks 0x50000 and 0x50100
+  m.mem.write32(0x5fffc, 0xa5a5a5a5);
+  const uint64_t before = m.mem.host_bytes();
+  const tlm::tlm_dmi dmi = m.dmi_at(0x50000);
+  EXPECT_EQ(m.mem.host_bytes(), before + sparse_memory::page_size);
+  unsigned char* p = dmi.get_dmi_ptr();
+  EXPECT_EQ(std::memcmp(p + 0xfd, bytes, 6), 0);
+  uint32_t last;
+  std::memcpy(&last, p + 0xfffc, 4);
+  EXPECT_EQ(last, 0xa5a5a5a5u);
+  EXPECT_EQ(p[0x200], 0);
+  m.mem.write32(0x58000, 0x600df00d);
+  std::memcpy(&last, p + 0x8000, 4);
+  EXPECT_EQ(last, 0x600df00du);
+  p[0x10] = 0x77;
+  EXPECT_EQ(m.mem.read32(0x50010), 0x77u);
+  EXPECT_EQ(m.dmi_at(0x5ff00).get_dmi_ptr(), p);
+  EXPECT_EQ(m.mem.pages_allocated.value(), 1.0);
+}
+
+// fill() writes whole and partial blocks across a page boundary.
+TEST(memory, fill_spans_blocks_and_pages) {
+  gpuvp::testing::fresh_simulation();
+  sparse_memory mem("mem");
+  mem.fill(sparse_memory::page_size - 300, 0xab, 700);
+  std::vector<uint8_t> back(702, 1);
+  mem.peek(sparse_memory::page_size - 301, back.data(), back.size());
+  EXPECT_EQ(back.front(), 0);
+  EXPECT_EQ(back.back(), 0);
+  for (size_t i = 1; i + 1 < back.size(); ++i) ASSERT_EQ(back[i], 0xab) << i;
+  EXPECT_EQ(mem.pages_allocated.value(), 2.0);
+}
+
+// A transaction into the block the previous one used takes a short cut; a DMI grant in between
+// moves that block into the contiguous page, and the next transaction must land there.
+TEST(memory, transactions_after_a_grant_reach_the_contiguous_page) {
+  gpuvp::testing::fresh_simulation();
+  memory_with_initiator m;
+  uint32_t v = 0x11223344;
+  transaction t(tlm::TLM_WRITE_COMMAND, 0x60010, &v, 4);
+  sc_time delay;
+  m.mem.b_transport(t.gp, delay);
+  ASSERT_TRUE(t.ok());
+  unsigned char* p = m.dmi_at(0x60000).get_dmi_ptr();
+  v = 0x55667788;
+  t.set(tlm::TLM_WRITE_COMMAND, 0x60020, &v, 4);
+  m.mem.b_transport(t.gp, delay);
+  ASSERT_TRUE(t.ok());
+  uint32_t seen[2];
+  std::memcpy(&seen[0], p + 0x10, 4);
+  std::memcpy(&seen[1], p + 0x20, 4);
+  EXPECT_EQ(seen[0], 0x11223344u);
+  EXPECT_EQ(seen[1], 0x55667788u);
+  p[0x30] = 0x99;
+  uint8_t back = 0;
+  t.set(tlm::TLM_READ_COMMAND, 0x60030, &back, 1);
+  m.mem.b_transport(t.gp, delay);
+  EXPECT_EQ(back, 0x99);
+}

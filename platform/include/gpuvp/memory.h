@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Sparse memory: page-granular allocation, so a 1 TiB address space costs only the pages that
-// were written. Untouched pages read as zero. Pages are carved from arenas of anonymous memory
-// (mmap): the kernel zeroes each 4 KiB host page on its first touch, so nothing is cleared up
-// front and resident memory follows the bytes touched. Pages live as long as the memory. Grants DMI per page (host pointer plus latencies)
-// and can revoke it; backdoor load/peek for images and tests. An access made through a DMI
-// pointer still sends its transaction (gpu_ext::dmi_shadow): timed and counted as any other, the
-// data not copied here.
+// were written. Untouched pages read as zero. A page lives in one of two forms. Until an initiator
+// asks for DMI it is a table of 256-byte blocks, each allocated on its first write and packed in
+// touch order, so host memory follows the bytes touched even when the accesses are scattered (a
+// 4 KiB host page holds 16 blocks). On its first DMI grant the page becomes one contiguous 64 KiB
+// host page (its blocks copied in) and stays so for the memory's life, as does the DMI pointer.
+// Both forms are carved from arenas of anonymous memory (mmap): the kernel zeroes each 4 KiB host
+// page on its first touch, so nothing is cleared up front. Grants DMI per page (host pointer plus
+// latencies) and can revoke it; backdoor load/peek for images and tests. An access made through a
+// DMI pointer still sends its transaction (gpu_ext::dmi_shadow): timed and counted as any other,
+// the data not copied here.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -57,6 +61,10 @@ class sparse_memory : public sc_core::sc_module {
   }
   void write32(uint64_t offset, uint32_t v) { load(offset, &v, 4); }
 
+  // Bytes of host storage handed out (blocks, block tables and contiguous pages; each 4 KiB host
+  // page of them becomes resident on its first touch). Not a statistic: the host's cost.
+  uint64_t host_bytes() const { return units_used_ << block_bits; }
+
   // Withdraws every DMI pointer handed out (initiators fall back to b_transport).
   void revoke_dmi();
 
@@ -65,18 +73,40 @@ class sparse_memory : public sc_core::sc_module {
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
 
  private:
-  uint8_t* page(uint64_t page_number, bool allocate) const;
-  uint8_t* new_page() const;  // the next page of the current arena (a new arena when it is used up)
-  bool copy(tlm::tlm_generic_payload& gp);
-  mutable std::unordered_map<uint64_t, uint8_t*> pages_;
-  struct arena {
-    uint8_t* base;
-    uint64_t bytes;
+  // Host storage: 256-byte units carved in order from arenas of 2^18 units (64 MiB of address
+  // space each, reserved, not committed). Unit index 0 means "none".
+  static constexpr uint64_t block_bits = 8;
+  static constexpr uint64_t block_size = uint64_t(1) << block_bits;
+  static constexpr uint64_t blocks_per_page = page_size / block_size;
+  static constexpr uint64_t arena_bits = 18;
+  struct page_entry {
+    uint8_t* dense = nullptr;   // the contiguous 64 KiB page, once DMI was granted
+    uint32_t* table = nullptr;  // else: unit index of each block (0: never written, reads zero)
   };
-  mutable std::vector<arena> arenas_;
-  mutable uint64_t arena_used_ = 0;  // bytes of the last arena handed out as pages
+  uint8_t* unit(uint32_t index) const { return arenas_[index >> arena_bits] + (uint64_t(index & ((1u << arena_bits) - 1)) << block_bits); }
+  uint32_t allocate_units(uint64_t n, uint64_t align) const;  // zeroed (fresh anonymous memory)
+  page_entry* entry(uint64_t page_number, bool allocate) const;
+  uint8_t* dense_page(uint64_t page_number) const;  // the page in its contiguous form (made so if needed)
+  // Copies within one page: to it (allocating blocks) or from it (absent blocks read zero).
+  void write_in_page(page_entry& p, uint64_t page_base, uint64_t in_page, const uint8_t* src, uint64_t n);
+  void read_in_page(const page_entry* p, uint64_t page_base, uint64_t in_page, uint8_t* dst, uint64_t n) const;
+  // The last contiguous host storage an access went through (a block, or a contiguous page):
+  // accesses that fall inside it again copy at once. Forgotten when a page changes form.
+  void remember_span(uint64_t base, uint64_t length, uint8_t* host) const {
+    span_base_ = base;
+    span_length_ = length;
+    span_host_ = host;
+  }
+  bool copy(tlm::tlm_generic_payload& gp);
+  mutable std::unordered_map<uint64_t, page_entry> pages_;  // nodes stay put: entries may be cached
+  mutable std::vector<uint8_t*> arenas_;
+  mutable uint64_t arena_used_ = 0;  // units of the last arena handed out
+  mutable uint64_t units_used_ = 0;  // units handed out in all arenas
   mutable uint64_t last_page_ = ~uint64_t(0);
-  mutable uint8_t* last_ptr_ = nullptr;
+  mutable page_entry* last_entry_ = nullptr;
+  mutable uint64_t span_base_ = 0;
+  mutable uint64_t span_length_ = 0;  // 0: none
+  mutable uint8_t* span_host_ = nullptr;
 };
 
 }  // namespace gpuvp
