@@ -32,9 +32,9 @@ line run "$work/run"
 run_w=$(cat "$work/w") run_c=$(cat "$work/c")
 line start-up "$work/start"
 start_c=$(cat "$work/c")
-awk -v r="$run_c" -v s="$start_c" 'BEGIN { printf "  the run is %.2fx the start-up in CPU\n", (s > 0 ? r / s : 0) }'
+awk -v r="$run_c" -v s="$start_c" 'BEGIN { printf "  the run is %.2fx the start-up in CPU\n", (0 < s ? r / s : 0) }'
 if [ -n "$baseline" ]; then
   line baseline "$work/base"
   awk -v rw="$run_w" -v bw="$(cat "$work/w")" -v rc="$run_c" -v bc="$(cat "$work/c")" 'BEGIN {
-    printf "  against the baseline: %.1fx faster in wall time, %.1fx in CPU   goal >= 5x   %s\n", bw / rw, (rc > 0 ? bc / rc : 0), (bw / rw >= 5 ? "met" : "NOT met") }'
+    printf "  against the baseline: %.1fx faster in wall time, %.1fx in CPU   goal >= 5x   %s\n", bw / rw, (0 < rc ? bc / rc : 0), (5 <= bw / rw ? "met" : "NOT met") }'
 fi
