@@ -43,7 +43,7 @@ struct host_stub : sc_core::sc_module {
 // One PFIFO component with its host, a G84 channel 1 set up through RAMFC, and its pushbuffer of
 // methods_per_run methods, all in VRAM [base, base + 16 MiB).
 struct lane {
-  std::unique_ptr<pfifo_component> pf;
+  std::unique_ptr<gpuvp::pfifo::pfifo> pf;
   std::unique_ptr<host_stub> host;
   std::unique_ptr<sc_core::sc_signal<bool>> irq;
   uint64_t inst = 0, ramfc = 0, pb = 0, runlist = 0;
@@ -54,7 +54,7 @@ struct lane {
     inst = base + 0x10000;
     ramfc = inst + 0x5400;
     pb = base + 0x100000;
-    pf = std::make_unique<pfifo_component>(name.c_str());
+    pf = std::make_unique<gpuvp::pfifo::pfifo>(name.c_str());
     host = std::make_unique<host_stub>((name + "_host").c_str());
     irq = std::make_unique<sc_core::sc_signal<bool>>((name + "_irq").c_str());
     host->regs.bind(pf->regs.in);

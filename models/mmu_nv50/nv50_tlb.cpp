@@ -6,9 +6,7 @@
 namespace gpuvp::nv50 {
 
 void tlb::configure(unsigned entries, unsigned ways, tlb_policy policy, uint64_t seed) {
-  if (!is_power_of_two(entries) || !is_power_of_two(ways) || ways > entries)
-    throw std::invalid_argument("TLB geometry " + std::to_string(entries) + " entries / " + std::to_string(ways) +
-                                " ways: both must be powers of two, ways <= entries");
+  check_tlb_geometry(entries, ways);
   entries_.assign(entries, entry{});
   ways_ = ways;
   sets_ = entries / ways;

@@ -7,8 +7,7 @@
 #include "compute_launch.h"
 #include "gpuvp/trace.h"
 
-using namespace gpuvp;
-using namespace gpuvp::pfifo;
+namespace gpuvp::pfifo {
 
 namespace {
 uint64_t ps(const sc_core::sc_time& t) { return uint64_t(t.to_seconds() * 1e12 + 0.5); }
@@ -19,7 +18,7 @@ constexpr uint32_t client_pfifo_write = 0x04, client_pfifo_read = 0x08, client_d
 
 }  // namespace
 
-pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_module(name) {
+pfifo::pfifo(sc_core::sc_module_name name) : sc_core::sc_module(name) {
   choose_generation();
   make_core();
   build_engines();
@@ -27,16 +26,16 @@ pfifo_component::pfifo_component(sc_core::sc_module_name name) : sc_core::sc_mod
   wire_error_registers();
   wire_setup_registers();
   wire_switching_registers();
-  mem.register_invalidate_direct_mem_ptr(this, &pfifo_component::invalidate_dmi);
-  userd.register_b_transport(this, &pfifo_component::userd_transport);
-  userd.register_transport_dbg(this, &pfifo_component::userd_dbg);
+  mem.register_invalidate_direct_mem_ptr(this, &pfifo::invalidate_dmi);
+  userd.register_b_transport(this, &pfifo::userd_transport);
+  userd.register_transport_dbg(this, &pfifo::userd_dbg);
   add_channel_statistics();
-  SC_HAS_PROCESS(pfifo_component);
+  SC_HAS_PROCESS(pfifo);
   SC_THREAD(thread);
 }
 
 // The generation fixes the USERD layout and, with memory_target, whether mem goes through the MMU.
-void pfifo_component::choose_generation() {
+void pfifo::choose_generation() {
   auto g = parse_gen(generation);
   if (!g) throw config_error(generation.path() + ": unknown GPU generation '" + generation.get() + "'");
   gen_ = *g;
@@ -50,7 +49,7 @@ void pfifo_component::choose_generation() {
 }
 
 // The SystemC-free core from the parameters (checked here, where their paths are known).
-void pfifo_component::make_core() {
+void pfifo::make_core() {
   core_config cc;
   cc.g = gen_;
   cc.channels = unsigned(channels.get());
@@ -82,7 +81,7 @@ void pfifo_component::make_core() {
 }
 
 // One engine of engine_map (ID:KIND), timed by the engine_* parameters and attached to the core.
-void pfifo_component::add_engine(const std::string& item) {
+void pfifo::add_engine(const std::string& item) {
   const auto colon = item.find(':');
   if (colon == std::string::npos) throw config_error(engine_map.path() + ": '" + item + "' is not ID:KIND");
   unsigned id;
@@ -126,7 +125,7 @@ void pfifo_component::add_engine(const std::string& item) {
 }
 
 // Engines, in engine_map's order ([auto]: the generation's usual set).
-void pfifo_component::build_engines() {
+void pfifo::build_engines() {
   std::vector<std::string> map = engine_map;
   if (map == std::vector<std::string>{"auto"})
     map = gen_ >= gen::gf100 ? std::vector<std::string>{"0:m2mf", "1:record", "4:m2mf"}
@@ -138,7 +137,7 @@ void pfifo_component::build_engines() {
 }
 
 // The core's interrupts wake the thread; its errors become trace instants.
-void pfifo_component::hook_core_events() {
+void pfifo::hook_core_events() {
   core_->on_intr = [this] { kick_.notify(sc_core::SC_ZERO_TIME); };
   core_->on_error = [this](const error_record& r) {  // an instant per error on the trace (no state kept here)
     if (auto& tr = tracer::global(); tr.enabled())
@@ -148,7 +147,7 @@ void pfifo_component::hook_core_events() {
 }
 
 // INTR / INTR_EN and the error latch (ERR_*): views of the core's interrupt bits and error queue.
-void pfifo_component::wire_error_registers() {
+void pfifo::wire_error_registers() {
   intr.on_read = [this] { return uint64_t(core_->intr); };
   intr.on_write = [this](uint64_t v, uint64_t) {
     core_->intr &= ~uint32_t(v);
@@ -189,7 +188,7 @@ void pfifo_component::wire_error_registers() {
 }
 
 // The CHAN_* set-up registers (NV3 and GF100; elsewhere they read the selected channel only).
-void pfifo_component::wire_setup_registers() {
+void pfifo::wire_setup_registers() {
   auto sel = [this]() -> channel& { return core_->chan(unsigned(chan_sel.get() % core_->channel_count())); };
   const bool own_setup = !ramfc_switching();  // the CHAN_* set-up registers work on NV3 and GF100
   chan_sel.on_write = [this](uint64_t v, uint64_t) {
@@ -264,7 +263,7 @@ void pfifo_component::wire_setup_registers() {
 
 // NV4:GF100 channel switching as nouveau drives it: the channel table, runlist, CACHES/PUSH0/PULL0,
 // the unload kick (G80:GF100) and RAMHT, RAMFC and MODE (NV4:G80).
-void pfifo_component::wire_switching_registers() {
+void pfifo::wire_switching_registers() {
   // G80:GF100: the channel table, the runlist, CACHES/PUSH0/PULL0 and the unload kick.
   auto notify = [this] { kick_.notify(sc_core::SC_ZERO_TIME); };
   for (unsigned i = 0; i < 128; ++i) {
@@ -330,7 +329,7 @@ void pfifo_component::wire_switching_registers() {
 }
 
 // ch<N>.* gauges: views of each channel's counters in the core.
-void pfifo_component::add_channel_statistics() {
+void pfifo::add_channel_statistics() {
   for (unsigned i = 0; i < core_->channel_count(); ++i) {
     const std::string p = "ch" + std::to_string(i) + ".";
     auto add = [&](const std::string& n, const std::string& d, std::function<double(const channel_stats&)> f) {
@@ -355,9 +354,9 @@ void pfifo_component::add_channel_statistics() {
   }
 }
 
-pfifo_component::~pfifo_component() = default;
+pfifo::~pfifo() = default;
 
-void pfifo_component::rebind_nv04() {
+void pfifo::rebind_nv04() {
   const uint64_t base = ramin_base + (gen_ == gen::nv40 ? (ramfc40_reg.get() & 0xffff) << 16 : (ramfc_reg.get() & 0xffff) << 8);
   const unsigned size = nv04_ramfc::of(gen_)->size;
   const uint32_t m = uint32_t(mode.get());
@@ -371,26 +370,26 @@ void pfifo_component::rebind_nv04() {
   ramfc_bound_ = base;
 }
 
-std::vector<component::target_port> pfifo_component::targets() {
+std::vector<component::target_port> pfifo::targets() {
   return {{"regs", &regs.in, regs_base, 0x2000, true},
           {"userd", &userd, userd_offset_, uint64_t(core_->channel_count()) * userd_stride_, true}};
 }
 
-std::vector<component::interface_port> pfifo_component::interface_ports() {
+std::vector<component::interface_port> pfifo::interface_ports() {
   std::vector<interface_port> ports;
   for (auto& e : engines_)
     if (auto* c = dynamic_cast<compute_launch_engine*>(e.get())) ports.push_back(c->port.port());
   return ports;
 }
 
-std::vector<component::initiator_port> pfifo_component::initiators() {
+std::vector<component::initiator_port> pfifo::initiators() {
   return {{"mem", &mem, mem_to_, "mmu_nv50.in", [this](const std::string& to) {
              mem_to_ = to;
              mmu_mode_ = to != "interconnect";
            }}};
 }
 
-void pfifo_component::thread() {
+void pfifo::thread() {
   const uint64_t slice = std::max<uint64_t>(1000, ps(run_slice));
   uint64_t core_now = 0;  // PFIFO's own time: may run ahead of the kernel by up to a slice
   if (auto& tr = tracer::global(); tr.enabled()) {
@@ -435,17 +434,17 @@ void pfifo_component::thread() {
   }
 }
 
-void pfifo_component::update_irq() { irq.write((core_->intr & uint32_t(intr_en.get())) != 0); }
+void pfifo::update_irq() { irq.write((core_->intr & uint32_t(intr_en.get())) != 0); }
 
 // ---------------------------------------------------------------- memory bus
-void pfifo_component::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+void pfifo::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   // The MMU invalidates its whole logical space; flat regions are dropped where they overlap.
   std::erase_if(dmis_,
                 [&](const dmi_region& r) { return mmu_mode_ || (start <= r.d.get_end_address() && end >= r.d.get_start_address()); });
   dmi_next_ = 0;
 }
 
-bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpu_ext* ext) {
+bool pfifo::xfer(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now, const gpu_ext* ext) {
   const bool keyed = mmu_mode_ && ext;
   const uint32_t k_eng = keyed ? ext->vm_engine : gpu_ext::none, k_client = keyed ? ext->vm_client : gpu_ext::none,
                  k_slot = keyed ? ext->dma_slot : gpu_ext::none, k_bind = keyed ? ext->dma_bind : 0,
@@ -505,8 +504,8 @@ bool pfifo_component::xfer(bool write, uint64_t addr, void* data, unsigned len, 
   return true;
 }
 
-bool pfifo_component::resolve(unsigned ch, uint32_t obj, client c, uint32_t bind, uint64_t offset, unsigned len, bool write, uint64_t& host,
-                              uint64_t& now) {
+bool pfifo::resolve(unsigned ch, uint32_t obj, client c, uint32_t bind, uint64_t offset, unsigned len, bool write, uint64_t& host,
+                    uint64_t& now) {
   if (obj == 0) return false;  // no object bound
   const bool g80 = gen_ >= gen::g80;
   const auto key = std::make_tuple(g80 ? ch : 0u, obj, int(c));
@@ -532,8 +531,7 @@ bool pfifo_component::resolve(unsigned ch, uint32_t obj, client c, uint32_t bind
   return true;
 }
 
-bool pfifo_component::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len, client c, uint64_t& now,
-                          uint32_t bind) {
+bool pfifo::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset, void* data, unsigned len, client c, uint64_t& now, uint32_t bind) {
   if (mmu_mode_) {
     // nv50-vm.rst: PGRAPH's M2MF is engine 0 client 0x03 DISPATCH, PCOPY engine 0xd client 0x13,
     // PFIFO engine 5 (0xc for the background acquire) with client 0x04 PFIFO_WRITE / 0x08 PFIFO_READ.
@@ -560,24 +558,24 @@ bool pfifo_component::dma(bool write, unsigned ch, uint32_t obj, uint64_t offset
   return xfer(write, host, data, len, now, nullptr);
 }
 
-bool pfifo_component::vm(bool write, unsigned ch, uint64_t va, void* data, unsigned len, client, uint64_t& now) {
+bool pfifo::vm(bool write, unsigned ch, uint64_t va, void* data, unsigned len, client, uint64_t& now) {
   // GF100 VM is not modelled: a virtual address is the host physical address.
   gpu_ext e;
   e.channel = ch;
   return xfer(write, va, data, len, now, &e);
 }
 
-bool pfifo_component::inst(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now) {
+bool pfifo::inst(bool write, uint64_t addr, void* data, unsigned len, uint64_t& now) {
   gpu_ext e;
   e.vm_engine = vm_pfifo;
   e.vm_client = write ? client_pfifo_write : client_pfifo_read;
   return xfer(write, addr, data, len, now, &e);
 }
 
-void pfifo_component::wrcache_flush(uint64_t&) {}  // PFIFO posts no writes in this model: nothing to flush
+void pfifo::wrcache_flush(uint64_t&) {}  // PFIFO posts no writes in this model: nothing to flush
 
 // ---------------------------------------------------------------- USERD
-uint32_t pfifo_component::userd_read(unsigned ch, uint32_t off) {
+uint32_t pfifo::userd_read(unsigned ch, uint32_t off) {
   const channel& c = core_->chan(ch);
   switch (off) {
     case u_dma_put:
@@ -605,7 +603,7 @@ uint32_t pfifo_component::userd_read(unsigned ch, uint32_t off) {
   }
 }
 
-void pfifo_component::userd_write(unsigned ch, uint32_t off, uint32_t v) {
+void pfifo::userd_write(unsigned ch, uint32_t off, uint32_t v) {
   channel& c = core_->chan(ch);
   switch (off) {
     case u_dma_put_high:
@@ -627,7 +625,7 @@ void pfifo_component::userd_write(unsigned ch, uint32_t off, uint32_t v) {
   kick_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void pfifo_component::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void pfifo::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t a = gp.get_address();
   const unsigned ch = unsigned(a / userd_stride_);
   if (gp.get_data_length() != 4 || (a & 3) || gp.get_byte_enable_ptr()) {
@@ -654,7 +652,7 @@ void pfifo_component::userd_transport(tlm::tlm_generic_payload& gp, sc_core::sc_
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-unsigned pfifo_component::userd_dbg(tlm::tlm_generic_payload& gp) {
+unsigned pfifo::userd_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t a = gp.get_address();
   const unsigned ch = unsigned(a / userd_stride_);
   if (!gp.is_read() || gp.get_data_length() != 4 || (a & 3) || ch >= core_->channel_count()) return 0;
@@ -664,7 +662,7 @@ unsigned pfifo_component::userd_dbg(tlm::tlm_generic_payload& gp) {
 }
 
 // ---------------------------------------------------------------- reports
-bool pfifo_component::qtest(const std::vector<std::string>& words, std::string& reply) {
+bool pfifo::qtest(const std::vector<std::string>& words, std::string& reply) {
   if (words.empty() || words[0] != "pfifo") return false;
   if (words.size() >= 2 && words[1] == "errors") {
     reply = "OK " + std::to_string(core_->errors_raised);
@@ -684,7 +682,7 @@ bool pfifo_component::qtest(const std::vector<std::string>& words, std::string& 
   return true;
 }
 
-void pfifo_component::report(std::ostream& os) {
+void pfifo::report(std::ostream& os) {
   channel_stats t;
   for (unsigned i = 0; i < core_->channel_count(); ++i) {
     const auto& s = core_->chan(i).stats;
@@ -705,7 +703,7 @@ void pfifo_component::report(std::ostream& os) {
   os << "\n";
 }
 
-std::vector<std::string> pfifo_component::modelled_errors() {
+std::vector<std::string> pfifo::modelled_errors() {
   std::vector<std::string> v;
   for (const auto& r : core_->errors())
     v.push_back(std::string("unacknowledged ") + err_type_name(r.type) + "(" + err_code_name(gen_, r.type, r.code) + ") on channel " +
@@ -720,3 +718,5 @@ std::vector<std::string> pfifo_component::modelled_errors() {
   for (const auto& p : core_->ramfc_problems) v.push_back(p);
   return v;
 }
+
+}  // namespace gpuvp::pfifo

@@ -32,10 +32,12 @@
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 
-class pfifo_component : public sc_core::sc_module, public gpuvp::component, private gpuvp::pfifo::fifo_bus {
+namespace gpuvp::pfifo {
+
+class pfifo : public sc_core::sc_module, public gpuvp::component, private fifo_bus {
  public:
-  tlm_utils::simple_initiator_socket<pfifo_component> mem{"mem"};
-  tlm_utils::simple_target_socket<pfifo_component> userd{"userd"};
+  tlm_utils::simple_initiator_socket<pfifo> mem{"mem"};
+  tlm_utils::simple_target_socket<pfifo> userd{"userd"};
   sc_core::sc_out<bool> irq{"irq"};
 
   // --- parameters ---
@@ -219,8 +221,8 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   gpuvp::counter faults{this, "faults", "memory accesses answered with an error"};
   gpuvp::histogram cache_occupancy{this, "cache_occupancy", "CACHE entries of the running channel, sampled per run slice", "entries"};
 
-  explicit pfifo_component(sc_core::sc_module_name name);
-  ~pfifo_component() override;
+  explicit pfifo(sc_core::sc_module_name name);
+  ~pfifo() override;
 
   // component
   sc_core::sc_module& module() override { return *this; }
@@ -305,3 +307,5 @@ class pfifo_component : public sc_core::sc_module, public gpuvp::component, priv
   sc_core::sc_event kick_;
   uint64_t stamp_ps_ = 0;  // sc_time_stamp of the current run slice, in ps
 };
+
+}  // namespace gpuvp::pfifo

@@ -9,7 +9,7 @@
 void gpuvp_register_pfifo() {
   auto& r = gpuvp::registry::global();
   r.add_component_type("pfifo", "PFIFO command front end: channels, pusher, CACHE, puller, RAMHT, semaphores, engines",
-                       gpuvp::make_component<pfifo_component>);
+                       gpuvp::make_component<gpuvp::pfifo::pfifo>);
   r.add_tool({"pb-asm", "assemble a text pushbuffer into binary words (docs/tools/pushbuffer.md)", gpuvp::pfifo::pb_asm_main});
   r.add_tool({"pb-decode", "list a binary pushbuffer: commands, subchannels, methods, data", gpuvp::pfifo::pb_decode_main});
   gpuvp::pfifo::register_workload_kind();

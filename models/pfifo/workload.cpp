@@ -28,7 +28,7 @@ struct pb_driver {
   pb_workload& wl;
   platform& p;
   host_port& h;
-  ::pfifo_component& pf;
+  pfifo& pf;
   const gen g;
   const uint64_t bar, regs, userd, vram, ramin;
   const bool g80;
@@ -38,7 +38,7 @@ struct pb_driver {
   const uint32_t pb_sel;
   const unsigned bits;  // RAMHT size as a hash width
 
-  pb_driver(pb_workload& wlo, platform& pl, host_port& hp, ::pfifo_component& c)
+  pb_driver(pb_workload& wlo, platform& pl, host_port& hp, pfifo& c)
       : wl(wlo),
         p(pl),
         h(hp),
@@ -252,10 +252,10 @@ void pb_driver::kick_channels() {
     if (!c.declared) continue;
     const uint64_t u = userd + uint64_t(id) * pf.userd_stride();
     if (c.ib) {
-      h.write32(u + ::pfifo_component::u_ib_put, uint32_t(c.ib_start + c.ibs.size()) & ((1u << c.order) - 1));
+      h.write32(u + pfifo::u_ib_put, uint32_t(c.ib_start + c.ibs.size()) & ((1u << c.order) - 1));
     } else {
-      h.write32(u + ::pfifo_component::u_dma_put_high, 0);
-      h.write32(u + ::pfifo_component::u_dma_put, uint32_t(c.pb + 4 * c.stream.size()));
+      h.write32(u + pfifo::u_dma_put_high, 0);
+      h.write32(u + pfifo::u_dma_put, uint32_t(c.pb + 4 * c.stream.size()));
     }
   }
 }
@@ -377,12 +377,12 @@ bool find_expected_error(const expect_decl& e, const std::vector<seen_error>& er
 }  // namespace
 
 void pb_workload::run(platform& p, host_port& h) {
-  auto all = p.all_of<::pfifo_component>();
+  auto all = p.all_of<pfifo>();
   if (all.empty()) {
     run_problems.push_back("no pfifo component in the platform");
     return;
   }
-  ::pfifo_component& pf = *all.front();
+  pfifo& pf = *all.front();
   const gen pg = pf.core().g();
   if (pg != g) {
     run_problems.push_back("the workload is written for " + gen_name(g) + " but " + std::string(pf.name()) + ".generation is " +
@@ -409,9 +409,9 @@ int pb_workload::check(platform& p, std::ostream& os) {
   // The expectations say nothing about a run that did not happen; a run that timed out did happen
   // (the busy channel is named above) and its expectations are still checked.
   if (failed && !timed_out) return failed;
-  auto all = p.all_of<::pfifo_component>();
+  auto all = p.all_of<pfifo>();
   if (all.empty()) return failed;
-  ::pfifo_component& pf = *all.front();
+  pfifo& pf = *all.front();
   std::vector<bool> used(errors.size(), false);
   bool want_errors = false;
   for (const auto& e : expects) {

@@ -7,9 +7,7 @@
 namespace gpuvp::uat {
 
 void tlb::configure(unsigned entries, unsigned ways, tlb_policy policy, uint64_t seed, uint16_t asid_mask) {
-  if (!is_power_of_two(entries) || !is_power_of_two(ways) || ways > entries)
-    throw std::invalid_argument("TLB of " + std::to_string(entries) + " entries and " + std::to_string(ways) +
-                                " ways: both must be powers of two with ways <= entries");
+  check_tlb_geometry(entries, ways);
   entries_.assign(entries, entry{});
   ways_ = ways;
   sets_ = entries / ways;

@@ -97,7 +97,7 @@ class channels : public gpuvp::testing::sim_test {
   static constexpr uint64_t inst = 0x100000, pb = 0x200000, ib = 0x300000, runlist = 0x400000;
   static constexpr uint32_t pb_sel = 0x600, ramht_off = 0x8000;
   std::unique_ptr<mem_stub> mem;
-  std::unique_ptr<pfifo_component> pf;
+  std::unique_ptr<gpuvp::pfifo::pfifo> pf;
   std::unique_ptr<gpuvp::testing::test_initiator> regs, userd;
   sc_core::sc_signal<bool> irq{"irq"};
   gen g = gen::g84;
@@ -113,7 +113,7 @@ class channels : public gpuvp::testing::sim_test {
     g = *parse_gen(generation);
     ramfc_at = inst + (g >= gen::g84 ? 0x5400 : 0);
     mem = std::make_unique<mem_stub>("stub");
-    pf = std::make_unique<pfifo_component>("pfifo");
+    pf = std::make_unique<gpuvp::pfifo::pfifo>("pfifo");
     regs = std::make_unique<gpuvp::testing::test_initiator>("regs_host");
     userd = std::make_unique<gpuvp::testing::test_initiator>("userd_host");
     pf->mem.bind(mem->in);

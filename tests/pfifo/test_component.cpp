@@ -85,7 +85,7 @@ TEST_F(pfifo_platform, DefaultScenarioFlat) {
   EXPECT_EQ(get, put);
   ASSERT_TRUE(p.debug_read(p.bar0_base + 0xc00000 + 1 * 0x2000 + 0x88, &ibget, 4));
   EXPECT_EQ(ibget, 2u);
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   ASSERT_NE(pf, nullptr);
   std::string reply;
   EXPECT_TRUE(pf->qtest({"pfifo", "ref", "1"}, reply));
@@ -107,7 +107,7 @@ TEST_F(pfifo_platform, Gf100Scenario) {
   configure("pfifo:\n  generation: GF100\n");
   platform p;
   expect_passes(p, "models/pfifo/workloads/gf100.pb");
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   auto* rec = dynamic_cast<pfifo::recording_engine*>(pf->engine_at(1));
   ASSERT_NE(rec, nullptr);
   std::vector<std::pair<uint32_t, uint32_t>> got, want = {{0, 1}, {0x100, 1}, {0x104, 2}, {0x104, 3}};
@@ -120,7 +120,7 @@ TEST_F(pfifo_platform, Nv40ScenarioRaminObjectsAndGlobalRamht) {
   configure("pfifo:\n  generation: NV40\n");
   platform p;
   expect_passes(p, "models/pfifo/workloads/nv40.pb");
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   EXPECT_EQ(pf->initiators().at(0).to, "interconnect");  // no NV50 VM before G80
   auto* rec = dynamic_cast<pfifo::recording_engine*>(pf->engine_at(2));
   ASSERT_NE(rec, nullptr);
@@ -167,7 +167,7 @@ TEST_F(pfifo_platform, SemaphoreMemFaultFlat) {
 TEST_F(pfifo_platform, DefaultScenarioThroughTheMmu) {
   configure("components:\n  mmu: mmu_nv50\npfifo:\n  memory_target: auto\n");
   platform p;
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   ASSERT_NE(pf, nullptr);
   ASSERT_EQ(pf->initiators().at(0).to, "mmu.in");
   expect_passes(p, "models/pfifo/workloads/default.pb");
@@ -187,7 +187,7 @@ TEST_F(pfifo_platform, Gt215CopyEngineIsPcopyThroughTheMmu) {
   text.replace(text.find("gen G84"), 7, "gen GT215");
   expect_text_passes(p, text, "gt215.pb");
   // the copies went through the MMU as VM engine 0xd (PCOPY): an engine absent on GT215 would fault
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   auto* ce = dynamic_cast<pfifo::m2mf_engine*>(pf->engine_at(3));
   ASSERT_NE(ce, nullptr);
   EXPECT_EQ(ce->copies, 2u);
@@ -228,7 +228,7 @@ TEST_F(pfifo_platform, BadWorkloadNamesFileAndLine) {
 TEST_F(pfifo_platform, RegistersAndUserdFromTheHost) {
   configure("pfifo:\n  generation: NV3\n");
   platform p;
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   ASSERT_NE(pf, nullptr);
   // Timed register writes straight into the bank (the hooks run as for a host access).
   auto wr = [&](uint64_t off, uint32_t v) {
@@ -292,6 +292,6 @@ TEST_F(pfifo_platform, RewrittenDmaObjectIsUsedAfterTheSelectorIsRewritten) {
     EXPECT_TRUE(p.modelled_errors().empty()) << target;
     // Both ways PFIFO streamed through DMI regions (through the MMU: keyed by the side band, so
     // the region of 0x21 under bind 1 is not used for bind 2).
-    EXPECT_GT(p.find_as<pfifo_component>("pfifo")->dmi_accesses.value(), 0u) << target;
+    EXPECT_GT(p.find_as<gpuvp::pfifo::pfifo>("pfifo")->dmi_accesses.value(), 0u) << target;
   }
 }

@@ -70,7 +70,7 @@ class compute_class : public gpuvp::testing::sim_test {
 TEST_F(compute_class, WorkloadLaunchesKernelsAndRefWaitsForThem) {
   configure("models/pfifo/workloads/compute.pb");
   platform p;
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   auto* ce = p.find_as<sm::compute_engine>("compute");
   ASSERT_NE(pf, nullptr);
   ASSERT_NE(ce, nullptr);
@@ -156,7 +156,7 @@ TEST_F(compute_class, KernelAccessesUseTheLaunchingChannelsAddressSpace) {
   }
   configure_text(text, "compute:\n  out:\n    to: mmu.in\n  mem_base: 0\n  mem_size: 4096\n");
   platform p;
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   auto* ce = p.find_as<sm::compute_engine>("compute");
   ASSERT_NE(pf, nullptr);
   ASSERT_NE(ce, nullptr);
@@ -198,7 +198,7 @@ TEST_F(compute_class, KernelAccessesUseTheLaunchingChannelsAddressSpace) {
 TEST_F(compute_class, LaunchErrorsAreModelledErrors) {
   configure("models/pfifo/workloads/compute.pb");
   platform p;
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   auto w = pfifo::parse_pb_workload(
       "gen G84\nchannel 0 dma\n"
       "dmaobj 0 0x21 target vram base 0x3100000 limit 0xfff\n"
@@ -341,7 +341,7 @@ TEST_F(compute_class, Gf100LaunchWithAddressesInsteadOfDmaObjects) {
 TEST_F(compute_class, SecondLaunchQueuesBehindTheFirst) {
   configure("models/pfifo/workloads/compute.pb");
   platform p;
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   auto* ce = p.find_as<sm::compute_engine>("compute");
   auto w = pfifo::parse_pb_workload(
       "gen G84\nchannel 0 dma\n"

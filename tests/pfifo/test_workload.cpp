@@ -168,7 +168,7 @@ TEST_F(pb_run, KeepsFaultingWithABoundedReport) {
   EXPECT_NE(msgs.find("t.pb: ... and 1004 more unexpected errors"), std::string::npos) << msgs;
   EXPECT_NE(msgs.find("t.pb: 1976 more errors after the first 1024 (not recorded)"), std::string::npos) << msgs;
   EXPECT_EQ(std::count(msgs.begin(), msgs.end(), '\n'), 22) << msgs;
-  auto* pf = p.find_as<pfifo_component>("pfifo");
+  auto* pf = p.find_as<gpuvp::pfifo::pfifo>("pfifo");
   EXPECT_EQ(pf->core().errors_raised, 3000u);
 }
 

@@ -5,6 +5,8 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace gpuvp {
@@ -20,6 +22,12 @@ inline std::optional<tlb_policy> parse_tlb_policy(std::string_view name) {
 }
 
 inline bool is_power_of_two(unsigned v) { return v && !(v & (v - 1)); }
+// A set-associative TLB's geometry: entries and ways powers of two, ways <= entries.
+inline void check_tlb_geometry(unsigned entries, unsigned ways) {
+  if (!is_power_of_two(entries) || !is_power_of_two(ways) || ways > entries)
+    throw std::invalid_argument("TLB of " + std::to_string(entries) + " entries and " + std::to_string(ways) +
+                                " ways: both must be powers of two with ways <= entries");
+}
 
 // An Entry has a `stamp` (LRU: last use; FIFO: insertion; the TLB keeps it).
 class tlb_replacement {
