@@ -48,9 +48,12 @@ void rtl_clock::wait_for_grid() {
 void rtl_clock::edge() {
   const uint64_t cycle = this->cycle();
   for (auto* c : parts_) c->sample(cycle);
-  clk.write(true);
+  if (model_)
+    model_->eval(true, reset_done_);
+  else
+    clk.write(true);
   wait(half_);
-  clk.write(false);
+  if (!model_) clk.write(false);
   ++cycles;
   if (!reset_done_ && cycles >= reset_cycles_) {
     rst_n.write(true);
@@ -58,6 +61,7 @@ void rtl_clock::edge() {
     reset_done_ = true;
   }
   for (auto* c : parts_) c->update(cycle);
+  if (model_) model_->eval(false, reset_done_);
   // update() may have waited in a TLM target: go on at the next edge of the grid.
   const uint64_t p = period_.value();
   const uint64_t next = (sc_core::sc_time_stamp().value() / p + 1) * p;
@@ -65,6 +69,7 @@ void rtl_clock::edge() {
 }
 
 void rtl_clock::thread() {
+  if (model_) model_->eval(false, false);  // as a SystemC model's first evaluation at time 0
   while (!reset_done_) edge();
   for (;;) {
     if (!needed()) {

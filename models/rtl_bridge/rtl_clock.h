@@ -27,6 +27,16 @@ class clocked {
   virtual bool active() const = 0;          // needs the clock
 };
 
+// A Verilated model without SystemC (gpuvp_verilate ... PLAIN_CXX) that the clock evaluates
+// itself: eval() sets the model's clock and reset inputs, copies the other inputs from its pins
+// (made direct: axi.h, pin), evaluates and copies the outputs back. No signal, delta cycle or
+// process of the model's own per edge: the clock's two timed waits a cycle are all the kernel sees.
+class direct_model {
+ public:
+  virtual ~direct_model() = default;
+  virtual void eval(bool clk, bool rst_n) = 0;
+};
+
 class rtl_clock : public sc_core::sc_module {
  public:
   sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, rst{"rst", true};
@@ -38,6 +48,9 @@ class rtl_clock : public sc_core::sc_module {
   void add(clocked* c) { parts_.push_back(c); }
   // The RTL's busy output (optional): high keeps the clock running.
   void watch_busy(const sc_core::sc_signal_in_if<bool>* busy) { busy_ = busy; }
+  // Evaluate `m` at each edge instead of driving the clk / rst_n signals (set before the
+  // simulation starts). The model is evaluated once at time 0 with the clock low and reset active.
+  void drive(direct_model* m) { model_ = m; }
   // Work arrived (called by a transactor from any process).
   void wake() { wake_.notify(sc_core::SC_ZERO_TIME); }
   const sc_core::sc_time& period() const { return period_; }
@@ -61,6 +74,7 @@ class rtl_clock : public sc_core::sc_module {
   uint64_t reset_cycles_;
   bool reset_done_ = false;
   const sc_core::sc_signal_in_if<bool>* busy_ = nullptr;
+  direct_model* model_ = nullptr;
   std::vector<clocked*> parts_;
   sc_core::sc_event wake_;
   sc_core::sc_process_handle thread_;
