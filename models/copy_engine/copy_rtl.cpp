@@ -32,7 +32,7 @@ class copy_rtl_impl : public sc_core::sc_module, public copy_rtl, public direct_
       : sc_module(name), trace(rtl_trace::instance()), clk("clk", clock, reset_cycles), dut((std::string(this->name()) + ".rtl").c_str()) {
     regs_pins.make_direct();
     mem_pins.make_direct();
-    clk.drive(this);
+    clk.drive(this, trace->file.get().empty() && trace->early_rise);
     clk.watch_busy(&busy_);
     trace->add([this](VerilatedFstC* t) { dut.trace(t, 99); });
   }
@@ -42,6 +42,11 @@ class copy_rtl_impl : public sc_core::sc_module, public copy_rtl, public direct_
     Vcopy_engine& m = dut;
     m.clk = clock;
     m.rst_n = rst_n;
+    if (clock) {  // the inputs are as at the falling edge: only update() changes them
+      m.eval();
+      outputs();
+      return;
+    }
     const axil_pins& l = regs_pins;
     m.s_axil_awvalid = l.awvalid.read(), m.s_axil_awaddr = l.awaddr.read();
     m.s_axil_wvalid = l.wvalid.read(), m.s_axil_wdata = l.wdata.read(), m.s_axil_wstrb = l.wstrb.read() & 0xf;
@@ -54,6 +59,10 @@ class copy_rtl_impl : public sc_core::sc_module, public copy_rtl, public direct_
     m.m_axi_rvalid = a.rvalid.read(), m.m_axi_rid = a.rid.read() & 0xf, m.m_axi_rdata = a.rdata.read();
     m.m_axi_rresp = a.rresp.read() & 3, m.m_axi_rlast = a.rlast.read();
     m.eval();
+    outputs();
+  }
+  void outputs() {
+    const Vcopy_engine& m = dut;
     axil_pins& lo = regs_pins;
     lo.awready.write(m.s_axil_awready), lo.wready.write(m.s_axil_wready), lo.arready.write(m.s_axil_arready);
     lo.bvalid.write(m.s_axil_bvalid), lo.bresp.write(m.s_axil_bresp);
@@ -66,6 +75,8 @@ class copy_rtl_impl : public sc_core::sc_module, public copy_rtl, public direct_
     ao.arvalid.write(m.m_axi_arvalid), ao.arid.write(m.m_axi_arid), ao.araddr.write(m.m_axi_araddr), ao.arlen.write(m.m_axi_arlen);
     ao.arsize.write(m.m_axi_arsize), ao.arburst.write(m.m_axi_arburst);
     ao.rready.write(m.m_axi_rready);
+    if (bool(m.irq) == irq_value_ && bool(m.busy) == busy_value_) return;
+    clk.sync();  // signals change at the clock's time (it may run ahead: rtl_clock.cpp)
     if (bool(m.irq) != irq_value_) irq_value_ = m.irq, irq_->write(irq_value_);
     if (bool(m.busy) != busy_value_) busy_value_ = m.busy, busy_.write(busy_value_);
   }

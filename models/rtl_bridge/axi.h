@@ -31,16 +31,22 @@ template <typename T>
 class pin final : public sc_core::sc_signal<T> {
  public:
   explicit pin(const char* name) : sc_core::sc_signal<T>(name) {}
-  const T& read() const override { return direct_ ? value_ : sc_core::sc_signal<T>::read(); }
+  const T& read() const override {
+    if (direct_) [[likely]]
+      return value_;
+    return signal_read();
+  }
   void write(const T& v) override {
-    if (direct_)
+    if (direct_) [[likely]]
       value_ = v;
     else
-      sc_core::sc_signal<T>::write(v);
+      signal_write(v);
   }
   void make_direct() { direct_ = true; }
 
  private:
+  [[gnu::noinline]] const T& signal_read() const { return sc_core::sc_signal<T>::read(); }
+  [[gnu::noinline]] void signal_write(const T& v) { sc_core::sc_signal<T>::write(v); }
   bool direct_ = false;
   T value_{};
 };

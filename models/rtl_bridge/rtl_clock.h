@@ -50,12 +50,21 @@ class rtl_clock : public sc_core::sc_module {
   void watch_busy(const sc_core::sc_signal_in_if<bool>* busy) { busy_ = busy; }
   // Evaluate `m` at each edge instead of driving the clk / rst_n signals (set before the
   // simulation starts). The model is evaluated once at time 0 with the clock low and reset active.
-  void drive(direct_model* m) { model_ = m; }
+  // early: the clock may run ahead of the kernel's time (rtl_clock.cpp, "Running ahead"); never
+  // with waveforms, which would show the edges early. Results are the same either way.
+  void drive(direct_model* m, bool early) { model_ = m, early_ = early; }
+  // Called in the clock's thread before anything other processes can see (a TLM call, an event,
+  // a signal write, a stop): when the clock runs ahead, waits for its own time first.
+  void sync();
+  // The clock's time: the kernel's, or ahead of it while the clock thread computes ahead.
+  sc_core::sc_time now() const { return ahead_ ? sc_core::sc_time::from_value(time_) : sc_core::sc_time_stamp(); }
+  // Edges made ahead of the kernel's time (host speed only: not a statistic).
+  uint64_t ahead_edges() const { return ahead_edges_; }
   // Work arrived (called by a transactor from any process).
   void wake() { wake_.notify(sc_core::SC_ZERO_TIME); }
   const sc_core::sc_time& period() const { return period_; }
-  // Index of the current (or last) rising edge: sc_time_stamp() / period.
-  uint64_t cycle() const { return sc_core::sc_time_stamp().value() / period_.value(); }
+  // Index of the current (or last) rising edge: now() / period.
+  uint64_t cycle() const { return now().value() / period_.value(); }
   // Cycles (rounded up) that cover a TLM annotated delay.
   uint64_t cycles_for(const sc_core::sc_time& t) const;
   bool in_reset() const { return !reset_done_; }
@@ -68,6 +77,10 @@ class rtl_clock : public sc_core::sc_module {
  private:
   void thread();
   void edge();
+  void rise(uint64_t cycle);
+  void fall(uint64_t cycle);
+  bool may_run_ahead_to(uint64_t t);
+  void go_to(uint64_t t);
   bool needed() const;
   void wait_for_grid();
   sc_core::sc_time period_, half_;
@@ -75,6 +88,10 @@ class rtl_clock : public sc_core::sc_module {
   bool reset_done_ = false;
   const sc_core::sc_signal_in_if<bool>* busy_ = nullptr;
   direct_model* model_ = nullptr;
+  bool early_ = false, ahead_ = false;
+  uint64_t time_ = 0;   // the clock's time while ahead_
+  uint64_t limit_ = 0;  // while ahead_: the kernel's next activity (exclusive)
+  uint64_t ahead_edges_ = 0;
   std::vector<clocked*> parts_;
   sc_core::sc_event wake_;
   sc_core::sc_process_handle thread_;
