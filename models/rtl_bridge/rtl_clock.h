@@ -8,6 +8,8 @@
 // on a fixed grid from time 0, so cycle numbers are reproducible. Reset is held active for the first
 // `reset_cycles` rising edges. With --trace each bus transaction is a span on the block's track,
 // overlapping ones on further lanes "NAME (2)", ... (docs/rtl.md).
+// A plain C++ model (direct_model) is evaluated by the clock itself instead of through the clk
+// signal, and then the clock may run ahead of the kernel's time (rtl_clock.cpp, "Running ahead").
 #pragma once
 #include <cstdint>
 #include <string>
