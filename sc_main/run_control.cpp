@@ -15,6 +15,7 @@
 #include <thread>
 #include "gpuvp/config.h"
 #include "gpuvp/progress.h"
+#include "gpuvp/timing.h"
 
 namespace gpuvp {
 
@@ -106,6 +107,10 @@ run_outcome simulate(const run_limits& limits, std::ostream& err) {
     watchdog.emplace(std::max(left, std::chrono::duration<double>(0)));
   }
   progress_line line(err, limits.terminal, limits.progress_period);
+  struct horizon_scope {  // the loop below steps in only past the time limit
+    explicit horizon_scope(const sc_core::sc_time& t) { run_horizon() = t; }
+    ~horizon_scope() { run_horizon() = sc_core::SC_ZERO_TIME; }
+  } horizon(limit);
   auto finish = [&](run_end e) {
     line.finish();
     o.end = e;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// AXI4 and AXI4-Lite pin bundles as SystemC signals, with the types Verilator gives the ports of
+// AXI4 and AXI4-Lite pin bundles as SystemC signals (or plain values: pin below), with the types Verilator gives the ports of
 // a SystemC model (1 bit: bool, 2-32 bits: uint32_t, 33-64 bits: uint64_t, wider: sc_bv<N>), so an
 // RTL top binds to them directly. Data: `wdata`/`rdata` are 64 bits (AXI4) and 32 bits (AXI4-Lite);
 // a wider bus (AXI4 128 or 256 bits, AXI4-Lite 64 bits) carries its data on the twins
@@ -24,8 +24,34 @@ constexpr unsigned axil_max_bus_bytes = 8;   // 64-bit AXI4-Lite
 constexpr unsigned axi4_max_beats = 256;     // AxLEN is 8 bits
 constexpr unsigned axi4_id_count = 16;       // 4-bit IDs
 
+// A pin: an sc_signal (a SystemC model's port binds to it), or, once made direct, a plain value
+// that reads what was last written at once (no update phase, no events): the pins of a Verilated
+// model that rtl_clock evaluates itself (rtl_clock::drive), copied to and from its fields there.
 template <typename T>
-using sig = sc_core::sc_signal<T>;
+class pin final : public sc_core::sc_signal<T> {
+ public:
+  explicit pin(const char* name) : sc_core::sc_signal<T>(name) {}
+  const T& read() const override {
+    if (direct_) [[likely]]
+      return value_;
+    return signal_read();
+  }
+  void write(const T& v) override {
+    if (direct_) [[likely]]
+      value_ = v;
+    else
+      signal_write(v);
+  }
+  void make_direct() { direct_ = true; }
+
+ private:
+  [[gnu::noinline]] const T& signal_read() const { return sc_core::sc_signal<T>::read(); }
+  [[gnu::noinline]] void signal_write(const T& v) { sc_core::sc_signal<T>::write(v); }
+  bool direct_ = false;
+  T value_{};
+};
+template <typename T>
+using sig = pin<T>;
 using wide_data = sc_dt::sc_bv<8 * axi4_max_bus_bytes>;  // byte lane i: bits 8i..8i+7
 
 struct axi4_pins {
@@ -89,6 +115,15 @@ struct axi4_pins {
   std::string prefix;
   unsigned bus_bytes;
   std::unique_ptr<sig<wide_data>> wdata_wide, rdata_wide;  // buses over 64 bits only
+  // Every pin a plain value (pin::make_direct): for a model rtl_clock evaluates itself.
+  void make_direct() {
+    for (auto* p : {&awvalid, &awready, &wvalid, &wready, &wlast, &bvalid, &bready, &arvalid, &arready, &rvalid, &rready, &rlast})
+      p->make_direct();
+    for (auto* p : {&awid, &awlen, &awsize, &awburst, &wstrb, &bid, &bresp, &arid, &arlen, &arsize, &arburst, &rid, &rresp})
+      p->make_direct();
+    for (auto* p : {&awaddr, &wdata, &araddr, &rdata}) p->make_direct();
+    if (wdata_wide) wdata_wide->make_direct(), rdata_wide->make_direct();
+  }
 };
 
 struct axil_pins {
@@ -131,6 +166,12 @@ struct axil_pins {
   std::string prefix;
   unsigned bus_bytes;
   std::unique_ptr<sig<uint64_t>> wdata_wide, rdata_wide;  // 64-bit AXI4-Lite only
+  // Every pin a plain value (pin::make_direct): for a model rtl_clock evaluates itself.
+  void make_direct() {
+    for (auto* p : {&awvalid, &awready, &wvalid, &wready, &bvalid, &bready, &arvalid, &arready, &rvalid, &rready}) p->make_direct();
+    for (auto* p : {&awaddr, &wdata, &wstrb, &bresp, &araddr, &rdata, &rresp}) p->make_direct();
+    if (wdata_wide) wdata_wide->make_direct(), rdata_wide->make_direct();
+  }
 };
 
 // One data beat of any width: byte lane i is bits 8(i%8).. of word[i/8].

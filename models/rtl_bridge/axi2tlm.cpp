@@ -25,6 +25,7 @@ std::vector<uint64_t> axi2tlm::beat_addresses(const request& r) const {
 }
 
 uint32_t axi2tlm::transport(tlm::tlm_command cmd, uint64_t addr, unsigned char* data, unsigned len, sc_core::sc_time& delay) {
+  clock_.sync();  // the target sees the request at the clock's time
   transaction t(cmd, addr, data, len);
   out->b_transport(t.gp, delay);
   ++transactions;
@@ -93,10 +94,10 @@ void axi2tlm::sample(uint64_t cycle) {
 
 void axi2tlm::update(uint64_t cycle) {
   const axi_sample& s = s_;
-  auto take = [](const axi_sample::channel& c) {
+  auto take = [this](const axi_sample::channel& c) {
     request r;
     r.id = uint32_t(c.v[0]), r.len = uint32_t(c.v[2]), r.size = uint32_t(c.v[3]), r.type = uint32_t(c.v[4]), r.addr = c.v[1];
-    r.accepted = sc_core::sc_time_stamp();
+    r.accepted = clock_.now();
     return r;
   };
   if (s.ar.valid && s.ar.ready)

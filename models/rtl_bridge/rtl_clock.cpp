@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rtl_clock.h"
 
+#include "gpuvp/timing.h"
 #include "gpuvp/trace.h"
 
 namespace gpuvp::rtl {
@@ -45,26 +46,90 @@ void rtl_clock::wait_for_grid() {
   if (next > now) wait(sc_core::sc_time::from_value(next - now));
 }
 
-void rtl_clock::edge() {
-  const uint64_t cycle = this->cycle();
+// The rising edge of `cycle`: the transactors sample the settled pins, the RTL sees clk rise.
+void rtl_clock::rise(uint64_t cycle) {
   for (auto* c : parts_) c->sample(cycle);
-  clk.write(true);
-  wait(half_);
-  clk.write(false);
+  if (model_)
+    model_->eval(true, reset_done_);
+  else
+    clk.write(true);
+}
+
+// Half a period later: the transactors advance and drive new pin values, the RTL sees clk fall.
+void rtl_clock::fall(uint64_t cycle) {
+  if (!model_) clk.write(false);
   ++cycles;
   if (!reset_done_ && cycles >= reset_cycles_) {
+    sync();
     rst_n.write(true);
     rst.write(false);
     reset_done_ = true;
   }
   for (auto* c : parts_) c->update(cycle);
-  // update() may have waited in a TLM target: go on at the next edge of the grid.
-  const uint64_t p = period_.value();
-  const uint64_t next = (sc_core::sc_time_stamp().value() / p + 1) * p;
-  wait(sc_core::sc_time::from_value(next - sc_core::sc_time_stamp().value()));
+  if (model_) model_->eval(false, reset_done_);
+}
+
+// Running ahead. A direct model's edges need the kernel only for what other processes can see,
+// so the clock may make them before their time, its own time (now()) ahead of the kernel's:
+//   - only while no other process has activity up to that time (sc_time_to_pending_activity, taken
+//     when the clock last caught up; nothing else runs while it computes, so nothing new appears),
+//     so nobody could have touched the transactors' queues in between;
+//   - a falling edge (transactors' update) only up to run_horizon(): past it the caller of
+//     sc_start may stop the run, and the edge must not have happened; a rising edge (sampling the
+//     pins, evaluating the model) only changes what the next falling edge reads;
+//   - what others can see waits for its own time first (sync()): a TLM call out of a transactor, a
+//     finished transaction, a trace span, a signal write (irq, busy, reset), a protocol violation.
+// No waveforms (they would show edges early). Results are the same with rtl.early_rise off.
+bool rtl_clock::may_run_ahead_to(uint64_t t) {
+  if (sc_core::sc_get_curr_simcontext()->sim_status() != sc_core::SC_SIM_OK) return false;  // sc_stop(): no edge after it
+  if (!ahead_) {
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    limit_ = now + sc_core::sc_time_to_pending_activity().value();  // max_time - now when idle: no overflow
+  }
+  return t < limit_;
+}
+
+void rtl_clock::sync() {
+  if (!ahead_) return;
+  ahead_ = false;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  if (time_ > now) wait(sc_core::sc_time::from_value(time_ - now));
+}
+
+void rtl_clock::go_to(uint64_t t) {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  if (t > now) wait(sc_core::sc_time::from_value(t - now));
+}
+
+void rtl_clock::edge() {
+  uint64_t cycle = this->cycle();
+  rise(cycle);
+  wait(half_);
+  for (;;) {
+    fall(cycle);
+    // update() may have waited in a TLM target: go on at the next edge of the grid.
+    const uint64_t p = period_.value(), now = this->now().value();
+    const uint64_t next = (now / p + 1) * p, fall_at = next + half_.value();
+    if (!early_ || (reset_done_ && !needed()) || !may_run_ahead_to(fall_at)) {
+      sync();
+      go_to(next);
+      return;
+    }
+    cycle = next / p;
+    time_ = next, ahead_ = true;
+    rise(cycle);
+    if (ahead_ && fall_at <= run_horizon().value()) {
+      time_ = fall_at;
+      ++ahead_edges_;
+      continue;
+    }
+    sync();
+    go_to(fall_at);
+  }
 }
 
 void rtl_clock::thread() {
+  if (model_) model_->eval(false, false);  // as a SystemC model's first evaluation at time 0
   while (!reset_done_) edge();
   for (;;) {
     if (!needed()) {

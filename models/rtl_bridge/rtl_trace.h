@@ -26,6 +26,11 @@ namespace gpuvp::rtl {
 class rtl_trace : public sc_core::sc_module {
  public:
   param<std::string> file{"rtl.trace", "", "waveform file of the RTL blocks (.fst or .vcd), '' for none (--rtl-trace)"};
+  // A host-speed switch of the clocks that evaluate their model directly (rtl_clock::drive):
+  // results are the same either way.
+  param<bool> early_rise{"rtl.early_rise", true,
+                         "let an RTL clock that evaluates its model directly make edges ahead of the kernel's time while nothing "
+                         "else can tell (host speed only)"};
 
   // The one instance, shared by the RTL blocks that hold it: the first creates it (a child module
   // "rtl_trace" of that block), it goes when the last lets go (with the platform).

@@ -146,6 +146,7 @@ void tlm2axi::sample(uint64_t cycle) {
 }
 
 void tlm2axi::finish(burst& b, uint32_t resp) {
+  clock_.sync();  // the initiator resumes at the clock's time
   trace(b.write ? "write" : "read", b.issued, b.addr, unsigned(b.beat.size()), b.id, std::max(resp, b.resp));
   job& j = *b.owner;
   if (resp > j.resp && resp != resp_exokay) j.resp = resp;
@@ -200,7 +201,7 @@ void tlm2axi::update(uint64_t cycle) {
     while (inflight.count(id)) ++id;
     burst* b = waiting_.front().get();
     b->id = id;
-    b->issued = sc_core::sc_time_stamp();
+    b->issued = clock_.now();
     (b->write ? aw_ : ar_).push_back(b);
     inflight[id] = std::move(waiting_.front());
     waiting_.pop_front();

@@ -70,6 +70,7 @@ void tlm2axil::update(uint64_t cycle) {
       if (s_.r.valid && s_.r.ready) t.data = s_.r.v[1], t.resp = uint32_t(s_.r.v[2]), t.finished = true, ++reads;
     }
     if (t.finished) {
+      clock_.sync();  // the initiator resumes at the clock's time
       trace(t.write ? "write" : "read", t.start, t.addr, 1, 0, t.resp);
       t.done.notify(sc_core::SC_ZERO_TIME);
       queue_.pop_front();

@@ -10,6 +10,7 @@ transactor::transactor(sc_core::sc_module_name name, rtl_clock& clock, const std
     : sc_module(name), clock_(clock), prefix_(prefix), checker_(std::string(basename()), prefix, bus_bytes, lite) {
   checker_ = axi_checker(this->name(), prefix, bus_bytes, lite);
   checker_.on_violation = [this](const std::string& m) {
+    clock_.sync();  // at the clock's time (it may run ahead: rtl_clock.cpp)
     ++violations;
     if (stop_on_violation) sc_core::sc_stop();
   };
@@ -31,6 +32,7 @@ bool transactor::refuse_own_master(tlm::tlm_generic_payload& gp) {
 
 void transactor::trace(const char* what, const sc_core::sc_time& start, uint64_t addr, unsigned beats, uint32_t id, uint32_t resp) {
   if (!tracer::global().enabled()) return;
+  clock_.sync();  // the span ends at the clock's time
   static const char* const resp_names[4] = {"OKAY", "EXOKAY", "SLVERR", "DECERR"};
   char a[24];
   std::snprintf(a, sizeof a, "0x%llx", (unsigned long long)addr);

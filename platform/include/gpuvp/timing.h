@@ -14,6 +14,14 @@ inline sc_core::sc_time operator""_us(unsigned long long v) { return sc_core::sc
 inline sc_core::sc_time operator""_ms(unsigned long long v) { return sc_core::sc_time(double(v), sc_core::SC_MS); }
 inline sc_core::sc_time operator""_s(unsigned long long v) { return sc_core::sc_time(double(v), sc_core::SC_SEC); }
 
+// The simulated time up to which the kernel runs without its caller stepping in (gpuvp run sets
+// its time limit here; zero when nobody says): a model that computes ahead of the kernel's time
+// (rtl_clock) keeps what others can see at or before it.
+inline sc_core::sc_time& run_horizon() {
+  static sc_core::sc_time t;
+  return t;
+}
+
 class local_time {
  public:
   local_time() { keeper_.reset(); }
