@@ -176,6 +176,8 @@ bool sparse_memory::copy(tlm::tlm_generic_payload& gp) {
   const uint64_t in_span = addr - span_base_;
   if (e && e->dmi_shadow)
     ++dmi_accesses;  // the initiator moves the data through its DMI pointer
+  else if (len == 0)
+    ;  // nothing to move (and the data pointer of an empty access may be null)
   else if (in_span < span_length_ && len <= span_length_ - in_span && gp.is_write())
     std::memcpy(span_host_ + in_span, gp.get_data_ptr(), len);  // inside the last block or page: no look-up
   else if (in_span < span_length_ && len <= span_length_ - in_span && gp.is_read())
