@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "core/gpu.h"
 #include "core/mem_log.h"
@@ -258,24 +260,26 @@ TEST(sm_mem_log, multi_warp_kernels_cycles_on_the_tested_configurations) {
 
 // SM6_TITANX on the three calibration kernels (their traces: the instruction fetches' addresses
 // draw sub-partitions too), Accel-Sim's cycles 2204, 1248 and 822 from the calibration set's
-// table: within 4 %, not exact. Its random sub-partitions (-gpgpu_memory_partition_indexing 4) are
-// modelled; its crossbar is BookSim's (-network_mode 1, the only tested configuration with it),
-// which the model runs as GPGPU-Sim's local crossbar with BookSim's flit size, without BookSim's
-// router pipeline (VC and switch allocation, channels): the two latency-bound kernels come out
-// about 10 cycles short per load round trip (docs/models/gpu-memory.md).
-TEST(sm_mem_log, calibration_kernels_within_4_percent_on_titanx) {
+// table. Its random sub-partitions (-gpgpu_memory_partition_indexing 4) and its BookSim crossbar
+// (-network_mode 1, config_pascal_islip.icnt: booksim_fly.h) are modelled: ldg_coal_6warp and
+// ldg_stride128_3warp take Accel-Sim's cycles; ldg_hide_3cta is within 1 % (not exact: see
+// docs/models/gpu-memory.md, "What is not modelled").
+TEST(sm_mem_log, calibration_kernels_on_titanx) {
   const std::string dir = calibration_dir();
   if (dir.empty()) GTEST_SKIP() << "Accel-Sim calibration set not found beside the checkout (set GPUVP_CALIBRATION_DIR)";
   const gpu_config c = gpuvp::sm::testing::shipped("TITANX");
   ASSERT_TRUE(c.unmodelled_timing(false).empty());
-  for (const auto& [kernel, cycles] :
-       std::vector<std::pair<const char*, uint64_t>>{{"ldg_coal_6warp", 2204}, {"ldg_stride128_3warp", 1248}, {"ldg_hide_3cta", 822}}) {
+  for (const auto& [kernel, cycles, exact] : std::vector<std::tuple<const char*, uint64_t, bool>>{
+           {"ldg_coal_6warp", 2204, true}, {"ldg_stride128_3warp", 1248, true}, {"ldg_hide_3cta", 822, false}}) {
     const kernel_trace k = parse_kernel_trace(dir + "/kernels/" + kernel + "/kernel-1.traceg");
     auto m = make_memory(c, "gpgpu-sim");
     gpu_sim g(c, m.get(), 0);
     g.start(k);
     while (g.step()) {}
-    EXPECT_NEAR(double(g.result().cycles), double(cycles), 0.04 * double(cycles)) << kernel;
+    if (exact)
+      EXPECT_EQ(g.result().cycles, cycles) << kernel;
+    else
+      EXPECT_NEAR(double(g.result().cycles), double(cycles), 0.01 * double(cycles)) << kernel;
   }
 }
 

@@ -241,7 +241,66 @@ void load_icnt_file(mem_config& m, const std::string& path) {
       m.icnt_file_ejection_buffer = number(where, key, val, 1, 1u << 16);
     else if (key == "subnets")
       m.icnt_file_subnets = number(where, key, val, 1, 2);
+    else if (key == "k")
+      m.icnt_file_k = number(where, key, val, 1, 4096);
+    else if (key == "vc_buf_size")
+      m.icnt_file_vc_buf = number(where, key, val, 1, 1u << 16);
+    else if (key == "boundary_buffer_size")
+      m.icnt_file_boundary_buffer = number(where, key, val, 1, 1u << 16);
+    else
+      m.icnt_file_timing.push_back(key + "=" + val);
   }
+}
+
+namespace {
+// The BookSim options booksim_fly.h is written for, with BookSim's (booksim_config.cpp,
+// intersim_config.cpp) default when the file does not set one.
+struct booksim_need {
+  const char* key;
+  const char* def;   // BookSim's default
+  const char* need;  // the value modelled
+};
+constexpr booksim_need booksim_needs[] = {
+    {"topology", "torus", "fly"},
+    {"n", "2", "1"},
+    {"router", "iq", "iq"},
+    {"num_vcs", "16", "1"},
+    {"routing_delay", "1", "0"},
+    {"vc_alloc_delay", "1", "1"},
+    {"sw_alloc_delay", "1", "1"},
+    {"st_prepare_delay", "0", "0"},
+    {"st_final_delay", "1", "1"},
+    {"internal_speedup", "1.0", "2.0"},
+    {"input_speedup", "1", "1"},
+    {"output_speedup", "1", "1"},
+    {"speculative", "0", "0"},
+    {"vc_allocator", "islip", "islip"},
+    {"sw_allocator", "islip", "islip"},
+    {"alloc_iters", "1", "1"},
+    {"wait_for_tail_credit", "0", "0"},
+    {"hold_switch_for_packet", "0", "0"},
+    {"noq", "0", "0"},
+    {"use_map", "1", "0"},
+    {"routing_function", "none", "dest_tag"},
+    {"c", "1", "1"},
+};
+}  // namespace
+
+void validate_booksim(const mem_config& m, unsigned nodes, const std::string& where) {
+  for (const booksim_need& b : booksim_needs) {
+    std::string v = b.def;
+    for (const std::string& kv : m.icnt_file_timing)
+      if (kv.compare(0, std::string(b.key).size() + 1, std::string(b.key) + "=") == 0) v = kv.substr(std::string(b.key).size() + 1);
+    if (v != b.need) fail(where, m.icnt_file + ": " + b.key + " = " + v + " is not modelled by -network_mode 1 (needs " + b.need + ")");
+  }
+  if (m.icnt_file_k < nodes)
+    fail(where, m.icnt_file + ": k = " + std::to_string(m.icnt_file_k) + " nodes, fewer than the " + std::to_string(nodes) +
+                    " clusters and sub-partitions");
+  const unsigned flits[] = {8, 40};  // read request / write ack (control), write / read reply (32 + 8)
+  for (unsigned b : flits)
+    if (b > m.icnt_file_flit_size)
+      fail(where, m.icnt_file + ": flit_size " + std::to_string(m.icnt_file_flit_size) +
+                      ": packets of several flits are not modelled by -network_mode 1 (needs >= 40)");
 }
 
 void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name, const std::string& where) {

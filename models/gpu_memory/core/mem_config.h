@@ -65,6 +65,13 @@ struct mem_config {
   // -inter_config_file (relative to the option file's folder) and the keys the model reads from it.
   std::string icnt_file;
   unsigned icnt_file_flit_size = 0, icnt_file_input_buffer = 0, icnt_file_ejection_buffer = 0, icnt_file_subnets = 0;
+  // BookSim keys -network_mode 1 times (booksim_fly.h), BookSim's / intersim2's defaults where
+  // the file has no value: k (nodes of the one-stage fly), vc_buf_size (router input buffer
+  // flits per VC, also the credits of an ejection channel), boundary_buffer_size (packets).
+  unsigned icnt_file_k = 8, icnt_file_vc_buf = 8, icnt_file_boundary_buffer = 16;
+  // The BookSim keys whose value -network_mode 1 needs as booksim_fly.h models it ("key=value",
+  // as read; missing keys take BookSim's default): checked by validate.
+  std::vector<std::string> icnt_file_timing;
   // -gpgpu_memory_partition_indexing: 0 consecutive, 1 bitwise XOR, 2 IPOLY hash, 4 random
   // (addrdec.cc; 3, PAE, is refused)
   unsigned partition_indexing = 0;
@@ -84,6 +91,9 @@ void validate(const mem_config& m, const std::string& where);
 // Reads an -inter_config_file (BookSim "key = value;" lines, // comments) into m's icnt_file_*
 // fields. Throws config_file_error naming file:line for a malformed line or value.
 void load_icnt_file(mem_config& m, const std::string& path);
+// -network_mode 1: the file's BookSim options must be those booksim_fly.h models (k at least
+// `nodes`, clusters + sub-partitions); throws config_file_error naming the key otherwise.
+void validate_booksim(const mem_config& m, unsigned nodes, const std::string& where);
 // Interconnect, L2 and DRAM clocks from the -gpgpu_clock_domains fields (core:icnt:l2:dram).
 void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name, const std::string& where);
 

@@ -69,6 +69,10 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   chunk_shift_ = m_.mem_addr_dramid_bit - unsigned(std::countr_zero(m_.sub_per_channel));
   port_free_.assign(sps, 0);
   port_of(cfg.num_clusters - 1);  // the configured clusters' ports (more appear when a client names them)
+  if (m_.network_mode == 1) {
+    req_net_.init(m_.icnt_file_k, m_.icnt_file_vc_buf);
+    rep_net_.init(m_.icnt_file_k, m_.icnt_file_vc_buf);
+  }
   next_node_.assign(sps, 0);
 
   sp_.resize(sps);
@@ -526,6 +530,7 @@ void gpu_memory::deliver_replies(uint64_t now) {
   for (auto& o : rout_) {
     if (o.empty()) continue;
     const reply r = o.front();
+    if (r.t > now) continue;  // (-network_mode 1: not in the boundary buffer yet)
     o.pop_front();
     --replies_queued_;
     if (log_) log_->add(mem_event_log::RSP, now, r.client->icnt_node(), r.addr & ~uint64_t(31), 1u << (r.addr % m_.l2.line / 32 % 4), 0);
@@ -538,7 +543,7 @@ void gpu_memory::deliver_replies(uint64_t now) {
 // -icnt_in_buffer_limit packets).
 void gpu_memory::push_replies(uint64_t now) {
   for (sub_partition& P : sp_)
-    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < m_.icnt_in_buffer) {
+    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < in_buffer()) {
       P.rin.push_back(P.out.front());
       P.out.pop_front();
     }
@@ -546,7 +551,11 @@ void gpu_memory::push_replies(uint64_t now) {
 
 void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   if (random_) draw_sm_decodes();
-  ahead_ = ~0ull;         // (set only if the last kernel was abandoned: an error thrown by an SM)
+  ahead_ = ~0ull;              // (set only if the last kernel was abandoned: an error thrown by an SM)
+  if (m_.network_mode == 1) {  // requests in the network first (injected before those queued)
+    req_net_.drain([&](unsigned, const xbar_packet& p) { sp_[p.sp].xout.push_back(p.r); });
+    rep_net_.drain([](unsigned, const reply&) {});
+  }
   for (auto& q : xin_) {  // requests nobody waits for any more
     for (const xbar_packet& p : q) sp_[p.sp].xout.push_back(p.r);
     q.clear();

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "booksim_fly.h"
 #include "dram.h"
 #include "glibc_rand.h"
 #include "gpuvp/flat_map.h"
@@ -115,6 +116,7 @@ class gpu_memory : public mem_port {
     unsigned tag;
     bool write;
     unsigned port = 0;  // the client's crossbar port (set when it enters the L2 -> icnt queue)
+    uint64_t t = 0;     // -network_mode 1: the first cycle its cluster may pop it
   };
   struct sub_partition {
     // A request granted by the request crossbar waits in the crossbar's output buffer (`xout`,
@@ -145,7 +147,10 @@ class gpu_memory : public mem_port {
   void push_replies(uint64_t now);                       // B: L2 -> icnt queues into the reply crossbar
   void run_memory(uint64_t now);                         // D and L
   void reply_advance(uint64_t now);                      // the reply crossbar's icnt_transfer
-  uint64_t rr_pointer(uint64_t now) const;               // -icnt_arbiter_algo 0: the first node offered in cycle now
+  void booksim_requests(uint64_t now);                   // -network_mode 1: subnet 0's _Step of cycle now
+  void booksim_replies(uint64_t now);                    // and subnet 1's
+  unsigned in_buffer() const { return m_.network_mode == 1 ? m_.icnt_file_input_buffer : m_.icnt_in_buffer; }
+  uint64_t rr_pointer(uint64_t now) const;  // -icnt_arbiter_algo 0: the first node offered in cycle now
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
   // The line's way in its set, or nullptr and in `victim` the least recently used way without a
   // sector whose fill is pending at cycle t (nullptr: every way has one).
@@ -184,6 +189,8 @@ class gpu_memory : public mem_port {
   std::vector<std::vector<unsigned>> bucket_scratch_;  // scratch: iSLIP's candidates per output (arbitrate)
   std::atomic<uint64_t> xbar_queued_{0};               // packets in the input buffers (counted by the SMs' threads)
   std::vector<ring<reply>> rout_;                      // reply crossbar output buffers, per port as xin_
+  booksim_fly<xbar_packet> req_net_;                   // -network_mode 1: BookSim's request subnet (0)
+  booksim_fly<reply> rep_net_;                         // and reply subnet (1)
   std::vector<unsigned> rnext_;                        // iSLIP pointers of the reply crossbar, per cluster (node ids)
   uint64_t replies_queued_ = 0;                        // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;

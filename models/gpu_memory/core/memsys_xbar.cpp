@@ -75,7 +75,7 @@ bool gpu_memory::concurrent_access(unsigned nodes) {
 
 bool gpu_memory::full(const mem_client* client) const {
   const unsigned node = client ? client->icnt_node() : ~0u;
-  return node != ~0u && node + 1 < xin_.size() && xin_[node].size() >= m_.icnt_in_buffer;
+  return node != ~0u && node + 1 < xin_.size() && xin_[node].size() >= in_buffer();
 }
 
 // A client's port on both crossbars: cluster n at n (GPGPU-Sim's node numbers), other engines
@@ -110,6 +110,7 @@ unsigned gpu_memory::port_of(unsigned node) {
 // -icnt_arbiter_algo (arbitrate) into the sub-partitions' output buffers of -icnt_out_buffer_limit
 // packets (other engines' sectors, which enter there directly, count too).
 void gpu_memory::advance(uint64_t now) {
+  if (m_.network_mode == 1) return booksim_requests(now);
   xscratch_.clear();
   dscratch_.clear();
   for (unsigned i = 0; i < xin_.size(); ++i)
@@ -141,6 +142,7 @@ void gpu_memory::grant(unsigned input, uint64_t now) {
 // cluster's first iSLIP grant starts from sub-partition 0), outputs the clusters' buffers of
 // -icnt_out_buffer_limit packets.
 void gpu_memory::reply_advance(uint64_t now) {
+  if (m_.network_mode == 1) return booksim_replies(now);
   xscratch_.clear();
   dscratch_.clear();
   const unsigned first = cfg_.num_clusters;  // sub-partition i is node first + i
@@ -159,6 +161,53 @@ void gpu_memory::reply_advance(uint64_t now) {
         rin.pop_front();
       },
       [&](unsigned n) { return !sp_[n - first].rin.empty(); }, bucket_scratch_);
+}
+
+// -network_mode 1 (booksim_fly.h): GPUTrafficManager::_Step of cycle now for the request subnet.
+// Each cluster injects the head of its input queue (InterconnectInterface::Push's queue of
+// input_buffer_size flits; a packet here is one flit) whose crossbar cycle has come; sub-partition
+// i is node clusters + i (use_map 0). A flit reaching the boundary buffer waits in the
+// sub-partition's `xout`, which the L2 step pops from its t on; the router's VC allocation for an
+// output waits while xout holds boundary_buffer_size + vc_buf_size (the ejection channel's
+// credits) packets.
+void gpu_memory::booksim_requests(uint64_t now) {
+  const unsigned nc = cfg_.num_clusters;
+  for (unsigned i = 0; i < nc && i < xin_.size(); ++i)
+    if (!xin_[i].empty() && xin_[i].front().ready <= now && req_net_.can_inject(i, now)) {
+      req_net_.inject(i, nc + xin_[i].front().sp, xin_[i].front(), now);
+      xin_[i].pop_front();
+    }
+  const size_t cap = size_t(m_.icnt_file_boundary_buffer) + m_.icnt_file_vc_buf;
+  req_net_.step(
+      now, [&](unsigned d) { return sp_[d - nc].xout.size() < cap; },
+      [&](unsigned d, const xbar_packet& p, uint64_t t) {
+        l2_request r = p.r;
+        r.t = t;
+        sp_[d - nc].xout.push_back(r);
+        --xbar_queued_;
+        l2_queued(t);
+      });
+}
+
+// The reply subnet's: each sub-partition injects the head of its input queue (pushed this cycle
+// or before); a cluster pops its boundary buffer (`rout_`) from the packet's t on.
+void gpu_memory::booksim_replies(uint64_t now) {
+  const unsigned nc = cfg_.num_clusters;
+  for (unsigned i = 0; i < sp_.size(); ++i) {
+    auto& rin = sp_[i].rin;
+    if (!rin.empty() && rep_net_.can_inject(nc + i, now)) {
+      rep_net_.inject(nc + i, rin.front().port, rin.front(), now);
+      rin.pop_front();
+    }
+  }
+  const size_t cap = size_t(m_.icnt_file_boundary_buffer) + m_.icnt_file_vc_buf;
+  rep_net_.step(
+      now, [&](unsigned d) { return rout_[d].size() < cap; },
+      [&](unsigned d, const reply& r, uint64_t t) {
+        reply a = r;
+        a.t = t;
+        rout_[d].push_back(a);
+      });
 }
 
 // Round robin's first node in cycle `now`: both routers advance once a crossbar cycle from the

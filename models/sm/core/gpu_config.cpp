@@ -203,6 +203,7 @@ void gpu_config::validate() const {
       fail(where, "-gpgpu_unified_l1d_size " + std::to_string(unified_l1d_kb) + " KB is more than 65536 L1D lines");
   }
   sm::validate(mem, where);
+  if (mem.network_mode == 1) validate_booksim(mem, num_clusters + mem.sub_partitions(), where);
   check_state_size(where);
 }
 
