@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // -network_mode 1 (booksim_fly.h): cycles worked out by hand from BookSim's code (GPGPU-Sim's
 // intersim2: GPUTrafficManager::_Step, Channel's one-cycle delay, IQRouter's stages with
-// routing_delay 0, vc_alloc_delay 1, sw_alloc_delay 1, crossbar delay 1, internal_speedup 2, the
-// iSLIP allocator) and the BookSim options the model checks.
+// routing_delay 0, vc_alloc_delay 1, sw_alloc_delay 1, crossbar delay 1, internal_speedup 2 or 1,
+// the iSLIP allocator) and the BookSim options the model checks.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -20,7 +20,7 @@ namespace {
 struct run {
   booksim_fly<int> net;
   std::vector<std::tuple<unsigned, int, uint64_t>> out;  // dest, packet, first cycle poppable
-  explicit run(unsigned vc_buf = 64) { net.init(8, vc_buf); }
+  explicit run(unsigned vc_buf = 64, unsigned speedup = 2) { net.init(8, vc_buf, speedup); }
   void cycles(uint64_t from, uint64_t to) {
     for (uint64_t c = from; c <= to; ++c)
       net.step(
@@ -37,7 +37,7 @@ struct run {
 TEST(booksim_fly, zero_load_packet_is_poppable_six_cycles_after_injection) {
   run r;
   ASSERT_TRUE(r.net.can_inject(0, 10));
-  r.net.inject(0, 5, 1, 10);
+  r.net.inject(0, 5, 1, 1, 10);
   EXPECT_FALSE(r.net.can_inject(0, 10));  // one flit a cycle
   EXPECT_TRUE(r.net.can_inject(0, 11));
   r.cycles(10, 11);
@@ -53,14 +53,14 @@ TEST(booksim_fly, zero_load_packet_is_poppable_six_cycles_after_injection) {
 // (popped 16, 17). The pointer is then past node 2 (3): of nodes 1 and 3, node 3 goes first.
 TEST(booksim_fly, one_output_takes_a_packet_a_cycle_in_islip_order) {
   run r;
-  r.net.inject(1, 0, 10, 10);
-  r.net.inject(2, 0, 20, 10);
+  r.net.inject(1, 0, 10, 1, 10);
+  r.net.inject(2, 0, 20, 1, 10);
   r.cycles(10, 14);
   ASSERT_EQ(r.out.size(), 2u);
   EXPECT_EQ(r.out[0], std::make_tuple(0u, 10, uint64_t(16)));
   EXPECT_EQ(r.out[1], std::make_tuple(0u, 20, uint64_t(17)));
-  r.net.inject(1, 0, 11, 20);
-  r.net.inject(3, 0, 31, 20);
+  r.net.inject(1, 0, 11, 1, 20);
+  r.net.inject(3, 0, 31, 1, 20);
   r.cycles(15, 24);
   ASSERT_EQ(r.out.size(), 4u);
   EXPECT_EQ(r.out[2], std::make_tuple(0u, 31, uint64_t(26)));
@@ -72,8 +72,8 @@ TEST(booksim_fly, one_output_takes_a_packet_a_cycle_in_islip_order) {
 // popped 16 and 17.
 TEST(booksim_fly, an_input_sends_one_packet_a_cycle) {
   run r;
-  r.net.inject(3, 4, 1, 10);
-  r.net.inject(3, 6, 2, 11);
+  r.net.inject(3, 4, 1, 1, 10);
+  r.net.inject(3, 6, 2, 1, 11);
   r.cycles(10, 14);
   ASSERT_EQ(r.out.size(), 2u);
   EXPECT_EQ(r.out[0], std::make_tuple(4u, 1, uint64_t(16)));
@@ -84,8 +84,8 @@ TEST(booksim_fly, an_input_sends_one_packet_a_cycle) {
 // comes back two cycles after a flit leaves the buffer (switch allocation in cycle 12 -> 14).
 TEST(booksim_fly, injection_waits_for_the_routers_buffer_credits) {
   run r(2);
-  r.net.inject(0, 1, 1, 10);
-  r.net.inject(0, 1, 2, 11);
+  r.net.inject(0, 1, 1, 1, 10);
+  r.net.inject(0, 1, 2, 1, 11);
   EXPECT_FALSE(r.net.can_inject(0, 12));
   r.cycles(10, 13);
   EXPECT_FALSE(r.net.can_inject(0, 13));
@@ -93,7 +93,8 @@ TEST(booksim_fly, injection_waits_for_the_routers_buffer_credits) {
 }
 
 // The BookSim options -network_mode 1 needs: another value (or BookSim's default where the
-// file has none) names the key; too few nodes and multi-flit packets are refused too.
+// file has none) names the key; too few nodes are refused too. internal_speedup 1, input_speedup 2
+// (one VC: no effect) and packets of several flits are modelled.
 TEST(booksim_fly, options_other_than_the_modelled_ones_are_refused) {
   const std::string dir = ::testing::TempDir();
   const std::string good =
@@ -118,11 +119,68 @@ TEST(booksim_fly, options_other_than_the_modelled_ones_are_refused) {
   EXPECT_EQ(error(good, 0), "no error");
   EXPECT_NE(error(good + "num_vcs = 2;\n", 0).find("num_vcs = 2 is not modelled by -network_mode 1 (needs 1)"), std::string::npos);
   EXPECT_NE(error(good + "topology = mesh;\n", 0).find("topology = mesh is not modelled"), std::string::npos);
-  EXPECT_NE(error(good + "internal_speedup = 1.0;\n", 0).find("internal_speedup = 1.0 is not modelled"), std::string::npos);
+  EXPECT_NE(error(good + "internal_speedup = 1.5;\n", 0).find("internal_speedup = 1.5 is not modelled"), std::string::npos);
+  EXPECT_NE(error(good + "output_speedup = 2;\n", 0).find("output_speedup = 2 is not modelled"), std::string::npos);
+  EXPECT_EQ(error(good + "internal_speedup = 1.0;\ninput_speedup = 2;\nflit_size = 32;\n", 0), "no error");
   // Not in the file: BookSim's routing_delay default 1 (a routing stage the model lacks).
   std::string no_rd = good;
   no_rd.erase(no_rd.find("routing_delay = 0;\n"), 19);
   EXPECT_NE(error(no_rd, 0).find("routing_delay = 1 is not modelled"), std::string::npos);
   EXPECT_NE(error(good, 53).find("k = 52 nodes, fewer than the 53 clusters and sub-partitions"), std::string::npos);
-  EXPECT_NE(error(good + "flit_size = 32;\n", 0).find("flit_size 32: packets of several flits are not modelled"), std::string::npos);
+}
+
+// internal_speedup 1: one router step a cycle. Injected in 10, at the router in 12: VC allocation
+// in step 12, switch 13, crossbar 14 (sent in 14), read by the traffic manager at 16: popped in
+// 17, one cycle later than with two steps a cycle.
+TEST(booksim_fly, one_router_step_a_cycle_adds_a_cycle_at_zero_load) {
+  run r(64, 1);
+  r.net.inject(0, 5, 1, 1, 10);
+  r.cycles(10, 20);
+  ASSERT_EQ(r.out.size(), 1u);
+  EXPECT_EQ(r.out[0], std::make_tuple(5u, 1, uint64_t(17)));
+}
+
+// A packet of two flits (flit_size 32: a read reply of 40 bytes). Head injected in 10, body in
+// 11. Two steps a cycle: head VC 24, switch 25, crossbar 26 (cycle 13, sent in 13); body at the
+// router in 13, switch 26, crossbar 27 (cycle 13), but the output sends one flit a cycle: 14,
+// popped in 17. One step a cycle: head VC 12, switch 13, crossbar 14; body switch 14 (the step
+// after the head's), crossbar 15: popped in 18.
+TEST(booksim_fly, a_packet_of_two_flits_is_poppable_when_its_tail_is) {
+  for (unsigned speedup : {2u, 1u}) {
+    run r(64, speedup);
+    r.net.inject(0, 5, 1, 2, 10);
+    EXPECT_FALSE(r.net.can_inject(0, 11));  // the body flit is still to be injected
+    r.cycles(10, 11);
+    EXPECT_TRUE(r.net.can_inject(0, 12));
+    r.cycles(12, 20);
+    ASSERT_EQ(r.out.size(), 1u);
+    EXPECT_EQ(r.out[0], std::make_tuple(5u, 1, uint64_t(speedup == 2 ? 17 : 18))) << speedup;
+    EXPECT_TRUE(r.net.empty());
+  }
+}
+
+// The output VC is the packet's until its tail wins the switch: a second input's one-flit packet
+// for the same output, at the router in the same cycle, waits. Node 1's two-flit packet wins VC
+// allocation in step 24 (iSLIP pointer 0), its tail the switch in 26 (it arrives in cycle 13):
+// node 2 gets the VC in 27, switch 28, crossbar 29 (cycle 14), sent in 15 (after node 1's tail
+// in 14): popped in 17 and 18.
+TEST(booksim_fly, a_packet_holds_its_output_until_its_tail_passes) {
+  run r;
+  r.net.inject(1, 0, 10, 2, 10);
+  r.net.inject(2, 0, 20, 1, 10);
+  r.cycles(10, 20);
+  ASSERT_EQ(r.out.size(), 2u);
+  EXPECT_EQ(r.out[0], std::make_tuple(0u, 10, uint64_t(17)));
+  EXPECT_EQ(r.out[1], std::make_tuple(0u, 20, uint64_t(18)));
+}
+
+// Body flits need credits too: with a router buffer of one flit, the body waits for the head's
+// credit (switch in step 25, cycle 12: back in 14), is injected in 14, at the router in 16
+// (step 32), switch 32, crossbar 33 (cycle 16): popped in 19.
+TEST(booksim_fly, body_flits_wait_for_credits) {
+  run r(1);
+  r.net.inject(0, 5, 1, 2, 10);
+  r.cycles(10, 25);
+  ASSERT_EQ(r.out.size(), 1u);
+  EXPECT_EQ(r.out[0], std::make_tuple(5u, 1, uint64_t(19)));
 }

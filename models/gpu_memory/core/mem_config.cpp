@@ -236,7 +236,7 @@ void load_icnt_file(mem_config& m, const std::string& path) {
     if (key == "flit_size")
       m.icnt_file_flit_size = number(where, key, val, 8, 1024);
     else if (key == "input_buffer_size")
-      m.icnt_file_input_buffer = number(where, key, val, 1, 1u << 16);
+      m.icnt_file_input_buffer = val == "0" ? 9 : number(where, key, val, 1, 1u << 16);
     else if (key == "ejection_buffer_size")
       m.icnt_file_ejection_buffer = number(where, key, val, 1, 1u << 16);
     else if (key == "subnets")
@@ -247,7 +247,11 @@ void load_icnt_file(mem_config& m, const std::string& path) {
       m.icnt_file_vc_buf = number(where, key, val, 1, 1u << 16);
     else if (key == "boundary_buffer_size")
       m.icnt_file_boundary_buffer = number(where, key, val, 1, 1u << 16);
-    else
+    else if (key == "internal_speedup") {
+      if (val != "1" && val != "1.0" && val != "2" && val != "2.0")
+        fail(where, "internal_speedup = " + val + " is not modelled by -network_mode 1 (1.0 or 2.0)");
+      m.icnt_file_internal_speedup = val[0] == '2' ? 2 : 1;
+    } else
       m.icnt_file_timing.push_back(key + "=" + val);
   }
 }
@@ -260,6 +264,8 @@ struct booksim_need {
   const char* def;   // BookSim's default
   const char* need;  // the value modelled
 };
+// input_speedup may take any value: with one VC every flit of an input uses the same expanded
+// crossbar input (IQRouter: input * input_speedup + vc % input_speedup).
 constexpr booksim_need booksim_needs[] = {
     {"topology", "torus", "fly"},
     {"n", "2", "1"},
@@ -270,8 +276,6 @@ constexpr booksim_need booksim_needs[] = {
     {"sw_alloc_delay", "1", "1"},
     {"st_prepare_delay", "0", "0"},
     {"st_final_delay", "1", "1"},
-    {"internal_speedup", "1.0", "2.0"},
-    {"input_speedup", "1", "1"},
     {"output_speedup", "1", "1"},
     {"speculative", "0", "0"},
     {"vc_allocator", "islip", "islip"},
@@ -296,11 +300,6 @@ void validate_booksim(const mem_config& m, unsigned nodes, const std::string& wh
   if (m.icnt_file_k < nodes)
     fail(where, m.icnt_file + ": k = " + std::to_string(m.icnt_file_k) + " nodes, fewer than the " + std::to_string(nodes) +
                     " clusters and sub-partitions");
-  const unsigned flits[] = {8, 40};  // read request / write ack (control), write / read reply (32 + 8)
-  for (unsigned b : flits)
-    if (b > m.icnt_file_flit_size)
-      fail(where, m.icnt_file + ": flit_size " + std::to_string(m.icnt_file_flit_size) +
-                      ": packets of several flits are not modelled by -network_mode 1 (needs >= 40)");
 }
 
 void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name, const std::string& where) {

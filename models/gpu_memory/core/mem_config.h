@@ -64,11 +64,13 @@ struct mem_config {
   unsigned flit_size = 40;
   // -inter_config_file (relative to the option file's folder) and the keys the model reads from it.
   std::string icnt_file;
-  unsigned icnt_file_flit_size = 0, icnt_file_input_buffer = 0, icnt_file_ejection_buffer = 0, icnt_file_subnets = 0;
+  // input_buffer_size 0 or absent: 9 flits (InterconnectInterface::CreateInterconnect).
+  unsigned icnt_file_flit_size = 0, icnt_file_input_buffer = 9, icnt_file_ejection_buffer = 0, icnt_file_subnets = 0;
   // BookSim keys -network_mode 1 times (booksim_fly.h), BookSim's / intersim2's defaults where
   // the file has no value: k (nodes of the one-stage fly), vc_buf_size (router input buffer
   // flits per VC, also the credits of an ejection channel), boundary_buffer_size (packets).
-  unsigned icnt_file_k = 8, icnt_file_vc_buf = 8, icnt_file_boundary_buffer = 16;
+  // internal_speedup (router steps per cycle: 1.0 or 2.0 modelled).
+  unsigned icnt_file_k = 8, icnt_file_vc_buf = 8, icnt_file_boundary_buffer = 16, icnt_file_internal_speedup = 1;
   // The BookSim keys whose value -network_mode 1 needs as booksim_fly.h models it ("key=value",
   // as read; missing keys take BookSim's default): checked by validate.
   std::vector<std::string> icnt_file_timing;

@@ -11,7 +11,6 @@
 namespace gpuvp::sm {
 
 namespace {
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 // gpgpu_sim::cycle()'s hand-offs in core cycles (interconnect and L2 at the core clock):
 // - a request queued in an L1 miss queue by the L1 access of cycle s (the `cycle` access() is
 //   given; the miss queue sends it in s + 1 at the earliest, as baseline_cache::cycle runs before
@@ -67,11 +66,10 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   random_ = m_.partition_indexing == 4;
   // (dramid@N has N >= 5, a channel at most 8 sub-partitions)
   chunk_shift_ = m_.mem_addr_dramid_bit - unsigned(std::countr_zero(m_.sub_per_channel));
-  port_free_.assign(sps, 0);
   port_of(cfg.num_clusters - 1);  // the configured clusters' ports (more appear when a client names them)
   if (m_.network_mode == 1) {
-    req_net_.init(m_.icnt_file_k, m_.icnt_file_vc_buf);
-    rep_net_.init(m_.icnt_file_k, m_.icnt_file_vc_buf);
+    req_net_.init(m_.icnt_file_k, m_.icnt_file_vc_buf, m_.icnt_file_internal_speedup);
+    rep_net_.init(m_.icnt_file_k, m_.icnt_file_vc_buf, m_.icnt_file_internal_speedup);
   }
   next_node_.assign(sps, 0);
 
@@ -220,9 +218,7 @@ void gpu_memory::run_l2(uint64_t now) {
 }
 
 // gpgpu_sim::cycle's L2 step for sub-partition sp in cycle c: the pop of the crossbar's output
-// buffer into the ROP delay queue (one packet a cycle; -network_mode 1 holds the output one cycle
-// per flit of the interconnect file's flit_size: read request 8 bytes of control, write 32 + 8),
-// only while the icnt -> L2 queue (-gpgpu_dram_partition_queues' first field) has room for the
+// buffer into the ROP delay queue (one packet a cycle), only while the icnt -> L2 queue (-gpgpu_dram_partition_queues' first field) has room for the
 // four sectors a request may split into (memory_sub_partition::full(SECTOR_CHUNCK_SIZE):
 // fifo_pipeline::is_avilable_size, length + 4 - 1 >= limit is full; the ROP queue itself is not
 // bounded), then memory_sub_partition::cache_cycle: one L2 access of the icnt -> L2 queue's head
@@ -231,11 +227,9 @@ void gpu_memory::run_l2(uint64_t now) {
 void gpu_memory::step_sub_partition(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
   const size_t limit = m_.icnt_l2_queue;
-  if (!P.xout.empty() && P.xout.front().t <= c && port_free_[sp] <= c && P.in.size() + 3 < limit) {
+  if (!P.xout.empty() && P.xout.front().t <= c && P.in.size() + 3 < limit) {
     l2_request r = P.xout.front();
     P.xout.pop_front();
-    const unsigned flits = m_.network_mode == 1 ? unsigned(ceil_div(r.write ? 40 : 8, m_.icnt_file_flit_size)) : 1;
-    port_free_[sp] = c + flits;
     r.t = c + rop_;
     P.rop.push_back(r);
   }
@@ -573,7 +567,6 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   fill_waiters_.clear();
   base_ = gpu_cycle;
   l2_stepped_ = 0;
-  std::fill(port_free_.begin(), port_free_.end(), 0);
   for (sub_partition& P : sp_) {
     P.l2_free = 0;
     P.mshrs = 0;

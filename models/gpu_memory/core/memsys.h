@@ -182,7 +182,6 @@ class gpu_memory : public mem_port {
   bit_runs part_runs_;  // the channel-local address without its sub-partition bits (partition_address)
   clock_domains clock_;
   uint64_t rop_;                                       // -gpgpu_l2_rop_latency in core cycles
-  std::vector<uint64_t> port_free_;                    // crossbar output per sub-partition: its next free pop cycle
   std::vector<ring<xbar_packet>> xin_;                 // crossbar input buffers: one per SIMT cluster, then other engines
   std::vector<unsigned> next_node_;                    // iSLIP: per output, the input after the last granted (scanned from)
   std::vector<unsigned> xscratch_, dscratch_;          // scratch: inputs with a packet, their heads' outputs

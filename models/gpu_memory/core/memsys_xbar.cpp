@@ -8,6 +8,11 @@
 namespace gpuvp::sm {
 
 namespace {
+// -network_mode 1: a packet's flits (InterconnectInterface::Push: size / flit_size, rounded up);
+// a read request and a write acknowledgement are 8 bytes of control, a sector write and a read
+// reply 32 bytes of data and the 8.
+unsigned packet_flits(bool carries_data, unsigned flit_size) { return ((carries_data ? 40 : 8) + flit_size - 1) / flit_size; }
+
 // One xbar_router::Advance arbitration. `inputs` (ascending GPGPU-Sim node ids: clusters 0..n-1,
 // then the sub-partitions) have a packet whose head is for the output at the same index of
 // `dests`; grant(i) moves input i's head to its output; an output whose buffer is full (room(dest)
@@ -164,9 +169,10 @@ void gpu_memory::reply_advance(uint64_t now) {
 }
 
 // -network_mode 1 (booksim_fly.h): GPUTrafficManager::_Step of cycle now for the request subnet.
-// Each cluster injects the head of its input queue (InterconnectInterface::Push's queue of
-// input_buffer_size flits; a packet here is one flit) whose crossbar cycle has come; sub-partition
-// i is node clusters + i (use_map 0). A flit reaching the boundary buffer waits in the
+// Each cluster starts the packet at the head of its input queue (InterconnectInterface::Push's
+// queue of input_buffer_size flits, counted here in packets) whose crossbar cycle has come, one
+// flit a cycle; sub-partition
+// i is node clusters + i (use_map 0). A packet whose tail reached the boundary buffer waits in the
 // sub-partition's `xout`, which the L2 step pops from its t on; the router's VC allocation for an
 // output waits while xout holds boundary_buffer_size + vc_buf_size (the ejection channel's
 // credits) packets.
@@ -174,7 +180,7 @@ void gpu_memory::booksim_requests(uint64_t now) {
   const unsigned nc = cfg_.num_clusters;
   for (unsigned i = 0; i < nc && i < xin_.size(); ++i)
     if (!xin_[i].empty() && xin_[i].front().ready <= now && req_net_.can_inject(i, now)) {
-      req_net_.inject(i, nc + xin_[i].front().sp, xin_[i].front(), now);
+      req_net_.inject(i, nc + xin_[i].front().sp, xin_[i].front(), packet_flits(xin_[i].front().r.write, m_.icnt_file_flit_size), now);
       xin_[i].pop_front();
     }
   const size_t cap = size_t(m_.icnt_file_boundary_buffer) + m_.icnt_file_vc_buf;
@@ -189,14 +195,14 @@ void gpu_memory::booksim_requests(uint64_t now) {
       });
 }
 
-// The reply subnet's: each sub-partition injects the head of its input queue (pushed this cycle
+// The reply subnet's: each sub-partition starts the packet at the head of its input queue (pushed this cycle
 // or before); a cluster pops its boundary buffer (`rout_`) from the packet's t on.
 void gpu_memory::booksim_replies(uint64_t now) {
   const unsigned nc = cfg_.num_clusters;
   for (unsigned i = 0; i < sp_.size(); ++i) {
     auto& rin = sp_[i].rin;
     if (!rin.empty() && rep_net_.can_inject(nc + i, now)) {
-      rep_net_.inject(nc + i, rin.front().port, rin.front(), now);
+      rep_net_.inject(nc + i, rin.front().port, rin.front(), packet_flits(!rin.front().write, m_.icnt_file_flit_size), now);
       rin.pop_front();
     }
   }
