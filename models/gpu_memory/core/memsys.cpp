@@ -320,61 +320,155 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t 
   return pending;
 }
 
+// A probe's outcome: counted (in total and per sub-partition) and logged (--mem-log) with the
+// status data_cache::access returns (0 HIT, 1 HIT_RESERVED, 2 MISS, a sector miss too, 3
+// RESERVATION_FAIL).
+void gpu_memory::l2_probe(unsigned sp, uint64_t addr, uint64_t& total, unsigned status, uint64_t at) {
+  ++total;
+  ++sp_stats_[sp][status];
+  if (log_) log_->add(mem_event_log::L2, at, sp, addr & ~uint64_t(31), 1u << (addr % m_.l2.line / 32 % 4), status);
+}
+
+// The access waits for the next cycle: not tried (a full queue), or tried and failed (a
+// reservation fail, counted by its cause).
+bool gpu_memory::l2_retry(unsigned sp, uint64_t now) {
+  sp_[sp].l2_free = std::max(sp_[sp].l2_free, now + 1);
+  return false;
+}
+bool gpu_memory::l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, uint64_t& cause) {
+  l2_probe(sp, addr, st_.l2_reservation_fails, 3, t);
+  ++cause;
+  return l2_retry(sp, now);
+}
+
+// memory_sub_partition::cache_cycle's checks before an access, in its order: a stall for want of
+// an MSHR holds while no entry is released (one reservation fail a try), then no access while the
+// L2 -> DRAM or the L2 -> icnt queue is full (-gpgpu_dram_partition_queues' second and fourth
+// fields). False: the access waits (l2_retry done).
+bool gpu_memory::l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t, uint64_t now) {
+  sub_partition& P = sp_[sp];
+  if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_entry);
+  P.mshr_stall = false;
+  if (ch_[r.a.channel].l2_queue(r.a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) {
+    ++st_.l2_queue_stalls;
+    return l2_retry(sp, now);
+  }
+  // The L2 -> icnt queue's answers that entered it by this cycle (by q; `out` is ordered by q)
+  // and have not moved on.
+  if (P.out.size() >= m_.l2_icnt_queue) {
+    const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
+    if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) {
+      ++st_.l2_queue_stalls;
+      return l2_retry(sp, now);
+    }
+  }
+  return true;
+}
+
+// Allocate on miss: the victim way takes the line; a dirty victim is written back to DRAM in the
+// background, one write per MODIFIED sector, a partly written one too (its write-back carries the
+// byte mask; the DRAM moves the whole 32-byte burst either way).
+gpu_memory::l2_line* gpu_memory::l2_allocate(l2_line* l, uint64_t line, uint64_t t) {
+  const size_t way = size_t(l - l2_.data());
+  const uint64_t old = l2_tag_[way];
+  if (l->dirty && old != ~0ull) {
+    for (unsigned s = 0; s < 4; ++s)
+      if (l->dirty >> s & 1) dram_push(decode(old * m_.l2.line + s * 32), true, t, 0);
+  }
+  *l = l2_line{};
+  l2_tag_[way] = line;
+  l2_written_[way] = {0, 0, 0, 0};
+  return l;
+}
+
+// A write: write-back L2 with lazy fetch-on-read (data_cache::wr_hit_wb,
+// wr_miss_wa_lazy_fetch_on_read): the sector becomes MODIFIED with the written bytes added to its
+// byte mask, without a DRAM read, and is readable once all 32 bytes are written
+// (update_m_readable). Counted by the probe: HIT (VALID or MODIFIED, readable or not),
+// HIT_RESERVED (a fill is due: the sector is MODIFIED from now, readable at the fill) or MISS /
+// SECTOR_MISS.
+void gpu_memory::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t) {
+  const uint8_t bit = uint8_t(1u << sector);
+  ++st_.l2_writes;
+  uint32_t& w = l2_written_[size_t(l - l2_.data())][sector];
+  w |= r.written;
+  const bool complete = w == mem_port::whole_sector;
+  if (reserved) {
+    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
+    l->early |= bit;
+  } else if (present) {
+    l2_probe(sp, r.addr, st_.l2_hits, 0, t);
+  } else {
+    l2_probe(sp, r.addr, st_.l2_misses, 2, t);
+    l->valid |= bit;
+  }
+  if (complete)
+    l->unreadable &= uint8_t(~bit);
+  else if (reserved || !present)  // a written VALID sector stays readable
+    l->unreadable |= bit;
+  l->dirty |= bit;
+  if (l->ready[sector] != ~0ull) l->ready[sector] = std::max(l->ready[sector], t);
+}
+
+// A read that is no hit: the cycle its answer leaves the L2 when the sector's fill is already in
+// the L2 at a known cycle, or ~0 when it is answered with a fill still in DRAM (fill_waiters_).
+uint64_t gpu_memory::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t) {
+  const uint8_t bit = uint8_t(1u << sector);
+  auto wait_for_fill = [&] {
+    fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
+    return ~uint64_t(0);
+  };
+  if (reserved) {
+    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
+    if (l->ready[sector] == ~0ull) return wait_for_fill();  // the fill is still in DRAM: merged
+    return l->ready[sector] + 1;                            // merged into the outstanding fill (MSHR): leaves the cycle after it
+  }
+  if (early) {
+    // A SECTOR_MISS on a partly written sector whose fill is due (send_read_request's MSHR hit):
+    // it joins that fill and the sector is RESERVED again (sector_cache_block::allocate_sector),
+    // MODIFIED and readable once the fill is in.
+    l2_probe(sp, r.addr, st_.l2_misses, 2, t);
+    l->early &= uint8_t(~bit);
+    l->unreadable &= uint8_t(~bit);
+    if (l->ready[sector] == ~0ull) return wait_for_fill();
+    return l->ready[sector] + 1;
+  }
+  // A MISS, or a SECTOR_MISS on a sector not all of whose bytes are written (rd_miss_base): a
+  // fill from DRAM; the sector is RESERVED until it is in and stays dirty (allocate_sector's
+  // m_set_modified_on_fill), the fill merging with the written bytes.
+  l->valid |= bit;
+  l->unreadable &= uint8_t(~bit);
+  l->ready[sector] = ~0ull;
+  auto [f, fresh] = fills_.try_emplace(r.addr / 32);
+  fill_waiters_.push_back(*f, {r.client, r.tag});
+  if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
+    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
+    return ~uint64_t(0);
+  }
+  l2_probe(sp, r.addr, st_.l2_misses, 2, t);
+  ++sp_[sp].mshrs;
+  dram_push(r.a, false, t, r.addr / 32);
+  return ~uint64_t(0);
+}
+
 // One access of sub-partition sp's L2 slice in cycle max(its arrival, the tag port's next free
-// cycle), one a cycle, in order.
-// memory_sub_partition::cache_cycle: no access while the L2 -> DRAM or the L2 -> icnt queue is
-// full (-gpgpu_dram_partition_queues' second and fourth fields); a read miss
-// needs an MSHR entry (one per sector, -gpgpu_cache:dl2 A:N), a read of a sector whose fill is
-// on its way a merge slot (A:N:M), a line to allocate a way whose sectors are not pending.
-// Otherwise the access stalls the input (a reservation fail) and is tried again in the next
-// cycle. With drop_replies (between kernels) nothing stalls and
-// nobody is answered.
+// cycle), one a cycle, in order (memory_sub_partition::cache_cycle): no access while a queue
+// behind it is full (l2_queues_admit); a read miss needs an MSHR entry (one per sector,
+// -gpgpu_cache:dl2 A:N), a read of a sector whose fill is on its way a merge slot (A:N:M), a line
+// to allocate a way whose sectors are not pending. Otherwise the access stalls the input (a
+// reservation fail) and is tried again in the next cycle. With drop_replies (between kernels)
+// nothing stalls and nobody is answered.
 bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies) {
   sub_partition& P = sp_[sp];
-  uint64_t t = std::max(r.t, P.l2_free);
+  const uint64_t t = std::max(r.t, P.l2_free);
   while (!P.releases.empty() && P.releases.top() <= t) {
     P.releases.pop();
     if (P.mshrs) --P.mshrs;
   }
-  const dram_address& a = r.a;
-  // The access waits for the next cycle: not tried (a full queue), or tried and failed (a
-  // reservation fail, counted by its cause).
-  auto retry = [&] {
-    P.l2_free = std::max(P.l2_free, now + 1);  // again in the next cycle
+  if (drop_replies)
+    P.mshr_stall = false;
+  else if (!l2_queues_admit(sp, r, t, now))
     return false;
-  };
-  auto stall = [&] {
-    ++st_.l2_queue_stalls;
-    return retry();
-  };
-  // A probe's outcome: counted (in total and per sub-partition) and logged (--mem-log) with
-  // the status data_cache::access returns (0 HIT, 1 HIT_RESERVED, 2 MISS, a sector miss too,
-  // 3 RESERVATION_FAIL).
-  auto probe = [&](uint64_t& total, unsigned status, uint64_t at) {
-    ++total;
-    ++sp_stats_[sp][status];
-    if (log_) log_->add(mem_event_log::L2, at, sp, r.addr & ~uint64_t(31), 1u << (r.addr % m_.l2.line / 32 % 4), status);
-  };
-  auto fail = [&](uint64_t& cause) {
-    probe(st_.l2_reservation_fails, 3, t);
-    ++cause;
-    return retry();
-  };
-  if (!drop_replies) {
-    // Checked in the order of cache_cycle; a stall for want of an MSHR holds while no entry is
-    // released (both checks fail then, one reservation fail a try either way).
-    if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return fail(st_.l2_fail_mshr_entry);
-    P.mshr_stall = false;
-    if (ch_[a.channel].l2_queue(a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) return stall();
-    // No access while the L2 -> icnt queue is full (cache_cycle's output_full): the answers that
-    // entered it by this cycle (by q; `out` is ordered by q) and have not moved on.
-    if (P.out.size() >= m_.l2_icnt_queue) {
-      const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
-      if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return stall();
-    }
-  } else {
-    P.mshr_stall = false;
-  }
   const uint64_t line = r.addr / m_.l2.line;
   const unsigned sector = unsigned(r.addr % m_.l2.line / 32) % 4;
   const uint8_t bit = uint8_t(1u << sector);
@@ -383,7 +477,7 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   l2_line* l = l2_find(sp, line, victim, drop_replies ? ~0ull : t);
   // Every way of the set has a fill pending (tag_array::probe's RESERVATION_FAIL, counted as
   // LINE_ALLOC_FAIL by data_cache::process_tag_probe): stalled, reads and writes alike.
-  if (!l && !victim) return fail(st_.l2_fail_line_alloc);
+  if (!l && !victim) return l2_fail(sp, r.addr, t, now, st_.l2_fail_line_alloc);
   // The sector as tag_array::probe sees it. A sector written while its fill was due has had the
   // fill by t: MODIFIED and readable (sector_cache_block::fill, m_set_readable_on_fill).
   if (l && (l->early & bit) && l->ready[sector] <= t) {
@@ -400,99 +494,23 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
   const bool fill_timed = (reserved || early) && l->ready[sector] != ~0ull;
   if (!drop_replies && !r.write && !read_hit && !fill_timed) {
     if (auto* f = fills_.find(r.addr / 32)) {
-      if (f->count >= m_.l2.mshr_merge) return fail(st_.l2_fail_mshr_merge);  // joins the fill in DRAM
-    } else if (P.mshrs >= m_.l2.mshrs) {                                      // a new miss
+      if (f->count >= m_.l2.mshr_merge) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_merge);  // joins the fill in DRAM
+    } else if (P.mshrs >= m_.l2.mshrs) {                                                             // a new miss
       P.mshr_stall = true;
-      return fail(st_.l2_fail_mshr_entry);
+      return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_entry);
     }
   }
   P.l2_free = t + 1;
   ++st_.l2_accesses;
-  if (!l) {
-    // Allocate (on miss): a dirty victim is written back to DRAM in the background, one write
-    // per MODIFIED sector, a partly written one too (its write-back carries the byte mask; the
-    // DRAM moves the whole 32-byte burst either way).
-    l = victim;
-    const uint64_t old = l2_tag_[size_t(l - l2_.data())];
-    if (l->dirty && old != ~0ull) {
-      for (unsigned s = 0; s < 4; ++s)
-        if (l->dirty >> s & 1) dram_push(decode(old * m_.l2.line + s * 32), true, t, 0);
-    }
-    *l = l2_line{};
-    l2_tag_[size_t(l - l2_.data())] = line;
-    l2_written_[size_t(l - l2_.data())] = {0, 0, 0, 0};
-  }
+  if (!l) l = l2_allocate(victim, line, t);
   l2_lru_[size_t(l - l2_.data())] = ++stamp_;
   uint64_t back = t;  // when the answer leaves the L2
-  if (r.write) {
-    // Write-back L2 with lazy fetch-on-read (data_cache::wr_hit_wb, wr_miss_wa_lazy_fetch_on_read):
-    // the sector becomes MODIFIED with the written bytes added to its byte mask, without a DRAM
-    // read, and is readable once all 32 bytes are written (update_m_readable). Counted by the
-    // probe: HIT (VALID or MODIFIED, readable or not), HIT_RESERVED (a fill is due: the sector
-    // is MODIFIED from now, readable at the fill) or MISS / SECTOR_MISS.
-    ++st_.l2_writes;
-    uint32_t& w = l2_written_[size_t(l - l2_.data())][sector];
-    w |= r.written;
-    const bool complete = w == mem_port::whole_sector;
-    if (reserved) {
-      probe(st_.l2_pending_hits, 1, t);
-      l->early |= bit;
-      if (complete)
-        l->unreadable &= uint8_t(~bit);
-      else
-        l->unreadable |= bit;
-    } else if (present) {
-      probe(st_.l2_hits, 0, t);
-      if (complete) l->unreadable &= uint8_t(~bit);
-    } else {
-      probe(st_.l2_misses, 2, t);
-      l->valid |= bit;
-      if (complete)
-        l->unreadable &= uint8_t(~bit);
-      else
-        l->unreadable |= bit;
-    }
-    l->dirty |= bit;
-    if (l->ready[sector] != ~0ull) l->ready[sector] = std::max(l->ready[sector], t);
-  } else if (read_hit) {
-    probe(st_.l2_hits, 0, t);
-  } else if (reserved) {
-    probe(st_.l2_pending_hits, 1, t);
-    if (l->ready[sector] == ~0ull) {  // the fill is still in DRAM: merged, answered with it
-      fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
-      return true;
-    }
-    back = l->ready[sector] + 1;  // merged into the outstanding fill (MSHR): leaves the cycle after it
-  } else if (early) {
-    // A SECTOR_MISS on a partly written sector whose fill is due (send_read_request's MSHR hit):
-    // it joins that fill and the sector is RESERVED again (sector_cache_block::allocate_sector),
-    // MODIFIED and readable once the fill is in.
-    probe(st_.l2_misses, 2, t);
-    l->early &= uint8_t(~bit);
-    l->unreadable &= uint8_t(~bit);
-    if (l->ready[sector] == ~0ull) {
-      fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
-      return true;
-    }
-    back = l->ready[sector] + 1;
-  } else {
-    // A MISS, or a SECTOR_MISS on a sector not all of whose bytes are written (rd_miss_base): a
-    // fill from DRAM; the sector is RESERVED until it is in and stays dirty
-    // (allocate_sector's m_set_modified_on_fill), the fill merging with the written bytes.
-    l->valid |= bit;
-    l->unreadable &= uint8_t(~bit);
-    l->ready[sector] = ~0ull;
-    auto [f, fresh] = fills_.try_emplace(r.addr / 32);
-    fill_waiters_.push_back(*f, {r.client, r.tag});
-    if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
-      probe(st_.l2_pending_hits, 1, t);
-      return true;
-    }
-    probe(st_.l2_misses, 2, t);
-    ++P.mshrs;
-    dram_push(a, false, t, r.addr / 32);
-    return true;
-  }
+  if (r.write)
+    l2_write(sp, l, r, sector, present, reserved, t);
+  else if (read_hit)
+    l2_probe(sp, r.addr, st_.l2_hits, 0, t);
+  else if ((back = l2_read_miss(sp, l, r, sector, reserved, early, t)) == ~uint64_t(0))
+    return true;  // answered with the fill
   // Reply through the crossbar.
   if (!drop_replies) answer(sp, back, {0, r.addr, r.client, r.tag, r.write});
   return true;

@@ -152,6 +152,15 @@ class gpu_memory : public mem_port {
   unsigned in_buffer() const { return m_.network_mode == 1 ? m_.icnt_file_input_buffer : m_.icnt_in_buffer; }
   uint64_t rr_pointer(uint64_t now) const;  // -icnt_arbiter_algo 0: the first node offered in cycle now
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
+  // l2_access's parts: the queues' checks, a probe's count and log, a retry in the next cycle (a
+  // reservation fail by its cause), the victim's allocation, a write, a read that is no hit.
+  bool l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t, uint64_t now);
+  void l2_probe(unsigned sp, uint64_t addr, uint64_t& total, unsigned status, uint64_t at);
+  bool l2_retry(unsigned sp, uint64_t now);
+  bool l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, uint64_t& cause);
+  l2_line* l2_allocate(l2_line* victim, uint64_t line, uint64_t t);
+  void l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t);
+  uint64_t l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t);
   // The line's way in its set, or nullptr and in `victim` the least recently used way without a
   // sector whose fill is pending at cycle t (nullptr: every way has one).
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t = 0);
