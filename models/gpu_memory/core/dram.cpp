@@ -120,13 +120,28 @@ void dram_channel::run(uint64_t until, std::vector<dram_done>& out) {
   }
 }
 
+// One DRAM cycle (dram_t::cycle with what gpgpu_sim::cycle does around it).
 void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
-  const unsigned nbk = T_.nbk;
   // The scheduler is full (dram_t::full): FR-FCFS at the configured size (0 unbounded), FIFO at
   // mrqq's 2 entries.
   const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
-  // dram_cycle() first moves the oldest read whose data is out of the return queue into the
-  // DRAM -> L2 queue, giving its credit back.
+  return_credits(k);
+  // One request per cycle from the latency queue into the scheduler while it has room.
+  if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) accept_arrival(k);
+  // The scheduler hands one request to a bank without one.
+  if (pending_) {
+    if (m_.dram_scheduler == 1)
+      frfcfs_schedule();
+    else
+      fifo_schedule();
+  }
+  if (in_banks_) commands(k, out);
+  if (pending_ < room) issue_from_l2(k);
+}
+
+// dram_cycle() first moves the oldest read whose data is out of the return queue into the
+// DRAM -> L2 queue, giving its credit back.
+void dram_channel::return_credits(uint64_t k) {
   while (!credit_returns_.empty() && credit_returns_.front().first <= k) {
     const unsigned s = credit_returns_.front().second;
     credit_returns_.pop_front();
@@ -135,100 +150,105 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
     else if (shared_)
       --shared_;
   }
-  // One request per cycle from the latency queue into the scheduler while it has room.
-  if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) {
-    const dram_request r = arrivals_.front();
-    arrivals_.pop_front();
-    ++pending_;
-    queue_max = std::max<uint64_t>(queue_max, pending_);
-    // dram_t::push ran at the edge before (the latency queue's pop, then dram_t::cycle's move).
-    if (log) log->add(mem_event_log::DQ, clock_ && k ? clock_->core_at(k - 1) : k, log_id, r.write ? 0 : r.token * 32, r.bank, r.row);
-    if (m_.dram_scheduler == 1) {
-      bk_[r.bank].queue.push_back(r);
-      if (masked_) queue_mask_ |= uint64_t(1) << r.bank;
-    } else {
-      fifo_.push_back(r);
-    }
+}
+
+// The latency queue's head enters the scheduler.
+void dram_channel::accept_arrival(uint64_t k) {
+  const dram_request r = arrivals_.front();
+  arrivals_.pop_front();
+  ++pending_;
+  queue_max = std::max<uint64_t>(queue_max, pending_);
+  // dram_t::push ran at the edge before (the latency queue's pop, then dram_t::cycle's move).
+  if (log) log->add(mem_event_log::DQ, clock_ && k ? clock_->core_at(k - 1) : k, log_id, r.write ? 0 : r.token * 32, r.bank, r.row);
+  if (m_.dram_scheduler == 1) {
+    bk_[r.bank].queue.push_back(r);
+    if (masked_) queue_mask_ |= uint64_t(1) << r.bank;
+  } else {
+    fifo_.push_back(r);
   }
-  // The scheduler hands one request to a bank without one.
-  if (pending_) {
-    if (m_.dram_scheduler == 1) {
-      auto schedule = [&](unsigned b) {
-        bank& B = bk_[b];
-        if (B.has_mrq || B.queue.empty()) return false;
-        // frfcfs_scheduler::schedule: keep draining the row being served; else the requests of
-        // the bank's current row; else the oldest request's row. The current row is the bank's
-        // curr_row, row 0 before its first activate (dram_t's banks are calloc'ed): a bank
-        // never activated serves its row-0 requests first, and they count as row hits.
-        const uint64_t current = B.row == ~0ull ? 0 : B.row;
-        if (!B.serving_row) {
-          B.serve_row = B.queue.front().row;
-          for (const dram_request& q : B.queue)
-            if (q.row == current) {
-              B.serve_row = current;
-              break;
-            }
-          B.serving_row = true;
-        }
-        auto it = std::find_if(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
-        B.mrq = *it;
-        B.queue.erase(it);
-        B.serving_row = std::any_of(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
-        if (B.mrq.row == current) ++row_hits;
-        B.has_mrq = true;
-        if (masked_) {
-          mrq_mask_ |= uint64_t(1) << b;
-          set_open(b);
-          if (B.queue.empty()) queue_mask_ &= ~(uint64_t(1) << b);
-        }
-        --pending_;
-        ++in_banks_;
-        prio_ = (prio_ + 1) % nbk;
-        return true;
-      };
-      if (masked_) {
-        visit_from(queue_mask_ & ~mrq_mask_, prio_, schedule);
-      } else {
-        for (unsigned i = 0; i < nbk; ++i)
-          if (schedule((i + prio_) % nbk)) break;
+}
+
+// frfcfs_scheduler::schedule for bank b, if it has no request and a queued one: keep draining the
+// row being served; else the requests of the bank's current row; else the oldest request's row.
+// The current row is the bank's curr_row, row 0 before its first activate (dram_t's banks are
+// calloc'ed): a bank never activated serves its row-0 requests first, and they count as row hits.
+bool dram_channel::frfcfs_take(unsigned b) {
+  bank& B = bk_[b];
+  if (B.has_mrq || B.queue.empty()) return false;
+  const uint64_t current = B.row == ~0ull ? 0 : B.row;
+  if (!B.serving_row) {
+    B.serve_row = B.queue.front().row;
+    for (const dram_request& q : B.queue)
+      if (q.row == current) {
+        B.serve_row = current;
+        break;
       }
-    } else if (!bk_[fifo_.front().bank].has_mrq) {
-      bank& B = bk_[fifo_.front().bank];
-      B.mrq = fifo_.front();
-      fifo_.pop_front();
-      if (B.mrq.row == B.row) ++row_hits;
-      B.has_mrq = true;
-      if (masked_) {
-        mrq_mask_ |= uint64_t(1) << (&B - bk_.data());
-        set_open(unsigned(&B - bk_.data()));
-      }
-      --pending_;
-      ++in_banks_;
-    }
+    B.serving_row = true;
   }
-  if (in_banks_) commands(k, out);
-  // Then (after dram_t::cycle) one request from the sub-partitions' L2 -> DRAM queues (round robin
-  // from the one after the last served) into the latency queue, unless the scheduler is full
-  // (dram_t::full); a sub-partition whose credits are spent or whose DRAM -> L2 queue is full
-  // is passed over (can_issue_to_dram); it reaches the scheduler `latency_` cycles later.
-  if (pending_ < room) {
-    const unsigned n = unsigned(l2q_.size());
-    for (unsigned p = 0; p < n; ++p) {
-      const unsigned s = (last_sub_ + 1 + p) % n;
-      if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
-      if (private_[s] >= 1 && shared_limit_ && shared_ >= shared_limit_) continue;  // no credit
-      if (dram_l2_full(s, k)) continue;                                             // its DRAM -> L2 queue is full
-      dram_request r = l2q_[s].front();
-      l2q_[s].pop_front();
-      r.arrive = clock_ ? std::max(k, clock_->first_edge(clock_->core_at(k) + latency_)) + 1 : k + latency_;
-      arrivals_.push_back(r);
-      if (private_[s] < 1)
-        ++private_[s];
-      else
-        ++shared_;
-      last_sub_ = s;
-      break;
-    }
+  auto it = std::find_if(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
+  B.mrq = *it;
+  B.queue.erase(it);
+  B.serving_row = std::any_of(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
+  if (B.mrq.row == current) ++row_hits;
+  B.has_mrq = true;
+  if (masked_) {
+    mrq_mask_ |= uint64_t(1) << b;
+    set_open(b);
+    if (B.queue.empty()) queue_mask_ &= ~(uint64_t(1) << b);
+  }
+  --pending_;
+  ++in_banks_;
+  prio_ = (prio_ + 1) % T_.nbk;
+  return true;
+}
+
+// FR-FCFS: the first bank from the priority pointer that takes a request.
+void dram_channel::frfcfs_schedule() {
+  if (masked_) {
+    visit_from(queue_mask_ & ~mrq_mask_, prio_, [&](unsigned b) { return frfcfs_take(b); });
+  } else {
+    for (unsigned i = 0; i < T_.nbk; ++i)
+      if (frfcfs_take((i + prio_) % T_.nbk)) break;
+  }
+}
+
+// FIFO: the oldest request, when its bank has none.
+void dram_channel::fifo_schedule() {
+  if (bk_[fifo_.front().bank].has_mrq) return;
+  bank& B = bk_[fifo_.front().bank];
+  B.mrq = fifo_.front();
+  fifo_.pop_front();
+  if (B.mrq.row == B.row) ++row_hits;
+  B.has_mrq = true;
+  if (masked_) {
+    mrq_mask_ |= uint64_t(1) << (&B - bk_.data());
+    set_open(unsigned(&B - bk_.data()));
+  }
+  --pending_;
+  ++in_banks_;
+}
+
+// After dram_t::cycle, one request from the sub-partitions' L2 -> DRAM queues (round robin from
+// the one after the last served) into the latency queue (the scheduler has room: dram_t::full);
+// a sub-partition whose credits are spent or whose DRAM -> L2 queue is full is passed over
+// (can_issue_to_dram); it reaches the scheduler `latency_` cycles later.
+void dram_channel::issue_from_l2(uint64_t k) {
+  const unsigned n = unsigned(l2q_.size());
+  for (unsigned p = 0; p < n; ++p) {
+    const unsigned s = (last_sub_ + 1 + p) % n;
+    if (l2q_[s].empty() || l2q_[s].front().arrive > k) continue;
+    if (private_[s] >= 1 && shared_limit_ && shared_ >= shared_limit_) continue;  // no credit
+    if (dram_l2_full(s, k)) continue;                                             // its DRAM -> L2 queue is full
+    dram_request r = l2q_[s].front();
+    l2q_[s].pop_front();
+    r.arrive = clock_ ? std::max(k, clock_->first_edge(clock_->core_at(k) + latency_)) + 1 : k + latency_;
+    arrivals_.push_back(r);
+    if (private_[s] < 1)
+      ++private_[s];
+    else
+      ++shared_;
+    last_sub_ = s;
+    break;
   }
 }
 

@@ -100,6 +100,14 @@ class dram_channel {
     uint64_t rcd = 0, rcdwr = 0, ras = 0, rc = 0, rp = 0, wtp = 0, rtp = 0;  // earliest cycles
   };
   void cycle(uint64_t k, std::vector<dram_done>& out);
+  // cycle's parts, in its order: credits back, the latency queue's head into the scheduler, a
+  // request to a bank (FR-FCFS or FIFO), then one from the L2 -> DRAM queues.
+  void return_credits(uint64_t k);
+  void accept_arrival(uint64_t k);
+  bool frfcfs_take(unsigned bank);
+  void frfcfs_schedule();
+  void fifo_schedule();
+  void issue_from_l2(uint64_t k);
   void commands(uint64_t k, std::vector<dram_done>& out);
   bool col_command(unsigned j, uint64_t k, std::vector<dram_done>& out);
   bool row_command(unsigned j, uint64_t k);
