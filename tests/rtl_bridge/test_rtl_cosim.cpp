@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // RTL co-simulation through the gpuvp program: the protocol checker on RTL that breaks each rule
 // on purpose, the RTL SRAM behind tlm2axi (qtest), the docs/rtl.md example, FST waveforms.
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include "cli.h"
 #include "cli_testing.h"
 #include "rtl_testing.h"
@@ -145,6 +147,30 @@ TEST(rtl_sram, wait_states_cost_cycles) {
   const std::string w2 = t("2"), w12 = t("12");
   const uint64_t n2 = std::stoull(w2.substr(w2.rfind("OK ") + 3)), n12 = std::stoull(w12.substr(w12.rfind("OK ") + 3));
   EXPECT_EQ(n12 - n2, 10u) << w2 << w12;
+}
+
+// An idle RTL block costs nothing: a gpuvp_add_rtl_component block that nothing reaches runs its
+// reset cycles and then its clock sleeps for the whole run (issue #30; the copy engine's own RTL:
+// copy_engine.idle_rtl_is_not_clocked). After an access it sleeps again.
+TEST(rtl_sram, idle_block_is_not_clocked) {
+  NEEDS_RTL();
+  const std::string stats = gpuvp::testing::binary_path("rtl_sram_idle_stats.json");
+  std::filesystem::remove(stats);
+  auto a = sram_at_12g;
+  a.insert(a.begin(), {"run", "--workload", "traffic", "--stats", stats});
+  auto r = run_gpuvp(a);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(gpuvp::testing::slurp(stats));
+  EXPECT_EQ(j.value("sram.clk.cycles", uint64_t(99)), 4u);  // sram.reset_cycles only
+  EXPECT_EQ(j.value("sram.clk.wakeups", uint64_t(99)), 0u);
+  // Past its reset it sleeps; one quad read wakes it, then 1 ms (a million 1 ns cycles) with
+  // nothing to do: a few dozen cycles in all, one wake-up.
+  r = qtest(sram_at_12g, "clock_step 100\nreadq 0x300000000\nclock_step 1000000\nstats sram.clk\n");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  const auto at = r.out.find(" sram.clk.cycles=");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_LT(std::stoull(r.out.substr(at + 17)), 100u) << r.out;
+  EXPECT_NE(r.out.find(" sram.clk.wakeups=1"), std::string::npos) << r.out;
 }
 
 TEST(rtl_example, countdown_from_docs) {
@@ -349,6 +375,19 @@ TEST(rtl_trace, vcd_by_extension) {
   EXPECT_FALSE(std::filesystem::exists(vcd + ".fst.tmp"));
 }
 
+#ifdef GPUVP_TEST_RTL
+// The FST reader of gtkwave's fstapi, compiled into Verilator's FST writer (as rtl_trace.cpp uses it).
+extern "C" {
+void* fstReaderOpen(const char* name);
+void fstReaderClose(void* ctx);
+int fstReaderProcessHier(void* ctx, FILE* vcd);
+void fstReaderSetFacProcessMaskAll(void* ctx);
+int fstReaderIterBlocks(void* ctx, void (*cb)(void*, uint64_t, uint32_t, const unsigned char*), void* user, FILE* vcd);
+}
+#endif
+
+// The .fst is a real FST file: the FST reader (what GTKWave uses) opens it and finds the IP's
+// ports in its hierarchy and value changes in its blocks (issue #30: VCD and FST both readable).
 TEST(rtl_trace, fst_by_extension) {
   NEEDS_RTL();
   const std::string fst = gpuvp::testing::binary_path("rtl_trace_test.fst");
@@ -358,6 +397,27 @@ TEST(rtl_trace, fst_by_extension) {
   char head = 1;
   f.read(&head, 1);
   EXPECT_EQ(head, 0) << "FST files start with a header block (type 0)";
+#ifdef GPUVP_TEST_RTL
+  void* ctx = fstReaderOpen(fst.c_str());
+  ASSERT_NE(ctx, nullptr) << "the FST reader cannot open " << fst;
+  const std::string hier = gpuvp::testing::binary_path("rtl_trace_test.fst.hier"),
+                    changes = gpuvp::testing::binary_path("rtl_trace_test.fst.changes");
+  FILE* h = std::fopen(hier.c_str(), "w");
+  FILE* c = std::fopen(changes.c_str(), "w");
+  ASSERT_TRUE(h && c);
+  fstReaderProcessHier(ctx, h);
+  fstReaderSetFacProcessMaskAll(ctx);
+  const int blocks = fstReaderIterBlocks(ctx, nullptr, nullptr, c);
+  fstReaderClose(ctx);
+  std::fclose(h);
+  std::fclose(c);
+  EXPECT_GT(blocks, 0);
+  const std::string defs = gpuvp::testing::slurp(hier), values = gpuvp::testing::slurp(changes);
+  EXPECT_NE(defs.find("$scope"), std::string::npos) << defs.substr(0, 400);
+  EXPECT_NE(defs.find(" S_AXIL_AWVALID "), std::string::npos) << defs.substr(0, 400);  // the IP's own port names
+  EXPECT_NE(defs.find(" M_AXI_ARVALID "), std::string::npos);
+  EXPECT_NE(values.find("#"), std::string::npos) << values.substr(0, 400);  // timed value changes
+#endif
 }
 
 TEST(rtl_trace, other_extensions_are_refused) {

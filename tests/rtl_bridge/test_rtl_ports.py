@@ -40,14 +40,15 @@ def ports(prefix="S_AXI_", drop=(), change=None):
     return p
 
 
-def run(port_list, bus="S_AXI_:AXI4:SLAVE"):
+def run(port_list, bus="S_AXI_:AXI4:SLAVE", extra=(), active_high=True):
     with tempfile.TemporaryDirectory() as d:
         x = os.path.join(d, "p.xml")
         with open(x, "w") as f:
             f.write(xml(port_list))
         out = os.path.join(d, "glue.cpp")
         r = subprocess.run([sys.executable, SCRIPT, "--xml", x, "--name", "ip_x", "--top", "ip", "--clock", "clk",
-                            "--reset", "rst", "--active-high", f"--bus={bus}", "--out", out],
+                            "--reset", "rst", *(["--active-high"] if active_high else []), f"--bus={bus}", *extra,
+                            "--out", out],
                            capture_output=True, text=True)
         glue = open(out).read() if r.returncode == 0 else ""
         return r.returncode, r.stderr, glue
@@ -88,6 +89,26 @@ expect(rc != 0 and "no port starting with 's_axi_' (prefixes are case-sensitive)
 
 rc, err, _ = run(ports(change={"wstrb": ("input", 4)}))
 expect(rc != 0 and "WSTRB has 4 bits for 64-bit data" in err, f"WSTRB width: {err}")
+
+# Reset polarity: ACTIVE_LOW wires the port to the active-low reset.
+rc, err, glue = run(ports(), active_high=False)
+expect(rc == 0 and "b.wire(d->rst, b.clk.rst_n);" in glue, f"active-low reset wired to rst_n: {err}")
+
+# TIE: an input that is none of the bus, clock, reset or interrupt, held at the declared value;
+# without the TIE it stays unwired (the component is refused at elaboration, naming it).
+extra_in = ports() + [("i_cfg", "input", 4)]
+rc, err, glue = run(extra_in, extra=("--tie", "i_cfg=0x5"))
+expect(rc == 0 and "b.tie(d->i_cfg, 5u);" in glue, f"TIE i_cfg=0x5: {err}")
+rc, err, glue = run(extra_in)
+expect(rc == 0 and "i_cfg" not in glue, f"an undeclared input is left unwired: {err}")
+rc, err, _ = run(ports(), extra=("--tie", "S_AXI_AWREADY=1"))
+expect(rc != 0 and "port S_AXI_AWREADY (TIE) is an output, expected an input" in err, f"TIE on an output: {err}")
+
+# IRQ: a 1-bit output.
+rc, err, glue = run(ports() + [("o_irq", "output", 1)], extra=("--irq", "o_irq"))
+expect(rc == 0 and "b.irq(d->o_irq);" in glue, f"IRQ o_irq: {err}")
+rc, err, _ = run(ports() + [("o_irq", "output", 2)], extra=("--irq", "o_irq"))
+expect(rc != 0 and "port o_irq (IRQ) is 2 bits wide, expected 1" in err, f"2-bit IRQ: {err}")
 
 if failures:
     print("\n".join(failures))

@@ -95,3 +95,49 @@ TEST(rtl_spans, rtl_component_overlapping_bursts_use_lanes) {
   EXPECT_EQ(count(tracks, "read", "s_axi"), 4u);
   expect_no_overlap(tracks);
 }
+
+void gpuvp_register_test_tdma();
+
+// A component with several buses (tests/rtl_bridge/rtl/tdma.sv: an AXI4-Lite control slave, an
+// AXI4 master, an AXI4 scratch-RAM slave): one track "dma" for the block, spans of all three buses
+// on it, one per transfer or burst the transactors counted (issue #30: a track per RTL component).
+TEST(rtl_spans, multi_bus_component_has_spans_on_each_bus) {
+  NEEDS_RTL();
+  const std::string trace = gpuvp::testing::binary_path("rtl_spans_tdma.json");
+  const std::string stats = gpuvp::testing::binary_path("rtl_spans_tdma.stats.json");
+  std::filesystem::remove(trace);
+  std::filesystem::remove(stats);
+  // Copy 36 bytes from 0x1000 to 0x2004 through the control registers, acknowledge DONE, then one
+  // quad write and read of the scratch RAM.
+  const std::string script = "write 0x1000 36 0x" + gpuvp::testing::hex_bytes(36, 3) +
+                             "\nwritel 0x100e10000 0x1000\nwritel 0x100e10004 0\nwritel 0x100e10008 0x2004\nwritel 0x100e1000c 0\n"
+                             "writel 0x100e10010 36\nwritel 0x100e10014 1\nclock_step 2000\nreadl 0x100e10018\nwritel 0x100e10018 2\n"
+                             "writeq 0x300000008 0x1234\nreadq 0x300000008\n";
+  auto r = gpuvp::testing::run_gpuvp({"qtest", "--set", "components.dma=test_tdma", "--set", "dma.s_axil.base=0xe10000", "--set",
+                                      "dma.s_axil.size=0x1000", "--set", "dma.s_axil.in_bar0=true", "--set", "dma.s_axi.base=0x300000000",
+                                      "--set", "dma.s_axi.size=0x10000", "--trace", trace, "--stats", stats},
+                                     script, [] {
+#ifdef GPUVP_TEST_RTL
+                                       gpuvp_register_test_tdma();
+#endif
+                                     });
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("OK 0x0000000000001234\n"), std::string::npos) << r.out;
+  // Spans name their bus by the IP's own port prefix (S_AXIL_, M_AXI_, S_AXI_) without the '_'.
+  auto tracks = rtl_spans(trace, "dma");
+  ASSERT_TRUE(tracks.count("dma")) << "no track dma";
+  std::ifstream sf(stats);
+  const auto s = nlohmann::json::parse(sf, nullptr, false);
+  ASSERT_FALSE(s.is_discarded());
+  EXPECT_EQ(count(tracks, "write", "S_AXIL"), stat(s, "dma.s_axil.writes"));
+  EXPECT_EQ(count(tracks, "read", "S_AXIL"), stat(s, "dma.s_axil.reads"));
+  EXPECT_EQ(count(tracks, "write", "S_AXIL"), 7u);  // 6 to program the copy, 1 to acknowledge DONE
+  const uint64_t master = stat(s, "dma.m_axi.bursts");
+  EXPECT_GT(master, 0u);
+  EXPECT_EQ(count(tracks, "read", "M_AXI") + count(tracks, "write", "M_AXI"), master);
+  EXPECT_GT(count(tracks, "read", "M_AXI"), 0u);
+  EXPECT_GT(count(tracks, "write", "M_AXI"), 0u);
+  EXPECT_EQ(count(tracks, "write", "S_AXI"), 1u);
+  EXPECT_EQ(count(tracks, "read", "S_AXI"), 1u);
+  expect_no_overlap(tracks);
+}
