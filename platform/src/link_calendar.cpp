@@ -6,6 +6,7 @@
 namespace gpuvp {
 
 uint64_t link_calendar::book_in_gaps(uint64_t t, uint64_t occ, piece_list* pieces) {
+  forget_past();  // search only what is remembered
   // The first interval starting after t; the one before it, if it holds t, pushes the start to its
   // end (intervals never touch).
   size_t lo = 0, hi = count_;
@@ -42,6 +43,7 @@ uint64_t link_calendar::book_in_gaps(uint64_t t, uint64_t occ, piece_list* piece
   }
   latest_ = std::max(latest_, end);
   forget_past();
+  last_start_ = at(count_ - 1).start;
   return end;
 }
 
@@ -68,11 +70,17 @@ void link_calendar::erase(size_t index) {
 }
 
 void link_calendar::forget_past() {
-  const uint64_t oldest = latest_ > horizon_ ? latest_ - horizon_ : 0;
+  const uint64_t oldest = this->oldest();
   while (count_ != 0 && at(0).end < oldest) {
     first_ = (first_ + 1) & mask_;
     --count_;
   }
+}
+
+// Called with one free slot left: forgetting makes room, or growing leaves half of the ring free.
+void link_calendar::make_room() {
+  forget_past();
+  if (count_ > mask_ / 2) grow();
 }
 
 void link_calendar::grow() {
@@ -83,10 +91,19 @@ void link_calendar::grow() {
   first_ = 0;
 }
 
+// Both walk back from the latest interval over those remembered (the front may hold forgotten ones).
 uint64_t link_calendar::booked_after(uint64_t t) const {
+  const uint64_t oldest = this->oldest();
   uint64_t sum = 0;
-  for (size_t k = count_; k-- > 0 && at(k).end > t;) sum += at(k).end - std::max(at(k).start, t);
+  for (size_t k = count_; k-- > 0 && at(k).end > t && at(k).end >= oldest;) sum += at(k).end - std::max(at(k).start, t);
   return sum;
+}
+
+size_t link_calendar::intervals() const {
+  const uint64_t oldest = this->oldest();
+  size_t n = 0;
+  while (n < count_ && at(count_ - 1 - n).end >= oldest) ++n;
+  return n;
 }
 
 }  // namespace gpuvp

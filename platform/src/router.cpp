@@ -123,14 +123,7 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   // Initiators mostly stay in one window: try the last one before searching.
   const window* w = static_cast<const window*>(pin.last_window);
   if (!w || addr - w->base >= w->size) pin.last_window = w = decode(addr);
-  if (!w || addr - w->base + len > w->size) {
-    ++decode_errors;
-    GPUVP_LOG(this, warning,
-              "no target for " << (gp.is_write() ? "write" : "read") << " of " << len << " bytes at " << to_hex(addr) << " from "
-                               << (size_t(id) < input_names_.size() ? input_names_[id] : "?"));
-    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
+  if (!w || addr - w->base + len > w->size) return decode_error(id, gp);
   port& pout = *outputs_[w->index];
   const gpu_ext* ext = gp.get_extension<gpu_ext>();
   const bool dmi = ext && ext->dmi_shadow;
@@ -168,6 +161,14 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   out[w->index]->b_transport(gp, delay);
   gp.set_address(addr);
   if (log_debug_) log_transaction(id, *w, gp, delay);
+}
+
+void router::decode_error(int id, tlm::tlm_generic_payload& gp) {
+  ++decode_errors;
+  GPUVP_LOG(this, warning,
+            "no target for " << (gp.is_write() ? "write" : "read") << " of " << gp.get_data_length() << " bytes at "
+                             << to_hex(gp.get_address()) << " from " << (size_t(id) < input_names_.size() ? input_names_[id] : "?"));
+  gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
 // The access's spans on its target link's track: one per booked piece (one unless the transfer was

@@ -131,3 +131,16 @@ TEST(link_calendar, matches_a_unit_by_unit_model_far_behind_the_end_and_across_t
 TEST(link_calendar, matches_a_unit_by_unit_model_with_a_backlog_longer_than_the_horizon) {
   compare_with_model(64, 0, 200, 30, 7);  // arrivals at or before the end: one long busy run
 }
+
+TEST(link_calendar, an_insertion_after_the_ring_fills_up_keeps_every_interval) {
+  // 63 transfers apart fill the first ring (64 slots) up to its last free slot; one between two of
+  // them and one after the last then need room (regression: the fast path once left no free slot
+  // for the insertion, which then overwrote the oldest interval).
+  link_calendar cal(1 << 20);
+  for (uint64_t k = 1; k <= 63; ++k) cal.book(10 * k, 1, nullptr);
+  EXPECT_EQ(cal.book(15, 1, nullptr), 16u);
+  EXPECT_EQ(cal.book(1000, 1, nullptr), 1001u);
+  EXPECT_EQ(cal.intervals(), 65u);
+  EXPECT_EQ(cal.booked_after(0), 65u);
+  EXPECT_EQ(cal.book(10, 1, nullptr), 12u);  // the oldest, 10..11, still booked
+}

@@ -28,39 +28,26 @@ class link_calendar {
   // Books occ > 0 time units at or after t (remembers(t)); returns when the transfer ends. The
   // pieces booked are appended to *pieces when it is given (the trace draws them).
   [[gnu::always_inline]] uint64_t book(uint64_t t, uint64_t occ, piece_list* pieces) {
-    // Members in locals: the stores below could alias them (all 64-bit integers).
-    interval* const ring = ring_.data();
-    const size_t mask = mask_, first = first_, count = count_;
-    if (count == 0 || t < ring[(first + count - 1) & mask].start) return book_in_gaps(t, occ, pieces);
-    interval& last = ring[(first + count - 1) & mask];  // ends latest
-    if (last.end >= t) t = last.end;
-    const uint64_t end = t + occ;
-    size_t n = count;
-    if (last.end == t) {
-      last.end = end;
+    if (t < last_start_) return book_in_gaps(t, occ, pieces);  // also when empty (last_start_ max)
+    // At or after the last interval's start: queue behind it (extending it) or start a new one.
+    if (latest_ >= t) {
+      t = latest_;
+      latest_ = t + occ;
+      ring_[(first_ + count_ - 1) & mask_].end = latest_;
     } else {
-      interval& added = ring[(first + n++) & mask];  // room: the ring is never full
-      added.start = t;
-      added.end = end;
+      ring_[(first_ + count_) & mask_] = {t, t + occ};
+      last_start_ = t;
+      latest_ = t + occ;
+      if (++count_ == mask_) make_room();  // keep a free slot for insert()
     }
     if (pieces) pieces->emplace_back(t, occ);
-    latest_ = end;
-    // Forget the intervals ending before the horizon (each is dropped once).
-    const uint64_t oldest = end > horizon_ ? end - horizon_ : 0;
-    size_t f = first;
-    while (n != 0 && ring[f].end < oldest) {
-      f = (f + 1) & mask;
-      --n;
-    }
-    first_ = f;
-    count_ = n;
-    if (n == mask) grow();  // keep one free slot
-    return end;
+    return latest_;
   }
 
   // Booked time after t still in the calendar.
   uint64_t booked_after(uint64_t t) const;
-  size_t intervals() const { return count_; }
+  // Intervals remembered.
+  size_t intervals() const;
 
  private:
   struct interval {
@@ -72,11 +59,16 @@ class link_calendar {
   uint64_t book_in_gaps(uint64_t t, uint64_t occ, piece_list* pieces);
   void insert(size_t index, interval i);
   void erase(size_t index);
+  // Intervals ending before the horizon are forgotten lazily (the fast path drops none): when the
+  // ring is full and before any search, so that what the calendar answers is the same.
+  uint64_t oldest() const { return latest_ > horizon_ ? latest_ - horizon_ : 0; }
   void forget_past();
+  void make_room();
   void grow();
 
   uint64_t horizon_, latest_ = 0;
-  std::vector<interval> ring_;  // size a power of two, never full
+  uint64_t last_start_ = ~uint64_t(0);  // the last interval's start; max when there is none
+  std::vector<interval> ring_;          // size a power of two, never full
   size_t mask_ = 63, first_ = 0, count_ = 0;
 };
 
