@@ -422,6 +422,12 @@ class fifo_core {
   void cache_push(channel& c, uint32_t subc, uint32_t mthd, uint32_t data, bool ni);
   // Puller: executes the method at the head of the cache. Throws fault or blocked.
   void puller_step(channel& c, const cache_entry& e, uint64_t& now);
+  // puller_step's parts by kind of method: every method before NV4, then (NV4+) methods for the
+  // engines, the puller's own methods and, of those, OBJECT. Each throws fault or blocked.
+  void puller_step_pre_nv4(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  void puller_engine_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  void puller_special_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  void puller_object(channel& c, unsigned subc, uint32_t param, uint64_t& now);
   // The semaphore methods (0x10-0x1c, 0x60-0x6c) of puller_step. Throws fault or blocked.
   void semaphore_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
   void wait_engine_idle(channel& c, unsigned eng, uint64_t now);
