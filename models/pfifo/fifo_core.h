@@ -418,6 +418,12 @@ class fifo_core {
   void raise(channel& c, error_record r, uint64_t now);
   // Pusher: processes one word (or IB entry). Throws fault.
   void pusher_step(channel& c, uint64_t& now);
+  // pusher_step's parts: a pushbuffer word (a method's data or a command header) or an IB entry.
+  // Each throws fault.
+  void pusher_word(channel& c, uint64_t& now);
+  void pusher_method_data(channel& c, uint32_t word);
+  void pusher_command(channel& c, uint32_t word);
+  void pusher_ib_entry(channel& c, uint64_t& now);
   bool fetch_word(channel& c, uint64_t addr, uint32_t& w, uint64_t& now);
   void cache_push(channel& c, uint32_t subc, uint32_t mthd, uint32_t data, bool ni);
   // Puller: executes the method at the head of the cache. Throws fault or blocked.
