@@ -436,6 +436,11 @@ class fifo_core {
   void puller_object(channel& c, unsigned subc, uint32_t param, uint64_t& now);
   // The semaphore methods (0x10-0x1c, 0x60-0x6c) of puller_step. Throws fault or blocked.
   void semaphore_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  // semaphore_method's longer methods: SEMAPHORE_TRIGGER, DMA_SEMAPHORE and the old-style
+  // SEMAPHORE_ACQUIRE / SEMAPHORE_RELEASE. Each throws fault.
+  void semaphore_trigger(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  void semaphore_dma_object(channel& c, uint32_t param, uint64_t& now);
+  void semaphore_acquire_release(channel& c, uint32_t mthd, uint32_t param, uint64_t& now);
   void wait_engine_idle(channel& c, unsigned eng, uint64_t now);
   void submit(channel& c, unsigned eng, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
   void retry_acquire(channel& c, uint64_t& now);
