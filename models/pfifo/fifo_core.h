@@ -411,6 +411,14 @@ class fifo_core {
   void fill_nv50(const channel& c, uint32_t* f) const;
   void fill_nv04(const channel& c, uint32_t* f) const;
   void housekeeping(uint64_t& now);
+  // run()'s parts: the scheduler's choice, the wake-up time when nothing can run, the switch to
+  // the chosen channel, and the work on it (the pusher's batch, the puller's drain of the CACHE).
+  int pick_channel(uint64_t now, bool& slice_over);
+  uint64_t next_unblock(uint64_t now) const;
+  bool switch_to(int pick, bool slice_over, uint64_t& now);
+  void work_channel(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end);
+  void push_batch(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end);
+  void drain_cache(channel& c, uint64_t& now, uint64_t slice_end);
   void reset_channel(channel& c);
   bool can_pull(const channel& c) const;
   bool can_push(const channel& c) const;
