@@ -75,6 +75,12 @@ class tlm2axi : public transactor {
   };
   void split(job& j);
   void finish(burst& b, uint32_t resp);
+  // update()'s steps, in order: the handshakes sampled this cycle (writes, then reads), new
+  // bursts onto the address queues, the pins for the next cycle.
+  void retire_writes();
+  void retire_reads();
+  void issue_waiting();
+  void drive_pins();
   std::deque<std::unique_ptr<burst>> waiting_;                 // not yet issued (no free ID)
   std::deque<burst*> aw_, w_, ar_;                             // address / data queues on the pins
   std::map<uint32_t, std::unique_ptr<burst>> writes_, reads_;  // in flight by ID
