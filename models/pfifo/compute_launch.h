@@ -70,6 +70,9 @@ class compute_launch_engine : public engine {
   };
   bool access(bool write, unsigned ch, uint32_t obj, uint32_t bind, uint64_t off, void* data, unsigned len, uint64_t& t);
   void complete(const completion& c, uint32_t status, uint64_t t);
+  // execute()'s LAUNCH (returns its execution time), and the start of an accepted launch's kernel.
+  uint64_t launch(unsigned ch, state& s, uint64_t start, uint64_t cost);
+  void start_kernel(const completion& c, sm::launch_if* ce, sm::kernel_launch k, uint64_t start, bool behind_kernel);
   void error(const std::string& what);
   std::shared_ptr<const sm::kernel_trace> trace_of(uint32_t index);
 

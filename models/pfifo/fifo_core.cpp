@@ -214,101 +214,132 @@ uint32_t fifo_core::swap(const channel& c, uint32_t v) const {
 
 bool fifo_core::sem_big_endian(const channel& c) const { return cfg_.g >= gen::g80 ? cfg_.pfifo_big_endian : c.big_endian; }
 
-uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
+// Picks a channel: the current one for its timeslice unless it yielded or blocked, otherwise
+// the next runnable one round-robin (the current one if no other is). -1: none can run.
+int fifo_core::pick_channel(uint64_t now, bool& slice_over) {
   const unsigned n = unsigned(chans_.size());
+  int pick = -1;
+  bool cur_ok = current >= 0 && runnable(chans_[current], now);
+  slice_over = yield_ || now - slice_start_ >= cfg_.timeslice_ps;
+  if (cur_ok && !slice_over) {
+    pick = current;
+  } else {
+    for (unsigned k = 1; k <= n; ++k) {
+      unsigned i = (unsigned(current < 0 ? n - 1 : current) + k) % n;
+      if (int(i) == current) continue;
+      if (runnable(chans_[i], now)) {
+        pick = int(i);
+        break;
+      }
+    }
+    if (pick < 0 && cur_ok) pick = current;
+  }
+  yield_ = false;
+  return pick;
+}
+
+// With no channel runnable: the earliest time a blocked channel with work may go on (never: none).
+uint64_t fifo_core::next_unblock(uint64_t now) const {
+  uint64_t next = never;
+  for (const auto& c : chans_)
+    if (c.enabled && !c.hung && c.blocked_until > now && (can_pull(c) || can_push(c))) next = std::min(next, c.blocked_until);
+  return next;
+}
+
+// Makes channel `pick` current (a new timeslice when it changes or its slice is over) and, with
+// RAMFC switching, resident. False: it cannot work now (its RAMFC failed to load, or what RAMFC
+// holds leaves it nothing to do).
+bool fifo_core::switch_to(int pick, bool slice_over, uint64_t& now) {
+  if (pick != current || slice_over) {
+    if (pick != current) ++chans_[pick].stats.channel_switches;
+    current = pick;
+    slice_start_ = now;
+  }
+  channel& c = chans_[pick];
+  if (ramfc_switching() && loaded_ != pick) {  // channel switch: save the resident channel, load this one
+    const uint64_t t0 = now;
+    if (loaded_ >= 0) save_channel(chans_[loaded_], now);
+    loaded_ = -1;
+    const bool ok = load_channel(c, now);
+    c.stats.ramfc_switch_ps += now - t0;
+    if (c.waiting_engine) c.wait_start += now - t0;  // PFIFO's own switch time is not engine wait
+    if (!ok) return false;
+    loaded_ = pick;
+    if (!runnable(c, now)) return false;
+  }
+  return true;
+}
+
+// The pusher's batch: up to the CACHE depth of steps without a method pushed, the slice or `until`.
+void fifo_core::push_batch(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end) {
+  do {
+    const size_t before = c.cache.size();
+    pusher_step(c, now);
+    c.push_idle = c.cache.size() > before ? 0 : c.push_idle + 1;
+  } while (can_push(c) && now < until && now < slice_end && c.push_idle < cfg_.cache_depth);
+}
+
+// Drains the CACHE while the channel can go on. A faulting method is dropped and raised here (its
+// entry names it); blocked leaves it at the head for the next try.
+void fifo_core::drain_cache(channel& c, uint64_t& now, uint64_t slice_end) {
+  while (!c.cache.empty() && c.blocked_until <= now && now < slice_end && !yield_ && !c.acquire_active && !c.hung && !c.puller_stopped) {
+    const cache_entry e = c.cache.front();
+    try {
+      puller_step(c, e, now);
+    } catch (const fault& f) {
+      c.cache.pop_front();
+      error_record r;
+      r.type = f.t;
+      r.code = f.code;
+      r.word = e.data;
+      r.subc = e.subc;
+      r.mthd = e.mthd;
+      raise(c, r, now);
+      return;
+    }
+    c.cache.pop_front();
+    if (e.mthd < 0x100) ++c.stats.methods_puller;
+    now += cfg_.method_cost_ps;
+  }
+}
+
+// Works on channel c until it blocks, its slice ends, it yields or `until` passes: an acquire's
+// retry, the pusher or the puller. A pusher (or acquire) fault is raised with the pusher's latch.
+void fifo_core::work_channel(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end) {
+  while (now < until && now < slice_end && !yield_ && runnable(c, now)) {
+    try {
+      if (c.acquire_active && !c.puller_stopped) {
+        retry_acquire(c, now);
+      } else if (can_push(c) && !(c.push_idle >= cfg_.cache_depth && !c.cache.empty() && !c.puller_stopped)) {
+        // The pusher went cache_depth steps without pushing a method (a jump loop): the puller
+        // drains the CACHE first (the branch below), as the two run concurrently in hardware.
+        push_batch(c, now, until, slice_end);
+      } else if (c.puller_stopped || c.cache.empty()) {
+        return;
+      } else {
+        c.push_idle = 0;
+        drain_cache(c, now, slice_end);
+      }
+    } catch (const fault& f) {
+      error_record r;
+      r.type = f.t;
+      r.code = f.code;
+      r.word = c.rsvd_shadow;
+      r.position = c.err_pos;
+      r.ib_entry = c.err_ib;
+      raise(c, r, now);
+    } catch (const blocked&) {}
+  }
+}
+
+uint64_t fifo_core::run(uint64_t& now, uint64_t until) {
   if (cfg_.ramfc) housekeeping(now);
   while (now < until) {
-    // Pick a channel: stay on the current one for its timeslice unless it yielded or blocked.
-    int pick = -1;
-    bool cur_ok = current >= 0 && runnable(chans_[current], now);
-    bool slice_over = yield_ || now - slice_start_ >= cfg_.timeslice_ps;
-    if (cur_ok && !slice_over) {
-      pick = current;
-    } else {
-      for (unsigned k = 1; k <= n; ++k) {
-        unsigned i = (unsigned(current < 0 ? n - 1 : current) + k) % n;
-        if (int(i) == current) continue;
-        if (runnable(chans_[i], now)) {
-          pick = int(i);
-          break;
-        }
-      }
-      if (pick < 0 && cur_ok) pick = current;
-    }
-    yield_ = false;
-    if (pick < 0) {
-      uint64_t next = never;
-      for (const auto& c : chans_)
-        if (c.enabled && !c.hung && c.blocked_until > now && (can_pull(c) || can_push(c))) next = std::min(next, c.blocked_until);
-      return next;
-    }
-    if (pick != current || slice_over) {
-      if (pick != current) ++chans_[pick].stats.channel_switches;
-      current = pick;
-      slice_start_ = now;
-    }
-    channel& c = chans_[pick];
-    if (ramfc_switching() && loaded_ != pick) {  // channel switch: save the resident channel, load this one
-      const uint64_t t0 = now;
-      if (loaded_ >= 0) save_channel(chans_[loaded_], now);
-      loaded_ = -1;
-      const bool ok = load_channel(c, now);
-      c.stats.ramfc_switch_ps += now - t0;
-      if (c.waiting_engine) c.wait_start += now - t0;  // PFIFO's own switch time is not engine wait
-      if (!ok) continue;
-      loaded_ = pick;
-      if (!runnable(c, now)) continue;
-    }
-    const uint64_t slice_end = slice_start_ + cfg_.timeslice_ps;
-    // Work on this channel until it blocks, its slice ends, it yields or `until` passes.
-    while (now < until && now < slice_end && !yield_ && runnable(c, now)) {
-      try {
-        if (c.acquire_active && !c.puller_stopped) {
-          retry_acquire(c, now);
-        } else if (can_push(c) && !(c.push_idle >= cfg_.cache_depth && !c.cache.empty() && !c.puller_stopped)) {
-          // The pusher went cache_depth steps without pushing a method (a jump loop): the puller
-          // drains the CACHE first (the branch below), as the two run concurrently in hardware.
-          do {  // batch: up to the CACHE depth, the slice or `until`
-            const size_t before = c.cache.size();
-            pusher_step(c, now);
-            c.push_idle = c.cache.size() > before ? 0 : c.push_idle + 1;
-          } while (can_push(c) && now < until && now < slice_end && c.push_idle < cfg_.cache_depth);
-        } else if (c.puller_stopped || c.cache.empty()) {
-          break;
-        } else {
-          c.push_idle = 0;
-          // Drain the CACHE while the channel can go on.
-          while (!c.cache.empty() && c.blocked_until <= now && now < slice_end && !yield_ && !c.acquire_active && !c.hung &&
-                 !c.puller_stopped) {
-            const cache_entry e = c.cache.front();
-            try {
-              puller_step(c, e, now);
-            } catch (const fault& f) {
-              c.cache.pop_front();
-              error_record r;
-              r.type = f.t;
-              r.code = f.code;
-              r.word = e.data;
-              r.subc = e.subc;
-              r.mthd = e.mthd;
-              raise(c, r, now);
-              break;
-            }
-            c.cache.pop_front();
-            if (e.mthd < 0x100) ++c.stats.methods_puller;
-            now += cfg_.method_cost_ps;
-          }
-        }
-      } catch (const fault& f) {
-        error_record r;
-        r.type = f.t;
-        r.code = f.code;
-        r.word = c.rsvd_shadow;
-        r.position = c.err_pos;
-        r.ib_entry = c.err_ib;
-        raise(c, r, now);
-      } catch (const blocked&) {}
-    }
+    bool slice_over;
+    const int pick = pick_channel(now, slice_over);
+    if (pick < 0) return next_unblock(now);
+    if (!switch_to(pick, slice_over, now)) continue;
+    work_channel(chans_[pick], now, until, slice_start_ + cfg_.timeslice_ps);
   }
   return now;
 }

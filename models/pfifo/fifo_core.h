@@ -411,6 +411,16 @@ class fifo_core {
   void fill_nv50(const channel& c, uint32_t* f) const;
   void fill_nv04(const channel& c, uint32_t* f) const;
   void housekeeping(uint64_t& now);
+  // run()'s parts: the scheduler's choice, the wake-up time when nothing can run, the switch to
+  // the chosen channel, and the work on it (the pusher's batch, the puller's drain of the CACHE).
+  // The parts of run, pusher_step, puller_step and semaphore_method are inline, defined in their
+  // caller's .cpp and called from it alone: the compiler folds them back into the hot path.
+  inline int pick_channel(uint64_t now, bool& slice_over);
+  inline uint64_t next_unblock(uint64_t now) const;
+  inline bool switch_to(int pick, bool slice_over, uint64_t& now);
+  inline void work_channel(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end);
+  inline void push_batch(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end);
+  inline void drain_cache(channel& c, uint64_t& now, uint64_t slice_end);
   void reset_channel(channel& c);
   bool can_pull(const channel& c) const;
   bool can_push(const channel& c) const;
@@ -418,12 +428,29 @@ class fifo_core {
   void raise(channel& c, error_record r, uint64_t now);
   // Pusher: processes one word (or IB entry). Throws fault.
   void pusher_step(channel& c, uint64_t& now);
+  // pusher_step's parts: a pushbuffer word (a method's data or a command header) or an IB entry.
+  // Each throws fault.
+  inline void pusher_word(channel& c, uint64_t& now);
+  inline void pusher_method_data(channel& c, uint32_t word);
+  inline void pusher_command(channel& c, uint32_t word);
+  inline void pusher_ib_entry(channel& c, uint64_t& now);
   bool fetch_word(channel& c, uint64_t addr, uint32_t& w, uint64_t& now);
   void cache_push(channel& c, uint32_t subc, uint32_t mthd, uint32_t data, bool ni);
   // Puller: executes the method at the head of the cache. Throws fault or blocked.
   void puller_step(channel& c, const cache_entry& e, uint64_t& now);
+  // puller_step's parts by kind of method: every method before NV4, then (NV4+) methods for the
+  // engines, the puller's own methods and, of those, OBJECT. Each throws fault or blocked.
+  inline void puller_step_pre_nv4(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  inline void puller_engine_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  inline void puller_special_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  inline void puller_object(channel& c, unsigned subc, uint32_t param, uint64_t& now);
   // The semaphore methods (0x10-0x1c, 0x60-0x6c) of puller_step. Throws fault or blocked.
   void semaphore_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  // semaphore_method's longer methods: SEMAPHORE_TRIGGER, DMA_SEMAPHORE and the old-style
+  // SEMAPHORE_ACQUIRE / SEMAPHORE_RELEASE. Each throws fault.
+  inline void semaphore_trigger(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
+  inline void semaphore_dma_object(channel& c, uint32_t param, uint64_t& now);
+  inline void semaphore_acquire_release(channel& c, uint32_t mthd, uint32_t param, uint64_t& now);
   void wait_engine_idle(channel& c, unsigned eng, uint64_t now);
   void submit(channel& c, unsigned eng, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now);
   void retry_acquire(channel& c, uint64_t& now);

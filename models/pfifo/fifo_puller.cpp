@@ -145,88 +145,90 @@ void fifo_core::submit(channel& c, unsigned eng, unsigned subc, uint32_t mthd, u
   ++c.stats.methods_engine;
 }
 
-void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
-  const gen g = cfg_.g;
-  const unsigned subc = e.subc;
-  const uint32_t mthd = e.mthd;
-  uint32_t param = e.data;
-  const unsigned sw = software_engine();
+// Pre-NV4: objects' contexts live in the puller, which hands PGRAPH (engine 1 here) the context
+// of a subchannel before its methods; method 0 (the object) is the only one below 0x100.
+void fifo_core::puller_step_pre_nv4(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now) {
+  const unsigned pgraph = 1;
+  engine* pg = engine_at(pgraph);
   ramht_result r;
-
-  if (g < gen::nv4) {
-    // Pre-NV4: objects' contexts live in the puller; PGRAPH is engine 1 here.
-    const unsigned pgraph = 1;
-    engine* pg = engine_at(pgraph);
-    auto wait_pgraph_idle = [&] {
-      if (pg && !pg->idle(now)) {
-        c.blocked_until = pg->busy_until();
-        throw blocked{};
-      }
-    };
-    if (mthd == 0) {
-      if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
-      const uint32_t newctx = r.ctx & 0xffffff;
-      if (newctx & 0x800000) {
-        submit(c, pgraph, subc, 0, newctx, now);
-        c.ctx[subc] = newctx;
-        c.last_subc = subc;
-      } else {
-        wait_pgraph_idle();
-        throw fault{err_type::cache_error, cache_err::empty_subchannel};
-      }
-      return;
+  auto wait_pgraph_idle = [&] {
+    if (pg && !pg->idle(now)) {
+      c.blocked_until = pg->busy_until();
+      throw blocked{};
     }
-    if (mthd < 0x100) throw fault{err_type::cache_error, cache_err::invalid_mthd};
-    if (subc != c.last_subc) {
-      if (c.ctx[subc] & 0x800000) {
-        submit(c, pgraph, subc, 0, c.ctx[subc], now);
-        c.last_subc = subc;
-      } else {
-        wait_pgraph_idle();
-        throw fault{err_type::cache_error, cache_err::empty_subchannel};
-      }
-    }
-    if (c.ctx[subc] & 0x800000) {
-      submit(c, pgraph, subc, mthd, param, now);
+  };
+  if (mthd == 0) {
+    if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
+    const uint32_t newctx = r.ctx & 0xffffff;
+    if (newctx & 0x800000) {
+      submit(c, pgraph, subc, 0, newctx, now);
+      c.ctx[subc] = newctx;
+      c.last_subc = subc;
     } else {
       wait_pgraph_idle();
       throw fault{err_type::cache_error, cache_err::empty_subchannel};
     }
     return;
   }
-
-  if (mthd >= 0x100) {
-    if (g < gen::gf100 && mthd >= 0x180 && mthd < 0x200) {
-      if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
-      param = r.addr;
+  if (mthd < 0x100) throw fault{err_type::cache_error, cache_err::invalid_mthd};
+  if (subc != c.last_subc) {
+    if (c.ctx[subc] & 0x800000) {
+      submit(c, pgraph, subc, 0, c.ctx[subc], now);
+      c.last_subc = subc;
+    } else {
+      wait_pgraph_idle();
+      throw fault{err_type::cache_error, cache_err::empty_subchannel};
     }
-    const unsigned eng = c.engines[subc];
-    if (eng != c.last_engine) wait_engine_idle(c, c.last_engine, now);
-    if (eng == sw) throw fault{err_type::cache_error, cache_err::empty_subchannel};
-    submit(c, eng, subc, mthd, param, now);
-    c.last_engine = uint8_t(eng);
-    return;
   }
+  if (c.ctx[subc] & 0x800000) {
+    submit(c, pgraph, subc, mthd, param, now);
+  } else {
+    wait_pgraph_idle();
+    throw fault{err_type::cache_error, cache_err::empty_subchannel};
+  }
+}
 
-  if (!puller_knows_mthd(g, mthd)) throw fault{err_type::cache_error, cache_err::invalid_mthd};
+// NV4+ methods 0x100 and up go to the subchannel's engine, once the previous engine is idle
+// (0x180-0x1fc before GF100 carry a handle: the object's address goes instead).
+void fifo_core::puller_engine_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now) {
+  if (cfg_.g < gen::gf100 && mthd >= 0x180 && mthd < 0x200) {
+    ramht_result r;
+    if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
+    param = r.addr;
+  }
+  const unsigned eng = c.engines[subc];
+  if (eng != c.last_engine) wait_engine_idle(c, c.last_engine, now);
+  if (eng == software_engine()) throw fault{err_type::cache_error, cache_err::empty_subchannel};
+  submit(c, eng, subc, mthd, param, now);
+  c.last_engine = uint8_t(eng);
+}
+
+// OBJECT binds the subchannel to an engine: the RAMHT entry's (GF100: the parameter's bits 16-20).
+void fifo_core::puller_object(channel& c, unsigned subc, uint32_t param, uint64_t& now) {
+  unsigned eng;
+  uint32_t eparam;
+  if (cfg_.g >= gen::gf100) {
+    eparam = param & 0xffff;
+    eng = (param >> 16) & 0x1f;
+  } else {
+    ramht_result r;
+    if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
+    eng = r.engine;
+    eparam = r.addr & 0xffff;
+  }
+  if (eng != c.last_engine) wait_engine_idle(c, c.last_engine, now);
+  if (eng == software_engine()) throw fault{err_type::cache_error, cache_err::empty_subchannel};
+  submit(c, eng, subc, 0, eparam, now);
+  c.last_engine = c.engines[subc] = uint8_t(eng);
+}
+
+// The puller's own methods below 0x100 (NV4+): the puller executes them itself.
+void fifo_core::puller_special_method(channel& c, unsigned subc, uint32_t mthd, uint32_t param, uint64_t& now) {
+  if (!puller_knows_mthd(cfg_.g, mthd)) throw fault{err_type::cache_error, cache_err::invalid_mthd};
   switch (mthd) {
-    case 0x0000: {  // OBJECT
-      unsigned eng;
-      uint32_t eparam;
-      if (g >= gen::gf100) {
-        eparam = param & 0xffff;
-        eng = (param >> 16) & 0x1f;
-      } else {
-        if (!ramht_lookup(c.id, param, r, now)) throw fault{err_type::cache_error, cache_err::no_hash};
-        eng = r.engine;
-        eparam = r.addr & 0xffff;
-      }
-      if (eng != c.last_engine) wait_engine_idle(c, c.last_engine, now);
-      if (eng == sw) throw fault{err_type::cache_error, cache_err::empty_subchannel};
-      submit(c, eng, subc, 0, eparam, now);
-      c.last_engine = c.engines[subc] = uint8_t(eng);
+    case 0x0000:  // OBJECT
+      puller_object(c, subc, param, now);
       return;
-    }
     case 0x0008:  // NOP
       return;
     case 0x0010:
@@ -271,6 +273,15 @@ void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
     default:
       throw fault{err_type::cache_error, cache_err::invalid_mthd};
   }
+}
+
+void fifo_core::puller_step(channel& c, const cache_entry& e, uint64_t& now) {
+  if (cfg_.g < gen::nv4)
+    puller_step_pre_nv4(c, e.subc, e.mthd, e.data, now);
+  else if (e.mthd >= 0x100)
+    puller_engine_method(c, e.subc, e.mthd, e.data, now);
+  else
+    puller_special_method(c, e.subc, e.mthd, e.data, now);
 }
 
 }  // namespace gpuvp::pfifo

@@ -153,7 +153,9 @@ void tlm2axi::finish(burst& b, uint32_t resp) {
   if (--j.left == 0) j.done.notify(sc_core::SC_ZERO_TIME);
 }
 
-void tlm2axi::update(uint64_t cycle) {
+// The write channels' handshakes of the cycle: an accepted address queues its data beats, an
+// accepted beat advances its burst, a response completes the burst with that ID.
+void tlm2axi::retire_writes() {
   if (aw_fire_) {
     w_.push_back(aw_.front());
     aw_.pop_front();
@@ -170,30 +172,37 @@ void tlm2axi::update(uint64_t cycle) {
       writes_.erase(it);
     }
   }
+}
+
+// The read channels' handshakes of the cycle: an accepted address leaves the pins, a data beat
+// fills its lanes of the payload (byte enables respected) and the last one completes the burst.
+void tlm2axi::retire_reads() {
   if (ar_fire_) ar_.pop_front();
-  if (r_fire_) {
-    auto it = reads_.find(rid_);
-    if (it != reads_.end()) {
-      burst& b = *it->second;
-      ++beats;
-      if (b.next < b.beat.size()) {
-        const lane_map& m = b.beat[b.next++];
-        auto& gp = *b.owner->gp;
-        const unsigned char* be = gp.get_byte_enable_ptr();
-        for (unsigned l = m.lane_lo; l < m.lane_hi; ++l) {
-          const uint64_t off = uint64_t(m.offset + l);
-          if (!be || be[off % gp.get_byte_enable_length()]) gp.get_data_ptr()[off] = rdata_.lane(l);
-        }
-      }
-      if (rresp_ > b.owner->resp) b.owner->resp = rresp_;
-      if (rresp_ > b.resp && rresp_ != resp_exokay) b.resp = rresp_;
-      if (b.next == b.beat.size()) {
-        finish(b, resp_okay);
-        reads_.erase(it);
-      }
+  if (!r_fire_) return;
+  auto it = reads_.find(rid_);
+  if (it == reads_.end()) return;
+  burst& b = *it->second;
+  ++beats;
+  if (b.next < b.beat.size()) {
+    const lane_map& m = b.beat[b.next++];
+    auto& gp = *b.owner->gp;
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    for (unsigned l = m.lane_lo; l < m.lane_hi; ++l) {
+      const uint64_t off = uint64_t(m.offset + l);
+      if (!be || be[off % gp.get_byte_enable_length()]) gp.get_data_ptr()[off] = rdata_.lane(l);
     }
   }
-  // Issue waiting bursts that can have an ID.
+  if (rresp_ > b.owner->resp) b.owner->resp = rresp_;
+  if (rresp_ > b.resp && rresp_ != resp_exokay) b.resp = rresp_;
+  if (b.next == b.beat.size()) {
+    finish(b, resp_okay);
+    reads_.erase(it);
+  }
+}
+
+// Issues waiting bursts that can have an ID: the lowest free one, while fewer than
+// max_outstanding (and the slave's ID count) are in flight in their direction.
+void tlm2axi::issue_waiting() {
   while (!waiting_.empty() && !clock_.in_reset()) {
     auto& inflight = waiting_.front()->write ? writes_ : reads_;
     if (inflight.size() >= std::min<uint64_t>(max_outstanding, id_count_)) break;
@@ -207,7 +216,10 @@ void tlm2axi::update(uint64_t cycle) {
     waiting_.pop_front();
     ++bursts;
   }
-  // Drive the pins.
+}
+
+// Drives the pins for the next cycle from the heads of the address and data queues.
+void tlm2axi::drive_pins() {
   pins.awvalid.write(!aw_.empty());
   if (!aw_.empty()) {
     const burst& b = *aw_.front();
@@ -235,6 +247,13 @@ void tlm2axi::update(uint64_t cycle) {
   }
   pins.bready.write(!clock_.in_reset());
   pins.rready.write(!clock_.in_reset());
+}
+
+void tlm2axi::update(uint64_t cycle) {
+  retire_writes();
+  retire_reads();
+  issue_waiting();
+  drive_pins();
 }
 
 }  // namespace gpuvp::rtl

@@ -75,6 +75,13 @@ class tlm2axi : public transactor {
   };
   void split(job& j);
   void finish(burst& b, uint32_t resp);
+  // update()'s steps, in order: the handshakes sampled this cycle (writes, then reads), new
+  // bursts onto the address queues, the pins for the next cycle. Inline, defined in tlm2axi.cpp
+  // and called from update() alone: folded back into it (once per RTL cycle).
+  inline void retire_writes();
+  inline void retire_reads();
+  inline void issue_waiting();
+  inline void drive_pins();
   std::deque<std::unique_ptr<burst>> waiting_;                 // not yet issued (no free ID)
   std::deque<burst*> aw_, w_, ar_;                             // address / data queues on the pins
   std::map<uint32_t, std::unique_ptr<burst>> writes_, reads_;  // in flight by ID
