@@ -45,17 +45,9 @@ class booksim_fly {
     k_ = k;
     vc_buf_ = vc_buf;
     f_ = speedup;
-    in_.assign(k, {});
-    out_free_.assign(k, 0);
-    out_last_.assign(k, 0);
     gptr_.assign(k, 0);
-    inj_next_.assign(k, 0);
-    used_.assign(k, 0);
-    credits_.assign(k, {});
-    pend_.assign(k, {});
-    act_.assign(k, {});
+    clear();
   }
-  unsigned nodes() const { return k_; }
   // Whether node may start a packet in cycle now: the last one's flits are all injected, and its
   // head may enter the injection channel now (one flit a cycle, a credit for the router's buffer).
   bool can_inject(unsigned node, uint64_t now) { return pend_[node].left == 0 && can_send(node, now); }
@@ -120,16 +112,8 @@ class booksim_fly {
       if (act_[i].left) f(act_[i].dest, act_[i].p);
       for (const auto& x : in_[i])
         if (x.head) f(x.dest, x.p);
-      in_[i].clear();
     }
-    for (auto& c : credits_) c.clear();
-    used_.assign(k_, 0);
-    inj_next_.assign(k_, 0);
-    out_free_.assign(k_, 0);
-    out_last_.assign(k_, 0);
-    pend_.assign(k_, {});
-    act_.assign(k_, {});
-    flits_ = packets_ = 0;
+    clear();
   }
 
  private:
@@ -148,6 +132,18 @@ class booksim_fly {
     unsigned dest = 0, left = 0;  // flits not yet through the switch
     uint64_t next_sw = 0;         // the first step the next flit may win the switch
   };
+  // Every buffer, credit and reservation emptied (the allocators' pointers are kept).
+  void clear() {
+    in_.assign(k_, {});
+    credits_.assign(k_, {});
+    used_.assign(k_, 0);
+    inj_next_.assign(k_, 0);
+    out_free_.assign(k_, 0);
+    out_last_.assign(k_, 0);
+    pend_.assign(k_, {});
+    act_.assign(k_, {});
+    flits_ = packets_ = 0;
+  }
   bool can_send(unsigned node, uint64_t now) {
     if (inj_next_[node] > now) return false;
     auto& c = credits_[node];
