@@ -184,3 +184,23 @@ TEST(booksim_fly, body_flits_wait_for_credits) {
   ASSERT_EQ(r.out.size(), 1u);
   EXPECT_EQ(r.out[0], std::make_tuple(5u, 1, uint64_t(19)));
 }
+
+// The values the router is built with, as read from the file: internal_speedup (BookSim's default
+// 1.0 where absent) and input_buffer_size (0 or absent: 9 flits, InterconnectInterface's).
+TEST(booksim_fly, file_values_reach_the_configuration) {
+  const std::string path = ::testing::TempDir() + "v.icnt";
+  auto read = [&](const std::string& body) {
+    FILE* f = std::fopen(path.c_str(), "w");
+    std::fputs(body.c_str(), f);
+    std::fclose(f);
+    gpuvp::sm::mem_config m;
+    gpuvp::sm::load_icnt_file(m, path);
+    return m;
+  };
+  EXPECT_EQ(read("flit_size = 40;\n").icnt_file_internal_speedup, 1u);
+  EXPECT_EQ(read("internal_speedup = 2.0;\n").icnt_file_internal_speedup, 2u);
+  EXPECT_EQ(read("internal_speedup = 1.0;\n").icnt_file_internal_speedup, 1u);
+  EXPECT_EQ(read("flit_size = 40;\n").icnt_file_input_buffer, 9u);
+  EXPECT_EQ(read("input_buffer_size = 0;\n").icnt_file_input_buffer, 9u);
+  EXPECT_EQ(read("input_buffer_size = 256;\n").icnt_file_input_buffer, 256u);
+}
