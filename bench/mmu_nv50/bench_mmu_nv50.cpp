@@ -17,7 +17,7 @@
 #include "nv50_vm.h"
 
 using namespace gpuvp;
-using namespace gpuvp::nv50;
+using namespace gpuvp::mmu_nv50;
 
 namespace {
 

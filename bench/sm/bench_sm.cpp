@@ -17,6 +17,7 @@
 #include "core/trace.h"
 
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "gpuvp/trace.h"
 #include "gpuvp/untimed.h"
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 gpu_l2_port::gpu_l2_port(sc_core::sc_module_name name) : sc_module(name) {
   in.register_b_transport(this, &gpu_l2_port::b_transport);
@@ -25,11 +25,11 @@ gpu_l2_port::gpu_l2_port(sc_core::sc_module_name name) : sc_module(name) {
     throw config_error(std::string(this->name()) + ": VRAM window [vram_base, vram_base + vram_size) wraps around");
   if (!model) return;
   try {
-    cfg_ = make_gpu_config(gpu, config_files, std::string(this->name()) + ".gpu");
+    cfg_ = sm::make_gpu_config(gpu, config_files, std::string(this->name()) + ".gpu");
   } catch (const config_error& e) {
     throw config_error(std::string(this->name()) + ".gpu / " + this->name() + ".config_files: " + e.what());
   }
-  mem_ = std::make_unique<gpu_memory>(cfg_);
+  mem_ = std::make_unique<memory_system>(cfg_);
   period_ = sc_core::sc_time(1e3 / cfg_.core_mhz, sc_core::SC_NS);
   GPUVP_LOG(this, info, "memory: " + mem_->describe());
 }
@@ -207,4 +207,4 @@ std::string memory_config_difference(const gpu_config& a, const gpu_config& b) {
   return {};
 }
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

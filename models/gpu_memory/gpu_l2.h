@@ -26,7 +26,7 @@
 #include "gpuvp/registry.h"
 #include "gpuvp/stats.h"
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memory_if, private mem_client {
  public:
@@ -87,7 +87,7 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
   std::string owner() const override { return name(); }
   bool owns_memory() const override { return bool(mem_); }
   const gpu_config& config() const override { return cfg_; }
-  gpu_memory& memory() override { return *mem_; }
+  memory_system& memory() override { return *mem_; }
   void attach_sms(const std::string& who) override;
   void kernel_frame(sc_core::sc_time t0) override { frame_t0_ = t0; }
 
@@ -102,7 +102,7 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
   mem_stats mem_stats_() const { return mem_ ? mem_->stats() : mem_stats{}; }
 
   gpu_config cfg_;
-  std::unique_ptr<gpu_memory> mem_;
+  std::unique_ptr<memory_system> mem_;
   sc_core::sc_time period_;
   sc_core::sc_time frame_t0_ = sc_core::SC_ZERO_TIME;
   std::string sms_;  // the bound compute engine
@@ -111,4 +111,4 @@ class gpu_l2_port : public sc_core::sc_module, public component, public gpu_memo
   uint64_t last_done_ = 0;
 };
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

@@ -9,7 +9,7 @@
 
 namespace gpuvp::mmu_nv50 {
 
-using namespace gpuvp::nv50;
+using namespace gpuvp::mmu_nv50;
 
 struct mmu_nv50::engine_stats {
   gauge hits;  // of the plain count mmu_nv50::hits_[engine], which the micro-TLB hit updates
@@ -294,7 +294,8 @@ void mmu_nv50::fill_micro(const vm_access& a, const dmaobj& d, const tlb::entry*
 }
 
 translation mmu_nv50::translate_debug(const vm_access& a) {
-  return nv50::translate(opt_, a, [this](target tg, uint64_t lin, void* data, unsigned len) { return mem_read_debug(tg, lin, data, len); });
+  return gpuvp::mmu_nv50::translate(
+      opt_, a, [this](target tg, uint64_t lin, void* data, unsigned len) { return mem_read_debug(tg, lin, data, len); });
 }
 
 // ---- TLM ----

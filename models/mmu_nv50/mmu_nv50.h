@@ -130,21 +130,21 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
 
   // Direct API (tests, PFIFO): translate through the engine's TLB, timed (delay accumulates the
   // walk). Latches no fault registers; b_transport does.
-  [[gnu::always_inline]] gpuvp::nv50::translation translate(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay) {
+  [[gnu::always_inline]] translation translate(const vm_access& a, sc_core::sc_time& delay) {
     const micro_entry* m = micro_find(a);
     return m ? micro_hit(*m, a, delay) : translate_slow(a, delay);  // each builds the result in place
   }
   // Stateless translation with debug (untimed) memory reads: no TLB, no statistics.
-  gpuvp::nv50::translation translate_debug(const gpuvp::nv50::vm_access& a);
+  translation translate_debug(const vm_access& a);
   // Host physical address of a linear address.
-  uint64_t host_address(gpuvp::nv50::target t, uint64_t linear) const;
+  uint64_t host_address(target t, uint64_t linear) const;
   // Drops an engine's TLB entries and cached DMA objects at once (no busy time).
   void flush_engine(uint32_t engine);
   // A DMA slot was rebound: the engine/client's cached DMA object is dropped (accesses through
   // the socket do this themselves when gpu_ext::dma_bind changes).
   void rebind(uint32_t engine, uint32_t client);
-  const gpuvp::nv50::tlb& engine_tlb(uint32_t engine) const { return tlbs_.at(engine & 0xf); }
-  uint64_t fault_count_of(gpuvp::nv50::fault f) const;
+  const tlb& engine_tlb(uint32_t engine) const { return tlbs_.at(engine & 0xf); }
+  uint64_t fault_count_of(fault f) const;
 
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
@@ -167,12 +167,12 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
     uint64_t end = 0;              // one past the last logical byte within the DMA object's limit
     uint64_t base = 0, vbase = 0;  // DMA object base; the block's first virtual address
     uint64_t* stamp = nullptr;     // the TLB entry's LRU stamp (nullptr: not LRU), as tlb::touch
-    gpuvp::nv50::result r0;        // the result at vbase
+    result r0;                     // the result at vbase
   };
   struct cached_dmaobj {
     bool valid = false;
     uint32_t chandesc = 0, selector = 0, bind = 0;
-    gpuvp::nv50::dmaobj d;
+    dmaobj d;
   };
   static constexpr unsigned micro_entries = 256;
   static constexpr unsigned clients = 32;
@@ -189,23 +189,20 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
     std::memcpy(&v, p, 2);
     return v;
   }
-  static unsigned micro_index(const gpuvp::nv50::vm_access& a) {
-    return unsigned(((a.address >> 12) + (a.engine << 4)) & (micro_entries - 1));
-  }
+  static unsigned micro_index(const vm_access& a) { return unsigned(((a.address >> 12) + (a.engine << 4)) & (micro_entries - 1)); }
   // The micro entry that answers `a` (inline: the fast path), or nullptr.
-  const micro_entry* micro_find(const gpuvp::nv50::vm_access& a) const;
+  const micro_entry* micro_find(const vm_access& a) const;
   // The TLB hit it serves, with all the effects of one.
-  gpuvp::nv50::translation micro_hit(const micro_entry& m, const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay);
+  translation micro_hit(const micro_entry& m, const vm_access& a, sc_core::sc_time& delay);
   // Everything else: the DMA object, the TLB, the walk, fault counting.
-  gpuvp::nv50::translation translate_slow(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay);
+  translation translate_slow(const vm_access& a, sc_core::sc_time& delay);
   // The whole translation without counting its fault (translate() counts it, a DMI request not).
-  void translate_uncounted(const gpuvp::nv50::vm_access& a, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
-  bool mem_read(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay);
-  bool mem_read_debug(gpuvp::nv50::target t, uint64_t linear, void* data, unsigned len);
-  void lookup_or_walk(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, sc_core::sc_time& delay, gpuvp::nv50::translation& t);
-  void fill_micro(const gpuvp::nv50::vm_access& a, const gpuvp::nv50::dmaobj& d, const gpuvp::nv50::tlb::entry* e,
-                  const gpuvp::nv50::translation& t);
-  void count_fault(gpuvp::nv50::fault f);
+  void translate_uncounted(const vm_access& a, sc_core::sc_time& delay, translation& t);
+  bool mem_read(target t, uint64_t linear, void* data, unsigned len, sc_core::sc_time& delay);
+  bool mem_read_debug(target t, uint64_t linear, void* data, unsigned len);
+  void lookup_or_walk(const vm_access& a, const dmaobj& d, sc_core::sc_time& delay, translation& t);
+  void fill_micro(const vm_access& a, const dmaobj& d, const tlb::entry* e, const translation& t);
+  void count_fault(fault f);
   void drop_micro() {
     if (uint32_t(++epoch_) == 0) {  // 32 bits are kept in the entries: never meet an old value
       micro_.fill(micro_entry{});
@@ -217,31 +214,30 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
   // holds one): a TLB entry, DMA object or downstream region behind it may have changed.
   void invalidate_grants(uint32_t engine);
   void forward(tlm::tlm_generic_payload& gp, const gpuvp::gpu_ext& e, sc_core::sc_time& delay);
-  void latch_fault(const gpuvp::gpu_ext& e, uint64_t address, bool write, bool paged, gpuvp::nv50::fault f);
-  static void answer_fault(tlm::tlm_generic_payload& gp, gpuvp::nv50::fault f);
+  void latch_fault(const gpuvp::gpu_ext& e, uint64_t address, bool write, bool paged, fault f);
+  static void answer_fault(tlm::tlm_generic_payload& gp, fault f);
 
-  gpuvp::nv50::options opt_;
-  gpuvp::nv50::read_fn timed_read_;  // mem_read into *walk_delay_ (built once)
+  options opt_;
+  read_fn timed_read_;  // mem_read into *walk_delay_ (built once)
   sc_core::sc_time* walk_delay_ = nullptr;
   uint32_t engine_mask_ = 0;  // engines accepted (all 16 when check_engine is off)
-  std::array<gpuvp::nv50::tlb, gpuvp::nv50::engine::count> tlbs_;
-  std::array<std::unique_ptr<engine_stats>, gpuvp::nv50::engine::count> estats_;
+  std::array<tlb, engine::count> tlbs_;
+  std::array<std::unique_ptr<engine_stats>, engine::count> estats_;
   std::vector<std::unique_ptr<gpuvp::counter>> fault_kinds_;  // by fault code
   std::vector<cached_dmaobj> dmaobjs_;                        // engine * clients + client
   std::array<micro_entry, micro_entries> micro_{};
-  uint64_t translations_ = 0;                                // translations so far; the engines' TLBs stamp with it (LRU/FIFO clock)
-  uint64_t dmaobj_misses_ = 0;                               // translations that used no cached DMA object
-  uint64_t grant_translations_ = 0;                          // translations_ made by DMI grants (not in the statistics)
-  std::array<uint64_t, gpuvp::nv50::engine::count> hits_{};  // TLB hits per engine (<engine>.hits)
-  uint64_t epoch_ = 1;                                       // bumped when micro entries become void (drop_micro)
-  std::vector<tlm::tlm_dmi> dmi_;                            // regions granted to the walker
-  uint32_t dmi_engines_ = 0;                                 // engines holding regions granted on in (bit 16: linear)
+  uint64_t translations_ = 0;                   // translations so far; the engines' TLBs stamp with it (LRU/FIFO clock)
+  uint64_t dmaobj_misses_ = 0;                  // translations that used no cached DMA object
+  uint64_t grant_translations_ = 0;             // translations_ made by DMI grants (not in the statistics)
+  std::array<uint64_t, engine::count> hits_{};  // TLB hits per engine (<engine>.hits)
+  uint64_t epoch_ = 1;                          // bumped when micro entries become void (drop_micro)
+  std::vector<tlm::tlm_dmi> dmi_;               // regions granted to the walker
+  uint32_t dmi_engines_ = 0;                    // engines holding regions granted on in (bit 16: linear)
   sc_core::sc_time flush_done_ = sc_core::SC_ZERO_TIME;
   std::vector<std::string> fault_log_;  // first faults, for modelled_errors
 };
 
-[[gnu::always_inline]] inline const mmu_nv50::micro_entry* mmu_nv50::micro_find(const gpuvp::nv50::vm_access& a) const {
-  using gpuvp::nv50::vm_access;
+[[gnu::always_inline]] inline const mmu_nv50::micro_entry* mmu_nv50::micro_find(const vm_access& a) const {
   static_assert(offsetof(vm_access, client) == offsetof(vm_access, engine) + 4 &&
                     offsetof(vm_access, selector) == offsetof(vm_access, chandesc) + 4 &&
                     offsetof(vm_access, user) == offsetof(vm_access, write) + 1,
@@ -256,17 +252,15 @@ class mmu_nv50 : public sc_core::sc_module, public gpuvp::component {
 
 // The micro-TLB hit: exactly what the slow path does on a TLB hit (delay, counters, LRU touch,
 // result), from the copy of the block's result.
-[[gnu::always_inline]] inline gpuvp::nv50::translation mmu_nv50::micro_hit(const micro_entry& m, const gpuvp::nv50::vm_access& a,
-                                                                           sc_core::sc_time& delay) {
+[[gnu::always_inline]] inline translation mmu_nv50::micro_hit(const micro_entry& m, const vm_access& a, sc_core::sc_time& delay) {
   delay += hit_latency.get();
   const uint64_t now = ++translations_;  // also counts the DMA object hit (dmaobj_hits)
   if (m.stamp) *m.stamp = now;           // tlb::touch
   ++hits_[a.engine & 0xf];
   const uint64_t virt = m.base + a.address, boff = virt - m.vbase;
-  gpuvp::nv50::translation t{m.r0, virt, m.shift, m.order, gpuvp::nv50::fault::none, true};
+  translation t{m.r0, virt, m.shift, m.order, fault::none, true};
   t.r.linear = (m.r0.linear + boff) & 0xffffffffffull;
-  if (m.r0.comp != gpuvp::nv50::comp_mode::none)
-    t.r.tag = uint16_t((m.r0.tag + (boff >> 16) * (m.r0.comp == gpuvp::nv50::comp_mode::dbl ? 2 : 1)) & 0xfff);
+  if (m.r0.comp != comp_mode::none) t.r.tag = uint16_t((m.r0.tag + (boff >> 16) * (m.r0.comp == comp_mode::dbl ? 2 : 1)) & 0xfff);
   return t;
 }
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gpuvp::nv50 {
+namespace gpuvp::mmu_nv50 {
 
 void tlb::configure(unsigned entries, unsigned ways, tlb_policy policy, uint64_t seed) {
   check_tlb_geometry(entries, ways);
@@ -65,4 +65,4 @@ const tlb::entry* tlb::insert(uint32_t chandesc, uint64_t virt, const pte& p, un
   return victim;
 }
 
-}  // namespace gpuvp::nv50
+}  // namespace gpuvp::mmu_nv50

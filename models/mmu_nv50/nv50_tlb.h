@@ -13,7 +13,7 @@
 #include "nv50_vm.h"
 #include "gpuvp/tlb_replacement.h"
 
-namespace gpuvp::nv50 {
+namespace gpuvp::mmu_nv50 {
 
 using gpuvp::parse_tlb_policy;
 using gpuvp::tlb_policy;  // gpuvp/tlb_replacement.h
@@ -89,4 +89,4 @@ class tlb {
   std::array<uint32_t, 12> gran_count_{};  // granularities 12..23
 };
 
-}  // namespace gpuvp::nv50
+}  // namespace gpuvp::mmu_nv50

@@ -4,7 +4,7 @@
 #include <array>
 #include <cctype>
 
-namespace gpuvp::nv50 {
+namespace gpuvp::mmu_nv50 {
 
 namespace {
 
@@ -218,4 +218,4 @@ translation translate(const options& o, const vm_access& a, const read_fn& rd) {
   return t;
 }
 
-}  // namespace gpuvp::nv50
+}  // namespace gpuvp::mmu_nv50

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace gpuvp::nv50 {
+namespace gpuvp::mmu_nv50 {
 
 // GPU generation, as far as the VM cares: NV50 channel layout; G84+ layout and encryption;
 // GT215+ medium pages, PCOPY and PDAEMON; MCP89 PVCOMP.
@@ -230,4 +230,4 @@ inline fault check_access(const options& o, const dmaobj& d, const result& r, bo
 // The whole translation, stateless (no TLB).
 translation translate(const options& o, const vm_access& a, const read_fn& rd);
 
-}  // namespace gpuvp::nv50
+}  // namespace gpuvp::mmu_nv50

@@ -18,6 +18,10 @@
 
 namespace gpuvp::sm {
 
+using gpu_memory::make_memory;
+using gpu_memory::memory_config_difference;
+using gpu_memory::sm_timed_ext;
+
 gpu_config make_gpu_config(const std::string& gpu, const std::vector<std::string>& files, const std::string& gpu_key,
                            bool allow_unmodelled) {
   gpu_config c;
@@ -151,7 +155,7 @@ class compute_engine::tlm_mem : public mem_port {
   std::string describe() const override {
     return inner_ ? inner_->describe() : "the platform's memory path: the delay annotated by compute.out's target";
   }
-  gpu_memory* shared() { return dynamic_cast<gpu_memory*>(inner_); }
+  memory_system* shared() { return dynamic_cast<memory_system*>(inner_); }
   const mem_port* own() const { return own_.get(); }
   bool own_timing() const { return inner_ != nullptr; }
   gpu_memory_if* link() const { return link_; }
@@ -530,7 +534,7 @@ void compute_engine::write_results() const {
 
 std::vector<std::string> compute_engine::modelled_errors() { return errors_; }
 
-gpu_memory* compute_engine::shared_memory() { return mem_->shared(); }
+memory_system* compute_engine::shared_memory() { return mem_->shared(); }
 
 std::string compute_engine::memory_owner() const { return link_ ? link_->owner() : std::string(); }
 

@@ -34,6 +34,10 @@
 
 namespace gpuvp::sm {
 
+using gpu_memory::gpu_memory_if;  // the GPU memory system (models/gpu_memory)
+using gpu_memory::gpu_memory_interface;
+using gpu_memory::memory_system;
+
 // The embedded shipped configurations: gpgpusim.config and trace.config texts of "QV100",
 // "RTX3070", "A100", "H100"; false if the name is unknown.
 bool shipped_config_text(const std::string& name, std::string& gpgpusim, std::string& trace);
@@ -135,14 +139,14 @@ class compute_engine : public sc_core::sc_module, public component, public launc
   // The report's "memory:" line: the SMs' memory path (mem_port::describe; whose memory system
   // it is) and the path of the other engines' VRAM accesses (copy engine, PFIFO, CP, host).
   std::string memory_path() const;
-  // The gpu_memory the SMs use (memory gpgpu-sim): their own, or that of the gpu_l2 component
+  // The memory_system the SMs use (memory gpgpu-sim): their own, or that of the gpu_l2 component
   // `l2` is bound to; nullptr with memory fixed or tlm.
-  gpu_memory* shared_memory();
+  memory_system* shared_memory();
   // The component whose memory system the SMs use (`l2`'s binding); empty: their own (or memory
   // fixed / tlm).
   std::string memory_owner() const;
   // SystemC time of core cycle 0 of the running (or last) kernel's memory time frame (0 before
-  // the first kernel): gpu_memory's cycles count from there.
+  // the first kernel): memory_system's cycles count from there.
   sc_core::sc_time frame_start() const { return frame_t0_; }
 
   sc_core::sc_module& module() override { return *this; }

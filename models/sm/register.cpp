@@ -22,6 +22,9 @@
 #include "core/memsys.h"
 
 namespace gpuvp::sm {
+
+using gpu_memory::make_memory;
+using gpu_memory::mem_event_log;
 namespace {
 
 // Runs every kernel of a kernelslist.g in order on the platform's compute engine. The traces are
@@ -97,11 +100,11 @@ class accelsim_workload : public workload, public progress_reporter {
 struct memory_unit_counts {
   std::vector<std::array<uint64_t, 5>> l2;
   std::vector<std::array<uint64_t, 5>> dram;  // activates, precharges, reads, writes, row hits
-  explicit memory_unit_counts(const gpu_memory& m) : l2(m.l2_bank_stats()) {
+  explicit memory_unit_counts(const memory_system& m) : l2(m.l2_bank_stats()) {
     for (const auto& c : m.channels()) dram.push_back({c.activates, c.precharges, c.reads, c.writes, c.row_hits});
   }
 };
-void write_unit_stats(std::ostream& os, const gpu_memory& m, const memory_unit_counts& before) {
+void write_unit_stats(std::ostream& os, const memory_system& m, const memory_unit_counts& before) {
   const memory_unit_counts now(m);
   os << "# l2_per_bank\nsub_partition,access,miss,pending_hits,reservation_fails\n";
   for (size_t i = 0; i < now.l2.size(); ++i) {
@@ -191,7 +194,7 @@ gpu_config sm_run_config(const sm_run_options& o) {
 struct sm_run_loop {
   gpu_sim& g;
   mem_port& mem;
-  gpu_memory* gm;  // with --mem-log
+  memory_system* gm;  // with --mem-log
   mem_event_log& events;
   std::ofstream& mem_log;
   const std::string& mem_log_path;
@@ -199,7 +202,7 @@ struct sm_run_loop {
   size_t kernels_total = 0, kernels_done = 0, ctas_total = 0, ctas_before = 0;
   std::chrono::steady_clock::time_point sim_start;
 
-  sm_run_loop(gpu_sim& g_, mem_port& mem_, gpu_memory* gm_, mem_event_log& events_, std::ofstream& mem_log_,
+  sm_run_loop(gpu_sim& g_, mem_port& mem_, memory_system* gm_, mem_event_log& events_, std::ofstream& mem_log_,
               const std::string& mem_log_path_)
       : g(g_), mem(mem_), gm(gm_), events(events_), mem_log(mem_log_), mem_log_path(mem_log_path_) {}
 
@@ -300,7 +303,7 @@ int sm_run_main(int argc, char** argv) {
   constexpr uint64_t mem_log_limit = 4000000;
   mem_event_log events(mem_log_limit);
   std::ofstream mem_log;
-  auto* gm = dynamic_cast<gpu_memory*>(mem.get());
+  auto* gm = dynamic_cast<memory_system*>(mem.get());
   if (!o.mem_log_path.empty()) {
     mem_log.open(o.mem_log_path);
     if (!mem_log) throw config_error("--mem-log " + o.mem_log_path + ": cannot open the file for writing");

@@ -14,7 +14,7 @@
 #include "core/gpu_config.h"
 #include "core/mem_config.h"
 
-using gpuvp::sm::booksim_fly;
+using gpuvp::gpu_memory::booksim_fly;
 
 namespace {
 struct run {
@@ -105,12 +105,12 @@ TEST(booksim_fly, options_other_than_the_modelled_ones_are_refused) {
     FILE* f = std::fopen(path.c_str(), "w");
     std::fputs(body.c_str(), f);
     std::fclose(f);
-    gpuvp::sm::mem_config m;
+    gpuvp::gpu_memory::mem_config m;
     m.icnt_file = path;
     try {
-      gpuvp::sm::load_icnt_file(m, path);
-      gpuvp::sm::validate_booksim(m, m.icnt_file_k, "x.config");
-      if (nodes) gpuvp::sm::validate_booksim(m, nodes, "x.config");
+      gpuvp::gpu_memory::load_icnt_file(m, path);
+      gpuvp::gpu_memory::validate_booksim(m, m.icnt_file_k, "x.config");
+      if (nodes) gpuvp::gpu_memory::validate_booksim(m, nodes, "x.config");
     } catch (const gpuvp::sm::config_file_error& e) {
       return std::string(e.what());
     }
@@ -193,8 +193,8 @@ TEST(booksim_fly, file_values_reach_the_configuration) {
     FILE* f = std::fopen(path.c_str(), "w");
     std::fputs(body.c_str(), f);
     std::fclose(f);
-    gpuvp::sm::mem_config m;
-    gpuvp::sm::load_icnt_file(m, path);
+    gpuvp::gpu_memory::mem_config m;
+    gpuvp::gpu_memory::load_icnt_file(m, path);
     return m;
   };
   EXPECT_EQ(read("flit_size = 40;\n").icnt_file_internal_speedup, 1u);

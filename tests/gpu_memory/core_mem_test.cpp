@@ -20,6 +20,7 @@
 #include "paths.h"
 
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 
 namespace {
 
@@ -62,7 +63,7 @@ std::vector<trace_writer_inst> mixed(unsigned n) {
 }
 
 kernel_result run_qv100(const gpu_config& c, const kernel_trace& k) {
-  gpu_memory m(c);
+  memory_system m(c);
   gpu_sim g(c, &m, 1);
   return g.run(k);
 }
@@ -113,7 +114,7 @@ TEST(sm_memory, single_dependent_miss) {
 TEST(sm_memory, l2_hit_after_l1_flush) {
   const gpu_config c = qv100();
   kernel_trace k = make({pointer_chase(1)});
-  gpu_memory m(c);
+  memory_system m(c);
   gpu_sim g(c, &m, 1);
   EXPECT_EQ(g.run(k).cycles, 341u);
   kernel_result r = g.run(k);
@@ -125,7 +126,7 @@ TEST(sm_memory, l2_hit_after_l1_flush) {
   // L1 latency in 26, the FFMA writes back in 33, kernel 34 (a dependent L1 hit costs 25).
   gpu_config keep = c;
   keep.mem.flush_l1 = false;
-  gpu_memory m2(keep);
+  memory_system m2(keep);
   gpu_sim g2(keep, &m2, 1);
   g2.run(k);
   kernel_result r2 = g2.run(k);
@@ -146,7 +147,7 @@ TEST(sm_memory, l2_hit_after_l1_flush) {
 //    506 (595.29 ns, 673.9), L2 fill 674, register 680, kernel 688.
 TEST(sm_memory, row_buffer_hit_and_miss) {
   const gpu_config c = qv100();
-  gpu_memory probe(c);
+  memory_system probe(c);
   // With IPOLY partition indexing the higher address bits move the sub-partition, so the row-miss
   // address is the first one 1 MiB apart (the next row: row bits from bit 20 of the address with
   // the 5 channel bits taken out) that lands on the same sub-partition and bank.
@@ -371,7 +372,7 @@ TEST(sm_memory, l2_partial_writes_lazy_fetch_on_read) {
   };
   const auto run = [&](const gpu_config& cfg, std::vector<trace_writer_inst> stores) {
     stores.push_back(op("EXIT", {}, {}));
-    gpu_memory m(cfg);
+    memory_system m(cfg);
     gpu_sim g(cfg, &m, 1);
     outcome o;
     o.st = g.run(make({stores}));
@@ -420,7 +421,7 @@ TEST(sm_memory, l2_partial_writes_lazy_fetch_on_read) {
   tiny.mem.l2.sets = 1;
   tiny.mem.l2.ways = 1;
   {
-    gpu_memory m(tiny);
+    memory_system m(tiny);
     gpu_sim g(tiny, &m, 1);
     g.run(make({{store(0x0000000fu), op("EXIT", {}, {})}}));
     const kernel_result ld = g.run(load);
@@ -447,7 +448,7 @@ TEST(sm_memory, l2_partial_writes_lazy_fetch_on_read) {
 TEST(sm_memory, l2_write_to_a_sector_whose_fill_is_due) {
   const auto run = [](uint32_t written) {
     const gpu_config c = qv100();
-    gpu_memory m(c);
+    memory_system m(c);
     struct port final : mem_client {
       void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
       unsigned icnt_node() const override { return 0; }
@@ -506,7 +507,7 @@ TEST(sm_memory, reference_calibration_kernels) {
   std::vector<std::vector<trace_writer_inst>> l4;
   for (unsigned w = 0; w < 4; ++w) l4.push_back(load_lines(8 * w));
   kernel_trace k4 = make(l4);
-  gpu_memory m(c);
+  memory_system m(c);
   gpu_sim g(c, &m, 1);
   kernel_result a = g.run(k4), b = g.run(k4);
   EXPECT_EQ(a.cycles, 2683u);
@@ -540,7 +541,7 @@ TEST(sm_memory, l2_set_index_function) {
     c.mem.l2.set_index = f;
     const kernel_trace k1 = make({{mem("LDG.E.32", {4}, {2}, GBASE, 0), mem("LDG.E.32", {5}, {2}, GBASE + 256, 0), op("EXIT", {}, {})}});
     const kernel_trace k2 = make({{mem("LDG.E.32", {4}, {2}, GBASE, 0), op("EXIT", {}, {})}});
-    gpu_memory m(c);
+    memory_system m(c);
     gpu_sim g(c, &m, 1);
     const kernel_result a = g.run(k1), b = g.run(k2);
     EXPECT_EQ(a.mem.l2_misses, 2u) << f;
@@ -811,7 +812,7 @@ TEST(sm_memory, shipped_memory_options_and_errors) {
   EXPECT_EQ(q.mem.row_mask, 0xfff8000u);          // bits 15-27
   EXPECT_EQ(q.mem.cluster_ejection_buffer, 32u);  // as tested-cfgs/SM7_QV100 sets it (GPGPU-Sim's default: 8)
   EXPECT_EQ(q.mem.ldst_response_buffer, 2u);      // not in that file: GPGPU-Sim's default, marked [spec]
-  gpu_memory m(q);
+  memory_system m(q);
   EXPECT_EQ(m.decode(0x100).channel, 1u);  // channel bits from bit 8
   EXPECT_NE(m.describe().find("32 DRAM channels x 2 L2 slices (96 KiB each)"), std::string::npos) << m.describe();
   gpu_config r;
@@ -927,22 +928,22 @@ TEST(sm_memory, interconnect_options_and_file) {
 TEST(sm_memory, partition_indexing_as_addrdec) {
   gpu_config q = qv100();
   ASSERT_EQ(q.mem.partition_indexing, 2u);
-  gpu_memory m(q);
+  memory_system m(q);
   EXPECT_EQ(m.decode(0x4000).sub_partition, 3u);
   EXPECT_EQ(m.decode(0x4000).channel, 1u);
   EXPECT_EQ(m.decode(0x8000).sub_partition, 6u);
   EXPECT_EQ(m.decode(0x8000).channel, 3u);
   EXPECT_EQ(m.decode(0x100).sub_partition, 2u);  // higher bits 0: the consecutive value
   q.mem.partition_indexing = 1;
-  gpu_memory x(q);
+  memory_system x(q);
   EXPECT_EQ(x.decode(0x4000).channel, 1u);
   EXPECT_EQ(x.decode(0x4000).sub_partition, 2u);
   q.mem.partition_indexing = 0;
-  gpu_memory c(q);
+  memory_system c(q);
   EXPECT_EQ(c.decode(0x4000).sub_partition, 0u);
   gpu_config r;
   load_config_file(r, sm_config_dir() + "/" + shipped_config_dir("RTX3070") + "/gpgpusim.config");
-  gpu_memory rm(r);
+  memory_system rm(r);
   EXPECT_EQ(rm.decode(0x2000).sub_partition, 5u);
   EXPECT_EQ(rm.decode(0x2000).channel, 2u);
   // The 64 chunks of 256 bytes below one 16 KiB boundary (32 channels x 2 bank parities) reach
@@ -978,7 +979,7 @@ TEST(sm_memory, a100_and_h100_memory_options) {
   EXPECT_EQ(h.mem.l2.ways, 40u);
   EXPECT_EQ(h.mem.dram.RCD, 16u);
   EXPECT_DOUBLE_EQ(h.mem.dram_mhz, 2619.0);
-  gpu_memory am(a);
+  memory_system am(a);
   EXPECT_EQ(am.decode(41u << 8).channel, 1u);
   EXPECT_NE(am.describe().find("40 DRAM channels x 4 L2 slices (256 KiB each)"), std::string::npos) << am.describe();
   auto error = [](const std::string& text) {
@@ -1030,7 +1031,7 @@ struct cluster_port final : mem_client {
 std::vector<uint64_t> three_clusters_one_sub_partition(unsigned algo, uint64_t sent) {
   gpu_config c = qv100();
   c.mem.icnt_arbiter = algo;
-  gpu_memory m(c);
+  memory_system m(c);
   const uint64_t base = 0x40000000;  // below 4 GiB: perf_memcpy_to_gpu keeps 32 address bits
   m.memcpy_to_device(base, 128);
   std::vector<cluster_port> ports{cluster_port(0), cluster_port(1), cluster_port(2)};
@@ -1067,7 +1068,7 @@ namespace {
 std::pair<uint64_t, uint64_t> one_cluster_two_sub_partitions(bool ascending) {
   gpu_config c = qv100();
   c.mem.icnt_arbiter = 1;
-  gpu_memory m(c);
+  memory_system m(c);
   const uint64_t base = 0x40000000;
   uint64_t other = base + 128;
   while (m.decode(other).sub_partition == m.decode(base).sub_partition) other += 128;

@@ -17,6 +17,7 @@
 #include "paths.h"
 
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 
 namespace {
 // The host is GNU libc: its srand / rand are the reference sequence.
@@ -65,11 +66,11 @@ TEST(sm_random_indexing, first_decode_of_a_chunk_draws_its_sub_partition) {
   gpu_config c = gpuvp::sm::testing::shipped("TITANX");
   ASSERT_EQ(c.mem.partition_indexing, 4u);
   ASSERT_EQ(c.mem.sub_partitions(), 24u);
-  gpu_memory m(c);
+  memory_system m(c);
   EXPECT_TRUE(m.wants_decodes());
   gpu_config c0 = c;
   c0.mem.partition_indexing = 0;
-  gpu_memory consecutive(c0);
+  memory_system consecutive(c0);
   EXPECT_FALSE(consecutive.wants_decodes());
   const auto r = host_rand(1, 4);
   const uint64_t a[] = {0x7f4000003200, 0x7f4000000080, 0xf0000000, 0x7f4000003280};
@@ -91,7 +92,7 @@ TEST(sm_random_indexing, first_decode_of_a_chunk_draws_its_sub_partition) {
 // sub-partition drawn for it.
 TEST(sm_random_indexing, sm_decodes_are_drawn_in_sm_order) {
   const gpu_config c = gpuvp::sm::testing::shipped("TITANX");
-  gpu_memory m(c);
+  memory_system m(c);
   cluster_port n0(0), n3(3);
   const uint64_t fetch = 0xf0000000, line3 = 0x7f4000010000, line0a = 0x7f4000020000, line0b = 0x7f4000030000;
   m.cycle(0);
@@ -129,7 +130,7 @@ TEST(sm_random_indexing, host_threads_agree) {
     const kernel_result r = g.run(k);
     std::ostringstream os;
     print_kernel(os, r);
-    for (const auto& b : dynamic_cast<gpu_memory&>(*m).l2_bank_stats()) os << b[0] << "," << b[1] << "," << b[2] << "," << b[3] << ";";
+    for (const auto& b : dynamic_cast<memory_system&>(*m).l2_bank_stats()) os << b[0] << "," << b[1] << "," << b[2] << "," << b[3] << ";";
     return std::pair{os.str(), g.threads_used()};
   };
   const auto one = run(1), two = run(2);

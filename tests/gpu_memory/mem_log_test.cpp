@@ -21,6 +21,7 @@
 #include "testing.h"
 
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 using gpuvp::sm::testing::mem;
 using gpuvp::sm::testing::op;
 
@@ -51,7 +52,7 @@ logged run(uint64_t limit) {
   const gpu_config c = gpuvp::sm::testing::shipped("QV100");
   const kernel_trace k = ldg_coal_6warp();
   auto m = make_memory(c, "gpgpu-sim");
-  auto* gm = dynamic_cast<gpu_memory*>(m.get());
+  auto* gm = dynamic_cast<memory_system*>(m.get());
   mem_event_log log(limit);
   gm->set_event_log(&log);
   gpu_sim g(c, m.get(), 0);
@@ -216,7 +217,7 @@ void expect_accel_sims_timeline(const std::string& kernel, uint64_t cycles, size
   const gpu_config c = gpuvp::sm::testing::shipped("QV100");
   auto m = make_memory(c, "gpgpu-sim");
   mem_event_log log(1000000);
-  dynamic_cast<gpu_memory*>(m.get())->set_event_log(&log);
+  dynamic_cast<memory_system*>(m.get())->set_event_log(&log);
   gpu_sim g(c, m.get(), 0);
   g.start(k);
   while (g.step()) {}
@@ -297,7 +298,7 @@ TEST(sm_mem_log, events_are_accel_sims_on_the_320_cta_kernel) {
   const kernel_trace k = parse_kernel_trace_text(gpuvp::sm::testing::bandwidth_kernel_text(320, 70), "bandwidth");
   const gpu_config c = gpuvp::sm::testing::shipped("QV100");
   auto m = make_memory(c, "gpgpu-sim");
-  auto* gm = dynamic_cast<gpu_memory*>(m.get());
+  auto* gm = dynamic_cast<memory_system*>(m.get());
   mem_event_log log(4000000);
   gm->set_event_log(&log);
   gpu_sim g(c, m.get(), 0);

@@ -22,6 +22,7 @@
 
 using namespace gpuvp;
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 using sc_core::SC_PS;
 using sc_core::sc_time;
 

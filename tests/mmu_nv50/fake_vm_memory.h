@@ -7,7 +7,7 @@
 #include <utility>
 #include "nv50_vm.h"
 
-namespace gpuvp::nv50::testing {
+namespace gpuvp::mmu_nv50::testing {
 
 struct fake_memory {
   std::map<std::pair<int, uint64_t>, uint32_t> words;
@@ -38,4 +38,4 @@ struct fake_memory {
   }
 };
 
-}  // namespace gpuvp::nv50::testing
+}  // namespace gpuvp::mmu_nv50::testing

@@ -15,7 +15,7 @@
 #include "testing.h"
 
 using namespace gpuvp;
-using namespace gpuvp::nv50;
+using namespace gpuvp::mmu_nv50;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 

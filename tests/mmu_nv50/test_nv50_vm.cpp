@@ -5,8 +5,8 @@
 #include "nv50_tlb.h"
 #include "nv50_vm.h"
 
-using namespace gpuvp::nv50;
-using gpuvp::nv50::testing::fake_memory;
+using namespace gpuvp::mmu_nv50;
+using gpuvp::mmu_nv50::testing::fake_memory;
 
 namespace {
 

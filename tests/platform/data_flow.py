@@ -9,6 +9,8 @@
    reading of the platform's component list (`components.` keys of the configuration).
    Workload drivers find their component through the platform (platform::find_as / all_of):
    that is the host's view, not a model's, and is not checked here.
+3. Every model's code is in `namespace gpuvp::X` (or a namespace nested in it), X its folder's
+   name, except the few listed in NAMESPACE_EXCEPTIONS with why.
 
 Usage: data_flow.py REPO_ROOT [--self-test]
 """
@@ -48,6 +50,13 @@ COMPOSITION = {
     ("asc", "uat/uat.h"): "the ASC's L1 cache takes the UAT's cache-maintenance operations (agx part to agx part)",
 }
 
+# (model folder, namespace) -> why a model's code may open gpuvp::<namespace> other than its own.
+NAMESPACE_EXCEPTIONS = {
+    ("rtl_bridge", "rtl"): "the transactor library's public, installed namespace (gpuvp::rtl) that RTL "
+                           "components built out of tree are written against",
+    ("agx", "agx_scenario"): "the .agx scenario workload kind registered by the agx folder",
+}
+NAMESPACE = re.compile(r"^\s*namespace\s+gpuvp::(\w+)")
 LOOKUP = re.compile(r"\bsc_find_object\b|\bsc_get_top_level_objects\b|find\(\s*\"components\.|children\(\s*\"components\"\)")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 SOURCE_EXT = (".h", ".hpp", ".cpp", ".cc")
@@ -67,6 +76,9 @@ def check(root):
                 with open(path, encoding="utf-8", errors="replace") as src:
                     for n, line in enumerate(src, 1):
                         code = line.split("//")[0]
+                        ns = NAMESPACE.match(code)
+                        if ns and ns.group(1) != x and (x, ns.group(1)) not in NAMESPACE_EXCEPTIONS:
+                            problems.append(f"{rel}:{n}: opens namespace gpuvp::{ns.group(1)}, not gpuvp::{x}")
                         if LOOKUP.search(code):
                             problems.append(f"{rel}:{n}: looks another component up by name: {line.strip()}")
                         m = INCLUDE.match(line)
@@ -100,12 +112,12 @@ def self_test(root):
             return "a clean tree was reported: " + "; ".join(check(tmp))
         open(os.path.join(tmp, "models", "a", "a.cpp"), "w").write(
             '#include "b.h"\nauto* p = sc_core::sc_find_object("b");\n// sc_find_object in a comment\n'
-            'for (auto& n : cfg.children("components")) {}\n')
+            'for (auto& n : cfg.children("components")) {}\nnamespace gpuvp::b {}\nnamespace gpuvp::a::inner {}\n')
         got = check(tmp)
         want = ["models/a/a.cpp:1: includes b/b.h", "models/a/a.cpp:2: looks another component up by name",
-                "models/a/a.cpp:4: looks another component up by name"]
-        if len(got) != 3 or any(not g.startswith(w) for g, w in zip(got, want)):
-            return "expected three problems, got: " + "; ".join(got)
+                "models/a/a.cpp:4: looks another component up by name", "models/a/a.cpp:5: opens namespace gpuvp::b"]
+        if len(got) != 4 or any(not g.startswith(w) for g, w in zip(got, want)):
+            return "expected four problems, got: " + "; ".join(got)
         return ""
     finally:
         shutil.rmtree(tmp)

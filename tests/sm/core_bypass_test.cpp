@@ -11,6 +11,7 @@
 #include "paths.h"
 
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 using gpuvp::sm::testing::mem;
 using gpuvp::sm::testing::op;
 
@@ -106,7 +107,7 @@ TEST(sm_bypass, memcpy_fills_the_l2_at_the_address_modulo_4_gib) {
     unsigned icnt_node() const override { return 0; }
     unsigned done = 0;
   } p;
-  gpu_memory m(c);
+  memory_system m(c);
   m.memcpy_to_device(0x140000000ull, 32);
   m.access(0x140000000ull, 4, false, mem_port::whole_sector, 0, &p, 0);
   m.access(0x40000000ull, 4, false, mem_port::whole_sector, 1, &p, 1);

@@ -27,6 +27,7 @@
 #include "paths.h"
 
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include "kernel_builder.h"
 
 using namespace gpuvp::sm;
+using gpuvp::gpu_memory::fixed_latency_memory;
 using gpuvp::sm::testing::op;
 using gpuvp::sm::testing::shipped;
 

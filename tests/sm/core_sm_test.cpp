@@ -23,6 +23,7 @@
 #include "paths.h"
 
 using namespace gpuvp::sm;
+using gpuvp::gpu_memory::fixed_latency_memory;
 
 namespace {
 

@@ -18,6 +18,7 @@
 #include "kernel_builder.h"
 
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 
 namespace {
 
@@ -384,7 +385,7 @@ TEST(sm_shipped_configs, bank_xor_row_indexing) {
   gpu_config x = make_gpu_config("TITANV", {}, "--gpu", true);
   gpu_config plain = x;
   plain.mem.dram_bnk_xor_row = 0;
-  gpu_memory mx(x), mp(plain);
+  memory_system mx(x), mp(plain);
   const uint64_t addr = (128ull * 24) << 8;
   EXPECT_EQ(mp.decode(addr).row, 1u);
   EXPECT_EQ(mp.decode(addr).bank, 0u);

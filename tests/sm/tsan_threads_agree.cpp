@@ -16,6 +16,7 @@
 #include "kernel_builder.h"
 
 using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
 
 namespace {
 struct outcome {

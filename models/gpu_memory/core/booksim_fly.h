@@ -33,7 +33,7 @@
 #include <deque>
 #include <vector>
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 template <class P>
 class booksim_fly {
@@ -196,4 +196,4 @@ class booksim_fly {
   std::vector<unsigned> req_, won_;
 };
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

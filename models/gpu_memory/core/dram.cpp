@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 namespace {
 // Calls f(b) for the set bits b of m from bit `from` (< 64) upward, then from bit 0, until f
@@ -490,4 +490,4 @@ void dram_channel::reset_timing() {
   for (bank& B : bk_) B.rcd = B.rcdwr = B.ras = B.rc = B.rp = B.wtp = B.rtp = 0;
 }
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

@@ -3,7 +3,7 @@
 // model it, advanced in DRAM command cycles only while it holds requests: the per-sub-partition
 // L2 -> DRAM queues, the latency queue (-dram_latency), the FR-FCFS (or FIFO) scheduler, the bank
 // state machines under the -gpgpu_dram_timing_opt constraints, the read data delay line (`rwq`)
-// and the return queue into the DRAM -> L2 queues. Internal to gpu_memory. Queue sizes, command
+// and the return queue into the DRAM -> L2 queues. Internal to memory_system. Queue sizes, command
 // rules and their order: docs/models/gpu-memory.md, "Memory side".
 #pragma once
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include "mem_log.h"
 #include "mem_config.h"
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 // GPGPU-Sim's clock domains (gpgpu_sim::next_clock_domain): each domain's time is a double summed
 // period by period from 0 at the kernel's start (reinit_clock_domains); a call of
@@ -173,4 +173,4 @@ class dram_channel {
   ring<dram_request> fifo_;  // -gpgpu_dram_scheduler 0
 };
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

@@ -12,7 +12,7 @@
 #include <array>
 #include <cstdint>
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 class glibc_rand {
  public:
@@ -48,4 +48,4 @@ class glibc_rand {
   unsigned front_ = sep, rear_ = 0;
 };
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

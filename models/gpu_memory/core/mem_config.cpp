@@ -12,9 +12,10 @@
 
 #include "core/gpu_config.h"
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
-bool shipped_icnt_text(const std::string& name, std::string& text);  // generated (models/sm/CMakeLists.txt)
+using sm::config_file_error;  // the GPU configuration the SMs and the memory system share (models/sm)
+using sm::shipped_icnt_text;
 
 namespace {
 
@@ -361,4 +362,4 @@ void validate(const mem_config& m, const std::string& where) {
   if (m.partition_indexing == 3) fail(where, "-gpgpu_memory_partition_indexing 3 (PAE) is not modelled");
 }
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

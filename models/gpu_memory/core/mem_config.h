@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 // -gpgpu_cache:dlN <S|N>:sets:line:ways,repl:write:alloc:write_alloc:set_index,mshr:entries:merge,
 // miss_queue:result_fifo,data_port_width
@@ -99,4 +99,4 @@ void validate_booksim(const mem_config& m, unsigned nodes, const std::string& wh
 // Interconnect, L2 and DRAM clocks from the -gpgpu_clock_domains fields (core:icnt:l2:dram).
 void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, const std::string& name, const std::string& where);
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 class mem_event_log {
  public:
@@ -69,4 +69,4 @@ class mem_event_log {
   std::vector<event> ev_;
 };
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

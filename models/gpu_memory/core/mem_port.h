@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The port of the GPU's memory system that the SMs' L1 data caches use (plain C++): an access
 // per 32-byte sector, answered at once (a latency) or later through mem_client::mem_done, the
-// memory clocked once per core cycle before the SMs. Implemented by gpu_memory (core/memsys.h:
+// memory clocked once per core cycle before the SMs. Implemented by memory_system (core/memsys.h:
 // GPGPU-Sim's crossbar, L2 slices and DRAM channels), fixed_latency_memory and the compute
 // engine's TLM adapter (models/sm/compute.cpp). docs/models/gpu-memory.md.
 #pragma once
 #include <cstdint>
 #include <string>
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 // Per-kernel memory statistics, named after GPGPU-Sim's.
 struct mem_stats {
@@ -125,4 +125,4 @@ class fixed_latency_memory : public mem_port {
   uint64_t latency_;
 };
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

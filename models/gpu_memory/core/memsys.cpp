@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <sstream>
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 namespace {
 // gpgpu_sim::cycle()'s hand-offs in core cycles (interconnect and L2 at the core clock):
@@ -41,7 +41,7 @@ static uint64_t sub_partition_bits(const mem_config& m) {
 
 // The runs of adjacent mask bits, low bits first: the bits of v the mask selects, packed to the
 // bottom, are the runs' bits one after the other.
-gpu_memory::bit_runs::bit_runs(uint64_t mask) {
+memory_system::bit_runs::bit_runs(uint64_t mask) {
   unsigned k = 0;
   while (mask) {
     const unsigned lo = unsigned(__builtin_ctzll(mask));
@@ -54,7 +54,7 @@ gpu_memory::bit_runs::bit_runs(uint64_t mask) {
   }
 }
 
-gpu_memory::gpu_memory(const gpu_config& cfg)
+memory_system::memory_system(const gpu_config& cfg)
     : cfg_(cfg),
       m_(cfg.mem),
       bank_runs_(m_.bank_mask),
@@ -84,7 +84,7 @@ gpu_memory::gpu_memory(const gpu_config& cfg)
   for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, cfg.dram_latency, &clock_);
 }
 
-gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t) {
+memory_system::l2_line* memory_system::l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t) {
   const unsigned ways = m_.l2.ways, sets = m_.l2.sets;
   const size_t base = (size_t(sp) * sets + l2_set(line)) * ways;
   const uint64_t* tag = &l2_tag_[base];
@@ -116,7 +116,7 @@ gpu_memory::l2_line* gpu_memory::l2_find(unsigned sp, uint64_t line, l2_line*& v
 // cycle into the L2 -> DRAM queue of `a`'s sub-partition (l2_cache::cycle runs before the access
 // step of memory_sub_partition::cache_cycle), poppable from the first DRAM edge after that L2
 // step: gpu_sim_cycle >= cycle + 2.
-void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector) {
+void memory_system::dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector) {
   ch_[a.channel].push({clock_.first_edge(cycle + 2), a.row, a.bank, write, sector}, a.sub_partition % m_.sub_per_channel);
   ++dram_queued_;
   if (write)
@@ -132,7 +132,7 @@ void gpu_memory::dram_push(const dram_address& a, bool write, uint64_t cycle, ui
 // sub-partition (dram_channel::leave_return_queue: `fill`); the fill completes the L2 MSHR:
 // every access merged into it gets its answer (unless the waiters belong to a finished kernel's
 // SMs), leaving the L2 in the next cycle (access_ready), as a hit's answer does.
-void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
+void memory_system::run_dram(uint64_t until, bool drop_waiters) {
   for (unsigned ci = 0; ci < ch_.size(); ++ci) {
     dram_channel& c = ch_[ci];
     if (c.empty()) continue;
@@ -168,7 +168,7 @@ void gpu_memory::run_dram(uint64_t until, bool drop_waiters) {
 // As gpgpu_sim::cycle(): the DRAM edges up to this core cycle's call (gpu_sim_cycle <= now; a
 // tie runs before the L2 step), then the L2 step. An L2 miss served by now enters its L2 -> DRAM
 // queue at an edge of gpu_sim_cycle >= now + 2, which the channel has not run yet.
-void gpu_memory::cycle(uint64_t cycle) {
+void memory_system::cycle(uint64_t cycle) {
   if (random_) draw_sm_decodes();  // those of the SMs' last cycle (when sms_stepped did not)
   const bool ahead = ahead_ == cycle;
   ahead_ = ~0ull;
@@ -183,7 +183,7 @@ void gpu_memory::cycle(uint64_t cycle) {
   if (replies_queued_) reply_advance(now);
 }
 
-bool gpu_memory::prepare_ahead(uint64_t cycle) {
+bool memory_system::prepare_ahead(uint64_t cycle) {
   // With random sub-partitions an L2 write-back decodes a chunk that a sector access of the same
   // line drew before, unless a chunk is smaller than a line: then the L2 step could draw, and
   // running it beside the SMs would change the order of draws.
@@ -194,9 +194,9 @@ bool gpu_memory::prepare_ahead(uint64_t cycle) {
   return dram_queued_ || l2_queued_;
 }
 
-void gpu_memory::run_ahead(uint64_t cycle) { run_memory(cycle - std::min(cycle, base_)); }
+void memory_system::run_ahead(uint64_t cycle) { run_memory(cycle - std::min(cycle, base_)); }
 
-void gpu_memory::run_memory(uint64_t now) {
+void memory_system::run_memory(uint64_t now) {
   if (dram_queued_) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
@@ -206,7 +206,7 @@ void gpu_memory::run_memory(uint64_t now) {
 
 // The sub-partitions' L2 steps of the cycles from the first not stepped yet up to `now` (one
 // per call while cycle() is called every cycle; none for a cycle already stepped).
-void gpu_memory::run_l2(uint64_t now) {
+void memory_system::run_l2(uint64_t now) {
   for (uint64_t c = l2_stepped_; c <= now && l2_queued_; ++c) {
     for (unsigned sp = 0; sp < sp_.size(); ++sp) {
       const sub_partition& P = sp_[sp];
@@ -224,7 +224,7 @@ void gpu_memory::run_l2(uint64_t now) {
 // bounded), then memory_sub_partition::cache_cycle: one L2 access of the icnt -> L2 queue's head
 // (in order; a stalled access is tried again in the next cycle), and at its end the move of the
 // ROP queue's head whose -gpgpu_l2_rop_latency is over into the icnt -> L2 queue if that is not full.
-void gpu_memory::step_sub_partition(unsigned sp, uint64_t c) {
+void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
   const size_t limit = m_.icnt_l2_queue;
   if (!P.xout.empty() && P.xout.front().t <= c && P.in.size() + 3 < limit) {
@@ -247,7 +247,7 @@ void gpu_memory::step_sub_partition(unsigned sp, uint64_t c) {
 
 // Between kernels: every request still queued is served in order, nobody answered and nothing
 // stalled.
-void gpu_memory::drain_l2() {
+void memory_system::drain_l2() {
   for (unsigned sp = 0; sp < sp_.size(); ++sp) {
     sub_partition& P = sp_[sp];
     auto drain = [&](auto& q) {
@@ -262,11 +262,11 @@ void gpu_memory::drain_l2() {
 }
 
 // A request entered a sub-partition's queues, which cannot move it before cycle t.
-void gpu_memory::l2_queued(uint64_t t) {
+void memory_system::l2_queued(uint64_t t) {
   if (!l2_queued_++) l2_stepped_ = std::max(l2_stepped_, t);
 }
 
-mem_stats gpu_memory::stats() const {
+mem_stats memory_system::stats() const {
   mem_stats s = st_;
   for (const dram_channel& c : ch_) s.dram_row_hits += c.row_hits;
   return s;
@@ -275,7 +275,7 @@ mem_stats gpu_memory::stats() const {
 // An SM's sector request, sent from its L1's miss queue in core cycle `cycle`: it enters its
 // cluster's crossbar input buffer (request_cycles above) and moves on when the crossbar grants it
 // (advance, grant); cycle() runs the crossbar.
-void gpu_memory::set_event_log(mem_event_log* log) {
+void memory_system::set_event_log(mem_event_log* log) {
   log_ = log;
   for (unsigned i = 0; i < ch_.size(); ++i) {
     ch_[i].log = log;
@@ -283,7 +283,8 @@ void gpu_memory::set_event_log(mem_event_log* log) {
   }
 }
 
-uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client, unsigned tag) {
+uint64_t memory_system::access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
+                               unsigned tag) {
   (void)bytes;
   const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
   const unsigned node = client ? client->icnt_node() : ~0u;
@@ -323,7 +324,7 @@ uint64_t gpu_memory::access(uint64_t addr, unsigned bytes, bool write, uint32_t 
 // A probe's outcome: counted (in total and per sub-partition) and logged (--mem-log) with the
 // status data_cache::access returns (0 HIT, 1 HIT_RESERVED, 2 MISS, a sector miss too, 3
 // RESERVATION_FAIL).
-void gpu_memory::l2_probe(unsigned sp, uint64_t addr, uint64_t& total, unsigned status, uint64_t at) {
+void memory_system::l2_probe(unsigned sp, uint64_t addr, uint64_t& total, unsigned status, uint64_t at) {
   ++total;
   ++sp_stats_[sp][status];
   if (log_) log_->add(mem_event_log::L2, at, sp, addr & ~uint64_t(31), 1u << (addr % m_.l2.line / 32 % 4), status);
@@ -331,11 +332,11 @@ void gpu_memory::l2_probe(unsigned sp, uint64_t addr, uint64_t& total, unsigned 
 
 // The access waits for the next cycle: not tried (a full queue), or tried and failed (a
 // reservation fail, counted by its cause).
-bool gpu_memory::l2_retry(unsigned sp, uint64_t now) {
+bool memory_system::l2_retry(unsigned sp, uint64_t now) {
   sp_[sp].l2_free = std::max(sp_[sp].l2_free, now + 1);
   return false;
 }
-bool gpu_memory::l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, uint64_t& cause) {
+bool memory_system::l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, uint64_t& cause) {
   l2_probe(sp, addr, st_.l2_reservation_fails, 3, t);
   ++cause;
   return l2_retry(sp, now);
@@ -345,7 +346,7 @@ bool gpu_memory::l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, u
 // an MSHR holds while no entry is released (one reservation fail a try), then no access while the
 // L2 -> DRAM or the L2 -> icnt queue is full (-gpgpu_dram_partition_queues' second and fourth
 // fields). False: the access waits (l2_retry done).
-bool gpu_memory::l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t, uint64_t now) {
+bool memory_system::l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t, uint64_t now) {
   sub_partition& P = sp_[sp];
   if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_entry);
   P.mshr_stall = false;
@@ -368,7 +369,7 @@ bool gpu_memory::l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t, u
 // Allocate on miss: the victim way takes the line; a dirty victim is written back to DRAM in the
 // background, one write per MODIFIED sector, a partly written one too (its write-back carries the
 // byte mask; the DRAM moves the whole 32-byte burst either way).
-gpu_memory::l2_line* gpu_memory::l2_allocate(l2_line* l, uint64_t line, uint64_t t) {
+memory_system::l2_line* memory_system::l2_allocate(l2_line* l, uint64_t line, uint64_t t) {
   const size_t way = size_t(l - l2_.data());
   const uint64_t old = l2_tag_[way];
   if (l->dirty && old != ~0ull) {
@@ -387,7 +388,7 @@ gpu_memory::l2_line* gpu_memory::l2_allocate(l2_line* l, uint64_t line, uint64_t
 // (update_m_readable). Counted by the probe: HIT (VALID or MODIFIED, readable or not),
 // HIT_RESERVED (a fill is due: the sector is MODIFIED from now, readable at the fill) or MISS /
 // SECTOR_MISS.
-void gpu_memory::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t) {
+void memory_system::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t) {
   const uint8_t bit = uint8_t(1u << sector);
   ++st_.l2_writes;
   uint32_t& w = l2_written_[size_t(l - l2_.data())][sector];
@@ -412,7 +413,7 @@ void gpu_memory::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned
 
 // A read that is no hit: the cycle its answer leaves the L2 when the sector's fill is already in
 // the L2 at a known cycle, or ~0 when it is answered with a fill still in DRAM (fill_waiters_).
-uint64_t gpu_memory::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t) {
+uint64_t memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t) {
   const uint8_t bit = uint8_t(1u << sector);
   auto wait_for_fill = [&] {
     fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
@@ -458,7 +459,7 @@ uint64_t gpu_memory::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, 
 // to allocate a way whose sectors are not pending. Otherwise the access stalls the input (a
 // reservation fail) and is tried again in the next cycle. With drop_replies (between kernels)
 // nothing stalls and nobody is answered.
-bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies) {
+bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies) {
   sub_partition& P = sp_[sp];
   const uint64_t t = std::max(r.t, P.l2_free);
   while (!P.releases.empty() && P.releases.top() <= t) {
@@ -518,7 +519,7 @@ bool gpu_memory::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool 
 
 // An answer enters sub-partition sp's L2 -> icnt queue in cycle q (answers of one cycle in the
 // order they come).
-void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
+void memory_system::answer(unsigned sp, uint64_t q, const reply& r) {
   if (!r.client || r.client->icnt_node() == ~0u) {  // another engine: answered as without contention
     if (r.client) r.client->mem_done(r.addr, r.write, r.tag, base_ + q + 2 + (r.write ? ack_cycles : reply_cycles));
     return;
@@ -538,7 +539,7 @@ void gpu_memory::answer(unsigned sp, uint64_t q, const reply& r) {
 // its response FIFO), which reaches the LDST unit in the next cycle: a store's acknowledgement is
 // consumed there (now + 1), a read fills the L1 then, ldst_unit::writeback takes it in now + 2 and
 // releases the register in now + 3.
-void gpu_memory::deliver_replies(uint64_t now) {
+void memory_system::deliver_replies(uint64_t now) {
   for (auto& o : rout_) {
     if (o.empty()) continue;
     const reply r = o.front();
@@ -553,7 +554,7 @@ void gpu_memory::deliver_replies(uint64_t now) {
 // Then each sub-partition pushes the head of its L2 -> icnt queue (queued in an earlier cycle)
 // into its input buffer of the reply crossbar if that has room (icnt_has_buffer:
 // -icnt_in_buffer_limit packets).
-void gpu_memory::push_replies(uint64_t now) {
+void memory_system::push_replies(uint64_t now) {
   for (sub_partition& P : sp_)
     if (!P.out.empty() && P.out.front().q < now && P.rin.size() < in_buffer()) {
       P.rin.push_back(P.out.front());
@@ -561,7 +562,7 @@ void gpu_memory::push_replies(uint64_t now) {
     }
 }
 
-void gpu_memory::kernel_start(uint64_t gpu_cycle) {
+void memory_system::kernel_start(uint64_t gpu_cycle) {
   if (random_) draw_sm_decodes();
   ahead_ = ~0ull;              // (set only if the last kernel was abandoned: an error thrown by an SM)
   if (m_.network_mode == 1) {  // requests in the network first (injected before those queued)
@@ -599,7 +600,7 @@ void gpu_memory::kernel_start(uint64_t gpu_cycle) {
   for (auto& c : ch_) c.reset_timing();
 }
 
-void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
+void memory_system::memcpy_to_device(uint64_t addr, uint64_t bytes) {
   if (random_) draw_sm_decodes();
   for (sub_partition& P : sp_) P.mshr_stall = false;  // a stalled miss may be a hit now
   // gpgpu_sim::perf_memcpy_to_gpu: one sector per 32 bytes from the start, its address held in
@@ -624,7 +625,7 @@ void gpu_memory::memcpy_to_device(uint64_t addr, uint64_t bytes) {
   }
 }
 
-std::string gpu_memory::describe() const {
+std::string memory_system::describe() const {
   std::ostringstream os;
   os << "GPGPU-Sim memory system: " << m_.n_mem << " DRAM channels x " << m_.sub_per_channel << " L2 slices ("
      << m_.l2.sets * m_.l2.ways * m_.l2.line / 1024 << " KiB each), crossbar " << m_.icnt_mhz << " MHz, L2 " << m_.l2_mhz << " MHz, DRAM "
@@ -634,9 +635,9 @@ std::string gpu_memory::describe() const {
 }
 
 std::unique_ptr<mem_port> make_memory(const gpu_config& cfg, const std::string& kind) {
-  if (kind == "gpgpu-sim") return std::make_unique<gpu_memory>(cfg);
+  if (kind == "gpgpu-sim") return std::make_unique<memory_system>(cfg);
   if (kind == "fixed") return std::make_unique<fixed_latency_memory>(cfg.l2_rop_latency + cfg.dram_latency);
   throw std::invalid_argument("memory model '" + kind + "' (gpgpu-sim or fixed)");
 }
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

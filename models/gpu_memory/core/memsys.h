@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// GPGPU-Sim's memory side behind the SMs' L1 data caches (gpu_memory, a mem_port): the request
+// GPGPU-Sim's memory side behind the SMs' L1 data caches (memory_system, a mem_port): the request
 // crossbar to the memory sub-partitions, the L2 slices (sectored, write-back, persisting across
 // kernels), the DRAM channels (dram.h) and the reply crossbar back to the SIMT clusters, in core
 // cycles in the order gpgpu_sim::cycle() steps them; DRAM edges fall between core cycles as
@@ -25,7 +25,10 @@
 #include "mem_log.h"
 #include "mem_port.h"
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
+
+using sm::config_file_error;  // the GPU configuration the SMs and the memory system share (models/sm)
+using sm::gpu_config;
 
 // Where a sector lives: GPGPU-Sim's addrdec with -gpgpu_mem_addr_mapping "dramid@N;mask" and
 // -gpgpu_memory_partition_indexing (memsys_decode.cpp).
@@ -34,9 +37,9 @@ struct dram_address {
   uint64_t row = 0;
 };
 
-class gpu_memory : public mem_port {
+class memory_system : public mem_port {
  public:
-  explicit gpu_memory(const gpu_config& cfg);
+  explicit memory_system(const gpu_config& cfg);
   // One sector (bytes <= 32 within one sector; a write writes the bytes of `written`) from an SM
   // at core cycle `cycle`: always `pending`, answered through client->mem_done in the cycle the
   // data (read) or the acknowledgement (write) is back at the SM.
@@ -234,8 +237,8 @@ class gpu_memory : public mem_port {
   std::vector<std::vector<sm_decode>> sm_decodes_;
 };
 
-// "gpgpu-sim": gpu_memory; "fixed": fixed_latency_memory at -gpgpu_l2_rop_latency + -dram_latency.
+// "gpgpu-sim": memory_system; "fixed": fixed_latency_memory at -gpgpu_l2_rop_latency + -dram_latency.
 // Throws std::invalid_argument for another kind.
 std::unique_ptr<mem_port> make_memory(const gpu_config& cfg, const std::string& kind);
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// gpu_memory's address decode (GPGPU-Sim's addrdec.cc): channel, sub-partition, DRAM bank and row
+// memory_system's address decode (GPGPU-Sim's addrdec.cc): channel, sub-partition, DRAM bank and row
 // of an address, its L2 set, and the random sub-partitions of -gpgpu_memory_partition_indexing 4
 // with the order in which they are drawn.
 #include <bit>
@@ -7,7 +7,7 @@
 
 #include "memsys.h"
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 namespace {
 // The mask of the given bit positions.
@@ -71,7 +71,7 @@ static unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
 // line number's low bits, X XORs them with the bits above (bitwise_hash_function), P hashes those
 // into them (ipoly_hash_function). A linear index of a non-power-of-two set count takes the
 // remainder.
-unsigned gpu_memory::l2_set(uint64_t line) const {
+unsigned memory_system::l2_set(uint64_t line) const {
   const uint64_t addr = line * m_.l2.line;
   const unsigned lo = m_.mem_addr_dramid_bit;
   const uint64_t high = addr >> lo;
@@ -87,7 +87,7 @@ unsigned gpu_memory::l2_set(uint64_t line) const {
   return index;
 }
 
-dram_address gpu_memory::decode(uint64_t addr) {
+dram_address memory_system::decode(uint64_t addr) {
   // addrdec: the channel is the address above bit N modulo the channel count; the rest of the
   // address, with those bits taken out, goes through the mask for bank and row.
   dram_address a;
@@ -132,7 +132,7 @@ dram_address gpu_memory::decode(uint64_t addr) {
 // sequence srand(1) starts (addrdec's init). GPGPU-Sim decodes in its mem_fetch constructor, so
 // the order of first decodes is the order it makes mem_fetches; the SMs report theirs
 // (decoded(), access()), the memory side's (L2 write-backs, memcpy) are decoded where they are made.
-unsigned gpu_memory::random_sub_partition(uint64_t addr) {
+unsigned memory_system::random_sub_partition(uint64_t addr) {
   const auto [it, fresh] = random_sp_.try_emplace(addr >> chunk_shift_, 0u);
   if (fresh) it->second = rand_.next() % m_.sub_partitions();
   return it->second;
@@ -141,7 +141,7 @@ unsigned gpu_memory::random_sub_partition(uint64_t addr) {
 // An SM's decode (instruction fetch, L1D access) or sector access (access() with the SMs' packet
 // left undecoded): kept per crossbar node, in order, until draw_sm_decodes. SMs on several host
 // threads each touch only their own node's list.
-void gpu_memory::decoded(uint64_t addr, const mem_client* client) {
+void memory_system::decoded(uint64_t addr, const mem_client* client) {
   if (!random_) return;
   const unsigned node = client ? client->icnt_node() : ~0u;
   if (node == ~0u) {  // not an SM: decoded now
@@ -155,7 +155,7 @@ void gpu_memory::decoded(uint64_t addr, const mem_client* client) {
 // The SMs' decodes since the last call, as GPGPU-Sim's cores make them in a cycle: SM by SM
 // (node by node; a cluster's SMs in order, on one thread), each in its order. Their sector
 // accesses, the last packets of their crossbar input, get their channel and sub-partition.
-void gpu_memory::draw_sm_decodes() {
+void memory_system::draw_sm_decodes() {
   for (unsigned p = 0; p < sm_decodes_.size(); ++p) {
     auto& list = sm_decodes_[p];
     if (list.empty()) continue;
@@ -177,6 +177,6 @@ void gpu_memory::draw_sm_decodes() {
   }
 }
 
-void gpu_memory::sms_stepped() { draw_sm_decodes(); }
+void memory_system::sms_stepped() { draw_sm_decodes(); }
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

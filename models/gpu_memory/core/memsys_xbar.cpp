@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// gpu_memory's request and reply crossbars (GPGPU-Sim's local_interconnect.cc xbar_router):
+// memory_system's request and reply crossbars (GPGPU-Sim's local_interconnect.cc xbar_router):
 // ports, arbitration, grants into the sub-partitions' and clusters' output buffers.
 #include <algorithm>
 
 #include "memsys.h"
 
-namespace gpuvp::sm {
+namespace gpuvp::gpu_memory {
 
 namespace {
 // -network_mode 1: a packet's flits (InterconnectInterface::Push: size / flit_size, rounded up);
@@ -73,19 +73,19 @@ void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigne
 }
 }  // namespace
 
-bool gpu_memory::concurrent_access(unsigned nodes) {
+bool memory_system::concurrent_access(unsigned nodes) {
   if (nodes) port_of(nodes - 1);  // grown now: access() must not resize the port vectors
   return true;
 }
 
-bool gpu_memory::full(const mem_client* client) const {
+bool memory_system::full(const mem_client* client) const {
   const unsigned node = client ? client->icnt_node() : ~0u;
   return node != ~0u && node + 1 < xin_.size() && xin_[node].size() >= in_buffer();
 }
 
 // A client's port on both crossbars: cluster n at n (GPGPU-Sim's node numbers), other engines
 // (icnt_node ~0u) at the last port, after every cluster seen.
-unsigned gpu_memory::port_of(unsigned node) {
+unsigned memory_system::port_of(unsigned node) {
   if (node != ~0u && node + 1 >= xin_.size()) {  // grow, keeping the engines' port last
     const size_t n = size_t(node) + 2;
     ring<xbar_packet> ein;
@@ -114,7 +114,7 @@ unsigned gpu_memory::port_of(unsigned node) {
 // at the head of its buffer (a head that loses holds back the packets behind it), arbitrated by
 // -icnt_arbiter_algo (arbitrate) into the sub-partitions' output buffers of -icnt_out_buffer_limit
 // packets (other engines' sectors, which enter there directly, count too).
-void gpu_memory::advance(uint64_t now) {
+void memory_system::advance(uint64_t now) {
   if (m_.network_mode == 1) return booksim_requests(now);
   xscratch_.clear();
   dscratch_.clear();
@@ -132,7 +132,7 @@ void gpu_memory::advance(uint64_t now) {
 
 // The granted packet is in its output buffer after the interconnect step of `now`; the
 // sub-partition pops it in its L2 step of a later cycle (step_sub_partition).
-void gpu_memory::grant(unsigned input, uint64_t now) {
+void memory_system::grant(unsigned input, uint64_t now) {
   const xbar_packet p = xin_[input].front();
   xin_[input].pop_front();
   --xbar_queued_;
@@ -146,7 +146,7 @@ void gpu_memory::grant(unsigned input, uint64_t now) {
 // are the sub-partitions, numbered after the clusters as GPGPU-Sim's mem2device does (so a
 // cluster's first iSLIP grant starts from sub-partition 0), outputs the clusters' buffers of
 // -icnt_out_buffer_limit packets.
-void gpu_memory::reply_advance(uint64_t now) {
+void memory_system::reply_advance(uint64_t now) {
   if (m_.network_mode == 1) return booksim_replies(now);
   xscratch_.clear();
   dscratch_.clear();
@@ -176,7 +176,7 @@ void gpu_memory::reply_advance(uint64_t now) {
 // sub-partition's `xout`, which the L2 step pops from its t on; the router's VC allocation for an
 // output waits while xout holds boundary_buffer_size + vc_buf_size (the ejection channel's
 // credits) packets.
-void gpu_memory::booksim_requests(uint64_t now) {
+void memory_system::booksim_requests(uint64_t now) {
   const unsigned nc = cfg_.num_clusters;
   for (unsigned i = 0; i < nc && i < xin_.size(); ++i)
     if (!xin_[i].empty() && xin_[i].front().ready <= now && req_net_.can_inject(i, now)) {
@@ -197,7 +197,7 @@ void gpu_memory::booksim_requests(uint64_t now) {
 
 // The reply subnet's: each sub-partition starts the packet at the head of its input queue (pushed this cycle
 // or before); a cluster pops its boundary buffer (`rout_`) from the packet's t on.
-void gpu_memory::booksim_replies(uint64_t now) {
+void memory_system::booksim_replies(uint64_t now) {
   const unsigned nc = cfg_.num_clusters;
   for (unsigned i = 0; i < sp_.size(); ++i) {
     auto& rin = sp_[i].rin;
@@ -218,6 +218,6 @@ void gpu_memory::booksim_replies(uint64_t now) {
 
 // Round robin's first node in cycle `now`: both routers advance once a crossbar cycle from the
 // GPU's first cycle (not reset between kernels) over clusters + sub-partitions nodes.
-uint64_t gpu_memory::rr_pointer(uint64_t now) const { return (base_ + now) % (cfg_.num_clusters + sp_.size()); }
+uint64_t memory_system::rr_pointer(uint64_t now) const { return (base_ + now) % (cfg_.num_clusters + sp_.size()); }
 
-}  // namespace gpuvp::sm
+}  // namespace gpuvp::gpu_memory

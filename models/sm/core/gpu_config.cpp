@@ -202,7 +202,7 @@ void gpu_config::validate() const {
     if (uint64_t(l1_sets) * l1_ways * (unified_l1d_kb / (dl1_bytes / 1024)) > 65536)
       fail(where, "-gpgpu_unified_l1d_size " + std::to_string(unified_l1d_kb) + " KB is more than 65536 L1D lines");
   }
-  sm::validate(mem, where);
+  gpu_memory::validate(mem, where);
   if (mem.network_mode == 1) validate_booksim(mem, num_clusters + mem.sub_partitions(), where);
   check_state_size(where);
 }

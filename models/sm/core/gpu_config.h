@@ -14,6 +14,9 @@
 
 namespace gpuvp::sm {
 
+using gpu_memory::cache_config;  // the memory system's options, read from the same files
+using gpu_memory::mem_config;
+
 struct config_file_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -135,6 +138,8 @@ std::string shipped_config_names();  // "QV100, RTX3070, ..."
 // what Accel-Sim takes for an option its files do not give; the base of files given without a
 // shipped GPU name.
 const char* gpgpusim_defaults_text();
+// A shipped .icnt file (BookSim interconnect) by file name; false when none is shipped by that name.
+bool shipped_icnt_text(const std::string& name, std::string& text);
 // Builds a gpu_config from a shipped name (given to `gpu_key`) and/or a list of option files, applied over the shipped GPU's, or over GPGPU-Sim's defaults without one. An
 // option not modelled whose value changes Accel-Sim's timing is an error unless `allow_unmodelled`.
 // Throws gpuvp::config_error (defined in compute.cpp). Also the GPU memory system's configuration.

@@ -22,6 +22,10 @@
 
 namespace gpuvp::sm {
 
+using gpu_memory::mem_client;  // the memory system's port (models/gpu_memory/core/mem_port.h)
+using gpu_memory::mem_port;
+using gpu_memory::mem_stats;
+
 // Scheduler stall causes (per scheduler per cycle without an issue).
 enum class stall_cause : unsigned { idle, scoreboard, pipeline, barrier, n };
 
