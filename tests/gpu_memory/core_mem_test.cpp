@@ -992,24 +992,32 @@ TEST(sm_memory, a100_and_h100_memory_options) {
     }
     return std::string("no error");
   };
-  // 3 and 5 (PAE, custom) are GPGPU-Sim's but not modelled: listed as changing timing, run as 0;
-  // 4 (random) is modelled; 6 is no mode here.
-  EXPECT_NE(error("-gpgpu_memory_partition_indexing 6\n").find("m.config:1: -gpgpu_memory_partition_indexing: 6 outside [0, 4]"),
+  // Accel-Sim's addrdec_tlx: 3 (PAE) is enumerated but has no case (GPGPU-Sim stops), 5 (CUSTOM)
+  // has no function and keeps the consecutive decode; 6 (IPOLY_MODULO) is not modelled.
+  EXPECT_NE(error("-gpgpu_memory_partition_indexing 6\n").find("m.config:1: -gpgpu_memory_partition_indexing: 6 outside [0, 5]"),
             std::string::npos);
-  for (const char* v : {"3", "5"}) {
-    gpu_config p;
-    load_config_text(p, std::string("-gpgpu_memory_partition_indexing ") + v + "\n", "m.config");
-    EXPECT_EQ(p.mem.partition_indexing, 0u);
-    ASSERT_EQ(p.unmodelled_timing(false).size(), 1u);
-    EXPECT_EQ(p.unmodelled_timing(false)[0].rfind(std::string("-gpgpu_memory_partition_indexing ") + v + " (m.config:1): ", 0), 0u)
-        << p.unmodelled_timing(false)[0];
-  }
+  EXPECT_NE(error("-gpgpu_memory_partition_indexing 3\n").find("3 (PAE): Accel-Sim's GPGPU-Sim has no decoder for it"), std::string::npos);
   gpu_config p;
   load_config_text(p, "-gpgpu_memory_partition_indexing 4\n", "m.config");
   EXPECT_EQ(p.mem.partition_indexing, 4u);
   EXPECT_TRUE(p.unmodelled_timing(false).empty());
-  p.mem.partition_indexing = 3;  // (not from a file: refused by validate)
-  EXPECT_THROW(validate(p.mem, "m.config"), config_file_error);
+  // 5 on QV100 (32 channels x 2): every address where 0 puts it; 2 (IPOLY) moves some of them.
+  gpu_config consecutive = qv100(), custom = qv100(), ipoly = qv100();
+  consecutive.mem.partition_indexing = 0;
+  load_config_text(custom, "-gpgpu_memory_partition_indexing 5\n", "m.config");
+  EXPECT_TRUE(custom.unmodelled_timing(false).empty());
+  ASSERT_EQ(ipoly.mem.partition_indexing, 2u);
+  memory_system m0(consecutive), m5(custom), m2(ipoly);
+  unsigned moved_by_ipoly = 0;
+  for (uint64_t addr = 0; addr < (64u << 20); addr += 4096 + 32) {
+    const dram_address a0 = m0.decode(addr), a5 = m5.decode(addr);
+    EXPECT_EQ(a5.sub_partition, a0.sub_partition) << addr;
+    EXPECT_EQ(a5.channel, a0.channel) << addr;
+    EXPECT_EQ(a5.bank, a0.bank) << addr;
+    EXPECT_EQ(a5.row, a0.row) << addr;
+    moved_by_ipoly += m2.decode(addr).sub_partition != a0.sub_partition;
+  }
+  EXPECT_GT(moved_by_ipoly, 0u);
   EXPECT_NE(error("-gpgpu_n_mem 40\n-gpgpu_n_sub_partition_per_mchannel 4\n-gpgpu_memory_partition_indexing 2\n")
                 .find("IPOLY) needs 16, 32 or 64 sub-partitions"),
             std::string::npos);

@@ -69,7 +69,7 @@ const numeric_option numeric_options[] = {
     {"-icnt_out_buffer_limit", &mem_config::icnt_out_buffer, 1, 1u << 16},
     {"-icnt_subnets", &mem_config::icnt_subnets, 1, 2},
     {"-icnt_arbiter_algo", &mem_config::icnt_arbiter, 0, 1},
-    {"-gpgpu_memory_partition_indexing", &mem_config::partition_indexing, 0, 4},
+    {"-gpgpu_memory_partition_indexing", &mem_config::partition_indexing, 0, 5},
 };
 
 }  // namespace
@@ -359,7 +359,12 @@ void validate(const mem_config& m, const std::string& where) {
   if (m.network_mode == 1 && m.icnt_file.empty()) fail(where, "-network_mode 1 (BookSim) needs -inter_config_file with a flit_size");
   if (m.network_mode == 1 && !m.icnt_file_flit_size) fail(where, m.icnt_file + ": no flit_size (needed by -network_mode 1)");
   if (m.partition_indexing == 1 && !pow2(m.n_mem)) fail(where, "-gpgpu_memory_partition_indexing 1 needs a power-of-two -gpgpu_n_mem");
-  if (m.partition_indexing == 3) fail(where, "-gpgpu_memory_partition_indexing 3 (PAE) is not modelled");
+  // Accel-Sim's GPGPU-Sim enumerates PAE (3) but its addrdec_tlx has no case for it: it stops on
+  // "Undefined set index function". There is no timing to match.
+  if (m.partition_indexing == 3)
+    fail(where,
+         "-gpgpu_memory_partition_indexing 3 (PAE): Accel-Sim's GPGPU-Sim has no decoder for it (addrdec_tlx stops on "
+         "'Undefined set index function'); use 0, 1, 2, 4 or 5");
 }
 
 }  // namespace gpuvp::gpu_memory

@@ -106,7 +106,7 @@ dram_address memory_system::decode(uint64_t addr) {
   // sub-partition bits (with a power-of-two channel count; otherwise the quotient of the
   // channel division) permute the channel (1, XOR) or the sub-partition (2, IPOLY); or the
   // sub-partition is the one drawn for the address's chunk (4, random_sub_partition). Bank and
-  // row stay those of the consecutive decode.
+  // row stay those of the consecutive decode. 5 (CUSTOM) has no function in GPGPU-Sim: consecutive.
   const uint64_t higher = gap ? quot : addr >> (lo + ch_bits + sp_bits);
   if (m_.partition_indexing == 1) {
     a.channel = unsigned((a.channel ^ (higher & ((1ull << ch_bits) - 1))) % m_.n_mem);

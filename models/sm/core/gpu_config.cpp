@@ -273,7 +273,6 @@ constexpr timing_option timing_options[] = {
     {"-gpgpu_simple_dram_model", "0", "0", "only the detailed DRAM model exists"},
     {"-dram_seperate_write_queue_enable", "0", "0", "a separate DRAM write queue is not modelled"},
     {"-dram_elimnate_rw_turnaround", "0", "0", "DRAM read/write turnaround is always modelled"},
-    {"-gpgpu_memory_partition_indexing", "0", "0", "PAE (3) and custom (5) channel indexing are not modelled"},
     {"-gpgpu_l1_banks_byte_interleaving", "32", "32", "L1D banks interleave 32 bytes"},
     {"-gpgpu_l1_banks_hashing_function", "0", "0", "L1D banks are picked without hashing"},
     {"-gpgpu_concurrent_kernel_sm", "0", "0", "kernels do not share an SM"},
@@ -496,11 +495,7 @@ bool apply_option(gpu_config& c, const std::string& name, const std::string& v, 
     c.gmem_skip_l1d = to_bool(where, name, v);
   else if (name == "-gpgpu_ignore_resources_limitation")
     c.ignore_resources_limitation = to_bool(where, name, v);
-  else if (name == "-gpgpu_memory_partition_indexing" && !v.empty() &&
-           (to_uint(where, name, first_word(v)) == 3 || to_uint(where, name, first_word(v)) == 5)) {
-    c.note_unmodelled(name, v, where);  // PAE, custom: listed (unmodelled_timing), run as 0
-    return false;
-  } else if (name == "-gpgpu_perfect_inst_const_cache")
+  else if (name == "-gpgpu_perfect_inst_const_cache")
     c.perfect_icache = to_bool(where, name, v);
   else if (name == "-gpgpu_cache:il1")
     parse_cache_config(c.il1, name, v, where);
