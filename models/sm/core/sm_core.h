@@ -182,6 +182,10 @@ class sm_core {
   void two_level_order(unsigned sched);
   bool two_level_waiting(unsigned wi) const;
   bool try_issue(unsigned sched, unsigned w, unsigned& blocked);
+  struct issue_scan {  // what a scheduler's failed attempts saw, for its stall cause
+    bool scoreboard = false, pipeline = false, barrier = false;
+  };
+  bool attempt_issue(unsigned sched, unsigned w, issue_scan& scan);
   // try_issue's parts
   void end_of_trace(unsigned wi);
   bool scoreboard_hazard(unsigned wi, const trace_inst& ti) const;

@@ -173,6 +173,37 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
   return issued > 0;
 }
 
+// One warp's turn in a scheduler's scan; the common stalls answer without try_issue (nothing
+// changes, no trace read): the scoreboard refused the buffered instruction and nothing wrote back
+// since, the instruction buffer waits for fetch, or a clear instruction's issue port is full.
+[[gnu::always_inline]] inline bool sm_core::attempt_issue(unsigned s, unsigned wi, issue_scan& scan) {
+  warp_state& w = warps_[wi];
+  if (!w.live || w.exited) return false;
+  if (w.at_barrier) {
+    scan.barrier = true;
+    return false;
+  }
+  if (w.next < w.size) {
+    if (w.ibuf == 0) return false;
+    if (w.sb == sb_blocked) {
+      scan.scoreboard = true;
+      return false;
+    }
+    if (w.sb == sb_clear && !id_oc_[unsigned(w.unit)]->has_free(cfg_.sub_core, s)) {
+      scan.pipeline = true;  // its issue port slot is taken
+      return false;
+    }
+  }
+  unsigned why;
+  if (try_issue(s, wi, why)) {
+    last_issued_[s] = int(wi);
+    return true;
+  }
+  scan.scoreboard |= why == unsigned(stall_cause::scoreboard);
+  scan.pipeline |= why == unsigned(stall_cause::pipeline);
+  return false;
+}
+
 void sm_core::issue() {
   // GPGPU-Sim's shader_core_ctx::issue: the scheduler that runs first rotates every cycle.
   const unsigned nsched = unsigned(sched_warps_.size());
@@ -184,37 +215,9 @@ void sm_core::issue() {
     }
     const auto& mine = sched_warps_[s];
     const unsigned n = unsigned(mine.size());
-    bool any_sb = false, any_pipe = false, any_bar = false, done = false;
-    auto attempt = [&](unsigned wi) __attribute__((always_inline)) {
-      warp_state& w = warps_[wi];
-      if (!w.live || w.exited) return false;
-      if (w.at_barrier) {
-        any_bar = true;
-        return false;
-      }
-      // The common stalls answer without try_issue (nothing changes, no trace read): the
-      // scoreboard refused the buffered instruction and nothing wrote back since, the
-      // instruction buffer waits for fetch, or a clear instruction's issue port is full.
-      if (w.next < w.size) {
-        if (w.ibuf == 0) return false;
-        if (w.sb == sb_blocked) {
-          any_sb = true;
-          return false;
-        }
-        if (w.sb == sb_clear && !id_oc_[unsigned(w.unit)]->has_free(cfg_.sub_core, s)) {
-          any_pipe = true;  // its issue port slot is taken
-          return false;
-        }
-      }
-      unsigned why;
-      if (try_issue(s, wi, why)) {
-        last_issued_[s] = int(wi);
-        return true;
-      }
-      any_sb |= why == unsigned(stall_cause::scoreboard);
-      any_pipe |= why == unsigned(stall_cause::pipeline);
-      return false;
-    };
+    issue_scan scan;
+    bool done = false;
+    auto attempt = [&](unsigned wi) __attribute__((always_inline)) { return attempt_issue(s, wi, scan); };
     if (gto_) {
       // greedy: the last issued warp first, then the oldest
       if (last_issued_[s] >= 0) done = attempt(unsigned(last_issued_[s]));
@@ -247,10 +250,10 @@ void sm_core::issue() {
     if (!done) {
       // scheduler_unit::cycle's order: no valid instruction (idle; here barrier waits apart),
       // else none past the scoreboard (scoreboard), else ready but no free pipeline (pipeline).
-      stall_cause c = any_pipe  ? stall_cause::pipeline
-                      : any_sb  ? stall_cause::scoreboard
-                      : any_bar ? stall_cause::barrier
-                                : stall_cause::idle;
+      stall_cause c = scan.pipeline     ? stall_cause::pipeline
+                      : scan.scoreboard ? stall_cause::scoreboard
+                      : scan.barrier    ? stall_cause::barrier
+                                        : stall_cause::idle;
       ++st_.sched_stalls[unsigned(c)];
       sched_cause_[s] = uint8_t(c);
       sched_dirty_[s] = two_level_active_ != 0;  // two-level reorders its lists every cycle
