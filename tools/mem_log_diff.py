@@ -3,7 +3,7 @@
 
     python3 tools/mem_log_diff.py ACCEL_SIM_EVENTS.csv[.gz] GPUVP_MEM_LOG.csv [--context N]
 
-Both files have the columns event,cycle,unit,addr,f5,f6,f7 (docs/models/gpu-memory.md, "Event log").
+Both files have the columns event,cycle,unit,addr,f5,f6,f7 (docs/models/gpu_memory.md, "Event log").
 Accel-Sim's addresses may carry 0x and its ACT lines an empty address column; both are
 normalised. Only the first kernel of the gpuvp file is read. Events are compared per kind
 (INJ, L2, DQ, ACT, RD, RSP), sorted by cycle and, within a cycle, as a set (the order within a

@@ -8,7 +8,7 @@
 //   out  initiator: to the interconnect (default) or `gpu_l2.out.to`.
 //   sms  export (gpu_memory_port.h): a compute engine's `l2` port binds here (`compute.l2.to:
 //        gpu_l2.sms`); its SMs then use this memory system and their accesses pass untimed.
-// Timing, statistics and limits: docs/models/gpu-memory.md, "Other engines"; parameters:
+// Timing, statistics and limits: docs/models/gpu_memory.md, "Other engines"; parameters:
 // docs/configuration.md.
 #pragma once
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The GPU memory system's port for the compute engine's SMs (docs/models/gpu-memory.md, "One
+// The GPU memory system's port for the compute engine's SMs (docs/models/gpu_memory.md, "One
 // memory system in the platform"): a fast-path interface that a gpu_l2 component exports as
 // `sms` and a compute engine's `l2` port binds to in configuration (`compute.l2.to: gpu_l2.sms`).
 // Bound, the SMs call the owner's memory_system directly (the same calls and cycles as with a memory

@@ -148,7 +148,7 @@ int parse_sm_run_options(int argc, char** argv, sm_run_options& o) {
             "run although an option not modelled would change Accel-Sim's timing (listed as a warning)")
       .text("mem-log", o.mem_log_path, "FILE",
             "write every sector request's memory events and per-L2-bank / per-DRAM-channel statistics to FILE "
-            "(CSV, docs/models/gpu-memory.md; --memory gpgpu-sim, --threads 1)")
+            "(CSV, docs/models/gpu_memory.md; --memory gpgpu-sim, --threads 1)")
       .number("threads", o.threads, "N", "host threads stepping the SMs (default 1; a speed switch: same results)", 1ll,
               (long long)thread_team::max_threads)
       .positional("kernelslist.g", o.list, "the Accel-Sim kernel list");

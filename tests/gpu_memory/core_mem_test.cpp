@@ -84,7 +84,7 @@ std::vector<std::vector<trace_writer_inst>> store_kernel() {
 
 }  // namespace
 
-// Hand-worked from the model's rules (docs/models/gpu-memory.md), QV100 clocks: core, crossbar
+// Hand-worked from the model's rules (docs/models/gpu_memory.md), QV100 clocks: core, crossbar
 // and L2 1132 MHz (core cycle c at c x 883.39 ps), DRAM 850 MHz (edge j at j x 1176.47 ps); a
 // DRAM edge between core cycles c - 1 and c has gpu_sim_cycle c. The LDG issues in cycle 2,
 // reaches the LDST unit in 5, makes its L1 access in 6 (a miss), enters the miss queue after the
@@ -485,7 +485,7 @@ TEST(sm_memory, l2_write_to_a_sector_whose_fill_is_due) {
 // The reference's memory calibration kernels. Statistics: exact (they follow from coalescing
 // and the caches' rules; the store kernel's 153 reservation fails are the oracle's). Cycles: the
 // oracle's, exactly (the 320-CTA bandwidth kernel, not exact yet, is in core_exact_test.cpp and
-// docs/models/gpu-memory.md).
+// docs/models/gpu_memory.md).
 TEST(sm_memory, reference_calibration_kernels) {
   const gpu_config c = qv100();
   kernel_result r1 = run_qv100(c, make({load_lines(0)}));

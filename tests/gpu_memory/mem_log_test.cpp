@@ -264,7 +264,7 @@ TEST(sm_mem_log, multi_warp_kernels_cycles_on_the_tested_configurations) {
 // table. Its random sub-partitions (-gpgpu_memory_partition_indexing 4) and its BookSim crossbar
 // (-network_mode 1, config_pascal_islip.icnt: booksim_fly.h) are modelled: ldg_coal_6warp and
 // ldg_stride128_3warp take Accel-Sim's cycles; ldg_hide_3cta is within 1 % (not exact: see
-// docs/models/gpu-memory.md, "What is not modelled").
+// docs/models/gpu_memory.md, "What is not modelled").
 TEST(sm_mem_log, calibration_kernels_on_titanx) {
   const std::string dir = calibration_dir();
   if (dir.empty()) GTEST_SKIP() << "Accel-Sim calibration set not found beside the checkout (set GPUVP_CALIBRATION_DIR)";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The gpu_l2 component: the GPU's memory system (L2 slices, crossbar, DRAM channels) as a platform
 // component, the compute engine's SMs bound to it through their l2 port, timing other engines' VRAM
-// accesses (docs/models/gpu-memory.md, "Other engines"), driven through its sockets.
+// accesses (docs/models/gpu_memory.md, "Other engines"), driven through its sockets.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -74,7 +74,7 @@ class gpu_l2_test : public gpuvp::testing::sim_test, public rig {};
 
 }  // namespace
 
-// Worked by hand from the QV100 parameters and the memory model's pipeline (docs/models/gpu-memory.md;
+// Worked by hand from the QV100 parameters and the memory model's pipeline (docs/models/gpu_memory.md;
 // core, crossbar, L2 at 1132 MHz, DRAM at 850 MHz: edge j has gpu_sim_cycle ceil(j x 1.3318)), no
 // kernel yet, so the frame starts at 0. A read of a fresh sector at time 0 (cycle 0): popped by
 // its sub-partition in 3, ROP 160, L2 access in 164, a miss, in the L2 -> DRAM queue in 165,
@@ -135,7 +135,7 @@ TEST_F(gpu_l2_test, l2_miss_and_hit_latency_by_hand) {
 }
 
 // An engine's write covers part of a sector when its range does: the L2 keeps such a sector
-// unreadable (GPGPU-Sim's lazy fetch-on-read L2, docs/models/gpu-memory.md) until a read fetches
+// unreadable (GPGPU-Sim's lazy fetch-on-read L2, docs/models/gpu_memory.md) until a read fetches
 // it from DRAM; a sector written whole is read as an L2 hit. 4 bytes at 0x3004: a write miss
 // (sector 0x3000 allocated MODIFIED, unreadable); a read of the sector: a SECTOR_MISS, one DRAM
 // read; again: a hit (the fill made it readable). 48 bytes at 0x4010: bytes 16-31 of sector

@@ -11,6 +11,8 @@
    that is the host's view, not a model's, and is not checked here.
 3. Every model's code is in `namespace gpuvp::X` (or a namespace nested in it), X its folder's
    name, except the few listed in NAMESPACE_EXCEPTIONS with why.
+4. Every model folder models/X has its page docs/models/X.md and every page there is named after
+   a model folder, except those listed in DOC_PAGE_EXCEPTIONS with why.
 
 Usage: data_flow.py REPO_ROOT [--self-test]
 """
@@ -56,6 +58,12 @@ NAMESPACE_EXCEPTIONS = {
                            "components built out of tree are written against",
     ("agx", "agx_scenario"): "the .agx scenario workload kind registered by the agx folder",
 }
+# A model folder without a page of its own, or a page that is no model folder -> where / why.
+DOC_PAGE_EXCEPTIONS = {
+    "agx": "the SoC composition of uat, asc and axi2af: docs/architecture.md, section AGX platform",
+    "rtl_bridge": "the AXI/TLM transactor library: docs/rtl.md",
+    "interconnect": "the platform's router and links (platform/), not a model folder",
+}
 NAMESPACE = re.compile(r"^\s*namespace\s+gpuvp::(\w+)")
 LOOKUP = re.compile(r"\bsc_find_object\b|\bsc_get_top_level_objects\b|find\(\s*\"components\.|children\(\s*\"components\"\)")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
@@ -94,6 +102,14 @@ def check(root):
                             if key not in PORT_HEADERS and (x, key) not in COMPOSITION:
                                 problems.append(f"{rel}:{n}: includes {key}, a header of model {y} that is not a "
                                                 f"declared port header (tests/platform/data_flow.py)")
+    pages_dir = os.path.join(root, "docs", "models")
+    pages = sorted(f[:-3] for f in os.listdir(pages_dir) if f.endswith(".md")) if os.path.isdir(pages_dir) else []
+    for x in models:
+        if x not in pages and x not in DOC_PAGE_EXCEPTIONS:
+            problems.append(f"models/{x}: no page docs/models/{x}.md (a page is named after its folder)")
+    for page in pages:
+        if page not in models and page not in DOC_PAGE_EXCEPTIONS:
+            problems.append(f"docs/models/{page}.md: named after no model folder (models/{page}/ does not exist)")
     return problems
 
 
@@ -108,16 +124,21 @@ def self_test(root):
         open(os.path.join(tmp, "models", "b", "b.h"), "w").write("#pragma once\n")
         open(os.path.join(tmp, "models", "sm", "launch_port.h"), "w").write("#pragma once\n")
         open(os.path.join(tmp, "models", "a", "a.h"), "w").write('#include "a.h"\n#include "launch_port.h"\n')
+        os.makedirs(os.path.join(tmp, "docs", "models"))
+        for page in ("a", "b", "sm"):
+            open(os.path.join(tmp, "docs", "models", page + ".md"), "w").write("# page\n")
         if check(tmp):
             return "a clean tree was reported: " + "; ".join(check(tmp))
         open(os.path.join(tmp, "models", "a", "a.cpp"), "w").write(
             '#include "b.h"\nauto* p = sc_core::sc_find_object("b");\n// sc_find_object in a comment\n'
             'for (auto& n : cfg.children("components")) {}\nnamespace gpuvp::b {}\nnamespace gpuvp::a::inner {}\n')
+        os.rename(os.path.join(tmp, "docs", "models", "b.md"), os.path.join(tmp, "docs", "models", "b-model.md"))
         got = check(tmp)
         want = ["models/a/a.cpp:1: includes b/b.h", "models/a/a.cpp:2: looks another component up by name",
-                "models/a/a.cpp:4: looks another component up by name", "models/a/a.cpp:5: opens namespace gpuvp::b"]
-        if len(got) != 4 or any(not g.startswith(w) for g, w in zip(got, want)):
-            return "expected four problems, got: " + "; ".join(got)
+                "models/a/a.cpp:4: looks another component up by name", "models/a/a.cpp:5: opens namespace gpuvp::b",
+                "models/b: no page docs/models/b.md", "docs/models/b-model.md: named after no model folder"]
+        if len(got) != 6 or any(not g.startswith(w) for g, w in zip(got, want)):
+            return "expected six problems, got: " + "; ".join(got)
         return ""
     finally:
         shutil.rmtree(tmp)

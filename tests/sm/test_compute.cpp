@@ -451,7 +451,7 @@ TEST(sm_cli, run_and_sm_run_agree_on_the_memory_kernels) {
   auto run = run_gpuvp({"run", "--workload", dir + "/kernelslist.g"});
   ASSERT_EQ(run.rc, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("memory: GPGPU-Sim memory system: 32 DRAM channels"), std::string::npos) << run.out;
-  // The other engines' path (docs/models/gpu-memory.md, "Other engines"): the default bypass.
+  // The other engines' path (docs/models/gpu_memory.md, "Other engines"): the default bypass.
   EXPECT_NE(run.out.find(" of compute's own; other engines (copy engine, PFIFO, CP, host): VRAM through the interconnect (or a "
                          "gpu_l2 component's memory system), bypassing this memory system (no contention with the SMs)"),
             std::string::npos)

@@ -4,7 +4,7 @@
 // L2 -> DRAM queues, the latency queue (-dram_latency), the FR-FCFS (or FIFO) scheduler, the bank
 // state machines under the -gpgpu_dram_timing_opt constraints, the read data delay line (`rwq`)
 // and the return queue into the DRAM -> L2 queues. Internal to memory_system. Queue sizes, command
-// rules and their order: docs/models/gpu-memory.md, "Memory side".
+// rules and their order: docs/models/gpu_memory.md, "Memory side".
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -4,7 +4,7 @@
 // (event,cycle,unit,addr,f5,f6,f7; cycle = gpu_sim_cycle of the running kernel). Kept per kernel
 // (at most `limit`, the rest counted) and written sorted by cycle, stably (one cycle's events in
 // the order the model made them). Single-threaded only. The fields of each kind:
-// docs/models/gpu-memory.md, "Event log".
+// docs/models/gpu_memory.md, "Event log".
 #pragma once
 #include <algorithm>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // per 32-byte sector, answered at once (a latency) or later through mem_client::mem_done, the
 // memory clocked once per core cycle before the SMs. Implemented by memory_system (core/memsys.h:
 // GPGPU-Sim's crossbar, L2 slices and DRAM channels), fixed_latency_memory and the compute
-// engine's TLM adapter (models/sm/compute.cpp). docs/models/gpu-memory.md.
+// engine's TLM adapter (models/sm/compute.cpp). docs/models/gpu_memory.md.
 #pragma once
 #include <cstdint>
 #include <string>

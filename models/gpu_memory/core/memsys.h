@@ -5,7 +5,7 @@
 // cycles in the order gpgpu_sim::cycle() steps them; DRAM edges fall between core cycles as
 // GPGPU-Sim's clock domains place them (clock_domains in dram.h). Crossbars and DRAM channels are
 // clocked only while they hold requests; every access answers later (mem_port::pending) with its
-// exact cycle. Pipeline, arbitration and reservation fails: docs/models/gpu-memory.md, "Memory side".
+// exact cycle. Pipeline, arbitration and reservation fails: docs/models/gpu_memory.md, "Memory side".
 #pragma once
 #include <array>
 #include <atomic>

@@ -362,7 +362,7 @@ void ldst_unit::fill_sector(uint64_t key) {
 // (baseline_cache::cycle: !m_memport->full(), the cluster's crossbar input buffer), before
 // this cycle's L1 accesses, as GPGPU-Sim's L1D cycle comes before L1_latency_queue_cycle. The
 // memory side counts the request from the cycle before (its hand-offs are numbered from the
-// L1 access's cycle, docs/models/gpu-memory.md).
+// L1 access's cycle, docs/models/gpu_memory.md).
 void ldst_unit::send_miss(uint64_t now) {
   if (miss_queue_.empty() || miss_queue_.front().ready > now || core_.mem_->full(this)) return;
   const request r = miss_queue_.front();
