@@ -69,12 +69,21 @@ void link_calendar::erase(size_t index) {
   --count_;
 }
 
+// The ends increase along the ring (the intervals are disjoint and in order): a binary search finds
+// the first one still remembered (a full ring may hold hundreds to forget).
 void link_calendar::forget_past() {
   const uint64_t oldest = this->oldest();
-  while (count_ != 0 && at(0).end < oldest) {
-    first_ = (first_ + 1) & mask_;
-    --count_;
+  if (count_ == 0 || at(0).end >= oldest) return;
+  size_t lo = 1, hi = count_;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (at(mid).end < oldest)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
+  first_ = (first_ + lo) & mask_;
+  count_ -= lo;
 }
 
 // Called with one free slot left: forgetting makes room, or growing leaves half of the ring free.

@@ -42,11 +42,41 @@ router::port::port(const std::string& path, router& owner)
   latency_value = latency.get().value();
 }
 
+// One input's forward interface: final, so that b_transport is one virtual call into the router.
+struct router::input_socket::binding final : tlm::tlm_fw_transport_if<> {
+  binding(router& r, int i) : owner(r), index(i) {}
+  router& owner;
+  const int index;
+  port* pin = nullptr;  // set before the end of elaboration
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override { owner.transport(*pin, index, gp, delay); }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) override { return owner.transport_dbg(index, gp); }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) override { return owner.get_direct_mem_ptr(index, gp, dmi); }
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) override {
+    SC_REPORT_ERROR(owner.in.name(), "nb_transport_fw: the router is a blocking (loosely-timed) target");
+    return tlm::TLM_COMPLETED;
+  }
+};
+
+// The export needs an interface of its own before anything binds: input 0's, handed out first.
+router::input_socket::input_socket(const char* name, router& owner) : tlm_target_socket(name), owner_(owner) {
+  bindings_.push_back(std::make_unique<binding>(owner_, 0));
+  tlm_target_socket::bind(*bindings_[0]);
+}
+
+router::input_socket::~input_socket() = default;
+
+// Called once by each initiator socket's bind: the next input.
+tlm::tlm_fw_transport_if<>& router::input_socket::get_base_interface() {
+  if (handed_out_ == bindings_.size()) bindings_.push_back(std::make_unique<binding>(owner_, int(handed_out_)));
+  return *bindings_[handed_out_++];
+}
+
+// A multi initiator socket asks for the interface its bind just got (its backward interface is
+// bound to our port as any initiator's).
+tlm::tlm_fw_transport_if<>* router::input_socket::get_last_binder(tlm::tlm_bw_transport_if<>*) { return bindings_[handed_out_ - 1].get(); }
+
 router::router(sc_core::sc_module_name name) : sc_module(name) {
   ps_ = (1_ps).value();
-  in.register_b_transport(this, &router::b_transport);
-  in.register_transport_dbg(this, &router::transport_dbg);
-  in.register_get_direct_mem_ptr(this, &router::get_direct_mem_ptr);
   out.register_invalidate_direct_mem_ptr(this, &router::invalidate_direct_mem_ptr);
 }
 
@@ -91,14 +121,14 @@ void router::map(unsigned index, uint64_t base, uint64_t size, const std::string
     output(index);
   }
   for (auto& p : inputs_)  // cached windows point into windows_, which may move now
-    if (p) p->last_window = nullptr;
+    if (p) p->last = {};
   window w{base, size, index, target_name};
   windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w, [](const window& a, const window& b) { return a.base < b.base; }),
                   w);
 }
 
 void router::before_end_of_elaboration() {
-  for (unsigned i = 0; i < unsigned(in.size()); ++i) input(i);
+  for (unsigned i = 0; i < in.size(); ++i) in.bindings_[i]->pin = &input(i);
   for (unsigned i = 0; i < unsigned(out.size()); ++i) output(i);
   log_debug_ = logger::global().enabled(name(), log_level::debug);
 }
@@ -116,15 +146,27 @@ const router::window* router::decode(uint64_t addr) const {
   return addr - w.base < w.size ? &w : nullptr;
 }
 
-void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+// Fills `r` with the window holding addr, or empties it (false) when none does.
+bool router::resolve(port::route& r, uint64_t addr) {
+  const window* w = decode(addr);
+  r = w ? port::route{w->base, w->size, outputs_[w->index].get(), out[w->index], w} : port::route{};
+  return w != nullptr;
+}
+
+void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(*inputs_[id], id, gp, delay); }
+
+void router::transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
   const unsigned len = gp.get_data_length();
-  port& pin = *inputs_[id];
   // Initiators mostly stay in one window: try the last one before searching.
-  const window* w = static_cast<const window*>(pin.last_window);
-  if (!w || addr - w->base >= w->size) pin.last_window = w = decode(addr);
-  if (!w || addr - w->base + len > w->size) return decode_error(id, gp);
-  port& pout = *outputs_[w->index];
+  port::route& r = pin.last;
+  if (addr - r.base >= r.size && !resolve(r, addr)) return decode_error(id, gp);
+  if (addr - r.base + len > r.size) return decode_error(id, gp);
+  // Locals: a target may reach this input again, or map() clear the route, before we return.
+  const uint64_t base = r.base;
+  const window* w = r.w;
+  tlm::tlm_blocking_transport_if<>* target = r.target;
+  port& pout = *r.out;
   const gpu_ext* ext = gp.get_extension<gpu_ext>();
   const bool dmi = ext && ext->dmi_shadow;
   if (dmi) ++dmi_transactions;
@@ -157,8 +199,8 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     pin.add_delay(delay, end - arrival + pin.latency_value + pout.latency_value);
     if (tracing_) trace_access(id, pout, gp, ext, end - transfer, transfer);
   }
-  gp.set_address(addr - w->base);
-  out[w->index]->b_transport(gp, delay);
+  gp.set_address(addr - base);
+  target->b_transport(gp, delay);
   gp.set_address(addr);
   if (log_debug_) log_transaction(id, *w, gp, delay);
 }

@@ -20,7 +20,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/multi_socket_bases.h>
 #include "gpuvp/config.h"
 #include "gpuvp/extension.h"
 #include "gpuvp/link_calendar.h"
@@ -32,7 +32,28 @@ namespace gpuvp {
 
 class router : public sc_core::sc_module {
  public:
-  tlm_utils::multi_passthrough_target_socket<router> in{"in"};
+  // The input side: each initiator's bind gets its own forward interface, which calls the router
+  // with that input's index (tlm_utils' multi target socket goes through a callback functor: one
+  // indirect call and its checks more per transaction). in[i] is the backward interface of input
+  // i, in.size() the number of inputs bound so far. Multi initiator sockets bind as to tlm_utils'.
+  class input_socket : public tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ONE_OR_MORE_BOUND>,
+                       public tlm_utils::multi_to_multi_bind_base<tlm::tlm_base_protocol_types> {
+   public:
+    input_socket(const char* name, router& owner);
+    ~input_socket() override;
+    unsigned size() const { return handed_out_; }
+
+   private:
+    friend class router;
+    struct binding;
+    using tlm_target_socket::get_base_interface;
+    tlm::tlm_fw_transport_if<>& get_base_interface() override;
+    tlm::tlm_fw_transport_if<>* get_last_binder(tlm::tlm_bw_transport_if<>*) override;
+    router& owner_;
+    std::vector<std::unique_ptr<binding>> bindings_;  // [0] is also the export's own interface
+    unsigned handed_out_ = 0;
+  };
+  input_socket in{"in", *this};
   tlm_utils::multi_passthrough_initiator_socket<router> out{"out"};
 
   param<sc_core::sc_time> latency{this, "latency", 1_ns, "default latency of each port (a transaction crosses two)", sc_core::SC_ZERO_TIME,
@@ -47,6 +68,12 @@ class router : public sc_core::sc_module {
                               "older arrivals are not queued",
                               1,
                               1 << 20};
+
+  struct window {
+    uint64_t base, size;
+    unsigned index;
+    std::string name;
+  };
 
   // One link of the router, on the initiator side or the target side. Its params and statistics
   // live under "<router>.<port name>" and default to the router-wide params above.
@@ -85,9 +112,16 @@ class router : public sc_core::sc_module {
     // Booked time after `t` still in the calendar (the busy gauge counts up to now only).
     uint64_t booked_after(uint64_t t) const { return calendar.booked_after(t); }
     uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
-    int width_shift = -1;               // log2(width) when width is a power of two: a shift instead of a division
-    uint32_t track = 0;                 // trace track
-    const void* last_window = nullptr;  // initiator side: the window this initiator used last
+    int width_shift = -1;  // log2(width) when width is a power of two: a shift instead of a division
+    uint32_t track = 0;    // trace track
+    // Initiator side: the window this initiator used last, resolved to its port and target's
+    // interface (size 0: none), so that a hit needs no search and no socket look-up.
+    struct route {
+      uint64_t base = 0, size = 0;
+      port* out = nullptr;
+      tlm::tlm_blocking_transport_if<>* target = nullptr;
+      const window* w = nullptr;
+    } last;
     // Initiator side: delay += `units` kernel time units. sc_time::from_value is a library call:
     // the last increment is kept as an sc_time (an initiator's increments mostly repeat).
     uint64_t last_increment = 0;
@@ -118,11 +152,6 @@ class router : public sc_core::sc_module {
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
 
-  struct window {
-    uint64_t base, size;
-    unsigned index;
-    std::string name;
-  };
   const std::vector<window>& windows() const { return windows_; }
   counter decode_errors{this, "decode_errors", "accesses to no mapped window"};
   counter dmi_transactions{this, "dmi_transactions",
@@ -130,6 +159,8 @@ class router : public sc_core::sc_module {
 
  private:
   const window* decode(uint64_t addr) const;
+  bool resolve(port::route& r, uint64_t addr);
+  void transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   // Before the simulation starts the multi-sockets have not completed their bindings: debug and
   // DMI requests then find no target.
   static bool bindings_complete() { return sc_core::sc_get_status() >= sc_core::SC_START_OF_SIMULATION; }
@@ -151,12 +182,3 @@ class router : public sc_core::sc_module {
 };
 
 }  // namespace gpuvp
-
-// The input socket's binders call the router's b_transport through a pointer to member function
-// (the one router.cpp registers): this specialization calls it directly, so that the compiler can
-// inline it into the binder's call and the hop has one indirect call fewer.
-template <>
-inline void tlm_utils::static_b_transport<gpuvp::router, tlm::tlm_base_protocol_types>(void* mod, void*, int index,
-                                                                                       tlm::tlm_generic_payload& gp, sc_core::sc_time& t) {
-  static_cast<gpuvp::router*>(mod)->b_transport(index, gp, t);
-}
