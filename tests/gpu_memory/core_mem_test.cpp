@@ -236,6 +236,30 @@ TEST(sm_memory, dram_data_leaves_in_one_pop_whatever_the_burst) {
   EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{1, 26}, {3, 28}, {2, 66}}));
 }
 
+// A request of several 32-byte atoms (a non-sectored L2's line: dram_req_t's nbytes 128) holds
+// its bank for one column command per atom and completes with the last atom's data. The file
+// above: bank 0 row 1 activated in 1, columns 13, 15, 17, 19 (tCCDL 2), data CL 12 later, the
+// last popped at 31: done at 32; the next request of the row only gets the bank then, column 21,
+// done at 34. Five column commands, two completions.
+TEST(sm_memory, dram_request_of_several_bursts) {
+  mem_config m;
+  m.dram_bnkgrp_lower_bits = 1;
+  m.dram_buswidth = 2;
+  m.dram_burst_length = 16;
+  m.dram_cmd_ratio = 4;
+  dram_channel ch(m);
+  dram_request line{0, 1, 0, false, 1};
+  line.bursts = 4;
+  ch.push(line);
+  ch.push({0, 1, 0, false, 2});
+  std::vector<dram_done> out;
+  ch.run(1000, out);
+  std::vector<std::pair<uint64_t, uint64_t>> got;
+  for (const dram_done& d : out) got.emplace_back(d.token, d.data_end);
+  EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{1, 32}, {2, 34}}));
+  EXPECT_EQ(ch.reads, 5u);
+}
+
 // A full scheduler queue holds requests back in the L2 -> DRAM queue: with room for one request,
 // the row-1 request arriving third cannot overtake the row-2 one (it enters the scheduler only
 // when row 2's has gone to the bank), so the order is the FIFO's.

@@ -48,6 +48,14 @@ struct dram_request {
   bool write = false;
   uint64_t token = 0;  // the caller's
   unsigned sub = 0;    // its sub-partition (set by push)
+  // Column commands it takes: its bytes (dram_req_t's nbytes) over the DRAM atom, bus width x
+  // burst length, one atom per RD / WR (a non-sectored L2's 128-byte line: 4 with 32-byte
+  // atoms); the data of the last completes it.
+  unsigned bursts = 1;
+  // A write whose acknowledgement comes back from the DRAM (a non-sectored L2's write-allocate
+  // 'W' write, data_cache::wr_miss_wa_naive): like a read it enters the return queue and the
+  // DRAM -> L2 queue (dram_t::cycle returns every write that is no L1 / L2 write-back).
+  bool answered = false;
 };
 
 // A column command's data: the last beat's DRAM cycle.
@@ -55,6 +63,7 @@ struct dram_done {
   uint64_t token, data_end;
   bool write;
   unsigned sub;       // the request's sub-partition in the channel (as pushed)
+  bool answered;      // dram_request::answered
   uint64_t fill = 0;  // a read: the core cycle whose L2 step takes it from the DRAM -> L2 queue
 };
 
