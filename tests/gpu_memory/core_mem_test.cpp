@@ -506,6 +506,86 @@ TEST(sm_memory, l2_write_to_a_sector_whose_fill_is_due) {
   EXPECT_EQ(ws.dram_reads, 1u);
 }
 
+// A non-sectored L2 (-gpgpu_cache:dl2 N:..., the GTX 1080 file's): GPGPU-Sim keeps a line as
+// one block, and a miss sends the whole line down (baseline_cache::send_read_request sets the
+// request's data size to get_atom_sz(), the line), which the DRAM moves in one request of four
+// 32-byte column commands (dram_t::issue_col_command keeps the request at its bank until txbytes
+// reaches nbytes); the answer follows the last. QV100's timeline (single_dependent_miss): a read
+// sent in 26 makes its L2 access in 190, its request reaches the bank at DRAM edge 220: activate,
+// column 232. Sectored: one column, its data out at edge 245 (core 326.3), L2 fill in 327, back
+// in 333. Not sectored: columns 232, 234, 236, 238 (tCCDL 2 within the bank group), the last
+// data popped at 250 and in the DRAM -> L2 queue at edge 251 (295.29 ns, core 334.3): L2 fill in
+// 335, back in 341; four DRAM reads. A read of the line's last sector in 300 (L2 access 464)
+// then hits the whole line: back in 469.
+TEST(sm_memory, non_sectored_l2_moves_whole_lines) {
+  const auto run = [](bool sectored) {
+    gpu_config c = qv100();
+    c.mem.l2.sectored = sectored;
+    memory_system m(c);
+    struct port final : mem_client {
+      void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
+      unsigned icnt_node() const override { return 0; }
+      uint64_t done[2] = {0, 0};
+    } p;
+    for (uint64_t cyc = 0; cyc < 700; ++cyc) {
+      m.cycle(cyc);
+      if (cyc == 26) EXPECT_EQ(m.access(GBASE, 32, false, mem_port::whole_sector, cyc, &p, 0), mem_port::pending);
+      if (cyc == 300) EXPECT_EQ(m.access(GBASE + 96, 32, false, mem_port::whole_sector, cyc, &p, 1), mem_port::pending);
+    }
+    EXPECT_EQ(m.packet_bytes(), sectored ? 32u : 128u);
+    return std::make_tuple(std::vector<uint64_t>(p.done, p.done + 2), m.stats(), m.channels()[0].reads);
+  };
+  const auto [sec, ss, sreads] = run(true);
+  EXPECT_EQ(sec[0], 333u);
+  EXPECT_EQ(ss.l2_misses, 2u);  // the other sector is a sector miss: its own DRAM read
+  EXPECT_EQ(ss.dram_reads, 2u);
+  const auto [line, ls, lreads] = run(false);
+  EXPECT_EQ(line, (std::vector<uint64_t>{341, 469}));
+  EXPECT_EQ(ls.l2_misses, 1u);
+  EXPECT_EQ(ls.l2_hits, 1u);
+  EXPECT_EQ(ls.dram_reads, 4u);
+  EXPECT_EQ(lreads, 4u);  // (channel 0: GBASE's)
+}
+
+// A non-sectored L2 with write-allocate 'W' (the GTX 1080 file's L:B:m:W:L): a write miss goes
+// to the DRAM as it is and is acknowledged from there (data_cache::wr_miss_wa_naive sends it
+// down; memory_sub_partition::cache_cycle acknowledges a write at the L2 only under
+// fetch-on-write or lazy fetch-on-read, and passes the DRAM's answer, which waits for no fill,
+// to the L2 -> icnt queue), and a read of the whole line follows it from the L2's miss queue
+// (L2_WR_ALLOC_R), answering nobody. QV100's timeline, a 4-byte store sent in 26: L2 access in
+// 190, the write popped at DRAM edge 144, at the bank in 220: activate; its column after
+// tRCDWR = tRCD - (WL + 1) = 9: 229, data WL = 2 later, popped at 231, into the DRAM -> L2 queue
+// at edge 232 (272.94 ns, core 308.97): L2 step 309 puts the acknowledgement in the L2 -> icnt
+// queue, the cluster pops it in 311, the LDST unit has it in 312. The line read leaves the miss
+// queue a cycle after the write, popped at edge 145 (gpu_sim_cycle 194), out of the latency
+// queue at the first edge of gpu_sim_cycle >= 294 (221), at the bank in 222 behind the write:
+// a row hit, column after tWTR = WL + BL / ratio + CDLR = 6 from the write's, 235, 237, 239,
+// 241; the last data at 253, in at edge 254 (core 338.3): the line is valid from 339. A read of
+// it in 300 (L2 access 464) hits: back in 469. One DRAM write, four DRAM reads.
+TEST(sm_memory, non_sectored_l2_write_allocate_naive) {
+  gpu_config c = qv100();
+  c.mem.l2.sectored = false;
+  c.mem.l2.write_alloc = 'W';
+  memory_system m(c);
+  struct port final : mem_client {
+    void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
+    unsigned icnt_node() const override { return 0; }
+    uint64_t done[2] = {0, 0};
+  } p;
+  for (uint64_t cyc = 0; cyc < 700; ++cyc) {
+    m.cycle(cyc);
+    if (cyc == 26) EXPECT_EQ(m.access(GBASE, 4, true, 0xfu, cyc, &p, 0), mem_port::pending);
+    if (cyc == 300) EXPECT_EQ(m.access(GBASE + 32, 32, false, mem_port::whole_sector, cyc, &p, 1), mem_port::pending);
+  }
+  EXPECT_EQ(std::vector<uint64_t>(p.done, p.done + 2), (std::vector<uint64_t>{312, 469}));
+  const mem_stats s = m.stats();
+  EXPECT_EQ(s.l2_writes, 1u);
+  EXPECT_EQ(s.l2_misses, 1u);
+  EXPECT_EQ(s.l2_hits, 1u);
+  EXPECT_EQ(s.dram_writes, 1u);
+  EXPECT_EQ(s.dram_reads, 4u);
+}
+
 // The reference's memory calibration kernels. Statistics: exact (they follow from coalescing
 // and the caches' rules; the store kernel's 153 reservation fails are the oracle's). Cycles: the
 // oracle's, exactly (the 320-CTA bandwidth kernel, not exact yet, is in core_exact_test.cpp and

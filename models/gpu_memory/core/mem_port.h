@@ -75,6 +75,9 @@ class mem_port {
   // GPGPU-Sim's mem_fetch byte mask), whole_sector for reads.
   virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
                           unsigned tag) = 0;
+  // The most bytes one access may carry (within one aligned block of that size): a 32-byte
+  // sector, or a whole line where the memory's L2 is not sectored (memory_system).
+  virtual unsigned packet_bytes() const { return sector_bytes; }
   // The client may not send now: its way in has no room (GPGPU-Sim's icnt_has_buffer).
   virtual bool full(const mem_client* /*client*/) const { return false; }
   // GPGPU-Sim decodes the address of every mem_fetch it makes (addrdec_tlx, from the mem_fetch
