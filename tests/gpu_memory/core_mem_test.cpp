@@ -547,6 +547,37 @@ TEST(sm_memory, non_sectored_l2_moves_whole_lines) {
   EXPECT_EQ(lreads, 4u);  // (channel 0: GBASE's)
 }
 
+// BookSim (-network_mode 1, TITAN X's file: flit_size 40, internal_speedup 2.0) carries a
+// read's answer in data size + 8 bytes of control (the reply's mf->size()): a sector's 40 bytes
+// are one flit, a non-sectored L2 line's 136 four. The node injects one flit a cycle and a
+// packet's further flits follow its head one a cycle, so the whole line's answer reaches the
+// cluster 3 cycles after a sector's would; the request (8 bytes, one flit) and the L2 hit are
+// the same.
+TEST(sm_memory, booksim_answer_of_a_line_takes_its_flits) {
+  const auto answered = [](unsigned bytes) {
+    gpu_config c = gpuvp::sm::testing::shipped("TITANX");
+    c.mem.l2.sectored = false;
+    memory_system m(c);
+    const uint64_t base = 0x40000000;  // below 4 GiB: perf_memcpy_to_gpu keeps 32 address bits
+    m.memcpy_to_device(base, 128);
+    struct port final : mem_client {
+      void mem_done(uint64_t, bool, unsigned, uint64_t cycle) override { done = cycle; }
+      unsigned icnt_node() const override { return 0; }
+      uint64_t done = 0;
+    } p;
+    for (uint64_t cyc = 0; cyc < 400; ++cyc) {
+      m.cycle(cyc);
+      if (cyc == 10) EXPECT_EQ(m.access(base, bytes, false, mem_port::whole_sector, cyc, &p, 0), mem_port::pending);
+      m.sms_stepped();
+    }
+    EXPECT_EQ(m.stats().l2_hits, 1u);
+    return p.done;
+  };
+  const uint64_t sector = answered(32), line = answered(128);
+  EXPECT_GT(sector, 10u);
+  EXPECT_EQ(line, sector + 3);
+}
+
 // A non-sectored L2 with write-allocate 'W' (the GTX 1080 file's L:B:m:W:L): a write miss goes
 // to the DRAM as it is and is acknowledged from there (data_cache::wr_miss_wa_naive sends it
 // down; memory_sub_partition::cache_cycle acknowledges a write at the L2 only under
