@@ -345,6 +345,7 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   }
   --in_banks_;
   --queued_;
+  ++requests;
   return true;
 }
 

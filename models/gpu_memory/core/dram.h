@@ -88,8 +88,9 @@ class dram_channel {
   // Between kernels (the channel is empty): timing restarts at cycle 0, open rows stay.
   void reset_timing();
   uint64_t row_hits = 0, activates = 0, precharges = 0;
-  // Read and write column commands, and the most requests the scheduler held (mrqq_max).
-  uint64_t reads = 0, writes = 0, queue_max = 0;
+  // Read and write column commands, and the most requests the scheduler held (mrqq_max);
+  // requests completed (n_req: a request of several atoms is one).
+  uint64_t reads = 0, writes = 0, queue_max = 0, requests = 0;
   // sm-run --mem-log: this channel's DQ, ACT and RD events, as channel `log_id` (nullptr: none).
   mem_event_log* log = nullptr;
   unsigned log_id = 0;

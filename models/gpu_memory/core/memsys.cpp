@@ -126,6 +126,7 @@ void memory_system::dram_push(const dram_address& a, bool write, uint64_t cycle,
   ch_[a.channel].push({clock_.first_edge(cycle + 2), a.row, a.bank, write, sector, 0, bursts, answered},
                       a.sub_partition % m_.sub_per_channel);
   ++dram_queued_;
+  ++st_.dram_requests;
   (write ? st_.dram_writes : st_.dram_reads) += bursts;
   st_.dram_bytes += bytes;
 }
