@@ -99,9 +99,9 @@ class accelsim_workload : public workload, public progress_reporter {
 // `before`), in the columns of Accel-Sim's per-bank / per-channel calibration files.
 struct memory_unit_counts {
   std::vector<std::array<uint64_t, 5>> l2;
-  std::vector<std::array<uint64_t, 5>> dram;  // activates, precharges, reads, writes, row hits
+  std::vector<std::array<uint64_t, 6>> dram;  // activates, precharges, reads, writes, row hits, requests
   explicit memory_unit_counts(const memory_system& m) : l2(m.l2_bank_stats()) {
-    for (const auto& c : m.channels()) dram.push_back({c.activates, c.precharges, c.reads, c.writes, c.row_hits});
+    for (const auto& c : m.channels()) dram.push_back({c.activates, c.precharges, c.reads, c.writes, c.row_hits, c.requests});
   }
 };
 void write_unit_stats(std::ostream& os, const memory_system& m, const memory_unit_counts& before) {
@@ -114,10 +114,10 @@ void write_unit_stats(std::ostream& os, const memory_system& m, const memory_uni
   }
   os << "# dram_per_channel\nchannel,n_act,n_pre,n_rd,n_write,row_hits,Row_Buffer_Locality,mrqq_max\n";
   for (size_t i = 0; i < now.dram.size(); ++i) {
-    uint64_t d[5];
-    for (unsigned k = 0; k < 5; ++k) d[k] = now.dram[i][k] - before.dram[i][k];
-    char loc[32];
-    std::snprintf(loc, sizeof loc, "%.6f", d[2] + d[3] ? double(d[4]) / double(d[2] + d[3]) : 0.0);
+    uint64_t d[6];
+    for (unsigned k = 0; k < 6; ++k) d[k] = now.dram[i][k] - before.dram[i][k];
+    char loc[32];  // row hits per request (a non-sectored L2's line request has several reads)
+    std::snprintf(loc, sizeof loc, "%.6f", d[5] ? double(d[4]) / double(d[5]) : 0.0);
     os << i << "," << d[0] << "," << d[1] << "," << d[2] << "," << d[3] << "," << d[4] << "," << loc << "," << m.channels()[i].queue_max
        << "\n";
   }

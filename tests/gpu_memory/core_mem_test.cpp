@@ -236,6 +236,30 @@ TEST(sm_memory, dram_data_leaves_in_one_pop_whatever_the_burst) {
   EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{1, 26}, {3, 28}, {2, 66}}));
 }
 
+// A request of several 32-byte atoms (a non-sectored L2's line: dram_req_t's nbytes 128) holds
+// its bank for one column command per atom and completes with the last atom's data. The file
+// above: bank 0 row 1 activated in 1, columns 13, 15, 17, 19 (tCCDL 2), data CL 12 later, the
+// last popped at 31: done at 32; the next request of the row only gets the bank then, column 21,
+// done at 34. Five column commands, two completions.
+TEST(sm_memory, dram_request_of_several_bursts) {
+  mem_config m;
+  m.dram_bnkgrp_lower_bits = 1;
+  m.dram_buswidth = 2;
+  m.dram_burst_length = 16;
+  m.dram_cmd_ratio = 4;
+  dram_channel ch(m);
+  dram_request line{0, 1, 0, false, 1};
+  line.bursts = 4;
+  ch.push(line);
+  ch.push({0, 1, 0, false, 2});
+  std::vector<dram_done> out;
+  ch.run(1000, out);
+  std::vector<std::pair<uint64_t, uint64_t>> got;
+  for (const dram_done& d : out) got.emplace_back(d.token, d.data_end);
+  EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{1, 32}, {2, 34}}));
+  EXPECT_EQ(ch.reads, 5u);
+}
+
 // A full scheduler queue holds requests back in the L2 -> DRAM queue: with room for one request,
 // the row-1 request arriving third cannot overtake the row-2 one (it enters the scheduler only
 // when row 2's has gone to the bank), so the order is the FIFO's.
@@ -480,6 +504,117 @@ TEST(sm_memory, l2_write_to_a_sector_whose_fill_is_due) {
   EXPECT_EQ(ws.l2_pending_hits, 1u);
   EXPECT_EQ(ws.l2_hits, 3u);
   EXPECT_EQ(ws.dram_reads, 1u);
+}
+
+// A non-sectored L2 (-gpgpu_cache:dl2 N:..., the GTX 1080 file's): GPGPU-Sim keeps a line as
+// one block, and a miss sends the whole line down (baseline_cache::send_read_request sets the
+// request's data size to get_atom_sz(), the line), which the DRAM moves in one request of four
+// 32-byte column commands (dram_t::issue_col_command keeps the request at its bank until txbytes
+// reaches nbytes); the answer follows the last. QV100's timeline (single_dependent_miss): a read
+// sent in 26 makes its L2 access in 190, its request reaches the bank at DRAM edge 220: activate,
+// column 232. Sectored: one column, its data out at edge 245 (core 326.3), L2 fill in 327, back
+// in 333. Not sectored: columns 232, 234, 236, 238 (tCCDL 2 within the bank group), the last
+// data popped at 250 and in the DRAM -> L2 queue at edge 251 (295.29 ns, core 334.3): L2 fill in
+// 335, back in 341; four DRAM reads. A read of the line's last sector in 300 (L2 access 464)
+// then hits the whole line: back in 469.
+TEST(sm_memory, non_sectored_l2_moves_whole_lines) {
+  const auto run = [](bool sectored) {
+    gpu_config c = qv100();
+    c.mem.l2.sectored = sectored;
+    memory_system m(c);
+    struct port final : mem_client {
+      void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
+      unsigned icnt_node() const override { return 0; }
+      uint64_t done[2] = {0, 0};
+    } p;
+    for (uint64_t cyc = 0; cyc < 700; ++cyc) {
+      m.cycle(cyc);
+      if (cyc == 26) EXPECT_EQ(m.access(GBASE, 32, false, mem_port::whole_sector, cyc, &p, 0), mem_port::pending);
+      if (cyc == 300) EXPECT_EQ(m.access(GBASE + 96, 32, false, mem_port::whole_sector, cyc, &p, 1), mem_port::pending);
+    }
+    EXPECT_EQ(m.packet_bytes(), sectored ? 32u : 128u);
+    return std::make_tuple(std::vector<uint64_t>(p.done, p.done + 2), m.stats(), m.channels()[0].reads);
+  };
+  const auto [sec, ss, sreads] = run(true);
+  EXPECT_EQ(sec[0], 333u);
+  EXPECT_EQ(ss.l2_misses, 2u);  // the other sector is a sector miss: its own DRAM read
+  EXPECT_EQ(ss.dram_reads, 2u);
+  const auto [line, ls, lreads] = run(false);
+  EXPECT_EQ(line, (std::vector<uint64_t>{341, 469}));
+  EXPECT_EQ(ls.l2_misses, 1u);
+  EXPECT_EQ(ls.l2_hits, 1u);
+  EXPECT_EQ(ls.dram_reads, 4u);
+  EXPECT_EQ(lreads, 4u);  // (channel 0: GBASE's)
+}
+
+// BookSim (-network_mode 1, TITAN X's file: flit_size 40, internal_speedup 2.0) carries a
+// read's answer in data size + 8 bytes of control (the reply's mf->size()): a sector's 40 bytes
+// are one flit, a non-sectored L2 line's 136 four. The node injects one flit a cycle and a
+// packet's further flits follow its head one a cycle, so the whole line's answer reaches the
+// cluster 3 cycles after a sector's would; the request (8 bytes, one flit) and the L2 hit are
+// the same.
+TEST(sm_memory, booksim_answer_of_a_line_takes_its_flits) {
+  const auto answered = [](unsigned bytes) {
+    gpu_config c = gpuvp::sm::testing::shipped("TITANX");
+    c.mem.l2.sectored = false;
+    memory_system m(c);
+    const uint64_t base = 0x40000000;  // below 4 GiB: perf_memcpy_to_gpu keeps 32 address bits
+    m.memcpy_to_device(base, 128);
+    struct port final : mem_client {
+      void mem_done(uint64_t, bool, unsigned, uint64_t cycle) override { done = cycle; }
+      unsigned icnt_node() const override { return 0; }
+      uint64_t done = 0;
+    } p;
+    for (uint64_t cyc = 0; cyc < 400; ++cyc) {
+      m.cycle(cyc);
+      if (cyc == 10) EXPECT_EQ(m.access(base, bytes, false, mem_port::whole_sector, cyc, &p, 0), mem_port::pending);
+      m.sms_stepped();
+    }
+    EXPECT_EQ(m.stats().l2_hits, 1u);
+    return p.done;
+  };
+  const uint64_t sector = answered(32), line = answered(128);
+  EXPECT_GT(sector, 10u);
+  EXPECT_EQ(line, sector + 3);
+}
+
+// A non-sectored L2 with write-allocate 'W' (the GTX 1080 file's L:B:m:W:L): a write miss goes
+// to the DRAM as it is and is acknowledged from there (data_cache::wr_miss_wa_naive sends it
+// down; memory_sub_partition::cache_cycle acknowledges a write at the L2 only under
+// fetch-on-write or lazy fetch-on-read, and passes the DRAM's answer, which waits for no fill,
+// to the L2 -> icnt queue), and a read of the whole line follows it from the L2's miss queue
+// (L2_WR_ALLOC_R), answering nobody. QV100's timeline, a 4-byte store sent in 26: L2 access in
+// 190, the write popped at DRAM edge 144, at the bank in 220: activate; its column after
+// tRCDWR = tRCD - (WL + 1) = 9: 229, data WL = 2 later, popped at 231, into the DRAM -> L2 queue
+// at edge 232 (272.94 ns, core 308.97): L2 step 309 puts the acknowledgement in the L2 -> icnt
+// queue, the cluster pops it in 311, the LDST unit has it in 312. The line read leaves the miss
+// queue a cycle after the write, popped at edge 145 (gpu_sim_cycle 194), out of the latency
+// queue at the first edge of gpu_sim_cycle >= 294 (221), at the bank in 222 behind the write:
+// a row hit, column after tWTR = WL + BL / ratio + CDLR = 6 from the write's, 235, 237, 239,
+// 241; the last data at 253, in at edge 254 (core 338.3): the line is valid from 339. A read of
+// it in 300 (L2 access 464) hits: back in 469. One DRAM write, four DRAM reads.
+TEST(sm_memory, non_sectored_l2_write_allocate_naive) {
+  gpu_config c = qv100();
+  c.mem.l2.sectored = false;
+  c.mem.l2.write_alloc = 'W';
+  memory_system m(c);
+  struct port final : mem_client {
+    void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
+    unsigned icnt_node() const override { return 0; }
+    uint64_t done[2] = {0, 0};
+  } p;
+  for (uint64_t cyc = 0; cyc < 700; ++cyc) {
+    m.cycle(cyc);
+    if (cyc == 26) EXPECT_EQ(m.access(GBASE, 4, true, 0xfu, cyc, &p, 0), mem_port::pending);
+    if (cyc == 300) EXPECT_EQ(m.access(GBASE + 32, 32, false, mem_port::whole_sector, cyc, &p, 1), mem_port::pending);
+  }
+  EXPECT_EQ(std::vector<uint64_t>(p.done, p.done + 2), (std::vector<uint64_t>{312, 469}));
+  const mem_stats s = m.stats();
+  EXPECT_EQ(s.l2_writes, 1u);
+  EXPECT_EQ(s.l2_misses, 1u);
+  EXPECT_EQ(s.l2_hits, 1u);
+  EXPECT_EQ(s.dram_writes, 1u);
+  EXPECT_EQ(s.dram_reads, 4u);
 }
 
 // The reference's memory calibration kernels. Statistics: exact (they follow from coalescing

@@ -3,8 +3,11 @@
 // GPGPU-Sim's perf_memcpy_to_gpu, which keeps 32 bits of the copied range's addresses.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "core/gpu.h"
 #include "core/gpu_config.h"
+#include "core/mem_log.h"
 #include "core/memsys.h"
 #include "core/trace.h"
 #include "kernel_builder.h"
@@ -161,4 +164,49 @@ TEST(sm_icache, second_warp_merges_into_the_pending_line) {
   EXPECT_EQ(r.stats.l1i_misses, 2u);
   EXPECT_EQ(r.stats.l1i_mshr_hits, 1u);
   EXPECT_EQ(m.accesses, 4u);
+}
+
+// Past the L1D into a non-sectored L2 (QV100 with -gpgpu_cache:dl2 N:...): one access per
+// coalesced segment, as GPGPU-Sim's memory_coalescing_arch with segments of 128 bytes for 4-byte
+// accesses, reduced by memory_coalescing_arch_reduce_and_send: 32 lanes x 4 bytes of one line:
+// 128; lanes 0-3 at the line's byte 64: the upper half, then its lower quarter, 32; lanes 0-15
+// from the line's start: the lower half, 64; 32 lanes 8 bytes apart over two lines: two of 128;
+// a store of lanes 0-7 at byte 32: 32. Five reads and a write, each one L2 access (five lines
+// missed, each read from the DRAM in 4 bursts; the lazy fetch-on-read write fetches nothing).
+// Into the sectored L2 of the shipped file the same kernel sends a sector each: 4 + 1 + 2 + 8
+// reads and 1 write.
+TEST(sm_bypass, segments_into_a_non_sectored_l2) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.gmem_skip_l1d = true;
+  const kernel_trace k = make({{mem("LDG.E.32", {10}, {2}, GBASE, 4), mem("LDG.E.32", {11}, {2}, GBASE + 128 + 64, 4, 0xfu),
+                                mem("LDG.E.32", {12}, {2}, GBASE + 256, 4, 0xffffu), mem("LDG.E.32", {13}, {2}, GBASE + 384, 8),
+                                mem("STG.E.32", {}, {2, 10}, GBASE + 1024 + 32, 4, 0xffu), op("EXIT", {}, {})}});
+  {
+    memory_system m(c);
+    gpu_sim g(c, &m, 1);
+    const kernel_result r = g.run(k);
+    EXPECT_EQ(r.stats.mem_reads, 15u);
+    EXPECT_EQ(r.stats.mem_writes, 1u);
+  }
+  c.mem.l2.sectored = false;
+  memory_system m(c);
+  mem_event_log log(1000);
+  m.set_event_log(&log);
+  gpu_sim g(c, &m, 1);
+  const kernel_result r = g.run(k);
+  // The accesses' addresses as they enter the crossbar, in order (the reduced segments' starts;
+  // the two lines of the 8-byte load the higher first).
+  std::ostringstream os;
+  log.flush(os, 1, "k");
+  std::vector<uint64_t> inj;
+  std::istringstream is(os.str());
+  for (std::string line; std::getline(is, line);)
+    if (line.rfind("INJ,", 0) == 0) inj.push_back(std::stoull(line.substr(line.find(',', line.find(',', 4) + 1) + 1), nullptr, 16));
+  EXPECT_EQ(inj, (std::vector<uint64_t>{GBASE, GBASE + 192, GBASE + 256, GBASE + 512, GBASE + 384, GBASE + 1056}));
+  EXPECT_EQ(r.stats.mem_reads, 5u);
+  EXPECT_EQ(r.stats.mem_writes, 1u);
+  EXPECT_EQ(r.mem.l2_accesses, 6u);
+  EXPECT_EQ(r.mem.l2_misses, 6u);
+  EXPECT_EQ(r.mem.dram_reads, 20u);
+  EXPECT_EQ(r.mem.dram_writes, 0u);
 }

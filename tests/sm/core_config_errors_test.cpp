@@ -38,6 +38,14 @@ TEST(sm_config_errors, read_option_without_a_value_names_file_and_line) {
   EXPECT_EQ(c.ignored.back().name, "-visualizer_enabled");
 }
 
+TEST(sm_config_errors, non_sectored_l2_line_of_up_to_128_bytes) {
+  // A non-sectored L2 line is one block of at most four 32-byte DRAM bursts' worth of state
+  // (docs/models/gpu_memory.md, "Non-sectored L2"); the GTX 1080 file's 128 is taken.
+  const std::string e = load_error("-gpgpu_cache:dl2 N:64:256:16,L:B:m:W:L,A:1024:1024,4:0,32\n");
+  EXPECT_NE(e.find("-gpgpu_cache:dl2: a non-sectored L2 line of 32 to 128 bytes is modelled"), std::string::npos) << e;
+  EXPECT_EQ(load_error("-gpgpu_cache:dl2 N:64:128:16,L:B:m:W:L,A:1024:1024,4:0,32\n"), "no error");
+}
+
 TEST(sm_config_errors, cache_geometry_product_is_checked_before_allocating) {
   // Issue 29.5: each number in range, the product not: 64 sub-partitions x 2^20 sets x 1024 ways
   // = 2^36 L2 lines x 72 bytes = 4608 GiB.

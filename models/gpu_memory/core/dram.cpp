@@ -319,13 +319,22 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   const uint64_t slot = std::max(pops(k) + latency, last_data_);
   last_data_ = slot + 1;
   const uint64_t data = place(slot);
+  // dram_t::issue_col_command: the bank keeps the request until txbytes reaches nbytes, one
+  // atom per column command; only the last atom's data completes it (dram_t::cycle's dqbytes).
+  if (B.mrq.bursts > 1) {
+    --B.mrq.bursts;
+    return true;
+  }
   uint64_t fill = 0;
   // The credit comes back with the data: a read's when it leaves the return queue for the
   // DRAM -> L2 queue (dram_cycle, the edge after its last beat at the earliest), a write's when
   // dram_t::cycle takes it from its data pipeline (memory_partition_unit::set_done).
-  const uint64_t back = B.mrq.write ? data : leave_return_queue(k, data + 1, B.mrq.sub, fill);
-  if (!B.mrq.write) retq_.push_back(back);  // in the return queue from `data` to `back`
-  out.push_back({B.mrq.token, data + 1, B.mrq.write, B.mrq.sub, fill});
+  // (An answered write goes the reads' way: dram_t::cycle returns it, memory_partition_unit::
+  // dram_cycle moves it into the DRAM -> L2 queue and gives its credit back then.)
+  const bool returned = !B.mrq.write || B.mrq.answered;
+  const uint64_t back = returned ? leave_return_queue(k, data + 1, B.mrq.sub, fill) : data;
+  if (returned) retq_.push_back(back);  // in the return queue from `data` to `back`
+  out.push_back({B.mrq.token, data + 1, B.mrq.write, B.mrq.sub, B.mrq.answered, fill});
   auto it = credit_returns_.end();
   while (it != credit_returns_.begin() && std::prev(it)->first > back) --it;
   credit_returns_.insert(it, {back, B.mrq.sub});
@@ -336,6 +345,7 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   }
   --in_banks_;
   --queued_;
+  ++requests;
   return true;
 }
 

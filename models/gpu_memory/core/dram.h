@@ -48,6 +48,14 @@ struct dram_request {
   bool write = false;
   uint64_t token = 0;  // the caller's
   unsigned sub = 0;    // its sub-partition (set by push)
+  // Column commands it takes: its bytes (dram_req_t's nbytes) over the DRAM atom, bus width x
+  // burst length, one atom per RD / WR (a non-sectored L2's 128-byte line: 4 with 32-byte
+  // atoms); the data of the last completes it.
+  unsigned bursts = 1;
+  // A write whose acknowledgement comes back from the DRAM (a non-sectored L2's write-allocate
+  // 'W' write, data_cache::wr_miss_wa_naive): like a read it enters the return queue and the
+  // DRAM -> L2 queue (dram_t::cycle returns every write that is no L1 / L2 write-back).
+  bool answered = false;
 };
 
 // A column command's data: the last beat's DRAM cycle.
@@ -55,6 +63,7 @@ struct dram_done {
   uint64_t token, data_end;
   bool write;
   unsigned sub;       // the request's sub-partition in the channel (as pushed)
+  bool answered;      // dram_request::answered
   uint64_t fill = 0;  // a read: the core cycle whose L2 step takes it from the DRAM -> L2 queue
 };
 
@@ -79,8 +88,9 @@ class dram_channel {
   // Between kernels (the channel is empty): timing restarts at cycle 0, open rows stay.
   void reset_timing();
   uint64_t row_hits = 0, activates = 0, precharges = 0;
-  // Read and write column commands, and the most requests the scheduler held (mrqq_max).
-  uint64_t reads = 0, writes = 0, queue_max = 0;
+  // Read and write column commands, and the most requests the scheduler held (mrqq_max);
+  // requests completed (n_req: a request of several atoms is one).
+  uint64_t reads = 0, writes = 0, queue_max = 0, requests = 0;
   // sm-run --mem-log: this channel's DQ, ACT and RD events, as channel `log_id` (nullptr: none).
   mem_event_log* log = nullptr;
   unsigned log_id = 0;

@@ -319,6 +319,8 @@ void set_memory_clocks(mem_config& m, const std::vector<std::string>& fields, co
 
 void validate(const mem_config& m, const std::string& where) {
   if (m.l2.sectored && m.l2.line != 128) fail(where, "-gpgpu_cache:dl2: a sectored L2 needs 128-byte lines (4 sectors)");
+  if (!m.l2.sectored && (m.l2.line < 32 || m.l2.line > 128))
+    fail(where, "-gpgpu_cache:dl2: a non-sectored L2 line of 32 to 128 bytes is modelled (one to four 32-byte bursts)");
   if (m.l1.sectored && m.l1.line > 256) fail(where, "-gpgpu_cache:dl1: a sectored L1 line holds at most 8 sectors");
   // One line access needs room for all its sectors at once, else it could never be made.
   const unsigned sectors = m.l1.line / 32;

@@ -20,6 +20,9 @@ struct mem_stats {
   // Cycles the L2 made no access because its L2 -> DRAM or L2 -> icnt queue was full
   // (memory_sub_partition::cache_cycle does not try then: not reservation fails).
   uint64_t l2_queue_stalls = 0;
+  // DRAM requests (dram_reads / dram_writes count column commands: with a non-sectored L2 a
+  // line's request takes several); row hits are per request.
+  uint64_t dram_requests = 0;
   mem_stats operator-(const mem_stats& o) const {
     return {l2_accesses - o.l2_accesses,
             l2_hits - o.l2_hits,
@@ -34,10 +37,11 @@ struct mem_stats {
             l2_fail_mshr_entry - o.l2_fail_mshr_entry,
             l2_fail_mshr_merge - o.l2_fail_mshr_merge,
             l2_fail_line_alloc - o.l2_fail_line_alloc,
-            l2_queue_stalls - o.l2_queue_stalls};
+            l2_queue_stalls - o.l2_queue_stalls,
+            dram_requests - o.dram_requests};
   }
   double row_buffer_locality() const {
-    uint64_t n = dram_reads + dram_writes;
+    const uint64_t n = dram_requests ? dram_requests : dram_reads + dram_writes;
     return n ? double(dram_row_hits) / double(n) : 0.0;
   }
 };
@@ -75,6 +79,9 @@ class mem_port {
   // GPGPU-Sim's mem_fetch byte mask), whole_sector for reads.
   virtual uint64_t access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
                           unsigned tag) = 0;
+  // The most bytes one access may carry (within one aligned block of that size): a 32-byte
+  // sector, or a whole line where the memory's L2 is not sectored (memory_system).
+  virtual unsigned packet_bytes() const { return sector_bytes; }
   // The client may not send now: its way in has no room (GPGPU-Sim's icnt_has_buffer).
   virtual bool full(const mem_client* /*client*/) const { return false; }
   // GPGPU-Sim decodes the address of every mem_fetch it makes (addrdec_tlx, from the mem_fetch

@@ -57,6 +57,7 @@ memory_system::bit_runs::bit_runs(uint64_t mask) {
 memory_system::memory_system(const gpu_config& cfg)
     : cfg_(cfg),
       m_(cfg.mem),
+      line_mode_(!cfg.mem.l2.sectored),
       bank_runs_(m_.bank_mask),
       row_runs_(m_.row_mask),
       part_runs_(~sub_partition_bits(m_)),
@@ -116,14 +117,18 @@ memory_system::l2_line* memory_system::l2_find(unsigned sp, uint64_t line, l2_li
 // cycle into the L2 -> DRAM queue of `a`'s sub-partition (l2_cache::cycle runs before the access
 // step of memory_sub_partition::cache_cycle), poppable from the first DRAM edge after that L2
 // step: gpu_sim_cycle >= cycle + 2.
-void memory_system::dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector) {
-  ch_[a.channel].push({clock_.first_edge(cycle + 2), a.row, a.bank, write, sector}, a.sub_partition % m_.sub_per_channel);
+// `bytes`: the request's data size (dram_req_t's nbytes), moved one DRAM atom (bus width x burst
+// length, 32 bytes or more) per column command: a sector one, a non-sectored L2's line several.
+// The DRAM reads and writes count column commands (GPGPU-Sim's n_rd / n_write).
+void memory_system::dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector, unsigned bytes, bool answered) {
+  const unsigned atom = m_.dram_buswidth * m_.dram_burst_length;
+  const unsigned bursts = std::max(1u, (bytes + atom - 1) / atom);
+  ch_[a.channel].push({clock_.first_edge(cycle + 2), a.row, a.bank, write, sector, 0, bursts, answered},
+                      a.sub_partition % m_.sub_per_channel);
   ++dram_queued_;
-  if (write)
-    ++st_.dram_writes;
-  else
-    ++st_.dram_reads;
-  st_.dram_bytes += 32;
+  ++st_.dram_requests;
+  (write ? st_.dram_writes : st_.dram_reads) += bursts;
+  st_.dram_bytes += bytes;
 }
 
 // Runs the channels to DRAM cycle `until`. A read's data (dram_t's rwq, CL cycles, then its
@@ -140,7 +145,16 @@ void memory_system::run_dram(uint64_t until, bool drop_waiters) {
     c.run(until, done_);
     for (const dram_done& d : done_) {
       --dram_queued_;
-      if (d.write) continue;
+      if (d.write) {
+        // A write acknowledged from the DRAM: memory_sub_partition::cache_cycle moves it from the
+        // DRAM -> L2 queue (it waits for no fill) into the L2 -> icnt queue in that L2 step.
+        if (!d.answered) continue;
+        auto a = acks_.find(d.token);
+        if (a == acks_.end()) continue;
+        if (!drop_waiters) answer(ci * m_.sub_per_channel + d.sub, d.fill, a->second);
+        acks_.erase(a);
+        continue;
+      }
       const uint64_t t = d.fill;  // the fill's L2 cycle
       const uint64_t sector = d.token;
       const unsigned sp = ci * m_.sub_per_channel + d.sub;  // as dram_push queued it
@@ -151,7 +165,7 @@ void memory_system::run_dram(uint64_t until, bool drop_waiters) {
       if (!drop_waiters) sp_[sp].releases.push(t + n);
       l2_line* victim = nullptr;
       if (l2_line* l = l2_find(sp, sector * 32 / m_.l2.line, victim)) {
-        const unsigned s = unsigned(sector * 32 % m_.l2.line / 32) % 4;
+        const unsigned s = sector_of(sector * 32);
         if (l->ready[s] == ~0ull) l->ready[s] = t;
       }
       if (!f) continue;
@@ -159,8 +173,9 @@ void memory_system::run_dram(uint64_t until, bool drop_waiters) {
       woken_.clear();
       fill_waiters_.drain(*f, woken_);
       fills_.erase(f);
+      // (A write-allocate read's slot answers nobody: cache_cycle drops an L2_WR_ALLOC_R.)
       if (!drop_waiters)
-        for (const waiter& w : woken_) answer(sp, q++, {0, sector * 32, w.client, w.tag, false});
+        for (const waiter& w : woken_) answer(sp, q++, {0, w.addr, w.client, w.tag, false, 0, 0, w.bytes});
     }
   }
 }
@@ -285,14 +300,15 @@ void memory_system::set_event_log(mem_event_log* log) {
 
 uint64_t memory_system::access(uint64_t addr, unsigned bytes, bool write, uint32_t written, uint64_t cycle, mem_client* client,
                                unsigned tag) {
-  (void)bytes;
-  const uint64_t sent = cycle - std::min(cycle, base_);  // core cycles since the kernel started
+  const uint64_t sent = cycle - std::min(cycle, base_);                             // core cycles since the kernel started
+  bytes = line_mode_ ? std::clamp(bytes, 1u, m_.l2.line) : mem_port::sector_bytes;  // (sectored: every access a sector's packet)
   const unsigned node = client ? client->icnt_node() : ~0u;
   if (random_ && node != ~0u) {
     // An SM's: decoded with its other decodes of this cycle, in order (draw_sm_decodes).
     const unsigned port = port_of(node);
     sm_decodes_[port].push_back({addr, true});
-    xin_[port].push_back({sent + request_cycles - 1, 0, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, {}}});
+    xin_[port].push_back(
+        {sent + request_cycles - 1, 0, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, {}, bytes}});
     xbar_queued_.fetch_add(1, std::memory_order_relaxed);
     return pending;
   }
@@ -309,14 +325,14 @@ uint64_t memory_system::access(uint64_t addr, unsigned bytes, bool write, uint32
     const uint64_t t = sent + request_cycles;
     auto it = xout.end();
     while (it != xout.begin() && std::prev(it)->t > t) --it;
-    xout.insert(it, {t, addr, client, tag, write ? written : mem_port::whole_sector, write, a});
+    xout.insert(it, {t, addr, client, tag, write ? written : mem_port::whole_sector, write, a, bytes});
     l2_queued(t);
     return pending;
   }
   // (Logged in the cycle after: the L1's miss queue gives its head to the crossbar then.)
   if (log_) log_->add(mem_event_log::INJ, sent + 1, node, addr & ~uint64_t(31), 1u << (addr % m_.l2.line / 32 % 4), sp, write ? 4 : 0);
   xin_[port_of(node)].push_back(
-      {sent + request_cycles - 1, sp, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, a}});
+      {sent + request_cycles - 1, sp, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, a, bytes}});
   xbar_queued_.fetch_add(1, std::memory_order_relaxed);
   return pending;
 }
@@ -372,7 +388,10 @@ bool memory_system::l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t
 memory_system::l2_line* memory_system::l2_allocate(l2_line* l, uint64_t line, uint64_t t) {
   const size_t way = size_t(l - l2_.data());
   const uint64_t old = l2_tag_[way];
-  if (l->dirty && old != ~0ull) {
+  if (l->dirty && old != ~0ull && line_mode_) {
+    // A non-sectored line writes back GPGPU-Sim's line_cache_block::get_modified_size, 128 bytes.
+    dram_push(decode(old * m_.l2.line), true, t, 0, 128);
+  } else if (l->dirty && old != ~0ull) {
     for (unsigned s = 0; s < 4; ++s)
       if (l->dirty >> s & 1) dram_push(decode(old * m_.l2.line + s * 32), true, t, 0);
   }
@@ -391,9 +410,24 @@ memory_system::l2_line* memory_system::l2_allocate(l2_line* l, uint64_t line, ui
 void memory_system::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t) {
   const uint8_t bit = uint8_t(1u << sector);
   ++st_.l2_writes;
-  uint32_t& w = l2_written_[size_t(l - l2_.data())][sector];
-  w |= r.written;
-  const bool complete = w == mem_port::whole_sector;
+  auto& words = l2_written_[size_t(l - l2_.data())];
+  bool complete;
+  if (line_mode_) {
+    // A non-sectored line: one byte mask over its (at most 128) bytes, readable once all are
+    // written (line_cache_block's m_readable); an access of more than a sector writes its whole
+    // 32-byte words.
+    const unsigned first = unsigned(r.addr % m_.l2.line / 32);
+    if (r.bytes > 32)
+      for (unsigned k = first; k < first + (r.bytes + 31) / 32 && k < 4; ++k) words[k] = mem_port::whole_sector;
+    else
+      words[first] |= r.written;
+    complete = true;
+    for (unsigned k = 0; k < m_.l2.line / 32; ++k) complete &= words[k] == mem_port::whole_sector;
+  } else {
+    uint32_t& w = words[sector];
+    w |= r.written;
+    complete = w == mem_port::whole_sector;
+  }
   if (reserved) {
     l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
     l->early |= bit;
@@ -416,7 +450,7 @@ void memory_system::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsig
 uint64_t memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t) {
   const uint8_t bit = uint8_t(1u << sector);
   auto wait_for_fill = [&] {
-    fill_waiters_.push_back(*fills_.try_emplace(r.addr / 32).first, {r.client, r.tag});
+    fill_waiters_.push_back(*fills_.try_emplace(fill_key(r.addr)).first, {r.client, r.tag, r.addr / 32 * 32, r.bytes});
     return ~uint64_t(0);
   };
   if (reserved) {
@@ -440,15 +474,16 @@ uint64_t memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& 
   l->valid |= bit;
   l->unreadable &= uint8_t(~bit);
   l->ready[sector] = ~0ull;
-  auto [f, fresh] = fills_.try_emplace(r.addr / 32);
-  fill_waiters_.push_back(*f, {r.client, r.tag});
+  auto [f, fresh] = fills_.try_emplace(fill_key(r.addr));
+  fill_waiters_.push_back(*f, {r.client, r.tag, r.addr / 32 * 32, r.bytes});
   if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
     l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
     return ~uint64_t(0);
   }
   l2_probe(sp, r.addr, st_.l2_misses, 2, t);
   ++sp_[sp].mshrs;
-  dram_push(r.a, false, t, r.addr / 32);
+  // (Non-sectored: the miss fetches the whole line, send_read_request's get_atom_sz().)
+  dram_push(r.a, false, t, fill_key(r.addr), line_bytes());
   return ~uint64_t(0);
 }
 
@@ -471,7 +506,7 @@ bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bo
   else if (!l2_queues_admit(sp, r, t, now))
     return false;
   const uint64_t line = r.addr / m_.l2.line;
-  const unsigned sector = unsigned(r.addr % m_.l2.line / 32) % 4;
+  const unsigned sector = sector_of(r.addr);
   const uint8_t bit = uint8_t(1u << sector);
   l2_line* victim = nullptr;
   // Between kernels any way may be replaced (t = ~0: nothing counts as pending).
@@ -493,8 +528,11 @@ bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bo
   // A read that is no hit joins the sector's fill (already in L2 at a known cycle: waits for it;
   // still in DRAM: a merge slot of its MSHR entry) or needs a new MSHR entry.
   const bool fill_timed = (reserved || early) && l->ready[sector] != ~0ull;
-  if (!drop_replies && !r.write && !read_hit && !fill_timed) {
-    if (auto* f = fills_.find(r.addr / 32)) {
+  // A non-sectored L2's write-allocate 'W' write that is no hit sends a line read too (its own
+  // MSHR checks, wr_miss_wa_naive).
+  const bool naive = line_mode_ && r.write && m_.l2.write_alloc == 'W' && !(present && !reserved && !early);
+  if (!drop_replies && (!r.write || naive) && !read_hit && !fill_timed) {
+    if (auto* f = fills_.find(fill_key(r.addr))) {
       if (f->count >= m_.l2.mshr_merge) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_merge);  // joins the fill in DRAM
     } else if (P.mshrs >= m_.l2.mshrs) {                                                             // a new miss
       P.mshr_stall = true;
@@ -506,6 +544,10 @@ bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bo
   if (!l) l = l2_allocate(victim, line, t);
   l2_lru_[size_t(l - l2_.data())] = ++stamp_;
   uint64_t back = t;  // when the answer leaves the L2
+  if (naive) {
+    l2_write_miss_naive(sp, l, r, reserved || early, t);
+    return true;  // acknowledged from the DRAM
+  }
   if (r.write)
     l2_write(sp, l, r, sector, present, reserved, t);
   else if (read_hit)
@@ -513,7 +555,44 @@ bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bo
   else if ((back = l2_read_miss(sp, l, r, sector, reserved, early, t)) == ~uint64_t(0))
     return true;  // answered with the fill
   // Reply through the crossbar.
-  if (!drop_replies) answer(sp, back, {0, r.addr, r.client, r.tag, r.write});
+  if (!drop_replies) answer(sp, back, {0, r.addr, r.client, r.tag, r.write, 0, 0, r.bytes});
+  return true;
+}
+
+// A non-sectored L2's write miss with write-allocate 'W' (data_cache::wr_miss_wa_naive): the
+// write goes to the DRAM as it is (its data size in 32-byte bursts; send_write_request) and is
+// acknowledged from there (memory_sub_partition::cache_cycle acknowledges a write at the L2 only
+// under FETCH_ON_WRITE or LAZY_FETCH_ON_READ), and a read of the whole line follows it out of the
+// L2's miss queue, one cycle later (L2_WR_ALLOC_R, send_read_request: a new MSHR entry, or merged
+// into the line's outstanding one), whose fill answers nobody. The line is allocated (reserved
+// until the fill, then valid), not modified: the data went to the DRAM. Counted as the probe
+// sees it: HIT_RESERVED while the line's fill is due, else MISS.
+bool memory_system::l2_write_miss_naive(unsigned sp, l2_line* l, const l2_request& r, bool reserved, uint64_t t) {
+  ++st_.l2_writes;
+  if (r.client) {
+    const uint64_t id = next_ack_++;
+    acks_.emplace(id, reply{0, r.addr, r.client, r.tag, true, 0, 0, r.bytes});
+    dram_push(r.a, true, t, id, r.bytes, true);
+  } else {
+    dram_push(r.a, true, t, 0, r.bytes);
+  }
+  const waiter nobody{nullptr, 0, r.addr, r.bytes};
+  if (reserved) {
+    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
+    // Merged into the outstanding fill (a slot of its MSHR entry, answering nobody).
+    if (l->ready[0] == ~0ull) fill_waiters_.push_back(*fills_.try_emplace(fill_key(r.addr)).first, nobody);
+    return true;
+  }
+  l2_probe(sp, r.addr, st_.l2_misses, 2, t);
+  l->valid |= 1;
+  l->unreadable &= uint8_t(~1u);
+  l->ready[0] = ~0ull;
+  auto [f, fresh] = fills_.try_emplace(fill_key(r.addr));
+  fill_waiters_.push_back(*f, nobody);
+  if (fresh) {
+    ++sp_[sp].mshrs;
+    dram_push(r.a, false, t + 1, fill_key(r.addr), line_bytes());
+  }
   return true;
 }
 
@@ -583,6 +662,7 @@ void memory_system::kernel_start(uint64_t gpu_cycle) {
   drain_l2();
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
+  acks_.clear();
   fill_waiters_.clear();
   base_ = gpu_cycle;
   l2_stepped_ = 0;
@@ -619,7 +699,7 @@ void memory_system::memcpy_to_device(uint64_t addr, uint64_t bytes) {
       l2_written_[size_t(l - l2_.data())] = {0, 0, 0, 0};
     }
     l2_lru_[size_t(l - l2_.data())] = ++stamp_;
-    const uint8_t bit = uint8_t(1u << (s % m_.l2.line / 32));
+    const uint8_t bit = uint8_t(1u << sector_of(s));
     l->valid |= bit;
     l->unreadable &= uint8_t(~bit);  // the copied data is there: a read hits
   }

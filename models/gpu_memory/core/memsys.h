@@ -47,6 +47,9 @@ class memory_system : public mem_port {
   // An SM's cluster input buffer of the request crossbar holds -icnt_in_buffer_limit packets
   // (xbar_router::Has_Buffer_In); other engines are never refused.
   bool full(const mem_client* client) const override;
+  // A sector; with a non-sectored L2 (-gpgpu_cache:dl2 N:...) its whole line, GPGPU-Sim's
+  // mem_fetch of a line (read_only_cache's line fetch, an uncoalesced segment past the L1D).
+  unsigned packet_bytes() const override { return line_mode_ ? m_.l2.line : mem_port::sector_bytes; }
   void cycle(uint64_t cycle) override;
   // With -gpgpu_memory_partition_indexing 4 the first decode of an address's chunk draws its
   // sub-partition: the SMs report every GPGPU-Sim decode (mem_port::decoded), drawn in SM order
@@ -95,8 +98,10 @@ class memory_system : public mem_port {
     uint64_t ready[4] = {0, 0, 0, 0};  // core cycle each sector's fill is in L2 (pending until then; ~0: in DRAM)
   };
   struct waiter {
-    mem_client* client;
+    mem_client* client;  // nullptr: a write-allocate read nobody waits for (L2_WR_ALLOC_R)
     unsigned tag;
+    uint64_t addr;   // the access's address (a sector's: its first byte)
+    unsigned bytes;  // and data size (the reply's packet carries it)
   };
   struct l2_request {  // a sector request past the crossbar and the ROP queue
     uint64_t t;        // the first core cycle the L2 may access it (in the icnt -> L2 queue)
@@ -105,7 +110,8 @@ class memory_system : public mem_port {
     unsigned tag;
     uint32_t written;  // a write's bytes in the sector (mem_port::access)
     bool write;
-    dram_address a;  // decode(addr), worked out once when it is sent
+    dram_address a;       // decode(addr), worked out once when it is sent
+    unsigned bytes = 32;  // data size: a sector, or with a non-sectored L2 up to its line
   };
   struct xbar_packet {  // a request in its crossbar input buffer
     uint64_t ready;     // the first cycle the crossbar may move it (icnt_transfer)
@@ -118,8 +124,9 @@ class memory_system : public mem_port {
     mem_client* client;
     unsigned tag;
     bool write;
-    unsigned port = 0;  // the client's crossbar port (set when it enters the L2 -> icnt queue)
-    uint64_t t = 0;     // -network_mode 1: the first cycle its cluster may pop it
+    unsigned port = 0;    // the client's crossbar port (set when it enters the L2 -> icnt queue)
+    uint64_t t = 0;       // -network_mode 1: the first cycle its cluster may pop it
+    unsigned bytes = 32;  // the access's data size (a read reply's packet carries it)
   };
   struct sub_partition {
     // A request granted by the request crossbar waits in the crossbar's output buffer (`xout`,
@@ -136,7 +143,14 @@ class memory_system : public mem_port {
     ring<reply> out;                                                                // L2 -> icnt queue, by q
     ring<reply> rin;                                                                // its input buffer of the reply crossbar
   };
-  void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector);
+  // bytes: the data size; answered: a write acknowledged from the DRAM (its token).
+  void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector, unsigned bytes = 32, bool answered = false);
+  // A non-sectored L2 (line_mode_) keeps a line as one unit: its state in sector 0, its MSHR
+  // (fills_) keyed by its first sector, each miss one DRAM request of the whole line.
+  uint64_t fill_key(uint64_t addr) const { return line_mode_ ? addr / m_.l2.line * (m_.l2.line / 32) : addr / 32; }
+  unsigned sector_of(uint64_t addr) const { return line_mode_ ? 0 : unsigned(addr % m_.l2.line / 32) % 4; }
+  unsigned line_bytes() const { return line_mode_ ? m_.l2.line : 32; }  // a read miss's request
+  bool l2_write_miss_naive(unsigned sp, l2_line* l, const l2_request& r, bool reserved, uint64_t t);
   void run_dram(uint64_t until, bool drop_waiters);
   void run_l2(uint64_t now);
   void step_sub_partition(unsigned sp, uint64_t c);      // one cycle of gpgpu_sim::cycle's L2 step for sp
@@ -190,6 +204,10 @@ class memory_system : public mem_port {
 
   const gpu_config& cfg_;
   const mem_config& m_;
+  bool line_mode_;  // -gpgpu_cache:dl2 N: not sectored
+  // Writes acknowledged from the DRAM (non-sectored L2, write-allocate 'W'), by their DRAM token.
+  std::unordered_map<uint64_t, reply> acks_;
+  uint64_t next_ack_ = 0;
   bit_runs bank_runs_, row_runs_;
   bit_runs part_runs_;  // the channel-local address without its sub-partition bits (partition_address)
   clock_domains clock_;

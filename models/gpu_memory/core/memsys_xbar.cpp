@@ -9,9 +9,10 @@ namespace gpuvp::gpu_memory {
 
 namespace {
 // -network_mode 1: a packet's flits (InterconnectInterface::Push: size / flit_size, rounded up);
-// a read request and a write acknowledgement are 8 bytes of control, a sector write and a read
-// reply 32 bytes of data and the 8.
-unsigned packet_flits(bool carries_data, unsigned flit_size) { return ((carries_data ? 40 : 8) + flit_size - 1) / flit_size; }
+// a read request and a write acknowledgement are 8 bytes of control, a write and a read reply
+// its data and the 8 (icnt_inject_request_packet / the reply's mf->size(): data size + control;
+// a sector's 32, with a non-sectored L2 up to a line: a 128-byte read's reply is 136 bytes).
+unsigned packet_flits(unsigned data_bytes, unsigned flit_size) { return (data_bytes + 8 + flit_size - 1) / flit_size; }
 
 // One xbar_router::Advance arbitration. `inputs` (ascending GPGPU-Sim node ids: clusters 0..n-1,
 // then the sub-partitions) have a packet whose head is for the output at the same index of
@@ -180,7 +181,8 @@ void memory_system::booksim_requests(uint64_t now) {
   const unsigned nc = cfg_.num_clusters;
   for (unsigned i = 0; i < nc && i < xin_.size(); ++i)
     if (!xin_[i].empty() && xin_[i].front().ready <= now && req_net_.can_inject(i, now)) {
-      req_net_.inject(i, nc + xin_[i].front().sp, xin_[i].front(), packet_flits(xin_[i].front().r.write, m_.icnt_file_flit_size), now);
+      req_net_.inject(i, nc + xin_[i].front().sp, xin_[i].front(),
+                      packet_flits(xin_[i].front().r.write ? xin_[i].front().r.bytes : 0, m_.icnt_file_flit_size), now);
       xin_[i].pop_front();
     }
   const size_t cap = size_t(m_.icnt_file_boundary_buffer) + m_.icnt_file_vc_buf;
@@ -202,7 +204,8 @@ void memory_system::booksim_replies(uint64_t now) {
   for (unsigned i = 0; i < sp_.size(); ++i) {
     auto& rin = sp_[i].rin;
     if (!rin.empty() && rep_net_.can_inject(nc + i, now)) {
-      rep_net_.inject(nc + i, rin.front().port, rin.front(), packet_flits(!rin.front().write, m_.icnt_file_flit_size), now);
+      rep_net_.inject(nc + i, rin.front().port, rin.front(),
+                      packet_flits(rin.front().write ? 0 : rin.front().bytes, m_.icnt_file_flit_size), now);
       rin.pop_front();
     }
   }

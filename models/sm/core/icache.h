@@ -2,9 +2,11 @@
 // The L1 instruction cache of one SM with -gpgpu_perfect_inst_const_cache 0 (GPGPU-Sim's
 // read_only_cache m_L1I, configured by -gpgpu_cache:il1): LRU tags allocated on fill, MSHRs that
 // merge the warps missing the same line, a miss queue sent one request a cycle. Fetch addresses
-// are the warp's PC + PROGRAM_MEM_START (0xF0000000), as shader_core_ctx::fetch makes them; the
-// model's memory side is sectored, so a line miss is its 32-byte sectors, filled when all are
-// back. Internal to sm_core.
+// are the warp's PC + PROGRAM_MEM_START (0xF0000000), as shader_core_ctx::fetch makes them. A
+// line miss is one request of the whole line where the memory takes it (a non-sectored L2:
+// mem_port::packet_bytes; GPGPU-Sim's read_only_cache sends one mem_fetch of get_atom_sz(), the
+// line of a non-sectored L1I), else its 32-byte sectors, filled when all are back. Internal to
+// sm_core.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -33,6 +35,7 @@ struct inst_cache {
   };
   std::vector<fill> fills;  // sectors answered, applied in their cycle
   uint64_t accesses = 0, hits = 0, misses = 0, mshr_hits = 0, fails = 0;
+  unsigned request_bytes = 32;  // bytes of one miss request: a sector, or the line (see above)
 
   explicit inst_cache(const cache_config& c) : cfg(c), tag(size_t(c.sets) * c.ways, ~0ull), lru(tag.size(), 0) {}
   size_t find(uint64_t line) const {
@@ -62,10 +65,10 @@ struct inst_cache {
         ++mshr_hits;
         return result::miss;
       }
-    const unsigned sectors = cfg.line / 32;
+    const unsigned requests = cfg.line / request_bytes;
     if (mshrs.size() >= cfg.mshrs || miss_queue.size() >= cfg.miss_queue) return ++fails, result::fail;
-    mshrs.push_back({line, {w}, sectors});
-    for (unsigned s = 0; s < sectors; ++s) miss_queue.push_back(line * cfg.line + 32 * s);
+    mshrs.push_back({line, {w}, requests});
+    for (unsigned s = 0; s < requests; ++s) miss_queue.push_back(line * cfg.line + request_bytes * s);
     ++accesses;
     ++misses;
     return result::miss;

@@ -64,6 +64,9 @@ void ldst_unit::prepare() {
   sectors_.clear();
   conflict_cycles_ = 0;
   bypass_ = cfg_.gmem_skip_l1d && w.space == mem_space::global;
+  // Past the L1D, a memory that takes more than a sector gets coalesced segments (bypass_send).
+  segment_ = 32;
+  if (bypass_ && core_.mem_ && core_.mem_->packet_bytes() >= 128) segment_ = w.width == 1 ? 32 : w.width == 2 ? 64 : 128;
   if (w.space == mem_space::shared) {
     // Bank conflict degree: the most distinct 4-byte words any one bank must deliver.
     std::vector<std::vector<uint64_t>> banks(cfg_.smem_banks);
@@ -441,12 +444,41 @@ void ldst_unit::bypass_send(uint64_t now) {
   if (sectors_.empty() || core_.mem_->full(this)) return;
   const warp_inst& w = dispatch_reg_;
   const uint64_t sector = sectors_.back();
-  const uint32_t bytes = w.store ? sector_bytes_[sectors_.size() - 1] : mem_port::whole_sector;
-  sectors_.pop_back();
+  uint32_t bytes = w.store ? sector_bytes_[sectors_.size() - 1] : mem_port::whole_sector;
+  uint64_t addr = sector * 32;
+  unsigned size = 32, count = 1;
+  if (segment_ > 32) {
+    // Where the memory takes more than a sector (a non-sectored L2), GPGPU-Sim's coalescing
+    // before sectored L1s (-gpgpu_coalesce_arch below 20, warp_inst_t::memory_coalescing_arch):
+    // one access per segment the lanes touch (128 bytes for 4-, 8- and 16-byte accesses, 64 for
+    // 2, 32 for 1), reduced by memory_coalescing_arch_reduce_and_send to the half (64 bytes) or
+    // quarter (32) in use when the touched 32-byte chunks all lie in it; the highest first.
+    const uint64_t block = addr / segment_;
+    unsigned chunks = 0;
+    size_t k = sectors_.size();
+    for (; k > 0 && sectors_[k - 1] * 32 / segment_ == block; --k) chunks |= 1u << (sectors_[k - 1] * 32 % segment_ / 32);
+    count = unsigned(sectors_.size() - k);
+    addr = block * segment_;
+    size = segment_;
+    if (size == 128 && !(chunks & 12)) {
+      size = 64;
+    } else if (size == 128 && !(chunks & 3)) {
+      size = 64;
+      addr += 64;
+      chunks >>= 2;
+    }
+    if (size == 64 && !(chunks & 2)) {
+      size = 32;
+    } else if (size == 64 && !(chunks & 1)) {
+      size = 32;
+      addr += 32;
+    }
+    if (size > 32) bytes = mem_port::whole_sector;  // (a write of several sectors: their whole words)
+  }
+  sectors_.resize(sectors_.size() - count);
   ++slots_[slot_].outstanding;
   const uint64_t sent = now - 1;
-  const uint64_t lat =
-      core_.mem_->access(sector * 32, 32, w.store, bytes, sent + core_.mem_base_, this, w.store ? slot_ : slot_ | bypass_tag);
+  const uint64_t lat = core_.mem_->access(addr, size, w.store, bytes, sent + core_.mem_base_, this, w.store ? slot_ : slot_ | bypass_tag);
   ++(w.store ? core_.st_.mem_writes : core_.st_.mem_reads);
   if (lat == mem_port::pending)
     ++awaiting_;
@@ -464,7 +496,8 @@ void ldst_unit::end_cycle(uint64_t now) {
 
 bool ldst_unit::icache_send(uint64_t addr, uint64_t sent) {
   if (core_.mem_->full(this)) return false;
-  const uint64_t lat = core_.mem_->access(addr, 32, false, mem_port::whole_sector, sent + core_.mem_base_, this, icache_tag);
+  const uint64_t lat =
+      core_.mem_->access(addr, core_.icache_->request_bytes, false, mem_port::whole_sector, sent + core_.mem_base_, this, icache_tag);
   if (lat != mem_port::pending) core_.icache_->fills.push_back({fill_cycle(sent + lat), addr});
   return true;
 }

@@ -229,6 +229,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   static constexpr unsigned bypass_tag = 1u << 31;
   static constexpr unsigned icache_tag = 1u << 30;  // an L1I read's tag
   bool bypass_ = false;                             // the dispatch register's instruction goes past the L1D
+  unsigned segment_ = 32;                           // bypass_send's coalescing segment (32: one access per sector)
   unsigned wb_arb_ = 0;
   // Shared-memory loads in their -gpgpu_smem_latency pipeline (m_pipeline_reg), oldest first:
   // the instruction's slot and the cycle the write-back stage can take it from stage 0.

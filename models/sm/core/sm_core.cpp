@@ -94,7 +94,11 @@ void sm_core::init_warps() {
   warps_.resize(cfg.max_threads_per_sm / 32);
   fetchable_.assign((warps_.size() + 63) / 64, 0);
   imiss_.assign(warps_.size(), 0);
-  if (!cfg.perfect_icache) icache_ = std::make_unique<inst_cache>(cfg.il1);
+  if (!cfg.perfect_icache) {
+    icache_ = std::make_unique<inst_cache>(cfg.il1);
+    // A non-sectored L1I sends a line miss as one request when the memory takes whole lines.
+    if (!cfg.il1.sectored && mem_ && mem_->packet_bytes() >= cfg.il1.line) icache_->request_bytes = cfg.il1.line;
+  }
   wregs_.resize(warps_.size());
   ctas_.resize(cfg.max_ctas_per_sm);
   sched_warps_.resize(cfg.num_sched);

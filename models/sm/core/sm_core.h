@@ -38,7 +38,7 @@ struct sm_stats {
   // store sectors among the accesses (written through).
   uint64_t l1_accesses = 0, l1_hits = 0, l1_pending_hits = 0, l1_misses = 0, l1_write_accesses = 0;
   uint64_t l1_fails[4] = {};               // by l1_fail cause
-  uint64_t mem_reads = 0, mem_writes = 0;  // sector requests sent to the memory side
+  uint64_t mem_reads = 0, mem_writes = 0;  // requests sent to the memory side (sectors; segments or lines into a non-sectored L2)
   uint64_t l1_reservation_fails() const { return l1_fails[0] + l1_fails[1] + l1_fails[2] + l1_fails[3]; }
   uint64_t smem_accesses = 0, smem_bank_conflict_cycles = 0;
   // L1I (-gpgpu_perfect_inst_const_cache 0): fetch accesses = hits + misses; misses include the
