@@ -529,8 +529,12 @@ TEST(sm_memory, non_sectored_l2_moves_whole_lines) {
     } p;
     for (uint64_t cyc = 0; cyc < 700; ++cyc) {
       m.cycle(cyc);
-      if (cyc == 26) EXPECT_EQ(m.access(GBASE, 32, false, mem_port::whole_sector, cyc, &p, 0), mem_port::pending);
-      if (cyc == 300) EXPECT_EQ(m.access(GBASE + 96, 32, false, mem_port::whole_sector, cyc, &p, 1), mem_port::pending);
+      if (cyc == 26) {
+        EXPECT_EQ(m.access(GBASE, 32, false, mem_port::whole_sector, cyc, &p, 0), mem_port::pending);
+      }
+      if (cyc == 300) {
+        EXPECT_EQ(m.access(GBASE + 96, 32, false, mem_port::whole_sector, cyc, &p, 1), mem_port::pending);
+      }
     }
     EXPECT_EQ(m.packet_bytes(), sectored ? 32u : 128u);
     return std::make_tuple(std::vector<uint64_t>(p.done, p.done + 2), m.stats(), m.channels()[0].reads);
@@ -567,7 +571,9 @@ TEST(sm_memory, booksim_answer_of_a_line_takes_its_flits) {
     } p;
     for (uint64_t cyc = 0; cyc < 400; ++cyc) {
       m.cycle(cyc);
-      if (cyc == 10) EXPECT_EQ(m.access(base, bytes, false, mem_port::whole_sector, cyc, &p, 0), mem_port::pending);
+      if (cyc == 10) {
+        EXPECT_EQ(m.access(base, bytes, false, mem_port::whole_sector, cyc, &p, 0), mem_port::pending);
+      }
       m.sms_stepped();
     }
     EXPECT_EQ(m.stats().l2_hits, 1u);
@@ -605,8 +611,12 @@ TEST(sm_memory, non_sectored_l2_write_allocate_naive) {
   } p;
   for (uint64_t cyc = 0; cyc < 700; ++cyc) {
     m.cycle(cyc);
-    if (cyc == 26) EXPECT_EQ(m.access(GBASE, 4, true, 0xfu, cyc, &p, 0), mem_port::pending);
-    if (cyc == 300) EXPECT_EQ(m.access(GBASE + 32, 32, false, mem_port::whole_sector, cyc, &p, 1), mem_port::pending);
+    if (cyc == 26) {
+      EXPECT_EQ(m.access(GBASE, 4, true, 0xfu, cyc, &p, 0), mem_port::pending);
+    }
+    if (cyc == 300) {
+      EXPECT_EQ(m.access(GBASE + 32, 32, false, mem_port::whole_sector, cyc, &p, 1), mem_port::pending);
+    }
   }
   EXPECT_EQ(std::vector<uint64_t>(p.done, p.done + 2), (std::vector<uint64_t>{312, 469}));
   const mem_stats s = m.stats();
