@@ -506,6 +506,15 @@ TEST(sm_memory, l2_write_to_a_sector_whose_fill_is_due) {
   EXPECT_EQ(ws.dram_reads, 1u);
 }
 
+namespace {
+// A client at crossbar node 0 that records the cycle each of two tags is answered in.
+struct two_answers final : mem_client {
+  void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
+  unsigned icnt_node() const override { return 0; }
+  uint64_t done[2] = {0, 0};
+};
+}  // namespace
+
 // A non-sectored L2 (-gpgpu_cache:dl2 N:..., the GTX 1080 file's): GPGPU-Sim keeps a line as
 // one block, and a miss sends the whole line down (baseline_cache::send_read_request sets the
 // request's data size to get_atom_sz(), the line), which the DRAM moves in one request of four
@@ -522,11 +531,7 @@ TEST(sm_memory, non_sectored_l2_moves_whole_lines) {
     gpu_config c = qv100();
     c.mem.l2.sectored = sectored;
     memory_system m(c);
-    struct port final : mem_client {
-      void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
-      unsigned icnt_node() const override { return 0; }
-      uint64_t done[2] = {0, 0};
-    } p;
+    two_answers p;
     for (uint64_t cyc = 0; cyc < 700; ++cyc) {
       m.cycle(cyc);
       if (cyc == 26) {
@@ -604,11 +609,7 @@ TEST(sm_memory, non_sectored_l2_write_allocate_naive) {
   c.mem.l2.sectored = false;
   c.mem.l2.write_alloc = 'W';
   memory_system m(c);
-  struct port final : mem_client {
-    void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done[tag] = cycle; }
-    unsigned icnt_node() const override { return 0; }
-    uint64_t done[2] = {0, 0};
-  } p;
+  two_answers p;
   for (uint64_t cyc = 0; cyc < 700; ++cyc) {
     m.cycle(cyc);
     if (cyc == 26) {
