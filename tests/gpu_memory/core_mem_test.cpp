@@ -214,17 +214,26 @@ TEST(sm_memory, dram_fr_fcfs_serves_row_hits_first) {
   EXPECT_EQ(fi_pre, 2u);
 }
 
+namespace {
+// The RTX 3070's DRAM data bus on the file above: 2 bytes x BL 16 = one 32-byte atom in 4 DRAM
+// cycles (command ratio 4), bank groups from the lower bits.
+mem_config rtx3070_bus() {
+  mem_config m;
+  m.dram_bnkgrp_lower_bits = 1;
+  m.dram_buswidth = 2;
+  m.dram_burst_length = 16;
+  m.dram_cmd_ratio = 4;
+  return m;
+}
+}  // namespace
+
 // The same three reads with the RTX 3070's data bus (BL 16, ratio 4: 2 B x 16 = one 32-byte atom
 // in 4 DRAM cycles). dram_t::cycle pops the delay line once a cycle and one pop delivers an atom,
 // so the reads leave as with QV100's bus (column + CL + 1): 26, 28, 66; BL / ratio enters only
 // tRTP (4: row 2's precharge still waits for tRAS, 29) and the read-write turnarounds. (Holding
 // the bus BL / ratio cycles per read gave 29, 33, 69.)
 TEST(sm_memory, dram_data_leaves_in_one_pop_whatever_the_burst) {
-  mem_config m;
-  m.dram_bnkgrp_lower_bits = 1;
-  m.dram_buswidth = 2;
-  m.dram_burst_length = 16;
-  m.dram_cmd_ratio = 4;
+  const mem_config m = rtx3070_bus();  // (the channel keeps a reference)
   dram_channel ch(m);
   ch.push({0, 1, 0, false, 1});
   ch.push({0, 2, 0, false, 2});
@@ -242,11 +251,7 @@ TEST(sm_memory, dram_data_leaves_in_one_pop_whatever_the_burst) {
 // last popped at 31: done at 32; the next request of the row only gets the bank then, column 21,
 // done at 34. Five column commands, two completions.
 TEST(sm_memory, dram_request_of_several_bursts) {
-  mem_config m;
-  m.dram_bnkgrp_lower_bits = 1;
-  m.dram_buswidth = 2;
-  m.dram_burst_length = 16;
-  m.dram_cmd_ratio = 4;
+  const mem_config m = rtx3070_bus();  // (the channel keeps a reference)
   dram_channel ch(m);
   dram_request line{0, 1, 0, false, 1};
   line.bursts = 4;
