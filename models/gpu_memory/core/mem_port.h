@@ -40,10 +40,7 @@ struct mem_stats {
             l2_queue_stalls - o.l2_queue_stalls,
             dram_requests - o.dram_requests};
   }
-  double row_buffer_locality() const {
-    const uint64_t n = dram_requests ? dram_requests : dram_reads + dram_writes;
-    return n ? double(dram_row_hits) / double(n) : 0.0;
-  }
+  double row_buffer_locality() const { return dram_requests ? double(dram_row_hits) / double(dram_requests) : 0.0; }
 };
 
 // Where L1 misses and stores go. Returns the latency in core cycles until the data is back

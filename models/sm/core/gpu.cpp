@@ -231,8 +231,7 @@ void print_kernel(std::ostream& os, const kernel_result& r) {
      << m.l2_fail_mshr_entry << ", MSHR_MERGE_ENRTY_FAIL " << m.l2_fail_mshr_merge << ", LINE_ALLOC_FAIL " << m.l2_fail_line_alloc
      << "), cycles without an access on a full queue " << m.l2_queue_stalls << "\n";
   std::snprintf(buf, sizeof buf, "  total dram reads %llu, total dram writes %llu, row_buffer_locality %.1f %%, bandwidth %.1f GB/s\n",
-                (unsigned long long)m.dram_reads, (unsigned long long)m.dram_writes,
-                pct(m.dram_row_hits, m.dram_requests ? m.dram_requests : m.dram_reads + m.dram_writes), r.dram_gbps());
+                (unsigned long long)m.dram_reads, (unsigned long long)m.dram_writes, pct(m.dram_row_hits, m.dram_requests), r.dram_gbps());
   os << buf;
 }
 
