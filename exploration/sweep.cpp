@@ -6,11 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
-#include <set>
 #include <filesystem>
 #include <iostream>
 #include <thread>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 #include "cli.h"
 #include "gpuvp/config.h"
@@ -18,6 +16,7 @@
 #include "gpuvp/text.h"
 #include "gpuvp/tool_args.h"
 #include "run_control.h"
+#include "sweep_check.h"
 #include "sweep_plot.h"
 #include "sweep_results.h"
 #include "sweep_run.h"
@@ -113,69 +112,6 @@ spec load_manifest(const std::string& out, commands& c, double& wall_limit, std:
 }
 
 namespace {
-
-// Before anything runs (or goes to Slurm): `gpuvp config dump` of the first point and, for every
-// parameter, of the first point with that parameter at each of its other values (as the points
-// use them), `jobs` at a time. Refuses the spec naming every value that fails.
-void check_configurations(const spec& s, const std::string& exe, size_t jobs) {
-  if (s.points.empty()) return;
-  struct check {
-    std::string what;
-    std::vector<std::string> values;
-  };
-  std::vector<check> checks = {{"the first point", s.points[0]}};
-  for (size_t k = 0; k < s.parameters.size(); ++k) {
-    std::set<std::string> seen = {s.points[0][k]};
-    for (const auto& pt : s.points)
-      if (seen.insert(pt[k]).second) {
-        checks.push_back({s.parameters[k].key + "=" + pt[k], s.points[0]});
-        checks.back().values[k] = pt[k];
-      }
-  }
-  const fs::path dir = fs::temp_directory_path() / ("gpuvp-sweep-check-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::vector<std::vector<std::string>> argvs;
-  std::vector<std::string> logs;
-  for (size_t i = 0; i < checks.size(); ++i) {
-    argvs.push_back({exe, "config", "dump"});
-    const auto a = config_args(s, checks[i].values);
-    argvs.back().insert(argvs.back().end(), a.begin(), a.end());
-    logs.push_back((dir / (std::to_string(i) + ".log")).string());
-  }
-  std::vector<int> codes;
-  try {
-    codes = run_all_to_files(argvs, logs, jobs);
-  } catch (...) {
-    fs::remove_all(dir);
-    throw;
-  }
-  // Each distinct message once: a bad first value fails every check that keeps it.
-  std::vector<std::string> messages;
-  std::string report;
-  size_t bad = 0;
-  for (size_t i = 0; i < checks.size(); ++i) {
-    if (codes[i] == 0) continue;
-    std::string msg = codes[i] < 0 ? "cannot run " + exe : read_file(logs[i]);
-    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-    if (msg.empty()) msg = "gpuvp config dump exited with " + std::to_string(codes[i]);
-    if (std::find(messages.begin(), messages.end(), msg) != messages.end()) continue;
-    messages.push_back(msg);
-    ++bad;
-    std::string indented;
-    for (size_t at = 0; at < msg.size();) {
-      const size_t nl = std::min(msg.find('\n', at), msg.size());
-      indented += "\n    " + msg.substr(at, nl - at);
-      at = nl + 1;
-    }
-    report += "\n  " + checks[i].what + ":" + indented;
-  }
-  fs::remove_all(dir);
-  if (bad)
-    throw config_error(s.file + ": " + std::to_string(bad) + " configuration" + (bad > 1 ? "s" : "") +
-                       " of the sweep cannot run (nothing was run; checked the first point and every other value of each "
-                       "parameter):" +
-                       report);
-}
 
 // Every metric must be in the first point's statistics (when it wrote any).
 void check_metrics(const spec& s, const std::string& out) {
@@ -385,7 +321,7 @@ int main_sweep(int argc, char** argv) {
   if (o.spec_file.empty()) return args.usage_error("missing SPEC.yaml (or --collect DIR)");
   if (o.backend == "slurm") check_slurm_commands();
   const spec s = load_spec(o.spec_file, is_workload_name);
-  check_configurations(s, p.exe, o.jobs);
+  check_configurations(s);
   const std::string out = o.out.empty() ? fs::path(o.spec_file).stem().string() + "-sweep" : o.out;
   p.out = fs::absolute(out).lexically_normal().string();
   p.total = s.points.size();

@@ -26,10 +26,6 @@ using commands = std::vector<std::vector<std::string>>;
 // points are then stopped and left without a result, so --resume runs them again).
 int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds);
 
-// Runs each argv (stdout+stderr to logs[i]), `jobs` at a time; returns their exit codes (as
-// run_to_file).
-std::vector<int> run_all_to_files(const std::vector<std::vector<std::string>>& argvs, const std::vector<std::string>& logs, size_t jobs);
-
 // An exclusive lock on a sweep folder (DIR/sweep.lock holding the owner's process id), held
 // until destroyed or the process ends. A second sweep on the folder gets a config_error naming
 // the first one's process id.
