@@ -38,32 +38,54 @@ std::string host_name() {
 
 namespace {
 
-// fork + exec with output to `log`. The child gets its own process group (a Ctrl-C in the
-// terminal reaches the driver only, which then stops the points it runs) and dies with the
-// driver (PR_SET_PDEATHSIG), so a killed sweep leaves no orphans behind.
-pid_t spawn(const std::vector<std::string>& argv, const std::string& log, const sigset_t& old_mask) {
-  std::vector<char*> a;
-  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-  a.push_back(nullptr);
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
+// The child of spawn() between vfork and exec: it shares the driver's memory, so it only makes
+// system calls on what the parent prepared, and never returns.
+[[noreturn]] void exec_child(char* const* argv, const char* log, const std::string& failed, const sigset_t& old_mask, pid_t parent) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127);
   const int null = open("/dev/null", O_RDONLY);
   if (null < 0) _exit(127);
   dup2(null, 0);
-  if (!log.empty()) {  // empty: keep the driver's stdout and stderr
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (log) {  // none: keep the driver's stdout and stderr
+    const int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) _exit(127);
     dup2(fd, 1);
     dup2(fd, 2);
   }
+  // A handler of the driver must not run here (the child's handlers are its own copy).
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction sa {};
+    if (sigaction(sig, nullptr, &sa) == 0 && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN) {
+      sa.sa_handler = SIG_DFL;
+      sa.sa_flags = 0;
+      sigaction(sig, &sa, nullptr);
+    }
+  }
   sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-  execvp(a[0], a.data());
-  dprintf(2, "gpuvp sweep: cannot execute %s\n", a[0]);
+  execvp(argv[0], argv);
+  [[maybe_unused]] const ssize_t n = write(2, failed.data(), failed.size());
   _exit(127);
+}
+
+// vfork + exec with output to `log`: vfork rather than fork, as fork copies the driver's page
+// tables and then takes a copy-on-write fault for each page either process writes, for every
+// point. The child gets its own process group (a Ctrl-C in the terminal reaches the driver
+// only, which then stops the points it runs) and dies with the driver (PR_SET_PDEATHSIG), so a
+// killed sweep leaves no orphans behind.
+pid_t spawn(const std::vector<std::string>& argv, const std::string& log, const sigset_t& old_mask) {
+  std::vector<char*> a;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  const std::string failed = "gpuvp sweep: cannot execute " + argv[0] + "\n";
+  const pid_t parent = getpid();
+  sigset_t all, before;
+  sigfillset(&all);
+  sigprocmask(SIG_SETMASK, &all, &before);  // nothing is delivered to the child before it is ready
+  const pid_t pid = vfork();
+  if (pid == 0) exec_child(a.data(), log.empty() ? nullptr : log.c_str(), failed, old_mask, parent);
+  sigprocmask(SIG_SETMASK, &before, nullptr);
+  return pid;
 }
 
 std::string duration(double s) {
@@ -115,32 +137,6 @@ int run_to_file(const std::vector<std::string>& argv, const std::string& log) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-std::vector<int> run_all_to_files(const std::vector<std::vector<std::string>>& argvs, const std::vector<std::string>& logs, size_t jobs) {
-  sigset_t cur;
-  sigprocmask(SIG_SETMASK, nullptr, &cur);
-  std::vector<int> codes(argvs.size(), -1);
-  std::map<pid_t, size_t> live;
-  size_t next = 0;
-  while (next < argvs.size() || !live.empty()) {
-    while (live.size() < std::max<size_t>(jobs, 1) && next < argvs.size()) {
-      const pid_t pid = spawn(argvs[next], logs[next], cur);
-      if (pid < 0) throw std::runtime_error("cannot start a process (fork failed)");
-      live[pid] = next++;
-    }
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    auto it = live.find(pid);
-    if (it == live.end()) continue;
-    codes[it->second] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    live.erase(it);
-  }
-  return codes;
 }
 
 folder_lock::folder_lock(const std::string& dir) {
