@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 #include "gpuvp/config.h"
@@ -117,6 +118,77 @@ void flatten(const json& j, const std::string& prefix, std::map<std::string, jso
   }
 }
 
+// flatten() straight from the parser's events, without the document in memory (parsing into a
+// document is most of what the driver spends on a point's statistics). Equal to flatten() of
+// the document whenever no path comes twice; a path that does (a repeated key, "a.b" beside
+// "a": {"b": ...}) stops it with repeated(), for the caller to flatten the document instead,
+// which settles such cases as the document does.
+class flattener : public nlohmann::json_sax<json> {
+ public:
+  explicit flattener(std::map<std::string, json>& out) : out_(out) {}
+  bool repeated() const { return repeated_; }
+
+  bool null() override { return value(json()); }
+  bool boolean(bool v) override { return value(json(v)); }
+  bool number_integer(number_integer_t v) override { return value(json(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return value(json(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return value(json(v)); }
+  bool string(string_t& v) override { return value(json(v)); }
+  bool binary(binary_t&) override { return true; }  // JSON text has none
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    if (!kept()) return true;
+    path_.resize(frames_.back().length);
+    if (!path_.empty()) path_ += '.';
+    path_ += k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  struct frame {
+    size_t length;  // of the container's own path: its members' prefix
+    bool kept;      // an object flatten() enters (not an array, not past max_stats_depth)
+  };
+  // Values are kept at the top level and in kept objects; path_ is then theirs.
+  bool kept() const { return frames_.empty() || frames_.back().kept; }
+  bool value(json v) {
+    if (!kept()) return true;
+    if (containers_.count(path_) || !out_.emplace(path_, std::move(v)).second) return stop();
+    return true;
+  }
+  bool open(bool object) {
+    if (frames_.empty()) {
+      frames_.push_back({0, object});
+      return true;
+    }
+    if (!kept()) {
+      frames_.push_back({0, false});
+      return true;
+    }
+    if (out_.count(path_) || !containers_.insert(path_).second) return stop();
+    frames_.push_back({path_.size(), object && int(frames_.size()) < max_stats_depth});
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+  bool stop() {
+    repeated_ = true;
+    return false;
+  }
+
+  std::map<std::string, json>& out_;
+  std::vector<frame> frames_;
+  std::string path_;
+  std::set<std::string> containers_;  // paths of the objects and arrays in kept objects
+  bool repeated_ = false;
+};
+
 std::vector<std::string> segments(const std::string& p) {
   std::vector<std::string> out;
   std::string cur;
@@ -173,7 +245,12 @@ std::string cell(const json& v) {
 
 std::map<std::string, json> load_stats(const std::string& path) {
   std::map<std::string, json> out;
-  const json j = json::parse(read_file(path), nullptr, false);
+  const std::string text = read_file(path);
+  flattener events(out);
+  if (json::sax_parse(text, &events)) return out;
+  out.clear();  // unreadable: empty; a path twice: as the document has it
+  if (!events.repeated()) return out;
+  const json j = json::parse(text, nullptr, false);
   if (!j.is_discarded()) flatten(j, "", out);
   return out;
 }

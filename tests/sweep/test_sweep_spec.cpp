@@ -224,3 +224,56 @@ TEST(sweep_spec, metric_glob_matches_without_backtracking) {
       load_error("metrics:\n  m: " + std::string(1001, 'a') + "\n").find("bad.yaml:2: metric m: a statistics path of 1 to 1000 characters"),
       std::string::npos);
 }
+
+namespace {
+// load_stats of a statistics file holding `text`, as "path=value" lines in path order.
+std::string stats_lines(const std::string& text) {
+  std::string lines;
+  for (const auto& [k, v] : load_stats(write_spec("stats.json", text))) lines += k + "=" + v.dump() + "\n";
+  return lines;
+}
+}  // namespace
+
+TEST(sweep_results, statistics_flatten_to_dotted_paths_without_arrays) {
+  // Objects nest into dotted paths (docs/formats/sweep.md "Metric paths"); arrays (histogram
+  // buckets) are left out, with whatever they hold; numbers keep their JSON type.
+  EXPECT_EQ(stats_lines(R"({"run": {"sim_time_ps": 5, "errors": ["x"], "wall_s": 0.5},
+                            "x.queueing": {"count": 2, "mean": 1.5, "unit": "ps", "buckets": [{"a": 1}, 2]},
+                            "x.busy": -3, "ok": true, "none": null})"),
+            "none=null\nok=true\nrun.sim_time_ps=5\nrun.wall_s=0.5\nx.busy=-3\nx.queueing.count=2\nx.queueing.mean=1.5\nx.queueing.unit="
+            "\"ps\"\n");
+  // A member's path is its object's path, a dot and its key; at an empty path, the key alone.
+  EXPECT_EQ(stats_lines(R"({"": {"a": 1}, "b": {"": 2}})"), "a=1\nb.=2\n");
+  // Unreadable, truncated or trailing text: no statistics at all (the metrics' cells stay empty).
+  EXPECT_EQ(stats_lines(R"({"a": 1, "b": )"), "");
+  EXPECT_EQ(stats_lines(R"({"a": 1} x)"), "");
+  EXPECT_EQ(stats_lines(""), "");
+}
+
+TEST(sweep_results, statistics_paths_given_twice_read_as_the_parsed_document) {
+  // JSON keeps the last of a repeated key (nlohmann::json, as Python's json): the earlier value,
+  // scalar or object, is gone whole.
+  EXPECT_EQ(stats_lines(R"({"a": 1, "a": 2})"), "a=2\n");
+  EXPECT_EQ(stats_lines(R"({"a": {"x": 1, "y": 2}, "a": {"z": 3}})"), "a.z=3\n");
+  EXPECT_EQ(stats_lines(R"({"a": {"x": 1}, "a": 4})"), "a=4\n");
+  EXPECT_EQ(stats_lines(R"({"a": 4, "a": [1]})"), "");
+  // "a.b" beside "a": {"b": ...}: one path from two keys; the keys are visited in sorted order
+  // ("a" before "a.b"), the later one's value stays.
+  EXPECT_EQ(stats_lines(R"({"a.b": 1, "a": {"b": 2, "c": 3}})"), "a.b=1\na.c=3\n");
+  EXPECT_EQ(stats_lines(R"({"a": {"b": 2}, "a.b": 1})"), "a.b=1\n");
+}
+
+TEST(sweep_results, statistics_nested_past_32_objects_are_left_out) {
+  // Objects at depth 32 and below are not entered (a damaged file must not recurse without end);
+  // the values of depth 31's object are kept. Depth counts the objects around: the top is 0.
+  auto nest = [](int objects) {
+    std::string open, close;
+    for (int i = 0; i < objects; ++i) open += "{\"k\": ", close += "}";
+    return open + "{\"v\": 1, \"d\": {\"w\": 2}}" + close;
+  };
+  std::string path31;
+  for (int i = 0; i < 31; ++i) path31 += "k.";
+  EXPECT_EQ(stats_lines(nest(30)), path31.substr(0, path31.size() - 2) + "d.w=2\n" + path31.substr(0, path31.size() - 2) + "v=1\n");
+  EXPECT_EQ(stats_lines(nest(31)), path31 + "v=1\n");
+  EXPECT_EQ(stats_lines(nest(32)), "");
+}
