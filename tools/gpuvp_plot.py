@@ -351,7 +351,20 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+# `gpuvp plot` and `gpuvp sweep` run this script on the first Python that has matplotlib: with
+# this first argument, a Python without it exits NO_MATPLOTLIB at once, printing nothing, and
+# they try the next one (rather than start Python and matplotlib once more to ask beforehand).
+IF_MATPLOTLIB = "--exit-3-without-matplotlib"
+NO_MATPLOTLIB = 3
+
+
 def main(argv):
+    if argv[:1] == [IF_MATPLOTLIB]:
+        argv = argv[1:]
+        try:
+            import matplotlib  # noqa: F401 (plot() imports it again, at no cost)
+        except Exception:  # missing or broken: as `python3 -c "import matplotlib"` failing
+            return NO_MATPLOTLIB
     ap = OneLineParser(prog="gpuvp plot", description="plot the results of a gpuvp sweep")
     ap.add_argument("dir", nargs="?")
     ap.add_argument("--x", help="parameter (or metric, for pareto) on the x axis; default: the first parameter")

@@ -262,6 +262,59 @@ class DamagedInputs(unittest.TestCase):
         self.assertNotIn("Traceback", r.stderr)
 
 
+
+class PythonStartsOncePerInterpreterTried(unittest.TestCase):
+    """gpuvp runs the script on the first Python with matplotlib without asking each one first
+    (`python3 -c "import matplotlib"` started Python and matplotlib once more): with its first
+    argument --exit-3-without-matplotlib, a Python that cannot import matplotlib exits 3 at once,
+    printing nothing, and gpuvp tries the next one (python3 on the PATH, then /usr/bin/python3)."""
+
+    def without_matplotlib(self):
+        """A folder whose `matplotlib` fails to import, for PYTHONPATH."""
+        d = tempfile.mkdtemp(prefix="gpuvp-no-matplotlib-")
+        self.addCleanup(shutil.rmtree, d, True)
+        os.mkdir(os.path.join(d, "matplotlib"))
+        with open(os.path.join(d, "matplotlib", "__init__.py"), "w") as f:
+            f.write("raise ImportError('no matplotlib here (test)')\n")
+        return d
+
+    def test_the_script_answers_3_and_prints_nothing_without_matplotlib(self):
+        d = sweep_dir(self)
+        env = dict(os.environ, PYTHONPATH=self.without_matplotlib())
+        r = subprocess.run([sys.executable, SCRIPT, "--exit-3-without-matplotlib", d], capture_output=True, text=True, env=env)
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (3, "", ""))
+        self.assertFalse(os.path.exists(os.path.join(d, "plots")))
+        # Without the flag (a user running the script): one line, exit 1, as before.
+        r = subprocess.run([sys.executable, SCRIPT, d], capture_output=True, text=True, env=env)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("no matplotlib here (test)", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+
+    def test_gpuvp_plot_falls_back_to_usr_bin_python3_starting_each_python_once(self):
+        if not GPUVP:
+            self.skipTest("needs the program ($GPUVP_BINARY)")
+        if subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True).returncode != 0:
+            self.skipTest("/usr/bin/python3 has no matplotlib (Debian: python3-matplotlib)")
+        d = sweep_dir(self)
+        # A python3 first on the PATH whose matplotlib fails to import; it logs each start.
+        bin_dir = tempfile.mkdtemp(prefix="gpuvp-fake-python-")
+        self.addCleanup(shutil.rmtree, bin_dir, True)
+        log = os.path.join(bin_dir, "starts")
+        with open(os.path.join(bin_dir, "python3"), "w") as f:
+            f.write(f'#!/bin/sh\necho "$*" >> {log}\nPYTHONPATH={self.without_matplotlib()} exec /usr/bin/python3 "$@"\n')
+        os.chmod(os.path.join(bin_dir, "python3"), 0o755)
+        env = {k: v for k, v in os.environ.items() if k != "GPUVP_PYTHON"}
+        env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "")
+        r = subprocess.run([GPUVP, "plot", d, "--y", "time"], capture_output=True, text=True, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        self.assertTrue(os.path.exists(os.path.join(d, "plots", "time-vs-width.png")))
+        with open(log) as f:
+            starts = f.read().splitlines()
+        self.assertEqual(len(starts), 1, starts)  # no `-c "import matplotlib"` beforehand
+        self.assertTrue(starts[0].endswith("gpuvp_plot.py --exit-3-without-matplotlib --y time -- " + d), starts[0])
+
+
 if __name__ == "__main__":
     if importlib.util.find_spec("matplotlib") is None:
         print("SKIP: matplotlib is not installed for", sys.executable, "(Debian: python3-matplotlib)")
