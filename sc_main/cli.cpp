@@ -615,11 +615,13 @@ int cmd_config(int argc, char** argv, std::istream& in, std::ostream& out, std::
 }
 
 // A parameter's "is not a valid time/uint (description)" message, with the forms such a value takes.
+// Once: a sweep's check already carries the hint in the messages it quotes.
 std::string with_units(std::string m) {
-  if (m.find("is not a valid time (") != std::string::npos)
-    m += "; a time is a number and a unit: fs, ps, ns, us, ms, s (10 ns, 1.5us)";
-  else if (m.find("is not a valid uint (") != std::string::npos)
-    m += "; a count or size is decimal, 0x hex or 0b binary, sizes with k/KiB, M/MiB, G/GiB or T/TiB (4KiB, 1 MiB)";
+  const auto hint = [&m](const char* problem, const char* forms) {
+    if (m.find(problem) != std::string::npos && m.find(forms) == std::string::npos) m += std::string("; ") + forms;
+  };
+  hint("is not a valid time (", "a time is a number and a unit: fs, ps, ns, us, ms, s (10 ns, 1.5us)");
+  hint("is not a valid uint (", "a count or size is decimal, 0x hex or 0b binary, sizes with k/KiB, M/MiB, G/GiB or T/TiB (4KiB, 1 MiB)");
   return m;
 }
 

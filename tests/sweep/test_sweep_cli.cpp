@@ -332,6 +332,13 @@ TEST(sweep_cli, every_bad_parameter_value_is_named_before_anything_runs) {
   EXPECT_FALSE(fs::exists(d + "/o"));
   // --dry-run checks the same.
   EXPECT_EQ(sh(d + "/spec.yaml --dry-run").rc, 2);
+  // A value that is no time gets the forms a time takes, once (the quoted message carries them).
+  r = sh(write(d, small + "parameters:\n  platform.quantum: [1us, 3parsecs]\n") + " --dry-run");
+  EXPECT_EQ(r.rc, 2) << r.out;
+  const std::string forms = "a time is a number and a unit";
+  const size_t first = r.out.find(forms);
+  EXPECT_NE(first, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(forms, first + 1), std::string::npos) << r.out;
 }
 
 // Issue 33: a sweep with a point that gpuvp run refused (exit 2) exits 2.
