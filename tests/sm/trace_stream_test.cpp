@@ -311,5 +311,5 @@ TEST(sm_trace_stream, sm_run_on_a_truncated_trace_exits_1_naming_file_and_line) 
                              ": end of file inside a thread block (missing #END_TB) (the simulation stopped there: kernel 1 at cycle ";
   EXPECT_NE(r.err.find(expect), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(", CTAs 0 of 8 done)"), std::string::npos) << r.err;  // all 8 resident at once: none had finished
-  EXPECT_EQ(r.out.find("kernel 1 bw:"), std::string::npos) << r.out;     // no figures for the failed kernel
+  EXPECT_EQ(r.out.find("kernel 1 bw:"), std::string::npos) << r.out;         // no figures for the failed kernel
 }

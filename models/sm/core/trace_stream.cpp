@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trace_stream.h"
 
+#include <csignal>
 #include <cstring>
 #include <filesystem>
+
+#include <pthread.h>
 
 namespace gpuvp::sm {
 
@@ -92,6 +95,13 @@ kernel_trace_stream::~kernel_trace_stream() {
 }
 
 void kernel_trace_stream::read_ctas() {
+  // Ctrl-C and SIGTERM go to the simulation's thread (interrupt_scope), and never interrupt a
+  // read here.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
     std::string_view l;
     while (!stop_.load(std::memory_order_relaxed) && lines_->next(l))

@@ -106,8 +106,8 @@ class kernel_trace_stream : public cta_source {
     std::shared_ptr<const trace_cta> cta;
     size_t bytes;
   };
-  void read_ctas();               // the reader thread
-  bool push(trace_cta&& c);       // false: stopped
+  void read_ctas();                // the reader thread
+  bool push(trace_cta&& c);        // false: stopped
   void end(std::exception_ptr e);  // the reader is done (e: the file's error, or none)
 
   kernel_header header_;
