@@ -20,6 +20,7 @@
 #include "gpuvp/tool_args.h"
 #include "core/mem_log.h"
 #include "core/memsys.h"
+#include "core/trace_stream.h"
 
 namespace gpuvp::sm {
 
@@ -234,11 +235,13 @@ struct sm_run_loop {
               << " sectors, no cycles\n";
   }
   // Runs one kernel and prints its figures; returns the exit status of an interrupted run, or -1.
+  // The trace is read while the kernel runs (kernel_trace_stream): its header first, each CTA
+  // when the kernel is about to launch it.
   int run_kernel(const kernelslist::entry& e) {
-    kernel_trace k = parse_kernel_trace(e.trace_path);
+    kernel_trace_stream k(e.trace_path);
     std::unique_ptr<memory_unit_counts> counts_before;
     if (mem_log.is_open()) counts_before = std::make_unique<memory_unit_counts>(*gm);
-    ctas_total = ctas_before + k.ctas.size();  // the later kernels' traces are not parsed yet
+    ctas_total = ctas_before + k.cta_count();  // the later kernels' traces are not read yet
     const auto t0 = std::chrono::steady_clock::now();
     g.start(k);
     const int sig = step(k);
@@ -248,7 +251,7 @@ struct sm_run_loop {
     line.finish();
     if (sig) return interrupted(sig, r, k);
     if (mem_log.is_open()) {
-      events.flush(mem_log, r.id, k.name);
+      events.flush(mem_log, r.id, k.header().name);
       write_unit_stats(mem_log, *gm, *counts_before);
       if (!mem_log.flush()) throw std::runtime_error("--mem-log " + mem_log_path + ": write failed");
     }
@@ -258,9 +261,22 @@ struct sm_run_loop {
     std::cout << "  simulation speed " << (s > 0 ? double(r.stats.warp_insts) / s : 0.0) << " warp instructions/s\n";
     return -1;
   }
-  // Steps the started kernel to its end; returns the signal that stopped it, or 0.
-  int step(const kernel_trace& k) {
+  // Steps the started kernel to its end; returns the signal that stopped it, or 0. A malformed
+  // part of the trace found while it runs stops it: its trace_error, saying where it stopped.
+  int step(const kernel_trace_stream& k) {
     const uint64_t c0 = g.cycle();  // gpu_sim counts cycles across kernels
+    int sig = 0;
+    try {
+      sig = step_until_done(k, c0);
+    } catch (const trace_error& e) {
+      line.finish();
+      throw trace_error(std::string(e.what()) + " (the simulation stopped there: kernel " + std::to_string(kernels_done + 1) +
+                        " at cycle " + std::to_string(g.cycle() - c0) + ", CTAs " + std::to_string(g.ctas_done()) + " of " +
+                        std::to_string(k.cta_count()) + " done)");
+    }
+    return sig;
+  }
+  int step_until_done(const kernel_trace_stream& k, uint64_t c0) {
     int sig = 0;
     while (g.step()) {
       if ((g.cycle() & 1023) != 0) continue;
@@ -268,20 +284,20 @@ struct sm_run_loop {
       if (!line.due()) continue;
       const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - sim_start).count();
       // The fraction: kernels done plus the running one's share of CTAs.
-      const double f = (double(kernels_done) + double(g.ctas_done()) / double(std::max<size_t>(1, k.ctas.size()))) /
+      const double f = (double(kernels_done) + double(g.ctas_done()) / double(std::max<uint64_t>(1, k.cta_count()))) /
                        double(std::max<size_t>(1, kernels_total));
       const std::string left = time_left(spent, f);
       line.update("progress: kernels " + std::to_string(kernels_done) + " of " + std::to_string(kernels_total) +
                   " done, 1 running (cycle " + std::to_string(g.cycle() - c0) + ", CTAs " + std::to_string(g.ctas_done()) + " of " +
-                  std::to_string(k.ctas.size()) + " done); CTAs " + std::to_string(ctas_before + g.ctas_done()) + " done so far" +
+                  std::to_string(k.cta_count()) + " done); CTAs " + std::to_string(ctas_before + g.ctas_done()) + " done so far" +
                   (left.empty() ? "" : "; " + left));
     }
     return sig;
   }
   // The running kernel's figures so far, the kernels completed and the wall time; 128 + the signal.
-  int interrupted(int sig, const kernel_result& r, const kernel_trace& k) {
+  int interrupted(int sig, const kernel_result& r, const kernel_trace_stream& k) {
     std::cout << "interrupted by " << signal_name(sig) << " in kernel " << r.id << " at cycle " << r.cycles << " (CTAs " << g.ctas_done()
-              << " of " << k.ctas.size() << " done); its figures so far:\n";
+              << " of " << k.cta_count() << " done); its figures so far:\n";
     print_kernel(std::cout, r);
     std::cout << kernels_done << " of " << kernels_total << " kernels completed\n";
     wall_line();

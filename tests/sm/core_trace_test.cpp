@@ -55,8 +55,8 @@ TEST(sm_trace, parses_fixture_kernelslist_and_trace) {
   EXPECT_EQ(in[1].info.cls, op_class::mem);
   EXPECT_EQ(in[1].info.space, mem_space::global);
   EXPECT_EQ(in[1].width, 4);
-  EXPECT_EQ(k.addresses[in[1].addr_index + 0], 0x7f4e8a000000ull);
-  EXPECT_EQ(k.addresses[in[1].addr_index + 31], 0x7f4e8a000000ull + 31 * 4);
+  EXPECT_EQ(k.ctas[0].addresses[in[1].addr_index + 0], 0x7f4e8a000000ull);
+  EXPECT_EQ(k.ctas[0].addresses[in[1].addr_index + 31], 0x7f4e8a000000ull + 31 * 4);
   EXPECT_EQ(in[2].info.cls, op_class::sp);
   EXPECT_EQ(in[2].pc, 0x20u);
   EXPECT_EQ(in[2].nsrc, 3);
@@ -64,8 +64,8 @@ TEST(sm_trace, parses_fixture_kernelslist_and_trace) {
   // STG with mask 0xf, base+deltas format: 0x...100, +4, +4, +4; other threads inactive (0)
   EXPECT_TRUE(in[3].info.store);
   EXPECT_EQ(in[3].mask, 0xfu);
-  EXPECT_EQ(k.addresses[in[3].addr_index + 3], 0x7f4e8a00010cull);
-  EXPECT_EQ(k.addresses[in[3].addr_index + 4], 0u);
+  EXPECT_EQ(k.ctas[0].addresses[in[3].addr_index + 3], 0x7f4e8a00010cull);
+  EXPECT_EQ(k.ctas[0].addresses[in[3].addr_index + 4], 0u);
   EXPECT_EQ(in[4].info.cls, op_class::spec3);  // HMMA on the tensor (specialized unit 3)
   EXPECT_EQ(k.opcodes[in[4].opcode], "HMMA.884.F32.F32.STEP0");
   EXPECT_EQ(in[5].info.cls, op_class::exit);
@@ -84,7 +84,7 @@ TEST(sm_trace, writer_output_parses_back) {
   EXPECT_EQ(k.ctas[1].warps[1].insts.size(), 2u);
   EXPECT_EQ(k.warp_insts, 10u);
   EXPECT_EQ(k.shmem, 1024u);
-  EXPECT_EQ(k.addresses[k.ctas[0].warps[0].insts[1].addr_index + 17], 0x80u);
+  EXPECT_EQ(k.ctas[0].addresses[k.ctas[0].warps[0].insts[1].addr_index + 17], 0x80u);
 }
 
 TEST(sm_trace, opcode_maps_per_architecture) {
@@ -195,7 +195,13 @@ INSTANTIATE_TEST_SUITE_P(
                        "t.traceg:13: bad active mask '10000000000000000'"},
         malformed_case{"register count overflows", header + tb + "0000 ffffffff 18446744073709551616 EXIT 0 0\n#END_TB\n",
                        "t.traceg:13: bad destination count"},
-        malformed_case{"header in body", header + tb + "-shmem = 4\n", "t.traceg:13: header line inside"}));
+        malformed_case{"header in body", header + tb + "-shmem = 4\n", "t.traceg:13: header line inside"},
+        // The grid's count of blocks, no fewer (at the end) and no more (at the extra one).
+        malformed_case{"fewer blocks than the grid", header + tb + "0000 ffffffff 0 EXIT 0 0\n#END_TB\n",
+                       "t.traceg:14: end of file after 1 thread block, but grid dim (2,1,1) has 2"},
+        malformed_case{"more blocks than the grid",
+                       header + tb + "0000 ffffffff 0 EXIT 0 0\n#END_TB\n" + tb + "0000 ffffffff 0 EXIT 0 0\n#END_TB\n" + tb,
+                       "t.traceg:21: more thread blocks than grid dim (2,1,1) has (2)"}));
 
 TEST(sm_trace, kernelslist_errors_name_file_and_line) {
   try {
@@ -281,7 +287,7 @@ kernel_trace one_warp(const std::vector<std::string>& lines) {
   for (auto& l : lines) t += l + "\n";
   return parse_kernel_trace_text(t + "#END_TB\n", "real.traceg");
 }
-const uint64_t* addrs_of(const kernel_trace& k, unsigned i) { return &k.addresses[k.ctas[0].warps[0].insts[i].addr_index]; }
+const uint64_t* addrs_of(const kernel_trace& k, unsigned i) { return &k.ctas[0].addresses[k.ctas[0].warps[0].insts[i].addr_index]; }
 }  // namespace
 
 TEST(sm_trace, real_tracer_lines_carry_a_trailing_immediate) {

@@ -13,15 +13,23 @@ gpu_sim::gpu_sim(const gpu_config& cfg, mem_port* mem, unsigned num_sms)
     : cfg_(cfg), mem_(mem), num_sms_(num_sms ? num_sms : cfg.num_sms()) {}
 
 void gpu_sim::start(const kernel_trace& k) {
-  ctas_per_sm_ = sm_core::max_ctas(cfg_, k);
-  if (ctas_per_sm_ == 0)
-    throw std::runtime_error(k.file + ": kernel " + k.name + ": one CTA (" + std::to_string(k.block.count()) + " threads, " +
-                             std::to_string(k.nregs) + " registers/thread, " + std::to_string(k.shmem) + " B shared) does not fit an SM");
   for (const trace_cta& c : k.ctas)
     for (const trace_warp& w : c.warps)
       if (w.insts.size() > UINT32_MAX)
         throw std::runtime_error(k.file + ": kernel " + k.name + ": a warp of " + std::to_string(w.insts.size()) +
                                  " instructions (at most 4294967295)");
+  auto s = std::make_unique<kernel_trace_ctas>(k);
+  start(*s);
+  own_src_ = std::move(s);
+}
+
+void gpu_sim::start(cta_source& src) {
+  const kernel_header& k = src.header();
+  const uint64_t ctas = src.cta_count();
+  ctas_per_sm_ = sm_core::max_ctas(cfg_, k);
+  if (ctas_per_sm_ == 0)
+    throw std::runtime_error(k.file + ": kernel " + k.name + ": one CTA (" + std::to_string(k.block.count()) + " threads, " +
+                             std::to_string(k.nregs) + " registers/thread, " + std::to_string(k.shmem) + " B shared) does not fit an SM");
   // Fresh SMs per kernel: each kernel's statistics start from zero. The L1D contents survive
   // only without -gpgpu_flush_l1_cache (the L2 behind mem_ keeps its own) and while its size
   // stays.
@@ -29,7 +37,7 @@ void gpu_sim::start(const kernel_trace& k) {
   // Adaptive L1D: the shared memory of the CTAs an SM holds at once, as GPGPU-Sim's max_cta
   // counts them (no more than the kernel's CTAs spread over the SMs).
   uint64_t resident = ctas_per_sm_;
-  if (k.ctas.size() < resident * num_sms_) resident = (k.ctas.size() + num_sms_ - 1) / num_sms_;
+  if (ctas < resident * num_sms_) resident = (ctas + num_sms_ - 1) / num_sms_;
   kernel_cfg_ = cfg_;
   try {
     kernel_cfg_.l1_ways = cfg_.l1_ways_for(uint64_t(k.shmem) * resident);
@@ -51,16 +59,16 @@ void gpu_sim::start(const kernel_trace& k) {
       sms_.back()->on_warp = [this, i](unsigned slot, unsigned cta, unsigned warp, bool start) { on_warp(i, slot, cta, warp, start); };
   }
   used_.assign(num_sms_, false);
-  insts_total_ = 0;
+  insts_launched_ = 0;
   issued_total_ = 0;
   ahead_cycles_ = 0;
-  const unsigned wpc = k.warps_per_cta();
-  for (const trace_cta& c : k.ctas)
-    for (size_t w = 0; w < c.warps.size() && w < wpc; ++w) insts_total_ += c.warps[w].insts.size();
   plan_threads();
   mem_->kernel_start(cycle_);
   mem_at_start_ = mem_->stats();
+  own_src_.reset();
+  src_ = &src;
   k_ = &k;
+  cta_count_ = ctas;
   next_cta_ = ctas_done_ = 0;
   next_cluster_ = 0;
   last_core_.assign(clusters(), cluster_size() - 1);  // the first CTA of a cluster goes to its core 0
@@ -82,14 +90,12 @@ bool gpu_sim::step() {
   // the last that took a CTA, gives at most one CTA a cycle to the first of its cores, round
   // robin after the one that took its last, that can take it.
   const unsigned first = next_cluster_, per = cluster_size();
-  for (unsigned n = 0; n < clusters() && next_cta_ < k_->ctas.size(); ++n) {
+  for (unsigned n = 0; n < clusters() && next_cta_ < cta_count_; ++n) {
     const unsigned c = (first + n) % clusters();
     for (unsigned j = 0; j < per; ++j) {
       const unsigned core = (last_core_[c] + 1 + j) % per, i = c * per + core;
       if (i >= num_sms_ || !(sms_[i]->can_take_cta() || !sms_[i]->active())) continue;
-      catch_up(i, sm_now_);
-      wake_[i] = 0;
-      sms_[i]->launch_cta(*k_, unsigned(next_cta_++));
+      launch(i);
       used_[i] = true;
       last_core_[c] = core;
       next_cluster_ = (c + 1) % clusters();
@@ -102,18 +108,19 @@ bool gpu_sim::step() {
   // The memory's next cycle runs ahead beside this one's SMs only when this step surely ends
   // with the kernel still running: an instruction is left to issue (so no warp finishes the
   // kernel now) and the watchdog does not look this cycle.
-  const bool ahead =
-      team_ && !sms_.empty() && issued_total_ < insts_total_ && (cycle_ & 0xfff) != 0 && mem_->prepare_ahead(sm_now_ + 1 + mem_base_);
+  const bool ahead = team_ && !sms_.empty() && (next_cta_ < cta_count_ || issued_total_ < insts_launched_) && (cycle_ & 0xfff) != 0 &&
+                     mem_->prepare_ahead(sm_now_ + 1 + mem_base_);
   ahead_cycles_ += ahead;
   step_sms(ahead);
   // The kernel is done in the cycle its last warp writes back (GPGPU-Sim reclaims it in that
   // cycle's fetch); like gpu_sim_cycle, which gpgpu_sim::cycle() increments after the core cycle,
   // the count includes that cycle's increment.
-  if (ctas_done_ == k_->ctas.size()) {
+  if (ctas_done_ == cta_count_) {
     if (ahead) throw std::logic_error("gpu_sim: the kernel finished while the memory ran ahead");
     catch_up_all();
     finished_ = true;
     ++cycle_;
+    src_->check_end();  // a malformed rest of the file fails the kernel
   }
   if ((cycle_ & 0xfff) == 0) {  // progress watchdog, checked every 4096 cycles
     uint64_t issued = 0;
@@ -129,6 +136,24 @@ bool gpu_sim::step() {
     }
   }
   return !finished_;
+}
+
+// The next CTA onto SM i (its slept cycles applied first). A CTA the source cannot give (a
+// malformed trace) ends the kernel where it is.
+void gpu_sim::launch(unsigned i) {
+  std::shared_ptr<const trace_cta> cta;
+  try {
+    cta = src_->take(next_cta_);
+  } catch (...) {
+    catch_up_all();
+    finished_ = true;
+    throw;
+  }
+  catch_up(i, sm_now_);
+  wake_[i] = 0;
+  const unsigned wpc = k_->warps_per_cta();
+  for (size_t w = 0; w < cta->warps.size() && w < wpc; ++w) insts_launched_ += cta->warps[w].insts.size();
+  sms_[i]->launch_cta(*k_, std::move(cta), unsigned(next_cta_++));
 }
 
 // Threads for the SMs: chunks of whole clusters (a cluster's SMs share its crossbar input, so

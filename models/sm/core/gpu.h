@@ -15,6 +15,7 @@
 #include "sm_core.h"
 #include "thread_team.h"
 #include "trace.h"
+#include "trace_stream.h"
 
 namespace gpuvp::sm {
 
@@ -44,11 +45,17 @@ class gpu_sim {
  public:
   // num_sms 0: the config's count.
   gpu_sim(const gpu_config& cfg, mem_port* mem, unsigned num_sms = 0);
-  // Starts a kernel; throws std::runtime_error if one CTA does not fit an SM.
+  // Starts a kernel; throws std::runtime_error if one CTA does not fit an SM. `k` (or the
+  // source's kernel) must outlive the run.
   void start(const kernel_trace& k);
+  // Starts a kernel whose CTAs `s` hands out as they launch (kernel_trace_stream): each taken
+  // when launched, released when it has finished.
+  void start(cta_source& s);
   // One core cycle; false once the kernel has finished (then result() is final; while it runs,
   // an SM asleep has its slept cycles counted only when it next runs). Throws
-  // std::runtime_error if no SM issued an instruction for `watchdog_cycles` (a deadlock).
+  // std::runtime_error if no SM issued an instruction for `watchdog_cycles` (a deadlock), and
+  // the source's trace_error when a CTA it launches, or the rest of the file once the last CTA
+  // has finished, is malformed (the kernel stops there).
   bool step();
   bool running() const { return k_ != nullptr && !finished_; }
   kernel_result result() const;
@@ -82,8 +89,10 @@ class gpu_sim {
   unsigned cluster_size() const { return std::max(1u, cfg_.cores_per_cluster); }
   unsigned clusters() const { return (num_sms_ + cluster_size() - 1) / cluster_size(); }
   std::vector<std::unique_ptr<sm_core>> sms_;
-  const kernel_trace* k_ = nullptr;
-  size_t next_cta_ = 0;
+  const kernel_header* k_ = nullptr;
+  cta_source* src_ = nullptr;
+  std::unique_ptr<kernel_trace_ctas> own_src_;  // start(const kernel_trace&)
+  size_t next_cta_ = 0, cta_count_ = 0;
   std::atomic<size_t> ctas_done_{0};  // counted by the SMs, on their threads
   std::unique_ptr<thread_team> team_;
   // With several threads the SMs are stepped in chunks of whole clusters: chunk c is SMs
@@ -95,13 +104,14 @@ class gpu_sim {
   owned_chunks chunks_;
   uint32_t step_number_ = 0;
   uint64_t step_chunk(unsigned c);  // the warp instructions its SMs issued
-  // Warp instructions the kernel's SMs can issue, and issued so far: while some are left, no SM
-  // finishes the kernel in this cycle, and the memory may run ahead beside the SMs
-  // (mem_port::prepare_ahead).
-  uint64_t insts_total_ = 0;
+  // Warp instructions of the CTAs launched so far, and issued so far: while some are left or a
+  // CTA is still to launch, no SM finishes the kernel in this cycle, and the memory may run ahead
+  // beside the SMs (mem_port::prepare_ahead).
+  uint64_t insts_launched_ = 0;
   std::atomic<uint64_t> issued_total_{0};
   uint64_t ahead_cycles_ = 0;
   void plan_threads();
+  void launch(unsigned i);  // the next CTA onto SM i
   void step_sms(bool memory_ahead);
   uint64_t step_sm(unsigned i);  // the warp instructions it issued
   uint64_t cycle_ = 0, start_ = 0, launch_wait_ = 0;

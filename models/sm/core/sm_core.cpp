@@ -53,7 +53,7 @@ void sm_stats::merge(const sm_stats& o) {
 
 // ---- core ------------------------------------------------------------------------------------
 
-unsigned sm_core::max_ctas(const gpu_config& cfg, const kernel_trace& k) {
+unsigned sm_core::max_ctas(const gpu_config& cfg, const kernel_header& k) {
   const unsigned wpc = k.warps_per_cta();
   unsigned n = cfg.max_ctas_per_sm;
   n = std::min(n, cfg.max_threads_per_sm / (wpc * 32));
@@ -209,7 +209,7 @@ bool sm_core::can_take_cta() const {
   return live < cta_limit_;
 }
 
-void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
+void sm_core::launch_cta(const kernel_header& k, std::shared_ptr<const trace_cta> cta, unsigned cta_index) {
   if (live_ctas_ == 0) {
     cta_limit_ = std::min<unsigned>(max_ctas(cfg_, k), unsigned(ctas_.size()));
     warps_per_cta_ = k.warps_per_cta();
@@ -220,9 +220,9 @@ void sm_core::launch_cta(const kernel_trace& k, unsigned cta_index) {
   c = cta_state{};
   c.live = true;
   c.index = cta_index;
-  c.k = &k;
+  c.trace = std::move(cta);
   c.warps = warps_per_cta_;
-  const trace_cta& t = k.ctas[cta_index];
+  const trace_cta& t = *c.trace;
   for (unsigned i = 0; i < warps_per_cta_; ++i) {
     warp_state& w = warps_[slot * warps_per_cta_ + i];
     w = warp_state{};
@@ -283,6 +283,7 @@ void sm_core::warp_maybe_done(unsigned wi) {
     c.live = false;
     --live_ctas_;
     ++st_.ctas_done;
+    c.trace.reset();
     if (on_cta_done) on_cta_done(c.index);
   }
 }

@@ -63,9 +63,10 @@ class sm_core {
 
   // CTAs of `k` this SM can hold at once (threads, registers, shared memory, CTA slots); 0 if
   // one CTA does not fit (the caller reports it).
-  static unsigned max_ctas(const gpu_config& cfg, const kernel_trace& k);
+  static unsigned max_ctas(const gpu_config& cfg, const kernel_header& k);
   bool can_take_cta() const;
-  void launch_cta(const kernel_trace& k, unsigned cta_index);
+  // CTA `cta_index` of kernel `k`, held until its last warp has finished.
+  void launch_cta(const kernel_header& k, std::shared_ptr<const trace_cta> cta, unsigned cta_index);
   void cycle();
   bool active() const { return live_ctas_ > 0; }
   uint64_t now() const { return cycle_; }
@@ -134,7 +135,7 @@ class sm_core {
   struct cta_state {
     bool live = false;
     unsigned index = 0, warps = 0, warps_done = 0, at_barrier = 0, exited = 0;
-    const kernel_trace* k = nullptr;
+    std::shared_ptr<const trace_cta> trace;  // released when the CTA finishes (its addresses, instructions)
   };
   struct collector_unit {
     // The fields every collector step scans first (one cache line with the start of inst).

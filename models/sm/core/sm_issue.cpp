@@ -85,7 +85,7 @@ void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_c
   in.space = ti.info.space;
   in.store = ti.info.store;
   in.width = ti.width;
-  in.addrs = ti.width ? &ctas_[w.cta_slot].k->addresses[ti.addr_index] : nullptr;
+  in.addrs = ti.width ? &ctas_[w.cta_slot].trace->addresses[ti.addr_index] : nullptr;
   for (int i = 0; i < ti.ndst; ++i)
     if (!is_zero_reg(ti.dst[i])) wregs_[wi].reserved.set(ti.dst[i]);
   ++w.pending;

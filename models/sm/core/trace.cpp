@@ -3,6 +3,7 @@
 #include "gpuvp/text.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -64,10 +65,47 @@ std::vector<std::string_view> lines_of(const std::string& text) {
   return v;
 }
 
+// Per character: its digit value (0-15), `blank` (a word's end) or `other`.
+constexpr uint8_t blank = 16, other = 17;
+constexpr std::array<uint8_t, 256> digit_values = [] {
+  std::array<uint8_t, 256> t{};
+  t.fill(other);
+  for (unsigned c = 0; c < 10; ++c) t['0' + c] = uint8_t(c);
+  for (unsigned c = 0; c < 6; ++c) t['a' + c] = t['A' + c] = uint8_t(10 + c);
+  t[' '] = t['\t'] = blank;
+  return t;
+}();
+
 struct cursor {
   const std::string& file;
   unsigned line;
   std::string_view rest;
+
+  void skip_blanks() {
+    size_t b = 0;
+    while (b < rest.size() && (rest[b] == ' ' || rest[b] == '\t' || rest[b] == '\r')) ++b;
+    rest.remove_prefix(b);
+  }
+  // The digits of rest from `i` up to a blank or the end as a number in base 10 or 16, into v;
+  // false when there are none, one is not a digit of the base, or the value passes 2^64 - 1.
+  template <unsigned base>
+  bool digits(size_t& i, uint64_t& v) const {
+    const size_t first = i;
+    uint64_t x = 0;
+    for (; i < rest.size(); ++i) {
+      const unsigned d = digit_values[uint8_t(rest[i])];
+      if (d == blank) break;
+      if (d >= base) return false;
+      if constexpr (base == 16) {
+        if (x >> 60) return false;
+        x = x << 4 | d;
+      } else if (__builtin_mul_overflow(x, uint64_t(base), &x) || __builtin_add_overflow(x, uint64_t(d), &x)) {
+        return false;
+      }
+    }
+    v = x;
+    return i != first;
+  }
 
   [[noreturn]] void fail(const std::string& msg) const { throw trace_error(file + ":" + std::to_string(line) + ": " + msg); }
   // The next space- or tab-separated word (a plain scan: find_first_of(" \t") searches the set
@@ -83,7 +121,17 @@ struct cursor {
     rest.remove_prefix(e);
     return w;
   }
+  // A number read in the same pass that finds the word's end; anything unusual goes the way of
+  // number_of_word, for its message.
   uint64_t number(const char* what, int base) {
+    skip_blanks();
+    uint64_t v = 0;
+    size_t i = base == 16 && rest.size() > 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') ? 2 : 0;
+    if (!(base == 16 ? digits<16>(i, v) : digits<10>(i, v))) return number_of_word(what, base);
+    rest.remove_prefix(i);
+    return v;
+  }
+  uint64_t number_of_word(const char* what, int base) {
     std::string_view w = word(what);
     if (base == 16 && w.size() > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) w.remove_prefix(2);
     uint64_t v = 0;
@@ -113,7 +161,18 @@ struct cursor {
       fail("trailing text '" + std::string(w) + (trim(rest).empty() ? "" : " ") + std::string(trim(rest)) +
            "' (expected at most the instruction's immediate)");
   }
+  // "R12"; uniform registers "UR4" are numbered above the 256 general registers. Read in one
+  // pass as number() is; anything unusual goes the way of reg_of_word, for its message.
   uint16_t reg(const char* what) {
+    skip_blanks();
+    const bool uniform = rest.size() > 2 && rest[0] == 'U' && rest[1] == 'R';
+    size_t i = uniform ? 2 : rest.size() > 1 && rest[0] == 'R' ? 1 : 0;
+    uint64_t v = 0;
+    if (i == 0 || !digits<10>(i, v) || v > 255) return reg_of_word(what);
+    rest.remove_prefix(i);
+    return uint16_t((uniform ? 256 : 0) + v);
+  }
+  uint16_t reg_of_word(const char* what) {
     std::string_view w = word(what);
     // "R12"; uniform registers "UR4" are numbered above the 256 general registers.
     unsigned base = 0;
@@ -265,27 +324,36 @@ kernelslist parse_kernelslist(const std::string& path) {
 
 // ---- kernel-N.traceg -------------------------------------------------------------------------
 
-namespace {
+size_t trace_cta::bytes() const {
+  size_t n = warps.capacity() * sizeof(trace_warp) + addresses.capacity() * sizeof(uint64_t);
+  for (const trace_warp& w : warps) n += w.insts.capacity() * sizeof(trace_inst);
+  return n;
+}
+
 // One kernel trace being parsed: which headers were seen, the thread block and warp the lines go
 // to, and the opcodes classified so far.
-struct kernel_trace_parser {
-  const std::string& name;
-  kernel_trace& k;
-  // Each distinct opcode string classified once: its index into k.opcodes and its class
+struct kernel_trace_parser::state {
+  const std::string name;
+  kernel_header& k;
+  std::vector<std::string> opcodes;  // distinct full opcode strings, in order of first use
+  uint64_t warp_insts = 0, ctas_done = 0;
+  size_t last_addresses = 0;  // the last block's address count
+  // Each distinct opcode string classified once: its index into opcodes and its class
   // (looked up by the line's view, no string built per line).
   struct opcode_hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::pair<uint16_t, opcode_info>, opcode_hash, std::equal_to<>> opcode_ids;
-  bool have_grid = false, have_block = false, have_version = false, in_tb = false;
-  trace_cta* cta = nullptr;
+  bool have_grid = false, have_block = false, have_version = false, in_tb = false, in_body = false;
+  trace_cta cur;  // the thread block being read
+  trace_cta* cta = &cur;
   trace_warp* warp = nullptr;
   uint64_t expect_insts = 0;
   unsigned warp_line = 0;
   uint32_t lanes_left = 0;  // the current warp's lanes that have not exited
 
-  kernel_trace_parser(const std::string& n, kernel_trace& kt) : name(n), k(kt) {}
+  state(const std::string& n, kernel_header& kh) : name(n), k(kh) {}
 
   void check_warp_done() const {
     if (warp && warp->insts.size() != expect_insts)
@@ -293,23 +361,24 @@ struct kernel_trace_parser {
                                        std::to_string(warp->insts.size()) + " instruction lines");
   }
 
-  // One trimmed line, numbered from 1.
-  void parse_line(std::string_view l, unsigned line) {
+  // One trimmed line, numbered from 1; true when it ended a thread block.
+  bool parse_line(std::string_view l, unsigned line) {
     cursor c{name, line, l};
-    if (l.empty()) return;
-    if (l[0] == '-') return header(c, l);
+    if (l.empty()) return false;
+    if (l[0] == '-') return header(c, l), false;
     if (l[0] == '#') return marker(c, l);
     if (!in_tb) c.fail("instruction or block line outside #BEGIN_TB/#END_TB: '" + std::string(l) + "'");
-    if (l.rfind("thread block", 0) == 0) return thread_block(c, l);
-    if (l.rfind("warp", 0) == 0 && l.find('=') != std::string_view::npos) return warp_start(c, l);
-    if (l.rfind("insts", 0) == 0 && l.find('=') != std::string_view::npos) return insts_count(c, l);
+    if (l.rfind("thread block", 0) == 0) return thread_block(c, l), false;
+    if (l.rfind("warp", 0) == 0 && l.find('=') != std::string_view::npos) return warp_start(c, l), false;
+    if (l.rfind("insts", 0) == 0 && l.find('=') != std::string_view::npos) return insts_count(c, l), false;
     if (!warp) c.fail("instruction before 'warp ='");
     instruction(c);
+    return false;
   }
 
   // "-key = value"
   void header(const cursor& c, std::string_view l) {
-    if (cta) c.fail("header line inside the trace body");
+    if (in_body) c.fail("header line inside the trace body");
     auto eq = l.find('=');
     if (eq == std::string_view::npos) c.fail("header line without '='");
     std::string_view key = trim(l.substr(1, eq - 1)), val = trim(l.substr(eq + 1));
@@ -347,23 +416,30 @@ struct kernel_trace_parser {
     // other header lines (nvbit version, enable lineinfo, ...) carry nothing timing needs
   }
 
-  // #BEGIN_TB, #END_TB; "#traces format = ..." and comments are skipped.
-  void marker(const cursor& c, std::string_view l) {
+  // #BEGIN_TB, #END_TB (true: a thread block ended); "#traces format = ..." and comments are
+  // skipped.
+  bool marker(const cursor& c, std::string_view l) {
     if (l.rfind("#BEGIN_TB", 0) == 0) {
       if (in_tb) c.fail("#BEGIN_TB inside a thread block");
       if (!have_grid || !have_block) c.fail("#BEGIN_TB before '-grid dim' and '-block dim'");
       if (!have_version) c.fail("#BEGIN_TB before '-binary version'");
-      in_tb = true;
-      k.ctas.emplace_back();
-      cta = &k.ctas.back();
-      cta->warps.resize(k.warps_per_cta());
+      if (ctas_done == k.grid.count())
+        c.fail("more thread blocks than grid dim " + dims(k.grid) + " has (" + std::to_string(k.grid.count()) + ")");
+      in_tb = in_body = true;
+      cur = trace_cta{};
+      cur.warps.resize(k.warps_per_cta());
+      cur.addresses.reserve(last_addresses);  // blocks of one kernel are much alike
       warp = nullptr;
     } else if (l.rfind("#END_TB", 0) == 0) {
       if (!in_tb) c.fail("#END_TB without #BEGIN_TB");
       check_warp_done();
       in_tb = false;
       warp = nullptr;
+      ++ctas_done;
+      last_addresses = cur.addresses.size();
+      return true;
     }
+    return false;
   }
 
   void thread_block(const cursor& c, std::string_view l) {
@@ -433,18 +509,18 @@ struct kernel_trace_parser {
     if (!trim(c.rest).empty()) c.fail("trailing text '" + std::string(trim(c.rest)) + "'");
     if (warp->insts.size() >= expect_insts) c.fail("more instruction lines than 'insts = " + std::to_string(expect_insts) + "'");
     warp->insts.push_back(ti);
-    ++k.warp_insts;
+    ++warp_insts;
   }
 
-  // The opcode's index into k.opcodes and its class (classified on its first use).
+  // The opcode's index into opcodes and its class (classified on its first use).
   void classify(const cursor& c, std::string_view op, trace_inst& ti) {
     auto it = opcode_ids.find(op);
     if (it == opcode_ids.end()) {
       auto info = classify_opcode(k.arch, op);
       if (!info) c.fail("unknown " + std::string(arch_name(k.arch)) + " opcode '" + std::string(op) + "'");
-      if (k.opcodes.size() > UINT16_MAX) c.fail("more than 65536 distinct opcodes in one kernel");
-      it = opcode_ids.emplace(std::string(op), std::pair{uint16_t(k.opcodes.size()), *info}).first;
-      k.opcodes.emplace_back(op);
+      if (opcodes.size() > UINT16_MAX) c.fail("more than 65536 distinct opcodes in one kernel");
+      it = opcode_ids.emplace(std::string(op), std::pair{uint16_t(opcodes.size()), *info}).first;
+      opcodes.emplace_back(op);
     }
     ti.opcode = it->second.first;
     ti.info = it->second.second;
@@ -457,9 +533,11 @@ struct kernel_trace_parser {
     if (mem_width) {
       if (ti.info.cls != op_class::mem) c.fail("memory width on non-memory opcode '" + std::string(op) + "'");
       ti.width = uint8_t(access_width_of(op));
-      ti.addr_index = uint32_t(k.addresses.size());
-      k.addresses.resize(k.addresses.size() + 32, 0);
-      parse_addresses(c, ti.mask, &k.addresses[ti.addr_index]);
+      std::vector<uint64_t>& a = cta->addresses;
+      if (a.size() > UINT32_MAX - 32) c.fail("more than 134217727 memory instructions in one thread block");
+      ti.addr_index = uint32_t(a.size());
+      a.resize(a.size() + 32, 0);
+      parse_addresses(c, ti.mask, &a[ti.addr_index]);
     } else if (ti.info.cls == op_class::mem && ti.info.space != mem_space::constant) {
       ti.info.space = mem_space::none;  // a memory opcode traced without addresses: no access
     }
@@ -467,24 +545,43 @@ struct kernel_trace_parser {
 
   // The end-of-file checks; `last`: the number of the last line.
   void finish(unsigned last) const {
-    if (in_tb) cursor{name, last, {}}.fail("end of file inside a thread block (missing #END_TB)");
-    if (!have_grid || !have_block) cursor{name, last, {}}.fail("missing '-grid dim' or '-block dim' header");
-    if (k.ctas.empty()) cursor{name, last, {}}.fail("no thread block in trace");
+    const cursor c{name, last, {}};
+    if (in_tb) c.fail("end of file inside a thread block (missing #END_TB)");
+    if (!have_grid || !have_block) c.fail("missing '-grid dim' or '-block dim' header");
+    if (ctas_done == 0) c.fail("no thread block in trace");
+    if (ctas_done != k.grid.count())
+      c.fail("end of file after " + std::to_string(ctas_done) + (ctas_done == 1 ? " thread block" : " thread blocks") + ", but grid dim " +
+             dims(k.grid) + " has " + std::to_string(k.grid.count()));
   }
+  static std::string dims(const dim3& d) { return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")"; }
 };
-}  // namespace
+
+kernel_trace_parser::kernel_trace_parser(const std::string& file, kernel_header& header) : s_(std::make_unique<state>(file, header)) {}
+kernel_trace_parser::~kernel_trace_parser() = default;
+bool kernel_trace_parser::line(std::string_view text, unsigned number) { return s_->parse_line(trim(text), number); }
+trace_cta kernel_trace_parser::take_cta() { return std::move(s_->cur); }
+bool kernel_trace_parser::in_body() const { return s_->in_body; }
+void kernel_trace_parser::finish(unsigned last) const { s_->finish(last); }
+const std::vector<std::string>& kernel_trace_parser::opcodes() const { return s_->opcodes; }
+uint64_t kernel_trace_parser::warp_insts() const { return s_->warp_insts; }
+uint64_t kernel_trace_parser::ctas() const { return s_->ctas_done; }
 
 kernel_trace parse_kernel_trace_text(const std::string& text, const std::string& name) {
   kernel_trace k;
   k.file = name;
-  auto lines = lines_of(text);
   kernel_trace_parser parser(name, k);
-  for (unsigned i = 0; i < lines.size(); ++i) parser.parse_line(trim(lines[i]), i + 1);
-  parser.finish(unsigned(lines.size()));
+  unsigned number = 0;
+  for (size_t start = 0; start < text.size(); ++number) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    if (parser.line(std::string_view(text.data() + start, nl - start), number + 1)) k.ctas.push_back(parser.take_cta());
+    start = nl + 1;
+  }
+  parser.finish(number);
+  k.opcodes = parser.opcodes();
+  k.warp_insts = parser.warp_insts();
   return k;
 }
-
-kernel_trace parse_kernel_trace(const std::string& path) { return parse_kernel_trace_text(read_file(path), path); }
 
 // ---- writer ----------------------------------------------------------------------------------
 
