@@ -326,7 +326,9 @@ TEST(sm_mem_log, events_are_accel_sims_on_the_320_cta_kernel) {
     EXPECT_EQ(ch.activates, std::stoull(col[3])) << line;
     EXPECT_EQ(ch.precharges, std::stoull(col[4])) << line;
     EXPECT_EQ(ch.reads, std::stoull(col[6])) << line;
-    EXPECT_NEAR(double(ch.row_hits) / double(ch.reads), std::stod(col[11]), 1e-6) << line;
+    // n_req: every request pushed was scheduled to its bank by the kernel's end (access_num)
+    EXPECT_EQ(ch.scheduled, std::stoull(col[5])) << line;
+    EXPECT_NEAR(double(ch.row_hits) / double(ch.scheduled), std::stod(col[11]), 1e-6) << line;
     ++n;
   }
   EXPECT_EQ(n, 32u);
