@@ -100,9 +100,9 @@ class accelsim_workload : public workload, public progress_reporter {
 // `before`), in the columns of Accel-Sim's per-bank / per-channel calibration files.
 struct memory_unit_counts {
   std::vector<std::array<uint64_t, 5>> l2;
-  std::vector<std::array<uint64_t, 6>> dram;  // activates, precharges, reads, writes, row hits, requests
+  std::vector<std::array<uint64_t, 6>> dram;  // activates, precharges, reads, writes, row hits, requests scheduled
   explicit memory_unit_counts(const memory_system& m) : l2(m.l2_bank_stats()) {
-    for (const auto& c : m.channels()) dram.push_back({c.activates, c.precharges, c.reads, c.writes, c.row_hits, c.requests});
+    for (const auto& c : m.channels()) dram.push_back({c.activates, c.precharges, c.reads, c.writes, c.row_hits, c.scheduled});
   }
 };
 void write_unit_stats(std::ostream& os, const memory_system& m, const memory_unit_counts& before) {

@@ -89,6 +89,34 @@ TEST(sm_bypass, loads_skip_the_l1d_tags_and_mshrs) {
   EXPECT_EQ(past.cycles + 21, through.cycles);
 }
 
+// The LDST unit's response FIFO gives the answers of loads past the L1D to the write-back stage
+// (client 3, m_next_global, one a cycle) in the order they came, as GPGPU-Sim's m_response_fifo.
+// One warp loads line A (the LDST unit's first instruction) then line B; the memory answers B's
+// four sectors in cycle 300 and A's in 301. B's four are taken first, one a cycle, then A's: the
+// FFMA on B's register issues 4 cycles before the FFMA on A's. (The model before re-queued a
+// waiting answer with those due the next cycle by instruction slot: A's, the lower slot, then
+// overtook B's last three and the two FFMAs issued back to back; on TITAN X's ldg_hide_3cta that
+// was 827 cycles instead of Accel-Sim's 822, test sm_mem_log.calibration_kernels_on_titanx.)
+TEST(sm_bypass, load_answers_leave_the_response_fifo_in_their_order) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.gmem_skip_l1d = true;
+  struct timed_memory final : mem_port {
+    uint64_t access(uint64_t addr, unsigned, bool, uint32_t, uint64_t cycle, mem_client*, unsigned) override {
+      return (addr < GBASE + 128 ? 301 : 300) - cycle;  // line A at GBASE, B after it
+    }
+  } m;
+  const std::vector<trace_writer_inst> v{mem("LDG.E.32", {10}, {2}, GBASE, 4), mem("LDG.E.32", {11}, {2}, GBASE + 128, 4),
+                                         op("FFMA", {12}, {11, 3, 4}), op("FFMA", {13}, {10, 3, 4}), op("EXIT", {}, {})};
+  gpu_sim g(c, &m, 1);
+  std::vector<uint64_t> issued;
+  g.on_issue = [&](unsigned, unsigned, uint16_t, uint64_t cycle) { issued.push_back(cycle); };
+  const kernel_result r = g.run(make({v}));
+  EXPECT_EQ(r.stats.mem_reads, 8u);
+  ASSERT_EQ(issued.size(), 5u);
+  EXPECT_GT(issued[2], 300u);
+  EXPECT_EQ(issued[3], issued[2] + 4);
+}
+
 // Only global accesses go past the L1D: a local load (LDL) still misses it and fills it.
 TEST(sm_bypass, local_loads_still_use_the_l1d) {
   gpu_config c = gpuvp::sm::testing::shipped("QV100");

@@ -190,6 +190,7 @@ bool dram_channel::frfcfs_take(unsigned b) {
   B.queue.erase(it);
   B.serving_row = std::any_of(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
   if (B.mrq.row == current) ++row_hits;
+  ++scheduled;
   B.has_mrq = true;
   if (masked_) {
     mrq_mask_ |= uint64_t(1) << b;
@@ -212,13 +213,15 @@ void dram_channel::frfcfs_schedule() {
   }
 }
 
-// FIFO: the oldest request, when its bank has none.
+// FIFO: the oldest request, when its bank has none. (Its row hits and requests are counted as
+// FR-FCFS's; GPGPU-Sim's scheduler_fifo counts neither, its Row_Buffer_Locality is -nan.)
 void dram_channel::fifo_schedule() {
   if (bk_[fifo_.front().bank].has_mrq) return;
   bank& B = bk_[fifo_.front().bank];
   B.mrq = fifo_.front();
   fifo_.pop_front();
   if (B.mrq.row == B.row) ++row_hits;
+  ++scheduled;
   B.has_mrq = true;
   if (masked_) {
     mrq_mask_ |= uint64_t(1) << (&B - bk_.data());
@@ -345,7 +348,6 @@ bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& o
   }
   --in_banks_;
   --queued_;
-  ++requests;
   return true;
 }
 

@@ -89,8 +89,10 @@ class dram_channel {
   void reset_timing();
   uint64_t row_hits = 0, activates = 0, precharges = 0;
   // Read and write column commands, and the most requests the scheduler held (mrqq_max);
-  // requests completed (n_req: a request of several atoms is one).
-  uint64_t reads = 0, writes = 0, queue_max = 0, requests = 0;
+  // requests a bank took from the scheduler (a request of several atoms is one): GPGPU-Sim's
+  // access_num, counted by frfcfs_scheduler::schedule, so a request still in its bank at the end
+  // counts; row_hits is its hits_num (Row_Buffer_Locality = hits_num / access_num).
+  uint64_t reads = 0, writes = 0, queue_max = 0, scheduled = 0;
   // sm-run --mem-log: this channel's DQ, ACT and RD events, as channel `log_id` (nullptr: none).
   mem_event_log* log = nullptr;
   unsigned log_id = 0;

@@ -20,8 +20,9 @@ struct mem_stats {
   // Cycles the L2 made no access because its L2 -> DRAM or L2 -> icnt queue was full
   // (memory_sub_partition::cache_cycle does not try then: not reservation fails).
   uint64_t l2_queue_stalls = 0;
-  // DRAM requests (dram_reads / dram_writes count column commands: with a non-sectored L2 a
-  // line's request takes several); row hits are per request.
+  // DRAM requests a bank took from its scheduler (GPGPU-Sim's access_num; dram_reads /
+  // dram_writes count column commands: with a non-sectored L2 a line's request takes several);
+  // row hits are per request.
   uint64_t dram_requests = 0;
   mem_stats operator-(const mem_stats& o) const {
     return {l2_accesses - o.l2_accesses,

@@ -126,7 +126,6 @@ void memory_system::dram_push(const dram_address& a, bool write, uint64_t cycle,
   ch_[a.channel].push({clock_.first_edge(cycle + 2), a.row, a.bank, write, sector, 0, bursts, answered},
                       a.sub_partition % m_.sub_per_channel);
   ++dram_queued_;
-  ++st_.dram_requests;
   (write ? st_.dram_writes : st_.dram_reads) += bursts;
   st_.dram_bytes += bytes;
 }
@@ -283,7 +282,10 @@ void memory_system::l2_queued(uint64_t t) {
 
 mem_stats memory_system::stats() const {
   mem_stats s = st_;
-  for (const dram_channel& c : ch_) s.dram_row_hits += c.row_hits;
+  for (const dram_channel& c : ch_) {
+    s.dram_row_hits += c.row_hits;
+    s.dram_requests += c.scheduled;
+  }
   return s;
 }
 

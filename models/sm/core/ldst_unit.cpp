@@ -316,31 +316,29 @@ void ldst_unit::cycle() {
   end_cycle(now);
 }
 
-// The events due now: replies, fills and completions. One sector fill per cycle (the L1's fill
-// port: GPGPU-Sim's LDST unit takes one response a cycle from its response FIFO); another fill
-// due now waits for the next cycle.
+// The events due now: completions, and the answers that enter the LDST unit's response FIFO
+// (m_response_fifo), in the order they came. The FIFO's head leaves it, one a cycle: a sector
+// fill into the L1 (its fill port is free again every cycle), a bypassing load's access into the
+// write-back stage's client 3 when that holds none (else it waits, and every answer behind it).
 void ldst_unit::take_events(uint64_t now) {
-  bool filled = false;
-  later_.clear();
   while (!events_.empty() && events_.top().at <= now) {
-    event e = events_.top();
+    const event e = events_.top();
     events_.pop();
-    if ((e.kind == ev::fill || e.kind == ev::reply) && (filled || (e.kind == ev::reply && next_global_ != ~0u))) {
-      e.at = now + 1;
-      later_.push_back(e);
-      continue;
-    }
-    if (e.kind == ev::reply) {  // to the write-back stage's client 3, not the L1D
-      filled = true;
-      next_global_ = unsigned(e.key);
-    } else if (e.kind == ev::fill) {
-      filled = true;
-      fill_sector(e.key);
-    } else {
+    if (e.kind == ev::fill || e.kind == ev::reply)
+      responses_.push_back({e.kind, e.key});
+    else
       done_one(unsigned(e.key));
-    }
   }
-  for (const event& e : later_) events_.push(e);
+  if (responses_.empty()) return;
+  const response r = responses_.front();
+  if (r.kind == ev::fill) {
+    fill_sector(r.key);
+  } else if (next_global_ == ~0u) {
+    next_global_ = unsigned(r.key);
+  } else {
+    return;
+  }
+  responses_.pop_front();
 }
 
 // baseline_cache::fill: the sector becomes valid and its MSHR entry ready; the entry is
@@ -489,7 +487,7 @@ void ldst_unit::bypass_send(uint64_t now) {
 void ldst_unit::end_cycle(uint64_t now) {
   ran_ = now;
   next_event_ = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()));
-  if (bypass_pending()) next_event_ = now + 1;
+  if (bypass_pending() || !responses_.empty()) next_event_ = now + 1;
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
   next_bank_ = bank_event(now);
 }

@@ -97,8 +97,8 @@ class ldst_unit : public stallable_unit, public mem_client {
     prepared_ = false;
   }
   bool busy() const override {
-    return !dispatch_reg_.empty() || !events_.empty() || !miss_queue_.empty() || awaiting_ || in_pipe_ || wb_pending() ||
-           !smem_pipe_.empty();
+    return !dispatch_reg_.empty() || !events_.empty() || !responses_.empty() || !miss_queue_.empty() || awaiting_ || in_pipe_ ||
+           wb_pending() || !smem_pipe_.empty();
   }
   void cycle() override;
   // For the SM's idle-cycle skip (sm_core::cycle). The earliest SM cycle after `after` (the last
@@ -108,7 +108,8 @@ class ldst_unit : public stallable_unit, public mem_client {
   uint64_t next_event_cycle(uint64_t after) const {
     // The answer kept by cycle() and mem_done() (no walk over the queues) when asked about the
     // last cycle cycle() ran.
-    if (wb_pending() || bypass_pending()) return after + 1;  // the write-back stage / the bypass send work every cycle
+    if (wb_pending() || bypass_pending() || !responses_.empty())
+      return after + 1;  // the write-back stage / the bypass send / the response FIFO work every cycle
     if (after == ran_) return std::min(next_event_, next_bank_);
     uint64_t t = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(after + 1, smem_ready()));
     if (!miss_queue_.empty()) t = std::min(t, miss_queue_.front().ready);
@@ -118,7 +119,8 @@ class ldst_unit : public stallable_unit, public mem_client {
   // cycle that made no access and had nothing due means cycle() changed nothing but counters.
   // Every such state belongs here.
   std::array<uint64_t, 3> state_summary() const {
-    return {in_pipe_ | uint64_t(sectors_.size()) << 32, conflict_cycles_ | uint64_t(prepared_) << 32 | uint64_t(dispatch_reg_.valid) << 33,
+    return {in_pipe_ | uint64_t(sectors_.size()) << 32,
+            conflict_cycles_ | uint64_t(prepared_) << 32 | uint64_t(dispatch_reg_.valid) << 33 | uint64_t(responses_.size()) << 34,
             events_.size() | uint64_t(miss_queue_.size()) << 32 | uint64_t(smem_pipe_.size()) << 48 | uint64_t(wb_pending()) << 63};
   }
   void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
@@ -205,7 +207,12 @@ class ldst_unit : public stallable_unit, public mem_client {
   const gpu_config& cfg_;
   l1_tags* tags_;
   std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
-  std::vector<event> later_;  // scratch: fills moved to the next cycle
+  // The response FIFO: the answers due (fills and bypassing loads' accesses), oldest first.
+  struct response {
+    ev kind;
+    uint64_t key;
+  };
+  ring<response> responses_;
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   using waiter_list = fifo_pool<unsigned>::list;
