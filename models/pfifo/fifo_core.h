@@ -159,6 +159,8 @@ class time_ring {
   size_t head_ = 0, count_ = 0;
 };
 
+// An engine accepts methods into an input queue and executes them asynchronously: the core only
+// asks when it is idle, which channel it holds, and when there is room for one more method.
 class engine {
  public:
   explicit engine(std::string name) : name_(std::move(name)) {}
