@@ -61,17 +61,42 @@ engine_log log_of(const recording_engine& r) {
   return v;
 }
 std::vector<uint64_t> stats_of(const channel_stats& s) {
-  return {s.methods_engine,  s.methods_puller,   s.methods_inc,     s.methods_ninc,      s.methods_inline,   s.bytes_fetched,
-          s.fetches,         s.words,            s.ib_entries,      s.engine_switches,   s.engine_wait_ps,   s.semaphore_waits,
-          s.semaphore_wait_ps, s.channel_switches, s.errors,        s.yields,            s.cache_max,        s.ramfc_switch_ps};
+  return {
+      s.methods_engine, s.methods_puller, s.methods_inc,     s.methods_ninc,   s.methods_inline,  s.bytes_fetched,     s.fetches,
+      s.words,          s.ib_entries,     s.engine_switches, s.engine_wait_ps, s.semaphore_waits, s.semaphore_wait_ps, s.channel_switches,
+      s.errors,         s.yields,         s.cache_max,       s.ramfc_switch_ps};
 }
 std::vector<uint64_t> state_of(const channel& c) {
-  return {c.dma_get,      c.dma_put,         c.dma_mget,     c.err_pos,          c.err_ib,          c.st.mthd,      c.st.subc,
-          c.st.mcnt,      c.st.ni,           c.st.lenp,      c.st.incr_once,     c.data_shadow,     c.rsvd_shadow,  c.dcount_shadow,
-          c.cache.size(), c.ref,             c.last_engine,  c.pusher_stopped,   c.puller_stopped,  c.hung,         c.ib_get,
-          c.subr_active,  c.blocked_until,   c.acquire_active, c.semaphore_sequence, c.waiting_engine, c.push_idle};
+  return {c.dma_get,
+          c.dma_put,
+          c.dma_mget,
+          c.err_pos,
+          c.err_ib,
+          c.st.mthd,
+          c.st.subc,
+          c.st.mcnt,
+          c.st.ni,
+          c.st.lenp,
+          c.st.incr_once,
+          c.data_shadow,
+          c.rsvd_shadow,
+          c.dcount_shadow,
+          c.cache.size(),
+          c.ref,
+          c.last_engine,
+          c.pusher_stopped,
+          c.puller_stopped,
+          c.hung,
+          c.ib_get,
+          c.subr_active,
+          c.blocked_until,
+          c.acquire_active,
+          c.semaphore_sequence,
+          c.waiting_engine,
+          c.push_idle};
 }
-std::vector<std::tuple<unsigned, err_type, uint32_t, uint32_t, uint64_t, bool, uint32_t, uint32_t, uint64_t>> errors_of(const fifo_core& f) {
+std::vector<std::tuple<unsigned, err_type, uint32_t, uint32_t, uint64_t, bool, uint32_t, uint32_t, uint64_t>> errors_of(
+    const fifo_core& f) {
   std::vector<std::tuple<unsigned, err_type, uint32_t, uint32_t, uint64_t, bool, uint32_t, uint32_t, uint64_t>> v;
   for (const auto& r : f.error_log()) v.emplace_back(r.channel, r.type, r.code, r.word, r.position, r.ib_entry, r.subc, r.mthd, r.time_ps);
   return v;
