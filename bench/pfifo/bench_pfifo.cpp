@@ -133,6 +133,7 @@ struct rig {
       cfg.set(p + ".engine_method_cost", "0", "bench");
       cfg.set(p + ".method_cost", "1 ns", "bench");
     }
+    cfg.set("pfifo.memory_target", "interconnect", "bench");  // auto would take the MMU's path on G84: every access faulted
     cfg.set("pfifo_mmu.memory_target", "mmu.in", "bench");
     cfg.set("pfifo_mmu_nodmi.memory_target", "mmu.in", "bench");
     cfg.set("pfifo_mmu_nodmi.use_dmi", "false", "bench");

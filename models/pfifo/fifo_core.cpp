@@ -47,10 +47,31 @@ std::string err_code_name(gen g, err_type t, uint32_t code) {
 }
 
 // ---------------------------------------------------------------- engines
+size_t time_ring::upper_bound(uint64_t t) const {
+  size_t first = 0, len = count_;
+  while (len > 0) {
+    const size_t half = len >> 1;
+    if (t < (*this)[first + half]) {
+      len = half;
+    } else {
+      first += half + 1;
+      len -= half + 1;
+    }
+  }
+  return first;
+}
+
+void time_ring::grow() {
+  auto bigger = std::make_unique<uint64_t[]>(2 * (mask_ + 1));
+  for (size_t i = 0; i < count_; ++i) bigger[i] = (*this)[i];
+  buf_ = std::move(bigger);
+  mask_ = 2 * mask_ + 1;
+  head_ = 0;
+}
+
 uint64_t engine::accept_time(uint64_t now) const {
   if (done_.size() < queue_depth) return now;  // fewer queued than the depth, done or not
-  auto first_pending = std::upper_bound(done_.begin(), done_.end(), now);
-  size_t pending = size_t(done_.end() - first_pending);
+  const size_t pending = done_.size() - done_.upper_bound(now);
   if (pending < queue_depth) return now;
   return done_[done_.size() - queue_depth];
 }
@@ -88,14 +109,32 @@ void engine::submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, u
   }
 }
 
+// submit() inlined for untraced runs; traced, one submit() at a time (the trace's batches).
+size_t engine::submit_run(unsigned ch, const cache_entry* q, size_t n, uint64_t now, uint64_t step) {
+  size_t i = 0;
+  if (trace) {
+    for (; i < n && accept_time(now) <= now; ++i, now += step) submit(ch, q[i].subc, q[i].mthd, q[i].data, now);
+    return i;
+  }
+  for (; i < n && (done_.size() < queue_depth || accept_time(now) <= now); ++i, now += step) {
+    while (!done_.empty() && done_.front() <= now) done_.pop_front();
+    const cache_entry& e = q[i];
+    const uint64_t start = std::max(now, busy_until_);
+    busy_until_ = start + execute(ch, e.subc, e.mthd, e.data, start);
+    done_.push_back(busy_until_);
+  }
+  methods += i;
+  return i;
+}
+
 void engine::finish(uint64_t t) {
   if (async_start_ != never) {
     if (trace) trace("work", async_ch_, async_start_, std::max(t, async_start_), 1);
     async_start_ = never;
   }
   if (busy_until_ == never) busy_until_ = t;
-  for (auto& d : done_)
-    if (d == never) d = t;
+  for (size_t i = 0; i < done_.size(); ++i)
+    if (done_[i] == never) done_[i] = t;
   if (wake) wake();
 }
 
@@ -207,10 +246,9 @@ bool fifo_core::runnable(const channel& c, uint64_t now) const {
   return can_pull(c) || can_push(c);
 }
 
-uint32_t fifo_core::swap(const channel& c, uint32_t v) const {
-  bool be = cfg_.g >= gen::g80 ? cfg_.pfifo_big_endian : (cfg_.g >= gen::nv1a && c.big_endian);
-  return be ? __builtin_bswap32(v) : v;
-}
+bool fifo_core::swaps(const channel& c) const { return cfg_.g >= gen::g80 ? cfg_.pfifo_big_endian : (cfg_.g >= gen::nv1a && c.big_endian); }
+
+uint32_t fifo_core::swap(const channel& c, uint32_t v) const { return swaps(c) ? __builtin_bswap32(v) : v; }
 
 bool fifo_core::sem_big_endian(const channel& c) const { return cfg_.g >= gen::g80 ? cfg_.pfifo_big_endian : c.big_endian; }
 
@@ -273,16 +311,50 @@ bool fifo_core::switch_to(int pick, bool slice_over, uint64_t& now) {
 // The pusher's batch: up to the CACHE depth of steps without a method pushed, the slice or `until`.
 void fifo_core::push_batch(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end) {
   do {
+    if (cfg_.bulk_methods && push_method_run(c, now, std::min(until, slice_end))) {
+      c.push_idle = 0;
+      continue;
+    }
     const size_t before = c.cache.size();
     pusher_step(c, now);
     c.push_idle = c.cache.size() > before ? 0 : c.push_idle + 1;
   } while (can_push(c) && now < until && now < slice_end && c.push_idle < cfg_.cache_depth);
 }
 
+// A run of CACHE entries from the head for the engine the puller last used: each is
+// puller_engine_method's submit, a method_cost apiece, while drain_cache would go on (the
+// engines' methods leave its other conditions as they are). Declined (0): before NV4, a channel
+// waiting for an engine, an engine on another channel, a method below 0x100, before GF100
+// 0x180-0x1fc (a handle for RAMHT), another engine, a full engine queue.
+size_t fifo_core::pull_engine_run(channel& c, uint64_t& now, uint64_t slice_end) {
+  const unsigned eng = c.last_engine;
+  engine* e = engine_at(eng);
+  if (cfg_.g < gen::nv4 || c.waiting_engine || !e || eng == software_engine() || e->cur_channel() != int(c.id)) return 0;
+  // Methods that start before slice_end: the first, and those j * method_cost after it.
+  const uint64_t step = cfg_.method_cost_ps;
+  const size_t in_slice = step ? size_t(std::min<uint64_t>((slice_end - now - 1) / step + 1, c.cache.size())) : c.cache.size();
+  const bool handles = cfg_.g < gen::gf100;
+  size_t n = 0;
+  for (; n < in_slice; ++n) {
+    const cache_entry& x = c.cache[n];
+    if (x.mthd < 0x100 || c.engines[x.subc] != eng || (handles && x.mthd >= 0x180 && x.mthd < 0x200)) break;
+  }
+  const size_t to_ring_end = std::min(n, c.cache.front_part());  // then on from the ring's start
+  size_t done = e->submit_run(c.id, &c.cache.front(), to_ring_end, now, step);
+  if (done == to_ring_end && done < n) done += e->submit_run(c.id, &c.cache[done], n - done, now + done * step, step);
+  n = done;
+  c.cache.pop_front(n);
+  now += n * step;
+  c.stats.methods_engine += n;
+  bulk_pulled += n;
+  return n;
+}
+
 // Drains the CACHE while the channel can go on. A faulting method is dropped and raised here (its
 // entry names it); blocked leaves it at the head for the next try.
 void fifo_core::drain_cache(channel& c, uint64_t& now, uint64_t slice_end) {
   while (!c.cache.empty() && c.blocked_until <= now && now < slice_end && !yield_ && !c.acquire_active && !c.hung && !c.puller_stopped) {
+    if (cfg_.bulk_methods && pull_engine_run(c, now, slice_end)) continue;
     const cache_entry e = c.cache.front();
     try {
       puller_step(c, e, now);

@@ -4,6 +4,7 @@
 // The SystemC component (pfifo.h) owns a core, implements the bus with TLM transactions and
 // drives it from its thread. Time is a picosecond counter passed in and advanced by costs.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -65,7 +66,99 @@ class fifo_bus {
   std::function<uint64_t(uint64_t at_ps)> flow_source;
 };
 
+// ---- CACHE ----
+struct cache_entry {
+  uint16_t subc;
+  uint16_t mthd;
+  uint32_t data;
+  bool ni;
+};
+
+// The CACHE of one channel: a ring of fixed capacity (the pusher never pushes into a full one).
+class cache_ring {
+ public:
+  void reset(size_t capacity) {
+    buf_.assign(capacity ? capacity : 1, {});
+    head_ = count_ = 0;
+  }
+  bool empty() const { return count_ == 0; }
+  size_t size() const { return count_; }
+  const cache_entry& front() const { return buf_[head_]; }
+  const cache_entry& operator[](size_t i) const {  // i-th from the head
+    const size_t at = head_ + i;
+    return buf_[at < buf_.size() ? at : at - buf_.size()];
+  }
+  // The entries from the head up to the ring's end: their count (at most size()).
+  size_t front_part() const { return std::min(count_, buf_.size() - head_); }
+  void pop_front() {
+    if (++head_ == buf_.size()) head_ = 0;
+    --count_;
+  }
+  void pop_front(size_t n) {  // n <= size()
+    head_ += n;
+    if (head_ >= buf_.size()) head_ -= buf_.size();
+    count_ -= n;
+  }
+  void push_back(const cache_entry& e) {
+    size_t tail = head_ + count_;
+    if (tail >= buf_.size()) tail -= buf_.size();
+    buf_[tail] = e;
+    ++count_;
+  }
+  // n methods of one command (n <= the room left): data[i] to subchannel subc, method mthd
+  // advancing by 4 (modulo `space`) after each unless ni. Returns the method after the last.
+  uint32_t push_methods(uint16_t subc, uint32_t mthd, bool ni, uint32_t space, const uint32_t* data, size_t n) {
+    size_t tail = head_ + count_;
+    if (tail >= buf_.size()) tail -= buf_.size();
+    count_ += n;
+    while (n) {  // the ring's free part: up to its end, then from its start
+      const size_t part = std::min(n, buf_.size() - tail);
+      cache_entry* out = buf_.data() + tail;
+      if (ni) {
+        for (size_t i = 0; i < part; ++i) out[i] = {subc, uint16_t(mthd), data[i], true};
+      } else {
+        for (size_t i = 0; i < part; ++i, mthd = (mthd + 4) & (space - 1)) out[i] = {subc, uint16_t(mthd), data[i], false};
+      }
+      data += part;
+      n -= part;
+      tail = 0;
+    }
+    return mthd;
+  }
+
+ private:
+  std::vector<cache_entry> buf_ = std::vector<cache_entry>(1);
+  size_t head_ = 0, count_ = 0;
+};
+
 // ---- Engines ----
+// Completion times of an engine's queued methods, oldest first: a ring that grows when full.
+class time_ring {
+ public:
+  bool empty() const { return count_ == 0; }
+  size_t size() const { return count_; }
+  uint64_t front() const { return buf_[head_]; }
+  uint64_t& operator[](size_t i) { return buf_[(head_ + i) & mask_]; }
+  uint64_t operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
+  void pop_front() {
+    head_ = (head_ + 1) & mask_;
+    --count_;
+  }
+  void push_back(uint64_t t) {
+    if (count_ > mask_) grow();
+    buf_[(head_ + count_) & mask_] = t;
+    ++count_;
+  }
+  // Index of the first time above t: std::upper_bound's bisection, step for step.
+  size_t upper_bound(uint64_t t) const;
+
+ private:
+  void grow();
+  std::unique_ptr<uint64_t[]> buf_ = std::make_unique<uint64_t[]>(16);
+  size_t mask_ = 15;  // capacity - 1, capacity a power of two
+  size_t head_ = 0, count_ = 0;
+};
+
 // An engine accepts methods into an input queue and executes them asynchronously: the core only
 // asks when it is idle, which channel it holds, and when there is room for one more method.
 class engine {
@@ -80,6 +173,10 @@ class engine {
   uint64_t accept_time(uint64_t now) const;
   void channel_switch(unsigned ch, uint64_t now);
   void submit(unsigned ch, unsigned subc, uint32_t mthd, uint32_t param, uint64_t now);
+  // The puller's run of methods (fifo_core::pull_engine_run): n CACHE entries from channel ch,
+  // the i-th at now + i * step, each submitted while accept_time lets it in at once. Returns
+  // how many went in.
+  size_t submit_run(unsigned ch, const cache_entry* q, size_t n, uint64_t now, uint64_t step);
 
   // Asynchronous engines (work done by another SystemC process, e.g. the compute class): the
   // owner's wake-up, called by finish(); and the engine's modelled errors for the owner's report.
@@ -113,7 +210,7 @@ class engine {
   std::string name_;
   uint64_t busy_until_ = 0;
   int cur_channel_ = -1;
-  std::deque<uint64_t> done_;  // completion times of queued methods
+  time_ring done_;  // completion times of queued methods
   uint64_t batch_start_ = 0, batch_end_ = 0, batch_methods_ = 0;
   unsigned batch_ch_ = 0;
   uint64_t async_start_ = never;  // start of the asynchronous method running (never: none)
@@ -121,39 +218,6 @@ class engine {
 };
 
 // ---- Channel state ----
-struct cache_entry {
-  uint16_t subc;
-  uint16_t mthd;
-  uint32_t data;
-  bool ni;
-};
-
-// The CACHE of one channel: a ring of fixed capacity (the pusher never pushes into a full one).
-class cache_ring {
- public:
-  void reset(size_t capacity) {
-    buf_.assign(capacity ? capacity : 1, {});
-    head_ = count_ = 0;
-  }
-  bool empty() const { return count_ == 0; }
-  size_t size() const { return count_; }
-  const cache_entry& front() const { return buf_[head_]; }
-  void pop_front() {
-    if (++head_ == buf_.size()) head_ = 0;
-    --count_;
-  }
-  void push_back(const cache_entry& e) {
-    size_t tail = head_ + count_;
-    if (tail >= buf_.size()) tail -= buf_.size();
-    buf_[tail] = e;
-    ++count_;
-  }
-
- private:
-  std::vector<cache_entry> buf_ = std::vector<cache_entry>(1);
-  size_t head_ = 0, count_ = 0;
-};
-
 struct channel_stats {
   uint64_t methods_engine = 0, methods_puller = 0, methods_inc = 0, methods_ninc = 0, methods_inline = 0;
   uint64_t bytes_fetched = 0, fetches = 0, words = 0, ib_entries = 0;
@@ -243,6 +307,7 @@ struct core_config {
   bool ramfc = false;                            // G80:GF100 channels load/save their state from/to RAMFC (the component sets it)
   bool nv04_ramfc = false;                       // NV4:G80 channels load/save their state from/to the NV04-style RAMFC in RAMIN (idem)
   uint64_t vram_base = 0;                        // host address of VRAM 0 (decoding channel-table/RAMFC addresses)
+  bool bulk_methods = true;                      // runs of methods taken at once (same results; false: one at a time)
 };
 
 // G80+ memory targets (0 VRAM, 2-3 SYSRAM): a linear address in the target as a host address.
@@ -382,6 +447,8 @@ class fifo_core {
   uint32_t intr = 0;
   std::function<void()> on_intr;
   uint64_t notify_intrs = 0, wrcache_flushes = 0, hangs = 0, unknown_methods = 0;
+  // Methods the pusher and the puller took in runs (core_config::bulk_methods): host-side only.
+  uint64_t bulk_pushed = 0, bulk_pulled = 0;
   int current = -1;
 
   // RAMHT lookup for channel ch; returns false on a miss.
@@ -421,6 +488,12 @@ class fifo_core {
   inline void work_channel(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end);
   inline void push_batch(channel& c, uint64_t& now, uint64_t until, uint64_t slice_end);
   inline void drain_cache(channel& c, uint64_t& now, uint64_t slice_end);
+  // The bulk paths (core_config::bulk_methods): a run of a command's data words already fetched,
+  // each a method for the CACHE, and a run of CACHE entries for the engine the puller last used,
+  // with the bookkeeping of the one-at-a-time steps done once per run. Each returns the methods
+  // it took: 0 when the next one needs the one-at-a-time step.
+  size_t push_method_run(channel& c, uint64_t& now, uint64_t limit);
+  size_t pull_engine_run(channel& c, uint64_t& now, uint64_t slice_end);
   void reset_channel(channel& c);
   bool can_pull(const channel& c) const;
   bool can_push(const channel& c) const;
@@ -457,6 +530,7 @@ class fifo_core {
   bool sem_read(channel& c, bool use_offset, uint32_t& w, client cl, uint64_t& now);
   bool sem_write(channel& c, uint64_t addr, const void* data, unsigned len, uint64_t& now);
   uint32_t swap(const channel& c, uint32_t v) const;
+  bool swaps(const channel& c) const;  // pushbuffer words are byte-swapped (big-endian channel / PFIFO)
   bool sem_big_endian(const channel& c) const;
 
   core_config cfg_;

@@ -33,7 +33,8 @@ bool fifo_core::fetch_word(channel& c, uint64_t addr, uint32_t& w, uint64_t& now
   }
   c.stats.bytes_fetched += n * 4;
   ++c.stats.fetches;
-  for (auto& v : c.fetch) v = (cfg_.g >= gen::nv1a) ? swap(c, v) : v;
+  if (swaps(c))  // once for the burst (none before NV1A)
+    for (auto& v : c.fetch) v = __builtin_bswap32(v);
   c.fetch_addr = addr;
   w = c.fetch[0];
   return true;
@@ -171,6 +172,46 @@ void fifo_core::pusher_ib_entry(channel& c, uint64_t& now) {
   c.fetch.clear();  // the segment may have been written since an earlier fetch (GPU-built pushbuffers)
   c.nonmain = ib.nonmain;
   if (!c.nonmain) c.dma_mget = c.dma_get;
+}
+
+// The data words of the current command from dma_get on, as far as the fetched burst, the
+// command, the CACHE's room and `limit` (the batch's end in time) go: each is pusher_step's
+// method data, one step of time each, with dma_get, the shadows and the counts set once.
+// Declined (0): a long count, SLI masking, GF100 increase-once, a word not fetched yet, and
+// pre-GF100 a method below 0x100 (the pusher checks it against the puller's table).
+size_t fifo_core::push_method_run(channel& c, uint64_t& now, uint64_t limit) {
+  if (!c.st.mcnt || c.st.lenp || c.st.incr_once || (c.sli_enable && !c.sli_active)) return 0;
+  if (c.dma_get < c.fetch_addr || c.dma_get == c.dma_put) return 0;
+  const uint64_t first = (c.dma_get - c.fetch_addr) >> 2;
+  if (first >= c.fetch.size() || ((c.dma_get - c.fetch_addr) & 3)) return 0;
+  uint64_t n = std::min<uint64_t>(c.fetch.size() - first, c.st.mcnt);
+  n = std::min<uint64_t>(n, cfg_.cache_depth - c.cache.size());
+  if (c.dma_put > c.dma_get) n = std::min<uint64_t>(n, (c.dma_put - c.dma_get) >> 2);
+  if (!c.ib_mode) n = c.dma_limit > c.dma_get ? std::min<uint64_t>(n, (c.dma_limit - c.dma_get) >> 2) : 0;
+  const uint32_t space = method_space(cfg_.g);
+  const bool ni = c.st.ni;
+  if (cfg_.g < gen::gf100) {  // stop before the method leaves the engines' range
+    if (c.st.mthd < 0x100) return 0;
+    if (!ni) n = std::min<uint64_t>(n, (space - c.st.mthd) >> 2);
+  }
+  // Words that start before `limit`: the first (the batch checked it), then one a word cost apart.
+  const uint64_t cost = cfg_.word_cost_ps;
+  if (cost) n = std::min<uint64_t>(n, now < limit ? (limit - now - 1) / cost + 1 : 1);
+  if (n == 0) return 0;
+  const uint32_t* w = c.fetch.data() + first;
+  c.st.mthd = c.cache.push_methods(uint16_t(c.st.subc), c.st.mthd, ni, space, w, n);
+  now += n * cost;
+  c.err_pos = c.dma_get + 4 * (n - 1);
+  c.err_ib = false;
+  c.dma_get += 4 * n;
+  if (!c.nonmain) c.dma_mget = c.dma_get;
+  c.stats.words += n;
+  c.data_shadow = w[n - 1];
+  c.st.mcnt -= uint32_t(n);
+  c.dcount_shadow += uint32_t(n);
+  if (c.cache.size() > c.stats.cache_max) c.stats.cache_max = c.cache.size();
+  bulk_pushed += n;
+  return size_t(n);
 }
 
 void fifo_core::pusher_step(channel& c, uint64_t& now) {

@@ -81,6 +81,12 @@ struct core_env {
     cfg.ramht_size = g >= gen::g80 ? 0x8000 : 0x1000;
     cfg.acquire_retry_ps = 1000000;
     cfg.acquire_timeout_ps = 50000000;
+    make_core();
+  }
+  // (Re)builds the core, its engines and channels from cfg (after a test changed cfg).
+  void make_core() {
+    const gen g = cfg.g;
+    const unsigned chans = cfg.channels;
     core = std::make_unique<fifo_core>(cfg, bus);
     gr = std::make_unique<recording_engine>("gr");
     ce = std::make_unique<recording_engine>("ce");
