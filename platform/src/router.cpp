@@ -210,9 +210,10 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
 
 // Inline in each input's b_transport. The common case: the input's last window and length again,
 // an access to time here, contention on, no trace or log, and the target link free at the arrival
-// with room in its calendar: transport_general would book the transfer at the arrival, queue it
-// for 0 and add its transfer and latencies to the delay. That is done here, without a call that
-// would make the caller save its registers.
+// with room in its calendar (or the arrival older than the calendar's horizon): transport_general
+// would book the transfer at the arrival (or count it stale), queue it for 0 and add its transfer
+// and latencies to the delay. That is done here, without a call that would make the caller save
+// its registers.
 [[gnu::always_inline]] inline void router::transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
   const unsigned len = gp.get_data_length();
@@ -221,15 +222,20 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     return transport_general(pin, id, gp, delay);
   port& pout = *r.out;
   const uint64_t arrival = simcontext()->time_stamp().value() + delay.value();
-  if (!pout.calendar.can_append(arrival)) return transport_general(pin, id, gp, delay);
+  if (pout.calendar.can_append(arrival)) {
+    pout.calendar.append(arrival, r.occ_out);
+    pout.busy_time += r.occ_out;
+  } else if (!pout.calendar.remembers(arrival)) {  // older than the horizon: not queued, nothing booked
+    ++pout.stale;
+  } else {
+    return transport_general(pin, id, gp, delay);
+  }
   const gpu_ext* ext = extension<gpu_ext>(gp);
   if (ext && ext->dmi_shadow) ++dmi_transactions;
   ++pin.transactions;
   ++pout.transactions;
   pin.bytes += len;
   pout.bytes += len;
-  pout.busy_time += r.occ_out;
-  pout.calendar.append(arrival, r.occ_out);
   pout.queueing.add(0);
   pin.busy_time += r.occ_in;
   delay += r.unqueued_delay;

@@ -110,6 +110,24 @@ TEST_F(router_fixture, an_arrival_older_than_the_calendar_is_counted_stale_and_n
   EXPECT_EQ(stats_registry::global().value("r.mem.stale"), 1.0);
 }
 
+// The same from one initiator on its last window and length (the router's inline path).
+TEST_F(router_fixture, a_repeated_read_older_than_the_calendar_is_counted_stale_and_books_nothing) {
+  build();
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(20, sc_core::SC_US)), sc_time(20016, SC_NS));
+  // The horizon is 256 slots of 65.536 ns = 16777.216 ns before the latest end (20004 ns):
+  // 3211.264 ns is older; no queueing: 4 + 2 + 10.
+  EXPECT_EQ(a.read(0x10000020, 32, sc_time(3211264, sc_core::SC_PS)), sc_time(3227264, sc_core::SC_PS));
+  auto& st = stats_registry::global();
+  EXPECT_EQ(st.value("r.mem.stale"), 1.0);
+  EXPECT_EQ(st.value("r.mem.transactions"), 2.0);
+  EXPECT_EQ(st.value("r.a.bytes"), 64.0);
+  EXPECT_EQ(st.list("r.mem.queueing").at(0).h->count(), 2u);
+  // Only the first is booked: 4 ns of the memory link in 20.01 us; a's link carried both.
+  sc_core::sc_start(20010, SC_NS);
+  EXPECT_DOUBLE_EQ(st.value("r.mem.busy"), 4.0 / 20010.0);
+  EXPECT_DOUBLE_EQ(st.value("r.a.busy"), 8.0 / 20010.0);
+}
+
 TEST_F(router_fixture, a_later_arrival_never_shares_the_link_with_an_earlier_booking) {
   build();
   // a books 50..54 ns; b (decoupled, called later) 0..4 ns: both free.

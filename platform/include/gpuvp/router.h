@@ -159,8 +159,8 @@ class router : public sc_core::sc_module {
   // no window holds it all (`r` then holds the window of addr, if any).
   bool refresh(port& pin, port::route& r, uint64_t addr, unsigned len);
   // A transaction through input `id`: the common case inline, without a call before the target's;
-  // anything else (a miss of the route, an untimed access, a link booked past the arrival, a full
-  // calendar, no contention, tracing or logging) in transport_general.
+  // anything else (a miss of the route, an untimed access, a link booked past the arrival within
+  // the horizon, a full calendar, no contention, tracing or logging) in transport_general.
   void transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   [[gnu::noinline]] void transport_general(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   // The target's call with the transaction's log line after it (debug level: out of line).
