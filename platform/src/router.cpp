@@ -8,6 +8,28 @@
 
 namespace gpuvp {
 
+namespace {
+// A payload's extension, read inline: tlm_generic_payload::get_extension(unsigned) is out of line
+// in the SystemC library (a call, and the caller's registers saved around it, twice per hop). The
+// array is private: an explicit instantiation may name a private member (C++20
+// [temp.spec.general]/6), which hands a pointer to it to the friend below.
+using extension_array = tlm::tlm_array<tlm::tlm_extension_base*>;
+struct extensions_tag {
+  friend extension_array tlm::tlm_generic_payload::*member(extensions_tag);
+};
+template <extension_array tlm::tlm_generic_payload::*array>
+struct expose_extensions {
+  friend extension_array tlm::tlm_generic_payload::*member(extensions_tag) { return array; }
+};
+template struct expose_extensions<&tlm::tlm_generic_payload::m_extensions>;
+
+template <typename T>
+T* extension(const tlm::tlm_generic_payload& gp) {
+  const extension_array& a = gp.*member(extensions_tag{});
+  return T::ID < a.size() ? static_cast<T*>(a[T::ID]) : nullptr;
+}
+}  // namespace
+
 // The horizon: 256 slots of at least slot_cycles cycles, each a power of two of time units.
 // (clock <= 1 ms and slot_cycles <= 2^20 keep this below 2^58 time units: no overflow)
 uint64_t router::port::calendar_horizon(uint64_t cycle, uint64_t slot_cycles) {
@@ -40,6 +62,17 @@ router::port::port(const std::string& path, router& owner)
   bytes_per_cycle = width;
   if ((bytes_per_cycle & (bytes_per_cycle - 1)) == 0) width_shift = __builtin_ctzll(bytes_per_cycle);
   latency_value = latency.get().value();
+}
+
+uint64_t router::port::book(uint64_t t, uint64_t occ) {
+  if (record_pieces) pieces.clear();
+  if (occ == 0) return t;
+  if (!calendar.remembers(t)) {
+    ++stale;
+    return t + occ;
+  }
+  busy_time += occ;
+  return calendar.book(t, occ, record_pieces ? &pieces : nullptr);
 }
 
 // One input's forward interface: final, so that b_transport is one virtual call into the router.
@@ -135,6 +168,7 @@ void router::before_end_of_elaboration() {
 
 void router::start_of_simulation() {
   tracing_ = tracer::global().enabled();
+  plain_ = contention && !tracing_ && !log_debug_;
   for (auto& p : outputs_)
     if (p) p->record_pieces = tracing_;
 }
@@ -146,30 +180,85 @@ const router::window* router::decode(uint64_t addr) const {
   return addr - w.base < w.size ? &w : nullptr;
 }
 
-// Fills `r` with the window holding addr, or empties it (false) when none does.
-bool router::resolve(port::route& r, uint64_t addr) {
-  const window* w = decode(addr);
-  r = w ? port::route{w->base, w->size, outputs_[w->index].get(), out[w->index], w} : port::route{};
-  return w != nullptr;
+bool router::refresh(port& pin, port::route& r, uint64_t addr, unsigned len) {
+  if (addr - r.base >= r.size) {
+    const window* w = decode(addr);
+    if (!w) {
+      r = {};
+      return false;
+    }
+    r = {};  // no length yet
+    r.base = w->base;
+    r.size = w->size;
+    r.out = outputs_[w->index].get();
+    r.target = out[w->index];
+    r.w = w;
+    r.latency = pin.latency_value + r.out->latency_value;
+  }
+  if (addr - r.base + len > r.size) return false;
+  if (len != r.length) {
+    r.length = len ? len : ~uint64_t(0);  // no inline path without a transfer to book
+    r.occ_in = pin.occupancy(len);
+    r.occ_out = r.out->occupancy(len);
+    r.transfer = std::max(r.occ_in, r.occ_out);
+    r.unqueued_delay = sc_core::sc_time::from_value(r.transfer + r.latency);
+  }
+  return true;
 }
 
 void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(*inputs_[id], id, gp, delay); }
 
-void router::transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+// Inline in each input's b_transport. The common case: the input's last window and length again,
+// an access to time here, contention on, no trace or log, and the target link free at the arrival
+// with room in its calendar (or the arrival older than the calendar's horizon): transport_general
+// would book the transfer at the arrival (or count it stale), queue it for 0 and add its transfer
+// and latencies to the delay. That is done here, without a call that would make the caller save
+// its registers.
+[[gnu::always_inline]] inline void router::transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
   const unsigned len = gp.get_data_length();
-  // Initiators mostly stay in one window: try the last one before searching.
+  const port::route& r = pin.last;
+  if (!plain_ || addr - r.base >= r.size || addr - r.base + len > r.size || len != r.length || extension<untimed_ext>(gp))
+    return transport_general(pin, id, gp, delay);
+  port& pout = *r.out;
+  const uint64_t arrival = simcontext()->time_stamp().value() + delay.value();
+  if (pout.calendar.can_append(arrival)) {
+    pout.calendar.append(arrival, r.occ_out);
+    pout.busy_time += r.occ_out;
+  } else if (!pout.calendar.remembers(arrival)) {  // older than the horizon: not queued, nothing booked
+    ++pout.stale;
+  } else {
+    return transport_general(pin, id, gp, delay);
+  }
+  const gpu_ext* ext = extension<gpu_ext>(gp);
+  if (ext && ext->dmi_shadow) ++dmi_transactions;
+  ++pin.transactions;
+  ++pout.transactions;
+  pin.bytes += len;
+  pout.bytes += len;
+  pout.queueing.add(0);
+  pin.busy_time += r.occ_in;
+  delay += r.unqueued_delay;
+  tlm::tlm_blocking_transport_if<>* target = r.target;  // before the call: the target may come back here
+  gp.set_address(addr - r.base);
+  target->b_transport(gp, delay);
+  gp.set_address(addr);
+}
+
+void router::transport_general(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t addr = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  // Initiators mostly stay in one window with one length: try the last ones before searching.
   port::route& r = pin.last;
-  if (addr - r.base >= r.size && !resolve(r, addr)) return decode_error(id, gp);
-  if (addr - r.base + len > r.size) return decode_error(id, gp);
+  if ((addr - r.base >= r.size || addr - r.base + len > r.size || len != r.length) && !refresh(pin, r, addr, len))
+    return decode_error(id, gp);
   // Locals: a target may reach this input again, or map() clear the route, before we return.
   const uint64_t base = r.base;
   const window* w = r.w;
   tlm::tlm_blocking_transport_if<>* target = r.target;
   port& pout = *r.out;
-  const gpu_ext* ext = gp.get_extension<gpu_ext>();
-  const bool dmi = ext && ext->dmi_shadow;
-  if (dmi) ++dmi_transactions;
+  const gpu_ext* ext = extension<gpu_ext>(gp);
+  if (ext && ext->dmi_shadow) ++dmi_transactions;
   ++pin.transactions;
   ++pout.transactions;
   pin.bytes += len;
@@ -178,14 +267,13 @@ void router::transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core:
   // Occupancy: the target link is booked in its calendar at or after the arrival; the initiator's
   // link only has to carry the bytes (one initiator does not contend with itself). An access
   // another model times (the GPU's memory system) books nothing: only the latencies.
-  if (gp.get_extension<untimed_ext>()) {
+  if (extension<untimed_ext>(gp)) {
     ++pin.untimed;
     ++pout.untimed;
-    pin.add_delay(delay, pin.latency_value + pout.latency_value);
+    pin.add_delay(delay, r.latency);
   } else {
     const uint64_t arrival = simcontext()->time_stamp().value() + delay.value();
-    const uint64_t occ_in = pin.occupancy(len), occ_out = pout.occupancy(len);
-    const uint64_t transfer = std::max(occ_in, occ_out);
+    const uint64_t occ_in = r.occ_in, occ_out = r.occ_out, transfer = r.transfer;
     uint64_t end = arrival + transfer;
     if (contention) {
       end = std::max(pout.book(arrival, occ_out), arrival + occ_in);
@@ -196,13 +284,20 @@ void router::transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core:
       if (tracing_) pout.pieces.assign(1, {arrival, occ_out});
     }
     pin.busy_time += occ_in;
-    pin.add_delay(delay, end - arrival + pin.latency_value + pout.latency_value);
+    pin.add_delay(delay, end - arrival + r.latency);
     if (tracing_) trace_access(id, pout, gp, ext, end - transfer, transfer);
   }
   gp.set_address(addr - base);
+  if (log_debug_) return forward_logged(id, *w, *target, gp, delay, addr);
   target->b_transport(gp, delay);
   gp.set_address(addr);
-  if (log_debug_) log_transaction(id, *w, gp, delay);
+}
+
+void router::forward_logged(int id, const window& w, tlm::tlm_blocking_transport_if<>& target, tlm::tlm_generic_payload& gp,
+                            sc_core::sc_time& delay, uint64_t addr) {
+  target.b_transport(gp, delay);
+  gp.set_address(addr);
+  log_transaction(id, w, gp, delay);
 }
 
 void router::decode_error(int id, tlm::tlm_generic_payload& gp) {

@@ -144,3 +144,28 @@ TEST(link_calendar, an_insertion_after_the_ring_fills_up_keeps_every_interval) {
   EXPECT_EQ(cal.booked_after(0), 65u);
   EXPECT_EQ(cal.book(10, 1, nullptr), 12u);  // the oldest, 10..11, still booked
 }
+
+TEST(link_calendar, append_takes_only_an_arrival_after_everything_booked_while_the_ring_has_room) {
+  link_calendar cal(1 << 20);
+  EXPECT_FALSE(cal.can_append(0));  // empty: 0 is not after the latest end (0)
+  EXPECT_TRUE(cal.can_append(1));
+  EXPECT_EQ(cal.append(10, 5), 15u);
+  EXPECT_FALSE(cal.can_append(15));  // would touch 10..15: book() extends it
+  EXPECT_FALSE(cal.can_append(12));
+  // 61 more intervals make 62 of the ring's 64 slots: the 63rd would leave no free slot for an
+  // insertion, so append declines it and book() makes room.
+  for (uint64_t k = 2; k <= 62; ++k) {
+    ASSERT_TRUE(cal.can_append(10 * k)) << k;
+    cal.append(10 * k, 1);
+  }
+  EXPECT_FALSE(cal.can_append(1000));
+  EXPECT_EQ(cal.book(1000, 1, nullptr), 1001u);
+  EXPECT_TRUE(cal.can_append(1010));  // the ring grew
+  // What append booked is booked: 5 + 61 + 1 units; 7 arriving at 11 wait for 10..15, take
+  // 15..20, pass 20..21 and end at 23.
+  EXPECT_EQ(cal.intervals(), 63u);
+  EXPECT_EQ(cal.booked_after(0), 67u);
+  link_calendar::piece_list pieces;
+  EXPECT_EQ(cal.book(11, 7, &pieces), 23u);
+  EXPECT_EQ(pieces, (link_calendar::piece_list{{15, 5}, {21, 2}}));
+}

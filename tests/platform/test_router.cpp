@@ -110,6 +110,24 @@ TEST_F(router_fixture, an_arrival_older_than_the_calendar_is_counted_stale_and_n
   EXPECT_EQ(stats_registry::global().value("r.mem.stale"), 1.0);
 }
 
+// The same from one initiator on its last window and length (the router's inline path).
+TEST_F(router_fixture, a_repeated_read_older_than_the_calendar_is_counted_stale_and_books_nothing) {
+  build();
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(20, sc_core::SC_US)), sc_time(20016, SC_NS));
+  // The horizon is 256 slots of 65.536 ns = 16777.216 ns before the latest end (20004 ns):
+  // 3211.264 ns is older; no queueing: 4 + 2 + 10.
+  EXPECT_EQ(a.read(0x10000020, 32, sc_time(3211264, sc_core::SC_PS)), sc_time(3227264, sc_core::SC_PS));
+  auto& st = stats_registry::global();
+  EXPECT_EQ(st.value("r.mem.stale"), 1.0);
+  EXPECT_EQ(st.value("r.mem.transactions"), 2.0);
+  EXPECT_EQ(st.value("r.a.bytes"), 64.0);
+  EXPECT_EQ(st.list("r.mem.queueing").at(0).h->count(), 2u);
+  // Only the first is booked: 4 ns of the memory link in 20.01 us; a's link carried both.
+  sc_core::sc_start(20010, SC_NS);
+  EXPECT_DOUBLE_EQ(st.value("r.mem.busy"), 4.0 / 20010.0);
+  EXPECT_DOUBLE_EQ(st.value("r.a.busy"), 8.0 / 20010.0);
+}
+
 TEST_F(router_fixture, a_later_arrival_never_shares_the_link_with_an_earlier_booking) {
   build();
   // a books 50..54 ns; b (decoupled, called later) 0..4 ns: both free.
@@ -152,6 +170,100 @@ TEST_F(router_fixture, busy_counts_the_booked_time_up_to_now_only) {
   EXPECT_DOUBLE_EQ(stats_registry::global().value("r.mem.busy"), 6.0 / 102.0);
 }
 
+// Reads of one initiator to one window with one length, each after the link is free again, take
+// the router's inline path from the second on: they must time, book and count as any other.
+TEST_F(router_fixture, repeated_reads_after_the_link_is_free_book_and_count_as_any_other) {
+  build();
+  // a at 0, 20 and 40 ns: 32 B take 4 ns on both links, never queued: arrival + 4 + 2 + 10.
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
+  EXPECT_EQ(a.read(0x10000020, 32, sc_time(20, SC_NS)), sc_time(36, SC_NS));
+  EXPECT_EQ(a.read(0x10000040, 32, sc_time(40, SC_NS)), sc_time(56, SC_NS));
+  // b, decoupled, arrives at 21 ns: a's second read holds the memory link 20..24 ns, so b takes
+  // 24..28 ns (before a's third at 40): 28 + 2 + 10 = 40 ns, queued 3 ns.
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(21, SC_NS)), sc_time(40, SC_NS));
+  auto& st = stats_registry::global();
+  EXPECT_EQ(st.value("r.mem.transactions"), 4.0);
+  EXPECT_EQ(st.value("r.mem.bytes"), 128.0);
+  EXPECT_EQ(st.value("r.a.transactions"), 3.0);
+  EXPECT_EQ(st.value("r.a.bytes"), 96.0);
+  const histogram* q = st.list("r.mem.queueing").at(0).h;
+  EXPECT_EQ(q->count(), 4u);
+  EXPECT_EQ(q->bins()[0], 3u);  // a's three
+  EXPECT_EQ(q->sum(), 3000u);   // ps: b's
+  sc_core::sc_start(50, SC_NS);
+  // Memory link busy 0..4, 20..28 and 40..44 ns: 16 of 50 ns; a's link carried 3 x 4 ns.
+  EXPECT_DOUBLE_EQ(st.value("r.mem.busy"), 16.0 / 50.0);
+  EXPECT_DOUBLE_EQ(st.value("r.a.busy"), 12.0 / 50.0);
+}
+
+TEST_F(router_fixture, a_new_length_on_the_same_window_is_timed_at_its_own_occupancy) {
+  build();
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));   // 4 cycles
+  EXPECT_EQ(a.read(0x10000000, 64, sc_time(20, SC_NS)), sc_time(40, SC_NS));  // 8: 20 + 8 + 12
+  EXPECT_EQ(a.read(0x10000000, 1, sc_time(40, SC_NS)), sc_time(53, SC_NS));   // 1 (rounded up)
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(60, SC_NS)), sc_time(76, SC_NS));  // 4 again
+  // No bytes: no transfer, the latencies only (twice: a length of 0 is never the inline path's).
+  uint8_t none = 0;
+  for (unsigned at : {80, 100}) {
+    transaction t(tlm::TLM_READ_COMMAND, 0x10000000, &none, 0);
+    sc_time d(at, SC_NS);
+    a.out->b_transport(t.gp, d);
+    EXPECT_EQ(d, sc_time(at + 12, SC_NS)) << at;
+  }
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(120, SC_NS)), sc_time(136, SC_NS));
+  auto& st = stats_registry::global();
+  EXPECT_EQ(st.value("r.mem.bytes"), 32.0 + 64 + 1 + 32 + 32);
+  EXPECT_EQ(st.value("r.mem.transactions"), 7.0);
+  sc_core::sc_start(140, SC_NS);
+  EXPECT_DOUBLE_EQ(st.value("r.mem.busy"), (4 + 8 + 1 + 4 + 4) / 140.0);
+}
+
+// More reads, each after the last, than the memory link's calendar holds before it grows: each
+// booking stays in the calendar, so a decoupled arrival before them finds the gaps between them.
+TEST_F(router_fixture, more_repeated_reads_than_the_calendar_holds_at_first_keep_every_booking) {
+  build();
+  for (unsigned k = 0; k < 200; ++k) ASSERT_EQ(a.read(0x10000000 + 32 * k, 32, sc_time(10 * k, SC_NS)), sc_time(10 * k + 16, SC_NS)) << k;
+  // b at 1 ns: a holds 0..4, b takes 4..8 (free until 10): 8 + 2 + 10 = 20 ns, queued 3 ns.
+  EXPECT_EQ(b.read(0x10000000, 32, sc_time(1, SC_NS)), sc_time(20, SC_NS));
+  // b at 1993 ns: a's last read holds 1990..1994: 1994..1998, delay 2010 ns.
+  EXPECT_EQ(b.read(0x10000000, 32, sc_time(1993, SC_NS)), sc_time(2010, SC_NS));
+  sc_core::sc_start(2000, SC_NS);
+  EXPECT_DOUBLE_EQ(stats_registry::global().value("r.mem.busy"), (200 * 4 + 4 + 4) / 2000.0);
+}
+
+// A transaction that moves its data through a DMI pointer is counted as such on every path.
+TEST_F(router_fixture, repeated_dmi_shadow_transactions_are_counted_each) {
+  build();
+  std::vector<uint8_t> buf(32);
+  sc_time d = sc_core::SC_ZERO_TIME;
+  for (unsigned k = 0; k < 3; ++k) {
+    transaction t(tlm::TLM_READ_COMMAND, 0x10000000, buf.data(), 32);
+    t.ext.dmi_shadow = true;
+    d = sc_time(20 * k, SC_NS);
+    a.out->b_transport(t.gp, d);
+    EXPECT_TRUE(t.ok());
+  }
+  EXPECT_EQ(d, sc_time(56, SC_NS));
+  EXPECT_EQ(r.dmi_transactions.value(), 3u);
+  EXPECT_EQ(stats_registry::global().value("r.mem.transactions"), 3.0);
+}
+
+// An untimed access on the window and length a timed one used just before books nothing.
+TEST_F(router_fixture, an_untimed_access_after_a_timed_one_still_books_nothing) {
+  build();
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
+  std::vector<uint8_t> buf(32);
+  transaction t(tlm::TLM_READ_COMMAND, 0x10000000, buf.data(), 32);
+  untimed_scope untimed(t.gp, true);
+  sc_time d(20, SC_NS);
+  a.out->b_transport(t.gp, d);
+  EXPECT_EQ(d, sc_time(32, SC_NS));  // 20 + the two latencies + the memory's 10
+  // b at 21 ns finds the memory link free.
+  EXPECT_EQ(b.read(0x10000100, 32, sc_time(21, SC_NS)), sc_time(37, SC_NS));
+  EXPECT_EQ(stats_registry::global().value("r.mem.untimed"), 1.0);
+  EXPECT_EQ(stats_registry::global().list("r.mem.queueing").at(0).h->count(), 2u);
+}
+
 struct router_without_contention : router_fixture {
   router_without_contention() : router_fixture(false) {}
 };
@@ -159,6 +271,9 @@ TEST_F(router_without_contention, only_latency_and_transfer_count) {
   build();
   EXPECT_EQ(a.read(0x10000000, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
   EXPECT_EQ(b.read(0x10000100, 32, sc_time(0, SC_NS)), sc_time(16, SC_NS));
+  EXPECT_EQ(a.read(0x10000000, 32, sc_time(1, SC_NS)), sc_time(17, SC_NS));  // overlapping a's first
+  EXPECT_EQ(stats_registry::global().list("r.mem.queueing").size(), 1u);
+  EXPECT_EQ(stats_registry::global().list("r.mem.queueing").at(0).h->count(), 0u);  // nothing queued
 }
 
 TEST_F(router_fixture, per_port_parameters_override_the_router_defaults) {

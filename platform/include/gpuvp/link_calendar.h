@@ -28,19 +28,24 @@ class link_calendar {
   // Books occ > 0 time units at or after t (remembers(t)); returns when the transfer ends. The
   // pieces booked are appended to *pieces when it is given (the trace draws them).
   [[gnu::always_inline]] uint64_t book(uint64_t t, uint64_t occ, piece_list* pieces) {
-    if (t < last_start_) return book_in_gaps(t, occ, pieces);  // also when empty (last_start_ max)
-    // At or after the last interval's start: queue behind it (extending it) or start a new one.
-    if (latest_ >= t) {
+    if (t > latest_) {  // after everything booked: a new interval
+      add_last(t, occ);
+      if (count_ == mask_) make_room();  // keep a free slot for insert()
+    } else if (t >= last_start_) {       // queue behind the last interval, extending it
       t = latest_;
       latest_ = t + occ;
       ring_[(first_ + count_ - 1) & mask_].end = latest_;
     } else {
-      ring_[(first_ + count_) & mask_] = {t, t + occ};
-      last_start_ = t;
-      latest_ = t + occ;
-      if (++count_ == mask_) make_room();  // keep a free slot for insert()
+      return book_in_gaps(t, occ, pieces);  // also when empty and t is 0 (last_start_ max)
     }
     if (pieces) pieces->emplace_back(t, occ);
+    return latest_;
+  }
+  // The router's common case, without a call: an arrival after everything booked (so remembered)
+  // while the ring has room; append() then books as book() would.
+  bool can_append(uint64_t t) const { return t > latest_ && count_ + 1 < mask_; }
+  uint64_t append(uint64_t t, uint64_t occ) {
+    add_last(t, occ);
     return latest_;
   }
 
@@ -53,6 +58,12 @@ class link_calendar {
   struct interval {
     uint64_t start, end;
   };
+  void add_last(uint64_t t, uint64_t occ) {  // t > latest_, a free slot after the last
+    ring_[(first_ + count_) & mask_] = {t, t + occ};
+    last_start_ = t;
+    latest_ = t + occ;
+    ++count_;
+  }
   interval& at(size_t i) { return ring_[(first_ + i) & mask_]; }
   const interval& at(size_t i) const { return ring_[(first_ + i) & mask_]; }
   // The general case: an empty calendar or an arrival before the last interval's start.

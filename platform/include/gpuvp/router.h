@@ -99,28 +99,24 @@ class router : public sc_core::sc_module {
     link_calendar::piece_list pieces;
     // Books `occ` time units at or after t in the link's free time (adding them to busy_time);
     // returns when the transfer ends.
-    [[gnu::always_inline]] uint64_t book(uint64_t t, uint64_t occ) {
-      if (record_pieces) pieces.clear();
-      if (occ == 0) return t;
-      if (!calendar.remembers(t)) {
-        ++stale;
-        return t + occ;
-      }
-      busy_time += occ;
-      return calendar.book(t, occ, record_pieces ? &pieces : nullptr);
-    }
+    uint64_t book(uint64_t t, uint64_t occ);
     // Booked time after `t` still in the calendar (the busy gauge counts up to now only).
     uint64_t booked_after(uint64_t t) const { return calendar.booked_after(t); }
     uint64_t cycle = 0, bytes_per_cycle = 1, latency_value = 0;
     int width_shift = -1;  // log2(width) when width is a power of two: a shift instead of a division
     uint32_t track = 0;    // trace track
     // Initiator side: the window this initiator used last, resolved to its port and target's
-    // interface (size 0: none), so that a hit needs no search and no socket look-up.
+    // interface (size 0: none), so that a hit needs no search and no socket look-up; with the
+    // last length's occupancies of both links and the two ports' latencies summed, so that a hit
+    // of the same length needs no arithmetic either.
     struct route {
       uint64_t base = 0, size = 0;
       port* out = nullptr;
       tlm::tlm_blocking_transport_if<>* target = nullptr;
       const window* w = nullptr;
+      uint64_t length = ~uint64_t(0);  // the length below are for (none: no 32-bit length; never 0)
+      uint64_t occ_in = 0, occ_out = 0, transfer = 0, latency = 0;
+      sc_core::sc_time unqueued_delay;  // transfer + latency: the delay a hop adds without queueing
     } last;
     // Initiator side: delay += `units` kernel time units. sc_time::from_value is a library call:
     // the last increment is kept as an sc_time (an initiator's increments mostly repeat).
@@ -159,8 +155,17 @@ class router : public sc_core::sc_module {
 
  private:
   const window* decode(uint64_t addr) const;
-  bool resolve(port::route& r, uint64_t addr);
+  // Points `r` at the window holding [addr, addr + len), with the occupancies of len; false when
+  // no window holds it all (`r` then holds the window of addr, if any).
+  bool refresh(port& pin, port::route& r, uint64_t addr, unsigned len);
+  // A transaction through input `id`: the common case inline, without a call before the target's;
+  // anything else (a miss of the route, an untimed access, a link booked past the arrival within
+  // the horizon, a full calendar, no contention, tracing or logging) in transport_general.
   void transport(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  [[gnu::noinline]] void transport_general(port& pin, int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // The target's call with the transaction's log line after it (debug level: out of line).
+  [[gnu::noinline]] void forward_logged(int id, const window& w, tlm::tlm_blocking_transport_if<>& target, tlm::tlm_generic_payload& gp,
+                                        sc_core::sc_time& delay, uint64_t addr);
   // Before the simulation starts the multi-sockets have not completed their bindings: debug and
   // DMI requests then find no target.
   static bool bindings_complete() { return sc_core::sc_get_status() >= sc_core::SC_START_OF_SIMULATION; }
@@ -178,7 +183,8 @@ class router : public sc_core::sc_module {
   void start_of_simulation() override;
   bool log_debug_ = false;
   bool tracing_ = false;
-  uint64_t ps_ = 1;  // kernel time units per picosecond
+  bool plain_ = false;  // contention on, neither tracing nor logging: transport may take its inline path
+  uint64_t ps_ = 1;     // kernel time units per picosecond
 };
 
 }  // namespace gpuvp
