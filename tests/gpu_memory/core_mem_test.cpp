@@ -380,6 +380,77 @@ TEST(sm_memory, store_then_load_lazy_fetch_on_read) {
   EXPECT_GT(through.cycles, full.cycles);
 }
 
+// A cluster whose response FIFO is full pops no answer from the reply crossbar
+// (simt_core_cluster::icnt_cycle pops only while it holds fewer than
+// -gpgpu_n_cluster_ejection_buffer_size): the answer waits in the crossbar's output buffer and is
+// popped in the first cycle the FIFO has room, its register released 3 cycles after the pop as
+// always (single_dependent_miss). A hold that ends before the answer is there changes nothing.
+TEST(sm_memory, full_cluster_response_fifo_holds_the_reply_crossbar) {
+  const gpu_config c = qv100();
+  struct client final : mem_client {
+    uint64_t hold = 0, done = 0;
+    void mem_done(uint64_t, bool, unsigned, uint64_t cycle) override { done = cycle; }
+    unsigned icnt_node() const override { return 0; }
+    bool reply_fifo_full(uint64_t cycle) const override { return cycle < hold; }
+  };
+  const auto answered = [&](uint64_t hold) {
+    memory_system m(c);
+    client p;
+    p.hold = hold;
+    EXPECT_EQ(m.access(GBASE, 4, false, mem_port::whole_sector, 0, &p, 0), mem_port::pending);
+    for (uint64_t cyc = 0; cyc < 5000 && !p.done; ++cyc) m.cycle(cyc);
+    return p.done;
+  };
+  const uint64_t free = answered(0);
+  ASSERT_GT(free, 100u);
+  EXPECT_EQ(answered(free - 10), free);
+  EXPECT_EQ(answered(free + 50), free + 50 + 3);
+}
+
+// An L1D of one set and one way. LDG R1 misses line A (sector 0 reserved, the fill 100 cycles
+// away); a store to that sector while its fill is due makes it MODIFIED (HIT_RESERVED, a pending
+// hit), so the line is no longer reserved (is_reserved_line) and LDG R2 of line B, answered 400
+// cycles later, replaces it. A's fill then fills the cache index its miss took, which holds B by
+// now (baseline_cache::fill with allocate-on-miss: tag_array::fill(index, ...), whatever line is
+// there): B's sector 0 becomes VALID (B's allocation cleared m_set_modified_on_fill) and no longer
+// reserved. LDG R3 of B, issued once R1 is released (after A's fill), hits it: an L1 hit, whose
+// dependent FFMA issues as long after it as after the hit in a kernel that loads B twice, long
+// before B's own fill. (Filling only a line still present, R3 would merge into B's miss and wait
+// for its fill.)
+TEST(sm_memory, fill_goes_to_the_index_its_miss_took) {
+  gpu_config c = qv100();
+  c.adaptive_l1 = false;
+  c.l1_sets = 1;
+  c.l1_ways = 1;
+  constexpr uint64_t A = 0x10000, B = 0x10200;
+  struct timed_memory final : mem_port {
+    uint64_t access(uint64_t addr, unsigned, bool write, uint32_t, uint64_t cycle, mem_client*, unsigned) override {
+      return !write && addr / 128 == B / 128 ? 400 - cycle : 100;
+    }
+  };
+  const auto run = [&](const std::vector<trace_writer_inst>& v, std::vector<uint64_t>& issued) {
+    timed_memory m;
+    gpu_sim g(c, &m, 1);
+    g.on_issue = [&](unsigned, unsigned, uint16_t, uint64_t cycle) { issued.push_back(cycle); };
+    return g.run(make({v}));
+  };
+  std::vector<uint64_t> t, ref;
+  const kernel_result r = run({mem("LDG.E", {1}, {4}, A, 0), mem("STG.E", {}, {4, 5}, A, 0), mem("LDG.E", {2}, {6}, B, 0),
+                               mem("LDG.E", {3}, {1}, B, 0), op("FFMA", {7}, {3, 3, 3}), op("EXIT", {}, {})},
+                              t);
+  EXPECT_EQ(r.stats.l1_misses, 2u);        // A, B
+  EXPECT_EQ(r.stats.l1_pending_hits, 1u);  // the store
+  EXPECT_EQ(r.stats.l1_hits, 1u);          // LDG R3
+  EXPECT_EQ(r.stats.mem_reads, 2u);
+  const kernel_result b =
+      run({mem("LDG.E", {1}, {4}, B, 0), mem("LDG.E", {3}, {1}, B, 0), op("FFMA", {7}, {3, 3, 3}), op("EXIT", {}, {})}, ref);
+  EXPECT_EQ(b.stats.l1_hits, 1u);
+  ASSERT_EQ(t.size(), 6u);
+  ASSERT_EQ(ref.size(), 4u);
+  EXPECT_LT(t[4], 300u);
+  EXPECT_EQ(t[4] - t[3], ref[2] - ref[1]);
+}
+
 // The L2 as GPGPU-Sim's write-back, lazy fetch-on-read L2 (-gpgpu_cache:dl2 ...,L:B:m:L:P:
 // data_cache::wr_miss_wa_lazy_fetch_on_read, wr_hit_wb, update_m_readable, tag_array::probe):
 // a store writes its bytes of a sector without a DRAM read; a sector not all of whose 32 bytes

@@ -117,6 +117,43 @@ TEST(sm_bypass, load_answers_leave_the_response_fifo_in_their_order) {
   EXPECT_EQ(issued[3], issued[2] + 4);
 }
 
+// A store's acknowledgement waits in the LDST unit's response FIFO behind the answers that came
+// before it (GPGPU-Sim's ldst_unit::cycle takes m_response_fifo's head only, one a cycle; an
+// acknowledgement whenever it is the head). Warp 1 loads a line past the L1D; its four answers
+// reach the LDST unit in cycle 300. Warp 0 stores a word elsewhere, acknowledged in 301, and
+// exits. 300: answer 1 into client 3 (m_next_global); 301: the write-back stage takes it, answer
+// 2 into client 3, the acknowledgement queues behind answers 3 and 4; 302 and 303: answers 3 and
+// 4 into client 3; 304: the acknowledgement: warp 0 ends 3 cycles later than when the answers
+// come after its acknowledgement (310), which is then taken as it arrives.
+TEST(sm_bypass, store_ack_waits_behind_load_answers_in_the_response_fifo) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.gmem_skip_l1d = true;
+  struct timed_memory final : mem_port {
+    uint64_t loads_at = 0;
+    uint64_t access(uint64_t, unsigned, bool write, uint32_t, uint64_t cycle, mem_client*, unsigned) override {
+      return (write ? 301 : loads_at + 2) - cycle;  // a read's answer reaches the LDST unit 2 cycles before its release
+    }
+  };
+  const std::vector<trace_writer_inst> store{mem("STG.E.32", {}, {2, 6}, GBASE + 4096, 4, 1u), op("EXIT", {}, {})};
+  const std::vector<trace_writer_inst> load{mem("LDG.E.32", {10}, {2}, GBASE, 4), op("EXIT", {}, {})};
+  const auto warp0_end = [&](uint64_t loads_at) {
+    timed_memory m;
+    m.loads_at = loads_at;
+    gpu_sim g(c, &m, 1);
+    uint64_t end = 0;
+    g.on_warp = [&](unsigned, unsigned, unsigned, unsigned warp, bool start) {
+      if (!start && warp == 0) end = g.cycle();
+    };
+    const kernel_result r = g.run(make({store, load}));
+    EXPECT_EQ(r.stats.mem_reads, 4u);
+    EXPECT_EQ(r.stats.mem_writes, 1u);
+    return end;
+  };
+  const uint64_t behind = warp0_end(300), alone = warp0_end(310);
+  EXPECT_GT(alone, 300u);
+  EXPECT_EQ(behind, alone + 3);
+}
+
 // Only global accesses go past the L1D: a local load (LDL) still misses it and fills it.
 TEST(sm_bypass, local_loads_still_use_the_l1d) {
   gpu_config c = gpuvp::sm::testing::shipped("QV100");

@@ -43,8 +43,8 @@ struct mem_config {
   unsigned frfcfs_queue = 64, dram_return_queue = 192;
   // The reply side's buffers in front of the LDST unit: -gpgpu_n_cluster_ejection_buffer_size (the
   // cluster's response FIFO, simt_core_cluster::icnt_cycle) and -gpgpu_n_ldst_response_buffer_size
-  // (ldst_unit's response FIFO); GPGPU-Sim's defaults 8 and 2. Read and checked: they never bind
-  // (docs/models/gpu_memory.md, the reply crossbar).
+  // (ldst_unit's response FIFO); GPGPU-Sim's defaults 8 and 2. They bind only behind loads that
+  // bypass the L1D (docs/models/gpu_memory.md, the reply crossbar).
   unsigned cluster_ejection_buffer = 8, ldst_response_buffer = 2;
   // -gpgpu_dram_scheduler (0 FIFO, 1 FR-FCFS), -dram_dual_bus_interface (one row and one column
   // command per cycle), -dram_bnkgrp_indexing_policy (0: bank group from the bank's higher bits,

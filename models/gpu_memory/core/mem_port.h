@@ -54,6 +54,10 @@ class mem_client {
   // The crossbar input the client's requests enter (its SIMT cluster); ~0u: one input of its
   // own, after the clusters' (another engine).
   virtual unsigned icnt_node() const { return ~0u; }
+  // Its cluster's response FIFO is full in memory cycle `cycle`: the cluster pops no answer from
+  // the reply crossbar (simt_core_cluster::icnt_cycle), which holds it. Asked before the cycle's
+  // SM step.
+  virtual bool reply_fifo_full(uint64_t) const { return false; }
 
  protected:
   ~mem_client() = default;

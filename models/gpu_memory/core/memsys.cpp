@@ -624,7 +624,8 @@ void memory_system::deliver_replies(uint64_t now) {
   for (auto& o : rout_) {
     if (o.empty()) continue;
     const reply r = o.front();
-    if (r.t > now) continue;  // (-network_mode 1: not in the boundary buffer yet)
+    if (r.t > now) continue;                               // (-network_mode 1: not in the boundary buffer yet)
+    if (r.client->reply_fifo_full(base_ + now)) continue;  // the cluster's response FIFO holds its bound
     o.pop_front();
     --replies_queued_;
     if (log_) log_->add(mem_event_log::RSP, now, r.client->icnt_node(), r.addr & ~uint64_t(31), 1u << (r.addr % m_.l2.line / 32 % 4), 0);

@@ -51,6 +51,7 @@ size_t ldst_unit::allocate_line(uint64_t line) {
   *tags_->where.try_emplace(line).first = victim;
   tags_->valid[victim] = 0;
   tags_->modified[victim] = 0;
+  tags_->modified_on_fill[victim] = 0;
   std::fill_n(&tags_->written[size_t(victim) * tags_->sectors], tags_->sectors, 0u);
   tags_->touch(victim);
   return victim;
@@ -157,6 +158,9 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   if (idx == SIZE_MAX) idx = allocate_line(line);  // allocate on miss (a way is free: checked above)
   if (!tags_->reserved[idx]) ++tags_->set_reserved[line % cfg_.l1_sets];
   tags_->reserved[idx] |= bit;
+  // allocate_sector: a MODIFIED sector (partly written) stays MODIFIED after its fill.
+  tags_->modified_on_fill[idx] = uint8_t((tags_->modified_on_fill[idx] & ~bit) | (tags_->modified[idx] & bit));
+  *miss_index_.try_emplace(a.sector).first = uint32_t(idx);
   tags_->touch(idx);
   ++st.l1_accesses;
   ++st.l1_misses;
@@ -206,6 +210,9 @@ bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
     if (reserved) {                                  // MODIFIED from now, its fill still due
       tags_->reserved[idx] &= uint8_t(~bit);
       if (!tags_->reserved[idx]) --tags_->set_reserved[line % cfg_.l1_sets];
+      tags_->modified_on_fill[idx] |= bit;  // HIT_RESERVED: set_modified_on_fill
+    } else {
+      tags_->modified_on_fill[idx] &= uint8_t(~bit);  // allocate / allocate_sector of a sector not MODIFIED
     }
     tags_->valid[idx] &= uint8_t(~bit);  // readable only once its bytes are all written
   }
@@ -316,22 +323,33 @@ void ldst_unit::cycle() {
   end_cycle(now);
 }
 
-// The events due now: completions, and the answers that enter the LDST unit's response FIFO
-// (m_response_fifo), in the order they came. The FIFO's head leaves it, one a cycle: a sector
-// fill into the L1 (its fill port is free again every cycle), a bypassing load's access into the
-// write-back stage's client 3 when that holds none (else it waits, and every answer behind it).
+// The events due now: completions, and the answers the crossbar gave the cluster, which enter
+// its response FIFO (simt_core_cluster::m_response_fifo) in the order they came. Its head moves
+// into the LDST unit's response FIFO (ldst_unit::m_response_fifo) while that holds fewer than
+// -gpgpu_n_ldst_response_buffer_size (icnt_cycle, before the core's cycle), whose head leaves it,
+// one a cycle (ldst_unit::cycle): a store's acknowledgement always (store_ack), a sector fill
+// into the L1 (its fill port is free again every cycle), a bypassing load's access into the
+// write-back stage's client 3 when that holds none (else it waits, and every answer behind it,
+// an acknowledgement too).
 void ldst_unit::take_events(uint64_t now) {
   while (!events_.empty() && events_.top().at <= now) {
     const event e = events_.top();
     events_.pop();
-    if (e.kind == ev::fill || e.kind == ev::reply)
-      responses_.push_back({e.kind, e.key});
-    else
+    if (e.kind == ev::done)
       done_one(unsigned(e.key));
+    else
+      cluster_fifo_.push_back({e.kind, e.key});
+  }
+  while (!popped_.empty() && popped_.front() <= now) popped_.pop_front();
+  if (!cluster_fifo_.empty() && responses_.size() < cfg_.mem.ldst_response_buffer) {
+    responses_.push_back(cluster_fifo_.front());
+    cluster_fifo_.pop_front();
   }
   if (responses_.empty()) return;
   const response r = responses_.front();
-  if (r.kind == ev::fill) {
+  if (r.kind == ev::ack) {
+    done_one(unsigned(r.key));
+  } else if (r.kind == ev::fill) {
     fill_sector(r.key);
   } else if (next_global_ == ~0u) {
     next_global_ = unsigned(r.key);
@@ -341,22 +359,41 @@ void ldst_unit::take_events(uint64_t now) {
   responses_.pop_front();
 }
 
-// baseline_cache::fill: the sector becomes valid and its MSHR entry ready; the entry is
-// released when the write-back stage has taken its last access (mshr_table::next_access).
+// Asked by the memory before the SM step of its cycle `cycle`: the cluster's response FIFO after
+// this cycle's hand-over (take_events) holds -gpgpu_n_cluster_ejection_buffer_size answers, so
+// the cluster pops none from the reply crossbar (icnt_cycle). It holds the answers popped and
+// not yet handed over: those in it and those popped in the cycle before (mem_done: due now).
+// (Answers due earlier that the SM has not taken yet exist only while the memory runs ahead of
+// the SMs, as gpu_l2's does for another engine: their SM cycles are still to come.)
+bool ldst_unit::reply_fifo_full(uint64_t cycle) const {
+  const uint64_t now = cycle - std::min(cycle, core_.mem_base_);
+  size_t held = cluster_fifo_.size();
+  for (size_t i = 0; i < popped_.size() && popped_[i] <= now; ++i) held += popped_[i] == now;
+  const size_t handed = held && responses_.size() < cfg_.mem.ldst_response_buffer ? 1 : 0;
+  return held - handed >= cfg_.mem.cluster_ejection_buffer;
+}
+
+// baseline_cache::fill with allocate-on-miss (tag_array::fill(index, ...)): the sector of the
+// L1 index its miss took becomes VALID, or MODIFIED if a store wrote it while the fill was due
+// (m_set_modified_on_fill), readable either way, and no longer RESERVED. That index holds another
+// line by now if the miss's line was replaced meanwhile (a store made its sector MODIFIED, no
+// longer reserved: is_reserved_line); that line's sector is filled then, as GPGPU-Sim does. The
+// MSHR entry becomes ready by address; it is released when the write-back stage has taken its
+// last access (mshr_table::next_access).
 void ldst_unit::fill_sector(uint64_t key) {
   ++l1_gen_;
-  const uint64_t line = key / (cfg_.l1_line / 32);
-  const uint8_t bit = uint8_t(1u << (key % (cfg_.l1_line / 32)));
-  size_t idx = find_line(line);
-  if (idx == SIZE_MAX) idx = allocate_line(line);  // gone meanwhile (the L1 reset between kernels)
-  if (idx != SIZE_MAX) {
-    tags_->valid[idx] |= bit;
-    if (tags_->reserved[idx] & bit) {
-      tags_->reserved[idx] &= uint8_t(~bit);
-      if (!tags_->reserved[idx]) --tags_->set_reserved[line % cfg_.l1_sets];
-    }
-  }
   filled_.push_back(key);
+  uint32_t* at = miss_index_.find(key);
+  if (!at) return;
+  const uint32_t idx = *at;
+  miss_index_.erase(at);
+  const uint8_t bit = uint8_t(1u << (key % tags_->sectors));
+  tags_->valid[idx] |= bit;
+  tags_->modified[idx] = uint8_t((tags_->modified[idx] & ~bit) | (tags_->modified_on_fill[idx] & bit));
+  if (tags_->reserved[idx] & bit) {
+    tags_->reserved[idx] &= uint8_t(~bit);
+    if (!tags_->reserved[idx]) --tags_->set_reserved[idx / tags_->ways];
+  }
 }
 
 // The miss queue sends one request per cycle to the memory side, if that has room for it
@@ -487,7 +524,7 @@ void ldst_unit::bypass_send(uint64_t now) {
 void ldst_unit::end_cycle(uint64_t now) {
   ran_ = now;
   next_event_ = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()));
-  if (bypass_pending() || !responses_.empty()) next_event_ = now + 1;
+  if (bypass_pending() || !responses_.empty() || !cluster_fifo_.empty()) next_event_ = now + 1;
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
   next_bank_ = bank_event(now);
 }
@@ -513,6 +550,7 @@ void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle
   // A bypassing load's reply (its slot's instruction is a global load past the L1D) or a fill.
   const bool bypassed = !write && (tag & bypass_tag);
   events_.push({e, write ? ev::ack : bypassed ? ev::reply : ev::fill, write ? tag : bypassed ? tag & ~bypass_tag : addr / 32});
+  popped_.push_back(e);
   next_event_ = std::min(next_event_, e);
   core_.wake_by(e);
 }

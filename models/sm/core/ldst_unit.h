@@ -23,13 +23,15 @@ class sm_core;
 // readable), one per sector whose fill is pending (GPGPU-Sim's RESERVED sector: such a line is
 // not replaced), one per sector a store wrote (MODIFIED) with the bytes it wrote (the lazy
 // fetch-on-read write-allocate policy: a sector is readable once all 32 of its bytes are
-// written), and its place in its set's LRU order: a list from the least recently used way
-// (never-used ways first, lowest way first, as their equal oldest stamps order them in
-// tag_array::probe) to the most recent.
+// written), one per sector that a fill leaves MODIFIED (m_set_modified_on_fill: a store hit it
+// while its fill was due, or a load missed it MODIFIED; else a fill makes it VALID), and its
+// place in its set's LRU order: a list from the least recently used way (never-used ways first,
+// lowest way first, as their equal oldest stamps order them in tag_array::probe) to the most
+// recent.
 struct l1_tags {
   static constexpr uint32_t none = ~0u;
   std::vector<uint64_t> tag;
-  std::vector<uint8_t> valid, reserved, modified;
+  std::vector<uint8_t> valid, reserved, modified, modified_on_fill;
   std::vector<uint32_t> written;         // per line and sector (line * sectors + s): the bytes written
   std::vector<uint32_t> set_reserved;    // per set: its lines with a pending fill
   std::vector<uint32_t> older, newer;    // per line: its neighbours in its set's LRU list
@@ -46,6 +48,7 @@ struct l1_tags {
     valid.assign(lines, 0);
     reserved.assign(lines, 0);
     modified.assign(lines, 0);
+    modified_on_fill.assign(lines, 0);
     written.assign(lines * sectors, 0);
     set_reserved.assign(sets, 0);
     older.resize(lines);
@@ -97,8 +100,8 @@ class ldst_unit : public stallable_unit, public mem_client {
     prepared_ = false;
   }
   bool busy() const override {
-    return !dispatch_reg_.empty() || !events_.empty() || !responses_.empty() || !miss_queue_.empty() || awaiting_ || in_pipe_ ||
-           wb_pending() || !smem_pipe_.empty();
+    return !dispatch_reg_.empty() || !events_.empty() || !responses_.empty() || !cluster_fifo_.empty() || !miss_queue_.empty() ||
+           awaiting_ || in_pipe_ || wb_pending() || !smem_pipe_.empty();
   }
   void cycle() override;
   // For the SM's idle-cycle skip (sm_core::cycle). The earliest SM cycle after `after` (the last
@@ -108,8 +111,8 @@ class ldst_unit : public stallable_unit, public mem_client {
   uint64_t next_event_cycle(uint64_t after) const {
     // The answer kept by cycle() and mem_done() (no walk over the queues) when asked about the
     // last cycle cycle() ran.
-    if (wb_pending() || bypass_pending() || !responses_.empty())
-      return after + 1;  // the write-back stage / the bypass send / the response FIFO work every cycle
+    if (wb_pending() || bypass_pending() || !responses_.empty() || !cluster_fifo_.empty())
+      return after + 1;  // the write-back stage / the bypass send / the response FIFOs work every cycle
     if (after == ran_) return std::min(next_event_, next_bank_);
     uint64_t t = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(after + 1, smem_ready()));
     if (!miss_queue_.empty()) t = std::min(t, miss_queue_.front().ready);
@@ -120,10 +123,12 @@ class ldst_unit : public stallable_unit, public mem_client {
   // Every such state belongs here.
   std::array<uint64_t, 3> state_summary() const {
     return {in_pipe_ | uint64_t(sectors_.size()) << 32,
-            conflict_cycles_ | uint64_t(prepared_) << 32 | uint64_t(dispatch_reg_.valid) << 33 | uint64_t(responses_.size()) << 34,
+            conflict_cycles_ | uint64_t(prepared_) << 32 | uint64_t(dispatch_reg_.valid) << 33 | uint64_t(responses_.size()) << 34 |
+                uint64_t(cluster_fifo_.size()) << 48,
             events_.size() | uint64_t(miss_queue_.size()) << 32 | uint64_t(smem_pipe_.size()) << 48 | uint64_t(wb_pending()) << 63};
   }
   void mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle) override;
+  bool reply_fifo_full(uint64_t cycle) const override;
   // The L1I's miss-queue head (a sector read) through this cluster's crossbar input, handed over
   // in `sent` + 1; false: no room this cycle.
   bool icache_send(uint64_t addr, uint64_t sent);
@@ -197,7 +202,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
   // cycle()'s parts, in order: the events due, the miss queue's request, the dispatch register.
   void take_events(uint64_t now);
-  void fill_sector(uint64_t key);
+  void fill_sector(uint64_t key);  // tag_array::fill(index, ...): the index the miss took
   void send_miss(uint64_t now);
   bool shared_step(uint64_t now);
   bool global_step(uint64_t now);
@@ -207,16 +212,23 @@ class ldst_unit : public stallable_unit, public mem_client {
   const gpu_config& cfg_;
   l1_tags* tags_;
   std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
-  // The response FIFO: the answers due (fills and bypassing loads' accesses), oldest first.
+  // The answers (fills, bypassing loads' accesses, store acknowledgements), oldest first: in the
+  // cluster's response FIFO, then in the LDST unit's (take_events).
   struct response {
     ev kind;
     uint64_t key;
   };
-  ring<response> responses_;
+  ring<response> cluster_fifo_, responses_;
+  // The cycles the memory's answers (mem_done) reach the cluster's FIFO, for those not there yet
+  // (in order: the memory answers in the order of its cycles).
+  ring<uint64_t> popped_;
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   using waiter_list = fifo_pool<unsigned>::list;
   sector_map<waiter_list> mshrs_;  // sector address -> waiting slots (in waiters_)
+  // Sector address of a read miss sent -> the L1 index (line) it took (GPGPU-Sim's
+  // extra_mf_fields::m_cache_index), which its fill fills whatever line holds it by then.
+  sector_map<uint32_t> miss_index_;
   fifo_pool<unsigned> waiters_;
   ring<request> miss_queue_;
   // The write-back stage (GPGPU-Sim's m_next_wb and the MSHR table's m_current_response): the
