@@ -79,12 +79,11 @@ void simd_function_unit::issue(register_set& source, warp_inst& ready) {
 }
 
 pipelined_unit::pipelined_unit(std::string name, register_set* result_port, unsigned max_latency, std::vector<op_class> supported)
-    : simd_function_unit(std::move(name)),
-      result_port_(result_port),
-      stages_(std::max(1u, max_latency)),
-      supported_(std::move(supported)) {}
+    : simd_function_unit(std::move(name)), result_port_(result_port), stages_(std::max(1u, max_latency)) {
+  for (op_class c : supported) supported_ |= uint32_t(1) << unsigned(c);
+}
 
-bool pipelined_unit::accepts(op_class op) const { return std::find(supported_.begin(), supported_.end(), op) != supported_.end(); }
+bool pipelined_unit::accepts(op_class op) const { return supported_ >> unsigned(op) & 1; }
 
 void pipelined_unit::cycle() {
   if (!stages_[0].empty()) {
@@ -123,7 +122,10 @@ void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set
   const bool own = sub_core_ && sub_core_slot != any_slot;
   if (u->stallable()) stallable_.push_back(unsigned(units_.size()));
   const bool stallable = u->stallable();
-  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, stallable});
+  uint32_t accepts = 0;
+  for (unsigned c = 0; c < num_op_classes; ++c)
+    if (u->accepts(op_class(c))) accepts |= uint32_t(1) << c;
+  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, accepts, stallable});
   const unsigned i = unsigned(units_.size() - 1);
   if (i >= 64) {
     masked_ = false;
@@ -176,7 +178,7 @@ bool execute_stage::step(entry& e) {
     for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
   }
   e.quiet = fu.quiescent();
-  if (!ready || !fu.accepts(ready->op)) return moved;
+  if (!ready || !(e.accepts >> unsigned(ready->op) & 1)) return moved;
   if (!fu.can_issue(*ready)) {
     ++dispatch_stalls;
     return moved;

@@ -212,8 +212,8 @@ class pipelined_unit : public simd_function_unit {
  private:
   register_set* result_port_;
   std::vector<warp_inst> stages_;
-  unsigned active_ = 0;  // active_insts_in_pipeline
-  std::vector<op_class> supported_;
+  unsigned active_ = 0;     // active_insts_in_pipeline
+  uint32_t supported_ = 0;  // bit per op_class it accepts
 };
 
 // Interface the execute stage uses to reach the stallable LDST unit's memory side.
@@ -261,6 +261,7 @@ class execute_stage {
     unsigned slot;
     bool own_slot;      // sub-core mode and a unit of one slot: it takes only port slot `index`
     unsigned index;     // slot % port size
+    uint32_t accepts;   // bit per op_class fu->accepts (fixed per unit: no virtual call per cycle)
     bool stallable;     // fu->stallable()
     bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };

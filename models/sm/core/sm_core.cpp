@@ -453,7 +453,12 @@ void sm_core::cycle() {
   // An instruction issued into the LDST unit last cycle is prepared in this one.
   const bool ldst_fresh = ldst_->issued != ldst_issued_seen_;
   ldst_issued_seen_ = ldst_->issued;
-  const idle_counts before = idle_snapshot();
+  // The LDST unit's counts are compared only when it may fall asleep (end_ldst_cycle).
+  idle_counts before;
+  if (ldst_due || ldst_fresh)
+    std::copy(std::begin(st_.sched_stalls), std::end(st_.sched_stalls), before.sched_stalls);
+  else
+    before = idle_snapshot();
   progress_ = false;
   if (core_asleep_) {
     // The LDST unit alone (the other units are idle with empty issue ports).
