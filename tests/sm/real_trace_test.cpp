@@ -12,28 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "gpuvp/registry.h"
+#include "sm_run.h"
 #include "testing.h"
 
 namespace {
 
-struct sm_run_result {
-  int rc;
-  std::string out, err;
-};
-
-sm_run_result sm_run(std::vector<std::string> args) {
-  gpuvp::testing::fresh_simulation();
-  const gpuvp::tool* t = gpuvp::registry::global().find_tool("sm-run");
-  args.insert(args.begin(), "sm-run");
-  std::vector<char*> argv;
-  for (auto& x : args) argv.push_back(x.data());
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  const int rc = t->main(int(argv.size()), argv.data());
-  std::string out = ::testing::internal::GetCapturedStdout();
-  return {rc, out, ::testing::internal::GetCapturedStderr()};
-}
+using gpuvp::sm::testing::sm_run;
+using gpuvp::sm::testing::sm_run_result;
 
 const char* const gtx1080 = "nvbit/vectoradd-gtx1080";
 

@@ -15,8 +15,8 @@
 #include "core/memsys.h"
 #include "core/trace.h"
 #include "core/trace_stream.h"
-#include "gpuvp/registry.h"
 #include "kernel_builder.h"
+#include "sm_run.h"
 #include "testing.h"
 
 using namespace gpuvp::sm;
@@ -61,22 +61,18 @@ gpu_config one_sm(unsigned slots) {
   return c;
 }
 
-struct sm_run_result {
-  int rc;
-  std::string out, err;
-};
+using gpuvp::sm::testing::sm_run;
+using gpuvp::sm::testing::sm_run_result;
 
-sm_run_result sm_run(std::vector<std::string> args) {
-  gpuvp::testing::fresh_simulation();
-  const gpuvp::tool* t = gpuvp::registry::global().find_tool("sm-run");
-  args.insert(args.begin(), "sm-run");
-  std::vector<char*> argv;
-  for (auto& x : args) argv.push_back(x.data());
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  const int rc = t->main(int(argv.size()), argv.data());
-  std::string out = ::testing::internal::GetCapturedStdout();
-  return {rc, out, ::testing::internal::GetCapturedStderr()};
+// The trace_error message `f` throws, or "no error".
+template <typename F>
+std::string trace_error_of(F f) {
+  try {
+    f();
+  } catch (const trace_error& e) {
+    return e.what();
+  }
+  return "no error";
 }
 
 }  // namespace
@@ -199,12 +195,7 @@ TEST(sm_trace_stream, error_in_the_last_cta_stops_the_kernel_after_the_others_ra
   EXPECT_EQ(g.ctas_done(), 11u);
   EXPECT_FALSE(g.running());
   // The whole-file parse names the same line.
-  try {
-    parse_kernel_trace(path);
-    ADD_FAILURE() << "no error";
-  } catch (const trace_error& e) {
-    EXPECT_EQ(std::string(e.what()), msg);
-  }
+  EXPECT_EQ(trace_error_of([&] { parse_kernel_trace(path); }), msg);
 }
 
 TEST(sm_trace_stream, errors_past_the_last_cta_fail_the_kernel_at_its_end) {
@@ -242,18 +233,8 @@ TEST(sm_trace_stream, a_file_with_fewer_blocks_than_the_grid_is_refused) {
   const std::string expect = path + ":" + std::to_string(lines) + ": end of file after 4 thread blocks, but grid dim (6,1,1) has 6";
   kernel_trace_stream s(path);
   for (unsigned i = 0; i < 4; ++i) EXPECT_NE(s.take(i), nullptr);
-  try {
-    s.take(4);
-    ADD_FAILURE() << "no error";
-  } catch (const trace_error& e) {
-    EXPECT_EQ(std::string(e.what()), expect);
-  }
-  try {
-    parse_kernel_trace(path);
-    ADD_FAILURE() << "no error";
-  } catch (const trace_error& e) {
-    EXPECT_EQ(std::string(e.what()), expect);
-  }
+  EXPECT_EQ(trace_error_of([&] { s.take(4); }), expect);
+  EXPECT_EQ(trace_error_of([&] { parse_kernel_trace(path); }), expect);
 }
 
 TEST(sm_trace_stream, header_errors_come_before_the_simulation) {
