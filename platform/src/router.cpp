@@ -28,6 +28,16 @@ T* extension(const tlm::tlm_generic_payload& gp) {
   const extension_array& a = gp.*member(extensions_tag{});
   return T::ID < a.size() ? static_cast<T*>(a[T::ID]) : nullptr;
 }
+
+// Both paths count a forwarded transaction alike (a template: the port type is the router's own).
+template <typename port, typename counter>
+[[gnu::always_inline]] inline void count_transfer(counter& dmi_transactions, port& pin, port& pout, const gpu_ext* ext, unsigned len) {
+  if (ext && ext->dmi_shadow) ++dmi_transactions;
+  ++pin.transactions;
+  ++pout.transactions;
+  pin.bytes += len;
+  pout.bytes += len;
+}
 }  // namespace
 
 // The horizon: 256 slots of at least slot_cycles cycles, each a power of two of time units.
@@ -230,12 +240,7 @@ void router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   } else {
     return transport_general(pin, id, gp, delay);
   }
-  const gpu_ext* ext = extension<gpu_ext>(gp);
-  if (ext && ext->dmi_shadow) ++dmi_transactions;
-  ++pin.transactions;
-  ++pout.transactions;
-  pin.bytes += len;
-  pout.bytes += len;
+  count_transfer(dmi_transactions, pin, pout, extension<gpu_ext>(gp), len);
   pout.queueing.add(0);
   pin.busy_time += r.occ_in;
   delay += r.unqueued_delay;
@@ -258,11 +263,7 @@ void router::transport_general(port& pin, int id, tlm::tlm_generic_payload& gp, 
   tlm::tlm_blocking_transport_if<>* target = r.target;
   port& pout = *r.out;
   const gpu_ext* ext = extension<gpu_ext>(gp);
-  if (ext && ext->dmi_shadow) ++dmi_transactions;
-  ++pin.transactions;
-  ++pout.transactions;
-  pin.bytes += len;
-  pout.bytes += len;
+  count_transfer(dmi_transactions, pin, pout, ext, len);
 
   // Occupancy: the target link is booked in its calendar at or after the arrival; the initiator's
   // link only has to carry the bytes (one initiator does not contend with itself). An access

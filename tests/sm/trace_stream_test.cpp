@@ -185,12 +185,9 @@ TEST(sm_trace_stream, error_in_the_last_cta_stops_the_kernel_after_the_others_ra
   gpu_sim g(c, &m, 1);  // one CTA at a time: the first 11 finish before the 12th launches
   kernel_trace_stream s(path);
   g.start(s);
-  std::string msg;
-  try {
+  const std::string msg = trace_error_of([&] {
     while (g.step()) {}
-  } catch (const trace_error& e) {
-    msg = e.what();
-  }
+  });
   EXPECT_EQ(msg.rfind(path + ":" + std::to_string(bad_line) + ": unknown volta opcode 'FROB'", 0), 0u) << msg;
   EXPECT_EQ(g.ctas_done(), 11u);
   EXPECT_FALSE(g.running());
@@ -213,12 +210,9 @@ TEST(sm_trace_stream, errors_past_the_last_cta_fail_the_kernel_at_its_end) {
     gpu_sim g(c, &m, 1);
     kernel_trace_stream s(path);
     g.start(s);
-    std::string msg;
-    try {
+    const std::string msg = trace_error_of([&] {
       while (g.step()) {}
-    } catch (const trace_error& e) {
-      msg = e.what();
-    }
+    });
     EXPECT_EQ(msg.rfind(expect, 0), 0u) << msg;
     EXPECT_EQ(g.ctas_done(), 5u);
     EXPECT_FALSE(g.running());
