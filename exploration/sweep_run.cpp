@@ -16,7 +16,10 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <systemc>
+#include "cli.h"
 #include "gpuvp/config.h"
+#include "gpuvp/trace.h"
 #include "sweep_results.h"
 
 namespace fs = std::filesystem;
@@ -38,18 +41,21 @@ std::string host_name() {
 
 namespace {
 
-// The child of spawn() between vfork and exec: it shares the driver's memory, so it only makes
-// system calls on what the parent prepared, and never returns.
-[[noreturn]] void exec_child(char* const* argv, const char* log, const std::string& failed, const sigset_t& old_mask, pid_t parent) {
+// The child's set-up, in both ways of starting a point: its own process group (a Ctrl-C in the
+// terminal reaches the driver only, which then stops the points it runs), dies with the driver
+// (PR_SET_PDEATHSIG, so a killed sweep leaves no orphans), stdin from /dev/null, stdout and
+// stderr to `log` (null: the driver's), the driver's signal handlers and mask undone. Only
+// system calls on what the parent prepared: it also runs between vfork and exec.
+bool prepare_child(const char* log, const sigset_t& old_mask, pid_t parent) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent) _exit(127);
+  if (getppid() != parent) return false;
   const int null = open("/dev/null", O_RDONLY);
-  if (null < 0) _exit(127);
+  if (null < 0) return false;
   dup2(null, 0);
-  if (log) {  // none: keep the driver's stdout and stderr
+  if (log) {
     const int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) _exit(127);
+    if (fd < 0) return false;
     dup2(fd, 1);
     dup2(fd, 2);
   }
@@ -63,16 +69,47 @@ namespace {
     }
   }
   sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+  return true;
+}
+
+// The child of spawn() between vfork and exec: it shares the driver's memory, so it never returns.
+[[noreturn]] void exec_child(char* const* argv, const char* log, const std::string& failed, const sigset_t& old_mask, pid_t parent) {
+  if (!prepare_child(log, old_mask, parent)) _exit(127);
   execvp(argv[0], argv);
   [[maybe_unused]] const ssize_t n = write(2, failed.data(), failed.size());
   _exit(127);
 }
 
+// The forked child of spawn_here(): `gpuvp ARGS` run in this copy of the driver, from the state a
+// new process of the program starts in (a new SystemC context; the configuration, the log and the
+// trace writer empty), then ended without the driver's exit handlers. Output is flushed first,
+// as a process's exit would.
+[[noreturn]] void run_child_here(std::vector<char*>& argv, const char* log, const sigset_t& old_mask, pid_t parent) {
+  if (!prepare_child(log, old_mask, parent)) _exit(127);
+  close_range(3, ~0u, 0);  // the driver's files (its folder lock among them), as an exec closes them
+  config::global().reset();
+  logger::global().reset();
+  tracer::global() = tracer{};
+  sc_core::sc_curr_simcontext = sc_core::sc_default_global_context = new sc_core::sc_simcontext();
+  const int rc = gpuvp_main(int(argv.size()) - 1, argv.data(), std::cin, std::cout, std::cerr);
+  tracer::global().close();
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  _exit(rc);
+}
+
+// Whether the driver has one thread (a fork copies only the calling thread; with more, a point
+// could inherit a lock another thread held).
+bool single_threaded() {
+  std::error_code ec;
+  size_t n = 0;
+  for (auto it = fs::directory_iterator("/proc/self/task", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) ++n;
+  return !ec && n == 1;
+}
+
 // vfork + exec with output to `log`: vfork rather than fork, as fork copies the driver's page
-// tables and then takes a copy-on-write fault for each page either process writes, for every
-// point. The child gets its own process group (a Ctrl-C in the terminal reaches the driver
-// only, which then stops the points it runs) and dies with the driver (PR_SET_PDEATHSIG), so a
-// killed sweep leaves no orphans behind.
+// tables and then takes a copy-on-write fault for each page either process writes.
 pid_t spawn(const std::vector<std::string>& argv, const std::string& log, const sigset_t& old_mask) {
   std::vector<char*> a;
   for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
@@ -84,6 +121,28 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& log, const 
   sigprocmask(SIG_SETMASK, &all, &before);  // nothing is delivered to the child before it is ready
   const pid_t pid = vfork();
   if (pid == 0) exec_child(a.data(), log.empty() ? nullptr : log.c_str(), failed, old_mask, parent);
+  sigprocmask(SIG_SETMASK, &before, nullptr);
+  return pid;
+}
+
+// A point of this program (`gpuvp run ...`) in a forked copy of the driver rather than a new
+// process of it: the program's start (loading it and SystemC, about half of a short point's CPU
+// time) is not paid again per point; the copy-on-write faults of the fork are a few dozen. Falls
+// back to spawn() when the driver has other threads.
+pid_t spawn_here(const std::vector<std::string>& argv, const std::string& log, const sigset_t& old_mask) {
+  if (!single_threaded()) return spawn(argv, log, old_mask);
+  std::vector<char*> a;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  std::cout.flush();  // or the child would write the driver's pending output again
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t parent = getpid();
+  sigset_t all, before;
+  sigfillset(&all);
+  sigprocmask(SIG_SETMASK, &all, &before);
+  const pid_t pid = fork();
+  if (pid == 0) run_child_here(a, log.empty() ? nullptr : log.c_str(), old_mask, parent);
   sigprocmask(SIG_SETMASK, &before, nullptr);
   return pid;
 }
@@ -222,7 +281,7 @@ struct point_runner {
     fs::remove(pdir + "/stats.json", ec);  // a stale file of an interrupted attempt
     std::vector<std::string> argv = {p.exe};
     argv.insert(argv.end(), cmds[id].begin(), cmds[id].end());
-    const pid_t pid = spawn(argv, pdir + "/log", guard.old);
+    const pid_t pid = argv[0] == self_exe() ? spawn_here(argv, pdir + "/log", guard.old) : spawn(argv, pdir + "/log", guard.old);
     if (pid < 0) throw std::runtime_error("cannot start a process (fork failed)");
     live[pid] = {id, clock_type::now(), {}};
   }

@@ -157,6 +157,57 @@ TEST(sweep_cli, failed_points_are_recorded_and_the_sweep_goes_on) {
   EXPECT_NE(r.out.find("3 of 3 points finished, 1 failed"), std::string::npos) << r.out;
 }
 
+// The text of a run's statistics or log without its host figures (wall time, host speed).
+std::string simulated_only(const std::string& text) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string l; std::getline(in, l);)
+    if (l.find("wall_s") == std::string::npos && l.find("wall time") == std::string::npos &&
+        l.find("simulation speed") == std::string::npos && l.find("\"host_") == std::string::npos)
+      out += l + "\n";
+  return out;
+}
+
+// Points run in a forked copy of the driver, after its configuration check elaborated other
+// configurations in the same program: each point's statistics and log are those of the same
+// `gpuvp run` as a process of its own (its command from --dry-run), on workloads of several
+// models, a point that ends in a modelled error included.
+TEST(sweep_cli, a_point_gives_what_the_same_gpuvp_run_gives_alone) {
+  const std::string d = scratch("alone");
+  const std::vector<std::string> specs = {
+      small + "parameters:\n  traffic.g0.base: ['0x0', '0x300000000']\n  interconnect.width: [32, 16]\ncombine: zip\n",
+      "workload: agx-axi2af\nparameters:\n  platform.quantum: [1us, 100ns]\n",
+      "workload: pfifo-default\nparameters:\n  platform.quantum: [1us, 10us]\n"};
+  for (size_t k = 0; k < specs.size(); ++k) {
+    const std::string dir = d + "/" + std::to_string(k);
+    fs::create_directories(dir);
+    const std::string spec = write(dir, specs[k]);
+    auto r = sh(spec + " --out " + dir + "/o --no-plot");
+    ASSERT_EQ(r.rc, 0) << r.out;
+    auto dry = sh(spec + " --out " + dir + "/o --dry-run");
+    ASSERT_EQ(dry.rc, 0) << dry.out;
+    std::istringstream lines_in(dry.out);
+    size_t point = 0;
+    for (std::string l; std::getline(lines_in, l);) {
+      const size_t at = l.find(" run ");
+      if (l.rfind("  ", 0) != 0 || at == std::string::npos) continue;
+      // The same command with its statistics elsewhere.
+      std::string cmd = l.substr(at + 1);
+      const std::string pdir = dir + "/o/points/000" + std::to_string(point);
+      const size_t stats = cmd.find(pdir + "/stats.json");
+      ASSERT_NE(stats, std::string::npos) << cmd;
+      cmd.replace(stats, pdir.size() + 11, dir + "/alone.json");
+      auto alone = sh(cmd);
+      EXPECT_EQ(simulated_only(slurp(dir + "/alone.json")), simulated_only(slurp(pdir + "/stats.json"))) << cmd;
+      EXPECT_EQ(simulated_only(alone.out), simulated_only(slurp(pdir + "/log"))) << cmd;
+      EXPECT_EQ(std::to_string(alone.rc), slurp(pdir + "/result.json").substr(slurp(pdir + "/result.json").find("\"exit_code\": ") + 13, 1))
+          << cmd;
+      ++point;
+    }
+    EXPECT_EQ(point, 2u) << dry.out;
+  }
+}
+
 TEST(sweep_cli, resume_refuses_another_spec_and_an_existing_folder_without_resume) {
   const std::string d = scratch("resume");
   const std::string spec = write(d, small + "parameters:\n  interconnect.width: [8, 16]\n");
