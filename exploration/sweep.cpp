@@ -266,13 +266,14 @@ void check_resume(const std::string& out, const spec& s, bool resume) {
                        "...; " + s.file + " gives " + s.sha256.substr(0, 12) + "...): refusing to resume; choose another --out");
 }
 
-// The first point runs alone: its statistics must hold every metric before the rest start.
+// Every point, -j at a time; the first point's statistics must hold every metric (checked when it ends).
 int run_local(pool& p, const spec& s, const commands& cmds, bool plots) {
-  int sig = 0;
-  if (!read_result(point_dir(p.out, 0, p.total))) sig = run_points(p, {0}, cmds);
-  if (sig) return interrupted_exit(p, s, sig);
-  check_metrics(s, p.out);
-  sig = run_points(p, unfinished(p), cmds);
+  // The first point's statistics must hold every metric: checked as soon as it has its result,
+  // while the other points already run (they are stopped if a metric is missing).
+  const bool first_done = read_result(point_dir(p.out, 0, p.total)).has_value();
+  if (first_done) check_metrics(s, p.out);
+  const int sig = run_points(
+      p, unfinished(p), cmds, first_done ? std::function<void()>{} : [&] { check_metrics(s, p.out); });
   if (sig) return interrupted_exit(p, s, sig);
   return finish(p, s, plots);
 }

@@ -7,6 +7,8 @@
 #include <csignal>
 #include <cstring>
 #include <cstdio>
+#include <exception>
+#include <functional>
 #include <fcntl.h>
 #include <filesystem>
 #include <iostream>
@@ -228,6 +230,8 @@ struct point_runner {
   pool& p;
   const std::vector<size_t>& ids;
   const commands& cmds;
+  const std::function<void()>& after_first;  // when point 0 has its result
+  std::exception_ptr failed_check;           // what after_first threw: every point stopped
   signal_guard guard;
   const bool tty = isatty(2);
   std::map<pid_t, running> live;
@@ -238,12 +242,15 @@ struct point_runner {
   const size_t done_before;
   std::string last_line;
 
-  point_runner(pool& p_, const std::vector<size_t>& ids_, const commands& cmds_) : p(p_), ids(ids_), cmds(cmds_), done_before(p_.done) {}
+  point_runner(pool& p_, const std::vector<size_t>& ids_, const commands& cmds_, const std::function<void()>& after_first_)
+      : p(p_), ids(ids_), cmds(cmds_), after_first(after_first_), done_before(p_.done) {}
+
+  bool stopping() const { return interrupted || failed_check; }
 
   int run() {
     while (next < ids.size() || !live.empty()) {
-      while (!interrupted && live.size() < p.jobs && next < ids.size()) start(ids[next++]);
-      if (interrupted && next < ids.size()) next = ids.size();
+      while (!stopping() && live.size() < p.jobs && next < ids.size()) start(ids[next++]);
+      if (stopping() && next < ids.size()) next = ids.size();
       print(false);
       take_signal();
       reap();
@@ -251,6 +258,7 @@ struct point_runner {
     }
     print(true);
     if (p.progress && tty) std::cerr << "\n";
+    if (failed_check) std::rethrow_exception(failed_check);
     return interrupted;
   }
 
@@ -305,7 +313,7 @@ struct point_runner {
       if (it == live.end()) continue;
       const running r = it->second;
       live.erase(it);
-      if (interrupted && !r.over_limit) continue;  // stopped by us: no result, --resume reruns it
+      if (stopping() && !r.over_limit) continue;  // stopped by us: no result, --resume reruns it
       const bool sig_end = WIFSIGNALED(status);
       const int code = sig_end ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
       // Stopped from outside (not by the wall limit): not an outcome of the point.
@@ -321,6 +329,18 @@ struct point_runner {
       write_result(pdir, res);
       ++p.done;
       if (code != 0) ++p.failed;
+      if (r.id == 0 && after_first) check_first();
+    }
+  }
+
+  // after_first on point 0's result; if it throws, the running points are stopped (no result:
+  // --resume runs them again) and no other starts.
+  void check_first() {
+    try {
+      after_first();
+    } catch (...) {
+      failed_check = std::current_exception();
+      for (auto& [cpid, r] : live) kill(cpid, SIGTERM), r.term_sent = true, r.term_at = clock_type::now();
     }
   }
 
@@ -341,8 +361,8 @@ struct point_runner {
 
 }  // namespace
 
-int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds) {
-  point_runner runner(p, ids, cmds);
+int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds, const std::function<void()>& after_first) {
+  point_runner runner(p, ids, cmds, after_first);
   return runner.run();
 }
 

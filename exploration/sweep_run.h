@@ -4,6 +4,7 @@
 // array tasks (one process at a time there).
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,10 @@ struct pool {
 using commands = std::vector<std::vector<std::string>>;
 
 // Runs the given points; returns 0, or the signal (SIGINT/SIGTERM) that interrupted it (running
-// points are then stopped and left without a result, so --resume runs them again).
-int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds);
+// points are then stopped and left without a result, so --resume runs them again). after_first,
+// if given, runs once point 0 has its result; what it throws stops the running points the same
+// way (no other starts) and is thrown again once they have ended.
+int run_points(pool& p, const std::vector<size_t>& ids, const commands& cmds, const std::function<void()>& after_first = {});
 
 // An exclusive lock on a sweep folder (DIR/sweep.lock holding the owner's process id), held
 // until destroyed or the process ends. A second sweep on the folder gets a config_error naming

@@ -133,11 +133,30 @@ TEST(sweep_cli, unknown_parameter_is_named_before_any_point_runs) {
 TEST(sweep_cli, missing_metric_is_named_after_the_first_point_only) {
   const std::string d = scratch("metric");
   auto r = sh(write(d, small + "parameters:\n  interconnect.width: [8, 16]\nmetrics:\n  busy: interconnect.sysram.bsuy\n") + " --out " + d +
-              "/o --no-plot");
+              "/o --no-plot -j 1");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.out.find("metric busy: no statistic 'interconnect.sysram.bsuy' in the first point"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(d + "/o/points/0000/result.json"));
   EXPECT_FALSE(fs::exists(d + "/o/points/0001"));
+}
+
+// With -j 3 the other points start beside the first; its missing metric stops them (no result,
+// so --resume runs them again after the spec is fixed) long before they would have ended.
+TEST(sweep_cli, missing_metric_stops_the_points_running_beside_the_first) {
+  const std::string d = scratch("metric3");
+  const std::string spec = write(d,
+                                 "workload: traffic\nparameters:\n  traffic.g0.count: [20, 400000000, 400000000]\n"
+                                 "metrics:\n  busy: interconnect.sysram.bsuy\n");
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = sh(spec + " --out " + d + "/o --no-plot -j 3");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_NE(r.out.find("metric busy: no statistic 'interconnect.sysram.bsuy' in the first point"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(d + "/o/points/0000/result.json"));
+  EXPECT_TRUE(fs::exists(d + "/o/points/0001/log"));  // it started beside the first
+  EXPECT_FALSE(fs::exists(d + "/o/points/0001/result.json"));
+  EXPECT_FALSE(fs::exists(d + "/o/points/0002/result.json"));
+  EXPECT_LT(took, 20.0) << "the long points were not stopped";
 }
 
 TEST(sweep_cli, failed_points_are_recorded_and_the_sweep_goes_on) {
