@@ -133,9 +133,8 @@ void memory_system::dram_push(const dram_address& a, bool write, uint64_t cycle,
 // Runs the channels to DRAM cycle `until`. A read's data (dram_t's rwq, CL cycles, then its
 // return queue) enters the DRAM -> L2 queue at the edge after its last beat (data_end) when that
 // has room and is filled into L2 in the L2 step of that edge's gpu_sim_cycle, one a cycle per
-// sub-partition (dram_channel::leave_return_queue: `fill`); the fill completes the L2 MSHR:
-// every access merged into it gets its answer (unless the waiters belong to a finished kernel's
-// SMs), leaving the L2 in the next cycle (access_ready), as a hit's answer does.
+// sub-partition (dram_channel::leave_return_queue: `fill`; l2_fill then). Between kernels
+// (drop_waiters) the fill is made at once and nobody is answered.
 void memory_system::run_dram(uint64_t until, bool drop_waiters) {
   for (unsigned ci = 0; ci < ch_.size(); ++ci) {
     dram_channel& c = ch_[ci];
@@ -144,39 +143,92 @@ void memory_system::run_dram(uint64_t until, bool drop_waiters) {
     c.run(until, done_);
     for (const dram_done& d : done_) {
       --dram_queued_;
+      const unsigned sp = ci * m_.sub_per_channel + d.sub;  // as dram_push queued it
       if (d.write) {
         // A write acknowledged from the DRAM: memory_sub_partition::cache_cycle moves it from the
         // DRAM -> L2 queue (it waits for no fill) into the L2 -> icnt queue in that L2 step.
         if (!d.answered) continue;
         auto a = acks_.find(d.token);
         if (a == acks_.end()) continue;
-        if (!drop_waiters) answer(ci * m_.sub_per_channel + d.sub, d.fill, a->second);
+        if (!drop_waiters) answer(sp, d.fill, a->second);
         acks_.erase(a);
         continue;
       }
-      const uint64_t t = d.fill;  // the fill's L2 cycle
-      const uint64_t sector = d.token;
-      const unsigned sp = ci * m_.sub_per_channel + d.sub;  // as dram_push queued it
-      auto* f = fills_.find(sector);
-      // The merged accesses leave the L2 one a cycle from the next cycle (access_ready /
-      // next_access); the MSHR entry is free once the last has left.
-      const uint64_t n = f ? std::max<uint64_t>(1, f->count) : 1;
-      if (!drop_waiters) sp_[sp].releases.push(t + n);
-      l2_line* victim = nullptr;
-      if (l2_line* l = l2_find(sp, sector * 32 / m_.l2.line, victim)) {
-        const unsigned s = sector_of(sector * 32);
-        if (l->ready[s] == ~0ull) l->ready[s] = t;
+      if (!drop_waiters) {
+        fill_due(sp, d.fill, d.token);
+        continue;
       }
-      if (!f) continue;
-      uint64_t q = t + 1;
-      woken_.clear();
-      fill_waiters_.drain(*f, woken_);
-      fills_.erase(f);
-      // (A write-allocate read's slot answers nobody: cache_cycle drops an L2_WR_ALLOC_R.)
-      if (!drop_waiters)
-        for (const waiter& w : woken_) answer(sp, q++, {0, w.addr, w.client, w.tag, false, 0, 0, w.bytes});
+      if (l2_mshr* f = fills_.find(d.token)) {
+        if (f->line != ~0u) fill_index(f->line, sector_of(d.token * 32), 0);
+        woken_.clear();
+        fill_waiters_.drain(f->waiting, woken_);
+        fills_.erase(f);
+      }
     }
   }
+}
+
+// A read's fill is in the DRAM -> L2 queue, taken into L2 in the L2 step of cycle t (not before
+// the next step: a fill never waits for a step already made).
+void memory_system::fill_due(unsigned sp, uint64_t t, uint64_t key) {
+  t = std::max(t, l2_stepped_);
+  sp_[sp].due.push_back({t, key});
+  ++fills_due_;
+  next_due_ = std::min(next_due_, t);
+}
+
+// baseline_cache::fill in sub-partition sp's L2 step of cycle c: the sector goes to the L2
+// index its miss took (fill_index) and the MSHR entry joins the ready list (mshr_table::
+// mark_ready); its accesses leave from the next cycle on (l2_next_access).
+void memory_system::l2_fill(unsigned sp, uint64_t key, uint64_t c) {
+  sub_partition& P = sp_[sp];
+  l2_mshr* f = fills_.find(key);
+  if (!f) return;  // (none: its miss was made by a finished kernel)
+  if (f->line != ~0u) fill_index(f->line, sector_of(key * 32), c);
+  P.ready.push_back(key);
+  ++l2_ready_;
+}
+
+// tag_array::fill(index, ...) with sector_cache_block::fill: the sector of the line at that
+// index becomes MODIFIED if m_set_modified_on_fill, else VALID (a written sector loses its
+// dirty state), readable if m_set_readable_on_fill; no longer RESERVED. That line is another
+// than the miss's if the miss's line was replaced while the fill was due (a written sector is
+// MODIFIED, not RESERVED: is_reserved_line).
+void memory_system::fill_index(uint32_t line, unsigned sector, uint64_t c) {
+  l2_line& l = l2_[line];
+  if (l2_tag_[line] == ~0ull) return;  // (no line there: tag_array::fill would not be reached)
+  const uint8_t bit = uint8_t(1u << sector);
+  l.valid |= bit;
+  l.dirty = uint8_t((l.dirty & ~bit) | (l.modified_on_fill & bit));
+  if (l.readable_on_fill & bit) {
+    l.unreadable &= uint8_t(~bit);
+    l.readable_on_fill &= uint8_t(~bit);
+  }
+  l.early &= uint8_t(~bit);
+  l.ready[sector] = c;
+}
+
+// memory_sub_partition::cache_cycle's first step: the head of the ready list
+// (mshr_table::next_access) leaves into the L2 -> icnt queue unless that is full (access_ready
+// is held then); a write-allocate read's slot answers nobody (L2_WR_ALLOC_R). The entry is freed
+// once its last access has left.
+void memory_system::l2_next_access(unsigned sp, uint64_t c) {
+  sub_partition& P = sp_[sp];
+  if (P.out.size() >= m_.l2_icnt_queue) {
+    // The answers that entered the L2 -> icnt queue before this cycle and have not moved on.
+    const auto entered = std::lower_bound(P.out.begin(), P.out.end(), c, [](const reply& x, uint64_t v) { return x.q < v; });
+    if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return;
+  }
+  l2_mshr* f = fills_.find(P.ready.front());
+  if (f->waiting.count) {
+    const waiter w = fill_waiters_.pop_front(f->waiting);
+    if (w.client) answer(sp, c, {0, w.addr, w.client, w.tag, false, 0, 0, w.bytes});
+  }
+  if (f->waiting.count) return;
+  fills_.erase(f);
+  P.ready.pop_front();
+  --l2_ready_;
+  if (P.mshrs) --P.mshrs;
 }
 
 // As gpgpu_sim::cycle(): the DRAM edges up to this core cycle's call (gpu_sim_cycle <= now; a
@@ -186,7 +238,7 @@ void memory_system::cycle(uint64_t cycle) {
   if (random_) draw_sm_decodes();  // those of the SMs' last cycle (when sms_stepped did not)
   const bool ahead = ahead_ == cycle;
   ahead_ = ~0ull;
-  if (!dram_queued_ && !l2_queued_ && !xbar_queued_ && !replies_queued_) return;
+  if (!dram_queued_ && !l2_queued_ && !xbar_queued_ && !replies_queued_ && !l2_ready_ && !fills_due_) return;
   const uint64_t now = cycle - std::min(cycle, base_);
   if (replies_queued_) {
     deliver_replies(now);
@@ -205,7 +257,7 @@ bool memory_system::prepare_ahead(uint64_t cycle) {
   ahead_ = cycle;
   const uint64_t now = cycle - std::min(cycle, base_);
   if (replies_queued_) push_replies(now);
-  return dram_queued_ || l2_queued_;
+  return dram_queued_ || l2_queued_ || l2_ready_ || fills_due_;
 }
 
 void memory_system::run_ahead(uint64_t cycle) { run_memory(cycle - std::min(cycle, base_)); }
@@ -215,16 +267,26 @@ void memory_system::run_memory(uint64_t now) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
   }
-  if (l2_queued_) run_l2(now);
+  if (l2_queued_ || l2_ready_ || fills_due_)
+    run_l2(now);
+  else
+    l2_stepped_ = std::max(l2_stepped_, now + 1);  // (a fill the DRAM makes known is never in a cycle passed over)
 }
 
 // The sub-partitions' L2 steps of the cycles from the first not stepped yet up to `now` (one
-// per call while cycle() is called every cycle; none for a cycle already stepped).
+// per call while cycle() is called every cycle; none for a cycle already stepped). Cycles with
+// nothing queued, no access ready to leave and no fill due are passed over.
 void memory_system::run_l2(uint64_t now) {
-  for (uint64_t c = l2_stepped_; c <= now && l2_queued_; ++c) {
+  for (uint64_t c = l2_stepped_; c <= now; ++c) {
+    if (!l2_queued_ && !l2_ready_) {  // only fills due: on to the first
+      if (next_due_ <= c) next_due_ = first_due();
+      if (next_due_ > now) break;
+      c = std::max(c, next_due_);
+    }
     for (unsigned sp = 0; sp < sp_.size(); ++sp) {
       const sub_partition& P = sp_[sp];
-      if (!P.xout.empty() || !P.rop.empty() || !P.in.empty()) step_sub_partition(sp, c);  // else it has nothing to do
+      if (!P.xout.empty() || !P.rop.empty() || !P.in.empty() || !P.ready.empty() || (!P.due.empty() && P.due.front().t <= c))
+        step_sub_partition(sp, c);  // else it has nothing to do
     }
     l2_stepped_ = c + 1;
   }
@@ -235,9 +297,11 @@ void memory_system::run_l2(uint64_t now) {
 // buffer into the ROP delay queue (one packet a cycle), only while the icnt -> L2 queue (-gpgpu_dram_partition_queues' first field) has room for the
 // four sectors a request may split into (memory_sub_partition::full(SECTOR_CHUNCK_SIZE):
 // fifo_pipeline::is_avilable_size, length + 4 - 1 >= limit is full; the ROP queue itself is not
-// bounded), then memory_sub_partition::cache_cycle: one L2 access of the icnt -> L2 queue's head
-// (in order; a stalled access is tried again in the next cycle), and at its end the move of the
-// ROP queue's head whose -gpgpu_l2_rop_latency is over into the icnt -> L2 queue if that is not full.
+// bounded), then memory_sub_partition::cache_cycle: a ready MSHR entry's next access leaves
+// (l2_next_access), the DRAM -> L2 queue's head is filled into L2 (l2_fill), one L2 access of the
+// icnt -> L2 queue's head (in order; a stalled access is tried again in the next cycle), and at
+// its end the move of the ROP queue's head whose -gpgpu_l2_rop_latency is over into the
+// icnt -> L2 queue if that is not full.
 void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
   const size_t limit = m_.icnt_l2_queue;
@@ -246,6 +310,13 @@ void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
     P.xout.pop_front();
     r.t = c + rop_;
     P.rop.push_back(r);
+  }
+  if (!P.ready.empty()) l2_next_access(sp, c);
+  if (!P.due.empty() && P.due.front().t <= c) {
+    const uint64_t key = P.due.front().key;
+    P.due.pop_front();
+    if (!--fills_due_) next_due_ = ~0ull;  // (else it stays a lower bound: run_l2)
+    l2_fill(sp, key, c);
   }
   if (!P.in.empty() && P.in.front().t <= c && l2_access(sp, P.in.front(), c, false)) {
     P.in.pop_front();
@@ -275,9 +346,18 @@ void memory_system::drain_l2() {
   l2_queued_ = 0;
 }
 
-// A request entered a sub-partition's queues, which cannot move it before cycle t.
+// A request entered a sub-partition's queues, which cannot move it before cycle t (nor a fill
+// come before then, with no read in the DRAM).
 void memory_system::l2_queued(uint64_t t) {
-  if (!l2_queued_++) l2_stepped_ = std::max(l2_stepped_, t);
+  if (!l2_queued_++ && !l2_ready_ && !fills_due_ && !dram_queued_) l2_stepped_ = std::max(l2_stepped_, t);
+}
+
+// The cycle of the first fill due (~0: none).
+uint64_t memory_system::first_due() const {
+  uint64_t t = ~0ull;
+  for (const sub_partition& P : sp_)
+    if (!P.due.empty()) t = std::min(t, P.due.front().t);
+  return t;
 }
 
 mem_stats memory_system::stats() const {
@@ -431,13 +511,20 @@ void memory_system::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsig
     complete = w == mem_port::whole_sector;
   }
   if (reserved) {
+    // wr_miss_wa_lazy_fetch_on_read on HIT_RESERVED: the fill will leave it MODIFIED, and
+    // readable if this write does not write the whole sector.
     l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
     l->early |= bit;
+    l->modified_on_fill |= bit;
+    const bool whole = line_mode_ ? r.bytes >= m_.l2.line : r.written == mem_port::whole_sector;
+    if (!whole) l->readable_on_fill |= bit;
   } else if (present) {
     l2_probe(sp, r.addr, st_.l2_hits, 0, t);
-  } else {
+  } else {  // allocated (allocate_line, allocate_sector of an INVALID sector): no fill flags
     l2_probe(sp, r.addr, st_.l2_misses, 2, t);
     l->valid |= bit;
+    l->modified_on_fill &= uint8_t(~bit);
+    l->readable_on_fill &= uint8_t(~bit);
   }
   if (complete)
     l->unreadable &= uint8_t(~bit);
@@ -447,46 +534,36 @@ void memory_system::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsig
   if (l->ready[sector] != ~0ull) l->ready[sector] = std::max(l->ready[sector], t);
 }
 
-// A read that is no hit: the cycle its answer leaves the L2 when the sector's fill is already in
-// the L2 at a known cycle, or ~0 when it is answered with a fill still in DRAM (fill_waiters_).
-uint64_t memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t) {
+// A read that is no hit (rd_miss_base, send_read_request): it joins the sector's MSHR entry if
+// there is one (answered when the fill is in, after the accesses merged before it), else takes a
+// new one and sends a read to the DRAM whose fill goes to this line's index. Counted as the
+// probe sees it: HIT_RESERVED while the sector's fill is due, else MISS (a SECTOR_MISS too).
+void memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t) {
   const uint8_t bit = uint8_t(1u << sector);
-  auto wait_for_fill = [&] {
-    fill_waiters_.push_back(*fills_.try_emplace(fill_key(r.addr)).first, {r.client, r.tag, r.addr / 32 * 32, r.bytes});
-    return ~uint64_t(0);
-  };
-  if (reserved) {
-    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
-    if (l->ready[sector] == ~0ull) return wait_for_fill();  // the fill is still in DRAM: merged
-    return l->ready[sector] + 1;                            // merged into the outstanding fill (MSHR): leaves the cycle after it
-  }
-  if (early) {
-    // A SECTOR_MISS on a partly written sector whose fill is due (send_read_request's MSHR hit):
-    // it joins that fill and the sector is RESERVED again (sector_cache_block::allocate_sector),
-    // MODIFIED and readable once the fill is in.
-    l2_probe(sp, r.addr, st_.l2_misses, 2, t);
-    l->early &= uint8_t(~bit);
+  if (!reserved) {
+    // allocate_line / allocate_sector: RESERVED until the fill, which leaves it MODIFIED if it is
+    // now (a partly written sector, also one written while an earlier fill was due: `early`)
+    // and makes it readable (m_readable is set now, the fill merging with the written bytes).
+    l->valid |= bit;
+    l->modified_on_fill = uint8_t((l->modified_on_fill & ~bit) | (l->dirty & bit));
+    l->readable_on_fill &= uint8_t(~bit);
     l->unreadable &= uint8_t(~bit);
-    if (l->ready[sector] == ~0ull) return wait_for_fill();
-    return l->ready[sector] + 1;
+    l->early &= uint8_t(~bit);
+    l->ready[sector] = ~0ull;
   }
-  // A MISS, or a SECTOR_MISS on a sector not all of whose bytes are written (rd_miss_base): a
-  // fill from DRAM; the sector is RESERVED until it is in and stays dirty (allocate_sector's
-  // m_set_modified_on_fill), the fill merging with the written bytes.
-  l->valid |= bit;
-  l->unreadable &= uint8_t(~bit);
-  l->ready[sector] = ~0ull;
   auto [f, fresh] = fills_.try_emplace(fill_key(r.addr));
-  fill_waiters_.push_back(*f, {r.client, r.tag, r.addr / 32 * 32, r.bytes});
-  if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
+  fill_waiters_.push_back(f->waiting, {r.client, r.tag, r.addr / 32 * 32, r.bytes});
+  // (A MISS that joins an entry: its line was replaced while the fill was due.)
+  if (reserved || (!fresh && !early)) {
     l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
-    return ~uint64_t(0);
+  } else {
+    l2_probe(sp, r.addr, st_.l2_misses, 2, t);
   }
-  l2_probe(sp, r.addr, st_.l2_misses, 2, t);
+  if (!fresh) return;
+  f->line = uint32_t(l - l2_.data());
   ++sp_[sp].mshrs;
   // (Non-sectored: the miss fetches the whole line, send_read_request's get_atom_sz().)
   dram_push(r.a, false, t, fill_key(r.addr), line_bytes());
-  return ~uint64_t(0);
 }
 
 // One access of sub-partition sp's L2 slice in cycle max(its arrival, the tag port's next free
@@ -499,10 +576,6 @@ uint64_t memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& 
 bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies) {
   sub_partition& P = sp_[sp];
   const uint64_t t = std::max(r.t, P.l2_free);
-  while (!P.releases.empty() && P.releases.top() <= t) {
-    P.releases.pop();
-    if (P.mshrs) --P.mshrs;
-  }
   if (drop_replies)
     P.mshr_stall = false;
   else if (!l2_queues_admit(sp, r, t, now))
@@ -516,27 +589,21 @@ bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bo
   // Every way of the set has a fill pending (tag_array::probe's RESERVATION_FAIL, counted as
   // LINE_ALLOC_FAIL by data_cache::process_tag_probe): stalled, reads and writes alike.
   if (!l && !victim) return l2_fail(sp, r.addr, t, now, st_.l2_fail_line_alloc);
-  // The sector as tag_array::probe sees it. A sector written while its fill was due has had the
-  // fill by t: MODIFIED and readable (sector_cache_block::fill, m_set_readable_on_fill).
-  if (l && (l->early & bit) && l->ready[sector] <= t) {
-    l->early &= uint8_t(~bit);
-    l->unreadable &= uint8_t(~bit);
-  }
+  // The sector as tag_array::probe sees it (fills up to this cycle's are in: fill_index).
   const bool present = l && (l->valid & bit);
   const bool early = present && (l->early & bit);                   // MODIFIED, its fill still due
   const bool reserved = present && !early && l->ready[sector] > t;  // RESERVED: its fill is due
-  // A read hits a VALID sector and a MODIFIED one whose bytes are all written (or fetched).
-  const bool read_hit = present && !reserved && !(l->unreadable & bit);
-  // A read that is no hit joins the sector's fill (already in L2 at a known cycle: waits for it;
-  // still in DRAM: a merge slot of its MSHR entry) or needs a new MSHR entry.
-  const bool fill_timed = (reserved || early) && l->ready[sector] != ~0ull;
+  // A read hits a VALID sector and a MODIFIED one whose bytes are all written (or fetched);
+  // m_readable counts only for a MODIFIED sector (a fill may leave a sector VALID, unreadable).
+  const bool read_hit = present && !reserved && !(l->unreadable & l->dirty & bit);
+  // A read that is no hit joins the sector's MSHR entry (a merge slot) or needs a new one.
   // A non-sectored L2's write-allocate 'W' write that is no hit sends a line read too (its own
   // MSHR checks, wr_miss_wa_naive).
   const bool naive = line_mode_ && r.write && m_.l2.write_alloc == 'W' && !(present && !reserved && !early);
-  if (!drop_replies && (!r.write || naive) && !read_hit && !fill_timed) {
+  if (!drop_replies && (!r.write || naive) && !read_hit) {
     if (auto* f = fills_.find(fill_key(r.addr))) {
-      if (f->count >= m_.l2.mshr_merge) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_merge);  // joins the fill in DRAM
-    } else if (P.mshrs >= m_.l2.mshrs) {                                                             // a new miss
+      if (f->waiting.count >= m_.l2.mshr_merge) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_merge);  // joins its entry
+    } else if (P.mshrs >= m_.l2.mshrs) {                                                                     // a new miss
       P.mshr_stall = true;
       return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_entry);
     }
@@ -545,19 +612,20 @@ bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bo
   ++st_.l2_accesses;
   if (!l) l = l2_allocate(victim, line, t);
   l2_lru_[size_t(l - l2_.data())] = ++stamp_;
-  uint64_t back = t;  // when the answer leaves the L2
   if (naive) {
     l2_write_miss_naive(sp, l, r, reserved || early, t);
     return true;  // acknowledged from the DRAM
   }
-  if (r.write)
+  if (r.write) {
     l2_write(sp, l, r, sector, present, reserved, t);
-  else if (read_hit)
+  } else if (read_hit) {
     l2_probe(sp, r.addr, st_.l2_hits, 0, t);
-  else if ((back = l2_read_miss(sp, l, r, sector, reserved, early, t)) == ~uint64_t(0))
+  } else {
+    l2_read_miss(sp, l, r, sector, reserved, early, t);
     return true;  // answered with the fill
+  }
   // Reply through the crossbar.
-  if (!drop_replies) answer(sp, back, {0, r.addr, r.client, r.tag, r.write, 0, 0, r.bytes});
+  if (!drop_replies) answer(sp, t, {0, r.addr, r.client, r.tag, r.write, 0, 0, r.bytes});  // a hit or a write: leaves now
   return true;
 }
 
@@ -578,20 +646,22 @@ bool memory_system::l2_write_miss_naive(unsigned sp, l2_line* l, const l2_reques
   } else {
     dram_push(r.a, true, t, 0, r.bytes);
   }
-  const waiter nobody{nullptr, 0, r.addr, r.bytes};
   if (reserved) {
     l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
-    // Merged into the outstanding fill (a slot of its MSHR entry, answering nobody).
-    if (l->ready[0] == ~0ull) fill_waiters_.push_back(*fills_.try_emplace(fill_key(r.addr)).first, nobody);
-    return true;
+  } else {
+    l2_probe(sp, r.addr, st_.l2_misses, 2, t);
+    l->valid |= 1;
+    l->unreadable &= uint8_t(~1u);
+    l->modified_on_fill &= uint8_t(~1u);
+    l->readable_on_fill &= uint8_t(~1u);
+    l->ready[0] = ~0ull;
   }
-  l2_probe(sp, r.addr, st_.l2_misses, 2, t);
-  l->valid |= 1;
-  l->unreadable &= uint8_t(~1u);
-  l->ready[0] = ~0ull;
+  // A slot of the line's MSHR entry (merged into the outstanding fill, or a new entry), answering
+  // nobody.
   auto [f, fresh] = fills_.try_emplace(fill_key(r.addr));
-  fill_waiters_.push_back(*f, nobody);
+  fill_waiters_.push_back(f->waiting, {nullptr, 0, r.addr, r.bytes});
   if (fresh) {
+    f->line = uint32_t(l - l2_.data());
     ++sp_[sp].mshrs;
     dram_push(r.a, false, t + 1, fill_key(r.addr), line_bytes());
   }
@@ -662,6 +732,24 @@ void memory_system::kernel_start(uint64_t gpu_cycle) {
     P.rin.clear();
   }
   replies_queued_ = 0;
+  // Fills due and accesses still to leave the L2: the fills are made, nobody is answered.
+  // (Those still in the DRAM: run_dram below.)
+  auto drop = [&](uint64_t key, bool fill) {
+    l2_mshr* f = fills_.find(key);
+    if (!f) return;
+    if (fill && f->line != ~0u) fill_index(f->line, sector_of(key * 32), 0);
+    woken_.clear();
+    fill_waiters_.drain(f->waiting, woken_);
+    fills_.erase(f);
+  };
+  for (sub_partition& P : sp_) {
+    for (const uint64_t key : P.ready) drop(key, false);
+    for (const due_fill& d : P.due) drop(d.key, true);
+    P.due.clear();
+    P.ready.clear();
+  }
+  fills_due_ = l2_ready_ = 0;
+  next_due_ = ~0ull;
   drain_l2();
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
@@ -673,7 +761,6 @@ void memory_system::kernel_start(uint64_t gpu_cycle) {
     P.l2_free = 0;
     P.mshrs = 0;
     P.mshr_stall = false;
-    P.releases = {};
   }
   for (auto& l : l2_) {  // every fill is in: a sector written while it was due is readable
     std::fill(std::begin(l.ready), std::end(l.ready), 0);
