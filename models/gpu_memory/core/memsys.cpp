@@ -9,7 +9,6 @@
 #include <sstream>
 
 namespace gpuvp::gpu_memory {
-
 namespace {
 // gpgpu_sim::cycle()'s hand-offs in core cycles (interconnect and L2 at the core clock):
 // - a request queued in an L1 miss queue by the L1 access of cycle s (the `cycle` access() is
@@ -85,34 +84,6 @@ memory_system::memory_system(const gpu_config& cfg)
   for (unsigned i = 0; i < m_.n_mem; ++i) ch_.emplace_back(m_, m_.sub_per_channel, cfg.dram_latency, &clock_);
 }
 
-memory_system::l2_line* memory_system::l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t) {
-  const unsigned ways = m_.l2.ways, sets = m_.l2.sets;
-  const size_t base = (size_t(sp) * sets + l2_set(line)) * ways;
-  const uint64_t* tag = &l2_tag_[base];
-  for (unsigned w = 0; w < ways; ++w)
-    if (tag[w] == line) return &l2_[base + w];
-  // A miss: the least recently used way (the first of equals) is the victim, passing over the
-  // reserved ways (tag_array::probe: a line with a sector whose fill is pending is not replaced).
-  // (The least recently used way overall is that victim unless it is reserved itself.)
-  // (A sector written while its fill is due is MODIFIED, not RESERVED: is_reserved_line.)
-  auto reserved = [t](const l2_line& x) {
-    bool r = false;
-    for (unsigned s = 0; s < 4; ++s) r |= (x.valid >> s & 1) && !(x.early >> s & 1) && x.ready[s] > t;
-    return r;
-  };
-  const uint64_t* lru = &l2_lru_[base];
-  unsigned v = 0;
-  for (unsigned w = 1; w < ways; ++w)
-    if (lru[w] < lru[v]) v = w;
-  victim = &l2_[base + v];
-  if (!reserved(*victim)) return nullptr;
-  unsigned best = ways;  // none
-  for (unsigned w = 0; w < ways; ++w)
-    if (!reserved(l2_[base + w]) && (best == ways || lru[w] < lru[best])) best = w;
-  victim = best == ways ? nullptr : &l2_[base + best];
-  return nullptr;
-}
-
 // One sector from the L2 access in core cycle `cycle`: into the L2's miss queue, in the next
 // cycle into the L2 -> DRAM queue of `a`'s sub-partition (l2_cache::cycle runs before the access
 // step of memory_sub_partition::cache_cycle), poppable from the first DRAM edge after that L2
@@ -133,9 +104,8 @@ void memory_system::dram_push(const dram_address& a, bool write, uint64_t cycle,
 // Runs the channels to DRAM cycle `until`. A read's data (dram_t's rwq, CL cycles, then its
 // return queue) enters the DRAM -> L2 queue at the edge after its last beat (data_end) when that
 // has room and is filled into L2 in the L2 step of that edge's gpu_sim_cycle, one a cycle per
-// sub-partition (dram_channel::leave_return_queue: `fill`); the fill completes the L2 MSHR:
-// every access merged into it gets its answer (unless the waiters belong to a finished kernel's
-// SMs), leaving the L2 in the next cycle (access_ready), as a hit's answer does.
+// sub-partition (dram_channel::leave_return_queue: `fill`; l2_fill then). Between kernels
+// (drop_waiters) the fill is made at once and nobody is answered.
 void memory_system::run_dram(uint64_t until, bool drop_waiters) {
   for (unsigned ci = 0; ci < ch_.size(); ++ci) {
     dram_channel& c = ch_[ci];
@@ -144,37 +114,27 @@ void memory_system::run_dram(uint64_t until, bool drop_waiters) {
     c.run(until, done_);
     for (const dram_done& d : done_) {
       --dram_queued_;
+      const unsigned sp = ci * m_.sub_per_channel + d.sub;  // as dram_push queued it
       if (d.write) {
         // A write acknowledged from the DRAM: memory_sub_partition::cache_cycle moves it from the
         // DRAM -> L2 queue (it waits for no fill) into the L2 -> icnt queue in that L2 step.
         if (!d.answered) continue;
         auto a = acks_.find(d.token);
         if (a == acks_.end()) continue;
-        if (!drop_waiters) answer(ci * m_.sub_per_channel + d.sub, d.fill, a->second);
+        if (!drop_waiters) answer(sp, d.fill, a->second);
         acks_.erase(a);
         continue;
       }
-      const uint64_t t = d.fill;  // the fill's L2 cycle
-      const uint64_t sector = d.token;
-      const unsigned sp = ci * m_.sub_per_channel + d.sub;  // as dram_push queued it
-      auto* f = fills_.find(sector);
-      // The merged accesses leave the L2 one a cycle from the next cycle (access_ready /
-      // next_access); the MSHR entry is free once the last has left.
-      const uint64_t n = f ? std::max<uint64_t>(1, f->count) : 1;
-      if (!drop_waiters) sp_[sp].releases.push(t + n);
-      l2_line* victim = nullptr;
-      if (l2_line* l = l2_find(sp, sector * 32 / m_.l2.line, victim)) {
-        const unsigned s = sector_of(sector * 32);
-        if (l->ready[s] == ~0ull) l->ready[s] = t;
+      if (!drop_waiters) {
+        fill_due(sp, d.fill, d.token);
+        continue;
       }
-      if (!f) continue;
-      uint64_t q = t + 1;
-      woken_.clear();
-      fill_waiters_.drain(*f, woken_);
-      fills_.erase(f);
-      // (A write-allocate read's slot answers nobody: cache_cycle drops an L2_WR_ALLOC_R.)
-      if (!drop_waiters)
-        for (const waiter& w : woken_) answer(sp, q++, {0, w.addr, w.client, w.tag, false, 0, 0, w.bytes});
+      if (l2_mshr* f = fills_.find(d.token)) {
+        if (f->line != ~0u) fill_index(f->line, sector_of(d.token * 32), 0);
+        woken_.clear();
+        fill_waiters_.drain(f->waiting, woken_);
+        fills_.erase(f);
+      }
     }
   }
 }
@@ -186,7 +146,7 @@ void memory_system::cycle(uint64_t cycle) {
   if (random_) draw_sm_decodes();  // those of the SMs' last cycle (when sms_stepped did not)
   const bool ahead = ahead_ == cycle;
   ahead_ = ~0ull;
-  if (!dram_queued_ && !l2_queued_ && !xbar_queued_ && !replies_queued_) return;
+  if (!dram_queued_ && !l2_queued_ && !xbar_queued_ && !replies_queued_ && !l2_ready_ && !fills_due_) return;
   const uint64_t now = cycle - std::min(cycle, base_);
   if (replies_queued_) {
     deliver_replies(now);
@@ -205,7 +165,7 @@ bool memory_system::prepare_ahead(uint64_t cycle) {
   ahead_ = cycle;
   const uint64_t now = cycle - std::min(cycle, base_);
   if (replies_queued_) push_replies(now);
-  return dram_queued_ || l2_queued_;
+  return dram_queued_ || l2_queued_ || l2_ready_ || fills_due_;
 }
 
 void memory_system::run_ahead(uint64_t cycle) { run_memory(cycle - std::min(cycle, base_)); }
@@ -215,16 +175,26 @@ void memory_system::run_memory(uint64_t now) {
     const uint64_t e = clock_.first_edge(now + 1);
     if (e) run_dram(e - 1, false);
   }
-  if (l2_queued_) run_l2(now);
+  if (l2_queued_ || l2_ready_ || fills_due_)
+    run_l2(now);
+  else
+    l2_stepped_ = std::max(l2_stepped_, now + 1);  // (a fill the DRAM makes known is never in a cycle passed over)
 }
 
 // The sub-partitions' L2 steps of the cycles from the first not stepped yet up to `now` (one
-// per call while cycle() is called every cycle; none for a cycle already stepped).
+// per call while cycle() is called every cycle; none for a cycle already stepped). Cycles with
+// nothing queued, no access ready to leave and no fill due are passed over.
 void memory_system::run_l2(uint64_t now) {
-  for (uint64_t c = l2_stepped_; c <= now && l2_queued_; ++c) {
+  for (uint64_t c = l2_stepped_; c <= now; ++c) {
+    if (!l2_queued_ && !l2_ready_) {  // only fills due: on to the first
+      if (next_due_ <= c) next_due_ = first_due();
+      if (next_due_ > now) break;
+      c = std::max(c, next_due_);
+    }
     for (unsigned sp = 0; sp < sp_.size(); ++sp) {
       const sub_partition& P = sp_[sp];
-      if (!P.xout.empty() || !P.rop.empty() || !P.in.empty()) step_sub_partition(sp, c);  // else it has nothing to do
+      if (!P.xout.empty() || !P.rop.empty() || !P.in.empty() || !P.ready.empty() || (!P.due.empty() && P.due.front().t <= c))
+        step_sub_partition(sp, c);  // else it has nothing to do
     }
     l2_stepped_ = c + 1;
   }
@@ -235,9 +205,11 @@ void memory_system::run_l2(uint64_t now) {
 // buffer into the ROP delay queue (one packet a cycle), only while the icnt -> L2 queue (-gpgpu_dram_partition_queues' first field) has room for the
 // four sectors a request may split into (memory_sub_partition::full(SECTOR_CHUNCK_SIZE):
 // fifo_pipeline::is_avilable_size, length + 4 - 1 >= limit is full; the ROP queue itself is not
-// bounded), then memory_sub_partition::cache_cycle: one L2 access of the icnt -> L2 queue's head
-// (in order; a stalled access is tried again in the next cycle), and at its end the move of the
-// ROP queue's head whose -gpgpu_l2_rop_latency is over into the icnt -> L2 queue if that is not full.
+// bounded), then memory_sub_partition::cache_cycle: a ready MSHR entry's next access leaves
+// (l2_next_access), the DRAM -> L2 queue's head is filled into L2 (l2_fill), one L2 access of the
+// icnt -> L2 queue's head (in order; a stalled access is tried again in the next cycle), and at
+// its end the move of the ROP queue's head whose -gpgpu_l2_rop_latency is over into the
+// icnt -> L2 queue if that is not full.
 void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
   const size_t limit = m_.icnt_l2_queue;
@@ -246,6 +218,13 @@ void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
     P.xout.pop_front();
     r.t = c + rop_;
     P.rop.push_back(r);
+  }
+  if (!P.ready.empty()) l2_next_access(sp, c);
+  if (!P.due.empty() && P.due.front().t <= c) {
+    const uint64_t key = P.due.front().key;
+    P.due.pop_front();
+    if (!--fills_due_) next_due_ = ~0ull;  // (else it stays a lower bound: run_l2)
+    l2_fill(sp, key, c);
   }
   if (!P.in.empty() && P.in.front().t <= c && l2_access(sp, P.in.front(), c, false)) {
     P.in.pop_front();
@@ -275,9 +254,18 @@ void memory_system::drain_l2() {
   l2_queued_ = 0;
 }
 
-// A request entered a sub-partition's queues, which cannot move it before cycle t.
+// A request entered a sub-partition's queues, which cannot move it before cycle t (nor a fill
+// come before then, with no read in the DRAM).
 void memory_system::l2_queued(uint64_t t) {
-  if (!l2_queued_++) l2_stepped_ = std::max(l2_stepped_, t);
+  if (!l2_queued_++ && !l2_ready_ && !fills_due_ && !dram_queued_) l2_stepped_ = std::max(l2_stepped_, t);
+}
+
+// The cycle of the first fill due (~0: none).
+uint64_t memory_system::first_due() const {
+  uint64_t t = ~0ull;
+  for (const sub_partition& P : sp_)
+    if (!P.due.empty()) t = std::min(t, P.due.front().t);
+  return t;
 }
 
 mem_stats memory_system::stats() const {
@@ -337,265 +325,6 @@ uint64_t memory_system::access(uint64_t addr, unsigned bytes, bool write, uint32
       {sent + request_cycles - 1, sp, {0, addr, client, tag, write ? written : mem_port::whole_sector, write, a, bytes}});
   xbar_queued_.fetch_add(1, std::memory_order_relaxed);
   return pending;
-}
-
-// A probe's outcome: counted (in total and per sub-partition) and logged (--mem-log) with the
-// status data_cache::access returns (0 HIT, 1 HIT_RESERVED, 2 MISS, a sector miss too, 3
-// RESERVATION_FAIL).
-void memory_system::l2_probe(unsigned sp, uint64_t addr, uint64_t& total, unsigned status, uint64_t at) {
-  ++total;
-  ++sp_stats_[sp][status];
-  if (log_) log_->add(mem_event_log::L2, at, sp, addr & ~uint64_t(31), 1u << (addr % m_.l2.line / 32 % 4), status);
-}
-
-// The access waits for the next cycle: not tried (a full queue), or tried and failed (a
-// reservation fail, counted by its cause).
-bool memory_system::l2_retry(unsigned sp, uint64_t now) {
-  sp_[sp].l2_free = std::max(sp_[sp].l2_free, now + 1);
-  return false;
-}
-bool memory_system::l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, uint64_t& cause) {
-  l2_probe(sp, addr, st_.l2_reservation_fails, 3, t);
-  ++cause;
-  return l2_retry(sp, now);
-}
-
-// memory_sub_partition::cache_cycle's checks before an access, in its order: a stall for want of
-// an MSHR holds while no entry is released (one reservation fail a try), then no access while the
-// L2 -> DRAM or the L2 -> icnt queue is full (-gpgpu_dram_partition_queues' second and fourth
-// fields). False: the access waits (l2_retry done).
-bool memory_system::l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t, uint64_t now) {
-  sub_partition& P = sp_[sp];
-  if (P.mshr_stall && P.mshrs >= m_.l2.mshrs) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_entry);
-  P.mshr_stall = false;
-  if (ch_[r.a.channel].l2_queue(r.a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) {
-    ++st_.l2_queue_stalls;
-    return l2_retry(sp, now);
-  }
-  // The L2 -> icnt queue's answers that entered it by this cycle (by q; `out` is ordered by q)
-  // and have not moved on.
-  if (P.out.size() >= m_.l2_icnt_queue) {
-    const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
-    if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) {
-      ++st_.l2_queue_stalls;
-      return l2_retry(sp, now);
-    }
-  }
-  return true;
-}
-
-// Allocate on miss: the victim way takes the line; a dirty victim is written back to DRAM in the
-// background, one write per MODIFIED sector, a partly written one too (its write-back carries the
-// byte mask; the DRAM moves the whole 32-byte burst either way).
-memory_system::l2_line* memory_system::l2_allocate(l2_line* l, uint64_t line, uint64_t t) {
-  const size_t way = size_t(l - l2_.data());
-  const uint64_t old = l2_tag_[way];
-  if (l->dirty && old != ~0ull && line_mode_) {
-    // A non-sectored line writes back GPGPU-Sim's line_cache_block::get_modified_size, 128 bytes.
-    dram_push(decode(old * m_.l2.line), true, t, 0, 128);
-  } else if (l->dirty && old != ~0ull) {
-    for (unsigned s = 0; s < 4; ++s)
-      if (l->dirty >> s & 1) dram_push(decode(old * m_.l2.line + s * 32), true, t, 0);
-  }
-  *l = l2_line{};
-  l2_tag_[way] = line;
-  l2_written_[way] = {0, 0, 0, 0};
-  return l;
-}
-
-// A write: write-back L2 with lazy fetch-on-read (data_cache::wr_hit_wb,
-// wr_miss_wa_lazy_fetch_on_read): the sector becomes MODIFIED with the written bytes added to its
-// byte mask, without a DRAM read, and is readable once all 32 bytes are written
-// (update_m_readable). Counted by the probe: HIT (VALID or MODIFIED, readable or not),
-// HIT_RESERVED (a fill is due: the sector is MODIFIED from now, readable at the fill) or MISS /
-// SECTOR_MISS.
-void memory_system::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t) {
-  const uint8_t bit = uint8_t(1u << sector);
-  ++st_.l2_writes;
-  auto& words = l2_written_[size_t(l - l2_.data())];
-  bool complete;
-  if (line_mode_) {
-    // A non-sectored line: one byte mask over its (at most 128) bytes, readable once all are
-    // written (line_cache_block's m_readable); an access of more than a sector writes its whole
-    // 32-byte words.
-    const unsigned first = unsigned(r.addr % m_.l2.line / 32);
-    if (r.bytes > 32)
-      for (unsigned k = first; k < first + (r.bytes + 31) / 32 && k < 4; ++k) words[k] = mem_port::whole_sector;
-    else
-      words[first] |= r.written;
-    complete = true;
-    for (unsigned k = 0; k < m_.l2.line / 32; ++k) complete &= words[k] == mem_port::whole_sector;
-  } else {
-    uint32_t& w = words[sector];
-    w |= r.written;
-    complete = w == mem_port::whole_sector;
-  }
-  if (reserved) {
-    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
-    l->early |= bit;
-  } else if (present) {
-    l2_probe(sp, r.addr, st_.l2_hits, 0, t);
-  } else {
-    l2_probe(sp, r.addr, st_.l2_misses, 2, t);
-    l->valid |= bit;
-  }
-  if (complete)
-    l->unreadable &= uint8_t(~bit);
-  else if (reserved || !present)  // a written VALID sector stays readable
-    l->unreadable |= bit;
-  l->dirty |= bit;
-  if (l->ready[sector] != ~0ull) l->ready[sector] = std::max(l->ready[sector], t);
-}
-
-// A read that is no hit: the cycle its answer leaves the L2 when the sector's fill is already in
-// the L2 at a known cycle, or ~0 when it is answered with a fill still in DRAM (fill_waiters_).
-uint64_t memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t) {
-  const uint8_t bit = uint8_t(1u << sector);
-  auto wait_for_fill = [&] {
-    fill_waiters_.push_back(*fills_.try_emplace(fill_key(r.addr)).first, {r.client, r.tag, r.addr / 32 * 32, r.bytes});
-    return ~uint64_t(0);
-  };
-  if (reserved) {
-    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
-    if (l->ready[sector] == ~0ull) return wait_for_fill();  // the fill is still in DRAM: merged
-    return l->ready[sector] + 1;                            // merged into the outstanding fill (MSHR): leaves the cycle after it
-  }
-  if (early) {
-    // A SECTOR_MISS on a partly written sector whose fill is due (send_read_request's MSHR hit):
-    // it joins that fill and the sector is RESERVED again (sector_cache_block::allocate_sector),
-    // MODIFIED and readable once the fill is in.
-    l2_probe(sp, r.addr, st_.l2_misses, 2, t);
-    l->early &= uint8_t(~bit);
-    l->unreadable &= uint8_t(~bit);
-    if (l->ready[sector] == ~0ull) return wait_for_fill();
-    return l->ready[sector] + 1;
-  }
-  // A MISS, or a SECTOR_MISS on a sector not all of whose bytes are written (rd_miss_base): a
-  // fill from DRAM; the sector is RESERVED until it is in and stays dirty (allocate_sector's
-  // m_set_modified_on_fill), the fill merging with the written bytes.
-  l->valid |= bit;
-  l->unreadable &= uint8_t(~bit);
-  l->ready[sector] = ~0ull;
-  auto [f, fresh] = fills_.try_emplace(fill_key(r.addr));
-  fill_waiters_.push_back(*f, {r.client, r.tag, r.addr / 32 * 32, r.bytes});
-  if (!fresh) {  // the line was evicted while its fill was in DRAM: merged into that fill
-    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
-    return ~uint64_t(0);
-  }
-  l2_probe(sp, r.addr, st_.l2_misses, 2, t);
-  ++sp_[sp].mshrs;
-  // (Non-sectored: the miss fetches the whole line, send_read_request's get_atom_sz().)
-  dram_push(r.a, false, t, fill_key(r.addr), line_bytes());
-  return ~uint64_t(0);
-}
-
-// One access of sub-partition sp's L2 slice in cycle max(its arrival, the tag port's next free
-// cycle), one a cycle, in order (memory_sub_partition::cache_cycle): no access while a queue
-// behind it is full (l2_queues_admit); a read miss needs an MSHR entry (one per sector,
-// -gpgpu_cache:dl2 A:N), a read of a sector whose fill is on its way a merge slot (A:N:M), a line
-// to allocate a way whose sectors are not pending. Otherwise the access stalls the input (a
-// reservation fail) and is tried again in the next cycle. With drop_replies (between kernels)
-// nothing stalls and nobody is answered.
-bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies) {
-  sub_partition& P = sp_[sp];
-  const uint64_t t = std::max(r.t, P.l2_free);
-  while (!P.releases.empty() && P.releases.top() <= t) {
-    P.releases.pop();
-    if (P.mshrs) --P.mshrs;
-  }
-  if (drop_replies)
-    P.mshr_stall = false;
-  else if (!l2_queues_admit(sp, r, t, now))
-    return false;
-  const uint64_t line = r.addr / m_.l2.line;
-  const unsigned sector = sector_of(r.addr);
-  const uint8_t bit = uint8_t(1u << sector);
-  l2_line* victim = nullptr;
-  // Between kernels any way may be replaced (t = ~0: nothing counts as pending).
-  l2_line* l = l2_find(sp, line, victim, drop_replies ? ~0ull : t);
-  // Every way of the set has a fill pending (tag_array::probe's RESERVATION_FAIL, counted as
-  // LINE_ALLOC_FAIL by data_cache::process_tag_probe): stalled, reads and writes alike.
-  if (!l && !victim) return l2_fail(sp, r.addr, t, now, st_.l2_fail_line_alloc);
-  // The sector as tag_array::probe sees it. A sector written while its fill was due has had the
-  // fill by t: MODIFIED and readable (sector_cache_block::fill, m_set_readable_on_fill).
-  if (l && (l->early & bit) && l->ready[sector] <= t) {
-    l->early &= uint8_t(~bit);
-    l->unreadable &= uint8_t(~bit);
-  }
-  const bool present = l && (l->valid & bit);
-  const bool early = present && (l->early & bit);                   // MODIFIED, its fill still due
-  const bool reserved = present && !early && l->ready[sector] > t;  // RESERVED: its fill is due
-  // A read hits a VALID sector and a MODIFIED one whose bytes are all written (or fetched).
-  const bool read_hit = present && !reserved && !(l->unreadable & bit);
-  // A read that is no hit joins the sector's fill (already in L2 at a known cycle: waits for it;
-  // still in DRAM: a merge slot of its MSHR entry) or needs a new MSHR entry.
-  const bool fill_timed = (reserved || early) && l->ready[sector] != ~0ull;
-  // A non-sectored L2's write-allocate 'W' write that is no hit sends a line read too (its own
-  // MSHR checks, wr_miss_wa_naive).
-  const bool naive = line_mode_ && r.write && m_.l2.write_alloc == 'W' && !(present && !reserved && !early);
-  if (!drop_replies && (!r.write || naive) && !read_hit && !fill_timed) {
-    if (auto* f = fills_.find(fill_key(r.addr))) {
-      if (f->count >= m_.l2.mshr_merge) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_merge);  // joins the fill in DRAM
-    } else if (P.mshrs >= m_.l2.mshrs) {                                                             // a new miss
-      P.mshr_stall = true;
-      return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_entry);
-    }
-  }
-  P.l2_free = t + 1;
-  ++st_.l2_accesses;
-  if (!l) l = l2_allocate(victim, line, t);
-  l2_lru_[size_t(l - l2_.data())] = ++stamp_;
-  uint64_t back = t;  // when the answer leaves the L2
-  if (naive) {
-    l2_write_miss_naive(sp, l, r, reserved || early, t);
-    return true;  // acknowledged from the DRAM
-  }
-  if (r.write)
-    l2_write(sp, l, r, sector, present, reserved, t);
-  else if (read_hit)
-    l2_probe(sp, r.addr, st_.l2_hits, 0, t);
-  else if ((back = l2_read_miss(sp, l, r, sector, reserved, early, t)) == ~uint64_t(0))
-    return true;  // answered with the fill
-  // Reply through the crossbar.
-  if (!drop_replies) answer(sp, back, {0, r.addr, r.client, r.tag, r.write, 0, 0, r.bytes});
-  return true;
-}
-
-// A non-sectored L2's write miss with write-allocate 'W' (data_cache::wr_miss_wa_naive): the
-// write goes to the DRAM as it is (its data size in 32-byte bursts; send_write_request) and is
-// acknowledged from there (memory_sub_partition::cache_cycle acknowledges a write at the L2 only
-// under FETCH_ON_WRITE or LAZY_FETCH_ON_READ), and a read of the whole line follows it out of the
-// L2's miss queue, one cycle later (L2_WR_ALLOC_R, send_read_request: a new MSHR entry, or merged
-// into the line's outstanding one), whose fill answers nobody. The line is allocated (reserved
-// until the fill, then valid), not modified: the data went to the DRAM. Counted as the probe
-// sees it: HIT_RESERVED while the line's fill is due, else MISS.
-bool memory_system::l2_write_miss_naive(unsigned sp, l2_line* l, const l2_request& r, bool reserved, uint64_t t) {
-  ++st_.l2_writes;
-  if (r.client) {
-    const uint64_t id = next_ack_++;
-    acks_.emplace(id, reply{0, r.addr, r.client, r.tag, true, 0, 0, r.bytes});
-    dram_push(r.a, true, t, id, r.bytes, true);
-  } else {
-    dram_push(r.a, true, t, 0, r.bytes);
-  }
-  const waiter nobody{nullptr, 0, r.addr, r.bytes};
-  if (reserved) {
-    l2_probe(sp, r.addr, st_.l2_pending_hits, 1, t);
-    // Merged into the outstanding fill (a slot of its MSHR entry, answering nobody).
-    if (l->ready[0] == ~0ull) fill_waiters_.push_back(*fills_.try_emplace(fill_key(r.addr)).first, nobody);
-    return true;
-  }
-  l2_probe(sp, r.addr, st_.l2_misses, 2, t);
-  l->valid |= 1;
-  l->unreadable &= uint8_t(~1u);
-  l->ready[0] = ~0ull;
-  auto [f, fresh] = fills_.try_emplace(fill_key(r.addr));
-  fill_waiters_.push_back(*f, nobody);
-  if (fresh) {
-    ++sp_[sp].mshrs;
-    dram_push(r.a, false, t + 1, fill_key(r.addr), line_bytes());
-  }
-  return true;
 }
 
 // An answer enters sub-partition sp's L2 -> icnt queue in cycle q (answers of one cycle in the
@@ -662,6 +391,24 @@ void memory_system::kernel_start(uint64_t gpu_cycle) {
     P.rin.clear();
   }
   replies_queued_ = 0;
+  // Fills due and accesses still to leave the L2: the fills are made, nobody is answered.
+  // (Those still in the DRAM: run_dram below.)
+  auto drop = [&](uint64_t key, bool fill) {
+    l2_mshr* f = fills_.find(key);
+    if (!f) return;
+    if (fill && f->line != ~0u) fill_index(f->line, sector_of(key * 32), 0);
+    woken_.clear();
+    fill_waiters_.drain(f->waiting, woken_);
+    fills_.erase(f);
+  };
+  for (sub_partition& P : sp_) {
+    for (const uint64_t key : P.ready) drop(key, false);
+    for (const due_fill& d : P.due) drop(d.key, true);
+    P.due.clear();
+    P.ready.clear();
+  }
+  fills_due_ = l2_ready_ = 0;
+  next_due_ = ~0ull;
   drain_l2();
   run_dram(~0ull, true);  // write-backs still queued
   fills_.clear();
@@ -673,7 +420,6 @@ void memory_system::kernel_start(uint64_t gpu_cycle) {
     P.l2_free = 0;
     P.mshrs = 0;
     P.mshr_stall = false;
-    P.releases = {};
   }
   for (auto& l : l2_) {  // every fill is in: a sector written while it was due is readable
     std::fill(std::begin(l.ready), std::end(l.ready), 0);

@@ -90,18 +90,31 @@ class memory_system : public mem_port {
   struct l2_line {
     uint8_t valid = 0, dirty = 0;
     // Partly written sectors (GPGPU-Sim's sector_cache_block with lazy fetch-on-read): a MODIFIED
-    // sector whose 32 bytes are not all written is `unreadable` (m_readable false: a read is a
-    // SECTOR_MISS that fetches it from DRAM); a sector written while its fill is due is `early`:
+    // sector whose 32 bytes are not all written is `unreadable` (m_readable false, which counts
+    // only while the sector is MODIFIED: a read is a SECTOR_MISS that fetches it from DRAM); a
+    // sector written while its fill is due is `early`:
     // MODIFIED instead of RESERVED until the fill, which makes it readable (m_set_readable_on_fill).
     // (The bytes written are in l2_written_, touched by writes only.)
     uint8_t unreadable = 0, early = 0;
-    uint64_t ready[4] = {0, 0, 0, 0};  // core cycle each sector's fill is in L2 (pending until then; ~0: in DRAM)
+    // The sectors a fill leaves MODIFIED (m_set_modified_on_fill) and makes readable
+    // (m_set_readable_on_fill): a fill goes to the index its miss took, whatever line holds it.
+    uint8_t modified_on_fill = 0, readable_on_fill = 0;
+    uint64_t ready[4] = {0, 0, 0, 0};  // core cycle each sector's fill was in L2 (~0: still due, RESERVED or early)
   };
   struct waiter {
     mem_client* client;  // nullptr: a write-allocate read nobody waits for (L2_WR_ALLOC_R)
     unsigned tag;
     uint64_t addr;   // the access's address (a sector's: its first byte)
     unsigned bytes;  // and data size (the reply's packet carries it)
+  };
+  // An L2 MSHR entry (mshr_table's, one per sector; a non-sectored L2's per line): the accesses
+  // merged into the miss, in order, and the L2 line index the miss took (the fill's target).
+  struct l2_mshr {
+    fifo_pool<waiter>::list waiting;
+    uint32_t line = ~0u;
+  };
+  struct due_fill {  // a read's data in the DRAM -> L2 queue, filled into L2 in cycle t
+    uint64_t t, key;
   };
   struct l2_request {  // a sector request past the crossbar and the ROP queue
     uint64_t t;        // the first core cycle the L2 may access it (in the icnt -> L2 queue)
@@ -135,13 +148,16 @@ class memory_system : public mem_port {
     // it) and is served from there (memory_sub_partition::push and cache_cycle).
     ring<l2_request> xout, rop, in;
     uint64_t l2_free = 0;  // the core cycle of the tag port's next access
-    unsigned mshrs = 0;    // sectors with a DRAM fill outstanding (L2 MSHR entries)
+    unsigned mshrs = 0;    // L2 MSHR entries: from the miss until the last merged access has left
     // The head of `in` is a read miss that stalled for want of an MSHR: only a release (mshrs
     // falling) can change that, so until then its retries fail without looking it up again.
     bool mshr_stall = false;
-    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> releases;  // their fill times, once known
-    ring<reply> out;                                                                // L2 -> icnt queue, by q
-    ring<reply> rin;                                                                // its input buffer of the reply crossbar
+    ring<due_fill> due;  // fills known from the DRAM, in their cycles' order (one a cycle)
+    // MSHR entries whose fill is in (mshr_table::m_current_response): their accesses leave one a
+    // cycle, the first entry's first.
+    ring<uint64_t> ready;
+    ring<reply> out;  // L2 -> icnt queue, by q
+    ring<reply> rin;  // its input buffer of the reply crossbar
   };
   // bytes: the data size; answered: a write acknowledged from the DRAM (its token).
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector, unsigned bytes = 32, bool answered = false);
@@ -153,19 +169,24 @@ class memory_system : public mem_port {
   bool l2_write_miss_naive(unsigned sp, l2_line* l, const l2_request& r, bool reserved, uint64_t t);
   void run_dram(uint64_t until, bool drop_waiters);
   void run_l2(uint64_t now);
-  void step_sub_partition(unsigned sp, uint64_t c);      // one cycle of gpgpu_sim::cycle's L2 step for sp
-  void drain_l2();                                       // between kernels: every queued request, unanswered
-  void l2_queued(uint64_t t);                            // counts a request in; no step before cycle t
-  unsigned port_of(unsigned node);                       // a client's crossbar port (grows the port vectors)
-  void advance(uint64_t now);                            // the request crossbar's icnt_transfer of cycle now
-  void grant(unsigned input, uint64_t now);              // moves input's head packet to its output
-  void answer(unsigned sp, uint64_t q, const reply& r);  // into sp's L2 -> icnt queue in cycle q
-  void deliver_replies(uint64_t now);                    // A: the clusters take an answer each
-  void push_replies(uint64_t now);                       // B: L2 -> icnt queues into the reply crossbar
-  void run_memory(uint64_t now);                         // D and L
-  void reply_advance(uint64_t now);                      // the reply crossbar's icnt_transfer
-  void booksim_requests(uint64_t now);                   // -network_mode 1: subnet 0's _Step of cycle now
-  void booksim_replies(uint64_t now);                    // and subnet 1's
+  void step_sub_partition(unsigned sp, uint64_t c);             // one cycle of gpgpu_sim::cycle's L2 step for sp
+  void l2_next_access(unsigned sp, uint64_t c);                 // a ready MSHR entry's next access leaves
+  void l2_fill(unsigned sp, uint64_t key, uint64_t c);          // a fill into L2, its MSHR entry ready
+  void fill_index(uint32_t line, unsigned sector, uint64_t c);  // tag_array::fill(index, ...)
+  void fill_due(unsigned sp, uint64_t t, uint64_t key);         // a fill known from the DRAM
+  uint64_t first_due() const;                                   // the cycle of the first fill due (~0: none)
+  void drain_l2();                                              // between kernels: every queued request, unanswered
+  void l2_queued(uint64_t t);                                   // counts a request in; no step before cycle t
+  unsigned port_of(unsigned node);                              // a client's crossbar port (grows the port vectors)
+  void advance(uint64_t now);                                   // the request crossbar's icnt_transfer of cycle now
+  void grant(unsigned input, uint64_t now);                     // moves input's head packet to its output
+  void answer(unsigned sp, uint64_t q, const reply& r);         // into sp's L2 -> icnt queue in cycle q
+  void deliver_replies(uint64_t now);                           // A: the clusters take an answer each
+  void push_replies(uint64_t now);                              // B: L2 -> icnt queues into the reply crossbar
+  void run_memory(uint64_t now);                                // D and L
+  void reply_advance(uint64_t now);                             // the reply crossbar's icnt_transfer
+  void booksim_requests(uint64_t now);                          // -network_mode 1: subnet 0's _Step of cycle now
+  void booksim_replies(uint64_t now);                           // and subnet 1's
   unsigned in_buffer() const { return m_.network_mode == 1 ? m_.icnt_file_input_buffer : m_.icnt_in_buffer; }
   uint64_t rr_pointer(uint64_t now) const;  // -icnt_arbiter_algo 0: the first node offered in cycle now
   bool l2_access(unsigned sp, const l2_request& r, uint64_t now, bool drop_replies);  // false: stalled
@@ -177,7 +198,7 @@ class memory_system : public mem_port {
   bool l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, uint64_t& cause);
   l2_line* l2_allocate(l2_line* victim, uint64_t line, uint64_t t);
   void l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t);
-  uint64_t l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t);
+  void l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t);
   // The line's way in its set, or nullptr and in `victim` the least recently used way without a
   // sector whose fill is pending at cycle t (nullptr: every way has one).
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t = 0);
@@ -223,15 +244,17 @@ class memory_system : public mem_port {
   std::vector<unsigned> rnext_;                        // iSLIP pointers of the reply crossbar, per cluster (node ids)
   uint64_t replies_queued_ = 0;                        // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;
-  uint64_t l2_queued_ = 0;                 // requests in the sub-partitions' xout, rop and in queues
-  uint64_t l2_stepped_ = 0;                // the last cycle run_l2 stepped (+1; 0: none this kernel)
-  std::vector<l2_line> l2_;                // sub_partition × sets × ways
-  std::vector<uint64_t> l2_tag_, l2_lru_;  // per line of l2_: its line address (~0: none), LRU stamp
+  uint64_t l2_queued_ = 0;                     // requests in the sub-partitions' xout, rop and in queues
+  uint64_t l2_ready_ = 0;                      // MSHR entries in the sub-partitions' ready lists
+  uint64_t fills_due_ = 0, next_due_ = ~0ull;  // fills in the due queues; at most the first one's cycle
+  uint64_t l2_stepped_ = 0;                    // the last cycle run_l2 stepped (+1; 0: none this kernel)
+  std::vector<l2_line> l2_;                    // sub_partition × sets × ways
+  std::vector<uint64_t> l2_tag_, l2_lru_;      // per line of l2_: its line address (~0: none), LRU stamp
   // Per line of l2_, per sector: the bytes written since the line was allocated (bit i: byte i;
   // GPGPU-Sim's m_dirty_byte_mask).
   std::vector<std::array<uint32_t, 4>> l2_written_;
   std::vector<dram_channel> ch_;
-  sector_map<fifo_pool<waiter>::list> fills_;  // L2 MSHRs: sector -> who waits (in fill_waiters_)
+  sector_map<l2_mshr> fills_;  // L2 MSHRs: sector (fill_key) -> who waits (in fill_waiters_)
   fifo_pool<waiter> fill_waiters_;
   std::vector<waiter> woken_;      // scratch: the waiters of a fill
   std::vector<dram_done> done_;    // scratch

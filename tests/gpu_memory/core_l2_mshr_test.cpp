@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// The L2's MSHR entries and fills as GPGPU-Sim keeps them (gpu-cache.cc: mshr_table::mark_ready,
+// next_access, full; baseline_cache::fill; tag_array::fill(index, ...); l2cache.cc:
+// memory_sub_partition::cache_cycle), driven at the memory's port with QV100's shipped
+// configuration. The timelines build on sm_memory's single_dependent_miss and
+// l2_mshr_limit_stalls_the_l2_input (core_mem_test.cpp): a read cluster 0 sends in cycle s
+// reaches the L2 in s + 164; sector 0 of GBASE's line, missing in 190, is filled into L2 in 327;
+// sector 1, missing in 191, in 329. An answer that enters the L2 -> icnt queue in cycle q is
+// pushed into the reply crossbar in q + 1 at the earliest, one a cycle, and is back at the
+// cluster 4 cycles after its push (a hit in L2 cycle a: back in a + 5); a write is acknowledged
+// 3 cycles after its L2 access.
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+#include "core/gpu_config.h"
+#include "core/memsys.h"
+#include "kernel_builder.h"
+
+using namespace gpuvp::sm;
+using namespace gpuvp::gpu_memory;
+
+namespace {
+
+constexpr uint64_t GBASE = 0x7f4000000000ull;
+
+// A client at crossbar node 0 that records the cycle each tag is answered in.
+struct recorder final : mem_client {
+  void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done.at(tag) = cycle; }
+  unsigned icnt_node() const override { return 0; }
+  std::vector<uint64_t> done = std::vector<uint64_t>(8, 0);
+};
+
+struct send {
+  uint64_t cycle, addr;
+  bool write = false;
+  uint32_t written = mem_port::whole_sector;
+};
+
+// Sends each access (tag: its index) in its cycle and runs the memory to cycle `until`.
+std::vector<uint64_t> drive(memory_system& m, const std::vector<send>& sends, uint64_t until) {
+  recorder p;
+  for (uint64_t cyc = 0; cyc < until; ++cyc) {
+    m.cycle(cyc);
+    for (unsigned i = 0; i < sends.size(); ++i)
+      if (sends[i].cycle == cyc) {
+        EXPECT_EQ(m.access(sends[i].addr, 32, sends[i].write, sends[i].written, cyc, &p, i), mem_port::pending) << i;
+      }
+  }
+  p.done.resize(sends.size());
+  return p.done;
+}
+
+}  // namespace
+
+// One ready list per L2 (mshr_table::m_current_response). Sector 0 misses in 190 and two reads
+// merge into it in 192 and 193; sector 1 misses in 191 and two reads merge in 194 and 195 (pending
+// hits). Sector 0's fill (327) makes its entry ready: its accesses leave in 328, 329, 330
+// (next_access, one a cycle from the cycle after the fill, the first step of cache_cycle).
+// Sector 1's fill comes in 329, while sector 0's are still leaving: its entry waits behind, its
+// accesses leave in 331, 332, 333. A hit on another line of the same L2, at the L2 in 331 (sent
+// in 167), enters the L2 -> icnt queue in 331 after sector 1's first (which left in that cycle's
+// first step). The queue hands one a cycle to the crossbar from 329: s0 s0 s0 s1 hit s1 s1, back
+// 4 cycles later. (Leaving one a cycle from the cycle after its own fill, sector 1's second
+// would enter the queue in 331 before the hit and be back first, in 337.)
+TEST(sm_memory, l2_fill_during_an_earlier_fills_departures_waits_behind_them) {
+  const gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  memory_system m(c);
+  uint64_t hit = 0x40000000;  // below 4 GiB (perf_memcpy_to_gpu keeps 32 address bits)
+  while (m.decode(hit).sub_partition != m.decode(GBASE).sub_partition) hit += 128;
+  m.memcpy_to_device(hit, 32);
+  const std::vector<uint64_t> done =
+      drive(m, {{26, GBASE}, {27, GBASE + 32}, {28, GBASE}, {29, GBASE}, {30, GBASE + 32}, {31, GBASE + 32}, {167, hit}}, 500);
+  EXPECT_EQ(done, (std::vector<uint64_t>{333, 336, 334, 335, 338, 339, 337}));
+  const mem_stats s = m.stats();
+  EXPECT_EQ(s.l2_misses, 2u);
+  EXPECT_EQ(s.l2_pending_hits, 4u);
+  EXPECT_EQ(s.l2_hits, 1u);
+  EXPECT_EQ(s.dram_reads, 2u);
+  EXPECT_EQ(s.l2_reservation_fails, 0u);
+}
+
+// An MSHR entry is freed when its last access has left (next_access releases it), and entries
+// whose fill is in still count (mshr_table::full). Two entries (-gpgpu_cache:dl2 A:2): sector 0
+// (miss 190, merges 192 and 193) and sector 1 (miss 191, merge 194). Sector 2 reaches the L2 in
+// 195 and fails for want of an entry (MSHR_ENRTY_FAIL) until sector 0's last access has left, in
+// 330's first step: fails 195..329 (135), a miss in 330. Sector 3 is next (the input in order):
+// sector 1's accesses leave behind sector 0's, in 331 and 332, so it fails in 331 and misses in
+// 332: 136 fails. (Freed at its fill + its 2 accesses, 331, sector 1's entry would take sector 3
+// at once: 135.) The answers leave as in the test above: back in 333, 334, 335 and 336, 337.
+TEST(sm_memory, l2_mshr_entry_is_held_until_its_last_access_has_left) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.mem.l2.mshrs = 2;
+  memory_system m(c);
+  const std::vector<uint64_t> done =
+      drive(m, {{26, GBASE}, {27, GBASE + 32}, {28, GBASE}, {29, GBASE}, {30, GBASE + 32}, {31, GBASE + 64}, {32, GBASE + 96}}, 800);
+  EXPECT_EQ(std::vector<uint64_t>(done.begin(), done.begin() + 5), (std::vector<uint64_t>{333, 336, 334, 335, 337}));
+  EXPECT_GT(done[5], 335u);  // sectors 2 and 3: their own DRAM reads
+  EXPECT_GT(done[6], done[5]);
+  const mem_stats s = m.stats();
+  EXPECT_EQ(s.l2_fail_mshr_entry, 136u);
+  EXPECT_EQ(s.l2_reservation_fails, 136u);
+  EXPECT_EQ(s.l2_misses, 4u);
+  EXPECT_EQ(s.l2_pending_hits, 3u);
+  EXPECT_EQ(s.dram_reads, 4u);
+}
+
+// A fill goes to the L2 index its miss took (baseline_cache::fill: tag_array::fill(index, ...)),
+// whatever line holds it by then. One L2 set of one way (one channel, one sub-partition). Line
+// A's sector 0 misses in 190 (filled in 327); a whole-sector write to it in 191 is HIT_RESERVED:
+// the sector is MODIFIED from now (its fill still due), so A's line is no longer reserved
+// (is_reserved_line). A 4-byte write to line B in 192 is a MISS that replaces A (A's MODIFIED
+// sector written back: one DRAM write) and leaves B's sector 0 MODIFIED but unreadable
+// (lazy fetch-on-read). A's fill in 327 then fills that index, B's line: its sector 0 becomes
+// VALID (B's allocation cleared m_set_modified_on_fill), so it is no longer dirty. A's read is
+// answered with its fill (back 333). A read of B in 364 (sent 200) hits: back 369. A read of line
+// C in 464 (sent 300) misses and replaces B, which is clean: no write-back. (Filling only a line
+// still present, B's read would be a SECTOR_MISS with its own DRAM read, and B's eviction a
+// second DRAM write.)
+TEST(sm_memory, l2_fill_goes_to_the_index_its_miss_took) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.mem.n_mem = 1;
+  c.mem.sub_per_channel = 1;
+  c.mem.partition_indexing = 0;
+  c.mem.l2.sets = 1;
+  c.mem.l2.ways = 1;
+  memory_system m(c);
+  const uint64_t A = GBASE, B = GBASE + 128, C = GBASE + 256;
+  const std::vector<uint64_t> done = drive(m, {{26, A}, {27, A, true}, {28, B, true, 0xfu}, {200, B}, {300, C}}, 900);
+  EXPECT_EQ(std::vector<uint64_t>(done.begin(), done.begin() + 4), (std::vector<uint64_t>{333, 194, 195, 369}));
+  EXPECT_GT(done[4], 469u);  // C: from the DRAM
+  const mem_stats s = m.stats();
+  EXPECT_EQ(s.l2_accesses, 5u);
+  EXPECT_EQ(s.l2_writes, 2u);
+  EXPECT_EQ(s.l2_misses, 3u);        // A's read, B's write, C's read
+  EXPECT_EQ(s.l2_pending_hits, 1u);  // A's write
+  EXPECT_EQ(s.l2_hits, 1u);          // B's read
+  EXPECT_EQ(s.dram_reads, 2u);
+  EXPECT_EQ(s.dram_writes, 1u);  // A's sector; B's was clean
+}
