@@ -2,6 +2,8 @@
 #include "ldst_unit.h"
 
 #include <algorithm>
+#include <bit>
+#include <functional>
 
 #include "icache.h"
 #include "sm_core.h"
@@ -87,13 +89,16 @@ void ldst_unit::prepare() {
     // the lanes' bytes [addr, addr + width) cover. GPGPU-Sim keeps them by address and takes them
     // from the back of its access queue: the highest address first.
     const unsigned width = std::max<unsigned>(1, w.width);
-    for (unsigned t = 0; t < 32; ++t) {
-      if (!(w.active_mask >> t & 1)) continue;
-      for (uint64_t b = w.addrs[t] / 32; b * 32 < w.addrs[t] + width; ++b)
+    for (uint32_t lanes = w.active_mask; lanes; lanes &= lanes - 1) {
+      const uint64_t addr = w.addrs[std::countr_zero(lanes)];
+      for (uint64_t b = addr / 32, last = (addr + width - 1) / 32; b <= last; ++b)
         if (sectors_.empty() || sectors_.back() != b) sectors_.push_back(b);  // neighbours often share one
     }
-    std::sort(sectors_.begin(), sectors_.end());
-    sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
+    // Lanes in address order (the common case) leave them sorted and distinct already.
+    if (std::adjacent_find(sectors_.begin(), sectors_.end(), std::greater_equal<>()) != sectors_.end()) {
+      std::sort(sectors_.begin(), sectors_.end());
+      sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
+    }
     if (w.store) {  // the bytes each sector's access writes (mem_access_t's byte mask)
       sector_bytes_.assign(sectors_.size(), 0);
       for (unsigned t = 0; t < 32; ++t) {
@@ -227,12 +232,17 @@ bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
 
 // Each bank's oldest access reaches stage 0 -gpgpu_l1_latency cycles after it entered, and not
 // before the cycle after its predecessor left; there it makes its L1 access, banks in order.
+// Keeps next_bank_, the first arrival after `now` (bank_event(now)), on the way.
 void ldst_unit::run_banks(uint64_t now) {
+  next_bank_ = UINT64_MAX;
   if (!in_pipe_) return;
   for (l1_bank& b : banks_) {
     if (b.pipe.empty()) continue;
     const pipe_entry& e = b.pipe.front();
-    if (std::max(e.enter + cfg_.l1_latency, b.left) > now) continue;
+    if (const uint64_t arrival = std::max(e.enter + cfg_.l1_latency, b.left); arrival > now) {
+      next_bank_ = std::min(next_bank_, arrival);
+      continue;
+    }
     if (b.fail_gen == l1_gen_ && (b.fail_pops == mq_pops_ || b.fail_cause != unsigned(l1_fail::miss_queue_full))) {
       ++core_.st_.l1_fails[b.fail_cause];  // nothing it depends on changed since it failed
       continue;
@@ -246,6 +256,7 @@ void ldst_unit::run_banks(uint64_t now) {
     b.pipe.pop_front();
     b.left = now + 1;
     --in_pipe_;
+    if (!b.pipe.empty()) next_bank_ = std::min(next_bank_, std::max(b.pipe.front().enter + cfg_.l1_latency, b.left));
   }
 }
 
@@ -272,29 +283,29 @@ void ldst_unit::writeback() {
   // The free stage serves the first ready client from the round robin's pointer, which then
   // moves past it.
   const uint64_t now = core_.cycle_;
-  for (unsigned c = 0; c < wb_clients && wb_slot_ == ~0u; ++c) {
-    const unsigned client = (wb_arb_ + c) % wb_clients;
-    if (client == wb_shared && smem_ready() <= now) {
-      wb_slot_ = smem_pipe_.front().slot;
-      smem_pipe_.pop_front();
-      smem_left_ = now + 1;
-    } else if (client == wb_global && next_global_ != ~0u) {
-      wb_slot_ = next_global_;
-      next_global_ = ~0u;
-    } else if (client == wb_l1d && !filled_.empty()) {
-      waiter_list* m = mshrs_.find(filled_.front());
-      wb_slot_ = waiters_.pop_front(*m);
-      if (m->count == 0) {
-        mshrs_.erase(m);
-        filled_.pop_front();
-        ++l1_gen_;
-      }
-    } else {
-      continue;
+  const unsigned ready =
+      unsigned(smem_ready() <= now) << wb_shared | unsigned(next_global_ != ~0u) << wb_global | unsigned(!filled_.empty()) << wb_l1d;
+  if (!ready) return;
+  // The ready clients seen from the pointer: bit i is client (wb_arb_ + i) % wb_clients.
+  const unsigned from_pointer = (ready >> wb_arb_ | ready << (wb_clients - wb_arb_)) & ((1u << wb_clients) - 1);
+  const unsigned client = (wb_arb_ + unsigned(std::countr_zero(from_pointer))) % wb_clients;
+  if (client == wb_shared) {
+    wb_slot_ = smem_pipe_.front().slot;
+    smem_pipe_.pop_front();
+    smem_left_ = now + 1;
+  } else if (client == wb_global) {
+    wb_slot_ = next_global_;
+    next_global_ = ~0u;
+  } else {
+    waiter_list* m = mshrs_.find(filled_.front());
+    wb_slot_ = waiters_.pop_front(*m);
+    if (m->count == 0) {
+      mshrs_.erase(m);
+      filled_.pop_front();
+      ++l1_gen_;
     }
-    wb_arb_ = (client + 1) % wb_clients;
   }
-  if (wb_slot_ == ~0u) return;
+  wb_arb_ = (client + 1) % wb_clients;
   const warp_inst& w = slots_[wb_slot_].inst;
   wb_dsts_ = 0;
   for (int d = 0; d < w.ndst; ++d)
@@ -460,6 +471,7 @@ bool ldst_unit::global_step(uint64_t now) {
     l1_bank& b = banks_[sec % banks_.size()];
     if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
     b.placed = now;
+    if (b.pipe.empty()) next_bank_ = std::min(next_bank_, std::max(now + cfg_.l1_latency, b.left));  // (latency 0: run_banks below)
     b.pipe.push_back({sec, now, slot_, w.store ? sector_bytes_[sectors_.size() - 1] : 0u, w.store});
     ++in_pipe_;
     ++f.outstanding;
@@ -526,7 +538,6 @@ void ldst_unit::end_cycle(uint64_t now) {
   next_event_ = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()));
   if (bypass_pending() || !responses_.empty() || !cluster_fifo_.empty()) next_event_ = now + 1;
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
-  next_bank_ = bank_event(now);
 }
 
 bool ldst_unit::icache_send(uint64_t addr, uint64_t sent) {
