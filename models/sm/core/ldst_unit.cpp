@@ -11,11 +11,18 @@
 namespace gpuvp::sm {
 
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
-    : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags), mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
+    : stallable_unit("LDST"),
+      core_(core),
+      cfg_(cfg),
+      tags_(tags),
+      icnt_node_(core.id() / std::max(1u, cfg.cores_per_cluster)),
+      mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
   const unsigned per_line = std::max(1u, cfg.l1_line / 32);
+  sector_shift_ = unsigned(std::countr_zero(per_line));
   if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways || tags_->ways != cfg.l1_ways || tags_->sectors != per_line)
     tags_->reset(cfg.l1_sets, cfg.l1_ways, per_line);
   banks_.resize(cfg.mem.l1_banks);
+  if (std::has_single_bit(banks_.size())) bank_mask_ = unsigned(banks_.size() - 1);
 }
 
 unsigned ldst_unit::new_slot(const warp_inst& w) {
@@ -37,11 +44,6 @@ void ldst_unit::done_one(unsigned slot) {
     core_.complete(slots_[slot].inst);
     free_slots_.push_back(slot);
   }
-}
-
-size_t ldst_unit::find_line(uint64_t line) const {
-  const uint32_t* i = tags_->where.find(line);
-  return i ? *i : SIZE_MAX;
 }
 
 // The victim way of a miss (l1_tags::victim) takes the line.
@@ -89,10 +91,11 @@ void ldst_unit::prepare() {
     // the lanes' bytes [addr, addr + width) cover. GPGPU-Sim keeps them by address and takes them
     // from the back of its access queue: the highest address first.
     const unsigned width = std::max<unsigned>(1, w.width);
+    uint64_t back = ~0ull;  // sectors_.back()
     for (uint32_t lanes = w.active_mask; lanes; lanes &= lanes - 1) {
-      const uint64_t addr = w.addrs[std::countr_zero(lanes)];
-      for (uint64_t b = addr / 32, last = (addr + width - 1) / 32; b <= last; ++b)
-        if (sectors_.empty() || sectors_.back() != b) sectors_.push_back(b);  // neighbours often share one
+      const uint64_t addr = w.addrs[std::countr_zero(lanes)], last = (addr + width - 1) / 32;
+      for (uint64_t b = addr / 32 + (addr / 32 == back); b <= last; ++b) sectors_.push_back(b);  // neighbours often share one
+      back = last;
     }
     // Lanes in address order (the common case) leave them sorted and distinct already.
     if (std::adjacent_find(sectors_.begin(), sectors_.end(), std::greater_equal<>()) != sectors_.end()) {
@@ -122,9 +125,8 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   if (a.store) return store_access(a, now);
   sm_stats& st = core_.st_;
   const mem_config& m = cfg_.mem;
-  const unsigned per_line = tags_->sectors;
-  const uint64_t line = a.sector / per_line;
-  const uint8_t bit = uint8_t(1u << (a.sector % per_line));
+  const uint64_t line = a.sector >> sector_shift_;
+  const uint8_t bit = uint8_t(1u << (a.sector & (tags_->sectors - 1)));
   size_t idx = find_line(line);
   if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
     ++l1_gen_;
@@ -188,8 +190,8 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
 bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
   sm_stats& st = core_.st_;
   const unsigned per_line = tags_->sectors;
-  const uint64_t line = a.sector / per_line;
-  const unsigned s = unsigned(a.sector % per_line);
+  const uint64_t line = a.sector >> sector_shift_;
+  const unsigned s = unsigned(a.sector & (per_line - 1));
   const uint8_t bit = uint8_t(1u << s);
   const bool allocate = cfg_.mem.l1.write_alloc == 'L';
   size_t idx = find_line(line);
@@ -299,10 +301,10 @@ void ldst_unit::writeback() {
   } else {
     waiter_list* m = mshrs_.find(filled_.front());
     wb_slot_ = waiters_.pop_front(*m);
+    ++l1_gen_;  // a merge slot is free again (and the MSHR entry, with the last waiter)
     if (m->count == 0) {
       mshrs_.erase(m);
       filled_.pop_front();
-      ++l1_gen_;
     }
   }
   wb_arb_ = (client + 1) % wb_clients;
@@ -468,7 +470,7 @@ bool ldst_unit::global_step(uint64_t now) {
   for (unsigned j = 0; j < banks_.size() && !sectors_.empty(); ++j) {
     const uint64_t sec = sectors_.back();
     if (core_.decodes_) core_.mem_->decoded(sec * 32, this);  // its mem_fetch, made before the bank is looked at
-    l1_bank& b = banks_[sec % banks_.size()];
+    l1_bank& b = banks_[bank_of(sec)];
     if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
     b.placed = now;
     if (b.pipe.empty()) next_bank_ = std::min(next_bank_, std::max(now + cfg_.l1_latency, b.left));  // (latency 0: run_banks below)

@@ -132,7 +132,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   // The L1I's miss-queue head (a sector read) through this cluster's crossbar input, handed over
   // in `sent` + 1; false: no room this cycle.
   bool icache_send(uint64_t addr, uint64_t sent);
-  unsigned icnt_node() const override { return core_.id() / std::max(1u, cfg_.cores_per_cluster); }
+  unsigned icnt_node() const override { return icnt_node_; }
 
  private:
   enum class ev : uint8_t { done, fill, ack, reply };  // reply: a bypassing load's access (key: slot)
@@ -195,7 +195,10 @@ class ldst_unit : public stallable_unit, public mem_client {
   void prepare();
   unsigned new_slot(const warp_inst& w);
   void done_one(unsigned slot);
-  size_t find_line(uint64_t line) const;                 // index in the tag arrays or SIZE_MAX
+  size_t find_line(uint64_t line) const {  // index in the tag arrays or SIZE_MAX
+    const uint32_t* i = tags_->where.find(line);
+    return i ? *i : SIZE_MAX;
+  }
   size_t allocate_line(uint64_t line);                   // SIZE_MAX: every way of the set has a pending fill
   bool store_access(const pipe_entry& a, uint64_t now);  // global_access's store part
   void run_banks(uint64_t now);
@@ -211,6 +214,10 @@ class ldst_unit : public stallable_unit, public mem_client {
   sm_core& core_;
   const gpu_config& cfg_;
   l1_tags* tags_;
+  const unsigned icnt_node_;  // this SM's cluster
+  unsigned sector_shift_;     // log2 of the sectors in a line (a power of two, gpu_config)
+  unsigned bank_mask_ = ~0u;  // L1 banks - 1 when a power of two (~0u: not)
+  size_t bank_of(uint64_t sector) const { return bank_mask_ != ~0u ? sector & bank_mask_ : sector % banks_.size(); }
   std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
   // The answers (fills, bypassing loads' accesses, store acknowledgements), oldest first: in the
   // cluster's response FIFO, then in the LDST unit's (take_events).
@@ -267,7 +274,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   unsigned conflict_cycles_ = 0;        // shared: cycles still to spend on bank conflicts
   unsigned awaiting_ = 0;               // accesses the memory answers later (mem_port::pending)
   // Generation of the state an L1 access's outcome depends on (tags, MSHRs, miss queue): counts
-  // the successful accesses and fills (a failed access changes nothing). A miss-queue departure
+  // the successful accesses, fills and MSHR waiters taken (a failed access changes nothing). A miss-queue departure
   // (mq_pops_) only frees a miss-queue entry: it matters only to a MISS_QUEUE_FULL failure.
   uint64_t l1_gen_ = 0, mq_pops_ = 0;
   unsigned last_fail_ = 0;  // cause of global_access's last failure
