@@ -146,15 +146,15 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
     return false;
   }
-  if (waiter_list* w = mshrs_.find(a.sector)) {
-    if (w->count >= cfg_.l1_mshr_merge) {
+  if (mshr_entry* e = mshrs_.find(a.sector)) {
+    if (e->waiters.count >= cfg_.l1_mshr_merge) {
       ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_merge)];
       return false;
     }
     ++l1_gen_;
     ++st.l1_accesses;
     ++st.l1_pending_hits;
-    waiters_.push_back(*w, a.slot);
+    waiters_.push_back(e->waiters, a.slot);
     return true;
   }
   if (mshrs_.size() >= cfg_.l1_mshrs) {
@@ -167,12 +167,13 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   tags_->reserved[idx] |= bit;
   // allocate_sector: a MODIFIED sector (partly written) stays MODIFIED after its fill.
   tags_->modified_on_fill[idx] = uint8_t((tags_->modified_on_fill[idx] & ~bit) | (tags_->modified[idx] & bit));
-  *miss_index_.try_emplace(a.sector).first = uint32_t(idx);
   tags_->touch(idx);
   ++st.l1_accesses;
   ++st.l1_misses;
   ++st.mem_reads;
-  waiters_.push_back(*mshrs_.try_emplace(a.sector).first, a.slot);
+  mshr_entry& e = *mshrs_.try_emplace(a.sector).first;
+  e.index = uint32_t(idx);
+  waiters_.push_back(e.waiters, a.slot);
   miss_queue_.push_back({a.sector, now + 1, false, 0, mem_port::whole_sector});
   return true;
 }
@@ -299,10 +300,10 @@ void ldst_unit::writeback() {
     wb_slot_ = next_global_;
     next_global_ = ~0u;
   } else {
-    waiter_list* m = mshrs_.find(filled_.front());
-    wb_slot_ = waiters_.pop_front(*m);
+    mshr_entry* m = mshrs_.find(filled_.front());
+    wb_slot_ = waiters_.pop_front(m->waiters);
     ++l1_gen_;  // a merge slot is free again (and the MSHR entry, with the last waiter)
-    if (m->count == 0) {
+    if (m->waiters.count == 0) {
       mshrs_.erase(m);
       filled_.pop_front();
     }
@@ -396,10 +397,10 @@ bool ldst_unit::reply_fifo_full(uint64_t cycle) const {
 void ldst_unit::fill_sector(uint64_t key) {
   ++l1_gen_;
   filled_.push_back(key);
-  uint32_t* at = miss_index_.find(key);
-  if (!at) return;
-  const uint32_t idx = *at;
-  miss_index_.erase(at);
+  mshr_entry* e = mshrs_.find(key);
+  if (!e || e->index == l1_tags::none) return;
+  const uint32_t idx = e->index;
+  e->index = l1_tags::none;
   const uint8_t bit = uint8_t(1u << (key % tags_->sectors));
   tags_->valid[idx] |= bit;
   tags_->modified[idx] = uint8_t((tags_->modified[idx] & ~bit) | (tags_->modified_on_fill[idx] & bit));

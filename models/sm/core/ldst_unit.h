@@ -232,10 +232,15 @@ class ldst_unit : public stallable_unit, public mem_client {
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   using waiter_list = fifo_pool<unsigned>::list;
-  sector_map<waiter_list> mshrs_;  // sector address -> waiting slots (in waiters_)
-  // Sector address of a read miss sent -> the L1 index (line) it took (GPGPU-Sim's
-  // extra_mf_fields::m_cache_index), which its fill fills whatever line holds it by then.
-  sector_map<uint32_t> miss_index_;
+  // An MSHR entry: the waiting slots (in waiters_) and, from its miss until its fill, the L1
+  // index (line) the miss took (GPGPU-Sim's extra_mf_fields::m_cache_index), which its fill fills
+  // whatever line holds it by then. The entry outlives the fill until its last waiter is taken,
+  // so a sector has at most one miss outstanding.
+  struct mshr_entry {
+    waiter_list waiters;
+    uint32_t index = l1_tags::none;
+  };
+  sector_map<mshr_entry> mshrs_;  // sector address -> its entry
   fifo_pool<unsigned> waiters_;
   ring<request> miss_queue_;
   // The write-back stage (GPGPU-Sim's m_next_wb and the MSHR table's m_current_response): the
