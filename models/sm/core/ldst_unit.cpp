@@ -61,6 +61,18 @@ size_t ldst_unit::allocate_line(uint64_t line) {
   return victim;
 }
 
+// The common coalescing case: all 32 lanes active, lane t at the first lane's address + t *
+// width. Their sectors are the run from the first lane's to the last lane's (sectors_, in order).
+bool ldst_unit::linear_lanes(const warp_inst& w, unsigned width) {
+  if (w.active_mask != ~0u) return false;
+  const uint64_t* a = w.addrs;
+  bool linear = true;
+  for (unsigned t = 1; t < 32; ++t) linear &= a[t] == a[0] + uint64_t(t) * width;
+  if (!linear) return false;
+  for (uint64_t b = a[0] / 32, last = (a[0] + 32ull * width - 1) / 32; b <= last; ++b) sectors_.push_back(b);
+  return true;
+}
+
 void ldst_unit::prepare() {
   const warp_inst& w = dispatch_reg_;
   prepared_ = true;
@@ -91,16 +103,18 @@ void ldst_unit::prepare() {
     // the lanes' bytes [addr, addr + width) cover. GPGPU-Sim keeps them by address and takes them
     // from the back of its access queue: the highest address first.
     const unsigned width = std::max<unsigned>(1, w.width);
-    uint64_t back = ~0ull;  // sectors_.back()
-    for (uint32_t lanes = w.active_mask; lanes; lanes &= lanes - 1) {
-      const uint64_t addr = w.addrs[std::countr_zero(lanes)], last = (addr + width - 1) / 32;
-      for (uint64_t b = addr / 32 + (addr / 32 == back); b <= last; ++b) sectors_.push_back(b);  // neighbours often share one
-      back = last;
-    }
-    // Lanes in address order (the common case) leave them sorted and distinct already.
-    if (std::adjacent_find(sectors_.begin(), sectors_.end(), std::greater_equal<>()) != sectors_.end()) {
-      std::sort(sectors_.begin(), sectors_.end());
-      sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
+    if (!linear_lanes(w, width)) {
+      uint64_t back = ~0ull;  // sectors_.back()
+      for (uint32_t lanes = w.active_mask; lanes; lanes &= lanes - 1) {
+        const uint64_t addr = w.addrs[std::countr_zero(lanes)], last = (addr + width - 1) / 32;
+        for (uint64_t b = addr / 32 + (addr / 32 == back); b <= last; ++b) sectors_.push_back(b);  // neighbours often share one
+        back = last;
+      }
+      // Lanes in address order leave them sorted and distinct already.
+      if (std::adjacent_find(sectors_.begin(), sectors_.end(), std::greater_equal<>()) != sectors_.end()) {
+        std::sort(sectors_.begin(), sectors_.end());
+        sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
+      }
     }
     if (w.store) {  // the bytes each sector's access writes (mem_access_t's byte mask)
       sector_bytes_.assign(sectors_.size(), 0);

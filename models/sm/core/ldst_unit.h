@@ -193,6 +193,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   // cycles before: the write-back stage takes it the next cycle and writes it back the one after.
   uint64_t fill_cycle(uint64_t release) const { return std::max(core_.cycle_ + 1, release - std::min<uint64_t>(release, 2)); }
   void prepare();
+  bool linear_lanes(const warp_inst& w, unsigned width);  // prepare's common case (true: sectors_ made)
   unsigned new_slot(const warp_inst& w);
   void done_one(unsigned slot);
   size_t find_line(uint64_t line) const {  // index in the tag arrays or SIZE_MAX
