@@ -254,12 +254,11 @@ void ldst_unit::run_banks(uint64_t now) {
   next_bank_ = UINT64_MAX;
   if (!in_pipe_) return;
   for (l1_bank& b : banks_) {
-    if (b.pipe.empty()) continue;
-    const pipe_entry& e = b.pipe.front();
-    if (const uint64_t arrival = std::max(e.enter + cfg_.l1_latency, b.left); arrival > now) {
-      next_bank_ = std::min(next_bank_, arrival);
+    if (b.arrival > now) {
+      next_bank_ = std::min(next_bank_, b.arrival);  // (UINT64_MAX: empty)
       continue;
     }
+    const pipe_entry& e = b.pipe.front();
     if (b.fail_gen == l1_gen_ && (b.fail_pops == mq_pops_ || b.fail_cause != unsigned(l1_fail::miss_queue_full))) {
       ++core_.st_.l1_fails[b.fail_cause];  // nothing it depends on changed since it failed
       continue;
@@ -273,7 +272,8 @@ void ldst_unit::run_banks(uint64_t now) {
     b.pipe.pop_front();
     b.left = now + 1;
     --in_pipe_;
-    if (!b.pipe.empty()) next_bank_ = std::min(next_bank_, std::max(b.pipe.front().enter + cfg_.l1_latency, b.left));
+    b.arrival = b.pipe.empty() ? UINT64_MAX : std::max(b.pipe.front().enter + cfg_.l1_latency, b.left);
+    next_bank_ = std::min(next_bank_, b.arrival);
   }
 }
 
@@ -488,7 +488,10 @@ bool ldst_unit::global_step(uint64_t now) {
     l1_bank& b = banks_[bank_of(sec)];
     if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
     b.placed = now;
-    if (b.pipe.empty()) next_bank_ = std::min(next_bank_, std::max(now + cfg_.l1_latency, b.left));  // (latency 0: run_banks below)
+    if (b.pipe.empty()) {
+      b.arrival = std::max(now + cfg_.l1_latency, b.left);
+      next_bank_ = std::min(next_bank_, b.arrival);  // (latency 0: run_banks below)
+    }
     b.pipe.push_back({sec, now, slot_, w.store ? sector_bytes_[sectors_.size() - 1] : 0u, w.store});
     ++in_pipe_;
     ++f.outstanding;

@@ -163,6 +163,9 @@ class ldst_unit : public stallable_unit, public mem_client {
     ring<pipe_entry> pipe;    // oldest first
     uint64_t left = 0;        // the cycle the last access left stage 0, + 1
     uint64_t placed = ~0ull;  // the cycle an access last entered
+    // The cycle the oldest access reaches stage 0 (UINT64_MAX: none): -gpgpu_l1_latency cycles
+    // after it entered, and not before the cycle after its predecessor left.
+    uint64_t arrival = UINT64_MAX;
     // The oldest access failed for `fail_cause` at generation `fail_gen` (and `fail_pops`
     // miss-queue departures): until they change, it fails again for the same cause.
     uint64_t fail_gen = ~0ull, fail_pops = 0;
@@ -171,12 +174,8 @@ class ldst_unit : public stallable_unit, public mem_client {
   // The earliest cycle after `after` in which a bank's oldest access reaches stage 0.
   uint64_t bank_event(uint64_t after) const {
     uint64_t t = UINT64_MAX;
-    if (in_pipe_)
-      for (const l1_bank& b : banks_)
-        if (!b.pipe.empty()) {
-          const uint64_t e = std::max(b.pipe.front().enter + cfg_.l1_latency, b.left);
-          if (e > after) t = std::min(t, e);
-        }
+    for (const l1_bank& b : banks_)
+      if (b.arrival > after) t = std::min(t, b.arrival);
     return t;
   }
   // ldst_unit::writeback: a load's L1 fill is written back one access a cycle, through the
