@@ -279,8 +279,9 @@ class ldst_unit : public stallable_unit, public mem_client {
   unsigned conflict_cycles_ = 0;        // shared: cycles still to spend on bank conflicts
   unsigned awaiting_ = 0;               // accesses the memory answers later (mem_port::pending)
   // Generation of the state an L1 access's outcome depends on (tags, MSHRs, miss queue): counts
-  // the successful accesses, fills and MSHR waiters taken (a failed access changes nothing). A miss-queue departure
-  // (mq_pops_) only frees a miss-queue entry: it matters only to a MISS_QUEUE_FULL failure.
+  // the successful accesses, fills and MSHR waiters taken (a failed access changes nothing). A
+  // miss-queue departure (mq_pops_) only frees a miss-queue entry: it matters only to a
+  // MISS_QUEUE_FULL failure.
   uint64_t l1_gen_ = 0, mq_pops_ = 0;
   unsigned last_fail_ = 0;  // cause of global_access's last failure
   // next_event_cycle(ran_) as of the end of the last cycle(): the first event or miss-queue
