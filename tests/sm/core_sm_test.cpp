@@ -356,6 +356,24 @@ TEST(sm_core, l1_hit_after_fill_and_mshr_limit) {
   EXPECT_EQ(r2.cycles, 3196u);
 }
 
+TEST(sm_core, coalescing_takes_each_sector_once_whatever_the_lane_order) {
+  // One access per 32-byte sector the lanes touch (GPGPU-Sim's sectored coalescing), whatever
+  // order the lanes name them in: lanes alternating between two sectors, highest first, make 2
+  // L1 accesses (2 misses, 2 reads), as do the same two sectors named lowest first.
+  gpu_config c = shipped("QV100");
+  auto alternating = [](uint64_t first, uint64_t second) {
+    trace_writer_inst m = mem("LDG.E", {1}, {4}, 0, 0);
+    for (unsigned t = 0; t < 32; ++t) m.addrs[t] = (t % 2 ? second : first) + 4 * (t / 2 % 8);
+    return std::vector<trace_writer_inst>{m, op("EXIT", {}, {})};
+  };
+  for (const auto& w : {alternating(0x10020, 0x10000), alternating(0x10000, 0x10020)}) {
+    kernel_result r = run1(c, make_kernel(70, {w}));
+    EXPECT_EQ(r.stats.l1_misses, 2u);
+    EXPECT_EQ(r.stats.l1_pending_hits, 0u);
+    EXPECT_EQ(r.stats.mem_reads, 2u);
+  }
+}
+
 TEST(sm_core, l1_line_alloc_fail_while_every_way_waits_for_a_fill) {
   // An L1D of one set and two ways: three LDG of one sector each, to three lines (all in L1 bank
   // 0). The first two miss in 26 and 27 and reserve both ways; the third reaches stage 0 in 28

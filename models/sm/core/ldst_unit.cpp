@@ -2,6 +2,8 @@
 #include "ldst_unit.h"
 
 #include <algorithm>
+#include <bit>
+#include <functional>
 
 #include "icache.h"
 #include "sm_core.h"
@@ -9,11 +11,18 @@
 namespace gpuvp::sm {
 
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
-    : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags), mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
+    : stallable_unit("LDST"),
+      core_(core),
+      cfg_(cfg),
+      tags_(tags),
+      icnt_node_(core.id() / std::max(1u, cfg.cores_per_cluster)),
+      mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
   const unsigned per_line = std::max(1u, cfg.l1_line / 32);
+  sector_shift_ = unsigned(std::countr_zero(per_line));
   if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways || tags_->ways != cfg.l1_ways || tags_->sectors != per_line)
     tags_->reset(cfg.l1_sets, cfg.l1_ways, per_line);
   banks_.resize(cfg.mem.l1_banks);
+  if (std::has_single_bit(banks_.size())) bank_mask_ = unsigned(banks_.size() - 1);
 }
 
 unsigned ldst_unit::new_slot(const warp_inst& w) {
@@ -37,11 +46,6 @@ void ldst_unit::done_one(unsigned slot) {
   }
 }
 
-size_t ldst_unit::find_line(uint64_t line) const {
-  const uint32_t* i = tags_->where.find(line);
-  return i ? *i : SIZE_MAX;
-}
-
 // The victim way of a miss (l1_tags::victim) takes the line.
 size_t ldst_unit::allocate_line(uint64_t line) {
   const uint32_t victim = tags_->victim(unsigned(line % cfg_.l1_sets));
@@ -55,6 +59,18 @@ size_t ldst_unit::allocate_line(uint64_t line) {
   std::fill_n(&tags_->written[size_t(victim) * tags_->sectors], tags_->sectors, 0u);
   tags_->touch(victim);
   return victim;
+}
+
+// The common coalescing case: all 32 lanes active, lane t at the first lane's address + t *
+// width. Their sectors are the run from the first lane's to the last lane's (sectors_, in order).
+bool ldst_unit::linear_lanes(const warp_inst& w, unsigned width) {
+  if (w.active_mask != ~0u) return false;
+  const uint64_t* a = w.addrs;
+  bool linear = true;
+  for (unsigned t = 1; t < 32; ++t) linear &= a[t] == a[0] + uint64_t(t) * width;
+  if (!linear) return false;
+  for (uint64_t b = a[0] / 32, last = (a[0] + 32ull * width - 1) / 32; b <= last; ++b) sectors_.push_back(b);
+  return true;
 }
 
 void ldst_unit::prepare() {
@@ -87,13 +103,19 @@ void ldst_unit::prepare() {
     // the lanes' bytes [addr, addr + width) cover. GPGPU-Sim keeps them by address and takes them
     // from the back of its access queue: the highest address first.
     const unsigned width = std::max<unsigned>(1, w.width);
-    for (unsigned t = 0; t < 32; ++t) {
-      if (!(w.active_mask >> t & 1)) continue;
-      for (uint64_t b = w.addrs[t] / 32; b * 32 < w.addrs[t] + width; ++b)
-        if (sectors_.empty() || sectors_.back() != b) sectors_.push_back(b);  // neighbours often share one
+    if (!linear_lanes(w, width)) {
+      uint64_t back = ~0ull;  // sectors_.back()
+      for (uint32_t lanes = w.active_mask; lanes; lanes &= lanes - 1) {
+        const uint64_t addr = w.addrs[std::countr_zero(lanes)], last = (addr + width - 1) / 32;
+        for (uint64_t b = addr / 32 + (addr / 32 == back); b <= last; ++b) sectors_.push_back(b);  // neighbours often share one
+        back = last;
+      }
+      // Lanes in address order leave them sorted and distinct already.
+      if (std::adjacent_find(sectors_.begin(), sectors_.end(), std::greater_equal<>()) != sectors_.end()) {
+        std::sort(sectors_.begin(), sectors_.end());
+        sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
+      }
     }
-    std::sort(sectors_.begin(), sectors_.end());
-    sectors_.erase(std::unique(sectors_.begin(), sectors_.end()), sectors_.end());
     if (w.store) {  // the bytes each sector's access writes (mem_access_t's byte mask)
       sector_bytes_.assign(sectors_.size(), 0);
       for (unsigned t = 0; t < 32; ++t) {
@@ -117,9 +139,8 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   if (a.store) return store_access(a, now);
   sm_stats& st = core_.st_;
   const mem_config& m = cfg_.mem;
-  const unsigned per_line = tags_->sectors;
-  const uint64_t line = a.sector / per_line;
-  const uint8_t bit = uint8_t(1u << (a.sector % per_line));
+  const uint64_t line = a.sector >> sector_shift_;
+  const uint8_t bit = uint8_t(1u << (a.sector & (tags_->sectors - 1)));
   size_t idx = find_line(line);
   if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
     ++l1_gen_;
@@ -139,15 +160,15 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
     return false;
   }
-  if (waiter_list* w = mshrs_.find(a.sector)) {
-    if (w->count >= cfg_.l1_mshr_merge) {
+  if (mshr_entry* e = mshrs_.find(a.sector)) {
+    if (e->waiters.count >= cfg_.l1_mshr_merge) {
       ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_merge)];
       return false;
     }
     ++l1_gen_;
     ++st.l1_accesses;
     ++st.l1_pending_hits;
-    waiters_.push_back(*w, a.slot);
+    waiters_.push_back(e->waiters, a.slot);
     return true;
   }
   if (mshrs_.size() >= cfg_.l1_mshrs) {
@@ -160,12 +181,13 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   tags_->reserved[idx] |= bit;
   // allocate_sector: a MODIFIED sector (partly written) stays MODIFIED after its fill.
   tags_->modified_on_fill[idx] = uint8_t((tags_->modified_on_fill[idx] & ~bit) | (tags_->modified[idx] & bit));
-  *miss_index_.try_emplace(a.sector).first = uint32_t(idx);
   tags_->touch(idx);
   ++st.l1_accesses;
   ++st.l1_misses;
   ++st.mem_reads;
-  waiters_.push_back(*mshrs_.try_emplace(a.sector).first, a.slot);
+  mshr_entry& e = *mshrs_.try_emplace(a.sector).first;
+  e.index = uint32_t(idx);
+  waiters_.push_back(e.waiters, a.slot);
   miss_queue_.push_back({a.sector, now + 1, false, 0, mem_port::whole_sector});
   return true;
 }
@@ -183,8 +205,8 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
 bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
   sm_stats& st = core_.st_;
   const unsigned per_line = tags_->sectors;
-  const uint64_t line = a.sector / per_line;
-  const unsigned s = unsigned(a.sector % per_line);
+  const uint64_t line = a.sector >> sector_shift_;
+  const unsigned s = unsigned(a.sector & (per_line - 1));
   const uint8_t bit = uint8_t(1u << s);
   const bool allocate = cfg_.mem.l1.write_alloc == 'L';
   size_t idx = find_line(line);
@@ -227,12 +249,16 @@ bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
 
 // Each bank's oldest access reaches stage 0 -gpgpu_l1_latency cycles after it entered, and not
 // before the cycle after its predecessor left; there it makes its L1 access, banks in order.
+// Keeps next_bank_, the first arrival after `now` (bank_event(now)), on the way.
 void ldst_unit::run_banks(uint64_t now) {
+  next_bank_ = UINT64_MAX;
   if (!in_pipe_) return;
   for (l1_bank& b : banks_) {
-    if (b.pipe.empty()) continue;
+    if (b.arrival > now) {
+      next_bank_ = std::min(next_bank_, b.arrival);  // (UINT64_MAX: empty)
+      continue;
+    }
     const pipe_entry& e = b.pipe.front();
-    if (std::max(e.enter + cfg_.l1_latency, b.left) > now) continue;
     if (b.fail_gen == l1_gen_ && (b.fail_pops == mq_pops_ || b.fail_cause != unsigned(l1_fail::miss_queue_full))) {
       ++core_.st_.l1_fails[b.fail_cause];  // nothing it depends on changed since it failed
       continue;
@@ -246,6 +272,8 @@ void ldst_unit::run_banks(uint64_t now) {
     b.pipe.pop_front();
     b.left = now + 1;
     --in_pipe_;
+    b.arrival = b.pipe.empty() ? UINT64_MAX : std::max(b.pipe.front().enter + cfg_.l1_latency, b.left);
+    next_bank_ = std::min(next_bank_, b.arrival);
   }
 }
 
@@ -272,29 +300,29 @@ void ldst_unit::writeback() {
   // The free stage serves the first ready client from the round robin's pointer, which then
   // moves past it.
   const uint64_t now = core_.cycle_;
-  for (unsigned c = 0; c < wb_clients && wb_slot_ == ~0u; ++c) {
-    const unsigned client = (wb_arb_ + c) % wb_clients;
-    if (client == wb_shared && smem_ready() <= now) {
-      wb_slot_ = smem_pipe_.front().slot;
-      smem_pipe_.pop_front();
-      smem_left_ = now + 1;
-    } else if (client == wb_global && next_global_ != ~0u) {
-      wb_slot_ = next_global_;
-      next_global_ = ~0u;
-    } else if (client == wb_l1d && !filled_.empty()) {
-      waiter_list* m = mshrs_.find(filled_.front());
-      wb_slot_ = waiters_.pop_front(*m);
-      if (m->count == 0) {
-        mshrs_.erase(m);
-        filled_.pop_front();
-        ++l1_gen_;
-      }
-    } else {
-      continue;
+  const unsigned ready =
+      unsigned(smem_ready() <= now) << wb_shared | unsigned(next_global_ != ~0u) << wb_global | unsigned(!filled_.empty()) << wb_l1d;
+  if (!ready) return;
+  // The ready clients seen from the pointer: bit i is client (wb_arb_ + i) % wb_clients.
+  const unsigned from_pointer = (ready >> wb_arb_ | ready << (wb_clients - wb_arb_)) & ((1u << wb_clients) - 1);
+  const unsigned client = (wb_arb_ + unsigned(std::countr_zero(from_pointer))) % wb_clients;
+  if (client == wb_shared) {
+    wb_slot_ = smem_pipe_.front().slot;
+    smem_pipe_.pop_front();
+    smem_left_ = now + 1;
+  } else if (client == wb_global) {
+    wb_slot_ = next_global_;
+    next_global_ = ~0u;
+  } else {
+    mshr_entry* m = mshrs_.find(filled_.front());
+    wb_slot_ = waiters_.pop_front(m->waiters);
+    ++l1_gen_;  // a merge slot is free again (and the MSHR entry, with the last waiter)
+    if (m->waiters.count == 0) {
+      mshrs_.erase(m);
+      filled_.pop_front();
     }
-    wb_arb_ = (client + 1) % wb_clients;
   }
-  if (wb_slot_ == ~0u) return;
+  wb_arb_ = (client + 1) % wb_clients;
   const warp_inst& w = slots_[wb_slot_].inst;
   wb_dsts_ = 0;
   for (int d = 0; d < w.ndst; ++d)
@@ -383,10 +411,10 @@ bool ldst_unit::reply_fifo_full(uint64_t cycle) const {
 void ldst_unit::fill_sector(uint64_t key) {
   ++l1_gen_;
   filled_.push_back(key);
-  uint32_t* at = miss_index_.find(key);
-  if (!at) return;
-  const uint32_t idx = *at;
-  miss_index_.erase(at);
+  mshr_entry* e = mshrs_.find(key);
+  if (!e || e->index == l1_tags::none) return;
+  const uint32_t idx = e->index;
+  e->index = l1_tags::none;
   const uint8_t bit = uint8_t(1u << (key % tags_->sectors));
   tags_->valid[idx] |= bit;
   tags_->modified[idx] = uint8_t((tags_->modified[idx] & ~bit) | (tags_->modified_on_fill[idx] & bit));
@@ -457,9 +485,13 @@ bool ldst_unit::global_step(uint64_t now) {
   for (unsigned j = 0; j < banks_.size() && !sectors_.empty(); ++j) {
     const uint64_t sec = sectors_.back();
     if (core_.decodes_) core_.mem_->decoded(sec * 32, this);  // its mem_fetch, made before the bank is looked at
-    l1_bank& b = banks_[sec % banks_.size()];
+    l1_bank& b = banks_[bank_of(sec)];
     if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
     b.placed = now;
+    if (b.pipe.empty()) {
+      b.arrival = std::max(now + cfg_.l1_latency, b.left);
+      next_bank_ = std::min(next_bank_, b.arrival);  // (latency 0: run_banks below)
+    }
     b.pipe.push_back({sec, now, slot_, w.store ? sector_bytes_[sectors_.size() - 1] : 0u, w.store});
     ++in_pipe_;
     ++f.outstanding;
@@ -526,7 +558,6 @@ void ldst_unit::end_cycle(uint64_t now) {
   next_event_ = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()));
   if (bypass_pending() || !responses_.empty() || !cluster_fifo_.empty()) next_event_ = now + 1;
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
-  next_bank_ = bank_event(now);
 }
 
 bool ldst_unit::icache_send(uint64_t addr, uint64_t sent) {

@@ -132,7 +132,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   // The L1I's miss-queue head (a sector read) through this cluster's crossbar input, handed over
   // in `sent` + 1; false: no room this cycle.
   bool icache_send(uint64_t addr, uint64_t sent);
-  unsigned icnt_node() const override { return core_.id() / std::max(1u, cfg_.cores_per_cluster); }
+  unsigned icnt_node() const override { return icnt_node_; }
 
  private:
   enum class ev : uint8_t { done, fill, ack, reply };  // reply: a bypassing load's access (key: slot)
@@ -163,6 +163,9 @@ class ldst_unit : public stallable_unit, public mem_client {
     ring<pipe_entry> pipe;    // oldest first
     uint64_t left = 0;        // the cycle the last access left stage 0, + 1
     uint64_t placed = ~0ull;  // the cycle an access last entered
+    // The cycle the oldest access reaches stage 0 (UINT64_MAX: none): -gpgpu_l1_latency cycles
+    // after it entered, and not before the cycle after its predecessor left.
+    uint64_t arrival = UINT64_MAX;
     // The oldest access failed for `fail_cause` at generation `fail_gen` (and `fail_pops`
     // miss-queue departures): until they change, it fails again for the same cause.
     uint64_t fail_gen = ~0ull, fail_pops = 0;
@@ -171,12 +174,8 @@ class ldst_unit : public stallable_unit, public mem_client {
   // The earliest cycle after `after` in which a bank's oldest access reaches stage 0.
   uint64_t bank_event(uint64_t after) const {
     uint64_t t = UINT64_MAX;
-    if (in_pipe_)
-      for (const l1_bank& b : banks_)
-        if (!b.pipe.empty()) {
-          const uint64_t e = std::max(b.pipe.front().enter + cfg_.l1_latency, b.left);
-          if (e > after) t = std::min(t, e);
-        }
+    for (const l1_bank& b : banks_)
+      if (b.arrival > after) t = std::min(t, b.arrival);
     return t;
   }
   // ldst_unit::writeback: a load's L1 fill is written back one access a cycle, through the
@@ -193,9 +192,13 @@ class ldst_unit : public stallable_unit, public mem_client {
   // cycles before: the write-back stage takes it the next cycle and writes it back the one after.
   uint64_t fill_cycle(uint64_t release) const { return std::max(core_.cycle_ + 1, release - std::min<uint64_t>(release, 2)); }
   void prepare();
+  bool linear_lanes(const warp_inst& w, unsigned width);  // prepare's common case (true: sectors_ made)
   unsigned new_slot(const warp_inst& w);
   void done_one(unsigned slot);
-  size_t find_line(uint64_t line) const;                 // index in the tag arrays or SIZE_MAX
+  size_t find_line(uint64_t line) const {  // index in the tag arrays or SIZE_MAX
+    const uint32_t* i = tags_->where.find(line);
+    return i ? *i : SIZE_MAX;
+  }
   size_t allocate_line(uint64_t line);                   // SIZE_MAX: every way of the set has a pending fill
   bool store_access(const pipe_entry& a, uint64_t now);  // global_access's store part
   void run_banks(uint64_t now);
@@ -211,6 +214,10 @@ class ldst_unit : public stallable_unit, public mem_client {
   sm_core& core_;
   const gpu_config& cfg_;
   l1_tags* tags_;
+  const unsigned icnt_node_;  // this SM's cluster
+  unsigned sector_shift_;     // log2 of the sectors in a line (a power of two, gpu_config)
+  unsigned bank_mask_ = ~0u;  // L1 banks - 1 when a power of two (~0u: not)
+  size_t bank_of(uint64_t sector) const { return bank_mask_ != ~0u ? sector & bank_mask_ : sector % banks_.size(); }
   std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
   // The answers (fills, bypassing loads' accesses, store acknowledgements), oldest first: in the
   // cluster's response FIFO, then in the LDST unit's (take_events).
@@ -225,10 +232,15 @@ class ldst_unit : public stallable_unit, public mem_client {
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   using waiter_list = fifo_pool<unsigned>::list;
-  sector_map<waiter_list> mshrs_;  // sector address -> waiting slots (in waiters_)
-  // Sector address of a read miss sent -> the L1 index (line) it took (GPGPU-Sim's
-  // extra_mf_fields::m_cache_index), which its fill fills whatever line holds it by then.
-  sector_map<uint32_t> miss_index_;
+  // An MSHR entry: the waiting slots (in waiters_) and, from its miss until its fill, the L1
+  // index (line) the miss took (GPGPU-Sim's extra_mf_fields::m_cache_index), which its fill fills
+  // whatever line holds it by then. The entry outlives the fill until its last waiter is taken,
+  // so a sector has at most one miss outstanding.
+  struct mshr_entry {
+    waiter_list waiters;
+    uint32_t index = l1_tags::none;
+  };
+  sector_map<mshr_entry> mshrs_;  // sector address -> its entry
   fifo_pool<unsigned> waiters_;
   ring<request> miss_queue_;
   // The write-back stage (GPGPU-Sim's m_next_wb and the MSHR table's m_current_response): the
@@ -267,8 +279,9 @@ class ldst_unit : public stallable_unit, public mem_client {
   unsigned conflict_cycles_ = 0;        // shared: cycles still to spend on bank conflicts
   unsigned awaiting_ = 0;               // accesses the memory answers later (mem_port::pending)
   // Generation of the state an L1 access's outcome depends on (tags, MSHRs, miss queue): counts
-  // the successful accesses and fills (a failed access changes nothing). A miss-queue departure
-  // (mq_pops_) only frees a miss-queue entry: it matters only to a MISS_QUEUE_FULL failure.
+  // the successful accesses, fills and MSHR waiters taken (a failed access changes nothing). A
+  // miss-queue departure (mq_pops_) only frees a miss-queue entry: it matters only to a
+  // MISS_QUEUE_FULL failure.
   uint64_t l1_gen_ = 0, mq_pops_ = 0;
   unsigned last_fail_ = 0;  // cause of global_access's last failure
   // next_event_cycle(ran_) as of the end of the last cycle(): the first event or miss-queue
