@@ -21,7 +21,7 @@ unsigned exec_kind(op_class unit) {
 // (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and opcodes of a specialized unit the
 // configuration does not enable go to the INT unit; without INT units (Fermi, Pascal) INT work
 // goes to the SP units, without DP units DP work to the SFUs.
-op_class sm_core::unit_for(op_class cls) const {
+op_class sm_core::unit_for_class(op_class cls) const {
   op_class u = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
   if (u == op_class::intp && cfg_.num_int == 0) u = op_class::sp;
   if (u == op_class::dp && cfg_.num_dp == 0) u = op_class::sfu;
@@ -63,15 +63,13 @@ void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_c
   warp_state& w = warps_[wi];
   const op_class cls = ti.info.cls;
   // Built in its ID_OC slot, every field set.
-  warp_inst& in = port->emplace(cfg_.sub_core, sched);
+  warp_inst& in = port->emplace(cfg_.sub_core, sched, ++uid_);
   ++id_oc_used_;
   alloc_blocked_ = false;
   in.valid = true;
-  in.uid = ++uid_;
   in.op = unit;
   in.opcode = ti.opcode;
-  // Latency by the opcode's class (trace_config::set_latency), whichever unit runs it.
-  lat_ii l = cfg_.latency_of(is_control(cls) || id_oc_[unsigned(cls)] ? cls : op_class::intp);
+  const lat_ii l = class_lat_[unsigned(cls)];
   in.latency = l.latency;
   in.initiation = l.initiation;
   in.dispatch_cycles = l.initiation;
@@ -168,7 +166,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     else if (cls == op_class::barrier)
       issued_barrier(w);
   }
-  refresh_fetchable(wi);
+  if (issued || w.exited) refresh_fetchable(wi);  // nothing else here changes its fetch state
   if (issued) blocked = unsigned(stall_cause::n);
   return issued > 0;
 }
