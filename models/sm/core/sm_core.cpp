@@ -479,7 +479,7 @@ void sm_core::cycle() {
   const bool ldst_fresh = ldst_->issued != ldst_issued_seen_;
   ldst_issued_seen_ = ldst_->issued;
   // The LDST unit's counts are compared only when it may fall asleep (end_ldst_cycle).
-  idle_counts before;
+  idle_counts& before = before_;
   if (ldst_due || ldst_fresh)
     std::copy(std::begin(st_.sched_stalls), std::end(st_.sched_stalls), before.sched_stalls);
   else

@@ -278,6 +278,7 @@ class sm_core {
   bool ldst_asleep_ = false;  // the LDST unit repeats ldst_delta_ until its next event
   uint64_t core_delta_[unsigned(stall_cause::n)] = {};
   idle_counts ldst_delta_;
+  idle_counts before_;             // cycle()'s counts at its start (a member: no per-cycle initialisation)
   uint64_t ldst_ran_ = 0;          // the last cycle the LDST unit's cycle ran (not repeated)
   uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the start of the last evaluated cycle
   unsigned two_level_active_ = 0;  // 0: not two-level

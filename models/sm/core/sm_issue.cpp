@@ -205,8 +205,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
 void sm_core::issue() {
   // GPGPU-Sim's shader_core_ctx::issue: the scheduler that runs first rotates every cycle.
   const unsigned nsched = unsigned(sched_warps_.size());
-  for (unsigned i = 0; i < nsched; ++i) {
-    const unsigned s = (issue_prio_ + i) % nsched;
+  for (unsigned i = 0, s = issue_prio_; i < nsched; ++i, s = s + 1 == nsched ? 0 : s + 1) {
     if (!sched_dirty_[s]) {  // nothing it looks at changed since it last failed to issue
       ++st_.sched_stalls[sched_cause_[s]];
       continue;
@@ -236,8 +235,8 @@ void sm_core::issue() {
       if (n <= 64) {  // the live warps' bits from `at` round, without touching the others
         const uint64_t live = sched_live_[s];
         const uint64_t from = at >= n ? live : live >> at << at;
-        for (uint64_t m = from; m && !done; m &= m - 1) done = attempt(mine[unsigned(__builtin_ctzll(m))]);
-        for (uint64_t m = live & ~from; m && !done; m &= m - 1) done = attempt(mine[unsigned(__builtin_ctzll(m))]);
+        for (uint64_t m = from; m && !done; m &= m - 1) done = attempt(unsigned(__builtin_ctzll(m)) * nsched + s);
+        for (uint64_t m = live & ~from; m && !done; m &= m - 1) done = attempt(unsigned(__builtin_ctzll(m)) * nsched + s);
       }
       for (unsigned k = 0; n > 64 && k < n && !done; ++k, ++at) {
         if (at >= n) at -= n;
