@@ -102,7 +102,8 @@ void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set
   uint32_t accepts = 0;
   for (unsigned c = 0; c < num_op_classes; ++c)
     if (u->accepts(op_class(c))) accepts |= uint32_t(1) << c;
-  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, accepts, stallable});
+  pipelined_unit* pipe = dynamic_cast<pipelined_unit*>(u.get());
+  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, accepts, stallable, pipe});
   const unsigned i = unsigned(units_.size() - 1);
   if (i >= 64) {
     masked_ = false;
@@ -146,17 +147,17 @@ bool execute_stage::execute(bool stallable_only) {
 }
 
 // One unit's part of execute(): its cycle(s), then an issue from its port. True when the cycle
-// counts as moved (see execute()).
-bool execute_stage::step(entry& e) {
+// counts as moved (see execute()). Unit: pipelined_unit (final: direct calls) or the base.
+template <class Unit>
+bool execute_stage::step_unit(entry& e, Unit& fu) {
   warp_inst* ready = e.own_slot ? e.port->ready_at(e.index) : e.port->get_ready();
   if (e.quiet && !ready) return false;  // nothing in flight and nothing to take: cycle() is a no-op
-  simd_function_unit& fu = *e.fu;
   bool moved = false;
   if (!e.quiet) {
     moved = !e.stallable;
     for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
   }
-  e.quiet = fu.quiescent();
+  e.quiet = !fu.busy() && fu.occupied_none();  // quiescent()
   if (!ready || !(e.accepts >> unsigned(ready->op) & 1)) return moved;
   if (!fu.can_issue(*ready)) {
     ++dispatch_stalls;

@@ -243,6 +243,7 @@ class simd_function_unit {
   virtual bool busy() const = 0;  // anything in flight (drain check)
   // cycle() would change nothing (nothing in flight, no occupied bit): execute() skips it.
   bool quiescent() const { return !busy() && occupied_.none(); }
+  bool occupied_none() const { return occupied_.none(); }
   unsigned clock_multiplier() const { return clock_multiplier_; }
   void set_clock_multiplier(unsigned m) { clock_multiplier_ = m ? m : 1; }
   const std::string& name() const { return name_; }
@@ -261,7 +262,7 @@ class simd_function_unit {
 };
 
 // GPGPU-Sim's pipelined_simd_unit (sp, dp, sfu, int, tensor and specialized units alike).
-class pipelined_unit : public simd_function_unit {
+class pipelined_unit final : public simd_function_unit {
  public:
   // `result_port` is the core's EX_WB register set; `max_latency` the pipeline depth.
   pipelined_unit(std::string name, register_set* result_port, unsigned max_latency, std::vector<op_class> supported);
@@ -326,13 +327,16 @@ class execute_stage {
     std::unique_ptr<simd_function_unit> fu;
     register_set* port;
     unsigned slot;
-    bool own_slot;      // sub-core mode and a unit of one slot: it takes only port slot `index`
-    unsigned index;     // slot % port size
-    uint32_t accepts;   // bit per op_class fu->accepts (fixed per unit: no virtual call per cycle)
-    bool stallable;     // fu->stallable()
-    bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
+    bool own_slot;         // sub-core mode and a unit of one slot: it takes only port slot `index`
+    unsigned index;        // slot % port size
+    uint32_t accepts;      // bit per op_class fu->accepts (fixed per unit: no virtual call per cycle)
+    bool stallable;        // fu->stallable()
+    pipelined_unit* pipe;  // fu as a pipelined unit (its calls need no virtual dispatch), or null
+    bool quiet = true;     // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
-  bool step(entry& e);
+  bool step(entry& e) { return e.pipe ? step_unit(e, *e.pipe) : step_unit(e, *e.fu); }
+  template <class Unit>
+  bool step_unit(entry& e, Unit& fu);
   void set_awake(unsigned i, bool quiet) {
     if (quiet)
       awake_ &= ~(uint64_t(1) << i);
