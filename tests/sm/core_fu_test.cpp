@@ -213,3 +213,63 @@ TEST(sm_fu, register_set_get_ready_is_oldest_and_sub_core_slots) {
   warp_inst d = make_inst(9, op_class::sp, 1, 1);
   EXPECT_THROW(r.move_in(true, 1, d), std::logic_error);
 }
+
+TEST(sm_fu, register_set_oldest_follows_moves_and_clears_in_any_uid_order) {
+  // get_ready() is the lowest uid among the occupied slots whatever the order of arrival (the
+  // set keeps the oldest slot between calls: each insert and clear must keep it right).
+  register_set r(4);
+  warp_inst a = make_inst(5, op_class::sp, 1, 1), b = make_inst(2, op_class::sp, 1, 1), c = make_inst(9, op_class::sp, 1, 1);
+  r.move_in(a);  // slot 0
+  EXPECT_EQ(r.get_ready()->uid, 5u);
+  r.move_in(b);  // slot 1: older
+  r.move_in(c);  // slot 2: younger
+  EXPECT_EQ(r.get_ready()->uid, 2u);
+  r.clear_slot(*r.get_ready());  // uid 2 leaves slot 1
+  EXPECT_EQ(r.get_ready()->uid, 5u);
+  warp_inst d = make_inst(1, op_class::sp, 1, 1);
+  r.move_in(d);  // slot 1 again, the oldest now
+  EXPECT_EQ(r.get_ready()->uid, 1u);
+  r.emplace(true, 3, 7).valid = true;  // slot 3, younger than 1
+  EXPECT_EQ(r.get_ready()->uid, 1u);
+  r.clear_slot(r.slot(0));  // uid 5, not the oldest: 1 stays
+  EXPECT_EQ(r.get_ready()->uid, 1u);
+  r.clear_slot(r.slot(1));  // uid 1: 7 (slot 3) and 9 (slot 2) left
+  EXPECT_EQ(r.get_ready()->uid, 7u);
+  EXPECT_EQ(r.occupancy(), 2u);
+  r.clear_slot(r.slot(3));
+  r.clear_slot(r.slot(2));
+  EXPECT_EQ(r.get_ready(), nullptr);
+  warp_inst e = make_inst(4, op_class::sp, 1, 1);
+  r.move_in(e);
+  EXPECT_EQ(r.get_ready()->uid, 4u);
+}
+
+TEST(sm_fu, result_bus_bits_survive_the_wrap_of_the_latency_window) {
+  // A latency-510 instruction issued at cycle 0 takes bus 0's bit 510; each cycle shifts it down
+  // by one (after 505 more cycles it is bit 5) and it writes back at 0 + 510 + 1 = 511. The
+  // buses keep MAX_ALU_LATENCY (512) bits, so by then every bit position has been reused once.
+  bench b(2);
+  b.add(op_class::sp, 510);
+  warp_inst a = make_inst(1, op_class::sp, 510, 1);
+  b.ports[0]->move_in(a);
+  b.step();
+  EXPECT_EQ(cycle_of(b.issued, 1), 0u);
+  EXPECT_EQ(b.ex.test_res_bus(510), 1);  // bus 0 taken at 510, bus 1 free
+  EXPECT_TRUE(b.ex.result_bus(0)[510]);
+  EXPECT_EQ(b.ex.result_bus(0).count(), 1u);
+  while (b.cycle < 506) b.step();
+  EXPECT_EQ(b.ex.test_res_bus(5), 1);
+  EXPECT_EQ(b.ex.test_res_bus(4), 0);
+  EXPECT_TRUE(b.ex.result_bus(1).none());
+  while (b.cycle < 520) b.step();
+  EXPECT_EQ(cycle_of(b.written, 1), 511u);
+  EXPECT_TRUE(b.ex.result_bus(0).none());
+  // After the wrap: a latency-3 instruction at cycle 520 takes bus 0 again, written at 524.
+  warp_inst c = make_inst(2, op_class::sp, 3, 1);
+  b.ports[0]->move_in(c);
+  b.step();
+  EXPECT_EQ(b.ex.test_res_bus(3), 1);
+  while (b.cycle < 530) b.step();
+  EXPECT_EQ(cycle_of(b.issued, 2), 520u);
+  EXPECT_EQ(cycle_of(b.written, 2), 524u);
+}

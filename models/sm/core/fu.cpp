@@ -15,48 +15,25 @@ const char* op_class_name(op_class c) {
 
 // ---- register_set ----------------------------------------------------------------------------
 
-register_set::register_set(unsigned width, std::string name) : regs_(width), name_(std::move(name)) {
+register_set::register_set(unsigned width, std::string name) : width_(width), regs_(width), name_(std::move(name)) {
   if (width == 0 || width > 64) throw std::invalid_argument("register set " + name_ + ": width must be 1-64");
 }
-warp_inst* register_set::oldest() {
-  warp_inst* best = nullptr;
-  for (uint64_t m = mask_; m; m &= m - 1) {
-    warp_inst& w = regs_[unsigned(__builtin_ctzll(m))];
-    if (!best || w.uid < best->uid) best = &w;
+void register_set::fail_full() const { throw std::logic_error("register set " + name_ + " full or slot busy on move_in"); }
+unsigned register_set::oldest() const {
+  unsigned best = unsigned(__builtin_ctzll(mask_));
+  for (uint64_t m = mask_ & (mask_ - 1); m; m &= m - 1) {
+    const unsigned i = unsigned(__builtin_ctzll(m));
+    if (regs_[i].uid < regs_[best].uid) best = i;
   }
   return best;
 }
 void register_set::move_in(warp_inst& src) {
-  const uint64_t free = ~mask_ & (regs_.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << regs_.size()) - 1);
-  if (!free) throw std::logic_error("register set " + name_ + " full on move_in");
-  const unsigned i = unsigned(__builtin_ctzll(free));
-  regs_[i] = src;
+  emplace(false, 0, src.uid) = src;
   src.clear();
-  mask_ |= uint64_t(1) << i;
-  ++used_;
 }
 void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
-  if (!sub_core) return move_in(src);
-  const unsigned i = slot % unsigned(regs_.size());
-  if (mask_ >> i & 1) throw std::logic_error("register set " + name_ + " slot busy on move_in");
-  regs_[i] = src;
+  emplace(sub_core, slot, src.uid) = src;
   src.clear();
-  mask_ |= uint64_t(1) << i;
-  ++used_;
-}
-warp_inst& register_set::emplace(bool sub_core, unsigned slot) {
-  unsigned i;
-  if (sub_core) {
-    i = slot % unsigned(regs_.size());
-    if (mask_ >> i & 1) throw std::logic_error("register set " + name_ + " slot busy on move_in");
-  } else {
-    const uint64_t free = ~mask_ & (regs_.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << regs_.size()) - 1);
-    if (!free) throw std::logic_error("register set " + name_ + " full on move_in");
-    i = unsigned(__builtin_ctzll(free));
-  }
-  mask_ |= uint64_t(1) << i;
-  ++used_;
-  return regs_[i];
 }
 void register_set::move_out_to(warp_inst& dst) {
   warp_inst* r = get_ready();
@@ -125,7 +102,8 @@ void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set
   uint32_t accepts = 0;
   for (unsigned c = 0; c < num_op_classes; ++c)
     if (u->accepts(op_class(c))) accepts |= uint32_t(1) << c;
-  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, accepts, stallable});
+  pipelined_unit* pipe = dynamic_cast<pipelined_unit*>(u.get());
+  units_.push_back({std::move(u), issue_port, sub_core_slot, own, own ? sub_core_slot % issue_port->size() : 0, accepts, stallable, pipe});
   const unsigned i = unsigned(units_.size() - 1);
   if (i >= 64) {
     masked_ = false;
@@ -137,15 +115,17 @@ void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set
   p->units |= uint64_t(1) << i;
 }
 
-int execute_stage::test_res_bus(unsigned latency) const {
-  for (unsigned i = 0; i < buses_.size(); ++i)
-    if (!buses_[i].test(latency)) return int(i);
-  return -1;
+int execute_stage::test_res_bus(unsigned latency) const { return buses_.first_free(latency); }
+
+std::bitset<MAX_ALU_LATENCY> execute_stage::result_bus(unsigned i) const {
+  std::bitset<MAX_ALU_LATENCY> r;
+  for (unsigned k = 0; k < MAX_ALU_LATENCY; ++k) r[k] = buses_.test(i, k);
+  return r;
 }
 
 bool execute_stage::execute(bool stallable_only) {
   bool moved = false;
-  for (auto& b : buses_) b.shift();
+  buses_.shift();
   if (stallable_only) {
     for (unsigned i : stallable_) {
       moved |= step(units_[i]);
@@ -167,17 +147,17 @@ bool execute_stage::execute(bool stallable_only) {
 }
 
 // One unit's part of execute(): its cycle(s), then an issue from its port. True when the cycle
-// counts as moved (see execute()).
-bool execute_stage::step(entry& e) {
+// counts as moved (see execute()). Unit: pipelined_unit (final: direct calls) or the base.
+template <class Unit>
+bool execute_stage::step_unit(entry& e, Unit& fu) {
   warp_inst* ready = e.own_slot ? e.port->ready_at(e.index) : e.port->get_ready();
   if (e.quiet && !ready) return false;  // nothing in flight and nothing to take: cycle() is a no-op
-  simd_function_unit& fu = *e.fu;
   bool moved = false;
   if (!e.quiet) {
     moved = !e.stallable;
     for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
   }
-  e.quiet = fu.quiescent();
+  e.quiet = !fu.busy() && fu.occupied_none();  // quiescent()
   if (!ready || !(e.accepts >> unsigned(ready->op) & 1)) return moved;
   if (!fu.can_issue(*ready)) {
     ++dispatch_stalls;
@@ -185,20 +165,21 @@ bool execute_stage::step(entry& e) {
   }
   if (!e.stallable) {
     // Trace latencies are checked against MAX_ALU_LATENCY when the configuration is read.
-    int bus = test_res_bus(ready->latency);
+    const int bus = buses_.first_free(ready->latency);
     if (bus < 0) {
       ++result_bus_stalls;
       return true;
     }
-    buses_[bus].set(ready->latency);
+    buses_.set(unsigned(bus), ready->latency);
   }
   fu.issue(*e.port, *ready);
+  ++port_takes_;
   e.quiet = false;
   return true;
 }
 
 void execute_stage::idle_cycle(uint64_t n) {
-  for (auto& b : buses_) b.shift(n);
+  buses_.shift(n);
   if (masked_) {
     for (uint64_t m = awake_; m; m &= m - 1) {
       const unsigned i = unsigned(__builtin_ctzll(m));

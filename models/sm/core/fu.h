@@ -83,6 +83,42 @@ class latency_bits {
   unsigned base_ = 0, count_ = 0;
 };
 
+// The result buses (GPGPU-Sim's m_result_bus: one std::bitset<MAX_ALU_LATENCY> per EX_WB slot,
+// all shifted right by one each cycle), kept as one ring of per-latency bus masks: a cycle's
+// shift clears one entry, and the first free bus at a latency is one lookup.
+class result_buses {
+ public:
+  explicit result_buses(unsigned n) : all_(n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1), n_(n) {}
+  unsigned size() const { return n_; }
+  // First bus whose bit `latency` is free, or -1.
+  int first_free(unsigned latency) const {
+    const uint64_t free = ~ring_[idx(latency)] & all_;
+    return free ? int(__builtin_ctzll(free)) : -1;
+  }
+  bool test(unsigned bus, unsigned latency) const { return ring_[idx(latency)] >> bus & 1; }
+  void set(unsigned bus, unsigned latency) {
+    uint64_t& e = ring_[idx(latency)];
+    if (!e) ++used_;
+    e |= uint64_t(1) << bus;
+  }
+  // Every bus >>= n (free while no bit is set).
+  void shift(uint64_t n = 1) {
+    for (; n && used_; --n) {
+      if (ring_[base_]) {
+        ring_[base_] = 0;
+        --used_;
+      }
+      base_ = (base_ + 1) % MAX_ALU_LATENCY;
+    }
+  }
+
+ private:
+  unsigned idx(unsigned i) const { return (base_ + i) % MAX_ALU_LATENCY; }
+  uint64_t ring_[MAX_ALU_LATENCY] = {};  // bit b of entry (base_ + i) % MAX: bus b's bit i
+  uint64_t all_;
+  unsigned n_, base_ = 0, used_ = 0;  // used_: non-zero entries
+};
+
 enum class mem_space : uint8_t { none, global, local, shared, constant, texture };
 
 // One warp instruction in flight (GPGPU-Sim's warp_inst_t, the fields timing needs). Copied
@@ -122,16 +158,20 @@ class register_set {
  public:
   // width: 1-64 (-gpgpu_pipeline_widths).
   explicit register_set(unsigned width = 1, std::string name = "");
-  unsigned size() const { return unsigned(regs_.size()); }
-  bool has_free() const { return used_ < regs_.size(); }
-  bool has_free(bool sub_core, unsigned slot) const { return sub_core ? !(mask_ >> (slot % regs_.size()) & 1) : has_free(); }
+  unsigned size() const { return width_; }
+  bool has_free() const { return used_ < width_; }
+  bool has_free(bool sub_core, unsigned slot) const { return sub_core ? !(mask_ >> index_of(slot) & 1) : has_free(); }
   bool has_ready() const { return used_ != 0; }
-  bool has_ready(bool sub_core, unsigned slot) const { return sub_core ? (mask_ >> (slot % regs_.size()) & 1) != 0 : has_ready(); }
+  bool has_ready(bool sub_core, unsigned slot) const { return sub_core ? (mask_ >> index_of(slot) & 1) != 0 : has_ready(); }
   // Oldest (lowest uid) occupied slot, or nullptr; with sub_core only `slot`.
-  warp_inst* get_ready() { return mask_ ? oldest() : nullptr; }
+  warp_inst* get_ready() {
+    if (!mask_) return nullptr;
+    if (oldest_ >= width_) oldest_ = oldest();
+    return &regs_[oldest_];
+  }
   warp_inst* get_ready(bool sub_core, unsigned slot) {
     if (!sub_core) return get_ready();
-    const unsigned i = slot % unsigned(regs_.size());
+    const unsigned i = index_of(slot);
     return mask_ >> i & 1 ? &regs_[i] : nullptr;
   }
   // Slot i (< size()) if occupied, or nullptr.
@@ -139,8 +179,21 @@ class register_set {
   // Moves `src` into a free slot (the given slot in sub-core mode); src is emptied.
   void move_in(warp_inst& src);
   void move_in(bool sub_core, unsigned slot, warp_inst& src);
-  // The slot move_in(sub_core, slot, ...) would fill, marked occupied; the caller sets every field.
-  warp_inst& emplace(bool sub_core, unsigned slot);
+  // The slot move_in(sub_core, slot, ...) would fill, marked occupied, with `uid` set; the
+  // caller sets every other field.
+  warp_inst& emplace(bool sub_core, unsigned slot, uint64_t uid) {
+    const unsigned i = sub_core ? index_of(slot) : first_free();
+    if (i >= width_ || mask_ >> i & 1) [[unlikely]]
+      fail_full();
+    if (!mask_)
+      oldest_ = i;
+    else if (oldest_ < width_ && uid < regs_[oldest_].uid)
+      oldest_ = i;
+    mask_ |= uint64_t(1) << i;
+    ++used_;
+    regs_[i].uid = uid;
+    return regs_[i];
+  }
   // Moves the oldest ready instruction into `dst` (which must be empty).
   void move_out_to(warp_inst& dst);
   void move_out_to(bool sub_core, unsigned slot, warp_inst& dst);
@@ -148,9 +201,12 @@ class register_set {
   // through the set, which counts its occupied slots.
   void clear_slot(warp_inst& w) {
     w.clear();
-    mask_ &= ~(uint64_t(1) << (&w - regs_.data()));
+    const unsigned i = unsigned(&w - regs_.data());
+    mask_ &= ~(uint64_t(1) << i);
+    if (i == oldest_) oldest_ = width_;
     --used_;
   }
+  uint64_t slots_mask() const { return mask_; }  // bit i: slot i occupied
   unsigned occupancy() const { return used_; }
   bool empty() const { return used_ == 0; }
   const std::string& name() const { return name_; }
@@ -160,9 +216,17 @@ class register_set {
  private:
   // Occupied slots (bit i: regs_[i]) and their count: empty sets and slots answer without
   // touching the instructions.
-  warp_inst* oldest();
+  unsigned oldest() const;  // index of the oldest occupied slot (some slot occupied)
+  // Slot `slot` maps to in sub-core mode (slot % width; schedulers usually number below it).
+  unsigned index_of(unsigned slot) const { return slot < width_ ? slot : slot % width_; }
+  unsigned first_free() const {  // width_ if none
+    const uint64_t free = ~mask_ & (width_ == 64 ? ~uint64_t(0) : (uint64_t(1) << width_) - 1);
+    return free ? unsigned(__builtin_ctzll(free)) : width_;
+  }
+  [[noreturn]] void fail_full() const;
   uint64_t mask_ = 0;
-  unsigned used_ = 0;
+  unsigned used_ = 0, width_;
+  unsigned oldest_ = 64;  // get_ready's slot while it is known, else >= width_
   std::vector<warp_inst> regs_;
   std::string name_;
 };
@@ -179,6 +243,7 @@ class simd_function_unit {
   virtual bool busy() const = 0;  // anything in flight (drain check)
   // cycle() would change nothing (nothing in flight, no occupied bit): execute() skips it.
   bool quiescent() const { return !busy() && occupied_.none(); }
+  bool occupied_none() const { return occupied_.none(); }
   unsigned clock_multiplier() const { return clock_multiplier_; }
   void set_clock_multiplier(unsigned m) { clock_multiplier_ = m ? m : 1; }
   const std::string& name() const { return name_; }
@@ -197,7 +262,7 @@ class simd_function_unit {
 };
 
 // GPGPU-Sim's pipelined_simd_unit (sp, dp, sfu, int, tensor and specialized units alike).
-class pipelined_unit : public simd_function_unit {
+class pipelined_unit final : public simd_function_unit {
  public:
   // `result_port` is the core's EX_WB register set; `max_latency` the pipeline depth.
   pipelined_unit(std::string name, register_set* result_port, unsigned max_latency, std::vector<op_class> supported);
@@ -247,9 +312,12 @@ class execute_stage {
   register_set& ex_wb() { return ex_wb_; }
   unsigned num_units() const { return unsigned(units_.size()); }
   simd_function_unit& unit(unsigned i) { return *units_[i].fu; }
-  std::bitset<MAX_ALU_LATENCY> result_bus(unsigned i) const { return buses_[i].bits(); }
-  unsigned num_result_buses() const { return unsigned(buses_.size()); }
+  std::bitset<MAX_ALU_LATENCY> result_bus(unsigned i) const;
+  unsigned num_result_buses() const { return buses_.size(); }
   bool busy() const;
+
+  // Instructions the units took from their OC_EX ports (each emptied a slot).
+  uint64_t port_takes() const { return port_takes_; }
 
   uint64_t result_bus_stalls = 0;  // ready + can_issue, but no result bus free at `latency`
   uint64_t dispatch_stalls = 0;    // ready, but the unit cannot take it (dispatch reg / occupied)
@@ -259,13 +327,16 @@ class execute_stage {
     std::unique_ptr<simd_function_unit> fu;
     register_set* port;
     unsigned slot;
-    bool own_slot;      // sub-core mode and a unit of one slot: it takes only port slot `index`
-    unsigned index;     // slot % port size
-    uint32_t accepts;   // bit per op_class fu->accepts (fixed per unit: no virtual call per cycle)
-    bool stallable;     // fu->stallable()
-    bool quiet = true;  // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
+    bool own_slot;         // sub-core mode and a unit of one slot: it takes only port slot `index`
+    unsigned index;        // slot % port size
+    uint32_t accepts;      // bit per op_class fu->accepts (fixed per unit: no virtual call per cycle)
+    bool stallable;        // fu->stallable()
+    pipelined_unit* pipe;  // fu as a pipelined unit (its calls need no virtual dispatch), or null
+    bool quiet = true;     // fu->quiescent() after its last cycle/issue (kept here: no pointer chase)
   };
-  bool step(entry& e);
+  bool step(entry& e) { return e.pipe ? step_unit(e, *e.pipe) : step_unit(e, *e.fu); }
+  template <class Unit>
+  bool step_unit(entry& e, Unit& fu);
   void set_awake(unsigned i, bool quiet) {
     if (quiet)
       awake_ &= ~(uint64_t(1) << i);
@@ -283,9 +354,10 @@ class execute_stage {
   };
   std::vector<port_units> ports_;
   std::vector<unsigned> stallable_;  // indices of the stallable units in units_
-  std::vector<latency_bits> buses_;
+  result_buses buses_;
   register_set ex_wb_;
   bool sub_core_;
+  uint64_t port_takes_ = 0;
 };
 
 }  // namespace gpuvp::sm

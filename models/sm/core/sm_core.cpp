@@ -197,6 +197,13 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
   init_warps();
   build_pipeline(l1);
   init_collectors();
+  for (unsigned c = 0; c < num_op_classes; ++c) {
+    class_unit_[c] = unit_for_class(op_class(c));
+    // Latency by the opcode's class (trace_config::set_latency), whichever unit runs it.
+    const op_class cls = op_class(c);
+    const bool control = cls == op_class::exit || cls == op_class::barrier || cls == op_class::nop;
+    class_lat_[c] = cfg_.latency_of(control || id_oc_[c] ? cls : op_class::intp);
+  }
 }
 
 sm_core::~sm_core() = default;
@@ -245,13 +252,6 @@ void sm_core::launch_cta(const kernel_header& k, std::shared_ptr<const trace_cta
   std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
 }
 
-unsigned sm_core::bank_of(unsigned reg, unsigned warp, unsigned sched) const {
-  const unsigned bank = reg + warp;  // GPGPU-Sim's register_bank: warp id skews the bank
-  // bank_span_ banks per scheduler in sub-core mode, else all of them (a power of two: a mask)
-  const unsigned in_span = (bank_span_ & (bank_span_ - 1)) == 0 ? bank & (bank_span_ - 1) : bank % bank_span_;
-  return cfg_.sub_core ? in_span + sched * bank_span_ : in_span;
-}
-
 void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
   warp_regs& r = wregs_[inst.warp];
@@ -261,8 +261,12 @@ void sm_core::complete(const warp_inst& inst) {
   }
   --w.pending;
   progress_ = true;
-  sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
-  if (w.sb == sb_blocked) w.sb = sb_unknown;  // a collision may be gone; a clear answer stays clear
+  // A collision may be gone; a clear answer stays clear, and the scheduler's last failed scan
+  // saw every other state of this warp (only a refused instruction can change its answer).
+  if (w.sb == sb_blocked) {
+    w.sb = sb_unknown;
+    sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
+  }
   warp_maybe_done(inst.warp);
 }
 
@@ -290,12 +294,8 @@ void sm_core::warp_maybe_done(unsigned wi) {
 
 void sm_core::writeback() {
   register_set& wb = ex_->ex_wb();
-  if (wb.empty()) return;
-  for (unsigned s = 0; s < wb.size(); ++s) {
-    warp_inst& w = wb.slot(s);
-    if (w.empty()) continue;
-    warp_inst done = w;
-    wb.clear_slot(w);
+  for (uint64_t m = wb.slots_mask(); m; m &= m - 1) {  // in slot order
+    warp_inst& done = wb.slot(unsigned(__builtin_ctzll(m)));
     progress_ = true;
     // opndcoll_rfu_t::writeback: each destination's bank is allocated for the write, so the
     // first operand-collector step of this cycle cannot read from it (writes have priority).
@@ -304,7 +304,8 @@ void sm_core::writeback() {
         bank_write_[bank_of(done.dst[d], done.warp, done.sched)] = 1;
         bank_write_any_ = true;
       }
-    complete(done);
+    complete(done);  // (reads the instruction only)
+    wb.clear_slot(done);
   }
 }
 
@@ -315,6 +316,11 @@ void sm_core::read_operands() {
 
 // dispatch_ready_cu: the units whose reads are done, in unit order, move to their OC_EX sets.
 void sm_core::dispatch_ready_cus() {
+  // After a pass every ready unit left waits for its OC_EX slot; only a newly ready unit or an
+  // OC_EX slot the execute stage emptied can change that.
+  if (dispatch_blocked_ && ex_->port_takes() == ex_takes_seen_) return;
+  dispatch_blocked_ = true;
+  ex_takes_seen_ = ex_->port_takes();
   const bool sc = cfg_.sub_core;
   for (size_t wd = 0; wd < cu_ready_.size() && cus_busy_; ++wd)
     for (uint64_t m = cu_ready_[wd]; m; m &= m - 1) {
@@ -343,7 +349,10 @@ void sm_core::allocate_reads() {
       reads_[keep++] = r;  // the bank writes a result this step
     } else if (bank_reads_[r.bank] == 0) {
       ++bank_reads_[r.bank];
-      if (--cus_[r.cu].pending_reads == 0) cu_ready_[r.cu / 64] |= uint64_t(1) << (r.cu % 64);
+      if (--cus_[r.cu].pending_reads == 0) {
+        cu_ready_[r.cu / 64] |= uint64_t(1) << (r.cu % 64);
+        dispatch_blocked_ = false;
+      }
     } else {
       ++st_.bank_conflicts;
       reads_[keep++] = r;  // stays queued, order kept
@@ -359,52 +368,68 @@ void sm_core::allocate_reads() {
 // gives nothing to this port, even when a younger instruction of another sub-core could go
 // (head-of-line blocking). The ports repeat this until one pass allocates nothing (the shipped
 // configurations have as many in-ports as collector units, so no port limit is reached).
+// Within the call units are only taken and a set's oldest changes only when it gives, so a set
+// that gave nothing (or is empty) gives nothing in a later pass: each pass visits only the sets
+// that gave in the one before, in port order.
 void sm_core::allocate_cus() {
-  const bool sc = cfg_.sub_core;
-  for (bool progress = id_oc_used_ != 0 && !alloc_blocked_; progress;) {  // (nothing to allocate when the ID_OC sets are empty)
-    progress = false;
-    for (register_set* in : oc_order_) {
-      warp_inst* w = in->get_ready();
-      if (!w) continue;
-      // the first free unit (of the instruction's scheduler in sub-core mode)
-      const uint64_t* mine = sc ? &sched_cus_[(w->sched % cfg_.num_sched) * cu_free_.size()] : nullptr;
-      unsigned cu = unsigned(cus_.size());
-      for (size_t wd = 0; wd < cu_free_.size(); ++wd)
-        if (const uint64_t m = cu_free_[wd] & (mine ? mine[wd] : ~uint64_t(0))) {
-          cu = unsigned(wd * 64 + unsigned(__builtin_ctzll(m)));
-          break;
-        }
-      if (cu == cus_.size()) continue;
-      collector_unit& c = cus_[cu];
-      cu_free_[cu / 64] &= ~(uint64_t(1) << (cu % 64));
-      c.busy = true;
-      ++cus_busy_;
-      c.inst = *w;
-      c.out = oc_ex_for(w->op);
-      c.pending_reads = 0;
-      for (int i = 0; i < w->nsrc; ++i) {
-        unsigned r = w->src[i];
-        if (is_zero_reg(r)) continue;
-        bool dup = false;
-        for (int j = 0; j < i; ++j) dup |= w->src[j] == r;
-        if (dup) continue;
-        reads_.push_back({cu, bank_of(r, w->warp, w->sched)});
-        ++c.pending_reads;
-      }
-      if (c.pending_reads == 0) cu_ready_[cu / 64] |= uint64_t(1) << (cu % 64);
-      const unsigned freed = unsigned(w - &in->slot(0));
-      in->clear_slot(*w);
-      --id_oc_used_;
-      progress = true;
-      progress_ = true;
-      // An issue port slot is free: in sub-core mode only the schedulers that issue into that
-      // slot (scheduler s into slot s % width) see it; otherwise every scheduler.
-      if (sc)
-        for (size_t s = freed; s < sched_dirty_.size(); s += in->size()) sched_dirty_[s] = 1;
-      else
-        std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
+  if (id_oc_used_ == 0 || alloc_blocked_) return;  // nothing to allocate, or nothing changed since a pass allocated nothing
+  uint64_t todo = 0;                               // bit k: oc_order_[k] may give
+  for (unsigned k = 0; k < oc_order_.size(); ++k)
+    if (!oc_order_[k]->empty()) todo |= uint64_t(1) << k;
+  while (todo) {
+    uint64_t gave = 0;
+    for (uint64_t m = todo; m; m &= m - 1) {
+      const unsigned k = unsigned(__builtin_ctzll(m));
+      register_set* in = oc_order_[k];
+      if (allocate_cu_from(*in) && !in->empty()) gave |= uint64_t(1) << k;
     }
+    todo = gave;
   }
+}
+
+// One port's take from ID_OC set `in`: its oldest instruction into the first free collector unit
+// (of the instruction's scheduler in sub-core mode), its register reads queued. False if none.
+bool sm_core::allocate_cu_from(register_set& in) {
+  const bool sc = cfg_.sub_core;
+  warp_inst* w = in.get_ready();
+  const uint64_t* mine = sc ? &sched_cus_[w->sched * cu_free_.size()] : nullptr;  // (sched < num_sched)
+  unsigned cu = unsigned(cus_.size());
+  for (size_t wd = 0; wd < cu_free_.size(); ++wd)
+    if (const uint64_t m = cu_free_[wd] & (mine ? mine[wd] : ~uint64_t(0))) {
+      cu = unsigned(wd * 64 + unsigned(__builtin_ctzll(m)));
+      break;
+    }
+  if (cu == cus_.size()) return false;
+  collector_unit& c = cus_[cu];
+  cu_free_[cu / 64] &= ~(uint64_t(1) << (cu % 64));
+  c.busy = true;
+  ++cus_busy_;
+  c.inst = *w;
+  c.out = oc_ex_for(w->op);
+  c.pending_reads = 0;
+  for (int i = 0; i < w->nsrc; ++i) {
+    unsigned r = w->src[i];
+    if (is_zero_reg(r)) continue;
+    bool dup = false;
+    for (int j = 0; j < i; ++j) dup |= w->src[j] == r;
+    if (dup) continue;
+    reads_.push_back({cu, bank_of(r, w->warp, w->sched)});
+    ++c.pending_reads;
+  }
+  if (c.pending_reads == 0) {
+    cu_ready_[cu / 64] |= uint64_t(1) << (cu % 64);
+    dispatch_blocked_ = false;
+  }
+  const unsigned freed = unsigned(w - &in.slot(0));
+  in.clear_slot(*w);
+  --id_oc_used_;
+  progress_ = true;
+  // An issue port slot is free: in sub-core mode only the schedulers that issue into that
+  // slot (scheduler s into slot s % width) see it; otherwise every scheduler. Only one whose
+  // last failed scan met a full port (its cause: pipeline) can issue because of it.
+  const uint8_t pipeline = uint8_t(stall_cause::pipeline);
+  for (size_t s = sc ? freed : 0; s < sched_dirty_.size(); s += sc ? in.size() : 1) sched_dirty_[s] |= sched_cause_[s] == pipeline;
+  return true;
 }
 
 void sm_core::collector_step() {
@@ -454,7 +479,7 @@ void sm_core::cycle() {
   const bool ldst_fresh = ldst_->issued != ldst_issued_seen_;
   ldst_issued_seen_ = ldst_->issued;
   // The LDST unit's counts are compared only when it may fall asleep (end_ldst_cycle).
-  idle_counts before;
+  idle_counts& before = before_;
   if (ldst_due || ldst_fresh)
     std::copy(std::begin(st_.sched_stalls), std::end(st_.sched_stalls), before.sched_stalls);
   else
@@ -605,8 +630,14 @@ void sm_core::fetch_decode() {
     icache_cycle();
     return;
   }
-  scan(start, n);
-  scan(0, start);
+  if (fetchable_.size() == 1) {  // up to 64 warp slots: the bits from `start` round in one word
+    const uint64_t m = fetchable_[0], from = m >> start << start;
+    for (uint64_t x = from; x && fetch_cands_.size() < rounds; x &= x - 1) fetch_cands_.push_back({0, unsigned(__builtin_ctzll(x))});
+    for (uint64_t x = m & ~from; x && fetch_cands_.size() < rounds; x &= x - 1) fetch_cands_.push_back({0, unsigned(__builtin_ctzll(x))});
+  } else {
+    scan(start, n);
+    scan(0, start);
+  }
   for (size_t i = 0; i < fetch_cands_.size(); ++i) {
     progress_ = true;
     fetch_buf_ = int(fetch_cands_[i].second);

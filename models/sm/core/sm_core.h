@@ -171,13 +171,15 @@ class sm_core {
   void dispatch_ready_cus();  // collector_step's parts, in order
   void allocate_reads();
   void allocate_cus();
+  bool allocate_cu_from(register_set& in);
   void fetch_decode();
   void fetch_decoded(unsigned wi);  // mem_port::decoded of warp wi's instruction fetch
   void refresh_fetchable(unsigned wi);
   void decode();
   bool fetch_icache(unsigned wi);  // shader_core_ctx::fetch through the L1I: true if it fetched
   void icache_cycle();             // the L1I's miss queue: one request a cycle
-  op_class unit_for(op_class cls) const;
+  op_class unit_for_class(op_class cls) const;
+  op_class unit_for(op_class cls) const { return class_unit_[unsigned(cls)]; }
   void release_barrier_if_complete(unsigned cta_slot);
   void issue();
   void two_level_order(unsigned sched);
@@ -195,7 +197,12 @@ class sm_core {
   void issued_barrier(warp_state& w);
   void complete(const warp_inst& inst);  // writeback of one instruction
   void warp_maybe_done(unsigned w);
-  unsigned bank_of(unsigned reg, unsigned warp, unsigned sched) const;
+  unsigned bank_of(unsigned reg, unsigned warp, unsigned sched) const {
+    const unsigned bank = reg + warp;  // GPGPU-Sim's register_bank: warp id skews the bank
+    // bank_span_ banks per scheduler in sub-core mode, else all of them (a power of two: a mask)
+    const unsigned in_span = (bank_span_ & (bank_span_ - 1)) == 0 ? bank & (bank_span_ - 1) : bank % bank_span_;
+    return cfg_.sub_core ? in_span + sched * bank_span_ : in_span;
+  }
   register_set* oc_ex_for(op_class c);
 
   const gpu_config& cfg_;
@@ -240,6 +247,8 @@ class sm_core {
   std::vector<std::unique_ptr<register_set>> sets_;  // owns all ID_OC / OC_EX sets
   register_set* id_oc_[num_op_classes] = {};
   register_set* oc_ex_[num_op_classes] = {};
+  op_class class_unit_[num_op_classes] = {};  // per opcode class: unit_for_class
+  lat_ii class_lat_[num_op_classes] = {};     // per opcode class: latency and initiation interval
   std::vector<register_set*> id_oc_list_;
   std::vector<collector_unit> cus_;
   std::vector<read_req> reads_;  // pending register reads, oldest first
@@ -259,12 +268,17 @@ class sm_core {
   // units changed since: a pass would allocate nothing again.
   bool alloc_blocked_ = false;
   std::vector<register_set*> oc_order_;  // ID_OC sets in allocate_cu order
+  // dispatch_ready_cu's last pass left every ready unit waiting for its OC_EX slot, and no unit
+  // became ready since; ex_takes_seen_: the execute stage's port_takes() then.
+  bool dispatch_blocked_ = false;
+  uint64_t ex_takes_seen_ = 0;
   sm_stats st_;
   bool progress_ = false;     // the cycle changed state beyond counters (skip_idle)
   bool core_asleep_ = false;  // the core repeats core_delta_ (see cycle())
   bool ldst_asleep_ = false;  // the LDST unit repeats ldst_delta_ until its next event
   uint64_t core_delta_[unsigned(stall_cause::n)] = {};
   idle_counts ldst_delta_;
+  idle_counts before_;             // cycle()'s counts at its start (a member: no per-cycle initialisation)
   uint64_t ldst_ran_ = 0;          // the last cycle the LDST unit's cycle ran (not repeated)
   uint64_t ldst_issued_seen_ = 0;  // LDST issue count at the start of the last evaluated cycle
   unsigned two_level_active_ = 0;  // 0: not two-level

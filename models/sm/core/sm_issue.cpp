@@ -21,7 +21,7 @@ unsigned exec_kind(op_class unit) {
 // (EXIT_OPS, BARRIER_OP, ALU_OP in Accel-Sim) and opcodes of a specialized unit the
 // configuration does not enable go to the INT unit; without INT units (Fermi, Pascal) INT work
 // goes to the SP units, without DP units DP work to the SFUs.
-op_class sm_core::unit_for(op_class cls) const {
+op_class sm_core::unit_for_class(op_class cls) const {
   op_class u = is_control(cls) || !id_oc_[unsigned(cls)] ? op_class::intp : cls;
   if (u == op_class::intp && cfg_.num_int == 0) u = op_class::sp;
   if (u == op_class::dp && cfg_.num_dp == 0) u = op_class::sfu;
@@ -63,15 +63,13 @@ void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_c
   warp_state& w = warps_[wi];
   const op_class cls = ti.info.cls;
   // Built in its ID_OC slot, every field set.
-  warp_inst& in = port->emplace(cfg_.sub_core, sched);
+  warp_inst& in = port->emplace(cfg_.sub_core, sched, ++uid_);
   ++id_oc_used_;
   alloc_blocked_ = false;
   in.valid = true;
-  in.uid = ++uid_;
   in.op = unit;
   in.opcode = ti.opcode;
-  // Latency by the opcode's class (trace_config::set_latency), whichever unit runs it.
-  lat_ii l = cfg_.latency_of(is_control(cls) || id_oc_[unsigned(cls)] ? cls : op_class::intp);
+  const lat_ii l = class_lat_[unsigned(cls)];
   in.latency = l.latency;
   in.initiation = l.initiation;
   in.dispatch_cycles = l.initiation;
@@ -168,7 +166,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     else if (cls == op_class::barrier)
       issued_barrier(w);
   }
-  refresh_fetchable(wi);
+  if (issued || w.exited) refresh_fetchable(wi);  // nothing else here changes its fetch state
   if (issued) blocked = unsigned(stall_cause::n);
   return issued > 0;
 }
@@ -207,8 +205,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
 void sm_core::issue() {
   // GPGPU-Sim's shader_core_ctx::issue: the scheduler that runs first rotates every cycle.
   const unsigned nsched = unsigned(sched_warps_.size());
-  for (unsigned i = 0; i < nsched; ++i) {
-    const unsigned s = (issue_prio_ + i) % nsched;
+  for (unsigned i = 0, s = issue_prio_; i < nsched; ++i, s = s + 1 == nsched ? 0 : s + 1) {
     if (!sched_dirty_[s]) {  // nothing it looks at changed since it last failed to issue
       ++st_.sched_stalls[sched_cause_[s]];
       continue;
@@ -238,8 +235,8 @@ void sm_core::issue() {
       if (n <= 64) {  // the live warps' bits from `at` round, without touching the others
         const uint64_t live = sched_live_[s];
         const uint64_t from = at >= n ? live : live >> at << at;
-        for (uint64_t m = from; m && !done; m &= m - 1) done = attempt(mine[unsigned(__builtin_ctzll(m))]);
-        for (uint64_t m = live & ~from; m && !done; m &= m - 1) done = attempt(mine[unsigned(__builtin_ctzll(m))]);
+        for (uint64_t m = from; m && !done; m &= m - 1) done = attempt(unsigned(__builtin_ctzll(m)) * nsched + s);
+        for (uint64_t m = live & ~from; m && !done; m &= m - 1) done = attempt(unsigned(__builtin_ctzll(m)) * nsched + s);
       }
       for (unsigned k = 0; n > 64 && k < n && !done; ++k, ++at) {
         if (at >= n) at -= n;
