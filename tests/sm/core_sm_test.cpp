@@ -414,6 +414,54 @@ TEST(sm_core, merged_loads_write_back_one_a_cycle) {
   EXPECT_EQ(m.cycles, a.cycles + 2);
 }
 
+TEST(sm_core, writeback_arbiter_shared_memory_and_global_ready_together) {
+  // GPGPU-Sim's ldst_unit::writeback: the free write-back stage walks its five clients (shared
+  // memory 0, texture 1, constant 2, uncached global 3, L1D 4) from m_writeback_arb, takes the
+  // first ready one and moves m_writeback_arb past it (0 at the start). A global load's answer
+  // and a shared-memory load are made ready in the same cycle, 58, with the pointer at 0, then
+  // (after a lone LDS moved it to 1) in 59.
+  // LDG R1 (one sector): issue 2, unit issue 5, its access made in 6 (into the L1 bank pipeline,
+  // or past the L1D straight to the crossbar, numbered 5), the dispatch register freed in 6; the
+  // LDS, issued 3, unit-issues in 6. Through the L1D: miss in 26, sent in 27 numbered 26; with
+  // the fixed memory's L cycles the register would be released in 26 + L: the fill comes in
+  // 24 + L, the stage can take it from 25 + L: L = 33 gives 58. Past the L1D the access is
+  // numbered 5: L = 54 gives the answer to client 3 in 57, takeable from 58 (21 cycles less).
+  // LDS R2, 128-byte stride: conflict degree 32, in the dispatch register 7..38, enters the
+  // 20-stage pipeline in 38, takeable from 58. From pointer 0 the stage takes the LDS in 58 and
+  // writes R2 back in 59 (a dependent FFMA issues then); the global answer, the only ready client
+  // then, is taken in 59 and R1 written back in 60.
+  // With a first LDS R3 (stride 4: in the pipeline in 6, taken in 26, written back in 27, the
+  // pointer then at 1) everything after it is one cycle later: LDG access in 7, LDS R2 takeable
+  // from 59 and the global answer too, with the same L. From pointer 1 the global client (3 or
+  // 4) comes before shared memory (0): R1 written back in 60, R2 in 61.
+  for (const bool bypass : {false, true}) {
+    gpu_config c = shipped("QV100");
+    c.gmem_skip_l1d = bypass;
+    const uint64_t latency = bypass ? 54 : 33;
+    const auto issue_cycles = [&](const std::vector<trace_writer_inst>& w) {
+      fixed_latency_memory m(latency);
+      gpu_sim g(c, &m, 1);
+      std::vector<uint64_t> issued;
+      g.on_issue = [&](unsigned, unsigned, uint16_t, uint64_t cycle) { issued.push_back(cycle); };
+      g.run(make_kernel(70, {w}));
+      return issued;
+    };
+    const trace_writer_inst ldg = mem("LDG.E", {1}, {4}, 0x10000, 0), lds = mem("LDS", {2}, {4}, 0x0, 128);
+    // Pointer at 0: shared memory first. Each FFMA issues in the cycle its source is written back.
+    const std::vector<uint64_t> fresh =
+        issue_cycles({ldg, lds, op("FFMA", {5}, {2, 2, 2}), op("FFMA", {6}, {1, 1, 1}), op("EXIT", {}, {})});
+    ASSERT_EQ(fresh.size(), 5u) << bypass;
+    EXPECT_EQ(fresh[2], 59u) << bypass;
+    EXPECT_EQ(fresh[3], 60u) << bypass;
+    // Pointer at 1: the global answer first.
+    const std::vector<uint64_t> moved =
+        issue_cycles({mem("LDS", {3}, {4}, 0x0, 4), ldg, lds, op("FFMA", {6}, {1, 1, 1}), op("FFMA", {5}, {2, 2, 2}), op("EXIT", {}, {})});
+    ASSERT_EQ(moved.size(), 6u) << bypass;
+    EXPECT_EQ(moved[3], 60u) << bypass;
+    EXPECT_EQ(moved[4], 61u) << bypass;
+  }
+}
+
 TEST(sm_core, shared_memory_bank_conflicts) {
   // LDS with a 128-byte stride: all 32 threads hit bank 0 at distinct words: 32 cycles in the
   // dispatch register (issue 2, unit issue 5, done at 5+32 = 37), then into the last of the
