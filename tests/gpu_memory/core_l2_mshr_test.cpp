@@ -25,10 +25,14 @@ namespace {
 
 constexpr uint64_t GBASE = 0x7f4000000000ull;
 
-// A client at crossbar node 0 that records the cycle each tag is answered in.
+// A client that records the cycle each tag is answered in: cluster 0 at crossbar node 0, or
+// another engine (node ~0u: no crossbar; answered 5 cycles after its answer leaves the L2,
+// without entering the L2 -> icnt queue).
 struct recorder final : mem_client {
+  explicit recorder(unsigned n) : node(n) {}
   void mem_done(uint64_t, bool, unsigned tag, uint64_t cycle) override { done.at(tag) = cycle; }
-  unsigned icnt_node() const override { return 0; }
+  unsigned icnt_node() const override { return node; }
+  unsigned node;
   std::vector<uint64_t> done = std::vector<uint64_t>(8, 0);
 };
 
@@ -36,20 +40,23 @@ struct send {
   uint64_t cycle, addr;
   bool write = false;
   uint32_t written = mem_port::whole_sector;
+  bool by_engine = false;  // sent by another engine, not cluster 0
 };
 
 // Sends each access (tag: its index) in its cycle and runs the memory to cycle `until`.
 std::vector<uint64_t> drive(memory_system& m, const std::vector<send>& sends, uint64_t until) {
-  recorder p;
+  recorder p(0), engine(~0u);
   for (uint64_t cyc = 0; cyc < until; ++cyc) {
     m.cycle(cyc);
     for (unsigned i = 0; i < sends.size(); ++i)
       if (sends[i].cycle == cyc) {
-        EXPECT_EQ(m.access(sends[i].addr, 32, sends[i].write, sends[i].written, cyc, &p, i), mem_port::pending) << i;
+        recorder* client = sends[i].by_engine ? &engine : &p;
+        EXPECT_EQ(m.access(sends[i].addr, 32, sends[i].write, sends[i].written, cyc, client, i), mem_port::pending) << i;
       }
   }
-  p.done.resize(sends.size());
-  return p.done;
+  std::vector<uint64_t> done(sends.size());
+  for (unsigned i = 0; i < sends.size(); ++i) done[i] = (sends[i].by_engine ? engine : p).done[i];
+  return done;
 }
 
 }  // namespace
@@ -138,4 +145,45 @@ TEST(sm_memory, l2_fill_goes_to_the_index_its_miss_took) {
   EXPECT_EQ(s.l2_hits, 1u);          // B's read
   EXPECT_EQ(s.dram_reads, 2u);
   EXPECT_EQ(s.dram_writes, 1u);  // A's sector; B's was clean
+}
+
+// A full L2 -> icnt queue holds the ready list's next access back (l2cache.cc
+// memory_sub_partition::cache_cycle: next_access only while !m_L2_icnt_queue->full()). That
+// queue holds one answer (-gpgpu_dram_partition_queues' fourth field 1) and the reply
+// crossbar's input buffer one packet (-icnt_in_buffer_limit 1), so an answer stays in the queue
+// while the one before it waits for the crossbar (icnt_has_buffer). The held access is another
+// engine's, answered 5 cycles after it leaves without entering the queue: a cluster's answer
+// would wait in the same queue and buffer either way, and be back in the same cycle. Sector 0 of
+// GBASE misses in 190; a read of cluster 0 merges in 192 and the engine's in 194 (sent 30: its
+// request enters the sub-partition directly, ahead of a cluster's granted after it). The fill is
+// in 327. A hit in GBASE's sub-partition at its L2 in 200 is back in 205: its grant moves the
+// iSLIP pointer of the crossbar's output to cluster 0 past that sub-partition. A hit in another
+// sub-partition at its L2 in 328 (sent 164) enters its queue in 328. 328: the miss's answer a0
+// leaves. 329: a0 and the hit are pushed into their input buffers; the merge's answer a1 leaves
+// (a0 moved on); the output grants the first input from its pointer on: the hit, back 333; a0
+// waits. 330: a1 cannot be pushed (a0 fills the input buffer), so the queue is full: the
+// engine's access is held; a0 is granted. 331: a1 is pushed and granted; the engine's access
+// leaves: back 336. a0 is back 334, a1 335. (Leaving in 330 regardless of the full queue, the
+// engine's access would be back in 335.)
+TEST(sm_memory, l2_full_icnt_queue_holds_the_next_access_back) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.mem.l2_icnt_queue = 1;
+  c.mem.icnt_in_buffer = 1;
+  memory_system m(c);
+  const unsigned sp = m.decode(GBASE).sub_partition;
+  uint64_t same = 0x40000000;  // below 4 GiB (perf_memcpy_to_gpu keeps 32 address bits)
+  while (m.decode(same).sub_partition != sp) same += 128;
+  uint64_t other = 0x40000000;
+  while (m.decode(other).sub_partition == sp) other += 128;
+  m.memcpy_to_device(same, 32);
+  m.memcpy_to_device(other, 32);
+  const send by_engine{30, GBASE, false, mem_port::whole_sector, true};
+  const std::vector<uint64_t> done = drive(m, {{26, GBASE}, {28, GBASE}, by_engine, {36, same}, {164, other}}, 500);
+  EXPECT_EQ(done, (std::vector<uint64_t>{334, 335, 336, 205, 333}));
+  const mem_stats s = m.stats();
+  EXPECT_EQ(s.l2_misses, 1u);
+  EXPECT_EQ(s.l2_pending_hits, 2u);
+  EXPECT_EQ(s.l2_hits, 2u);
+  EXPECT_EQ(s.l2_queue_stalls, 0u);
+  EXPECT_EQ(s.dram_reads, 1u);
 }
