@@ -129,12 +129,7 @@ void memory_system::run_dram(uint64_t until, bool drop_waiters) {
         fill_due(sp, d.fill, d.token);
         continue;
       }
-      if (l2_mshr* f = fills_.find(d.token)) {
-        if (f->line != ~0u) fill_index(f->line, sector_of(d.token * 32), 0);
-        woken_.clear();
-        fill_waiters_.drain(f->waiting, woken_);
-        fills_.erase(f);
-      }
+      l2_drop(d.token, true);
     }
   }
 }
@@ -393,17 +388,9 @@ void memory_system::kernel_start(uint64_t gpu_cycle) {
   replies_queued_ = 0;
   // Fills due and accesses still to leave the L2: the fills are made, nobody is answered.
   // (Those still in the DRAM: run_dram below.)
-  auto drop = [&](uint64_t key, bool fill) {
-    l2_mshr* f = fills_.find(key);
-    if (!f) return;
-    if (fill && f->line != ~0u) fill_index(f->line, sector_of(key * 32), 0);
-    woken_.clear();
-    fill_waiters_.drain(f->waiting, woken_);
-    fills_.erase(f);
-  };
   for (sub_partition& P : sp_) {
-    for (const uint64_t key : P.ready) drop(key, false);
-    for (const due_fill& d : P.due) drop(d.key, true);
+    for (const uint64_t key : P.ready) l2_drop(key, false);
+    for (const due_fill& d : P.due) l2_drop(d.key, true);
     P.due.clear();
     P.ready.clear();
   }

@@ -173,6 +173,7 @@ class memory_system : public mem_port {
   void l2_next_access(unsigned sp, uint64_t c);                 // a ready MSHR entry's next access leaves
   void l2_fill(unsigned sp, uint64_t key, uint64_t c);          // a fill into L2, its MSHR entry ready
   void fill_index(uint32_t line, unsigned sector, uint64_t c);  // tag_array::fill(index, ...)
+  void l2_drop(uint64_t key, bool fill);                        // an MSHR entry ended unanswered (between kernels)
   void fill_due(unsigned sp, uint64_t t, uint64_t key);         // a fill known from the DRAM
   uint64_t first_due() const;                                   // the cycle of the first fill due (~0: none)
   void drain_l2();                                              // between kernels: every queued request, unanswered

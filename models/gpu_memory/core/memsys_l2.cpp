@@ -57,6 +57,17 @@ void memory_system::l2_fill(unsigned sp, uint64_t key, uint64_t c) {
   ++l2_ready_;
 }
 
+// MSHR entry `key` ended without answering anyone (between kernels): its fill made first if
+// `fill` (the data is in), its waiters dropped.
+void memory_system::l2_drop(uint64_t key, bool fill) {
+  l2_mshr* f = fills_.find(key);
+  if (!f) return;
+  if (fill && f->line != ~0u) fill_index(f->line, sector_of(key * 32), 0);
+  woken_.clear();
+  fill_waiters_.drain(f->waiting, woken_);
+  fills_.erase(f);
+}
+
 // tag_array::fill(index, ...) with sector_cache_block::fill: the sector of the line at that
 // index becomes MODIFIED if m_set_modified_on_fill, else VALID (a written sector loses its
 // dirty state), readable if m_set_readable_on_fill; no longer RESERVED. That line is another
