@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trace.h"
 #include "gpuvp/text.h"
+#include "trace_scan.h"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -345,6 +347,26 @@ struct kernel_trace_parser::state {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::pair<uint16_t, opcode_info>, opcode_hash, std::equal_to<>> opcode_ids;
+  // In front of opcode_ids for the common lines: a slot per hash of the opcode's first 8 bytes
+  // and length, compared without hashing a string.
+  struct cached_opcode {
+    uint64_t head = 0;
+    std::string text;
+    uint16_t id = 0;
+    opcode_info info;
+    uint8_t width = 0;  // access_width_of(text)
+  };
+  std::array<cached_opcode, 64> opcode_cache;
+  instruction_scanner scanner;
+  scanned_inst scanned;  // the line instruction_scanned reads
+  // Lines without addresses repeat exactly in every warp that runs the instruction: each slot
+  // holds the last such line that hashed to it, and its instruction.
+  struct repeated_line {
+    std::string text;
+    trace_inst inst;
+  };
+  static constexpr unsigned repeated_bits = 10;
+  std::vector<repeated_line> repeated = std::vector<repeated_line>(size_t(1) << repeated_bits);
   bool have_grid = false, have_block = false, have_version = false, in_tb = false, in_body = false;
   trace_cta cur;  // the thread block being read
   trace_cta* cta = &cur;
@@ -367,6 +389,7 @@ struct kernel_trace_parser::state {
     if (l.empty()) return false;
     if (l[0] == '-') return header(c, l), false;
     if (l[0] == '#') return marker(c, l);
+    if (warp && is_hex_digit(l[0]) && instruction_scanned(l)) return false;  // in_tb: warp is set
     if (!in_tb) c.fail("instruction or block line outside #BEGIN_TB/#END_TB: '" + std::string(l) + "'");
     if (l.rfind("thread block", 0) == 0) return thread_block(c, l), false;
     if (l.rfind("warp", 0) == 0 && l.find('=') != std::string_view::npos) return warp_start(c, l), false;
@@ -510,6 +533,86 @@ struct kernel_trace_parser::state {
     if (warp->insts.size() >= expect_insts) c.fail("more instruction lines than 'insts = " + std::to_string(expect_insts) + "'");
     warp->insts.push_back(ti);
     ++warp_insts;
+  }
+
+  static bool is_hex_digit(char ch) { return digit_values[uint8_t(ch)] < 16; }
+
+  // An instruction line of the common shape (trace_scan.h) that every check passes, read without
+  // a cursor; false, with nothing changed, for any other line: instruction() then reads it.
+  bool instruction_scanned(std::string_view l) {
+    repeated_line& seen = repeated[repeated_slot(l)];
+    trace_inst ti;
+    bool memory = false;
+    if (seen.text == l) {
+      ti = seen.inst;
+    } else {
+      if (!scan_fields(l, ti)) return false;
+      memory = scanned.memory;
+    }
+    const bool exits = ti.info.cls == op_class::exit;
+    if (exits && (ti.mask & ~lanes_left)) return false;
+    std::vector<uint64_t>& a = cta->addresses;
+    if (memory && a.size() > UINT32_MAX - 32) return false;
+    if (warp->insts.size() >= expect_insts) return false;
+    if (exits) lanes_left &= ~ti.mask;
+    if (memory) {
+      ti.addr_index = uint32_t(a.size());
+      a.insert(a.end(), scanned.addrs, scanned.addrs + 32);
+    } else if (seen.text != l) {
+      seen.text.assign(l);
+      seen.inst = ti;
+    }
+    warp->insts.push_back(ti);
+    ++warp_insts;
+    return true;
+  }
+
+  // The line's fields into ti with its opcode's class and the memory checks of memory_operands
+  // (the addresses stay in `scanned`); false where instruction() is to read the line.
+  bool scan_fields(std::string_view l, trace_inst& ti) {
+    scanned_inst& si = scanned;
+    if (!scanner.scan(l, si)) return false;
+    const cached_opcode* op = cached(si.opcode, si.opcode_head);
+    if (!op) return false;
+    ti.pc = si.pc;
+    ti.mask = si.mask;
+    ti.opcode = op->id;
+    ti.info = op->info;
+    ti.ndst = si.ndst;
+    ti.nsrc = si.nsrc;
+    std::copy_n(si.dst, si.ndst, ti.dst);
+    std::copy_n(si.src, si.nsrc, ti.src);
+    if (si.memory) {
+      if (ti.info.cls != op_class::mem) return false;
+      ti.width = op->width;
+    } else if (ti.info.cls == op_class::mem && ti.info.space != mem_space::constant) {
+      ti.info.space = mem_space::none;  // as memory_operands
+    }
+    return true;
+  }
+
+  // A slot of `repeated` from the line's first and last 8 bytes and its length (lines of one
+  // instruction differ in those: the PC and the registers).
+  static size_t repeated_slot(std::string_view l) {
+    uint64_t head = 0, tail = 0;
+    if (l.size() >= 8) {
+      std::memcpy(&head, l.data(), 8);
+      std::memcpy(&tail, l.data() + l.size() - 8, 8);
+    }
+    const uint64_t h = (head * 0x9e3779b97f4a7c15ull) ^ (tail * 0xc2b2ae3d27d4eb4full) ^ l.size();
+    return size_t((h * 0x9e3779b97f4a7c15ull) >> (64 - repeated_bits));
+  }
+
+  // The opcode's cache slot, filled from opcode_ids; nullptr when it was never classified.
+  const cached_opcode* cached(std::string_view op, uint64_t head) {
+    cached_opcode& e = opcode_cache[((head ^ op.size()) * 0x9e3779b97f4a7c15ull) >> 58];
+    if (e.head == head && e.text.size() == op.size() &&
+        (op.size() <= 8 || std::memcmp(e.text.data() + 8, op.data() + 8, op.size() - 8) == 0))
+      return &e;
+    auto it = opcode_ids.find(op);
+    if (it == opcode_ids.end()) return nullptr;
+    e = cached_opcode{head, std::string(op), it->second.first, it->second.second, uint8_t(access_width_of(op))};
+    return &e;
   }
 
   // The opcode's index into opcodes and its class (classified on its first use).
