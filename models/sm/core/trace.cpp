@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <unordered_map>
 
 namespace gpuvp::sm {
@@ -25,7 +24,7 @@ std::string read_file(const std::string& path) {
   return std::move(*text);
 }
 
-std::string_view trim(std::string_view s) {
+inline std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
@@ -359,14 +358,15 @@ struct kernel_trace_parser::state {
   std::array<cached_opcode, 64> opcode_cache;
   instruction_scanner scanner;
   scanned_inst scanned;  // the line instruction_scanned reads
-  // Lines without addresses repeat exactly in every warp that runs the instruction: each slot
-  // holds the last such line that hashed to it, and its instruction.
+  // Lines without addresses repeat exactly in every warp that runs the instruction: each set of
+  // two holds the last two such lines that hashed to it (the last used first), and their
+  // instructions.
   struct repeated_line {
     std::string text;
     trace_inst inst;
   };
-  static constexpr unsigned repeated_bits = 10;
-  std::vector<repeated_line> repeated = std::vector<repeated_line>(size_t(1) << repeated_bits);
+  static constexpr unsigned repeated_bits = 10;  // sets
+  std::vector<repeated_line> repeated = std::vector<repeated_line>(size_t(2) << repeated_bits);
   bool have_grid = false, have_block = false, have_version = false, in_tb = false, in_body = false;
   trace_cta cur;  // the thread block being read
   trace_cta* cta = &cur;
@@ -389,7 +389,6 @@ struct kernel_trace_parser::state {
     if (l.empty()) return false;
     if (l[0] == '-') return header(c, l), false;
     if (l[0] == '#') return marker(c, l);
-    if (warp && is_hex_digit(l[0]) && instruction_scanned(l)) return false;  // in_tb: warp is set
     if (!in_tb) c.fail("instruction or block line outside #BEGIN_TB/#END_TB: '" + std::string(l) + "'");
     if (l.rfind("thread block", 0) == 0) return thread_block(c, l), false;
     if (l.rfind("warp", 0) == 0 && l.find('=') != std::string_view::npos) return warp_start(c, l), false;
@@ -538,13 +537,14 @@ struct kernel_trace_parser::state {
   static bool is_hex_digit(char ch) { return digit_values[uint8_t(ch)] < 16; }
 
   // An instruction line of the common shape (trace_scan.h) that every check passes, read without
-  // a cursor; false, with nothing changed, for any other line: instruction() then reads it.
+  // a cursor; false, the parse unchanged, for any other line: instruction() then reads it.
   bool instruction_scanned(std::string_view l) {
-    repeated_line& seen = repeated[repeated_slot(l)];
+    repeated_line* ways = &repeated[repeated_set(l) * 2];
+    const bool seen = ways[0].text == l || (ways[1].text == l && (std::swap(ways[0], ways[1]), true));
     trace_inst ti;
     bool memory = false;
-    if (seen.text == l) {
-      ti = seen.inst;
+    if (seen) {
+      ti = ways[0].inst;
     } else {
       if (!scan_fields(l, ti)) return false;
       memory = scanned.memory;
@@ -558,9 +558,10 @@ struct kernel_trace_parser::state {
     if (memory) {
       ti.addr_index = uint32_t(a.size());
       a.insert(a.end(), scanned.addrs, scanned.addrs + 32);
-    } else if (seen.text != l) {
-      seen.text.assign(l);
-      seen.inst = ti;
+    } else if (!seen) {  // the older way makes room
+      std::swap(ways[0], ways[1]);
+      ways[0].text.assign(l);
+      ways[0].inst = ti;
     }
     warp->insts.push_back(ti);
     ++warp_insts;
@@ -591,9 +592,9 @@ struct kernel_trace_parser::state {
     return true;
   }
 
-  // A slot of `repeated` from the line's first and last 8 bytes and its length (lines of one
-  // instruction differ in those: the PC and the registers).
-  static size_t repeated_slot(std::string_view l) {
+  // A set of `repeated` from the line's first and last 8 bytes and its length (lines of two
+  // instructions differ in those: the PC and the registers).
+  static size_t repeated_set(std::string_view l) {
     uint64_t head = 0, tail = 0;
     if (l.size() >= 8) {
       std::memcpy(&head, l.data(), 8);
@@ -661,7 +662,12 @@ struct kernel_trace_parser::state {
 
 kernel_trace_parser::kernel_trace_parser(const std::string& file, kernel_header& header) : s_(std::make_unique<state>(file, header)) {}
 kernel_trace_parser::~kernel_trace_parser() = default;
-bool kernel_trace_parser::line(std::string_view text, unsigned number) { return s_->parse_line(trim(text), number); }
+bool kernel_trace_parser::line(std::string_view text, unsigned number) {
+  const std::string_view l = trim(text);
+  // An instruction line (a warp is open, so a block too) of the common shape first.
+  if (s_->warp && !l.empty() && state::is_hex_digit(l[0]) && s_->instruction_scanned(l)) return false;
+  return s_->parse_line(l, number);
+}
 trace_cta kernel_trace_parser::take_cta() { return std::move(s_->cur); }
 bool kernel_trace_parser::in_body() const { return s_->in_body; }
 void kernel_trace_parser::finish(unsigned last) const { s_->finish(last); }
@@ -684,50 +690,6 @@ kernel_trace parse_kernel_trace_text(const std::string& text, const std::string&
   k.opcodes = parser.opcodes();
   k.warp_insts = parser.warp_insts();
   return k;
-}
-
-// ---- writer ----------------------------------------------------------------------------------
-
-std::string write_kernel_trace(const std::string& name, unsigned id, dim3 grid, dim3 block, unsigned binary_version, unsigned shmem,
-                               unsigned nregs, const std::vector<std::vector<trace_writer_inst>>& warps) {
-  std::ostringstream os;
-  os << "-kernel name = " << name << "\n-kernel id = " << id << "\n-grid dim = (" << grid.x << "," << grid.y << "," << grid.z
-     << ")\n-block dim = (" << block.x << "," << block.y << "," << block.z << ")\n-shmem = " << shmem << "\n-nregs = " << nregs
-     << "\n-binary version = " << binary_version
-     << "\n-cuda stream id = 0\n-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = "
-        "0x00007f1000000000\n-nvbit version = 1.5.5\n-accelsim tracer version = 5\n-enable lineinfo = 0\n"
-        "#traces format = PC mask dest_num reg_dests opcode src_num reg_srcs mem_width mem_addresses\n\n";
-  for (unsigned z = 0; z < grid.z; ++z)
-    for (unsigned y = 0; y < grid.y; ++y)
-      for (unsigned x = 0; x < grid.x; ++x) {
-        os << "#BEGIN_TB\n\nthread block = " << x << "," << y << "," << z << "\n\n";
-        for (unsigned w = 0; w < warps.size(); ++w) {
-          os << "warp = " << w << "\ninsts = " << warps[w].size() << "\n";
-          unsigned pc = 0;
-          for (auto& in : warps[w]) {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%04x %08x ", pc, in.mask);
-            os << buf << in.dst.size();
-            for (auto d : in.dst) os << " R" << d;
-            os << " " << in.opcode << " " << in.src.size();
-            for (auto s : in.src) os << " R" << s;
-            os << " " << in.width;
-            if (in.width) {
-              os << " 0";
-              for (unsigned t = 0; t < 32; ++t)
-                if (in.mask >> t & 1) {
-                  std::snprintf(buf, sizeof buf, " 0x%llx", (unsigned long long)(t < in.addrs.size() ? in.addrs[t] : 0));
-                  os << buf;
-                }
-            }
-            os << "\n";
-            pc += 16;
-          }
-          os << "\n";
-        }
-        os << "#END_TB\n\n";
-      }
-  return os.str();
 }
 
 }  // namespace gpuvp::sm

@@ -2,6 +2,7 @@
 #include "trace_scan.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -9,6 +10,8 @@
 #endif
 
 namespace gpuvp::sm {
+
+static_assert(std::endian::native == std::endian::little, "words are loaded with the line's first byte lowest");
 
 namespace {
 
@@ -18,7 +21,7 @@ constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 // bits, which cannot carry into the next byte.
 inline uint64_t non_hex_bytes(uint64_t v) {
   const uint64_t low7 = v & ~highs;
-  const uint64_t digit = (low7 + 0x50 * ones) & ~(low7 + 0x46 * ones);    // 0x30..0x39
+  const uint64_t digit = (low7 + 0x50 * ones) & ~(low7 + 0x46 * ones);     // 0x30..0x39
   const uint64_t lower = low7 | 0x20 * ones;                               // 'A'..'F' as 'a'..'f'
   const uint64_t letter = (lower + 0x1f * ones) & ~(lower + 0x19 * ones);  // 0x61..0x66
   return ((~(digit | letter)) | v) & highs;
@@ -94,6 +97,13 @@ struct scanner {
   const char* p;
   const char* end;
 
+  // "0x" or "0X" at p (p[1] is readable: the padding's zero follows the line).
+  bool at_hex_prefix() const {
+    uint16_t two;
+    std::memcpy(&two, p, 2);
+    return (two | 0x2000) == ('x' << 8 | '0');  // little-endian: p[0] the low byte
+  }
+
   bool field_end() {
     if (!(blank_kinds[uint8_t(*p)] & 1)) return p == end;
     do ++p;
@@ -104,7 +114,7 @@ struct scanner {
   // Up to 16 hex digits, after "0x" (cursor::number(16); "0x" with nothing after it is refused
   // either way).
   bool hex(uint64_t& v) {
-    if (p[0] == '0' && (p[1] | 0x20) == 'x') p += 2;
+    if (at_hex_prefix()) p += 2;
     const hex_run run = GPUVP_LEADING_HEX(p);
     v = run.value;
     p += run.digits;
@@ -158,7 +168,7 @@ struct scanner {
   bool immediate() {
     p += *p == '-';
     uint64_t v = 0;
-    return p[0] == '0' && (p[1] | 0x20) == 'x' ? hex(v) : decimal(v);
+    return at_hex_prefix() ? hex(v) : decimal(v);
   }
 
   // The addresses after mem_width, as parse_addresses (trace.cpp) places them.
