@@ -16,7 +16,7 @@ ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
       cfg_(cfg),
       tags_(tags),
       icnt_node_(core.id() / std::max(1u, cfg.cores_per_cluster)),
-      mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
+      mshrs_(std::min<size_t>(4 * size_t(cfg.l1_mshrs), 2048)) {
   const unsigned per_line = std::max(1u, cfg.l1_line / 32);
   sector_shift_ = unsigned(std::countr_zero(per_line));
   if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways || tags_->ways != cfg.l1_ways || tags_->sectors != per_line)
@@ -68,7 +68,7 @@ bool ldst_unit::linear_lanes(const warp_inst& w, unsigned width) {
   if (w.active_mask != ~0u) return false;
   const uint64_t* a = w.addrs;
   bool linear = true;
-  for (unsigned t = 0; t < 32; ++t) linear &= a[t] == a[0] + uint64_t(t) * width;  // (from 0: a whole number of vectors)
+  for (unsigned t = 1; t < 32; ++t) linear &= a[t] == a[0] + uint64_t(t) * width;
   if (!linear) return false;
   for (uint64_t b = a[0] / 32, last = (a[0] + 32ull * width - 1) / 32; b <= last; ++b) sectors_.push_back(b);
   return true;
@@ -164,14 +164,14 @@ bool ldst_unit::global_access(l1_bank& b, uint64_t now) {
     return false;
   }
   if (mshr_entry* e = b.no_mshr ? nullptr : mshrs_.find(a.sector)) {
-    if (e->waiters.count >= cfg_.l1_mshr_merge) {
+    if (e->count >= cfg_.l1_mshr_merge) {
       ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_merge)];
       return false;
     }
     ++l1_gen_;
     ++st.l1_accesses;
     ++st.l1_pending_hits;
-    waiters_.push_back(e->waiters, a.slot);
+    add_waiter(*e, a.slot);
     return true;
   }
   b.no_mshr = true;
@@ -191,7 +191,7 @@ bool ldst_unit::global_access(l1_bank& b, uint64_t now) {
   ++st.mem_reads;
   mshr_entry& e = *mshrs_.try_emplace(a.sector).first;
   e.index = uint32_t(idx);
-  waiters_.push_back(e.waiters, a.slot);
+  add_waiter(e, a.slot);
   miss_queue_.push_back({a.sector, now + 1, false, 0, mem_port::whole_sector});
   return true;
 }
@@ -317,9 +317,9 @@ void ldst_unit::writeback() {
     next_global_ = ~0u;
   } else {
     mshr_entry* m = mshrs_.find(filled_.front());
-    wb_slot_ = waiters_.pop_front(m->waiters);
+    wb_slot_ = take_waiter(*m);
     ++l1_gen_;  // a merge slot is free again (and the MSHR entry, with the last waiter)
-    if (m->waiters.count == 0) {
+    if (m->count == 0) {
       mshrs_.erase(m);
       filled_.pop_front();
     }

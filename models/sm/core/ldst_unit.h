@@ -291,14 +291,27 @@ class ldst_unit : public stallable_unit, public mem_client {
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   using waiter_list = fifo_pool<unsigned>::list;
-  // An MSHR entry: the waiting slots (in waiters_) and, from its miss until its fill, the L1
-  // index (line) the miss took (GPGPU-Sim's extra_mf_fields::m_cache_index), which its fill fills
-  // whatever line holds it by then. The entry outlives the fill until its last waiter is taken,
-  // so a sector has at most one miss outstanding.
+  // An MSHR entry: the waiting slots, oldest first (the first here, the others in waiters_: most
+  // entries have one), and, from its miss until its fill, the L1 index (line) the miss took
+  // (GPGPU-Sim's extra_mf_fields::m_cache_index), which its fill fills whatever line holds it by
+  // then. The entry outlives the fill until its last waiter is taken, so a sector has at most
+  // one miss outstanding.
   struct mshr_entry {
-    waiter_list waiters;
+    unsigned count = 0, first = 0;
+    waiter_list more;
     uint32_t index = l1_tags::none;
   };
+  void add_waiter(mshr_entry& e, unsigned slot) {
+    if (e.count++ == 0)
+      e.first = slot;
+    else
+      waiters_.push_back(e.more, slot);
+  }
+  unsigned take_waiter(mshr_entry& e) {
+    const unsigned slot = e.first;
+    if (--e.count) e.first = waiters_.pop_front(e.more);
+    return slot;
+  }
   sector_map<mshr_entry> mshrs_;  // sector address -> its entry
   fifo_pool<unsigned> waiters_;
   ring<request> miss_queue_;
