@@ -395,6 +395,32 @@ TEST(sm_core, l1_line_alloc_fail_while_every_way_waits_for_a_fill) {
   EXPECT_EQ(r.cycles, 225u);
 }
 
+TEST(sm_core, l1_mshr_entry_fail_turns_line_alloc_when_its_line_is_evicted) {
+  // An L1D of one set and one way, one MSHR. P loads sector 0 of line A (L1 bank 0), B sector 1
+  // of line A (bank 1), X sector 0 of line C (bank 0, behind P). They reach stage 0 in 26, 27
+  // and 28. P misses in 26 (A takes the way, reserved; the MSHR is taken). B finds A present,
+  // its sector not valid, no MSHR free: MSHR_ENTRY_FAIL in 27..124. X finds C absent and the
+  // only way reserved: LINE_ALLOC_FAIL in 28..123. P's fill in 124 (register released in 126,
+  // the fixed memory's 100) frees the way: X fails on the MSHR then (124). In 125 the write-back
+  // stage takes P's access, freeing the MSHR: X (bank 0, tried first) misses and evicts A; B,
+  // its line gone and the way reserved again, fails LINE_ALLOC now, in 125..222. X's fill in
+  // 223 (released 225): B fails on the MSHR (223), misses in 224, released in 324: kernel 325.
+  // MSHR_ENTRY: 98 + 1 (B) + 1 (X) = 100; LINE_ALLOC: 98 (B) + 96 (X) = 194.
+  gpu_config c = shipped("QV100");
+  c.adaptive_l1 = false;
+  c.l1_sets = 1;
+  c.l1_ways = 1;
+  c.l1_mshrs = 1;
+  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10020, 0),
+                                   mem("LDG.E", {3}, {4}, 0x10200, 0), op("EXIT", {}, {})};
+  kernel_result r = run1(c, make_kernel(70, {w}));
+  EXPECT_EQ(r.stats.l1_misses, 3u);
+  EXPECT_EQ(r.stats.l1_fails[unsigned(l1_fail::mshr_entry)], 100u);
+  EXPECT_EQ(r.stats.l1_fails[unsigned(l1_fail::line_alloc)], 194u);
+  EXPECT_EQ(r.stats.l1_reservation_fails(), 294u);
+  EXPECT_EQ(r.cycles, 325u);
+}
+
 TEST(sm_core, merged_loads_write_back_one_a_cycle) {
   // Three LDG of one sector (every lane at one address) into R1, R2, R3, then FFMA R5 <- R3: the
   // first misses, the other two merge into its MSHR entry (pending hits). The fill brings all

@@ -16,7 +16,7 @@ ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
       cfg_(cfg),
       tags_(tags),
       icnt_node_(core.id() / std::max(1u, cfg.cores_per_cluster)),
-      mshrs_(std::min<size_t>(2 * size_t(cfg.l1_mshrs), 1024)) {
+      mshrs_(std::min<size_t>(4 * size_t(cfg.l1_mshrs), 2048)) {
   const unsigned per_line = std::max(1u, cfg.l1_line / 32);
   sector_shift_ = unsigned(std::countr_zero(per_line));
   if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways || tags_->ways != cfg.l1_ways || tags_->sectors != per_line)
@@ -50,6 +50,7 @@ void ldst_unit::done_one(unsigned slot) {
 size_t ldst_unit::allocate_line(uint64_t line) {
   const uint32_t victim = tags_->victim(unsigned(line % cfg_.l1_sets));
   if (victim == l1_tags::none) return SIZE_MAX;
+  ++tag_gen_;
   if (tags_->tag[victim] != ~0ull) tags_->where.erase(tags_->where.find(tags_->tag[victim]));
   tags_->tag[victim] = line;
   *tags_->where.try_emplace(line).first = victim;
@@ -78,6 +79,7 @@ void ldst_unit::prepare() {
   prepared_ = true;
   slot_ = new_slot(w);
   slots_[slot_].outstanding = 1;  // held until the last access is made
+  full_bank_ = nullptr;
   sectors_.clear();
   conflict_cycles_ = 0;
   bypass_ = cfg_.gmem_skip_l1d && w.space == mem_space::global;
@@ -135,13 +137,14 @@ void ldst_unit::prepare() {
 // one it may take (data_cache::miss_queue_full(1)), then an MSHR entry or merge slot. Stores:
 // store_access. A failure is a reservation fail by cause; the access stays in stage 0 and is
 // tried again next cycle.
-bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
-  if (a.store) return store_access(a, now);
+bool ldst_unit::global_access(l1_bank& b, uint64_t now) {
+  const pipe_entry& a = b.pipe.front();
+  if (a.store) return store_access(b, a, now);
   sm_stats& st = core_.st_;
   const mem_config& m = cfg_.mem;
   const uint64_t line = a.sector >> sector_shift_;
   const uint8_t bit = uint8_t(1u << (a.sector & (tags_->sectors - 1)));
-  size_t idx = find_line(line);
+  size_t idx = bank_line(b, line);
   if (idx != SIZE_MAX && (tags_->valid[idx] & bit)) {
     ++l1_gen_;
     tags_->touch(idx);
@@ -160,24 +163,25 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
     return false;
   }
-  if (mshr_entry* e = mshrs_.find(a.sector)) {
-    if (e->waiters.count >= cfg_.l1_mshr_merge) {
+  if (mshr_entry* e = b.no_mshr ? nullptr : mshrs_.find(a.sector)) {
+    if (e->count >= cfg_.l1_mshr_merge) {
       ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_merge)];
       return false;
     }
     ++l1_gen_;
     ++st.l1_accesses;
     ++st.l1_pending_hits;
-    waiters_.push_back(e->waiters, a.slot);
+    add_waiter(*e, a.slot);
     return true;
   }
+  b.no_mshr = true;
   if (mshrs_.size() >= cfg_.l1_mshrs) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_entry)];
     return false;
   }
   ++l1_gen_;
   if (idx == SIZE_MAX) idx = allocate_line(line);  // allocate on miss (a way is free: checked above)
-  if (!tags_->reserved[idx]) ++tags_->set_reserved[line % cfg_.l1_sets];
+  if (!tags_->reserved[idx] && ++tags_->set_reserved[line % cfg_.l1_sets] == cfg_.l1_ways) ++tag_gen_;
   tags_->reserved[idx] |= bit;
   // allocate_sector: a MODIFIED sector (partly written) stays MODIFIED after its fill.
   tags_->modified_on_fill[idx] = uint8_t((tags_->modified_on_fill[idx] & ~bit) | (tags_->modified[idx] & bit));
@@ -187,7 +191,7 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
   ++st.mem_reads;
   mshr_entry& e = *mshrs_.try_emplace(a.sector).first;
   e.index = uint32_t(idx);
-  waiters_.push_back(e.waiters, a.slot);
+  add_waiter(e, a.slot);
   miss_queue_.push_back({a.sector, now + 1, false, 0, mem_port::whole_sector});
   return true;
 }
@@ -202,14 +206,14 @@ bool ldst_unit::global_access(const pipe_entry& a, uint64_t now) {
 // pending fill arrives). Other write-allocate policies: a miss is written through only (as N,
 // wr_miss_no_wa). Every store counts in the L1's accesses as a hit, a pending hit (its sector's
 // fill is due) or a miss, as GPGPU-Sim's cache statistics count writes.
-bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
+bool ldst_unit::store_access(l1_bank& b, const pipe_entry& a, uint64_t now) {
   sm_stats& st = core_.st_;
   const unsigned per_line = tags_->sectors;
   const uint64_t line = a.sector >> sector_shift_;
   const unsigned s = unsigned(a.sector & (per_line - 1));
   const uint8_t bit = uint8_t(1u << s);
   const bool allocate = cfg_.mem.l1.write_alloc == 'L';
-  size_t idx = find_line(line);
+  size_t idx = bank_line(b, line);
   // tag_array::probe for a write: HIT (VALID or MODIFIED), HIT_RESERVED, or a (sector) miss.
   const bool reserved = idx != SIZE_MAX && (tags_->reserved[idx] & bit);
   const bool hit = idx != SIZE_MAX && !reserved && ((tags_->valid[idx] | tags_->modified[idx]) & bit);
@@ -222,6 +226,7 @@ bool ldst_unit::store_access(const pipe_entry& a, uint64_t now) {
     return false;
   }
   ++l1_gen_;
+  ++tag_gen_;
   ++st.l1_write_accesses;
   ++st.l1_accesses;  // counted by the probe's outcome, as GPGPU-Sim's select_stats_status
   ++(hit ? st.l1_hits : reserved ? st.l1_pending_hits : st.l1_misses);
@@ -258,21 +263,18 @@ void ldst_unit::run_banks(uint64_t now) {
       next_bank_ = std::min(next_bank_, b.arrival);  // (UINT64_MAX: empty)
       continue;
     }
-    const pipe_entry& e = b.pipe.front();
-    if (b.fail_gen == l1_gen_ && (b.fail_pops == mq_pops_ || b.fail_cause != unsigned(l1_fail::miss_queue_full))) {
-      ++core_.st_.l1_fails[b.fail_cause];  // nothing it depends on changed since it failed
+    if (repeats_fail(b)) {
+      ++core_.st_.l1_fails[b.fail_cause];
       continue;
     }
-    if (!global_access(e, now)) {
-      b.fail_gen = l1_gen_;
-      b.fail_pops = mq_pops_;
+    if (!global_access(b, now)) {
       b.fail_cause = last_fail_;
+      b.fail_gen = last_fail_ == unsigned(l1_fail::mshr_entry) ? tag_gen_ : l1_gen_;
+      b.fail_pops = mq_pops_;
       continue;
     }
-    b.pipe.pop_front();
-    b.left = now + 1;
+    b.pop_front(now, cfg_.l1_latency);
     --in_pipe_;
-    b.arrival = b.pipe.empty() ? UINT64_MAX : std::max(b.pipe.front().enter + cfg_.l1_latency, b.left);
     next_bank_ = std::min(next_bank_, b.arrival);
   }
 }
@@ -315,9 +317,9 @@ void ldst_unit::writeback() {
     next_global_ = ~0u;
   } else {
     mshr_entry* m = mshrs_.find(filled_.front());
-    wb_slot_ = waiters_.pop_front(m->waiters);
+    wb_slot_ = take_waiter(*m);
     ++l1_gen_;  // a merge slot is free again (and the MSHR entry, with the last waiter)
-    if (m->waiters.count == 0) {
+    if (m->count == 0) {
       mshrs_.erase(m);
       filled_.pop_front();
     }
@@ -333,8 +335,9 @@ void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
   if (busy()) ++active_cycles;  // an access being made or outstanding
   if (wb_pending() || smem_ready() <= now) writeback();
-  take_events(now);
-  send_miss(now);
+  if (events_due(now) || !cluster_fifo_.empty()) take_events(now);
+  if (!responses_.empty()) take_response();
+  if (!miss_queue_.empty() && miss_queue_.front().ready <= now) send_miss(now);
   run_banks(now);
   if (dispatch_reg_.empty()) {
     occupied_.shift();
@@ -342,6 +345,11 @@ void ldst_unit::cycle() {
     return;
   }
   if (!prepared_) prepare();
+  if (full_bank_ && full_bank_->pipe.size() >= cfg_.l1_latency) {  // global_step: its next access's bank still full
+    occupied_.shift();
+    end_cycle(now);
+    return;
+  }
   const bool finished = dispatch_reg_.space == mem_space::shared ? shared_step(now) : global_step(now);
   if (finished) {
     dispatch_reg_.clear();
@@ -355,12 +363,10 @@ void ldst_unit::cycle() {
 // its response FIFO (simt_core_cluster::m_response_fifo) in the order they came. Its head moves
 // into the LDST unit's response FIFO (ldst_unit::m_response_fifo) while that holds fewer than
 // -gpgpu_n_ldst_response_buffer_size (icnt_cycle, before the core's cycle), whose head leaves it,
-// one a cycle (ldst_unit::cycle): a store's acknowledgement always (store_ack), a sector fill
-// into the L1 (its fill port is free again every cycle), a bypassing load's access into the
-// write-back stage's client 3 when that holds none (else it waits, and every answer behind it,
-// an acknowledgement too).
+// one a cycle (ldst_unit::cycle, take_response). Runs when an event is due or the cluster's FIFO
+// holds one: an answer popped by now has its event due then, so popped_ is kept here.
 void ldst_unit::take_events(uint64_t now) {
-  while (!events_.empty() && events_.top().at <= now) {
+  while (events_due(now)) {
     const event e = events_.top();
     events_.pop();
     if (e.kind == ev::done)
@@ -373,7 +379,13 @@ void ldst_unit::take_events(uint64_t now) {
     responses_.push_back(cluster_fifo_.front());
     cluster_fifo_.pop_front();
   }
-  if (responses_.empty()) return;
+}
+
+// The LDST unit's response FIFO's head leaves it: a store's acknowledgement always (store_ack),
+// a sector fill into the L1 (its fill port is free again every cycle), a bypassing load's access
+// into the write-back stage's client 3 when that holds none (else it waits, and every answer
+// behind it, an acknowledgement too).
+void ldst_unit::take_response() {
   const response r = responses_.front();
   if (r.kind == ev::ack) {
     done_one(unsigned(r.key));
@@ -415,6 +427,7 @@ void ldst_unit::fill_sector(uint64_t key) {
   if (!e || e->index == l1_tags::none) return;
   const uint32_t idx = e->index;
   e->index = l1_tags::none;
+  if (tags_->tag[idx] != key >> sector_shift_) ++tag_gen_;  // the miss's line was replaced: another line's sector
   const uint8_t bit = uint8_t(1u << (key % tags_->sectors));
   tags_->valid[idx] |= bit;
   tags_->modified[idx] = uint8_t((tags_->modified[idx] & ~bit) | (tags_->modified_on_fill[idx] & bit));
@@ -430,7 +443,7 @@ void ldst_unit::fill_sector(uint64_t key) {
 // memory side counts the request from the cycle before (its hand-offs are numbered from the
 // L1 access's cycle, docs/models/gpu_memory.md).
 void ldst_unit::send_miss(uint64_t now) {
-  if (miss_queue_.empty() || miss_queue_.front().ready > now || core_.mem_->full(this)) return;
+  if (core_.mem_->full(this)) return;
   const request r = miss_queue_.front();
   miss_queue_.pop_front();
   ++mq_pops_;
@@ -481,12 +494,18 @@ bool ldst_unit::global_step(uint64_t now) {
   }
   // ldst_unit::memory_cycle: up to -gpgpu_l1_banks accesses a cycle, each into the last stage
   // of its bank's pipeline (-gpgpu_l1_latency stages), stopping at the first whose stage is
-  // taken (a bank conflict: again next cycle).
+  // taken (a bank conflict: again next cycle). full_bank_: the first access's bank was full, so
+  // none enters until that bank's oldest access leaves (cycle() waits for it; not where the
+  // memory wants each try's mem_fetch).
+  full_bank_ = nullptr;
   for (unsigned j = 0; j < banks_.size() && !sectors_.empty(); ++j) {
     const uint64_t sec = sectors_.back();
     if (core_.decodes_) core_.mem_->decoded(sec * 32, this);  // its mem_fetch, made before the bank is looked at
     l1_bank& b = banks_[bank_of(sec)];
-    if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) break;
+    if (b.placed == now || b.pipe.size() >= std::max(1u, cfg_.l1_latency)) {
+      if (j == 0 && b.placed != now && cfg_.l1_latency && !core_.decodes_) full_bank_ = &b;
+      break;
+    }
     b.placed = now;
     if (b.pipe.empty()) {
       b.arrival = std::max(now + cfg_.l1_latency, b.left);

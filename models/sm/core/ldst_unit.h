@@ -142,6 +142,34 @@ class ldst_unit : public stallable_unit, public mem_client {
     uint64_t key;  // slot (done, ack) or sector address (fill)
     bool operator>(const event& o) const { return at != o.at ? at > o.at : key > o.key; }
   };
+  // The events by cycle (then key). Most come in that order (the memory answers in the order of
+  // its cycles): those in order wait in a FIFO, only the others in a heap.
+  class event_queue {
+   public:
+    bool empty() const { return in_order_.empty() && heap_.empty(); }
+    size_t size() const { return in_order_.size() + heap_.size(); }
+    const event& top() const {
+      if (heap_.empty()) return in_order_.front();
+      if (in_order_.empty() || in_order_.front() > heap_.top()) return heap_.top();
+      return in_order_.front();
+    }
+    void pop() {
+      if (!heap_.empty() && (in_order_.empty() || in_order_.front() > heap_.top()))
+        heap_.pop();
+      else
+        in_order_.pop_front();
+    }
+    void push(const event& e) {
+      if (in_order_.empty() || !(in_order_.back() > e))
+        in_order_.push_back(e);
+      else
+        heap_.push(e);
+    }
+
+   private:
+    ring<event> in_order_;
+    std::priority_queue<event, std::vector<event>, std::greater<event>> heap_;
+  };
   struct inflight {
     warp_inst inst;
     unsigned outstanding = 0;
@@ -166,10 +194,23 @@ class ldst_unit : public stallable_unit, public mem_client {
     // The cycle the oldest access reaches stage 0 (UINT64_MAX: none): -gpgpu_l1_latency cycles
     // after it entered, and not before the cycle after its predecessor left.
     uint64_t arrival = UINT64_MAX;
-    // The oldest access failed for `fail_cause` at generation `fail_gen` (and `fail_pops`
-    // miss-queue departures): until they change, it fails again for the same cause.
+    // The oldest access failed for `fail_cause` at generation `fail_gen` (tag_gen_ for an
+    // MSHR_ENTRY_FAIL, else l1_gen_) and `fail_pops` miss-queue departures: repeats_fail.
     uint64_t fail_gen = ~0ull, fail_pops = 0;
     unsigned fail_cause = 0;
+    // What the oldest access's last try found: its line's tag index (kept while the tag there is
+    // still its line; else looked up again) and, for a load, that its sector had no MSHR entry,
+    // which stays so while it is the oldest (only an access to that sector, in this bank, makes one).
+    uint32_t line_idx = l1_tags::none;
+    bool no_mshr = false;
+    void pop_front(uint64_t now, unsigned latency) {
+      pipe.pop_front();
+      left = now + 1;
+      arrival = pipe.empty() ? UINT64_MAX : std::max(pipe.front().enter + latency, left);
+      fail_gen = ~0ull;
+      line_idx = l1_tags::none;
+      no_mshr = false;
+    }
   };
   // The earliest cycle after `after` in which a bank's oldest access reaches stage 0.
   uint64_t bank_event(uint64_t after) const {
@@ -199,17 +240,35 @@ class ldst_unit : public stallable_unit, public mem_client {
     const uint32_t* i = tags_->where.find(line);
     return i ? *i : SIZE_MAX;
   }
-  size_t allocate_line(uint64_t line);                   // SIZE_MAX: every way of the set has a pending fill
-  bool store_access(const pipe_entry& a, uint64_t now);  // global_access's store part
+  // find_line through the bank's remembered index of its oldest access's line.
+  size_t bank_line(l1_bank& b, uint64_t line) {
+    if (b.line_idx == l1_tags::none || tags_->tag[b.line_idx] != line) {
+      const size_t i = find_line(line);
+      b.line_idx = i == SIZE_MAX ? l1_tags::none : uint32_t(i);
+    }
+    return b.line_idx == l1_tags::none ? SIZE_MAX : b.line_idx;
+  }
+  size_t allocate_line(uint64_t line);                               // SIZE_MAX: every way of the set has a pending fill
+  bool store_access(l1_bank& b, const pipe_entry& a, uint64_t now);  // global_access's store part
+  // A bank's oldest access that failed would fail again now for the same cause: nothing it
+  // depends on changed since.
+  bool repeats_fail(const l1_bank& b) const {
+    if (b.fail_cause == unsigned(l1_fail::mshr_entry))
+      return b.fail_gen == tag_gen_ && mshrs_.size() >= cfg_.l1_mshrs && miss_queue_.size() + 1 < cfg_.mem.l1.miss_queue;
+    return b.fail_gen == l1_gen_ && (b.fail_pops == mq_pops_ || b.fail_cause != unsigned(l1_fail::miss_queue_full));
+  }
   void run_banks(uint64_t now);
   void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
-  // cycle()'s parts, in order: the events due, the miss queue's request, the dispatch register.
+  // cycle()'s parts, in order: the events due and the response FIFOs, the miss queue's request
+  // (when one is ready), the dispatch register.
+  bool events_due(uint64_t now) const { return !events_.empty() && events_.top().at <= now; }
   void take_events(uint64_t now);
+  void take_response();
   void fill_sector(uint64_t key);  // tag_array::fill(index, ...): the index the miss took
   void send_miss(uint64_t now);
   bool shared_step(uint64_t now);
   bool global_step(uint64_t now);
-  bool global_access(const pipe_entry& a, uint64_t now);  // false: reservation fail
+  bool global_access(l1_bank& b, uint64_t now);  // the bank's oldest access; false: reservation fail
 
   sm_core& core_;
   const gpu_config& cfg_;
@@ -218,7 +277,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   unsigned sector_shift_;     // log2 of the sectors in a line (a power of two, gpu_config)
   unsigned bank_mask_ = ~0u;  // L1 banks - 1 when a power of two (~0u: not)
   size_t bank_of(uint64_t sector) const { return bank_mask_ != ~0u ? sector & bank_mask_ : sector % banks_.size(); }
-  std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
+  event_queue events_;
   // The answers (fills, bypassing loads' accesses, store acknowledgements), oldest first: in the
   // cluster's response FIFO, then in the LDST unit's (take_events).
   struct response {
@@ -232,14 +291,27 @@ class ldst_unit : public stallable_unit, public mem_client {
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   using waiter_list = fifo_pool<unsigned>::list;
-  // An MSHR entry: the waiting slots (in waiters_) and, from its miss until its fill, the L1
-  // index (line) the miss took (GPGPU-Sim's extra_mf_fields::m_cache_index), which its fill fills
-  // whatever line holds it by then. The entry outlives the fill until its last waiter is taken,
-  // so a sector has at most one miss outstanding.
+  // An MSHR entry: the waiting slots, oldest first (the first here, the others in waiters_: most
+  // entries have one), and, from its miss until its fill, the L1 index (line) the miss took
+  // (GPGPU-Sim's extra_mf_fields::m_cache_index), which its fill fills whatever line holds it by
+  // then. The entry outlives the fill until its last waiter is taken, so a sector has at most
+  // one miss outstanding.
   struct mshr_entry {
-    waiter_list waiters;
+    unsigned count = 0, first = 0;
+    waiter_list more;
     uint32_t index = l1_tags::none;
   };
+  void add_waiter(mshr_entry& e, unsigned slot) {
+    if (e.count++ == 0)
+      e.first = slot;
+    else
+      waiters_.push_back(e.more, slot);
+  }
+  unsigned take_waiter(mshr_entry& e) {
+    const unsigned slot = e.first;
+    if (--e.count) e.first = waiters_.pop_front(e.more);
+    return slot;
+  }
   sector_map<mshr_entry> mshrs_;  // sector address -> its entry
   fifo_pool<unsigned> waiters_;
   ring<request> miss_queue_;
@@ -275,6 +347,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   std::vector<uint64_t> sectors_;       // global/local: sector accesses still to make (back = next)
   std::vector<uint32_t> sector_bytes_;  // a store: the bytes it writes in each of sectors_
   std::vector<l1_bank> banks_;          // -gpgpu_l1_banks latency pipelines
+  l1_bank* full_bank_ = nullptr;        // the full bank the dispatch register's next access waits for
   unsigned in_pipe_ = 0;                // accesses in them
   unsigned conflict_cycles_ = 0;        // shared: cycles still to spend on bank conflicts
   unsigned awaiting_ = 0;               // accesses the memory answers later (mem_port::pending)
@@ -282,7 +355,12 @@ class ldst_unit : public stallable_unit, public mem_client {
   // the successful accesses, fills and MSHR waiters taken (a failed access changes nothing). A
   // miss-queue departure (mq_pops_) only frees a miss-queue entry: it matters only to a
   // MISS_QUEUE_FULL failure.
-  uint64_t l1_gen_ = 0, mq_pops_ = 0;
+  // tag_gen_ counts the tag changes that can turn a load's MSHR_ENTRY_FAIL into a hit or a
+  // LINE_ALLOC_FAIL: a line allocated (a victim evicted), a set's last way reserved, a store, a
+  // fill into a line that replaced the miss's. Its sector has no MSHR entry (only its own bank
+  // makes one), so with those unchanged it fails so again while the MSHRs are full and the miss
+  // queue is not (repeats_fail).
+  uint64_t l1_gen_ = 0, mq_pops_ = 0, tag_gen_ = 0;
   unsigned last_fail_ = 0;  // cause of global_access's last failure
   // next_event_cycle(ran_) as of the end of the last cycle(): the first event or miss-queue
   // departure (lowered by mem_done) and the first bank pipeline arrival after ran_.
