@@ -84,6 +84,7 @@ dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency,
   tWTP_ = T_.WL + burst_ + T_.WR;
   tRCDWR_ = T_.RCD > T_.WL + 1 ? T_.RCD - (T_.WL + 1) : 0;
   bk_.resize(T_.nbk);
+  for (unsigned b = 0; b < T_.nbk; ++b) bk_[b].group = group(b);
   masked_ = T_.nbk <= 64;
   ccdl_.assign(T_.nbkgrp, 0);
   rtpl_.assign(T_.nbkgrp, 0);
@@ -269,7 +270,12 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
     if (m_.dram_dual_bus) {
       // Before tCCD has passed, or while the rwq is full, every column command waits
       // (col_command's bank-independent tests).
-      if (k >= ccd_ && col_ok_) visit_from(open_mask_, prio_, [&](unsigned j) { return col_command(j, k, out); });
+      if (k >= ccd_ && col_ok_)
+        visit_from(open_mask_, prio_, [&](unsigned j) {
+          const bank& B = bk_[j];  // col_command's per-bank timing tests first, without the call
+          if (k < ccdl_[B.group] || (B.mrq.write ? k < B.rcdwr || k < rtw_ : k < B.rcd || k < wtr_)) return false;
+          return col_command(j, k, out);
+        });
       visit_from(mrq_mask_ & ~open_mask_, prio_, [&](unsigned j) {
         const bank& B = bk_[j];  // row_command's per-bank timing tests first, without the call
         if (B.active ? k < B.ras || k < B.wtp || k < B.rtp : k < rrd_ || k < B.rp || k < B.rc) return false;
@@ -295,7 +301,7 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
 bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& out) {
   bank& B = bk_[j];
   if (!B.has_mrq || !B.active || B.row != B.mrq.row || !col_ok_) return false;
-  const unsigned g = group(j);
+  const unsigned g = B.group;
   if (k < ccd_ || k < ccdl_[g]) return false;
   unsigned latency;
   if (!B.mrq.write) {
@@ -368,7 +374,7 @@ bool dram_channel::row_command(unsigned j, uint64_t k) {
     B.rc = k + T_.RC;
     ++activates;
   } else {
-    if (B.row == B.mrq.row || k < B.ras || k < B.wtp || k < B.rtp || k < rtpl_[group(j)]) return false;
+    if (B.row == B.mrq.row || k < B.ras || k < B.wtp || k < B.rtp || k < rtpl_[B.group]) return false;
     B.active = false;  // precharge
     if (masked_) set_open(j);
     B.rp = k + T_.RP;

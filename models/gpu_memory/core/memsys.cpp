@@ -221,9 +221,17 @@ void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
     if (!--fills_due_) next_due_ = ~0ull;  // (else it stays a lower bound: run_l2)
     l2_fill(sp, key, c);
   }
-  if (!P.in.empty() && P.in.front().t <= c && l2_access(sp, P.in.front(), c, false)) {
-    P.in.pop_front();
-    --l2_queued_;
+  if (!P.in.empty() && P.in.front().t <= c) {
+    const l2_request& r = P.in.front();
+    // A full L2 -> DRAM queue (l2_queues_admit's test after an MSHR stall's) stalls the access
+    // again: counted here without the access's other work.
+    if (!P.mshr_stall && ch_[r.a.channel].l2_queue(r.a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) {
+      ++st_.l2_queue_stalls;
+      l2_retry(sp, c);
+    } else if (l2_access(sp, r, c, false)) {
+      P.in.pop_front();
+      --l2_queued_;
+    }
   }
   if (!P.rop.empty() && P.rop.front().t <= c && P.in.size() < limit) {
     l2_request r = P.rop.front();
