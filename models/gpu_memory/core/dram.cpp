@@ -126,7 +126,7 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   // The scheduler is full (dram_t::full): FR-FCFS at the configured size (0 unbounded), FIFO at
   // mrqq's 2 entries.
   const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
-  return_credits(k);
+  if (!credit_returns_.empty() && credit_returns_.front().first <= k) return_credits(k);
   // One request per cycle from the latency queue into the scheduler while it has room.
   if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) accept_arrival(k);
   // The scheduler hands one request to a bank without one.
@@ -186,10 +186,12 @@ bool dram_channel::frfcfs_take(unsigned b) {
       }
     B.serving_row = true;
   }
-  auto it = std::find_if(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
+  // The first request of that row, and whether another follows it (none comes before it).
+  const auto of_row = [&](const dram_request& q) { return q.row == B.serve_row; };
+  const auto it = std::find_if(B.queue.begin(), B.queue.end(), of_row);
+  B.serving_row = std::any_of(it + 1, B.queue.end(), of_row);
   B.mrq = *it;
   B.queue.erase(it);
-  B.serving_row = std::any_of(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
   if (B.mrq.row == current) ++row_hits;
   ++scheduled;
   B.has_mrq = true;
@@ -260,7 +262,7 @@ void dram_channel::issue_from_l2(uint64_t k) {
 void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
   const unsigned nbk = T_.nbk;
   bool col = false, row = false;
-  col_ok_ = !rwq_full(k);
+  col_ok_ = !last_data_ || !rwq_full(k);  // (no data placed yet: empty)
   if (!col_ok_) {
     bool open = masked_ && open_mask_;
     for (unsigned j = 0; !masked_ && j < nbk && !open; ++j) open = bk_[j].has_mrq && bk_[j].active && bk_[j].row == bk_[j].mrq.row;

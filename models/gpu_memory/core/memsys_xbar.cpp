@@ -144,13 +144,13 @@ void memory_system::advance(uint64_t now) {
 // The granted packet is in its output buffer after the interconnect step of `now`; the
 // sub-partition pops it in its L2 step of a later cycle (step_sub_partition).
 void memory_system::grant(unsigned input, uint64_t now) {
-  const xbar_packet p = xin_[input].front();
+  const xbar_packet& p = xin_[input].front();
+  auto& xout = sp_[p.sp].xout;
+  xout.push_back(p.r);
+  xout.back().t = now + 1;
   xin_[input].pop_front();
   --xbar_queued_;
-  l2_request r = p.r;
-  r.t = now + 1;
-  sp_[p.sp].xout.push_back(r);
-  l2_queued(r.t);
+  l2_queued(now + 1);
 }
 
 // The reply crossbar's step (xbar_router::Advance, -icnt_arbiter_algo as for requests): inputs
