@@ -99,7 +99,10 @@ void dram_channel::push(dram_request r, unsigned sub) {
   auto& q = l2q_[sub];
   auto it = q.end();
   while (it != q.begin() && std::prev(it)->arrive > r.arrive) --it;
-  q.insert(it, r);
+  if (it == q.end())
+    q.push_back(r);
+  else
+    q.insert(it, r);
   ++queued_;
 }
 
@@ -490,8 +493,8 @@ uint64_t dram_channel::place(uint64_t d) {
 // every configuration GPGPU-Sim accepts (WL > CL would overfill it).
 bool dram_channel::rwq_full(uint64_t k) {
   if (!last_data_) return false;
-  settle(k);
-  return last_data_ - 1 >= pops(k) + T_.CL + 1;
+  if (k > horizon_) settle(k);
+  return last_data_ - 1 >= (held_runs_.empty() ? k - held_base_ : pops(k)) + T_.CL + 1;  // (no held run: pops without the call)
 }
 
 void dram_channel::reset_timing() {

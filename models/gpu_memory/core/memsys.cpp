@@ -226,7 +226,7 @@ void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
     // again: counted here without the access's other work.
     if (!P.mshr_stall && ch_[r.a.channel].l2_queue(r.a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) {
       ++st_.l2_queue_stalls;
-      l2_retry(sp, c);
+      P.l2_free = std::max(P.l2_free, c + 1);  // (l2_retry)
     } else if (l2_access(sp, r, c, false)) {
       P.in.pop_front();
       --l2_queued_;
@@ -371,8 +371,9 @@ void memory_system::deliver_replies(uint64_t now) {
 // into its input buffer of the reply crossbar if that has room (icnt_has_buffer:
 // -icnt_in_buffer_limit packets).
 void memory_system::push_replies(uint64_t now) {
+  const size_t room = in_buffer();
   for (sub_partition& P : sp_)
-    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < in_buffer()) {
+    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < room) {
       P.rin.push_back(P.out.front());
       P.out.pop_front();
     }
