@@ -11,10 +11,13 @@
 // 3 cycles after its L2 access.
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/gpu_config.h"
+#include "core/mem_log.h"
 #include "core/memsys.h"
 #include "kernel_builder.h"
 
@@ -186,4 +189,34 @@ TEST(sm_memory, l2_full_icnt_queue_holds_the_next_access_back) {
   EXPECT_EQ(s.l2_hits, 2u);
   EXPECT_EQ(s.l2_queue_stalls, 0u);
   EXPECT_EQ(s.dram_reads, 1u);
+}
+
+// An access whose L2 -> DRAM queue is full is not made (memory_sub_partition::cache_cycle: no
+// data_cache::access, no reservation fail) and is tried again each cycle; the cycle it is made in
+// is the L2 access's (its --mem-log L2 event). A queue of one entry (-gpgpu_dram_partition_queues
+// 64:1:64:64): sectors 0..3 of GBASE's line, sent in 26..29, reach the L2 in 190..193. Sector 0
+// misses in 190; its request leaves the queue at DRAM edge 144 (gpu_sim_cycle 192: edge j's is
+// j x 1132 / 850 rounded up), before the L2 step of 192. Sector 1 is not tried in 191 (full) and
+// misses in 192: poppable from the first edge of gpu_sim_cycle >= 194, edge 145 (193.1 -> 194).
+// Sector 2 waits behind it (one access a cycle), finds the queue full in 193, misses in 194:
+// edge 147 (195.8 -> 196; edge 146 is 194.4 -> 195). Sector 3 finds it full in 195 and misses
+// in 196. (Plenty of DRAM credits: a private one, then a shared pool of 64 + 192 + 1 - 2.)
+TEST(sm_memory, l2_full_dram_queue_holds_the_access_until_the_dram_takes_its_head) {
+  gpu_config c = gpuvp::sm::testing::shipped("QV100");
+  c.mem.l2_dram_queue = 1;
+  memory_system m(c);
+  mem_event_log log(100);
+  m.set_event_log(&log);
+  drive(m, {{26, GBASE}, {27, GBASE + 32}, {28, GBASE + 64}, {29, GBASE + 96}}, 200);
+  const mem_stats s = m.stats();
+  EXPECT_EQ(s.l2_misses, 4u);
+  EXPECT_EQ(s.l2_queue_stalls, 3u);  // 191, 193, 195
+  EXPECT_EQ(s.l2_reservation_fails, 0u);
+  std::ostringstream os;
+  log.flush(os, 1, "k");
+  std::vector<std::string> l2;
+  std::istringstream in(os.str());
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("L2,", 0) == 0) l2.push_back(line.substr(0, line.find(',', 3)));
+  EXPECT_EQ(l2, (std::vector<std::string>{"L2,190", "L2,192", "L2,194", "L2,196"}));
 }

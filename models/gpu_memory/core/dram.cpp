@@ -84,6 +84,7 @@ dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency,
   tWTP_ = T_.WL + burst_ + T_.WR;
   tRCDWR_ = T_.RCD > T_.WL + 1 ? T_.RCD - (T_.WL + 1) : 0;
   bk_.resize(T_.nbk);
+  for (unsigned b = 0; b < T_.nbk; ++b) bk_[b].group = group(b);
   masked_ = T_.nbk <= 64;
   ccdl_.assign(T_.nbkgrp, 0);
   rtpl_.assign(T_.nbkgrp, 0);
@@ -98,7 +99,10 @@ void dram_channel::push(dram_request r, unsigned sub) {
   auto& q = l2q_[sub];
   auto it = q.end();
   while (it != q.begin() && std::prev(it)->arrive > r.arrive) --it;
-  q.insert(it, r);
+  if (it == q.end())
+    q.push_back(r);
+  else
+    q.insert(it, r);
   ++queued_;
 }
 
@@ -125,7 +129,7 @@ void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
   // The scheduler is full (dram_t::full): FR-FCFS at the configured size (0 unbounded), FIFO at
   // mrqq's 2 entries.
   const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
-  return_credits(k);
+  if (!credit_returns_.empty() && credit_returns_.front().first <= k) return_credits(k);
   // One request per cycle from the latency queue into the scheduler while it has room.
   if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) accept_arrival(k);
   // The scheduler hands one request to a bank without one.
@@ -185,10 +189,12 @@ bool dram_channel::frfcfs_take(unsigned b) {
       }
     B.serving_row = true;
   }
-  auto it = std::find_if(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
+  // The first request of that row, and whether another follows it (none comes before it).
+  const auto of_row = [&](const dram_request& q) { return q.row == B.serve_row; };
+  const auto it = std::find_if(B.queue.begin(), B.queue.end(), of_row);
+  B.serving_row = std::any_of(it + 1, B.queue.end(), of_row);
   B.mrq = *it;
   B.queue.erase(it);
-  B.serving_row = std::any_of(B.queue.begin(), B.queue.end(), [&](const dram_request& q) { return q.row == B.serve_row; });
   if (B.mrq.row == current) ++row_hits;
   ++scheduled;
   B.has_mrq = true;
@@ -259,7 +265,7 @@ void dram_channel::issue_from_l2(uint64_t k) {
 void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
   const unsigned nbk = T_.nbk;
   bool col = false, row = false;
-  col_ok_ = !rwq_full(k);
+  col_ok_ = !last_data_ || !rwq_full(k);  // (no data placed yet: empty)
   if (!col_ok_) {
     bool open = masked_ && open_mask_;
     for (unsigned j = 0; !masked_ && j < nbk && !open; ++j) open = bk_[j].has_mrq && bk_[j].active && bk_[j].row == bk_[j].mrq.row;
@@ -269,7 +275,12 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
     if (m_.dram_dual_bus) {
       // Before tCCD has passed, or while the rwq is full, every column command waits
       // (col_command's bank-independent tests).
-      if (k >= ccd_ && col_ok_) visit_from(open_mask_, prio_, [&](unsigned j) { return col_command(j, k, out); });
+      if (k >= ccd_ && col_ok_)
+        visit_from(open_mask_, prio_, [&](unsigned j) {
+          const bank& B = bk_[j];  // col_command's per-bank timing tests first, without the call
+          if (k < ccdl_[B.group] || (B.mrq.write ? k < B.rcdwr || k < rtw_ : k < B.rcd || k < wtr_)) return false;
+          return col_command(j, k, out);
+        });
       visit_from(mrq_mask_ & ~open_mask_, prio_, [&](unsigned j) {
         const bank& B = bk_[j];  // row_command's per-bank timing tests first, without the call
         if (B.active ? k < B.ras || k < B.wtp || k < B.rtp : k < rrd_ || k < B.rp || k < B.rc) return false;
@@ -295,7 +306,7 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
 bool dram_channel::col_command(unsigned j, uint64_t k, std::vector<dram_done>& out) {
   bank& B = bk_[j];
   if (!B.has_mrq || !B.active || B.row != B.mrq.row || !col_ok_) return false;
-  const unsigned g = group(j);
+  const unsigned g = B.group;
   if (k < ccd_ || k < ccdl_[g]) return false;
   unsigned latency;
   if (!B.mrq.write) {
@@ -368,7 +379,7 @@ bool dram_channel::row_command(unsigned j, uint64_t k) {
     B.rc = k + T_.RC;
     ++activates;
   } else {
-    if (B.row == B.mrq.row || k < B.ras || k < B.wtp || k < B.rtp || k < rtpl_[group(j)]) return false;
+    if (B.row == B.mrq.row || k < B.ras || k < B.wtp || k < B.rtp || k < rtpl_[B.group]) return false;
     B.active = false;  // precharge
     if (masked_) set_open(j);
     B.rp = k + T_.RP;
@@ -482,8 +493,8 @@ uint64_t dram_channel::place(uint64_t d) {
 // every configuration GPGPU-Sim accepts (WL > CL would overfill it).
 bool dram_channel::rwq_full(uint64_t k) {
   if (!last_data_) return false;
-  settle(k);
-  return last_data_ - 1 >= pops(k) + T_.CL + 1;
+  if (k > horizon_) settle(k);
+  return last_data_ - 1 >= (held_runs_.empty() ? k - held_base_ : pops(k)) + T_.CL + 1;  // (no held run: pops without the call)
 }
 
 void dram_channel::reset_timing() {

@@ -110,6 +110,7 @@ class dram_channel {
     bool has_mrq = false;
     dram_request mrq;
     uint64_t rcd = 0, rcdwr = 0, ras = 0, rc = 0, rp = 0, wtp = 0, rtp = 0;  // earliest cycles
+    unsigned group = 0;                                                      // its bank group (dram_channel::group)
   };
   void cycle(uint64_t k, std::vector<dram_done>& out);
   // cycle's parts, in its order: credits back, the latency queue's head into the scheduler, a

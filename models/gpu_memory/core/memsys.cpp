@@ -209,10 +209,9 @@ void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
   const size_t limit = m_.icnt_l2_queue;
   if (!P.xout.empty() && P.xout.front().t <= c && P.in.size() + 3 < limit) {
-    l2_request r = P.xout.front();
+    P.rop.push_back(P.xout.front());
+    P.rop.back().t = c + rop_;
     P.xout.pop_front();
-    r.t = c + rop_;
-    P.rop.push_back(r);
   }
   if (!P.ready.empty()) l2_next_access(sp, c);
   if (!P.due.empty() && P.due.front().t <= c) {
@@ -221,15 +220,22 @@ void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
     if (!--fills_due_) next_due_ = ~0ull;  // (else it stays a lower bound: run_l2)
     l2_fill(sp, key, c);
   }
-  if (!P.in.empty() && P.in.front().t <= c && l2_access(sp, P.in.front(), c, false)) {
-    P.in.pop_front();
-    --l2_queued_;
+  if (!P.in.empty() && P.in.front().t <= c) {
+    const l2_request& r = P.in.front();
+    // A full L2 -> DRAM queue (l2_queues_admit's test after an MSHR stall's) stalls the access
+    // again: counted here without the access's other work.
+    if (!P.mshr_stall && ch_[r.a.channel].l2_queue(r.a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) {
+      ++st_.l2_queue_stalls;
+      P.l2_free = std::max(P.l2_free, c + 1);  // (l2_retry)
+    } else if (l2_access(sp, r, c, false)) {
+      P.in.pop_front();
+      --l2_queued_;
+    }
   }
   if (!P.rop.empty() && P.rop.front().t <= c && P.in.size() < limit) {
-    l2_request r = P.rop.front();
+    P.in.push_back(P.rop.front());
+    P.in.back().t = c + 1;
     P.rop.pop_front();
-    r.t = c + 1;
-    P.in.push_back(r);
   }
 }
 
@@ -325,7 +331,8 @@ uint64_t memory_system::access(uint64_t addr, unsigned bytes, bool write, uint32
 // An answer enters sub-partition sp's L2 -> icnt queue in cycle q (answers of one cycle in the
 // order they come).
 void memory_system::answer(unsigned sp, uint64_t q, const reply& r) {
-  if (!r.client || r.client->icnt_node() == ~0u) {  // another engine: answered as without contention
+  const unsigned node = r.client ? r.client->icnt_node() : ~0u;
+  if (node == ~0u) {  // another engine: answered as without contention
     if (r.client) r.client->mem_done(r.addr, r.write, r.tag, base_ + q + 2 + (r.write ? ack_cycles : reply_cycles));
     return;
   }
@@ -334,8 +341,11 @@ void memory_system::answer(unsigned sp, uint64_t q, const reply& r) {
   while (it != out.begin() && std::prev(it)->q > q) --it;
   reply a = r;
   a.q = q;
-  a.port = port_of(r.client->icnt_node());
-  out.insert(it, a);
+  a.port = node + 1 < xin_.size() ? node : port_of(node);  // (a port seen before: its own)
+  if (it == out.end())
+    out.push_back(a);
+  else
+    out.insert(it, a);
   ++replies_queued_;
 }
 
@@ -361,8 +371,9 @@ void memory_system::deliver_replies(uint64_t now) {
 // into its input buffer of the reply crossbar if that has room (icnt_has_buffer:
 // -icnt_in_buffer_limit packets).
 void memory_system::push_replies(uint64_t now) {
+  const size_t room = in_buffer();
   for (sub_partition& P : sp_)
-    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < in_buffer()) {
+    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < room) {
       P.rin.push_back(P.out.front());
       P.out.pop_front();
     }

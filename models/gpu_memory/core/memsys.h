@@ -233,17 +233,17 @@ class memory_system : public mem_port {
   bit_runs bank_runs_, row_runs_;
   bit_runs part_runs_;  // the channel-local address without its sub-partition bits (partition_address)
   clock_domains clock_;
-  uint64_t rop_;                                       // -gpgpu_l2_rop_latency in core cycles
-  std::vector<ring<xbar_packet>> xin_;                 // crossbar input buffers: one per SIMT cluster, then other engines
-  std::vector<unsigned> next_node_;                    // iSLIP: per output, the input after the last granted (scanned from)
-  std::vector<unsigned> xscratch_, dscratch_;          // scratch: inputs with a packet, their heads' outputs
-  std::vector<std::vector<unsigned>> bucket_scratch_;  // scratch: iSLIP's candidates per output (arbitrate)
-  std::atomic<uint64_t> xbar_queued_{0};               // packets in the input buffers (counted by the SMs' threads)
-  std::vector<ring<reply>> rout_;                      // reply crossbar output buffers, per port as xin_
-  booksim_fly<xbar_packet> req_net_;                   // -network_mode 1: BookSim's request subnet (0)
-  booksim_fly<reply> rep_net_;                         // and reply subnet (1)
-  std::vector<unsigned> rnext_;                        // iSLIP pointers of the reply crossbar, per cluster (node ids)
-  uint64_t replies_queued_ = 0;                        // answers in the L2 -> icnt queues and the reply crossbar
+  uint64_t rop_;                               // -gpgpu_l2_rop_latency in core cycles
+  std::vector<ring<xbar_packet>> xin_;         // crossbar input buffers: one per SIMT cluster, then other engines
+  std::vector<unsigned> next_node_;            // iSLIP: per output, the input after the last granted (scanned from)
+  std::vector<unsigned> xscratch_, dscratch_;  // scratch: inputs with a packet, their heads' outputs
+  std::vector<uint64_t> bucket_scratch_;       // scratch: iSLIP's candidates per output (arbitrate)
+  std::atomic<uint64_t> xbar_queued_{0};       // packets in the input buffers (counted by the SMs' threads)
+  std::vector<ring<reply>> rout_;              // reply crossbar output buffers, per port as xin_
+  booksim_fly<xbar_packet> req_net_;           // -network_mode 1: BookSim's request subnet (0)
+  booksim_fly<reply> rep_net_;                 // and reply subnet (1)
+  std::vector<unsigned> rnext_;                // iSLIP pointers of the reply crossbar, per cluster (node ids)
+  uint64_t replies_queued_ = 0;                // answers in the L2 -> icnt queues and the reply crossbar
   std::vector<sub_partition> sp_;
   uint64_t l2_queued_ = 0;                     // requests in the sub-partitions' xout, rop and in queues
   uint64_t l2_ready_ = 0;                      // MSHR entries in the sub-partitions' ready lists

@@ -28,36 +28,46 @@ unsigned packet_flits(unsigned data_bytes, unsigned flit_size) { return (data_by
 // ldg_hide_3cta match the scan above and neither of those.) Round robin (0): inputs in order
 // from node `pointer` (the router's Advance count modulo its `nodes`, clusters +
 // sub-partitions), one packet per output.
-// `buckets` and `order` are scratch.
+// `sets` is scratch: per output, its candidates as a bit set of node ids (all clear between
+// calls), then the outputs with candidates.
 template <class DestOf, class Room, class Grant, class Has>
 void arbitrate(unsigned algo, std::vector<unsigned>& inputs, std::vector<unsigned>& dests, std::vector<unsigned>& next, uint64_t pointer,
-               DestOf dest_of, Room room, Grant grant, Has has, std::vector<std::vector<unsigned>>& buckets) {
+               DestOf dest_of, Room room, Grant grant, Has has, std::vector<uint64_t>& sets) {
   if (algo == 1) {
-    // Per output, its candidates in ascending node order (inputs is ascending).
-    if (buckets.size() < next.size()) buckets.resize(next.size());
-    for (size_t k = 0; k < inputs.size(); ++k) buckets[dests[k]].push_back(inputs[k]);
-    std::sort(dests.begin(), dests.end());
-    dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
-    for (size_t di = 0; di < dests.size(); ++di) {  // dests grows (sorted) while it is walked
-      const unsigned dest = dests[di];
-      std::vector<unsigned>& b = buckets[dest];
-      if (!room(dest)) {
-        b.clear();
-        continue;
-      }
-      auto it = std::lower_bound(b.begin(), b.end(), next[dest]);
-      if (it == b.end()) it = b.begin();
-      const unsigned id = *it;
-      b.clear();
-      grant(id);
-      next[dest] = id + 1;
-      if (!has(id)) continue;
-      const unsigned d2 = dest_of(id);
-      if (d2 <= dest) continue;  // its output was arbitrated this cycle already
-      std::vector<unsigned>& b2 = buckets[d2];
-      if (b2.empty()) dests.insert(std::upper_bound(dests.begin() + ptrdiff_t(di) + 1, dests.end(), d2), d2);
-      b2.insert(std::lower_bound(b2.begin(), b2.end(), id), id);
+    // Bit sets walked lowest bit first are the candidates in ascending node order, the outputs in
+    // ascending order (an output added while they are walked is above the one walked).
+    const size_t words = inputs.back() / 64 + 1, outputs = next.size(), out_words = (outputs + 63) / 64;
+    if (sets.size() < outputs * words + out_words) sets.resize(outputs * words + out_words, 0);
+    uint64_t* outs = &sets[outputs * words];
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      sets[dests[k] * words + inputs[k] / 64] |= uint64_t(1) << (inputs[k] % 64);
+      outs[dests[k] / 64] |= uint64_t(1) << (dests[k] % 64);
     }
+    // The first candidate from node `from` on, wrapping.
+    auto first_from = [words](const uint64_t* b, unsigned from) {
+      for (size_t w = from / 64; w < words; ++w) {
+        const uint64_t x = w == from / 64 ? b[w] >> (from % 64) << (from % 64) : b[w];
+        if (x) return unsigned(w * 64 + unsigned(__builtin_ctzll(x)));
+      }
+      for (size_t w = 0;; ++w)
+        if (b[w]) return unsigned(w * 64 + unsigned(__builtin_ctzll(b[w])));
+    };
+    for (size_t ow = 0; ow < out_words; ++ow)
+      while (outs[ow]) {
+        const unsigned dest = unsigned(ow * 64 + unsigned(__builtin_ctzll(outs[ow])));
+        outs[ow] &= outs[ow] - 1;
+        uint64_t* b = &sets[dest * words];
+        const unsigned id = room(dest) ? first_from(b, next[dest]) : ~0u;
+        std::fill(b, b + words, 0);
+        if (id == ~0u) continue;
+        grant(id);
+        next[dest] = id + 1;
+        if (!has(id)) continue;
+        const unsigned d2 = dest_of(id);
+        if (d2 <= dest) continue;  // its output was arbitrated this cycle already
+        sets[d2 * words + id / 64] |= uint64_t(1) << (id % 64);
+        outs[d2 / 64] |= uint64_t(1) << (d2 % 64);
+      }
     return;
   }
   const size_t n = inputs.size();
@@ -134,13 +144,13 @@ void memory_system::advance(uint64_t now) {
 // The granted packet is in its output buffer after the interconnect step of `now`; the
 // sub-partition pops it in its L2 step of a later cycle (step_sub_partition).
 void memory_system::grant(unsigned input, uint64_t now) {
-  const xbar_packet p = xin_[input].front();
+  const xbar_packet& p = xin_[input].front();
+  auto& xout = sp_[p.sp].xout;
+  xout.push_back(p.r);
+  xout.back().t = now + 1;
   xin_[input].pop_front();
   --xbar_queued_;
-  l2_request r = p.r;
-  r.t = now + 1;
-  sp_[p.sp].xout.push_back(r);
-  l2_queued(r.t);
+  l2_queued(now + 1);
 }
 
 // The reply crossbar's step (xbar_router::Advance, -icnt_arbiter_algo as for requests): inputs
