@@ -106,6 +106,11 @@ void sm_core::init_warps() {
   sched_live_.assign(cfg.num_sched, 0);
   sched_dirty_.assign(cfg.num_sched, 1);
   sched_cause_.assign(cfg.num_sched, 0);
+  sb_blocked_.assign(cfg.num_sched, 0);
+  sb_clear_.assign(size_t(cfg.num_sched) * num_op_classes, 0);
+  sb_clear_units_.assign(cfg.num_sched, 0);
+  sched_bit_.resize(warps_.size());
+  for (unsigned w = 0; w < warps_.size(); ++w) sched_bit_[w] = uint8_t(std::min(64u, w / cfg.num_sched));
   last_fetched_ = 0;  // as GPGPU-Sim's create_front_pipeline: the first fetch scans from warp 1
   for (unsigned w = 0; w < warps_.size(); ++w) sched_warps_[w % cfg.num_sched].push_back(w);
   age_order_.resize(cfg.num_sched);
@@ -264,7 +269,7 @@ void sm_core::complete(const warp_inst& inst) {
   // A collision may be gone; a clear answer stays clear, and the scheduler's last failed scan
   // saw every other state of this warp (only a refused instruction can change its answer).
   if (w.sb == sb_blocked) {
-    w.sb = sb_unknown;
+    sb_refusal_gone(inst.warp);
     sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
   }
   warp_maybe_done(inst.warp);

@@ -225,6 +225,43 @@ class sm_core {
     uint64_t& m = sched_live_[wi % sched_live_.size()];
     m = live ? m | bit : m & ~bit;
   }
+  // Per scheduler, bit k as in sched_live_: its warps whose kept scoreboard answer (warp_state::sb)
+  // is a collision, and per scheduler and unit kind (s * num_op_classes + unit) those whose answer
+  // is clear for an instruction of that unit. An issue scan skips them when the answer stands
+  // (and the unit's issue port is full): they would only add their stall cause.
+  std::vector<uint64_t> sb_blocked_, sb_clear_;
+  std::vector<uint32_t> sb_clear_units_;  // per scheduler: bit u set while sb_clear_ of unit u is non-zero
+  std::vector<uint8_t> sched_bit_;        // per warp slot: its bit k (wi / num_sched), 64 if none
+  // warp_state::sb's changes with the masks: unknown -> blocked, unknown -> clear (its unit set),
+  // clear -> unknown (it issued), blocked -> unknown (a write-back). A warp that finishes has an
+  // unknown answer (it issued its EXIT or ran out of instructions since it was last asked).
+  void sb_refused(unsigned wi) {
+    warps_[wi].sb = sb_blocked;
+    if (const unsigned k = sched_bit_[wi]; k < 64) sb_blocked_[wi - k * sb_blocked_.size()] |= uint64_t(1) << k;
+  }
+  void sb_cleared(unsigned wi) {
+    warp_state& w = warps_[wi];
+    w.sb = sb_clear;
+    if (const unsigned k = sched_bit_[wi]; k < 64) {
+      const size_t s = wi - k * sb_blocked_.size();
+      sb_clear_[s * num_op_classes + unsigned(w.unit)] |= uint64_t(1) << k;
+      sb_clear_units_[s] |= uint32_t(1) << unsigned(w.unit);
+    }
+  }
+  void sb_clear_taken(unsigned wi) {
+    warp_state& w = warps_[wi];
+    w.sb = sb_unknown;
+    if (const unsigned k = sched_bit_[wi]; k < 64) {
+      const size_t s = wi - k * sb_blocked_.size();
+      uint64_t& m = sb_clear_[s * num_op_classes + unsigned(w.unit)];
+      m &= ~(uint64_t(1) << k);
+      if (!m) sb_clear_units_[s] &= ~(uint32_t(1) << unsigned(w.unit));
+    }
+  }
+  void sb_refusal_gone(unsigned wi) {
+    warps_[wi].sb = sb_unknown;
+    if (const unsigned k = sched_bit_[wi]; k < 64) sb_blocked_[wi - k * sb_blocked_.size()] &= ~(uint64_t(1) << k);
+  }
   // Per scheduler: 0 when nothing it looks at (its warps' scoreboard answers, instruction
   // buffers, barriers, liveness, the issue ports) changed since it last failed to issue, so it
   // fails again for the same cause (sched_cause_) without a scan.
