@@ -163,6 +163,7 @@ class sm_core {
   void add_units(op_class c, unsigned count, unsigned depth, const std::string& n);
   idle_counts idle_snapshot() const;
   void full_cycle();
+  void front_end();
   void end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh);
   void idle_cycle();
   void writeback();
@@ -203,7 +204,6 @@ class sm_core {
     const unsigned in_span = (bank_span_ & (bank_span_ - 1)) == 0 ? bank & (bank_span_ - 1) : bank % bank_span_;
     return cfg_.sub_core ? in_span + sched * bank_span_ : in_span;
   }
-  register_set* oc_ex_for(op_class c);
 
   const gpu_config& cfg_;
   unsigned id_;
@@ -300,7 +300,9 @@ class sm_core {
   // Bit i of word i / 64: cus_[i] is free / busy with all its reads done; per scheduler, its
   // units (sched_cus_[s * words + word]).
   std::vector<uint64_t> cu_free_, cu_ready_, sched_cus_;
-  unsigned id_oc_used_ = 0;  // occupied slots of the ID_OC sets (the collectors' inputs)
+  // Bit k: the ID_OC set oc_order_[k] (a collectors' input) holds an instruction; per unit kind,
+  // its ID_OC set's bit.
+  uint64_t id_oc_held_ = 0, oc_order_bit_[num_op_classes] = {};
   // allocate_cu's last pass allocated nothing and neither the ID_OC sets nor the free collector
   // units changed since: a pass would allocate nothing again.
   bool alloc_blocked_ = false;

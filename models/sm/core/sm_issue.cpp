@@ -64,7 +64,7 @@ void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_c
   const op_class cls = ti.info.cls;
   // Built in its ID_OC slot, every field set.
   warp_inst& in = port->emplace(cfg_.sub_core, sched, ++uid_);
-  ++id_oc_used_;
+  id_oc_held_ |= oc_order_bit_[unsigned(unit)];
   alloc_blocked_ = false;
   in.valid = true;
   in.op = unit;
