@@ -106,6 +106,11 @@ void sm_core::init_warps() {
   sched_live_.assign(cfg.num_sched, 0);
   sched_dirty_.assign(cfg.num_sched, 1);
   sched_cause_.assign(cfg.num_sched, 0);
+  sb_blocked_.assign(cfg.num_sched, 0);
+  sb_clear_.assign(size_t(cfg.num_sched) * num_op_classes, 0);
+  sb_clear_units_.assign(cfg.num_sched, 0);
+  sched_bit_.resize(warps_.size());
+  for (unsigned w = 0; w < warps_.size(); ++w) sched_bit_[w] = uint8_t(std::min(64u, w / cfg.num_sched));
   last_fetched_ = 0;  // as GPGPU-Sim's create_front_pipeline: the first fetch scans from warp 1
   for (unsigned w = 0; w < warps_.size(); ++w) sched_warps_[w % cfg.num_sched].push_back(w);
   age_order_.resize(cfg.num_sched);
@@ -186,6 +191,9 @@ void sm_core::init_collectors() {
   for (unsigned n = 1; n <= SPECIALIZED_UNIT_NUM; ++n) in_set(spec_class(n));
   for (register_set* r : id_oc_list_)  // a set without units of its kind still drains (last)
     if (std::find(oc_order_.begin(), oc_order_.end(), r) == oc_order_.end()) oc_order_.push_back(r);
+  for (unsigned c = 0; c < num_op_classes; ++c)
+    for (unsigned k = 0; k < oc_order_.size(); ++k)
+      if (id_oc_[c] == oc_order_[k]) oc_order_bit_[c] = uint64_t(1) << k;
 }
 
 sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
@@ -207,8 +215,6 @@ sm_core::sm_core(const gpu_config& cfg, unsigned id, mem_port* mem, l1_tags* l1)
 }
 
 sm_core::~sm_core() = default;
-
-register_set* sm_core::oc_ex_for(op_class c) { return oc_ex_[unsigned(c)]; }
 
 bool sm_core::can_take_cta() const {
   unsigned live = 0;
@@ -264,7 +270,7 @@ void sm_core::complete(const warp_inst& inst) {
   // A collision may be gone; a clear answer stays clear, and the scheduler's last failed scan
   // saw every other state of this warp (only a refused instruction can change its answer).
   if (w.sb == sb_blocked) {
-    w.sb = sb_unknown;
+    sb_refusal_gone(inst.warp);
     sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
   }
   warp_maybe_done(inst.warp);
@@ -372,18 +378,15 @@ void sm_core::allocate_reads() {
 // that gave nothing (or is empty) gives nothing in a later pass: each pass visits only the sets
 // that gave in the one before, in port order.
 void sm_core::allocate_cus() {
-  if (id_oc_used_ == 0 || alloc_blocked_) return;  // nothing to allocate, or nothing changed since a pass allocated nothing
-  uint64_t todo = 0;                               // bit k: oc_order_[k] may give
-  for (unsigned k = 0; k < oc_order_.size(); ++k)
-    if (!oc_order_[k]->empty()) todo |= uint64_t(1) << k;
+  if (!id_oc_held_ || alloc_blocked_) return;  // nothing to allocate, or nothing changed since a pass allocated nothing
+  uint64_t todo = id_oc_held_;                 // bit k: oc_order_[k] may give
   while (todo) {
     uint64_t gave = 0;
     for (uint64_t m = todo; m; m &= m - 1) {
       const unsigned k = unsigned(__builtin_ctzll(m));
-      register_set* in = oc_order_[k];
-      if (allocate_cu_from(*in) && !in->empty()) gave |= uint64_t(1) << k;
+      if (allocate_cu_from(*oc_order_[k])) gave |= uint64_t(1) << k;
     }
-    todo = gave;
+    todo = gave & id_oc_held_;
   }
 }
 
@@ -405,7 +408,7 @@ bool sm_core::allocate_cu_from(register_set& in) {
   c.busy = true;
   ++cus_busy_;
   c.inst = *w;
-  c.out = oc_ex_for(w->op);
+  c.out = oc_ex_[unsigned(w->op)];
   c.pending_reads = 0;
   for (int i = 0; i < w->nsrc; ++i) {
     unsigned r = w->src[i];
@@ -422,7 +425,7 @@ bool sm_core::allocate_cu_from(register_set& in) {
   }
   const unsigned freed = unsigned(w - &in.slot(0));
   in.clear_slot(*w);
-  --id_oc_used_;
+  if (in.empty()) id_oc_held_ &= ~oc_order_bit_[unsigned(c.inst.op)];
   progress_ = true;
   // An issue port slot is free: in sub-core mode only the schedulers that issue into that
   // slot (scheduler s into slot s % width) see it; otherwise every scheduler. Only one whose
@@ -503,9 +506,7 @@ void sm_core::cycle() {
     writeback();
     progress_ |= ex_->execute();
   }
-  read_operands();
-  issue();
-  fetch_decode();
+  front_end();
   core_asleep_ = !progress_;
   if (core_asleep_)
     for (unsigned i = 0; i < unsigned(stall_cause::n); ++i) core_delta_[i] = st_.sched_stalls[i] - before.sched_stalls[i];
@@ -523,6 +524,25 @@ void sm_core::end_ldst_cycle(const idle_counts& before, bool due, const std::arr
   ldst_delta_.dispatch_stalls = after.dispatch_stalls - before.dispatch_stalls;
   for (unsigned i = 0; i < unsigned(l1_fail::n); ++i) ldst_delta_.l1_fails[i] = after.l1_fails[i] - before.l1_fails[i];
   ldst_delta_.ldst_active = after.ldst_active - before.ldst_active;
+}
+
+// Operand collection, issue, fetch and decode, or, when none of them has anything to do (the
+// same conditions each stage checks first), only what they would count and step.
+void sm_core::front_end() {
+  const bool dispatch_idle = (dispatch_blocked_ && ex_->port_takes() == ex_takes_seen_) || (cu_ready_.size() == 1 && !cu_ready_[0]);
+  const bool collector_idle = dispatch_idle && reads_.empty() && (!id_oc_held_ || alloc_blocked_);
+  const bool fetch_idle = fetch_buf_ < 0 && fetchable_.size() == 1 && !fetchable_[0];
+  if (!collector_idle || !fetch_idle || std::find(sched_dirty_.begin(), sched_dirty_.end(), 1) != sched_dirty_.end()) {
+    read_operands();
+    issue();
+    fetch_decode();
+    return;
+  }
+  alloc_blocked_ = true;  // (as collector_step)
+  if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);
+  bank_write_any_ = false;
+  for (uint8_t cause : sched_cause_) ++st_.sched_stalls[cause];  // each scheduler fails again
+  issue_prio_ = issue_prio_ + 1 == sched_cause_.size() ? 0 : issue_prio_ + 1;
 }
 
 void sm_core::full_cycle() {

@@ -163,6 +163,7 @@ class sm_core {
   void add_units(op_class c, unsigned count, unsigned depth, const std::string& n);
   idle_counts idle_snapshot() const;
   void full_cycle();
+  void front_end();
   void end_ldst_cycle(const idle_counts& before, bool due, const std::array<uint64_t, 3>& state, bool fresh);
   void idle_cycle();
   void writeback();
@@ -203,7 +204,6 @@ class sm_core {
     const unsigned in_span = (bank_span_ & (bank_span_ - 1)) == 0 ? bank & (bank_span_ - 1) : bank % bank_span_;
     return cfg_.sub_core ? in_span + sched * bank_span_ : in_span;
   }
-  register_set* oc_ex_for(op_class c);
 
   const gpu_config& cfg_;
   unsigned id_;
@@ -224,6 +224,43 @@ class sm_core {
     const uint64_t bit = uint64_t(1) << k;
     uint64_t& m = sched_live_[wi % sched_live_.size()];
     m = live ? m | bit : m & ~bit;
+  }
+  // Per scheduler, bit k as in sched_live_: its warps whose kept scoreboard answer (warp_state::sb)
+  // is a collision, and per scheduler and unit kind (s * num_op_classes + unit) those whose answer
+  // is clear for an instruction of that unit. An issue scan skips them when the answer stands
+  // (and the unit's issue port is full): they would only add their stall cause.
+  std::vector<uint64_t> sb_blocked_, sb_clear_;
+  std::vector<uint32_t> sb_clear_units_;  // per scheduler: bit u set while sb_clear_ of unit u is non-zero
+  std::vector<uint8_t> sched_bit_;        // per warp slot: its bit k (wi / num_sched), 64 if none
+  // warp_state::sb's changes with the masks: unknown -> blocked, unknown -> clear (its unit set),
+  // clear -> unknown (it issued), blocked -> unknown (a write-back). A warp that finishes has an
+  // unknown answer (it issued its EXIT or ran out of instructions since it was last asked).
+  void sb_refused(unsigned wi) {
+    warps_[wi].sb = sb_blocked;
+    if (const unsigned k = sched_bit_[wi]; k < 64) sb_blocked_[wi - k * sb_blocked_.size()] |= uint64_t(1) << k;
+  }
+  void sb_cleared(unsigned wi) {
+    warp_state& w = warps_[wi];
+    w.sb = sb_clear;
+    if (const unsigned k = sched_bit_[wi]; k < 64) {
+      const size_t s = wi - k * sb_blocked_.size();
+      sb_clear_[s * num_op_classes + unsigned(w.unit)] |= uint64_t(1) << k;
+      sb_clear_units_[s] |= uint32_t(1) << unsigned(w.unit);
+    }
+  }
+  void sb_clear_taken(unsigned wi) {
+    warp_state& w = warps_[wi];
+    w.sb = sb_unknown;
+    if (const unsigned k = sched_bit_[wi]; k < 64) {
+      const size_t s = wi - k * sb_blocked_.size();
+      uint64_t& m = sb_clear_[s * num_op_classes + unsigned(w.unit)];
+      m &= ~(uint64_t(1) << k);
+      if (!m) sb_clear_units_[s] &= ~(uint32_t(1) << unsigned(w.unit));
+    }
+  }
+  void sb_refusal_gone(unsigned wi) {
+    warps_[wi].sb = sb_unknown;
+    if (const unsigned k = sched_bit_[wi]; k < 64) sb_blocked_[wi - k * sb_blocked_.size()] &= ~(uint64_t(1) << k);
   }
   // Per scheduler: 0 when nothing it looks at (its warps' scoreboard answers, instruction
   // buffers, barriers, liveness, the issue ports) changed since it last failed to issue, so it
@@ -263,7 +300,9 @@ class sm_core {
   // Bit i of word i / 64: cus_[i] is free / busy with all its reads done; per scheduler, its
   // units (sched_cus_[s * words + word]).
   std::vector<uint64_t> cu_free_, cu_ready_, sched_cus_;
-  unsigned id_oc_used_ = 0;  // occupied slots of the ID_OC sets (the collectors' inputs)
+  // Bit k: the ID_OC set oc_order_[k] (a collectors' input) holds an instruction; per unit kind,
+  // its ID_OC set's bit.
+  uint64_t id_oc_held_ = 0, oc_order_bit_[num_op_classes] = {};
   // allocate_cu's last pass allocated nothing and neither the ID_OC sets nor the free collector
   // units changed since: a pass would allocate nothing again.
   bool alloc_blocked_ = false;

@@ -64,7 +64,7 @@ void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_c
   const op_class cls = ti.info.cls;
   // Built in its ID_OC slot, every field set.
   warp_inst& in = port->emplace(cfg_.sub_core, sched, ++uid_);
-  ++id_oc_used_;
+  id_oc_held_ |= oc_order_bit_[unsigned(unit)];
   alloc_blocked_ = false;
   in.valid = true;
   in.op = unit;
@@ -135,7 +135,10 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       w.unit = unit_for(cls);
       if (issued && cfg_.dual_issue_diff_exec_units && exec_kind(w.unit) == prev_kind) break;
       const bool hazard = scoreboard_hazard(wi, ti);
-      w.sb = hazard ? sb_blocked : sb_clear;
+      if (hazard)
+        sb_refused(wi);
+      else
+        sb_cleared(wi);
       if (hazard) {
         if (!issued) blocked = unsigned(stall_cause::scoreboard);
         break;
@@ -155,7 +158,7 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
     progress_ = true;
     ++w.next;
     --w.ibuf;
-    w.sb = sb_unknown;
+    sb_clear_taken(wi);
     ++st_.warp_insts;
     st_.thread_insts += std::popcount(ti.mask);
     if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
@@ -215,12 +218,22 @@ void sm_core::issue() {
     issue_scan scan;
     bool done = false;
     auto attempt = [&](unsigned wi) __attribute__((always_inline)) { return attempt_issue(s, wi, scan); };
+    // Warps that would fail without a change (kept collision; clear, but the port is full) are
+    // not tried; a scan that issues nothing adds their causes at the end (it visits every warp).
+    const uint64_t stands = n <= 64 && !two_level_active_ ? ~uint64_t(0) : 0;
+    const uint64_t refused = sb_blocked_[s] & stands;
+    uint64_t port_full = 0;
+    for (uint32_t u = sb_clear_units_[s] & uint32_t(stands); u; u &= u - 1) {
+      const unsigned unit = unsigned(__builtin_ctz(u));
+      if (!id_oc_[unit]->has_free(cfg_.sub_core, s)) port_full |= sb_clear_[s * num_op_classes + unit];
+    }
+    const uint64_t skip = refused | port_full;
     if (gto_) {
       // greedy: the last issued warp first, then the oldest
       if (last_issued_[s] >= 0) done = attempt(unsigned(last_issued_[s]));
       if (!done)
         for (unsigned wi : age_order_[s])
-          if (int(wi) != last_issued_[s] && (done = attempt(wi))) break;
+          if (int(wi) != last_issued_[s] && !(skip >> (sched_bit_[wi] & 63) & 1) && (done = attempt(wi))) break;
     } else if (two_level_active_) {
       // two_level_active (GPGPU-Sim): order_warps demotes and promotes, then the active list is
       // tried in order; the warp that issues goes to the back (do_on_warp_issued, inner LRR).
@@ -235,8 +248,8 @@ void sm_core::issue() {
       if (n <= 64) {  // the live warps' bits from `at` round, without touching the others
         const uint64_t live = sched_live_[s];
         const uint64_t from = at >= n ? live : live >> at << at;
-        for (uint64_t m = from; m && !done; m &= m - 1) done = attempt(unsigned(__builtin_ctzll(m)) * nsched + s);
-        for (uint64_t m = live & ~from; m && !done; m &= m - 1) done = attempt(unsigned(__builtin_ctzll(m)) * nsched + s);
+        for (uint64_t m = from & ~skip; m && !done; m &= m - 1) done = attempt(unsigned(__builtin_ctzll(m)) * nsched + s);
+        for (uint64_t m = live & ~from & ~skip; m && !done; m &= m - 1) done = attempt(unsigned(__builtin_ctzll(m)) * nsched + s);
       }
       for (unsigned k = 0; n > 64 && k < n && !done; ++k, ++at) {
         if (at >= n) at -= n;
@@ -245,6 +258,8 @@ void sm_core::issue() {
       }
     }
     if (!done) {
+      scan.scoreboard |= (refused & sched_live_[s]) != 0;
+      scan.pipeline |= (port_full & sched_live_[s]) != 0;
       // scheduler_unit::cycle's order: no valid instruction (idle; here barrier waits apart),
       // else none past the scoreboard (scoreboard), else ready but no free pipeline (pipeline).
       stall_cause c = scan.pipeline     ? stall_cause::pipeline
