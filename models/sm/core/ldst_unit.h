@@ -140,7 +140,11 @@ class ldst_unit : public stallable_unit, public mem_client {
     uint64_t at;
     ev kind;
     uint64_t key;  // slot (done, ack) or sector address (fill)
-    bool operator>(const event& o) const { return at != o.at ? at > o.at : key > o.key; }
+    // A total order (kind breaks a tie of key), so the FIFO and the heap agree on every pair.
+    bool operator>(const event& o) const {
+      if (at != o.at) return at > o.at;
+      return key != o.key ? key > o.key : kind > o.kind;
+    }
   };
   // The events by cycle (then key). Most come in that order (the memory answers in the order of
   // its cycles): those in order wait in a FIFO, only the others in a heap.
