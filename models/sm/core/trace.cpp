@@ -251,18 +251,8 @@ void parse_addresses(cursor& c, uint32_t mask, uint64_t* a) {
     // address + stride. As Accel-Sim's base_stride_decompress, the run ends at the first inactive
     // lane after it: later lanes get address 0 (the tracer writes this form only for contiguous
     // masks, so this never matters for its traces).
-    uint64_t addr = c.number("base address", 16);
-    const int64_t stride = c.signed_number("stride");
-    bool started = false;
-    for (unsigned t = 0; t < 32; ++t) {
-      if (mask >> t & 1) {
-        if (started) addr += uint64_t(stride);
-        a[t] = addr;
-        started = true;
-      } else if (started) {
-        break;
-      }
-    }
+    const uint64_t base = c.number("base address", 16);
+    base_stride_lanes(mask, base, c.signed_number("stride"), a);
   } else if (mode == 2) {
     // base + deltas: the first active lane gets base, each following active lane the previous
     // address + its delta. The tracer writes n-1 deltas for n active lanes; Accel-Sim's parser

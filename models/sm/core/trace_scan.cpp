@@ -187,16 +187,7 @@ struct scanner {
     if (format == 1) {
       int64_t stride = 0;
       if (!hex(addr) || !signed_decimal(stride)) return false;
-      bool started = false;
-      for (unsigned t = 0; t < 32; ++t) {
-        if (mask >> t & 1) {
-          if (started) addr += uint64_t(stride);
-          a[t] = addr;
-          started = true;
-        } else if (started) {
-          break;
-        }
-      }
+      base_stride_lanes(mask, addr, stride, a);
       return true;
     }
     if (format == 2) {
@@ -243,6 +234,19 @@ bool instruction_scanner::scan(std::string_view line, scanned_inst& out) {
   if (out.memory && !s.addresses(out.mask, out.addrs)) return false;
   if (s.p != s.end && !s.immediate()) return false;
   return s.p == s.end;
+}
+
+void base_stride_lanes(uint32_t mask, uint64_t base, int64_t stride, uint64_t* a) {
+  bool started = false;
+  for (unsigned t = 0; t < 32; ++t) {
+    if (mask >> t & 1) {
+      if (started) base += uint64_t(stride);
+      a[t] = base;
+      started = true;
+    } else if (started) {
+      break;
+    }
+  }
 }
 
 }  // namespace gpuvp::sm

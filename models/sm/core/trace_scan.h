@@ -32,6 +32,11 @@ struct hex_run {
 hex_run leading_hex(const char* p16);
 hex_run leading_hex_portable(const char* p16);
 
+// Address format 1 (base + stride), as Accel-Sim's base_stride_decompress: the first active lane
+// gets `base`, each following active lane the previous address + `stride`; the run ends at the
+// first inactive lane after it (later lanes are left as they are: 0).
+void base_stride_lanes(uint32_t mask, uint64_t base, int64_t stride, uint64_t* a);
+
 // Reads lines of the common shape "PC mask nd [Rd..] opcode ns [Rs..] mem_width [format
 // addresses] [immediate]" from a copy of the line followed by zero bytes, so that no field's read
 // checks for the line's end (the zero after the line ends the last field).
