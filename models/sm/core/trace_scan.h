@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The common shape of a .traceg instruction line, read in one pass: single-blank-run separated
-// fields, hex numbers decoded 8 digits at a time, no message built. It declines any line it does
-// not read exactly as the full parser (trace.cpp) would; that parser then reads the line and
-// gives its message. Internal to the trace parser.
+// fields, hex numbers decoded 16 digits at a time (SSE2; two 8-digit words elsewhere), no message
+// built. It declines any line it does not read exactly as the full parser (trace.cpp) would; that
+// parser then reads the line and gives its message. Internal to the trace parser.
 #pragma once
 #include <cstdint>
 #include <string_view>
