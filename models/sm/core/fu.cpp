@@ -97,8 +97,12 @@ bool execute_stage::execute(bool stallable_only) {
       if (p.port->has_ready()) visit |= p.units;
     for (; visit; visit &= visit - 1) {
       const unsigned i = unsigned(__builtin_ctzll(visit));
-      moved |= step(units_[i]);
-      set_awake(i, units_[i].quiet);
+      entry& e = units_[i];
+      // A quiet unit whose slot is empty (another unit's slot of the port is taken) would return
+      // at once; its awake bit is already clear (awake_ is !quiet after every step).
+      if (e.quiet && !(e.own_slot ? e.port->slots_mask() >> e.index & 1 : e.port->has_ready())) continue;
+      moved |= step(e);
+      set_awake(i, e.quiet);
     }
   } else {
     for (auto& e : units_) moved |= step(e);

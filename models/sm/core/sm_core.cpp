@@ -315,6 +315,13 @@ void sm_core::writeback() {
   }
 }
 
+// No collector unit to dispatch, no register read pending, no allocation possible: the checks
+// dispatch_ready_cus, allocate_reads and allocate_cus make first.
+[[gnu::always_inline]] inline bool sm_core::collector_idle() const {
+  const bool dispatch_idle = (dispatch_blocked_ && ex_->port_takes() == ex_takes_seen_) || (cu_ready_.size() == 1 && !cu_ready_[0]);
+  return dispatch_idle && reads_.empty() && (!id_oc_held_ || alloc_blocked_);
+}
+
 // GPGPU-Sim steps the operand collector reg_file_port_throughput times per cycle; a step with
 // nothing to do (collector_idle) only ends its bank write allocations.
 void sm_core::read_operands() {
@@ -327,13 +334,6 @@ void sm_core::read_operands() {
     if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);
     bank_write_any_ = false;
   }
-}
-
-// No collector unit to dispatch, no register read pending, no allocation possible: the checks
-// dispatch_ready_cus, allocate_reads and allocate_cus make first.
-bool sm_core::collector_idle() const {
-  const bool dispatch_idle = (dispatch_blocked_ && ex_->port_takes() == ex_takes_seen_) || (cu_ready_.size() == 1 && !cu_ready_[0]);
-  return dispatch_idle && reads_.empty() && (!id_oc_held_ || alloc_blocked_);
 }
 
 // dispatch_ready_cu: the units whose reads are done, in unit order, move to their OC_EX sets.
