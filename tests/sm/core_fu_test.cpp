@@ -120,6 +120,35 @@ TEST(sm_fu, latency8_initiation4_issues_every_4_and_writes_back_after_latency) {
   EXPECT_EQ(b.ex.dispatch_stalls, 12u);
 }
 
+TEST(sm_fu, pipeline_stages_move_down_one_per_cycle_after_an_idle_gap) {
+  // Depth 5, latency 5, ii 2 (pipelined_simd_unit::cycle): issued at c, the dispatch counter
+  // counts 2->1 at c+1 (delay), 1->0 at c+2 -> enters stage 5-2 = 3; then stages 2, 1, 0 at
+  // c+3..c+5 and EX_WB at c+6 (issue + latency + 1). The second instruction comes after the
+  // pipeline stood empty for cycles (no stage moved then): the same path, 9 cycles later.
+  bench b(1);
+  pipelined_unit* u = b.add(op_class::sp, 5);
+  std::vector<int> where;  // per cycle: the occupied stage (-1: none); at most one
+  for (int i = 0; i < 20; ++i) {
+    if (b.cycle == 0 || b.cycle == 9) {
+      warp_inst w = make_inst(b.cycle == 0 ? 1 : 2, op_class::sp, 5, 2);
+      b.ports[0]->move_in(w);
+    }
+    b.step();
+    int at = -1;
+    for (unsigned s = 0; s < u->depth(); ++s) {
+      if (!u->stage(s).empty()) {
+        EXPECT_EQ(at, -1) << "two stages occupied at cycle " << b.cycle - 1;
+        at = int(s);
+      }
+    }
+    where.push_back(at);
+  }
+  const std::vector<int> expected = {-1, -1, 3, 2, 1, 0, -1, -1, -1, -1, -1, 3, 2, 1, 0, -1, -1, -1, -1, -1};
+  EXPECT_EQ(where, expected);
+  EXPECT_EQ(cycle_of(b.written, 1), 6u);
+  EXPECT_EQ(cycle_of(b.written, 2), 15u);
+}
+
 TEST(sm_fu, fully_pipelined_unit_issues_every_cycle) {
   // latency 4, ii 1: cycle() at c+1 counts 1->0 and moves to stage 3; bit 4 shifted once -> next
   // issues at c+1. Stage 3 at c+1, 0 at c+4, EX_WB at c+5.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 namespace gpuvp::sm {
@@ -27,14 +28,6 @@ unsigned register_set::oldest() const {
   }
   return best;
 }
-void register_set::move_in(warp_inst& src) {
-  emplace(false, 0, src.uid) = src;
-  src.clear();
-}
-void register_set::move_in(bool sub_core, unsigned slot, warp_inst& src) {
-  emplace(sub_core, slot, src.uid) = src;
-  src.clear();
-}
 void register_set::move_out_to(warp_inst& dst) {
   warp_inst* r = get_ready();
   dst = *r;
@@ -48,47 +41,14 @@ void register_set::move_out_to(bool sub_core, unsigned slot, warp_inst& dst) {
 
 // ---- units -----------------------------------------------------------------------------------
 
-void simd_function_unit::issue(register_set& source, warp_inst& ready) {
-  dispatch_reg_ = ready;
-  source.clear_slot(ready);
-  occupied_.set(dispatch_reg_.latency);
-  ++issued;
-}
-
 pipelined_unit::pipelined_unit(std::string name, register_set* result_port, unsigned max_latency, std::vector<op_class> supported)
-    : simd_function_unit(std::move(name)), result_port_(result_port), stages_(std::max(1u, max_latency)) {
+    : simd_function_unit(std::move(name)), result_port_(result_port), stages_(std::max(1u, max_latency)), depth_(unsigned(stages_.size())) {
   for (op_class c : supported) supported_ |= uint32_t(1) << unsigned(c);
 }
 
 bool pipelined_unit::accepts(op_class op) const { return supported_ >> unsigned(op) & 1; }
 
-void pipelined_unit::cycle() {
-  if (!stages_[0].empty()) {
-    result_port_->move_in(stages_[0]);
-    --active_;
-  }
-  if (active_) {
-    for (unsigned s = 0; s + 1 < stages_.size(); ++s) {
-      if (stages_[s].empty() && !stages_[s + 1].empty()) {
-        stages_[s] = stages_[s + 1];
-        stages_[s + 1].clear();
-      }
-    }
-  }
-  if (!dispatch_reg_.empty() && !dispatch_reg_.dispatch_delay()) {
-    // The instruction keeps moving through the pipeline during its dispatch delay: it enters at
-    // stage latency - initiation (clamped to the pipeline), if that stage is free.
-    int start = int(dispatch_reg_.latency) - int(dispatch_reg_.initiation);
-    start = std::clamp(start, 0, int(stages_.size()) - 1);
-    if (stages_[start].empty()) {
-      stages_[start] = dispatch_reg_;
-      dispatch_reg_.clear();
-      ++active_;
-    }
-  }
-  if (active_ || !dispatch_reg_.empty()) ++active_cycles;
-  occupied_.shift();
-}
+void pipelined_unit::cycle() { step(); }
 
 // ---- execute stage ---------------------------------------------------------------------------
 
@@ -137,8 +97,12 @@ bool execute_stage::execute(bool stallable_only) {
       if (p.port->has_ready()) visit |= p.units;
     for (; visit; visit &= visit - 1) {
       const unsigned i = unsigned(__builtin_ctzll(visit));
-      moved |= step(units_[i]);
-      set_awake(i, units_[i].quiet);
+      entry& e = units_[i];
+      // A quiet unit whose slot is empty (another unit's slot of the port is taken) would return
+      // at once; its awake bit is already clear (awake_ is !quiet after every step).
+      if (e.quiet && !(e.own_slot ? e.port->slots_mask() >> e.index & 1 : e.port->has_ready())) continue;
+      moved |= step(e);
+      set_awake(i, e.quiet);
     }
   } else {
     for (auto& e : units_) moved |= step(e);
@@ -150,16 +114,23 @@ bool execute_stage::execute(bool stallable_only) {
 // counts as moved (see execute()). Unit: pipelined_unit (final: direct calls) or the base.
 template <class Unit>
 bool execute_stage::step_unit(entry& e, Unit& fu) {
+  constexpr bool pipelined = std::is_same_v<Unit, pipelined_unit>;
   warp_inst* ready = e.own_slot ? e.port->ready_at(e.index) : e.port->get_ready();
   if (e.quiet && !ready) return false;  // nothing in flight and nothing to take: cycle() is a no-op
   bool moved = false;
   if (!e.quiet) {
     moved = !e.stallable;
-    for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) fu.cycle();
+    for (unsigned c = 0, m = fu.clock_multiplier(); c < m; ++c) {
+      if constexpr (pipelined)
+        fu.step();
+      else
+        fu.cycle();
+    }
   }
   e.quiet = !fu.busy() && fu.occupied_none();  // quiescent()
   if (!ready || !(e.accepts >> unsigned(ready->op) & 1)) return moved;
-  if (!fu.can_issue(*ready)) {
+  // (a pipelined unit's accepts() is e.accepts, just tested)
+  if (!(pipelined ? fu.simd_function_unit::can_issue(*ready) : fu.can_issue(*ready))) {
     ++dispatch_stalls;
     return moved;
   }
@@ -172,7 +143,10 @@ bool execute_stage::step_unit(entry& e, Unit& fu) {
     }
     buses_.set(unsigned(bus), ready->latency);
   }
-  fu.issue(*e.port, *ready);
+  if constexpr (pipelined)
+    fu.take(*e.port, *ready);
+  else
+    fu.issue(*e.port, *ready);
   ++port_takes_;
   e.quiet = false;
   return true;

@@ -12,6 +12,7 @@
 //   bit `latency` is free (test_res_bus), else the instruction stalls (counted).
 // Pure C++ (no SystemC): the core and the tests drive it cycle by cycle.
 #pragma once
+#include <algorithm>
 #include <bitset>
 #include <cstdint>
 #include <functional>
@@ -177,8 +178,11 @@ class register_set {
   // Slot i (< size()) if occupied, or nullptr.
   warp_inst* ready_at(unsigned i) { return mask_ >> i & 1 ? &regs_[i] : nullptr; }
   // Moves `src` into a free slot (the given slot in sub-core mode); src is emptied.
-  void move_in(warp_inst& src);
-  void move_in(bool sub_core, unsigned slot, warp_inst& src);
+  void move_in(warp_inst& src) { move_in(false, 0, src); }
+  void move_in(bool sub_core, unsigned slot, warp_inst& src) {
+    emplace(sub_core, slot, src.uid) = src;
+    src.clear();
+  }
   // The slot move_in(sub_core, slot, ...) would fill, marked occupied, with `uid` set; the
   // caller sets every other field.
   warp_inst& emplace(bool sub_core, unsigned slot, uint64_t uid) {
@@ -236,7 +240,14 @@ class simd_function_unit {
   explicit simd_function_unit(std::string name) : name_(std::move(name)) {}
   virtual ~simd_function_unit() = default;
   virtual bool can_issue(const warp_inst& inst) const { return dispatch_reg_.empty() && !occupied_.test(inst.latency); }
-  virtual void issue(register_set& source, warp_inst& ready);
+  virtual void issue(register_set& source, warp_inst& ready) { take(source, ready); }
+  // issue()'s work (the execute stage calls it directly for a pipelined unit).
+  void take(register_set& source, warp_inst& ready) {
+    dispatch_reg_ = ready;
+    source.clear_slot(ready);
+    occupied_.set(dispatch_reg_.latency);
+    ++issued;
+  }
   virtual void cycle() = 0;
   virtual bool stallable() const = 0;
   virtual bool accepts(op_class op) const = 0;
@@ -271,15 +282,43 @@ class pipelined_unit final : public simd_function_unit {
   bool accepts(op_class op) const override;
   bool can_issue(const warp_inst& inst) const override { return accepts(inst.op) && simd_function_unit::can_issue(inst); }
   bool busy() const override { return !dispatch_reg_.empty() || active_ != 0; }
-  unsigned depth() const { return unsigned(stages_.size()); }
-  const warp_inst& stage(unsigned s) const { return stages_[s]; }
+  unsigned depth() const { return depth_; }
+  const warp_inst& stage(unsigned s) const { return stages_[at(s)]; }
+  // cycle() without the virtual call (the execute stage's per-cycle path).
+  [[gnu::always_inline]] inline void step();
 
  private:
+  // The stages are a ring: GPGPU-Sim's move_warp shifts every stage down one each cycle (stage 0
+  // has just left, so each move finds its stage empty), which is the ring's head moving by one.
+  unsigned at(unsigned s) const { return head_ + s < depth_ ? head_ + s : head_ + s - depth_; }
   register_set* result_port_;
-  std::vector<warp_inst> stages_;
+  std::vector<warp_inst> stages_;  // stage s is stages_[at(s)]
+  unsigned depth_, head_ = 0;
   unsigned active_ = 0;     // active_insts_in_pipeline
   uint32_t supported_ = 0;  // bit per op_class it accepts
 };
+
+void pipelined_unit::step() {
+  warp_inst& out = stages_[head_];
+  if (!out.empty()) {
+    result_port_->move_in(out);
+    --active_;
+  }
+  if (active_) head_ = head_ + 1 == depth_ ? 0 : head_ + 1;  // the emptied stage 0 becomes the top stage
+  if (!dispatch_reg_.empty() && !dispatch_reg_.dispatch_delay()) {
+    // The instruction keeps moving through the pipeline during its dispatch delay: it enters at
+    // stage latency - initiation (clamped to the pipeline), if that stage is free.
+    const int start = int(dispatch_reg_.latency) - int(dispatch_reg_.initiation);
+    warp_inst& in = stages_[at(start <= 0 ? 0 : std::min(unsigned(start), depth_ - 1))];
+    if (in.empty()) {
+      in = dispatch_reg_;
+      dispatch_reg_.clear();
+      ++active_;
+    }
+  }
+  if (active_ || !dispatch_reg_.empty()) ++active_cycles;
+  occupied_.shift();
+}
 
 // Interface the execute stage uses to reach the stallable LDST unit's memory side.
 class stallable_unit : public simd_function_unit {

@@ -262,7 +262,7 @@ void sm_core::complete(const warp_inst& inst) {
   warp_state& w = warps_[inst.warp];
   warp_regs& r = wregs_[inst.warp];
   for (int d = 0; d < inst.ndst; ++d) {
-    if (!is_zero_reg(inst.dst[d])) r.reserved.reset(inst.dst[d]);
+    r.reserved.reset(inst.dst[d]);  // (a zero register is never reserved: no test needed)
     r.longop.reset(inst.dst[d]);
   }
   --w.pending;
@@ -315,13 +315,29 @@ void sm_core::writeback() {
   }
 }
 
-// GPGPU-Sim steps the operand collector reg_file_port_throughput times per cycle.
+// No collector unit to dispatch, no register read pending, no allocation possible: the checks
+// dispatch_ready_cus, allocate_reads and allocate_cus make first.
+[[gnu::always_inline]] inline bool sm_core::collector_idle() const {
+  const bool dispatch_idle = (dispatch_blocked_ && ex_->port_takes() == ex_takes_seen_) || (cu_ready_.size() == 1 && !cu_ready_[0]);
+  return dispatch_idle && reads_.empty() && (!id_oc_held_ || alloc_blocked_);
+}
+
+// GPGPU-Sim steps the operand collector reg_file_port_throughput times per cycle; a step with
+// nothing to do (collector_idle) only ends its bank write allocations.
 void sm_core::read_operands() {
-  for (unsigned i = 0, n = std::max(1u, cfg_.reg_port_throughput); i < n; ++i) collector_step();
+  for (unsigned i = 0, n = std::max(1u, cfg_.reg_port_throughput); i < n; ++i) {
+    if (!collector_idle()) {
+      collector_step();
+      continue;
+    }
+    alloc_blocked_ = true;  // (as collector_step)
+    if (bank_write_any_) std::fill(bank_write_.begin(), bank_write_.end(), 0);
+    bank_write_any_ = false;
+  }
 }
 
 // dispatch_ready_cu: the units whose reads are done, in unit order, move to their OC_EX sets.
-void sm_core::dispatch_ready_cus() {
+[[gnu::always_inline]] inline void sm_core::dispatch_ready_cus() {
   // After a pass every ready unit left waits for its OC_EX slot; only a newly ready unit or an
   // OC_EX slot the execute stage emptied can change that.
   if (dispatch_blocked_ && ex_->port_takes() == ex_takes_seen_) return;
@@ -345,7 +361,7 @@ void sm_core::dispatch_ready_cus() {
 }
 
 // allocate_reads: each bank serves one read per step, oldest request first.
-void sm_core::allocate_reads() {
+[[gnu::always_inline]] inline void sm_core::allocate_reads() {
   if (reads_.empty()) return;
   progress_ = true;
   std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
@@ -377,7 +393,7 @@ void sm_core::allocate_reads() {
 // Within the call units are only taken and a set's oldest changes only when it gives, so a set
 // that gave nothing (or is empty) gives nothing in a later pass: each pass visits only the sets
 // that gave in the one before, in port order.
-void sm_core::allocate_cus() {
+[[gnu::always_inline]] inline void sm_core::allocate_cus() {
   if (!id_oc_held_ || alloc_blocked_) return;  // nothing to allocate, or nothing changed since a pass allocated nothing
   uint64_t todo = id_oc_held_;                 // bit k: oc_order_[k] may give
   while (todo) {
@@ -392,7 +408,7 @@ void sm_core::allocate_cus() {
 
 // One port's take from ID_OC set `in`: its oldest instruction into the first free collector unit
 // (of the instruction's scheduler in sub-core mode), its register reads queued. False if none.
-bool sm_core::allocate_cu_from(register_set& in) {
+[[gnu::always_inline]] inline bool sm_core::allocate_cu_from(register_set& in) {
   const bool sc = cfg_.sub_core;
   warp_inst* w = in.get_ready();
   const uint64_t* mine = sc ? &sched_cus_[w->sched * cu_free_.size()] : nullptr;  // (sched < num_sched)
@@ -529,10 +545,8 @@ void sm_core::end_ldst_cycle(const idle_counts& before, bool due, const std::arr
 // Operand collection, issue, fetch and decode, or, when none of them has anything to do (the
 // same conditions each stage checks first), only what they would count and step.
 void sm_core::front_end() {
-  const bool dispatch_idle = (dispatch_blocked_ && ex_->port_takes() == ex_takes_seen_) || (cu_ready_.size() == 1 && !cu_ready_[0]);
-  const bool collector_idle = dispatch_idle && reads_.empty() && (!id_oc_held_ || alloc_blocked_);
   const bool fetch_idle = fetch_buf_ < 0 && fetchable_.size() == 1 && !fetchable_[0];
-  if (!collector_idle || !fetch_idle || std::find(sched_dirty_.begin(), sched_dirty_.end(), 1) != sched_dirty_.end()) {
+  if (!collector_idle() || !fetch_idle || std::find(sched_dirty_.begin(), sched_dirty_.end(), 1) != sched_dirty_.end()) {
     read_operands();
     issue();
     fetch_decode();

@@ -169,7 +169,8 @@ class sm_core {
   void writeback();
   void read_operands();
   void collector_step();
-  void dispatch_ready_cus();  // collector_step's parts, in order
+  bool collector_idle() const;  // a collector step would only end its bank write allocations
+  void dispatch_ready_cus();    // collector_step's parts, in order
   void allocate_reads();
   void allocate_cus();
   bool allocate_cu_from(register_set& in);

@@ -5,6 +5,7 @@
 #include "sm_core.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace gpuvp::sm {
 
@@ -48,18 +49,19 @@ void sm_core::end_of_trace(unsigned wi) {
 }
 
 // Scoreboard (GPGPU-Sim's checkCollision): no source or destination may have a pending
-// write (RAW and WAW).
-bool sm_core::scoreboard_hazard(unsigned wi, const trace_inst& ti) const {
+// write (RAW and WAW). The zero registers are never reserved (build_issued), so they need no test.
+[[gnu::always_inline]] inline bool sm_core::scoreboard_hazard(unsigned wi, const trace_inst& ti) const {
   bool hazard = false;
   const auto& reserved = wregs_[wi].reserved;
-  for (int i = 0; i < ti.nsrc; ++i) hazard |= !is_zero_reg(ti.src[i]) && reserved[ti.src[i]];
-  for (int i = 0; i < ti.ndst; ++i) hazard |= !is_zero_reg(ti.dst[i]) && reserved[ti.dst[i]];
+  for (int i = 0; i < ti.nsrc; ++i) hazard |= reserved[ti.src[i]];
+  for (int i = 0; i < ti.ndst; ++i) hazard |= reserved[ti.dst[i]];
   return hazard;
 }
 
 // The issued instruction ti of warp wi, for `unit`, in its ID_OC slot of `port`; its destinations
 // reserved on the scoreboard.
-void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_class unit, const trace_inst& ti) {
+[[gnu::always_inline]] inline void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_class unit,
+                                                         const trace_inst& ti) {
   warp_state& w = warps_[wi];
   const op_class cls = ti.info.cls;
   // Built in its ID_OC slot, every field set.
@@ -78,8 +80,8 @@ void sm_core::build_issued(register_set* port, unsigned sched, unsigned wi, op_c
   in.active_mask = ti.mask;
   in.ndst = int8_t(ti.ndst);
   in.nsrc = int8_t(ti.nsrc);
-  std::copy(ti.dst, ti.dst + 4, in.dst);
-  std::copy(ti.src, ti.src + 4, in.src);
+  std::memcpy(in.dst, ti.dst, sizeof in.dst);
+  std::memcpy(in.src, ti.src, sizeof in.src);
   in.space = ti.info.space;
   in.store = ti.info.store;
   in.width = ti.width;
