@@ -42,11 +42,9 @@ unsigned ldst_unit::new_slot(const warp_inst& w) {
   return s;
 }
 
-void ldst_unit::done_one(unsigned slot) {
-  if (--slots_[slot].outstanding == 0) {
-    core_.complete(slots_[slot].inst);
-    free_slots_.push_back(slot);
-  }
+void ldst_unit::complete_slot(unsigned slot) {
+  core_.complete(slots_[slot].inst);
+  free_slots_.push_back(slot);
 }
 
 // The victim way of a miss (l1_tags::victim) takes the line.

@@ -240,7 +240,11 @@ class ldst_unit : public stallable_unit, public mem_client {
   void prepare();
   bool linear_lanes(const warp_inst& w, unsigned width);  // prepare's common case (true: sectors_ made)
   unsigned new_slot(const warp_inst& w);
-  void done_one(unsigned slot);
+  // One of the slot's accesses (or its hold) is done; the last completes the instruction.
+  void done_one(unsigned slot) {
+    if (--slots_[slot].outstanding == 0) complete_slot(slot);
+  }
+  void complete_slot(unsigned slot);
   size_t find_line(uint64_t line) const {  // index in the tag arrays or SIZE_MAX
     const uint32_t* i = tags_->where.find(line);
     return i ? *i : SIZE_MAX;
