@@ -421,6 +421,35 @@ TEST(sm_core, l1_mshr_entry_fail_turns_line_alloc_when_its_line_is_evicted) {
   EXPECT_EQ(r.cycles, 325u);
 }
 
+TEST(sm_core, l1_mshr_entry_fail_stays_when_its_line_is_evicted_from_a_set_not_all_reserved) {
+  // An L1D of one set and two ways, two MSHRs (the LDST unit counts a repeated failure without
+  // trying again until something it depends on changes: an eviction alone is not such a change).
+  // P loads sector 0 of line D (L1 bank 0), E sector 0 of line E (bank 0), B sector 1 of line D
+  // (bank 1), X sector 0 of line A (bank 0). They reach stage 0 in 26, 27, 28 and 29. P misses
+  // in 26 (D takes way 0), E in 27 (way 1: both ways reserved, both MSHRs taken). B finds D
+  // present, its sector not valid, no MSHR free: MSHR_ENTRY_FAIL from 28. X finds A absent and
+  // both ways reserved: LINE_ALLOC_FAIL in 29..123. P's fill in 124 (register released in 126,
+  // the fixed memory's 100) frees way 0: X fails on the MSHR then (124). In 125 the write-back
+  // stage takes P's access, freeing its MSHR, and E's fill frees way 1: X (bank 0, first) misses
+  // and evicts D, the least recently used way. B, its line gone but way 1 not reserved, still
+  // fails on the MSHR (not LINE_ALLOC): 28..125 = 98. In 126 E's access is taken: B misses, D
+  // replacing E. X released in 225, B in 226: kernel 227.
+  // MSHR_ENTRY: 98 (B) + 1 (X) = 99; LINE_ALLOC: 95 (X).
+  gpu_config c = shipped("QV100");
+  c.adaptive_l1 = false;
+  c.l1_sets = 1;
+  c.l1_ways = 2;
+  c.l1_mshrs = 2;
+  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10200, 0),
+                                   mem("LDG.E", {3}, {4}, 0x10020, 0), mem("LDG.E", {5}, {4}, 0x10400, 0), op("EXIT", {}, {})};
+  kernel_result r = run1(c, make_kernel(70, {w}));
+  EXPECT_EQ(r.stats.l1_misses, 4u);
+  EXPECT_EQ(r.stats.l1_fails[unsigned(l1_fail::mshr_entry)], 99u);
+  EXPECT_EQ(r.stats.l1_fails[unsigned(l1_fail::line_alloc)], 95u);
+  EXPECT_EQ(r.stats.l1_reservation_fails(), 194u);
+  EXPECT_EQ(r.cycles, 227u);
+}
+
 TEST(sm_core, merged_loads_write_back_one_a_cycle) {
   // Three LDG of one sector (every lane at one address) into R1, R2, R3, then FFMA R5 <- R3: the
   // first misses, the other two merge into its MSHR entry (pending hits). The fill brings all

@@ -6,6 +6,9 @@
 #include <functional>
 
 #include "icache.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "sm_core.h"
 
 namespace gpuvp::sm {
@@ -39,18 +42,17 @@ unsigned ldst_unit::new_slot(const warp_inst& w) {
   return s;
 }
 
-void ldst_unit::done_one(unsigned slot) {
-  if (--slots_[slot].outstanding == 0) {
-    core_.complete(slots_[slot].inst);
-    free_slots_.push_back(slot);
-  }
+void ldst_unit::complete_slot(unsigned slot) {
+  core_.complete(slots_[slot].inst);
+  free_slots_.push_back(slot);
 }
 
 // The victim way of a miss (l1_tags::victim) takes the line.
 size_t ldst_unit::allocate_line(uint64_t line) {
   const uint32_t victim = tags_->victim(unsigned(line % cfg_.l1_sets));
   if (victim == l1_tags::none) return SIZE_MAX;
-  ++tag_gen_;
+  // No tag_gen_ step: an evicted line's load that failed for want of an MSHR fails so again
+  // unless its set is now all reserved, which the caller's reservation counts (repeats_fail).
   if (tags_->tag[victim] != ~0ull) tags_->where.erase(tags_->where.find(tags_->tag[victim]));
   tags_->tag[victim] = line;
   *tags_->where.try_emplace(line).first = victim;
@@ -67,9 +69,18 @@ size_t ldst_unit::allocate_line(uint64_t line) {
 bool ldst_unit::linear_lanes(const warp_inst& w, unsigned width) {
   if (w.active_mask != ~0u) return false;
   const uint64_t* a = w.addrs;
+#if defined(__SSE2__)
+  // Two lanes a step: the bits where a lane differs from its place in the run, ORed.
+  const __m128i step = _mm_set1_epi64x(int64_t(2 * uint64_t(width)));
+  __m128i expected = _mm_set_epi64x(int64_t(a[0] + width), int64_t(a[0])), off = _mm_setzero_si128();
+  for (unsigned t = 0; t < 32; t += 2, expected = _mm_add_epi64(expected, step))
+    off = _mm_or_si128(off, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + t)), expected));
+  if (_mm_movemask_epi8(_mm_cmpeq_epi8(off, _mm_setzero_si128())) != 0xffff) return false;
+#else
   bool linear = true;
   for (unsigned t = 1; t < 32; ++t) linear &= a[t] == a[0] + uint64_t(t) * width;
   if (!linear) return false;
+#endif
   for (uint64_t b = a[0] / 32, last = (a[0] + 32ull * width - 1) / 32; b <= last; ++b) sectors_.push_back(b);
   return true;
 }
@@ -335,8 +346,10 @@ void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
   if (busy()) ++active_cycles;  // an access being made or outstanding
   if (wb_pending() || smem_ready() <= now) writeback();
-  if (events_due(now) || !cluster_fifo_.empty()) take_events(now);
-  if (!responses_.empty()) take_response();
+  if (events_due(now) || !cluster_fifo_.empty())
+    take_events(now);  // and the response FIFO's step
+  else if (!responses_.empty())
+    take_response();
   if (!miss_queue_.empty() && miss_queue_.front().ready <= now) send_miss(now);
   run_banks(now);
   if (dispatch_reg_.empty()) {
@@ -364,21 +377,31 @@ void ldst_unit::cycle() {
 // into the LDST unit's response FIFO (ldst_unit::m_response_fifo) while that holds fewer than
 // -gpgpu_n_ldst_response_buffer_size (icnt_cycle, before the core's cycle), whose head leaves it,
 // one a cycle (ldst_unit::cycle, take_response). Runs when an event is due or the cluster's FIFO
-// holds one: an answer popped by now has its event due then, so popped_ is kept here.
+// holds one: an answer popped by now has its event due then, so popped_ is kept here. With both
+// FIFOs empty, the first answer due would go through both and leave in this cycle: it is served
+// at once, past them.
 void ldst_unit::take_events(uint64_t now) {
+  bool direct = cluster_fifo_.empty() && responses_.empty(), moved = false;
   while (events_due(now)) {
     const event e = events_.top();
     events_.pop();
-    if (e.kind == ev::done)
+    if (e.kind == ev::done) {
       done_one(unsigned(e.key));
-    else
+    } else if (direct) {
+      direct = false;
+      moved = true;
+      if (!serve({e.kind, e.key})) responses_.push_back({e.kind, e.key});  // a reply waiting for client 3
+    } else {
       cluster_fifo_.push_back({e.kind, e.key});
+    }
   }
   while (!popped_.empty() && popped_.front() <= now) popped_.pop_front();
+  if (moved) return;  // this cycle's hand-over and response step are done
   if (!cluster_fifo_.empty() && responses_.size() < cfg_.mem.ldst_response_buffer) {
     responses_.push_back(cluster_fifo_.front());
     cluster_fifo_.pop_front();
   }
+  if (!responses_.empty()) take_response();
 }
 
 // The LDST unit's response FIFO's head leaves it: a store's acknowledgement always (store_ack),
@@ -386,7 +409,10 @@ void ldst_unit::take_events(uint64_t now) {
 // into the write-back stage's client 3 when that holds none (else it waits, and every answer
 // behind it, an acknowledgement too).
 void ldst_unit::take_response() {
-  const response r = responses_.front();
+  if (serve(responses_.front())) responses_.pop_front();
+}
+
+bool ldst_unit::serve(const response& r) {
   if (r.kind == ev::ack) {
     done_one(unsigned(r.key));
   } else if (r.kind == ev::fill) {
@@ -394,9 +420,9 @@ void ldst_unit::take_response() {
   } else if (next_global_ == ~0u) {
     next_global_ = unsigned(r.key);
   } else {
-    return;
+    return false;
   }
-  responses_.pop_front();
+  return true;
 }
 
 // Asked by the memory before the SM step of its cycle `cycle`: the cluster's response FIFO after
@@ -574,8 +600,11 @@ void ldst_unit::bypass_send(uint64_t now) {
 
 void ldst_unit::end_cycle(uint64_t now) {
   ran_ = now;
-  next_event_ = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()));
-  if (bypass_pending() || !responses_.empty() || !cluster_fifo_.empty()) next_event_ = now + 1;
+  if (wb_pending() || bypass_pending() || !responses_.empty() || !cluster_fifo_.empty()) {
+    next_event_ = now + 1;  // they work every cycle
+    return;
+  }
+  next_event_ = std::min({events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()), next_bank_});
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
 }
 

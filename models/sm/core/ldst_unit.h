@@ -100,8 +100,9 @@ class ldst_unit : public stallable_unit, public mem_client {
     prepared_ = false;
   }
   bool busy() const override {
-    return !dispatch_reg_.empty() || !events_.empty() || !responses_.empty() || !cluster_fifo_.empty() || !miss_queue_.empty() ||
-           awaiting_ || in_pipe_ || wb_pending() || !smem_pipe_.empty();
+    // (The memory's outstanding answers first: the common case of a memory-bound kernel.)
+    return awaiting_ || in_pipe_ || !dispatch_reg_.empty() || !events_.empty() || !responses_.empty() || !cluster_fifo_.empty() ||
+           !miss_queue_.empty() || wb_pending() || !smem_pipe_.empty();
   }
   void cycle() override;
   // For the SM's idle-cycle skip (sm_core::cycle). The earliest SM cycle after `after` (the last
@@ -111,9 +112,9 @@ class ldst_unit : public stallable_unit, public mem_client {
   uint64_t next_event_cycle(uint64_t after) const {
     // The answer kept by cycle() and mem_done() (no walk over the queues) when asked about the
     // last cycle cycle() ran.
+    if (after == ran_) return next_event_;
     if (wb_pending() || bypass_pending() || !responses_.empty() || !cluster_fifo_.empty())
       return after + 1;  // the write-back stage / the bypass send / the response FIFOs work every cycle
-    if (after == ran_) return std::min(next_event_, next_bank_);
     uint64_t t = std::min(events_.empty() ? UINT64_MAX : events_.top().at, std::max(after + 1, smem_ready()));
     if (!miss_queue_.empty()) t = std::min(t, miss_queue_.front().ready);
     return std::min(t, bank_event(after));
@@ -239,7 +240,11 @@ class ldst_unit : public stallable_unit, public mem_client {
   void prepare();
   bool linear_lanes(const warp_inst& w, unsigned width);  // prepare's common case (true: sectors_ made)
   unsigned new_slot(const warp_inst& w);
-  void done_one(unsigned slot);
+  // One of the slot's accesses (or its hold) is done; the last completes the instruction.
+  void done_one(unsigned slot) {
+    if (--slots_[slot].outstanding == 0) complete_slot(slot);
+  }
+  void complete_slot(unsigned slot);
   size_t find_line(uint64_t line) const {  // index in the tag arrays or SIZE_MAX
     const uint32_t* i = tags_->where.find(line);
     return i ? *i : SIZE_MAX;
@@ -257,10 +262,11 @@ class ldst_unit : public stallable_unit, public mem_client {
   // A bank's oldest access that failed would fail again now for the same cause: nothing it
   // depends on changed since.
   bool repeats_fail(const l1_bank& b) const {
-    if (b.fail_cause == unsigned(l1_fail::mshr_entry))
-      return b.fail_gen == tag_gen_ && mshrs_.size() >= cfg_.l1_mshrs && miss_queue_.size() + 1 < cfg_.mem.l1.miss_queue;
+    if (b.fail_cause == unsigned(l1_fail::mshr_entry)) return b.fail_gen == tag_gen_ && mshrs_blocked();
     return b.fail_gen == l1_gen_ && (b.fail_pops == mq_pops_ || b.fail_cause != unsigned(l1_fail::miss_queue_full));
   }
+  // A load with no MSHR entry for its sector fails for want of one (after the miss-queue test).
+  bool mshrs_blocked() const { return mshrs_.size() >= cfg_.l1_mshrs && miss_queue_.size() + 1 < cfg_.mem.l1.miss_queue; }
   void run_banks(uint64_t now);
   void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
   // cycle()'s parts, in order: the events due and the response FIFOs, the miss queue's request
@@ -289,6 +295,7 @@ class ldst_unit : public stallable_unit, public mem_client {
     uint64_t key;
   };
   ring<response> cluster_fifo_, responses_;
+  bool serve(const response& r);  // take_response's part: false when r must wait
   // The cycles the memory's answers (mem_done) reach the cluster's FIFO, for those not there yet
   // (in order: the memory answers in the order of its cycles).
   ring<uint64_t> popped_;
@@ -360,14 +367,15 @@ class ldst_unit : public stallable_unit, public mem_client {
   // miss-queue departure (mq_pops_) only frees a miss-queue entry: it matters only to a
   // MISS_QUEUE_FULL failure.
   // tag_gen_ counts the tag changes that can turn a load's MSHR_ENTRY_FAIL into a hit or a
-  // LINE_ALLOC_FAIL: a line allocated (a victim evicted), a set's last way reserved, a store, a
-  // fill into a line that replaced the miss's. Its sector has no MSHR entry (only its own bank
-  // makes one), so with those unchanged it fails so again while the MSHRs are full and the miss
-  // queue is not (repeats_fail).
+  // LINE_ALLOC_FAIL: a set's last way reserved, a store, a fill into a line that replaced the
+  // miss's. Its sector has no MSHR entry (only its own bank makes one), so with those unchanged
+  // it fails so again while the MSHRs are full and the miss queue is not (repeats_fail). A line
+  // allocated is not one of them: its sectors are not valid, and a line it evicts (the failing
+  // load's, absent again) fails LINE_ALLOC only once its set is all reserved, which counts.
   uint64_t l1_gen_ = 0, mq_pops_ = 0, tag_gen_ = 0;
   unsigned last_fail_ = 0;  // cause of global_access's last failure
-  // next_event_cycle(ran_) as of the end of the last cycle(): the first event or miss-queue
-  // departure (lowered by mem_done) and the first bank pipeline arrival after ran_.
+  // next_event_cycle(ran_) as of the end of the last cycle() (lowered by mem_done), and the
+  // first bank pipeline arrival after ran_.
   uint64_t ran_ = UINT64_MAX, next_event_ = UINT64_MAX, next_bank_ = UINT64_MAX;
 };
 
