@@ -142,11 +142,15 @@ class memory_system : public mem_port {
     unsigned bytes = 32;  // the access's data size (a read reply's packet carries it)
   };
   struct sub_partition {
-    // A request granted by the request crossbar waits in the crossbar's output buffer (`xout`,
-    // t: the first cycle it may be popped), is popped into the ROP delay queue (`rop`, t: the cycle
-    // its delay ends), moves to the icnt -> L2 queue (`in`, t: the first cycle the L2 may access
-    // it) and is served from there (memory_sub_partition::push and cache_cycle).
-    ring<l2_request> xout, rop, in;
+    // A request granted by the request crossbar waits in the crossbar's output buffer (xout, t:
+    // the first cycle it may be popped), is popped into the ROP delay queue (rop, t: the cycle its
+    // delay ends), moves to the icnt -> L2 queue (in, t: the first cycle the L2 may access it) and
+    // is served from there (memory_sub_partition::push and cache_cycle). The three FIFOs follow
+    // each other in one ring, oldest first: `in` requests, then `rop` ones, then the output
+    // buffer's; a request moves on by a count and its t, not by a copy.
+    ring<l2_request> req;
+    size_t in = 0, rop = 0;
+    size_t xout_size() const { return req.size() - in - rop; }
     uint64_t l2_free = 0;  // the core cycle of the tag port's next access
     unsigned mshrs = 0;    // L2 MSHR entries: from the miss until the last merged access has left
     // The head of `in` is a read miss that stalled for want of an MSHR: only a release (mshrs
@@ -156,8 +160,12 @@ class memory_system : public mem_port {
     // MSHR entries whose fill is in (mshr_table::m_current_response): their accesses leave one a
     // cycle, the first entry's first.
     ring<uint64_t> ready;
-    ring<reply> out;  // L2 -> icnt queue, by q
-    ring<reply> rin;  // its input buffer of the reply crossbar
+    // The reply crossbar's input buffer (its first `rin` answers) and behind it the L2 -> icnt
+    // queue (by q): one ring, an answer moves on by a count.
+    ring<reply> rep;
+    size_t rin = 0;
+    size_t out_size() const { return rep.size() - rin; }
+    ring<reply>::iterator out_begin() { return rep.begin() + ptrdiff_t(rin); }
   };
   // bytes: the data size; answered: a write acknowledged from the DRAM (its token).
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector, unsigned bytes = 32, bool answered = false);

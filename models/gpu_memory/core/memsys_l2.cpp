@@ -93,10 +93,10 @@ void memory_system::fill_index(uint32_t line, unsigned sector, uint64_t c) {
 // once its last access has left.
 void memory_system::l2_next_access(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
-  if (P.out.size() >= m_.l2_icnt_queue) {
+  if (P.out_size() >= m_.l2_icnt_queue) {
     // The answers that entered the L2 -> icnt queue before this cycle and have not moved on.
-    const auto entered = std::lower_bound(P.out.begin(), P.out.end(), c, [](const reply& x, uint64_t v) { return x.q < v; });
-    if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return;
+    const auto entered = std::lower_bound(P.out_begin(), P.rep.end(), c, [](const reply& x, uint64_t v) { return x.q < v; });
+    if (size_t(entered - P.out_begin()) >= m_.l2_icnt_queue) return;
   }
   l2_mshr* f = fills_.find(P.ready.front());
   if (f->waiting.count) {
@@ -145,9 +145,9 @@ bool memory_system::l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t
   }
   // The L2 -> icnt queue's answers that entered it by this cycle (by q; `out` is ordered by q)
   // and have not moved on.
-  if (P.out.size() >= m_.l2_icnt_queue) {
-    const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
-    if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) {
+  if (P.out_size() >= m_.l2_icnt_queue) {
+    const auto entered = std::upper_bound(P.out_begin(), P.rep.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
+    if (size_t(entered - P.out_begin()) >= m_.l2_icnt_queue) {
       ++st_.l2_queue_stalls;
       return l2_retry(sp, now);
     }

@@ -137,7 +137,7 @@ void memory_system::advance(uint64_t now) {
   if (xscratch_.empty()) return;
   arbitrate(
       m_.icnt_arbiter, xscratch_, dscratch_, next_node_, rr_pointer(now), [&](unsigned i) { return xin_[i].front().sp; },
-      [&](unsigned dest) { return sp_[dest].xout.size() < m_.icnt_out_buffer; }, [&](unsigned i) { grant(i, now); },
+      [&](unsigned dest) { return sp_[dest].xout_size() < m_.icnt_out_buffer; }, [&](unsigned i) { grant(i, now); },
       [&](unsigned i) { return !xin_[i].empty() && xin_[i].front().ready <= now; }, bucket_scratch_);
 }
 
@@ -145,9 +145,9 @@ void memory_system::advance(uint64_t now) {
 // sub-partition pops it in its L2 step of a later cycle (step_sub_partition).
 void memory_system::grant(unsigned input, uint64_t now) {
   const xbar_packet& p = xin_[input].front();
-  auto& xout = sp_[p.sp].xout;
-  xout.push_back(p.r);
-  xout.back().t = now + 1;
+  auto& req = sp_[p.sp].req;
+  req.push_back(p.r);
+  req.back().t = now + 1;
   xin_[input].pop_front();
   --xbar_queued_;
   l2_queued(now + 1);
@@ -163,20 +163,21 @@ void memory_system::reply_advance(uint64_t now) {
   dscratch_.clear();
   const unsigned first = cfg_.num_clusters;  // sub-partition i is node first + i
   for (unsigned i = 0; i < sp_.size(); ++i)
-    if (!sp_[i].rin.empty()) {
+    if (sp_[i].rin) {
       xscratch_.push_back(first + i);
-      dscratch_.push_back(sp_[i].rin.front().port);
+      dscratch_.push_back(sp_[i].rep.front().port);
     }
   if (xscratch_.empty()) return;
   arbitrate(
-      m_.icnt_arbiter, xscratch_, dscratch_, rnext_, rr_pointer(now), [&](unsigned n) { return sp_[n - first].rin.front().port; },
+      m_.icnt_arbiter, xscratch_, dscratch_, rnext_, rr_pointer(now), [&](unsigned n) { return sp_[n - first].rep.front().port; },
       [&](unsigned dest) { return rout_[dest].size() < m_.icnt_out_buffer; },
       [&](unsigned n) {
-        auto& rin = sp_[n - first].rin;
-        rout_[rin.front().port].push_back(rin.front());
-        rin.pop_front();
+        sub_partition& P = sp_[n - first];
+        rout_[P.rep.front().port].push_back(P.rep.front());
+        P.rep.pop_front();
+        --P.rin;
       },
-      [&](unsigned n) { return !sp_[n - first].rin.empty(); }, bucket_scratch_);
+      [&](unsigned n) { return sp_[n - first].rin != 0; }, bucket_scratch_);
 }
 
 // -network_mode 1 (booksim_fly.h): GPUTrafficManager::_Step of cycle now for the request subnet.
@@ -197,11 +198,11 @@ void memory_system::booksim_requests(uint64_t now) {
     }
   const size_t cap = size_t(m_.icnt_file_boundary_buffer) + m_.icnt_file_vc_buf;
   req_net_.step(
-      now, [&](unsigned d) { return sp_[d - nc].xout.size() < cap; },
+      now, [&](unsigned d) { return sp_[d - nc].xout_size() < cap; },
       [&](unsigned d, const xbar_packet& p, uint64_t t) {
         l2_request r = p.r;
         r.t = t;
-        sp_[d - nc].xout.push_back(r);
+        sp_[d - nc].req.push_back(r);
         --xbar_queued_;
         l2_queued(t);
       });
@@ -212,11 +213,12 @@ void memory_system::booksim_requests(uint64_t now) {
 void memory_system::booksim_replies(uint64_t now) {
   const unsigned nc = cfg_.num_clusters;
   for (unsigned i = 0; i < sp_.size(); ++i) {
-    auto& rin = sp_[i].rin;
-    if (!rin.empty() && rep_net_.can_inject(nc + i, now)) {
-      rep_net_.inject(nc + i, rin.front().port, rin.front(),
-                      packet_flits(rin.front().write ? 0 : rin.front().bytes, m_.icnt_file_flit_size), now);
-      rin.pop_front();
+    sub_partition& P = sp_[i];
+    if (P.rin && rep_net_.can_inject(nc + i, now)) {
+      const reply& r = P.rep.front();
+      rep_net_.inject(nc + i, r.port, r, packet_flits(r.write ? 0 : r.bytes, m_.icnt_file_flit_size), now);
+      P.rep.pop_front();
+      --P.rin;
     }
   }
   const size_t cap = size_t(m_.icnt_file_boundary_buffer) + m_.icnt_file_vc_buf;
