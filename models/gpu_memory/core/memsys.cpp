@@ -327,17 +327,16 @@ uint64_t memory_system::access(uint64_t addr, unsigned bytes, bool write, uint32
 
 // An answer enters sub-partition sp's L2 -> icnt queue in cycle q (answers of one cycle in the
 // order they come).
-void memory_system::answer(unsigned sp, uint64_t q, const reply& r) {
-  const unsigned node = r.client ? r.client->icnt_node() : ~0u;
+void memory_system::answer(unsigned sp, uint64_t q, reply a) {
+  const unsigned node = a.client ? a.client->icnt_node() : ~0u;
   if (node == ~0u) {  // another engine: answered as without contention
-    if (r.client) r.client->mem_done(r.addr, r.write, r.tag, base_ + q + 2 + (r.write ? ack_cycles : reply_cycles));
+    if (a.client) a.client->mem_done(a.addr, a.write, a.tag, base_ + q + 2 + (a.write ? ack_cycles : reply_cycles));
     return;
   }
   sub_partition& P = sp_[sp];
   auto it = P.rep.end();
   const auto out = P.out_begin();
   while (it != out && std::prev(it)->q > q) --it;
-  reply a = r;
   a.q = q;
   a.port = node + 1 < xin_.size() ? node : port_of(node);  // (a port seen before: its own)
   if (it == P.rep.end())

@@ -189,7 +189,7 @@ class memory_system : public mem_port {
   unsigned port_of(unsigned node);                              // a client's crossbar port (grows the port vectors)
   void advance(uint64_t now);                                   // the request crossbar's icnt_transfer of cycle now
   void grant(unsigned input, uint64_t now);                     // moves input's head packet to its output
-  void answer(unsigned sp, uint64_t q, const reply& r);         // into sp's L2 -> icnt queue in cycle q
+  void answer(unsigned sp, uint64_t q, reply a);                // into sp's L2 -> icnt queue in cycle q
   void deliver_replies(uint64_t now);                           // A: the clusters take an answer each
   void push_replies(uint64_t now);                              // B: L2 -> icnt queues into the reply crossbar
   void run_memory(uint64_t now);                                // D and L
