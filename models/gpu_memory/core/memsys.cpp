@@ -63,6 +63,7 @@ memory_system::memory_system(const gpu_config& cfg)
       clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
+  init_decode();
   random_ = m_.partition_indexing == 4;
   // (dramid@N has N >= 5, a channel at most 8 sub-partitions)
   chunk_shift_ = m_.mem_addr_dramid_bit - unsigned(std::countr_zero(m_.sub_per_channel));

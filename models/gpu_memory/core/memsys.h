@@ -228,6 +228,14 @@ class memory_system : public mem_port {
     }
   };
 
+  // The decode's constants (memsys_decode.cpp): channel and sub-partition bits, whether the
+  // channel count is no power of two (a division then), the IPOLY byte tables of the
+  // sub-partition and L2 set hashes (nullptr: none of that size).
+  void init_decode();
+  unsigned ch_bits_ = 0, sp_bits_ = 0;
+  bool ch_gap_ = false;
+  const uint8_t *part_hash_ = nullptr, *set_hash_ = nullptr;
+
   // -gpgpu_memory_partition_indexing 4 (memsys_decode.cpp).
   unsigned random_sub_partition(uint64_t addr);  // the chunk's, drawn at its first decode
   void draw_sm_decodes();                        // the SMs' decodes since the last call, in SM order
