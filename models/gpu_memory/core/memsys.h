@@ -207,7 +207,9 @@ class memory_system : public mem_port {
   bool l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, uint64_t& cause);
   l2_line* l2_allocate(l2_line* victim, uint64_t line, uint64_t t);
   void l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t);
-  void l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t);
+  // (f: the sector's MSHR entry, new if `fresh`; nullptr: looked up or made here.)
+  void l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t,
+                    l2_mshr* f = nullptr, bool fresh = false);
   // The line's way in its set, or nullptr and in `victim` the least recently used way without a
   // sector whose fill is pending at cycle t (nullptr: every way has one).
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t = 0);
