@@ -254,8 +254,8 @@ class memory_system : public mem_port {
   uint64_t rop_;                               // -gpgpu_l2_rop_latency in core cycles
   std::vector<ring<xbar_packet>> xin_;         // crossbar input buffers: one per SIMT cluster, then other engines
   std::vector<unsigned> next_node_;            // iSLIP: per output, the input after the last granted (scanned from)
-  std::vector<unsigned> xscratch_, dscratch_;  // scratch: inputs with a packet, their heads' outputs
-  std::vector<uint64_t> bucket_scratch_;       // scratch: iSLIP's candidates per output (arbitrate)
+  std::vector<unsigned> xscratch_, dscratch_;  // scratch of round robin: inputs with a packet, outputs granted
+  std::vector<uint64_t> bucket_scratch_;       // scratch: iSLIP's candidates per output (islip_sets)
   std::atomic<uint64_t> xbar_queued_{0};       // packets in the input buffers (counted by the SMs' threads)
   std::vector<ring<reply>> rout_;              // reply crossbar output buffers, per port as xin_
   booksim_fly<xbar_packet> req_net_;           // -network_mode 1: BookSim's request subnet (0)
