@@ -30,7 +30,7 @@ unsigned packet_flits(unsigned data_bytes, unsigned flit_size) { return (data_by
 // sub-partitions), one packet per output.
 
 // The first candidate of bit set b (`words` words, not empty) from node `from` on, wrapping.
-unsigned first_candidate(const uint64_t* b, size_t words, unsigned from) {
+inline unsigned first_candidate(const uint64_t* b, size_t words, unsigned from) {
   for (size_t w = from / 64; w < words; ++w) {
     const uint64_t x = w == from / 64 ? b[w] >> (from % 64) << (from % 64) : b[w];
     if (x) return unsigned(w * 64 + unsigned(__builtin_ctzll(x)));
