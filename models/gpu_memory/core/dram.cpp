@@ -54,7 +54,7 @@ void clock_domains::grow() {
   }
 }
 
-uint64_t clock_domains::first_edge(uint64_t c) {
+uint64_t clock_domains::first_edge_grown(uint64_t c) {
   while (g_.empty() || g_.back() < c) grow();
   if (c < first_.size()) return first_[c];
   return uint64_t(std::lower_bound(g_.begin(), g_.end(), c) - g_.begin());
@@ -158,8 +158,7 @@ void dram_channel::return_credits(uint64_t k) {
 
 // The latency queue's head enters the scheduler.
 void dram_channel::accept_arrival(uint64_t k) {
-  const dram_request r = arrivals_.front();
-  arrivals_.pop_front();
+  const dram_request& r = arrivals_.front();  // (popped at the end: no copy of its own)
   ++pending_;
   queue_max = std::max<uint64_t>(queue_max, pending_);
   // dram_t::push ran at the edge before (the latency queue's pop, then dram_t::cycle's move).
@@ -170,6 +169,7 @@ void dram_channel::accept_arrival(uint64_t k) {
   } else {
     fifo_.push_back(r);
   }
+  arrivals_.pop_front();
 }
 
 // frfcfs_scheduler::schedule for bank b, if it has no request and a queued one: keep draining the

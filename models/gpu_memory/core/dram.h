@@ -29,10 +29,11 @@ class clock_domains {
     while (g_.size() <= j) grow();
     return g_[j];
   }
-  // The first DRAM edge whose gpu_sim_cycle is at least c.
-  uint64_t first_edge(uint64_t c);
+  // The first DRAM edge whose gpu_sim_cycle is at least c (from the table when grown that far).
+  uint64_t first_edge(uint64_t c) { return !g_.empty() && g_.back() >= c && c < first_.size() ? first_[c] : first_edge_grown(c); }
 
  private:
+  uint64_t first_edge_grown(uint64_t c);
   void grow();
   double core_p_, icnt_p_, l2_p_, dram_p_;
   double core_t_ = 0, icnt_t_ = 0, l2_t_ = 0, dram_t_ = 0;

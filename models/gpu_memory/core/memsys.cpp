@@ -63,6 +63,7 @@ memory_system::memory_system(const gpu_config& cfg)
       clock_(cfg.core_mhz, cfg.mem.icnt_mhz, cfg.mem.l2_mhz, cfg.mem.dram_mhz),
       rop_(uint64_t(std::ceil(double(cfg.l2_rop_latency) * cfg.core_mhz / cfg.mem.l2_mhz - 1e-9))) {
   const unsigned sps = m_.sub_partitions();
+  init_decode();
   random_ = m_.partition_indexing == 4;
   // (dramid@N has N >= 5, a channel at most 8 sub-partitions)
   chunk_shift_ = m_.mem_addr_dramid_bit - unsigned(std::countr_zero(m_.sub_per_channel));
@@ -188,7 +189,7 @@ void memory_system::run_l2(uint64_t now) {
     }
     for (unsigned sp = 0; sp < sp_.size(); ++sp) {
       const sub_partition& P = sp_[sp];
-      if (!P.xout.empty() || !P.rop.empty() || !P.in.empty() || !P.ready.empty() || (!P.due.empty() && P.due.front().t <= c))
+      if (!P.req.empty() || !P.ready.empty() || (!P.due.empty() && P.due.front().t <= c))
         step_sub_partition(sp, c);  // else it has nothing to do
     }
     l2_stepped_ = c + 1;
@@ -208,10 +209,9 @@ void memory_system::run_l2(uint64_t now) {
 void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
   const size_t limit = m_.icnt_l2_queue;
-  if (!P.xout.empty() && P.xout.front().t <= c && P.in.size() + 3 < limit) {
-    P.rop.push_back(P.xout.front());
-    P.rop.back().t = c + rop_;
-    P.xout.pop_front();
+  if (P.xout_size() && P.req[P.in + P.rop].t <= c && P.in + 3 < limit) {
+    P.req[P.in + P.rop].t = c + rop_;
+    ++P.rop;
   }
   if (!P.ready.empty()) l2_next_access(sp, c);
   if (!P.due.empty() && P.due.front().t <= c) {
@@ -220,22 +220,23 @@ void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
     if (!--fills_due_) next_due_ = ~0ull;  // (else it stays a lower bound: run_l2)
     l2_fill(sp, key, c);
   }
-  if (!P.in.empty() && P.in.front().t <= c) {
-    const l2_request& r = P.in.front();
+  if (P.in && P.req.front().t <= c) {
+    const l2_request& r = P.req.front();
     // A full L2 -> DRAM queue (l2_queues_admit's test after an MSHR stall's) stalls the access
     // again: counted here without the access's other work.
     if (!P.mshr_stall && ch_[r.a.channel].l2_queue(r.a.sub_partition % m_.sub_per_channel) >= m_.l2_dram_queue) {
       ++st_.l2_queue_stalls;
       P.l2_free = std::max(P.l2_free, c + 1);  // (l2_retry)
     } else if (l2_access(sp, r, c, false)) {
-      P.in.pop_front();
+      P.req.pop_front();
+      --P.in;
       --l2_queued_;
     }
   }
-  if (!P.rop.empty() && P.rop.front().t <= c && P.in.size() < limit) {
-    P.in.push_back(P.rop.front());
-    P.in.back().t = c + 1;
-    P.rop.pop_front();
+  if (P.rop && P.req[P.in].t <= c && P.in < limit) {
+    P.req[P.in].t = c + 1;
+    ++P.in;
+    --P.rop;
   }
 }
 
@@ -244,13 +245,9 @@ void memory_system::step_sub_partition(unsigned sp, uint64_t c) {
 void memory_system::drain_l2() {
   for (unsigned sp = 0; sp < sp_.size(); ++sp) {
     sub_partition& P = sp_[sp];
-    auto drain = [&](auto& q) {
-      for (const l2_request& r : q) l2_access(sp, r, ~0ull, true);
-      q.clear();
-    };
-    drain(P.in);
-    drain(P.rop);
-    drain(P.xout);
+    for (const l2_request& r : P.req) l2_access(sp, r, ~0ull, true);  // the icnt -> L2 queue's, the ROP queue's, the output buffer's
+    P.req.clear();
+    P.in = P.rop = 0;
   }
   l2_queued_ = 0;
 }
@@ -312,11 +309,12 @@ uint64_t memory_system::access(uint64_t addr, unsigned bytes, bool write, uint32
     // output as an uncontended request would.
     // In the output buffer from sent + request_cycles, after the crossbar's packets granted
     // before then (granted in cycle g, they are there from g + 1).
-    auto& xout = sp_[sp].xout;
+    sub_partition& P = sp_[sp];
     const uint64_t t = sent + request_cycles;
-    auto it = xout.end();
-    while (it != xout.begin() && std::prev(it)->t > t) --it;
-    xout.insert(it, {t, addr, client, tag, write ? written : mem_port::whole_sector, write, a, bytes});
+    const auto xout = P.req.begin() + ptrdiff_t(P.in + P.rop);
+    auto it = P.req.end();
+    while (it != xout && std::prev(it)->t > t) --it;
+    P.req.insert(it, {t, addr, client, tag, write ? written : mem_port::whole_sector, write, a, bytes});
     l2_queued(t);
     return pending;
   }
@@ -330,22 +328,22 @@ uint64_t memory_system::access(uint64_t addr, unsigned bytes, bool write, uint32
 
 // An answer enters sub-partition sp's L2 -> icnt queue in cycle q (answers of one cycle in the
 // order they come).
-void memory_system::answer(unsigned sp, uint64_t q, const reply& r) {
-  const unsigned node = r.client ? r.client->icnt_node() : ~0u;
+void memory_system::answer(unsigned sp, uint64_t q, reply a) {
+  const unsigned node = a.client ? a.client->icnt_node() : ~0u;
   if (node == ~0u) {  // another engine: answered as without contention
-    if (r.client) r.client->mem_done(r.addr, r.write, r.tag, base_ + q + 2 + (r.write ? ack_cycles : reply_cycles));
+    if (a.client) a.client->mem_done(a.addr, a.write, a.tag, base_ + q + 2 + (a.write ? ack_cycles : reply_cycles));
     return;
   }
-  auto& out = sp_[sp].out;
-  auto it = out.end();
-  while (it != out.begin() && std::prev(it)->q > q) --it;
-  reply a = r;
+  sub_partition& P = sp_[sp];
+  auto it = P.rep.end();
+  const auto out = P.out_begin();
+  while (it != out && std::prev(it)->q > q) --it;
   a.q = q;
   a.port = node + 1 < xin_.size() ? node : port_of(node);  // (a port seen before: its own)
-  if (it == out.end())
-    out.push_back(a);
+  if (it == P.rep.end())
+    P.rep.push_back(a);
   else
-    out.insert(it, a);
+    P.rep.insert(it, a);
   ++replies_queued_;
 }
 
@@ -373,28 +371,25 @@ void memory_system::deliver_replies(uint64_t now) {
 void memory_system::push_replies(uint64_t now) {
   const size_t room = in_buffer();
   for (sub_partition& P : sp_)
-    if (!P.out.empty() && P.out.front().q < now && P.rin.size() < room) {
-      P.rin.push_back(P.out.front());
-      P.out.pop_front();
-    }
+    if (P.out_size() && P.rep[P.rin].q < now && P.rin < room) ++P.rin;
 }
 
 void memory_system::kernel_start(uint64_t gpu_cycle) {
   if (random_) draw_sm_decodes();
   ahead_ = ~0ull;              // (set only if the last kernel was abandoned: an error thrown by an SM)
   if (m_.network_mode == 1) {  // requests in the network first (injected before those queued)
-    req_net_.drain([&](unsigned, const xbar_packet& p) { sp_[p.sp].xout.push_back(p.r); });
+    req_net_.drain([&](unsigned, const xbar_packet& p) { sp_[p.sp].req.push_back(p.r); });
     rep_net_.drain([](unsigned, const reply&) {});
   }
   for (auto& q : xin_) {  // requests nobody waits for any more
-    for (const xbar_packet& p : q) sp_[p.sp].xout.push_back(p.r);
+    for (const xbar_packet& p : q) sp_[p.sp].req.push_back(p.r);
     q.clear();
   }
   xbar_queued_ = 0;
   for (auto& o : rout_) o.clear();
   for (sub_partition& P : sp_) {
-    P.out.clear();
-    P.rin.clear();
+    P.rep.clear();
+    P.rin = 0;
   }
   replies_queued_ = 0;
   // Fills due and accesses still to leave the L2: the fills are made, nobody is answered.

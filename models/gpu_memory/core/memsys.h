@@ -142,11 +142,15 @@ class memory_system : public mem_port {
     unsigned bytes = 32;  // the access's data size (a read reply's packet carries it)
   };
   struct sub_partition {
-    // A request granted by the request crossbar waits in the crossbar's output buffer (`xout`,
-    // t: the first cycle it may be popped), is popped into the ROP delay queue (`rop`, t: the cycle
-    // its delay ends), moves to the icnt -> L2 queue (`in`, t: the first cycle the L2 may access
-    // it) and is served from there (memory_sub_partition::push and cache_cycle).
-    ring<l2_request> xout, rop, in;
+    // A request granted by the request crossbar waits in the crossbar's output buffer (xout, t:
+    // the first cycle it may be popped), is popped into the ROP delay queue (rop, t: the cycle its
+    // delay ends), moves to the icnt -> L2 queue (in, t: the first cycle the L2 may access it) and
+    // is served from there (memory_sub_partition::push and cache_cycle). The three FIFOs follow
+    // each other in one ring, oldest first: `in` requests, then `rop` ones, then the output
+    // buffer's; a request moves on by a count and its t, not by a copy.
+    ring<l2_request> req;
+    size_t in = 0, rop = 0;
+    size_t xout_size() const { return req.size() - in - rop; }
     uint64_t l2_free = 0;  // the core cycle of the tag port's next access
     unsigned mshrs = 0;    // L2 MSHR entries: from the miss until the last merged access has left
     // The head of `in` is a read miss that stalled for want of an MSHR: only a release (mshrs
@@ -156,8 +160,12 @@ class memory_system : public mem_port {
     // MSHR entries whose fill is in (mshr_table::m_current_response): their accesses leave one a
     // cycle, the first entry's first.
     ring<uint64_t> ready;
-    ring<reply> out;  // L2 -> icnt queue, by q
-    ring<reply> rin;  // its input buffer of the reply crossbar
+    // The reply crossbar's input buffer (its first `rin` answers) and behind it the L2 -> icnt
+    // queue (by q): one ring, an answer moves on by a count.
+    ring<reply> rep;
+    size_t rin = 0;
+    size_t out_size() const { return rep.size() - rin; }
+    ring<reply>::iterator out_begin() { return rep.begin() + ptrdiff_t(rin); }
   };
   // bytes: the data size; answered: a write acknowledged from the DRAM (its token).
   void dram_push(const dram_address& a, bool write, uint64_t cycle, uint64_t sector, unsigned bytes = 32, bool answered = false);
@@ -181,7 +189,7 @@ class memory_system : public mem_port {
   unsigned port_of(unsigned node);                              // a client's crossbar port (grows the port vectors)
   void advance(uint64_t now);                                   // the request crossbar's icnt_transfer of cycle now
   void grant(unsigned input, uint64_t now);                     // moves input's head packet to its output
-  void answer(unsigned sp, uint64_t q, const reply& r);         // into sp's L2 -> icnt queue in cycle q
+  void answer(unsigned sp, uint64_t q, reply a);                // into sp's L2 -> icnt queue in cycle q
   void deliver_replies(uint64_t now);                           // A: the clusters take an answer each
   void push_replies(uint64_t now);                              // B: L2 -> icnt queues into the reply crossbar
   void run_memory(uint64_t now);                                // D and L
@@ -199,7 +207,9 @@ class memory_system : public mem_port {
   bool l2_fail(unsigned sp, uint64_t addr, uint64_t t, uint64_t now, uint64_t& cause);
   l2_line* l2_allocate(l2_line* victim, uint64_t line, uint64_t t);
   void l2_write(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool present, bool reserved, uint64_t t);
-  void l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t);
+  // (f: the sector's MSHR entry, new if `fresh`; nullptr: looked up or made here.)
+  void l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t,
+                    l2_mshr* f = nullptr, bool fresh = false);
   // The line's way in its set, or nullptr and in `victim` the least recently used way without a
   // sector whose fill is pending at cycle t (nullptr: every way has one).
   l2_line* l2_find(unsigned sp, uint64_t line, l2_line*& victim, uint64_t t = 0);
@@ -220,6 +230,14 @@ class memory_system : public mem_port {
     }
   };
 
+  // The decode's constants (memsys_decode.cpp): channel and sub-partition bits, whether the
+  // channel count is no power of two (a division then), the IPOLY byte tables of the
+  // sub-partition and L2 set hashes (nullptr: none of that size).
+  void init_decode();
+  unsigned ch_bits_ = 0, sp_bits_ = 0;
+  bool ch_gap_ = false;
+  const uint8_t *part_hash_ = nullptr, *set_hash_ = nullptr;
+
   // -gpgpu_memory_partition_indexing 4 (memsys_decode.cpp).
   unsigned random_sub_partition(uint64_t addr);  // the chunk's, drawn at its first decode
   void draw_sm_decodes();                        // the SMs' decodes since the last call, in SM order
@@ -236,8 +254,8 @@ class memory_system : public mem_port {
   uint64_t rop_;                               // -gpgpu_l2_rop_latency in core cycles
   std::vector<ring<xbar_packet>> xin_;         // crossbar input buffers: one per SIMT cluster, then other engines
   std::vector<unsigned> next_node_;            // iSLIP: per output, the input after the last granted (scanned from)
-  std::vector<unsigned> xscratch_, dscratch_;  // scratch: inputs with a packet, their heads' outputs
-  std::vector<uint64_t> bucket_scratch_;       // scratch: iSLIP's candidates per output (arbitrate)
+  std::vector<unsigned> xscratch_, dscratch_;  // scratch of round robin: inputs with a packet, outputs granted
+  std::vector<uint64_t> bucket_scratch_;       // scratch: iSLIP's candidates per output (islip_sets)
   std::atomic<uint64_t> xbar_queued_{0};       // packets in the input buffers (counted by the SMs' threads)
   std::vector<ring<reply>> rout_;              // reply crossbar output buffers, per port as xin_
   booksim_fly<xbar_packet> req_net_;           // -network_mode 1: BookSim's request subnet (0)

@@ -24,44 +24,57 @@ constexpr unsigned xor_bits(uint64_t a, uint64_t mask) { return unsigned(std::po
 // the higher address bits for IPOLY(5), IPOLY(37) and IPOLY(67) (16, 32 and 64 entries; Rau,
 // "Pseudo-randomly interleaved memory", ISCA 1991). Other counts: the index unchanged (GPGPU-Sim
 // refuses them; validate() does too).
-static unsigned ipoly_hash(uint64_t a, unsigned index, unsigned n) {
-  // Per result bit i: the address bits whose XOR flips index bit i.
-  static constexpr uint64_t h16[] = {
-      bits_mask({11, 10, 9, 8, 6, 4, 3, 0}),
-      bits_mask({12, 8, 7, 6, 5, 3, 1, 0}),
-      bits_mask({9, 8, 7, 6, 4, 2, 1}),
-      bits_mask({10, 9, 8, 7, 5, 3, 2}),
-  };
-  static constexpr uint64_t h32[] = {
-      bits_mask({13, 12, 11, 10, 9, 6, 5, 3, 0}), bits_mask({14, 13, 12, 11, 10, 7, 6, 4, 1}), bits_mask({14, 10, 9, 8, 7, 6, 3, 2, 0}),
-      bits_mask({11, 10, 9, 8, 7, 4, 3, 1}),      bits_mask({12, 11, 10, 9, 8, 5, 4, 2}),
-  };
-  static constexpr uint64_t h64[] = {
-      bits_mask({18, 17, 16, 15, 12, 10, 6, 5, 0}), bits_mask({15, 13, 12, 11, 10, 7, 5, 1, 0}),
-      bits_mask({16, 14, 13, 12, 11, 8, 6, 2, 1}),  bits_mask({17, 15, 14, 13, 12, 9, 7, 3, 2}),
-      bits_mask({18, 16, 15, 14, 13, 10, 8, 4, 3}), bits_mask({17, 16, 15, 14, 11, 9, 5, 4}),
-  };
-  if (n != 16 && n != 32 && n != 64) return index;
-  // The residue is linear over GF(2) and the masks take bits 0-18: per table, per byte of
-  // bits 0-23, the residue of each byte value, worked out at compile time; a hash XORs three.
-  struct byte_tables {
-    uint8_t t[3][3][256];
-  };
-  static constexpr byte_tables tables = [] {
-    byte_tables x{};
-    const uint64_t* hs[3] = {h16, h32, h64};
-    for (unsigned k = 0; k < 3; ++k)
-      for (unsigned b = 0; b < 3; ++b)
-        for (unsigned v = 0; v < 256; ++v) {
-          const uint64_t av = uint64_t(v) << (8 * b);
-          unsigned r = 0;
-          for (unsigned i = 0; i < 4 + k; ++i) r |= xor_bits(av, hs[k][i]) << i;
-          x.t[k][b][v] = uint8_t(r);
-        }
-    return x;
-  }();
-  const auto& t = tables.t[n == 16 ? 0 : n == 32 ? 1 : 2];
-  return (index ^ t[0][a & 255] ^ t[1][a >> 8 & 255] ^ t[2][a >> 16 & 255]) & (n - 1);
+// Per result bit i: the address bits whose XOR flips index bit i.
+static constexpr uint64_t h16[] = {
+    bits_mask({11, 10, 9, 8, 6, 4, 3, 0}),
+    bits_mask({12, 8, 7, 6, 5, 3, 1, 0}),
+    bits_mask({9, 8, 7, 6, 4, 2, 1}),
+    bits_mask({10, 9, 8, 7, 5, 3, 2}),
+};
+static constexpr uint64_t h32[] = {
+    bits_mask({13, 12, 11, 10, 9, 6, 5, 3, 0}), bits_mask({14, 13, 12, 11, 10, 7, 6, 4, 1}), bits_mask({14, 10, 9, 8, 7, 6, 3, 2, 0}),
+    bits_mask({11, 10, 9, 8, 7, 4, 3, 1}),      bits_mask({12, 11, 10, 9, 8, 5, 4, 2}),
+};
+static constexpr uint64_t h64[] = {
+    bits_mask({18, 17, 16, 15, 12, 10, 6, 5, 0}), bits_mask({15, 13, 12, 11, 10, 7, 5, 1, 0}),  bits_mask({16, 14, 13, 12, 11, 8, 6, 2, 1}),
+    bits_mask({17, 15, 14, 13, 12, 9, 7, 3, 2}),  bits_mask({18, 16, 15, 14, 13, 10, 8, 4, 3}), bits_mask({17, 16, 15, 14, 11, 9, 5, 4}),
+};
+// The residue is linear over GF(2) and the masks take bits 0-18: per table, per byte of bits
+// 0-23, the residue of each byte value, worked out at compile time; a hash XORs three.
+struct byte_tables {
+  uint8_t t[3][3][256];
+};
+static constexpr byte_tables ipoly_bytes = [] {
+  byte_tables x{};
+  const uint64_t* hs[3] = {h16, h32, h64};
+  for (unsigned k = 0; k < 3; ++k)
+    for (unsigned b = 0; b < 3; ++b)
+      for (unsigned v = 0; v < 256; ++v) {
+        const uint64_t av = uint64_t(v) << (8 * b);
+        unsigned r = 0;
+        for (unsigned i = 0; i < 4 + k; ++i) r |= xor_bits(av, hs[k][i]) << i;
+        x.t[k][b][v] = uint8_t(r);
+      }
+  return x;
+}();
+
+// The byte tables of an n-entry hash, chosen once (nullptr: the index unchanged).
+static const uint8_t* ipoly_table(unsigned n) {
+  return n == 16 ? &ipoly_bytes.t[0][0][0] : n == 32 ? &ipoly_bytes.t[1][0][0] : n == 64 ? &ipoly_bytes.t[2][0][0] : nullptr;
+}
+
+static unsigned ipoly_hash(const uint8_t* t, uint64_t a, unsigned index, unsigned n) {
+  if (!t) return index;
+  return (index ^ t[a & 255] ^ t[256 + (a >> 8 & 255)] ^ t[512 + (a >> 16 & 255)]) & (n - 1);
+}
+
+// The decode's constants of this configuration.
+void memory_system::init_decode() {
+  ch_gap_ = m_.n_mem & (m_.n_mem - 1);
+  ch_bits_ = unsigned(std::bit_width(m_.n_mem - 1));
+  sp_bits_ = unsigned(std::bit_width(m_.sub_per_channel - 1));
+  part_hash_ = ipoly_table((1u << ch_bits_) * m_.sub_per_channel);
+  set_hash_ = ipoly_table(m_.l2.sets);
 }
 
 // GPGPU-Sim's l2_cache_config::set_index: the set function of -gpgpu_cache:dl2 applied to the
@@ -75,14 +88,14 @@ unsigned memory_system::l2_set(uint64_t line) const {
   const uint64_t addr = line * m_.l2.line;
   const unsigned lo = m_.mem_addr_dramid_bit;
   const uint64_t high = addr >> lo;
-  const uint64_t quot = m_.n_mem & (m_.n_mem - 1) ? high / m_.n_mem : high >> std::bit_width(m_.n_mem - 1);
+  const uint64_t quot = ch_gap_ ? high / m_.n_mem : high >> ch_bits_;
   const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
   const uint64_t pl = part_runs_.extract(local) >> std::countr_zero(m_.l2.line);
   const unsigned sets = m_.l2.sets;
   if (sets & (sets - 1)) return unsigned(pl % sets);
   const unsigned index = unsigned(pl & (sets - 1));
   const uint64_t higher = pl >> std::countr_zero(sets);
-  if (m_.l2.set_index == 'P') return ipoly_hash(higher, index, sets);
+  if (m_.l2.set_index == 'P') return ipoly_hash(set_hash_, higher, index, sets);
   if (m_.l2.set_index == 'X') return index ^ unsigned(higher & (sets - 1));
   return index;
 }
@@ -93,8 +106,8 @@ dram_address memory_system::decode(uint64_t addr) {
   dram_address a;
   const unsigned lo = m_.mem_addr_dramid_bit;
   const uint64_t high = addr >> lo;
-  const bool gap = m_.n_mem & (m_.n_mem - 1);
-  const unsigned ch_bits = unsigned(std::bit_width(m_.n_mem - 1)), sp_bits = unsigned(std::bit_width(m_.sub_per_channel - 1));
+  const bool gap = ch_gap_;
+  const unsigned ch_bits = ch_bits_, sp_bits = sp_bits_;
   const uint64_t quot = gap ? high / m_.n_mem : high >> ch_bits;  // (no division for 2^k channels)
   a.channel = unsigned(high - quot * m_.n_mem);
   const uint64_t local = (quot << lo) | (addr & ((1ull << lo) - 1));
@@ -112,8 +125,8 @@ dram_address memory_system::decode(uint64_t addr) {
     a.channel = unsigned((a.channel ^ (higher & ((1ull << ch_bits) - 1))) % m_.n_mem);
     a.sub_partition = a.channel * m_.sub_per_channel + (a.bank & (m_.sub_per_channel - 1));
   } else if (m_.partition_indexing == 2) {
-    const unsigned pow2_ch = 1u << unsigned(std::bit_width(m_.n_mem - 1));
-    unsigned sp = ipoly_hash(higher, a.sub_partition, pow2_ch * m_.sub_per_channel);
+    const unsigned pow2_ch = 1u << ch_bits;
+    unsigned sp = ipoly_hash(part_hash_, higher, a.sub_partition, pow2_ch * m_.sub_per_channel);
     if (gap) sp %= m_.sub_partitions();
     a.sub_partition = sp;
     a.channel = sp / m_.sub_per_channel;

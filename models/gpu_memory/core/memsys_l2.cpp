@@ -3,6 +3,7 @@
 // outcome (data_cache::access and its write / read policies), the MSHR entries, their fills and
 // the ready list their accesses leave from (mshr_table, baseline_cache::fill).
 #include <algorithm>
+#include <tuple>
 
 #include "memsys.h"
 
@@ -93,10 +94,10 @@ void memory_system::fill_index(uint32_t line, unsigned sector, uint64_t c) {
 // once its last access has left.
 void memory_system::l2_next_access(unsigned sp, uint64_t c) {
   sub_partition& P = sp_[sp];
-  if (P.out.size() >= m_.l2_icnt_queue) {
+  if (P.out_size() >= m_.l2_icnt_queue) {
     // The answers that entered the L2 -> icnt queue before this cycle and have not moved on.
-    const auto entered = std::lower_bound(P.out.begin(), P.out.end(), c, [](const reply& x, uint64_t v) { return x.q < v; });
-    if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) return;
+    const auto entered = std::lower_bound(P.out_begin(), P.rep.end(), c, [](const reply& x, uint64_t v) { return x.q < v; });
+    if (size_t(entered - P.out_begin()) >= m_.l2_icnt_queue) return;
   }
   l2_mshr* f = fills_.find(P.ready.front());
   if (f->waiting.count) {
@@ -145,9 +146,9 @@ bool memory_system::l2_queues_admit(unsigned sp, const l2_request& r, uint64_t t
   }
   // The L2 -> icnt queue's answers that entered it by this cycle (by q; `out` is ordered by q)
   // and have not moved on.
-  if (P.out.size() >= m_.l2_icnt_queue) {
-    const auto entered = std::upper_bound(P.out.begin(), P.out.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
-    if (size_t(entered - P.out.begin()) >= m_.l2_icnt_queue) {
+  if (P.out_size() >= m_.l2_icnt_queue) {
+    const auto entered = std::upper_bound(P.out_begin(), P.rep.end(), t, [](uint64_t c, const reply& x) { return c < x.q; });
+    if (size_t(entered - P.out_begin()) >= m_.l2_icnt_queue) {
       ++st_.l2_queue_stalls;
       return l2_retry(sp, now);
     }
@@ -229,7 +230,8 @@ void memory_system::l2_write(unsigned sp, l2_line* l, const l2_request& r, unsig
 // there is one (answered when the fill is in, after the accesses merged before it), else takes a
 // new one and sends a read to the DRAM whose fill goes to this line's index. Counted as the
 // probe sees it: HIT_RESERVED while the sector's fill is due, else MISS (a SECTOR_MISS too).
-void memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t) {
+void memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, unsigned sector, bool reserved, bool early, uint64_t t,
+                                 l2_mshr* f, bool fresh) {
   const uint8_t bit = uint8_t(1u << sector);
   if (!reserved) {
     // allocate_line / allocate_sector: RESERVED until the fill, which leaves it MODIFIED if it is
@@ -242,7 +244,7 @@ void memory_system::l2_read_miss(unsigned sp, l2_line* l, const l2_request& r, u
     l->early &= uint8_t(~bit);
     l->ready[sector] = ~0ull;
   }
-  auto [f, fresh] = fills_.try_emplace(fill_key(r.addr));
+  if (!f) std::tie(f, fresh) = fills_.try_emplace(fill_key(r.addr));
   fill_waiters_.push_back(f->waiting, {r.client, r.tag, r.addr / 32 * 32, r.bytes});
   // (A MISS that joins an entry: its line was replaced while the fill was due.)
   if (reserved || (!fresh && !early)) {
@@ -291,10 +293,23 @@ bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bo
   // A non-sectored L2's write-allocate 'W' write that is no hit sends a line read too (its own
   // MSHR checks, wr_miss_wa_naive).
   const bool naive = line_mode_ && r.write && m_.l2.write_alloc == 'W' && !(present && !reserved && !early);
-  if (!drop_replies && (!r.write || naive) && !read_hit) {
+  // A read's entry is taken here (made if new, dropped again if the access stalls) and handed
+  // to l2_read_miss: one look-up.
+  l2_mshr* entry = nullptr;
+  bool fresh = false;
+  if (!drop_replies && naive && !read_hit) {
     if (auto* f = fills_.find(fill_key(r.addr))) {
       if (f->waiting.count >= m_.l2.mshr_merge) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_merge);  // joins its entry
     } else if (P.mshrs >= m_.l2.mshrs) {                                                                     // a new miss
+      P.mshr_stall = true;
+      return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_entry);
+    }
+  } else if (!drop_replies && !r.write && !read_hit) {
+    std::tie(entry, fresh) = fills_.try_emplace(fill_key(r.addr));
+    if (!fresh) {
+      if (entry->waiting.count >= m_.l2.mshr_merge) return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_merge);  // joins its entry
+    } else if (P.mshrs >= m_.l2.mshrs) {                                                                         // a new miss
+      fills_.erase(entry);
       P.mshr_stall = true;
       return l2_fail(sp, r.addr, t, now, st_.l2_fail_mshr_entry);
     }
@@ -312,7 +327,7 @@ bool memory_system::l2_access(unsigned sp, const l2_request& r, uint64_t now, bo
   } else if (read_hit) {
     l2_probe(sp, r.addr, st_.l2_hits, 0, t);
   } else {
-    l2_read_miss(sp, l, r, sector, reserved, early, t);
+    l2_read_miss(sp, l, r, sector, reserved, early, t, entry, fresh);
     return true;  // answered with the fill
   }
   // Reply through the crossbar.
