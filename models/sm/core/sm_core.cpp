@@ -492,11 +492,12 @@ void sm_core::cycle() {
   const uint64_t next_event = ldst_->next_event_cycle(ldst_ran_);
   if (core_asleep_ && ldst_asleep_ && next_event > cycle_) return idle_cycle();
   const bool ldst_due = next_event <= cycle_;
-  const auto ldst_state = ldst_->state_summary();
   ldst_ran_ = cycle_;
   // An instruction issued into the LDST unit last cycle is prepared in this one.
   const bool ldst_fresh = ldst_->issued != ldst_issued_seen_;
   ldst_issued_seen_ = ldst_->issued;
+  // Compared only when the LDST unit may fall asleep (end_ldst_cycle: nothing due, nothing fresh).
+  const std::array<uint64_t, 3> ldst_state = ldst_due || ldst_fresh ? std::array<uint64_t, 3>{} : ldst_->state_summary();
   // The LDST unit's counts are compared only when it may fall asleep (end_ldst_cycle).
   idle_counts& before = before_;
   if (ldst_due || ldst_fresh)
