@@ -117,9 +117,10 @@ unsigned bw_runs() {
   static const unsigned n = [] {
     const char* e = std::getenv("GPUVP_BENCH_SM_RUNS");
     if (!e) return 3u;
-    const long v = std::strtol(e, nullptr, 10);
-    if (v < 1 || v > 20) {
-      std::fprintf(stderr, "bench_sm: GPUVP_BENCH_SM_RUNS=%s: must be 1-20\n", e);
+    char* end = nullptr;
+    const long v = std::strtol(e, &end, 10);
+    if (end == e || *end != '\0' || v < 1 || v > 20) {
+      std::fprintf(stderr, "bench_sm: GPUVP_BENCH_SM_RUNS=%s: expected a whole number of runs, 1-20\n", e);
       std::exit(2);
     }
     return unsigned(v);
