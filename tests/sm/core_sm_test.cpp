@@ -39,6 +39,17 @@ kernel_trace make_kernel(unsigned binver, const std::vector<std::vector<trace_wr
   return parse_kernel_trace_text(text, "generated");
 }
 
+// QV100 with a fixed (not adaptive) L1D of one set of `ways` ways, and `mshrs` L1 MSHRs (0: the
+// configuration's): the small L1s of the reservation-fail tests.
+gpu_config one_set_l1(unsigned ways, unsigned mshrs = 0) {
+  gpu_config c = shipped("QV100");
+  c.adaptive_l1 = false;
+  c.l1_sets = 1;
+  c.l1_ways = ways;
+  if (mshrs) c.l1_mshrs = mshrs;
+  return c;
+}
+
 kernel_result run1(const gpu_config& c, const kernel_trace& k, uint64_t mem_latency = 100) {
   fixed_latency_memory m(mem_latency);
   gpu_sim g(c, &m, 1);
@@ -381,10 +392,7 @@ TEST(sm_core, l1_line_alloc_fail_while_every_way_waits_for_a_fill) {
   // every cycle until the first line's fill in 124 (its register released in 126, the fixed
   // memory's 100 after 26): 28..123 = 96 fails. Then it replaces that line (the LRU way that is
   // not reserved) and misses.
-  gpu_config c = shipped("QV100");
-  c.adaptive_l1 = false;
-  c.l1_sets = 1;
-  c.l1_ways = 2;
+  const gpu_config c = one_set_l1(2);
   std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10200, 0),
                                    mem("LDG.E", {3}, {4}, 0x10400, 0), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
@@ -406,11 +414,7 @@ TEST(sm_core, l1_mshr_entry_fail_turns_line_alloc_when_its_line_is_evicted) {
   // its line gone and the way reserved again, fails LINE_ALLOC now, in 125..222. X's fill in
   // 223 (released 225): B fails on the MSHR (223), misses in 224, released in 324: kernel 325.
   // MSHR_ENTRY: 98 + 1 (B) + 1 (X) = 100; LINE_ALLOC: 98 (B) + 96 (X) = 194.
-  gpu_config c = shipped("QV100");
-  c.adaptive_l1 = false;
-  c.l1_sets = 1;
-  c.l1_ways = 1;
-  c.l1_mshrs = 1;
+  const gpu_config c = one_set_l1(1, 1);
   std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10020, 0),
                                    mem("LDG.E", {3}, {4}, 0x10200, 0), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
@@ -435,11 +439,7 @@ TEST(sm_core, l1_mshr_entry_fail_stays_when_its_line_is_evicted_from_a_set_not_a
   // fails on the MSHR (not LINE_ALLOC): 28..125 = 98. In 126 E's access is taken: B misses, D
   // replacing E. X released in 225, B in 226: kernel 227.
   // MSHR_ENTRY: 98 (B) + 1 (X) = 99; LINE_ALLOC: 95 (X).
-  gpu_config c = shipped("QV100");
-  c.adaptive_l1 = false;
-  c.l1_sets = 1;
-  c.l1_ways = 2;
-  c.l1_mshrs = 2;
+  const gpu_config c = one_set_l1(2, 2);
   std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10200, 0),
                                    mem("LDG.E", {3}, {4}, 0x10020, 0), mem("LDG.E", {5}, {4}, 0x10400, 0), op("EXIT", {}, {})};
   kernel_result r = run1(c, make_kernel(70, {w}));
