@@ -5,6 +5,7 @@
 
 #include "core/gpu.h"
 #include "core/trace.h"
+#include "kernel_builder.h"
 #include "paths.h"
 
 using namespace gpuvp::sm;
@@ -16,14 +17,7 @@ const std::string header =
     "-kernel name = k\n-kernel id = 1\n-grid dim = (2,1,1)\n-block dim = (64,1,1)\n-shmem = 0\n"
     "-nregs = 8\n-binary version = 70\n#traces format = x\n";
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_kernel_trace_text(text, "t.traceg");
-  } catch (const trace_error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+std::string error_of(const std::string& text) { return gpuvp::sm::testing::parse_error_of(text, "t.traceg"); }
 
 }  // namespace
 

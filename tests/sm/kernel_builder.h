@@ -70,4 +70,14 @@ inline std::string bandwidth_kernel_text(unsigned ctas, unsigned binver) {
   return text + body;
 }
 
+// The message parsing `text` as file `file` fails with, or "no error".
+inline std::string parse_error_of(const std::string& text, const std::string& file) {
+  try {
+    parse_kernel_trace_text(text, file);
+  } catch (const trace_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 }  // namespace gpuvp::sm::testing

@@ -8,6 +8,7 @@
 
 #include "core/trace.h"
 #include "core/trace_scan.h"
+#include "kernel_builder.h"
 
 using namespace gpuvp::sm;
 
@@ -43,14 +44,7 @@ std::string kernel_text(unsigned threads, const std::vector<std::vector<std::str
   return t + "#END_TB\n";
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_kernel_trace_text(text, "s.traceg");
-  } catch (const trace_error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+std::string error_of(const std::string& text) { return gpuvp::sm::testing::parse_error_of(text, "s.traceg"); }
 
 }  // namespace
 
