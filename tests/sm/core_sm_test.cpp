@@ -450,6 +450,55 @@ TEST(sm_core, l1_mshr_entry_fail_stays_when_its_line_is_evicted_from_a_set_not_a
   EXPECT_EQ(r.cycles, 227u);
 }
 
+TEST(sm_core, l1_mshr_entry_fails_of_several_banks_repeat_until_each_gets_the_freed_entry) {
+  // One L1 MSHR. P, Q, R, S load one sector each of four lines, in L1 banks 0, 1, 2 and 3: they
+  // reach stage 0 in 26, 27, 28 and 29. P misses in 26 (the MSHR is taken); Q, R and S fail on
+  // the MSHR every cycle (the LDST unit counts a repeated failure without trying again while the
+  // MSHRs stay full, and stays quiet meanwhile). A miss in m is filled in m + 98, the write-back
+  // stage takes it in m + 99, freeing the MSHR, and its register is released in m + 100 (the
+  // fixed memory's 100 cycles). The banks are tried in order, so Q (bank 1) misses in 125, R in
+  // 224, S in 323, released in 423: kernel 424. MSHR_ENTRY fails: Q 27..124 (98), R 28..223
+  // (196), S 29..322 (294) = 588. The same with the idle skip off (every cycle tried in full).
+  gpu_config c = shipped("QV100");
+  c.l1_mshrs = 1;
+  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10220, 0),
+                                   mem("LDG.E", {3}, {4}, 0x10440, 0), mem("LDG.E", {5}, {4}, 0x10660, 0), op("EXIT", {}, {})};
+  for (bool skip_idle : {true, false}) {
+    fixed_latency_memory m(100);
+    gpu_sim g(c, &m, 1);
+    g.skip_idle_cycles = skip_idle;
+    const kernel_result r = g.run(make_kernel(70, {w}));
+    EXPECT_EQ(r.stats.l1_misses, 4u) << "skip_idle " << skip_idle;
+    EXPECT_EQ(r.stats.l1_fails[unsigned(l1_fail::mshr_entry)], 588u) << "skip_idle " << skip_idle;
+    EXPECT_EQ(r.stats.l1_reservation_fails(), 588u) << "skip_idle " << skip_idle;
+    EXPECT_EQ(r.cycles, 424u) << "skip_idle " << skip_idle;
+  }
+}
+
+TEST(sm_core, l1_load_merges_into_the_mshr_entry_of_an_evicted_line) {
+  // An L1D of one set and two ways. Five LDG of sector 0 (L1 bank 0, in one pipeline): A, B, A
+  // again, C, A again; they would reach stage 0 in 26..30. A misses in 26 (way 0), B in 27 (way
+  // 1), the second A merges into A's MSHR entry in 28 (a pending hit). C finds both ways
+  // reserved: LINE_ALLOC_FAIL in 29..123. A's fill in 124 frees way 0: C misses and evicts line A,
+  // whose MSHR entry still holds its two loads (the write-back stage takes one a cycle, from 125).
+  // The third A reaches stage 0 in 125, as C left it in 124; B's fill (27 + 98) has freed way 1.
+  // Line A is not present, but its sector's MSHR entry is (GPGPU-Sim probes the MSHRs by address
+  // after the tags): it merges, a pending hit, and is written back after the other two (taken in
+  // 127). Had it missed instead, it would take way 1 and its own memory read (released in 225).
+  // C, missed in 124, is released in 224: kernel 225.
+  const gpu_config c = one_set_l1(2);
+  std::vector<trace_writer_inst> w{mem("LDG.E", {1}, {4}, 0x10000, 0), mem("LDG.E", {2}, {4}, 0x10200, 0),
+                                   mem("LDG.E", {3}, {4}, 0x10000, 0), mem("LDG.E", {5}, {4}, 0x10400, 0),
+                                   mem("LDG.E", {6}, {4}, 0x10000, 0), op("EXIT", {}, {})};
+  kernel_result r = run1(c, make_kernel(70, {w}));
+  EXPECT_EQ(r.stats.l1_misses, 3u);
+  EXPECT_EQ(r.stats.l1_pending_hits, 2u);
+  EXPECT_EQ(r.stats.mem_reads, 3u);
+  EXPECT_EQ(r.stats.l1_fails[unsigned(l1_fail::line_alloc)], 95u);
+  EXPECT_EQ(r.stats.l1_reservation_fails(), 95u);
+  EXPECT_EQ(r.cycles, 225u);
+}
+
 TEST(sm_core, merged_loads_write_back_one_a_cycle) {
   // Three LDG of one sector (every lane at one address) into R1, R2, R3, then FFMA R5 <- R3: the
   // first misses, the other two merge into its MSHR entry (pending hits). The fill brings all

@@ -14,16 +14,12 @@
 namespace gpuvp::sm {
 
 ldst_unit::ldst_unit(sm_core& core, const gpu_config& cfg, l1_tags* tags)
-    : stallable_unit("LDST"),
-      core_(core),
-      cfg_(cfg),
-      tags_(tags),
-      icnt_node_(core.id() / std::max(1u, cfg.cores_per_cluster)),
-      mshrs_(std::min<size_t>(4 * size_t(cfg.l1_mshrs), 2048)) {
+    : stallable_unit("LDST"), core_(core), cfg_(cfg), tags_(tags), icnt_node_(core.id() / std::max(1u, cfg.cores_per_cluster)) {
   const unsigned per_line = std::max(1u, cfg.l1_line / 32);
   sector_shift_ = unsigned(std::countr_zero(per_line));
   if (tags_->tag.size() != size_t(cfg.l1_sets) * cfg.l1_ways || tags_->ways != cfg.l1_ways || tags_->sectors != per_line)
     tags_->reset(cfg.l1_sets, cfg.l1_ways, per_line);
+  mshr_at_.assign(tags_->written.size(), mshr_none);  // (written: one per line and sector)
   banks_.resize(cfg.mem.l1_banks);
   if (std::has_single_bit(banks_.size())) bank_mask_ = unsigned(banks_.size() - 1);
 }
@@ -53,7 +49,10 @@ size_t ldst_unit::allocate_line(uint64_t line) {
   if (victim == l1_tags::none) return SIZE_MAX;
   // No tag_gen_ step: an evicted line's load that failed for want of an MSHR fails so again
   // unless its set is now all reserved, which the caller's reservation counts (repeats_fail).
-  if (tags_->tag[victim] != ~0ull) tags_->where.erase(tags_->where.find(tags_->tag[victim]));
+  if (tags_->tag[victim] != ~0ull) {
+    tags_->where.erase(tags_->where.find(tags_->tag[victim]));
+    orphan_mshrs(victim);
+  }
   tags_->tag[victim] = line;
   *tags_->where.try_emplace(line).first = victim;
   tags_->valid[victim] = 0;
@@ -142,6 +141,46 @@ void ldst_unit::prepare() {
   }
 }
 
+uint32_t ldst_unit::new_mshr(uint64_t sector, uint32_t idx) {
+  uint32_t m;
+  if (!free_mshrs_.empty()) {
+    m = free_mshrs_.back();
+    free_mshrs_.pop_back();
+  } else {
+    m = uint32_t(mshr_pool_.size());
+    mshr_pool_.emplace_back();
+  }
+  ++mshrs_used_;
+  mshr_entry& e = mshr_pool_[m];
+  e = mshr_entry{};
+  e.sector = sector;
+  e.index = idx;
+  e.mapped = uint32_t(size_t(idx) * tags_->sectors + (sector & (tags_->sectors - 1)));
+  mshr_at_[e.mapped] = m;  // (free: the line's other entries were orphaned when it was evicted)
+  return m;
+}
+
+void ldst_unit::erase_mshr(uint32_t m) {
+  mshr_entry& e = mshr_pool_[m];
+  if (e.mapped != mshr_none)
+    mshr_at_[e.mapped] = mshr_none;
+  else
+    orphans_.erase(std::find(orphans_.begin(), orphans_.end(), m));
+  free_mshrs_.push_back(m);
+  --mshrs_used_;
+}
+
+// The line at tag index idx leaves it: its sectors' entries are found by a scan from now on.
+void ldst_unit::orphan_mshrs(uint32_t idx) {
+  uint32_t* at = &mshr_at_[size_t(idx) * tags_->sectors];
+  for (unsigned s = 0; s < tags_->sectors; ++s) {
+    if (at[s] == mshr_none) continue;
+    mshr_pool_[at[s]].mapped = mshr_none;
+    orphans_.push_back(at[s]);
+    at[s] = mshr_none;
+  }
+}
+
 // One sector access at the end of its bank's latency pipeline (GPGPU-Sim's L1D access from
 // l1_latency_queue stage 0). Loads: a hit, a pending hit (merged into the sector's MSHR) or a
 // miss (a new MSHR and a miss-queue entry); a read needs a miss-queue entry free beyond the
@@ -174,7 +213,7 @@ bool ldst_unit::global_access(l1_bank& b, uint64_t now) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::miss_queue_full)];
     return false;
   }
-  if (mshr_entry* e = b.no_mshr ? nullptr : mshrs_.find(a.sector)) {
+  if (mshr_entry* e = b.no_mshr ? nullptr : find_mshr(a.sector, idx)) {
     if (e->count >= cfg_.l1_mshr_merge) {
       ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_merge)];
       return false;
@@ -186,7 +225,7 @@ bool ldst_unit::global_access(l1_bank& b, uint64_t now) {
     return true;
   }
   b.no_mshr = true;
-  if (mshrs_.size() >= cfg_.l1_mshrs) {
+  if (mshrs_used_ >= cfg_.l1_mshrs) {
     ++st.l1_fails[last_fail_ = unsigned(l1_fail::mshr_entry)];
     return false;
   }
@@ -200,10 +239,9 @@ bool ldst_unit::global_access(l1_bank& b, uint64_t now) {
   ++st.l1_accesses;
   ++st.l1_misses;
   ++st.mem_reads;
-  mshr_entry& e = *mshrs_.try_emplace(a.sector).first;
-  e.index = uint32_t(idx);
-  add_waiter(e, a.slot);
-  miss_queue_.push_back({a.sector, now + 1, false, 0, mem_port::whole_sector});
+  const uint32_t entry = new_mshr(a.sector, uint32_t(idx));
+  add_waiter(mshr_pool_[entry], a.slot);
+  miss_queue_.push_back({a.sector, now + 1, false, entry, mem_port::whole_sector});
   return true;
 }
 
@@ -267,7 +305,19 @@ bool ldst_unit::store_access(l1_bank& b, const pipe_entry& a, uint64_t now) {
 // before the cycle after its predecessor left; there it makes its L1 access, banks in order.
 // Keeps next_bank_, the first arrival after `now` (bank_event(now)), on the way.
 void ldst_unit::run_banks(uint64_t now) {
+  // The last pass made no access, every access it found in stage 0 failed for want of an MSHR
+  // entry and none has arrived since: while the MSHRs stay full with room in the miss queue and
+  // no tag change that matters happened (repeats_fail), each fails so again.
+  if (bank_fails_ && bank_fails_ <= 0xffff && !banks_moved_ && next_bank_ > now && tag_gen_ == banks_tag_gen_ && mshrs_blocked() &&
+      core_.skip_idle) {
+    static_assert(unsigned(l1_fail::mshr_entry) == 0, "bank_fails_'s low 16 bits");
+    core_.st_.l1_fails[unsigned(l1_fail::mshr_entry)] += bank_fails_;
+    return;
+  }
   next_bank_ = UINT64_MAX;
+  bank_fails_ = 0;
+  banks_tag_gen_ = tag_gen_;
+  banks_moved_ = false;
   if (!in_pipe_) return;
   for (l1_bank& b : banks_) {
     if (b.arrival > now) {
@@ -276,16 +326,19 @@ void ldst_unit::run_banks(uint64_t now) {
     }
     if (repeats_fail(b)) {
       ++core_.st_.l1_fails[b.fail_cause];
+      bank_fails_ += uint64_t(1) << (16 * b.fail_cause);
       continue;
     }
     if (!global_access(b, now)) {
       b.fail_cause = last_fail_;
       b.fail_gen = last_fail_ == unsigned(l1_fail::mshr_entry) ? tag_gen_ : l1_gen_;
       b.fail_pops = mq_pops_;
+      bank_fails_ += uint64_t(1) << (16 * last_fail_);
       continue;
     }
     b.pop_front(now, cfg_.l1_latency);
     --in_pipe_;
+    banks_moved_ = true;
     next_bank_ = std::min(next_bank_, b.arrival);
   }
 }
@@ -313,8 +366,8 @@ void ldst_unit::writeback() {
   // The free stage serves the first ready client from the round robin's pointer, which then
   // moves past it.
   const uint64_t now = core_.cycle_;
-  const unsigned ready =
-      unsigned(smem_ready() <= now) << wb_shared | unsigned(next_global_ != ~0u) << wb_global | unsigned(!filled_.empty()) << wb_l1d;
+  const unsigned ready = unsigned(smem_ready() <= now) << wb_shared | unsigned(next_global_ != ~0u) << wb_global |
+                         unsigned(filled_head_ != mshr_none) << wb_l1d;
   if (!ready) return;
   // The ready clients seen from the pointer: bit i is client (wb_arb_ + i) % wb_clients.
   const unsigned from_pointer = (ready >> wb_arb_ | ready << (wb_clients - wb_arb_)) & ((1u << wb_clients) - 1);
@@ -327,12 +380,13 @@ void ldst_unit::writeback() {
     wb_slot_ = next_global_;
     next_global_ = ~0u;
   } else {
-    mshr_entry* m = mshrs_.find(filled_.front());
-    wb_slot_ = take_waiter(*m);
+    const uint32_t m = filled_head_;
+    mshr_entry& e = mshr_pool_[m];
+    wb_slot_ = take_waiter(e);
     ++l1_gen_;  // a merge slot is free again (and the MSHR entry, with the last waiter)
-    if (m->count == 0) {
-      mshrs_.erase(m);
-      filled_.pop_front();
+    if (e.count == 0) {
+      filled_head_ = e.next_filled;
+      erase_mshr(m);
     }
   }
   wb_arb_ = (client + 1) % wb_clients;
@@ -344,6 +398,10 @@ void ldst_unit::writeback() {
 
 void ldst_unit::cycle() {
   const uint64_t now = core_.cycle_;
+  if (quiet_ && now < next_event_ && (prepared_ || dispatch_reg_.empty())) {
+    repeat_cycle(now);
+    return;
+  }
   if (busy()) ++active_cycles;  // an access being made or outstanding
   if (wb_pending() || smem_ready() <= now) writeback();
   if (events_due(now) || !cluster_fifo_.empty())
@@ -390,9 +448,9 @@ void ldst_unit::take_events(uint64_t now) {
     } else if (direct) {
       direct = false;
       moved = true;
-      if (!serve({e.kind, e.key})) responses_.push_back({e.kind, e.key});  // a reply waiting for client 3
+      if (!serve({e.kind, e.mshr, e.key})) responses_.push_back({e.kind, e.mshr, e.key});  // a reply waiting for client 3
     } else {
-      cluster_fifo_.push_back({e.kind, e.key});
+      cluster_fifo_.push_back({e.kind, e.mshr, e.key});
     }
   }
   while (!popped_.empty() && popped_.front() <= now) popped_.pop_front();
@@ -416,7 +474,7 @@ bool ldst_unit::serve(const response& r) {
   if (r.kind == ev::ack) {
     done_one(unsigned(r.key));
   } else if (r.kind == ev::fill) {
-    fill_sector(r.key);
+    fill_sector(r.mshr);
   } else if (next_global_ == ~0u) {
     next_global_ = unsigned(r.key);
   } else {
@@ -446,13 +504,16 @@ bool ldst_unit::reply_fifo_full(uint64_t cycle) const {
 // longer reserved: is_reserved_line); that line's sector is filled then, as GPGPU-Sim does. The
 // MSHR entry becomes ready by address; it is released when the write-back stage has taken its
 // last access (mshr_table::next_access).
-void ldst_unit::fill_sector(uint64_t key) {
+void ldst_unit::fill_sector(uint32_t m) {
   ++l1_gen_;
-  filled_.push_back(key);
-  mshr_entry* e = mshrs_.find(key);
-  if (!e || e->index == l1_tags::none) return;
-  const uint32_t idx = e->index;
-  e->index = l1_tags::none;
+  mshr_entry& e = mshr_pool_[m];
+  (filled_head_ == mshr_none ? filled_head_ : mshr_pool_[filled_tail_].next_filled) = m;
+  filled_tail_ = m;
+  e.next_filled = mshr_none;
+  if (e.index == l1_tags::none) return;
+  const uint64_t key = e.sector;
+  const uint32_t idx = e.index;
+  e.index = l1_tags::none;
   if (tags_->tag[idx] != key >> sector_shift_) ++tag_gen_;  // the miss's line was replaced: another line's sector
   const uint8_t bit = uint8_t(1u << (key % tags_->sectors));
   tags_->valid[idx] |= bit;
@@ -481,7 +542,7 @@ void ldst_unit::send_miss(uint64_t now) {
   else if (r.write)
     events_.push({sent + lat, ev::ack, r.slot});
   else
-    events_.push({fill_cycle(sent + lat), ev::fill, r.sector_addr});
+    events_.push({fill_cycle(sent + lat), ev::fill, r.sector_addr, r.slot});
 }
 
 // A shared-memory instruction's cycle in the dispatch register; true when it leaves it. The
@@ -598,12 +659,29 @@ void ldst_unit::bypass_send(uint64_t now) {
     events_.push({w.store ? sent + lat : fill_cycle(sent + lat), w.store ? ev::ack : ev::reply, slot_});
 }
 
+// A cycle before next_event_ after a quiet one (end_cycle): nothing is due, so the write-back
+// stage, the events and FIFOs, the miss queue and the dispatch register have nothing to do, and
+// every bank's access in stage 0 fails again for its cause (the L1 state is as its last try
+// left it); what is left is the counts.
+void ldst_unit::repeat_cycle(uint64_t now) {
+  if (busy()) ++active_cycles;
+  for (unsigned c = 0; c < unsigned(l1_fail::n); ++c) core_.st_.l1_fails[c] += bank_fails_ >> (16 * c) & 0xffff;
+  occupied_.shift();
+  ran_ = now;
+}
+
 void ldst_unit::end_cycle(uint64_t now) {
   ran_ = now;
+  quiet_ = false;
   if (wb_pending() || bypass_pending() || !responses_.empty() || !cluster_fifo_.empty()) {
     next_event_ = now + 1;  // they work every cycle
     return;
   }
+  // Quiet: the banks made no access (each access in stage 0 failed, and fails again while the
+  // state stays) and the dispatch register is empty or waits for a full bank. Until an event is
+  // due or an instruction is issued, the next cycles repeat this one's counts (repeat_cycle).
+  // (Off with the SM's idle skip, so that the statistics can be compared with and without it.)
+  quiet_ = core_.skip_idle && !banks_moved_ && (dispatch_reg_.empty() || (full_bank_ && full_bank_->pipe.size() >= cfg_.l1_latency));
   next_event_ = std::min({events_.empty() ? UINT64_MAX : events_.top().at, std::max(now + 1, smem_ready()), next_bank_});
   if (!miss_queue_.empty()) next_event_ = std::min(next_event_, miss_queue_.front().ready);
 }
@@ -628,7 +706,8 @@ void ldst_unit::mem_done(uint64_t addr, bool write, unsigned tag, uint64_t cycle
   const uint64_t e = write ? at : fill_cycle(at);
   // A bypassing load's reply (its slot's instruction is a global load past the L1D) or a fill.
   const bool bypassed = !write && (tag & bypass_tag);
-  events_.push({e, write ? ev::ack : bypassed ? ev::reply : ev::fill, write ? tag : bypassed ? tag & ~bypass_tag : addr / 32});
+  // (a fill's tag is its MSHR entry: send_miss)
+  events_.push({e, write ? ev::ack : bypassed ? ev::reply : ev::fill, write ? tag : bypassed ? tag & ~bypass_tag : addr / 32, tag});
   popped_.push_back(e);
   next_event_ = std::min(next_event_, e);
   core_.wake_by(e);

@@ -140,7 +140,8 @@ class ldst_unit : public stallable_unit, public mem_client {
   struct event {
     uint64_t at;
     ev kind;
-    uint64_t key;  // slot (done, ack) or sector address (fill)
+    uint64_t key;       // slot (done, ack) or sector address (fill)
+    uint32_t mshr = 0;  // a fill: its MSHR entry (mshr_pool_ index)
     // A total order (kind breaks a tie of key), so the FIFO and the heap agree on every pair.
     bool operator>(const event& o) const {
       if (at != o.at) return at > o.at;
@@ -182,7 +183,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   struct request {
     uint64_t sector_addr, ready;  // leaves the miss queue at or after `ready`
     bool write;
-    unsigned slot;     // store: the instruction to acknowledge
+    unsigned slot;     // store: the instruction to acknowledge; load: its MSHR entry (the memory's tag)
     uint32_t written;  // store: the sector's bytes it writes (bit i: byte i)
   };
   // A sector access in its L1 bank's latency pipeline (GPGPU-Sim's l1_latency_queue).
@@ -226,7 +227,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   }
   // ldst_unit::writeback: a load's L1 fill is written back one access a cycle, through the
   // operand collector's register banks.
-  bool wb_pending() const { return wb_slot_ != ~0u || !filled_.empty() || next_global_ != ~0u; }
+  bool wb_pending() const { return wb_slot_ != ~0u || filled_head_ != mshr_none || next_global_ != ~0u; }
   // A global access of the dispatch register waits to go past the L1D (-gpgpu_gmem_skip_L1D).
   bool bypass_pending() const { return bypass_ && !sectors_.empty(); }
   void bypass_send(uint64_t now);
@@ -266,15 +267,16 @@ class ldst_unit : public stallable_unit, public mem_client {
     return b.fail_gen == l1_gen_ && (b.fail_pops == mq_pops_ || b.fail_cause != unsigned(l1_fail::miss_queue_full));
   }
   // A load with no MSHR entry for its sector fails for want of one (after the miss-queue test).
-  bool mshrs_blocked() const { return mshrs_.size() >= cfg_.l1_mshrs && miss_queue_.size() + 1 < cfg_.mem.l1.miss_queue; }
+  bool mshrs_blocked() const { return mshrs_used_ >= cfg_.l1_mshrs && miss_queue_.size() + 1 < cfg_.mem.l1.miss_queue; }
   void run_banks(uint64_t now);
-  void end_cycle(uint64_t now);  // keeps next_event_cycle's answer
+  void end_cycle(uint64_t now);  // keeps next_event_cycle's answer and whether the unit is quiet
+  void repeat_cycle(uint64_t now);
   // cycle()'s parts, in order: the events due and the response FIFOs, the miss queue's request
   // (when one is ready), the dispatch register.
   bool events_due(uint64_t now) const { return !events_.empty() && events_.top().at <= now; }
   void take_events(uint64_t now);
   void take_response();
-  void fill_sector(uint64_t key);  // tag_array::fill(index, ...): the index the miss took
+  void fill_sector(uint32_t mshr);  // tag_array::fill(index, ...): the index the miss took
   void send_miss(uint64_t now);
   bool shared_step(uint64_t now);
   bool global_step(uint64_t now);
@@ -292,6 +294,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   // cluster's response FIFO, then in the LDST unit's (take_events).
   struct response {
     ev kind;
+    uint32_t mshr;  // a fill's MSHR entry
     uint64_t key;
   };
   ring<response> cluster_fifo_, responses_;
@@ -302,15 +305,21 @@ class ldst_unit : public stallable_unit, public mem_client {
   std::vector<inflight> slots_;
   std::vector<unsigned> free_slots_;
   using waiter_list = fifo_pool<unsigned>::list;
-  // An MSHR entry: the waiting slots, oldest first (the first here, the others in waiters_: most
-  // entries have one), and, from its miss until its fill, the L1 index (line) the miss took
-  // (GPGPU-Sim's extra_mf_fields::m_cache_index), which its fill fills whatever line holds it by
-  // then. The entry outlives the fill until its last waiter is taken, so a sector has at most
-  // one miss outstanding.
+  // An MSHR entry: its sector, the waiting slots, oldest first (the first here, the others in
+  // waiters_: most entries have one), and, from its miss until its fill, the L1 index (line) the
+  // miss took (GPGPU-Sim's extra_mf_fields::m_cache_index), which its fill fills whatever line
+  // holds it by then. The entry outlives the fill until its last waiter is taken, so a sector
+  // has at most one miss outstanding. Entries live in mshr_pool_ and are passed by index: the
+  // miss queue's request and the memory's tag carry it to the fill, the filled list to the
+  // write-back stage.
+  static constexpr uint32_t mshr_none = ~0u;
   struct mshr_entry {
+    uint64_t sector = 0;
     unsigned count = 0, first = 0;
     waiter_list more;
     uint32_t index = l1_tags::none;
+    uint32_t next_filled = mshr_none;  // the next entry in the filled list
+    uint32_t mapped = mshr_none;       // its place in mshr_at_ (mshr_none: an orphan)
   };
   void add_waiter(mshr_entry& e, unsigned slot) {
     if (e.count++ == 0)
@@ -323,14 +332,33 @@ class ldst_unit : public stallable_unit, public mem_client {
     if (--e.count) e.first = waiters_.pop_front(e.more);
     return slot;
   }
-  sector_map<mshr_entry> mshrs_;  // sector address -> its entry
+  // The MSHR entry of `sector`, whose line is at tag index `idx` (SIZE_MAX: not present), or
+  // nullptr. An entry is found through the tag index and sector of its line (mshr_at_) while the
+  // line stays there; one whose line was evicted meanwhile (an orphan, rare: a store took the
+  // pending sector, or the fill came, and the line was replaced) through a scan of the orphans.
+  mshr_entry* find_mshr(uint64_t sector, size_t idx) {
+    if (idx != SIZE_MAX) {
+      const uint32_t m = mshr_at_[idx * tags_->sectors + (sector & (tags_->sectors - 1))];
+      if (m != mshr_none) return &mshr_pool_[m];
+    }
+    for (uint32_t m : orphans_)
+      if (mshr_pool_[m].sector == sector) return &mshr_pool_[m];
+    return nullptr;
+  }
+  uint32_t new_mshr(uint64_t sector, uint32_t idx);  // a miss's entry, its line at tag index idx
+  void erase_mshr(uint32_t m);
+  void orphan_mshrs(uint32_t idx);  // the line at tag index idx is evicted
+  std::vector<mshr_entry> mshr_pool_;
+  std::vector<uint32_t> free_mshrs_, orphans_;
+  std::vector<uint32_t> mshr_at_;  // per tag index and sector (idx * sectors + s): its entry or mshr_none
+  unsigned mshrs_used_ = 0;
   fifo_pool<unsigned> waiters_;
   ring<request> miss_queue_;
   // The write-back stage (GPGPU-Sim's m_next_wb and the MSHR table's m_current_response): the
-  // sectors filled whose MSHR entries still hold waiting accesses, oldest fill first, and the
-  // access being written back (its instruction's slot; ~0u: none) with the destinations that
-  // still need a register bank.
-  ring<uint64_t> filled_;
+  // filled MSHR entries that still hold waiting accesses, oldest fill first (a list through
+  // next_filled), and the access being written back (its instruction's slot; ~0u: none) with the
+  // destinations that still need a register bank.
+  uint32_t filled_head_ = mshr_none, filled_tail_ = mshr_none;
   unsigned wb_slot_ = ~0u;
   uint8_t wb_dsts_ = 0;
   // The write-back stage's clients in GPGPU-Sim's round robin (m_writeback_arb): 0 shared
@@ -377,6 +405,11 @@ class ldst_unit : public stallable_unit, public mem_client {
   // next_event_cycle(ran_) as of the end of the last cycle() (lowered by mem_done), and the
   // first bank pipeline arrival after ran_.
   uint64_t ran_ = UINT64_MAX, next_event_ = UINT64_MAX, next_bank_ = UINT64_MAX;
+  // run_banks' last pass: the fails by cause (16 bits each; at most 32 banks) and whether an
+  // access was made. quiet_: the cycles before next_event_ repeat those fails (end_cycle).
+  // banks_tag_gen_: tag_gen_ as that pass began.
+  uint64_t bank_fails_ = 0, banks_tag_gen_ = 0;
+  bool banks_moved_ = false, quiet_ = false;
 };
 
 }  // namespace gpuvp::sm
