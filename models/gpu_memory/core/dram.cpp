@@ -283,7 +283,7 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
         });
       visit_from(mrq_mask_ & ~open_mask_, prio_, [&](unsigned j) {
         const bank& B = bk_[j];  // row_command's per-bank timing tests first, without the call
-        if (B.active ? k < B.ras || k < B.wtp || k < B.rtp : k < rrd_ || k < B.rp || k < B.rc) return false;
+        if (B.active ? k < B.ras || k < B.wtp || k < B.rtp || k < rtpl_[B.group] : k < rrd_ || k < B.rp || k < B.rc) return false;
         return row_command(j, k);
       });
     } else {
