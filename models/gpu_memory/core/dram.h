@@ -184,6 +184,8 @@ class dram_channel {
     open_mask_ = B.has_mrq && B.active && B.row == B.mrq.row ? open_mask_ | b : open_mask_ & ~b;
   }
   bool masked_ = true;
+  bool frfcfs_ = true;       // -gpgpu_dram_scheduler 1
+  unsigned room_ = 0;        // the scheduler's size (dram_t::full)
   ring<dram_request> fifo_;  // -gpgpu_dram_scheduler 0
 };
 
