@@ -81,6 +81,8 @@ class dram_channel {
   // channel's next cycle arrives then.
   void push(dram_request r, unsigned sub = 0);
   bool empty() const { return queued_ == 0; }
+  // run(until) has a cycle to run: requests queued and cycle `until` not run yet.
+  bool due(uint64_t until) const { return queued_ && now_ <= until; }
   // Requests in sub-partition `sub`'s L2 -> DRAM queue (the L2 stalls when it is full).
   size_t l2_queue(unsigned sub) const { return l2q_[sub].size(); }
   // Runs DRAM cycles up to and including `until` (only while requests are queued) and appends
