@@ -265,6 +265,37 @@ TEST(sm_memory, dram_request_of_several_bursts) {
   EXPECT_EQ(ch.reads, 5u);
 }
 
+// tRTPL: a read holds the precharge of every bank of its bank group (dram.cc's bkgrp RTPLc)
+// tRTPL cycles. Default file (one command a cycle, groups of four banks from the higher bits:
+// banks 0 and 1 in group 0, bank 4 in group 1), no latency queue. A (bank 0, row 1) and C
+// (bank 0, row 2) queued in 0, B (row 1) in 15. Bank 0 activated in 1 (tRAS to 29, tRC to 41),
+// column A 13, out at 26; C takes the bank in 14 and waits for its precharge. B's bank activated
+// in 16, its column in 28 (tRCD), out at 41. B on bank 1: the precharge of bank 0 waits for
+// tRTPL after B's read, 31 (not tRAS's 29), activate at 31 + tRP = 43, column 55, out at 68. B on
+// bank 4 (another group): precharge 29, activate 41 (tRP, tRC), column 53, out at 66. The same
+// with a row and a column command a cycle (-dram_dual_bus_interface 1): no two commands meet.
+TEST(sm_memory, dram_read_holds_its_bank_groups_precharges) {
+  auto run = [](unsigned b_bank, unsigned dual_bus) {
+    mem_config m;
+    m.dram_dual_bus = dual_bus;
+    dram_channel ch(m);
+    ch.push({0, 1, 0, false, 'A'});
+    ch.push({0, 2, 0, false, 'C'});
+    ch.push({15, 1, b_bank, false, 'B'});
+    std::vector<dram_done> out;
+    ch.run(1000, out);
+    std::vector<std::pair<uint64_t, uint64_t>> got;
+    for (const dram_done& d : out) got.emplace_back(d.token, d.data_end);
+    EXPECT_EQ(ch.precharges, 1u);
+    return got;
+  };
+  using v = std::vector<std::pair<uint64_t, uint64_t>>;
+  for (unsigned dual : {0u, 1u}) {
+    EXPECT_EQ(run(1, dual), (v{{'A', 26}, {'B', 41}, {'C', 68}})) << dual;
+    EXPECT_EQ(run(4, dual), (v{{'A', 26}, {'B', 41}, {'C', 66}})) << dual;
+  }
+}
+
 // A full scheduler queue holds requests back in the L2 -> DRAM queue: with room for one request,
 // the row-1 request arriving third cannot overtake the row-2 one (it enters the scheduler only
 // when row 2's has gone to the bank), so the order is the FIFO's.

@@ -86,6 +86,10 @@ dram_channel::dram_channel(const mem_config& m, unsigned subs, unsigned latency,
   bk_.resize(T_.nbk);
   for (unsigned b = 0; b < T_.nbk; ++b) bk_[b].group = group(b);
   masked_ = T_.nbk <= 64;
+  // The scheduler is full (dram_t::full): FR-FCFS at the configured size (0 unbounded), FIFO at
+  // mrqq's 2 entries.
+  frfcfs_ = m.dram_scheduler == 1;
+  room_ = frfcfs_ ? (m.frfcfs_queue ? m.frfcfs_queue : ~0u) : 2u;
   ccdl_.assign(T_.nbkgrp, 0);
   rtpl_.assign(T_.nbkgrp, 0);
 }
@@ -126,21 +130,19 @@ void dram_channel::run(uint64_t until, std::vector<dram_done>& out) {
 
 // One DRAM cycle (dram_t::cycle with what gpgpu_sim::cycle does around it).
 void dram_channel::cycle(uint64_t k, std::vector<dram_done>& out) {
-  // The scheduler is full (dram_t::full): FR-FCFS at the configured size (0 unbounded), FIFO at
-  // mrqq's 2 entries.
-  const unsigned room = m_.dram_scheduler == 1 ? (m_.frfcfs_queue ? m_.frfcfs_queue : ~0u) : 2u;
   if (!credit_returns_.empty() && credit_returns_.front().first <= k) return_credits(k);
   // One request per cycle from the latency queue into the scheduler while it has room.
-  if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room) accept_arrival(k);
-  // The scheduler hands one request to a bank without one.
+  if (!arrivals_.empty() && arrivals_.front().arrive <= k && pending_ < room_) accept_arrival(k);
+  // The scheduler hands one request to a bank without one (FR-FCFS: none while every bank with
+  // queued requests holds one).
   if (pending_) {
-    if (m_.dram_scheduler == 1)
-      frfcfs_schedule();
-    else
+    if (!frfcfs_)
       fifo_schedule();
+    else if (!masked_ || queue_mask_ & ~mrq_mask_)
+      frfcfs_schedule();
   }
   if (in_banks_) commands(k, out);
-  if (pending_ < room) issue_from_l2(k);
+  if (pending_ < room_) issue_from_l2(k);
 }
 
 // dram_cycle() first moves the oldest read whose data is out of the return queue into the
@@ -163,7 +165,7 @@ void dram_channel::accept_arrival(uint64_t k) {
   queue_max = std::max<uint64_t>(queue_max, pending_);
   // dram_t::push ran at the edge before (the latency queue's pop, then dram_t::cycle's move).
   if (log) log->add(mem_event_log::DQ, clock_ && k ? clock_->core_at(k - 1) : k, log_id, r.write ? 0 : r.token * 32, r.bank, r.row);
-  if (m_.dram_scheduler == 1) {
+  if (frfcfs_) {
     bk_[r.bank].queue.push_back(r);
     if (masked_) queue_mask_ |= uint64_t(1) << r.bank;
   } else {
@@ -283,7 +285,7 @@ void dram_channel::commands(uint64_t k, std::vector<dram_done>& out) {
         });
       visit_from(mrq_mask_ & ~open_mask_, prio_, [&](unsigned j) {
         const bank& B = bk_[j];  // row_command's per-bank timing tests first, without the call
-        if (B.active ? k < B.ras || k < B.wtp || k < B.rtp : k < rrd_ || k < B.rp || k < B.rc) return false;
+        if (B.active ? k < B.ras || k < B.wtp || k < B.rtp || k < rtpl_[B.group] : k < rrd_ || k < B.rp || k < B.rc) return false;
         return row_command(j, k);
       });
     } else {

@@ -81,6 +81,8 @@ class dram_channel {
   // channel's next cycle arrives then.
   void push(dram_request r, unsigned sub = 0);
   bool empty() const { return queued_ == 0; }
+  // run(until) has a cycle to run: requests queued and cycle `until` not run yet.
+  bool due(uint64_t until) const { return queued_ && now_ <= until; }
   // Requests in sub-partition `sub`'s L2 -> DRAM queue (the L2 stalls when it is full).
   size_t l2_queue(unsigned sub) const { return l2q_[sub].size(); }
   // Runs DRAM cycles up to and including `until` (only while requests are queued) and appends
@@ -184,6 +186,8 @@ class dram_channel {
     open_mask_ = B.has_mrq && B.active && B.row == B.mrq.row ? open_mask_ | b : open_mask_ & ~b;
   }
   bool masked_ = true;
+  bool frfcfs_ = true;       // -gpgpu_dram_scheduler 1
+  unsigned room_ = 0;        // the scheduler's size (dram_t::full)
   ring<dram_request> fifo_;  // -gpgpu_dram_scheduler 0
 };
 

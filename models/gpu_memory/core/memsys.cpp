@@ -110,7 +110,7 @@ void memory_system::dram_push(const dram_address& a, bool write, uint64_t cycle,
 void memory_system::run_dram(uint64_t until, bool drop_waiters) {
   for (unsigned ci = 0; ci < ch_.size(); ++ci) {
     dram_channel& c = ch_[ci];
-    if (c.empty()) continue;
+    if (!c.due(until)) continue;
     done_.clear();
     c.run(until, done_);
     for (const dram_done& d : done_) {
