@@ -607,7 +607,7 @@ void sm_core::decode() {
   w.ibuf = uint8_t(std::min(2u, w.size - w.next));
   if (w.next < w.size) __builtin_prefetch(&w.insts[w.next]);  // read at the warp's next issue attempt
   refresh_fetchable(unsigned(fetch_buf_));
-  sched_dirty_[unsigned(fetch_buf_) % sched_dirty_.size()] = 1;
+  decoded(unsigned(fetch_buf_));
   fetch_buf_ = -1;
 }
 

@@ -184,6 +184,9 @@ class sm_core {
   op_class unit_for(op_class cls) const { return class_unit_[unsigned(cls)]; }
   void release_barrier_if_complete(unsigned cta_slot);
   void issue();
+  void decoded(unsigned wi);  // warp wi's instruction buffer was filled: its scheduler's scan may change
+  unsigned ask_scoreboard(unsigned wi, unsigned sched);
+  void settle_after_issue(unsigned sched);
   void two_level_order(unsigned sched);
   bool two_level_waiting(unsigned wi) const;
   bool try_issue(unsigned sched, unsigned w, unsigned& blocked);
