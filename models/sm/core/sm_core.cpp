@@ -273,7 +273,7 @@ void sm_core::complete(const warp_inst& inst) {
     sb_refusal_gone(inst.warp);
     sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
   }
-  warp_maybe_done(inst.warp);
+  if (w.exited && !w.pending) warp_maybe_done(inst.warp);  // (its first test, without the call)
 }
 
 void sm_core::warp_maybe_done(unsigned wi) {
