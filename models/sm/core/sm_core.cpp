@@ -713,17 +713,6 @@ void sm_core::icache_cycle() {
   if (!icache_->miss_queue.empty() && ldst_->icache_send(icache_->miss_queue.front(), cycle_ - 1)) icache_->miss_queue.pop_front();
 }
 
-// fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left, no
-// instruction-cache miss pending.
-void sm_core::refresh_fetchable(unsigned wi) {
-  const warp_state& w = warps_[wi];
-  const uint64_t bit = uint64_t(1) << (wi % 64);
-  if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size && !imiss_[wi])
-    fetchable_[wi / 64] |= bit;
-  else
-    fetchable_[wi / 64] &= ~bit;
-}
-
 sm_stats sm_core::stats() const {
   sm_stats s = st_;
   s.cycles = cycle_;

@@ -176,7 +176,16 @@ class sm_core {
   bool allocate_cu_from(register_set& in);
   void fetch_decode();
   void fetch_decoded(unsigned wi);  // mem_port::decoded of warp wi's instruction fetch
-  void refresh_fetchable(unsigned wi);
+  // fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left, no
+  // instruction-cache miss pending (inline: every issue and decode asks it).
+  void refresh_fetchable(unsigned wi) {
+    const warp_state& w = warps_[wi];
+    const uint64_t bit = uint64_t(1) << (wi % 64);
+    if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size && !imiss_[wi])
+      fetchable_[wi / 64] |= bit;
+    else
+      fetchable_[wi / 64] &= ~bit;
+  }
   void decode();
   bool fetch_icache(unsigned wi);  // shader_core_ctx::fetch through the L1I: true if it fetched
   void icache_cycle();             // the L1I's miss queue: one request a cycle
@@ -190,6 +199,7 @@ class sm_core {
   void two_level_order(unsigned sched);
   bool two_level_waiting(unsigned wi) const;
   bool try_issue(unsigned sched, unsigned w, unsigned& blocked);
+  void issue_one(register_set* port, unsigned sched, unsigned wi, op_class unit);
   struct issue_scan {  // what a scheduler's failed attempts saw, for its stall cause
     bool scoreboard = false, pipeline = false, barrier = false;
   };

@@ -114,6 +114,25 @@ void sm_core::issued_barrier(warp_state& w) {
   release_barrier_if_complete(w.cta_slot);
 }
 
+// Warp wi's buffered instruction, clear on the scoreboard, into its free slot of `port`.
+[[gnu::always_inline]] inline void sm_core::issue_one(register_set* port, unsigned sched, unsigned wi, op_class unit) {
+  warp_state& w = warps_[wi];
+  const trace_inst& ti = w.insts[w.next];
+  const op_class cls = ti.info.cls;
+  build_issued(port, sched, wi, unit, ti);
+  progress_ = true;
+  ++w.next;
+  --w.ibuf;
+  sb_clear_taken(wi);
+  ++st_.warp_insts;
+  st_.thread_insts += std::popcount(ti.mask);
+  if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
+  if (cls == op_class::exit)
+    issued_exit(w, ti.mask);
+  else if (cls == op_class::barrier)
+    issued_barrier(w);
+}
+
 // Issues up to max_insn_issue_per_warp instructions of warp w (GPGPU-Sim's scheduler_unit::cycle
 // inner loop); returns whether it issued, and reports in `blocked` why it stopped before the
 // first one.
@@ -154,22 +173,9 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       if (!issued) blocked = unsigned(stall_cause::pipeline);
       break;
     }
-    const trace_inst& ti = w.insts[w.next];
-    const op_class cls = ti.info.cls;
-    build_issued(port, sched, wi, unit, ti);
-    progress_ = true;
-    ++w.next;
-    --w.ibuf;
-    sb_clear_taken(wi);
-    ++st_.warp_insts;
-    st_.thread_insts += std::popcount(ti.mask);
-    if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
+    issue_one(port, sched, wi, unit);
     ++issued;
     prev_kind = exec_kind(unit);
-    if (cls == op_class::exit)
-      issued_exit(w, ti.mask);
-    else if (cls == op_class::barrier)
-      issued_barrier(w);
   }
   if (issued || w.exited) refresh_fetchable(wi);  // nothing else here changes its fetch state
   if (issued) blocked = unsigned(stall_cause::n);
@@ -272,9 +278,18 @@ void sm_core::settle_after_issue(unsigned s) {
       scan.scoreboard = true;
       return false;
     }
-    if (w.sb == sb_clear && !id_oc_[unsigned(w.unit)]->has_free(cfg_.sub_core, s)) {
-      scan.pipeline = true;  // its issue port slot is taken
-      return false;
+    if (w.sb == sb_clear) {
+      register_set* port = id_oc_[unsigned(w.unit)];
+      if (!port->has_free(cfg_.sub_core, s)) {
+        scan.pipeline = true;  // its issue port slot is taken
+        return false;
+      }
+      if (cfg_.max_insn_issue_per_warp == 1) {  // try_issue's one round, its checks all made
+        issue_one(port, s, wi, w.unit);
+        refresh_fetchable(wi);
+        last_issued_[s] = int(wi);
+        return true;
+      }
     }
   }
   unsigned why;
