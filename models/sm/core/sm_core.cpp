@@ -178,6 +178,8 @@ void sm_core::init_collectors() {
   bank_reads_.resize(std::max(1u, cfg.reg_banks));
   bank_write_.assign(bank_reads_.size(), 0);
   bank_span_ = cfg.sub_core ? std::max(1u, unsigned(bank_reads_.size()) / cfg.num_sched) : unsigned(bank_reads_.size());
+  bank_span_mask_ = (bank_span_ & (bank_span_ - 1)) == 0 ? bank_span_ - 1 : 0;
+  bank_sched_stride_ = cfg.sub_core ? bank_span_ : 0;
   // The generic collectors' input sets in GPGPU-Sim's create_exec_pipeline order.
   auto in_set = [&](op_class c) {
     if (register_set* r = id_oc_[unsigned(c)]) oc_order_.push_back(r);

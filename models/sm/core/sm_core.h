@@ -215,8 +215,8 @@ class sm_core {
   unsigned bank_of(unsigned reg, unsigned warp, unsigned sched) const {
     const unsigned bank = reg + warp;  // GPGPU-Sim's register_bank: warp id skews the bank
     // bank_span_ banks per scheduler in sub-core mode, else all of them (a power of two: a mask)
-    const unsigned in_span = (bank_span_ & (bank_span_ - 1)) == 0 ? bank & (bank_span_ - 1) : bank % bank_span_;
-    return cfg_.sub_core ? in_span + sched * bank_span_ : in_span;
+    const unsigned in_span = bank_span_mask_ ? bank & bank_span_mask_ : bank % bank_span_;
+    return in_span + sched * bank_sched_stride_;
   }
 
   const gpu_config& cfg_;
@@ -308,6 +308,8 @@ class sm_core {
   std::unique_ptr<l1_tags> own_l1_;
   std::vector<unsigned> bank_reads_;  // scratch
   unsigned bank_span_ = 1;            // register banks a warp's registers spread over (bank_of)
+  unsigned bank_span_mask_ = 0;       // bank_span_ - 1 when a power of two above 1, else 0 (a division)
+  unsigned bank_sched_stride_ = 0;    // bank_span_ in sub-core mode (a scheduler's first bank), else 0
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
   bool bank_write_any_ = false;       // some bank_write_ entry is set
   unsigned cus_busy_ = 0;             // collector units busy
