@@ -55,3 +55,29 @@ TEST(sm_issue, refused_warp_skipped_until_its_write_back) {
     EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::barrier)], 0u);
   }
 }
+
+TEST(sm_issue, scheduler_settled_after_issue_counts_pipeline_stalls) {
+  // One warp: nine DADD without registers (DP: latency 8, initiation 4; no operand reads, no
+  // scoreboard) then EXIT. Scheduler 0 issues DADD 0-4 in cycles 2-6 (each leaves ID_OC in the next
+  // cycle's first collector step; two collector units and the OC_EX slot hold three more). DP unit
+  // 0 takes DADD k in cycle 4 + 4k (its dispatch register is busy for the initiation interval), so
+  // from then on a freed ID_OC slot lets DADD k issue in cycle 4k - 12 (5-8 in 8, 12, 16, 20) and
+  // the warp's buffered instruction waits three cycles with its port slot taken: pipeline stalls in
+  // cycle 7 and in 9-11, 13-15, 17-19. EXIT issues in 21 (INT port); DADD 8, taken in 36, writes
+  // back in 46, so the kernel takes 47 cycles. Scheduler 0: 10 pipeline stalls, idle in cycle 1
+  // and 22-46 (26); schedulers 1-3 idle in all 46 cycles (138). The DP unit refuses the OC_EX
+  // instruction 3 cycles between takes: 8 x 3 dispatch stalls. The issue stage settles a scheduler
+  // right after it issues (its warps asked at once, the cause kept until a port slot frees), so
+  // these counts check that shortcut against the scan a cycle-by-cycle scheduler would make.
+  std::vector<std::vector<trace_writer_inst>> warps(1, std::vector<trace_writer_inst>(9, op("DADD", {}, {})));
+  warps[0].push_back(op("EXIT", {}, {}));
+  for (bool skip_idle : {true, false}) {
+    const kernel_result r = run_warps(warps, skip_idle);
+    EXPECT_EQ(r.cycles, 47u) << "skip_idle " << skip_idle;
+    EXPECT_EQ(r.stats.warp_insts, 10u);
+    EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::pipeline)], 10u) << "skip_idle " << skip_idle;
+    EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::idle)], 164u) << "skip_idle " << skip_idle;
+    EXPECT_EQ(r.stats.sched_stalls[unsigned(stall_cause::scoreboard)], 0u);
+    EXPECT_EQ(r.stats.dispatch_stalls, 24u) << "skip_idle " << skip_idle;
+  }
+}

@@ -71,7 +71,10 @@ void execute_stage::add_unit(std::unique_ptr<simd_function_unit> u, register_set
   }
   set_awake(i, units_.back().quiet);
   auto p = std::find_if(ports_.begin(), ports_.end(), [&](const port_units& x) { return x.port == issue_port; });
-  if (p == ports_.end()) p = ports_.insert(ports_.end(), {issue_port, 0});
+  if (p == ports_.end()) {  // (at most 64: a unit each)
+    issue_port->watch(&ports_held_, uint64_t(1) << ports_.size());
+    p = ports_.insert(ports_.end(), {issue_port, 0});
+  }
   p->units |= uint64_t(1) << i;
 }
 
@@ -93,8 +96,7 @@ bool execute_stage::execute(bool stallable_only) {
     }
   } else if (masked_) {
     uint64_t visit = awake_;
-    for (const port_units& p : ports_)
-      if (p.port->has_ready()) visit |= p.units;
+    for (uint64_t m = ports_held_; m; m &= m - 1) visit |= ports_[unsigned(__builtin_ctzll(m))].units;
     for (; visit; visit &= visit - 1) {
       const unsigned i = unsigned(__builtin_ctzll(visit));
       entry& e = units_[i];

@@ -189,10 +189,12 @@ class register_set {
     const unsigned i = sub_core ? index_of(slot) : first_free();
     if (i >= width_ || mask_ >> i & 1) [[unlikely]]
       fail_full();
-    if (!mask_)
+    if (!mask_) {
       oldest_ = i;
-    else if (oldest_ < width_ && uid < regs_[oldest_].uid)
+      if (watch_) *watch_ |= watch_bit_;
+    } else if (oldest_ < width_ && uid < regs_[oldest_].uid) {
       oldest_ = i;
+    }
     mask_ |= uint64_t(1) << i;
     ++used_;
     regs_[i].uid = uid;
@@ -209,6 +211,14 @@ class register_set {
     mask_ &= ~(uint64_t(1) << i);
     if (i == oldest_) oldest_ = width_;
     --used_;
+    if (!mask_ && watch_) *watch_ &= ~watch_bit_;
+  }
+  // Keeps bit `bit` of *word set while the set holds an instruction (the execute stage's mask of
+  // issue ports to look at).
+  void watch(uint64_t* word, uint64_t bit) {
+    watch_ = word;
+    watch_bit_ = bit;
+    if (mask_) *word |= bit;
   }
   uint64_t slots_mask() const { return mask_; }  // bit i: slot i occupied
   unsigned occupancy() const { return used_; }
@@ -231,6 +241,8 @@ class register_set {
   uint64_t mask_ = 0;
   unsigned used_ = 0, width_;
   unsigned oldest_ = 64;  // get_ready's slot while it is known, else >= width_
+  uint64_t* watch_ = nullptr;
+  uint64_t watch_bit_ = 0;
   std::vector<warp_inst> regs_;
   std::string name_;
 };
@@ -392,6 +404,7 @@ class execute_stage {
     uint64_t units;  // units issuing from it
   };
   std::vector<port_units> ports_;
+  uint64_t ports_held_ = 0;          // bit k: ports_[k] holds an instruction (register_set::watch)
   std::vector<unsigned> stallable_;  // indices of the stallable units in units_
   result_buses buses_;
   register_set ex_wb_;

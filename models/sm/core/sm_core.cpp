@@ -178,6 +178,8 @@ void sm_core::init_collectors() {
   bank_reads_.resize(std::max(1u, cfg.reg_banks));
   bank_write_.assign(bank_reads_.size(), 0);
   bank_span_ = cfg.sub_core ? std::max(1u, unsigned(bank_reads_.size()) / cfg.num_sched) : unsigned(bank_reads_.size());
+  bank_span_mask_ = (bank_span_ & (bank_span_ - 1)) == 0 ? bank_span_ - 1 : 0;
+  bank_sched_stride_ = cfg.sub_core ? bank_span_ : 0;
   // The generic collectors' input sets in GPGPU-Sim's create_exec_pipeline order.
   auto in_set = [&](op_class c) {
     if (register_set* r = id_oc_[unsigned(c)]) oc_order_.push_back(r);
@@ -273,7 +275,7 @@ void sm_core::complete(const warp_inst& inst) {
     sb_refusal_gone(inst.warp);
     sched_dirty_[inst.warp % sched_dirty_.size()] = 1;
   }
-  warp_maybe_done(inst.warp);
+  if (w.exited && !w.pending) warp_maybe_done(inst.warp);  // (its first test, without the call)
 }
 
 void sm_core::warp_maybe_done(unsigned wi) {
@@ -607,7 +609,7 @@ void sm_core::decode() {
   w.ibuf = uint8_t(std::min(2u, w.size - w.next));
   if (w.next < w.size) __builtin_prefetch(&w.insts[w.next]);  // read at the warp's next issue attempt
   refresh_fetchable(unsigned(fetch_buf_));
-  sched_dirty_[unsigned(fetch_buf_) % sched_dirty_.size()] = 1;
+  decoded(unsigned(fetch_buf_));
   fetch_buf_ = -1;
 }
 
@@ -711,17 +713,6 @@ bool sm_core::fetch_icache(unsigned wi) {
 // numbered from the cycle before as the L1D's are.
 void sm_core::icache_cycle() {
   if (!icache_->miss_queue.empty() && ldst_->icache_send(icache_->miss_queue.front(), cycle_ - 1)) icache_->miss_queue.pop_front();
-}
-
-// fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left, no
-// instruction-cache miss pending.
-void sm_core::refresh_fetchable(unsigned wi) {
-  const warp_state& w = warps_[wi];
-  const uint64_t bit = uint64_t(1) << (wi % 64);
-  if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size && !imiss_[wi])
-    fetchable_[wi / 64] |= bit;
-  else
-    fetchable_[wi / 64] &= ~bit;
 }
 
 sm_stats sm_core::stats() const {

@@ -176,7 +176,16 @@ class sm_core {
   bool allocate_cu_from(register_set& in);
   void fetch_decode();
   void fetch_decoded(unsigned wi);  // mem_port::decoded of warp wi's instruction fetch
-  void refresh_fetchable(unsigned wi);
+  // fetchable_ bit of warp wi: live, not exited, instruction buffer empty, instructions left, no
+  // instruction-cache miss pending (inline: every issue and decode asks it).
+  void refresh_fetchable(unsigned wi) {
+    const warp_state& w = warps_[wi];
+    const uint64_t bit = uint64_t(1) << (wi % 64);
+    if (w.live && !w.exited && w.ibuf == 0 && w.next < w.size && !imiss_[wi])
+      fetchable_[wi / 64] |= bit;
+    else
+      fetchable_[wi / 64] &= ~bit;
+  }
   void decode();
   bool fetch_icache(unsigned wi);  // shader_core_ctx::fetch through the L1I: true if it fetched
   void icache_cycle();             // the L1I's miss queue: one request a cycle
@@ -184,9 +193,13 @@ class sm_core {
   op_class unit_for(op_class cls) const { return class_unit_[unsigned(cls)]; }
   void release_barrier_if_complete(unsigned cta_slot);
   void issue();
+  void decoded(unsigned wi);  // warp wi's instruction buffer was filled: its scheduler's scan may change
+  unsigned ask_scoreboard(unsigned wi, unsigned sched);
+  void settle_after_issue(unsigned sched);
   void two_level_order(unsigned sched);
   bool two_level_waiting(unsigned wi) const;
   bool try_issue(unsigned sched, unsigned w, unsigned& blocked);
+  void issue_one(register_set* port, unsigned sched, unsigned wi, op_class unit);
   struct issue_scan {  // what a scheduler's failed attempts saw, for its stall cause
     bool scoreboard = false, pipeline = false, barrier = false;
   };
@@ -202,8 +215,8 @@ class sm_core {
   unsigned bank_of(unsigned reg, unsigned warp, unsigned sched) const {
     const unsigned bank = reg + warp;  // GPGPU-Sim's register_bank: warp id skews the bank
     // bank_span_ banks per scheduler in sub-core mode, else all of them (a power of two: a mask)
-    const unsigned in_span = (bank_span_ & (bank_span_ - 1)) == 0 ? bank & (bank_span_ - 1) : bank % bank_span_;
-    return cfg_.sub_core ? in_span + sched * bank_span_ : in_span;
+    const unsigned in_span = bank_span_mask_ ? bank & bank_span_mask_ : bank % bank_span_;
+    return in_span + sched * bank_sched_stride_;
   }
 
   const gpu_config& cfg_;
@@ -295,6 +308,8 @@ class sm_core {
   std::unique_ptr<l1_tags> own_l1_;
   std::vector<unsigned> bank_reads_;  // scratch
   unsigned bank_span_ = 1;            // register banks a warp's registers spread over (bank_of)
+  unsigned bank_span_mask_ = 0;       // bank_span_ - 1 when a power of two above 1, else 0 (a division)
+  unsigned bank_sched_stride_ = 0;    // bank_span_ in sub-core mode (a scheduler's first bank), else 0
   std::vector<uint8_t> bank_write_;   // banks allocated to a write-back this step
   bool bank_write_any_ = false;       // some bank_write_ entry is set
   unsigned cus_busy_ = 0;             // collector units busy

@@ -114,6 +114,25 @@ void sm_core::issued_barrier(warp_state& w) {
   release_barrier_if_complete(w.cta_slot);
 }
 
+// Warp wi's buffered instruction, clear on the scoreboard, into its free slot of `port`.
+[[gnu::always_inline]] inline void sm_core::issue_one(register_set* port, unsigned sched, unsigned wi, op_class unit) {
+  warp_state& w = warps_[wi];
+  const trace_inst& ti = w.insts[w.next];
+  const op_class cls = ti.info.cls;
+  build_issued(port, sched, wi, unit, ti);
+  progress_ = true;
+  ++w.next;
+  --w.ibuf;
+  sb_clear_taken(wi);
+  ++st_.warp_insts;
+  st_.thread_insts += std::popcount(ti.mask);
+  if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
+  if (cls == op_class::exit)
+    issued_exit(w, ti.mask);
+  else if (cls == op_class::barrier)
+    issued_barrier(w);
+}
+
 // Issues up to max_insn_issue_per_warp instructions of warp w (GPGPU-Sim's scheduler_unit::cycle
 // inner loop); returns whether it issued, and reports in `blocked` why it stopped before the
 // first one.
@@ -154,26 +173,93 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       if (!issued) blocked = unsigned(stall_cause::pipeline);
       break;
     }
-    const trace_inst& ti = w.insts[w.next];
-    const op_class cls = ti.info.cls;
-    build_issued(port, sched, wi, unit, ti);
-    progress_ = true;
-    ++w.next;
-    --w.ibuf;
-    sb_clear_taken(wi);
-    ++st_.warp_insts;
-    st_.thread_insts += std::popcount(ti.mask);
-    if (on_issue) on_issue(id_, wi, ti.opcode, cycle_);
+    issue_one(port, sched, wi, unit);
     ++issued;
     prev_kind = exec_kind(unit);
-    if (cls == op_class::exit)
-      issued_exit(w, ti.mask);
-    else if (cls == op_class::barrier)
-      issued_barrier(w);
   }
   if (issued || w.exited) refresh_fetchable(wi);  // nothing else here changes its fetch state
   if (issued) blocked = unsigned(stall_cause::n);
   return issued > 0;
+}
+
+namespace {
+// scheduler_unit::cycle's precedence of the stall causes of a scan that issued nothing: a ready
+// warp with no free pipeline, else a scoreboard refusal, else a barrier wait, else idle.
+unsigned cause_rank(unsigned cause) {
+  constexpr unsigned rank[unsigned(stall_cause::n)] = {0, 2, 3, 1};  // idle, scoreboard, pipeline, barrier
+  return rank[cause];
+}
+}  // namespace
+
+// Asks the scoreboard about warp wi's buffered instruction now, as a scan would (the answer is
+// kept), and returns the scan's verdict for it: n when it can issue (clear and its issue-port
+// slot free), else its stall cause (scoreboard or pipeline).
+unsigned sm_core::ask_scoreboard(unsigned wi, unsigned s) {
+  warp_state& w = warps_[wi];
+  const trace_inst& ti = w.insts[w.next];
+  w.unit = unit_for(ti.info.cls);
+  if (scoreboard_hazard(wi, ti)) {
+    sb_refused(wi);
+    return unsigned(stall_cause::scoreboard);
+  }
+  sb_cleared(wi);
+  return id_oc_[unsigned(w.unit)]->has_free(cfg_.sub_core, s) ? unsigned(stall_cause::n) : unsigned(stall_cause::pipeline);
+}
+
+// Warp wi's instruction buffer was just filled. A scheduler whose last scan failed and saw nothing
+// change since fails again unless this warp can issue: when it is refused or its issue-port slot
+// is taken, only the scheduler's cause changes, to the stronger of its own and the warp's, as a
+// scan would find.
+void sm_core::decoded(unsigned wi) {
+  const unsigned s = wi % unsigned(sched_dirty_.size());
+  if (sched_dirty_[s]) return;
+  const warp_state& w = warps_[wi];
+  if (two_level_active_ || sched_bit_[wi] >= 64 || !w.live || w.exited || w.at_barrier || w.sb != sb_unknown || w.ibuf == 0) {
+    sched_dirty_[s] = 1;
+    return;
+  }
+  const unsigned why = ask_scoreboard(wi, s);
+  if (why == unsigned(stall_cause::n))
+    sched_dirty_[s] = 1;  // it can issue
+  else if (cause_rank(why) > cause_rank(sched_cause_[s]))
+    sched_cause_[s] = uint8_t(why);
+}
+
+// Scheduler s has just issued. Its next scan would fail unless a warp can issue by then: every
+// warp's answer is made known now (the ones a scan would ask: buffered, not at a barrier), and if
+// none can issue the scheduler is left clean with the cause that scan would count. What could
+// change that before the scan marks it dirty again (a write-back ending a refusal, a freed issue
+// port slot while its cause is pipeline, a decode that lets a warp issue, a barrier, a launch, a
+// warp's end), as after a failed scan.
+void sm_core::settle_after_issue(unsigned s) {
+  const unsigned nsched = unsigned(sched_dirty_.size());
+  uint64_t clear = 0;
+  for (uint32_t u = sb_clear_units_[s]; u; u &= u - 1) {
+    const unsigned unit = unsigned(__builtin_ctz(u));
+    if (id_oc_[unit]->has_free(cfg_.sub_core, s)) return;  // a warp clear for it can issue
+    clear |= sb_clear_[s * num_op_classes + unit];
+  }
+  bool pipeline = clear != 0, barrier = false;
+  for (uint64_t m = sched_live_[s] & ~sb_blocked_[s] & ~clear; m; m &= m - 1) {  // answers not known yet
+    const unsigned wi = unsigned(__builtin_ctzll(m)) * nsched + s;
+    const warp_state& w = warps_[wi];
+    if (w.exited) continue;  // (a scan passes it by)
+    if (w.at_barrier) {
+      barrier = true;
+      continue;
+    }
+    if (w.next >= w.size) return;  // its trace ends: the scan ends the warp
+    if (w.ibuf == 0) continue;     // waits for fetch
+    const unsigned why = ask_scoreboard(wi, s);
+    if (why == unsigned(stall_cause::n)) return;
+    pipeline |= why == unsigned(stall_cause::pipeline);
+  }
+  const stall_cause c = pipeline                                 ? stall_cause::pipeline
+                        : (sb_blocked_[s] & sched_live_[s]) != 0 ? stall_cause::scoreboard
+                        : barrier                                ? stall_cause::barrier
+                                                                 : stall_cause::idle;
+  sched_cause_[s] = uint8_t(c);
+  sched_dirty_[s] = 0;
 }
 
 // One warp's turn in a scheduler's scan; the common stalls answer without try_issue (nothing
@@ -192,9 +278,18 @@ bool sm_core::try_issue(unsigned sched, unsigned wi, unsigned& blocked) {
       scan.scoreboard = true;
       return false;
     }
-    if (w.sb == sb_clear && !id_oc_[unsigned(w.unit)]->has_free(cfg_.sub_core, s)) {
-      scan.pipeline = true;  // its issue port slot is taken
-      return false;
+    if (w.sb == sb_clear) {
+      register_set* port = id_oc_[unsigned(w.unit)];
+      if (!port->has_free(cfg_.sub_core, s)) {
+        scan.pipeline = true;  // its issue port slot is taken
+        return false;
+      }
+      if (cfg_.max_insn_issue_per_warp == 1) {  // try_issue's one round, its checks all made
+        issue_one(port, s, wi, w.unit);
+        refresh_fetchable(wi);
+        last_issued_[s] = int(wi);
+        return true;
+      }
     }
   }
   unsigned why;
@@ -259,6 +354,7 @@ void sm_core::issue() {
         if (warps_[wi].live) done = attempt(wi);
       }
     }
+    if (done && stands) settle_after_issue(s);
     if (!done) {
       scan.scoreboard |= (refused & sched_live_[s]) != 0;
       scan.pipeline |= (port_full & sched_live_[s]) != 0;
