@@ -28,6 +28,14 @@ namespace {
 
 constexpr uint64_t GBASE = 0x7f4000000000ull;
 
+// The first line from 1 GiB on (below 4 GiB: perf_memcpy_to_gpu keeps 32 address bits) in
+// sub-partition sp, or with `in` false in another one.
+uint64_t line_in(memory_system& m, unsigned sp, bool in = true) {
+  uint64_t a = 0x40000000;
+  while ((m.decode(a).sub_partition == sp) != in) a += 128;
+  return a;
+}
+
 // A client that records the cycle each tag is answered in: cluster 0 at crossbar node 0, or
 // another engine (node ~0u: no crossbar; answered 5 cycles after its answer leaves the L2,
 // without entering the L2 -> icnt queue).
@@ -77,8 +85,7 @@ std::vector<uint64_t> drive(memory_system& m, const std::vector<send>& sends, ui
 TEST(sm_memory, l2_fill_during_an_earlier_fills_departures_waits_behind_them) {
   const gpu_config c = gpuvp::sm::testing::shipped("QV100");
   memory_system m(c);
-  uint64_t hit = 0x40000000;  // below 4 GiB (perf_memcpy_to_gpu keeps 32 address bits)
-  while (m.decode(hit).sub_partition != m.decode(GBASE).sub_partition) hit += 128;
+  const uint64_t hit = line_in(m, m.decode(GBASE).sub_partition);
   m.memcpy_to_device(hit, 32);
   const std::vector<uint64_t> done =
       drive(m, {{26, GBASE}, {27, GBASE + 32}, {28, GBASE}, {29, GBASE}, {30, GBASE + 32}, {31, GBASE + 32}, {167, hit}}, 500);
@@ -174,10 +181,7 @@ TEST(sm_memory, l2_full_icnt_queue_holds_the_next_access_back) {
   c.mem.icnt_in_buffer = 1;
   memory_system m(c);
   const unsigned sp = m.decode(GBASE).sub_partition;
-  uint64_t same = 0x40000000;  // below 4 GiB (perf_memcpy_to_gpu keeps 32 address bits)
-  while (m.decode(same).sub_partition != sp) same += 128;
-  uint64_t other = 0x40000000;
-  while (m.decode(other).sub_partition == sp) other += 128;
+  const uint64_t same = line_in(m, sp), other = line_in(m, sp, false);
   m.memcpy_to_device(same, 32);
   m.memcpy_to_device(other, 32);
   const send by_engine{30, GBASE, false, mem_port::whole_sector, true};
@@ -247,8 +251,7 @@ TEST(sm_memory, l2_long_dram_queue_stall_is_counted_each_cycle) {
     c.mem.dram_return_queue = 1;
     memory_system m(c);
     const unsigned sp = m.decode(GBASE).sub_partition;
-    uint64_t same = 0x40000000;  // below 4 GiB (perf_memcpy_to_gpu keeps 32 address bits)
-    while (m.decode(same).sub_partition != sp) same += 128;
+    const uint64_t same = line_in(m, sp);
     m.memcpy_to_device(same, 32);
     mem_event_log log(100);
     m.set_event_log(&log);
