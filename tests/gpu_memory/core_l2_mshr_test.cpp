@@ -36,6 +36,17 @@ uint64_t line_in(memory_system& m, unsigned sp, bool in = true) {
   return a;
 }
 
+// The event log's L2 access lines, each cut after its cycle ("L2,190").
+std::vector<std::string> l2_accesses(mem_event_log& log) {
+  std::ostringstream os;
+  log.flush(os, 1, "k");
+  std::vector<std::string> l2;
+  std::istringstream in(os.str());
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("L2,", 0) == 0) l2.push_back(line.substr(0, line.find(',', 3)));
+  return l2;
+}
+
 // A client that records the cycle each tag is answered in: cluster 0 at crossbar node 0, or
 // another engine (node ~0u: no crossbar; answered 5 cycles after its answer leaves the L2,
 // without entering the L2 -> icnt queue).
@@ -216,13 +227,7 @@ TEST(sm_memory, l2_full_dram_queue_holds_the_access_until_the_dram_takes_its_hea
   EXPECT_EQ(s.l2_misses, 4u);
   EXPECT_EQ(s.l2_queue_stalls, 3u);  // 191, 193, 195
   EXPECT_EQ(s.l2_reservation_fails, 0u);
-  std::ostringstream os;
-  log.flush(os, 1, "k");
-  std::vector<std::string> l2;
-  std::istringstream in(os.str());
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("L2,", 0) == 0) l2.push_back(line.substr(0, line.find(',', 3)));
-  EXPECT_EQ(l2, (std::vector<std::string>{"L2,190", "L2,192", "L2,194", "L2,196"}));
+  EXPECT_EQ(l2_accesses(log), (std::vector<std::string>{"L2,190", "L2,192", "L2,194", "L2,196"}));
 }
 
 // A long stall on a full L2 -> DRAM queue is counted in each cycle, and the requests behind it
@@ -260,13 +265,7 @@ TEST(sm_memory, l2_long_dram_queue_stall_is_counted_each_cycle) {
     EXPECT_EQ(s.l2_misses, 4u);
     EXPECT_EQ(s.l2_hits, 1u);
     EXPECT_EQ(s.l2_queue_stalls, 134u) << icnt_l2_queue;
-    std::ostringstream os;
-    log.flush(os, 1, "k");
-    std::vector<std::string> l2;
-    std::istringstream in(os.str());
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("L2,", 0) == 0) l2.push_back(line.substr(0, line.find(',', 3)));
-    return l2;
+    return l2_accesses(log);
   };
   using v = std::vector<std::string>;
   EXPECT_EQ(run(8), (v{"L2,190", "L2,192", "L2,194", "L2,327", "L2,364"}));
