@@ -409,6 +409,7 @@ class ldst_unit : public stallable_unit, public mem_client {
   // access was made. quiet_: the cycles before next_event_ repeat those fails (end_cycle).
   // banks_tag_gen_: tag_gen_ as that pass began.
   uint64_t bank_fails_ = 0, banks_tag_gen_ = 0;
+  static_assert(16 * unsigned(l1_fail::n) <= 64, "bank_fails_ holds 16 bits per fail cause");
   bool banks_moved_ = false, quiet_ = false;
 };
 
